@@ -1,0 +1,244 @@
+package skills
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Status is a spec's lifecycle state.
+type Status string
+
+// Statuses.
+const (
+	StatusActive     Status = "active"
+	StatusCandidate  Status = "candidate"
+	StatusDeprecated Status = "deprecated"
+)
+
+// Origin says who wrote a spec.
+type Origin string
+
+// Origins.
+const (
+	OriginManual      Origin = "manual"
+	OriginSynthesized Origin = "synthesized"
+)
+
+// ImplKind says where a skill's behaviour comes from.
+type ImplKind string
+
+// Implementation kinds.
+const (
+	ImplGo       ImplKind = "go"       // a registered Go Implementation
+	ImplTemplate ImplKind = "template" // the spec's action_sequence
+)
+
+// ParamSpec describes one parameter of a skill. A parameter without a default
+// is required.
+type ParamSpec struct {
+	Name        string           `json:"-"`
+	Type        action.ParamType `json:"type"`
+	Default     any              `json:"default"`
+	Description string           `json:"description"`
+	Required    bool             `json:"required,omitempty"`
+	Min         *float64         `json:"min,omitempty"`
+	Max         *float64         `json:"max,omitempty"`
+	Enum        []string         `json:"enum,omitempty"`
+}
+
+// ToolRequirement is a tool the skill needs in the inventory. ItemID is an
+// item matcher: an id, an ore-dictionary name or a tool class ("tool:axe").
+type ToolRequirement struct {
+	ItemID        string `json:"item_id"`
+	MinDurability int    `json:"min_durability"`
+}
+
+// Preconditions are what must hold before a skill runs.
+type Preconditions struct {
+	// TechStatesAnyOf lists tiers or tier ranges (">= steam_age"); empty = any.
+	TechStatesAnyOf    []string          `json:"tech_states_any_of"`
+	RequiredTools      []ToolRequirement `json:"required_tools"`
+	DimensionAllowlist []string          `json:"dimension_allowlist"`
+	// SemanticTagsAnyOf: at least one block with one of these tags must be
+	// known near the player.
+	SemanticTagsAnyOf []string       `json:"semantic_tags_any_of"`
+	Extra             map[string]any `json:"extra"`
+}
+
+// Amount is an integer written either literally or as a reference to an int
+// parameter ("{min_logs}"), resolved per invocation.
+type Amount struct {
+	Value int
+	Param string
+}
+
+// Resolve returns the amount for an invocation.
+func (a Amount) Resolve(p Params) int {
+	if a.Param != "" {
+		return p.Int(a.Param)
+	}
+	return a.Value
+}
+
+// IsZero reports whether the amount is unset.
+func (a Amount) IsZero() bool { return a.Param == "" && a.Value == 0 }
+
+// MarshalJSON writes the literal or "{param}".
+func (a Amount) MarshalJSON() ([]byte, error) {
+	if a.Param != "" {
+		return []byte(fmt.Sprintf("%q", "{"+a.Param+"}")), nil
+	}
+	return []byte(fmt.Sprint(a.Value)), nil
+}
+
+// InventoryChange is the expected change of one item's count after a skill.
+type InventoryChange struct {
+	MinIncrease *Amount `json:"min_increase,omitempty"`
+	MinDecrease *Amount `json:"min_decrease,omitempty"`
+	MaxDecrease *Amount `json:"max_decrease,omitempty"`
+}
+
+// TechDelta is the expected change in tech state.
+type TechDelta struct {
+	// ReachesTier: after the skill the inferred tier is at least this one.
+	ReachesTier string `json:"reaches_tier,omitempty"`
+	// Unlocks names capabilities the skill establishes (e.g. "coal_coke").
+	Unlocks []string `json:"unlocks,omitempty"`
+}
+
+// Effects are what a skill claims to achieve; the loop checks them.
+type Effects struct {
+	// InventoryDelta is keyed by item matcher ("minecraft:log", "ore:logWood")
+	// or by an item_id parameter reference ("{item}").
+	InventoryDelta map[string]InventoryChange `json:"inventory_delta"`
+	TechDelta      TechDelta                  `json:"tech_delta"`
+	Tags           []string                   `json:"tags"`
+	Extra          map[string]any             `json:"extra"`
+}
+
+// Metrics are learned per-skill statistics (see registry for the update rule).
+type Metrics struct {
+	SuccessRate *float64 `json:"success_rate"`
+	AvgCost     *float64 `json:"avg_cost"`
+	Samples     int      `json:"samples"`
+}
+
+// ActionTemplate is one step of a template skill: an action kind with
+// parameter values that may contain placeholders ("{target_location}").
+type ActionTemplate struct {
+	Kind   action.Kind    `json:"type"`
+	Params map[string]any `json:"params"`
+	Line   int            `json:"-"`
+}
+
+// SkillSpec is the metadata of one version of a skill.
+type SkillSpec struct {
+	Name           string               `json:"name"`
+	Version        int                  `json:"version"`
+	Status         Status               `json:"status"`
+	Origin         Origin               `json:"origin"`
+	Description    string               `json:"description"`
+	Params         map[string]ParamSpec `json:"params"`
+	Preconditions  Preconditions        `json:"preconditions"`
+	Effects        Effects              `json:"effects"`
+	Tags           []string             `json:"tags"`
+	Metrics        Metrics              `json:"metrics"`
+	Implementation ImplKind             `json:"implementation"`
+	ActionSequence []ActionTemplate     `json:"action_sequence,omitempty"`
+	Emits          []action.Kind        `json:"emits"`
+
+	// File is where the spec was loaded from ("" for specs built in code).
+	File string `json:"-"`
+}
+
+// Key identifies one version of a skill: "chop_tree@1".
+func (s *SkillSpec) Key() string { return fmt.Sprintf("%s@%d", s.Name, s.Version) }
+
+// ParamNames returns the parameter names sorted.
+func (s *SkillSpec) ParamNames() []string {
+	out := make([]string, 0, len(s.Params))
+	for n := range s.Params {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EmitSet returns the declared action kinds as a set.
+func (s *SkillSpec) EmitSet() action.KindSet { return action.NewKindSet(s.Emits...) }
+
+// Clone returns a deep copy of the spec, so registries can hand specs out and
+// update them without sharing maps.
+func (s *SkillSpec) Clone() *SkillSpec {
+	c := *s
+	c.Params = make(map[string]ParamSpec, len(s.Params))
+	for k, v := range s.Params {
+		v.Enum = append([]string(nil), v.Enum...)
+		c.Params[k] = v
+	}
+	c.Preconditions.TechStatesAnyOf = append([]string(nil), s.Preconditions.TechStatesAnyOf...)
+	c.Preconditions.RequiredTools = append([]ToolRequirement(nil), s.Preconditions.RequiredTools...)
+	c.Preconditions.DimensionAllowlist = append([]string(nil), s.Preconditions.DimensionAllowlist...)
+	c.Preconditions.SemanticTagsAnyOf = append([]string(nil), s.Preconditions.SemanticTagsAnyOf...)
+	c.Preconditions.Extra = cloneAny(s.Preconditions.Extra).(map[string]any)
+	c.Effects.InventoryDelta = make(map[string]InventoryChange, len(s.Effects.InventoryDelta))
+	for k, v := range s.Effects.InventoryDelta {
+		c.Effects.InventoryDelta[k] = v
+	}
+	c.Effects.TechDelta.Unlocks = append([]string(nil), s.Effects.TechDelta.Unlocks...)
+	c.Effects.Tags = append([]string(nil), s.Effects.Tags...)
+	c.Effects.Extra = cloneAny(s.Effects.Extra).(map[string]any)
+	c.Tags = append([]string(nil), s.Tags...)
+	if s.Metrics.SuccessRate != nil {
+		v := *s.Metrics.SuccessRate
+		c.Metrics.SuccessRate = &v
+	}
+	if s.Metrics.AvgCost != nil {
+		v := *s.Metrics.AvgCost
+		c.Metrics.AvgCost = &v
+	}
+	c.ActionSequence = make([]ActionTemplate, len(s.ActionSequence))
+	for i, t := range s.ActionSequence {
+		t.Params = cloneAny(t.Params).(map[string]any)
+		c.ActionSequence[i] = t
+	}
+	if s.ActionSequence == nil {
+		c.ActionSequence = nil
+	}
+	c.Emits = append([]action.Kind(nil), s.Emits...)
+	return &c
+}
+
+func cloneAny(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return map[string]any(nil)
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = cloneAny(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = cloneAny(e)
+		}
+		return out
+	}
+	return v
+}
+
+// Implementation is the Go behaviour of a skill: it turns an invocation into
+// actions from a world snapshot. It must not mutate the snapshot. Returning
+// no actions and a nil error means there is nothing to do; failures are
+// returned as *Failure so the loop can tell "no tree in range" from a bug.
+type Implementation interface {
+	// Name is the skill name; it must match a spec.
+	Name() string
+	SuggestActions(w *world.Snapshot, p Params) ([]action.Action, error)
+}
