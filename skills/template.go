@@ -1,0 +1,253 @@
+package skills
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// A derived placeholder is computed from the world snapshot at invocation
+// time, in the style of seed 001's {target_location}.
+type derived struct {
+	produces action.ParamType
+	doc      string
+	check    func(name string, s *SkillSpec) error
+	resolve  func(name string, s *SkillSpec, w *world.Snapshot, p Params) (any, error)
+}
+
+// DefaultSearchRadius is how far derived location placeholders search when
+// the skill has no int "radius" parameter.
+const DefaultSearchRadius = 32
+
+func searchRadius(s *SkillSpec, p Params) int {
+	if ps, ok := s.Params["radius"]; ok && ps.Type == action.TypeInt {
+		return p.Int("radius")
+	}
+	return DefaultSearchRadius
+}
+
+func noCheck(string, *SkillSpec) error { return nil }
+
+// nearestTagged finds the nearest block carrying tag, or the nearest machine
+// of that kind, within radius of the player.
+func nearestTagged(w *world.Snapshot, tag string, radius int) (world.BlockPos, bool) {
+	var best world.BlockPos
+	bestD, found := 0, false
+	if hits := w.NearestBlocks(radius, 1, tag); len(hits) > 0 {
+		best, bestD, found = hits[0].Pos, hits[0].DistSq, true
+	}
+	if ms := w.MachinesOfKind(tag, radius); len(ms) > 0 {
+		d := ms[0].Pos.DistSq(w.Feet())
+		if !found || d < bestD || (d == bestD && ms[0].Pos.Less(best)) {
+			best, found = ms[0].Pos, true
+		}
+	}
+	return best, found
+}
+
+var derivedTable = map[string]derived{
+	"position": {
+		produces: action.TypeBlockPos,
+		doc:      "the block position of the player's feet",
+		check:    noCheck,
+		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+			return w.Feet(), nil
+		},
+	},
+	"target_location": {
+		produces: action.TypeBlockPos,
+		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32)",
+		check: func(_ string, s *SkillSpec) error {
+			ps, ok := s.Params["target"]
+			if !ok {
+				return fmt.Errorf("needs a parameter named target (block_id or string)")
+			}
+			if ps.Type != action.TypeBlockID && ps.Type != action.TypeString {
+				return fmt.Errorf("parameter target must be a block_id or string, not %s", ps.Type)
+			}
+			return nil
+		},
+		resolve: func(_ string, s *SkillSpec, w *world.Snapshot, p Params) (any, error) {
+			target := p.String("target")
+			radius := searchRadius(s, p)
+			if s.Params["target"].Type == action.TypeString {
+				if pos, ok := nearestTagged(w, target, radius); ok {
+					return pos, nil
+				}
+			} else {
+				id, meta, _ := world.SplitID(target)
+				var hits []world.BlockHit
+				if w.Blocks != nil {
+					hits = w.Blocks.Nearest(w.Feet(), radius, 1, func(_ world.BlockPos, b world.Block) bool {
+						return b.ID == id && (meta < 0 || b.Meta == meta)
+					})
+				}
+				if len(hits) > 0 {
+					return hits[0].Pos, nil
+				}
+			}
+			return nil, Failf(CodeNoTarget, "no %s within %d blocks", target, radius)
+		},
+	},
+	"nearest": {
+		produces: action.TypeBlockPos,
+		doc:      "{nearest:TAG}: the nearest block with semantic tag TAG, or machine of kind TAG, within the radius parameter (default 32)",
+		check: func(name string, _ *SkillSpec) error {
+			if _, tag, _ := strings.Cut(name, ":"); tag == "" {
+				return fmt.Errorf("write {nearest:TAG}, e.g. {nearest:water_source}")
+			}
+			return nil
+		},
+		resolve: func(name string, s *SkillSpec, w *world.Snapshot, p Params) (any, error) {
+			_, tag, _ := strings.Cut(name, ":")
+			radius := searchRadius(s, p)
+			if pos, ok := nearestTagged(w, tag, radius); ok {
+				return pos, nil
+			}
+			return nil, Failf(CodeNoTarget, "no block tagged %s within %d blocks", tag, radius)
+		},
+	},
+	"player": {
+		produces: action.TypeString,
+		doc:      "the player's name",
+		check:    noCheck,
+		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+			return w.Player.Name, nil
+		},
+	},
+	"dimension": {
+		produces: action.TypeString,
+		doc:      "the player's dimension",
+		check:    noCheck,
+		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+			return w.Player.Dimension, nil
+		},
+	},
+	"tech_state": {
+		produces: action.TypeString,
+		doc:      "the inferred tech tier",
+		check:    noCheck,
+		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+			return w.TechState, nil
+		},
+	},
+}
+
+func lookupDerived(name string) (derived, bool) {
+	base, _, _ := strings.Cut(name, ":")
+	d, ok := derivedTable[base]
+	if !ok {
+		return derived{}, false
+	}
+	if strings.Contains(name, ":") && base != "nearest" {
+		return derived{}, false
+	}
+	return d, true
+}
+
+// DerivedPlaceholders documents the placeholders a template may use besides
+// its own parameters, sorted by name.
+func DerivedPlaceholders() map[string]string {
+	out := make(map[string]string, len(derivedTable))
+	for name, d := range derivedTable {
+		key := name
+		if name == "nearest" {
+			key = "nearest:TAG"
+		}
+		out[key] = fmt.Sprintf("%s (%s)", d.doc, d.produces)
+	}
+	return out
+}
+
+func derivedNames() string {
+	names := make([]string, 0, len(derivedTable))
+	for n := range DerivedPlaceholders() {
+		names = append(names, "{"+n+"}")
+	}
+	sort.Strings(names)
+	return "derived: " + strings.Join(names, ", ")
+}
+
+// TemplateSkill executes a template spec's action_sequence: each step's
+// placeholders are replaced with parameter values or derived values, then the
+// step is built into a typed action. It needs no Go code per skill.
+type TemplateSkill struct {
+	Spec *SkillSpec
+}
+
+var _ Implementation = TemplateSkill{}
+
+// Name implements Implementation.
+func (t TemplateSkill) Name() string { return t.Spec.Name }
+
+// SuggestActions implements Implementation.
+func (t TemplateSkill) SuggestActions(w *world.Snapshot, p Params) ([]action.Action, error) {
+	cache := map[string]any{}
+	out := make([]action.Action, 0, len(t.Spec.ActionSequence))
+	for i, step := range t.Spec.ActionSequence {
+		vals := make(map[string]any, len(step.Params))
+		for k, raw := range step.Params {
+			v, err := t.substitute(raw, w, p, cache)
+			if err != nil {
+				return nil, err
+			}
+			vals[k] = v
+		}
+		a, err := action.FromParams(step.Kind, vals)
+		if err != nil {
+			return nil, Failf(CodeInvalidParams, "action_sequence[%d]: %v", i, err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func (t TemplateSkill) value(name string, w *world.Snapshot, p Params, cache map[string]any) (any, error) {
+	if v, ok := cache[name]; ok {
+		return v, nil
+	}
+	var v any
+	if _, ok := t.Spec.Params[name]; ok {
+		v = p[name]
+	} else if d, ok := lookupDerived(name); ok {
+		var err error
+		if v, err = d.resolve(name, t.Spec, w, p); err != nil {
+			return nil, err
+		}
+	} else {
+		return nil, Failf(CodeInternal, "unknown placeholder {%s}", name)
+	}
+	cache[name] = v
+	return v, nil
+}
+
+func (t TemplateSkill) substitute(raw any, w *world.Snapshot, p Params, cache map[string]any) (any, error) {
+	str, ok := raw.(string)
+	if !ok || !strings.Contains(str, "{") {
+		return raw, nil
+	}
+	if m := placeholderRE.FindStringSubmatch(str); m != nil && m[0] == str {
+		return t.value(m[1], w, p, cache)
+	}
+	var firstErr error
+	out := placeholderRE.ReplaceAllStringFunc(str, func(ph string) string {
+		v, err := t.value(ph[1:len(ph)-1], w, p, cache)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			return ph
+		}
+		if pos, ok := v.(world.BlockPos); ok {
+			return fmt.Sprintf("%d %d %d", pos.X, pos.Y, pos.Z)
+		}
+		return fmt.Sprint(v)
+	})
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
