@@ -1,0 +1,228 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/skills"
+)
+
+// stateFormat is the version of the state file layout.
+const stateFormat = 1
+
+// stateFile is what the registry persists: learned metrics and status
+// changes per skill version ("chop_tree@1"). Entries for skills not loaded
+// in this run are kept, so switching configurations loses nothing.
+type stateFile struct {
+	Format int                    `json:"format"`
+	Skills map[string]*stateEntry `json:"skills"`
+}
+
+type stateEntry struct {
+	Status  skills.Status  `json:"status,omitempty"`
+	Metrics skills.Metrics `json:"metrics"`
+}
+
+func readState(path string) (*stateFile, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &stateFile{Format: stateFormat, Skills: map[string]*stateEntry{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("registry: reading state file: %w", err)
+	}
+	return parseState(path, data)
+}
+
+func parseState(path string, data []byte) (*stateFile, error) {
+	corrupt := func(format string, args ...any) error {
+		return fmt.Errorf("%w %s: %s (fix or remove the file; it is never reset automatically)", ErrCorruptState, path, fmt.Sprintf(format, args...))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var st stateFile
+	if err := dec.Decode(&st); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := position(data, se.Offset)
+			return nil, corrupt("line %d, column %d: %v", line, col, err)
+		}
+		return nil, corrupt("%v", err)
+	}
+	if dec.More() {
+		return nil, corrupt("trailing data after the JSON object")
+	}
+	if st.Format != stateFormat {
+		return nil, corrupt("format %d is not supported (expected %d)", st.Format, stateFormat)
+	}
+	if st.Skills == nil {
+		st.Skills = map[string]*stateEntry{}
+	}
+	for key, e := range st.Skills {
+		name, _, ok := strings.Cut(key, "@")
+		if !ok || name == "" || e == nil {
+			return nil, corrupt("entry %q is not name@version with an object", key)
+		}
+		switch e.Status {
+		case "", skills.StatusActive, skills.StatusCandidate, skills.StatusDeprecated:
+		default:
+			return nil, corrupt("entry %q has status %q", key, e.Status)
+		}
+		m := e.Metrics
+		if m.SuccessRate != nil && (*m.SuccessRate < 0 || *m.SuccessRate > 1) {
+			return nil, corrupt("entry %q has success_rate %v outside 0..1", key, *m.SuccessRate)
+		}
+		if m.AvgCost != nil && (*m.AvgCost < 0 || math.IsInf(*m.AvgCost, 0)) {
+			return nil, corrupt("entry %q has avg_cost %v", key, *m.AvgCost)
+		}
+		if m.Samples < 0 {
+			return nil, corrupt("entry %q has negative samples", key)
+		}
+	}
+	return &st, nil
+}
+
+func position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(offset) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// applyState overlays persisted status and metrics on a skill's versions.
+func (r *Registry) applyState(e *entry) {
+	for _, s := range e.versions {
+		st, ok := r.state.Skills[s.Key()]
+		if !ok {
+			continue
+		}
+		if st.Status != "" {
+			s.Status = st.Status
+		}
+		s.Metrics = st.Metrics
+	}
+}
+
+// persistLocked records the given specs' status and metrics in the state and
+// writes the file atomically. Callers hold r.mu.
+func (r *Registry) persistLocked(specs ...*skills.SkillSpec) error {
+	if r.statePath == "" {
+		return nil
+	}
+	for _, s := range specs {
+		if s == nil {
+			continue
+		}
+		r.state.Skills[s.Key()] = &stateEntry{Status: s.Status, Metrics: s.Metrics}
+	}
+	data, err := json.MarshalIndent(r.state, "", "  ")
+	if err != nil {
+		return fmt.Errorf("registry: encoding state: %w", err)
+	}
+	return writeFileAtomic(r.statePath, append(data, '\n'))
+}
+
+// writeFileAtomic writes data to a temporary file in the same directory,
+// syncs it and renames it over path, so readers see the old or the new file,
+// never a torn one.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("registry: state directory: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("registry: writing state: %w", err)
+	}
+	cleanup := func() { _ = os.Remove(tmp.Name()) }
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		cleanup()
+		return fmt.Errorf("registry: writing state: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		cleanup()
+		return fmt.Errorf("registry: syncing state: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		cleanup()
+		return fmt.Errorf("registry: writing state: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		cleanup()
+		return fmt.Errorf("registry: replacing state file: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// RecordOutcome folds one execution of a skill into its metrics and persists
+// them. version 0 means the version planners currently see. cost is what the
+// attempt spent (game ticks in the loop) and must be finite and >= 0.
+//
+// The update rule is a moving average with weight w = max(α, 1/n), where n
+// counts samples including this one and α is Options.Alpha (default 0.2):
+//
+//	success_rate += w × (1 or 0 − success_rate)
+//	avg_cost     += w × (cost − avg_cost)
+//
+// so the first 1/α samples are averaged exactly and later ones decay
+// exponentially, letting metrics follow a skill whose reliability changes.
+func (r *Registry) RecordOutcome(name string, version int, success bool, cost float64) (skills.Metrics, error) {
+	if math.IsNaN(cost) || math.IsInf(cost, 0) || cost < 0 {
+		return skills.Metrics{}, fmt.Errorf("registry: cost must be a finite number >= 0, got %v", cost)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e := r.entries[name]
+	if e == nil {
+		return skills.Metrics{}, fmt.Errorf("%w %q", ErrUnknownSkill, name)
+	}
+	var s *skills.SkillSpec
+	if version == 0 {
+		s = e.selected(r.policy)
+	} else {
+		s = e.version(version)
+	}
+	if s == nil {
+		return skills.Metrics{}, fmt.Errorf("%w %s@%d", ErrUnknownSkill, name, version)
+	}
+	old := s.Metrics
+	m := old
+	m.Samples++
+	w := math.Max(r.alpha, 1/float64(m.Samples))
+	x := 0.0
+	if success {
+		x = 1
+	}
+	rate, avg := x, cost
+	if m.SuccessRate != nil {
+		rate = *m.SuccessRate + w*(x-*m.SuccessRate)
+	}
+	if m.AvgCost != nil {
+		avg = *m.AvgCost + w*(cost-*m.AvgCost)
+	}
+	m.SuccessRate, m.AvgCost = &rate, &avg
+	s.Metrics = m
+	r.invalidate(s.Key())
+	if err := r.persistLocked(s); err != nil {
+		s.Metrics = old
+		r.state.Skills[s.Key()] = &stateEntry{Status: s.Status, Metrics: old}
+		return old, err
+	}
+	return m, nil
+}
