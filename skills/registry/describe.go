@@ -82,22 +82,23 @@ func describe(s *skills.SkillSpec) Description {
 
 // descLocked returns the cached description of a spec. Callers hold r.mu
 // for writing.
-func (r *Registry) descLocked(s *skills.SkillSpec) Description {
+func (r *Registry) descLocked(s *skills.SkillSpec) *Description {
 	if d, ok := r.descs[s.Key()]; ok {
-		return *d
+		return d
 	}
 	d := describe(s)
 	r.descs[s.Key()] = &d
-	return d
+	return &d
 }
 
 // DescribeAll returns the descriptions of every skill planners can use under
-// the current policy, sorted by name. The returned values share maps and
-// slices with the registry's cache: treat them as read-only.
-func (r *Registry) DescribeAll() []Description {
+// the current policy, sorted by name. Descriptions are shared with the
+// registry's cache and never modified after creation: treat them as
+// read-only.
+func (r *Registry) DescribeAll() []*Description {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]Description, 0, len(r.names))
+	out := make([]*Description, 0, len(r.names))
 	for _, name := range r.names {
 		if s := r.entries[name].selected(r.policy); s != nil {
 			out = append(out, r.descLocked(s))
@@ -114,24 +115,25 @@ func (r *Registry) Describe(name string) (Description, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.descLocked(sk.spec), nil
+	return *r.descLocked(sk.spec), nil
 }
 
 // DescribeForTechState returns the descriptions of the skills that are
 // usable under the current policy and included in an active pack for
 // techState with enabledPacks enabled (see packs.Set.Resolve), in pack order.
 // Results are cached per (policy, tier, packs) until a spec or metric
-// changes, so repeated calls cost a map lookup. The returned slice is shared
-// with the cache: treat it as read-only.
-func (r *Registry) DescribeForTechState(techState string, enabledPacks []string) ([]Description, error) {
+// changes, so repeated calls cost a map lookup; a metric update replaces one
+// entry. The returned slice and descriptions are shared with the cache and
+// never modified after creation: treat them as read-only.
+func (r *Registry) DescribeForTechState(techState string, enabledPacks []string) ([]*Description, error) {
 	if r.packs == nil {
 		return nil, ErrNoPacks
 	}
-	key := catalogKey(r.Policy(), techState, enabledPacks)
 	r.mu.RLock()
+	key := catalogKey(r.policy, techState, enabledPacks)
 	if c, ok := r.catalogs[key]; ok {
 		r.mu.RUnlock()
-		return c, nil
+		return c.descs, nil
 	}
 	r.mu.RUnlock()
 
@@ -141,21 +143,60 @@ func (r *Registry) DescribeForTechState(techState string, enabledPacks []string)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	key = catalogKey(r.policy, techState, enabledPacks)
 	if c, ok := r.catalogs[key]; ok {
-		return c, nil
+		return c.descs, nil
 	}
-	out := make([]Description, 0, len(names))
+	c := &catalog{descs: make([]*Description, 0, len(names)), index: make(map[string]int, len(names))}
 	for _, name := range names {
 		e := r.entries[name]
 		if e == nil {
 			continue
 		}
 		if s := e.selected(r.policy); s != nil {
-			out = append(out, r.descLocked(s))
+			c.index[name] = len(c.descs)
+			c.descs = append(c.descs, r.descLocked(s))
 		}
 	}
-	r.catalogs[key] = out
-	return out, nil
+	if len(r.catalogs) >= maxCatalogs {
+		r.catalogs = map[string]*catalog{}
+	}
+	r.catalogs[key] = c
+	return c.descs, nil
+}
+
+// maxCatalogs bounds the number of cached (policy, tier, packs) views.
+const maxCatalogs = 64
+
+// catalog is a cached tier-gated view. descs is handed to callers and never
+// modified in place; index maps skill names to positions in descs.
+type catalog struct {
+	descs []*Description
+	index map[string]int
+}
+
+// patchMetricsLocked brings cached descriptions of s up to date with its
+// metrics without rebuilding catalogs: each catalog showing s gets a copy of
+// its slice with that one entry replaced (copy-on-write, since callers may
+// still hold the old slice). Callers hold r.mu for writing.
+func (r *Registry) patchMetricsLocked(s *skills.SkillSpec) {
+	d, ok := r.descs[s.Key()]
+	if !ok {
+		return
+	}
+	fresh := *d
+	fresh.Metrics = s.Metrics
+	r.descs[s.Key()] = &fresh
+	for _, c := range r.catalogs {
+		i, ok := c.index[s.Name]
+		if !ok || c.descs[i] != d {
+			continue
+		}
+		descs := make([]*Description, len(c.descs))
+		copy(descs, c.descs)
+		descs[i] = &fresh
+		c.descs = descs
+	}
 }
 
 func catalogKey(p Policy, tier string, packs []string) string {

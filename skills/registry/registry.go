@@ -135,9 +135,10 @@ type Registry struct {
 	finalized bool
 
 	// descs caches descriptions by spec key; catalogs caches tier-gated
-	// views. Both are dropped (descs per key) when specs or metrics change.
+	// views. Spec changes drop them; metric changes patch them (see
+	// patchMetricsLocked).
 	descs    map[string]*Description
-	catalogs map[string][]Description
+	catalogs map[string]*catalog
 }
 
 // New builds a registry from specs. Duplicate name@version pairs and more
@@ -151,7 +152,7 @@ func New(specs []*skills.SkillSpec, opts Options) (*Registry, error) {
 		statePath: opts.StatePath,
 		entries:   map[string]*entry{},
 		descs:     map[string]*Description{},
-		catalogs:  map[string][]Description{},
+		catalogs:  map[string]*catalog{},
 	}
 	if r.tiers == nil {
 		r.tiers = world.DefaultTiers()
@@ -276,7 +277,7 @@ func (r *Registry) SetPolicy(p Policy) error {
 	defer r.mu.Unlock()
 	if r.policy != p {
 		r.policy = p
-		r.catalogs = map[string][]Description{}
+		r.catalogs = map[string]*catalog{}
 	}
 	return nil
 }
@@ -485,7 +486,7 @@ func (r *Registry) bind(e *entry, s *skills.SkillSpec) *Skill {
 // invalidate drops cached descriptions of one spec and every catalog.
 func (r *Registry) invalidate(key string) {
 	delete(r.descs, key)
-	r.catalogs = map[string][]Description{}
+	r.catalogs = map[string]*catalog{}
 }
 
 // UpdateSpec replaces a version of a skill or adds a new one (the hook for

@@ -218,11 +218,11 @@ func (r *Registry) RecordOutcome(name string, version int, success bool, cost fl
 	}
 	m.SuccessRate, m.AvgCost = &rate, &avg
 	s.Metrics = m
-	r.invalidate(s.Key())
 	if err := r.persistLocked(s); err != nil {
 		s.Metrics = old
 		r.state.Skills[s.Key()] = &stateEntry{Status: s.Status, Metrics: old}
 		return old, err
 	}
+	r.patchMetricsLocked(s)
 	return m, nil
 }

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError marks errors that exit with code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// env is what every subcommand gets.
+type env struct {
+	stdout, stderr io.Writer
+	log            zerolog.Logger
+}
+
+const topUsage = `usage: agent <command> [arguments]
+
+commands:
+  skills list [--tech-state T] [--packs a,b] [--candidates] [--json]
+                              list the skills planners can use
+  skills describe NAME[@VERSION] [--json]
+                              show one skill's full metadata
+  skills validate [DIR...]    check spec and pack directories; exit 1 listing every error
+  packs list [--json]         list the skill packs and their tier gates
+
+With no command, agent lists the skills available to a fresh (stone_age) player.
+Common flags: --config DIR (default: the configuration embedded in the binary),
+--state FILE (registry state with learned metrics).`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr, log: newLogger(stderr)}
+	err := dispatch(e, args)
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "agent: %v\n", err)
+		return exitUsage
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	var failed *reportedError
+	if !errors.As(err, &failed) {
+		fmt.Fprintf(stderr, "agent: %v\n", err)
+	}
+	return exitFail
+}
+
+// reportedError is a failure whose details were already printed.
+type reportedError struct{ summary string }
+
+func (e *reportedError) Error() string { return e.summary }
+
+func newLogger(w io.Writer) zerolog.Logger {
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
+	}
+	return zerolog.New(w).With().Timestamp().Str("component", "cli").Logger().Level(zerolog.WarnLevel)
+}
+
+func dispatch(e *env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(e.stdout, "Skills available to a fresh player (stone_age, all packs). `agent --help` lists the commands.")
+		return skillsList(e, []string{"--tech-state", "stone_age"})
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprintln(e.stdout, topUsage)
+		return nil
+	case "skills":
+		if len(args) < 2 {
+			return usagef("skills: missing subcommand (list, describe, validate)\n\n%s", topUsage)
+		}
+		switch args[1] {
+		case "list":
+			return skillsList(e, args[2:])
+		case "describe":
+			return skillsDescribe(e, args[2:])
+		case "validate":
+			return skillsValidate(e, args[2:])
+		}
+		return usagef("skills: unknown subcommand %q (list, describe, validate)", args[1])
+	case "packs":
+		if len(args) < 2 || args[1] != "list" {
+			return usagef("packs: expected `packs list`")
+		}
+		return packsList(e, args[2:])
+	}
+	return usagef("unknown command %q\n\n%s", args[0], topUsage)
+}
+
+// parseFlags parses flags that may come before, between or after positional
+// arguments, returning the positionals.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlagSet(e *env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: agent %s\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// configFlags are shared by the commands that load a registry.
+type configFlags struct {
+	dir   string
+	state string
+}
+
+func (c *configFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.dir, "config", "", "configuration directory with skills/ and skill_packs/ (default: embedded)")
+	fs.StringVar(&c.state, "state", "", "registry state file with learned metrics (default: none)")
+}
+
+// source returns the configuration file system and the prefix that makes
+// its paths readable in messages.
+func (c *configFlags) source() (fs.FS, string) {
+	if c.dir == "" {
+		return config.FS, "config"
+	}
+	return os.DirFS(c.dir), c.dir
+}
+
+// load builds and finalizes the registry from the configuration.
+func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, error) {
+	fsys, prefix := c.source()
+	reg, err := registry.LoadConfig(fsys, registry.Options{Policy: policy, StatePath: c.state})
+	if err != nil {
+		printErrors(e.stderr, prefix, err)
+		return nil, &reportedError{"invalid configuration"}
+	}
+	if err := reg.RegisterProvided(); err != nil {
+		return nil, err
+	}
+	if err := reg.Finalize(); err != nil {
+		return nil, err
+	}
+	return reg, nil
+}
+
+// printErrors prints every located error, one per line, with file paths
+// made relative to the directory the user named.
+func printErrors(w io.Writer, prefix string, err error) int {
+	list := strictyaml.Flatten("", err)
+	for _, x := range list {
+		if x.File != "" && prefix != "" && !path.IsAbs(x.File) && !strings.HasPrefix(x.File, prefix+"/") {
+			c := *x
+			c.File = path.Join(prefix, x.File)
+			x = &c
+		}
+		fmt.Fprintln(w, x.Error())
+	}
+	return len(list)
+}

@@ -1,0 +1,338 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/packs"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+func skillsList(e *env, args []string) error {
+	fs := newFlagSet(e, "skills list", "skills list [--tech-state T] [--packs a,b] [--candidates] [--json] [--config DIR] [--state FILE]")
+	var cf configFlags
+	cf.register(fs)
+	tech := fs.String("tech-state", "", "show only skills in packs active at this tier (stone_age, steam_age, lv, …)")
+	packList := fs.String("packs", "", "comma-separated packs to enable with --tech-state (default: all packs)")
+	candidates := fs.Bool("candidates", false, "show candidate versions in place of active ones where they exist")
+	asJSON := fs.Bool("json", false, "print descriptions as JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("skills list: unexpected argument %q", pos[0])
+	}
+	if *packList != "" && *tech == "" {
+		return usagef("skills list: --packs needs --tech-state")
+	}
+	policy := registry.ActiveOnly
+	if *candidates {
+		policy = registry.PreferCandidates
+	}
+	reg, err := cf.load(e, policy)
+	if err != nil {
+		return err
+	}
+	var descs []*registry.Description
+	if *tech == "" {
+		descs = reg.DescribeAll()
+	} else {
+		if _, ok := reg.Tiers().Index(*tech); !ok {
+			return usagef("skills list: unknown tech state %q (known: %s)", *tech, strings.Join(reg.Tiers().Names(), ", "))
+		}
+		enabled := reg.Packs().Names()
+		if *packList != "" {
+			enabled = splitList(*packList)
+			for _, p := range enabled {
+				if _, ok := reg.Packs().Get(p); !ok {
+					return usagef("skills list: unknown pack %q (known: %s)", p, strings.Join(reg.Packs().Names(), ", "))
+				}
+			}
+		}
+		descs, err = reg.DescribeForTechState(*tech, enabled)
+		if err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, descs)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tSTATUS\tIMPL\tSUCCESS\tDESCRIPTION")
+	for _, d := range descs {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", d.Name, d.Version, d.Status, d.Implementation, rate(d.Metrics), firstSentence(d.Description, 70))
+	}
+	return tw.Flush()
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func rate(m skills.Metrics) string {
+	if m.SuccessRate == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%% (%d)", *m.SuccessRate*100, m.Samples)
+}
+
+func firstSentence(s string, max int) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func skillsDescribe(e *env, args []string) error {
+	fs := newFlagSet(e, "skills describe", "skills describe NAME[@VERSION] [--json] [--config DIR] [--state FILE]")
+	var cf configFlags
+	cf.register(fs)
+	asJSON := fs.Bool("json", false, "print the description as JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("skills describe: expected one skill name, got %d arguments", len(pos))
+	}
+	name, version := pos[0], 0
+	if n, v, ok := strings.Cut(pos[0], "@"); ok {
+		version, err = strconv.Atoi(v)
+		if err != nil || version < 1 {
+			return usagef("skills describe: %q: version must be a positive integer", pos[0])
+		}
+		name = n
+	}
+	reg, err := cf.load(e, registry.ActiveOnly)
+	if err != nil {
+		return err
+	}
+	var sk *registry.Skill
+	if version > 0 {
+		sk, err = reg.GetSkillVersion(name, version)
+	} else {
+		sk, err = reg.GetSkill(name)
+	}
+	if err != nil {
+		if errors.Is(err, registry.ErrUnknownSkill) {
+			return fmt.Errorf("%v (known: %s)", err, strings.Join(reg.Names(), ", "))
+		}
+		return err
+	}
+	d := sk.Describe()
+	if *asJSON {
+		return writeJSON(e.stdout, d)
+	}
+	printDescription(e.stdout, d)
+	return nil
+}
+
+func printDescription(w io.Writer, d registry.Description) {
+	fmt.Fprintf(w, "%s  (version %d, %s, %s, %s)\n\n", d.Name, d.Version, d.Status, d.Origin, d.Implementation)
+	fmt.Fprintf(w, "%s\n\n", d.Description)
+	if len(d.Params) > 0 {
+		fmt.Fprintln(w, "Parameters:")
+		names := make([]string, 0, len(d.Params))
+		for n := range d.Params {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			p := d.Params[n]
+			def := "required"
+			if !p.Required {
+				b, _ := json.Marshal(p.Default)
+				def = "default " + string(b)
+			}
+			fmt.Fprintf(w, "  %-14s %-9s %-16s %s\n", n, p.Type, def, p.Description)
+		}
+		fmt.Fprintln(w)
+	}
+	pre := d.Preconditions
+	fmt.Fprintln(w, "Preconditions:")
+	fmt.Fprintf(w, "  tech states:    %s\n", orAny(pre.TechStatesAnyOf))
+	fmt.Fprintf(w, "  dimensions:     %s\n", orAny(pre.DimensionAllowlist))
+	var tools []string
+	for _, t := range pre.RequiredTools {
+		tools = append(tools, fmt.Sprintf("%s (durability >= %d)", t.ItemID, t.MinDurability))
+	}
+	fmt.Fprintf(w, "  tools:          %s\n", orNone(tools))
+	fmt.Fprintf(w, "  nearby blocks:  %s\n", orAny(pre.SemanticTagsAnyOf))
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Effects:")
+	keys := make([]string, 0, len(d.Effects.InventoryDelta))
+	for k := range d.Effects.InventoryDelta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b, _ := json.Marshal(d.Effects.InventoryDelta[k])
+		fmt.Fprintf(w, "  inventory %s %s\n", k, b)
+	}
+	if t := d.Effects.TechDelta; t.ReachesTier != "" || len(t.Unlocks) > 0 {
+		fmt.Fprintf(w, "  tech: reaches %s, unlocks %s\n", orNone([]string{t.ReachesTier}), orNone(t.Unlocks))
+	}
+	if len(d.Effects.Tags) > 0 {
+		fmt.Fprintf(w, "  tags: %s\n", strings.Join(d.Effects.Tags, ", "))
+	}
+	fmt.Fprintln(w)
+	emits := make([]string, len(d.Emits))
+	for i, k := range d.Emits {
+		emits[i] = string(k)
+	}
+	fmt.Fprintf(w, "Emits:    %s\n", strings.Join(emits, ", "))
+	fmt.Fprintf(w, "Tags:     %s\n", orNone(d.Tags))
+	fmt.Fprintf(w, "Success:  %s", rate(d.Metrics))
+	if d.Metrics.AvgCost != nil {
+		fmt.Fprintf(w, ", average cost %.1f", *d.Metrics.AvgCost)
+	}
+	fmt.Fprintln(w)
+}
+
+func orAny(s []string) string {
+	if len(s) == 0 {
+		return "any"
+	}
+	return strings.Join(s, ", ")
+}
+
+func orNone(s []string) string {
+	var kept []string
+	for _, x := range s {
+		if x != "" {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) == 0 {
+		return "none"
+	}
+	return strings.Join(kept, ", ")
+}
+
+// skillsValidate checks configuration directories. A directory holding
+// skills/ or skill_packs/ is a configuration root; any other directory is a
+// directory of skill specs. Go implementations are checked too: every active
+// go spec needs one. Every problem is printed; exit status 1 if any.
+func skillsValidate(e *env, args []string) error {
+	flags := newFlagSet(e, "skills validate", "skills validate [DIR...]")
+	pos, err := parseFlags(flags, args)
+	if err != nil {
+		return err
+	}
+	type target struct {
+		fsys   fs.FS
+		prefix string
+	}
+	var targets []target
+	if len(pos) == 0 {
+		targets = append(targets, target{config.FS, "config"})
+	}
+	for _, dir := range pos {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return usagef("skills validate: %v", err)
+		}
+		if !st.IsDir() {
+			return usagef("skills validate: %s is not a directory", dir)
+		}
+		targets = append(targets, target{os.DirFS(dir), filepath.Clean(dir)})
+	}
+	problems := 0
+	for _, t := range targets {
+		n, summary := validateOne(e, t.fsys, t.prefix)
+		problems += n
+		if n == 0 {
+			fmt.Fprintf(e.stdout, "%s: ok (%s)\n", t.prefix, summary)
+		}
+	}
+	if problems > 0 {
+		fmt.Fprintf(e.stderr, "%d problem(s) found\n", problems)
+		return &reportedError{fmt.Sprintf("%d problems", problems)}
+	}
+	return nil
+}
+
+func validateOne(e *env, fsys fs.FS, prefix string) (int, string) {
+	isRoot := exists(fsys, "skills") || exists(fsys, "skill_packs")
+	var specs []*skills.SkillSpec
+	var errs strictyaml.Errors
+	var set *packs.Set
+	tiers := world.DefaultTiers()
+	if isRoot {
+		if exists(fsys, "skills") {
+			s, err := skills.LoadOptions{Tiers: tiers}.LoadDir(fsys, "skills")
+			specs = s
+			errs = append(errs, strictyaml.Flatten("skills", err)...)
+		}
+		if exists(fsys, "skill_packs") {
+			p, err := packs.LoadDir(fsys, "skill_packs", tiers)
+			set = p
+			errs = append(errs, strictyaml.Flatten("skill_packs", err)...)
+		}
+	} else {
+		s, err := skills.LoadOptions{Tiers: tiers}.LoadDir(fsys, ".")
+		specs = s
+		errs = append(errs, strictyaml.Flatten(".", err)...)
+	}
+	reg, err := registry.New(specs, registry.Options{Tiers: tiers, Packs: set})
+	if err != nil {
+		errs = append(errs, strictyaml.Flatten("", err)...)
+	} else {
+		for _, impl := range registry.Provided() {
+			// Implementations for skills this directory does not define
+			// belong to other directories; anything else is a real problem.
+			if err := reg.Register(impl); err != nil && !errors.Is(err, registry.ErrNoSpec) {
+				errs = append(errs, strictyaml.Flatten("", err)...)
+			}
+		}
+		if err := reg.Finalize(); err != nil {
+			errs = append(errs, strictyaml.Flatten("", err)...)
+		}
+	}
+	errs.Sort()
+	n := printErrors(e.stderr, prefix, errs.Err())
+	versions := len(specs)
+	packsN := 0
+	if set != nil {
+		packsN = len(set.Names())
+	}
+	names := map[string]bool{}
+	for _, s := range specs {
+		names[s.Name] = true
+	}
+	return n, fmt.Sprintf("%d skills, %d spec versions, %d packs", len(names), versions, packsN)
+}
+
+func exists(fsys fs.FS, name string) bool {
+	st, err := fs.Stat(fsys, name)
+	return err == nil && st.IsDir()
+}
