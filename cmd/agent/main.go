@@ -182,8 +182,23 @@ func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, 
 		printErrors(e.stderr, prefix, err)
 		return nil, &reportedError{"invalid configuration"}
 	}
-	if err := reg.RegisterProvided(); err != nil {
-		return nil, err
+	if c.dir == "" {
+		// The shipped configuration must cover every shipped Go skill.
+		if err := reg.RegisterProvided(); err != nil {
+			return nil, err
+		}
+	} else {
+		// A custom configuration may leave shipped skills out.
+		for _, impl := range registry.Provided() {
+			err := reg.Register(impl)
+			if errors.Is(err, registry.ErrNoSpec) {
+				e.log.Debug().Str("skill", impl.Name()).Str("config", c.dir).Msg("no spec for shipped Go skill; skipped")
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := reg.Finalize(); err != nil {
 		return nil, err

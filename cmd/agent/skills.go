@@ -108,6 +108,7 @@ func firstSentence(s string, max int) string {
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
@@ -303,7 +304,15 @@ func validateOne(e *env, fsys fs.FS, prefix string) (int, string) {
 		specs = s
 		errs = append(errs, strictyaml.Flatten(".", err)...)
 	}
-	reg, err := registry.New(specs, registry.Options{Tiers: tiers, Packs: set})
+	if set != nil {
+		known := map[string]bool{}
+		for _, s := range specs {
+			known[s.Name] = true
+		}
+		errs = append(errs, strictyaml.Flatten("", set.ValidateSkills(func(n string) bool { return known[n] }))...)
+	}
+	// Packs were checked above; the registry checks versions and code.
+	reg, err := registry.New(specs, registry.Options{Tiers: tiers})
 	if err != nil {
 		errs = append(errs, strictyaml.Flatten("", err)...)
 	} else {

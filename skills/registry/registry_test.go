@@ -537,6 +537,11 @@ func TestProvide(t *testing.T) {
 	assert.Panics(t, func() { Provide(fakeImpl{name: ""}) })
 	name := "provide_test_" + strings.ReplaceAll(t.Name(), "/", "_")
 	Provide(fakeImpl{name: strings.ToLower(name)})
+	t.Cleanup(func() {
+		providedMu.Lock()
+		delete(provided, strings.ToLower(name))
+		providedMu.Unlock()
+	})
 	assert.Panics(t, func() { Provide(fakeImpl{name: strings.ToLower(name)}) })
 	found := false
 	for _, impl := range Provided() {
