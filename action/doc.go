@@ -4,7 +4,7 @@
 // wait and chat.
 //
 // Each action kind is a Go struct with typed fields and a parameter schema
-// ([Schema]) naming each parameter's [ParamType]. Template skills build actions
+// ([Spec]) naming each parameter's [ParamType]. Template skills build actions
 // from untyped maps with [FromParams]; the wire form is a flat JSON object with
 // a "type" field ([Marshal], [Unmarshal]). The same ParamType system types skill
 // parameters, so a skill spec and the actions it emits share one notion of

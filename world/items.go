@@ -6,9 +6,11 @@ import (
 )
 
 // ItemStack is a stack of items in a slot. Meta is the item's metadata
-// (damage value for tools); Damage and MaxDamage describe tool wear
-// (MaxDamage 0 = not damageable). Tags are filled from the tag table by
-// NewStack or by the body.
+// variant (charcoal is minecraft:coal:1); Damage and MaxDamage describe tool
+// wear (MaxDamage 0 = not damageable). Vanilla 1.7.10 sends a damageable
+// item's wear in the metadata field: bodies move it into Damage and leave
+// Meta 0, so "minecraft:iron_axe:0" still matches a worn axe. Tags are filled
+// from the tag table by NewStack or by the body.
 type ItemStack struct {
 	ID        string   `json:"id"`
 	Meta      int      `json:"meta,omitempty"`

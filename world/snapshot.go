@@ -153,7 +153,9 @@ type Machine struct {
 	Active bool                 `json:"active,omitempty"`
 	Slots  map[string]ItemStack `json:"slots,omitempty"`
 	Fluids map[string]FluidTank `json:"fluids,omitempty"`
-	// Temperature in °C (GT boilers heat to 1000 before making steam).
+	// Temperature in °C. GT boilers make steam above 100 °C (bronze ones top
+	// out at 500, steel at 1000), and explode when water is added while they
+	// are above 100 °C and dry.
 	Temperature float64 `json:"temperature,omitempty"`
 	// Progress of the current operation, 0..1.
 	Progress float64 `json:"progress,omitempty"`

@@ -119,11 +119,11 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 func TestSkillsValidateReportsEveryError(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
-		"skills/good.yaml": "name: good\nversion: 1\ndescription: fine\naction_sequence:\n  - type: chat\n    message: hi\n",
-		"skills/typo.yaml": "name: typo\nversion: 1\ndescription: has a typo\nprecondition:\n  dimension_allowlist: [overworld]\nemits: [wait]\n",
+		"skills/good.yaml":       "name: good\nversion: 1\ndescription: fine\naction_sequence:\n  - type: chat\n    message: hi\n",
+		"skills/typo.yaml":       "name: typo\nversion: 1\ndescription: has a typo\nprecondition:\n  dimension_allowlist: [overworld]\nemits: [wait]\n",
 		"skills/wrong_name.yaml": "name: other_name\nversion: 1\ndescription: name mismatch\nemits: [wait]\n",
-		"skills/no_impl.yaml": "name: no_impl\nversion: 1\ndescription: go skill without code\nemits: [wait]\n",
-		"skill_packs/p.yaml": "name: p\nrequires_tech_state: \">= bronze_age\"\nskills: [good, ghost]\n",
+		"skills/no_impl.yaml":    "name: no_impl\nversion: 1\ndescription: go skill without code\nemits: [wait]\n",
+		"skill_packs/p.yaml":     "name: p\nrequires_tech_state: \">= bronze_age\"\nskills: [good, ghost]\n",
 	})
 	code, out, errOut := runAgent(t, "skills", "validate", root)
 	assert.Equal(t, exitFail, code)
@@ -182,10 +182,10 @@ func TestPacksList(t *testing.T) {
 func TestCustomConfigAndState(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
-		"skills/greet.yaml":   "name: greet\nversion: 1\ndescription: say hi\naction_sequence:\n  - type: chat\n    message: hi\n",
-		"skills/greet.v2.yaml": "name: greet\nversion: 2\nstatus: candidate\norigin: synthesized\ndescription: say hello\naction_sequence:\n  - type: chat\n    message: hello\n",
+		"skills/greet.yaml":       "name: greet\nversion: 1\ndescription: say hi\naction_sequence:\n  - type: chat\n    message: hi\n",
+		"skills/greet.v2.yaml":    "name: greet\nversion: 2\nstatus: candidate\norigin: synthesized\ndescription: say hello\naction_sequence:\n  - type: chat\n    message: hello\n",
 		"skill_packs/social.yaml": "name: social\nrequires_tech_state: any\nskills: [greet]\n",
-		"state.json": `{"format": 1, "skills": {"greet@1": {"metrics": {"success_rate": 0.5, "avg_cost": 10, "samples": 4}}}}`,
+		"state.json":              `{"format": 1, "skills": {"greet@1": {"metrics": {"success_rate": 0.5, "avg_cost": 10, "samples": 4}}}}`,
 	})
 	code, out, errOut := runAgent(t, "skills", "list", "--config", root, "--state", filepath.Join(root, "state.json"))
 	require.Equal(t, exitOK, code, errOut)

@@ -1,0 +1,222 @@
+package base
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+func init() { registry.Provide(BasicCrafting{}) }
+
+// tableSearchRadius is how far basic_crafting looks for a crafting table.
+const tableSearchRadius = 16
+
+// BasicCrafting crafts an item by hand (2x2 inventory grid) or at a crafting
+// table (3x3), from the shipped recipe book (config/recipes.yaml).
+//
+// GTNH behaviour: GTNH rewrites the early recipes. Hand-crafting a log gives
+// 2 planks instead of 4 and 2 planks give 2 sticks; a saw in the grid (a
+// GregTech tool, not consumed but worn) restores the full yield, so the
+// skill prefers a recipe whose tools the player holds. The crafting table
+// itself needs 2 flint and 2 logs, and wooden tools and chests need the
+// 3x3 grid of a table.
+//
+// The skill picks a recipe for item: recipes whose tools are all in the
+// inventory (with durability left) first, then recipes without tools, each
+// in file order, taking the first whose ingredients the inventory covers. It
+// runs ceil(count / yield) crafting operations. Missing ingredients are a
+// missing_items failure listing what is short; an item with no recipe is
+// invalid_params.
+//
+// A 3x3 recipe needs a crafting table: the nearest block tagged
+// crafting_table within 16 blocks (move_to it, radius 3, then craft there),
+// else a crafting table from the inventory placed on a free spot next to the
+// player's feet (air with solid ground, the four sides first), else a
+// missing_items failure saying to craft a table first. A 2x2 recipe is
+// crafted in the inventory grid without moving.
+type BasicCrafting struct{}
+
+// Name implements skills.Implementation.
+func (BasicCrafting) Name() string { return "basic_crafting" }
+
+// SuggestActions implements skills.Implementation.
+func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+	item := p.String("item")
+	if item == "" {
+		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"item\" is required: the item id to craft, e.g. minecraft:planks")
+	}
+	count := intParam(p, "count", 1)
+	if count < 1 {
+		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"count\": must be at least 1, got %d", count)
+	}
+
+	book := world.DefaultRecipes()
+	recipes := book.For(item)
+	if len(recipes) == 0 {
+		if id, meta, err := world.SplitID(item); err == nil && meta == 0 {
+			recipes = book.For(id)
+		}
+	}
+	if len(recipes) == 0 {
+		return nil, skills.Failf(skills.CodeInvalidParams,
+			"no known crafting recipe for %s (basic_crafting knows: %s)", item, strings.Join(knownOutputs(book), ", "))
+	}
+
+	inv := w.Inventory
+	// Recipes with tools held come first (the GTNH saw doubles planks and
+	// sticks), then plain recipes.
+	var ranked []world.Recipe
+	var lackingTools []string
+	for _, r := range recipes {
+		if len(r.Tools) == 0 {
+			continue
+		}
+		if missing := missingTools(inv, r); len(missing) == 0 {
+			ranked = append(ranked, r)
+		} else {
+			lackingTools = append(lackingTools, missing...)
+		}
+	}
+	for _, r := range recipes {
+		if len(r.Tools) == 0 {
+			ranked = append(ranked, r)
+		}
+	}
+	if len(ranked) == 0 {
+		return nil, skills.Failf(skills.CodeMissingTool, "every recipe for %s needs a tool in the grid: %s", item, strings.Join(lackingTools, ", "))
+	}
+
+	var chosen *world.Recipe
+	var ops int
+	for i := range ranked {
+		n := ceilDiv(count, ranked[i].Count)
+		if len(missingIngredients(inv, ranked[i], n)) == 0 {
+			chosen, ops = &ranked[i], n
+			break
+		}
+	}
+	if chosen == nil {
+		r := ranked[0]
+		n := ceilDiv(count, r.Count)
+		return nil, skills.Failf(skills.CodeMissingItems, "crafting %d %s (%d × %s) needs %s",
+			count, r.Output, n, describeRecipe(r), strings.Join(missingIngredients(inv, r, n), ", "))
+	}
+
+	craft := action.Craft{Item: chosen.Output, Count: ops}
+	if !chosen.NeedsTable() {
+		return []action.Action{craft}, nil
+	}
+	if tables := w.NearestBlocks(tableSearchRadius, 1, "crafting_table"); len(tables) > 0 {
+		t := tables[0].Pos
+		craft.Table = ptr(t)
+		return []action.Action{action.MoveTo{Pos: t, Radius: workRadius}, craft}, nil
+	}
+	tableItem := world.MustItem("minecraft:crafting_table")
+	if slot := inv.Find(tableItem); slot >= 0 {
+		spot, ok := tableSpot(w)
+		if !ok {
+			return nil, skills.Failf(skills.CodeNoTarget,
+				"%s needs a crafting table and there is no free spot with solid ground next to %s to place the one in the inventory", chosen.Output, w.Feet())
+		}
+		craft.Table = ptr(spot)
+		return []action.Action{
+			action.PlaceBlock{Pos: spot, Item: itemRef(inv, inv.Slots[slot]), Face: "up"},
+			craft,
+		}, nil
+	}
+	return nil, skills.Failf(skills.CodeMissingItems,
+		"crafting table: %s needs the 3x3 grid and there is no crafting table within %d blocks nor in the inventory; craft one first (basic_crafting item=minecraft:crafting_table: 2 flint and 2 logs in GTNH)",
+		chosen.Output, tableSearchRadius)
+}
+
+// missingTools lists the recipe's tools the inventory lacks (or has worn out).
+func missingTools(inv world.Inventory, r world.Recipe) []string {
+	var out []string
+	for _, t := range r.Tools {
+		if inv.BestTool(t, 1) < 0 {
+			out = append(out, t.String())
+		}
+	}
+	return out
+}
+
+// missingIngredients lists what is short for ops crafting operations, as
+// "N matcher (have M)". Ingredients written with the same matcher are added up.
+func missingIngredients(inv world.Inventory, r world.Recipe, ops int) []string {
+	var order []string
+	need := map[string]int{}
+	matcher := map[string]world.ItemMatcher{}
+	for _, ing := range r.Ingredients {
+		k := ing.Item.String()
+		if _, seen := need[k]; !seen {
+			order = append(order, k)
+			matcher[k] = ing.Item
+		}
+		need[k] += ing.Count * ops
+	}
+	var out []string
+	for _, k := range order {
+		if have := inv.Count(matcher[k]); have < need[k] {
+			out = append(out, fmt.Sprintf("%d %s (have %d)", need[k], k, have))
+		}
+	}
+	return out
+}
+
+// describeRecipe writes a recipe compactly: "2x2: 1 ore:logWood -> 2".
+func describeRecipe(r world.Recipe) string {
+	parts := make([]string, len(r.Ingredients))
+	for i, ing := range r.Ingredients {
+		parts[i] = fmt.Sprintf("%d %s", ing.Count, ing.Item)
+	}
+	s := fmt.Sprintf("%s: %s -> %d", r.Grid, strings.Join(parts, " + "), r.Count)
+	if len(r.Tools) > 0 {
+		tools := make([]string, len(r.Tools))
+		for i, t := range r.Tools {
+			tools[i] = t.String()
+		}
+		s += " with " + strings.Join(tools, ", ")
+	}
+	return s
+}
+
+// knownOutputs lists the recipe book's outputs, sorted and deduplicated.
+func knownOutputs(book *world.Recipes) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range book.All() {
+		if !seen[r.Output] {
+			seen[r.Output] = true
+			out = append(out, r.Output)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tableSpot finds where to place a crafting table: a block next to the
+// player's feet that is air (or a replaceable plant) with solid ground below,
+// the four sides first, then the diagonals.
+func tableSpot(w *world.Snapshot) (world.BlockPos, bool) {
+	feet := w.Feet()
+	for _, o := range horizontal {
+		c := feet.Add(o[0], 0, o[1])
+		b := w.BlockAt(c)
+		if (b.IsAir() || b.HasTag("replaceable")) && isSolid(w.BlockAt(c.Down())) {
+			return c, true
+		}
+	}
+	return world.BlockPos{}, false
+}
+
+func ceilDiv(a, b int) int {
+	if b <= 0 {
+		return a
+	}
+	return (a + b - 1) / b
+}

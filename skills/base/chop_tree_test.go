@@ -1,0 +1,227 @@
+package base
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// trunk adds a column of oak logs from y0 to y1 at (x, z) and a few leaves
+// around its top.
+func trunk(b *world.SparseBlocks, x, y0, y1, z int) *world.SparseBlocks {
+	for y := y0; y <= y1; y++ {
+		b.SetID(world.Pos(x, y, z), "minecraft:log", 0)
+	}
+	for _, o := range horizontal[:4] {
+		b.SetID(world.Pos(x+o[0], y1, z+o[1]), "minecraft:leaves", 0)
+	}
+	b.SetID(world.Pos(x, y1+1, z), "minecraft:leaves", 0)
+	return b
+}
+
+// forest is grass at y=63 from -12..12 with the given trunks (x, height, z)
+// standing on it.
+func forest(trees ...[3]int) *world.SparseBlocks {
+	b := ground(world.NewSparseBlocks(), 63, -12, -12, 12, 12)
+	for _, t := range trees {
+		trunk(b, t[0], 64, 63+t[1], t[2])
+	}
+	return b
+}
+
+func breaks(acts []action.Action) []world.BlockPos {
+	var out []world.BlockPos
+	for _, a := range acts {
+		if b, ok := a.(action.BreakBlock); ok {
+			out = append(out, b.Pos)
+		}
+	}
+	return out
+}
+
+// requireReachable replays the plan: every break must be within reach of the
+// standing spot of the last exact move_to, and no block is broken twice.
+func requireReachable(t *testing.T, acts []action.Action) {
+	t.Helper()
+	var stand *world.BlockPos
+	seen := map[world.BlockPos]bool{}
+	for i, a := range acts {
+		switch a := a.(type) {
+		case action.MoveTo:
+			require.Zero(t, a.Radius, "action %d: chop_tree moves to exact standing spots", i)
+			stand = ptr(a.Pos)
+		case action.BreakBlock:
+			require.NotNil(t, stand, "action %d: break before any move", i)
+			require.True(t, canReach(*stand, a.Pos), "action %d: %s out of reach from %s", i, a.Pos, *stand)
+			require.False(t, seen[a.Pos], "action %d: %s broken twice", i, a.Pos)
+			seen[a.Pos] = true
+		}
+	}
+}
+
+func TestChopTree(t *testing.T) {
+	short := forest([3]int{5, 5, 0})
+	tall := forest([3]int{5, 8, 0})
+	logs := func(x, y0, y1, z int) []action.Action {
+		var out []action.Action
+		for y := y0; y <= y1; y++ {
+			out = append(out, action.BreakBlock{Pos: world.Pos(x, y, z)})
+		}
+		return out
+	}
+	cat := func(parts ...[]action.Action) []action.Action {
+		var out []action.Action
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+
+	tests := []struct {
+		name string
+		w    *world.Snapshot
+		raw  map[string]any
+		want []action.Action
+	}{
+		{
+			name: "by hand: stand beside the trunk facing the player and break it bottom-up",
+			w:    snap(at(0, 64, 0), short, world.Inventory{}),
+			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 64, 68, 0)),
+		},
+		{
+			name: "equips the best axe first",
+			w: snap(at(0, 64, 0), short, world.NewInventory(
+				stack("minecraft:dirt", 0, 10),
+				world.NewTool("minecraft:stone_axe", 0, 100, 131),
+				world.NewTool("minecraft:iron_axe", 0, 200, 250),
+			)),
+			want: cat([]action.Action{action.Equip{Item: "minecraft:iron_axe"}, action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 64, 68, 0)),
+		},
+		{
+			name: "a GregTech axe is named with its metadata",
+			w: snap(at(0, 64, 0), short, world.NewInventory(
+				stack("minecraft:dirt", 0, 10),
+				world.NewTool("gregtech:gt.metatool.01", 6, 500, 800),
+			)),
+			raw:  map[string]any{"require_axe": true},
+			want: cat([]action.Action{action.Equip{Item: "gregtech:gt.metatool.01:6"}, action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 64, 68, 0)),
+		},
+		{
+			name: "an axe already in hand is not equipped again",
+			w:    snap(at(0, 64, 0), short, world.NewInventory(world.NewTool("minecraft:stone_axe", 0, 100, 131))),
+			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 64, 68, 0)),
+		},
+		{
+			name: "a tall trunk needs a second standing spot under the top logs",
+			w:    snap(at(0, 64, 0), tall, world.Inventory{}),
+			want: cat(
+				[]action.Action{action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 64, 69, 0),
+				[]action.Action{action.MoveTo{Pos: world.Pos(5, 66, 0)}}, logs(5, 70, 71, 0),
+			),
+		},
+		{
+			name: "approaches from the player's side",
+			w:    snap(at(5, 64, 9), short, world.Inventory{}),
+			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(5, 64, 1)}}, logs(5, 64, 68, 0)),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			acts := checkActions(t, ChopTree{}, tc.w, tc.raw)
+			require.Equal(t, tc.want, acts)
+			requireReachable(t, acts)
+		})
+	}
+}
+
+func TestChopTreeWholeTree(t *testing.T) {
+	// A trunk with a diagonal branch and a long low limb, and a second tree
+	// nearby that must be left alone while min_logs is met.
+	b := forest([3]int{5, 6, 0}, [3]int{-4, 4, 0})
+	b.SetID(world.Pos(6, 68, 1), "minecraft:log", 0) // diagonal from (5,67,0)
+	b.SetID(world.Pos(7, 69, 2), "minecraft:log", 0) // diagonal again
+	for x := 6; x <= 10; x++ {
+		b.SetID(world.Pos(x, 65, 0), "minecraft:log", 0) // a low limb reaching out
+	}
+	w := snap(at(1, 64, 0), b, world.Inventory{})
+	acts := checkActions(t, ChopTree{}, w, nil)
+	requireReachable(t, acts)
+
+	got := breaks(acts)
+	assert.Len(t, got, 6+2+5)
+	assert.Contains(t, got, world.Pos(7, 69, 2))
+	assert.Contains(t, got, world.Pos(10, 65, 0))
+	for _, p := range got {
+		assert.NotEqual(t, -4, p.X, "the second tree is not needed for min_logs 4")
+	}
+	for i := 1; i < len(got); i++ {
+		assert.False(t, got[i].Less(got[i-1]), "logs are broken bottom-up: %s after %s", got[i], got[i-1])
+	}
+	// A tree this small is felled from the ground: every standing spot is on
+	// the grass, never up in the air.
+	for _, a := range acts {
+		if m, ok := a.(action.MoveTo); ok {
+			assert.True(t, w.BlockAt(m.Pos.Down()).HasTag("grass"), "standing spot %s is not on the ground", m.Pos)
+		}
+	}
+}
+
+func TestChopTreeMinLogs(t *testing.T) {
+	// Three 3-log trees at increasing distance.
+	b := forest([3]int{3, 3, 0}, [3]int{-6, 3, 0}, [3]int{0, 3, 10})
+	w := snap(at(0, 64, 0), b, world.Inventory{})
+
+	got := breaks(checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 2}))
+	assert.Len(t, got, 3, "the nearest tree covers min_logs 2")
+
+	acts := checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 4})
+	got = breaks(acts)
+	assert.Len(t, got, 6, "a second tree is needed for min_logs 4")
+	assert.Equal(t, world.Pos(3, 64, 0), got[0], "nearest tree first")
+	assert.Equal(t, world.Pos(-6, 64, 0), got[3])
+	requireReachable(t, acts)
+
+	// Fewer logs in range than min_logs: chop what there is.
+	got = breaks(checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 100, "radius": 8}))
+	assert.Len(t, got, 6, "the tree at z=10 is out of radius 8")
+}
+
+func TestChopTreeFailures(t *testing.T) {
+	tree := forest([3]int{5, 5, 0})
+	tests := []struct {
+		name string
+		w    *world.Snapshot
+		raw  map[string]any
+		code skills.Code
+	}{
+		{"no tree at all", snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -5, -5, 5, 5), world.Inventory{}), nil, skills.CodeNoTarget},
+		{"tree out of radius", snap(at(0, 64, 0), tree, world.Inventory{}), map[string]any{"radius": 3}, skills.CodeNoTarget},
+		{"require_axe without an axe", snap(at(0, 64, 0), tree, world.NewInventory(stack("minecraft:stick", 0, 4))), map[string]any{"require_axe": true}, skills.CodeMissingTool},
+		{"require_axe with a broken axe", snap(at(0, 64, 0), tree, world.NewInventory(world.NewTool("minecraft:stone_axe", 0, 0, 131))), map[string]any{"require_axe": true}, skills.CodeMissingTool},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			acts, err := run(t, ChopTree{}, tc.w, tc.raw)
+			requireFailure(t, err, tc.code)
+			assert.Nil(t, acts)
+		})
+	}
+}
+
+func TestChopTreeBoundsTheFloodFill(t *testing.T) {
+	// A wall of logs far bigger than any tree: the fill stops at 256.
+	b := world.NewSparseBlocks()
+	for x := 0; x < 20; x++ {
+		for y := 64; y < 84; y++ {
+			b.SetID(world.Pos(x, y, 3), "minecraft:log", 0)
+		}
+	}
+	w := snap(at(0, 64, 0), b, world.Inventory{})
+	acts := checkActions(t, ChopTree{}, w, map[string]any{"radius": 64})
+	assert.Len(t, breaks(acts), treeMaxLogs)
+}

@@ -1,0 +1,86 @@
+package base
+
+import (
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+func init() { registry.Provide(FeedSteamBoiler{}) }
+
+// FeedSteamBoiler puts solid fuel into nearby GregTech coal boilers.
+//
+// GTNH behaviour: the small coal boiler (bronze, and the high-pressure steel
+// one) is the power source of the steam age. It burns solid fuel (coal,
+// charcoal, coal coke, logs, …) from one fuel slot and heats up slowly
+// (steam comes only above 100 °C); its water is refilled by hand or by pipe.
+// A GregTech boiler that burns fuel with no water keeps heating, and once
+// it is hot and dry, the first water that reaches it makes it explode,
+// taking the boiler and the blocks around it. So this skill never adds fuel
+// to a boiler whose water tank is empty: such a boiler must get water first
+// (refill_water_tanks, which in turn refuses to water a dry boiler that is
+// already hot; that one has to cool down or be broken and replaced).
+//
+// For each boiler within radius, nearest first, whose fuel slot holds fewer
+// than amount items and whose water is above 0, the skill deposits the
+// difference (or what the inventory has left): move_to (radius 3),
+// open_container, transfer_items{deposit, slot "fuel"}, close_container. A
+// fuel slot that already holds an item only takes more of the same item.
+//
+// Dry boilers are skipped; when every boiler wanting fuel is dry the skill
+// fails with unsafe, naming them. Every boiler at amount is nothing to do
+// (no actions, no error); no boiler in range is no_target; boilers wanting
+// fuel with none in the inventory is missing_items.
+type FeedSteamBoiler struct{}
+
+// Name implements skills.Implementation.
+func (FeedSteamBoiler) Name() string { return "feed_steam_boiler" }
+
+// SuggestActions implements skills.Implementation.
+func (FeedSteamBoiler) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+	radius := intParam(p, "radius", 24)
+	amount := intParam(p, "amount", 16)
+	fuel, fuelName, err := itemParam(p, "fuel", "ore:gemCoal")
+	if err != nil {
+		return nil, err
+	}
+
+	boilers := w.MachinesOfKind(world.MachineSteamBoiler, radius)
+	if len(boilers) == 0 {
+		return nil, skills.Failf(skills.CodeNoTarget, "no steam boiler within %d blocks of %s", radius, w.Feet())
+	}
+
+	var wet, dry []world.Machine
+	for _, b := range boilers {
+		if cur := b.Slot("fuel"); !cur.Empty() && cur.Count >= min(amount, stackSize) {
+			continue // fuelled enough
+		}
+		if b.Fluid("water").Amount <= 0 {
+			dry = append(dry, b)
+			continue
+		}
+		wet = append(wet, b)
+	}
+
+	fp := newPool(w.Inventory, fuel)
+	plan := planDeposits(wet, "fuel", amount, fuel, fp)
+	switch {
+	case len(plan.acts) > 0:
+		return plan.acts, nil
+	case len(dry) > 0:
+		return nil, skills.Failf(skills.CodeUnsafe,
+			"boiler(s) at %s have no water: fuel would heat them dry and a hot dry GregTech boiler explodes when water reaches it; refill water first (refill_water_tanks), and let a hot dry boiler cool down before watering it",
+			positions(dry))
+	case plan.needy > 0 && fp.total() == 0:
+		return nil, skills.Failf(skills.CodeMissingItems, "%d boiler(s) want fuel but the inventory holds no %s", plan.needy, fuelName)
+	case plan.needy > 0:
+		return nil, skills.Failf(skills.CodeMissingItems,
+			"%d boiler(s) want fuel but their fuel slots hold a kind of %s the inventory lacks (a slot only stacks the same item)", plan.needy, fuelName)
+	case len(plan.blocked) > 0:
+		return nil, skills.Failf(skills.CodeNoTarget,
+			"every boiler below %d fuel holds another fuel than %s (at %s); feed that fuel instead or wait for it to burn down",
+			amount, fuelName, positions(plan.blocked))
+	}
+	return nil, nil
+}
