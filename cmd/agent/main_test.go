@@ -202,3 +202,28 @@ func TestCustomConfigAndState(t *testing.T) {
 	assert.Equal(t, exitFail, code)
 	assert.Contains(t, errOut, "corrupt registry state file")
 }
+
+func TestCustomTierTable(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"tiers.yaml":              "tiers:\n  - name: primitive\n  - name: modern\n",
+		"skills/greet.yaml":       "name: greet\nversion: 1\ndescription: say hi\npreconditions:\n  tech_states_any_of: [\">= primitive\"]\naction_sequence:\n  - type: chat\n    message: hi\n",
+		"skill_packs/social.yaml": "name: social\nrequires_tech_state: modern\nskills: [greet]\n",
+	})
+	code, out, errOut := runAgent(t, "skills", "list", "--config", root, "--tech-state", "modern")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "greet")
+	code, out, _ = runAgent(t, "skills", "list", "--config", root, "--tech-state", "primitive")
+	require.Equal(t, exitOK, code)
+	assert.NotContains(t, out, "greet")
+	code, _, errOut = runAgent(t, "skills", "list", "--config", root, "--tech-state", "lv")
+	assert.Equal(t, exitUsage, code, "lv is not in this tier table")
+	assert.Contains(t, errOut, "known: primitive, modern")
+	code, _, _ = runAgent(t, "skills", "validate", root)
+	assert.Equal(t, exitOK, code)
+
+	writeFiles(t, root, map[string]string{"tiers.yaml": "tiers:\n  - name: primitive\n  - nam: modern\n"})
+	code, _, errOut = runAgent(t, "skills", "validate", root)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, errOut, filepath.Join(root, "tiers.yaml")+":3:5: tiers[1].nam: unknown field")
+}

@@ -18,7 +18,6 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 func skillsList(e *env, args []string) error {
@@ -287,7 +286,10 @@ func validateOne(e *env, fsys fs.FS, prefix string) (int, string) {
 	var specs []*skills.SkillSpec
 	var errs strictyaml.Errors
 	var set *packs.Set
-	tiers := world.DefaultTiers()
+	tiers, err := registry.ConfigTiers(fsys, nil)
+	if err != nil {
+		return printErrors(e.stderr, prefix, err), ""
+	}
 	if isRoot {
 		if exists(fsys, "skills") {
 			s, err := skills.LoadOptions{Tiers: tiers}.LoadDir(fsys, "skills")

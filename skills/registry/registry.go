@@ -219,14 +219,30 @@ func checkOneActive(e *entry) error {
 	return nil
 }
 
+// ConfigTiers returns the tier table of a configuration root: tiers when not
+// nil, else the root's tiers.yaml when it has one, else the shipped table.
+func ConfigTiers(fsys fs.FS, tiers *world.Tiers) (*world.Tiers, error) {
+	if tiers != nil {
+		return tiers, nil
+	}
+	data, err := fs.ReadFile(fsys, "tiers.yaml")
+	if errors.Is(err, fs.ErrNotExist) {
+		return world.DefaultTiers(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return world.ParseTiers("tiers.yaml", data)
+}
+
 // LoadConfig loads specs from skills/ and packs from skill_packs/ under the
-// root of fsys (the layout of the shipped config directory) and builds a
-// registry. Every problem in every file is reported together; the result is
+// root of fsys (the layout of the shipped config directory; a tiers.yaml
+// there replaces the shipped tier table) and builds a registry. Every problem in every file is reported together; the result is
 // not finalized.
 func LoadConfig(fsys fs.FS, opts Options) (*Registry, error) {
-	tiers := opts.Tiers
-	if tiers == nil {
-		tiers = world.DefaultTiers()
+	tiers, err := ConfigTiers(fsys, opts.Tiers)
+	if err != nil {
+		return nil, err
 	}
 	var errs strictyaml.Errors
 	specs, err := skills.LoadOptions{Tiers: tiers}.LoadDir(fsys, "skills")
