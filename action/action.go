@@ -1,6 +1,7 @@
 package action
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -283,7 +284,7 @@ func (a PlaceBlock) Validate() error {
 	if err := checkItem("item", a.Item); err != nil {
 		return err
 	}
-	if a.Face != "" && !contains(Faces, a.Face) {
+	if !contains(Faces, a.Face) {
 		return fmt.Errorf("face: must be one of %s, got %q", strings.Join(Faces, ", "), a.Face)
 	}
 	return nil
@@ -311,7 +312,11 @@ func (a TransferItems) Validate() error {
 	return nil
 }
 func (a Craft) Validate() error {
-	if _, _, err := world.SplitID(a.Item); err != nil {
+	m, err := world.ParseItemMatcher(a.Item)
+	if err == nil && m.IsTag() {
+		err = fmt.Errorf("%q names a group of items; craft needs one exact item id", a.Item)
+	}
+	if err != nil {
 		return fmt.Errorf("item: %w", err)
 	}
 	if a.Count < 1 {
@@ -455,11 +460,14 @@ func Marshal(a Action) ([]byte, error) {
 
 // Unmarshal decodes the flat JSON form produced by Marshal.
 func Unmarshal(data []byte) (Action, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("action: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("action: trailing data after the JSON object")
 	}
 	t, ok := m["type"].(string)
 	if !ok {

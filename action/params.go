@@ -155,7 +155,7 @@ func toInt(v any) (any, error) {
 	case int32:
 		return int(x), nil
 	case uint64:
-		if x > math.MaxInt64/2 {
+		if x > math.MaxInt64 {
 			return nil, fmt.Errorf("integer %d out of range", x)
 		}
 		return int(x), nil
@@ -167,11 +167,13 @@ func toInt(v any) (any, error) {
 		}
 		return int(x), nil
 	case json.Number:
-		n, err := x.Int64()
-		if err != nil {
-			return nil, fmt.Errorf("expected an integer, got %s", x)
+		if n, err := x.Int64(); err == nil {
+			return int(n), nil
 		}
-		return int(n), nil
+		if f, err := x.Float64(); err == nil {
+			return toInt(f) // 2.0 is an integer; 2.5 is not
+		}
+		return nil, fmt.Errorf("expected an integer, got %s", x)
 	}
 	return nil, fmt.Errorf("expected an integer, got %s", show(v))
 }

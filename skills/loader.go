@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -308,18 +309,22 @@ func (p *specParser) spec(root *yaml.Node) *SkillSpec {
 			s.Emits = append(s.Emits, k)
 		}
 	}
-	p.checkEmits(f, s)
+	p.checkEmits(root, f, s)
 	return s
 }
 
 // checkEmits ties emits to the implementation: a go skill must declare what
 // it can emit; a template's emits are derived from its sequence and, when
 // written, must list exactly those kinds.
-func (p *specParser) checkEmits(f map[string]strictyaml.Field, s *SkillSpec) {
+func (p *specParser) checkEmits(root *yaml.Node, f map[string]strictyaml.Field, s *SkillSpec) {
 	switch s.Implementation {
 	case ImplGo:
 		if len(s.Emits) == 0 {
-			p.Errorf(nodeOrNil(f, "emits"), "emits", "a go skill must list the action types it may emit")
+			at := root
+			if n, ok := f["emits"]; ok {
+				at = n.Value
+			}
+			p.Errorf(at, "emits", "a go skill must list the action types it may emit")
 		}
 	case ImplTemplate:
 		used := action.KindSet{}
@@ -348,19 +353,18 @@ func (p *specParser) checkEmits(f map[string]strictyaml.Field, s *SkillSpec) {
 	}
 }
 
-func nodeOrNil(f map[string]strictyaml.Field, key string) *yaml.Node {
-	if n, ok := f[key]; ok {
-		return n.Value
-	}
-	return nil
-}
-
 func (p *specParser) tags(n *yaml.Node, path string) []string {
-	out := p.StringList(n, path)
-	for i, t := range out {
-		if !tagRE.MatchString(t) {
-			p.Errorf(n, strictyaml.Index(path, i), "tag %q must be lowercase letters, digits, '_', '-', '.' or ':'", t)
+	items := p.Sequence(n, path)
+	out := make([]string, 0, len(items))
+	for i, c := range items {
+		t, ok := p.String(c, strictyaml.Index(path, i))
+		if !ok {
+			continue
 		}
+		if !tagRE.MatchString(t) {
+			p.Errorf(c, strictyaml.Index(path, i), "tag %q must be lowercase letters, digits, '_', '-', '.' or ':'", t)
+		}
+		out = append(out, t)
 	}
 	return out
 }
@@ -533,7 +537,9 @@ func (p *specParser) effects(n *yaml.Node, s *SkillSpec) {
 				p.Errorf(fld.Key, path, "%v", err)
 			}
 			cf := p.Mapping(fld.Value, path, changeKeys)
-			if len(cf) == 0 && fld.Value.Kind == yaml.MappingNode {
+			if strictyaml.IsNull(fld.Value) {
+				p.Errorf(fld.Key, path, "give at least one of %s", strings.Join(changeKeys, ", "))
+			} else if len(cf) == 0 && fld.Value.Kind == yaml.MappingNode {
 				p.Errorf(fld.Value, path, "give at least one of %s", strings.Join(changeKeys, ", "))
 			}
 			var ch InventoryChange
@@ -604,7 +610,7 @@ func (p *specParser) metrics(n *yaml.Node, s *SkillSpec) {
 
 func (p *specParser) actionSequence(n *yaml.Node, s *SkillSpec) {
 	items := p.Sequence(n, "action_sequence")
-	if len(items) == 0 && n.Kind == yaml.SequenceNode {
+	if len(items) == 0 && (n.Kind == yaml.SequenceNode || strictyaml.IsNull(n)) {
 		p.Errorf(n, "action_sequence", "must list at least one action")
 	}
 	for i, c := range items {
@@ -626,6 +632,7 @@ func (p *specParser) actionSequence(n *yaml.Node, s *SkillSpec) {
 		}
 		spec, _ := action.SpecOf(kind)
 		t := ActionTemplate{Kind: kind, Params: map[string]any{}, Line: c.Line}
+		stepOK, templated := true, false
 		keys := make([]string, 0, len(f))
 		for k := range f {
 			keys = append(keys, k)
@@ -652,14 +659,28 @@ func (p *specParser) actionSequence(n *yaml.Node, s *SkillSpec) {
 			}
 			if str, isStr := raw.(string); isStr && placeholderRE.MatchString(str) {
 				p.checkPlaceholders(fld.Value, ppath, str, ap, s)
-			} else if _, err := ap.Type.Coerce(raw); err != nil {
+				templated = true
+			} else if v, err := ap.Type.Coerce(raw); err != nil {
 				p.Errorf(fld.Value, ppath, "%v", err)
+				stepOK = false
+			} else if str, isStr := v.(string); isStr && len(ap.Enum) > 0 && !slices.Contains(ap.Enum, str) {
+				p.Errorf(fld.Value, ppath, "must be one of %s, got %q", strings.Join(ap.Enum, ", "), str)
+				stepOK = false
 			}
 			t.Params[k] = raw
 		}
 		for _, ap := range spec.Params {
 			if _, ok := t.Params[ap.Name]; ap.Required && !ok {
 				p.Errorf(c, path+"."+ap.Name, "%s needs parameter %q", kind, ap.Name)
+				stepOK = false
+			}
+		}
+		// A step without placeholders is a complete action: build it now so
+		// that checks beyond types (count >= 1, exactly one of pos and
+		// entity, non-empty chat) fail at load, not at every invocation.
+		if stepOK && !templated {
+			if _, err := action.FromParams(kind, t.Params); err != nil {
+				p.Errorf(c, path, "%v", err)
 			}
 		}
 		s.ActionSequence = append(s.ActionSequence, t)

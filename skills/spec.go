@@ -177,6 +177,7 @@ func (s *SkillSpec) Clone() *SkillSpec {
 	c.Params = make(map[string]ParamSpec, len(s.Params))
 	for k, v := range s.Params {
 		v.Enum = append([]string(nil), v.Enum...)
+		v.Min, v.Max = clonePtr(v.Min), clonePtr(v.Max)
 		c.Params[k] = v
 	}
 	c.Preconditions.TechStatesAnyOf = append([]string(nil), s.Preconditions.TechStatesAnyOf...)
@@ -186,20 +187,14 @@ func (s *SkillSpec) Clone() *SkillSpec {
 	c.Preconditions.Extra = cloneAny(s.Preconditions.Extra).(map[string]any)
 	c.Effects.InventoryDelta = make(map[string]InventoryChange, len(s.Effects.InventoryDelta))
 	for k, v := range s.Effects.InventoryDelta {
+		v.MinIncrease, v.MinDecrease, v.MaxDecrease = clonePtr(v.MinIncrease), clonePtr(v.MinDecrease), clonePtr(v.MaxDecrease)
 		c.Effects.InventoryDelta[k] = v
 	}
 	c.Effects.TechDelta.Unlocks = append([]string(nil), s.Effects.TechDelta.Unlocks...)
 	c.Effects.Tags = append([]string(nil), s.Effects.Tags...)
 	c.Effects.Extra = cloneAny(s.Effects.Extra).(map[string]any)
 	c.Tags = append([]string(nil), s.Tags...)
-	if s.Metrics.SuccessRate != nil {
-		v := *s.Metrics.SuccessRate
-		c.Metrics.SuccessRate = &v
-	}
-	if s.Metrics.AvgCost != nil {
-		v := *s.Metrics.AvgCost
-		c.Metrics.AvgCost = &v
-	}
+	c.Metrics.SuccessRate, c.Metrics.AvgCost = clonePtr(s.Metrics.SuccessRate), clonePtr(s.Metrics.AvgCost)
 	c.ActionSequence = make([]ActionTemplate, len(s.ActionSequence))
 	for i, t := range s.ActionSequence {
 		t.Params = cloneAny(t.Params).(map[string]any)
@@ -210,6 +205,14 @@ func (s *SkillSpec) Clone() *SkillSpec {
 	}
 	c.Emits = append([]action.Kind(nil), s.Emits...)
 	return &c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 func cloneAny(v any) any {

@@ -188,11 +188,17 @@ func (t TemplateSkill) SuggestActions(w *world.Snapshot, p Params) ([]action.Act
 	cache := map[string]any{}
 	out := make([]action.Action, 0, len(t.Spec.ActionSequence))
 	for i, step := range t.Spec.ActionSequence {
+		spec, _ := action.SpecOf(step.Kind)
 		vals := make(map[string]any, len(step.Params))
 		for k, raw := range step.Params {
 			v, err := t.substitute(raw, w, p, cache)
 			if err != nil {
 				return nil, err
+			}
+			if ap, ok := spec.Param(k); ok && ap.Type == action.TypeString {
+				if _, isStr := v.(string); !isStr {
+					v = text(v)
+				}
 			}
 			vals[k] = v
 		}
@@ -241,13 +247,19 @@ func (t TemplateSkill) substitute(raw any, w *world.Snapshot, p Params, cache ma
 			}
 			return ph
 		}
-		if pos, ok := v.(world.BlockPos); ok {
-			return fmt.Sprintf("%d %d %d", pos.X, pos.Y, pos.Z)
-		}
-		return fmt.Sprint(v)
+		return text(v)
 	})
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	return out, nil
+}
+
+// text renders a parameter value inside a string: positions as "x y z",
+// durations as ticks, the rest as Go prints them.
+func text(v any) string {
+	if pos, ok := v.(world.BlockPos); ok {
+		return fmt.Sprintf("%d %d %d", pos.X, pos.Y, pos.Z)
+	}
+	return fmt.Sprint(v)
 }

@@ -1,8 +1,10 @@
 package strictyaml
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"sort"
@@ -112,27 +114,49 @@ func Flatten(file string, err error) Errors {
 var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // Parse parses one YAML document and returns its root content node (nil for an
-// empty document). Syntax errors are returned as *Error; yaml.v3 reports only
-// the line of a syntax error, so the column is that of the first non-blank
-// character on the line.
+// empty document). Syntax errors are returned as Errors holding one *Error;
+// yaml.v3 reports only the line of a syntax error (and none for the first
+// line), so the column is that of the first non-blank character on the line.
+// A second document ("---") is an error: each file holds one.
 func Parse(file string, data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := err.Error()
-		line, col := 0, 0
-		if m := lineRE.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-			col = firstColumn(data, line)
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, Errors{syntaxError(file, data, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		line := extra.Line
+		if len(extra.Content) > 0 {
+			line = extra.Content[0].Line
 		}
-		return nil, &Error{File: file, Line: line, Column: col, Msg: "invalid YAML: " + msg}
+		return nil, Errors{{File: file, Line: line, Column: 1, Msg: "a file holds one YAML document; found a second one"}}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, Errors{syntaxError(file, data, err)}
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
 	return doc.Content[0], nil
+}
+
+func syntaxError(file string, data []byte, err error) *Error {
+	msg := err.Error()
+	line := 1 // yaml.v3 omits the line for problems on the first line
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		if strings.Contains(msg, "unknown anchor") {
+			line = 0 // yaml.v3 gives no position for these
+		}
+	}
+	e := &Error{File: file, Msg: "invalid YAML: " + msg}
+	if line > 0 {
+		e.Line, e.Column = line, firstColumn(data, line)
+	}
+	return e
 }
 
 func firstColumn(data []byte, line int) int {

@@ -195,9 +195,24 @@ func TestParse(t *testing.T) {
 		var e *Error
 		require.True(t, errors.As(err, &e))
 		assert.Equal(t, "invalid YAML: found character that cannot start any token", e.Msg)
-		// BUG (reported, assertion omitted): yaml.v3 leaves out "line N:" for
-		// problems on the first line, so Parse reports Line 0 / Column 0 here
-		// instead of 1:1.
+		// yaml.v3 leaves out "line N:" for problems on the first line.
+		assert.Equal(t, 1, e.Line)
+		assert.Equal(t, 1, e.Column)
+	})
+
+	t.Run("syntax errors are Errors", func(t *testing.T) {
+		_, err := Parse("bad.yaml", []byte("a: [1\n"))
+		var list Errors
+		require.True(t, errors.As(err, &list))
+		require.Len(t, list, 1)
+	})
+
+	t.Run("second document", func(t *testing.T) {
+		_, err := Parse("two.yaml", []byte("a: 1\n---\nb: 2\n"))
+		require.Error(t, err)
+		assert.Equal(t, "two.yaml:3:1: a file holds one YAML document; found a second one", err.Error())
+		_, err = Parse("two.yaml", []byte("a: 1\n---\nb: [\n"))
+		require.Error(t, err, "a syntax error in a second document is reported too")
 	})
 
 	t.Run("syntax/no line from yaml", func(t *testing.T) {

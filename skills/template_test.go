@@ -1,0 +1,437 @@
+package skills
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+func posPtr(x, y, z int) *world.BlockPos { p := world.Pos(x, y, z); return &p }
+
+// snapshot returns a steam-age player standing on (0, 64, 0) in the overworld.
+func snapshot(blocks world.BlockSource, machines ...world.Machine) *world.Snapshot {
+	return &world.Snapshot{
+		Tick:      1200,
+		Player:    world.Player{Name: "agent", Pos: world.Vec3{X: 0.5, Y: 64, Z: 0.5}, Dimension: world.Overworld, Health: 20, Food: 20},
+		Inventory: world.NewInventory(world.NewStack("minecraft:bucket", 0, 1)),
+		Blocks:    blocks,
+		Machines:  machines,
+		TechState: "steam_age",
+	}
+}
+
+func loadFixture(t *testing.T, name string) *SkillSpec {
+	t.Helper()
+	spec, err := ParseSpec(name, readFixture(t, "specs/"+name))
+	require.NoError(t, err)
+	return spec
+}
+
+func parseSrc(t *testing.T, src string) *SkillSpec {
+	t.Helper()
+	spec, err := ParseSpec("dig.yaml", []byte(src))
+	require.NoError(t, err)
+	return spec
+}
+
+func suggest(t *testing.T, spec *SkillSpec, w *world.Snapshot, raw map[string]any) ([]action.Action, error) {
+	t.Helper()
+	p, err := spec.ResolveParams(raw)
+	require.NoError(t, err)
+	return TemplateSkill{Spec: spec}.SuggestActions(w, p)
+}
+
+func requireFailure(t *testing.T, err error, code Code) *Failure {
+	t.Helper()
+	require.Error(t, err)
+	var f *Failure
+	require.True(t, errors.As(err, &f), "want *Failure, got %T: %v", err, err)
+	assert.Equal(t, code, f.Code, "%v", f)
+	return f
+}
+
+func TestTemplateStringTarget(t *testing.T) {
+	spec := loadFixture(t, "fill_water_tank.yaml")
+	tmpl := TemplateSkill{Spec: spec}
+	assert.Equal(t, "fill_water_tank", tmpl.Name())
+
+	// Two water sources at d²=25 (the tie goes to the smaller Z), flowing
+	// water nearer but not a source.
+	water := func() *world.SparseBlocks {
+		return world.NewSparseBlocks().
+			SetID(world.Pos(0, 64, 5), "minecraft:water", 0).
+			SetID(world.Pos(-5, 64, 0), "minecraft:water", 0).
+			SetID(world.Pos(1, 64, 1), "minecraft:flowing_water", 0)
+	}
+	fill := func(tank world.BlockPos) []action.Action {
+		return []action.Action{
+			action.Equip{Item: "minecraft:bucket"},
+			action.MoveTo{Pos: world.Pos(-5, 64, 0), Radius: 2},
+			action.UseItem{Item: "minecraft:bucket", Target: posPtr(-5, 64, 0)},
+			action.MoveTo{Pos: tank, Radius: 2},
+			action.UseItem{Item: "minecraft:water_bucket", Target: &tank},
+			action.Chat{Message: "agent filled the water_tank at " + spaced(tank) + " from 0 64 0"},
+		}
+	}
+	tests := []struct {
+		name     string
+		blocks   *world.SparseBlocks
+		machines []world.Machine
+		tank     world.BlockPos
+	}{
+		{"machine kind nearer than tagged block",
+			water().SetID(world.Pos(0, 64, -7), "minecraft:cauldron", 0),
+			[]world.Machine{{Kind: world.MachineWaterTank, Pos: world.Pos(6, 64, 0)}},
+			world.Pos(6, 64, 0)},
+		{"tagged block nearer than machine",
+			water().SetID(world.Pos(0, 64, -3), "minecraft:cauldron", 0),
+			[]world.Machine{{Kind: world.MachineWaterTank, Pos: world.Pos(6, 64, 0)}},
+			world.Pos(0, 64, -3)},
+		{"tie: block wins by position",
+			water().SetID(world.Pos(0, 64, -3), "minecraft:cauldron", 0),
+			[]world.Machine{{Kind: world.MachineWaterTank, Pos: world.Pos(3, 64, 0)}},
+			world.Pos(0, 64, -3)},
+		{"tie: machine wins by position",
+			water().SetID(world.Pos(3, 64, 0), "minecraft:cauldron", 0),
+			[]world.Machine{{Kind: world.MachineWaterTank, Pos: world.Pos(-3, 64, 0)}},
+			world.Pos(-3, 64, 0)},
+		{"block with tag from the tag table (BuildCraft tank)",
+			water().SetID(world.Pos(2, 65, 2), "BuildCraft|Factory:tankBlock", 0),
+			nil,
+			world.Pos(2, 65, 2)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			acts, err := suggest(t, spec, snapshot(tc.blocks, tc.machines...), nil)
+			require.NoError(t, err)
+			assert.Equal(t, fill(tc.tank), acts)
+			for _, a := range acts {
+				assert.NoError(t, a.Validate())
+				assert.True(t, spec.EmitSet().Has(a.Kind()), "%s not declared", a.Kind())
+			}
+		})
+	}
+
+	t.Run("target parameter names a machine kind", func(t *testing.T) {
+		w := snapshot(water(), world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(2, 64, 2)})
+		acts, err := suggest(t, spec, w, map[string]any{"target": "coke_oven"})
+		require.NoError(t, err)
+		require.Len(t, acts, 6)
+		assert.Equal(t, action.MoveTo{Pos: world.Pos(2, 64, 2), Radius: 2}, acts[3])
+		assert.Equal(t, action.Chat{Message: "agent filled the coke_oven at 2 64 2 from 0 64 0"}, acts[5])
+	})
+	t.Run("radius parameter limits the search", func(t *testing.T) {
+		w := snapshot(water(), world.Machine{Kind: world.MachineWaterTank, Pos: world.Pos(3, 64, 0)})
+		_, err := suggest(t, spec, w, map[string]any{"radius": 4})
+		f := requireFailure(t, err, CodeNoTarget)
+		assert.Equal(t, "no block tagged water_source within 4 blocks", f.Msg)
+
+		_, err = suggest(t, spec, w, map[string]any{"radius": 5})
+		require.NoError(t, err, "the radius is inclusive")
+
+		_, err = suggest(t, spec, w, map[string]any{"radius": 5.0})
+		require.NoError(t, err, "a JSON number works as the radius")
+	})
+	t.Run("no tank", func(t *testing.T) {
+		acts, err := suggest(t, spec, snapshot(water()), nil)
+		assert.Nil(t, acts)
+		f := requireFailure(t, err, CodeNoTarget)
+		assert.Equal(t, "no water_tank within 16 blocks", f.Msg)
+	})
+	t.Run("no water", func(t *testing.T) {
+		_, err := suggest(t, spec, snapshot(world.NewSparseBlocks(), world.Machine{Kind: world.MachineWaterTank, Pos: world.Pos(1, 64, 0)}), nil)
+		f := requireFailure(t, err, CodeNoTarget)
+		assert.Contains(t, f.Msg, "water_source")
+	})
+}
+
+func spaced(p world.BlockPos) string {
+	return itoa(p.X) + " " + itoa(p.Y) + " " + itoa(p.Z)
+}
+
+func itoa(i int) string {
+	if i < 0 {
+		return "-" + itoa(-i)
+	}
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+func TestTemplateBlockIDTarget(t *testing.T) {
+	spec := loadFixture(t, "mine_block.yml")
+	blocks := world.NewSparseBlocks().
+		SetID(world.Pos(3, 64, 0), "minecraft:log", 0).
+		SetID(world.Pos(0, 64, 2), "minecraft:log", 1).
+		SetID(world.Pos(-2, 64, 0), "minecraft:log2", 0).
+		SetID(world.Pos(1, 64, 0), "minecraft:dirt", 0).
+		SetID(world.Pos(40, 64, 0), "minecraft:iron_ore", 0)
+	mine := func(p world.BlockPos, tool string, pause action.Ticks) []action.Action {
+		return []action.Action{
+			action.Equip{Item: tool},
+			action.MoveTo{Pos: p, Radius: 3},
+			action.BreakBlock{Pos: p},
+			action.Wait{Ticks: pause},
+		}
+	}
+	tests := []struct {
+		name string
+		raw  map[string]any
+		want []action.Action
+		fail string
+	}{
+		{"any metadata", map[string]any{"target": "minecraft:log"}, mine(world.Pos(0, 64, 2), "tool:pickaxe", 10), ""},
+		{"exact metadata", map[string]any{"target": "minecraft:log:0"}, mine(world.Pos(3, 64, 0), "tool:pickaxe", 10), ""},
+		{"other id", map[string]any{"target": "minecraft:log2"}, mine(world.Pos(-2, 64, 0), "tool:pickaxe", 10), ""},
+		{"parameters substituted", map[string]any{"target": "minecraft:dirt", "tool": "minecraft:iron_shovel", "pause": "1s"}, mine(world.Pos(1, 64, 0), "minecraft:iron_shovel", 20), ""},
+		{"duration in ticks", map[string]any{"target": "minecraft:dirt", "pause": 7}, mine(world.Pos(1, 64, 0), "tool:pickaxe", 7), ""},
+		{"no such metadata", map[string]any{"target": "minecraft:log:5"}, nil, "no minecraft:log:5 within 32 blocks"},
+		{"beyond the default radius", map[string]any{"target": "minecraft:iron_ore"}, nil, "no minecraft:iron_ore within 32 blocks"},
+		{"absent block", map[string]any{"target": "minecraft:diamond_ore"}, nil, "no minecraft:diamond_ore within 32 blocks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			acts, err := suggest(t, spec, snapshot(blocks), tc.raw)
+			if tc.fail != "" {
+				assert.Nil(t, acts)
+				f := requireFailure(t, err, CodeNoTarget)
+				assert.Equal(t, tc.fail, f.Msg)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, acts)
+		})
+	}
+}
+
+func TestTemplateDerivedAndTypedValues(t *testing.T) {
+	src := hdr + `params:
+  n:
+    type: int
+    default: 3
+    description: n
+  d:
+    type: duration
+    default: 2s
+    description: d
+  at:
+    type: block_pos
+    default: [1, 2, 3]
+    description: at
+  f:
+    type: float
+    default: 0.5
+    description: f
+  item:
+    type: item_id
+    default: "minecraft:coal:0"
+    description: item
+  b:
+    type: block_id
+    default: "minecraft:dirt"
+    description: b
+  dir:
+    type: string
+    default: deposit
+    enum: [deposit, withdraw]
+    description: dir
+action_sequence:
+  - type: move_to
+    pos: "{at}"
+    radius: "{f}"
+  - type: move_to
+    pos: "{position}"
+    radius: "{n}"
+  - type: transfer_items
+    pos: "{at}"
+    item: "{item}"
+    count: "{n}"
+    direction: "{dir}"
+  - type: place_block
+    pos: "{position}"
+    item: "{b}"
+  - type: wait
+    ticks: "{d}"
+  - type: wait
+    ticks: "{n}"
+  - type: move_to
+    pos: "{nearest:coke_oven}"
+  - type: chat
+    message: "n={n} d={d} at={at} f={f} {item} {b} {player}@{dimension}/{tech_state} pos={position}"
+`
+	spec := parseSrc(t, src)
+	w := snapshot(world.NewSparseBlocks(), world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(-4, 64, 4), Formed: true})
+	w.Player.Pos = world.Vec3{X: -0.5, Y: 70, Z: 10.9}
+
+	acts, err := suggest(t, spec, w, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{
+		action.MoveTo{Pos: world.Pos(1, 2, 3), Radius: 0.5},
+		action.MoveTo{Pos: world.Pos(-1, 70, 10), Radius: 3},
+		action.TransferItems{Pos: world.Pos(1, 2, 3), Item: "minecraft:coal:0", Count: 3, Direction: "deposit"},
+		action.PlaceBlock{Pos: world.Pos(-1, 70, 10), Item: "minecraft:dirt", Face: "auto"},
+		action.Wait{Ticks: 40},
+		action.Wait{Ticks: 3},
+		action.MoveTo{Pos: world.Pos(-4, 64, 4)},
+		action.Chat{Message: "n=3 d=40 at=1 2 3 f=0.5 minecraft:coal:0 minecraft:dirt agent@overworld/steam_age pos=-1 70 10"},
+	}, acts)
+
+	// Invocation values, as JSON would deliver them.
+	acts, err = suggest(t, spec, w, map[string]any{
+		"n": 5.0, "d": "40t", "at": []any{7.0, 8.0, 9.0}, "f": 2, "item": "ore:gemCoal", "b": "minecraft:stone", "dir": "withdraw",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, action.MoveTo{Pos: world.Pos(7, 8, 9), Radius: 2}, acts[0])
+	assert.Equal(t, action.MoveTo{Pos: world.Pos(-1, 70, 10), Radius: 5}, acts[1])
+	assert.Equal(t, action.TransferItems{Pos: world.Pos(7, 8, 9), Item: "ore:gemCoal", Count: 5, Direction: "withdraw"}, acts[2])
+	assert.Equal(t, action.Wait{Ticks: 40}, acts[4])
+	assert.Equal(t, action.Chat{Message: "n=5 d=40 at=7 8 9 f=2 ore:gemCoal minecraft:stone agent@overworld/steam_age pos=-1 70 10"}, acts[7])
+
+	t.Run("action validation fails at invocation", func(t *testing.T) {
+		_, err := suggest(t, spec, w, map[string]any{"n": 0})
+		f := requireFailure(t, err, CodeInvalidParams)
+		assert.Contains(t, f.Msg, "action_sequence[2]: transfer_items: count: must be at least 1, got 0")
+	})
+	t.Run("nearest finds nothing", func(t *testing.T) {
+		w := snapshot(world.NewSparseBlocks())
+		_, err := suggest(t, spec, w, nil)
+		f := requireFailure(t, err, CodeNoTarget)
+		assert.Equal(t, "no block tagged coke_oven within 32 blocks", f.Msg)
+	})
+	t.Run("snapshot is not modified", func(t *testing.T) {
+		w := snapshot(world.NewSparseBlocks().SetID(world.Pos(1, 64, 1), "Railcraft:machine.alpha", 7))
+		before := *w
+		_, err := suggest(t, spec, w, nil)
+		require.NoError(t, err)
+		assert.Equal(t, before, *w)
+	})
+}
+
+func TestTemplateNearestTag(t *testing.T) {
+	src := hdr + `params:
+  radius:
+    type: int
+    default: 8
+    description: r
+action_sequence:
+  - type: move_to
+    pos: "{nearest:water_source}"
+    radius: 1
+  - type: use_item
+    item: "minecraft:bucket"
+    target: "{nearest:water_source}"
+  - type: break_block
+    pos: "{nearest:log}"
+`
+	spec := parseSrc(t, src)
+	blocks := world.NewSparseBlocks().
+		SetID(world.Pos(3, 64, 3), "minecraft:water", 0).
+		SetID(world.Pos(-3, 64, -3), "minecraft:water", 0).
+		SetID(world.Pos(0, 63, 0), "minecraft:flowing_water", 0).
+		SetID(world.Pos(0, 64, 4), "minecraft:log2", 1)
+	acts, err := suggest(t, spec, snapshot(blocks), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{
+		action.MoveTo{Pos: world.Pos(-3, 64, -3), Radius: 1},
+		action.UseItem{Item: "minecraft:bucket", Target: posPtr(-3, 64, -3)},
+		action.BreakBlock{Pos: world.Pos(0, 64, 4)},
+	}, acts)
+
+	_, err = suggest(t, spec, snapshot(blocks), map[string]any{"radius": 3})
+	f := requireFailure(t, err, CodeNoTarget)
+	assert.Equal(t, "no block tagged water_source within 3 blocks", f.Msg)
+}
+
+func TestTemplateNilBlocks(t *testing.T) {
+	tests := []struct {
+		name string
+		spec *SkillSpec
+		raw  map[string]any
+	}{
+		{"string target", loadFixture(t, "fill_water_tank.yaml"), nil},
+		{"block_id target", loadFixture(t, "mine_block.yml"), map[string]any{"target": "minecraft:log"}},
+		{"nearest", parseSrc(t, hdr+"action_sequence:\n  - type: move_to\n    pos: \"{nearest:tree}\"\n"), nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := snapshot(nil)
+			var err error
+			assert.NotPanics(t, func() {
+				_, err = suggest(t, tc.spec, w, tc.raw)
+			})
+			requireFailure(t, err, CodeNoTarget)
+		})
+	}
+
+	t.Run("machines are found without blocks", func(t *testing.T) {
+		spec := parseSrc(t, hdr+"action_sequence:\n  - type: open_container\n    pos: \"{nearest:chest}\"\n  - type: chat\n    message: at {position}\n")
+		w := snapshot(nil, world.Machine{Kind: world.MachineChest, Pos: world.Pos(2, 64, 0)})
+		acts, err := suggest(t, spec, w, nil)
+		require.NoError(t, err)
+		assert.Equal(t, []action.Action{action.OpenContainer{Pos: world.Pos(2, 64, 0)}, action.Chat{Message: "at 0 64 0"}}, acts)
+	})
+}
+
+func TestTemplateInternalErrors(t *testing.T) {
+	// Specs built in code bypass the loader's checks.
+	spec := &SkillSpec{
+		Name:           "raw",
+		Version:        1,
+		Implementation: ImplTemplate,
+		ActionSequence: []ActionTemplate{{Kind: action.KindChat, Params: map[string]any{"message": "{bogus}"}}},
+	}
+	_, err := TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	f := requireFailure(t, err, CodeInternal)
+	assert.Equal(t, "unknown placeholder {bogus}", f.Msg)
+
+	spec.ActionSequence[0].Params["message"] = "hello {bogus} world"
+	_, err = TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	requireFailure(t, err, CodeInternal)
+
+	// Braces that are not placeholders are left alone.
+	spec.ActionSequence[0].Params["message"] = "{Not A Placeholder} {}"
+	acts, err := TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.Chat{Message: "{Not A Placeholder} {}"}}, acts)
+
+	// A step without parameters.
+	spec.ActionSequence = []ActionTemplate{{Kind: action.KindCloseContainer}}
+	acts, err = TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.CloseContainer{}}, acts)
+}
+
+func TestTemplateWholePlaceholderIntoString(t *testing.T) {
+	params := "params:\n  n:\n    type: int\n    default: 3\n    description: n\n"
+
+	// Embedded in text, a typed value is formatted.
+	spec := parseSrc(t, hdr+params+"action_sequence:\n  - type: chat\n    message: \"{n} logs at {position}\"\n")
+	acts, err := suggest(t, spec, snapshot(nil), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.Chat{Message: "3 logs at 0 64 0"}}, acts)
+
+	// As the whole value the loader accepts it too.
+	spec = parseSrc(t, hdr+params+"action_sequence:\n  - type: chat\n    message: \"{n}\"\n")
+	assert.Equal(t, []action.Kind{action.KindChat}, spec.Emits)
+	acts, err = suggest(t, spec, snapshot(nil), nil)
+	require.NoError(t, err, "a whole placeholder of any type fills a string parameter as text")
+	assert.Equal(t, []action.Action{action.Chat{Message: "3"}}, acts)
+}
+
+func TestDerivedPlaceholders(t *testing.T) {
+	d := DerivedPlaceholders()
+	var keys []string
+	for k := range d {
+		keys = append(keys, k)
+	}
+	assert.ElementsMatch(t, []string{"position", "target_location", "nearest:TAG", "player", "dimension", "tech_state"}, keys)
+	assert.Contains(t, d["position"], "(block_pos)")
+	assert.Contains(t, d["player"], "(string)")
+	assert.Contains(t, d["target_location"], "default 32")
+}
