@@ -132,8 +132,9 @@ func (r *Registry) DescribeForTechState(techState string, enabledPacks []string)
 	r.mu.RLock()
 	key := catalogKey(r.policy, techState, enabledPacks)
 	if c, ok := r.catalogs[key]; ok {
+		descs := c.descs
 		r.mu.RUnlock()
-		return c.descs, nil
+		return descs, nil
 	}
 	r.mu.RUnlock()
 
