@@ -134,8 +134,8 @@ func Parse(file string, data []byte) (*yaml.Node, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, Errors{syntaxError(file, data, err)}
 	}
-	if len(doc.Content) == 0 {
-		return nil, nil
+	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+		return nil, nil // empty, or only a null such as "~" or a bare tag
 	}
 	return doc.Content[0], nil
 }

@@ -153,11 +153,12 @@ func TestParse(t *testing.T) {
 			assert.Nil(t, n, "%q", src)
 		}
 	})
-	t.Run("explicit null document", func(t *testing.T) {
-		n, err := Parse("t.yaml", []byte("~\n"))
-		require.NoError(t, err)
-		require.NotNil(t, n)
-		assert.True(t, IsNull(n))
+	t.Run("explicit null document is empty", func(t *testing.T) {
+		for _, src := range []string{"~\n", "null\n", "\n\n!  "} {
+			n, err := Parse("t.yaml", []byte(src))
+			require.NoError(t, err)
+			assert.Nil(t, n, "%q: callers treat a null document as empty", src)
+		}
 	})
 
 	syntax := []struct {
