@@ -180,3 +180,56 @@ func TestSafetyAcrossSkills(t *testing.T) {
 	_, err = run(t, FeedSteamBoiler{}, w, nil)
 	requireFailure(t, err, skills.CodeUnsafe)
 }
+
+// TestSpecPreconditionsGate checks the spec-level gates the registry applies
+// before any shipped skill runs: the wrong dimension, a tier too low, a
+// missing required tool, nothing to work on, for Go and template skills alike.
+func TestSpecPreconditionsGate(t *testing.T) {
+	r, err := registry.LoadConfig(config.FS, registry.Options{})
+	require.NoError(t, err)
+	require.NoError(t, r.RegisterProvided())
+	require.NoError(t, r.Finalize())
+
+	trees := forest([3]int{5, 8, 0})
+	pool := world.NewSparseBlocks().SetID(world.Pos(-4, 63, 0), "minecraft:water", 0)
+	inNether := snap(at(0, 64, 0), trees, world.Inventory{})
+	inNether.Player.Dimension = world.Nether
+	stone := func(w *world.Snapshot) *world.Snapshot { w.TechState = "stone_age"; return w }
+	steam := func(w *world.Snapshot) *world.Snapshot { return w } // snap's default tier
+	none := world.ItemStack{}
+
+	tests := []struct {
+		skill string
+		w     *world.Snapshot
+		raw   map[string]any
+		code  skills.Code // "" = must succeed with actions
+	}{
+		{"chop_tree", inNether, nil, skills.CodeWrongDimension},
+		{"chop_tree", snap(at(0, 64, 0), world.NewSparseBlocks(), world.Inventory{}), nil, skills.CodeNoTarget},
+		{"chop_tree", snap(at(0, 64, 0), trees, world.Inventory{}), map[string]any{"require_axe": true}, skills.CodeMissingTool},
+		{"chop_tree", snap(at(0, 64, 0), trees, world.Inventory{}), map[string]any{"radius": 0}, skills.CodeInvalidParams},
+		{"feed_steam_boiler", stone(snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:coal", 0, 8)), boiler(3, 64, 0, 8000, 300, none))), nil, skills.CodeTierMismatch},
+		{"feed_steam_boiler", steam(snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:coal", 0, 8)), boiler(3, 64, 0, 8000, 300, none))), nil, ""},
+		{"fill_bucket", steam(snap(at(0, 64, 0), pool, world.Inventory{})), nil, skills.CodeMissingTool},
+		{"fill_bucket", steam(snap(at(0, 64, 0), world.NewSparseBlocks(), world.NewInventory(stack("minecraft:bucket", 0, 1)))), nil, skills.CodeNoTarget},
+		{"fill_bucket", steam(snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:bucket", 0, 1)))), nil, ""},
+		{"mine_block", snap(at(0, 64, 0), trees, world.Inventory{}), map[string]any{"target": "minecraft:gravel"}, skills.CodeNoTarget},
+		{"mine_block", snap(at(0, 64, 0), trees, world.Inventory{}), map[string]any{"target": "minecraft:log"}, ""},
+		{"mine_block", snap(at(0, 64, 0), trees, world.Inventory{}), nil, skills.CodeInvalidParams},
+		{"report_status", inNether, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.skill+"/"+string(tc.code), func(t *testing.T) {
+			sk, err := r.GetSkill(tc.skill)
+			require.NoError(t, err)
+			sug, err := sk.Suggest(tc.w, tc.raw)
+			if tc.code == "" {
+				require.NoError(t, err)
+				assert.NotEmpty(t, sug.Actions)
+				return
+			}
+			f := requireFailure(t, err, tc.code)
+			assert.Equal(t, tc.skill+"@1", f.Skill)
+		})
+	}
+}
