@@ -81,7 +81,7 @@ var derivedTable = map[string]derived{
 				id, meta, _ := world.SplitID(target)
 				var hits []world.BlockHit
 				if w.Blocks != nil {
-					hits = w.Blocks.Nearest(w.Feet(), radius, 1, func(_ world.BlockPos, b world.Block) bool {
+					hits = w.Blocks.Nearest(w.Feet(), radius, 1, func(b world.Block) bool {
 						return b.ID == id && (meta < 0 || b.Meta == meta)
 					})
 				}

@@ -47,8 +47,11 @@ type BlockSource interface {
 	BlockAt(p BlockPos) Block
 	// Nearest returns up to k non-air blocks satisfying match within radius
 	// (Euclidean, in blocks) of center, nearest first; ties are broken by
-	// BlockPos.Less so results are deterministic. k <= 0 means no limit.
-	Nearest(center BlockPos, radius int, k int, match func(BlockPos, Block) bool) []BlockHit
+	// BlockPos.Less so results are deterministic. k <= 0 means no limit; a
+	// nil match takes every non-air block. match sees only the block, never
+	// its position, so implementations may evaluate it once per distinct
+	// block state (a chunk section's palette) rather than once per block.
+	Nearest(center BlockPos, radius int, k int, match func(Block) bool) []BlockHit
 }
 
 // SparseBlocks is a BlockSource backed by a map of the non-air blocks; it is
@@ -85,12 +88,12 @@ func (s *SparseBlocks) Len() int { return len(s.m) }
 func (s *SparseBlocks) BlockAt(p BlockPos) Block { return s.m[p] }
 
 // Nearest implements BlockSource by scanning every stored block.
-func (s *SparseBlocks) Nearest(center BlockPos, radius, k int, match func(BlockPos, Block) bool) []BlockHit {
+func (s *SparseBlocks) Nearest(center BlockPos, radius, k int, match func(Block) bool) []BlockHit {
 	r2 := radius * radius
 	var hits []BlockHit
 	for p, b := range s.m {
 		d := p.DistSq(center)
-		if d > r2 || (match != nil && !match(p, b)) {
+		if d > r2 || (match != nil && !match(b)) {
 			continue
 		}
 		hits = append(hits, BlockHit{Pos: p, Block: b, DistSq: d})
@@ -206,7 +209,7 @@ func (s *Snapshot) NearestBlocks(radius, k int, tags ...string) []BlockHit {
 	if s.Blocks == nil {
 		return nil
 	}
-	return s.Blocks.Nearest(s.Feet(), radius, k, func(_ BlockPos, b Block) bool {
+	return s.Blocks.Nearest(s.Feet(), radius, k, func(b Block) bool {
 		for _, t := range tags {
 			if b.HasTag(t) {
 				return true
