@@ -1,0 +1,237 @@
+package loop
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// ItemGoal asks for at least Count items matching Item in the inventory.
+type ItemGoal struct {
+	Item  string `json:"item"`
+	Count int    `json:"count"`
+}
+
+// Goal is what a run tries to achieve. Every part that is set must hold.
+type Goal struct {
+	// Text is the goal as the user wrote it.
+	Text string `json:"text"`
+	// Items: inventory targets ("collect 16 minecraft:log", "have 4 ore:plankWood").
+	Items []ItemGoal `json:"items,omitempty"`
+	// Tier: reach at least this tech tier ("reach steam_age").
+	Tier string `json:"tier,omitempty"`
+	// Skill: run this skill successfully once ("run mine_block target=minecraft:gravel");
+	// template skills are resolved by name this way, as in seed 001.
+	Skill *Invocation `json:"skill,omitempty"`
+}
+
+// Invocation is one call of a skill.
+type Invocation struct {
+	Skill  string         `json:"skill"`
+	Params map[string]any `json:"params,omitempty"`
+}
+
+func (inv Invocation) String() string {
+	if len(inv.Params) == 0 {
+		return inv.Skill
+	}
+	keys := make([]string, 0, len(inv.Params))
+	for k := range inv.Params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, inv.Params[k])
+	}
+	return inv.Skill + " " + strings.Join(parts, " ")
+}
+
+// ParseGoal parses a goal written on the command line. Clauses are joined
+// with " and ":
+//
+//	collect 16 minecraft:log     have at least 16 matching items
+//	have 4 ore:plankWood         the same
+//	reach steam_age              the inferred tier is at least steam_age
+//	run mine_block target=minecraft:gravel radius=24
+//	                             run a skill once, successfully
+func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
+	g := Goal{Text: strings.TrimSpace(text)}
+	if g.Text == "" {
+		return Goal{}, fmt.Errorf("empty goal")
+	}
+	for _, clause := range strings.Split(g.Text, " and ") {
+		f := strings.Fields(clause)
+		if len(f) == 0 {
+			return Goal{}, fmt.Errorf("goal %q has an empty clause", text)
+		}
+		switch f[0] {
+		case "collect", "have":
+			if len(f) != 3 {
+				return Goal{}, fmt.Errorf("%q: write %s COUNT ITEM, e.g. %s 16 minecraft:log", clause, f[0], f[0])
+			}
+			n, err := strconv.Atoi(f[1])
+			if err != nil || n < 1 {
+				return Goal{}, fmt.Errorf("%q: count must be a positive integer", clause)
+			}
+			if _, err := world.ParseItemMatcher(f[2]); err != nil {
+				return Goal{}, fmt.Errorf("%q: %v", clause, err)
+			}
+			g.Items = append(g.Items, ItemGoal{Item: f[2], Count: n})
+		case "reach":
+			if len(f) != 2 {
+				return Goal{}, fmt.Errorf("%q: write reach TIER, e.g. reach steam_age", clause)
+			}
+			if _, ok := tiers.Index(f[1]); !ok {
+				return Goal{}, fmt.Errorf("%q: unknown tier %q (known: %s)", clause, f[1], strings.Join(tiers.Names(), ", "))
+			}
+			if g.Tier != "" {
+				return Goal{}, fmt.Errorf("goal %q names two tiers", text)
+			}
+			g.Tier = f[1]
+		case "run":
+			if len(f) < 2 {
+				return Goal{}, fmt.Errorf("%q: write run SKILL [param=value ...]", clause)
+			}
+			if g.Skill != nil {
+				return Goal{}, fmt.Errorf("goal %q names two skills to run", text)
+			}
+			inv := &Invocation{Skill: f[1]}
+			for _, kv := range f[2:] {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					return Goal{}, fmt.Errorf("%q: parameter %q must be name=value", clause, kv)
+				}
+				if inv.Params == nil {
+					inv.Params = map[string]any{}
+				}
+				inv.Params[k] = scalar(v)
+			}
+			g.Skill = inv
+		default:
+			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, reach or run", clause)
+		}
+	}
+	return g, nil
+}
+
+// scalar turns a command-line value into an int, float, bool or string.
+func scalar(s string) any {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	if b, err := strconv.ParseBool(s); err == nil {
+		return b
+	}
+	return s
+}
+
+// ParseGoalYAML reads a goal file:
+//
+//	items:
+//	  - {item: minecraft:log, count: 16}
+//	tier: steam_age
+//	skill: {name: mine_block, params: {target: minecraft:gravel}}
+func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return Goal{}, err
+	}
+	d := strictyaml.NewDecoder(file)
+	if root == nil {
+		d.Errorf(nil, "", "empty goal file")
+		return Goal{}, d.Errs
+	}
+	g := Goal{Text: file}
+	f := d.Mapping(root, "", []string{"items", "tier", "skill"})
+	if n, ok := f["items"]; ok {
+		for i, c := range d.Sequence(n.Value, "items") {
+			path := strictyaml.Index("items", i)
+			fs := d.Mapping(c, path, []string{"item", "count"})
+			d.Require(c, path, fs, "item", "count")
+			var ig ItemGoal
+			if v, ok := fs["item"]; ok {
+				if s, ok := d.String(v.Value, path+".item"); ok {
+					if _, err := world.ParseItemMatcher(s); err != nil {
+						d.Errorf(v.Value, path+".item", "%v", err)
+					}
+					ig.Item = s
+				}
+			}
+			if v, ok := fs["count"]; ok {
+				if n, ok := d.Int(v.Value, path+".count"); ok {
+					if n < 1 {
+						d.Errorf(v.Value, path+".count", "must be at least 1")
+					}
+					ig.Count = n
+				}
+			}
+			g.Items = append(g.Items, ig)
+		}
+	}
+	if n, ok := f["tier"]; ok {
+		if s, ok := d.String(n.Value, "tier"); ok {
+			if _, known := tiers.Index(s); !known {
+				d.Errorf(n.Value, "tier", "unknown tier %q (known: %s)", s, strings.Join(tiers.Names(), ", "))
+			}
+			g.Tier = s
+		}
+	}
+	if n, ok := f["skill"]; ok {
+		fs := d.Mapping(n.Value, "skill", []string{"name", "params"})
+		d.Require(n.Value, "skill", fs, "name")
+		inv := &Invocation{}
+		if v, ok := fs["name"]; ok {
+			inv.Skill, _ = d.String(v.Value, "skill.name")
+		}
+		if v, ok := fs["params"]; ok {
+			inv.Params = d.AnyMap(v.Value, "skill.params")
+		}
+		g.Skill = inv
+	}
+	if len(d.Errs) == 0 && len(g.Items) == 0 && g.Tier == "" && g.Skill == nil {
+		d.Errorf(root, "", "a goal needs items, tier or skill")
+	}
+	if err := d.Err(); err != nil {
+		return Goal{}, err
+	}
+	return g, nil
+}
+
+// Progress says which parts of a goal hold in a snapshot.
+type Progress struct {
+	Met   bool     `json:"met"`
+	Unmet []string `json:"unmet,omitempty"`
+}
+
+// Check evaluates the goal against a snapshot. skillDone says whether the
+// goal's skill has already run successfully.
+func (g Goal) Check(w *world.Snapshot, tiers *world.Tiers, skillDone bool) Progress {
+	var unmet []string
+	for _, ig := range g.Items {
+		m, err := world.ParseItemMatcher(ig.Item)
+		if err != nil {
+			unmet = append(unmet, fmt.Sprintf("invalid item %q", ig.Item))
+			continue
+		}
+		if have := w.Inventory.Count(m); have < ig.Count {
+			unmet = append(unmet, fmt.Sprintf("%d/%d %s", have, ig.Count, ig.Item))
+		}
+	}
+	if g.Tier != "" {
+		if c, err := tiers.Compare(w.TechState, g.Tier); err != nil || c < 0 {
+			unmet = append(unmet, fmt.Sprintf("tier %s, want %s", w.TechState, g.Tier))
+		}
+	}
+	if g.Skill != nil && !skillDone {
+		unmet = append(unmet, "run "+g.Skill.Skill)
+	}
+	return Progress{Met: len(unmet) == 0, Unmet: unmet}
+}

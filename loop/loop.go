@@ -1,0 +1,533 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Verdict is how a step ended.
+type Verdict string
+
+// Verdicts.
+const (
+	// Success: every action succeeded and every declared effect holds.
+	Success Verdict = "success"
+	// ActionFailed: an action failed (the result says why); later actions
+	// of the step were not executed.
+	ActionFailed Verdict = "action_failed"
+	// EffectsUnmet: the actions succeeded but a declared effect does not hold.
+	EffectsUnmet Verdict = "effects_unmet"
+	// SkillFailed: the skill could not produce actions (a precondition, no
+	// target, missing items) or failed internally (a panic).
+	SkillFailed Verdict = "skill_failed"
+	// Rejected: the invocation was invalid (unknown or gated skill, bad
+	// parameters, blocked); nothing ran.
+	Rejected Verdict = "rejected"
+	// Noop: the skill had nothing to do.
+	Noop Verdict = "noop"
+	// PlannerError: the planner returned an error.
+	PlannerError Verdict = "planner_error"
+)
+
+// failed reports whether a verdict counts as a failure for the retry policy.
+func (v Verdict) failed() bool { return v != Success && v != Noop }
+
+// StopReason says why a run ended.
+type StopReason string
+
+// Stop reasons.
+const (
+	GoalMet     StopReason = "goal_met"
+	PlannerDone StopReason = "planner_done"
+	MaxSteps    StopReason = "max_steps"
+	MaxTicks    StopReason = "max_ticks"
+	WallTime    StopReason = "wall_time"
+	Interrupted StopReason = "interrupted"
+	Stuck       StopReason = "stuck"
+)
+
+// Summary is a compact view of the world for traces: no block data.
+type Summary struct {
+	Tick      int64          `json:"tick"`
+	Pos       world.BlockPos `json:"pos"`
+	Dimension string         `json:"dimension"`
+	TechState string         `json:"tech_state"`
+	Health    float64        `json:"health"`
+	Food      float64        `json:"food"`
+	Inventory map[string]int `json:"inventory"`
+}
+
+// Summarize builds a Summary; inventory counts are keyed "id" or "id:meta".
+func Summarize(w *world.Snapshot) Summary {
+	inv := map[string]int{}
+	for _, s := range w.Inventory.Slots {
+		if s.Empty() {
+			continue
+		}
+		key := s.ID
+		if s.Meta != 0 {
+			key = fmt.Sprintf("%s:%d", s.ID, s.Meta)
+		}
+		inv[key] += s.Count
+	}
+	return Summary{Tick: w.Tick, Pos: w.Feet(), Dimension: w.Player.Dimension, TechState: w.TechState,
+		Health: w.Player.Health, Food: w.Player.Food, Inventory: inv}
+}
+
+// StepRecord is one step of a run; it is also the trace line.
+type StepRecord struct {
+	Step       int               `json:"step"`
+	Before     Summary           `json:"before"`
+	Invocation *Invocation       `json:"invocation,omitempty"`
+	Version    int               `json:"version,omitempty"`
+	Params     map[string]any    `json:"params,omitempty"`
+	Actions    []action.Envelope `json:"actions,omitempty"`
+	Results    []ipc.Result      `json:"results,omitempty"`
+	After      *Summary          `json:"after,omitempty"`
+	Effects    []EffectCheck     `json:"effects,omitempty"`
+	Verdict    Verdict           `json:"verdict"`
+	Code       string            `json:"code,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	Ticks      int64             `json:"ticks"`
+}
+
+// SkillStats counts one skill's steps in a run.
+type SkillStats struct {
+	Attempts  int `json:"attempts"`
+	Successes int `json:"successes"`
+}
+
+// Outcome is the end of a run.
+type Outcome struct {
+	Reason   StopReason            `json:"reason"`
+	GoalMet  bool                  `json:"goal_met"`
+	Progress Progress              `json:"progress"`
+	Steps    int                   `json:"steps"`
+	Ticks    int64                 `json:"ticks"`
+	Skills   map[string]SkillStats `json:"skills"`
+}
+
+// Config configures a Loop.
+type Config struct {
+	Registry *registry.Registry
+	Conn     ipc.Conn
+	Planner  Planner
+	Goal     Goal
+	// Packs are the enabled skill packs (nil = every pack of the registry).
+	Packs []string
+	// Trace receives one JSON line per step (nil = no trace).
+	Trace io.Writer
+	// OnStep is called after each step (for progress output).
+	OnStep func(StepRecord)
+	// Budgets; zero means the default (MaxSteps 200) or no limit.
+	MaxSteps int
+	MaxTicks int64
+	MaxWall  time.Duration
+	// MaxConsecutiveFailures stops a run that keeps failing (default 8).
+	MaxConsecutiveFailures int
+	Log                    zerolog.Logger
+	// Now is the wall clock for MaxWall (default time.Now); the trace never
+	// contains wall-clock time, so simulated runs stay byte-identical.
+	Now func() time.Time
+}
+
+// Loop runs the plan-act cycle. Build it with New, then call Run once.
+type Loop struct {
+	cfg   Config
+	info  ipc.Info
+	packs []string
+	enc   *json.Encoder
+}
+
+// New checks the configuration and the body: every action kind the enabled
+// skills can emit must be supported by the body, otherwise the error names
+// the skill and the action.
+func New(ctx context.Context, cfg Config) (*Loop, error) {
+	if cfg.Registry == nil || cfg.Conn == nil || cfg.Planner == nil {
+		return nil, errors.New("loop: Registry, Conn and Planner are required")
+	}
+	if cfg.Registry.Packs() == nil {
+		return nil, errors.New("loop: the registry has no skill packs")
+	}
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = 200
+	}
+	if cfg.MaxConsecutiveFailures <= 0 {
+		cfg.MaxConsecutiveFailures = 8
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	packs := cfg.Packs
+	if packs == nil {
+		packs = cfg.Registry.Packs().Names()
+	}
+	info, err := cfg.Conn.Hello(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loop: connecting to the body: %w", err)
+	}
+	if err := CheckSupport(cfg.Registry, packs, info); err != nil {
+		return nil, err
+	}
+	l := &Loop{cfg: cfg, info: info, packs: packs}
+	if cfg.Trace != nil {
+		l.enc = json.NewEncoder(cfg.Trace)
+		l.enc.SetEscapeHTML(false)
+	}
+	return l, nil
+}
+
+// CheckSupport verifies that the body supports every action kind that the
+// skills of the enabled packs declare in emits.
+func CheckSupport(reg *registry.Registry, packs []string, info ipc.Info) error {
+	supported := action.NewKindSet(info.Supports...)
+	seen := map[string]bool{}
+	var problems []string
+	for _, name := range packs {
+		p, ok := reg.Packs().Get(name)
+		if !ok {
+			return fmt.Errorf("loop: unknown skill pack %q (known: %s)", name, strings.Join(reg.Packs().Names(), ", "))
+		}
+		for _, skill := range p.Skills {
+			if seen[skill] {
+				continue
+			}
+			seen[skill] = true
+			sk, err := reg.GetSkill(skill)
+			if err != nil {
+				continue // not usable under the policy; never offered to planners
+			}
+			for _, k := range sk.Spec().Emits {
+				if !supported.Has(k) {
+					problems = append(problems, fmt.Sprintf("skill %s (pack %s) emits %s", skill, name, k))
+				}
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("loop: the %s body does not support actions the enabled skills need: %s", info.Name, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// failure remembers how an invocation failed last.
+type failure struct {
+	code  string
+	count int
+}
+
+// Run executes the loop until the goal holds, the planner is done, a budget
+// runs out, the run is stuck or ctx is cancelled (Reason Interrupted; the
+// trace is complete up to the last finished step). The error is for
+// failures of the machinery (the body connection, the trace writer).
+func (l *Loop) Run(ctx context.Context) (Outcome, error) {
+	cfg := l.cfg
+	tiers := cfg.Registry.Tiers()
+	out := Outcome{Skills: map[string]SkillStats{}}
+	start := cfg.Now()
+	failures := map[string]failure{}
+	blocked := map[string]blockedInv{} // by invocation key
+	var last *StepRecord
+	skillDone := false
+	consecutive := 0
+	var startTick int64 = -1
+
+	for {
+		if ctx.Err() != nil {
+			out.Reason = Interrupted
+			return out, nil
+		}
+		snap, err := cfg.Conn.Observe(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				out.Reason = Interrupted
+				return out, nil
+			}
+			return out, fmt.Errorf("loop: observing the world: %w", err)
+		}
+		if startTick < 0 {
+			startTick = snap.Tick
+		}
+		out.Ticks = snap.Tick - startTick
+		out.Progress = cfg.Goal.Check(snap, tiers, skillDone)
+		switch {
+		case out.Progress.Met:
+			out.Reason, out.GoalMet = GoalMet, true
+			return out, nil
+		case out.Steps >= cfg.MaxSteps:
+			out.Reason = MaxSteps
+			return out, nil
+		case cfg.MaxTicks > 0 && out.Ticks >= cfg.MaxTicks:
+			out.Reason = MaxTicks
+			return out, nil
+		case cfg.MaxWall > 0 && cfg.Now().Sub(start) >= cfg.MaxWall:
+			out.Reason = WallTime
+			return out, nil
+		case consecutive >= cfg.MaxConsecutiveFailures:
+			out.Reason = Stuck
+			return out, nil
+		}
+		fp := fingerprint(snap)
+		for key, b := range blocked {
+			if b.world != fp {
+				delete(blocked, key) // the world changed: try again
+				delete(failures, key)
+			}
+		}
+
+		out.Steps++
+		rec := StepRecord{Step: out.Steps, Before: Summarize(snap)}
+		catalog, err := cfg.Registry.DescribeForTechState(snap.TechState, l.packs)
+		if err != nil {
+			return out, fmt.Errorf("loop: skill catalog for %s: %w", snap.TechState, err)
+		}
+		obs := Observation{Step: out.Steps, Snapshot: snap, Progress: out.Progress, Last: last, Blocked: blockedList(blocked)}
+		dec, err := l.plan(ctx, obs, catalog)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			out.Steps--
+			out.Reason = Interrupted
+			return out, nil
+		case err != nil:
+			rec.Verdict, rec.Error = PlannerError, err.Error()
+		case dec.Done:
+			out.Steps--
+			out.Reason = PlannerDone
+			return out, nil
+		case dec.Invocation == nil:
+			rec.Verdict, rec.Error = PlannerError, "planner returned neither an invocation nor done"
+		default:
+			inv := *dec.Invocation
+			rec.Invocation = &inv
+			if after := l.step(ctx, &rec, snap, catalog, blocked); after != nil {
+				fp = fingerprint(after)
+			}
+		}
+		key := ""
+		if rec.Invocation != nil {
+			key = rec.Invocation.String()
+			st := out.Skills[rec.Invocation.Skill]
+			if rec.Verdict != Rejected {
+				st.Attempts++
+			}
+			if rec.Verdict == Success {
+				st.Successes++
+			}
+			out.Skills[rec.Invocation.Skill] = st
+			if rec.Verdict == Success && cfg.Goal.Skill != nil && sameInvocation(*cfg.Goal.Skill, *rec.Invocation) {
+				skillDone = true
+			}
+		}
+		if rec.Verdict.failed() {
+			consecutive++
+			if key != "" && rec.Verdict != Rejected {
+				code := string(rec.Verdict) + "/" + rec.Code
+				f := failures[key]
+				if f.code == code {
+					f.count++
+				} else {
+					f = failure{code: code, count: 1}
+				}
+				failures[key] = f
+				if f.count >= 2 {
+					blocked[key] = blockedInv{inv: *rec.Invocation, world: fp}
+				}
+			}
+		} else {
+			consecutive = 0
+			if key != "" {
+				delete(failures, key)
+			}
+		}
+		if l.enc != nil {
+			if err := l.enc.Encode(rec); err != nil {
+				return out, fmt.Errorf("loop: writing the trace: %w", err)
+			}
+		}
+		if cfg.OnStep != nil {
+			cfg.OnStep(rec)
+		}
+		r := rec
+		last = &r
+	}
+}
+
+// plan asks the planner, turning a planner panic into an error.
+func (l *Loop) plan(ctx context.Context, obs Observation, catalog []*registry.Description) (dec Decision, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("planner panicked: %v", v)
+		}
+	}()
+	return l.cfg.Planner.Plan(ctx, l.cfg.Goal, obs, catalog)
+}
+
+// blockedInv is an invocation blocked until the world's fingerprint changes.
+type blockedInv struct {
+	inv   Invocation
+	world uint64
+}
+
+// step validates and runs one invocation, filling rec. It returns the world
+// observed after the actions, or nil when nothing ran.
+func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, catalog []*registry.Description, blocked map[string]blockedInv) *world.Snapshot {
+	cfg := l.cfg
+	inv := rec.Invocation
+	reject := func(format string, args ...any) {
+		rec.Verdict, rec.Error = Rejected, fmt.Sprintf(format, args...)
+	}
+	var desc *registry.Description
+	for _, d := range catalog {
+		if d.Name == inv.Skill {
+			desc = d
+			break
+		}
+	}
+	if desc == nil {
+		reject("skill %q is not available at tier %s with packs %s", inv.Skill, snap.TechState, strings.Join(l.packs, ","))
+		return nil
+	}
+	if _, ok := blocked[inv.String()]; ok {
+		reject("%s failed the same way twice and is blocked until the world changes", inv)
+		return nil
+	}
+	sk, err := cfg.Registry.GetSkillVersion(desc.Name, desc.Version)
+	if err != nil {
+		reject("%v", err)
+		return nil
+	}
+	rec.Version = sk.Version()
+	sug, err := sk.Suggest(snap, inv.Params)
+	if sug.Params != nil {
+		rec.Params = sug.Params.JSON()
+	}
+	if err != nil {
+		var f *skills.Failure
+		if errors.As(err, &f) {
+			rec.Code, rec.Error = string(f.Code), f.Msg
+			if f.Code == skills.CodeInvalidParams {
+				rec.Verdict = Rejected
+				return nil
+			}
+			rec.Verdict = SkillFailed
+			switch f.Code {
+			case skills.CodePanic, skills.CodeUndeclared, skills.CodeInternal:
+				// The skill itself is at fault: it counts against its metrics.
+				l.record(sk, false, 0)
+			}
+			return nil
+		}
+		rec.Verdict, rec.Error = SkillFailed, err.Error()
+		return nil
+	}
+	if len(sug.Actions) == 0 {
+		rec.Verdict = Noop
+		return nil
+	}
+	ok := true
+	for _, a := range sug.Actions {
+		rec.Actions = append(rec.Actions, action.Envelope{Action: a})
+		res, err := cfg.Conn.Execute(ctx, a)
+		if err != nil {
+			res = ipc.Failf(ipc.IOError, 0, "%v", err)
+		}
+		rec.Results = append(rec.Results, res)
+		rec.Ticks += res.Ticks
+		if !res.OK() {
+			ok = false
+			rec.Code, rec.Error = string(res.Code), fmt.Sprintf("%s: %s", a.Kind(), res.Error)
+			break
+		}
+	}
+	after, err := cfg.Conn.Observe(ctx)
+	if err != nil {
+		rec.Verdict = ActionFailed
+		if rec.Error == "" {
+			rec.Code, rec.Error = string(ipc.IOError), fmt.Sprintf("observing after the step: %v", err)
+		}
+		l.record(sk, false, float64(rec.Ticks))
+		return nil
+	}
+	s := Summarize(after)
+	rec.After = &s
+	if !ok {
+		rec.Verdict = ActionFailed
+		l.record(sk, false, float64(rec.Ticks))
+		return after
+	}
+	checks, met := VerifyEffects(sk.Spec(), sug.Params, snap, after, cfg.Registry.Tiers())
+	rec.Effects = checks
+	if met {
+		rec.Verdict = Success
+	} else {
+		rec.Verdict = EffectsUnmet
+		var unmet []string
+		for _, c := range checks {
+			if !c.OK {
+				unmet = append(unmet, fmt.Sprintf("%s (before %d, after %d)", c.Effect, c.Before, c.After))
+			}
+		}
+		rec.Error = "declared effects not observed: " + strings.Join(unmet, "; ")
+	}
+	l.record(sk, met, float64(rec.Ticks))
+	return after
+}
+
+func (l *Loop) record(sk *registry.Skill, success bool, cost float64) {
+	if _, err := l.cfg.Registry.RecordOutcome(sk.Name(), sk.Version(), success, cost); err != nil {
+		l.cfg.Log.Warn().Err(err).Str("skill", sk.Name()).Msg("recording the outcome failed")
+	}
+}
+
+func sameInvocation(goal, got Invocation) bool {
+	if goal.Skill != got.Skill {
+		return false
+	}
+	for k, v := range goal.Params {
+		if fmt.Sprint(got.Params[k]) != fmt.Sprint(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func blockedList(blocked map[string]blockedInv) []Invocation {
+	keys := make([]string, 0, len(blocked))
+	for k := range blocked {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]Invocation, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, blocked[k].inv)
+	}
+	return out
+}
+
+// fingerprint hashes what a retry could depend on: position, inventory,
+// tier and machine states (block changes are not included).
+func fingerprint(w *world.Snapshot) uint64 {
+	h := fnv.New64a()
+	s := Summarize(w)
+	s.Tick = 0
+	b, _ := json.Marshal(s)
+	h.Write(b)
+	m, _ := json.Marshal(w.Machines)
+	h.Write(m)
+	return h.Sum64()
+}

@@ -1,0 +1,460 @@
+package loop_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
+	"github.com/gtnh-agent/gtnh-agent/skills/packs"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// toyBody is a tiny deterministic world for loop tests: walking teleports,
+// breaking a log yields a log, crafting follows the recipe book.
+type toyBody struct {
+	mu       sync.Mutex
+	blocks   *world.SparseBlocks
+	inv      world.Inventory
+	pos      world.Vec3
+	tick     int64
+	tier     string
+	supports []action.Kind
+	// hook, when set, decides a result before the normal rules.
+	hook func(a action.Action) *ipc.Result
+	// breakDrops: what a broken log gives (default one log).
+	breakDrops int
+}
+
+func newToy(trees ...world.BlockPos) *toyBody {
+	b := &toyBody{blocks: world.NewSparseBlocks(), inv: world.NewInventory(), pos: world.Vec3{X: 0.5, Y: 64, Z: 0.5}, tier: "stone_age", supports: action.Kinds(), breakDrops: 1}
+	for x := -10; x <= 10; x++ {
+		for z := -10; z <= 10; z++ {
+			b.blocks.SetID(world.Pos(x, 63, z), "minecraft:grass", 0)
+		}
+	}
+	for _, t := range trees {
+		for y := 0; y < 4; y++ {
+			b.blocks.SetID(t.Add(0, y, 0), "minecraft:log", 0)
+		}
+	}
+	return b
+}
+
+func (b *toyBody) Info() ipc.Info { return ipc.Info{Name: "toy", Supports: b.supports} }
+
+func (b *toyBody) Observe(context.Context) (*world.Snapshot, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	blocks := world.NewSparseBlocks()
+	for _, h := range b.blocks.Nearest(world.Pos(0, 64, 0), 1000, 0, nil) {
+		blocks.Set(h.Pos, h.Block)
+	}
+	inv := world.Inventory{Slots: append([]world.ItemStack(nil), b.inv.Slots...), Held: b.inv.Held}
+	return &world.Snapshot{Tick: b.tick, Player: world.Player{Name: "Bot", Pos: b.pos, Dimension: world.Overworld, Health: 20, Food: 20},
+		Inventory: inv, Blocks: blocks, TechState: b.tier}, nil
+}
+
+func (b *toyBody) add(id string, n int) {
+	for i, s := range b.inv.Slots {
+		if s.ID == id && s.Count > 0 {
+			b.inv.Slots[i].Count += n
+			return
+		}
+	}
+	for i, s := range b.inv.Slots {
+		if s.Empty() {
+			b.inv.Slots[i] = world.NewStack(id, 0, n)
+			return
+		}
+	}
+}
+
+func (b *toyBody) take(m world.ItemMatcher, n int) bool {
+	if b.inv.Count(m) < n {
+		return false
+	}
+	for i := range b.inv.Slots {
+		if n == 0 {
+			break
+		}
+		if m.Matches(b.inv.Slots[i]) {
+			k := min(n, b.inv.Slots[i].Count)
+			b.inv.Slots[i].Count -= k
+			n -= k
+		}
+	}
+	return true
+}
+
+func (b *toyBody) Execute(_ context.Context, a action.Action) ipc.Result {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.hook != nil {
+		if r := b.hook(a); r != nil {
+			b.tick += r.Ticks
+			return *r
+		}
+	}
+	res := ipc.Result{Code: ipc.OK, Ticks: 5}
+	switch x := a.(type) {
+	case action.MoveTo:
+		b.pos = world.Vec3{X: float64(x.Pos.X) + 0.5, Y: float64(x.Pos.Y), Z: float64(x.Pos.Z) + 0.5}
+		res.Ticks = 20
+	case action.BreakBlock:
+		blk := b.blocks.BlockAt(x.Pos)
+		if blk.IsAir() {
+			res = ipc.Failf(ipc.Rejected, 1, "nothing to break at %v", x.Pos)
+			break
+		}
+		b.blocks.Set(x.Pos, world.Air)
+		if blk.HasTag("log") {
+			b.add("minecraft:log", b.breakDrops)
+		}
+		res.Ticks = 30
+	case action.Craft:
+		rs := world.DefaultRecipes().For(x.Item)
+		if len(rs) == 0 {
+			res = ipc.Failf(ipc.InvalidParams, 0, "no recipe for %s", x.Item)
+			break
+		}
+		r := rs[0]
+		for i := 0; i < x.Count; i++ {
+			for _, in := range r.Ingredients {
+				if !b.take(in.Item, in.Count) {
+					return ipc.Failf(ipc.Rejected, 0, "missing %s", in.Item)
+				}
+			}
+			b.add(r.Output, r.Count)
+		}
+	}
+	b.tick += res.Ticks
+	return res
+}
+
+func shipped(t testing.TB, opts registry.Options) *registry.Registry {
+	t.Helper()
+	reg, err := registry.LoadConfig(config.FS, opts)
+	require.NoError(t, err)
+	require.NoError(t, reg.RegisterProvided())
+	require.NoError(t, reg.Finalize())
+	return reg
+}
+
+func goal(t *testing.T, reg *registry.Registry, text string) loop.Goal {
+	t.Helper()
+	g, err := loop.ParseGoal(text, reg.Tiers())
+	require.NoError(t, err)
+	return g
+}
+
+type run struct {
+	out   loop.Outcome
+	err   error
+	trace []loop.StepRecord
+	raw   string
+}
+
+func runLoop(t *testing.T, cfg loop.Config) run {
+	t.Helper()
+	var buf bytes.Buffer
+	cfg.Trace = &buf
+	l, err := loop.New(context.Background(), cfg)
+	require.NoError(t, err)
+	out, err := l.Run(context.Background())
+	r := run{out: out, err: err, raw: buf.String()}
+	sc := bufio.NewScanner(&buf)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var rec loop.StepRecord
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec), sc.Text())
+		r.trace = append(r.trace, rec)
+	}
+	return r
+}
+
+func TestGoalPlannerCollectsLogs(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: goal(t, reg, "have 4 minecraft:planks")})
+	require.NoError(t, r.err)
+	assert.Equal(t, loop.GoalMet, r.out.Reason)
+	assert.True(t, r.out.GoalMet)
+	require.Len(t, r.trace, 2)
+	assert.Equal(t, "chop_tree", r.trace[0].Invocation.Skill)
+	assert.Equal(t, loop.Success, r.trace[0].Verdict)
+	assert.Equal(t, "basic_crafting", r.trace[1].Invocation.Skill)
+	assert.Equal(t, loop.Success, r.trace[1].Verdict)
+	assert.Equal(t, 4, r.trace[1].After.Inventory["minecraft:planks"])
+	assert.NotEmpty(t, r.trace[0].Effects)
+	assert.Greater(t, r.out.Ticks, int64(0))
+	assert.Equal(t, loop.SkillStats{Attempts: 1, Successes: 1}, r.out.Skills["chop_tree"])
+	d, err := reg.Describe("chop_tree")
+	require.NoError(t, err)
+	require.NotNil(t, d.Metrics.SuccessRate, "outcomes reach the registry's metrics")
+	assert.Equal(t, 1.0, *d.Metrics.SuccessRate)
+}
+
+func TestDeterministicTrace(t *testing.T) {
+	traces := make([]string, 3)
+	for i := range traces {
+		reg := shipped(t, registry.Options{})
+		body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: goal(t, reg, "have 8 minecraft:stick")})
+		require.NoError(t, r.err)
+		require.True(t, r.out.GoalMet, r.raw)
+		traces[i] = r.raw
+	}
+	assert.Equal(t, traces[0], traces[1])
+	assert.Equal(t, traces[0], traces[2])
+}
+
+func TestStepVerdicts(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	trees := []world.BlockPos{world.Pos(3, 64, 2)}
+	tests := []struct {
+		name    string
+		script  []loop.Invocation
+		tune    func(b *toyBody)
+		verdict []loop.Verdict
+		code    string
+		errPart string
+	}{
+		{"invalid params are rejected", []loop.Invocation{{Skill: "chop_tree", Params: map[string]any{"radius": "far"}}}, nil,
+			[]loop.Verdict{loop.Rejected}, "invalid_params", `parameter "radius"`},
+		{"unknown skill is rejected", []loop.Invocation{{Skill: "fly_to_moon"}}, nil,
+			[]loop.Verdict{loop.Rejected}, "", "not available"},
+		{"tier-gated skill is rejected", []loop.Invocation{{Skill: "feed_steam_boiler"}}, nil,
+			[]loop.Verdict{loop.Rejected}, "", "not available at tier stone_age"},
+		{"no target is a skill failure", []loop.Invocation{{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}}, nil,
+			[]loop.Verdict{loop.SkillFailed}, "no_target", "minecraft:gravel"},
+		{"an action failure stops the step", []loop.Invocation{{Skill: "chop_tree"}}, func(b *toyBody) {
+			b.hook = func(a action.Action) *ipc.Result {
+				if a.Kind() == action.KindMoveTo {
+					r := ipc.Failf(ipc.Unreachable, 7, "no path")
+					return &r
+				}
+				return nil
+			}
+		}, []loop.Verdict{loop.ActionFailed}, "unreachable", "move_to: no path"},
+		{"effects are checked, not trusted", []loop.Invocation{{Skill: "chop_tree", Params: map[string]any{"min_logs": 4}}}, func(b *toyBody) { b.breakDrops = 0 },
+			[]loop.Verdict{loop.EffectsUnmet}, "", "ore:logWood increases by >= 4"},
+		{"a template skill runs", []loop.Invocation{{Skill: "report_status"}}, nil, []loop.Verdict{loop.Success}, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := newToy(trees...)
+			if tc.tune != nil {
+				tc.tune(body)
+			}
+			r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(tc.script...), Goal: goal(t, reg, "have 99 minecraft:diamond")})
+			require.NoError(t, r.err)
+			assert.Equal(t, loop.PlannerDone, r.out.Reason, "the loop keeps going after a bad step")
+			require.Len(t, r.trace, len(tc.verdict))
+			for i, v := range tc.verdict {
+				assert.Equal(t, v, r.trace[i].Verdict, r.trace[i].Error)
+			}
+			assert.Equal(t, tc.code, r.trace[0].Code)
+			assert.Contains(t, r.trace[0].Error, tc.errPart)
+		})
+	}
+}
+
+// panicky is a Go skill that panics, registered in a private registry.
+type panicky struct{}
+
+func (panicky) Name() string { return "panicky" }
+func (panicky) SuggestActions(*world.Snapshot, skills.Params) ([]action.Action, error) {
+	panic("boom")
+}
+
+func TestPanickingSkillIsAFailedStep(t *testing.T) {
+	spec, err := skills.ParseSpec("", []byte("name: panicky\nversion: 1\ndescription: panics\nemits: [wait]\n"))
+	require.NoError(t, err)
+	pk, err := packs.ParsePack("p.yaml", []byte("name: p\nrequires_tech_state: any\nskills: [panicky]\n"), nil)
+	require.NoError(t, err)
+	set, err := packs.NewSet(nil, pk)
+	require.NoError(t, err)
+	reg, err := registry.New([]*skills.SkillSpec{spec}, registry.Options{Packs: set})
+	require.NoError(t, err)
+	require.NoError(t, reg.Register(panicky{}))
+	require.NoError(t, reg.Finalize())
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.NewScripted(loop.Invocation{Skill: "panicky"}, loop.Invocation{Skill: "panicky"}), Goal: loop.Goal{Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1}}}})
+	require.NoError(t, r.err)
+	require.Len(t, r.trace, 2)
+	assert.Equal(t, loop.SkillFailed, r.trace[0].Verdict)
+	assert.Equal(t, "panic", r.trace[0].Code)
+	assert.Equal(t, loop.SkillFailed, r.trace[1].Verdict, "the loop survived the panic")
+	d, _ := reg.Describe("panicky")
+	require.NotNil(t, d.Metrics.SuccessRate)
+	assert.Equal(t, 0.0, *d.Metrics.SuccessRate)
+}
+
+func TestRepeatedFailureIsBlockedUntilTheWorldChanges(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	fail := true
+	body.hook = func(a action.Action) *ipc.Result {
+		if fail && a.Kind() == action.KindBreakBlock {
+			r := ipc.Failf(ipc.Rejected, 3, "protected area")
+			return &r
+		}
+		return nil
+	}
+	inv := loop.Invocation{Skill: "chop_tree"}
+	script := []loop.Invocation{inv, inv, inv, {Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:planks"}}, inv}
+	var steps []loop.StepRecord
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(script...),
+		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) {
+			steps = append(steps, r)
+			if r.Step == 3 {
+				// The world changes: a log appears in the inventory.
+				body.mu.Lock()
+				body.add("minecraft:log", 1)
+				body.mu.Unlock()
+				fail = false
+			}
+		}}
+	r := runLoop(t, cfg)
+	require.NoError(t, r.err)
+	require.Len(t, steps, 5)
+	assert.Equal(t, loop.ActionFailed, steps[0].Verdict)
+	assert.Equal(t, loop.ActionFailed, steps[1].Verdict)
+	assert.Equal(t, loop.Rejected, steps[2].Verdict)
+	assert.Contains(t, steps[2].Error, "blocked until the world changes")
+	assert.Equal(t, loop.Success, steps[3].Verdict)
+	assert.Equal(t, loop.Success, steps[4].Verdict, "after the world changed chop_tree is tried again")
+}
+
+func TestBudgetsAndStuck(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	repeat := func(n int, inv loop.Invocation) []loop.Invocation {
+		out := make([]loop.Invocation, n)
+		for i := range out {
+			out[i] = inv
+		}
+		return out
+	}
+	status := loop.Invocation{Skill: "report_status"}
+	cases := []struct {
+		name string
+		cfg  loop.Config
+		want loop.StopReason
+	}{
+		{"max steps", loop.Config{Planner: planner.NewScripted(repeat(10, status)...), MaxSteps: 3}, loop.MaxSteps},
+		{"max ticks", loop.Config{Planner: planner.NewScripted(repeat(10, status)...), MaxTicks: 12}, loop.MaxTicks},
+		{"stuck", loop.Config{Planner: planner.NewScripted(repeat(20, loop.Invocation{Skill: "nope"})...), MaxConsecutiveFailures: 4}, loop.Stuck},
+		{"wall time", loop.Config{Planner: planner.NewScripted(repeat(10, status)...), MaxWall: time.Second, Now: fakeClock(400 * time.Millisecond)}, loop.WallTime},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg
+			cfg.Registry, cfg.Conn, cfg.Goal = reg, ipc.InProcess(newToy()), goal(t, reg, "have 1 minecraft:diamond")
+			r := runLoop(t, cfg)
+			require.NoError(t, r.err)
+			assert.Equal(t, tc.want, r.out.Reason)
+			assert.False(t, r.out.GoalMet)
+		})
+	}
+}
+
+func fakeClock(step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	now := time.Unix(0, 0)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(step)
+		return now
+	}
+}
+
+func TestStartupCheckNamesSkillAndAction(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy()
+	body.supports = []action.Kind{action.KindMoveTo, action.KindBreakBlock, action.KindChat}
+	_, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: goal(t, reg, "have 1 minecraft:log")})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "skill chop_tree (pack ")
+	assert.Contains(t, err.Error(), "emits equip")
+	assert.Contains(t, err.Error(), "skill basic_crafting")
+
+	_, err = loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Packs: []string{"utility"}})
+	assert.NoError(t, err, "only the enabled packs' skills must be supported")
+	_, err = loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Packs: []string{"nope"}})
+	assert.Error(t, err)
+}
+
+func TestCancelStopsCleanly(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy()
+	ctx, cancel := context.WithCancel(context.Background())
+	var buf bytes.Buffer
+	steps := 0
+	l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Trace: &buf,
+		Planner: loop.PlannerFunc(func(ctx context.Context, _ loop.Goal, obs loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+			if obs.Step == 3 {
+				go cancel() // as SIGINT would, from another goroutine
+				<-ctx.Done()
+				return loop.Decision{}, ctx.Err()
+			}
+			return loop.Decision{Invocation: &loop.Invocation{Skill: "report_status"}}, nil
+		}),
+		OnStep: func(loop.StepRecord) { steps++ },
+		Goal:   goal(t, reg, "have 1 minecraft:diamond")})
+	require.NoError(t, err)
+	out, err := l.Run(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, loop.Interrupted, out.Reason)
+	assert.Equal(t, 2, out.Steps)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	assert.Len(t, lines, 2, "every finished step is in the trace")
+	for _, l := range lines {
+		assert.True(t, json.Valid([]byte(l)))
+	}
+}
+
+func TestGoalParsing(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	g, err := loop.ParseGoal("collect 16 minecraft:log and reach steam_age and run mine_block target=minecraft:gravel radius=24", reg.Tiers())
+	require.NoError(t, err)
+	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:log", Count: 16}}, g.Items)
+	assert.Equal(t, "steam_age", g.Tier)
+	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel", "radius": 24}}, g.Skill)
+	for _, bad := range []string{"", "collect minecraft:log", "collect 0 minecraft:log", "collect 2 log", "reach bronze_age", "run", "run x y", "dance", "reach lv and reach mv"} {
+		_, err := loop.ParseGoal(bad, reg.Tiers())
+		assert.Error(t, err, bad)
+	}
+	g, err = loop.ParseGoalYAML("goal.yaml", []byte("items:\n  - {item: minecraft:log, count: 16}\ntier: steam_age\nskill: {name: fill_bucket}\n"), reg.Tiers())
+	require.NoError(t, err)
+	assert.Equal(t, 16, g.Items[0].Count)
+	_, err = loop.ParseGoalYAML("goal.yaml", []byte("itmes: []\n"), reg.Tiers())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `goal.yaml:1:1: itmes: unknown field "itmes" (did you mean "items"?)`)
+	_, err = loop.ParseGoalYAML("goal.yaml", []byte("items:\n  - {item: minecraft:log, count: 0}\n"), reg.Tiers())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "goal.yaml:2:34: items[0].count: must be at least 1")
+}
+
+func TestSummarizeKeysMetadata(t *testing.T) {
+	w := &world.Snapshot{Inventory: world.NewInventory(world.NewStack("minecraft:coal", 0, 3), world.NewStack("minecraft:coal", 1, 2), world.NewStack("minecraft:coal", 0, 1))}
+	s := loop.Summarize(w)
+	assert.Equal(t, map[string]int{"minecraft:coal": 4, "minecraft:coal:1": 2}, s.Inventory)
+	_ = fmt.Sprint(s)
+}

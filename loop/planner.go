@@ -1,0 +1,43 @@
+package loop
+
+import (
+	"context"
+
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Observation is what a planner sees at one step.
+type Observation struct {
+	Step     int             `json:"step"`
+	Snapshot *world.Snapshot `json:"snapshot"`
+	// Progress of the goal in this snapshot.
+	Progress Progress `json:"progress"`
+	// Last is the previous step's record (nil at the first step).
+	Last *StepRecord `json:"last,omitempty"`
+	// Blocked lists invocations that failed the same way twice and will be
+	// rejected until the world changes.
+	Blocked []Invocation `json:"blocked,omitempty"`
+}
+
+// Decision is a planner's answer: one invocation, or done.
+type Decision struct {
+	Invocation *Invocation `json:"invocation,omitempty"`
+	Done       bool        `json:"done,omitempty"`
+	Reason     string      `json:"reason,omitempty"`
+}
+
+// Planner chooses the next skill invocation. The catalog holds the skills
+// available at the observed tier with the enabled packs; planners must pick
+// from it (the loop rejects anything else).
+type Planner interface {
+	Plan(ctx context.Context, goal Goal, obs Observation, catalog []*registry.Description) (Decision, error)
+}
+
+// PlannerFunc adapts a function to the Planner interface.
+type PlannerFunc func(ctx context.Context, goal Goal, obs Observation, catalog []*registry.Description) (Decision, error)
+
+// Plan implements Planner.
+func (f PlannerFunc) Plan(ctx context.Context, goal Goal, obs Observation, catalog []*registry.Description) (Decision, error) {
+	return f(ctx, goal, obs, catalog)
+}

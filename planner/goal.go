@@ -1,0 +1,389 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// maxDepth bounds how deep the goal planner chains sub-goals.
+const maxDepth = 8
+
+// tableRadius is how far a crafting table may be for 3x3 recipes (the
+// basic_crafting skill uses the same distance).
+const tableRadius = 16
+
+// Goal is the goal-driven planner. For each unmet item goal it finds a skill
+// whose declared effects produce the item (an inventory_delta min_increase
+// on the item, on an ore-dictionary name or tool class the item carries, or
+// on an item_id parameter such as basic_crafting's "{item}" when the recipe
+// book knows the item), and works backwards: missing recipe ingredients,
+// a missing crafting table for 3x3 recipes and missing required tools become
+// sub-goals first. Among several producers it prefers the best learned
+// metrics (success rate, then cost), then the name. Invocations the loop has
+// blocked are skipped.
+type Goal struct {
+	// Recipes is the recipe book (nil = the shipped one).
+	Recipes *world.Recipes
+	// Tags resolves an item's ore-dictionary names and tool classes (nil =
+	// the shipped table).
+	Tags *world.TagTable
+}
+
+var _ loop.Planner = Goal{}
+
+// Plan implements loop.Planner.
+func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, catalog []*registry.Description) (loop.Decision, error) {
+	if g.Recipes == nil {
+		g.Recipes = world.DefaultRecipes()
+	}
+	if g.Tags == nil {
+		g.Tags = world.DefaultTags()
+	}
+	s := &search{Goal: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
+	for _, b := range obs.Blocked {
+		s.blocked[b.String()] = true
+	}
+	if goal.Skill != nil && containsUnmet(obs.Progress, "run "+goal.Skill.Skill) {
+		if s.find(goal.Skill.Skill) == nil {
+			return loop.Decision{}, fmt.Errorf("the goal runs %s, which is not available at tier %s", goal.Skill.Skill, obs.Snapshot.TechState)
+		}
+		inv := *goal.Skill
+		return loop.Decision{Invocation: &inv, Reason: "the goal names this skill"}, nil
+	}
+	var whyNot []string
+	for _, ig := range goal.Items {
+		inv, err := s.obtain(ig.Item, ig.Count, 0)
+		if err != nil {
+			whyNot = append(whyNot, err.Error())
+			continue
+		}
+		if inv != nil {
+			return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Count, ig.Item)}, nil
+		}
+	}
+	if goal.Tier != "" && containsUnmetPrefix(obs.Progress, "tier ") {
+		for _, d := range s.ranked(catalog) {
+			if d.Effects.TechDelta.ReachesTier == goal.Tier {
+				inv := loop.Invocation{Skill: d.Name}
+				if !s.blocked[inv.String()] {
+					return loop.Decision{Invocation: &inv, Reason: "reaches " + goal.Tier}, nil
+				}
+			}
+		}
+		whyNot = append(whyNot, fmt.Sprintf("no available skill reaches tier %s", goal.Tier))
+	}
+	if len(whyNot) > 0 {
+		return loop.Decision{}, fmt.Errorf("no plan: %s", strings.Join(whyNot, "; "))
+	}
+	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
+}
+
+func containsUnmet(p loop.Progress, s string) bool {
+	for _, u := range p.Unmet {
+		if u == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsUnmetPrefix(p loop.Progress, prefix string) bool {
+	for _, u := range p.Unmet {
+		if strings.HasPrefix(u, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+type search struct {
+	Goal
+	w        *world.Snapshot
+	catalog  []*registry.Description
+	blocked  map[string]bool
+	visiting map[string]bool
+}
+
+func (s *search) find(name string) *registry.Description {
+	for _, d := range s.catalog {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// ranked orders skills by learned success rate (unknown = 0.5), then
+// average cost (unknown = 0), then name.
+func (s *search) ranked(ds []*registry.Description) []*registry.Description {
+	out := append([]*registry.Description(nil), ds...)
+	rate := func(d *registry.Description) float64 {
+		if d.Metrics.SuccessRate == nil {
+			return 0.5
+		}
+		return *d.Metrics.SuccessRate
+	}
+	cost := func(d *registry.Description) float64 {
+		if d.Metrics.AvgCost == nil {
+			return 0
+		}
+		return *d.Metrics.AvgCost
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if ri, rj := rate(out[i]), rate(out[j]); ri != rj {
+			return ri > rj
+		}
+		if ci, cj := cost(out[i]), cost(out[j]); ci != cj {
+			return ci < cj
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// producer is a skill that can increase an item, and how.
+type producer struct {
+	desc *registry.Description
+	// param is the item_id parameter to set to the item (generic producers
+	// such as basic_crafting), or "".
+	param string
+	// amount is the int parameter the increase is tied to ("{min_logs}"), or "".
+	amount string
+}
+
+// itemTags returns the tags of an exact item id ("modid:name[:meta]").
+func (s *search) itemTags(item string) []string {
+	id, meta, err := world.SplitID(item)
+	if err != nil {
+		return nil
+	}
+	if meta < 0 {
+		meta = 0
+	}
+	return s.Tags.ItemTags(id, meta)
+}
+
+// produces reports whether an effect key covers the wanted item matcher.
+func (s *search) produces(key, want string) bool {
+	if key == want {
+		return true
+	}
+	if strings.HasPrefix(want, "ore:") || strings.HasPrefix(want, "tool:") {
+		// The key is an exact item carrying the wanted tag.
+		for _, t := range s.itemTags(key) {
+			if t == want {
+				return true
+			}
+		}
+		return false
+	}
+	// want is an exact item; the key may be its plain id or one of its tags.
+	if id, _, err := world.SplitID(want); err == nil && key == id {
+		return true
+	}
+	for _, t := range s.itemTags(want) {
+		if t == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *search) producers(item string) []producer {
+	var out []producer
+	for _, d := range s.ranked(s.catalog) {
+		keys := make([]string, 0, len(d.Effects.InventoryDelta))
+		for k := range d.Effects.InventoryDelta {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			ch := d.Effects.InventoryDelta[key]
+			if ch.MinIncrease == nil {
+				continue
+			}
+			p := producer{desc: d, amount: ch.MinIncrease.Param}
+			if strings.HasPrefix(key, "{") && strings.HasSuffix(key, "}") {
+				param := key[1 : len(key)-1]
+				if pd, ok := d.Params[param]; !ok || pd.Type != action.TypeItemID {
+					continue
+				}
+				if len(s.Recipes.For(item)) == 0 {
+					continue // the generic producer here is crafting; it needs a recipe
+				}
+				p.param = param
+			} else if !s.produces(key, item) {
+				continue
+			}
+			out = append(out, p)
+			break
+		}
+	}
+	return out
+}
+
+// obtain returns the next invocation towards having need items matching
+// item, nil when they are already there, or an error when no skill can make
+// them.
+func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) {
+	m, err := world.ParseItemMatcher(item)
+	if err != nil {
+		return nil, err
+	}
+	have := s.w.Inventory.Count(m)
+	if have >= need {
+		return nil, nil
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: sub-goals nest deeper than %d", item, maxDepth)
+	}
+	if s.visiting[item] {
+		return nil, fmt.Errorf("%s: circular dependency", item)
+	}
+	s.visiting[item] = true
+	defer delete(s.visiting, item)
+
+	missing := need - have
+	var reasons []string
+	for _, p := range s.producers(item) {
+		inv, err := s.via(p, item, missing, depth)
+		if err != nil {
+			reasons = append(reasons, fmt.Sprintf("%s: %v", p.desc.Name, err))
+			continue
+		}
+		if inv != nil && s.blocked[inv.String()] {
+			reasons = append(reasons, fmt.Sprintf("%s is blocked", inv))
+			continue
+		}
+		if inv != nil {
+			return inv, nil
+		}
+	}
+	// An ore-dictionary or tool-class want can be met by any craftable item
+	// carrying the tag (ore:plankWood by minecraft:planks).
+	if m.IsTag() {
+		for _, exact := range s.craftableWithTag(item) {
+			em, _ := world.ParseItemMatcher(exact)
+			inv, err := s.obtain(exact, s.w.Inventory.Count(em)+missing, depth+1)
+			if err != nil {
+				reasons = append(reasons, err.Error())
+				continue
+			}
+			if inv != nil {
+				return inv, nil
+			}
+		}
+	}
+	if len(reasons) == 0 {
+		return nil, fmt.Errorf("no available skill produces %s", item)
+	}
+	return nil, fmt.Errorf("cannot get %d %s: %s", missing, item, strings.Join(reasons, "; "))
+}
+
+// craftableWithTag lists recipe outputs carrying a tag, sorted.
+func (s *search) craftableWithTag(tag string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range s.Recipes.All() {
+		if seen[r.Output] {
+			continue
+		}
+		seen[r.Output] = true
+		for _, t := range s.itemTags(r.Output) {
+			if t == tag {
+				out = append(out, r.Output)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// via plans getting missing items through one producer: its sub-goals
+// first, then the producer itself.
+func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocation, error) {
+	for _, tool := range p.desc.Preconditions.RequiredTools {
+		tm, err := world.ParseItemMatcher(tool.ItemID)
+		if err != nil {
+			return nil, err
+		}
+		if s.w.Inventory.BestTool(tm, tool.MinDurability) < 0 {
+			sub, err := s.obtain(tool.ItemID, 1, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("needs %s: %w", tool.ItemID, err)
+			}
+			if sub != nil {
+				return sub, nil
+			}
+		}
+	}
+	inv := &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{}}
+	if p.param != "" {
+		sub, err := s.craftInputs(item, missing, depth)
+		if err != nil || sub != nil {
+			return sub, err
+		}
+		inv.Params[p.param] = item
+	}
+	if p.amount != "" {
+		n := missing
+		if pd, ok := p.desc.Params[p.amount]; ok && pd.Max != nil {
+			n = int(math.Min(float64(n), *pd.Max))
+		}
+		inv.Params[p.amount] = n
+	}
+	if len(inv.Params) == 0 {
+		inv.Params = nil
+	}
+	return inv, nil
+}
+
+// craftInputs returns the sub-goal that must come before crafting missing
+// items: an ingredient, or a crafting table for 3x3 recipes.
+func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation, error) {
+	recipes := s.Recipes.For(item)
+	var firstErr error
+	for _, r := range recipes {
+		usable := true
+		for _, t := range r.Tools {
+			if s.w.Inventory.Find(t) < 0 {
+				usable = false
+			}
+		}
+		if !usable {
+			continue
+		}
+		ops := (missing + r.Count - 1) / r.Count
+		var sub *loop.Invocation
+		var err error
+		for _, ing := range r.Ingredients {
+			sub, err = s.obtain(ing.Item.String(), ing.Count*ops, depth+1)
+			if err != nil || sub != nil {
+				break
+			}
+		}
+		if err == nil && sub == nil && r.NeedsTable() && len(s.w.NearestBlocks(tableRadius, 1, "crafting_table")) == 0 {
+			sub, err = s.obtain("minecraft:crafting_table", 1, depth+1)
+		}
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		return sub, nil
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("no usable recipe for %s", item)
+	}
+	return nil, firstErr
+}

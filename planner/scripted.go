@@ -1,0 +1,36 @@
+package planner
+
+import (
+	"context"
+	"sync"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+)
+
+// Scripted returns its invocations one per step, in order, whatever happens,
+// and is done when they run out.
+type Scripted struct {
+	mu    sync.Mutex
+	steps []loop.Invocation
+	next  int
+}
+
+var _ loop.Planner = (*Scripted)(nil)
+
+// NewScripted builds a scripted planner.
+func NewScripted(steps ...loop.Invocation) *Scripted {
+	return &Scripted{steps: append([]loop.Invocation(nil), steps...)}
+}
+
+// Plan implements loop.Planner.
+func (s *Scripted) Plan(_ context.Context, _ loop.Goal, _ loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.next >= len(s.steps) {
+		return loop.Decision{Done: true, Reason: "script finished"}, nil
+	}
+	inv := s.steps[s.next]
+	s.next++
+	return loop.Decision{Invocation: &inv}, nil
+}
