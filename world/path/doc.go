@@ -1,0 +1,33 @@
+// Package path finds walking routes for a player through a voxel world.
+//
+// The search reads the world through [Grid], a one-method interface that
+// classifies a block position as a [Cell] (passable, solid, water, danger or
+// unknown). Adapters turn a [world.BlockSource] ([BlockGrid], classifying
+// blocks by their tags) or the shared benchmark world ([BenchGrid]) into a
+// Grid, so the pathfinder never sees block names or chunk storage.
+//
+// [Find] (or a reusable [Finder]) runs A* over player feet positions. A
+// player is two blocks tall: feet and head cells must be passable or water,
+// and the block below the feet solid unless the feet are in water. Moves are
+// walking to the 8 horizontal neighbours (diagonals only when both corner
+// columns are clear, so no corner of a solid block is cut), jumping up one
+// block, dropping down at most [Options.MaxDrop] blocks, and swimming; digging
+// through solid blocks and placing blocks (bridging, pillaring) are optional.
+//
+// Costs are game ticks, derived from 1.7.10 movement physics (see [Costs]).
+// The heuristic is an octile XZ distance at the cheapest horizontal cost plus
+// a vertical term per block that no move undercuts, so it is admissible and
+// consistent and the returned path is optimal under the cost model. Ties are
+// broken deterministically: the same grid, start, goal and options always
+// give the same path.
+//
+// A search stops when the goal is reached, when the node or time budget runs
+// out, or when every reachable position has been expanded; the two latter
+// cases return the best partial path (to the expanded position closest to
+// the goal by the heuristic) with [Result.Complete] false and the reason.
+//
+// Each move's cost assumes the world as the grid shows it: blocks broken or
+// placed by earlier steps of the same path are not remembered, which is the
+// usual approximation (Baritone makes the same one) and rarely matters since
+// a path does not revisit its own cells.
+package path
