@@ -1,11 +1,12 @@
 // Package config embeds the shipped data files: skill specs (skills/), skill
 // packs (skill_packs/) and the tables the world model reads (tiers.yaml,
-// tags.yaml, recipes.yaml). The binary runs on these when no directory is given.
+// tags.yaml, recipes.yaml, vanilla_ids.yaml, tech.yaml). The binary runs on
+// these when no directory is given.
 package config
 
 import "embed"
 
 // FS holds the shipped configuration tree, rooted at this directory.
 //
-//go:embed skills skill_packs tiers.yaml tags.yaml recipes.yaml
+//go:embed skills skill_packs tiers.yaml tags.yaml recipes.yaml vanilla_ids.yaml tech.yaml
 var FS embed.FS

@@ -388,7 +388,7 @@ func fakeClock(step time.Duration) func() time.Time {
 func TestStartupCheckNamesSkillAndAction(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	body := newToy()
-	body.supports = []action.Kind{action.KindMoveTo, action.KindBreakBlock, action.KindChat}
+	body.supports = []action.Kind{action.KindMoveTo, action.KindBreakBlock, action.KindChat, action.KindWait}
 	_, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: goal(t, reg, "have 1 minecraft:log")})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "skill chop_tree (pack ")

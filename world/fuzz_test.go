@@ -65,3 +65,109 @@ func FuzzParseRecipes(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseIDMap(f *testing.F) {
+	f.Add([]byte("blocks:\n  0: minecraft:air\n  1: minecraft:stone\nitems:\n  263: minecraft:coal\n"))
+	f.Add([]byte("blocks:\n  1: stone\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ids, err := ParseIDMap("ids.yaml", data)
+		if err != nil {
+			located(t, err)
+			return
+		}
+		if !ids.Frozen() {
+			t.Fatal("a parsed map is not frozen")
+		}
+		// Every registered name resolves back to its id.
+		for id := 0; id < len(ids.blocks); id++ {
+			if name, ok := ids.BlockName(id); ok {
+				if back, ok := ids.BlockID(name); !ok || back != id {
+					t.Fatalf("block %d %q resolves back to %d", id, name, back)
+				}
+			}
+		}
+		for id := 0; id < len(ids.items); id++ {
+			if name := ids.items[id]; name != "" {
+				if back, ok := ids.ItemID(name); !ok || back != id {
+					t.Fatalf("item %d %q resolves back to %d", id, name, back)
+				}
+			}
+		}
+		r := NewResolver(ids, DefaultTags())
+		_ = r.Block(MakeState(1, 0))
+	})
+}
+
+func FuzzParseTech(f *testing.F) {
+	f.Add([]byte("tiers:\n  a: []\n  b:\n    - item: ore:ingotBronze\n    - machine: coke_oven\n      formed: true\n  c:\n    - machine_tier: c\n"))
+	f.Add([]byte("tiers:\n  a: [{machine: x}]\n"))
+	tiers, err := ParseTiers("t.yaml", []byte("tiers:\n  - name: a\n  - name: b\n  - name: c\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rules, err := ParseTech("tech.yaml", data, tiers)
+		if err != nil {
+			located(t, err)
+			return
+		}
+		if len(rules.Evidence("a")) != 0 {
+			t.Fatal("the lowest tier accepted evidence")
+		}
+		for _, name := range []string{"b", "c"} {
+			ev := rules.Evidence(name)
+			if len(ev) == 0 {
+				t.Fatalf("tier %s accepted without evidence", name)
+			}
+			for _, e := range ev {
+				if e.Kind != EvidenceItem && e.Kind != EvidenceMachine && e.Kind != EvidenceMachineTier {
+					t.Fatalf("evidence of kind %q", e.Kind)
+				}
+			}
+		}
+		if got := rules.Infer(NewInventory(), nil); got != "a" {
+			t.Fatalf("empty world inferred %s", got)
+		}
+	})
+}
+
+// FuzzSectionOps applies a byte-coded sequence of writes to a section and
+// checks it against a plain array, through every palette growth and reuse.
+func FuzzSectionOps(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 0, 0, 2, 255, 15, 3})
+	f.Add([]byte("a long run of writes that pushes the palette past sixteen states!!"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ref [SectionVolume]StateID
+		s := NewEmptySection()
+		for i := 0; i+2 < len(data); i += 3 {
+			idx := (int(data[i])<<8 | int(data[i+1])) & (SectionVolume - 1)
+			st := AirState
+			if v := data[i+2]; v != 0 {
+				// Spread states so some runs exceed 256 distinct ones.
+				st = MakeState(int(v)+int(data[i])*3, int(data[i+1])&7)
+			}
+			if prev := s.set(idx, st); prev != ref[idx] {
+				t.Fatalf("op %d: previous %v, want %v", i/3, prev, ref[idx])
+			}
+			ref[idx] = st
+		}
+		nonAir := 0
+		for i, st := range ref {
+			if got := s.at(i); got != st {
+				t.Fatalf("block %d: %v, want %v", i, got, st)
+			}
+			if st != AirState {
+				nonAir++
+			}
+		}
+		if s.NonAir() != nonAir {
+			t.Fatalf("non-air %d, want %d", s.NonAir(), nonAir)
+		}
+		bulk := NewSection(&ref)
+		for i, st := range ref {
+			if bulk.at(i) != st {
+				t.Fatalf("bulk block %d differs", i)
+			}
+		}
+	})
+}

@@ -150,10 +150,13 @@ const (
 // tank, a chest. Slots are named ("input", "output", "fuel", or "0".."26" for
 // chests); Fluids likewise ("water", "steam", "creosote").
 type Machine struct {
-	Kind   string               `json:"kind"`
-	Pos    BlockPos             `json:"pos"`
-	Formed bool                 `json:"formed"` // multiblock structure complete
-	Active bool                 `json:"active,omitempty"`
+	Kind   string   `json:"kind"`
+	Pos    BlockPos `json:"pos"`
+	Formed bool     `json:"formed"` // multiblock structure complete
+	Active bool     `json:"active,omitempty"`
+	// Tier is the voltage tier of an electric machine ("lv", "mv", …), empty
+	// for steam and unpowered ones. Tech inference reads it.
+	Tier   string               `json:"tier,omitempty"`
 	Slots  map[string]ItemStack `json:"slots,omitempty"`
 	Fluids map[string]FluidTank `json:"fluids,omitempty"`
 	// Temperature in °C. GT boilers make steam above 100 °C (bronze ones top

@@ -117,6 +117,19 @@ func (t *TagTable) BlockIDsWithTag(tag string) []string {
 	return out
 }
 
+// ItemIDsWithTag lists the item keys ("modid:name" or "modid:name:meta")
+// carrying a tag, sorted.
+func (t *TagTable) ItemIDsWithTag(tag string) []string {
+	var out []string
+	for id, tags := range t.items {
+		if hasString(tags, tag) {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func hasString(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -46,6 +46,9 @@ type env struct {
 const topUsage = `usage: agent <command> [arguments]
 
 commands:
+  run [--scenario FILE] [--goal "..."] [--seed N] [--trace FILE] [--max-steps N]
+      [--planner goal|script] [--json]
+                              play in the simulated world until the goal holds
   skills list [--tech-state T] [--packs a,b] [--candidates] [--json]
                               list the skills planners can use
   skills describe NAME[@VERSION] [--json]
@@ -53,7 +56,10 @@ commands:
   skills validate [DIR...]    check spec and pack directories; exit 1 listing every error
   packs list [--json]         list the skill packs and their tier gates
 
-With no command, agent lists the skills available to a fresh (stone_age) player.
+With no command, agent runs the embedded scenario (a forest beside a small
+steam-age base) with the goal "` + defaultGoal + `".
+Exit codes: 0 success (goal met), 1 failure (goal not met, invalid config),
+2 usage or configuration error.
 Common flags: --config DIR (default: the configuration embedded in the binary),
 --state FILE (registry state with learned metrics).`
 
@@ -92,13 +98,14 @@ func newLogger(w io.Writer) zerolog.Logger {
 
 func dispatch(e *env, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprintln(e.stdout, "Skills available to a fresh player (stone_age, all packs). `agent --help` lists the commands.")
-		return skillsList(e, []string{"--tech-state", "stone_age"})
+		return runCmd(e, nil)
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
 		fmt.Fprintln(e.stdout, topUsage)
 		return nil
+	case "run":
+		return runCmd(e, args[1:])
 	case "skills":
 		if len(args) < 2 {
 			return usagef("skills: missing subcommand (list, describe, validate)\n\n%s", topUsage)

@@ -19,15 +19,6 @@ func runAgent(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-func TestNoArgsListsStoneAgeSkills(t *testing.T) {
-	code, out, errOut := runAgent(t)
-	require.Equal(t, exitOK, code, errOut)
-	for _, s := range []string{"chop_tree", "plant_sapling", "basic_crafting", "mine_block", "report_status"} {
-		assert.Contains(t, out, s)
-	}
-	assert.NotContains(t, out, "feed_steam_boiler", "steam-age skills are gated")
-}
-
 func TestSkillsList(t *testing.T) {
 	code, out, _ := runAgent(t, "skills", "list")
 	require.Equal(t, exitOK, code)

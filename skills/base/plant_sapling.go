@@ -61,6 +61,9 @@ func (PlantSapling) SuggestActions(w *world.Snapshot, p skills.Params) ([]action
 			break
 		}
 		at := h.Pos.Up()
+		if at == w.Feet() {
+			continue // a block cannot be placed where the player stands
+		}
 		if above := w.BlockAt(at); !above.IsAir() && !above.HasTag("replaceable") {
 			continue
 		}

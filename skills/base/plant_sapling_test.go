@@ -29,15 +29,15 @@ func TestPlantSapling(t *testing.T) {
 		want []action.Action
 	}{
 		{
-			name: "one oak sapling on the nearest grass",
+			name: "one oak sapling on the nearest grass the player does not stand on",
 			w:    snap(at(0, 64, 0), field(), oaks),
-			want: plant(0, 64, 0, "minecraft:sapling"),
+			want: plant(0, 64, -1, "minecraft:sapling"),
 		},
 		{
 			name: "several saplings keep a free block between them",
 			w:    snap(at(0, 64, 0), field(), oaks),
 			raw:  map[string]any{"count": 3},
-			want: append(append(plant(0, 64, 0, "minecraft:sapling"), plant(0, 64, -2, "minecraft:sapling")...), plant(-2, 64, 0, "minecraft:sapling")...),
+			want: append(append(plant(0, 64, -1, "minecraft:sapling"), plant(0, 64, 1, "minecraft:sapling")...), plant(-2, 64, 0, "minecraft:sapling")...),
 		},
 		{
 			name: "not next to a log or another sapling",
@@ -61,20 +61,20 @@ func TestPlantSapling(t *testing.T) {
 		{
 			name: "birch saplings are named with their metadata",
 			w:    snap(at(0, 64, 0), field(), world.NewInventory(stack("minecraft:sapling", 2, 1))),
-			want: plant(0, 64, 0, "minecraft:sapling:2"),
+			want: plant(0, 64, -1, "minecraft:sapling:2"),
 		},
 		{
 			name: "stacks are used in slot order; oak is written :0 next to birch",
 			w: snap(at(0, 64, 0), field(), world.NewInventory(
 				stack("minecraft:sapling", 0, 1), stack("minecraft:dirt", 0, 3), stack("minecraft:sapling", 2, 4))),
 			raw:  map[string]any{"count": 2},
-			want: append(plant(0, 64, 0, "minecraft:sapling:0"), plant(0, 64, -2, "minecraft:sapling:2")...),
+			want: append(plant(0, 64, -1, "minecraft:sapling:0"), plant(0, 64, 1, "minecraft:sapling:2")...),
 		},
 		{
 			name: "fewer free spots than count plants what fits",
 			w:    snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, 0, 0, 1, 1), oaks),
 			raw:  map[string]any{"count": 3},
-			want: plant(0, 64, 0, "minecraft:sapling"),
+			want: plant(1, 64, 0, "minecraft:sapling"),
 		},
 	}
 	for _, tc := range tests {
@@ -99,6 +99,7 @@ func TestPlantSaplingFailures(t *testing.T) {
 		{"no soil", snap(at(0, 64, 0), world.NewSparseBlocks().SetID(world.Pos(0, 63, 0), "minecraft:stone", 0), world.NewInventory(stack("minecraft:sapling", 0, 1))), nil, skills.CodeNoTarget, "no free grass"},
 		{"soil out of radius", snap(at(0, 64, 0), world.NewSparseBlocks().SetID(world.Pos(9, 63, 0), "minecraft:grass", 0), world.NewInventory(stack("minecraft:sapling", 0, 1))), nil, skills.CodeNoTarget, "within 8"},
 		{"every spot touches a log", snap(at(0, 64, 0), crowdedField, world.NewInventory(stack("minecraft:sapling", 0, 1))), nil, skills.CodeNoTarget, "no free grass"},
+		{"the only spot is where the player stands", snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, 0, 0, 0, 0), world.NewInventory(stack("minecraft:sapling", 0, 1))), nil, skills.CodeNoTarget, "no free grass"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bufio"
+	"context"
+
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+)
+
+// defaultGoal shows the goal planner chaining skills: sticks need planks,
+// planks need logs, logs need trees.
+const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
+
+const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
+          [--max-steps N] [--max-ticks N] [--planner goal|script] [--script FILE] [--json]
+          [--config DIR] [--state FILE]`
+
+// goalMissed marks a run that ended without meeting its goal (exit 1).
+type goalMissed struct{ reason loop.StopReason }
+
+func (g *goalMissed) Error() string { return "goal not met: " + string(g.reason) }
+
+func runCmd(e *env, args []string) error {
+	fs := newFlagSet(e, "run", runUsage)
+	var cf configFlags
+	cf.register(fs)
+	scenarioFile := fs.String("scenario", "", "scenario YAML (default: the embedded forest_base)")
+	goalText := fs.String("goal", "", `goal, e.g. "collect 16 minecraft:log" (default: "`+defaultGoal+`")`)
+	goalFile := fs.String("goal-file", "", "goal as YAML (items, tier, skill)")
+	seed := fs.Int64("seed", 0, "override the scenario's seed")
+	traceFile := fs.String("trace", "", "write the JSONL trace to FILE")
+	maxSteps := fs.Int("max-steps", 100, "stop after N steps")
+	maxTicks := fs.Int64("max-ticks", 0, "stop after N game ticks (0 = no limit)")
+	plannerName := fs.String("planner", "goal", "goal (chains skills) or script (replays --script)")
+	scriptFile := fs.String("script", "", "YAML list of invocations for --planner script")
+	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("run: unexpected argument %q", pos[0])
+	}
+	if *goalText != "" && *goalFile != "" {
+		return usagef("run: give --goal or --goal-file, not both")
+	}
+	if *maxSteps < 1 {
+		return usagef("run: --max-steps must be at least 1")
+	}
+	var pl loop.Planner
+	switch *plannerName {
+	case "goal":
+		if *scriptFile != "" {
+			return usagef("run: --script needs --planner script")
+		}
+		pl = planner.Goal{}
+	case "script":
+		if *scriptFile == "" {
+			return usagef("run: --planner script needs --script FILE")
+		}
+		steps, err := readScript(*scriptFile)
+		if err != nil {
+			return configError(e, err)
+		}
+		pl = planner.NewScripted(steps...)
+	default:
+		return usagef("run: unknown planner %q (goal or script)", *plannerName)
+	}
+
+	reg, err := cf.load(e, registry.ActiveOnly)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	var goal loop.Goal
+	switch {
+	case *goalFile != "":
+		data, err := os.ReadFile(*goalFile)
+		if err != nil {
+			return usagef("run: %v", err)
+		}
+		if goal, err = loop.ParseGoalYAML(*goalFile, data, reg.Tiers()); err != nil {
+			return configError(e, err)
+		}
+	default:
+		text := *goalText
+		if text == "" {
+			text = defaultGoal
+		}
+		if goal, err = loop.ParseGoal(text, reg.Tiers()); err != nil {
+			return usagef("run: --goal: %v", err)
+		}
+	}
+	sc, err := loadScenario(*scenarioFile)
+	if err != nil {
+		return configError(e, err)
+	}
+	world, err := sim.New(sc, sim.Options{Seed: *seed})
+	if err != nil {
+		return configError(e, err)
+	}
+
+	var trace io.Writer
+	if *traceFile != "" {
+		f, err := os.Create(*traceFile)
+		if err != nil {
+			return usagef("run: %v", err)
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		defer bw.Flush()
+		trace = bw
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(world), Planner: pl, Goal: goal, Trace: trace,
+		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}
+	if !*asJSON {
+		fmt.Fprintf(e.stdout, "scenario %s, goal: %s\n", sc.Name, goal.Text)
+		cfg.OnStep = func(r loop.StepRecord) { fmt.Fprintln(e.stdout, stepLine(r)) }
+	}
+	l, err := loop.New(ctx, cfg)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	out, err := l.Run(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		printOutcome(e.stdout, out, reg)
+	}
+	if !out.GoalMet {
+		return &reportedError{(&goalMissed{out.Reason}).Error()}
+	}
+	return nil
+}
+
+// configError prints located configuration errors and makes them exit 2.
+func configError(e *env, err error) error {
+	printErrors(e.stderr, "", err)
+	return &usageError{"invalid input (see above)"}
+}
+
+func loadScenario(file string) (*sim.Scenario, error) {
+	if file == "" {
+		return sim.DefaultScenario()
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return sim.ParseScenario(file, data)
+}
+
+// readScript reads a YAML list of invocations: - {skill: NAME, params: {...}}.
+func readScript(file string) ([]loop.Invocation, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	d := strictyaml.NewDecoder(file)
+	var out []loop.Invocation
+	for i, n := range d.Sequence(root, "") {
+		path := strictyaml.Index("script", i)
+		f := d.Mapping(n, path, []string{"skill", "params"})
+		d.Require(n, path, f, "skill")
+		var inv loop.Invocation
+		if v, ok := f["skill"]; ok {
+			inv.Skill, _ = d.String(v.Value, path+".skill")
+		}
+		if v, ok := f["params"]; ok {
+			inv.Params = d.AnyMap(v.Value, path+".params")
+		}
+		out = append(out, inv)
+	}
+	if len(out) == 0 && len(d.Errs) == 0 {
+		d.Errorf(root, "script", "the script lists no invocations")
+	}
+	return out, d.Err()
+}
+
+// stepLine is the one human-readable line per step.
+func stepLine(r loop.StepRecord) string {
+	what := "(no invocation)"
+	if r.Invocation != nil {
+		what = r.Invocation.String()
+	}
+	line := fmt.Sprintf("step %3d  %-48s %-14s", r.Step, what, r.Verdict)
+	if r.After != nil {
+		if d := inventoryDelta(r.Before.Inventory, r.After.Inventory); d != "" {
+			line += " " + d
+		}
+	}
+	if r.Ticks > 0 {
+		line += fmt.Sprintf(" (%d ticks)", r.Ticks)
+	}
+	if r.Error != "" {
+		msg := r.Error
+		if len(msg) > 120 {
+			msg = msg[:117] + "..."
+		}
+		line += "  " + firstLine(msg)
+	}
+	return line
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func inventoryDelta(before, after map[string]int) string {
+	keys := map[string]bool{}
+	for k := range before {
+		keys[k] = true
+	}
+	for k := range after {
+		keys[k] = true
+	}
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, k := range names {
+		if d := after[k] - before[k]; d != 0 {
+			parts = append(parts, fmt.Sprintf("%+d %s", d, k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func printOutcome(w io.Writer, out loop.Outcome, reg *registry.Registry) {
+	status := "goal met"
+	if !out.GoalMet {
+		status = "goal NOT met (" + string(out.Reason) + "): " + strings.Join(out.Progress.Unmet, ", ")
+	}
+	fmt.Fprintf(w, "\n%s after %d steps, %d ticks (%.1f s of game time)\n", status, out.Steps, out.Ticks, float64(out.Ticks)/20)
+	names := make([]string, 0, len(out.Skills))
+	for n := range out.Skills {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		st := out.Skills[n]
+		line := fmt.Sprintf("  %-20s %d/%d steps succeeded", n, st.Successes, st.Attempts)
+		if d, err := reg.Describe(n); err == nil && d.Metrics.SuccessRate != nil {
+			line += fmt.Sprintf(", success rate %.0f%% over %d runs", *d.Metrics.SuccessRate*100, d.Metrics.Samples)
+		}
+		fmt.Fprintln(w, line)
+	}
+}

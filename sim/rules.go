@@ -1,0 +1,574 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+func (s *Sim) apply(tx *world.Tx, a action.Action) ipc.Result {
+	switch x := a.(type) {
+	case action.MoveTo:
+		return s.moveTo(tx, x)
+	case action.BreakBlock:
+		return s.breakBlock(tx, x)
+	case action.PlaceBlock:
+		return s.placeBlock(tx, x)
+	case action.UseItem:
+		return s.useItem(tx, x)
+	case action.Interact:
+		if x.Pos != nil {
+			if r, ok := s.reachable(tx, *x.Pos); !ok {
+				return r
+			}
+		}
+		return ipc.Result{Code: ipc.OK, Ticks: 2}
+	case action.Equip:
+		return s.equip(tx, x)
+	case action.OpenContainer:
+		if r, ok := s.reachable(tx, x.Pos); !ok {
+			return r
+		}
+		if _, ok := tx.Machine(x.Pos); !ok {
+			return ipc.Failf(ipc.InvalidParams, 0, "no container at %v", x.Pos)
+		}
+		p := x.Pos
+		s.open = &p
+		return ipc.Result{Code: ipc.OK, Ticks: 2}
+	case action.CloseContainer:
+		s.open = nil
+		return ipc.Result{Code: ipc.OK, Ticks: 1}
+	case action.TransferItems:
+		return s.transfer(tx, x)
+	case action.Craft:
+		return s.craft(tx, x)
+	case action.Wait:
+		return ipc.Result{Code: ipc.OK, Ticks: int64(x.Ticks)}
+	case action.Chat:
+		s.chat = append(s.chat, x.Message)
+		return ipc.Result{Code: ipc.OK, Ticks: 1}
+	}
+	return ipc.Failf(ipc.UnsupportedAction, 0, "the simulator has no rule for %s", a.Kind())
+}
+
+// grid is the pathfinder's view of the state: cells classified by the
+// block's tags, cached per block state; outside the scenario is Unknown.
+type grid struct {
+	s  *Sim
+	tx *world.Tx
+}
+
+func (g grid) Cell(x, y, z int) path.Cell {
+	if x < 0 || z < 0 || x >= g.s.sc.SizeX || z >= g.s.sc.SizeZ || y < 0 || y > 255 {
+		return path.Unknown
+	}
+	st := g.tx.StateAt(world.Pos(x, y, z))
+	if c, ok := g.s.cells[st]; ok {
+		return c
+	}
+	c := path.ClassifyByTags(g.tx.Resolver().Block(st))
+	g.s.cells[st] = c
+	return c
+}
+
+func feet(tx *world.Tx) world.BlockPos { return tx.Player().Pos.Block() }
+
+// moveTo follows the pathfinder's optimal walking path; it costs the path's
+// ticks at walking speed.
+func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
+	start := feet(tx)
+	goal := path.Near(a.Pos, a.Radius)
+	if goal.Reached(start) {
+		return ipc.Result{Code: ipc.OK, Ticks: 0, Details: map[string]any{"steps": 0}}
+	}
+	res, err := s.finder.Find(grid{s, tx}, start, goal, path.Options{MaxNodes: 200000})
+	if err != nil {
+		return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
+	}
+	if !res.Complete {
+		return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v to within %.1f of %v (%s after %d nodes)", start, a.Radius, a.Pos, res.Reason, res.Expanded)
+	}
+	end := start
+	if len(res.Steps) > 0 {
+		end = res.Steps[len(res.Steps)-1].Pos
+	}
+	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: float64(end.Y), Z: float64(end.Z) + 0.5})
+	return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: map[string]any{"steps": len(res.Steps), "to": end}}
+}
+
+// reachable checks the survival reach from the eyes to the block's centre.
+func (s *Sim) reachable(tx *world.Tx, p world.BlockPos) (ipc.Result, bool) {
+	f := feet(tx)
+	eye := world.Vec3{X: float64(f.X) + 0.5, Y: float64(f.Y) + eyeHeight, Z: float64(f.Z) + 0.5}
+	if d := math.Sqrt(eye.DistSq(p.Center())); d > reach+1e-9 {
+		return ipc.Failf(ipc.Unreachable, 0, "%v is %.2f blocks from the eyes; reach is %.1f", p, d, reach), false
+	}
+	return ipc.Result{}, true
+}
+
+// breakBlock mines a block with the held item: the time follows 1.7.10
+// (hardness, tool speed, whether the tool can harvest), a used tool wears by
+// one, and the drops (seeded chances) go to the inventory.
+func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
+	if r, ok := s.reachable(tx, a.Pos); !ok {
+		return r
+	}
+	b := tx.BlockAt(a.Pos)
+	if b.IsAir() {
+		return ipc.Failf(ipc.Rejected, 0, "nothing to break at %v", a.Pos)
+	}
+	info := infoOf(b)
+	if info.hardness < 0 {
+		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
+	}
+	inv := tx.Inventory()
+	held := inv.HeldStack()
+	speed := toolSpeed(held, info.tool)
+	harvest := !info.needsTool || speed > 1
+	ticks := int64(0)
+	if info.hardness > 0 {
+		ticks = int64(math.Ceil(path.BreakTicks(info.hardness, speed, harvest)))
+	}
+	tx.SetBlock(a.Pos, "minecraft:air", 0)
+	if info.hardness > 0 && held.MaxDamage > 0 && held.HasTag("tool:"+info.tool) && info.tool != "" {
+		held.Damage++
+		if held.Damage >= held.MaxDamage {
+			held = world.ItemStack{}
+		}
+		inv.Slots[inv.Held] = held
+	}
+	var got []string
+	if harvest {
+		for _, d := range s.drops(b) {
+			if s.give(&inv, d) {
+				got = append(got, describeStack(d))
+			}
+		}
+	}
+	tx.SetInventory(inv)
+	return ipc.Result{Code: ipc.OK, Ticks: max(ticks, 1), Details: map[string]any{"block": b.ID, "drops": got}}
+}
+
+// drops are the items a broken block yields, with vanilla chances.
+func (s *Sim) drops(b world.Block) []world.ItemStack {
+	one := func(id string, meta int) []world.ItemStack { return []world.ItemStack{world.NewStack(id, meta, 1)} }
+	switch b.ID {
+	case "minecraft:log", "minecraft:log2":
+		return one(b.ID, b.Meta&3)
+	case "minecraft:leaves", "minecraft:leaves2":
+		var out []world.ItemStack
+		if s.rng.IntN(20) == 0 {
+			out = append(out, world.NewStack("minecraft:sapling", b.Meta&3, 1))
+		}
+		if b.ID == "minecraft:leaves" && b.Meta&3 == 0 && s.rng.IntN(200) == 0 {
+			out = append(out, world.NewStack("minecraft:apple", 0, 1))
+		}
+		return out
+	case "minecraft:grass":
+		return one("minecraft:dirt", 0)
+	case "minecraft:stone":
+		return one("minecraft:cobblestone", 0)
+	case "minecraft:gravel":
+		if s.rng.IntN(10) == 0 {
+			return one("minecraft:flint", 0)
+		}
+		return one("minecraft:gravel", 0)
+	case "minecraft:coal_ore":
+		return one("minecraft:coal", 0)
+	case "minecraft:tallgrass":
+		if s.rng.IntN(8) == 0 {
+			return one("minecraft:wheat_seeds", 0)
+		}
+		return nil
+	}
+	return one(b.ID, b.Meta)
+}
+
+// stackLimit is how many items of a kind share a slot.
+func stackLimit(st world.ItemStack) int {
+	switch {
+	case st.MaxDamage > 0, st.ID == "minecraft:water_bucket", st.ID == "minecraft:lava_bucket", st.HasTag("ore:cellWater"):
+		return 1
+	case st.ID == "minecraft:bucket":
+		return 16
+	}
+	return stackMax
+}
+
+func sameItem(a, b world.ItemStack) bool {
+	return a.ID == b.ID && a.Meta == b.Meta && a.MaxDamage == 0 && b.MaxDamage == 0
+}
+
+// give puts a stack into the inventory (merging first); it reports false
+// when it did not all fit (the rest is lost, as items left on the ground).
+func (s *Sim) give(inv *world.Inventory, st world.ItemStack) bool {
+	left := st.Count
+	limit := stackLimit(st)
+	for i := range inv.Slots {
+		if left == 0 {
+			break
+		}
+		if !inv.Slots[i].Empty() && sameItem(inv.Slots[i], st) && inv.Slots[i].Count < limit {
+			n := min(left, limit-inv.Slots[i].Count)
+			inv.Slots[i].Count += n
+			left -= n
+		}
+	}
+	for i := range inv.Slots {
+		if left == 0 {
+			break
+		}
+		if inv.Slots[i].Empty() {
+			n := min(left, limit)
+			c := st
+			c.Count = n
+			inv.Slots[i] = c
+			left -= n
+		}
+	}
+	return left == 0
+}
+
+// take removes n items matching m, lowest slots first; false (and nothing
+// removed) when there are fewer.
+func take(inv *world.Inventory, m world.ItemMatcher, n int) (world.ItemStack, bool) {
+	if inv.Count(m) < n {
+		return world.ItemStack{}, false
+	}
+	var taken world.ItemStack
+	for i := range inv.Slots {
+		if n == 0 {
+			break
+		}
+		if !m.Matches(inv.Slots[i]) {
+			continue
+		}
+		k := min(n, inv.Slots[i].Count)
+		if taken.Empty() {
+			taken = inv.Slots[i]
+			taken.Count = 0
+		}
+		taken.Count += k
+		inv.Slots[i].Count -= k
+		if inv.Slots[i].Count == 0 {
+			inv.Slots[i] = world.ItemStack{}
+		}
+		n -= k
+	}
+	return taken, true
+}
+
+func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
+	if r, ok := s.reachable(tx, a.Pos); !ok {
+		return r
+	}
+	m, err := world.ParseItemMatcher(a.Item)
+	if err != nil {
+		return ipc.Failf(ipc.InvalidParams, 0, "%v", err)
+	}
+	inv := tx.Inventory()
+	slot := inv.Find(m)
+	if slot < 0 {
+		return ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", a.Item)
+	}
+	block, meta, ok := blockForItem(inv.Slots[slot])
+	if !ok {
+		return ipc.Failf(ipc.Rejected, 0, "%s is not a placeable block", describeStack(inv.Slots[slot]))
+	}
+	here := tx.BlockAt(a.Pos)
+	if !here.IsAir() && !here.HasTag("replaceable") {
+		return ipc.Failf(ipc.Rejected, 0, "%v is occupied by %s", a.Pos, here.ID)
+	}
+	if feet(tx) == a.Pos || feet(tx).Up() == a.Pos {
+		return ipc.Failf(ipc.Rejected, 0, "the player stands at %v", a.Pos)
+	}
+	support := false
+	for _, d := range [][3]int{{0, -1, 0}, {0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}} {
+		nb := tx.BlockAt(a.Pos.Add(d[0], d[1], d[2]))
+		if !nb.IsAir() && !nb.HasTag("liquid") && !nb.HasTag("replaceable") {
+			support = true
+			break
+		}
+	}
+	if !support {
+		return ipc.Failf(ipc.Rejected, 0, "no face to place against at %v", a.Pos)
+	}
+	if block == "minecraft:sapling" {
+		if below := tx.BlockAt(a.Pos.Down()); !below.HasTag("soil") {
+			return ipc.Failf(ipc.Rejected, 0, "a sapling needs grass or dirt below, found %s", below.ID)
+		}
+	}
+	take(&inv, world.MustItem(describeStack(inv.Slots[slot])+metaSuffix(inv.Slots[slot])), 1)
+	tx.SetInventory(inv)
+	if err := tx.SetBlock(a.Pos, block, meta); err != nil {
+		return ipc.Failf(ipc.Internal, 0, "%v", err)
+	}
+	return ipc.Result{Code: ipc.OK, Ticks: 4}
+}
+
+// metaSuffix pins a matcher to metadata 0 when the id alone would match
+// other variants.
+func metaSuffix(st world.ItemStack) string {
+	if st.Meta == 0 {
+		return ":0"
+	}
+	return ""
+}
+
+func (s *Sim) equip(tx *world.Tx, a action.Equip) ipc.Result {
+	m, err := world.ParseItemMatcher(a.Item)
+	if err != nil {
+		return ipc.Failf(ipc.InvalidParams, 0, "%v", err)
+	}
+	inv := tx.Inventory()
+	slot := inv.BestTool(m, 0)
+	if slot < 0 {
+		return ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", a.Item)
+	}
+	if slot >= 9 {
+		// Swap it into the selected hotbar slot, as a player would.
+		inv.Slots[slot], inv.Slots[inv.Held] = inv.Slots[inv.Held], inv.Slots[slot]
+	} else {
+		inv.Held = slot
+	}
+	tx.SetInventory(inv)
+	return ipc.Result{Code: ipc.OK, Ticks: 1}
+}
+
+// useItem handles buckets and cells: filling at a water source, pouring
+// into tanks and boilers (a hot, dry GregTech boiler explodes), draining
+// creosote from coke ovens.
+func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
+	m, err := world.ParseItemMatcher(a.Item)
+	if err != nil {
+		return ipc.Failf(ipc.InvalidParams, 0, "%v", err)
+	}
+	inv := tx.Inventory()
+	slot := inv.Find(m)
+	if slot < 0 {
+		return ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", a.Item)
+	}
+	st := inv.Slots[slot]
+	if a.Target == nil {
+		return ipc.Result{Code: ipc.OK, Ticks: 4}
+	}
+	if r, ok := s.reachable(tx, *a.Target); !ok {
+		return r
+	}
+	empty := st.HasTag("container_empty")
+	full := st.HasTag("container_water")
+	filled, emptied := waterContainer(st)
+	if mach, ok := tx.Machine(*a.Target); ok {
+		switch {
+		case full && (mach.Kind == world.MachineWaterTank || mach.Kind == world.MachineSteamBoiler):
+			tank := mach.Fluids["water"]
+			if mach.Kind == world.MachineSteamBoiler && tank.Amount == 0 && mach.Temperature > 100 {
+				// GregTech: water on a hot, dry boiler makes it explode.
+				tx.RemoveMachine(mach.Pos)
+				tx.SetBlock(mach.Pos, "minecraft:air", 0)
+				p := tx.Player()
+				p.Health = math.Max(0, p.Health-12)
+				tx.SetPlayer(p)
+				return ipc.Failf(ipc.Rejected, 4, "the boiler at %v was dry at %.0f °C and exploded when water was added", mach.Pos, mach.Temperature)
+			}
+			if tank.Capacity-tank.Amount < bucketMB {
+				return ipc.Failf(ipc.Rejected, 4, "the %s at %v has no room for another bucket", mach.Kind, mach.Pos)
+			}
+			tank.Fluid = "water"
+			tank.Amount += bucketMB
+			mach.Fluids["water"] = tank
+			tx.PutMachine(mach)
+			take(&inv, world.MustItem(describeStack(st)+metaSuffix(st)), 1)
+			s.give(&inv, emptied)
+			tx.SetInventory(inv)
+			return ipc.Result{Code: ipc.OK, Ticks: 4}
+		case empty && mach.Kind == world.MachineCokeOven:
+			tank := mach.Fluids["creosote"]
+			if tank.Amount < bucketMB {
+				return ipc.Failf(ipc.Rejected, 4, "the coke oven at %v holds %d mB of creosote, less than a bucket", mach.Pos, tank.Amount)
+			}
+			tank.Amount -= bucketMB
+			mach.Fluids["creosote"] = tank
+			tx.PutMachine(mach)
+			take(&inv, world.MustItem(describeStack(st)+metaSuffix(st)), 1)
+			s.give(&inv, world.NewStack("Railcraft:fluid.creosote.bucket", 0, 1))
+			tx.SetInventory(inv)
+			return ipc.Result{Code: ipc.OK, Ticks: 4}
+		}
+		return ipc.Failf(ipc.Rejected, 4, "using %s on the %s at %v does nothing", describeStack(st), mach.Kind, mach.Pos)
+	}
+	target := tx.BlockAt(*a.Target)
+	if empty && target.HasTag("water_source") {
+		// Ponds are treated as infinite water sources (as a 2×2 pool is).
+		take(&inv, world.MustItem(describeStack(st)+metaSuffix(st)), 1)
+		s.give(&inv, filled)
+		tx.SetInventory(inv)
+		return ipc.Result{Code: ipc.OK, Ticks: 4}
+	}
+	return ipc.Failf(ipc.Rejected, 4, "using %s on %s at %v does nothing", describeStack(st), target.ID, *a.Target)
+}
+
+// waterContainer gives the filled and the emptied form of a bucket or cell.
+func waterContainer(st world.ItemStack) (filled, emptied world.ItemStack) {
+	if st.ID == "IC2:itemCellEmpty" {
+		return world.NewStack("IC2:itemCellEmpty", 1, 1), world.NewStack("IC2:itemCellEmpty", 0, 1)
+	}
+	return world.NewStack("minecraft:water_bucket", 0, 1), world.NewStack("minecraft:bucket", 0, 1)
+}
+
+func (s *Sim) transfer(tx *world.Tx, a action.TransferItems) ipc.Result {
+	if s.open == nil || *s.open != a.Pos {
+		return ipc.Failf(ipc.Rejected, 0, "the container at %v is not open", a.Pos)
+	}
+	mach, ok := tx.Machine(a.Pos)
+	if !ok {
+		return ipc.Failf(ipc.InvalidParams, 0, "no container at %v", a.Pos)
+	}
+	m, err := world.ParseItemMatcher(a.Item)
+	if err != nil {
+		return ipc.Failf(ipc.InvalidParams, 0, "%v", err)
+	}
+	inv := tx.Inventory()
+	slotName := a.Slot
+	if a.Direction == action.Deposit {
+		if slotName == "" {
+			slotName = firstFreeSlot(mach, m)
+		}
+		cur := mach.Slots[slotName]
+		have := inv.Count(m)
+		if have < a.Count {
+			return ipc.Failf(ipc.InvalidParams, 0, "only %d %s in the inventory, %d asked", have, a.Item, a.Count)
+		}
+		if !accepts(mach, slotName, inv.Slots[inv.Find(m)]) {
+			return ipc.Failf(ipc.Rejected, 0, "the %s's %s slot does not accept %s", mach.Kind, slotName, describeStack(inv.Slots[inv.Find(m)]))
+		}
+		probe := inv.Slots[inv.Find(m)]
+		if !cur.Empty() && !sameItem(cur, probe) {
+			return ipc.Failf(ipc.Rejected, 0, "the %s slot holds %s", slotName, describeStack(cur))
+		}
+		room := stackMax - cur.Count
+		if room < a.Count {
+			return ipc.Failf(ipc.Rejected, 0, "the %s slot has room for %d, %d asked", slotName, room, a.Count)
+		}
+		moved, _ := take(&inv, world.MustItem(describeStack(probe)+metaSuffix(probe)), a.Count)
+		if cur.Empty() {
+			cur = moved
+		} else {
+			cur.Count += moved.Count
+		}
+		mach.Slots[slotName] = cur
+	} else {
+		if slotName == "" {
+			slotName = firstMatchingSlot(mach, m)
+		}
+		cur := mach.Slots[slotName]
+		if !m.Matches(cur) || cur.Count < a.Count {
+			return ipc.Failf(ipc.Rejected, 0, "the %s slot of the %s at %v holds %d %s, %d asked", slotName, mach.Kind, a.Pos, max(0, cur.Count), a.Item, a.Count)
+		}
+		out := cur
+		out.Count = a.Count
+		if !s.give(&inv, out) {
+			return ipc.Failf(ipc.Rejected, 0, "the inventory has no room for %d %s", a.Count, a.Item)
+		}
+		cur.Count -= a.Count
+		if cur.Count == 0 {
+			delete(mach.Slots, slotName)
+		} else {
+			mach.Slots[slotName] = cur
+		}
+	}
+	tx.SetInventory(inv)
+	tx.PutMachine(mach)
+	return ipc.Result{Code: ipc.OK, Ticks: 2}
+}
+
+// accepts says what machine slots take: coke oven input takes what it can
+// coke, boiler fuel takes fuel; other slots take anything.
+func accepts(m world.Machine, slot string, st world.ItemStack) bool {
+	switch {
+	case m.Kind == world.MachineCokeOven && slot == "input":
+		_, ok := cokeRecipeFor(st)
+		return ok
+	case m.Kind == world.MachineCokeOven && slot == "output":
+		return false
+	case m.Kind == world.MachineSteamBoiler && slot == "fuel":
+		_, ok := burnTicks[st.ID]
+		return ok
+	}
+	return true
+}
+
+func firstFreeSlot(m world.Machine, it world.ItemMatcher) string {
+	for i := 0; i < 27; i++ {
+		name := fmt.Sprint(i)
+		if cur := m.Slots[name]; cur.Empty() || it.Matches(cur) && cur.Count < stackMax {
+			return name
+		}
+	}
+	return "26"
+}
+
+func firstMatchingSlot(m world.Machine, it world.ItemMatcher) string {
+	names := make([]string, 0, len(m.Slots))
+	for n := range m.Slots {
+		names = append(names, n)
+	}
+	sortSlots(names)
+	for _, n := range names {
+		if it.Matches(m.Slots[n]) {
+			return n
+		}
+	}
+	return ""
+}
+
+func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
+	recipes := world.DefaultRecipes().For(a.Item)
+	if len(recipes) == 0 {
+		return ipc.Failf(ipc.InvalidParams, 0, "no recipe makes %s", a.Item)
+	}
+	inv := tx.Inventory()
+	for _, r := range recipes {
+		ok := true
+		for _, tool := range r.Tools {
+			ok = ok && inv.Find(tool) >= 0
+		}
+		if !ok {
+			continue
+		}
+		if r.NeedsTable() {
+			if a.Table == nil {
+				continue
+			}
+			if tx.BlockAt(*a.Table).ID != "minecraft:crafting_table" {
+				return ipc.Failf(ipc.InvalidParams, 0, "no crafting table at %v", *a.Table)
+			}
+			if res, ok := s.reachable(tx, *a.Table); !ok {
+				return res
+			}
+		}
+		for _, in := range r.Ingredients {
+			ok = ok && inv.Count(in.Item) >= in.Count*a.Count
+		}
+		if !ok {
+			continue
+		}
+		for _, in := range r.Ingredients {
+			take(&inv, in.Item, in.Count*a.Count)
+		}
+		id, meta, _ := world.SplitID(r.Output)
+		if meta < 0 {
+			meta = 0
+		}
+		if !s.give(&inv, world.NewStack(id, meta, r.Count*a.Count)) {
+			return ipc.Failf(ipc.Rejected, 0, "the inventory has no room for %d %s", r.Count*a.Count, r.Output)
+		}
+		tx.SetInventory(inv)
+		return ipc.Result{Code: ipc.OK, Ticks: int64(10 * a.Count), Details: map[string]any{"made": r.Count * a.Count}}
+	}
+	return ipc.Failf(ipc.Rejected, 0, "missing ingredients (or a crafting table) for %d × %s", a.Count, a.Item)
+}

@@ -1,0 +1,288 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+// Sim is a simulated world and the body acting in it. It implements
+// ipc.Body. All randomness comes from a PCG generator seeded by the
+// scenario (and an optional seed override), and every iteration is in a
+// fixed order, so a scenario, a seed and the same actions always give the
+// same world.
+type Sim struct {
+	sc    *Scenario
+	state *world.State
+	rng   *rand.Rand
+	cells map[world.StateID]path.Cell
+	// open is the container whose window is open, if any.
+	open   *world.BlockPos
+	chat   []string
+	finder *path.Finder
+}
+
+var _ ipc.Body = (*Sim)(nil)
+
+// Options tune a simulation.
+type Options struct {
+	// Seed overrides the scenario's seed when not zero.
+	Seed int64
+}
+
+// New builds the world of a scenario.
+func New(sc *Scenario, opts Options) (*Sim, error) {
+	seed := sc.Seed
+	if opts.Seed != 0 {
+		seed = opts.Seed
+	}
+	ids, err := idsFor(sc)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{
+		sc:     sc,
+		state:  world.NewState(world.StateOptions{IDs: ids}),
+		rng:    rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
+		cells:  map[world.StateID]path.Cell{},
+		finder: path.NewFinder(),
+	}
+	var buildErr error
+	s.state.Update(func(tx *world.Tx) { buildErr = s.build(tx) })
+	if buildErr != nil {
+		return nil, fmt.Errorf("%s: %w", sc.File, buildErr)
+	}
+	return s, nil
+}
+
+// idsFor extends the vanilla id map with the modded blocks a scenario uses,
+// numbering them from 4096 up in name order (NotEnoughIds-sized ids).
+func idsFor(sc *Scenario) (*world.IDMap, error) {
+	ids := world.VanillaIDs().Clone()
+	names := map[string]bool{}
+	for _, b := range sc.Blocks {
+		id, _, _ := world.SplitID(b.Block)
+		names[id] = true
+	}
+	for _, m := range sc.Machines {
+		id, _, _ := world.SplitID(machineBlocks[m.Kind])
+		names[id] = true
+	}
+	var extra []string
+	for n := range names {
+		if _, ok := ids.BlockID(n); !ok {
+			extra = append(extra, n)
+		}
+	}
+	sort.Strings(extra)
+	for i, n := range extra {
+		if err := ids.SetBlock(4096+i, n); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+func (s *Sim) set(tx *world.Tx, p world.BlockPos, block string) error {
+	id, meta, err := world.SplitID(block)
+	if err != nil {
+		return err
+	}
+	if meta < 0 {
+		meta = 0
+	}
+	return tx.SetBlock(p, id, meta)
+}
+
+func (s *Sim) build(tx *world.Tx) error {
+	sc := s.sc
+	ground := make([]int, sc.SizeX*sc.SizeZ)
+	phaseX, phaseZ := s.rng.Float64()*math.Pi*2, s.rng.Float64()*math.Pi*2
+	for z := 0; z < sc.SizeZ; z++ {
+		for x := 0; x < sc.SizeX; x++ {
+			h := sc.GroundY
+			if sc.Generator == "hills" {
+				h += int(math.Floor(1.5 * (math.Sin(float64(x)*0.09+phaseX) + math.Cos(float64(z)*0.07+phaseZ))))
+			}
+			ground[z*sc.SizeX+x] = h
+			if err := s.set(tx, world.Pos(x, 0, z), "minecraft:bedrock"); err != nil {
+				return err
+			}
+			for y := 1; y <= h; y++ {
+				b := "minecraft:stone"
+				switch {
+				case y == h:
+					b = "minecraft:grass"
+				case y >= h-3:
+					b = "minecraft:dirt"
+				}
+				if err := s.set(tx, world.Pos(x, y, z), b); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	top := func(x, z int) int { return ground[z*sc.SizeX+x] }
+	for _, b := range sc.Blocks {
+		if b.Pos != nil {
+			if err := s.set(tx, *b.Pos, b.Block); err != nil {
+				return err
+			}
+			continue
+		}
+		for y := b.From.Y; y <= b.To.Y; y++ {
+			for z := b.From.Z; z <= b.To.Z; z++ {
+				for x := b.From.X; x <= b.To.X; x++ {
+					if err := s.set(tx, world.Pos(x, y, z), b.Block); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	var trunks [][2]int
+	free := func(x, z int) bool {
+		for _, t := range trunks {
+			if abs(t[0]-x) < 4 && abs(t[1]-z) < 4 {
+				return false
+			}
+		}
+		return tx.BlockAt(world.Pos(x, top(x, z), z)).ID == "minecraft:grass" && tx.BlockAt(world.Pos(x, top(x, z)+1, z)).IsAir()
+	}
+	plant := func(x, z, height int) error {
+		h := top(x, z)
+		if height == 0 {
+			height = 4 + s.rng.IntN(3)
+		}
+		for dz := -2; dz <= 2; dz++ {
+			for dx := -2; dx <= 2; dx++ {
+				for y := h + height - 1; y <= h+height+1; y++ {
+					r := 2
+					if y > h+height {
+						r = 1
+					}
+					if abs(dx) > r || abs(dz) > r {
+						continue
+					}
+					p := world.Pos(x+dx, y, z+dz)
+					if p.X < 0 || p.Z < 0 || p.X >= sc.SizeX || p.Z >= sc.SizeZ {
+						continue
+					}
+					if tx.BlockAt(p).IsAir() {
+						if err := s.set(tx, p, "minecraft:leaves"); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+		for y := h + 1; y <= h+height; y++ {
+			if err := s.set(tx, world.Pos(x, y, z), "minecraft:log"); err != nil {
+				return err
+			}
+		}
+		trunks = append(trunks, [2]int{x, z})
+		return nil
+	}
+	for _, t := range sc.Trees {
+		if t.Random == 0 {
+			if err := plant(t.X, t.Z, t.Height); err != nil {
+				return err
+			}
+			continue
+		}
+		placed := 0
+		for attempt := 0; placed < t.Random && attempt < t.Random*50; attempt++ {
+			x := t.X + s.rng.IntN(t.X2-t.X+1)
+			z := t.Z + s.rng.IntN(t.Z2-t.Z+1)
+			if !free(x, z) {
+				continue
+			}
+			if err := plant(x, z, t.Height); err != nil {
+				return err
+			}
+			placed++
+		}
+	}
+	for _, m := range sc.Machines {
+		if err := s.set(tx, m.Pos, machineBlocks[m.Kind]); err != nil {
+			return err
+		}
+		wm := world.Machine{Kind: m.Kind, Pos: m.Pos, Formed: m.Formed, Temperature: m.Temperature,
+			Slots: map[string]world.ItemStack{}, Fluids: map[string]world.FluidTank{}}
+		if wm.Temperature == 0 {
+			wm.Temperature = 20
+		}
+		for name, st := range m.Slots {
+			wm.Slots[name] = st.Stack()
+		}
+		for name, f := range m.Fluids {
+			wm.Fluids[name] = f
+		}
+		tx.PutMachine(wm)
+	}
+	inv := world.NewInventory()
+	for i, st := range sc.Player.Inventory {
+		inv.Slots[i] = st.Stack()
+	}
+	tx.SetInventory(inv)
+	p := sc.Player
+	tx.SetPlayer(world.Player{Name: "Bot", Pos: world.Vec3{X: float64(p.Pos.X) + 0.5, Y: float64(p.Pos.Y), Z: float64(p.Pos.Z) + 0.5},
+		Dimension: p.Dimension, Health: p.Health, Food: p.Food})
+	return nil
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// Info implements ipc.Body: the simulator supports every action kind.
+func (s *Sim) Info() ipc.Info { return ipc.Info{Name: "sim", Supports: action.Kinds()} }
+
+// Observe implements ipc.Body.
+func (s *Sim) Observe(ctx context.Context) (*world.Snapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.state.Snapshot(), nil
+}
+
+// State exposes the world for tests and tools.
+func (s *Sim) State() *world.State { return s.state }
+
+// Chat returns the messages the player sent.
+func (s *Sim) Chat() []string { return append([]string(nil), s.chat...) }
+
+// Execute implements ipc.Body: it applies the game rules for one action,
+// advances the world clock by the ticks it took and runs the machines for
+// that time.
+func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
+	if err := ctx.Err(); err != nil {
+		return ipc.Failf(ipc.Interrupted, 0, "%v", err)
+	}
+	var res ipc.Result
+	s.state.Update(func(tx *world.Tx) {
+		res = s.apply(tx, a)
+		if res.Ticks > 0 {
+			s.advance(tx, res.Ticks)
+		}
+	})
+	return res
+}
+
+func describeStack(st world.ItemStack) string {
+	if st.Meta != 0 {
+		return fmt.Sprintf("%s:%d", st.ID, st.Meta)
+	}
+	return st.ID
+}
