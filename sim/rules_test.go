@@ -1,0 +1,175 @@
+package sim
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// small builds a 16×16 flat world with the given extras.
+func small(t *testing.T, extra string) *Sim {
+	t.Helper()
+	sc, err := ParseScenario("t.yaml", []byte("name: t\nseed: 5\nsize: {x: 16, z: 16}\nplayer:\n  pos: [8, 64, 8]\n"+extra))
+	require.NoError(t, err)
+	s, err := New(sc, Options{})
+	require.NoError(t, err)
+	return s
+}
+
+func exec(t *testing.T, s *Sim, a action.Action) ipc.Result {
+	t.Helper()
+	return s.Execute(context.Background(), a)
+}
+
+func snap(t *testing.T, s *Sim) *world.Snapshot {
+	t.Helper()
+	w, err := s.Observe(context.Background())
+	require.NoError(t, err)
+	return w
+}
+
+func TestBreakTimeDependsOnTool(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:dirt, count: 1}\n    - {item: minecraft:iron_axe, max_durability: 250}\ntrees:\n  - {at: [10, 8], height: 5}\n")
+	log := world.Pos(10, 64, 8)
+	hand := exec(t, s, action.BreakBlock{Pos: log.Add(0, 1, 0)})
+	require.True(t, hand.OK(), hand.Error)
+	require.NoError(t, func() error { r := exec(t, s, action.Equip{Item: "tool:axe"}); assert.True(t, r.OK()); return nil }())
+	axe := exec(t, s, action.BreakBlock{Pos: log})
+	require.True(t, axe.OK(), axe.Error)
+	assert.Equal(t, int64(60), hand.Ticks, "a log by hand: hardness 2 → 60 ticks in 1.7.10")
+	assert.Equal(t, int64(10), axe.Ticks, "with an iron axe (speed 6) → 10 ticks")
+	w := snap(t, s)
+	assert.Equal(t, 2, w.Inventory.CountID("minecraft:log"))
+	axeSlot := w.Inventory.Find(world.MustItem("tool:axe"))
+	assert.Equal(t, 249, w.Inventory.Slots[axeSlot].Durability(), "the axe wore by one, only when used")
+	assert.True(t, w.BlockAt(log).IsAir())
+}
+
+func TestStoneNeedsAPickaxe(t *testing.T) {
+	s := small(t, "blocks:\n  - {block: minecraft:stone, pos: [9, 64, 8]}\n")
+	r := exec(t, s, action.BreakBlock{Pos: world.Pos(9, 64, 8)})
+	require.True(t, r.OK())
+	assert.Equal(t, 0, snap(t, s).Inventory.CountID("minecraft:cobblestone"), "stone broken by hand drops nothing")
+	assert.Equal(t, int64(150), r.Ticks, "hardness 1.5 that the hand cannot harvest: 1.5 × 100 / speed 1 → 150 ticks")
+}
+
+func TestReachAndUnreachable(t *testing.T) {
+	s := small(t, "blocks:\n  - {block: minecraft:cobblestone, from: [12, 64, 0], to: [12, 66, 15]}\n")
+	r := exec(t, s, action.BreakBlock{Pos: world.Pos(14, 63, 8)})
+	assert.Equal(t, ipc.Unreachable, r.Code, "6 blocks away")
+	r = exec(t, s, action.MoveTo{Pos: world.Pos(14, 64, 8)})
+	assert.Equal(t, ipc.Unreachable, r.Code, "a 3-high wall cuts the world in two: %s", r.Error)
+	r = exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 3)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, world.Pos(3, 64, 3), snap(t, s).Feet())
+	assert.InDelta(t, 33, float64(r.Ticks), 2, "5 diagonal steps at walking speed")
+}
+
+func TestPlaceBlockNeedsItemAndSupport(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:cobblestone, count: 2}\n")
+	r := exec(t, s, action.PlaceBlock{Pos: world.Pos(9, 66, 8), Item: "minecraft:cobblestone", Face: "auto"})
+	assert.Equal(t, ipc.Rejected, r.Code, "nothing to place against in mid-air")
+	r = exec(t, s, action.PlaceBlock{Pos: world.Pos(9, 64, 8), Item: "minecraft:cobblestone", Face: "auto"})
+	require.True(t, r.OK(), r.Error)
+	r = exec(t, s, action.PlaceBlock{Pos: world.Pos(9, 64, 8), Item: "minecraft:cobblestone", Face: "auto"})
+	assert.Equal(t, ipc.Rejected, r.Code, "occupied")
+	r = exec(t, s, action.PlaceBlock{Pos: world.Pos(8, 64, 8), Item: "minecraft:cobblestone", Face: "auto"})
+	assert.Equal(t, ipc.Rejected, r.Code, "the player stands there")
+	r = exec(t, s, action.PlaceBlock{Pos: world.Pos(7, 64, 8), Item: "minecraft:dirt", Face: "auto"})
+	assert.Equal(t, ipc.InvalidParams, r.Code, "no dirt held")
+	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:cobblestone"))
+}
+
+func TestCokeOvenMakesCokeOverTime(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:coal, count: 3}\n    - {item: minecraft:dirt, count: 1}\nmachines:\n  - kind: coke_oven\n    pos: [10, 64, 8]\n    fluids: {creosote: {amount: 0, capacity: 10000}}\n")
+	oven := world.Pos(10, 64, 8)
+	assert.Equal(t, ipc.Rejected, exec(t, s, action.TransferItems{Pos: oven, Item: "minecraft:coal", Count: 3, Direction: action.Deposit, Slot: "input"}).Code, "not open")
+	require.True(t, exec(t, s, action.OpenContainer{Pos: oven}).OK())
+	require.True(t, exec(t, s, action.TransferItems{Pos: oven, Item: "minecraft:coal", Count: 3, Direction: action.Deposit, Slot: "input"}).OK())
+	require.True(t, exec(t, s, action.Wait{Ticks: 1800*2 + 10}).OK())
+	m := machine(t, s, oven)
+	assert.Equal(t, 2, m.Slot("output").Count, "two coal coked in two cycles")
+	assert.Equal(t, "Railcraft:fuel.coke", m.Slot("output").ID)
+	assert.Equal(t, 1, m.Slot("input").Count)
+	assert.Equal(t, 1000, m.Fluid("creosote").Amount)
+	require.True(t, exec(t, s, action.TransferItems{Pos: oven, Item: "Railcraft:fuel.coke", Count: 2, Direction: action.Withdraw, Slot: "output"}).OK())
+	assert.Equal(t, 2, snap(t, s).Inventory.CountID("Railcraft:fuel.coke"))
+	assert.Equal(t, ipc.Rejected, exec(t, s, action.TransferItems{Pos: oven, Item: "minecraft:dirt", Count: 1, Direction: action.Deposit, Slot: "input"}).Code)
+}
+
+func TestBoilerBurnsFuelAndWaterAndExplodesWhenRefilledDry(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:coal, count: 8}\n    - {item: minecraft:water_bucket, count: 1}\nmachines:\n  - kind: steam_boiler\n    pos: [10, 64, 8]\n    fluids: {water: {amount: 1000, capacity: 16000}, steam: {amount: 0, capacity: 16000}}\n")
+	boiler := world.Pos(10, 64, 8)
+	require.True(t, exec(t, s, action.OpenContainer{Pos: boiler}).OK())
+	require.True(t, exec(t, s, action.TransferItems{Pos: boiler, Item: "minecraft:coal", Count: 8, Direction: action.Deposit, Slot: "fuel"}).OK())
+	require.True(t, exec(t, s, action.Wait{Ticks: 6000}).OK())
+	m := machine(t, s, boiler)
+	assert.Greater(t, m.Temperature, 100.0)
+	assert.Less(t, m.Slot("fuel").Count, 8, "fuel burns")
+	assert.Greater(t, m.Fluid("steam").Amount, 0, "steam is made")
+	require.True(t, exec(t, s, action.Wait{Ticks: 6000}).OK())
+	m = machine(t, s, boiler)
+	require.Equal(t, 0, m.Fluid("water").Amount, "the boiler boiled dry")
+	r := exec(t, s, action.UseItem{Item: "minecraft:water_bucket", Target: &boiler})
+	assert.Equal(t, ipc.Rejected, r.Code)
+	assert.Contains(t, r.Error, "exploded")
+	w := snap(t, s)
+	assert.Empty(t, w.Machines, "the boiler is gone")
+	assert.Less(t, w.Player.Health, 20.0)
+}
+
+func TestBucketsAndTanks(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:bucket, count: 1}\nblocks:\n  - {block: minecraft:water, pos: [9, 63, 9]}\nmachines:\n  - kind: water_tank\n    pos: [7, 64, 8]\n    fluids: {water: {amount: 0, capacity: 16000}}\n")
+	water, tank := world.Pos(9, 63, 9), world.Pos(7, 64, 8)
+	require.True(t, exec(t, s, action.UseItem{Item: "minecraft:bucket", Target: &water}).OK())
+	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:water_bucket"))
+	require.True(t, exec(t, s, action.UseItem{Item: "minecraft:water_bucket", Target: &tank}).OK())
+	assert.Equal(t, 1000, machine(t, s, tank).Fluid("water").Amount)
+	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:bucket"))
+}
+
+func TestCraftingFollowsTheRecipeBook(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:log, count: 3}\n    - {item: minecraft:flint, count: 1}\nblocks:\n  - {block: minecraft:crafting_table, pos: [9, 64, 9]}\n")
+	require.True(t, exec(t, s, action.Craft{Item: "minecraft:planks", Count: 3}).OK())
+	w := snap(t, s)
+	assert.Equal(t, 6, w.Inventory.CountID("minecraft:planks"), "GTNH: 2 planks per log by hand")
+	r := exec(t, s, action.Craft{Item: "minecraft:chest", Count: 1})
+	assert.Equal(t, ipc.Rejected, r.Code, "a chest is 3x3: it needs the table")
+	table := world.Pos(9, 64, 9)
+	r = exec(t, s, action.Craft{Item: "minecraft:chest", Count: 1, Table: &table})
+	assert.Equal(t, ipc.Rejected, r.Code, "8 planks are needed, 6 held: %s", r.Error)
+	assert.Equal(t, 6, snap(t, s).Inventory.CountID("minecraft:planks"), "nothing consumed by a failed craft")
+}
+
+func TestSameSeedSameWorld(t *testing.T) {
+	a, b := defaultWorld(t, 0), defaultWorld(t, 0)
+	c := defaultWorld(t, 99)
+	logs := func(s *Sim) []world.BlockHit { return snap(t, s).NearestBlocks(64, 0, "log") }
+	assert.Equal(t, logs(a), logs(b))
+	assert.NotEqual(t, logs(a), logs(c))
+}
+
+func defaultWorld(t *testing.T, seed int64) *Sim {
+	sc, err := DefaultScenario()
+	require.NoError(t, err)
+	s, err := New(sc, Options{Seed: seed})
+	require.NoError(t, err)
+	return s
+}
+
+func machine(t *testing.T, s *Sim, p world.BlockPos) world.Machine {
+	t.Helper()
+	for _, m := range snap(t, s).Machines {
+		if m.Pos == p {
+			return m
+		}
+	}
+	t.Fatalf("no machine at %v", p)
+	return world.Machine{}
+}
