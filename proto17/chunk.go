@@ -1,0 +1,489 @@
+package proto17
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Byte sizes of the per-section arrays.
+const (
+	vanillaIDBytes   = world.SectionVolume     // one byte of id per block
+	vanillaMetaBytes = world.SectionVolume / 2 // one nibble of metadata per block
+	neidIDBytes      = world.SectionVolume * 2 // big-endian u16 id per block
+	neidMetaBytes    = world.SectionVolume * 2 // big-endian u16 metadata per block
+	nibbleBytes      = world.SectionVolume / 2 // light and add arrays
+	biomeBytes       = 256
+)
+
+// DefaultMaxInflated is the default limit on the inflated size of one chunk
+// packet: about a hundred full NEID columns, far more than a server puts in
+// one Map Chunk Bulk (vanilla sends at most five columns).
+const DefaultMaxInflated = 32 << 20
+
+// ChunkData (0x21) carries one column: the sections in PrimaryMask (bit 0 is
+// y 0–15), and biomes when GroundUp. A ground-up packet with an empty mask
+// unloads the column. Data is the zlib-compressed section data and aliases
+// the payload; ChunkDecoder turns it into world sections.
+type ChunkData struct {
+	X, Z        int32
+	GroundUp    bool
+	PrimaryMask uint16
+	AddMask     uint16
+	Data        []byte
+}
+
+// Unload reports whether the packet unloads its column.
+func (p *ChunkData) Unload() bool { return p.GroundUp && p.PrimaryMask == 0 }
+
+// PacketID implements Packet.
+func (*ChunkData) PacketID() int32 { return IDClientboundChunkData }
+
+// PacketName implements Packet.
+func (*ChunkData) PacketName() string { return "ChunkData" }
+
+// AppendPayload implements Packet.
+func (p *ChunkData) AppendPayload(b []byte, _ Formats) ([]byte, error) {
+	if len(p.Data) > math.MaxInt32 {
+		return b, encodeErr(p.PacketName(), "data", tooLargef("%d bytes", len(p.Data)))
+	}
+	b = appendI32(appendI32(b, p.X), p.Z)
+	b = appendBool(b, p.GroundUp)
+	b = appendU16(appendU16(b, p.PrimaryMask), p.AddMask)
+	b = appendI32(b, int32(len(p.Data)))
+	return append(b, p.Data...), nil
+}
+
+// DecodePayload implements Packet. It reads the header and keeps the
+// compressed data; ChunkDecoder.ChunkData inflates and parses it.
+func (p *ChunkData) DecodePayload(data []byte, _ Formats) error {
+	r := newReader(p.PacketName(), data)
+	p.X = r.i32("x")
+	p.Z = r.i32("z")
+	p.GroundUp = r.bool("ground-up continuous")
+	p.PrimaryMask = r.u16("primary bitmask")
+	p.AddMask = r.u16("add bitmask")
+	n := r.i32("data length")
+	if n < 0 {
+		r.failAt("data length", r.off-4, invalidf("negative length %d", n))
+	}
+	p.Data = r.bytes("data", int(n))
+	return r.finish()
+}
+
+// BulkColumn is the header of one column in a Map Chunk Bulk.
+type BulkColumn struct {
+	X, Z        int32
+	PrimaryMask uint16
+	AddMask     uint16
+}
+
+// MapChunkBulk (0x26) carries several ground-up columns in one zlib stream.
+// SkyLight says whether sky-light arrays are present (overworld). Data
+// aliases the payload.
+type MapChunkBulk struct {
+	SkyLight bool
+	Columns  []BulkColumn
+	Data     []byte
+}
+
+// PacketID implements Packet.
+func (*MapChunkBulk) PacketID() int32 { return IDClientboundMapChunkBulk }
+
+// PacketName implements Packet.
+func (*MapChunkBulk) PacketName() string { return "MapChunkBulk" }
+
+// AppendPayload implements Packet.
+func (p *MapChunkBulk) AppendPayload(b []byte, _ Formats) ([]byte, error) {
+	if len(p.Columns) > math.MaxInt16 {
+		return b, encodeErr(p.PacketName(), "column count", tooLargef("%d columns", len(p.Columns)))
+	}
+	if len(p.Data) > math.MaxInt32 {
+		return b, encodeErr(p.PacketName(), "data", tooLargef("%d bytes", len(p.Data)))
+	}
+	b = appendI16(b, int16(len(p.Columns)))
+	b = appendI32(b, int32(len(p.Data)))
+	b = appendBool(b, p.SkyLight)
+	b = append(b, p.Data...)
+	for _, c := range p.Columns {
+		b = appendI32(appendI32(b, c.X), c.Z)
+		b = appendU16(appendU16(b, c.PrimaryMask), c.AddMask)
+	}
+	return b, nil
+}
+
+// DecodePayload implements Packet. It reads the headers and keeps the
+// compressed data; ChunkDecoder.MapChunkBulk inflates and parses it.
+func (p *MapChunkBulk) DecodePayload(data []byte, _ Formats) error {
+	r := newReader(p.PacketName(), data)
+	count := r.i16("column count")
+	if count < 0 {
+		r.failAt("column count", 0, invalidf("negative count %d", count))
+	}
+	n := r.i32("data length")
+	if n < 0 {
+		r.failAt("data length", 2, invalidf("negative length %d", n))
+	}
+	p.SkyLight = r.bool("sky light sent")
+	p.Data = r.bytes("data", int(n))
+	p.Columns = nil
+	if r.ok() && count > 0 {
+		p.Columns = make([]BulkColumn, 0, min(int(count), r.remaining()/12))
+	}
+	for i := 0; i < int(count) && r.ok(); i++ {
+		r.push("columns", i)
+		p.Columns = append(p.Columns, BulkColumn{
+			X:           r.i32("x"),
+			Z:           r.i32("z"),
+			PrimaryMask: r.u16("primary bitmask"),
+			AddMask:     r.u16("add bitmask"),
+		})
+		r.pop()
+	}
+	return r.finish()
+}
+
+// ChunkColumn is one decoded column of a chunk packet.
+type ChunkColumn struct {
+	X, Z int
+	// GroundUp: the column replaces any loaded one and Biomes is set.
+	// Otherwise only the sections in Mask change.
+	GroundUp bool
+	// Unload: a Chunk Data packet, ground-up with an empty mask; the column
+	// is gone and Column is nil. (An empty column in a Map Chunk Bulk is an
+	// all-air column, not an unload.)
+	Unload bool
+	// Mask is the set of sections the packet carried (bit cy). A section in
+	// Mask that is all air is nil in Column: it must be cleared.
+	Mask   uint16
+	Column *world.Column
+	Biomes [biomeBytes]byte
+}
+
+// layout is where each kind of array starts in one column's inflated data.
+type layout struct {
+	n, nAdd                         int // sections sent, add arrays sent
+	ids, meta, light, sky, add, bio int // offsets
+	size                            int // total bytes
+	idBytes, metaBytes              int
+}
+
+// columnLayout computes a column's data layout: arrays grouped by kind
+// across the sent sections (ids, metadata, block light, sky light, add
+// nibbles, biomes), as Chunk.fillChunk reads them.
+func columnLayout(f Formats, mask, addMask uint16, sky, groundUp bool) layout {
+	l := layout{n: bits.OnesCount16(mask), nAdd: bits.OnesCount16(addMask)}
+	l.idBytes, l.metaBytes = vanillaIDBytes, vanillaMetaBytes
+	if f.NEID {
+		l.idBytes, l.metaBytes = neidIDBytes, neidMetaBytes
+	}
+	l.meta = l.n * l.idBytes
+	l.light = l.meta + l.n*l.metaBytes
+	l.sky = l.light + l.n*nibbleBytes
+	l.add = l.sky
+	if sky {
+		l.add += l.n * nibbleBytes
+	}
+	l.bio = l.add + l.nAdd*nibbleBytes
+	l.size = l.bio
+	if groundUp {
+		l.size += biomeBytes
+	}
+	return l
+}
+
+// checkMasks validates the add bitmask against the format and the primary
+// mask; the returned error is the cause for an *Error.
+func checkMasks(f Formats, mask, addMask uint16) error {
+	if f.NEID && addMask != 0 {
+		return invalidf("add bitmask %#04x: NotEnoughIds sends none", addMask)
+	}
+	if addMask&^mask != 0 {
+		return invalidf("add bitmask %#04x has sections outside the primary bitmask %#04x", addMask, mask)
+	}
+	return nil
+}
+
+// ChunkDecoder turns Chunk Data and Map Chunk Bulk packets into world
+// columns. It keeps its inflater and buffers between calls, so decoding
+// allocates only the world's sections and columns. Not safe for concurrent
+// use; use one per connection.
+type ChunkDecoder struct {
+	Formats Formats
+	// MaxInflated limits the inflated size of one packet (0 means
+	// DefaultMaxInflated).
+	MaxInflated int
+
+	zr     io.ReadCloser
+	src    bytes.Reader
+	buf    []byte
+	states [world.SectionVolume]world.StateID
+}
+
+// NewChunkDecoder returns a decoder for the given formats.
+func NewChunkDecoder(f Formats) *ChunkDecoder { return &ChunkDecoder{Formats: f} }
+
+func (d *ChunkDecoder) maxInflated() int {
+	if d.MaxInflated > 0 {
+		return d.MaxInflated
+	}
+	return DefaultMaxInflated
+}
+
+// inflate inflates data, which must hold exactly want bytes, into the
+// decoder's buffer.
+func (d *ChunkDecoder) inflate(packet string, data []byte, want int) ([]byte, error) {
+	if want > d.maxInflated() {
+		return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: tooLargef("masks announce %d inflated bytes, limit %d", want, d.maxInflated())}
+	}
+	d.src.Reset(data)
+	var err error
+	if d.zr == nil {
+		d.zr, err = zlib.NewReader(&d.src)
+	} else {
+		err = d.zr.(zlib.Resetter).Reset(&d.src, nil)
+	}
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = ErrTruncated
+		}
+		return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: err}
+	}
+	if cap(d.buf) < want {
+		d.buf = make([]byte, want)
+	}
+	buf := d.buf[:want]
+	n, err := io.ReadFull(d.zr, buf)
+	if err != nil {
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			err = fmtTruncated(n, want)
+		}
+		return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: err}
+	}
+	// The stream must end here, with a valid checksum.
+	var one [1]byte
+	for range 8 {
+		m, err := d.zr.Read(one[:])
+		switch {
+		case m > 0:
+			return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: invalidf("inflates to more than the %d bytes the masks announce (wrong NEID or sky-light setting?)", want)}
+		case err == io.EOF:
+			return buf, nil
+		case err == io.ErrUnexpectedEOF:
+			return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: fmt.Errorf("%w: zlib checksum missing", ErrTruncated)}
+		case err != nil:
+			return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: err}
+		}
+	}
+	return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: invalidf("zlib stream does not end")}
+}
+
+func fmtTruncated(n, want int) error {
+	return &truncatedErr{n: n, want: want}
+}
+
+type truncatedErr struct{ n, want int }
+
+func (e *truncatedErr) Error() string {
+	return "inflates to " + itoa(e.n) + " bytes, the masks announce " + itoa(e.want) + " (wrong NEID or sky-light setting?)"
+}
+func (e *truncatedErr) Is(target error) bool { return target == ErrTruncated }
+
+// ChunkData inflates and parses a Chunk Data packet. skyLight says whether
+// the packet carries sky-light arrays, which depends on the dimension and is
+// not on the wire: true for the overworld and most mod dimensions, false for
+// the Nether and the End.
+func (d *ChunkDecoder) ChunkData(p *ChunkData, skyLight bool) (ChunkColumn, error) {
+	out := ChunkColumn{X: int(p.X), Z: int(p.Z), GroundUp: p.GroundUp, Mask: p.PrimaryMask}
+	if p.Unload() {
+		// The client drops the column without reading the data.
+		out.Unload = true
+		return out, nil
+	}
+	if err := checkMasks(d.Formats, p.PrimaryMask, p.AddMask); err != nil {
+		return out, &Error{Packet: p.PacketName(), Field: "add bitmask", Offset: 11, Err: err}
+	}
+	l := columnLayout(d.Formats, p.PrimaryMask, p.AddMask, skyLight, p.GroundUp)
+	buf, err := d.inflate(p.PacketName(), p.Data, l.size)
+	if err != nil {
+		return out, err
+	}
+	out.Column = d.parseColumn(buf, l, int(p.X), int(p.Z), p.PrimaryMask, p.AddMask)
+	if p.GroundUp {
+		copy(out.Biomes[:], buf[l.bio:])
+	}
+	return out, nil
+}
+
+// MapChunkBulk inflates and parses a Map Chunk Bulk packet, appending its
+// columns to dst. Bulk columns are always ground-up.
+func (d *ChunkDecoder) MapChunkBulk(dst []ChunkColumn, p *MapChunkBulk) ([]ChunkColumn, error) {
+	total := 0
+	for i, c := range p.Columns {
+		if err := checkMasks(d.Formats, c.PrimaryMask, c.AddMask); err != nil {
+			return dst, &Error{Packet: p.PacketName(), Field: "columns[" + itoa(i) + "].add bitmask", Offset: -1, Err: err}
+		}
+		total += columnLayout(d.Formats, c.PrimaryMask, c.AddMask, p.SkyLight, true).size
+		if total > d.maxInflated() {
+			return dst, &Error{Packet: p.PacketName(), Field: "columns", Offset: -1, Err: tooLargef("masks announce more than %d inflated bytes", d.maxInflated())}
+		}
+	}
+	buf, err := d.inflate(p.PacketName(), p.Data, total)
+	if err != nil {
+		return dst, err
+	}
+	off := 0
+	for _, c := range p.Columns {
+		l := columnLayout(d.Formats, c.PrimaryMask, c.AddMask, p.SkyLight, true)
+		cb := buf[off : off+l.size]
+		// Unlike Chunk Data, an empty mask here loads an all-air column.
+		out := ChunkColumn{X: int(c.X), Z: int(c.Z), GroundUp: true, Mask: c.PrimaryMask}
+		out.Column = d.parseColumn(cb, l, int(c.X), int(c.Z), c.PrimaryMask, c.AddMask)
+		copy(out.Biomes[:], cb[l.bio:])
+		dst = append(dst, out)
+		off += l.size
+	}
+	return dst, nil
+}
+
+// parseColumn builds a column from inflated data of the given layout.
+func (d *ChunkDecoder) parseColumn(buf []byte, l layout, x, z int, mask, addMask uint16) *world.Column {
+	col := world.NewColumn(x, z)
+	k, a := 0, 0
+	for cy := 0; cy < world.ColumnSections; cy++ {
+		if mask&(1<<cy) == 0 {
+			continue
+		}
+		ids := buf[l.ids+k*l.idBytes : l.ids+(k+1)*l.idBytes]
+		meta := buf[l.meta+k*l.metaBytes : l.meta+(k+1)*l.metaBytes]
+		var sec *world.Section
+		if d.Formats.NEID {
+			sec = d.neidSection(ids, meta)
+		} else {
+			var add []byte
+			if addMask&(1<<cy) != 0 {
+				add = buf[l.add+a*nibbleBytes : l.add+(a+1)*nibbleBytes]
+				a++
+			}
+			sec = d.vanillaSection(ids, meta, add)
+		}
+		if sec != nil {
+			col.SetSection(cy, sec)
+		}
+		k++
+	}
+	return col
+}
+
+// uniform reports whether every 8-byte word of b equals w.
+func uniform(b []byte, w uint64) bool {
+	for i := 0; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:]) != w {
+			return false
+		}
+	}
+	return true
+}
+
+// broadcast repeats a byte over a word.
+func broadcast(c byte) uint64 { return uint64(c) * 0x0101010101010101 }
+
+// vanillaSection builds a section from vanilla arrays; add may be nil. It
+// returns nil for an all-air section.
+func (d *ChunkDecoder) vanillaSection(ids, meta, add []byte) *world.Section {
+	ids = ids[:vanillaIDBytes]
+	meta = meta[:vanillaMetaBytes]
+	m0 := meta[0] & 15
+	if uniform(ids, broadcast(ids[0])) && uniform(meta, broadcast(m0|m0<<4)) &&
+		(add == nil || uniform(add, broadcast(add[0]&15*0x11))) {
+		id := int(ids[0])
+		if add != nil {
+			id |= int(add[0]&15) << 8
+		}
+		if id == 0 {
+			return nil
+		}
+		return world.NewUniformSection(world.MakeState(id, int(m0)))
+	}
+	fillVanilla(&d.states, ids, meta, add)
+	return world.NewSection(&d.states)
+}
+
+// fillVanilla converts vanilla arrays into states: the id byte, plus the add
+// nibble as bits 8..11 when add is not nil, and the metadata nibble (even
+// blocks in the low nibble). Eight blocks per step, from word loads.
+func fillVanilla(st *[world.SectionVolume]world.StateID, ids, meta, add []byte) {
+	ids = ids[:vanillaIDBytes]
+	meta = meta[:vanillaMetaBytes]
+	if add == nil {
+		for i := 0; i < world.SectionVolume; i += 8 {
+			iw := binary.LittleEndian.Uint64(ids[i:])
+			mw := uint64(binary.LittleEndian.Uint32(meta[i>>1:]))
+			s := st[i : i+8 : i+8]
+			s[0] = world.StateID(iw&0xFF<<16 | mw&0xF)
+			s[1] = world.StateID(iw>>8&0xFF<<16 | mw>>4&0xF)
+			s[2] = world.StateID(iw>>16&0xFF<<16 | mw>>8&0xF)
+			s[3] = world.StateID(iw>>24&0xFF<<16 | mw>>12&0xF)
+			s[4] = world.StateID(iw>>32&0xFF<<16 | mw>>16&0xF)
+			s[5] = world.StateID(iw>>40&0xFF<<16 | mw>>20&0xF)
+			s[6] = world.StateID(iw>>48&0xFF<<16 | mw>>24&0xF)
+			s[7] = world.StateID(iw>>56&0xFF<<16 | mw>>28&0xF)
+		}
+		return
+	}
+	add = add[:nibbleBytes]
+	for i := 0; i < world.SectionVolume; i += 8 {
+		iw := binary.LittleEndian.Uint64(ids[i:])
+		mw := uint64(binary.LittleEndian.Uint32(meta[i>>1:]))
+		aw := uint64(binary.LittleEndian.Uint32(add[i>>1:]))
+		s := st[i : i+8 : i+8]
+		s[0] = world.StateID((iw&0xFF|aw&0xF<<8)<<16 | mw&0xF)
+		s[1] = world.StateID((iw>>8&0xFF|aw>>4&0xF<<8)<<16 | mw>>4&0xF)
+		s[2] = world.StateID((iw>>16&0xFF|aw>>8&0xF<<8)<<16 | mw>>8&0xF)
+		s[3] = world.StateID((iw>>24&0xFF|aw>>12&0xF<<8)<<16 | mw>>12&0xF)
+		s[4] = world.StateID((iw>>32&0xFF|aw>>16&0xF<<8)<<16 | mw>>16&0xF)
+		s[5] = world.StateID((iw>>40&0xFF|aw>>20&0xF<<8)<<16 | mw>>20&0xF)
+		s[6] = world.StateID((iw>>48&0xFF|aw>>24&0xF<<8)<<16 | mw>>24&0xF)
+		s[7] = world.StateID((iw>>56&0xFF|aw>>28&0xF<<8)<<16 | mw>>28&0xF)
+	}
+}
+
+// neidSection builds a section from NotEnoughIds arrays (big-endian u16 ids
+// and metadata). It returns nil for an all-air section.
+func (d *ChunkDecoder) neidSection(ids, meta []byte) *world.Section {
+	ids = ids[:neidIDBytes]
+	meta = meta[:neidMetaBytes]
+	if uniform(ids, uint64(binary.LittleEndian.Uint16(ids))*0x0001000100010001) &&
+		uniform(meta, uint64(binary.LittleEndian.Uint16(meta))*0x0001000100010001) {
+		id0 := binary.BigEndian.Uint16(ids)
+		if id0 == 0 {
+			return nil
+		}
+		return world.NewUniformSection(world.MakeState(int(id0), int(binary.BigEndian.Uint16(meta))))
+	}
+	fillNEID(&d.states, ids, meta)
+	return world.NewSection(&d.states)
+}
+
+// fillNEID converts NotEnoughIds arrays into states, four blocks per step:
+// a state is the big-endian id and metadata side by side.
+func fillNEID(st *[world.SectionVolume]world.StateID, ids, meta []byte) {
+	ids = ids[:neidIDBytes]
+	meta = meta[:neidMetaBytes]
+	for i := 0; i < world.SectionVolume; i += 4 {
+		iw := binary.BigEndian.Uint64(ids[2*i:])
+		mw := binary.BigEndian.Uint64(meta[2*i:])
+		s := st[i : i+4 : i+4]
+		s[0] = world.StateID(iw>>48<<16 | mw>>48)
+		s[1] = world.StateID(iw>>32&0xFFFF<<16 | mw>>32&0xFFFF)
+		s[2] = world.StateID(iw>>16&0xFFFF<<16 | mw>>16&0xFFFF)
+		s[3] = world.StateID(iw&0xFFFF<<16 | mw&0xFFFF)
+	}
+}

@@ -1,0 +1,407 @@
+package proto17
+
+import (
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"io"
+	"math/rand"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// randomState returns a state the format can carry.
+func randomState(rng *rand.Rand, f Formats, wide bool) world.StateID {
+	if f.NEID {
+		return world.MakeState(rng.Intn(1<<16), rng.Intn(1<<16))
+	}
+	if wide {
+		return world.MakeState(rng.Intn(1<<12), rng.Intn(16))
+	}
+	return world.MakeState(rng.Intn(256), rng.Intn(16))
+}
+
+// randomColumn builds a column mixing empty, uniform, sparse and dense
+// sections. wide puts vanilla ids above 255 in (add arrays).
+func randomColumn(rng *rand.Rand, cx, cz int, f Formats, wide bool) *world.Column {
+	col := world.NewColumn(cx, cz)
+	var st [world.SectionVolume]world.StateID
+	for cy := 0; cy < world.ColumnSections; cy++ {
+		switch rng.Intn(5) {
+		case 0: // absent
+		case 1:
+			col.SetSection(cy, world.NewUniformSection(randomState(rng, f, wide)))
+		case 2:
+			base := randomState(rng, f, wide)
+			for i := range st {
+				st[i] = base
+				if rng.Intn(50) == 0 {
+					st[i] = randomState(rng, f, wide)
+				}
+			}
+			col.SetSection(cy, world.NewSection(&st))
+		default:
+			for i := range st {
+				st[i] = randomState(rng, f, wide)
+			}
+			col.SetSection(cy, world.NewSection(&st))
+		}
+	}
+	return col
+}
+
+// assertSections checks that got holds want's sections for every section in
+// mask (nil and all-air are the same).
+func assertSections(t *testing.T, want, got *world.Column, mask uint16) {
+	t.Helper()
+	var a, b [world.SectionVolume]world.StateID
+	for cy := 0; cy < world.ColumnSections; cy++ {
+		if mask&(1<<cy) == 0 {
+			assert.Nil(t, got.Section(cy), "section %d outside the mask", cy)
+			continue
+		}
+		ws, gs := want.Section(cy), got.Section(cy)
+		if ws == nil || ws.IsEmpty() {
+			assert.True(t, gs == nil || gs.IsEmpty(), "section %d should be air", cy)
+			continue
+		}
+		require.NotNil(t, gs, "section %d missing", cy)
+		ws.States(&a)
+		gs.States(&b)
+		require.Equal(t, a, b, "section %d", cy)
+	}
+}
+
+func decodeChunkPayload(t *testing.T, p *ChunkData, f Formats) *ChunkData {
+	t.Helper()
+	data, err := Payload(p, f)
+	require.NoError(t, err)
+	var got ChunkData
+	require.NoError(t, got.DecodePayload(data, f))
+	return &got
+}
+
+func TestChunkDataRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for _, f := range []Formats{vanilla, neid} {
+		enc, dec := NewChunkEncoder(f), NewChunkDecoder(f)
+		for _, groundUp := range []bool{true, false} {
+			for _, sky := range []bool{true, false} {
+				for i := 0; i < 6; i++ {
+					col := randomColumn(rng, rng.Intn(100)-50, rng.Intn(100)-50, f, i%2 == 0)
+					opt := ColumnOptions{GroundUp: groundUp, SkyLight: sky}
+					if !groundUp {
+						opt.Mask = uint16(rng.Intn(1 << 16))
+					}
+					var bio [256]byte
+					rng.Read(bio[:])
+					opt.Biomes = &bio
+					p, err := enc.ChunkData(col, opt)
+					require.NoError(t, err)
+					p = decodeChunkPayload(t, p, f)
+					got, err := dec.ChunkData(p, sky)
+					require.NoError(t, err, "%v ground-up %v sky %v", f, groundUp, sky)
+					assert.Equal(t, col.Pos(), world.ChunkPos{X: got.X, Z: got.Z})
+					assert.Equal(t, groundUp, got.GroundUp)
+					assert.Equal(t, p.PrimaryMask, got.Mask)
+					if p.Unload() {
+						assert.True(t, got.Unload)
+						assert.Nil(t, got.Column)
+						continue
+					}
+					assert.Equal(t, col.Pos(), got.Column.Pos())
+					assertSections(t, col, got.Column, p.PrimaryMask)
+					if groundUp {
+						assert.Equal(t, bio, got.Biomes)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestChunkDataAddArrays(t *testing.T) {
+	col := world.NewColumn(0, 0)
+	col.SetState(0, 0, 0, world.MakeState(300, 5)) // section 0 needs an add array
+	col.SetState(1, 40, 2, world.MakeState(17, 1)) // section 2 does not
+	col.SetState(15, 255, 15, world.MakeState(4095, 15))
+	p, err := NewChunkEncoder(vanilla).ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
+	require.NoError(t, err)
+	assert.Equal(t, uint16(1<<0|1<<2|1<<15), p.PrimaryMask)
+	assert.Equal(t, uint16(1<<0|1<<15), p.AddMask)
+	got, err := NewChunkDecoder(vanilla).ChunkData(decodeChunkPayload(t, p, vanilla), true)
+	require.NoError(t, err)
+	assert.Equal(t, world.MakeState(300, 5), got.Column.StateAt(0, 0, 0))
+	assert.Equal(t, world.MakeState(17, 1), got.Column.StateAt(1, 40, 2))
+	assert.Equal(t, world.MakeState(4095, 15), got.Column.StateAt(15, 255, 15))
+	assert.Equal(t, world.AirState, got.Column.StateAt(2, 40, 2))
+
+	// The same column cannot be NEID-encoded with an add mask, and vanilla
+	// cannot carry 16-bit ids.
+	big := world.NewColumn(0, 0)
+	big.SetState(0, 0, 0, world.MakeState(5000, 0))
+	_, err = NewChunkEncoder(vanilla).ChunkData(big, ColumnOptions{GroundUp: true})
+	assert.ErrorIs(t, err, ErrTooLarge)
+}
+
+// zlibBytes compresses raw.
+func zlibBytes(t testing.TB, raw []byte) []byte {
+	var b bytes.Buffer
+	w := zlib.NewWriter(&b)
+	_, err := w.Write(raw)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	return b.Bytes()
+}
+
+func inflateAll(t testing.TB, data []byte) []byte {
+	r, err := zlib.NewReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	raw, err := io.ReadAll(r)
+	require.NoError(t, err)
+	return raw
+}
+
+// TestVanillaLayoutGolden builds the inflated data of a one-section column by
+// hand: 4096 id bytes, 2048 metadata nibbles (even block in the low
+// nibble), 2048 block light, 2048 sky light, one 2048-byte add array, 256
+// biomes.
+func TestVanillaLayoutGolden(t *testing.T) {
+	const ids, meta, light, sky, add, bio = 0, 4096, 6144, 8192, 10240, 12288
+	raw := make([]byte, 12288+256)
+	raw[ids+0], raw[ids+1], raw[ids+256], raw[ids+4095] = 1, 2, 3, 4
+	raw[meta+0] = 0x21             // block 0 meta 1, block 1 meta 2
+	raw[meta+128] = 0x07           // block 256 meta 7
+	raw[meta+2047] = 0xF0          // block 4095 meta 15
+	raw[add+0] = 0x10              // block 1 id += 1<<8
+	raw[add+2047] = 0xA0           // block 4095 id += 10<<8
+	for i := light; i < add; i++ { // light is skipped by the decoder
+		raw[i] = 0xFF
+	}
+	raw[bio+5] = 21
+	p := &ChunkData{X: 3, Z: -4, GroundUp: true, PrimaryMask: 1 << 4, AddMask: 1 << 4, Data: zlibBytes(t, raw)}
+	got, err := NewChunkDecoder(vanilla).ChunkData(p, true)
+	require.NoError(t, err)
+	c := got.Column
+	assert.Equal(t, world.MakeState(1, 1), c.StateAt(0, 64, 0))
+	assert.Equal(t, world.MakeState(2|1<<8, 2), c.StateAt(1, 64, 0))
+	assert.Equal(t, world.MakeState(3, 7), c.StateAt(0, 65, 0), "index 256 is y+1")
+	assert.Equal(t, world.MakeState(4|10<<8, 15), c.StateAt(15, 79, 15))
+	assert.Equal(t, world.AirState, c.StateAt(2, 64, 0))
+	assert.Equal(t, byte(21), got.Biomes[5])
+	_ = sky
+
+	// The encoder writes the same ids, metadata and add arrays.
+	p2, err := NewChunkEncoder(vanilla).ChunkData(c, ColumnOptions{GroundUp: true, SkyLight: true})
+	require.NoError(t, err)
+	assert.Equal(t, p.PrimaryMask, p2.PrimaryMask)
+	assert.Equal(t, p.AddMask, p2.AddMask)
+	enc := inflateAll(t, p2.Data)
+	require.Len(t, enc, len(raw))
+	assert.Equal(t, raw[ids:light], enc[ids:light])
+	assert.Equal(t, raw[add:bio], enc[add:bio])
+}
+
+// TestNEIDLayoutGolden builds NotEnoughIds data for sections 0 and 2 by
+// hand: both id arrays (8192 bytes of big-endian u16 each), then both
+// metadata arrays, then block light, then sky light, then biomes.
+func TestNEIDLayoutGolden(t *testing.T) {
+	const n = 2
+	ids0, ids2 := 0, 8192
+	meta0, meta2 := 2*8192, 3*8192
+	light := 4 * 8192
+	bio := light + n*2048 // no sky light
+	raw := make([]byte, bio+256)
+	put := func(off int, v uint16) { raw[off], raw[off+1] = byte(v>>8), byte(v) }
+	put(ids0+0, 0x1234)
+	put(meta0+0, 0x0102)
+	put(ids0+2*1, 1)
+	put(ids2+2*4095, 0xABCD)
+	put(meta2+2*4095, 0xFFFF)
+	put(meta2+2*17, 9) // air with metadata is air
+	p := &ChunkData{X: 0, Z: 0, GroundUp: true, PrimaryMask: 1<<0 | 1<<2, Data: zlibBytes(t, raw)}
+	got, err := NewChunkDecoder(neid).ChunkData(p, false)
+	require.NoError(t, err)
+	c := got.Column
+	assert.Equal(t, world.MakeState(0x1234, 0x0102), c.StateAt(0, 0, 0))
+	assert.Equal(t, world.MakeState(1, 0), c.StateAt(1, 0, 0))
+	assert.Equal(t, world.MakeState(0xABCD, 0xFFFF), c.StateAt(15, 47, 15))
+	assert.Equal(t, world.AirState, c.StateAt(1, 32, 1))
+	assert.Nil(t, c.Section(1))
+
+	p2, err := NewChunkEncoder(neid).ChunkData(c, ColumnOptions{GroundUp: true})
+	require.NoError(t, err)
+	enc := inflateAll(t, p2.Data)
+	require.Len(t, enc, len(raw))
+	raw[meta2+2*17+1] = 0 // the world model drops air's metadata
+	assert.Equal(t, raw[:light], enc[:light])
+
+	// Read as vanilla, the same bytes have the wrong size.
+	_, err = NewChunkDecoder(vanilla).ChunkData(p, false)
+	assert.ErrorIs(t, err, ErrInvalid)
+}
+
+func TestChunkUnload(t *testing.T) {
+	for _, f := range []Formats{vanilla, neid} {
+		p, err := NewChunkEncoder(f).Unload(5, -6)
+		require.NoError(t, err)
+		assert.True(t, p.Unload())
+		assert.Len(t, inflateAll(t, p.Data), 256, "biomes only")
+		got, err := NewChunkDecoder(f).ChunkData(decodeChunkPayload(t, p, f), true)
+		require.NoError(t, err)
+		assert.True(t, got.Unload)
+		assert.Nil(t, got.Column)
+		assert.Equal(t, 5, got.X)
+		assert.Equal(t, -6, got.Z)
+	}
+	// The client does not read an unload's data, so neither do we.
+	got, err := NewChunkDecoder(vanilla).ChunkData(&ChunkData{GroundUp: true, Data: []byte{1, 2, 3}}, true)
+	require.NoError(t, err)
+	assert.True(t, got.Unload)
+}
+
+func TestMapChunkBulkRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for _, f := range []Formats{vanilla, neid} {
+		for _, sky := range []bool{true, false} {
+			cols := make([]*world.Column, 7)
+			for i := range cols {
+				cols[i] = randomColumn(rng, i, -i, f, true)
+			}
+			cols[3] = world.NewColumn(3, -3) // empty: an all-air column
+			p, err := NewChunkEncoder(f).MapChunkBulk(cols, sky)
+			require.NoError(t, err)
+			data, err := Payload(p, f)
+			require.NoError(t, err)
+			var got MapChunkBulk
+			require.NoError(t, got.DecodePayload(data, f))
+			out, err := NewChunkDecoder(f).MapChunkBulk(nil, &got)
+			require.NoError(t, err)
+			require.Len(t, out, len(cols))
+			for i, c := range out {
+				assert.True(t, c.GroundUp)
+				assert.False(t, c.Unload)
+				require.NotNil(t, c.Column)
+				assert.Equal(t, cols[i].Pos(), c.Column.Pos())
+				assertSections(t, cols[i], c.Column, got.Columns[i].PrimaryMask)
+				assert.Equal(t, byte(BiomePlains), c.Biomes[255])
+			}
+			assert.Zero(t, out[3].Column.NonAir())
+		}
+	}
+}
+
+func TestChunkBenchworldColumns(t *testing.T) {
+	w := benchworld.Generate(1337)
+	for _, f := range []Formats{vanilla, neid} {
+		enc, dec := NewChunkEncoder(f), NewChunkDecoder(f)
+		for _, pos := range [][2]int{{0, 0}, {2, 11}, {8, 1}, {15, 15}} {
+			col := benchColumn(w, pos[0], pos[1])
+			p, err := enc.ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
+			require.NoError(t, err)
+			got, err := dec.ChunkData(decodeChunkPayload(t, p, f), true)
+			require.NoError(t, err)
+			for y := 0; y < 256; y++ {
+				for z := 0; z < 16; z++ {
+					for x := 0; x < 16; x++ {
+						want := world.LegacyState(w.W[benchworld.Index(pos[0]*16+x, y, pos[1]*16+z)])
+						if g := got.Column.StateAt(x, y, z); g != want {
+							t.Fatalf("%v column %v: (%d,%d,%d) = %v, want %v", f, pos, x, y, z, g, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestChunkErrors(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	col := world.NewColumn(1, 1)
+	for i := 0; i < 300; i++ {
+		col.SetState(rng.Intn(16), rng.Intn(40), rng.Intn(16), randomState(rng, vanilla, false))
+	}
+	col.SetState(0, 0, 0, world.MakeState(300, 1))
+	p, err := NewChunkEncoder(vanilla).ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
+	require.NoError(t, err)
+	require.NotZero(t, p.AddMask)
+
+	t.Run("NEID with an add mask", func(t *testing.T) {
+		_, err := NewChunkDecoder(neid).ChunkData(p, true)
+		var pe *Error
+		require.ErrorAs(t, err, &pe)
+		assert.Equal(t, "add bitmask", pe.Field)
+		assert.ErrorIs(t, err, ErrInvalid)
+	})
+	t.Run("add mask outside the primary mask", func(t *testing.T) {
+		q := *p
+		q.AddMask |= ^q.PrimaryMask & -^q.PrimaryMask // lowest section not sent
+		if q.PrimaryMask == 0xFFFF {
+			t.Skip("every section sent")
+		}
+		_, err := NewChunkDecoder(vanilla).ChunkData(&q, true)
+		assert.ErrorIs(t, err, ErrInvalid)
+	})
+	t.Run("wrong sky-light setting", func(t *testing.T) {
+		_, err := NewChunkDecoder(vanilla).ChunkData(p, false)
+		assert.ErrorIs(t, err, ErrInvalid) // more data than announced
+		q, err := NewChunkEncoder(vanilla).ChunkData(col, ColumnOptions{GroundUp: true})
+		require.NoError(t, err)
+		_, err = NewChunkDecoder(vanilla).ChunkData(q, true)
+		assert.ErrorIs(t, err, ErrTruncated)
+	})
+	t.Run("limit", func(t *testing.T) {
+		d := NewChunkDecoder(vanilla)
+		d.MaxInflated = 1000
+		_, err := d.ChunkData(p, true)
+		assert.ErrorIs(t, err, ErrTooLarge)
+	})
+	t.Run("truncated compressed data", func(t *testing.T) {
+		d := NewChunkDecoder(vanilla)
+		for n := 0; n < len(p.Data); n++ {
+			if n > 64 && n < len(p.Data)-64 && n%31 != 0 {
+				continue
+			}
+			q := *p
+			q.Data = p.Data[:n]
+			_, err := d.ChunkData(&q, true)
+			require.Error(t, err, "prefix %d", n)
+			var pe *Error
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, "ChunkData", pe.Packet)
+		}
+		// The decoder still works afterwards.
+		_, err := d.ChunkData(p, true)
+		require.NoError(t, err)
+	})
+	t.Run("corrupt compressed data", func(t *testing.T) {
+		d := NewChunkDecoder(vanilla)
+		for i := 0; i < len(p.Data); i += 3 {
+			q := *p
+			q.Data = bytes.Clone(p.Data)
+			q.Data[i] ^= 0x55
+			_, err := d.ChunkData(&q, true)
+			require.Error(t, err, "flipped byte %d", i)
+		}
+	})
+	t.Run("bulk limit", func(t *testing.T) {
+		b := &MapChunkBulk{SkyLight: true, Columns: make([]BulkColumn, 200)}
+		for i := range b.Columns {
+			b.Columns[i].PrimaryMask = 0xFFFF
+		}
+		_, err := NewChunkDecoder(neid).MapChunkBulk(nil, b)
+		assert.ErrorIs(t, err, ErrTooLarge)
+	})
+	t.Run("bulk truncated", func(t *testing.T) {
+		b, err := NewChunkEncoder(vanilla).MapChunkBulk([]*world.Column{col, col}, true)
+		require.NoError(t, err)
+		b.Columns = append(b.Columns, BulkColumn{PrimaryMask: 1})
+		_, err = NewChunkDecoder(vanilla).MapChunkBulk(nil, b)
+		assert.True(t, errors.Is(err, ErrTruncated), "%v", err)
+	})
+}
