@@ -65,31 +65,24 @@ func NewEmptySection() *Section { return NewUniformSection(AirState) }
 // the palette, one to pack the indices.
 func NewSection(states *[SectionVolume]StateID) *Section {
 	var idx [SectionVolume]uint16
+	var counts [SectionVolume]uint16
 	s := &Section{}
-	last, lastIdx, haveLast := StateID(0), uint16(0), false
+	// Runs of one state are the common case (stone, air, dirt), so the
+	// palette lookup happens only when the state changes.
+	last := normState(states[0])
+	lastIdx := uint16(s.intern(last))
 	for i, st := range states {
-		st = normState(st)
-		if haveLast && st == last {
-			idx[i] = lastIdx
-			continue
+		if st>>16 == 0 {
+			st = AirState
 		}
-		j, ok := s.find(st)
-		if !ok {
-			j = len(s.palette)
-			s.palette = append(s.palette, st)
-			s.counts = append(s.counts, 0)
-			if s.lookup != nil {
-				s.lookup[st] = uint16(j)
-			} else if len(s.palette) >= lookupMin {
-				s.buildLookup()
-			}
+		if st != last {
+			last, lastIdx = st, uint16(s.intern(st))
 		}
-		last, lastIdx, haveLast = st, uint16(j), true
-		idx[i] = uint16(j)
+		idx[i] = lastIdx
+		counts[lastIdx]++
 	}
-	for i := range idx {
-		s.counts[idx[i]]++
-	}
+	s.counts = make([]uint16, len(s.palette))
+	copy(s.counts, counts[:len(s.palette)])
 	for j, st := range s.palette {
 		if st != AirState {
 			s.nonAir += int(s.counts[j])
@@ -97,6 +90,22 @@ func NewSection(states *[SectionVolume]StateID) *Section {
 	}
 	s.pack(bitsFor(len(s.palette)), &idx)
 	return s
+}
+
+// intern returns the palette index of st, adding it when new. It is only
+// used while building, before counts exist.
+func (s *Section) intern(st StateID) int {
+	if j, ok := s.find(st); ok {
+		return j
+	}
+	j := len(s.palette)
+	s.palette = append(s.palette, st)
+	if s.lookup != nil {
+		s.lookup[st] = uint16(j)
+	} else if len(s.palette) >= lookupMin {
+		s.buildLookup()
+	}
+	return j
 }
 
 func bitsFor(n int) uint8 {
