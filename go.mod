@@ -10,6 +10,8 @@ require (
 )
 
 require (
+	github.com/Tnze/go-mc v1.20.2 // indirect
+	github.com/google/uuid v1.3.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.29.0 // indirect

@@ -1,7 +1,9 @@
-// Package config embeds the shipped data files: skill specs (skills/), skill
-// packs (skill_packs/) and the tables the world model reads (tiers.yaml,
-// tags.yaml, recipes.yaml, vanilla_ids.yaml, tech.yaml). The binary runs on
-// these when no directory is given.
+// Package config embeds the shipped data files: skill specs (skills/*.yaml),
+// knowledge skill directories (skills/<name>/SKILL.md with their resources;
+// go:embed leaves out files starting with "." or "_", so .skill_id sidecars
+// are never embedded), skill packs (skill_packs/) and the tables the world
+// model reads (tiers.yaml, tags.yaml, recipes.yaml, vanilla_ids.yaml,
+// tech.yaml). The binary runs on these when no directory is given.
 package config
 
 import "embed"

@@ -82,6 +82,13 @@ func (o LoadOptions) ParseSpec(file string, data []byte) (*SkillSpec, error) {
 // LoadDir loads every *.yaml / *.yml spec directly inside dir of fsys, sorted by
 // file name. Every problem in every file is reported (as Errors), not just the
 // first; duplicate name@version pairs across files are errors too.
+//
+// A subdirectory holding a SKILL.md is a knowledge skill directory (package
+// skills/knowledge); it may carry the skill's executable spec, named after
+// the directory with hyphens turned into underscores (gather-flint/
+// gather_flint.yaml, or gather_flint.v2.yaml). Those specs are loaded too;
+// everything else in skill directories, and every other subdirectory, is
+// ignored.
 func LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 	return LoadOptions{}.LoadDir(fsys, dir)
 }
@@ -95,6 +102,10 @@ func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 	var files []string
 	for _, e := range entries {
 		n := e.Name()
+		if e.IsDir() && !strings.HasPrefix(n, ".") {
+			files = append(files, skillDirSpecs(fsys, dir, n)...)
+			continue
+		}
 		if e.IsDir() || strings.HasPrefix(n, ".") || !(strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml")) {
 			continue
 		}
@@ -152,6 +163,30 @@ func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 		return out, all
 	}
 	return out, nil
+}
+
+// skillDirSpecs returns the executable specs of the knowledge skill
+// directory sub of dir ("sub/<spec>.yaml" paths), or nothing when sub holds
+// no SKILL.md.
+func skillDirSpecs(fsys fs.FS, dir, sub string) []string {
+	if st, err := fs.Stat(fsys, path.Join(dir, sub, "SKILL.md")); err != nil || st.IsDir() {
+		return nil
+	}
+	spec := strings.ReplaceAll(sub, "-", "_")
+	if !nameRE.MatchString(spec) {
+		return nil
+	}
+	entries, err := fs.ReadDir(fsys, path.Join(dir, sub))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if m := fileRE.FindStringSubmatch(e.Name()); m != nil && m[1] == spec && !e.IsDir() {
+			out = append(out, sub+"/"+e.Name())
+		}
+	}
+	return out
 }
 
 type specParser struct {

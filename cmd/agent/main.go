@@ -53,7 +53,14 @@ commands:
                               list the skills planners can use
   skills describe NAME[@VERSION] [--json]
                               show one skill's full metadata
-  skills validate [DIR...]    check spec and pack directories; exit 1 listing every error
+  skills validate [DIR...]    check spec, pack and SKILL.md directories (with the safety
+                              scan); exit 1 naming every invalid or blocked skill
+  skills load NAME [--json]   print what the load_skill tool returns for a skill
+  skills select --task "..." [--max N] [--json]
+                              rank the catalog for a task and show the selection
+  skills lint [DIR...]        report style issues in SKILL.md instructions
+  skills inject [--preload a,b] [--tech-state T]
+                              print the skills part of a planner's system prompt
   packs list [--json]         list the skill packs and their tier gates
 
 With no command, agent runs the embedded scenario (a forest beside a small
@@ -108,7 +115,7 @@ func dispatch(e *env, args []string) error {
 		return runCmd(e, args[1:])
 	case "skills":
 		if len(args) < 2 {
-			return usagef("skills: missing subcommand (list, describe, validate)\n\n%s", topUsage)
+			return usagef("skills: missing subcommand (list, describe, validate, load, select, lint, inject)\n\n%s", topUsage)
 		}
 		switch args[1] {
 		case "list":
@@ -117,8 +124,16 @@ func dispatch(e *env, args []string) error {
 			return skillsDescribe(e, args[2:])
 		case "validate":
 			return skillsValidate(e, args[2:])
+		case "load":
+			return skillsLoad(e, args[2:])
+		case "select":
+			return skillsSelect(e, args[2:])
+		case "lint":
+			return skillsLint(e, args[2:])
+		case "inject":
+			return skillsInject(e, args[2:])
 		}
-		return usagef("skills: unknown subcommand %q (list, describe, validate)", args[1])
+		return usagef("skills: unknown subcommand %q (list, describe, validate, load, select, lint, inject)", args[1])
 	case "packs":
 		if len(args) < 2 || args[1] != "list" {
 			return usagef("packs: expected `packs list`")

@@ -16,18 +16,22 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
 func skillsList(e *env, args []string) error {
-	fs := newFlagSet(e, "skills list", "skills list [--tech-state T] [--packs a,b] [--candidates] [--json] [--config DIR] [--state FILE]")
+	fs := newFlagSet(e, "skills list", "skills list [--tech-state T] [--packs a,b] [--candidates] [--kind all|knowledge|executable] [--json] [--config DIR] [--state FILE] [--skills-dir DIR] [--skills-config FILE]")
 	var cf configFlags
+	var kf knowledgeFlags
 	cf.register(fs)
-	tech := fs.String("tech-state", "", "show only skills in packs active at this tier (stone_age, steam_age, lv, …)")
+	kf.register(fs)
+	tech := fs.String("tech-state", "", "show only skills usable at this tier: executable skills in active packs, knowledge skills whose tiers admit it")
 	packList := fs.String("packs", "", "comma-separated packs to enable with --tech-state (default: all packs)")
 	candidates := fs.Bool("candidates", false, "show candidate versions in place of active ones where they exist")
-	asJSON := fs.Bool("json", false, "print descriptions as JSON")
+	kind := fs.String("kind", "all", "all, knowledge (SKILL.md skills) or executable (go and template skills)")
+	asJSON := fs.Bool("json", false, "print the catalog as JSON")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -38,44 +42,62 @@ func skillsList(e *env, args []string) error {
 	if *packList != "" && *tech == "" {
 		return usagef("skills list: --packs needs --tech-state")
 	}
+	if *kind != "all" && *kind != "knowledge" && *kind != "executable" {
+		return usagef("skills list: --kind must be all, knowledge or executable, got %q", *kind)
+	}
 	policy := registry.ActiveOnly
 	if *candidates {
 		policy = registry.PreferCandidates
 	}
-	reg, err := cf.load(e, policy)
+	cat, _, err := kf.catalog(e, &cf, policy)
 	if err != nil {
 		return err
 	}
-	var descs []*registry.Description
-	if *tech == "" {
-		descs = reg.DescribeAll()
-	} else {
-		if _, ok := reg.Tiers().Index(*tech); !ok {
-			return usagef("skills list: unknown tech state %q (known: %s)", *tech, strings.Join(reg.Tiers().Names(), ", "))
+	entries, err := catalogEntries(cat, *tech, *packList)
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return usagef("skills list: %v", err)
 		}
-		enabled := reg.Packs().Names()
-		if *packList != "" {
-			enabled = splitList(*packList)
-			for _, p := range enabled {
-				if _, ok := reg.Packs().Get(p); !ok {
-					return usagef("skills list: unknown pack %q (known: %s)", p, strings.Join(reg.Packs().Names(), ", "))
-				}
-			}
+		return err
+	}
+	var shown []listEntry
+	for _, en := range entries {
+		if (*kind == "knowledge" && !en.Kind.Knowledge()) || (*kind == "executable" && !en.Kind.Executable()) {
+			continue
 		}
-		descs, err = reg.DescribeForTechState(*tech, enabled)
-		if err != nil {
-			return err
-		}
+		shown = append(shown, listEntry{Entry: en, Spec: en.Spec()})
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, descs)
+		if shown == nil {
+			shown = []listEntry{}
+		}
+		return writeJSON(e.stdout, shown)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tSTATUS\tIMPL\tSUCCESS\tDESCRIPTION")
-	for _, d := range descs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", d.Name, d.Version, d.Status, d.Implementation, rate(d.Metrics), firstSentence(d.Description, 70))
+	fmt.Fprintln(tw, "NAME\tKIND\tVERSION\tSTATUS\tTIERS\tSUCCESS\tDESCRIPTION")
+	for _, en := range shown {
+		status, success := en.Source, "-"
+		if d := en.Spec; d != nil {
+			status, success = string(d.Status), rate(d.Metrics)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", en.Name, en.Kind, orDash(en.Version), status, orAny(en.Tiers), success, firstSentence(en.Description, 70))
 	}
 	return tw.Flush()
+}
+
+// listEntry is a catalog entry as `skills list --json` prints it: the
+// unified fields, plus the full registry description of executable skills.
+type listEntry struct {
+	knowledge.Entry
+	Spec *registry.Description `json:"spec,omitempty"`
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func splitList(s string) []string {
@@ -113,9 +135,11 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func skillsDescribe(e *env, args []string) error {
-	fs := newFlagSet(e, "skills describe", "skills describe NAME[@VERSION] [--json] [--config DIR] [--state FILE]")
+	fs := newFlagSet(e, "skills describe", "skills describe NAME[@VERSION] [--json] [--config DIR] [--state FILE] [--skills-dir DIR] [--skills-config FILE]")
 	var cf configFlags
+	var kf knowledgeFlags
 	cf.register(fs)
+	kf.register(fs)
 	asJSON := fs.Bool("json", false, "print the description as JSON")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -132,19 +156,30 @@ func skillsDescribe(e *env, args []string) error {
 		}
 		name = n
 	}
-	reg, err := cf.load(e, registry.ActiveOnly)
+	cat, _, err := kf.catalog(e, &cf, registry.ActiveOnly)
 	if err != nil {
 		return err
 	}
+	reg := cat.Registry
 	var sk *registry.Skill
 	if version > 0 {
 		sk, err = reg.GetSkillVersion(name, version)
 	} else {
 		sk, err = reg.GetSkill(name)
 	}
+	if errors.Is(err, registry.ErrUnknownSkill) && version == 0 {
+		if ks, ok := cat.Library.Get(name); ok {
+			if *asJSON {
+				return writeJSON(e.stdout, ks)
+			}
+			printKnowledge(e.stdout, ks)
+			return nil
+		}
+	}
 	if err != nil {
 		if errors.Is(err, registry.ErrUnknownSkill) {
-			return fmt.Errorf("%v (known: %s)", err, strings.Join(reg.Names(), ", "))
+			known := append(reg.Names(), knowledge.Names(knowledge.Knowledge(cat.Entries()))...)
+			return fmt.Errorf("%v (known: %s)", err, strings.Join(known, ", "))
 		}
 		return err
 	}
@@ -218,6 +253,30 @@ func printDescription(w io.Writer, d registry.Description) {
 	fmt.Fprintln(w)
 }
 
+func printKnowledge(w io.Writer, s *knowledge.Skill) {
+	md := s.Frontmatter.Metadata
+	fmt.Fprintf(w, "%s  (knowledge skill, version %s, %s)\n\n", s.Name, orDash(md.Version), s.Source)
+	fmt.Fprintf(w, "%s\n\n", s.Description)
+	fmt.Fprintf(w, "ID:         %s (%s)\n", s.ID, s.IDFrom)
+	fmt.Fprintf(w, "Root:       %s\n", s.Root)
+	fmt.Fprintf(w, "Tiers:      %s\n", orAny(md.Tiers))
+	fmt.Fprintf(w, "Tags:       %s\n", orNone(md.Tags))
+	fmt.Fprintf(w, "Uses:       %s\n", orNone(md.Uses))
+	fmt.Fprintf(w, "Resources:  %s\n", orNone(s.Resources))
+	if len(s.Specs) > 0 {
+		fmt.Fprintf(w, "Executable: %s (%s)\n", s.ExecutableName(), strings.Join(s.Specs, ", "))
+	}
+	if s.Frontmatter.License != "" {
+		fmt.Fprintf(w, "License:    %s\n", s.Frontmatter.License)
+	}
+	if s.Frontmatter.Compatibility != "" {
+		fmt.Fprintf(w, "Compatible: %s\n", s.Frontmatter.Compatibility)
+	}
+	for _, f := range s.Warnings {
+		fmt.Fprintf(w, "Warning:    %s\n", f)
+	}
+}
+
 func orAny(s []string) string {
 	if len(s) == 0 {
 		return "any"
@@ -239,9 +298,14 @@ func orNone(s []string) string {
 }
 
 // skillsValidate checks configuration directories. A directory holding
-// skills/ or skill_packs/ is a configuration root; any other directory is a
-// directory of skill specs. Go implementations are checked too: every active
-// go spec needs one. Every problem is printed; exit status 1 if any.
+// skills/ or skill_packs/ is a configuration root; a directory holding
+// SKILL.md is one knowledge skill; any other directory is a directory of
+// skill specs and skill directories. Go implementations are checked too:
+// every active go spec needs one. SKILL.md directories are validated
+// (fields, lengths, name = directory, resources escaping the directory,
+// dead references, executable skills in metadata.uses) and safety-scanned.
+// Every problem is printed, and every invalid or blocked skill named; exit
+// status 1 if any.
 func skillsValidate(e *env, args []string) error {
 	flags := newFlagSet(e, "skills validate", "skills validate [DIR...]")
 	pos, err := parseFlags(flags, args)
@@ -251,10 +315,11 @@ func skillsValidate(e *env, args []string) error {
 	type target struct {
 		fsys   fs.FS
 		prefix string
+		kt     knowledgeTarget
 	}
 	var targets []target
 	if len(pos) == 0 {
-		targets = append(targets, target{config.FS, "config"})
+		targets = append(targets, target{config.FS, "config", embeddedTarget()})
 	}
 	for _, dir := range pos {
 		st, err := os.Stat(dir)
@@ -264,14 +329,34 @@ func skillsValidate(e *env, args []string) error {
 		if !st.IsDir() {
 			return usagef("skills validate: %s is not a directory", dir)
 		}
-		targets = append(targets, target{os.DirFS(dir), filepath.Clean(dir)})
+		kt, err := osTarget(dir)
+		if err != nil {
+			return usagef("skills validate: %v", err)
+		}
+		targets = append(targets, target{os.DirFS(dir), filepath.Clean(dir), kt})
 	}
+	shipped := shippedSpecNames()
 	problems := 0
 	for _, t := range targets {
-		n, summary := validateOne(e, t.fsys, t.prefix)
+		n, summary, names := 0, "", nameSet{}
+		if !t.kt.single {
+			n, summary, names = validateOne(e, t.fsys, t.prefix)
+		}
+		for k := range shipped {
+			names[k] = true
+		}
+		kn, kskills := validateKnowledge(e, t.kt, names, knowledge.ValidateOptions{SkipSpecs: !t.kt.single})
+		n += kn
 		problems += n
 		if n == 0 {
-			fmt.Fprintf(e.stdout, "%s: ok (%s)\n", t.prefix, summary)
+			var parts []string
+			if summary != "" {
+				parts = append(parts, summary)
+			}
+			if kskills > 0 || summary == "" {
+				parts = append(parts, fmt.Sprintf("%d knowledge skills", kskills))
+			}
+			fmt.Fprintf(e.stdout, "%s: ok (%s)\n", t.prefix, strings.Join(parts, ", "))
 		}
 	}
 	if problems > 0 {
@@ -281,14 +366,14 @@ func skillsValidate(e *env, args []string) error {
 	return nil
 }
 
-func validateOne(e *env, fsys fs.FS, prefix string) (int, string) {
+func validateOne(e *env, fsys fs.FS, prefix string) (int, string, nameSet) {
 	isRoot := exists(fsys, "skills") || exists(fsys, "skill_packs")
 	var specs []*skills.SkillSpec
 	var errs strictyaml.Errors
 	var set *packs.Set
 	tiers, err := registry.ConfigTiers(fsys, nil)
 	if err != nil {
-		return printErrors(e.stderr, prefix, err), ""
+		return printErrors(e.stderr, prefix, err), "", nameSet{}
 	}
 	if isRoot {
 		if exists(fsys, "skills") {
@@ -336,11 +421,11 @@ func validateOne(e *env, fsys fs.FS, prefix string) (int, string) {
 	if set != nil {
 		packsN = len(set.Names())
 	}
-	names := map[string]bool{}
+	names := nameSet{}
 	for _, s := range specs {
 		names[s.Name] = true
 	}
-	return n, fmt.Sprintf("%d skills, %d spec versions, %d packs", len(names), versions, packsN)
+	return n, fmt.Sprintf("%d skills, %d spec versions, %d packs", len(names), versions, packsN), names
 }
 
 func exists(fsys fs.FS, name string) bool {

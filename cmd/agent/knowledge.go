@@ -1,0 +1,515 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+)
+
+// knowledgeFlags select the knowledge skills: the shipped ones come with
+// --config (or the embedded configuration), custom ones from the knowledge
+// configuration file and --skills-dir.
+type knowledgeFlags struct {
+	file      string
+	workspace string
+	dirs      stringList
+}
+
+type stringList []string
+
+// String implements flag.Value.
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+// Set implements flag.Value: each use of the flag adds a value.
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func (k *knowledgeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&k.file, "skills-config", "", "knowledge skill configuration (YAML: dirs, preload, selection, quality_file)")
+	fs.StringVar(&k.workspace, "workspace", "", "workspace that relative skill paths resolve against (default: $"+knowledge.WorkspaceEnv+", else the current directory)")
+	fs.Var(&k.dirs, "skills-dir", "custom skill directory (repeatable; added after the configured ones, so it wins on name clashes)")
+}
+
+// config reads the knowledge configuration and resolves its paths.
+func (k *knowledgeFlags) config(e *env) (*knowledge.Config, error) {
+	cfg := knowledge.DefaultConfig()
+	if k.file != "" {
+		c, err := knowledge.LoadConfig(k.file)
+		if err != nil {
+			printErrors(e.stderr, "", err)
+			return nil, &reportedError{"invalid knowledge configuration"}
+		}
+		cfg = *c
+	}
+	for _, d := range k.dirs {
+		cfg.Dirs = append(cfg.Dirs, knowledge.DirConfig{Path: d})
+	}
+	if err := cfg.Resolve(k.workspace); err != nil {
+		return nil, usagef("%v", err)
+	}
+	return &cfg, nil
+}
+
+// library discovers the shipped and custom knowledge skills.
+func (k *knowledgeFlags) library(e *env, cf *configFlags, reg *registry.Registry) (*knowledge.Library, *knowledge.Config, error) {
+	cfg, err := k.config(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := knowledge.Options{Logger: e.log}
+	if reg != nil {
+		opts.Tiers = reg.Tiers()
+	}
+	lib := knowledge.New(opts)
+	shipped := knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"}
+	if cf.dir != "" {
+		shipped = knowledge.Source{Label: knowledge.LabelShipped, Dir: filepath.Join(cf.dir, "skills"), ReadOnly: true}
+	}
+	if _, err := lib.Add(shipped); err != nil {
+		return nil, nil, err
+	}
+	for _, d := range cfg.Dirs {
+		if _, err := lib.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: d.Path, Recursive: d.Recursive}); err != nil {
+			return nil, nil, err
+		}
+	}
+	return lib, cfg, nil
+}
+
+// catalog loads the registry and the knowledge library and joins them.
+func (k *knowledgeFlags) catalog(e *env, cf *configFlags, policy registry.Policy) (*knowledge.Catalog, *knowledge.Config, error) {
+	reg, err := cf.load(e, policy)
+	if err != nil {
+		return nil, nil, err
+	}
+	lib, cfg, err := k.library(e, cf, reg)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &knowledge.Catalog{Registry: reg, Library: lib}
+	if err := c.RegisterSpecs(); err != nil {
+		e.log.Warn().Err(err).Msg("executable specs in custom skill directories were not registered")
+	}
+	return c, cfg, nil
+}
+
+// skillsLoad prints exactly what the load_skill tool returns.
+func skillsLoad(e *env, args []string) error {
+	fs := newFlagSet(e, "skills load", "skills load NAME [--json] [--config DIR] [--skills-dir DIR] [--skills-config FILE]")
+	var cf configFlags
+	var kf knowledgeFlags
+	cf.register(fs)
+	kf.register(fs)
+	asJSON := fs.Bool("json", false, "print the loaded skill as JSON (name, id, kind, root, resources, body)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("skills load: expected one skill name, got %d arguments", len(pos))
+	}
+	cat, _, err := kf.catalog(e, &cf, registry.ActiveOnly)
+	if err != nil {
+		return err
+	}
+	l, err := cat.LoadSkill(pos[0])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, l)
+	}
+	_, err = fmt.Fprint(e.stdout, l.Text())
+	return err
+}
+
+// skillsInject prints the system-prompt injection: the catalog, the path
+// rules and, in preloaded mode, the preloaded skills in full.
+func skillsInject(e *env, args []string) error {
+	fs := newFlagSet(e, "skills inject", "skills inject [--preload a,b] [--tech-state T] [--packs a,b] [--config DIR] [--skills-dir DIR] [--skills-config FILE]")
+	var cf configFlags
+	var kf knowledgeFlags
+	cf.register(fs)
+	kf.register(fs)
+	preload := fs.String("preload", "", "comma-separated skills (names or directories) to inject in full (default: the configuration's preload list; none = dynamic mode)")
+	tech := fs.String("tech-state", "", "list only the skills usable at this tier")
+	packList := fs.String("packs", "", "comma-separated packs to enable with --tech-state (default: all packs)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("skills inject: unexpected argument %q", pos[0])
+	}
+	cat, cfg, err := kf.catalog(e, &cf, registry.ActiveOnly)
+	if err != nil {
+		return err
+	}
+	list := cfg.Preload
+	if *preload != "" {
+		list = splitList(*preload)
+	}
+	names, err := cat.Preload(list, cfg.Workspace)
+	if err != nil {
+		return err
+	}
+	entries, err := catalogEntries(cat, *tech, *packList)
+	if err != nil {
+		return err
+	}
+	text, err := cat.Injection(entries, names)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(e.stdout, text)
+	return err
+}
+
+// catalogEntries returns the whole catalog, or the tier-gated view.
+func catalogEntries(cat *knowledge.Catalog, tech, packList string) ([]knowledge.Entry, error) {
+	if tech == "" {
+		if packList != "" {
+			return nil, usagef("--packs needs --tech-state")
+		}
+		return cat.Entries(), nil
+	}
+	reg := cat.Registry
+	if _, ok := reg.Tiers().Index(tech); !ok {
+		return nil, usagef("unknown tech state %q (known: %s)", tech, strings.Join(reg.Tiers().Names(), ", "))
+	}
+	enabled := reg.Packs().Names()
+	if packList != "" {
+		enabled = splitList(packList)
+		for _, p := range enabled {
+			if _, ok := reg.Packs().Get(p); !ok {
+				return nil, usagef("unknown pack %q (known: %s)", p, strings.Join(reg.Packs().Names(), ", "))
+			}
+		}
+	}
+	return cat.ForTechState(tech, enabled)
+}
+
+// skillsSelect shows how a task would be matched to skills: the quality
+// filter, the BM25 ranking, the pre-filter and the selection. The CLI has
+// no model client, so the selection is the BM25 fallback, as the output
+// says.
+func skillsSelect(e *env, args []string) error {
+	fs := newFlagSet(e, "skills select", `skills select --task "..." [--max N] [--json] [--threshold N] [--embeddings] [--quality FILE] [--tech-state T] [--packs a,b] [--top N]`)
+	var cf configFlags
+	var kf knowledgeFlags
+	cf.register(fs)
+	kf.register(fs)
+	task := fs.String("task", "", "the task to select skills for (required)")
+	maxN := fs.Int("max", 0, "select at most N skills (default: the configuration's max_skills, 3)")
+	asJSON := fs.Bool("json", false, "print the whole selection trace as JSON")
+	threshold := fs.Int("threshold", 0, "BM25 pre-filter above this many candidates (default: the configuration's, 20)")
+	embeddings := fs.Bool("embeddings", false, "re-rank BM25 hits with the local hash embedder")
+	qualityFile := fs.String("quality", "", "skill quality file (default: the configuration's quality_file)")
+	tech := fs.String("tech-state", "", "offer only the skills usable at this tier")
+	packList := fs.String("packs", "", "comma-separated packs to enable with --tech-state")
+	top := fs.Int("top", 10, "ranking lines to print")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("skills select: unexpected argument %q", pos[0])
+	}
+	if strings.TrimSpace(*task) == "" {
+		return usagef("skills select: --task is required")
+	}
+	if *maxN < 0 || *threshold < 0 {
+		return usagef("skills select: --max and --threshold must not be negative")
+	}
+	cat, cfg, err := kf.catalog(e, &cf, registry.ActiveOnly)
+	if err != nil {
+		return err
+	}
+	entries, err := catalogEntries(cat, *tech, *packList)
+	if err != nil {
+		return err
+	}
+	cands, errs := selection.FromCatalog(cat, entries)
+	for _, err := range errs {
+		e.log.Warn().Err(err).Msg("skill left out of selection")
+	}
+	opts := selection.Options{
+		MaxSkills: cfg.MaxSkills, PrefilterThreshold: cfg.PrefilterThreshold, Timeout: cfg.SelectionTimeout,
+	}
+	if *maxN > 0 {
+		opts.MaxSkills = *maxN
+	}
+	if *threshold > 0 {
+		opts.PrefilterThreshold = *threshold
+	}
+	if *embeddings || cfg.Embeddings {
+		opts.Embedder = rank.HashEmbedder{}
+	}
+	qf := cfg.QualityFile
+	if *qualityFile != "" {
+		qf = *qualityFile
+	}
+	if qf != "" {
+		store, err := selection.OpenQualityStore(qf)
+		if err != nil {
+			return err
+		}
+		opts.Quality = store.All()
+	}
+	res, err := selection.Select(context.Background(), *task, cands, opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, res)
+	}
+	printSelection(e, res, cands, *top)
+	return nil
+}
+
+func printSelection(e *env, res *selection.Result, cands []selection.Candidate, top int) {
+	w := e.stdout
+	kind := map[string]string{}
+	name := map[string]string{}
+	for _, c := range cands {
+		kind[c.ID], name[c.ID] = c.Kind, c.Name
+	}
+	fmt.Fprintf(w, "task: %s\n", res.Task)
+	fmt.Fprintf(w, "candidates: %d\n\n", len(cands))
+	removed := 0
+	for _, d := range res.Filtered {
+		if !d.Kept {
+			removed++
+		}
+	}
+	fmt.Fprintf(w, "quality filter: %d with records, %d removed\n", len(res.Filtered), removed)
+	for _, d := range res.Filtered {
+		verdict := "removed"
+		if d.Kept {
+			verdict = "kept"
+		}
+		fmt.Fprintf(w, "  %-8s %s: %s\n", verdict, d.Name, strings.TrimPrefix(d.Reason, "kept: "))
+	}
+	p := res.Prefilter
+	if p.Used {
+		fmt.Fprintf(w, "pre-filter: %d candidates > threshold %d: %d offered (max(15, 5 x max_skills) = %d)\n", p.Before, p.Threshold, p.After, p.Keep)
+	} else {
+		fmt.Fprintf(w, "pre-filter: not needed (%d candidates <= threshold %d)\n", p.Before, p.Threshold)
+	}
+	method := "BM25"
+	if p.Embeddings {
+		method = "BM25 + hash-embedding re-rank"
+	}
+	fmt.Fprintf(w, "\nranking (%s, %d matches):\n", method, len(res.Ranking))
+	for i, r := range res.Ranking {
+		if i == top {
+			fmt.Fprintf(w, "  … %d more\n", len(res.Ranking)-top)
+			break
+		}
+		if p.Embeddings {
+			fmt.Fprintf(w, "  %2d. %-28s %-19s score %.3f (bm25 %.2f, cosine %.3f)\n", i+1, name[r.ID], kind[r.ID], r.Score, r.BM25, r.Embedding)
+		} else {
+			fmt.Fprintf(w, "  %2d. %-28s %-19s bm25 %.2f\n", i+1, name[r.ID], kind[r.ID], r.BM25)
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintf(w, "\nselection (method %s", res.Method)
+	if res.Fallback != "" {
+		fmt.Fprintf(w, "; fallback: %s", res.Fallback)
+	}
+	fmt.Fprintln(w, "):")
+	if len(res.Selected) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, s := range res.Selected {
+		fmt.Fprintf(w, "  %s  (%s, id %s)\n", s.Name, s.Kind, s.ID)
+	}
+}
+
+// skillsLint reports style issues in SKILL.md files: the shipped ones, or
+// those under each DIR (a configuration root with skills/, a directory of
+// skill directories, or one skill directory). Exit 1 when there are any.
+func skillsLint(e *env, args []string) error {
+	fs := newFlagSet(e, "skills lint", "skills lint [DIR...]")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	targets, err := knowledgeTargets(pos)
+	if err != nil {
+		return err
+	}
+	known := shippedSpecNames()
+	issues, skillsSeen := 0, 0
+	for _, t := range targets {
+		for _, d := range t.dirs {
+			skillsSeen++
+			rep := d.validate(knowledge.ValidateOptions{})
+			if rep.Doc == nil {
+				issues += printErrors(e.stderr, "", rep.Errors)
+				continue
+			}
+			for _, is := range knowledge.Lint(filepath.ToSlash(d.file()), rep.Doc, rep.Resources, knowledge.LintOptions{Known: known.has}) {
+				fmt.Fprintln(e.stderr, is)
+				issues++
+			}
+		}
+	}
+	if issues > 0 {
+		fmt.Fprintf(e.stderr, "%d style issue(s) in %d skill(s)\n", issues, skillsSeen)
+		return &reportedError{fmt.Sprintf("%d style issues", issues)}
+	}
+	fmt.Fprintf(e.stdout, "%d skill(s): no style issues\n", skillsSeen)
+	return nil
+}
+
+// knowledgeTarget is a place whose skill directories are checked.
+type knowledgeTarget struct {
+	label string
+	dirs  []skillDirRef
+	// single marks a target that is itself one skill directory.
+	single bool
+}
+
+// skillDirRef is one skill directory, on disk or embedded.
+type skillDirRef struct {
+	osDir   string // "" for embedded
+	fsys    fs.FS
+	display string
+}
+
+func (d skillDirRef) file() string {
+	if d.osDir != "" {
+		return filepath.Join(d.osDir, knowledge.SkillFile)
+	}
+	return d.display + "/" + knowledge.SkillFile
+}
+
+func (d skillDirRef) validate(opts knowledge.ValidateOptions) *knowledge.Report {
+	if d.osDir != "" {
+		return knowledge.ValidateDir(d.osDir, opts)
+	}
+	return knowledge.ValidateFS(d.fsys, d.display, opts)
+}
+
+// knowledgeTargets resolves lint and validate arguments: none means the
+// embedded configuration.
+func knowledgeTargets(args []string) ([]knowledgeTarget, error) {
+	if len(args) == 0 {
+		return []knowledgeTarget{embeddedTarget()}, nil
+	}
+	var out []knowledgeTarget
+	for _, dir := range args {
+		t, err := osTarget(dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func embeddedTarget() knowledgeTarget {
+	t := knowledgeTarget{label: "config"}
+	for _, d := range knowledge.SkillDirs(config.FS, "skills", false) {
+		sub, err := fs.Sub(config.FS, d)
+		if err != nil {
+			continue
+		}
+		t.dirs = append(t.dirs, skillDirRef{fsys: sub, display: "config/" + d})
+	}
+	return t
+}
+
+func osTarget(dir string) (knowledgeTarget, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return knowledgeTarget{}, usagef("%v", err)
+	}
+	if !st.IsDir() {
+		return knowledgeTarget{}, usagef("%s is not a directory", dir)
+	}
+	dir = filepath.Clean(dir)
+	t := knowledgeTarget{label: dir}
+	if fi, err := os.Stat(filepath.Join(dir, knowledge.SkillFile)); err == nil && !fi.IsDir() {
+		t.single = true
+		t.dirs = []skillDirRef{{osDir: dir, display: dir}}
+		return t, nil
+	}
+	base := "."
+	if fi, err := os.Stat(filepath.Join(dir, "skills")); err == nil && fi.IsDir() {
+		base = "skills"
+	}
+	for _, d := range knowledge.SkillDirs(os.DirFS(dir), base, false) {
+		p := filepath.Join(dir, filepath.FromSlash(d))
+		t.dirs = append(t.dirs, skillDirRef{osDir: p, display: p})
+	}
+	return t, nil
+}
+
+// nameSet is a set of executable skill names.
+type nameSet map[string]bool
+
+func (s nameSet) has(n string) bool { return s[n] }
+
+// shippedSpecNames returns the names of the executable skills shipped in the
+// binary.
+func shippedSpecNames() nameSet {
+	out := nameSet{}
+	specs, _ := skills.LoadDir(config.FS, "skills")
+	for _, s := range specs {
+		out[s.Name] = true
+	}
+	return out
+}
+
+// validateKnowledge validates the SKILL.md directories of a target and
+// prints every problem, blocking safety flag and warning. It returns the
+// number of problems and the number of skill directories checked.
+func validateKnowledge(e *env, t knowledgeTarget, known nameSet, tiersOpt knowledge.ValidateOptions) (problems, n int) {
+	tiersOpt.Known = known.has
+	for _, d := range t.dirs {
+		n++
+		rep := d.validate(tiersOpt)
+		for _, f := range rep.Findings {
+			if f.Severity == knowledge.SeverityWarn {
+				fmt.Fprintf(e.stderr, "%s:%d: warning: %s: %s: %q\n", f.File, f.Line, f.Flag, f.Rule, f.Excerpt)
+			}
+		}
+		if rep.OK() {
+			continue
+		}
+		problems += printErrors(e.stderr, "", rep.Errors)
+		blocked := rep.Blocked()
+		for _, f := range blocked {
+			fmt.Fprintf(e.stderr, "%s:%d: blocked: %s: %s: %q\n", f.File, f.Line, f.Flag, f.Rule, f.Excerpt)
+			problems++
+		}
+		switch {
+		case len(blocked) > 0:
+			var flags []string
+			for _, f := range blocked {
+				flags = append(flags, fmt.Sprintf("%s (line %d)", f.Flag, f.Line))
+			}
+			fmt.Fprintf(e.stderr, "blocked skill %s (%s): %s\n", rep.Name, rep.Dir, strings.Join(flags, ", "))
+			if len(rep.Errors) > 0 {
+				fmt.Fprintf(e.stderr, "invalid skill %s (%s): %d problem(s)\n", rep.Name, rep.Dir, len(rep.Errors))
+			}
+		default:
+			fmt.Fprintf(e.stderr, "invalid skill %s (%s): %d problem(s)\n", rep.Name, rep.Dir, len(rep.Errors))
+		}
+	}
+	return problems, n
+}

@@ -1,0 +1,10 @@
+// Package rank orders skill documents by relevance to a task: BM25 over a
+// skill's name, description and body (the name weighs most, the body least),
+// and an optional re-rank by embedding similarity behind the Embedder
+// interface.
+//
+// Nothing here needs the network. HashEmbedder is a deterministic embedder
+// built from hashed word and character n-gram features, good enough to
+// re-rank near-synonyms ("smelt" and "smelting", "boiler" and "boilers"); a
+// real embedding model plugs in through the same interface.
+package rank
