@@ -1,12 +1,14 @@
 // Command agent is the gtnh-agent binary: an autonomous player for GregTech:
-// New Horizons. This version manages the skill catalog:
+// New Horizons.
 //
-//	agent skills list [--tech-state T] [--packs a,b] [--candidates] [--json]
-//	agent skills describe NAME[@VERSION] [--json]
-//	agent skills validate [DIR...]
-//	agent packs list [--json]
+//	agent                          run the embedded simulated scenario with the default goal
+//	agent run [flags]              play until a goal holds (simulator, or a server with --server)
+//	agent ping HOST[:PORT]         show a GTNH server's MOTD, version, players and mods
+//	agent skills list|describe|validate|load|select|lint|inject
+//	agent packs list
 //
 // Every command reads the shipped configuration embedded in the binary unless
 // --config DIR names a directory with skills/ and skill_packs/. Exit codes:
-// 0 success, 1 failure (invalid specs, unknown skill), 2 usage error.
+// 0 success (goal met), 1 failure (goal not met, invalid configuration), 2
+// usage or configuration error.
 package main
