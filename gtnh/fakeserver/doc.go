@@ -1,0 +1,32 @@
+// Package fakeserver is a scripted fake GTNH server (Minecraft 1.7.10 +
+// Forge 10.13.4) for tests. It listens on 127.0.0.1 and plays the live
+// sequence a client meets on a GTNH server, built on proto17's codecs:
+//
+//   - status: the server-list ping with Forge's modinfo (by default mcp, FML,
+//     Forge, neid, modularui, gregtech);
+//   - login: the handshake must carry the FML marker, offline login answers
+//     with a hyphenated offline UUID;
+//   - the FML|HS handshake of Forge 10.13.4's server state machine (REGISTER,
+//     ServerHello; ClientHello and ModList; the server's ModList; the
+//     registry (ModIdData, about 80 KB) as one varshort plugin message or in
+//     FML|MP parts; the acks), with the client's mod list checked;
+//   - the join: Join Game, brand, spawn, abilities, held slot, player list,
+//     Player Position And Look at eye level, time, Window Items, health, and
+//     the chunks around the spawn (Map Chunk Bulk or Chunk Data) in
+//     NotEnoughIds format, or vanilla format when the mod list lacks neid;
+//   - play: keep-alives (unanswered ones time the player out), movement
+//     checks (stance kick, "moved too quickly" and collision resets that wait
+//     for the client's confirmation), digging by 1.7.10's rule (a finish is
+//     accepted after 70% of the vanilla break time for the block and held
+//     item, otherwise the block is sent back), drops as item entities the
+//     player collects on touching them, tool wear, block placement, chat.
+//
+// Options turn on faults for failure tests: a wrong FML handshake order, a
+// packet cut short (inside its frame, or the frame itself), and a kick at a
+// chosen stage. The server records every packet it receives and sends, the
+// block changes, its digging verdicts, position resets and kicks; WaitFor
+// waits for a condition on them without sleeping.
+//
+// The package is test support: only tests may import it (a test in this
+// package checks the module for other importers).
+package fakeserver

@@ -1,0 +1,546 @@
+package fakeserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// droppedItem is an item entity in the world.
+type droppedItem struct {
+	eid   int32
+	pos   world.Vec3
+	stack proto17.Slot
+	born  int // server tick
+}
+
+// play runs the play state: a ticker for keep-alives and pickups, and the
+// handler of every serverbound packet.
+func (c *conn) play() error {
+	c.s.wg.Add(1) // serve's own count keeps the group above zero here
+	go func() {
+		defer c.s.wg.Done()
+		c.ticker()
+	}()
+	for {
+		r, err := c.read()
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(r.Name, "Unknown(") {
+			c.kick(fmt.Sprintf("Internal Exception: java.io.IOException: Bad packet id %d", r.ID))
+			return errKicked
+		}
+		if r.Err != nil {
+			// A real server drops the connection on a packet it cannot
+			// decode, naming the exception.
+			c.kick("Internal Exception: java.io.IOException: " + r.Err.Error())
+			return errKicked
+		}
+		if err := c.handle(r); err != nil {
+			return err
+		}
+	}
+}
+
+// handle applies one play packet.
+func (c *conn) handle(r Record) error {
+	s := c.s
+	var out outbox
+	var kick string
+	s.mu.Lock()
+	switch p := r.Packet.(type) {
+	case *proto17.ServerboundKeepAlive:
+		delete(c.pendingKA, p.ID)
+	case *proto17.ServerboundChat:
+		out.add(c.chatLocked(p.Message)...)
+	case *proto17.Player:
+		c.onGround = p.OnGround
+	case *proto17.PlayerLook:
+		c.onGround = p.OnGround
+	case *proto17.PlayerPosition:
+		kick = c.moveLocked(&out, p.X, p.FeetY, p.HeadY, p.Z, p.OnGround)
+	case *proto17.ServerboundPlayerPositionAndLook:
+		kick = c.moveLocked(&out, p.X, p.FeetY, p.HeadY, p.Z, p.OnGround)
+	case *proto17.PlayerDigging:
+		c.digLocked(&out, p)
+	case *proto17.PlayerBlockPlacement:
+		c.placeLocked(&out, p)
+	case *proto17.ServerboundHeldItemChange:
+		if p.Slot >= 0 && p.Slot < 9 {
+			c.held = int(p.Slot)
+		}
+	case *proto17.ClickWindow:
+		// Window clicks are not modelled: the server refuses them as a
+		// real one does when the client's view is out of date, and
+		// resends the inventory.
+		out.to(c, StageNone, &proto17.ConfirmTransaction{WindowID: p.WindowID, Action: p.Action, Accepted: false})
+		out.to(c, StageNone, &proto17.WindowItems{WindowID: 0, Items: append([]proto17.Slot(nil), c.inv[:]...)})
+		out.to(c, StageNone, &proto17.SetSlot{WindowID: -1, Slot: -1})
+	}
+	if kick == "" {
+		out.add(c.pickupLocked()...)
+	}
+	s.mu.Unlock()
+	if kick != "" {
+		c.kick(kick)
+		return errKicked
+	}
+	out.deliver()
+	if c.isClosed() {
+		return errKicked
+	}
+	return nil
+}
+
+// ticker sends keep-alives, kicks a player who stops answering them and
+// lets players standing still collect items.
+func (c *conn) ticker() {
+	s := c.s
+	t := time.NewTicker(s.opts.TickDuration)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+		var out outbox
+		var kick string
+		now := time.Now()
+		s.mu.Lock()
+		if now.Sub(c.lastKeepAlive) >= s.opts.KeepAliveInterval {
+			c.lastKeepAlive = now
+			c.nextKeepAlive++
+			id := c.nextKeepAlive*7919 + 12345 // distinct, not a counter a client could guess
+			c.pendingKA[id] = now
+			out.to(c, StageKeepAlive, &proto17.KeepAlive{ID: id})
+		}
+		if s.opts.KeepAliveTimeout > 0 {
+			for id, at := range c.pendingKA {
+				if now.Sub(at) > s.opts.KeepAliveTimeout {
+					kick = fmt.Sprintf("Timed out (keep-alive %d unanswered for %v)", id, now.Sub(at).Round(time.Millisecond))
+				}
+			}
+		}
+		out.add(c.pickupLocked()...)
+		s.mu.Unlock()
+		if kick != "" {
+			c.kick(kick)
+			return
+		}
+		out.deliver()
+	}
+}
+
+// chatLocked handles a chat line: commands are unknown, anything else is
+// broadcast as the vanilla server does.
+func (c *conn) chatLocked(msg string) []outgoing {
+	var out outbox
+	if strings.HasPrefix(msg, "/") {
+		out.to(c, StageNone, &proto17.Chat{JSON: `{"translate":"commands.generic.notFound","color":"red"}`})
+		return out
+	}
+	b, _ := json.Marshal(map[string]any{"translate": "chat.type.text", "with": []string{c.name, msg}})
+	out.all(c.s, StageNone, &proto17.Chat{JSON: string(b)})
+	return out
+}
+
+// moveLocked checks a movement packet as the 1.7.10 server does: until the
+// client confirms the last reset its moves are ignored; a bad stance is a
+// kick; a move too long or into a block is reset. It returns a kick reason.
+func (c *conn) moveLocked(out *outbox, x, feetY, headY, z float64, onGround bool) string {
+	s := c.s
+	for _, v := range []float64{x, feetY, headY, z} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "Illegal position"
+		}
+	}
+	if math.Abs(x) >= 3.2e7 || math.Abs(z) >= 3.2e7 {
+		return "Illegal position"
+	}
+	to := world.Vec3{X: x, Y: feetY, Z: z}
+	if c.awaitTeleport != nil {
+		t := *c.awaitTeleport
+		dy := feetY - t.Y
+		if math.Abs(x-t.X) > 1e-6 || math.Abs(z-t.Z) > 1e-6 || dy*dy >= 0.01 {
+			return "" // the server waits for the confirmation
+		}
+		c.awaitTeleport = nil
+	}
+	if stance := headY - feetY; stance > 1.65 || stance < 0.1 {
+		return "Illegal stance"
+	}
+	c.onGround = onGround
+	reason := ""
+	switch {
+	case math.Sqrt(c.pos.DistSq(to)) > s.opts.MaxMovePerPacket:
+		reason = "moved too quickly"
+	case !s.loaded(to.Block()):
+		reason = "outside the world"
+	case s.collidesLocked(to):
+		reason = "moved wrongly"
+	}
+	if reason != "" {
+		s.fixes = append(s.fixes, Correction{Conn: c.id, From: to, To: c.pos, Reason: reason})
+		back := c.pos
+		c.awaitTeleport = &back
+		out.to(c, StageNone, positionPacket(back))
+		s.logf("conn %d: %s %v → %v, reset", c.id, reason, c.pos, to)
+		return ""
+	}
+	c.pos = to
+	return ""
+}
+
+// Player box: 0.6 wide, 1.8 tall.
+const (
+	playerHalfWidth = 0.3
+	playerHeight    = 1.8
+)
+
+// collidesLocked reports whether a player with the feet at p overlaps a
+// block that stops it.
+func (s *Server) collidesLocked(p world.Vec3) bool {
+	const eps = 1e-3
+	x0, x1 := int(math.Floor(p.X-playerHalfWidth+eps)), int(math.Floor(p.X+playerHalfWidth-eps))
+	z0, z1 := int(math.Floor(p.Z-playerHalfWidth+eps)), int(math.Floor(p.Z+playerHalfWidth-eps))
+	y0, y1 := int(math.Floor(p.Y+eps)), int(math.Floor(p.Y+playerHeight-eps))
+	for x := x0; x <= x1; x++ {
+		for y := y0; y <= y1; y++ {
+			for z := z0; z <= z1; z++ {
+				if !passable[s.blockName(s.stateAt(world.Pos(x, y, z)))] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// boxHitsBlock reports whether a player with the feet at p overlaps the
+// cube of block b.
+func boxHitsBlock(p world.Vec3, b world.BlockPos) bool {
+	const eps = 1e-3
+	return p.X+playerHalfWidth-eps > float64(b.X) && p.X-playerHalfWidth+eps < float64(b.X+1) &&
+		p.Z+playerHalfWidth-eps > float64(b.Z) && p.Z-playerHalfWidth+eps < float64(b.Z+1) &&
+		p.Y+playerHeight-eps > float64(b.Y) && p.Y+eps < float64(b.Y+1)
+}
+
+// heldLocked is the held stack and its item name ("" for an empty hand).
+func (c *conn) heldLocked() (proto17.Slot, string) {
+	sl := c.inv[hotbarFirst+c.held]
+	if sl.Empty() {
+		return sl, ""
+	}
+	return sl, c.s.itemOf(0, sl).Name
+}
+
+// inDigReach is the server's digging reach check: the squared distance from
+// the block's centre to a point 1.5 above the feet must not exceed 36.
+func (c *conn) inDigReach(p world.BlockPos) bool {
+	dx := c.pos.X - (float64(p.X) + 0.5)
+	dy := c.pos.Y - (float64(p.Y) + 0.5) + 1.5
+	dz := c.pos.Z - (float64(p.Z) + 0.5)
+	return dx*dx+dy*dy+dz*dz <= 36
+}
+
+// digLocked applies a Player Digging packet: start, cancel, finish.
+func (c *conn) digLocked(out *outbox, p *proto17.PlayerDigging) {
+	s := c.s
+	pos := world.Pos(int(p.X), int(p.Y), int(p.Z))
+	switch p.Status {
+	case proto17.DigStart:
+		c.dig = nil
+		st := s.stateAt(pos)
+		if st.IsAir() || !c.inDigReach(pos) {
+			return
+		}
+		_, held := c.heldLocked()
+		block := s.blockName(st)
+		rel, _ := relativeHardness(block, held, c.onGround)
+		if rel >= 1 {
+			s.digs = append(s.digs, Dig{Conn: c.id, Pos: pos, Block: block, Held: held, Accepted: true})
+			c.breakLocked(out, pos)
+			return
+		}
+		c.dig = &digState{pos: pos, start: s.tick()}
+	case proto17.DigCancel:
+		c.dig = nil
+	case proto17.DigFinish:
+		st := s.stateAt(pos)
+		if st.IsAir() {
+			return
+		}
+		_, held := c.heldLocked()
+		d := Dig{Conn: c.id, Pos: pos, Block: s.blockName(st), Held: held}
+		rel, _ := relativeHardness(d.Block, held, c.onGround)
+		thr := s.opts.DigThreshold
+		if rel > 0 {
+			d.Needed = max(int(math.Ceil(thr/rel-1e-9))-1, 0)
+		}
+		switch {
+		case c.dig == nil || c.dig.pos != pos:
+			d.Reason = "finish without a start at this block"
+		case !c.inDigReach(pos):
+			d.Reason = "out of reach"
+		case rel == 0:
+			d.Reason = "unbreakable"
+		default:
+			d.Ticks = s.tick() - c.dig.start
+			if rel*float64(d.Ticks+1) >= thr-1e-9 {
+				d.Accepted = true
+			} else {
+				d.Reason = fmt.Sprintf("too early: %d ticks, %d needed", d.Ticks, d.Needed)
+				if !c.onGround {
+					d.Reason += " (not on ground: five times slower)"
+				}
+			}
+		}
+		c.dig = nil
+		s.digs = append(s.digs, d)
+		s.notifyLocked()
+		if d.Accepted {
+			c.breakLocked(out, pos)
+			return
+		}
+		s.logf("conn %d: dig at %v refused: %s", c.id, pos, d.Reason)
+		out.to(c, StageNone, s.blockChange(pos)) // the block is still there
+	}
+}
+
+// breakLocked breaks a block: air in its place, wear on the held tool, and
+// the drop as an item entity when the held item harvests the block.
+func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
+	s := c.s
+	st := s.stateAt(pos)
+	block := s.blockName(st)
+	sl, held := c.heldLocked()
+	_, harvest := relativeHardness(block, held, true)
+	s.setBlockLocked(c.id, pos, world.AirState, "dig")
+	bc := s.blockChange(pos)
+	out.to(c, StageDig, bc)
+	for _, o := range s.conns {
+		if o != c && o.playing {
+			out.to(o, StageNone, bc)
+		}
+	}
+	if md := maxDamage(held); md > 0 && ruleFor(block).hardness > 0 {
+		sl.Damage++
+		if int(sl.Damage) > md {
+			sl = proto17.Slot{}
+		}
+		c.inv[hotbarFirst+c.held] = sl
+		out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(hotbarFirst + c.held), Item: sl})
+	}
+	if harvest {
+		if drop, ok := s.dropOf(block, st.Meta()); ok {
+			out.add(s.spawnItemLocked(pos, drop)...)
+		}
+	}
+	out.add(s.settleItemsLocked()...)
+}
+
+// dropOf is the stack a harvested block drops.
+func (s *Server) dropOf(block string, meta int) (proto17.Slot, bool) {
+	r := ruleFor(block)
+	name := block
+	switch r.drop {
+	case "-":
+		return proto17.Slot{}, false
+	case "":
+	default:
+		name, meta = r.drop, 0
+	}
+	if block == "minecraft:log" || block == "minecraft:log2" || strings.HasPrefix(block, "minecraft:leaves") {
+		meta &= 3 // the wood type; the rest is orientation or decay
+	}
+	id, ok := s.ids.ItemID(name)
+	if !ok {
+		return proto17.Slot{}, false
+	}
+	return proto17.Slot{ID: int16(id), Count: 1, Damage: int16(meta)}, true
+}
+
+// spawnItemLocked puts a dropped item in the middle of the block and tells
+// every player (Spawn Object of type 2, then its metadata with the stack).
+func (s *Server) spawnItemLocked(pos world.BlockPos, stack proto17.Slot) []outgoing {
+	s.nextEID++
+	it := &droppedItem{eid: s.nextEID, pos: pos.Center(), stack: stack, born: s.tick()}
+	s.items[it.eid] = it
+	var out outbox
+	out.all(s, StageNone, &proto17.SpawnObject{EntityID: it.eid, Type: proto17.ObjectItem,
+		X: proto17.ToFixed(it.pos.X), Y: proto17.ToFixed(it.pos.Y), Z: proto17.ToFixed(it.pos.Z), Data: 1})
+	out.all(s, StageNone, &proto17.EntityMetadata{EntityID: it.eid, Metadata: proto17.Metadata{
+		{Key: 0, Type: proto17.MetaByte},
+		{Key: 1, Type: proto17.MetaShort, Int: 300},
+		{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: stack},
+	}})
+	return out
+}
+
+// settleItemsLocked lets items fall onto the block below them (at once; a
+// real server moves them over a few ticks) and tells the players where they
+// landed.
+func (s *Server) settleItemsLocked() []outgoing {
+	var out outbox
+	for _, it := range s.items {
+		y := int(math.Floor(it.pos.Y))
+		if it.pos.Y == float64(y) && !s.stateAt(world.Pos(int(math.Floor(it.pos.X)), y-1, int(math.Floor(it.pos.Z)))).IsAir() {
+			continue // resting on a block
+		}
+		ground := 0
+		for yy := y - 1; yy >= 0; yy-- {
+			if !s.stateAt(world.Pos(int(math.Floor(it.pos.X)), yy, int(math.Floor(it.pos.Z)))).IsAir() {
+				ground = yy + 1
+				break
+			}
+		}
+		if float64(ground) == it.pos.Y {
+			continue
+		}
+		it.pos.Y = float64(ground)
+		out.all(s, StageNone, &proto17.EntityTeleport{EntityID: it.eid,
+			X: proto17.ToFixed(it.pos.X), Y: proto17.ToFixed(it.pos.Y), Z: proto17.ToFixed(it.pos.Z)})
+	}
+	return out
+}
+
+// pickupLocked collects the items the player touches: the player's box grown
+// by PickupReach sideways and half of it up and down meets the item's 0.25
+// box, and the item is old enough. The player gets Collect Item, Destroy
+// Entities and a Set Slot for the changed inventory slot.
+func (c *conn) pickupLocked() []outgoing {
+	s := c.s
+	if !c.playing {
+		return nil
+	}
+	var out outbox
+	reach := s.opts.PickupReach
+	now := s.tick()
+	for eid, it := range s.items {
+		if now-it.born < s.opts.PickupDelayTicks {
+			continue
+		}
+		dx, dz := math.Abs(it.pos.X-c.pos.X), math.Abs(it.pos.Z-c.pos.Z)
+		if dx >= playerHalfWidth+reach+0.125 || dz >= playerHalfWidth+reach+0.125 {
+			continue
+		}
+		if it.pos.Y+0.25 <= c.pos.Y-reach/2 || it.pos.Y >= c.pos.Y+playerHeight+reach/2 {
+			continue
+		}
+		slot, ok := c.addItemLocked(it.stack)
+		if !ok {
+			continue // inventory full: the item stays
+		}
+		delete(s.items, eid)
+		for _, o := range s.conns {
+			if o.playing {
+				stage := StageNone
+				if o == c {
+					stage = StageCollect
+				}
+				out.to(o, stage, &proto17.CollectItem{CollectedID: eid, CollectorID: c.eid})
+				out.to(o, StageNone, &proto17.DestroyEntities{IDs: []int32{eid}})
+			}
+		}
+		out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(slot), Item: c.inv[slot]})
+		s.notifyLocked()
+		s.logf("conn %d: collected item %d into slot %d", c.id, eid, slot)
+	}
+	return out
+}
+
+// addItemLocked puts a stack into the inventory as vanilla's
+// addItemStackToInventory does: onto a matching stack with room, hotbar
+// first, else into the first empty slot, hotbar first. It returns the
+// window slot.
+func (c *conn) addItemLocked(st proto17.Slot) (int, bool) {
+	name := c.s.itemOf(0, st).Name
+	limit := int32(maxStack(name))
+	order := make([]int, 0, 36)
+	for i := 0; i < 9; i++ {
+		order = append(order, hotbarFirst+i)
+	}
+	for i := 9; i < 36; i++ {
+		order = append(order, i)
+	}
+	for _, slot := range order {
+		cur := c.inv[slot]
+		if !cur.Empty() && cur.ID == st.ID && cur.Damage == st.Damage && cur.NBT == nil && cur.Count+st.Count <= limit {
+			cur.Count += st.Count
+			c.inv[slot] = cur
+			return slot, true
+		}
+	}
+	for _, slot := range order {
+		if c.inv[slot].Empty() {
+			c.inv[slot] = st
+			return slot, true
+		}
+	}
+	return 0, false
+}
+
+// faceOffset is the block next to a face.
+var faceOffset = map[int8][3]int{
+	proto17.FaceBottom: {0, -1, 0}, proto17.FaceTop: {0, 1, 0},
+	proto17.FaceNorth: {0, 0, -1}, proto17.FaceSouth: {0, 0, 1},
+	proto17.FaceWest: {-1, 0, 0}, proto17.FaceEast: {1, 0, 0},
+}
+
+// placeLocked places the held block against a face. A placement the server
+// refuses is answered with the true state of both blocks, as vanilla does.
+func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
+	s := c.s
+	off, ok := faceOffset[p.Face]
+	if !ok {
+		return // using the held item in the air: nothing to model
+	}
+	clicked := world.Pos(int(p.X), int(p.Y), int(p.Z))
+	target := clicked.Add(off[0], off[1], off[2])
+	refuse := func() {
+		if s.loaded(clicked) {
+			out.to(c, StageNone, s.blockChange(clicked))
+		}
+		if s.loaded(target) {
+			out.to(c, StageNone, s.blockChange(target))
+		}
+	}
+	sl, name := c.heldLocked()
+	blockID, isBlock := s.ids.BlockID(name)
+	switch {
+	case name == "" || !isBlock || blockID == 0:
+		refuse()
+		return
+	case !s.loaded(target) || !s.loaded(clicked) || s.stateAt(clicked).IsAir():
+		refuse()
+		return
+	case c.pos.DistSq(clicked.Center()) >= 64:
+		refuse()
+		return
+	case !replaceable[s.blockName(s.stateAt(target))]:
+		refuse()
+		return
+	case boxHitsBlock(c.pos, target):
+		refuse() // the block would be inside the player
+		return
+	}
+	meta := int(sl.Damage)
+	if meta < 0 || (!s.formats.NEID && meta > 15) {
+		meta = 0
+	}
+	s.setBlockLocked(c.id, target, world.MakeState(blockID, meta), "place")
+	sl.Count--
+	if sl.Count <= 0 {
+		sl = proto17.Slot{}
+	}
+	c.inv[hotbarFirst+c.held] = sl
+	out.all(s, StageNone, s.blockChange(target))
+	out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(hotbarFirst + c.held), Item: sl})
+}

@@ -1,0 +1,553 @@
+package fakeserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Record is one packet the server received or sent.
+type Record struct {
+	Conn  int // connection number, from 1
+	Time  time.Time
+	State proto17.State
+	ID    int32
+	Name  string // proto17.PacketName, e.g. "PlayerDigging"
+	// Packet is the decoded packet; nil when proto17 has no codec for the
+	// id (or, for received packets, when decoding failed: see Err).
+	Packet proto17.Packet
+	// FML is the decoded message of an FML|HS plugin message.
+	FML proto17.FMLMessage
+	// Payload is the packet's bytes after the id.
+	Payload []byte
+	// Err is why a received packet could not be decoded.
+	Err error
+}
+
+// WorldChange is one block the world changed.
+type WorldChange struct {
+	Conn     int // the player's connection, 0 for changes a test made
+	Pos      world.BlockPos
+	From, To world.StateID
+	// FromName and ToName are the registry names of the states' blocks.
+	FromName, ToName string
+	Cause            string // "dig", "place" or "SetBlocks"
+}
+
+// Dig is the server's verdict on one finished dig (status 2), or on an
+// instant break at the start.
+type Dig struct {
+	Conn  int
+	Pos   world.BlockPos
+	Block string // registry name of the block
+	Held  string // registry name of the held item, "" for the hand
+	// Ticks is the number of server ticks between start and finish.
+	Ticks int
+	// Needed is the least number of ticks the server would have accepted
+	// (DigThreshold of the vanilla break time, with the held item and the
+	// on-ground flag at the finish).
+	Needed   int
+	Accepted bool
+	Reason   string // why it was refused
+}
+
+// Correction is a Player Position And Look the server sent to reset a
+// player who moved illegally.
+type Correction struct {
+	Conn     int
+	From, To world.Vec3 // the refused position and the one the player was reset to (feet)
+	Reason   string     // "moved too quickly", "moved wrongly" or "outside the world"
+}
+
+// Kick is a disconnect the server sent.
+type Kick struct {
+	Conn   int
+	Reason string
+}
+
+// PlayerInfo is a joined player as the server sees it.
+type PlayerInfo struct {
+	Conn     int
+	Name     string
+	UUID     string // hyphenated
+	EntityID int32
+	// Pos is the last accepted position of the feet.
+	Pos      world.Vec3
+	OnGround bool
+	// HeldSlot is the selected hotbar slot (0..8).
+	HeldSlot int
+	// Inventory holds the non-empty window-0 slots.
+	Inventory []Item
+}
+
+// Count is how many items of the registry name the player holds.
+func (p PlayerInfo) Count(name string) int {
+	n := 0
+	for _, it := range p.Inventory {
+		if it.Name == name {
+			n += it.Count
+		}
+	}
+	return n
+}
+
+// DroppedItem is an item entity lying in the world.
+type DroppedItem struct {
+	EntityID int32
+	Pos      world.Vec3
+	Item     Item // Slot is unused
+}
+
+// Server is a scripted fake GTNH server on 127.0.0.1. It is for tests only:
+// see the package documentation.
+type Server struct {
+	opts     Options
+	formats  proto17.Formats
+	ids      *world.IDMap
+	registry []byte // the encoded FML|HS ModIdData message
+	ln       net.Listener
+	start    time.Time
+
+	mu       sync.Mutex
+	changed  chan struct{} // closed and replaced on every event
+	closed   bool
+	cols     map[world.ChunkPos]*world.Column
+	conns    map[int]*conn
+	nextConn int
+	nextEID  int32
+	items    map[int32]*droppedItem
+	received []Record
+	sent     []Record
+	changes  []WorldChange
+	digs     []Dig
+	fixes    []Correction
+	kicks    []Kick
+
+	wg sync.WaitGroup
+}
+
+// New builds the world and starts listening on 127.0.0.1 on a free port.
+func New(o Options) (*Server, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	f, err := proto17.FormatsFromMods(o.Mods)
+	if err != nil {
+		return nil, fmt.Errorf("fakeserver: %w", err)
+	}
+	reg, ids, err := buildRegistry(f, max(o.RegistryFiller, 0))
+	if err != nil {
+		return nil, fmt.Errorf("fakeserver: registry: %w", err)
+	}
+	regBytes, err := proto17.EncodeFML(reg)
+	if err != nil {
+		return nil, fmt.Errorf("fakeserver: registry: %w", err)
+	}
+	if len(regBytes) > proto17.MaxVarShort {
+		return nil, fmt.Errorf("fakeserver: registry of %d bytes exceeds a varshort message", len(regBytes))
+	}
+	cols, err := generate(o, ids, f)
+	if err != nil {
+		return nil, err
+	}
+	for i, it := range o.Inventory {
+		if _, ok := ids.ItemID(it.Name); !ok {
+			return nil, fmt.Errorf("fakeserver: options: Inventory[%d]: item %q is not in the registry", i, it.Name)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("fakeserver: %w", err)
+	}
+	s := &Server{
+		opts: o, formats: f, ids: ids, registry: regBytes, ln: ln, start: time.Now(),
+		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{},
+		nextEID: 100, items: map[int32]*droppedItem{},
+	}
+	s.wg.Add(1)
+	go s.accept()
+	return s, nil
+}
+
+// Addr is the server's address, "127.0.0.1:port".
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Formats are the wire formats the mod list selects.
+func (s *Server) Formats() proto17.Formats { return s.formats }
+
+// IDs is the server's id registry (frozen), the map a client learns from
+// the FML handshake.
+func (s *Server) IDs() *world.IDMap { return s.ids }
+
+// Close stops listening, drops every connection and waits for the server's
+// goroutines.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		s.wg.Wait()
+		return
+	}
+	s.closed = true
+	conns := make([]*conn, 0, len(s.conns))
+	for _, c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.notifyLocked()
+	s.mu.Unlock()
+	s.ln.Close()
+	for _, c := range conns {
+		c.close()
+	}
+	s.wg.Wait()
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			nc.Close()
+			return
+		}
+		s.nextConn++
+		c := newConn(s, s.nextConn, nc)
+		s.conns[c.id] = c
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.wg.Done()
+			c.serve()
+		}()
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf("fakeserver: "+format, args...)
+	}
+}
+
+// notifyLocked wakes WaitFor callers; s.mu is held.
+func (s *Server) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// tick is the server tick count since the start.
+func (s *Server) tick() int {
+	return int(time.Since(s.start) / s.opts.TickDuration)
+}
+
+// WaitFor calls cond after every server event (a packet received or sent, a
+// world change, a connection closing) until it returns true, and fails when
+// ctx ends first. cond runs without the server's lock, so it may use the
+// accessors.
+func (s *Server) WaitFor(ctx context.Context, cond func() bool) error {
+	for {
+		s.mu.Lock()
+		ch := s.changed
+		s.mu.Unlock()
+		if cond() {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("fakeserver: waiting: %w", ctx.Err())
+		}
+	}
+}
+
+// Received returns every packet the server received, in order.
+func (s *Server) Received() []Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.received)
+}
+
+// Sent returns every packet the server sent, in order (a packet a fault cut
+// short is recorded whole).
+func (s *Server) Sent() []Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.sent)
+}
+
+// ReceivedNamed returns the received packets of one name (proto17's packet
+// names, e.g. "PlayerDigging"), in order.
+func (s *Server) ReceivedNamed(name string) []Record {
+	var out []Record
+	for _, r := range s.Received() {
+		if r.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// WorldChanges returns every block change, in order.
+func (s *Server) WorldChanges() []WorldChange {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.changes)
+}
+
+// Digs returns the server's verdict on every finished dig, in order.
+func (s *Server) Digs() []Dig {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.digs)
+}
+
+// Corrections returns every position reset the server sent, in order.
+func (s *Server) Corrections() []Correction {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.fixes)
+}
+
+// Kicks returns every disconnect the server sent, in order.
+func (s *Server) Kicks() []Kick {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.kicks)
+}
+
+// Players returns the players in the play state, by connection number.
+func (s *Server) Players() []PlayerInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []PlayerInfo
+	for _, c := range s.conns {
+		if !c.playing {
+			continue
+		}
+		p := PlayerInfo{Conn: c.id, Name: c.name, UUID: c.uuid, EntityID: c.eid, Pos: c.pos, OnGround: c.onGround, HeldSlot: c.held}
+		for i, sl := range c.inv {
+			if !sl.Empty() {
+				p.Inventory = append(p.Inventory, s.itemOf(i, sl))
+			}
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b PlayerInfo) int { return a.Conn - b.Conn })
+	return out
+}
+
+// DroppedItems returns the item entities lying in the world, by entity id.
+func (s *Server) DroppedItems() []DroppedItem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]DroppedItem, 0, len(s.items))
+	for _, it := range s.items {
+		out = append(out, DroppedItem{EntityID: it.eid, Pos: it.pos, Item: s.itemOf(0, it.stack)})
+	}
+	slices.SortFunc(out, func(a, b DroppedItem) int { return int(a.EntityID - b.EntityID) })
+	return out
+}
+
+// BlockAt returns the block at a position: its registry name and metadata
+// (air outside the world).
+func (s *Server) BlockAt(x, y, z int) (name string, meta int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stateAt(world.Pos(x, y, z))
+	return s.blockName(st), st.Meta()
+}
+
+// Trees returns the positions of the trunks' bottom logs (the trees of the
+// options, whatever is left of them is in the world).
+func (s *Server) Trees() []world.BlockPos {
+	out := make([]world.BlockPos, 0, len(s.opts.Trees))
+	for _, t := range s.opts.Trees {
+		out = append(out, world.Pos(t.X, s.opts.GroundY+1, t.Z))
+	}
+	return out
+}
+
+// Spawn is where the players' feet start.
+func (s *Server) Spawn() world.Vec3 {
+	return world.Vec3{X: s.opts.Spawn[0], Y: s.opts.Spawn[1], Z: s.opts.Spawn[2]}
+}
+
+// SetBlocks changes blocks and tells every player: a Block Change for a
+// column with one change, a Multi Block Change for several.
+func (s *Server) SetBlocks(blocks ...Block) error {
+	s.mu.Lock()
+	type change struct {
+		pos world.BlockPos
+		st  world.StateID
+	}
+	byCol := map[world.ChunkPos][]change{}
+	var order []world.ChunkPos
+	for _, b := range blocks {
+		id, ok := s.ids.BlockID(b.Name)
+		if !ok {
+			s.mu.Unlock()
+			return fmt.Errorf("fakeserver: SetBlocks: block %q is not in the registry", b.Name)
+		}
+		if b.Meta < 0 || b.Meta > 0xFFFF || (!s.formats.NEID && (b.Meta > 15 || id > 0xFFF)) {
+			s.mu.Unlock()
+			return fmt.Errorf("fakeserver: SetBlocks: %s:%d does not fit the %s format", b.Name, b.Meta, formatName(s.formats))
+		}
+		p := world.Pos(b.X, b.Y, b.Z)
+		cp := world.ChunkOf(p)
+		if s.cols[cp] == nil || b.Y < 0 || b.Y > 255 {
+			s.mu.Unlock()
+			return fmt.Errorf("fakeserver: SetBlocks: %v is outside the world", p)
+		}
+		if _, seen := byCol[cp]; !seen {
+			order = append(order, cp)
+		}
+		byCol[cp] = append(byCol[cp], change{p, world.MakeState(id, b.Meta)})
+	}
+	var out outbox
+	for _, cp := range order {
+		var recs []proto17.BlockRecord
+		for _, ch := range byCol[cp] {
+			s.setBlockLocked(0, ch.pos, ch.st, "SetBlocks")
+			recs = append(recs, proto17.BlockRecord{X: uint8(ch.pos.X & 15), Y: uint8(ch.pos.Y), Z: uint8(ch.pos.Z & 15), BlockID: uint16(ch.st.ID()), Meta: uint16(ch.st.Meta())})
+		}
+		var p proto17.Packet
+		if len(recs) == 1 {
+			ch := byCol[cp][0]
+			p = s.blockChange(ch.pos)
+		} else {
+			p = &proto17.MultiBlockChange{ChunkX: int32(cp.X), ChunkZ: int32(cp.Z), Records: recs}
+		}
+		out.all(s, StageNone, p)
+	}
+	out.add(s.settleItemsLocked()...)
+	s.mu.Unlock()
+	out.deliver()
+	return nil
+}
+
+// Send sends a packet to every player in the play state.
+func (s *Server) Send(p proto17.Packet) {
+	s.mu.Lock()
+	var out outbox
+	out.all(s, StageNone, p)
+	s.mu.Unlock()
+	out.deliver()
+}
+
+// Say sends a chat line (plain text) to every player.
+func (s *Server) Say(text string) { s.Send(&proto17.Chat{JSON: chatJSON(text)}) }
+
+// Kick disconnects every player with the reason.
+func (s *Server) Kick(reason string) {
+	s.mu.Lock()
+	var cs []*conn
+	for _, c := range s.conns {
+		if c.playing {
+			cs = append(cs, c)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range cs {
+		c.kick(reason)
+	}
+}
+
+// itemOf names a slot's stack.
+func (s *Server) itemOf(slot int, sl proto17.Slot) Item {
+	name, ok := s.ids.ItemName(int(sl.ID))
+	if !ok {
+		name = fmt.Sprintf("unknown:%d", sl.ID)
+	}
+	return Item{Slot: slot, Name: name, Count: int(sl.Count), Damage: int(sl.Damage)}
+}
+
+func (s *Server) blockName(st world.StateID) string {
+	name, ok := s.ids.BlockName(st.ID())
+	if !ok {
+		return fmt.Sprintf("unknown:%d", st.ID())
+	}
+	return name
+}
+
+// stateAt is the block at p; s.mu is held.
+func (s *Server) stateAt(p world.BlockPos) world.StateID {
+	col := s.cols[world.ChunkOf(p)]
+	if col == nil {
+		return world.AirState
+	}
+	return col.StateAt(p.X, p.Y, p.Z)
+}
+
+// loaded reports whether p is inside the world's columns.
+func (s *Server) loaded(p world.BlockPos) bool {
+	return s.cols[world.ChunkOf(p)] != nil && p.Y >= 0 && p.Y < world.WorldHeight
+}
+
+// setBlockLocked changes a block and records it; s.mu is held.
+func (s *Server) setBlockLocked(connID int, p world.BlockPos, st world.StateID, cause string) {
+	col := s.cols[world.ChunkOf(p)]
+	if col == nil {
+		return
+	}
+	prev := col.SetState(p.X, p.Y, p.Z, st)
+	s.changes = append(s.changes, WorldChange{Conn: connID, Pos: p, From: prev, To: st,
+		FromName: s.blockName(prev), ToName: s.blockName(st), Cause: cause})
+	s.notifyLocked()
+}
+
+// blockChange is the Block Change packet for the current block at p.
+func (s *Server) blockChange(p world.BlockPos) *proto17.BlockChange {
+	st := s.stateAt(p)
+	return &proto17.BlockChange{X: int32(p.X), Y: uint8(p.Y), Z: int32(p.Z), BlockID: int32(st.ID()), Meta: uint16(st.Meta())}
+}
+
+// outbox collects packets decided under s.mu, to be sent after it is
+// released (a slow reader must never block the server's lock).
+type outbox []outgoing
+
+type outgoing struct {
+	c     *conn
+	stage Stage
+	p     proto17.Packet
+}
+
+func (o *outbox) to(c *conn, stage Stage, p proto17.Packet) {
+	*o = append(*o, outgoing{c, stage, p})
+}
+
+// all queues p for every player in the play state; s.mu is held.
+func (o *outbox) all(s *Server, stage Stage, p proto17.Packet) {
+	for _, c := range s.conns {
+		if c.playing {
+			o.to(c, stage, p)
+		}
+	}
+}
+
+func (o *outbox) add(more ...outgoing) { *o = append(*o, more...) }
+
+// deliver sends the packets in order. A failed send closes that connection,
+// whose reader then ends.
+func (o outbox) deliver() {
+	for _, m := range o {
+		if m.c.isClosed() {
+			continue
+		}
+		m.c.send(m.stage, m.p)
+	}
+}
+
+// errKicked ends a connection's reader after the server kicked the player.
+var errKicked = errors.New("fakeserver: kicked")

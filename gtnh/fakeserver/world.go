@@ -1,0 +1,358 @@
+package fakeserver
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Modded registry entries of the fake GTNH server. Ids differ per world on a
+// real server; these are fixed so tests can name them.
+const (
+	// OreBlock is the modded block placed below the spawn by default.
+	OreBlock = "gregtech:gt.blockores"
+	// MachineBlock is a second modded block in the registry.
+	MachineBlock = "gregtech:gt.blockmachines"
+	// MetaItem is a modded item in the registry.
+	MetaItem = "gregtech:gt.metaitem.01"
+)
+
+// Numeric ids of the modded blocks: above 4095 with NotEnoughIds (only its
+// 16-bit format can carry them), below it in vanilla format (where they need
+// the "add" nibbles).
+const (
+	oreIDNEID        = 4200
+	machineIDNEID    = 4201
+	oreIDVanilla     = 1000
+	machineIDVanilla = 1001
+	metaItemID       = 5000
+	fillerItemFirst  = 6000
+)
+
+// buildRegistry makes the server's id registry: every vanilla block and item
+// (block items under the block's id, as Forge registers them), the GregTech
+// entries and filler items.
+func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.IDMap, error) {
+	van := world.VanillaIDs()
+	ids := world.NewIDMap()
+	data := &proto17.ModIDData{HasSubstitutions: true}
+	add := func(kind string, id int, name string) error {
+		var err error
+		if kind == "block" {
+			err = ids.SetBlock(id, name)
+			data.Entries = append(data.Entries, proto17.RegistryEntry{Name: proto17.RegistryBlockPrefix + name, ID: int32(id)})
+		} else {
+			err = ids.SetItem(id, name)
+			data.Entries = append(data.Entries, proto17.RegistryEntry{Name: proto17.RegistryItemPrefix + name, ID: int32(id)})
+		}
+		return err
+	}
+	items := map[string]bool{}
+	for id := 256; id < 32000; id++ {
+		if name, ok := van.ItemName(id); ok {
+			items[name] = true
+			if err := add("item", id, name); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for id := 0; id < 4096; id++ {
+		name, ok := van.BlockName(id)
+		if !ok {
+			continue
+		}
+		if err := add("block", id, name); err != nil {
+			return nil, nil, err
+		}
+		// Blocks whose item has its own id (wheat, reeds, cake, …) have no
+		// item form under the block's id.
+		if id != 0 && !items[name] {
+			if err := add("item", id, name); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	ore, machine := oreIDVanilla, machineIDVanilla
+	if f.NEID {
+		ore, machine = oreIDNEID, machineIDNEID
+	}
+	for _, e := range []struct {
+		kind string
+		id   int
+		name string
+	}{
+		{"block", ore, OreBlock}, {"item", ore, OreBlock},
+		{"block", machine, MachineBlock}, {"item", machine, MachineBlock},
+		{"item", metaItemID, MetaItem},
+	} {
+		if err := add(e.kind, e.id, e.name); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i := 0; i < filler; i++ {
+		if err := add("item", fillerItemFirst+i, fmt.Sprintf("gregtech:gt.filler.%04d", i)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return data, ids.Freeze(), nil
+}
+
+// blockRule is what the server knows about breaking a block: its hardness
+// (negative: unbreakable), the tool class that mines it fast, whether the
+// block drops nothing without that tool, and what it drops ("" for itself,
+// "-" for nothing).
+type blockRule struct {
+	hardness  float64
+	tool      string
+	needsTool bool
+	drop      string
+}
+
+// blockRules are vanilla 1.7.10 values for the blocks of the fake world.
+var blockRules = map[string]blockRule{
+	"minecraft:log":         {2, "axe", false, ""},
+	"minecraft:log2":        {2, "axe", false, ""},
+	"minecraft:planks":      {2, "axe", false, ""},
+	"minecraft:leaves":      {0.2, "", false, "-"},
+	"minecraft:leaves2":     {0.2, "", false, "-"},
+	"minecraft:tallgrass":   {0, "", false, "-"},
+	"minecraft:sapling":     {0, "", false, ""},
+	"minecraft:grass":       {0.6, "shovel", false, "minecraft:dirt"},
+	"minecraft:dirt":        {0.5, "shovel", false, ""},
+	"minecraft:sand":        {0.5, "shovel", false, ""},
+	"minecraft:gravel":      {0.6, "shovel", false, ""},
+	"minecraft:stone":       {1.5, "pickaxe", true, "minecraft:cobblestone"},
+	"minecraft:cobblestone": {2, "pickaxe", true, ""},
+	"minecraft:bedrock":     {-1, "", false, "-"},
+	"minecraft:water":       {-1, "", false, "-"},
+	OreBlock:                {3, "pickaxe", true, "-"},
+	MachineBlock:            {-1, "", false, "-"},
+}
+
+// ruleFor returns the rule of a block name (unknown blocks are stone-like).
+func ruleFor(name string) blockRule {
+	if r, ok := blockRules[name]; ok {
+		return r
+	}
+	return blockRule{hardness: 1.5, tool: "pickaxe", needsTool: true}
+}
+
+// passable blocks do not stop a player.
+var passable = map[string]bool{
+	"minecraft:air": true, "minecraft:tallgrass": true, "minecraft:sapling": true,
+	"minecraft:yellow_flower": true, "minecraft:red_flower": true, "minecraft:torch": true,
+	"minecraft:water": true, "minecraft:flowing_water": true, "minecraft:snow_layer": true,
+}
+
+// replaceable blocks give way to a placed block.
+var replaceable = map[string]bool{
+	"minecraft:air": true, "minecraft:tallgrass": true, "minecraft:water": true,
+	"minecraft:flowing_water": true, "minecraft:snow_layer": true,
+}
+
+// toolClass and toolSpeed read a held item name: "minecraft:iron_axe" is an
+// axe of speed 6. Vanilla materials: wood 2, stone 4, iron 6, diamond 8,
+// gold 12.
+func toolClass(item string) string {
+	for _, c := range []string{"pickaxe", "axe", "shovel", "hoe", "sword"} {
+		if strings.HasSuffix(item, "_"+c) {
+			return c
+		}
+	}
+	return ""
+}
+
+func toolSpeed(item string) float64 {
+	switch {
+	case strings.HasPrefix(item, "minecraft:wooden_"):
+		return 2
+	case strings.HasPrefix(item, "minecraft:stone_"):
+		return 4
+	case strings.HasPrefix(item, "minecraft:iron_"):
+		return 6
+	case strings.HasPrefix(item, "minecraft:diamond_"):
+		return 8
+	case strings.HasPrefix(item, "minecraft:golden_"):
+		return 12
+	}
+	return 1
+}
+
+// maxDamage is the durability of a vanilla tool (0: not a tool).
+func maxDamage(item string) int {
+	if toolClass(item) == "" {
+		return 0
+	}
+	switch {
+	case strings.HasPrefix(item, "minecraft:wooden_"):
+		return 59
+	case strings.HasPrefix(item, "minecraft:stone_"):
+		return 131
+	case strings.HasPrefix(item, "minecraft:iron_"):
+		return 250
+	case strings.HasPrefix(item, "minecraft:diamond_"):
+		return 1561
+	case strings.HasPrefix(item, "minecraft:golden_"):
+		return 32
+	}
+	return 0
+}
+
+// maxStack is how many of an item fit in one slot.
+func maxStack(item string) int {
+	if toolClass(item) != "" {
+		return 1
+	}
+	return 64
+}
+
+// relativeHardness is 1.7.10's Block.getPlayerRelativeBlockHardness: the
+// fraction of the block broken per tick with the held item, and whether the
+// held item harvests it (drops come only then). A player not on the ground
+// digs five times slower.
+func relativeHardness(block, held string, onGround bool) (perTick float64, harvest bool) {
+	r := ruleFor(block)
+	if r.hardness < 0 {
+		return 0, false
+	}
+	speed := 1.0
+	if r.tool != "" && toolClass(held) == r.tool {
+		speed = toolSpeed(held)
+	}
+	harvest = !r.needsTool || (r.tool != "" && toolClass(held) == r.tool)
+	if !onGround {
+		speed /= 5
+	}
+	if r.hardness == 0 {
+		return math.Inf(1), harvest
+	}
+	div := 100.0
+	if harvest {
+		div = 30
+	}
+	return speed / r.hardness / div, harvest
+}
+
+// VanillaBreakTicks is the vanilla time in ticks to break a block with the
+// held item on the ground (0 for an instant break, -1 for an unbreakable
+// block). The server accepts a finish after DigThreshold of it.
+func VanillaBreakTicks(block, held string) int {
+	rel, _ := relativeHardness(block, held, true)
+	switch {
+	case rel == 0:
+		return -1
+	case math.IsInf(rel, 1) || rel >= 1:
+		return 0
+	}
+	return int(math.Ceil(1 / rel))
+}
+
+// generate builds the world: bedrock at 0, stone, three layers of dirt and
+// grass at GroundY, then the trees and extra blocks.
+func generate(o Options, ids *world.IDMap, f proto17.Formats) (map[world.ChunkPos]*world.Column, error) {
+	state := func(name string, meta int) (world.StateID, error) {
+		id, ok := ids.BlockID(name)
+		if !ok {
+			return 0, fmt.Errorf("fakeserver: block %q is not in the registry", name)
+		}
+		return world.MakeState(id, meta), nil
+	}
+	must := func(name string) world.StateID {
+		st, err := state(name, 0)
+		if err != nil {
+			panic(err) // vanilla names are always in the registry
+		}
+		return st
+	}
+	bedrock, stone, dirt, grass := must("minecraft:bedrock"), must("minecraft:stone"), must("minecraft:dirt"), must("minecraft:grass")
+	logS, leaves := must("minecraft:log"), must("minecraft:leaves")
+
+	cx0, cz0 := int(math.Floor(o.Spawn[0]))>>4, int(math.Floor(o.Spawn[2]))>>4
+	cols := map[world.ChunkPos]*world.Column{}
+	for cx := cx0 - o.ViewRadius; cx <= cx0+o.ViewRadius; cx++ {
+		for cz := cz0 - o.ViewRadius; cz <= cz0+o.ViewRadius; cz++ {
+			col := world.NewColumn(cx, cz)
+			for x := 0; x < 16; x++ {
+				for z := 0; z < 16; z++ {
+					col.SetState(x, 0, z, bedrock)
+					for y := 1; y <= o.GroundY-4; y++ {
+						col.SetState(x, y, z, stone)
+					}
+					for y := o.GroundY - 3; y < o.GroundY; y++ {
+						col.SetState(x, y, z, dirt)
+					}
+					col.SetState(x, o.GroundY, z, grass)
+				}
+			}
+			cols[world.ChunkPos{X: cx, Z: cz}] = col
+		}
+	}
+	set := func(x, y, z int, st world.StateID, onlyAir bool) {
+		col := cols[world.ChunkPos{X: x >> 4, Z: z >> 4}]
+		if col == nil || y < 0 || y > 255 {
+			return
+		}
+		if onlyAir && !col.StateAt(x, y, z).IsAir() {
+			return
+		}
+		col.SetState(x, y, z, st)
+	}
+	for _, t := range o.Trees {
+		top := o.GroundY + t.Height
+		for y := o.GroundY + 1; y <= top; y++ {
+			set(t.X, y, t.Z, logS, false)
+		}
+		// A crown like a small oak's: two wide layers below the top, a
+		// narrow one at the top and a cross above it.
+		for y := top - 1; y <= top+1; y++ {
+			r := 2
+			if y >= top {
+				r = 1
+			}
+			for dx := -r; dx <= r; dx++ {
+				for dz := -r; dz <= r; dz++ {
+					corner := (dx == -r || dx == r) && (dz == -r || dz == r)
+					if corner && (r == 2 || y == top+1) {
+						continue
+					}
+					if y <= o.GroundY {
+						continue
+					}
+					set(t.X+dx, y, t.Z+dz, leaves, true)
+				}
+			}
+		}
+	}
+	extra := o.Blocks
+	if extra == nil {
+		meta := 5
+		if f.NEID {
+			meta = 300
+		}
+		extra = []Block{{X: int(math.Floor(o.Spawn[0])), Y: o.GroundY - 20, Z: int(math.Floor(o.Spawn[2])), Name: OreBlock, Meta: meta}}
+	}
+	for _, b := range extra {
+		st, err := state(b.Name, b.Meta)
+		if err != nil {
+			return nil, err
+		}
+		if b.Meta < 0 || b.Meta > 0xFFFF || (!f.NEID && b.Meta > 15) {
+			return nil, fmt.Errorf("fakeserver: block %s at %d,%d,%d: metadata %d does not fit the %s format", b.Name, b.X, b.Y, b.Z, b.Meta, formatName(f))
+		}
+		if cols[world.ChunkPos{X: b.X >> 4, Z: b.Z >> 4}] == nil || b.Y < 0 || b.Y > 255 {
+			return nil, fmt.Errorf("fakeserver: block %s at %d,%d,%d is outside the world", b.Name, b.X, b.Y, b.Z)
+		}
+		set(b.X, b.Y, b.Z, st, false)
+	}
+	return cols, nil
+}
+
+func formatName(f proto17.Formats) string {
+	if f.NEID {
+		return "NotEnoughIds"
+	}
+	return "vanilla"
+}
