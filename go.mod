@@ -3,6 +3,7 @@ module github.com/gtnh-agent/gtnh-agent
 go 1.26
 
 require (
+	github.com/Tnze/go-mc v1.20.2
 	github.com/mattn/go-isatty v0.0.24
 	github.com/rs/zerolog v1.35.1
 	github.com/stretchr/testify v1.12.1
@@ -10,7 +11,6 @@ require (
 )
 
 require (
-	github.com/Tnze/go-mc v1.20.2 // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

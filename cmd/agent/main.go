@@ -49,6 +49,9 @@ commands:
   run [--scenario FILE] [--goal "..."] [--seed N] [--trace FILE] [--max-steps N]
       [--planner goal|script] [--json]
                               play in the simulated world until the goal holds
+  run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
+                              play on a GTNH server until the goal holds
+  ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
   skills list [--tech-state T] [--packs a,b] [--candidates] [--json]
                               list the skills planners can use
   skills describe NAME[@VERSION] [--json]
@@ -113,6 +116,8 @@ func dispatch(e *env, args []string) error {
 		return nil
 	case "run":
 		return runCmd(e, args[1:])
+	case "ping":
+		return pingCmd(e, args[1:])
 	case "skills":
 		if len(args) < 2 {
 			return usagef("skills: missing subcommand (list, describe, validate, load, select, lint, inject)\n\n%s", topUsage)

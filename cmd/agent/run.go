@@ -3,7 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
-
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
@@ -25,7 +26,8 @@ const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 
 const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
           [--max-steps N] [--max-ticks N] [--planner goal|script] [--script FILE] [--json]
-          [--config DIR] [--state FILE]`
+          [--config DIR] [--state FILE]
+       run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE] ...`
 
 // goalMissed marks a run that ended without meeting its goal (exit 1).
 type goalMissed struct{ reason loop.StopReason }
@@ -46,12 +48,27 @@ func runCmd(e *env, args []string) error {
 	plannerName := fs.String("planner", "goal", "goal (chains skills) or script (replays --script)")
 	scriptFile := fs.String("script", "", "YAML list of invocations for --planner script")
 	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
+	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
+	username := fs.String("username", "", "player name on the server")
+	reconnect := fs.Bool("reconnect", false, "reconnect with backoff when the connection drops (default: one-shot)")
+	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("run: unexpected argument %q", pos[0])
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	acfg, err := loadAgentConfig(*configFile)
+	if err != nil {
+		return configError(e, err)
+	}
+	applyRunDefaults(acfg, set, goalText, traceFile, maxSteps, maxTicks)
+	live := *serverAddr != "" || (acfg.Server.Address != "" && !set["scenario"] && !set["seed"])
+	if live && (set["scenario"] || set["seed"]) {
+		return usagef("run: --scenario and --seed are for the simulated world, not with --server")
 	}
 	if *goalText != "" && *goalFile != "" {
 		return usagef("run: give --goal or --goal-file, not both")
@@ -102,13 +119,44 @@ func runCmd(e *env, args []string) error {
 			return usagef("run: --goal: %v", err)
 		}
 	}
-	sc, err := loadScenario(*scenarioFile)
-	if err != nil {
-		return configError(e, err)
-	}
-	world, err := sim.New(sc, sim.Options{Seed: *seed})
-	if err != nil {
-		return configError(e, err)
+	var (
+		body   ipc.Body
+		header string
+	)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if live {
+		srv := acfg.Server
+		if *serverAddr != "" {
+			srv.Address = *serverAddr
+		}
+		if *username != "" {
+			srv.Username = *username
+		}
+		if set["reconnect"] {
+			srv.Reconnect.Enabled = *reconnect
+		}
+		var cancelRun context.CancelFunc
+		ctx, cancelRun = context.WithCancel(ctx)
+		defer cancelRun()
+		client, err := openClient(ctx, e, srv, cancelRun)
+		if err != nil {
+			return err
+		}
+		defer client.Close()
+		body = client
+		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
+	} else {
+		sc, err := loadScenario(*scenarioFile)
+		if err != nil {
+			return configError(e, err)
+		}
+		world, err := sim.New(sc, sim.Options{Seed: *seed})
+		if err != nil {
+			return configError(e, err)
+		}
+		body = world
+		header = fmt.Sprintf("scenario %s, goal: %s", sc.Name, goal.Text)
 	}
 
 	var trace io.Writer
@@ -122,12 +170,10 @@ func runCmd(e *env, args []string) error {
 		defer bw.Flush()
 		trace = bw
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(world), Planner: pl, Goal: goal, Trace: trace,
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: goal, Trace: trace,
 		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}
 	if !*asJSON {
-		fmt.Fprintf(e.stdout, "scenario %s, goal: %s\n", sc.Name, goal.Text)
+		fmt.Fprintln(e.stdout, header)
 		cfg.OnStep = func(r loop.StepRecord) { fmt.Fprintln(e.stdout, stepLine(r)) }
 	}
 	l, err := loop.New(ctx, cfg)
@@ -149,6 +195,53 @@ func runCmd(e *env, args []string) error {
 		return &reportedError{(&goalMissed{out.Reason}).Error()}
 	}
 	return nil
+}
+
+// applyRunDefaults takes the run section of the config file for every flag
+// the command line did not set.
+func applyRunDefaults(acfg *agentConfig, set map[string]bool, goal, trace *string, maxSteps *int, maxTicks *int64) {
+	r := acfg.Run
+	if r.Goal != "" && !set["goal"] && !set["goal-file"] {
+		*goal = r.Goal
+	}
+	if r.Trace != "" && !set["trace"] {
+		*trace = r.Trace
+	}
+	if r.MaxSteps > 0 && !set["max-steps"] {
+		*maxSteps = r.MaxSteps
+	}
+	if r.MaxTicks > 0 && !set["max-ticks"] {
+		*maxTicks = r.MaxTicks
+	}
+}
+
+// openClient joins the server; operator chat command "stop" ends the run.
+func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.CancelFunc) (*gtnh.Client, error) {
+	if srv.Username == "" {
+		return nil, usagef("run: --server needs --username (or server.username in the config file)")
+	}
+	cfg, err := srv.clientConfig()
+	if err != nil {
+		return nil, usagef("run: %v", err)
+	}
+	cfg.Log = e.log.With().Logger()
+	cfg.OnCommand = func(cmd gtnh.Command) {
+		if cmd.Name == "stop" {
+			e.log.Warn().Str("from", cmd.From).Msg("stop requested in chat")
+			stopRun()
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, usagef("run: %v", err)
+	}
+	client, err := gtnh.New(cfg)
+	if err != nil {
+		return nil, usagef("run: %v", err)
+	}
+	if err := client.Open(ctx); err != nil {
+		return nil, err
+	}
+	return client, nil
 }
 
 // configError prints located configuration errors and makes them exit 2.

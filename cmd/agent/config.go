@@ -1,0 +1,289 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+)
+
+// defaultConfigFile is read when present and no --config-file is given.
+const defaultConfigFile = "agent.yaml"
+
+// agentConfig is the agent's config file: defaults for `agent run` and the
+// server connection. Flags override it.
+//
+//	server:
+//	  address: gtnh.example.org:25565
+//	  username: Bot
+//	  operators: [Alice]          # may command the bot in chat
+//	  command_prefix: "!bot "
+//	  command_burst: 3
+//	  commands_per_minute: 6
+//	  view_distance: 8
+//	  tick: 50ms
+//	  break_factor: 1.25
+//	  collect_drops: true
+//	  timeouts: {dial: 10s, login: 60s, read: 30s, action: 2m}
+//	  reconnect: {enabled: true, initial: 1s, max: 1m, multiplier: 2, jitter: 0.1, max_attempts: 0}
+//	  auth:                       # online-mode servers only
+//	    session_url: https://sessionserver.mojang.com
+//	    player: Steve
+//	    profile_id: 0123456789abcdef0123456789abcdef
+//	    access_token_env: GTNH_ACCESS_TOKEN   # the token itself never goes in the file
+//	run:
+//	  goal: "collect 16 minecraft:log"
+//	  max_steps: 100
+//	  max_ticks: 0
+//	  trace: run.jsonl
+type agentConfig struct {
+	File   string
+	Server serverConfig
+	Run    runDefaults
+}
+
+type serverConfig struct {
+	Address, Username string
+	Operators         []string
+	CommandPrefix     string
+	CommandBurst      int
+	CommandsPerMinute float64
+	ViewDistance      int
+	Tick              time.Duration
+	BreakFactor       float64
+	CollectDrops      *bool
+	Dial, Login, Read time.Duration
+	Action            time.Duration
+	Reconnect         gtnh.Backoff
+	Auth              *authConfig
+}
+
+type authConfig struct {
+	SessionURL, Player, ProfileID, TokenEnv string
+}
+
+type runDefaults struct {
+	Goal     string
+	MaxSteps int
+	MaxTicks int64
+	Trace    string
+}
+
+// loadAgentConfig reads the config file: path when given (it must exist),
+// else agent.yaml in the working directory when there is one. Errors name
+// file:line:column and the field.
+func loadAgentConfig(path string) (*agentConfig, error) {
+	explicit := path != ""
+	if !explicit {
+		path = defaultConfigFile
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !explicit && errors.Is(err, fs.ErrNotExist) {
+			return &agentConfig{}, nil
+		}
+		return nil, err
+	}
+	return parseAgentConfig(path, data)
+}
+
+func parseAgentConfig(file string, data []byte) (*agentConfig, error) {
+	cfg := &agentConfig{File: file}
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if strictyaml.IsNull(root) {
+		return cfg, nil
+	}
+	d := strictyaml.NewDecoder(file)
+	top := d.Mapping(root, "", []string{"server", "run"})
+	if f, ok := top["server"]; ok {
+		decodeServer(d, f.Value, &cfg.Server)
+	}
+	if f, ok := top["run"]; ok {
+		r := d.Mapping(f.Value, "run", []string{"goal", "max_steps", "max_ticks", "trace"})
+		str(d, r, "run", "goal", &cfg.Run.Goal)
+		str(d, r, "run", "trace", &cfg.Run.Trace)
+		if v, ok := r["max_steps"]; ok {
+			if n, ok := d.Int(v.Value, "run.max_steps"); ok {
+				if n < 1 {
+					d.Errorf(v.Value, "run.max_steps", "must be at least 1, got %d", n)
+				}
+				cfg.Run.MaxSteps = n
+			}
+		}
+		if v, ok := r["max_ticks"]; ok {
+			if n, ok := d.Int(v.Value, "run.max_ticks"); ok {
+				if n < 0 {
+					d.Errorf(v.Value, "run.max_ticks", "must not be negative, got %d", n)
+				}
+				cfg.Run.MaxTicks = int64(n)
+			}
+		}
+	}
+	return cfg, d.Err()
+}
+
+func str(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string, dst *string) {
+	if v, ok := m[key]; ok {
+		if s, ok := d.String(v.Value, strictyaml.Join(path, key)); ok {
+			*dst = s
+		}
+	}
+}
+
+func dur(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string, dst *time.Duration) {
+	v, ok := m[key]
+	if !ok {
+		return
+	}
+	p := strictyaml.Join(path, key)
+	s, ok := d.String(v.Value, p)
+	if !ok {
+		return
+	}
+	t, err := time.ParseDuration(s)
+	if err != nil || t <= 0 {
+		d.Errorf(v.Value, p, "want a positive duration such as 500ms, 10s or 2m, got %q", s)
+		return
+	}
+	*dst = t
+}
+
+func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
+	const p = "server"
+	m := d.Mapping(n, p, []string{"address", "username", "operators", "command_prefix", "command_burst",
+		"commands_per_minute", "view_distance", "tick", "break_factor", "collect_drops", "timeouts", "reconnect", "auth"})
+	str(d, m, p, "address", &s.Address)
+	str(d, m, p, "username", &s.Username)
+	str(d, m, p, "command_prefix", &s.CommandPrefix)
+	if v, ok := m["username"]; ok && s.Username != "" {
+		if err := gtnh.ValidUsername(s.Username); err != nil {
+			d.Errorf(v.Value, "server.username", "%v", err)
+		}
+	}
+	if v, ok := m["operators"]; ok {
+		s.Operators = d.StringList(v.Value, "server.operators")
+	}
+	if v, ok := m["command_burst"]; ok {
+		if i, ok := d.Int(v.Value, "server.command_burst"); ok {
+			if i < 1 {
+				d.Errorf(v.Value, "server.command_burst", "must be at least 1, got %d", i)
+			}
+			s.CommandBurst = i
+		}
+	}
+	if v, ok := m["commands_per_minute"]; ok {
+		if f, ok := d.Float(v.Value, "server.commands_per_minute"); ok {
+			if f <= 0 {
+				d.Errorf(v.Value, "server.commands_per_minute", "must be positive, got %v", f)
+			}
+			s.CommandsPerMinute = f
+		}
+	}
+	if v, ok := m["view_distance"]; ok {
+		if i, ok := d.Int(v.Value, "server.view_distance"); ok {
+			if i < 2 || i > 32 {
+				d.Errorf(v.Value, "server.view_distance", "must be within 2..32, got %d", i)
+			}
+			s.ViewDistance = i
+		}
+	}
+	dur(d, m, p, "tick", &s.Tick)
+	if v, ok := m["break_factor"]; ok {
+		if f, ok := d.Float(v.Value, "server.break_factor"); ok {
+			if f < 0.7 || f > 10 {
+				d.Errorf(v.Value, "server.break_factor", "must be within 0.7..10 (the server accepts a finish from 70%% of the break time), got %v", f)
+			}
+			s.BreakFactor = f
+		}
+	}
+	if v, ok := m["collect_drops"]; ok {
+		if b, ok := d.Bool(v.Value, "server.collect_drops"); ok {
+			s.CollectDrops = &b
+		}
+	}
+	if v, ok := m["timeouts"]; ok {
+		t := d.Mapping(v.Value, "server.timeouts", []string{"dial", "login", "read", "action"})
+		dur(d, t, "server.timeouts", "dial", &s.Dial)
+		dur(d, t, "server.timeouts", "login", &s.Login)
+		dur(d, t, "server.timeouts", "read", &s.Read)
+		dur(d, t, "server.timeouts", "action", &s.Action)
+	}
+	if v, ok := m["reconnect"]; ok {
+		const rp = "server.reconnect"
+		r := d.Mapping(v.Value, rp, []string{"enabled", "initial", "max", "multiplier", "jitter", "max_attempts"})
+		s.Reconnect.Enabled = true
+		if e, ok := r["enabled"]; ok {
+			s.Reconnect.Enabled, _ = d.Bool(e.Value, rp+".enabled")
+		}
+		dur(d, r, rp, "initial", &s.Reconnect.Initial)
+		dur(d, r, rp, "max", &s.Reconnect.Max)
+		if e, ok := r["multiplier"]; ok {
+			if f, ok := d.Float(e.Value, rp+".multiplier"); ok {
+				if f < 1 {
+					d.Errorf(e.Value, rp+".multiplier", "must be at least 1, got %v", f)
+				}
+				s.Reconnect.Multiplier = f
+			}
+		}
+		if e, ok := r["jitter"]; ok {
+			if f, ok := d.Float(e.Value, rp+".jitter"); ok {
+				if f < 0 || f > 1 {
+					d.Errorf(e.Value, rp+".jitter", "must be within 0..1, got %v", f)
+				}
+				s.Reconnect.Jitter = f
+			}
+		}
+		if e, ok := r["max_attempts"]; ok {
+			if i, ok := d.Int(e.Value, rp+".max_attempts"); ok {
+				if i < 0 {
+					d.Errorf(e.Value, rp+".max_attempts", "must not be negative, got %d", i)
+				}
+				s.Reconnect.MaxAttempts = i
+			}
+		}
+		if s.Reconnect.Initial > 0 && s.Reconnect.Max > 0 && s.Reconnect.Initial > s.Reconnect.Max {
+			d.Errorf(v.Value, rp, "initial %v exceeds max %v", s.Reconnect.Initial, s.Reconnect.Max)
+		}
+	}
+	if v, ok := m["auth"]; ok {
+		const ap = "server.auth"
+		a := d.Mapping(v.Value, ap, []string{"session_url", "player", "profile_id", "access_token_env"})
+		d.Require(v.Value, ap, a, "session_url", "player", "profile_id", "access_token_env")
+		s.Auth = &authConfig{}
+		str(d, a, ap, "session_url", &s.Auth.SessionURL)
+		str(d, a, ap, "player", &s.Auth.Player)
+		str(d, a, ap, "profile_id", &s.Auth.ProfileID)
+		str(d, a, ap, "access_token_env", &s.Auth.TokenEnv)
+	}
+}
+
+// clientConfig turns the server section into the client's configuration.
+func (s serverConfig) clientConfig() (gtnh.Config, error) {
+	cfg := gtnh.Config{
+		Address: s.Address, Username: s.Username, Operators: s.Operators,
+		Commands:     gtnh.CommandConfig{Prefix: s.CommandPrefix, Burst: s.CommandBurst, PerMinute: s.CommandsPerMinute},
+		ViewDistance: s.ViewDistance, Tick: s.Tick, BreakFactor: s.BreakFactor,
+		DialTimeout: s.Dial, LoginTimeout: s.Login, ReadTimeout: s.Read, ActionTimeout: s.Action,
+		Reconnect: s.Reconnect,
+	}
+	if s.CollectDrops != nil && !*s.CollectDrops {
+		cfg.NoCollectDrops = true
+	}
+	if s.Auth != nil {
+		token := os.Getenv(s.Auth.TokenEnv)
+		if token == "" {
+			return cfg, fmt.Errorf("server.auth: the environment variable %s holding the access token is not set", s.Auth.TokenEnv)
+		}
+		cfg.Auth = &gtnh.SessionAuth{URL: s.Auth.SessionURL, Player: s.Auth.Player, ProfileID: s.Auth.ProfileID, AccessToken: gtnh.NewSecret(token)}
+	}
+	return cfg, nil
+}

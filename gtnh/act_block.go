@@ -1,0 +1,406 @@
+package gtnh
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+// Tick budgets of the block actions.
+const (
+	swingEvery    = 5  // arm swings while digging
+	answerTicks   = 60 // how long the server may take to answer (3 s)
+	dropWaitTicks = 12 // for the drops of a broken block to spawn
+	pickupTicks   = 30 // standing on an item until it is collected
+	dropRadius    = 6  // drops farther than this from the block are left
+)
+
+// breakTicks is the vanilla break time of a block with the held stack, and
+// whether the block breaks at once.
+func (x *act) breakTicks(b world.Block) (float64, bool) {
+	info := blockInfoOf(b)
+	x.c.mu.Lock()
+	raw := x.s.inv.heldSlot()
+	onGround := x.s.body.onGround
+	x.c.mu.Unlock()
+	held := x.c.state.Snapshot().Inventory.HeldStack()
+	speed := toolSpeed(held, raw, info.tool)
+	harvest := !info.needsTool || speed > 1
+	t := path.BreakTicks(info.hardness, speed, harvest)
+	if !onGround {
+		t *= 5 // the server divides the dig speed by 5 off the ground
+	}
+	return t, info.hardness == 0
+}
+
+// breakBlock digs a block: look, start, swing, wait the break time times
+// BreakFactor, finish; success is the server's Block Change to air. The
+// drops are then picked up (walking onto them) unless NoCollectDrops.
+func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
+	if !x.loaded(a.Pos) {
+		return ipc.Failf(ipc.Unreachable, 0, "%v is in a chunk the server has not sent", a.Pos)
+	}
+	if r, ok := x.reach(a.Pos); !ok {
+		return r
+	}
+	b := x.blockAt(a.Pos)
+	if b.IsAir() {
+		return ipc.Failf(ipc.Rejected, 0, "nothing to break at %v", a.Pos)
+	}
+	if blockInfoOf(b).hardness < 0 {
+		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
+	}
+	vanilla, instant := x.breakTicks(b)
+	wait := int64(math.Ceil(vanilla * x.c.cfg.BreakFactor))
+	before := x.itemEntities()
+	eye := x.body().eye()
+	face := faceToward(a.Pos, eye)
+	if err := x.look(a.Pos.Center()); err != nil {
+		return x.fail(err, "looking")
+	}
+	dig := func(status int8) error {
+		return x.c.send(x.s, &proto17.PlayerDigging{Status: status, X: int32(a.Pos.X), Y: uint8(a.Pos.Y), Z: int32(a.Pos.Z), Face: face})
+	}
+	if err := dig(proto17.DigStart); err != nil {
+		return x.fail(err, "starting to dig")
+	}
+	if err := x.swing(); err != nil {
+		return x.fail(err, "swinging")
+	}
+	isAir := func() bool { return x.blockAt(a.Pos).IsAir() }
+	if !instant {
+		for waited := int64(0); waited < wait; waited += swingEvery {
+			n := min(int64(swingEvery), wait-waited)
+			gone, err := x.within(n, isAir)
+			if err != nil {
+				_ = dig(proto17.DigCancel)
+				return x.fail(err, fmt.Sprintf("digging %s at %v", b.ID, a.Pos))
+			}
+			if gone {
+				break
+			}
+			if err := x.swing(); err != nil {
+				return x.fail(err, "swinging")
+			}
+		}
+		if err := dig(proto17.DigFinish); err != nil {
+			return x.fail(err, "finishing the dig")
+		}
+	}
+	// A finish the server finds early makes it break the block itself at
+	// the full vanilla time; allow for that.
+	gone, err := x.within(answerTicks+int64(math.Ceil(vanilla)), isAir)
+	if err != nil {
+		return x.fail(err, fmt.Sprintf("waiting for %v to break", a.Pos))
+	}
+	if !gone {
+		_ = dig(proto17.DigCancel)
+		return ipc.Failf(ipc.Timeout, 0, "the server did not break %s at %v (dug %d ticks, vanilla %.0f)", b.ID, a.Pos, wait, vanilla)
+	}
+	details := map[string]any{"block": b.ID, "dig_ticks": wait}
+	if !x.c.cfg.NoCollectDrops {
+		details["collected"] = x.collectDrops(a.Pos, before)
+	}
+	return ipc.Result{Code: ipc.OK, Details: details}
+}
+
+// itemEntities is the set of item entity ids known now.
+func (x *act) itemEntities() map[int]bool {
+	out := map[int]bool{}
+	for _, e := range x.c.state.Snapshot().EntitiesOfKind(world.EntityItem) {
+		out[e.ID] = true
+	}
+	return out
+}
+
+// collectDrops picks up the items that appeared near a broken block:
+// those that land within pickup range are collected by standing still;
+// others are walked to. It returns what was collected.
+func (x *act) collectDrops(at world.BlockPos, before map[int]bool) []string {
+	var got []string
+	x.c.mu.Lock()
+	mark := len(x.s.collected)
+	x.c.mu.Unlock()
+	fresh := func() []world.Entity {
+		var out []world.Entity
+		for _, e := range x.c.state.Snapshot().EntitiesOfKind(world.EntityItem) {
+			if !before[e.ID] && e.Pos.DistSq(at.Center()) <= dropRadius*dropRadius {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	if _, err := x.within(dropWaitTicks, func() bool { return false }); err != nil {
+		return got
+	}
+	for tries := 0; tries < 4; tries++ {
+		drops := fresh()
+		if len(drops) == 0 {
+			break
+		}
+		e := drops[0]
+		target := x.groundUnder(e.Pos)
+		res := x.moveTo(action.MoveTo{Pos: target, Radius: 0.5})
+		if res.Code != ipc.OK {
+			x.c.log.Debug().Str("error", res.Error).Int("entity", e.ID).Msg("drop out of reach")
+			before[e.ID] = true
+			continue
+		}
+		id := e.ID
+		if _, err := x.within(pickupTicks, func() bool { return !x.s.entities[int32(id)] }); err != nil {
+			break
+		}
+		before[id] = true
+	}
+	x.c.mu.Lock()
+	for _, c := range x.s.collected[min(mark, len(x.s.collected)):] {
+		if c.item != nil {
+			got = append(got, c.item.String())
+		} else {
+			got = append(got, fmt.Sprintf("entity %d", c.entity))
+		}
+	}
+	x.c.mu.Unlock()
+	return got
+}
+
+// groundUnder is the feet position on the ground below a point.
+func (x *act) groundUnder(p world.Vec3) world.BlockPos {
+	bp := p.Block()
+	var out world.BlockPos
+	x.c.state.Update(func(tx *world.Tx) {
+		for y := bp.Y; y > max(bp.Y-16, 0); y-- {
+			q := world.Pos(bp.X, y-1, bp.Z)
+			if path.ClassifyByTags(tx.BlockAt(q)) == path.Solid {
+				out = world.Pos(bp.X, y, bp.Z)
+				return
+			}
+		}
+		out = bp
+	})
+	return out
+}
+
+// findItem returns the world slot of the first stack matching an item.
+func (x *act) findItem(item string, best bool) (int, world.ItemStack, ipc.Result, bool) {
+	m, err := world.ParseItemMatcher(item)
+	if err != nil {
+		return 0, world.ItemStack{}, ipc.Failf(ipc.InvalidParams, 0, "%v", err), false
+	}
+	inv := x.c.state.Snapshot().Inventory
+	slot := inv.Find(m)
+	if best {
+		slot = inv.BestTool(m, 0)
+	}
+	if slot < 0 {
+		return 0, world.ItemStack{}, ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", item), false
+	}
+	return slot, inv.Slots[slot], ipc.Result{}, true
+}
+
+// hold makes the stack in a world slot the held one: a hotbar slot is
+// selected, a main-inventory stack is swapped into the held hotbar slot.
+func (x *act) hold(slot int) error {
+	if slot < 9 {
+		x.c.mu.Lock()
+		x.s.inv.held = slot
+		x.c.mu.Unlock()
+		if err := x.c.send(x.s, &proto17.ServerboundHeldItemChange{Slot: int16(slot)}); err != nil {
+			return err
+		}
+		x.c.syncInventory(x.s)
+		return nil
+	}
+	x.c.mu.Lock()
+	held := x.s.inv.held
+	ws := x.s.inv.playerSlot(0, slot)
+	x.c.mu.Unlock()
+	return x.click(0, ws, int8(held), 2)
+}
+
+func (x *act) equip(a action.Equip) ipc.Result {
+	slot, st, r, ok := x.findItem(a.Item, true)
+	if !ok {
+		return r
+	}
+	if err := x.hold(slot); err != nil {
+		return x.fail(err, "equipping "+a.Item)
+	}
+	return ipc.Result{Code: ipc.OK, Details: map[string]any{"item": st.String()}}
+}
+
+// placeBlock places a block item against a supporting face; success is the
+// block appearing and the held stack shrinking.
+func (x *act) placeBlock(a action.PlaceBlock) ipc.Result {
+	slot, st, r, ok := x.findItem(a.Item, false)
+	if !ok {
+		return r
+	}
+	if !x.loaded(a.Pos) {
+		return ipc.Failf(ipc.Unreachable, 0, "%v is in a chunk the server has not sent", a.Pos)
+	}
+	here := x.blockAt(a.Pos)
+	if !here.IsAir() && !here.HasTag("replaceable") {
+		return ipc.Failf(ipc.Rejected, 0, "%v is occupied by %s", a.Pos, here.ID)
+	}
+	b := x.body()
+	if collidesBlock(b, a.Pos) {
+		return ipc.Failf(ipc.Rejected, 0, "the player stands in %v", a.Pos)
+	}
+	var support world.BlockPos
+	var face int8 = -1
+	faces := []int8{proto17.FaceTop, proto17.FaceNorth, proto17.FaceSouth, proto17.FaceWest, proto17.FaceEast, proto17.FaceBottom}
+	if a.Face != "" && a.Face != "auto" {
+		faces = []int8{faceNames[a.Face]}
+	}
+	for _, f := range faces {
+		o := faceOffsets[f]
+		cand := a.Pos.Add(-o[0], -o[1], -o[2])
+		if path.ClassifyByTags(x.blockAt(cand)) == path.Solid {
+			support, face = cand, f
+			break
+		}
+	}
+	if face < 0 {
+		return ipc.Failf(ipc.Rejected, 0, "no face to place against at %v", a.Pos)
+	}
+	if r, ok := x.reach(a.Pos); !ok {
+		return r
+	}
+	if err := x.hold(slot); err != nil {
+		return x.fail(err, "holding "+a.Item)
+	}
+	x.c.mu.Lock()
+	heldRaw := x.s.inv.heldSlot()
+	held := x.s.inv.held
+	x.c.mu.Unlock()
+	if heldRaw.Empty() {
+		return ipc.Failf(ipc.Rejected, 0, "the held slot is empty after equipping %s", a.Item)
+	}
+	before := heldRaw.Count
+	o := faceOffsets[face]
+	hit := support.Center()
+	hit = world.Vec3{X: hit.X + 0.5*float64(o[0]), Y: hit.Y + 0.5*float64(o[1]), Z: hit.Z + 0.5*float64(o[2])}
+	if err := x.look(hit); err != nil {
+		return x.fail(err, "looking")
+	}
+	cx, cy, cz := faceCursor(face)
+	if err := x.c.send(x.s, &proto17.PlayerBlockPlacement{X: int32(support.X), Y: uint8(support.Y), Z: int32(support.Z),
+		Face: face, Held: heldRaw, CursorX: cx, CursorY: cy, CursorZ: cz}); err != nil {
+		return x.fail(err, "placing")
+	}
+	_ = x.swing()
+	placed, err := x.within(answerTicks, func() bool {
+		now := x.s.inv.player[invHotbar+held]
+		shrunk := now.Empty() || now.ID != heldRaw.ID || now.Count < before
+		return shrunk && !x.blockAt(a.Pos).IsAir()
+	})
+	if err != nil {
+		return x.fail(err, "placing "+st.ID)
+	}
+	if !placed {
+		return ipc.Failf(ipc.Rejected, 0, "the server did not place %s at %v", st.ID, a.Pos)
+	}
+	return ipc.Result{Code: ipc.OK, Details: map[string]any{"block": x.blockAt(a.Pos).ID}}
+}
+
+// collidesBlock reports whether the body overlaps block p.
+func collidesBlock(b motion, p world.BlockPos) bool {
+	return b.x+halfWidth > float64(p.X) && b.x-halfWidth < float64(p.X+1) &&
+		b.z+halfWidth > float64(p.Z) && b.z-halfWidth < float64(p.Z+1) &&
+		b.y+bodyHeight > float64(p.Y) && b.y < float64(p.Y+1)
+}
+
+// rightClick sends a Block Placement packet on a block (or in the air
+// when p is nil) with the held stack.
+func (x *act) rightClick(p *world.BlockPos) error {
+	x.c.mu.Lock()
+	held := x.s.inv.heldSlot()
+	x.c.mu.Unlock()
+	pk := &proto17.PlayerBlockPlacement{X: -1, Y: 255, Z: -1, Face: -1, Held: held}
+	if p != nil {
+		face := faceToward(*p, x.body().eye())
+		if err := x.look(p.Center()); err != nil {
+			return err
+		}
+		cx, cy, cz := faceCursor(face)
+		pk = &proto17.PlayerBlockPlacement{X: int32(p.X), Y: uint8(p.Y), Z: int32(p.Z), Face: face, Held: held, CursorX: cx, CursorY: cy, CursorZ: cz}
+	}
+	if err := x.c.send(x.s, pk); err != nil {
+		return err
+	}
+	return x.swing()
+}
+
+// useItem holds an item and right-clicks with it, on a block or in the air.
+// The result reports whether the held stack changed (a bucket filled, …);
+// the loop checks the skill's effects.
+func (x *act) useItem(a action.UseItem) ipc.Result {
+	slot, _, r, ok := x.findItem(a.Item, false)
+	if !ok {
+		return r
+	}
+	if a.Target != nil {
+		if r, ok := x.reach(*a.Target); !ok {
+			return r
+		}
+	}
+	if err := x.hold(slot); err != nil {
+		return x.fail(err, "holding "+a.Item)
+	}
+	x.c.mu.Lock()
+	before := x.s.inv.heldSlot()
+	x.c.mu.Unlock()
+	if err := x.rightClick(a.Target); err != nil {
+		return x.fail(err, "using "+a.Item)
+	}
+	changed, err := x.within(10, func() bool {
+		now := x.s.inv.heldSlot()
+		return now.ID != before.ID || now.Count != before.Count || now.Damage != before.Damage
+	})
+	if err != nil {
+		return x.fail(err, "using "+a.Item)
+	}
+	return ipc.Result{Code: ipc.OK, Details: map[string]any{"held_changed": changed}}
+}
+
+// interact right-clicks a block or an entity with the held stack.
+func (x *act) interact(a action.Interact) ipc.Result {
+	if a.Pos != nil {
+		if r, ok := x.reach(*a.Pos); !ok {
+			return r
+		}
+		if err := x.rightClick(a.Pos); err != nil {
+			return x.fail(err, "interacting")
+		}
+	} else {
+		var e world.Entity
+		found := false
+		for _, en := range x.c.state.Snapshot().Entities {
+			if en.ID == *a.Entity {
+				e, found = en, true
+			}
+		}
+		if !found {
+			return ipc.Failf(ipc.InvalidParams, 0, "no entity %d nearby", *a.Entity)
+		}
+		if d := math.Sqrt(x.body().eye().DistSq(e.Pos)); d > Reach+1 {
+			return ipc.Failf(ipc.Unreachable, 0, "entity %d is %.1f blocks away", e.ID, d)
+		}
+		if err := x.look(e.Pos); err != nil {
+			return x.fail(err, "looking")
+		}
+		if err := x.c.send(x.s, &useEntity{Target: int32(e.ID), Mouse: 0}); err != nil {
+			return x.fail(err, "interacting")
+		}
+	}
+	if err := x.c.waitTicks(x.ctx, x.s, 2); err != nil {
+		return x.fail(err, "interacting")
+	}
+	return ipc.Result{Code: ipc.OK}
+}

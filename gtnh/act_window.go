@@ -1,0 +1,512 @@
+package gtnh
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// click sends one window click after predicting it in the model, and waits
+// for the server's Confirm Transaction. Modes: 0 left/right click (button
+// 0/1), 2 swap with hotbar slot button. A refused click (the reader acks
+// it, the server resends the window) is errRejected.
+func (x *act) click(window uint8, slot int, button int8, mode int8) error {
+	return x.clickResult(window, slot, button, mode, false)
+}
+
+func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result bool) error {
+	x.c.mu.Lock()
+	ids := x.c.state.Resolver().IDs()
+	var clicked proto17.Slot
+	var ok bool
+	if mode == 2 {
+		clicked, ok = x.s.inv.swapHotbar(window, slot, int(button))
+	} else {
+		clicked, ok = x.s.inv.click(window, slot, button, result, maxStackOf(ids))
+	}
+	if !ok {
+		x.c.mu.Unlock()
+		return fmt.Errorf("%w: window %d has no slot %d", errRejected, window, slot)
+	}
+	x.s.actionNum++
+	num := x.s.actionNum
+	key := confirmKey{window, num}
+	delete(x.s.confirms, key)
+	x.c.mu.Unlock()
+	if err := x.c.send(x.s, &proto17.ClickWindow{WindowID: window, Slot: int16(slot), Button: button, Action: num, Mode: mode, Clicked: clicked}); err != nil {
+		return err
+	}
+	var accepted bool
+	got, err := x.within(answerTicks, func() bool {
+		a, ok := x.s.confirms[key]
+		accepted = a
+		return ok
+	})
+	if err != nil {
+		return err
+	}
+	x.c.syncInventory(x.s)
+	if !got {
+		return fmt.Errorf("%w: no confirmation for click %d on window %d slot %d", errRejected, num, window, slot)
+	}
+	if !accepted {
+		// Let the window contents the server resends arrive.
+		_, _ = x.within(5, func() bool { return false })
+		return fmt.Errorf("%w: click on window %d slot %d refused", errRejected, window, slot)
+	}
+	return nil
+}
+
+// openContainer right-clicks a container block and waits for its window
+// and contents.
+func (x *act) openContainer(a action.OpenContainer) ipc.Result {
+	if r, ok := x.reach(a.Pos); !ok {
+		return r
+	}
+	if x.blockAt(a.Pos).IsAir() {
+		return ipc.Failf(ipc.InvalidParams, 0, "no container at %v: the block is air", a.Pos)
+	}
+	if r := x.closeContainer(); r.Code != ipc.OK {
+		return r
+	}
+	pos := a.Pos
+	x.c.mu.Lock()
+	x.s.opening = &pos
+	x.c.mu.Unlock()
+	defer func() {
+		x.c.mu.Lock()
+		x.s.opening = nil
+		x.c.mu.Unlock()
+	}()
+	if err := x.rightClick(&pos); err != nil {
+		return x.fail(err, "opening")
+	}
+	opened, err := x.within(answerTicks, func() bool {
+		o := x.s.inv.open
+		return o != nil && o.synced && o.pos != nil && *o.pos == pos
+	})
+	if err != nil {
+		return x.fail(err, fmt.Sprintf("opening %v", pos))
+	}
+	if !opened {
+		return ipc.Failf(ipc.Rejected, 0, "no window opened at %v", pos)
+	}
+	x.c.syncInventory(x.s)
+	x.c.mu.Lock()
+	o := x.s.inv.open
+	details := map[string]any{"window": o.id, "type": o.kind, "title": o.title, "slots": len(o.slots)}
+	x.c.mu.Unlock()
+	return ipc.Result{Code: ipc.OK, Details: details}
+}
+
+// closeContainer closes the open window (the cursor stack is put back
+// first, as far as it fits).
+func (x *act) closeContainer() ipc.Result {
+	x.c.mu.Lock()
+	o := x.s.inv.open
+	x.c.mu.Unlock()
+	if o == nil {
+		return ipc.Result{Code: ipc.OK}
+	}
+	if err := x.stowCursor(o.id); err != nil {
+		return x.fail(err, "emptying the cursor")
+	}
+	if err := x.c.send(x.s, &proto17.ServerboundCloseWindow{WindowID: o.id}); err != nil {
+		return x.fail(err, "closing")
+	}
+	x.c.mu.Lock()
+	if x.s.inv.open == o {
+		x.s.inv.open = nil
+	}
+	x.c.mu.Unlock()
+	return ipc.Result{Code: ipc.OK}
+}
+
+// playerPart lists the window slots of the player's inventory: main first,
+// then the hotbar.
+func (x *act) playerPart(window uint8) []int {
+	x.c.mu.Lock()
+	defer x.c.mu.Unlock()
+	out := make([]int, 0, 36)
+	for ws := 9; ws < 36; ws++ {
+		out = append(out, x.s.inv.playerSlot(window, ws))
+	}
+	for ws := 0; ws < 9; ws++ {
+		out = append(out, x.s.inv.playerSlot(window, ws))
+	}
+	return out
+}
+
+// stowCursor puts the cursor stack into the player's inventory.
+func (x *act) stowCursor(window uint8) error {
+	for _, sl := range x.playerPart(window) {
+		x.c.mu.Lock()
+		cur := x.s.inv.cursor
+		p := x.s.inv.slot(window, sl)
+		fits := p != nil && (p.Empty() || sameItem(*p, cur) && int(p.Count) < maxStackOf(x.c.state.Resolver().IDs())(*p))
+		x.c.mu.Unlock()
+		if cur.Empty() {
+			return nil
+		}
+		if !fits {
+			continue
+		}
+		if err := x.click(window, sl, 0, 0); err != nil {
+			return err
+		}
+	}
+	x.c.mu.Lock()
+	empty := x.s.inv.cursor.Empty()
+	x.c.mu.Unlock()
+	if !empty {
+		return fmt.Errorf("%w: no room in the inventory for the cursor stack", errRejected)
+	}
+	return nil
+}
+
+// matching returns the slots among candidates whose stack matches, and
+// their total.
+func (x *act) matching(window uint8, candidates []int, match func(world.ItemStack) bool) ([]int, int) {
+	x.c.mu.Lock()
+	defer x.c.mu.Unlock()
+	ids := x.c.state.Resolver().IDs()
+	var out []int
+	total := 0
+	for _, i := range candidates {
+		if p := x.s.inv.slot(window, i); p != nil && !p.Empty() && match(toStack(*p, ids)) {
+			out = append(out, i)
+			total += int(p.Count)
+		}
+	}
+	return out, total
+}
+
+// moveItems moves count matching items from src slots to dst slots of a
+// window: pick a stack up, place it whole or one by one (right clicks)
+// where it merges or fits, put the rest back.
+func (x *act) moveItems(window uint8, src, dst []int, match func(world.ItemStack) bool, count int) (int, error) {
+	moved := 0
+	srcs, _ := x.matching(window, src, match)
+	for _, from := range srcs {
+		if moved >= count {
+			break
+		}
+		if err := x.click(window, from, 0, 0); err != nil {
+			return moved, err
+		}
+		for _, to := range x.targets(window, dst) {
+			x.c.mu.Lock()
+			cur := x.s.inv.cursor
+			p := x.s.inv.slot(window, to)
+			maxOf := maxStackOf(x.c.state.Resolver().IDs())
+			room := 0
+			switch {
+			case p.Empty():
+				room = maxOf(cur)
+			case sameItem(*p, cur):
+				room = maxOf(cur) - int(p.Count)
+			}
+			x.c.mu.Unlock()
+			if cur.Empty() || moved >= count {
+				break
+			}
+			n := min(room, count-moved, int(cur.Count))
+			if n <= 0 {
+				continue
+			}
+			if n == int(cur.Count) {
+				if err := x.click(window, to, 0, 0); err != nil {
+					return moved, err
+				}
+			} else {
+				for k := 0; k < n; k++ {
+					if err := x.click(window, to, 1, 0); err != nil {
+						return moved, err
+					}
+				}
+			}
+			moved += n
+		}
+		x.c.mu.Lock()
+		left := !x.s.inv.cursor.Empty()
+		x.c.mu.Unlock()
+		if left {
+			if err := x.click(window, from, 0, 0); err != nil {
+				return moved, err
+			}
+		}
+	}
+	return moved, nil
+}
+
+// targets orders destination slots: stacks of the cursor's item first,
+// then empty slots.
+func (x *act) targets(window uint8, dst []int) []int {
+	x.c.mu.Lock()
+	defer x.c.mu.Unlock()
+	cur := x.s.inv.cursor
+	var same, empty []int
+	for _, i := range dst {
+		p := x.s.inv.slot(window, i)
+		switch {
+		case p == nil:
+		case p.Empty():
+			empty = append(empty, i)
+		case sameItem(*p, cur):
+			same = append(same, i)
+		}
+	}
+	return append(same, empty...)
+}
+
+// transfer moves items between the inventory and the open container.
+func (x *act) transfer(a action.TransferItems) ipc.Result {
+	m, err := world.ParseItemMatcher(a.Item)
+	if err != nil {
+		return ipc.Failf(ipc.InvalidParams, 0, "%v", err)
+	}
+	x.c.mu.Lock()
+	o := x.s.inv.open
+	x.c.mu.Unlock()
+	if o == nil || o.pos == nil || *o.pos != a.Pos {
+		return ipc.Failf(ipc.Rejected, 0, "the container at %v is not open", a.Pos)
+	}
+	names := containerSlotNames(o.kind, len(o.slots))
+	box := make([]int, len(o.slots))
+	for i := range box {
+		box[i] = i
+	}
+	if o.kind == windowWorkbench {
+		box = box[1:]
+	}
+	if a.Slot != "" {
+		i := slices.Index(names, a.Slot)
+		if i < 0 {
+			if n, err := strconv.Atoi(a.Slot); err == nil && n >= 0 && n < len(o.slots) {
+				i = n
+			} else {
+				return ipc.Failf(ipc.InvalidParams, 0, "the container has no slot %q (slots: %v)", a.Slot, names)
+			}
+		}
+		box = []int{i}
+	}
+	player := x.playerPart(o.id)
+	src, dst := player, box
+	if a.Direction == action.Withdraw {
+		src, dst = box, player
+	}
+	if _, have := x.matching(o.id, src, m.Matches); have < a.Count {
+		where := "inventory"
+		if a.Direction == action.Withdraw {
+			where = "container"
+		}
+		code := ipc.InvalidParams
+		if a.Direction == action.Withdraw {
+			code = ipc.Rejected
+		}
+		return ipc.Failf(code, 0, "only %d %s in the %s, %d asked", have, a.Item, where, a.Count)
+	}
+	moved, err := x.moveItems(o.id, src, dst, m.Matches, a.Count)
+	if err != nil {
+		return x.fail(err, fmt.Sprintf("moving %s", a.Item))
+	}
+	if moved < a.Count {
+		return ipc.Failf(ipc.Rejected, 0, "moved %d of %d %s: no room", moved, a.Count, a.Item)
+	}
+	x.c.syncInventory(x.s)
+	return ipc.Result{Code: ipc.OK, Details: map[string]any{"moved": moved}}
+}
+
+// shapes are the grid layouts of the shipped recipes that are shaped in
+// GTNH: rows of ingredient indexes (-1 empty, len(Ingredients)+k for tool
+// k). Shapeless recipes fill the grid in order.
+var shapes = map[string][][]int{
+	"minecraft:stick":          {{0}, {0}},
+	"minecraft:crafting_table": {{0, 0}, {1, 1}},
+	"minecraft:torch":          {{1}, {0}},
+	"minecraft:chest":          {{0, 0, 0}, {0, 1, 0}, {0, 0, 0}},
+	"minecraft:wooden_axe":     {{0, 0}, {0, 1}, {-1, 1}},
+}
+
+// layout places a recipe on a grid of the given width: the cell indexes
+// (row-major) and what goes in each (ingredient or tool index).
+func layout(r world.Recipe, width int) (cells []int, what []int, ok bool) {
+	if sh, found := shapes[r.Output]; found && len(sh) <= width && (len(r.Tools) == 0) {
+		for y, row := range sh {
+			if len(row) > width {
+				return nil, nil, false
+			}
+			for xx, v := range row {
+				if v >= 0 {
+					cells = append(cells, y*width+xx)
+					what = append(what, v)
+				}
+			}
+		}
+		return cells, what, true
+	}
+	n := 0
+	for i, in := range r.Ingredients {
+		for k := 0; k < in.Count; k++ {
+			cells, what = append(cells, n), append(what, i)
+			n++
+		}
+	}
+	for k := range r.Tools {
+		cells, what = append(cells, n), append(what, len(r.Ingredients)+k)
+		n++
+	}
+	return cells, what, n <= width*width
+}
+
+// craft crafts in the inventory's 2×2 grid or at a crafting table:
+// ingredients are clicked into the grid, the result is taken from the
+// result slot as often as asked, and leftovers go back to the inventory.
+func (x *act) craft(a action.Craft) ipc.Result {
+	book := world.DefaultRecipes()
+	recipes := book.For(a.Item)
+	if len(recipes) == 0 {
+		if id, meta, err := world.SplitID(a.Item); err == nil && meta == 0 {
+			recipes = book.For(id)
+		}
+	}
+	if len(recipes) == 0 {
+		return ipc.Failf(ipc.InvalidParams, 0, "no recipe makes %s", a.Item)
+	}
+	inv := x.c.state.Snapshot().Inventory
+	var chosen *world.Recipe
+	for i := range recipes {
+		r := recipes[i]
+		ok := true
+		for _, t := range r.Tools {
+			ok = ok && inv.Find(t) >= 0
+		}
+		for _, in := range r.Ingredients {
+			ok = ok && inv.Count(in.Item) >= in.Count*a.Count
+		}
+		if ok && (!r.NeedsTable() || a.Table != nil) {
+			chosen = &r
+			break
+		}
+	}
+	if chosen == nil {
+		return ipc.Failf(ipc.Rejected, 0, "missing ingredients (or a crafting table) for %d × %s", a.Count, a.Item)
+	}
+	window, width, result := uint8(0), 2, invCraftResult
+	gridBase := invCraftGrid
+	if chosen.NeedsTable() {
+		if x.blockAt(*a.Table).ID != "minecraft:crafting_table" {
+			return ipc.Failf(ipc.InvalidParams, 0, "no crafting table at %v", *a.Table)
+		}
+		r := x.openContainer(action.OpenContainer{Pos: *a.Table})
+		if r.Code != ipc.OK {
+			return r
+		}
+		x.c.mu.Lock()
+		window = x.s.inv.open.id
+		x.c.mu.Unlock()
+		width, result, gridBase = 3, 0, 1
+		defer x.closeContainer()
+	}
+	cells, what, ok := layout(*chosen, width)
+	if !ok {
+		return ipc.Failf(ipc.Rejected, 0, "the recipe for %s does not fit a %d×%d grid", a.Item, width, width)
+	}
+	matchers := make([]world.ItemMatcher, 0, len(chosen.Ingredients)+len(chosen.Tools))
+	for _, in := range chosen.Ingredients {
+		matchers = append(matchers, in.Item)
+	}
+	matchers = append(matchers, chosen.Tools...)
+	outID, outMeta, _ := world.SplitID(chosen.Output)
+	outM := world.MustItem(outID)
+	if outMeta >= 0 {
+		outM = world.MustItem(chosen.Output)
+	}
+	before := x.c.state.Snapshot().Inventory.Count(outM)
+	player := x.playerPart(window)
+	grid := make([]int, width*width)
+	for i := range grid {
+		grid[i] = gridBase + i
+	}
+	made := 0
+	var failure error
+	for done := 0; done < a.Count && failure == nil; {
+		batch := min(a.Count-done, 64/max(chosen.Count, 1))
+		for k, cell := range cells {
+			n := batch
+			if what[k] >= len(chosen.Ingredients) {
+				n = 1 // a tool stays in the grid
+				if x.cellHolds(window, gridBase+cell) {
+					continue
+				}
+			}
+			if got, err := x.moveItems(window, player, []int{gridBase + cell}, matchers[what[k]].Matches, n); err != nil || got < n {
+				failure = fmt.Errorf("%w: could not put %d %s in the grid (moved %d): %v", errRejected, n, matchers[what[k]], got, err)
+				break
+			}
+		}
+		for i := 0; i < batch && failure == nil; i++ {
+			ready, err := x.within(answerTicks, func() bool { return !x.s.inv.slot(window, result).Empty() })
+			if err != nil {
+				failure = err
+				break
+			}
+			if !ready {
+				failure = fmt.Errorf("%w: the server shows no result for the grid", errRejected)
+				break
+			}
+			if !x.cursorTakes(window, result) {
+				if err := x.stowCursor(window); err != nil {
+					failure = err
+					break
+				}
+			}
+			if err := x.clickResult(window, result, 0, 0, true); err != nil {
+				failure = err
+				break
+			}
+			made += chosen.Count
+			done++
+		}
+	}
+	// Put the product and the leftovers back into the inventory.
+	if err := x.stowCursor(window); err != nil && failure == nil {
+		failure = err
+	}
+	for _, g := range grid {
+		if x.cellHolds(window, g) {
+			if _, err := x.moveItems(window, []int{g}, player, func(world.ItemStack) bool { return true }, 64); err != nil && failure == nil {
+				failure = err
+			}
+		}
+	}
+	if failure != nil {
+		return x.fail(failure, fmt.Sprintf("crafting %s", a.Item))
+	}
+	after := x.c.state.Snapshot().Inventory.Count(outM)
+	return ipc.Result{Code: ipc.OK, Details: map[string]any{"made": made, "gained": after - before}}
+}
+
+// cellHolds reports whether a window slot holds anything.
+func (x *act) cellHolds(window uint8, slot int) bool {
+	x.c.mu.Lock()
+	defer x.c.mu.Unlock()
+	p := x.s.inv.slot(window, slot)
+	return p != nil && !p.Empty()
+}
+
+// cursorTakes reports whether the result stack fits onto the cursor.
+func (x *act) cursorTakes(window uint8, result int) bool {
+	x.c.mu.Lock()
+	defer x.c.mu.Unlock()
+	cur, res := x.s.inv.cursor, x.s.inv.slot(window, result)
+	if cur.Empty() {
+		return true
+	}
+	return sameItem(cur, *res) && int(cur.Count+res.Count) <= maxStackOf(x.c.state.Resolver().IDs())(cur)
+}

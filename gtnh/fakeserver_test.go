@@ -1,0 +1,47 @@
+package gtnh
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestAgainstTheFakeServer runs the client against the independent
+// scripted server of gtnh/fakeserver (over TCP): ping, login, the FML
+// handshake with the registry in one message and in FML|MP parts, walking
+// to the first tree, felling its trunk with the timing the server checks,
+// and collecting the drops.
+func TestAgainstTheFakeServer(t *testing.T) {
+	for _, mode := range []fakeserver.RegistryMode{fakeserver.RegistrySingle, fakeserver.RegistryMultipart} {
+		srv, err := fakeserver.New(fakeserver.Options{Registry: mode, TickDuration: 5 * time.Millisecond})
+		require.NoError(t, err)
+		defer srv.Close()
+		c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+		require.NoError(t, err)
+		defer c.Close()
+		require.NoError(t, c.Open(context.Background()))
+		ctx := context.Background()
+		require.Equal(t, ipc.OK, c.Execute(ctx, action.Equip{Item: "tool:axe"}).Code)
+		res := c.Execute(ctx, action.MoveTo{Pos: world.Pos(11, 64, 8)})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		for y := 64; y < 68; y++ {
+			res = c.Execute(ctx, action.BreakBlock{Pos: world.Pos(12, y, 8)})
+			require.Equal(t, ipc.OK, res.Code, res.Error)
+		}
+		assert.Equal(t, 4, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+		assert.Empty(t, srv.Corrections())
+		assert.Empty(t, srv.Kicks())
+		assert.Empty(t, c.Stats().Malformed)
+		require.NoError(t, c.Close())
+	}
+}

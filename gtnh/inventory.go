@@ -1,0 +1,300 @@
+package gtnh
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+
+	"github.com/Tnze/go-mc/nbt"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Player inventory window (window 0) layout in 1.7.10.
+const (
+	playerWindowSlots = 45
+	invCraftResult    = 0
+	invCraftGrid      = 1 // 1..4, row-major 2×2
+	invMain           = 9 // 9..35
+	invHotbar         = 36
+	cursorWindow      = -1
+)
+
+// Window types of Open Window the client knows.
+const (
+	windowChest     = 0
+	windowWorkbench = 1
+	windowFurnace   = 2
+)
+
+// container is an open container window: its own slots (the player's
+// inventory below them maps onto the player window).
+type container struct {
+	id    uint8
+	kind  uint8
+	title string
+	slots []proto17.Slot
+	pos   *world.BlockPos
+	// synced: a Window Items for it arrived.
+	synced bool
+}
+
+// inventory is the client's model of the windows: the player window, the
+// open container and the cursor. Accepted clicks are not echoed by the
+// server, so the model predicts them the way the vanilla client does.
+type inventory struct {
+	player [playerWindowSlots]proto17.Slot
+	open   *container
+	cursor proto17.Slot
+	held   int
+	synced bool // the player window arrived once
+}
+
+func (inv *inventory) reset() {
+	*inv = inventory{}
+}
+
+// slot returns the slot of a window, or nil for a window or index the model
+// does not hold.
+func (inv *inventory) slot(window uint8, i int) *proto17.Slot {
+	if window == 0 {
+		if i < 0 || i >= playerWindowSlots {
+			return nil
+		}
+		return &inv.player[i]
+	}
+	o := inv.open
+	if o == nil || o.id != window || i < 0 {
+		return nil
+	}
+	if i < len(o.slots) {
+		return &o.slots[i]
+	}
+	j := i - len(o.slots) // 0..26 main, 27..35 hotbar
+	if j < 27 {
+		return &inv.player[invMain+j]
+	}
+	if j < 36 {
+		return &inv.player[invHotbar+j-27]
+	}
+	return nil
+}
+
+// windowSize is the number of slots of a window.
+func (inv *inventory) windowSize(window uint8) int {
+	if window == 0 {
+		return playerWindowSlots
+	}
+	if inv.open != nil && inv.open.id == window {
+		return len(inv.open.slots) + 36
+	}
+	return 0
+}
+
+// playerSlot maps a world inventory slot (0..8 hotbar, 9..35 main) to the
+// slot of a window.
+func (inv *inventory) playerSlot(window uint8, worldSlot int) int {
+	base := invMain
+	if window != 0 && inv.open != nil && inv.open.id == window {
+		base = len(inv.open.slots)
+		if worldSlot < 9 {
+			return base + 27 + worldSlot
+		}
+		return base + worldSlot - 9
+	}
+	if worldSlot < 9 {
+		return invHotbar + worldSlot
+	}
+	return base + worldSlot - 9
+}
+
+// heldSlot is the held stack.
+func (inv *inventory) heldSlot() proto17.Slot { return inv.player[invHotbar+inv.held] }
+
+// sameItem reports whether two stacks merge (same id, damage and NBT).
+func sameItem(a, b proto17.Slot) bool {
+	return !a.Empty() && !b.Empty() && a.ID == b.ID && a.Damage == b.Damage && bytes.Equal(a.NBT, b.NBT)
+}
+
+// click predicts a mode-0 click (button 0 left, 1 right) on slot s of
+// window, as Container.slotClick does, and returns the stack the slot held
+// before (the packet's "clicked" item). maxOf gives an item's stack limit.
+func (inv *inventory) click(window uint8, i int, button int8, result bool, maxOf func(proto17.Slot) int) (proto17.Slot, bool) {
+	p := inv.slot(window, i)
+	if p == nil {
+		return proto17.Slot{}, false
+	}
+	before := *p
+	cur := &inv.cursor
+	if result {
+		// A crafting result: take it whole onto the cursor when it fits.
+		if p.Empty() {
+			return before, true
+		}
+		switch {
+		case cur.Empty():
+			*cur = *p
+		case sameItem(*cur, *p) && int(cur.Count+p.Count) <= maxOf(*p):
+			cur.Count += p.Count
+		default:
+			return before, true
+		}
+		*p = proto17.Slot{}
+		inv.consumeGrid(window, maxOf)
+		return before, true
+	}
+	switch {
+	case p.Empty() && cur.Empty():
+	case cur.Empty():
+		if button == 0 {
+			*cur, *p = *p, proto17.Slot{}
+		} else {
+			take := (p.Count + 1) / 2
+			*cur = *p
+			cur.Count = take
+			p.Count -= take
+			if p.Count == 0 {
+				*p = proto17.Slot{}
+			}
+		}
+	case p.Empty():
+		if button == 0 {
+			*p, *cur = *cur, proto17.Slot{}
+		} else {
+			*p = *cur
+			p.Count = 1
+			cur.Count--
+		}
+	case sameItem(*p, *cur):
+		room := int32(maxOf(*p)) - p.Count
+		n := cur.Count
+		if button == 1 {
+			n = 1
+		}
+		n = max(0, min(n, room))
+		p.Count += n
+		cur.Count -= n
+	default:
+		*p, *cur = *cur, *p
+	}
+	if cur.Count <= 0 {
+		*cur = proto17.Slot{}
+	}
+	return before, true
+}
+
+// consumeGrid takes one item from every crafting grid slot after a result
+// was taken; unstackable items (tools such as GregTech's saw) stay, worn.
+func (inv *inventory) consumeGrid(window uint8, maxOf func(proto17.Slot) int) {
+	lo, hi := invCraftGrid, invCraftGrid+4
+	if window != 0 {
+		lo, hi = 1, 10
+	}
+	for i := lo; i < hi; i++ {
+		if p := inv.slot(window, i); p != nil && !p.Empty() && maxOf(*p) > 1 {
+			p.Count--
+			if p.Count <= 0 {
+				*p = proto17.Slot{}
+			}
+		}
+	}
+}
+
+// swapHotbar predicts a mode-2 click: slot i and hotbar slot h swap.
+func (inv *inventory) swapHotbar(window uint8, i, h int) (proto17.Slot, bool) {
+	p := inv.slot(window, i)
+	if p == nil || h < 0 || h > 8 {
+		return proto17.Slot{}, false
+	}
+	before := *p
+	hb := &inv.player[invHotbar+h]
+	*p, *hb = *hb, *p
+	return before, true
+}
+
+// worldInventory converts the player window into the world's inventory.
+func (inv *inventory) worldInventory(ids *world.IDMap) world.Inventory {
+	out := world.NewInventory()
+	for i := 0; i < 9; i++ {
+		out.Slots[i] = toStack(inv.player[invHotbar+i], ids)
+	}
+	for i := 9; i < 36; i++ {
+		out.Slots[i] = toStack(inv.player[i], ids)
+	}
+	out.Held = inv.held
+	return out
+}
+
+// toStack converts a wire stack into a world stack: the registry names the
+// item; vanilla tools move their wear from the damage field into Damage,
+// GregTech tools read it from their NBT.
+func toStack(s proto17.Slot, ids *world.IDMap) world.ItemStack {
+	if s.Empty() {
+		return world.ItemStack{}
+	}
+	st, _ := s.ItemStack(ids)
+	if max, ok := maxDurability[st.ID]; ok {
+		st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, max
+		st.Tags = world.DefaultTags().ItemTags(st.ID, 0)
+	} else if dmg, maxDmg, ok := gtToolWear(s.NBT); ok {
+		st.Damage, st.MaxDamage = dmg, maxDmg
+	}
+	return st
+}
+
+// gtNBT is the part of an item's NBT the client reads.
+type gtNBT struct {
+	GT *struct {
+		MaxDamage int64 `nbt:"MaxDamage"`
+		Damage    int64 `nbt:"Damage"`
+	} `nbt:"GT.ToolStats"`
+	Ench []struct {
+		ID  int16 `nbt:"id"`
+		Lvl int16 `nbt:"lvl"`
+	} `nbt:"ench"`
+}
+
+// readItemNBT decodes an item's gzipped NBT with go-mc's nbt package.
+func readItemNBT(gz []byte) (gtNBT, bool) {
+	var v gtNBT
+	if len(gz) == 0 {
+		return v, false
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return v, false
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, proto17.MaxNBTSize))
+	if err != nil {
+		return v, false
+	}
+	if _, err := nbt.NewDecoder(bytes.NewReader(raw)).Decode(&v); err != nil {
+		return v, false
+	}
+	return v, true
+}
+
+// gtToolWear reads GregTech's tool stats (GT.ToolStats: Damage and
+// MaxDamage, longs).
+func gtToolWear(gz []byte) (damage, maxDamage int, ok bool) {
+	v, ok := readItemNBT(gz)
+	if !ok || v.GT == nil || v.GT.MaxDamage <= 0 {
+		return 0, 0, false
+	}
+	return int(v.GT.Damage), int(v.GT.MaxDamage), true
+}
+
+// efficiency is the Efficiency enchantment level of a stack (id 32).
+func efficiency(s proto17.Slot) int {
+	v, ok := readItemNBT(s.NBT)
+	if !ok {
+		return 0
+	}
+	for _, e := range v.Ench {
+		if e.ID == 32 {
+			return int(e.Lvl)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,715 @@
+package gtnh
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// readLoop reads and applies packets until the session ends. A packet that
+// does not decode is counted and skipped; only I/O errors, a kick and a
+// broken handshake end the session.
+func (c *Client) readLoop(s *session) {
+	defer s.wg.Done()
+	for {
+		if err := s.c.read(&s.buf, c.cfg.ReadTimeout); err != nil {
+			c.mu.Lock()
+			joined := s.spawned
+			c.mu.Unlock()
+			if !joined {
+				s.end(&LoginError{Stage: StageJoin, Err: fmt.Errorf("connection lost before joining: %w", err)})
+			} else {
+				s.end(fmt.Errorf("connection lost: %w", err))
+			}
+			return
+		}
+		c.mu.Lock()
+		c.stats.PacketsIn++
+		c.mu.Unlock()
+		id := s.buf.ID
+		p, err := proto17.Decode(proto17.Play, proto17.Clientbound, id, s.buf.Data, s.c.Formats())
+		if err != nil {
+			if herr := c.malformed(s, id, s.buf.Data, err); herr != nil {
+				s.end(herr)
+				return
+			}
+			continue
+		}
+		if p == nil {
+			c.skip(proto17.PacketName(proto17.Play, proto17.Clientbound, id))
+			continue
+		}
+		if err := c.handle(s, p); err != nil {
+			s.end(err)
+			return
+		}
+	}
+}
+
+func (c *Client) skip(name string) {
+	c.mu.Lock()
+	c.stats.Skipped[name]++
+	c.mu.Unlock()
+}
+
+// malformed counts a packet that did not decode and marks what it would
+// have changed unknown. During the FML handshake a broken handshake
+// message is fatal (the returned error).
+func (c *Client) malformed(s *session, id int32, data []byte, err error) error {
+	name := proto17.PacketName(proto17.Play, proto17.Clientbound, id)
+	c.mu.Lock()
+	c.stats.Malformed[name]++
+	c.mu.Unlock()
+	c.log.Warn().Err(err).Str("packet", name).Msg("malformed packet skipped")
+	be := binary.BigEndian
+	switch id {
+	case proto17.IDClientboundPluginMessage:
+		if !s.fml.done() && !s.vanilla {
+			return &HandshakeError{State: s.fml.state.String(), Got: "a malformed plugin message", Err: err}
+		}
+	case proto17.IDClientboundChunkData, proto17.IDClientboundMultiBlockChange:
+		if len(data) >= 8 {
+			c.forgetColumn(s, int(int32(be.Uint32(data))), int(int32(be.Uint32(data[4:]))))
+			return nil
+		}
+	case proto17.IDClientboundBlockChange:
+		if len(data) >= 9 {
+			x, z := int(int32(be.Uint32(data))), int(int32(be.Uint32(data[5:])))
+			c.forgetColumn(s, x>>4, z>>4)
+			return nil
+		}
+	case proto17.IDClientboundMapChunkBulk:
+		if len(data) >= 7 {
+			n, size := int(int16(be.Uint16(data))), int(int32(be.Uint32(data[2:])))
+			off := 7 + size
+			for i := 0; i < n && size >= 0 && off+12*(i+1) <= len(data); i++ {
+				col := data[off+12*i:]
+				c.forgetColumn(s, int(int32(be.Uint32(col))), int(int32(be.Uint32(col[4:]))))
+			}
+			return nil
+		}
+	case proto17.IDClientboundSetSlot, proto17.IDClientboundWindowItems:
+		c.markUnknown("inventory")
+		return nil
+	case proto17.IDClientboundSpawnPlayer, proto17.IDClientboundSpawnObject, proto17.IDClientboundSpawnMob:
+		if v, n := uvarint(data); n > 0 {
+			c.forgetEntity(s, int32(v))
+			return nil
+		}
+	case proto17.IDClientboundEntityMetadata, proto17.IDClientboundEntityTeleport,
+		proto17.IDClientboundEntityRelativeMove, proto17.IDClientboundEntityLookAndRelMove:
+		if len(data) >= 4 {
+			c.forgetEntity(s, int32(be.Uint32(data)))
+			return nil
+		}
+	}
+	c.markUnknown(name)
+	return nil
+}
+
+func uvarint(b []byte) (uint32, int) {
+	var v uint32
+	for i := 0; i < 5 && i < len(b); i++ {
+		v |= uint32(b[i]&0x7F) << (7 * i)
+		if b[i]&0x80 == 0 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
+}
+
+// forgetColumn drops a column whose content is no longer known: to the
+// pathfinder an unloaded column is Unknown, not air.
+func (c *Client) forgetColumn(s *session, cx, cz int) {
+	c.markUnknown(fmt.Sprintf("chunk(%d, %d)", cx, cz))
+	c.mu.Lock()
+	delete(s.loaded, [2]int{cx, cz})
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) { tx.UnloadColumn(cx, cz) })
+}
+
+func (c *Client) forgetEntity(s *session, id int32) {
+	c.markUnknown(fmt.Sprintf("entity %d", id))
+	c.mu.Lock()
+	delete(s.entities, id)
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) { tx.RemoveEntity(int(id)) })
+}
+
+func (c *Client) send(s *session, p proto17.Packet) error {
+	return s.c.write(p)
+}
+
+func (c *Client) sendPlugin(s *session, out []pluginOut) error {
+	for _, m := range out {
+		if err := c.send(s, &proto17.ServerboundPluginMessage{Channel: m.Channel, Data: m.Data}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handle applies one packet.
+func (c *Client) handle(s *session, p proto17.Packet) error {
+	switch p := p.(type) {
+	case *proto17.KeepAlive:
+		c.mu.Lock()
+		c.stats.KeepAlives++
+		c.mu.Unlock()
+		return c.send(s, &proto17.ServerboundKeepAlive{ID: p.ID})
+	case *proto17.JoinGame:
+		return c.onJoin(s, p)
+	case *proto17.Chat:
+		c.onChat(s, p)
+	case *proto17.TimeUpdate:
+		c.mu.Lock()
+		c.worldAge = p.WorldAge
+		c.mu.Unlock()
+	case *proto17.SpawnPosition:
+		c.mu.Lock()
+		s.spawnPoint = world.Pos(int(p.X), int(p.Y), int(p.Z))
+		c.mu.Unlock()
+	case *proto17.UpdateHealth:
+		return c.onHealth(s, p)
+	case *proto17.Respawn:
+		c.onRespawn(s, p)
+	case *proto17.PlayerPositionAndLook:
+		return c.onPosition(s, p)
+	case *proto17.HeldItemChange:
+		if p.Slot >= 0 && p.Slot <= 8 {
+			c.mu.Lock()
+			s.inv.held = int(p.Slot)
+			c.mu.Unlock()
+			c.syncInventory(s)
+		}
+	case *proto17.SpawnPlayer:
+		c.putEntity(s, p.EntityID, world.Entity{Kind: world.EntityPlayer, Name: p.Name,
+			Pos: world.Vec3{X: proto17.Fixed(p.X), Y: proto17.Fixed(p.Y), Z: proto17.Fixed(p.Z)}})
+	case *proto17.SpawnObject:
+		if p.Type != proto17.ObjectItem {
+			c.skip("SpawnObject(other)")
+			return nil
+		}
+		c.putEntity(s, p.EntityID, world.Entity{Kind: world.EntityItem,
+			Pos: world.Vec3{X: proto17.Fixed(p.X), Y: proto17.Fixed(p.Y), Z: proto17.Fixed(p.Z)}})
+	case *proto17.SpawnMob:
+		c.putEntity(s, p.EntityID, world.Entity{Kind: world.EntityMob, Name: mobName(p.Type),
+			Pos: world.Vec3{X: proto17.Fixed(p.X), Y: proto17.Fixed(p.Y), Z: proto17.Fixed(p.Z)}})
+	case *proto17.DestroyEntities:
+		c.mu.Lock()
+		for _, id := range p.IDs {
+			delete(s.entities, id)
+		}
+		c.notifyLocked()
+		c.mu.Unlock()
+		c.state.Update(func(tx *world.Tx) {
+			for _, id := range p.IDs {
+				tx.RemoveEntity(int(id))
+			}
+		})
+	case *proto17.CollectItem:
+		c.onCollect(s, p)
+	case *proto17.EntityRelativeMove:
+		dx, dy, dz := p.Delta()
+		c.moveEntity(s, p.EntityID, func(v world.Vec3) world.Vec3 { return world.Vec3{X: v.X + dx, Y: v.Y + dy, Z: v.Z + dz} })
+	case *proto17.EntityLookAndRelativeMove:
+		dx, dy, dz := p.Delta()
+		c.moveEntity(s, p.EntityID, func(v world.Vec3) world.Vec3 { return world.Vec3{X: v.X + dx, Y: v.Y + dy, Z: v.Z + dz} })
+	case *proto17.EntityTeleport:
+		c.moveEntity(s, p.EntityID, func(world.Vec3) world.Vec3 {
+			return world.Vec3{X: proto17.Fixed(p.X), Y: proto17.Fixed(p.Y), Z: proto17.Fixed(p.Z)}
+		})
+	case *proto17.EntityMetadata:
+		c.onMetadata(s, p)
+	case *proto17.ChunkData:
+		c.onChunk(s, p)
+	case *proto17.MapChunkBulk:
+		c.onBulk(s, p)
+	case *proto17.BlockChange:
+		c.setBlocks(func(tx *world.Tx) {
+			tx.SetState(world.Pos(int(p.X), int(p.Y), int(p.Z)), p.State())
+		})
+	case *proto17.MultiBlockChange:
+		bx, bz := int(p.ChunkX)*16, int(p.ChunkZ)*16
+		c.setBlocks(func(tx *world.Tx) {
+			for _, r := range p.Records {
+				tx.SetState(world.Pos(bx+int(r.X), int(r.Y), bz+int(r.Z)), r.State())
+			}
+		})
+	case *proto17.OpenWindow:
+		c.onOpenWindow(s, p)
+	case *proto17.CloseWindow:
+		c.mu.Lock()
+		if s.inv.open != nil && s.inv.open.id == p.WindowID {
+			s.inv.open = nil
+		}
+		c.notifyLocked()
+		c.mu.Unlock()
+	case *proto17.SetSlot:
+		c.onSetSlot(s, p)
+	case *proto17.WindowItems:
+		c.onWindowItems(s, p)
+	case *proto17.ConfirmTransaction:
+		c.mu.Lock()
+		s.confirms[confirmKey{p.WindowID, p.Action}] = p.Accepted
+		c.notifyLocked()
+		c.mu.Unlock()
+		if !p.Accepted {
+			// The server waits for this acknowledgement before it accepts
+			// further clicks in the window.
+			return c.send(s, &proto17.ServerboundConfirmTransaction{WindowID: p.WindowID, Action: p.Action, Accepted: true})
+		}
+	case *proto17.PluginMessage:
+		return c.onPlugin(s, p.Channel, p.Data)
+	case *proto17.Disconnect:
+		reason := proto17.PlainText(p.Reason)
+		c.mu.Lock()
+		joined := s.spawned
+		c.mu.Unlock()
+		if !joined {
+			return &LoginError{Stage: StageJoin, Err: &KickError{Reason: reason}}
+		}
+		return &KickError{Reason: reason}
+	default:
+		c.skip(p.PacketName())
+	}
+	return nil
+}
+
+// onPlugin handles FML|HS (the handshake), FML|MP (multipart carrier) and
+// skips other channels.
+func (c *Client) onPlugin(s *session, channel string, data []byte) error {
+	switch channel {
+	case proto17.ChannelFMLMultipart:
+		ch, whole, done, err := s.mp.Feed(data)
+		if err != nil {
+			if !s.fml.done() {
+				return &HandshakeError{State: s.fml.state.String(), Got: "a broken FML|MP part", Err: err}
+			}
+			c.log.Warn().Err(err).Msg("FML|MP message dropped")
+			c.mu.Lock()
+			c.stats.Malformed["PluginMessage(FML|MP)"]++
+			c.mu.Unlock()
+			return nil
+		}
+		if !done {
+			return nil
+		}
+		return c.onPlugin(s, ch, whole)
+	case proto17.ChannelFMLHandshake:
+		return c.onHandshake(s, data)
+	}
+	c.skip("PluginMessage(" + channel + ")")
+	return nil
+}
+
+// onHandshake advances the FML handshake and applies what it learned: the
+// server's mod list decides the formats, its registry becomes the id map.
+func (c *Client) onHandshake(s *session, data []byte) error {
+	hadMods, hadIDs := s.fml.serverMods != nil, s.fml.ids != nil
+	out, err := s.fml.handle(data)
+	if err != nil {
+		return &LoginError{Stage: StageHandshake, Err: err}
+	}
+	if !hadMods && s.fml.serverMods != nil && c.cfg.Formats == nil {
+		f, ferr := proto17.FormatsFromMods(s.fml.serverMods)
+		if ferr != nil {
+			return &LoginError{Stage: StageHandshake, Err: ferr}
+		}
+		if f != s.c.Formats() {
+			c.log.Warn().Str("ping", s.c.Formats().String()).Str("handshake", f.String()).Msg("the handshake mod list changes the wire formats")
+		}
+		s.c.setFormats(f)
+		s.dec.Formats = f
+		c.log.Info().Int("mods", len(s.fml.serverMods)).Str("formats", f.String()).Msg("server mod list")
+	}
+	if !hadIDs && s.fml.ids != nil {
+		ids := s.fml.ids
+		c.state.Update(func(tx *world.Tx) { tx.SetIDMap(ids) })
+		ev := c.log.Info().Int("entries", s.fml.registryEntries).Int("blocks", ids.Blocks()).Int("items", ids.Items())
+		if s.fml.idErr != nil {
+			ev = ev.AnErr("skipped", s.fml.idErr)
+		}
+		ev.Msg("registry")
+	}
+	if err := c.sendPlugin(s, out); err != nil {
+		return err
+	}
+	if s.fml.done() {
+		c.log.Debug().Msg("FML handshake complete")
+	}
+	return nil
+}
+
+func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
+	if s.fml.started() && !s.fml.done() {
+		return &LoginError{Stage: StageHandshake, Err: &HandshakeError{State: s.fml.state.String(), Got: "Join Game before the handshake completed"}}
+	}
+	c.mu.Lock()
+	if !s.fml.started() {
+		s.vanilla = true
+	}
+	s.inGame, s.entityID, s.gameMode, s.dimension = true, p.EntityID, p.GameMode, int32(p.Dimension)
+	vanilla := s.vanilla
+	c.notifyLocked()
+	c.mu.Unlock()
+	if vanilla {
+		c.log.Info().Msg("no FML handshake: a vanilla server; vanilla ids")
+		c.state.Update(func(tx *world.Tx) { tx.SetIDMap(world.VanillaIDs()) })
+	}
+	name := c.cfg.Username
+	c.state.Update(func(tx *world.Tx) {
+		pl := tx.Player()
+		pl.Name = name
+		pl.Dimension = dimensionName(int32(p.Dimension))
+		tx.SetPlayer(pl)
+	})
+	c.log.Info().Int32("entity", p.EntityID).Int8("dimension", p.Dimension).Uint8("mode", p.GameMode).Msg("joined")
+	return c.send(s, &proto17.ClientSettings{Locale: "en_US", ViewDistance: int8(c.cfg.ViewDistance), ChatColors: true, Difficulty: 2, ShowCape: true})
+}
+
+func (c *Client) onHealth(s *session, p *proto17.UpdateHealth) error {
+	c.mu.Lock()
+	s.health, s.food = p.Health, p.Food
+	c.notifyLocked()
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) { tx.SetHealth(float64(max(p.Health, 0)), float64(p.Food)) })
+	if p.Health <= 0 && !c.cfg.NoAutoRespawn {
+		c.log.Warn().Msg("died; respawning")
+		return c.send(s, &proto17.ClientStatus{Action: proto17.StatusRespawn})
+	}
+	return nil
+}
+
+// onRespawn drops the world of the old life or dimension; the server sends
+// the chunks around the new position.
+func (c *Client) onRespawn(s *session, p *proto17.Respawn) {
+	c.reset(s, false)
+	c.mu.Lock()
+	s.dimension, s.gameMode = p.Dimension, p.GameMode
+	s.body.route = nil
+	s.body.corrections++
+	s.inv.open = nil
+	c.notifyLocked()
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) { tx.SetDimension(dimensionName(p.Dimension)) })
+	c.log.Info().Int32("dimension", p.Dimension).Msg("respawned")
+}
+
+func (c *Client) onChat(s *session, p *proto17.Chat) {
+	m := parseChat(p.JSON)
+	m.Time = time.Now()
+	c.mu.Lock()
+	c.chatLog = append(c.chatLog, m)
+	if len(c.chatLog) > maxChatLog {
+		c.chatLog = c.chatLog[len(c.chatLog)-maxChatLog:]
+	}
+	c.mu.Unlock()
+	c.log.Info().Str("from", m.Sender).Str("text", m.Plain).Msg("chat")
+	cmd, verdict := c.guard.check(m, c.cfg.Username)
+	switch verdict {
+	case verdictNotCommand:
+		return
+	case verdictNotOperator, verdictRateLimited:
+		c.mu.Lock()
+		c.stats.Ignored++
+		c.mu.Unlock()
+		why := "not an operator"
+		if verdict == verdictRateLimited {
+			why = "rate limited"
+		}
+		c.log.Warn().Str("from", m.Sender).Str("reason", why).Msg("chat command ignored")
+		return
+	}
+	c.mu.Lock()
+	c.stats.Commands++
+	c.mu.Unlock()
+	c.log.Info().Str("from", cmd.From).Str("command", cmd.Name).Msg("operator command")
+	switch cmd.Name {
+	case "ping":
+		_ = c.say(s, "pong")
+	case "status":
+		snap := c.state.Snapshot()
+		_ = c.say(s, fmt.Sprintf("at %v in %s, health %.0f, food %.0f, tier %s", snap.Feet(), snap.Player.Dimension, snap.Player.Health, snap.Player.Food, snap.TechState))
+	default:
+		if c.cfg.OnCommand != nil {
+			c.cfg.OnCommand(cmd)
+		}
+	}
+}
+
+// say sends one chat line (cut to the 100 characters 1.7.10 allows).
+func (c *Client) say(s *session, msg string) error {
+	msg = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '§' {
+			return ' '
+		}
+		return r
+	}, msg)
+	if r := []rune(msg); len(r) > 100 {
+		msg = string(r[:100])
+	}
+	return c.send(s, &proto17.ServerboundChat{Message: msg})
+}
+
+// Say sends a chat line on the live connection.
+func (c *Client) Say(msg string) error {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil {
+		return ErrNotConnected
+	}
+	return c.say(s, msg)
+}
+
+func (c *Client) putEntity(s *session, id int32, e world.Entity) {
+	e.ID = int(id)
+	c.mu.Lock()
+	s.entities[id] = true
+	c.notifyLocked()
+	c.mu.Unlock()
+	c.known(fmt.Sprintf("entity %d", id))
+	c.state.Update(func(tx *world.Tx) { tx.PutEntity(e) })
+}
+
+func (c *Client) moveEntity(s *session, id int32, to func(world.Vec3) world.Vec3) {
+	c.mu.Lock()
+	ok := s.entities[id]
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	c.state.Update(func(tx *world.Tx) {
+		if e, ok := tx.Entity(int(id)); ok {
+			e.Pos = to(e.Pos)
+			tx.PutEntity(e)
+		}
+	})
+	c.notify()
+}
+
+func (c *Client) onMetadata(s *session, p *proto17.EntityMetadata) {
+	slot, ok := p.Metadata.Item()
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	tracked := s.entities[p.EntityID]
+	c.mu.Unlock()
+	if !tracked {
+		return
+	}
+	c.state.Update(func(tx *world.Tx) {
+		if e, ok := tx.Entity(int(p.EntityID)); ok && e.Kind == world.EntityItem {
+			st := toStack(slot, tx.Resolver().IDs())
+			e.Item = &st
+			tx.PutEntity(e)
+		}
+	})
+	c.notify()
+}
+
+func (c *Client) onCollect(s *session, p *proto17.CollectItem) {
+	var item *world.ItemStack
+	c.state.Update(func(tx *world.Tx) {
+		if e, ok := tx.Entity(int(p.CollectedID)); ok {
+			item = e.Item
+		}
+		tx.RemoveEntity(int(p.CollectedID))
+	})
+	c.mu.Lock()
+	delete(s.entities, p.CollectedID)
+	if p.CollectorID == s.entityID {
+		s.collected = append(s.collected, collected{entity: p.CollectedID, item: item, tick: c.ticks.Load()})
+		if len(s.collected) > 256 {
+			s.collected = s.collected[len(s.collected)-256:]
+		}
+	}
+	c.notifyLocked()
+	c.mu.Unlock()
+}
+
+// setBlocks applies block changes and wakes the actions waiting on them.
+func (c *Client) setBlocks(fn func(tx *world.Tx)) {
+	c.state.Update(fn)
+	c.notify()
+}
+
+// onChunk decodes one column. The sky-light arrays depend on the
+// dimension and are not on the wire: when a column does not fit the
+// expected setting, the other one is tried and remembered.
+func (c *Client) onChunk(s *session, p *proto17.ChunkData) {
+	c.mu.Lock()
+	dim := s.dimension
+	sky := !s.noSky[dim]
+	c.mu.Unlock()
+	col, err := s.dec.ChunkData(p, sky)
+	if err != nil && p.PrimaryMask != 0 && errors.Is(err, proto17.ErrTruncated) || err != nil && errors.Is(err, proto17.ErrInvalid) && strings.Contains(err.Error(), "inflates to") {
+		if col2, err2 := s.dec.ChunkData(p, !sky); err2 == nil {
+			col, err = col2, nil
+			c.mu.Lock()
+			s.noSky[dim] = sky
+			c.mu.Unlock()
+			c.log.Info().Int32("dimension", dim).Bool("sky_light", !sky).Msg("chunk sky-light setting learned")
+		}
+	}
+	if err != nil {
+		_ = c.malformed(s, proto17.IDClientboundChunkData, s.buf.Data, err)
+		return
+	}
+	c.applyColumns(s, []proto17.ChunkColumn{col})
+}
+
+func (c *Client) onBulk(s *session, p *proto17.MapChunkBulk) {
+	cols, err := s.dec.MapChunkBulk(s.cols[:0], p)
+	s.cols = cols[:0]
+	if err != nil {
+		_ = c.malformed(s, proto17.IDClientboundMapChunkBulk, s.buf.Data, err)
+		return
+	}
+	c.applyColumns(s, cols)
+}
+
+func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
+	c.mu.Lock()
+	for _, col := range cols {
+		k := [2]int{col.X, col.Z}
+		if col.Unload {
+			delete(s.loaded, k)
+		} else {
+			s.loaded[k] = true
+		}
+	}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		s.maybeJoined()
+		c.mu.Unlock()
+	}()
+	c.state.Update(func(tx *world.Tx) {
+		for _, col := range cols {
+			switch {
+			case col.Unload:
+				tx.UnloadColumn(col.X, col.Z)
+			case col.GroundUp:
+				tx.LoadColumn(col.Column)
+			default:
+				for cy := 0; cy < world.ColumnSections; cy++ {
+					if col.Mask&(1<<cy) != 0 {
+						tx.SetSection(col.X, cy, col.Z, col.Column.Section(cy))
+					}
+				}
+			}
+		}
+	})
+	for _, col := range cols {
+		c.known(fmt.Sprintf("chunk(%d, %d)", col.X, col.Z))
+	}
+	c.notify()
+}
+
+func (c *Client) onOpenWindow(s *session, p *proto17.OpenWindow) {
+	c.mu.Lock()
+	w := &container{id: p.WindowID, kind: p.Type, title: p.Title, slots: make([]proto17.Slot, p.Slots)}
+	if p.Type == windowWorkbench {
+		// The crafting table's slot count is 0 on the wire: result + 3×3.
+		w.slots = make([]proto17.Slot, 10)
+	}
+	if s.opening != nil {
+		pos := *s.opening
+		w.pos = &pos
+	}
+	s.inv.open = w
+	c.notifyLocked()
+	c.mu.Unlock()
+}
+
+func (c *Client) onSetSlot(s *session, p *proto17.SetSlot) {
+	c.mu.Lock()
+	switch {
+	case p.WindowID == cursorWindow && p.Slot == -1:
+		s.inv.cursor = p.Item
+	case p.WindowID >= 0:
+		if sl := s.inv.slot(uint8(p.WindowID), int(p.Slot)); sl != nil {
+			*sl = p.Item
+		}
+	}
+	c.notifyLocked()
+	c.mu.Unlock()
+	c.syncInventory(s)
+}
+
+func (c *Client) onWindowItems(s *session, p *proto17.WindowItems) {
+	c.mu.Lock()
+	for i, it := range p.Items {
+		if sl := s.inv.slot(p.WindowID, i); sl != nil {
+			*sl = it
+		}
+	}
+	if p.WindowID == 0 {
+		s.inv.synced = true
+	} else if s.inv.open != nil && s.inv.open.id == p.WindowID {
+		s.inv.open.synced = true
+	}
+	c.notifyLocked()
+	c.mu.Unlock()
+	c.known("inventory")
+	c.syncInventory(s)
+}
+
+// syncInventory copies the player window into the world, and an open
+// container into the machine at its position.
+func (c *Client) syncInventory(s *session) {
+	c.mu.Lock()
+	inv := s.inv
+	var open *container
+	if inv.open != nil {
+		o := *inv.open
+		o.slots = append([]proto17.Slot(nil), inv.open.slots...)
+		open = &o
+	}
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) {
+		ids := tx.Resolver().IDs()
+		tx.SetInventory(inv.worldInventory(ids))
+		if open != nil && open.pos != nil && open.synced {
+			tx.PutMachine(machineOf(open, ids))
+		}
+	})
+}
+
+// machineOf describes an open container as a world machine: chests list
+// their slots by number, furnaces by name.
+func machineOf(o *container, ids *world.IDMap) world.Machine {
+	m := world.Machine{Kind: world.MachineChest, Pos: *o.pos, Formed: true, Slots: map[string]world.ItemStack{}}
+	names := containerSlotNames(o.kind, len(o.slots))
+	if o.kind == windowFurnace {
+		m.Kind = "furnace"
+	} else if o.kind != windowChest {
+		m.Kind = "container"
+	}
+	for i, sl := range o.slots {
+		if !sl.Empty() {
+			m.Slots[names[i]] = toStack(sl, ids)
+		}
+	}
+	return m
+}
+
+// containerSlotNames names a container's slots for transfer_items.
+func containerSlotNames(kind uint8, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprint(i)
+	}
+	if kind == windowFurnace && n >= 3 {
+		out[0], out[1], out[2] = "input", "fuel", "output"
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package gtnh
+
+import (
+	"sync"
+
+	pk "github.com/Tnze/go-mc/net/packet"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// session is one connection in the play state. Fields marked "reader" are
+// used only by the read goroutine; the rest are guarded by Client.mu.
+type session struct {
+	c          *conn
+	uuid       string
+	joined     chan struct{} // closed once Join Game, the first position and its column arrived
+	joinedOnce sync.Once
+	ended      chan struct{} // closed when the session ended
+	once       sync.Once
+	err        error
+	wg         sync.WaitGroup
+
+	// reader
+	fml  *fmlHandshake
+	mp   proto17.Multipart
+	dec  *proto17.ChunkDecoder
+	buf  pk.Packet
+	cols []proto17.ChunkColumn
+
+	// guarded by Client.mu
+	vanilla    bool // the server did not run the FML handshake
+	inGame     bool // Join Game arrived
+	spawned    bool // the first position arrived
+	entityID   int32
+	gameMode   uint8
+	dimension  int32
+	noSky      map[int32]bool // dimensions whose chunks carry no sky light
+	health     float32
+	food       int16
+	body       motion
+	inv        inventory
+	loaded     map[[2]int]bool
+	entities   map[int32]bool
+	collected  []collected
+	confirms   map[confirmKey]bool
+	actionNum  int16
+	spawnPoint world.BlockPos
+	// opening is the block an open_container clicked, for the window that follows.
+	opening *world.BlockPos
+}
+
+// collected is an item the bot picked up (Collect Item with its id).
+type collected struct {
+	entity int32
+	item   *world.ItemStack
+	tick   int64
+}
+
+type confirmKey struct {
+	window uint8
+	action int16
+}
+
+func newSession(c *Client, cn *conn, mods []proto17.ModInfo, uuid string) *session {
+	s := &session{
+		c:        cn,
+		uuid:     uuid,
+		joined:   make(chan struct{}),
+		ended:    make(chan struct{}),
+		fml:      newFMLHandshake(mods),
+		dec:      proto17.NewChunkDecoder(cn.Formats()),
+		noSky:    map[int32]bool{-1: true, 1: true},
+		loaded:   map[[2]int]bool{},
+		entities: map[int32]bool{},
+		confirms: map[confirmKey]bool{},
+		health:   20,
+		food:     20,
+	}
+	s.inv.reset()
+	return s
+}
+
+// maybeJoined closes joined once the player is placed in a loaded column
+// (the server sends the position before the chunks); Client.mu is held.
+func (s *session) maybeJoined() bool {
+	if !s.spawned || !s.loaded[[2]int{ifloor(s.body.x) >> 4, ifloor(s.body.z) >> 4}] {
+		return false
+	}
+	first := false
+	s.joinedOnce.Do(func() { close(s.joined); first = true })
+	return first
+}
+
+// end stops the session with a cause (the first one wins).
+func (s *session) end(err error) {
+	s.once.Do(func() {
+		s.err = err
+		s.c.close()
+		close(s.ended)
+	})
+}
+
+// cause is why the session ended.
+func (s *session) cause() error {
+	select {
+	case <-s.ended:
+		return s.err
+	default:
+		return nil
+	}
+}
+
+// wait waits for the session's goroutines.
+func (s *session) wait() { s.wg.Wait() }
