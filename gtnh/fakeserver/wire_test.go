@@ -120,6 +120,6 @@ func TestChunkEncodingRoundTrips(t *testing.T) {
 
 	col := world.NewColumn(0, 0)
 	col.SetState(0, 0, 0, world.MakeState(5000, 0))
-	_, err := encodeColumn(col, proto17.Formats{})
-	assert.ErrorContains(t, err, "does not fit the vanilla chunk format")
+	_, err := chunkPackets([]*world.Column{col}, proto17.Formats{}, ChunksSingle)
+	assert.Error(t, err, "an id above 4095 does not fit the vanilla chunk format")
 }
