@@ -395,7 +395,7 @@ func (x *act) interact(a action.Interact) ipc.Result {
 		if err := x.look(e.Pos); err != nil {
 			return x.fail(err, "looking")
 		}
-		if err := x.c.send(x.s, &useEntity{Target: int32(e.ID), Mouse: 0}); err != nil {
+		if err := x.c.send(x.s, &proto17.UseEntity{Target: int32(e.ID), Action: proto17.UseEntityInteract}); err != nil {
 			return x.fail(err, "interacting")
 		}
 	}

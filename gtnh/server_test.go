@@ -168,12 +168,6 @@ func (sc *serverConn) drain() {
 			p, err := proto17.Decode(proto17.Play, proto17.Serverbound, buf.ID, buf.Data, sc.formats)
 			if err != nil || p == nil {
 				p = &useEntityOrUnknown{id: buf.ID}
-				if buf.ID == proto17.IDServerboundUseEntity {
-					ue := &useEntity{}
-					if ue.DecodePayload(buf.Data, sc.formats) == nil {
-						p = ue
-					}
-				}
 			}
 			select {
 			case sc.in <- p:
@@ -184,7 +178,8 @@ func (sc *serverConn) drain() {
 	}()
 }
 
-// useEntityOrUnknown stands for a serverbound packet the codec lacks.
+// useEntityOrUnknown stands for a serverbound packet the codec lacks or
+// cannot decode.
 type useEntityOrUnknown struct{ id int32 }
 
 func (u *useEntityOrUnknown) PacketID() int32    { return u.id }
