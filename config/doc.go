@@ -10,5 +10,5 @@ import "embed"
 
 // FS holds the shipped configuration tree, rooted at this directory.
 //
-//go:embed skills skill_packs tiers.yaml tags.yaml recipes.yaml vanilla_ids.yaml tech.yaml
+//go:embed skills skill_packs tiers.yaml tags.yaml recipes.yaml mining.yaml vanilla_ids.yaml tech.yaml
 var FS embed.FS

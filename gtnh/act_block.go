@@ -29,13 +29,13 @@ func (x *act) breakTicks(b world.Block) (float64, bool) {
 	onGround := x.s.body.onGround
 	x.c.mu.Unlock()
 	held := x.c.state.Snapshot().Inventory.HeldStack()
-	speed := toolSpeed(held, raw, info.tool)
-	harvest := !info.needsTool || speed > 1
-	t := path.BreakTicks(info.hardness, speed, harvest)
+	speed := toolSpeed(held, raw, info.Tool)
+	harvest := info.Harvests(held)
+	t := world.BreakTicks(info.Hardness, speed, harvest)
 	if !onGround {
 		t *= 5 // the server divides the dig speed by 5 off the ground
 	}
-	return t, info.hardness == 0
+	return t, info.Hardness == 0
 }
 
 // breakBlock digs a block: look, start, swing, wait the break time times
@@ -52,7 +52,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	if b.IsAir() {
 		return ipc.Failf(ipc.Rejected, 0, "nothing to break at %v", a.Pos)
 	}
-	if blockInfoOf(b).hardness < 0 {
+	if blockInfoOf(b).Hardness < 0 {
 		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
 	}
 	vanilla, instant := x.breakTicks(b)

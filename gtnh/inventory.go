@@ -234,7 +234,7 @@ func toStack(s proto17.Slot, ids *world.IDMap) world.ItemStack {
 		return world.ItemStack{}
 	}
 	st, _ := s.ItemStack(ids)
-	if max, ok := maxDurability[st.ID]; ok {
+	if max := vanillaDurability(st.ID); max > 0 {
 		st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, max
 		st.Tags = world.DefaultTags().ItemTags(st.ID, 0)
 	} else if dmg, maxDmg, ok := gtToolWear(s.NBT); ok {

@@ -2,80 +2,25 @@ package sim
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// blockInfo is what the simulator knows about breaking a block: its 1.7.10
-// hardness (< 0 = unbreakable), the tool class that mines it fast, and
-// whether that tool is needed for the block to drop anything.
-type blockInfo struct {
-	hardness  float64
-	tool      string // "axe", "pickaxe", "shovel" or ""
-	needsTool bool
-}
+// unknownBlock is the simulator's guess for a block the mining table does
+// not know: stone-like.
+var unknownBlock = world.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
 
-// blockTable holds vanilla 1.7.10 hardness values and harvest tools, and the
-// modded machine blocks the scenarios use.
-var blockTable = map[string]blockInfo{
-	"minecraft:log":            {2, "axe", false},
-	"minecraft:log2":           {2, "axe", false},
-	"minecraft:planks":         {2, "axe", false},
-	"minecraft:leaves":         {0.2, "", false},
-	"minecraft:leaves2":        {0.2, "", false},
-	"minecraft:sapling":        {0, "", false},
-	"minecraft:tallgrass":      {0, "", false},
-	"minecraft:grass":          {0.6, "shovel", false},
-	"minecraft:dirt":           {0.5, "shovel", false},
-	"minecraft:sand":           {0.5, "shovel", false},
-	"minecraft:gravel":         {0.6, "shovel", false},
-	"minecraft:clay":           {0.6, "shovel", false},
-	"minecraft:stone":          {1.5, "pickaxe", true},
-	"minecraft:cobblestone":    {2, "pickaxe", true},
-	"minecraft:coal_ore":       {3, "pickaxe", true},
-	"minecraft:iron_ore":       {3, "pickaxe", true},
-	"minecraft:crafting_table": {2.5, "axe", false},
-	"minecraft:chest":          {2.5, "axe", false},
-	"minecraft:torch":          {0, "", false},
-	"minecraft:bedrock":        {-1, "", false},
-	"minecraft:water":          {-1, "", false},
-	"minecraft:flowing_water":  {-1, "", false},
-	"minecraft:lava":           {-1, "", false},
-	// Machines are taken apart with a wrench in GTNH, not mined: the
-	// simulator refuses to break them.
-	"Railcraft:machine.alpha":      {-1, "", false},
-	"gregtech:gt.blockmachines":    {-1, "", false},
-	"BuildCraft|Factory:tankBlock": {-1, "", false},
-}
-
-func infoOf(b world.Block) blockInfo {
-	if info, ok := blockTable[b.ID]; ok {
-		return info
+func ruleOf(b world.Block) world.BlockRule {
+	if r, ok := world.DefaultMiningRules().Block(b.ID); ok {
+		return r
 	}
-	return blockInfo{hardness: 1.5, tool: "pickaxe"}
+	return unknownBlock
 }
 
 // toolSpeed is the mining speed of a held item against a block's tool class
-// (1 = hand). Vanilla materials: wood 2, stone 4, iron 6, diamond 8, gold 12;
-// GregTech and Tinkers' tools are taken as iron-grade.
+// (config/mining.yaml); GregTech and Tinkers' tools count as iron-grade.
 func toolSpeed(held world.ItemStack, tool string) float64 {
-	if tool == "" || held.Empty() || !held.HasTag("tool:"+tool) {
-		return 1
-	}
-	switch {
-	case strings.HasPrefix(held.ID, "minecraft:wooden_"):
-		return 2
-	case strings.HasPrefix(held.ID, "minecraft:stone_"):
-		return 4
-	case strings.HasPrefix(held.ID, "minecraft:iron_"):
-		return 6
-	case strings.HasPrefix(held.ID, "minecraft:diamond_"):
-		return 8
-	case strings.HasPrefix(held.ID, "minecraft:golden_"):
-		return 12
-	}
-	return 6
+	return world.DefaultMiningRules().ToolSpeed(held, tool, 6)
 }
 
 // blockItems maps an item id to the block it places (most block items share

@@ -121,20 +121,20 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	if b.IsAir() {
 		return ipc.Failf(ipc.Rejected, 0, "nothing to break at %v", a.Pos)
 	}
-	info := infoOf(b)
-	if info.hardness < 0 {
+	info := ruleOf(b)
+	if info.Hardness < 0 {
 		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
 	}
 	inv := tx.Inventory()
 	held := inv.HeldStack()
-	speed := toolSpeed(held, info.tool)
-	harvest := !info.needsTool || speed > 1
+	speed := toolSpeed(held, info.Tool)
+	harvest := info.Harvests(held)
 	ticks := int64(0)
-	if info.hardness > 0 {
-		ticks = int64(math.Ceil(path.BreakTicks(info.hardness, speed, harvest)))
+	if info.Hardness > 0 {
+		ticks = int64(math.Ceil(world.BreakTicks(info.Hardness, speed, harvest)))
 	}
 	tx.SetBlock(a.Pos, "minecraft:air", 0)
-	if info.hardness > 0 && held.MaxDamage > 0 && held.HasTag("tool:"+info.tool) && info.tool != "" {
+	if info.Hardness > 0 && held.MaxDamage > 0 && info.Tool != "" && held.HasTag("tool:"+info.Tool) {
 		held.Damage++
 		if held.Damage >= held.MaxDamage {
 			held = world.ItemStack{}

@@ -330,7 +330,7 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 			out.to(o, StageNone, bc)
 		}
 	}
-	if md := maxDamage(held); md > 0 && ruleFor(block).hardness > 0 {
+	if md := maxDamage(held); md > 0 && ruleFor(block).Hardness > 0 {
 		sl.Damage++
 		if int(sl.Damage) > md {
 			sl = proto17.Slot{}

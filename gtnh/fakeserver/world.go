@@ -100,44 +100,42 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 	return data, ids.Freeze(), nil
 }
 
-// blockRule is what the server knows about breaking a block: its hardness
-// (negative: unbreakable), the tool class that mines it fast, whether the
-// block drops nothing without that tool, and what it drops ("" for itself,
-// "-" for nothing).
+// blockRule is what the server knows about breaking a block: the shared
+// 1.7.10 mining rule (config/mining.yaml) and what it drops ("" for
+// itself, "-" for nothing).
 type blockRule struct {
-	hardness  float64
-	tool      string
-	needsTool bool
-	drop      string
+	world.BlockRule
+	drop string
 }
 
-// blockRules are vanilla 1.7.10 values for the blocks of the fake world.
-var blockRules = map[string]blockRule{
-	"minecraft:log":         {2, "axe", false, ""},
-	"minecraft:log2":        {2, "axe", false, ""},
-	"minecraft:planks":      {2, "axe", false, ""},
-	"minecraft:leaves":      {0.2, "", false, "-"},
-	"minecraft:leaves2":     {0.2, "", false, "-"},
-	"minecraft:tallgrass":   {0, "", false, "-"},
-	"minecraft:sapling":     {0, "", false, ""},
-	"minecraft:grass":       {0.6, "shovel", false, "minecraft:dirt"},
-	"minecraft:dirt":        {0.5, "shovel", false, ""},
-	"minecraft:sand":        {0.5, "shovel", false, ""},
-	"minecraft:gravel":      {0.6, "shovel", false, ""},
-	"minecraft:stone":       {1.5, "pickaxe", true, "minecraft:cobblestone"},
-	"minecraft:cobblestone": {2, "pickaxe", true, ""},
-	"minecraft:bedrock":     {-1, "", false, "-"},
-	"minecraft:water":       {-1, "", false, "-"},
-	OreBlock:                {3, "pickaxe", true, "-"},
-	MachineBlock:            {-1, "", false, "-"},
+// drops are the blocks of the fake world that do not drop themselves.
+var drops = map[string]string{
+	"minecraft:leaves":    "-",
+	"minecraft:leaves2":   "-",
+	"minecraft:tallgrass": "-",
+	"minecraft:grass":     "minecraft:dirt",
+	"minecraft:stone":     "minecraft:cobblestone",
+	"minecraft:bedrock":   "-",
+	"minecraft:water":     "-",
+	OreBlock:              "-",
+	MachineBlock:          "-",
 }
 
-// ruleFor returns the rule of a block name (unknown blocks are stone-like).
+// ruleFor returns the rule of a block name. The modded ore and machine of
+// the fake world are a GregTech ore and machine; unknown blocks are
+// stone-like.
 func ruleFor(name string) blockRule {
-	if r, ok := blockRules[name]; ok {
-		return r
+	r, ok := world.DefaultMiningRules().Block(name)
+	switch {
+	case ok:
+	case name == OreBlock:
+		r = world.BlockRule{Hardness: 3, Tool: "pickaxe", NeedsTool: true}
+	case name == MachineBlock:
+		r = world.BlockRule{Hardness: -1}
+	default:
+		r = world.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
 	}
-	return blockRule{hardness: 1.5, tool: "pickaxe", needsTool: true}
+	return blockRule{BlockRule: r, drop: drops[name]}
 }
 
 // passable blocks do not stop a player.
@@ -166,17 +164,8 @@ func toolClass(item string) string {
 }
 
 func toolSpeed(item string) float64 {
-	switch {
-	case strings.HasPrefix(item, "minecraft:wooden_"):
-		return 2
-	case strings.HasPrefix(item, "minecraft:stone_"):
-		return 4
-	case strings.HasPrefix(item, "minecraft:iron_"):
-		return 6
-	case strings.HasPrefix(item, "minecraft:diamond_"):
-		return 8
-	case strings.HasPrefix(item, "minecraft:golden_"):
-		return 12
+	if m, ok := world.DefaultMiningRules().Material(item); ok {
+		return m.Speed
 	}
 	return 1
 }
@@ -186,17 +175,8 @@ func maxDamage(item string) int {
 	if toolClass(item) == "" {
 		return 0
 	}
-	switch {
-	case strings.HasPrefix(item, "minecraft:wooden_"):
-		return 59
-	case strings.HasPrefix(item, "minecraft:stone_"):
-		return 131
-	case strings.HasPrefix(item, "minecraft:iron_"):
-		return 250
-	case strings.HasPrefix(item, "minecraft:diamond_"):
-		return 1561
-	case strings.HasPrefix(item, "minecraft:golden_"):
-		return 32
+	if m, ok := world.DefaultMiningRules().Material(item); ok {
+		return m.Durability
 	}
 	return 0
 }
@@ -215,25 +195,25 @@ func maxStack(item string) int {
 // digs five times slower.
 func relativeHardness(block, held string, onGround bool) (perTick float64, harvest bool) {
 	r := ruleFor(block)
-	if r.hardness < 0 {
+	if r.Hardness < 0 {
 		return 0, false
 	}
 	speed := 1.0
-	if r.tool != "" && toolClass(held) == r.tool {
+	if r.Tool != "" && toolClass(held) == r.Tool {
 		speed = toolSpeed(held)
 	}
-	harvest = !r.needsTool || (r.tool != "" && toolClass(held) == r.tool)
+	harvest = !r.NeedsTool || (r.Tool != "" && toolClass(held) == r.Tool)
 	if !onGround {
 		speed /= 5
 	}
-	if r.hardness == 0 {
+	if r.Hardness == 0 {
 		return math.Inf(1), harvest
 	}
 	div := 100.0
 	if harvest {
 		div = 30
 	}
-	return speed / r.hardness / div, harvest
+	return speed / r.Hardness / div, harvest
 }
 
 // VanillaBreakTicks is the vanilla time in ticks to break a block with the

@@ -294,19 +294,34 @@ func TestSkillIDReadOnlySources(t *testing.T) {
 }
 
 func TestSkillIDUnwritableDirectory(t *testing.T) {
-	if os.Getuid() == 0 {
-		t.Skip("root can write anywhere")
+	// A sidecar that cannot be written keeps the derived id, with a
+	// warning. A directory in the sidecar's place blocks the write for
+	// every user, root included, so this case runs everywhere (CI runs as
+	// root); a read-only directory is checked too where permissions bind.
+	cases := map[string]func(t *testing.T, dir string){
+		"sidecar path is a directory": func(t *testing.T, dir string) {
+			require.NoError(t, os.Mkdir(filepath.Join(dir, IDFile), 0o755))
+		},
 	}
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"alpha/SKILL.md": goodMD("alpha")})
-	require.NoError(t, os.Chmod(filepath.Join(root, "alpha"), 0o555))
-	t.Cleanup(func() { os.Chmod(filepath.Join(root, "alpha"), 0o755) })
-	lib, logs := newLib()
-	_, err := lib.AddDir(root)
-	require.NoError(t, err)
-	sk, _ := lib.Get("alpha")
-	assert.Equal(t, derivedID("alpha", "1.0.0"), sk.ID)
-	assert.Contains(t, logs.String(), "cannot write")
+	if os.Getuid() != 0 {
+		cases["read-only skill directory"] = func(t *testing.T, dir string) {
+			require.NoError(t, os.Chmod(dir, 0o555))
+			t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		}
+	}
+	for name, block := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{"alpha/SKILL.md": goodMD("alpha")})
+			block(t, filepath.Join(root, "alpha"))
+			lib, logs := newLib()
+			_, err := lib.AddDir(root)
+			require.NoError(t, err)
+			sk, _ := lib.Get("alpha")
+			assert.Equal(t, derivedID("alpha", "1.0.0"), sk.ID)
+			assert.Contains(t, logs.String(), "cannot write")
+		})
+	}
 }
 
 func TestCopiedSidecarGetsDistinctID(t *testing.T) {

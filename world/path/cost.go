@@ -2,6 +2,7 @@ package path
 
 import (
 	"fmt"
+	"github.com/gtnh-agent/gtnh-agent/world"
 	"math"
 )
 
@@ -96,17 +97,7 @@ func FallTicks(blocks float64) float64 {
 // tool can harvest it (the break is 10/3 times slower otherwise). Hardness
 // below zero (bedrock) is unbreakable: +Inf.
 func BreakTicks(hardness, speed float64, harvest bool) float64 {
-	if hardness < 0 || speed <= 0 {
-		return math.Inf(1)
-	}
-	if hardness == 0 {
-		return 1
-	}
-	div := 100.0
-	if harvest {
-		div = 30
-	}
-	return math.Ceil(hardness * div / speed)
+	return world.BreakTicks(hardness, speed, harvest)
 }
 
 // withDefaults fills zero fields and checks the rest.
