@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -341,6 +342,18 @@ func enter(t *testing.T, s *Server, name string) (*tclient, joined) {
 		c.fml(s.opts.Mods)
 	}
 	j := c.join(s)
+	// The server marks the player as playing after its last join packet
+	// has gone out; wait for that so what a test does next reaches it.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, s.WaitFor(ctx, func() bool {
+		for _, p := range s.Players() {
+			if p.Name == name {
+				return true
+			}
+		}
+		return false
+	}), "the server never put %s in play", name)
 	return c, j
 }
 
