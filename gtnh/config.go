@@ -23,6 +23,11 @@ const (
 	DefaultWriteTimeout  = 10 * time.Second
 	DefaultActionTimeout = 2 * time.Minute
 	DefaultViewDistance  = 8
+	// DefaultCompactPerTick is how many chunk sections a tick packs from
+	// the wire arrays the decoder kept into the palette form (about 1–3 ms
+	// of work): a 21×21-column view is packed within a few seconds of
+	// joining.
+	DefaultCompactPerTick = 64
 	// DefaultBreakFactor multiplies the vanilla break time before the
 	// finish packet: the server accepts it from 70 %, and finishes a block
 	// itself at 100 % when the client was early.
@@ -72,6 +77,10 @@ type Config struct {
 	NoCollectDrops bool
 	// NoAutoRespawn keeps a dead player dead instead of asking to respawn.
 	NoAutoRespawn bool
+	// CompactPerTick bounds the chunk sections packed each tick (see
+	// world.State.CompactChunks); 0 means DefaultCompactPerTick, negative
+	// turns packing off (sections then keep their wire arrays).
+	CompactPerTick int
 
 	// Reconnect controls reconnecting after the connection ends; the zero
 	// value does not reconnect (one-shot runs).
@@ -111,6 +120,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ViewDistance <= 0 {
 		c.ViewDistance = DefaultViewDistance
+	}
+	if c.CompactPerTick == 0 {
+		c.CompactPerTick = DefaultCompactPerTick
 	}
 	if c.State == nil {
 		c.State = world.NewState(world.StateOptions{})

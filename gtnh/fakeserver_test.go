@@ -45,3 +45,47 @@ func TestAgainstTheFakeServer(t *testing.T) {
 		require.NoError(t, c.Close())
 	}
 }
+
+// rawSections counts the sections of a snapshot that still read their wire
+// arrays.
+func rawSections(s *world.Snapshot) int {
+	n := 0
+	s.Blocks.(*world.Chunks).ForEachColumn(func(c *world.Column) {
+		for cy := 0; cy < world.ColumnSections; cy++ {
+			if sec := c.Section(cy); sec != nil && sec.IsRaw() {
+				n++
+			}
+		}
+	})
+	return n
+}
+
+// TestChunksArePackedWhileIdle: the decoder leaves mixed sections as wire
+// arrays; the tick loop packs them (CompactPerTick), unless told not to.
+func TestChunksArePackedWhileIdle(t *testing.T) {
+	for _, per := range []int{-1, 0} {
+		srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond})
+		require.NoError(t, err)
+		defer srv.Close()
+		c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond, CompactPerTick: per,
+			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+		require.NoError(t, err)
+		defer c.Close()
+		require.NoError(t, c.Open(context.Background()))
+		want := c.State().Snapshot().BlockAt(world.Pos(12, 64, 8))
+		// Wait 20 ticks, or (packing on) until nothing is left raw.
+		start, deadline := c.Ticks(), time.Now().Add(10*time.Second)
+		after := c.State().Snapshot()
+		for time.Now().Before(deadline) && (c.Ticks() < start+20 || per >= 0 && rawSections(after) > 0) {
+			time.Sleep(5 * time.Millisecond)
+			after = c.State().Snapshot()
+		}
+		if per < 0 {
+			assert.Positive(t, rawSections(after), "packing is off: mixed sections keep their wire arrays")
+		} else {
+			assert.Zero(t, rawSections(after), "the tick loop packs every section")
+		}
+		assert.Equal(t, want, after.BlockAt(world.Pos(12, 64, 8)), "packing changes no block")
+		require.NoError(t, c.Close())
+	}
+}

@@ -199,6 +199,8 @@ func (c *Client) tickLoop(s *session) {
 			s.end(err)
 			return
 		}
+		// Idle time: pack the sections chunk packets left as wire arrays.
+		c.state.CompactChunks(c.cfg.CompactPerTick)
 	}
 }
 

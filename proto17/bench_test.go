@@ -122,104 +122,144 @@ func formatName(f Formats) string {
 // Chunk Data payloads, in both formats and for the plain terrain and a
 // higher-entropy variant. Stages:
 //
-//	inflate  zlib only, into the decoder's reused buffer
-//	fill     inflate, then the byte→state conversion of every section into
-//	         the decoder's reused [4096]StateID (the wire parse, without
-//	         building world sections)
-//	full     inflate + parse into world.Section (world.NewSection) and
-//	         world.Column, as ChunkDecoder.ChunkData does
-//
-// fill and full also report the split, timed per column inside the same
-// loop so machine drift cancels: inflate-ms and parse-ms per 256 columns
-// and parse-% (parse time over inflate time). full reports mem-B/column,
-// world.Column.MemBytes of the decoded columns.
+//	inflate   zlib only, into a reused buffer: the floor any decoder pays
+//	decode    ChunkDecoder.ChunkData: inflate + parse into world.Column, as
+//	          the client does; reports allocs/column, alloc-B/column and
+//	          mem-B/column (world.Column.MemBytes of the decoded columns)
+//	overhead  inflate-only and decode of every packet back to back, in
+//	          alternating order, each timed on its own so machine drift
+//	          cancels: inflate-ms and decode-ms per 256 columns and parse-%,
+//	          the decode time on top of inflate, in percent of inflate
+//	compact   decode, then the palette form of every raw section, the work
+//	          State.CompactChunks defers: compact-ms per 256 columns,
+//	          compact-us/section and mem-B/column once compacted
 func BenchmarkChunkDecode(b *testing.B) {
 	for _, f := range []Formats{vanilla, neid} {
 		for _, wname := range []string{"terrain", "entropy"} {
 			name := formatName(f) + "/" + wname
-			for _, stage := range []string{"inflate", "fill", "full"} {
+			for _, stage := range []string{"inflate", "decode", "overhead", "compact"} {
 				b.Run(name+"/"+stage, func(b *testing.B) {
-					set := benchData(b, name)
-					d := NewChunkDecoder(f)
-					b.SetBytes(int64(set.raw))
-					b.ReportAllocs()
-					var ms runtime.MemStats
-					runtime.ReadMemStats(&ms)
-					mallocs := ms.Mallocs
-					var tInflate, tParse time.Duration
-					memBytes := 0
-					b.ResetTimer()
-					for i := 0; i < b.N; i++ {
-						for _, p := range set.packets {
-							l := columnLayout(f, p.PrimaryMask, p.AddMask, true, true)
-							if stage == "inflate" {
-								if _, err := d.inflate("ChunkData", p.Data, l.size); err != nil {
-									b.Fatal(err)
-								}
-								continue
-							}
-							t0 := time.Now()
-							buf, err := d.inflate("ChunkData", p.Data, l.size)
-							if err != nil {
-								b.Fatal(err)
-							}
-							t1 := time.Now()
-							if stage == "fill" {
-								d.fillColumn(buf, l, p.PrimaryMask, p.AddMask)
-							} else {
-								col := d.parseColumn(buf, l, int(p.X), int(p.Z), p.PrimaryMask, p.AddMask)
-								if i == 0 {
-									memBytes += col.MemBytes()
-								}
-							}
-							t2 := time.Now()
-							tInflate += t1.Sub(t0)
-							tParse += t2.Sub(t1)
-						}
-					}
-					b.StopTimer()
-					runtime.ReadMemStats(&ms)
-					cols := float64(b.N * len(set.packets))
-					b.ReportMetric(cols/b.Elapsed().Seconds(), "chunks/s")
-					b.ReportMetric(float64(ms.Mallocs-mallocs)/cols, "allocs/column")
-					if stage == "inflate" {
-						b.ReportMetric(float64(set.raw)/float64(set.compressed), "zlib-ratio")
-					} else {
-						b.ReportMetric(float64(tInflate.Microseconds())/1000/float64(b.N), "inflate-ms")
-						b.ReportMetric(float64(tParse.Microseconds())/1000/float64(b.N), "parse-ms")
-						b.ReportMetric(100*float64(tParse)/float64(tInflate), "parse-%")
-					}
-					if stage == "full" {
-						// The world model's estimate of what a decoded column
-						// keeps; ×441 is a 21×21-column view.
-						b.ReportMetric(float64(memBytes)/float64(len(set.packets)), "mem-B/column")
-					}
+					benchDecodeStage(b, f, benchData(b, name), stage)
 				})
 			}
 		}
 	}
 }
 
-// fillColumn runs the byte→state conversion of every section of a column
-// without building world sections (benchmark only).
-func (d *ChunkDecoder) fillColumn(buf []byte, l layout, mask, addMask uint16) {
-	k, a := 0, 0
-	for cy := 0; cy < world.ColumnSections; cy++ {
-		if mask&(1<<cy) == 0 {
-			continue
-		}
-		ids := buf[l.ids+k*l.idBytes : l.ids+(k+1)*l.idBytes]
-		meta := buf[l.meta+k*l.metaBytes : l.meta+(k+1)*l.metaBytes]
-		if d.Formats.NEID {
-			fillNEID(&d.states, ids, meta)
-		} else {
-			var add []byte
-			if addMask&(1<<cy) != 0 {
-				add = buf[l.add+a*nibbleBytes : l.add+(a+1)*nibbleBytes]
-				a++
-			}
-			fillVanilla(&d.states, ids, meta, add)
-		}
-		k++
+// inflateOnly inflates a Chunk Data payload into buf, as ChunkData would
+// without keeping anything.
+func (d *ChunkDecoder) inflateOnly(p *ChunkData, buf []byte) error {
+	l := columnLayout(d.Formats, p.PrimaryMask, p.AddMask, true, p.GroundUp)
+	if err := d.open(p.PacketName(), p.Data, l.size); err != nil {
+		return err
 	}
+	if err := d.read(buf[:l.size]); err != nil {
+		return err
+	}
+	return d.close()
+}
+
+func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
+	d := NewChunkDecoder(f)
+	buf := make([]byte, columnLayout(f, 0xFFFF, 0xFFFF, true, true).size)
+	decode := func(p *ChunkData) *world.Column {
+		c, err := d.ChunkData(p, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return c.Column
+	}
+	inflate := func(p *ChunkData) {
+		if err := d.inflateOnly(p, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(set.raw))
+	b.ReportAllocs()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	mallocs, allocB := ms.Mallocs, ms.TotalAlloc
+	var tInflate, tDecode, tCompact time.Duration
+	memBytes, packedBytes, sections := 0, 0, 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, p := range set.packets {
+			switch stage {
+			case "inflate":
+				inflate(p)
+			case "decode":
+				col := decode(p)
+				if i == 0 {
+					memBytes += col.MemBytes()
+				}
+			case "overhead":
+				t0 := time.Now()
+				var t1, t2 time.Time
+				if (i+j)%2 == 0 {
+					inflate(p)
+					t1 = time.Now()
+					decode(p)
+					t2 = time.Now()
+					tInflate += t1.Sub(t0)
+					tDecode += t2.Sub(t1)
+				} else {
+					decode(p)
+					t1 = time.Now()
+					inflate(p)
+					t2 = time.Now()
+					tDecode += t1.Sub(t0)
+					tInflate += t2.Sub(t1)
+				}
+			case "compact":
+				col := decode(p)
+				t0 := time.Now()
+				for cy := 0; cy < world.ColumnSections; cy++ {
+					if s := col.Section(cy); s != nil && s.IsRaw() {
+						s.NonAir() // builds and caches the palette form
+						if i == 0 {
+							sections++
+						}
+					}
+				}
+				tCompact += time.Since(t0)
+				if i == 0 {
+					packedBytes += compactedMem(col)
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms)
+	cols := float64(b.N * len(set.packets))
+	perN := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	switch stage {
+	case "inflate":
+		b.ReportMetric(cols/b.Elapsed().Seconds(), "chunks/s")
+		b.ReportMetric(float64(ms.Mallocs-mallocs)/cols, "allocs/column")
+		b.ReportMetric(float64(set.raw)/float64(set.compressed), "zlib-ratio")
+	case "decode":
+		b.ReportMetric(cols/b.Elapsed().Seconds(), "chunks/s")
+		b.ReportMetric(float64(ms.Mallocs-mallocs)/cols, "allocs/column")
+		b.ReportMetric(float64(ms.TotalAlloc-allocB)/cols, "alloc-B/column")
+		b.ReportMetric(float64(memBytes)/float64(len(set.packets)), "mem-B/column")
+	case "overhead":
+		b.ReportMetric(perN(tInflate), "inflate-ms")
+		b.ReportMetric(perN(tDecode), "decode-ms")
+		b.ReportMetric(100*float64(tDecode-tInflate)/float64(tInflate), "parse-%")
+	case "compact":
+		b.ReportMetric(perN(tCompact), "compact-ms")
+		if sections > 0 {
+			b.ReportMetric(float64(tCompact.Nanoseconds())/1000/float64(b.N*sections), "compact-us/section")
+		}
+		b.ReportMetric(float64(packedBytes)/float64(len(set.packets)), "mem-B/column")
+	}
+}
+
+// compactedMem is the memory a column keeps once ChunkStore.Compact swapped
+// every raw section for its palette form.
+func compactedMem(col *world.Column) int {
+	store := world.NewChunkStore(nil)
+	store.LoadColumn(col)
+	store.Compact(world.ColumnSections)
+	return store.View().Column(col.Pos().X, col.Pos().Z).MemBytes()
 }

@@ -212,19 +212,25 @@ func checkMasks(f Formats, mask, addMask uint16) error {
 }
 
 // ChunkDecoder turns Chunk Data and Map Chunk Bulk packets into world
-// columns. It keeps its inflater and buffers between calls, so decoding
-// allocates only the world's sections and columns. Not safe for concurrent
-// use; use one per connection.
+// columns. It inflates each column's block arrays straight into one
+// allocation that its sections then read in place (world.NewVanillaSection,
+// world.NewNEIDSection): decoding adds no pass over the blocks beyond
+// spotting uniform sections, and the palette form is built later, by the
+// first query that needs it or by world.State.CompactChunks. It keeps its
+// inflater and scratch buffer between calls. Not safe for concurrent use;
+// use one per connection.
 type ChunkDecoder struct {
 	Formats Formats
 	// MaxInflated limits the inflated size of one packet (0 means
 	// DefaultMaxInflated).
 	MaxInflated int
 
-	zr     io.ReadCloser
-	src    bytes.Reader
-	buf    []byte
-	states [world.SectionVolume]world.StateID
+	zr      io.ReadCloser
+	src     bytes.Reader
+	scratch []byte
+	packet  string // the packet being inflated
+	got     int    // bytes inflated so far
+	want    int    // bytes the masks announce
 }
 
 // NewChunkDecoder returns a decoder for the given formats.
@@ -237,11 +243,15 @@ func (d *ChunkDecoder) maxInflated() int {
 	return DefaultMaxInflated
 }
 
-// inflate inflates data, which must hold exactly want bytes, into the
-// decoder's buffer.
-func (d *ChunkDecoder) inflate(packet string, data []byte, want int) ([]byte, error) {
+func (d *ChunkDecoder) dataErr(err error) error {
+	return &Error{Packet: d.packet, Field: "data", Offset: -1, Err: err}
+}
+
+// open starts inflating data, which must hold exactly want bytes.
+func (d *ChunkDecoder) open(packet string, data []byte, want int) error {
+	d.packet, d.got, d.want = packet, 0, want
 	if want > d.maxInflated() {
-		return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: tooLargef("masks announce %d inflated bytes, limit %d", want, d.maxInflated())}
+		return d.dataErr(tooLargef("masks announce %d inflated bytes, limit %d", want, d.maxInflated()))
 	}
 	d.src.Reset(data)
 	var err error
@@ -254,35 +264,58 @@ func (d *ChunkDecoder) inflate(packet string, data []byte, want int) ([]byte, er
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			err = ErrTruncated
 		}
-		return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: err}
+		return d.dataErr(err)
 	}
-	if cap(d.buf) < want {
-		d.buf = make([]byte, want)
-	}
-	buf := d.buf[:want]
-	n, err := io.ReadFull(d.zr, buf)
+	return nil
+}
+
+// read fills dst with the next inflated bytes.
+func (d *ChunkDecoder) read(dst []byte) error {
+	n, err := io.ReadFull(d.zr, dst)
+	d.got += n
 	if err != nil {
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			err = fmtTruncated(n, want)
+			err = fmtTruncated(d.got, d.want)
 		}
-		return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: err}
+		return d.dataErr(err)
 	}
-	// The stream must end here, with a valid checksum.
+	return nil
+}
+
+// skip inflates n bytes the world model does not keep (light arrays).
+func (d *ChunkDecoder) skip(n int) error {
+	const chunk = 16 << 10
+	if d.scratch == nil {
+		d.scratch = make([]byte, chunk)
+	}
+	for n > 0 {
+		m := min(n, chunk)
+		if err := d.read(d.scratch[:m]); err != nil {
+			return err
+		}
+		n -= m
+	}
+	return nil
+}
+
+// close checks that the stream ends where the masks say, with a valid
+// checksum.
+func (d *ChunkDecoder) close() error {
 	var one [1]byte
 	for range 8 {
 		m, err := d.zr.Read(one[:])
 		switch {
 		case m > 0:
-			return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: invalidf("inflates to more than the %d bytes the masks announce (wrong NEID or sky-light setting?)", want)}
+			return d.dataErr(invalidf("inflates to more than the %d bytes the masks announce (wrong NEID or sky-light setting?)", d.want))
 		case err == io.EOF:
-			return buf, nil
+			return nil
 		case err == io.ErrUnexpectedEOF:
-			return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: fmt.Errorf("%w: zlib checksum missing", ErrTruncated)}
+			return d.dataErr(fmt.Errorf("%w: zlib checksum missing", ErrTruncated))
 		case err != nil:
-			return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: err}
+			return d.dataErr(err)
 		}
 	}
-	return nil, &Error{Packet: packet, Field: "data", Offset: -1, Err: invalidf("zlib stream does not end")}
+	return d.dataErr(invalidf("zlib stream does not end"))
 }
 
 func fmtTruncated(n, want int) error {
@@ -311,14 +344,17 @@ func (d *ChunkDecoder) ChunkData(p *ChunkData, skyLight bool) (ChunkColumn, erro
 		return out, &Error{Packet: p.PacketName(), Field: "add bitmask", Offset: 11, Err: err}
 	}
 	l := columnLayout(d.Formats, p.PrimaryMask, p.AddMask, skyLight, p.GroundUp)
-	buf, err := d.inflate(p.PacketName(), p.Data, l.size)
+	if err := d.open(p.PacketName(), p.Data, l.size); err != nil {
+		return out, err
+	}
+	col, err := d.readColumn(l, int(p.X), int(p.Z), p.PrimaryMask, p.AddMask, &out)
+	if err == nil {
+		err = d.close()
+	}
 	if err != nil {
 		return out, err
 	}
-	out.Column = d.parseColumn(buf, l, int(p.X), int(p.Z), p.PrimaryMask, p.AddMask)
-	if p.GroundUp {
-		copy(out.Biomes[:], buf[l.bio:])
-	}
+	out.Column = col
 	return out, nil
 }
 
@@ -335,54 +371,84 @@ func (d *ChunkDecoder) MapChunkBulk(dst []ChunkColumn, p *MapChunkBulk) ([]Chunk
 			return dst, &Error{Packet: p.PacketName(), Field: "columns", Offset: -1, Err: tooLargef("masks announce more than %d inflated bytes", d.maxInflated())}
 		}
 	}
-	buf, err := d.inflate(p.PacketName(), p.Data, total)
-	if err != nil {
+	if err := d.open(p.PacketName(), p.Data, total); err != nil {
 		return dst, err
 	}
-	off := 0
+	n := len(dst)
 	for _, c := range p.Columns {
 		l := columnLayout(d.Formats, c.PrimaryMask, c.AddMask, p.SkyLight, true)
-		cb := buf[off : off+l.size]
 		// Unlike Chunk Data, an empty mask here loads an all-air column.
-		out := ChunkColumn{X: int(c.X), Z: int(c.Z), GroundUp: true, Mask: c.PrimaryMask}
-		out.Column = d.parseColumn(cb, l, int(c.X), int(c.Z), c.PrimaryMask, c.AddMask)
-		copy(out.Biomes[:], cb[l.bio:])
-		dst = append(dst, out)
-		off += l.size
+		dst = append(dst, ChunkColumn{X: int(c.X), Z: int(c.Z), GroundUp: true, Mask: c.PrimaryMask})
+		out := &dst[len(dst)-1]
+		col, err := d.readColumn(l, int(c.X), int(c.Z), c.PrimaryMask, c.AddMask, out)
+		if err != nil {
+			return dst[:n], err
+		}
+		out.Column = col
+	}
+	if err := d.close(); err != nil {
+		return dst[:n], err
 	}
 	return dst, nil
 }
 
-// parseColumn builds a column from inflated data of the given layout.
-func (d *ChunkDecoder) parseColumn(buf []byte, l layout, x, z int, mask, addMask uint16) *world.Column {
+// readColumn inflates one column of the given layout from the open stream:
+// the block arrays into one new allocation its sections keep, the light
+// arrays into scratch, the biomes into out when the column is ground-up.
+func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out *ChunkColumn) (*world.Column, error) {
+	nIDs, nMeta := l.n*l.idBytes, l.n*l.metaBytes
+	// One allocation for the column; its sections keep slices of it.
+	var blocks []byte
+	if size := nIDs + nMeta + l.nAdd*nibbleBytes; size > 0 {
+		blocks = make([]byte, size)
+	}
+	ids, meta, add := blocks[:nIDs], blocks[nIDs:nIDs+nMeta], blocks[nIDs+nMeta:]
+	if err := d.read(ids); err != nil {
+		return nil, err
+	}
+	if err := d.read(meta); err != nil {
+		return nil, err
+	}
+	if err := d.skip(l.add - l.light); err != nil {
+		return nil, err
+	}
+	if err := d.read(add); err != nil {
+		return nil, err
+	}
+	if l.size > l.bio {
+		if err := d.read(out.Biomes[:]); err != nil {
+			return nil, err
+		}
+	}
 	col := world.NewColumn(x, z)
 	k, a := 0, 0
 	for cy := 0; cy < world.ColumnSections; cy++ {
 		if mask&(1<<cy) == 0 {
 			continue
 		}
-		ids := buf[l.ids+k*l.idBytes : l.ids+(k+1)*l.idBytes]
-		meta := buf[l.meta+k*l.metaBytes : l.meta+(k+1)*l.metaBytes]
+		sid := ids[k*l.idBytes : (k+1)*l.idBytes]
+		smeta := meta[k*l.metaBytes : (k+1)*l.metaBytes]
 		var sec *world.Section
 		if d.Formats.NEID {
-			sec = d.neidSection(ids, meta)
+			sec = neidSection(sid, smeta)
 		} else {
-			var add []byte
+			var sadd []byte
 			if addMask&(1<<cy) != 0 {
-				add = buf[l.add+a*nibbleBytes : l.add+(a+1)*nibbleBytes]
+				sadd = add[a*nibbleBytes : (a+1)*nibbleBytes]
 				a++
 			}
-			sec = d.vanillaSection(ids, meta, add)
+			sec = vanillaSection(sid, smeta, sadd)
 		}
 		if sec != nil {
 			col.SetSection(cy, sec)
 		}
 		k++
 	}
-	return col
+	return col, nil
 }
 
-// uniform reports whether every 8-byte word of b equals w.
+// uniform reports whether every 8-byte word of b equals w. It stops at the
+// first word that differs, so on a mixed section it costs a few loads.
 func uniform(b []byte, w uint64) bool {
 	for i := 0; i+8 <= len(b); i += 8 {
 		if binary.LittleEndian.Uint64(b[i:]) != w {
@@ -396,13 +462,13 @@ func uniform(b []byte, w uint64) bool {
 func broadcast(c byte) uint64 { return uint64(c) * 0x0101010101010101 }
 
 // vanillaSection builds a section from vanilla arrays; add may be nil. It
-// returns nil for an all-air section.
-func (d *ChunkDecoder) vanillaSection(ids, meta, add []byte) *world.Section {
+// returns nil for an all-air section and a uniform section when every block
+// is the same; otherwise the section reads the arrays in place.
+func vanillaSection(ids, meta, add []byte) *world.Section {
 	ids = ids[:vanillaIDBytes]
 	meta = meta[:vanillaMetaBytes]
 	m0 := meta[0] & 15
-	if uniform(ids, broadcast(ids[0])) && uniform(meta, broadcast(m0|m0<<4)) &&
-		(add == nil || uniform(add, broadcast(add[0]&15*0x11))) {
+	if uniform(ids, broadcast(ids[0])) && (add == nil || uniform(add, broadcast(add[0]&15*0x11))) {
 		id := int(ids[0])
 		if add != nil {
 			id |= int(add[0]&15) << 8
@@ -410,80 +476,34 @@ func (d *ChunkDecoder) vanillaSection(ids, meta, add []byte) *world.Section {
 		if id == 0 {
 			return nil
 		}
-		return world.NewUniformSection(world.MakeState(id, int(m0)))
-	}
-	fillVanilla(&d.states, ids, meta, add)
-	return world.NewSection(&d.states)
-}
-
-// fillVanilla converts vanilla arrays into states: the id byte, plus the add
-// nibble as bits 8..11 when add is not nil, and the metadata nibble (even
-// blocks in the low nibble). Eight blocks per step, from word loads.
-func fillVanilla(st *[world.SectionVolume]world.StateID, ids, meta, add []byte) {
-	ids = ids[:vanillaIDBytes]
-	meta = meta[:vanillaMetaBytes]
-	if add == nil {
-		for i := 0; i < world.SectionVolume; i += 8 {
-			iw := binary.LittleEndian.Uint64(ids[i:])
-			mw := uint64(binary.LittleEndian.Uint32(meta[i>>1:]))
-			s := st[i : i+8 : i+8]
-			s[0] = world.StateID(iw&0xFF<<16 | mw&0xF)
-			s[1] = world.StateID(iw>>8&0xFF<<16 | mw>>4&0xF)
-			s[2] = world.StateID(iw>>16&0xFF<<16 | mw>>8&0xF)
-			s[3] = world.StateID(iw>>24&0xFF<<16 | mw>>12&0xF)
-			s[4] = world.StateID(iw>>32&0xFF<<16 | mw>>16&0xF)
-			s[5] = world.StateID(iw>>40&0xFF<<16 | mw>>20&0xF)
-			s[6] = world.StateID(iw>>48&0xFF<<16 | mw>>24&0xF)
-			s[7] = world.StateID(iw>>56&0xFF<<16 | mw>>28&0xF)
+		if uniform(meta, broadcast(m0|m0<<4)) {
+			return world.NewUniformSection(world.MakeState(id, int(m0)))
 		}
-		return
 	}
-	add = add[:nibbleBytes]
-	for i := 0; i < world.SectionVolume; i += 8 {
-		iw := binary.LittleEndian.Uint64(ids[i:])
-		mw := uint64(binary.LittleEndian.Uint32(meta[i>>1:]))
-		aw := uint64(binary.LittleEndian.Uint32(add[i>>1:]))
-		s := st[i : i+8 : i+8]
-		s[0] = world.StateID((iw&0xFF|aw&0xF<<8)<<16 | mw&0xF)
-		s[1] = world.StateID((iw>>8&0xFF|aw>>4&0xF<<8)<<16 | mw>>4&0xF)
-		s[2] = world.StateID((iw>>16&0xFF|aw>>8&0xF<<8)<<16 | mw>>8&0xF)
-		s[3] = world.StateID((iw>>24&0xFF|aw>>12&0xF<<8)<<16 | mw>>12&0xF)
-		s[4] = world.StateID((iw>>32&0xFF|aw>>16&0xF<<8)<<16 | mw>>16&0xF)
-		s[5] = world.StateID((iw>>40&0xFF|aw>>20&0xF<<8)<<16 | mw>>20&0xF)
-		s[6] = world.StateID((iw>>48&0xFF|aw>>24&0xF<<8)<<16 | mw>>24&0xF)
-		s[7] = world.StateID((iw>>56&0xFF|aw>>28&0xF<<8)<<16 | mw>>28&0xF)
+	sec := world.NewVanillaSection(ids, meta, add)
+	if sec.IsEmpty() {
+		return nil
 	}
+	return sec
 }
 
 // neidSection builds a section from NotEnoughIds arrays (big-endian u16 ids
-// and metadata). It returns nil for an all-air section.
-func (d *ChunkDecoder) neidSection(ids, meta []byte) *world.Section {
+// and metadata), as vanillaSection does.
+func neidSection(ids, meta []byte) *world.Section {
 	ids = ids[:neidIDBytes]
 	meta = meta[:neidMetaBytes]
-	if uniform(ids, uint64(binary.LittleEndian.Uint16(ids))*0x0001000100010001) &&
-		uniform(meta, uint64(binary.LittleEndian.Uint16(meta))*0x0001000100010001) {
+	if uniform(ids, uint64(binary.LittleEndian.Uint16(ids))*0x0001000100010001) {
 		id0 := binary.BigEndian.Uint16(ids)
 		if id0 == 0 {
 			return nil
 		}
-		return world.NewUniformSection(world.MakeState(int(id0), int(binary.BigEndian.Uint16(meta))))
+		if uniform(meta, uint64(binary.LittleEndian.Uint16(meta))*0x0001000100010001) {
+			return world.NewUniformSection(world.MakeState(int(id0), int(binary.BigEndian.Uint16(meta))))
+		}
 	}
-	fillNEID(&d.states, ids, meta)
-	return world.NewSection(&d.states)
-}
-
-// fillNEID converts NotEnoughIds arrays into states, four blocks per step:
-// a state is the big-endian id and metadata side by side.
-func fillNEID(st *[world.SectionVolume]world.StateID, ids, meta []byte) {
-	ids = ids[:neidIDBytes]
-	meta = meta[:neidMetaBytes]
-	for i := 0; i < world.SectionVolume; i += 4 {
-		iw := binary.BigEndian.Uint64(ids[2*i:])
-		mw := binary.BigEndian.Uint64(meta[2*i:])
-		s := st[i : i+4 : i+4]
-		s[0] = world.StateID(iw>>48<<16 | mw>>48)
-		s[1] = world.StateID(iw>>32&0xFFFF<<16 | mw>>32&0xFFFF)
-		s[2] = world.StateID(iw>>16&0xFFFF<<16 | mw>>16&0xFFFF)
-		s[3] = world.StateID(iw&0xFFFF<<16 | mw&0xFFFF)
+	sec := world.NewNEIDSection(ids, meta)
+	if sec.IsEmpty() {
+		return nil
 	}
+	return sec
 }

@@ -403,3 +403,51 @@ func TestChunkErrors(t *testing.T) {
 		assert.True(t, errors.Is(err, ErrTruncated), "%v", err)
 	})
 }
+
+// TestChunkDecodeKeepsWireArrays: mixed sections read the inflated arrays in
+// place (raw), uniform ones are packed, and columns decoded later by the
+// same decoder (whose inflater and scratch are reused) leave earlier ones
+// intact, before and after the store packs them.
+func TestChunkDecodeKeepsWireArrays(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	for _, f := range []Formats{vanilla, neid} {
+		enc, dec := NewChunkEncoder(f), NewChunkDecoder(f)
+		var want, got []*world.Column
+		for i := 0; i < 12; i++ {
+			col := randomColumn(rng, i, 2*i, f, i%3 == 0)
+			// Section 15: one block id, metadata varying; section 14: one
+			// state throughout.
+			var st [world.SectionVolume]world.StateID
+			for j := range st {
+				st[j] = world.MakeState(1, j%7)
+			}
+			col.SetSection(15, world.NewSection(&st))
+			col.SetSection(14, world.NewUniformSection(world.MakeState(4, 0)))
+			p, err := enc.ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
+			require.NoError(t, err)
+			out, err := dec.ChunkData(decodeChunkPayload(t, p, f), true)
+			require.NoError(t, err)
+			assert.True(t, out.Column.Section(15).IsRaw(), "%v: a mixed section keeps the wire arrays", f)
+			assert.False(t, out.Column.Section(14).IsRaw(), "%v: a uniform section is packed at once", f)
+			want, got = append(want, col), append(got, out.Column)
+		}
+		store := world.NewChunkStore(nil)
+		for i := range got {
+			assertSections(t, want[i], got[i], 0xFFFF)
+			store.LoadColumn(got[i])
+		}
+		require.True(t, store.RawSections())
+		assert.Positive(t, store.Compact(1000))
+		assert.False(t, store.RawSections())
+		view := store.View()
+		for i := range want {
+			c := view.Column(want[i].Pos().X, want[i].Pos().Z)
+			for cy := 0; cy < world.ColumnSections; cy++ {
+				if s := c.Section(cy); s != nil {
+					assert.False(t, s.IsRaw(), "%v column %d section %d still raw after Compact", f, i, cy)
+				}
+			}
+			assertSections(t, want[i], c, 0xFFFF)
+		}
+	}
+}

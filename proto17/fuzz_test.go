@@ -471,6 +471,38 @@ func sameColumn(t *testing.T, a, b *world.Column) {
 		if sa != sb {
 			t.Fatalf("section %d differs", cy)
 		}
+		checkSummary(t, cy, x, &sa)
+	}
+}
+
+// checkSummary checks a section's palette summary (built lazily for a raw
+// section) against its blocks: the non-air count, the palette and the
+// per-state counts.
+func checkSummary(t *testing.T, cy int, s *world.Section, st *[world.SectionVolume]world.StateID) {
+	t.Helper()
+	counts := map[world.StateID]int{}
+	nonAir := 0
+	for i, v := range st {
+		counts[v]++
+		if !v.IsAir() {
+			nonAir++
+		}
+		x, y, z := i&15, i>>8, i>>4&15
+		if g := s.Get(x, y, z); g != v {
+			t.Fatalf("section %d block %d: Get %v, States %v", cy, i, g, v)
+		}
+	}
+	if s.NonAir() != nonAir || s.IsEmpty() != (nonAir == 0) {
+		t.Fatalf("section %d: NonAir %d IsEmpty %v, blocks say %d", cy, s.NonAir(), s.IsEmpty(), nonAir)
+	}
+	pal := s.Palette()
+	if len(pal) != len(counts) {
+		t.Fatalf("section %d: palette %v, blocks hold %d states", cy, pal, len(counts))
+	}
+	for _, v := range pal {
+		if s.Count(v) != counts[v] {
+			t.Fatalf("section %d: Count(%v) = %d, blocks hold %d", cy, v, s.Count(v), counts[v])
+		}
 	}
 }
 

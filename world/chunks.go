@@ -82,6 +82,10 @@ type ChunkStore struct {
 	columns int
 	res     *Resolver
 	view    *Chunks // the current view, nil after a write
+	// mayHaveRaw is set when a raw section (see NewVanillaSection) is
+	// adopted and cleared when Compact finds none left.
+	mayHaveRaw bool
+	rawAdopted uint64 // raw sections adopted so far
 }
 
 // NewChunkStore returns an empty store resolving states with res (nil means
@@ -163,6 +167,10 @@ func (s *ChunkStore) adopt(c *Column) {
 // a write; one stamped with our current generation is now reachable twice and
 // loses the stamp for the same reason.
 func (s *ChunkStore) adoptSection(sec *Section) {
+	if sec.raw != nil {
+		s.mayHaveRaw = true
+		s.rawAdopted++
+	}
 	switch {
 	case !sec.owned:
 		sec.owned, sec.gen = true, s.gen
@@ -260,6 +268,75 @@ func (s *ChunkStore) SetSection(cx, cy, cz int, sec *Section) {
 		s.adoptSection(sec)
 	}
 	col.sections[cy] = sec
+}
+
+// RawSections reports whether the store may hold raw sections (sections
+// that still read their blocks from a chunk packet's arrays) that Compact
+// would pack.
+func (s *ChunkStore) RawSections() bool { return s.mayHaveRaw }
+
+// Compact replaces up to max raw sections with their palette form, so the
+// wire arrays they kept can be freed, and returns how many it replaced. It
+// changes how blocks are stored, never which blocks there are; views taken
+// before keep the sections they had. The palette form is the one cached by
+// an earlier query, or built now; State.CompactChunks builds them outside the
+// state's lock.
+func (s *ChunkStore) Compact(max int) int {
+	if !s.mayHaveRaw || max <= 0 {
+		return 0
+	}
+	spots, all := rawSpots(s.regions, max)
+	n := s.swapPacked(spots)
+	if all {
+		s.mayHaveRaw = false
+	}
+	return n
+}
+
+// rawSpot is where a raw section was found.
+type rawSpot struct {
+	cx, cz, cy int
+	sec        *Section
+}
+
+// rawSpots lists up to max raw sections of m; all reports that there are no
+// more.
+func rawSpots(m chunkMap, max int) (spots []rawSpot, all bool) {
+	all = true
+	m.forEach(func(c *Column) {
+		for cy, sec := range c.sections {
+			if sec == nil || sec.raw == nil {
+				continue
+			}
+			if len(spots) == max {
+				all = false
+				return
+			}
+			spots = append(spots, rawSpot{c.pos.X, c.pos.Z, cy, sec})
+		}
+	})
+	return spots, all
+}
+
+// swapPacked replaces each listed section that is still in place with its
+// palette form.
+func (s *ChunkStore) swapPacked(spots []rawSpot) int {
+	n := 0
+	for _, p := range spots {
+		c := s.regions.column(p.cx, p.cz)
+		if c == nil || c.sections[p.cy] != p.sec {
+			continue
+		}
+		if n == 0 {
+			s.write()
+		}
+		// The palette form is immutable and may be shared with views
+		// through the raw section: it carries generation 0, so the store
+		// copies it before any write.
+		s.ownColumn(p.cx, p.cz).sections[p.cy] = p.sec.packed()
+		n++
+	}
+	return n
 }
 
 // write invalidates the current view before a change.

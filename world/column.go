@@ -101,7 +101,7 @@ func (c *Column) NonAir() int {
 	n := 0
 	for _, s := range c.sections {
 		if s != nil {
-			n += s.nonAir
+			n += s.NonAir()
 		}
 	}
 	return n

@@ -205,6 +205,9 @@ func (q *nearestQuery) addColumn(col *Column, cy0, cy1 int) {
 		if sec == nil {
 			continue
 		}
+		// The scan reads palette indices; a raw section answers with its
+		// palette form (built once, then cached).
+		sec = sec.packed()
 		d2 := h2 + sq(axisDist(q.cy, cy<<4))
 		if d2 > q.r2 || !q.anyMatch(sec) {
 			continue

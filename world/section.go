@@ -1,6 +1,9 @@
 package world
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Chunk geometry of 1.7.10: a column is 16×256×16 blocks in 16 sections of
 // 16×16×16.
@@ -45,6 +48,9 @@ type Section struct {
 	nonAir  int
 	gen     uint64 // ChunkStore generation that may write it in place
 	owned   bool   // held by a ChunkStore
+	// raw is set while the section reads its blocks from wire arrays (see
+	// section_raw.go); the palette fields above are then unused.
+	raw *rawArrays
 }
 
 // NewUniformSection returns a section whose every block is in state st.
@@ -61,26 +67,34 @@ func NewUniformSection(st StateID) *Section {
 func NewEmptySection() *Section { return NewUniformSection(AirState) }
 
 // NewSection builds a section from a full array of states indexed by
-// SectionIndex. It is the bulk path a chunk decoder uses: one pass to build
-// the palette, one to pack the indices.
+// SectionIndex. It is the bulk path chunk decoding and packing use: one pass
+// to build the palette (a linear search while it is short, then a hash
+// table), one to pack the indices.
 func NewSection(states *[SectionVolume]StateID) *Section {
 	var idx [SectionVolume]uint16
 	var counts [SectionVolume]uint16
-	s := &Section{}
+	var in interner
+	defer in.release()
 	// Runs of one state are the common case (stone, air, dirt), so the
-	// palette lookup happens only when the state changes.
+	// palette lookup happens only when the state changes, and counts are
+	// added a run at a time.
 	last := normState(states[0])
-	lastIdx := uint16(s.intern(last))
+	lastIdx := in.intern(last)
+	run := uint16(0)
 	for i, st := range states {
 		if st>>16 == 0 {
 			st = AirState
 		}
 		if st != last {
-			last, lastIdx = st, uint16(s.intern(st))
+			counts[lastIdx] += run
+			run = 0
+			last, lastIdx = st, in.intern(st)
 		}
 		idx[i] = lastIdx
-		counts[lastIdx]++
+		run++
 	}
+	counts[lastIdx] += run
+	s := &Section{palette: in.palette}
 	s.counts = make([]uint16, len(s.palette))
 	copy(s.counts, counts[:len(s.palette)])
 	for j, st := range s.palette {
@@ -88,24 +102,88 @@ func NewSection(states *[SectionVolume]StateID) *Section {
 			s.nonAir += int(s.counts[j])
 		}
 	}
+	if len(s.palette) >= lookupMin {
+		s.buildLookup()
+	}
 	s.pack(bitsFor(len(s.palette)), &idx)
 	return s
 }
 
-// intern returns the palette index of st, adding it when new. It is only
-// used while building, before counts exist.
-func (s *Section) intern(st StateID) int {
-	if j, ok := s.find(st); ok {
-		return j
+// interner assigns palette indices while a section is built: a linear
+// search over the first states, then an open-addressing table borrowed from
+// a pool (and cleared slot by slot before it goes back).
+type interner struct {
+	palette []StateID
+	table   *internTable
+	used    []uint16 // table slots to clear
+}
+
+const (
+	internLinear    = 12
+	internSlotsLog2 = 13 // twice the most states a section can hold
+	internSlots     = 1 << internSlotsLog2
+)
+
+type internTable struct {
+	keys [internSlots]StateID
+	vals [internSlots]uint16 // palette index + 1; 0 is an empty slot
+}
+
+var internTables = sync.Pool{New: func() any { return new(internTable) }}
+
+func (in *interner) intern(st StateID) uint16 {
+	if in.table == nil {
+		for j, p := range in.palette {
+			if p == st {
+				return uint16(j)
+			}
+		}
+		if len(in.palette) < internLinear {
+			in.palette = append(in.palette, st)
+			return uint16(len(in.palette) - 1)
+		}
+		in.table = internTables.Get().(*internTable)
+		for j, p := range in.palette {
+			in.insert(p, uint16(j))
+		}
 	}
-	j := len(s.palette)
-	s.palette = append(s.palette, st)
-	if s.lookup != nil {
-		s.lookup[st] = uint16(j)
-	} else if len(s.palette) >= lookupMin {
-		s.buildLookup()
+	h := uint32(st) * 0x9E3779B1 >> (32 - internSlotsLog2)
+	for {
+		v := in.table.vals[h]
+		if v == 0 {
+			break
+		}
+		if in.table.keys[h] == st {
+			return v - 1
+		}
+		h = (h + 1) & (internSlots - 1)
 	}
+	j := uint16(len(in.palette))
+	in.palette = append(in.palette, st)
+	in.table.keys[h], in.table.vals[h] = st, j+1
+	in.used = append(in.used, uint16(h))
 	return j
+}
+
+func (in *interner) insert(st StateID, j uint16) {
+	h := uint32(st) * 0x9E3779B1 >> (32 - internSlotsLog2)
+	for in.table.vals[h] != 0 {
+		h = (h + 1) & (internSlots - 1)
+	}
+	in.table.keys[h], in.table.vals[h] = st, j+1
+	in.used = append(in.used, uint16(h))
+}
+
+// release clears the slots used and returns the table to the pool.
+func (in *interner) release() {
+	if in.table == nil {
+		return
+	}
+	for _, h := range in.used {
+		in.table.vals[h] = 0
+	}
+	internTables.Put(in.table)
+	in.table = nil
 }
 
 func bitsFor(n int) uint8 {
@@ -189,7 +267,19 @@ func (s *Section) setIndex(i, v int) {
 }
 
 // at returns the state of block i.
-func (s *Section) at(i int) StateID { return s.palette[s.index(i)] }
+func (s *Section) at(i int) StateID {
+	switch s.bits {
+	case 0:
+		return s.palette[0]
+	case 4:
+		return s.palette[s.data[i>>1]>>(uint(i&1)<<2)&15]
+	case 8:
+		return s.palette[s.data[i]]
+	case 16:
+		return s.palette[s.wide[i]]
+	}
+	return s.rawAt(i)
+}
 
 // Get returns the state at local coordinates (taken modulo 16).
 func (s *Section) Get(x, y, z int) StateID { return s.at(SectionIndex(x, y, z)) }
@@ -205,6 +295,7 @@ func (s *Section) Set(x, y, z int, st StateID) StateID {
 
 // set changes block i, growing the palette and the index width as needed.
 func (s *Section) set(i int, st StateID) StateID {
+	s.materialize()
 	st = normState(st)
 	old := s.index(i)
 	prev := s.palette[old]
@@ -272,8 +363,9 @@ func (s *Section) addState(st StateID) int {
 
 // Count returns how many blocks of the section are in state st.
 func (s *Section) Count(st StateID) int {
-	if j, ok := s.find(normState(st)); ok {
-		return int(s.counts[j])
+	p := s.packed()
+	if j, ok := p.find(normState(st)); ok {
+		return int(p.counts[j])
 	}
 	return 0
 }
@@ -283,17 +375,20 @@ func (s *Section) Count(st StateID) int {
 func (s *Section) Contains(st StateID) bool { return s.Count(st) > 0 }
 
 // NonAir is the number of non-air blocks.
-func (s *Section) NonAir() int { return s.nonAir }
+func (s *Section) NonAir() int { return s.packed().nonAir }
 
-// IsEmpty reports whether the section holds only air.
-func (s *Section) IsEmpty() bool { return s.nonAir == 0 }
+// IsEmpty reports whether the section holds only air. (A raw section never
+// does: its constructors return an empty palette section instead.)
+func (s *Section) IsEmpty() bool { return s.raw == nil && s.nonAir == 0 }
 
-// Bits is the width of the stored palette indices: 0, 4, 8 or 16.
-func (s *Section) Bits() int { return int(s.bits) }
+// Bits is the width of the palette indices: 0, 4, 8 or 16 (for a raw
+// section, of its palette form).
+func (s *Section) Bits() int { return int(s.packed().bits) }
 
 // Palette returns the distinct states present in the section (count > 0),
 // in palette order.
 func (s *Section) Palette() []StateID {
+	s = s.packed()
 	out := make([]StateID, 0, len(s.palette)-s.free)
 	for j, st := range s.palette {
 		if s.counts[j] > 0 {
@@ -305,6 +400,13 @@ func (s *Section) Palette() []StateID {
 
 // States writes every block state into dst, indexed by SectionIndex.
 func (s *Section) States(dst *[SectionVolume]StateID) {
+	if s.raw != nil {
+		s.rawStates(dst)
+		for i, st := range dst {
+			dst[i] = normState(st)
+		}
+		return
+	}
 	for i := range dst {
 		dst[i] = s.at(i)
 	}
@@ -340,7 +442,13 @@ func (s *Section) clone() *Section {
 // and counts, the packed indices and the lookup map.
 func (s *Section) MemBytes() int {
 	const structBytes = 8*3 + 8*3 + 8 + 8 + 8 + 8*3 + 8*3 + 8 + 8 + 8
-	n := structBytes + cap(s.palette)*4 + cap(s.counts)*2 + cap(s.data) + cap(s.wide)*2
+	n := structBytes + 8 + cap(s.palette)*4 + cap(s.counts)*2 + cap(s.data) + cap(s.wide)*2
+	if r := s.raw; r != nil {
+		n += 3*24 + 8 + len(r.ids) + len(r.meta) + len(r.add)
+		if p := r.packed.Load(); p != nil {
+			n += p.MemBytes()
+		}
+	}
 	if s.lookup != nil {
 		n += len(s.lookup) * 16 // keys, values and bucket overhead, roughly
 	}
@@ -348,5 +456,8 @@ func (s *Section) MemBytes() int {
 }
 
 func (s *Section) String() string {
+	if s.raw != nil {
+		return fmt.Sprintf("section{raw %s}", rawKind(s.bits))
+	}
 	return fmt.Sprintf("section{%d states, %d bits, %d non-air}", len(s.palette)-s.free, s.bits, s.nonAir)
 }

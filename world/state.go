@@ -115,6 +115,34 @@ func (s *State) Snapshot() *Snapshot {
 	}
 }
 
+// CompactChunks packs up to max of the raw sections chunk packets left in
+// the store (see ChunkStore.Compact), so their wire arrays can be freed, and
+// returns how many it packed. The palette forms are built outside the lock,
+// from a view, so Update callers wait only for the pointer swaps. The world's
+// content and Version do not change. A client calls it when idle, e.g. once
+// a tick with a budget.
+func (s *State) CompactChunks(max int) int {
+	s.mu.Lock()
+	if !s.chunks.RawSections() || max <= 0 {
+		s.mu.Unlock()
+		return 0
+	}
+	view := s.chunks.View()
+	adopted := s.chunks.rawAdopted
+	s.mu.Unlock()
+	spots, all := rawSpots(view.regions, max)
+	for _, p := range spots {
+		p.sec.packed()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.chunks.swapPacked(spots)
+	if all && s.chunks.rawAdopted == adopted {
+		s.chunks.mayHaveRaw = false
+	}
+	return n
+}
+
 func (s *State) entityList() []Entity {
 	if s.entList == nil && len(s.entities) > 0 {
 		s.entList = make([]Entity, 0, len(s.entities))

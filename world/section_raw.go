@@ -1,0 +1,257 @@
+package world
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync/atomic"
+)
+
+// Wire-format sections.
+//
+// A chunk decoder could turn every section it receives into the palette form
+// at once, but that costs more than inflating the packet (the palette needs a
+// pass over 4096 states and a lookup per change of state), and a client
+// receives a few thousand sections on joining, most of which nothing ever
+// queries. So a decoded section keeps the arrays the packet carried, as the
+// 1.7.10 client does, and reads blocks straight from them. The palette form,
+// with its per-state counts that spatial queries use to skip sections, is
+// built on the first query that needs it and cached; the chunk store later
+// swaps the section for that form (ChunkStore.Compact) to free the arrays.
+//
+// Raw sections are immutable: a write first converts the section into its
+// palette form.
+
+// Storage kinds of a raw section, kept in Section.bits next to the palette
+// widths 0, 4, 8 and 16.
+const (
+	bitsRawVanilla    uint8 = 0x81 // ids: 1 byte a block; meta: a nibble a block (even blocks low)
+	bitsRawVanillaAdd uint8 = 0x82 // as vanilla, plus the add nibbles: id bits 8..11
+	bitsRawNEID       uint8 = 0x83 // NotEnoughIds: big-endian u16 id and u16 metadata a block
+)
+
+// Array sizes of the wire formats.
+const (
+	VanillaIDBytes   = SectionVolume     // one byte of block id a block
+	NibbleBytes      = SectionVolume / 2 // metadata, add, light: a nibble a block
+	NEIDIDBytes      = SectionVolume * 2 // big-endian u16 block id a block
+	NEIDMetaBytes    = SectionVolume * 2 // big-endian u16 metadata a block
+	vanillaMetaBytes = NibbleBytes
+)
+
+// rawArrays are a section's wire arrays and, once built, its palette form.
+type rawArrays struct {
+	ids, meta, add []byte
+	packed         atomic.Pointer[Section]
+}
+
+// NewVanillaSection returns a section that reads its blocks from vanilla
+// 1.7.10 arrays in place: ids (4096 bytes, one a block in SectionIndex
+// order), meta (2048 bytes, a nibble a block, even blocks in the low nibble)
+// and add (nil, or 2048 bytes of id bits 8..11 laid out as meta). The
+// section keeps the slices, which must not change afterwards. Arrays with no
+// non-air block give an empty section. It panics when an array has the
+// wrong length.
+func NewVanillaSection(ids, meta, add []byte) *Section {
+	checkLen("ids", ids, VanillaIDBytes)
+	checkLen("meta", meta, vanillaMetaBytes)
+	kind := bitsRawVanilla
+	if add != nil {
+		checkLen("add", add, NibbleBytes)
+		kind = bitsRawVanillaAdd
+		add = add[:NibbleBytes:NibbleBytes]
+		if zeroBytes(add) {
+			kind, add = bitsRawVanilla, nil
+		}
+	}
+	if add == nil && zeroBytes(ids) {
+		return NewEmptySection()
+	}
+	return &Section{bits: kind, raw: &rawArrays{
+		ids:  ids[:VanillaIDBytes:VanillaIDBytes],
+		meta: meta[:vanillaMetaBytes:vanillaMetaBytes],
+		add:  add,
+	}}
+}
+
+// NewNEIDSection returns a section that reads its blocks from NotEnoughIds
+// arrays in place: ids and meta are 8192 bytes each, a big-endian u16 a
+// block in SectionIndex order. The section keeps the slices, which must not
+// change afterwards. Arrays with no non-air block give an empty section. It
+// panics when an array has the wrong length.
+func NewNEIDSection(ids, meta []byte) *Section {
+	checkLen("ids", ids, NEIDIDBytes)
+	checkLen("meta", meta, NEIDMetaBytes)
+	if zeroBytes(ids) {
+		return NewEmptySection()
+	}
+	return &Section{bits: bitsRawNEID, raw: &rawArrays{
+		ids:  ids[:NEIDIDBytes:NEIDIDBytes],
+		meta: meta[:NEIDMetaBytes:NEIDMetaBytes],
+	}}
+}
+
+func checkLen(name string, b []byte, want int) {
+	if len(b) != want {
+		panic(fmt.Sprintf("world: section %s array has %d bytes, want %d", name, len(b), want))
+	}
+}
+
+// zeroBytes reports whether every byte of b is zero, a word at a time.
+func zeroBytes(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:]) != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// IsRaw reports whether the section still reads its blocks from the wire
+// arrays it was built from (see NewVanillaSection).
+func (s *Section) IsRaw() bool { return s.raw != nil }
+
+// rawAt returns block i of a raw section.
+func (s *Section) rawAt(i int) StateID {
+	r := s.raw
+	switch s.bits {
+	case bitsRawVanilla:
+		id := StateID(r.ids[i])
+		if id == 0 {
+			return AirState
+		}
+		return id<<16 | StateID(r.meta[i>>1]>>(uint(i&1)<<2)&15)
+	case bitsRawVanillaAdd:
+		sh := uint(i&1) << 2
+		id := StateID(r.ids[i]) | StateID(r.add[i>>1]>>sh&15)<<8
+		if id == 0 {
+			return AirState
+		}
+		return id<<16 | StateID(r.meta[i>>1]>>sh&15)
+	}
+	id := StateID(binary.BigEndian.Uint16(r.ids[2*i:]))
+	if id == 0 {
+		return AirState
+	}
+	return id<<16 | StateID(binary.BigEndian.Uint16(r.meta[2*i:]))
+}
+
+// rawStates writes every block of a raw section into st; air keeps its
+// metadata (NewSection and normState fold it).
+func (s *Section) rawStates(st *[SectionVolume]StateID) {
+	r := s.raw
+	switch s.bits {
+	case bitsRawVanilla:
+		FillVanillaStates(st, r.ids, r.meta, nil)
+	case bitsRawVanillaAdd:
+		FillVanillaStates(st, r.ids, r.meta, r.add)
+	default:
+		FillNEIDStates(st, r.ids, r.meta)
+	}
+}
+
+// packed returns the section's palette form: the section itself when it has
+// one, or the cached form built from its wire arrays. Safe for concurrent
+// readers: two may build at once, and one result wins. The cached form is
+// marked owned by no store generation, so a store that adopts it copies it
+// before any write.
+func (s *Section) packed() *Section {
+	r := s.raw
+	if r == nil {
+		return s
+	}
+	if p := r.packed.Load(); p != nil {
+		return p
+	}
+	var st [SectionVolume]StateID
+	s.rawStates(&st)
+	p := NewSection(&st)
+	p.owned, p.gen = true, 0
+	if r.packed.CompareAndSwap(nil, p) {
+		return p
+	}
+	return r.packed.Load()
+}
+
+// materialize turns a raw section into its palette form in place, before a
+// write. Only the section's one writer may call it.
+func (s *Section) materialize() {
+	if s.raw == nil {
+		return
+	}
+	p := s.packed().clone()
+	s.palette, s.counts, s.lookup, s.free = p.palette, p.counts, p.lookup, p.free
+	s.bits, s.data, s.wide, s.nonAir = p.bits, p.data, p.wide, p.nonAir
+	s.raw = nil
+}
+
+// FillVanillaStates converts vanilla 1.7.10 section arrays into states: the
+// id byte, plus the add nibble as id bits 8..11 when add is not nil, and the
+// metadata nibble (even blocks in the low nibble). Air keeps its metadata.
+// Eight blocks a step, from word loads.
+func FillVanillaStates(st *[SectionVolume]StateID, ids, meta, add []byte) {
+	ids = ids[:VanillaIDBytes]
+	meta = meta[:vanillaMetaBytes]
+	if add == nil {
+		for i := 0; i < SectionVolume; i += 8 {
+			iw := binary.LittleEndian.Uint64(ids[i:])
+			mw := uint64(binary.LittleEndian.Uint32(meta[i>>1:]))
+			s := st[i : i+8 : i+8]
+			s[0] = StateID(iw&0xFF<<16 | mw&0xF)
+			s[1] = StateID(iw>>8&0xFF<<16 | mw>>4&0xF)
+			s[2] = StateID(iw>>16&0xFF<<16 | mw>>8&0xF)
+			s[3] = StateID(iw>>24&0xFF<<16 | mw>>12&0xF)
+			s[4] = StateID(iw>>32&0xFF<<16 | mw>>16&0xF)
+			s[5] = StateID(iw>>40&0xFF<<16 | mw>>20&0xF)
+			s[6] = StateID(iw>>48&0xFF<<16 | mw>>24&0xF)
+			s[7] = StateID(iw>>56&0xFF<<16 | mw>>28&0xF)
+		}
+		return
+	}
+	add = add[:NibbleBytes]
+	for i := 0; i < SectionVolume; i += 8 {
+		iw := binary.LittleEndian.Uint64(ids[i:])
+		mw := uint64(binary.LittleEndian.Uint32(meta[i>>1:]))
+		aw := uint64(binary.LittleEndian.Uint32(add[i>>1:]))
+		s := st[i : i+8 : i+8]
+		s[0] = StateID((iw&0xFF|aw&0xF<<8)<<16 | mw&0xF)
+		s[1] = StateID((iw>>8&0xFF|aw>>4&0xF<<8)<<16 | mw>>4&0xF)
+		s[2] = StateID((iw>>16&0xFF|aw>>8&0xF<<8)<<16 | mw>>8&0xF)
+		s[3] = StateID((iw>>24&0xFF|aw>>12&0xF<<8)<<16 | mw>>12&0xF)
+		s[4] = StateID((iw>>32&0xFF|aw>>16&0xF<<8)<<16 | mw>>16&0xF)
+		s[5] = StateID((iw>>40&0xFF|aw>>20&0xF<<8)<<16 | mw>>20&0xF)
+		s[6] = StateID((iw>>48&0xFF|aw>>24&0xF<<8)<<16 | mw>>24&0xF)
+		s[7] = StateID((iw>>56&0xFF|aw>>28&0xF<<8)<<16 | mw>>28&0xF)
+	}
+}
+
+// FillNEIDStates converts NotEnoughIds section arrays (big-endian u16 ids and
+// metadata) into states, four blocks a step. Air keeps its metadata.
+func FillNEIDStates(st *[SectionVolume]StateID, ids, meta []byte) {
+	ids = ids[:NEIDIDBytes]
+	meta = meta[:NEIDMetaBytes]
+	for i := 0; i < SectionVolume; i += 4 {
+		iw := binary.BigEndian.Uint64(ids[2*i:])
+		mw := binary.BigEndian.Uint64(meta[2*i:])
+		s := st[i : i+4 : i+4]
+		s[0] = StateID(iw>>48<<16 | mw>>48)
+		s[1] = StateID(iw>>32&0xFFFF<<16 | mw>>32&0xFFFF)
+		s[2] = StateID(iw>>16&0xFFFF<<16 | mw>>16&0xFFFF)
+		s[3] = StateID(iw&0xFFFF<<16 | mw&0xFFFF)
+	}
+}
+
+func rawKind(bits uint8) string {
+	switch bits {
+	case bitsRawVanilla:
+		return "vanilla"
+	case bitsRawVanillaAdd:
+		return "vanilla+add"
+	}
+	return "neid"
+}
