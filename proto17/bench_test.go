@@ -263,3 +263,53 @@ func compactedMem(col *world.Column) int {
 	store.Compact(world.ColumnSections)
 	return store.View().Column(col.Pos().X, col.Pos().Z).MemBytes()
 }
+
+// BenchmarkViewMemory reports the resident memory of a 21×21-column view
+// (the client's default view distance) decoded from Chunk Data payloads of
+// the benchmark world (tiled): as decoded, with sections reading the wire
+// arrays (raw-MiB), and after the store packed every section (packed-MiB),
+// with the per-column figures.
+func BenchmarkViewMemory(b *testing.B) {
+	const side = 21
+	for _, f := range []Formats{vanilla, neid} {
+		for _, wname := range []string{"terrain", "entropy"} {
+			name := formatName(f) + "/" + wname
+			b.Run(name, func(b *testing.B) {
+				set := benchData(b, name)
+				var raw, packed uint64
+				heap := func() uint64 {
+					var ms runtime.MemStats
+					runtime.GC()
+					runtime.ReadMemStats(&ms)
+					return ms.HeapAlloc
+				}
+				for b.Loop() {
+					base := heap()
+					store := world.NewChunkStore(nil)
+					d := NewChunkDecoder(f)
+					for cz := 0; cz < side; cz++ {
+						for cx := 0; cx < side; cx++ {
+							p := *set.packets[(cz%16)*16+cx%16]
+							p.X, p.Z = int32(cx), int32(cz)
+							c, err := d.ChunkData(&p, true)
+							if err != nil {
+								b.Fatal(err)
+							}
+							store.LoadColumn(c.Column)
+						}
+					}
+					d = nil
+					raw = heap() - base
+					store.Compact(side * side * world.ColumnSections)
+					packed = heap() - base
+					runtime.KeepAlive(store)
+				}
+				cols := float64(side * side)
+				b.ReportMetric(float64(raw)/(1<<20), "raw-MiB")
+				b.ReportMetric(float64(raw)/cols, "raw-B/column")
+				b.ReportMetric(float64(packed)/(1<<20), "packed-MiB")
+				b.ReportMetric(float64(packed)/cols, "packed-B/column")
+			})
+		}
+	}
+}

@@ -23,9 +23,10 @@
 // count one bad packet and keep going.
 //
 // Chunks: [ChunkData] and [MapChunkBulk] decode only their headers; a
-// [ChunkDecoder] inflates the data and builds [world.Column]s of
-// [world.Section]s straight from the inflated buffer, reusing its inflater
-// and buffers. [ChunkEncoder] writes columns in either format for tests,
+// [ChunkDecoder] inflates each column's block arrays into one allocation
+// that its [world.Section]s read in place (uniform sections are packed at
+// once), reusing its inflater and scratch buffer; the palette form comes
+// later (world.State.CompactChunks). [ChunkEncoder] writes columns in either format for tests,
 // benchmarks and the fake server.
 //
 // Forge: [DecodeFML] and [EncodeFML] handle the FML|HS messages

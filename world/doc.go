@@ -14,7 +14,12 @@
 // wide as GTNH's NotEnoughIds allows) in chunk [Column]s of sixteen [Section]s.
 // A section keeps a palette of its distinct states with block counts and packs
 // one palette index per block in 0, 4, 8 or 16 bits; the counts let spatial
-// queries skip sections that cannot match. A [ChunkStore] is the mutable
+// queries skip sections that cannot match. A section decoded from a chunk
+// packet first reads the packet's own arrays in place ([NewVanillaSection],
+// [NewNEIDSection]: "raw"), which makes decoding cost little more than
+// inflating; its palette form is built by the first query that needs it, and
+// [State.CompactChunks] (the live client calls it every tick) swaps it in so
+// the arrays are freed. A [ChunkStore] is the mutable
 // storage; its [ChunkStore.View] is an immutable [Chunks] that shares every
 // unchanged column and section (copy-on-write), implements [BlockSource] and
 // answers exact nearest-block queries ([Chunks.Nearest]) section by section.

@@ -15,8 +15,11 @@ const (
 )
 
 // lookupMin is the palette length from which a section keeps a map from state
-// to palette index; below it a linear search over the palette is faster.
-const lookupMin = 32
+// to palette index: sections with 16-bit indices. Below it a linear search
+// over the palette (at most 256 entries, ~100 ns) serves block changes, and
+// the map would cost more memory than the 8-bit indices themselves (a
+// high-entropy GTNH section has about 200 states).
+const lookupMin = 257
 
 // SectionIndex is the index of a block inside a section's 4096-entry array,
 // y<<8 | z<<4 | x, the order of 1.7.10 chunk packets. Coordinates are taken
