@@ -293,10 +293,14 @@ func (s *ChunkStore) Compact(max int) int {
 	return n
 }
 
-// rawSpot is where a raw section was found.
+// rawSpot is where a raw section was found, with its arrays: reading
+// those needs no lock (they never change), the section itself may be
+// materialized in place by the store's writer.
 type rawSpot struct {
 	cx, cz, cy int
 	sec        *Section
+	raw        *rawArrays
+	kind       uint8
 }
 
 // rawSpots lists up to max raw sections of m; all reports that there are no
@@ -312,7 +316,7 @@ func rawSpots(m chunkMap, max int) (spots []rawSpot, all bool) {
 				all = false
 				return
 			}
-			spots = append(spots, rawSpot{c.pos.X, c.pos.Z, cy, sec})
+			spots = append(spots, rawSpot{c.pos.X, c.pos.Z, cy, sec, sec.raw, sec.bits})
 		}
 	})
 	return spots, all
@@ -324,7 +328,7 @@ func (s *ChunkStore) swapPacked(spots []rawSpot) int {
 	n := 0
 	for _, p := range spots {
 		c := s.regions.column(p.cx, p.cz)
-		if c == nil || c.sections[p.cy] != p.sec {
+		if c == nil || c.sections[p.cy] != p.sec || p.sec.raw != p.raw {
 			continue
 		}
 		if n == 0 {
@@ -333,7 +337,7 @@ func (s *ChunkStore) swapPacked(spots []rawSpot) int {
 		// The palette form is immutable and may be shared with views
 		// through the raw section: it carries generation 0, so the store
 		// copies it before any write.
-		s.ownColumn(p.cx, p.cz).sections[p.cy] = p.sec.packed()
+		s.ownColumn(p.cx, p.cz).sections[p.cy] = p.raw.packedForm(p.kind)
 		n++
 	}
 	return n

@@ -555,3 +555,22 @@ func rawColumnsOf(m map[ChunkPos]*rawColumn) []*rawColumn {
 	}
 	return out
 }
+
+// TestStateCompactChunksTakesNoView: packing outside the lock needs no view,
+// so a column written in place before packing is still written in place
+// after it (no new store generation forces a copy).
+func TestStateCompactChunksTakesNoView(t *testing.T) {
+	st := NewState(StateOptions{})
+	rc := newRawColumn(t, 5, 0, 0)
+	plain := NewColumn(4, 4)
+	plain.SetState(0, 0, 0, MakeState(1, 0))
+	st.Update(func(tx *Tx) {
+		tx.LoadColumn(rc.col)
+		tx.LoadColumn(plain)
+	})
+	before := st.chunks.Column(4, 4)
+	require.Positive(t, st.CompactChunks(100))
+	st.Update(func(tx *Tx) { tx.SetState(Pos(64, 1, 64), MakeState(3, 0)) })
+	assert.Same(t, before, st.chunks.Column(4, 4), "the column was copied: packing started a new generation")
+	assert.Equal(t, MakeState(3, 0), st.Snapshot().Blocks.(*Chunks).StateAt(64, 1, 64))
+}

@@ -143,9 +143,10 @@ func (s *Section) rawAt(i int) StateID {
 
 // rawStates writes every block of a raw section into st; air keeps its
 // metadata (NewSection and normState fold it).
-func (s *Section) rawStates(st *[SectionVolume]StateID) {
-	r := s.raw
-	switch s.bits {
+func (s *Section) rawStates(st *[SectionVolume]StateID) { s.raw.states(s.bits, st) }
+
+func (r *rawArrays) states(kind uint8, st *[SectionVolume]StateID) {
+	switch kind {
 	case bitsRawVanilla:
 		FillVanillaStates(st, r.ids, r.meta, nil)
 	case bitsRawVanillaAdd:
@@ -156,20 +157,25 @@ func (s *Section) rawStates(st *[SectionVolume]StateID) {
 }
 
 // packed returns the section's palette form: the section itself when it has
-// one, or the cached form built from its wire arrays. Safe for concurrent
-// readers: two may build at once, and one result wins. The cached form is
-// marked owned by no store generation, so a store that adopts it copies it
-// before any write.
+// one, or the cached form built from its wire arrays.
 func (s *Section) packed() *Section {
-	r := s.raw
-	if r == nil {
+	if s.raw == nil {
 		return s
 	}
+	return s.raw.packedForm(s.bits)
+}
+
+// packedForm returns the palette form of the arrays, building and caching
+// it on first use. The arrays never change, so this is safe for concurrent
+// callers and needs no lock (two may build at once; one result wins). The
+// cached form is marked owned by no store generation, so a store that
+// adopts it copies it before any write.
+func (r *rawArrays) packedForm(kind uint8) *Section {
 	if p := r.packed.Load(); p != nil {
 		return p
 	}
 	var st [SectionVolume]StateID
-	s.rawStates(&st)
+	r.states(kind, &st)
 	p := NewSection(&st)
 	p.owned, p.gen = true, 0
 	if r.packed.CompareAndSwap(nil, p) {

@@ -117,22 +117,21 @@ func (s *State) Snapshot() *Snapshot {
 
 // CompactChunks packs up to max of the raw sections chunk packets left in
 // the store (see ChunkStore.Compact), so their wire arrays can be freed, and
-// returns how many it packed. The palette forms are built outside the lock,
-// from a view, so Update callers wait only for the pointer swaps. The world's
-// content and Version do not change. A client calls it when idle, e.g. once
-// a tick with a budget.
+// returns how many it packed. The palette forms are built outside the lock
+// (the arrays never change), so Update callers wait only for a scan and the
+// pointer swaps. The world's content and Version do not change. A client
+// calls it when idle, e.g. once a tick with a budget.
 func (s *State) CompactChunks(max int) int {
 	s.mu.Lock()
 	if !s.chunks.RawSections() || max <= 0 {
 		s.mu.Unlock()
 		return 0
 	}
-	view := s.chunks.View()
+	spots, all := rawSpots(s.chunks.regions, max)
 	adopted := s.chunks.rawAdopted
 	s.mu.Unlock()
-	spots, all := rawSpots(view.regions, max)
 	for _, p := range spots {
-		p.sec.packed()
+		p.raw.packedForm(p.kind)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
