@@ -199,23 +199,18 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 					memBytes += col.MemBytes()
 				}
 			case "overhead":
-				t0 := time.Now()
-				var t1, t2 time.Time
-				if (i+j)%2 == 0 {
-					inflate(p)
-					t1 = time.Now()
-					decode(p)
-					t2 = time.Now()
-					tInflate += t1.Sub(t0)
-					tDecode += t2.Sub(t1)
-				} else {
-					decode(p)
-					t1 = time.Now()
-					inflate(p)
-					t2 = time.Now()
-					tDecode += t1.Sub(t0)
-					tInflate += t2.Sub(t1)
+				first, second := inflate, func(p *ChunkData) { decode(p) }
+				tFirst, tSecond := &tInflate, &tDecode
+				if (i+j)%2 == 1 {
+					first, second = second, first
+					tFirst, tSecond = tSecond, tFirst
 				}
+				t0 := time.Now()
+				first(p)
+				t1 := time.Now()
+				second(p)
+				*tFirst += t1.Sub(t0)
+				*tSecond += time.Since(t1)
 			case "compact":
 				col := decode(p)
 				t0 := time.Now()
