@@ -148,11 +148,11 @@ func (s *Section) rawStates(st *[SectionVolume]StateID) { s.raw.states(s.bits, s
 func (r *rawArrays) states(kind uint8, st *[SectionVolume]StateID) {
 	switch kind {
 	case bitsRawVanilla:
-		FillVanillaStates(st, r.ids, r.meta, nil)
+		fillVanillaStates(st, r.ids, r.meta, nil)
 	case bitsRawVanillaAdd:
-		FillVanillaStates(st, r.ids, r.meta, r.add)
+		fillVanillaStates(st, r.ids, r.meta, r.add)
 	default:
-		FillNEIDStates(st, r.ids, r.meta)
+		fillNEIDStates(st, r.ids, r.meta)
 	}
 }
 
@@ -196,11 +196,11 @@ func (s *Section) materialize() {
 	s.raw = nil
 }
 
-// FillVanillaStates converts vanilla 1.7.10 section arrays into states: the
+// fillVanillaStates converts vanilla 1.7.10 section arrays into states: the
 // id byte, plus the add nibble as id bits 8..11 when add is not nil, and the
 // metadata nibble (even blocks in the low nibble). Air keeps its metadata.
 // Eight blocks a step, from word loads.
-func FillVanillaStates(st *[SectionVolume]StateID, ids, meta, add []byte) {
+func fillVanillaStates(st *[SectionVolume]StateID, ids, meta, add []byte) {
 	ids = ids[:VanillaIDBytes]
 	meta = meta[:vanillaMetaBytes]
 	if add == nil {
@@ -236,9 +236,9 @@ func FillVanillaStates(st *[SectionVolume]StateID, ids, meta, add []byte) {
 	}
 }
 
-// FillNEIDStates converts NotEnoughIds section arrays (big-endian u16 ids and
+// fillNEIDStates converts NotEnoughIds section arrays (big-endian u16 ids and
 // metadata) into states, four blocks a step. Air keeps its metadata.
-func FillNEIDStates(st *[SectionVolume]StateID, ids, meta []byte) {
+func fillNEIDStates(st *[SectionVolume]StateID, ids, meta []byte) {
 	ids = ids[:NEIDIDBytes]
 	meta = meta[:NEIDMetaBytes]
 	for i := 0; i < SectionVolume; i += 4 {

@@ -14,7 +14,7 @@ import (
 
 // Tests of raw (wire-format) sections. Every expectation is derived from a
 // per-block list of (id, meta) pairs that the test encodes into the wire
-// arrays itself, never from FillVanillaStates or FillNEIDStates.
+// arrays itself, never from fillVanillaStates or fillNEIDStates.
 
 // rawBlocks is a section's content as per-block id and metadata, in
 // SectionIndex order; air blocks may carry any metadata.
