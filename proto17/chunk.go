@@ -15,11 +15,11 @@ import (
 
 // Byte sizes of the per-section arrays.
 const (
-	vanillaIDBytes   = world.SectionVolume     // one byte of id per block
-	vanillaMetaBytes = world.SectionVolume / 2 // one nibble of metadata per block
-	neidIDBytes      = world.SectionVolume * 2 // big-endian u16 id per block
-	neidMetaBytes    = world.SectionVolume * 2 // big-endian u16 metadata per block
-	nibbleBytes      = world.SectionVolume / 2 // light and add arrays
+	vanillaIDBytes   = world.VanillaIDBytes
+	vanillaMetaBytes = world.NibbleBytes
+	neidIDBytes      = world.NEIDIDBytes
+	neidMetaBytes    = world.NEIDMetaBytes
+	nibbleBytes      = world.NibbleBytes // light and add arrays
 	biomeBytes       = 256
 )
 

@@ -196,19 +196,9 @@ func printDescription(w io.Writer, d registry.Description) {
 	fmt.Fprintf(w, "%s\n\n", d.Description)
 	if len(d.Params) > 0 {
 		fmt.Fprintln(w, "Parameters:")
-		names := make([]string, 0, len(d.Params))
-		for n := range d.Params {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range d.ParamNames() {
 			p := d.Params[n]
-			def := "required"
-			if !p.Required {
-				b, _ := json.Marshal(p.Default)
-				def = "default " + string(b)
-			}
-			fmt.Fprintf(w, "  %-14s %-9s %-16s %s\n", n, p.Type, def, p.Description)
+			fmt.Fprintf(w, "  %-14s %-9s %-16s %s\n", n, p.Type, p.DefaultText(), p.Description)
 		}
 		fmt.Fprintln(w)
 	}

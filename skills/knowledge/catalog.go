@@ -327,18 +327,9 @@ func RenderSpec(d *registry.Description) string {
 	if len(d.Params) == 0 {
 		b.WriteString("None.\n")
 	}
-	names := make([]string, 0, len(d.Params))
-	for n := range d.Params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range d.ParamNames() {
 		p := d.Params[n]
-		def := "required"
-		if !p.Required {
-			j, _ := json.Marshal(p.Default)
-			def = "default " + string(j)
-		}
+		def := p.DefaultText()
 		var bounds []string
 		if p.Min != nil {
 			bounds = append(bounds, "min "+strconv.FormatFloat(*p.Min, 'g', -1, 64))

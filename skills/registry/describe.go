@@ -1,7 +1,10 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -18,6 +21,19 @@ type ParamDescription struct {
 	Max         *float64         `json:"max,omitempty"`
 	Enum        []string         `json:"enum,omitempty"`
 }
+
+// DefaultText is how listings show the parameter's default: "required", or
+// "default " and the JSON value.
+func (p ParamDescription) DefaultText() string {
+	if p.Required {
+		return "required"
+	}
+	b, _ := json.Marshal(p.Default)
+	return "default " + string(b)
+}
+
+// ParamNames returns the names of the description's parameters, sorted.
+func (d Description) ParamNames() []string { return slices.Sorted(maps.Keys(d.Params)) }
 
 // Description is the planner-facing metadata of one skill version: every
 // field of the seed's describe() (name, description, version, status, origin,

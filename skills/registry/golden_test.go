@@ -89,3 +89,15 @@ func TestStoneAgeHasTheFirstSkills(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, chop.Spec().Preconditions.RequiredTools, "in GTNH logs can be broken by hand")
 }
+
+func TestParamDefaultTextAndNames(t *testing.T) {
+	d := registry.Description{Params: map[string]registry.ParamDescription{
+		"radius": {Default: 16},
+		"item":   {Required: true},
+		"mode":   {Default: "fast"},
+	}}
+	assert.Equal(t, []string{"item", "mode", "radius"}, d.ParamNames())
+	assert.Equal(t, "required", d.Params["item"].DefaultText())
+	assert.Equal(t, "default 16", d.Params["radius"].DefaultText())
+	assert.Equal(t, `default "fast"`, d.Params["mode"].DefaultText())
+}
