@@ -31,8 +31,8 @@ type conn struct {
 	nc net.Conn
 	br *bufio.Reader
 
-	wmu     sync.Mutex // serialises writes; guards reached
-	reached map[Stage]bool
+	wmu     sync.Mutex    // serialises writes; guards reached
+	reached map[Stage]int // packets sent per stage
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -49,6 +49,7 @@ type conn struct {
 	held          int
 	inv           [windowSlots]proto17.Slot
 	dig           *digState
+	hostileDug    bool // the hostile burst after the first dig was sent
 	nextKeepAlive int32
 	lastKeepAlive time.Time
 	pendingKA     map[int32]time.Time
@@ -60,7 +61,7 @@ type digState struct {
 }
 
 func newConn(s *Server, id int, nc net.Conn) *conn {
-	return &conn{s: s, id: id, nc: nc, br: bufio.NewReaderSize(nc, 1<<16), reached: map[Stage]bool{},
+	return &conn{s: s, id: id, nc: nc, br: bufio.NewReaderSize(nc, 1<<16), reached: map[Stage]int{},
 		done: make(chan struct{}), pendingKA: map[int32]time.Time{}}
 }
 
@@ -85,6 +86,11 @@ func (c *conn) serve() {
 	defer func() {
 		c.close()
 		c.s.mu.Lock()
+		if c.playing {
+			// A real server saves the player (playerdata) when it leaves.
+			c.s.saved[c.name] = &savedPlayer{pos: c.pos, held: c.held, inv: c.inv}
+			c.playing = false
+		}
 		delete(c.s.conns, c.id)
 		c.s.notifyLocked()
 		c.s.mu.Unlock()
@@ -171,13 +177,26 @@ func (c *conn) sendRaw(stage Stage, id int32, payload []byte, p proto17.Packet) 
 	}
 	f := c.s.opts.Faults
 	truncate := false
-	if stage != StageNone && !c.reached[stage] {
-		c.reached[stage] = true
-		if f.KickAt == stage {
+	if c.strikes(stage) {
+		switch {
+		case f.KickAt == stage:
+			c.s.strike(c.id, stage, "kick")
 			c.kickLocked(f.KickReason)
 			return errKicked
+		case f.StallAt == stage:
+			c.s.strike(c.id, stage, "stall")
+			c.s.logf("conn %d: stalling for %v (stage %s)", c.id, f.StallFor, stage)
+			t := time.NewTimer(f.StallFor)
+			select {
+			case <-t.C:
+			case <-c.done:
+				t.Stop()
+				return net.ErrClosed
+			}
+		case f.TruncateAt == stage:
+			c.s.strike(c.id, stage, "truncate")
+			truncate = true
 		}
-		truncate = f.TruncateAt == stage
 	}
 	cut := payload
 	if truncate {
@@ -208,6 +227,27 @@ func (c *conn) sendRaw(stage Stage, id int32, payload []byte, p proto17.Packet) 
 		return net.ErrClosed
 	}
 	return nil
+}
+
+// strikes counts a packet of the stage and reports whether a fault strikes
+// it: the occurrence after Faults.Skip others, counted on this connection or,
+// with Faults.Once, over the server's life. c.wmu is held.
+func (c *conn) strikes(stage Stage) bool {
+	f := c.s.opts.Faults
+	if stage == StageNone || (f.KickAt != stage && f.TruncateAt != stage && f.StallAt != stage) {
+		return false
+	}
+	var n int
+	if f.Once {
+		c.s.mu.Lock()
+		c.s.reached[stage]++
+		n = c.s.reached[stage]
+		c.s.mu.Unlock()
+	} else {
+		c.reached[stage]++
+		n = c.reached[stage]
+	}
+	return n == f.Skip+1
 }
 
 func (c *conn) record(id int32, payload []byte, p proto17.Packet) {
@@ -526,11 +566,17 @@ func (c *conn) join() error {
 	s.mu.Lock()
 	c.pos = s.Spawn()
 	c.onGround = true
-	for _, it := range s.opts.Inventory {
-		id, _ := s.ids.ItemID(it.Name)
-		c.inv[it.Slot] = proto17.Slot{ID: int16(id), Count: int32(it.Count), Damage: int16(it.Damage)}
+	if sp := s.saved[c.name]; sp != nil {
+		// A player who was here before comes back where it left, with its
+		// inventory.
+		c.pos, c.held, c.inv = sp.pos, sp.held, sp.inv
+	} else {
+		for _, it := range s.opts.Inventory {
+			id, _ := s.ids.ItemID(it.Name)
+			c.inv[it.Slot] = proto17.Slot{ID: int16(id), Count: int32(it.Count), Damage: int16(it.Damage)}
+		}
 	}
-	eid, name := c.eid, c.name
+	eid, name, held := c.eid, c.name, c.held
 	pos := c.pos
 	c.awaitTeleport = &pos
 	c.lastKeepAlive = time.Now()
@@ -555,7 +601,7 @@ func (c *conn) join() error {
 			return c.send(StageNone, &proto17.SpawnPosition{X: int32(spawn.X), Y: int32(spawn.Y), Z: int32(spawn.Z)})
 		},
 		func() error { return c.sendRaw(StageNone, idPlayerAbilities, abilities, nil) },
-		func() error { return c.send(StageNone, &proto17.HeldItemChange{Slot: 0}) },
+		func() error { return c.send(StageNone, &proto17.HeldItemChange{Slot: int8(held)}) },
 		func() error { return c.sendRaw(StageNone, idPlayerListItem, listItem, nil) },
 		func() error { return c.send(StagePosition, positionPacket(pos)) },
 		func() error { return c.send(StageNone, &proto17.TimeUpdate{WorldAge: 1000, TimeOfDay: 1000}) },
@@ -570,8 +616,17 @@ func (c *conn) join() error {
 	}
 	s.mu.Lock()
 	c.playing = true
+	var out outbox
+	for _, it := range s.items {
+		// The item entities lying around, as the entity tracker sends them.
+		out.add(s.itemPackets(c, it)...)
+	}
+	if s.opts.Hostile {
+		out.add(c.hostileLocked()...)
+	}
 	s.notifyLocked()
 	s.mu.Unlock()
+	out.deliver()
 	s.logf("conn %d: %s joined as entity %d", c.id, name, eid)
 	return nil
 }

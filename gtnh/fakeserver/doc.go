@@ -22,10 +22,14 @@
 //     player collects on touching them, tool wear, block placement, chat.
 //
 // Options turn on faults for failure tests: a wrong FML handshake order, a
-// packet cut short (inside its frame, or the frame itself), and a kick at a
-// chosen stage. The server records every packet it receives and sends, the
-// block changes, its digging verdicts, position resets and kicks; WaitFor
-// waits for a condition on them without sleeping.
+// packet cut short (inside its frame, or the frame itself), a kick and a
+// stall (nothing sent for a while) at a chosen stage, once per connection or
+// once in the server's life; and a hostile mode that sends decompression
+// and allocation bombs while the player plays. Restart stops and restarts
+// the server on the same port, keeping the world and the players' saved
+// inventories and positions. The server records every packet it receives
+// and sends, the block changes, its digging verdicts, position resets, kicks
+// and faults; WaitFor waits for a condition on them without sleeping.
 //
 // The package is test support: only tests may import it (a test in this
 // package checks the module for other importers).

@@ -72,6 +72,24 @@ type Faults struct {
 	TruncateAt Stage
 	// Truncate is how TruncateAt cuts.
 	Truncate TruncateMode
+	// StallAt stops the server sending anything on the connection for
+	// StallFor, starting in place of that stage's packet (which is sent,
+	// late, when the stall ends): no keep-alives, no answers, as from a
+	// frozen server thread. A goroutine that has something to send waits,
+	// so the connection's reads stop too once it must answer.
+	StallAt Stage
+	// StallFor is how long a stall lasts (default 30 s; it also ends when
+	// the connection closes).
+	StallFor time.Duration
+	// Skip passes over that many occurrences of a fault's stage before the
+	// fault strikes (e.g. KickAt StageDig with Skip 5 kicks at the sixth
+	// accepted dig). With Once the occurrences are counted over the whole
+	// server, otherwise per connection, where a stage other than StageDig
+	// and StageCollect occurs once.
+	Skip int
+	// Once makes each fault strike one time in the server's life instead
+	// of on every connection, so a client that reconnects gets through.
+	Once bool
 }
 
 // RegistryMode says how the server sends its id registry (FML|HS ModIdData).
@@ -190,6 +208,14 @@ type Options struct {
 
 	// Faults make the server misbehave.
 	Faults Faults
+	// Hostile sends a burst of malicious packets once the player is
+	// playing: after the join and again after the player's first accepted
+	// dig on each connection. A burst holds an NBT list-length bomb in a
+	// Set Slot and in a dropped item's Entity Metadata, a zlib bomb Chunk
+	// Data, a Window Items announcing 32,767 slots with two present and an
+	// FML|MP preamble announcing 2^31-1 bytes that never completes. None of
+	// it changes the server's world or the player's inventory.
+	Hostile bool
 
 	// Logf, when set, receives a line per notable event (tests pass
 	// t.Logf).
@@ -287,6 +313,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.PickupDelayTicks == 0 {
 		o.PickupDelayTicks = 10
 	}
+	if o.Faults.StallFor == 0 {
+		o.Faults.StallFor = 30 * time.Second
+	}
 	if o.Faults.KickReason == "" && o.Faults.KickAt != StageNone {
 		o.Faults.KickReason = "Kicked by the fake server at " + o.Faults.KickAt.String()
 	}
@@ -324,7 +353,7 @@ func (o Options) withDefaults() (Options, error) {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"TickDuration", o.TickDuration}, {"KeepAliveInterval", o.KeepAliveInterval}, {"ReadTimeout", o.ReadTimeout}} {
+	}{{"TickDuration", o.TickDuration}, {"KeepAliveInterval", o.KeepAliveInterval}, {"ReadTimeout", o.ReadTimeout}, {"Faults.StallFor", o.Faults.StallFor}} {
 		if d.v < 0 {
 			bad("%s %v: negative", d.name, d.v)
 		}
@@ -340,6 +369,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Faults.TruncateAt < StageNone || o.Faults.TruncateAt > StageCollect {
 		bad("Faults.TruncateAt %d: unknown stage", o.Faults.TruncateAt)
+	}
+	if o.Faults.StallAt < StageNone || o.Faults.StallAt > StageCollect {
+		bad("Faults.StallAt %d: unknown stage", o.Faults.StallAt)
+	}
+	if o.Faults.Skip < 0 {
+		bad("Faults.Skip %d: negative", o.Faults.Skip)
 	}
 	if o.Faults.Truncate != TruncatePayload && o.Faults.Truncate != TruncateFrame {
 		bad("Faults.Truncate %d: unknown mode", o.Faults.Truncate)

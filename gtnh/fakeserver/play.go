@@ -344,6 +344,10 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 		}
 	}
 	out.add(s.settleItemsLocked()...)
+	if s.opts.Hostile && !c.hostileDug {
+		c.hostileDug = true
+		out.add(c.hostileLocked()...)
+	}
 }
 
 // dropOf is the stack a harvested block drops.
@@ -374,12 +378,24 @@ func (s *Server) spawnItemLocked(pos world.BlockPos, stack proto17.Slot) []outgo
 	it := &droppedItem{eid: s.nextEID, pos: pos.Center(), stack: stack, born: s.tick()}
 	s.items[it.eid] = it
 	var out outbox
-	out.all(s, StageNone, &proto17.SpawnObject{EntityID: it.eid, Type: proto17.ObjectItem,
+	for _, c := range s.conns {
+		if c.playing {
+			out.add(s.itemPackets(c, it)...)
+		}
+	}
+	return out
+}
+
+// itemPackets show an item entity to one player: Spawn Object of type 2,
+// then its metadata with the stack.
+func (s *Server) itemPackets(c *conn, it *droppedItem) []outgoing {
+	var out outbox
+	out.to(c, StageNone, &proto17.SpawnObject{EntityID: it.eid, Type: proto17.ObjectItem,
 		X: proto17.ToFixed(it.pos.X), Y: proto17.ToFixed(it.pos.Y), Z: proto17.ToFixed(it.pos.Z), Data: 1})
-	out.all(s, StageNone, &proto17.EntityMetadata{EntityID: it.eid, Metadata: proto17.Metadata{
+	out.to(c, StageNone, &proto17.EntityMetadata{EntityID: it.eid, Metadata: proto17.Metadata{
 		{Key: 0, Type: proto17.MetaByte},
 		{Key: 1, Type: proto17.MetaShort, Int: 300},
-		{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: stack},
+		{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: it.stack},
 	}})
 	return out
 }

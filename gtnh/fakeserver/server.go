@@ -72,6 +72,21 @@ type Kick struct {
 	Reason string
 }
 
+// savedPlayer is what the server keeps of a player who left.
+type savedPlayer struct {
+	pos  world.Vec3
+	held int
+	inv  [windowSlots]proto17.Slot
+}
+
+// Strike is a fault the server committed.
+type Strike struct {
+	Conn  int
+	Stage Stage
+	Fault string // "kick", "truncate" or "stall"
+	Time  time.Time
+}
+
 // PlayerInfo is a joined player as the server sees it.
 type PlayerInfo struct {
 	Conn     int
@@ -112,12 +127,19 @@ type Server struct {
 	formats  proto17.Formats
 	ids      *world.IDMap
 	registry []byte // the encoded FML|HS ModIdData message
-	ln       net.Listener
 	start    time.Time
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every event
 	closed   bool
+	ln       net.Listener
+	addr     string
+	down     bool // between the two halves of a Restart
+	restarts int
+	reached  map[Stage]int // packets sent per stage over all connections (Faults.Once)
+	strikes  []Strike
+	bursts   int                     // hostile bursts sent
+	saved    map[string]*savedPlayer // players who left, by name
 	cols     map[world.ChunkPos]*world.Column
 	conns    map[int]*conn
 	nextConn int
@@ -168,17 +190,18 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("fakeserver: %w", err)
 	}
 	s := &Server{
-		opts: o, formats: f, ids: ids, registry: regBytes, ln: ln, start: time.Now(),
+		opts: o, formats: f, ids: ids, registry: regBytes, ln: ln, addr: ln.Addr().String(), start: time.Now(),
 		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{},
-		nextEID: 100, items: map[int32]*droppedItem{},
+		nextEID: 100, items: map[int32]*droppedItem{}, reached: map[Stage]int{}, saved: map[string]*savedPlayer{},
 	}
 	s.wg.Add(1)
-	go s.accept()
+	go s.accept(ln)
 	return s, nil
 }
 
-// Addr is the server's address, "127.0.0.1:port".
-func (s *Server) Addr() string { return s.ln.Addr().String() }
+// Addr is the server's address, "127.0.0.1:port" (the same after a
+// Restart).
+func (s *Server) Addr() string { return s.addr }
 
 // Formats are the wire formats the mod list selects.
 func (s *Server) Formats() proto17.Formats { return s.formats }
@@ -201,24 +224,101 @@ func (s *Server) Close() {
 	for _, c := range s.conns {
 		conns = append(conns, c)
 	}
+	ln := s.ln
 	s.notifyLocked()
 	s.mu.Unlock()
-	s.ln.Close()
+	if ln != nil {
+		ln.Close()
+	}
 	for _, c := range conns {
 		c.close()
 	}
 	s.wg.Wait()
 }
 
-func (s *Server) accept() {
+// Restart stops the server as a 1.7.10 server stops — every player kicked
+// with "Server closed" (ServerConfigurationManager.removeAllPlayers), the
+// other connections dropped, the listener closed — keeps the world, the
+// dropped items and the players' inventories and positions, and after
+// downtime listens on the same port again. Connections attempted in the
+// downtime are refused. It returns when the server listens again, or with
+// the error that kept it from doing so (the server then stays down).
+func (s *Server) Restart(downtime time.Duration) error {
+	s.mu.Lock()
+	if s.closed || s.down {
+		s.mu.Unlock()
+		return errors.New("fakeserver: Restart: the server is closed or already restarting")
+	}
+	s.down = true
+	ln := s.ln
+	s.ln = nil
+	var conns []*conn
+	for _, c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	ln.Close()
+	for _, c := range conns {
+		c.kick("Server closed") // a connection not in play is just closed
+	}
+	s.logf("stopped; restarting in %v", downtime)
+	time.Sleep(downtime)
+	var err error
+	for try := 0; try < 50; try++ { // the port can stay busy for a moment
+		if ln, err = net.Listen("tcp", s.addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("fakeserver: Restart: listening again on %s: %w", s.addr, err)
+	}
+	if s.closed {
+		ln.Close()
+		return errors.New("fakeserver: Restart: closed during the downtime")
+	}
+	s.ln, s.down = ln, false
+	s.restarts++
+	s.notifyLocked()
+	s.wg.Add(1)
+	go s.accept(ln)
+	s.logf("listening again on %s", s.addr)
+	return nil
+}
+
+// Restarts counts the completed restarts.
+func (s *Server) Restarts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.restarts
+}
+
+// Strikes returns the faults the server committed, in order.
+func (s *Server) Strikes() []Strike {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.strikes)
+}
+
+// strike records a fault.
+func (s *Server) strike(conn int, stage Stage, fault string) {
+	s.mu.Lock()
+	s.strikes = append(s.strikes, Strike{Conn: conn, Stage: stage, Fault: fault, Time: time.Now()})
+	s.notifyLocked()
+	s.mu.Unlock()
+}
+
+func (s *Server) accept(ln net.Listener) {
 	defer s.wg.Done()
 	for {
-		nc, err := s.ln.Accept()
+		nc, err := ln.Accept()
 		if err != nil {
 			return
 		}
 		s.mu.Lock()
-		if s.closed {
+		if s.closed || s.ln != ln {
 			s.mu.Unlock()
 			nc.Close()
 			return
@@ -521,10 +621,14 @@ type outgoing struct {
 	c     *conn
 	stage Stage
 	p     proto17.Packet
+	// id and payload are a packet sent as raw bytes when p is nil (one
+	// proto17 would refuse to encode).
+	id      int32
+	payload []byte
 }
 
 func (o *outbox) to(c *conn, stage Stage, p proto17.Packet) {
-	*o = append(*o, outgoing{c, stage, p})
+	*o = append(*o, outgoing{c: c, stage: stage, p: p})
 }
 
 // all queues p for every player in the play state; s.mu is held.
@@ -543,6 +647,10 @@ func (o *outbox) add(more ...outgoing) { *o = append(*o, more...) }
 func (o outbox) deliver() {
 	for _, m := range o {
 		if m.c.isClosed() {
+			continue
+		}
+		if m.p == nil {
+			m.c.sendRaw(m.stage, m.id, m.payload, nil)
 			continue
 		}
 		m.c.send(m.stage, m.p)
