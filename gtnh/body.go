@@ -39,7 +39,10 @@ func (c *Client) live(ctx context.Context) (*session, error) {
 	for {
 		c.mu.Lock()
 		s, ch := c.sess, c.changed
-		ok := s != nil && s.spawned && s.cause() == nil
+		// Joined, not just spawned: after a reconnect the position comes
+		// before the chunks, and a snapshot taken between them shows an
+		// empty world.
+		ok := s != nil && s.hasJoined() && s.cause() == nil
 		c.mu.Unlock()
 		if ok {
 			return s, nil

@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -85,12 +86,22 @@ func (c *conn) write(p proto17.Packet) error {
 }
 
 // read reads the next frame into buf (whose Data is reused: decoded packets
-// that alias it must be used before the next read).
+// that alias it must be used before the next read). A server that sends
+// nothing for timeout is given up on, as vanilla's client does with the
+// ReadTimeoutHandler its NetworkManager puts first in the pipeline (20 s in
+// 1.7.10's NetworkManager.provideLanClient, 30 s from 1.8; the server side,
+// NetworkSystem, uses 30 s): a live server sends a keep-alive every second
+// or so, so the silence means a stalled server or a dead link.
 func (c *conn) read(buf *pk.Packet, timeout time.Duration) error {
 	if timeout > 0 {
 		_ = c.sock.SetReadDeadline(time.Now().Add(timeout))
 	}
-	return c.mc.ReadPacket(buf)
+	err := c.mc.ReadPacket(buf)
+	var ne net.Error
+	if err != nil && timeout > 0 && errors.As(err, &ne) && ne.Timeout() {
+		return fmt.Errorf("no packet from the server for %v (read timeout): %w", timeout, err)
+	}
+	return err
 }
 
 // readPacket reads one frame and decodes it in state s. An id without a

@@ -92,6 +92,16 @@ func (s *session) maybeJoined() bool {
 	return first
 }
 
+// hasJoined reports whether joined is closed.
+func (s *session) hasJoined() bool {
+	select {
+	case <-s.joined:
+		return true
+	default:
+		return false
+	}
+}
+
 // end stops the session with a cause (the first one wins).
 func (s *session) end(err error) {
 	s.once.Do(func() {

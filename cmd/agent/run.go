@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -121,6 +120,7 @@ func runCmd(e *env, args []string) error {
 	}
 	var (
 		body   ipc.Body
+		client *gtnh.Client // the live connection, nil in the simulated world
 		header string
 	)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -139,12 +139,12 @@ func runCmd(e *env, args []string) error {
 		var cancelRun context.CancelFunc
 		ctx, cancelRun = context.WithCancel(ctx)
 		defer cancelRun()
-		client, err := openClient(ctx, e, srv, cancelRun)
+		c, err := openClient(ctx, e, srv, cancelRun)
 		if err != nil {
 			return err
 		}
-		defer client.Close()
-		body = client
+		defer c.Close()
+		body, client = c, c
 		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
 	} else {
 		sc, err := loadScenario(*scenarioFile)
@@ -166,9 +166,10 @@ func runCmd(e *env, args []string) error {
 			return usagef("run: %v", err)
 		}
 		defer f.Close()
-		bw := bufio.NewWriter(f)
-		defer bw.Flush()
-		trace = bw
+		// Unbuffered: the loop encodes each step into one line and writes
+		// it with one call, so the file holds every finished step, whole,
+		// even when the process is killed or the connection drops.
+		trace = f
 	}
 	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: goal, Trace: trace,
 		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}
@@ -190,11 +191,33 @@ func runCmd(e *env, args []string) error {
 		}
 	} else {
 		printOutcome(e.stdout, out, reg)
+		if client != nil {
+			fmt.Fprintln(e.stdout, connectionLine(client.Stats()))
+		}
 	}
 	if !out.GoalMet {
 		return &reportedError{(&goalMissed{out.Reason}).Error()}
 	}
 	return nil
+}
+
+// connectionLine sums up a live run's connection: packets, what was dropped
+// as malformed (by packet), reconnects.
+func connectionLine(st gtnh.Stats) string {
+	line := fmt.Sprintf("connection: %d packets in, %d out, %d reconnects, %d corrections", st.PacketsIn, st.PacketsOut, st.Reconnects, st.Corrections)
+	if len(st.Malformed) == 0 {
+		return line + ", no malformed packets"
+	}
+	names := make([]string, 0, len(st.Malformed))
+	for n := range st.Malformed {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s=%d", n, st.Malformed[n])
+	}
+	return line + ", malformed dropped: " + strings.Join(parts, " ")
 }
 
 // applyRunDefaults takes the run section of the config file for every flag

@@ -36,6 +36,7 @@ type conn struct {
 
 	closeOnce sync.Once
 	done      chan struct{}
+	ended     chan struct{} // closed when serve has finished (the player saved)
 
 	state proto17.State // reader goroutine only (records read it under s.mu)
 
@@ -62,7 +63,7 @@ type digState struct {
 
 func newConn(s *Server, id int, nc net.Conn) *conn {
 	return &conn{s: s, id: id, nc: nc, br: bufio.NewReaderSize(nc, 1<<16), reached: map[Stage]int{},
-		done: make(chan struct{}), pendingKA: map[int32]time.Time{}}
+		done: make(chan struct{}), ended: make(chan struct{}), pendingKA: map[int32]time.Time{}}
 }
 
 func (c *conn) close() {
@@ -94,6 +95,7 @@ func (c *conn) serve() {
 		delete(c.s.conns, c.id)
 		c.s.notifyLocked()
 		c.s.mu.Unlock()
+		close(c.ended)
 	}()
 	err := c.run()
 	switch {
@@ -299,6 +301,18 @@ func (c *conn) kickLocked(reason string) {
 	c.close()
 }
 
+// replaced ends a connection whose player logged in again: a kick when
+// nothing is being sent on it, else (a stalled sender holds the write lock)
+// just the close.
+func (c *conn) replaced() {
+	if c.wmu.TryLock() {
+		c.kickLocked("You logged in from another location")
+		c.wmu.Unlock()
+		return
+	}
+	c.close()
+}
+
 // chatJSON is a plain-text chat component.
 func chatJSON(text string) string {
 	b, _ := json.Marshal(map[string]string{"text": text})
@@ -366,6 +380,21 @@ func (c *conn) login(hs *proto17.Handshake) error {
 	if name == "" {
 		c.kick("Invalid username")
 		return errKicked
+	}
+	c.s.mu.Lock()
+	var old []*conn
+	for _, o := range c.s.conns {
+		if o != c && o.name == name {
+			old = append(old, o)
+		}
+	}
+	c.s.mu.Unlock()
+	for _, o := range old {
+		// The same player logging in again replaces its old connection,
+		// which is saved first (ServerConfigurationManager.createPlayerForUser
+		// in 1.7.10).
+		o.replaced()
+		<-o.ended
 	}
 	uuid := OfflineUUID(name)
 	if err := c.send(StageLogin, &proto17.LoginSuccess{UUID: uuid, Name: name}); err != nil {

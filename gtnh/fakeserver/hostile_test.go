@@ -255,3 +255,32 @@ func TestRestartKeepsTheWorld(t *testing.T) {
 	s.Close()
 	assert.Error(t, s.Restart(0))
 }
+
+func TestLoginReplacesTheOldConnection(t *testing.T) {
+	s := newServer(t, Options{TickDuration: 5 * time.Millisecond, KeepAliveInterval: 10 * time.Millisecond,
+		Faults: Faults{StallAt: StageKeepAlive, Skip: 3, StallFor: time.Hour}})
+	c1, _ := enter(t, s, "bot")
+	c1.moveTo(9.5, 64, 8.5)
+	waitFor(t, s, "the move", func() bool { return len(s.Players()) == 1 && s.Players()[0].Pos.X == 9.5 })
+	// The second connection gets no stall (Skip counts per connection, it
+	// is replaced before its fourth keep-alive); the first is stalled.
+	waitFor(t, s, "the stall", func() bool { return len(s.Strikes()) == 1 })
+	c2, j := enter(t, s, "bot")
+	assert.InDelta(t, 9.5, j.pos.X, 1e-9, "the old connection was saved before the new one joined")
+	require.Len(t, s.Players(), 1)
+	_, err := c1.next()
+	for err == nil {
+		_, err = c1.next()
+	}
+	assert.True(t, isEOF(err), "the stalled connection is closed: %v", err)
+
+	_ = c2
+
+	// Without a stall the old connection is told why.
+	s2 := newServer(t, Options{})
+	old, _ := enter(t, s2, "bot")
+	c3 := dialT(t, s2)
+	c3.login("bot")
+	d := untilType[*proto17.Disconnect](old)
+	assert.Equal(t, "You logged in from another location", proto17.PlainText(d.Reason))
+}

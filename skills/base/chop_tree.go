@@ -162,6 +162,11 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 		}
 		return 2
 	})
+	// A trunk whose lowest logs are gone (a tree half felled before a
+	// reconnect) floats: stand on the ground below the spot beside it.
+	for i := 0; i < maxStandDrop && !grounded(stand) && clear(stand.Down()); i++ {
+		stand = stand.Down()
+	}
 	acts := []action.Action{action.MoveTo{Pos: stand, Radius: 0}}
 	for _, l := range logs {
 		if !canReach(stand, l) {
@@ -181,6 +186,10 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 	}
 	return acts, stand
 }
+
+// maxStandDrop is how far below a floating trunk's base the approach looks
+// for the ground.
+const maxStandDrop = 4
 
 // horizontal lists the horizontal neighbour offsets in a fixed order: the
 // four sides (north, south, west, east), then the diagonals.

@@ -125,6 +125,15 @@ func TestChopTree(t *testing.T) {
 			),
 		},
 		{
+			name: "a trunk whose bottom logs are gone is approached from the ground below",
+			w: snap(at(0, 64, 0), func() *world.SparseBlocks {
+				b := forest([3]int{5, 5, 0})
+				b.SetID(world.Pos(5, 64, 0), "minecraft:air", 0)
+				return b
+			}(), world.Inventory{}),
+			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 65, 68, 0)),
+		},
+		{
 			name: "approaches from the player's side",
 			w:    snap(at(5, 64, 9), short, world.Inventory{}),
 			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(5, 64, 1)}}, logs(5, 64, 68, 0)),

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+)
+
+// The end-to-end tests of hostile servers and faults run the agent binary
+// as a child process, so a crash, a memory limit or a kill hits the agent
+// and not the test, and its peak memory is its own.
+
+var (
+	agentOnce sync.Once
+	agentDir  string
+	agentPath string
+	agentErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if agentDir != "" {
+		os.RemoveAll(agentDir)
+	}
+	os.Exit(code)
+}
+
+// agentBinary builds cmd/agent once per test process.
+func agentBinary(t *testing.T) string {
+	t.Helper()
+	agentOnce.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
+		if agentDir, agentErr = os.MkdirTemp("", "agent-e2e-"); agentErr != nil {
+			return
+		}
+		agentPath = filepath.Join(agentDir, "agent")
+		if out, err := exec.Command(goTool, "build", "-o", agentPath, ".").CombinedOutput(); err != nil {
+			agentErr = fmt.Errorf("go build ./cmd/agent: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, agentErr)
+	return agentPath
+}
+
+// child is a running agent.
+type child struct {
+	cmd   *exec.Cmd
+	start time.Time
+
+	mu      sync.Mutex
+	lines   []string // stdout so far
+	changed chan struct{}
+	stderr  bytes.Buffer
+	done    chan struct{}
+	elapsed time.Duration
+	err     error
+}
+
+// startAgent runs the agent binary with args. vmemKiB > 0 runs it under
+// that virtual-memory limit (bash's ulimit -v, then exec).
+func startAgent(t *testing.T, vmemKiB int, args ...string) *child {
+	t.Helper()
+	bin := agentBinary(t)
+	var cmd *exec.Cmd
+	if vmemKiB > 0 {
+		bash, err := exec.LookPath("bash")
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("bash is needed for ulimit -v: %v", err)
+			}
+			t.Skipf("bash is needed for ulimit -v (%v)", err)
+		}
+		cmd = exec.Command(bash, append([]string{"-c", `ulimit -v ` + strconv.Itoa(vmemKiB) + ` && exec "$0" "$@"`, bin}, args...)...)
+	} else {
+		cmd = exec.Command(bin, args...)
+	}
+	c := &child{cmd: cmd, changed: make(chan struct{}), done: make(chan struct{})}
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = &lockedWriter{mu: &c.mu, buf: &c.stderr}
+	c.start = time.Now()
+	require.NoError(t, cmd.Start())
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			c.mu.Lock()
+			c.lines = append(c.lines, sc.Text())
+			close(c.changed)
+			c.changed = make(chan struct{})
+			c.mu.Unlock()
+		}
+		err := cmd.Wait()
+		c.mu.Lock()
+		c.err, c.elapsed = err, time.Since(c.start)
+		c.mu.Unlock()
+		close(c.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-c.done:
+		default:
+			cmd.Process.Kill()
+			<-c.done
+		}
+	})
+	return c
+}
+
+type lockedWriter struct {
+	mu  *sync.Mutex
+	buf *bytes.Buffer
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+// stdout is everything the agent printed so far.
+func (c *child) stdout() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.Join(c.lines, "\n")
+}
+
+func (c *child) stderrText() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stderr.String()
+}
+
+var stepLineRE = regexp.MustCompile(`^step\s+(\d+)\s`)
+
+// steps are the step numbers printed so far.
+func (c *child) steps() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int
+	for _, l := range c.lines {
+		if m := stepLineRE.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// waitSteps waits until n steps were printed.
+func (c *child) waitSteps(t *testing.T, n int, timeout time.Duration) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		c.mu.Unlock()
+		if len(c.steps()) >= n {
+			return
+		}
+		select {
+		case <-ch:
+		case <-c.done:
+			if len(c.steps()) >= n {
+				return
+			}
+			t.Fatalf("the agent ended before printing step %d\nstdout:\n%s\nstderr:\n%s", n, c.stdout(), tail(c.stderrText(), 3000))
+		case <-deadline:
+			t.Fatalf("no step %d within %v\nstdout:\n%s", n, timeout, c.stdout())
+		}
+	}
+}
+
+// wait waits for the agent to exit and returns its exit code, its peak
+// resident memory (bytes, from rusage) and its running time.
+func (c *child) wait(t *testing.T, timeout time.Duration) (code int, maxRSS int64, elapsed time.Duration) {
+	t.Helper()
+	select {
+	case <-c.done:
+	case <-time.After(timeout):
+		c.cmd.Process.Kill()
+		<-c.done
+		t.Fatalf("the agent did not finish within %v\nstdout:\n%s\nstderr:\n%s", timeout, c.stdout(), tail(c.stderrText(), 3000))
+	}
+	st := c.cmd.ProcessState
+	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+		maxRSS = ru.Maxrss * 1024 // KiB on Linux
+	}
+	return st.ExitCode(), maxRSS, c.elapsed
+}
+
+// crashReport shortens a child's stderr: the log lines and the first lines
+// of a Go crash (its cause and the crashing goroutine), not every stack.
+func crashReport(s string) string {
+	if i := strings.Index(s, "\ngoroutine "); i >= 0 {
+		if j := strings.Index(s[i+1:], "\n\n"); j >= 0 {
+			return tail(s[:i+1+j], 6000)
+		}
+	}
+	return tail(s, 6000)
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// readTrace parses a JSONL trace: every line must be a whole step record
+// (a torn last line fails).
+func readTrace(t *testing.T, file string) []loop.StepRecord {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	if len(data) == 0 {
+		return nil
+	}
+	require.True(t, bytes.HasSuffix(data, []byte("\n")), "the trace ends with a whole line: %q", tail(string(data), 200))
+	var out []loop.StepRecord
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var r loop.StepRecord
+		require.NoError(t, json.Unmarshal([]byte(line), &r), "trace line %d", i+1)
+		out = append(out, r)
+	}
+	return out
+}
+
+// stateSamples reads the registry state file (it must parse) and returns
+// the samples recorded per skill name.
+func stateSamples(t *testing.T, file string) map[string]int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var st struct {
+		Format int `json:"format"`
+		Skills map[string]struct {
+			Metrics struct {
+				Samples int `json:"samples"`
+			} `json:"metrics"`
+		} `json:"skills"`
+	}
+	require.NoError(t, json.Unmarshal(data, &st), "the state file parses")
+	require.Equal(t, 1, st.Format)
+	out := map[string]int{}
+	for key, e := range st.Skills {
+		name, _, _ := strings.Cut(key, "@")
+		out[name] += e.Metrics.Samples
+	}
+	return out
+}
+
+// ranSteps counts the trace's steps per skill whose outcome the registry
+// records (the actions ran).
+func ranSteps(recs []loop.StepRecord) map[string]int {
+	out := map[string]int{}
+	for _, r := range recs {
+		if r.Invocation == nil {
+			continue
+		}
+		switch r.Verdict {
+		case loop.Success, loop.EffectsUnmet, loop.ActionFailed:
+			out[r.Invocation.Skill]++
+		}
+	}
+	return out
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+)
+
+// faultConfig runs the client at the fake server's tick, notices a silent
+// server after 1 s (the server sends a keep-alive every 100 ms; the read
+// timeout must be shorter than the client's wait for the server to answer a
+// dig, 70 ticks, or a stall fails actions before it is noticed; on a loaded
+// machine a shorter one fires spuriously) and reconnects quickly.
+const faultConfig = `server:
+  tick: 20ms
+  timeouts: {dial: 2s, login: 10s, read: 1s, action: 30s}
+  reconnect: {enabled: true, initial: 100ms, max: 500ms, jitter: 0}
+`
+
+// faultScript chops a tree per step (the two trees near the spawn have 5
+// and 4 logs; the goal needs both), so the first tree is a finished step
+// before the faults, which strike at the sixth accepted dig: the first log
+// of the second tree. The steps after the fault finish that tree.
+const faultScript = `- {skill: chop_tree, params: {min_logs: 4}}
+- {skill: chop_tree, params: {min_logs: 4}}
+- {skill: chop_tree, params: {min_logs: 4}}
+- {skill: chop_tree, params: {min_logs: 4}}
+- {skill: chop_tree, params: {min_logs: 4}}
+`
+
+const faultGoal = "collect 9 minecraft:log"
+
+// faultRun is one agent run against a fake server.
+type faultRun struct {
+	srv          *fakeserver.Server
+	agent        *child
+	trace, state string
+}
+
+func startFaultRun(t *testing.T, opts fakeserver.Options) *faultRun {
+	t.Helper()
+	opts.TickDuration = 20 * time.Millisecond
+	opts.KeepAliveInterval = 100 * time.Millisecond
+	srv, err := fakeserver.New(opts)
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "agent.yaml")
+	script := filepath.Join(dir, "script.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte(faultConfig), 0o644))
+	require.NoError(t, os.WriteFile(script, []byte(faultScript), 0o644))
+	r := &faultRun{srv: srv, trace: filepath.Join(dir, "trace.jsonl"), state: filepath.Join(dir, "state.json")}
+	r.agent = startAgent(t, 0, "run", "--server", srv.Addr(), "--username", "Bot", "--goal", faultGoal,
+		"--planner", "script", "--script", script, "--config-file", cfg, "--reconnect",
+		"--trace", r.trace, "--state", r.state, "--max-steps", "10")
+	return r
+}
+
+// waitServer waits for a condition on the server.
+func (r *faultRun) waitServer(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := r.srv.WaitFor(ctx, cond); err != nil {
+		t.Fatalf("waiting for %s: %v\nstdout:\n%s\nstderr:\n%s", what, err, r.agent.stdout(), tail(r.agent.stderrText(), 3000))
+	}
+}
+
+// checkTraceHasPrinted checks, while the agent runs, that every step it
+// printed is already in the trace file, whole (the agent prints a step
+// after writing it to the trace).
+func (r *faultRun) checkTraceHasPrinted(t *testing.T) {
+	t.Helper()
+	r.agent.waitSteps(t, 1, 10*time.Second)
+	printed := r.agent.steps()
+	recs := readTrace(t, r.trace)
+	have := map[int]bool{}
+	for _, rec := range recs {
+		have[rec.Step] = true
+	}
+	for _, n := range printed {
+		assert.True(t, have[n], "step %d was printed before the fault but is not in the trace (%d records)", n, len(recs))
+	}
+}
+
+var (
+	afterStepsRE = regexp.MustCompile(`goal met after (\d+) steps`)
+	reconnectsRE = regexp.MustCompile(`connection: .* (\d+) reconnects`)
+)
+
+// finish waits for the run and checks it met its goal after reconnecting,
+// with a complete trace and a state file that agrees with it; hitFailed
+// says the fault made a step fail (it struck the packet an action waited
+// for). It returns the run's wall time.
+func (r *faultRun) finish(t *testing.T, hitFailed bool) time.Duration {
+	t.Helper()
+	code, _, elapsed := r.agent.wait(t, 30*time.Second)
+	out := r.agent.stdout()
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, tail(r.agent.stderrText(), 4000))
+	m := afterStepsRE.FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	steps, _ := strconv.Atoi(m[1])
+	rm := reconnectsRE.FindStringSubmatch(out)
+	require.NotNil(t, rm, out)
+	reconnects, _ := strconv.Atoi(rm[1])
+	assert.GreaterOrEqual(t, reconnects, 1, "the agent reconnected")
+
+	recs := readTrace(t, r.trace)
+	require.Len(t, recs, steps, "one trace line per step")
+	failed := 0
+	for i, rec := range recs {
+		assert.Equal(t, i+1, rec.Step, "steps in order, none missing")
+		if rec.Verdict == loop.ActionFailed {
+			failed++
+		}
+	}
+	if hitFailed {
+		assert.GreaterOrEqual(t, failed, 1, "the step the fault hit failed and is in the trace")
+	}
+	last := recs[len(recs)-1]
+	require.NotNil(t, last.After)
+	assert.GreaterOrEqual(t, last.After.Inventory["minecraft:log"], 9)
+	assert.Equal(t, ranSteps(recs), stateSamples(t, r.state), "the state file recorded every step that ran")
+	return elapsed
+}
+
+func TestFaultKickWhileDigging(t *testing.T) {
+	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{KickAt: fakeserver.StageDig, KickReason: "Server restarting", Skip: 5, Once: true}})
+	r.waitServer(t, "the kick", func() bool { return len(r.srv.Kicks()) > 0 })
+	r.checkTraceHasPrinted(t)
+	elapsed := r.finish(t, true)
+	assert.Equal(t, "Server restarting", r.srv.Kicks()[0].Reason)
+	t.Logf("kick while digging: the run took %v", elapsed)
+	assert.Less(t, elapsed, 20*time.Second)
+}
+
+func TestFaultTruncatedPacket(t *testing.T) {
+	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{TruncateAt: fakeserver.StageDig, Truncate: fakeserver.TruncateFrame, Skip: 5, Once: true}})
+	r.waitServer(t, "the truncated packet", func() bool { return len(r.srv.Strikes()) > 0 })
+	r.checkTraceHasPrinted(t)
+	elapsed := r.finish(t, true)
+	assert.Equal(t, "truncate", r.srv.Strikes()[0].Fault)
+	t.Logf("truncated packet: the run took %v", elapsed)
+	assert.Less(t, elapsed, 20*time.Second)
+}
+
+func TestFaultStalledServer(t *testing.T) {
+	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{StallAt: fakeserver.StageDig, StallFor: 30 * time.Second, Skip: 5, Once: true}})
+	r.waitServer(t, "the stall", func() bool { return len(r.srv.Strikes()) > 0 })
+	stalled := time.Now()
+	r.checkTraceHasPrinted(t)
+	elapsed := r.finish(t, true)
+	assert.Equal(t, "stall", r.srv.Strikes()[0].Fault)
+	assert.Less(t, time.Since(stalled), 20*time.Second, "the agent noticed the silent server long before the 30 s stall ended")
+	assert.Contains(t, r.agent.stderrText(), "no packet from the server", "the log says why the connection was dropped")
+	t.Logf("stalled server: the run took %v", elapsed)
+	assert.Less(t, elapsed, 20*time.Second)
+}
+
+func TestFaultServerRestart(t *testing.T) {
+	r := startFaultRun(t, fakeserver.Options{})
+	r.waitServer(t, "the sixth accepted dig", func() bool {
+		n := 0
+		for _, d := range r.srv.Digs() {
+			if d.Accepted {
+				n++
+			}
+		}
+		return n >= 6
+	})
+	restarted := make(chan error, 1)
+	go func() { restarted <- r.srv.Restart(time.Second) }()
+	r.checkTraceHasPrinted(t)
+	require.NoError(t, <-restarted)
+	// The restart strikes between two digs: the next action waits for the
+	// reconnect, so no step needs to fail.
+	elapsed := r.finish(t, false)
+	assert.Equal(t, 1, r.srv.Restarts())
+	var kicked []string
+	for _, k := range r.srv.Kicks() {
+		kicked = append(kicked, k.Reason)
+	}
+	assert.Contains(t, kicked, "Server closed")
+	t.Logf("server restart (1 s down): the run took %v", elapsed)
+	assert.Less(t, elapsed, 20*time.Second)
+}
+
+// TestTraceSurvivesAKilledAgent: an agent killed mid-run (SIGKILL: no
+// deferred flush runs) leaves a trace with every step it finished, whole,
+// and a state file that parses.
+func TestTraceSurvivesAKilledAgent(t *testing.T) {
+	r := startFaultRun(t, fakeserver.Options{})
+	r.agent.waitSteps(t, 1, 15*time.Second)
+	r.waitServer(t, "a dig of the second step", func() bool { return len(r.srv.Digs()) >= 6 })
+	require.NoError(t, r.agent.cmd.Process.Signal(syscall.SIGKILL))
+	code, _, _ := r.agent.wait(t, 10*time.Second)
+	assert.NotEqual(t, exitOK, code)
+	printed := r.agent.steps()
+	require.NotEmpty(t, printed)
+	recs := readTrace(t, r.trace)
+	require.GreaterOrEqual(t, len(recs), len(printed), "every printed step is in the trace")
+	for i, rec := range recs {
+		assert.Equal(t, i+1, rec.Step)
+	}
+	samples := stateSamples(t, r.state)
+	assert.GreaterOrEqual(t, samples["chop_tree"], ranSteps(recs)["chop_tree"])
+	assert.False(t, strings.Contains(r.agent.stdout(), "goal met"))
+}
