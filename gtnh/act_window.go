@@ -36,16 +36,22 @@ func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result
 	x.s.actionNum++
 	num := x.s.actionNum
 	key := confirmKey{window, num}
-	delete(x.s.confirms, key)
+	pending := x.s.expectConfirm(key)
 	x.c.mu.Unlock()
+	defer func() {
+		x.c.mu.Lock()
+		if x.s.confirms[key] == pending {
+			delete(x.s.confirms, key)
+		}
+		x.c.mu.Unlock()
+	}()
 	if err := x.c.send(x.s, &proto17.ClickWindow{WindowID: window, Slot: int16(slot), Button: button, Action: num, Mode: mode, Clicked: clicked}); err != nil {
 		return err
 	}
 	var accepted bool
 	got, err := x.within(answerTicks, func() bool {
-		a, ok := x.s.confirms[key]
-		accepted = a
-		return ok
+		accepted = pending.accepted
+		return pending.answered
 	})
 	if err != nil {
 		return err

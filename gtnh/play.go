@@ -256,7 +256,7 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 		c.onWindowItems(s, p)
 	case *proto17.ConfirmTransaction:
 		c.mu.Lock()
-		s.confirms[confirmKey{p.WindowID, p.Action}] = p.Accepted
+		s.confirm(confirmKey{p.WindowID, p.Action}, p.Accepted)
 		c.notifyLocked()
 		c.mu.Unlock()
 		if !p.Accepted {

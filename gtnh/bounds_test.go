@@ -1,0 +1,104 @@
+package gtnh
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+)
+
+// TestUnknownMarksAreBounded: a server sending malformed chunks for ever
+// new coordinates grows the unknown list to maxUnknown and then only
+// counts.
+func TestUnknownMarksAreBounded(t *testing.T) {
+	const bad = maxUnknown + 200
+	step := make(chan int, 1)
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		for i := range bad {
+			// Chunk coordinates, then a column that does not decode.
+			data := binary.BigEndian.AppendUint32(nil, uint32(100+i))
+			data = binary.BigEndian.AppendUint32(data, 7)
+			sc.raw(proto17.IDClientboundChunkData, append(data, 0xFF))
+		}
+		sc.send(&proto17.KeepAlive{ID: 77})
+		expect(sc, func(p *proto17.ServerboundKeepAlive) bool { return p.ID == 77 })
+		step <- 1
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	recv(t, step)
+	st := c.Stats()
+	require.Len(t, st.Unknown, maxUnknown+1)
+	assert.Equal(t, fmt.Sprintf("and %d more", bad-maxUnknown), st.Unknown[maxUnknown])
+	assert.Contains(t, st.Unknown, "chunk(100, 7)")
+	c.mu.Lock()
+	assert.Len(t, c.unknown, maxUnknown)
+	c.mu.Unlock()
+	// A part already marked is not counted again; a cleared one frees room.
+	c.markUnknown("chunk(100, 7)")
+	c.known("chunk(101, 7)")
+	c.markUnknown("entity 5")
+	st = c.Stats()
+	assert.Contains(t, st.Unknown, "entity 5")
+	assert.Equal(t, fmt.Sprintf("and %d more", bad-maxUnknown), st.Unknown[len(st.Unknown)-1])
+}
+
+// TestUnsolicitedConfirmationsAreDropped: Confirm Transactions for clicks
+// the client did not send leave no state behind, and clicks still work.
+func TestUnsolicitedConfirmationsAreDropped(t *testing.T) {
+	step := make(chan int, 1)
+	var clicks []proto17.ClickWindow
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		items := make([]proto17.Slot, 45)
+		items[9] = proto17.Slot{ID: idLog, Count: 3}
+		sc.send(&proto17.WindowItems{WindowID: 0, Items: items})
+		for i := range 5000 {
+			sc.send(&proto17.ConfirmTransaction{WindowID: uint8(i), Action: int16(i), Accepted: true})
+		}
+		sc.send(&proto17.KeepAlive{ID: 78})
+		expect(sc, func(p *proto17.ServerboundKeepAlive) bool { return p.ID == 78 })
+		step <- 1
+		confirmClicks(sc, func(p *proto17.ClickWindow) { clicks = append(clicks, *p) })
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	recv(t, step)
+	c.mu.Lock()
+	assert.Empty(t, c.sess.confirms)
+	c.mu.Unlock()
+	res := c.Execute(context.Background(), action.Equip{Item: "minecraft:log"})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	c.mu.Lock()
+	assert.Empty(t, c.sess.confirms, "a click removes its entry when it returns")
+	c.mu.Unlock()
+	require.NotEmpty(t, clicks)
+}
+
+func TestPendingClicksAreCapped(t *testing.T) {
+	s := &session{confirms: map[confirmKey]*pendingClick{}}
+	var first *pendingClick
+	for i := range maxPendingClicks + 5 {
+		p := s.expectConfirm(confirmKey{0, int16(i)})
+		if i == 0 {
+			first = p
+		}
+	}
+	assert.Len(t, s.confirms, maxPendingClicks)
+	for i := range 5 {
+		assert.NotContains(t, s.confirms, confirmKey{0, int16(i)}, "the oldest are evicted")
+	}
+	assert.Contains(t, s.confirms, confirmKey{0, int16(maxPendingClicks + 4)})
+	s.confirm(confirmKey{0, 0}, true)
+	assert.False(t, first.answered, "an evicted click gets no answer")
+	s.confirm(confirmKey{0, int16(maxPendingClicks + 4)}, false)
+	p := s.confirms[confirmKey{0, int16(maxPendingClicks + 4)}]
+	assert.True(t, p.answered)
+	assert.False(t, p.accepted)
+}
