@@ -102,3 +102,46 @@ func TestPendingClicksAreCapped(t *testing.T) {
 	assert.True(t, p.answered)
 	assert.False(t, p.accepted)
 }
+
+// TestEquipFromTheMainInventory: the number-key swap (mode 2) is sent with
+// an empty clicked stack, as vanilla's Container.slotClick returns null for
+// it; a server comparing the two (NetHandlerPlayServer.processClickWindow)
+// refuses anything else.
+func TestEquipFromTheMainInventory(t *testing.T) {
+	var clicks []proto17.ClickWindow
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		items := make([]proto17.Slot, 45)
+		items[12] = proto17.Slot{ID: idLog, Count: 3}
+		items[36] = proto17.Slot{ID: idStick, Count: 2}
+		sc.send(&proto17.WindowItems{WindowID: 0, Items: items})
+		for {
+			var p proto17.Packet
+			select {
+			case p = <-sc.in:
+			case <-sc.done:
+				return
+			}
+			if p, ok := p.(*proto17.ClickWindow); ok {
+				clicks = append(clicks, *p)
+				// Vanilla: slotClick returns null for mode 2.
+				ok := p.Mode == 2 && p.Clicked.Empty()
+				sc.send(&proto17.ConfirmTransaction{WindowID: p.WindowID, Action: p.Action, Accepted: ok})
+				if !ok {
+					sc.send(&proto17.WindowItems{WindowID: 0, Items: items})
+				}
+			}
+		}
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	eventually(t, "the inventory", func() bool { return c.State().Snapshot().Inventory.CountID("minecraft:log") == 3 })
+	res := c.Execute(context.Background(), action.Equip{Item: "minecraft:log"})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	require.Len(t, clicks, 1)
+	assert.Equal(t, int8(2), clicks[0].Mode)
+	assert.Equal(t, int16(12), clicks[0].Slot)
+	assert.Equal(t, int8(0), clicks[0].Button, "the held hotbar slot")
+	inv := c.State().Snapshot().Inventory
+	assert.Equal(t, "minecraft:log", inv.Slots[0].ID, "the log is held")
+	assert.Equal(t, "minecraft:stick", inv.Slots[12].ID, "the stick went to its slot")
+}

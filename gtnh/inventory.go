@@ -197,7 +197,9 @@ func (inv *inventory) consumeGrid(window uint8, maxOf func(proto17.Slot) int) {
 	}
 }
 
-// swapHotbar predicts a mode-2 click: slot i and hotbar slot h swap.
+// swapHotbar predicts a mode-2 click: slot i and hotbar slot h swap. It
+// returns the stack slot i held; the packet's clicked stack for mode 2 is
+// empty regardless (see act.clickResult).
 func (inv *inventory) swapHotbar(window uint8, i, h int) (proto17.Slot, bool) {
 	p := inv.slot(window, i)
 	if p == nil || h < 0 || h > 8 {
