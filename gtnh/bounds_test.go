@@ -12,6 +12,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // TestUnknownMarksAreBounded: a server sending malformed chunks for ever
@@ -144,4 +145,42 @@ func TestEquipFromTheMainInventory(t *testing.T) {
 	inv := c.State().Snapshot().Inventory
 	assert.Equal(t, "minecraft:log", inv.Slots[0].ID, "the log is held")
 	assert.Equal(t, "minecraft:stick", inv.Slots[12].ID, "the stick went to its slot")
+}
+
+// TestDimensionFromTheServerHello: the world's dimension at login comes from
+// FML's ServerHello (an int) when it is not 0, not from Join Game's byte.
+func TestDimensionFromTheServerHello(t *testing.T) {
+	for _, tc := range []struct {
+		hello int32
+		want  string
+	}{{-1000, "dim-1000"}, {7, "dim7"}, {300, "dim300"}, {-1, world.Nether}, {0, world.Overworld}} {
+		t.Run(tc.want, func(t *testing.T) {
+			o := gtnhLogin(nil)
+			o.dimension = tc.hello
+			n := newPipeNet(t, playScript(o, func(sc *serverConn) {}))
+			c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+			require.NoError(t, c.Open(context.Background()))
+			assert.Equal(t, tc.want, c.State().Snapshot().Player.Dimension)
+			c.mu.Lock()
+			assert.Equal(t, tc.hello, c.sess.dimension)
+			c.mu.Unlock()
+		})
+	}
+}
+
+// TestRegistryWithTrailingBytesJoins: bytes after ModIdData's lists (Forge
+// writes the block-substitution count before the item names) do not break
+// the handshake.
+func TestRegistryWithTrailingBytesJoins(t *testing.T) {
+	for _, multipart := range []bool{false, true} {
+		o := gtnhLogin(nil)
+		o.multipart = multipart
+		o.registryTail = append([]byte{0, 0, 15}, "minecraft:apple"...)
+		n := newPipeNet(t, playScript(o, func(sc *serverConn) {}))
+		c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+		require.NoError(t, c.Open(context.Background()))
+		id, ok := c.State().Resolver().IDs().ItemID("minecraft:stick")
+		assert.True(t, ok)
+		assert.Equal(t, idStick, id)
+	}
 }

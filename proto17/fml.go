@@ -129,7 +129,10 @@ func EncodeFML(m FMLMessage) ([]byte, error) {
 }
 
 // ServerHello starts the FML handshake. Protocol 2 and later add the
-// dimension the player will join in.
+// dimension the player will join in, as an int (Forge 10.13.4's
+// FMLHandshakeMessage.ServerHello.fromBytes reads it with readInt when the
+// protocol byte is above 1): Join Game's dimension is a byte, so this is the
+// only place a dimension outside -128..127 arrives at login.
 type ServerHello struct {
 	Protocol  uint8
 	Dimension int32
