@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -182,5 +183,40 @@ func TestRegistryWithTrailingBytesJoins(t *testing.T) {
 		id, ok := c.State().Resolver().IDs().ItemID("minecraft:stick")
 		assert.True(t, ok)
 		assert.Equal(t, idStick, id)
+	}
+}
+
+// TestUnknownNEIDVersionFailsTheJoin: a server whose handshake mod list has
+// a NotEnoughIds newer than the formats known here ends the join with an
+// error naming the mod and version, before any chunk is decoded.
+func TestUnknownNEIDVersionFailsTheJoin(t *testing.T) {
+	for _, tc := range []struct{ version, want string }{
+		{"2.2.0", "NotEnoughIds 2.2.0 is not supported"},
+		{"2.1.11", "NotEnoughIds 2.1.11 is not supported"},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			mods := []proto17.ModInfo{{ModID: "mcp", Version: "9.05"}, {ModID: "neid", Version: tc.version}}
+			n := newPipeNet(t, func(sc *serverConn) {
+				sc.read(proto17.Handshaking)
+				sc.read(proto17.Login)
+				sc.send(&proto17.LoginSuccess{UUID: "00000000-0000-3000-8000-000000000000", Name: "Bot"})
+				sc.drain()
+				sc.sendFML(&proto17.ServerHello{Protocol: 2})
+				sc.expectFML()
+				sc.expectFML()
+				sc.sendFML(&proto17.ModList{Mods: mods})
+				<-sc.done
+			})
+			// The configured list (as a ping would give) is fine; the
+			// handshake's list decides.
+			c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.LoginTimeout = 2 * time.Second })
+			err := c.Open(context.Background())
+			require.Error(t, err)
+			var le *LoginError
+			require.ErrorAs(t, err, &le)
+			assert.Equal(t, StageHandshake, le.Stage)
+			assert.Contains(t, err.Error(), tc.want)
+			<-c.Done()
+		})
 	}
 }
