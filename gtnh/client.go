@@ -31,7 +31,8 @@ type Stats struct {
 	Malformed map[string]int64 `json:"malformed,omitempty"`
 	// Unknown lists the parts of the world marked unknown after a
 	// malformed packet (e.g. "chunk(3, -2)", "inventory", "entity 17");
-	// a later packet that sets the part again clears it.
+	// a later packet that sets the part again clears it. At most 256 are
+	// kept; marks beyond that are counted in a last "and N more" entry.
 	Unknown []string `json:"unknown,omitempty"`
 	// Reconnects counts successful reconnects; Corrections the server's
 	// position corrections; KeepAlives the keep-alives answered.
@@ -69,6 +70,9 @@ type Client struct {
 	unknown  map[string]bool
 	err      error
 	worldAge int64
+
+	// unknownMore counts unknown marks that did not fit in unknown.
+	unknownMore int
 }
 
 // maxChatLog bounds the chat lines kept.
@@ -114,6 +118,9 @@ func (c *Client) Stats() Stats {
 	s := c.stats
 	s.Skipped, s.Malformed = maps.Clone(c.stats.Skipped), maps.Clone(c.stats.Malformed)
 	s.Unknown = slices.Sorted(maps.Keys(c.unknown))
+	if c.unknownMore > 0 {
+		s.Unknown = append(s.Unknown, fmt.Sprintf("and %d more", c.unknownMore))
+	}
 	if sess := c.sess; sess != nil {
 		s.PacketsOut += sess.c.sent.Load()
 	}
@@ -442,11 +449,23 @@ func (c *Client) login(ctx context.Context, cn *conn) (string, error) {
 	}
 }
 
+// maxUnknown bounds the parts of the world listed as unknown: a server
+// sending malformed packets for ever new chunks or entity ids must not grow
+// the list without end.
+const maxUnknown = 256
+
 // markUnknown records a part of the world that a malformed packet left
-// unknown; known clears it.
+// unknown; known clears it. Over maxUnknown parts, new marks are only
+// counted (Stats lists "and N more"; a later packet may have cleared some).
 func (c *Client) markUnknown(part string) {
 	c.mu.Lock()
-	c.unknown[part] = true
+	switch {
+	case c.unknown[part]:
+	case len(c.unknown) < maxUnknown:
+		c.unknown[part] = true
+	default:
+		c.unknownMore++
+	}
 	c.mu.Unlock()
 }
 

@@ -256,7 +256,7 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 		c.onWindowItems(s, p)
 	case *proto17.ConfirmTransaction:
 		c.mu.Lock()
-		s.confirms[confirmKey{p.WindowID, p.Action}] = p.Accepted
+		s.confirm(confirmKey{p.WindowID, p.Action}, p.Accepted)
 		c.notifyLocked()
 		c.mu.Unlock()
 		if !p.Accepted {
@@ -350,11 +350,19 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 	if s.fml.started() && !s.fml.done() {
 		return &LoginError{Stage: StageHandshake, Err: &HandshakeError{State: s.fml.state.String(), Got: "Join Game before the handshake completed"}}
 	}
+	// Join Game's dimension is a byte; FML's ServerHello (protocol 2)
+	// carries the full int, and a Forge client uses it when it is not 0
+	// (NetworkDispatcher.getOverrideDimension of Forge 10.13.4), so that
+	// dimensions outside -128..127 survive the login.
+	dim := int32(p.Dimension)
+	if s.fml.started() && s.fml.dimension != 0 {
+		dim = s.fml.dimension
+	}
 	c.mu.Lock()
 	if !s.fml.started() {
 		s.vanilla = true
 	}
-	s.inGame, s.entityID, s.gameMode, s.dimension = true, p.EntityID, p.GameMode, int32(p.Dimension)
+	s.inGame, s.entityID, s.gameMode, s.dimension = true, p.EntityID, p.GameMode, dim
 	vanilla := s.vanilla
 	c.notifyLocked()
 	c.mu.Unlock()
@@ -366,10 +374,10 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 	c.state.Update(func(tx *world.Tx) {
 		pl := tx.Player()
 		pl.Name = name
-		pl.Dimension = dimensionName(int32(p.Dimension))
+		pl.Dimension = dimensionName(dim)
 		tx.SetPlayer(pl)
 	})
-	c.log.Info().Int32("entity", p.EntityID).Int8("dimension", p.Dimension).Uint8("mode", p.GameMode).Msg("joined")
+	c.log.Info().Int32("entity", p.EntityID).Int32("dimension", dim).Uint8("mode", p.GameMode).Msg("joined")
 	return c.send(s, &proto17.ClientSettings{Locale: "en_US", ViewDistance: int8(c.cfg.ViewDistance), ChatColors: true, Difficulty: 2, ShowCape: true})
 }
 
