@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -219,4 +220,35 @@ func TestUnknownNEIDVersionFailsTheJoin(t *testing.T) {
 			<-c.Done()
 		})
 	}
+}
+
+// TestSkippedCountsAreBounded: unknown packet ids and plugin channels are
+// the server's choice; the counters keyed by them stop growing.
+func TestSkippedCountsAreBounded(t *testing.T) {
+	const channels, ids = 300, 200
+	step := make(chan int, 1)
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		for i := range channels {
+			sc.send(&proto17.PluginMessage{Channel: fmt.Sprintf("ch%d", i), Data: []byte{1}})
+		}
+		for i := range ids {
+			sc.raw(int32(0x1000+i), []byte{0})
+		}
+		sc.send(&proto17.KeepAlive{ID: 79})
+		expect(sc, func(p *proto17.ServerboundKeepAlive) bool { return p.ID == 79 })
+		step <- 1
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	recv(t, step)
+	st := c.Stats()
+	assert.LessOrEqual(t, len(st.Skipped), maxCountedNames+1)
+	var total int64
+	for name, k := range st.Skipped {
+		if strings.HasPrefix(name, "PluginMessage(ch") || strings.HasPrefix(name, "Unknown(") || name == otherName {
+			total += k
+		}
+	}
+	assert.Equal(t, int64(channels+ids), total, "every packet is still counted")
+	assert.Positive(t, st.Skipped[otherName])
 }

@@ -25,6 +25,8 @@ type Stats struct {
 	PacketsOut int64 `json:"packets_out"`
 	// Skipped counts packets the client reads past without using them
 	// (no codec, or nothing in the world model for them), by name.
+	// Skipped and Malformed each count at most 128 names separately, the
+	// rest under "other" (the server chooses ids and channel names).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	// Malformed counts packets that did not decode, by name; each was
 	// dropped and the state it would have changed marked unknown.

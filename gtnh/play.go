@@ -53,8 +53,26 @@ func (c *Client) readLoop(s *session) {
 
 func (c *Client) skip(name string) {
 	c.mu.Lock()
-	c.stats.Skipped[name]++
+	countName(c.stats.Skipped, name)
 	c.mu.Unlock()
+}
+
+// maxCountedNames bounds the names Stats.Skipped and Stats.Malformed count
+// separately: the server picks packet ids ("Unknown(0x…)") and plugin
+// channel names, so a map keyed by them could grow without end. Names past
+// the bound are counted under otherName.
+const (
+	maxCountedNames = 128
+	otherName       = "other"
+)
+
+// countName counts one event under name in m, or under otherName when m
+// already counts maxCountedNames names; Client.mu is held.
+func countName(m map[string]int64, name string) {
+	if _, ok := m[name]; !ok && len(m) >= maxCountedNames {
+		name = otherName
+	}
+	m[name]++
 }
 
 // malformed counts a packet that did not decode and marks what it would
@@ -63,7 +81,7 @@ func (c *Client) skip(name string) {
 func (c *Client) malformed(s *session, id int32, data []byte, err error) error {
 	name := proto17.PacketName(proto17.Play, proto17.Clientbound, id)
 	c.mu.Lock()
-	c.stats.Malformed[name]++
+	countName(c.stats.Malformed, name)
 	c.mu.Unlock()
 	c.log.Warn().Err(err).Str("packet", name).Msg("malformed packet skipped")
 	be := binary.BigEndian
@@ -293,7 +311,7 @@ func (c *Client) onPlugin(s *session, channel string, data []byte) error {
 			}
 			c.log.Warn().Err(err).Msg("FML|MP message dropped")
 			c.mu.Lock()
-			c.stats.Malformed["PluginMessage(FML|MP)"]++
+			countName(c.stats.Malformed, "PluginMessage(FML|MP)")
 			c.mu.Unlock()
 			return nil
 		}
