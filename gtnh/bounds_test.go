@@ -252,3 +252,103 @@ func TestSkippedCountsAreBounded(t *testing.T) {
 	assert.Equal(t, int64(channels+ids), total, "every packet is still counted")
 	assert.Positive(t, st.Skipped[otherName])
 }
+
+// TestEntitiesAreBounded: a server spawning ever new entity ids fills the
+// world up to maxEntities; later spawns are counted, not kept, and a
+// despawn frees room.
+func TestEntitiesAreBounded(t *testing.T) {
+	const extra = 50
+	step, next := make(chan int, 1), make(chan int, 1)
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		for i := range maxEntities + extra {
+			sc.send(&proto17.SpawnMob{EntityID: int32(1000 + i), Type: 54})
+		}
+		sc.send(&proto17.SpawnMob{EntityID: 1000, Type: 90}) // already tracked: updated
+		sc.send(&proto17.KeepAlive{ID: 3})
+		expect(sc, func(p *proto17.ServerboundKeepAlive) bool { return p.ID == 3 })
+		step <- 1
+		<-next
+		sc.send(&proto17.DestroyEntities{IDs: []int32{1001}})
+		sc.send(&proto17.SpawnMob{EntityID: 5, Type: 54})
+		sc.send(&proto17.KeepAlive{ID: 4})
+		expect(sc, func(p *proto17.ServerboundKeepAlive) bool { return p.ID == 4 })
+		step <- 2
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	recv(t, step)
+	snap := c.State().Snapshot()
+	assert.Len(t, snap.Entities, maxEntities)
+	assert.Equal(t, int64(extra), c.Stats().Skipped["entity over limit"])
+	e, ok := entityByID(snap, 1000)
+	require.True(t, ok)
+	assert.Equal(t, "pig", e.Name, "a tracked entity is updated at the bound")
+	next <- 1
+	recv(t, step)
+	snap = c.State().Snapshot()
+	assert.Len(t, snap.Entities, maxEntities)
+	_, ok = entityByID(snap, 5)
+	assert.True(t, ok, "a despawn frees room for a new entity")
+}
+
+// TestColumnsAreBounded: a server that sends columns without ever
+// unloading them fills the world up to maxColumns; each further column
+// unloads the one farthest from the player.
+func TestColumnsAreBounded(t *testing.T) {
+	const side = 66 // 66² columns + 3 more of the login: 134 over the bound
+	step := make(chan int, 1)
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		// One stone section a column, 200 columns a bulk.
+		enc := proto17.NewChunkEncoder(gtnhFormats)
+		var cols []*world.Column
+		flush := func() {
+			p, err := enc.MapChunkBulk(cols, true)
+			if err != nil {
+				panic(err)
+			}
+			sc.send(p)
+			cols = cols[:0]
+		}
+		for x := range side {
+			for z := range side {
+				col := world.NewColumn(x, z)
+				col.SetSection(0, world.NewUniformSection(world.MakeState(idStone, 0)))
+				if cols = append(cols, col); len(cols) == 200 {
+					flush()
+				}
+			}
+		}
+		flush()
+		sc.send(&proto17.KeepAlive{ID: 3})
+		expect(sc, func(p *proto17.ServerboundKeepAlive) bool { return p.ID == 3 })
+		step <- 1
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	recv(t, step)
+	chunks := c.State().Snapshot().Blocks.(*world.Chunks)
+	assert.Equal(t, maxColumns, chunks.Columns())
+	// The login loaded 4 columns, (0, 0) among them.
+	assert.Equal(t, int64(side*side+3-maxColumns), c.Stats().Skipped["column over limit"])
+	c.mu.Lock()
+	assert.Len(t, c.sess.loaded, maxColumns)
+	c.mu.Unlock()
+	// The player stands in column (-1, -1): the farthest ring (x or z = 65,
+	// 131 columns) went first, then 3 of the next.
+	assert.NotNil(t, chunks.Column(-1, -1), "the player's column stays")
+	assert.NotNil(t, chunks.Column(0, 0))
+	assert.NotNil(t, chunks.Column(63, 63))
+	assert.Nil(t, chunks.Column(65, 0))
+	assert.Nil(t, chunks.Column(0, 65))
+	assert.Nil(t, chunks.Column(65, 65))
+	assert.True(t, c.Connected())
+}
+
+func entityByID(s *world.Snapshot, id int) (world.Entity, bool) {
+	for _, e := range s.Entities {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return world.Entity{}, false
+}

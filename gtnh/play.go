@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -494,9 +495,21 @@ func (c *Client) Say(msg string) error {
 	return c.say(s, msg)
 }
 
+// maxEntities bounds the entities a session tracks. A vanilla server only
+// tracks entities within its tracking range (64 blocks for players, 32 for
+// items; EntityTracker.trackEntity), so a busy GTNH base shows hundreds, not
+// thousands; a server spawning ever new ids must not grow the world without
+// end. Spawns past the bound are skipped (counted as "entity over limit").
+const maxEntities = 16384
+
 func (c *Client) putEntity(s *session, id int32, e world.Entity) {
 	e.ID = int(id)
 	c.mu.Lock()
+	if !s.entities[id] && len(s.entities) >= maxEntities {
+		countName(c.stats.Skipped, "entity over limit")
+		c.mu.Unlock()
+		return
+	}
 	s.entities[id] = true
 	c.notifyLocked()
 	c.mu.Unlock()
@@ -602,16 +615,39 @@ func (c *Client) onBulk(s *session, p *proto17.MapChunkBulk) {
 	c.applyColumns(s, cols)
 }
 
+// maxColumns bounds the chunk columns a session keeps loaded: a view radius
+// of 32 chunks, (2·32+1)². Vanilla 1.7.10 servers send at most radius 20
+// (PlayerManager.func_152622_a; GTNH's ArchaicFix raises that limit with
+// newMaxRenderDistance) and unload what leaves the view, so only a server
+// that never unloads reaches the bound. Past it, the column farthest from the
+// player (which may be the new one) is dropped for each new one (counted as
+// "column over limit").
+const maxColumns = 65 * 65
+
 func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
+	var evicted [][2]int
 	c.mu.Lock()
-	for _, col := range cols {
+	for i := range cols {
+		col := &cols[i]
 		k := [2]int{col.X, col.Z}
-		if col.Unload {
+		switch {
+		case col.Unload:
 			delete(s.loaded, k)
-		} else {
+		case s.loaded[k]:
+		default:
+			// The new column may itself be the farthest: then it goes.
 			s.loaded[k] = true
+			if len(s.loaded) > maxColumns {
+				far := s.farthestColumn()
+				delete(s.loaded, far)
+				evicted = append(evicted, far)
+				countName(c.stats.Skipped, "column over limit")
+			}
 		}
 	}
+	// A column evicted and loaded again in the same batch stays; the world
+	// unloads the others after this batch loads.
+	evicted = slices.DeleteFunc(evicted, func(k [2]int) bool { return s.loaded[k] })
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
@@ -632,6 +668,9 @@ func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
 					}
 				}
 			}
+		}
+		for _, k := range evicted {
+			tx.UnloadColumn(k[0], k[1])
 		}
 	})
 	for _, col := range cols {
@@ -738,4 +777,27 @@ func containerSlotNames(kind uint8, n int) []string {
 		out[0], out[1], out[2] = "input", "fuel", "output"
 	}
 	return out
+}
+
+// farthestColumn is the loaded column farthest from the player (Chebyshev
+// distance in chunks; ties broken by coordinates, so the choice does not
+// depend on map order); Client.mu is held and s.loaded is not empty.
+func (s *session) farthestColumn() [2]int {
+	px, pz := ifloor(s.body.x)>>4, ifloor(s.body.z)>>4
+	var far [2]int
+	best := -1
+	for k := range s.loaded {
+		d := max(absInt(k[0]-px), absInt(k[1]-pz))
+		if d > best || d == best && (k[0] < far[0] || k[0] == far[0] && k[1] < far[1]) {
+			far, best = k, d
+		}
+	}
+	return far
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
