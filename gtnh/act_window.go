@@ -13,7 +13,7 @@ import (
 
 // click sends one window click after predicting it in the model, and waits
 // for the server's Confirm Transaction. Modes: 0 left/right click (button
-// 0/1), 2 swap with hotbar slot button. A refused click (the reader acks
+// 0/1), 2 swap with hotbar slot button (sent with an empty clicked stack). A refused click (the reader acks
 // it, the server resends the window) is errRejected.
 func (x *act) click(window uint8, slot int, button int8, mode int8) error {
 	return x.clickResult(window, slot, button, mode, false)
@@ -25,7 +25,12 @@ func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result
 	var clicked proto17.Slot
 	var ok bool
 	if mode == 2 {
-		clicked, ok = x.s.inv.swapHotbar(window, slot, int(button))
+		// The server compares the packet's stack with what
+		// Container.slotClick returns, which for mode 2 is always null
+		// (1.7.10 Container.func_75144_a sets its result only for modes
+		// 0 and 1; NetHandlerPlayServer.processClickWindow refuses the
+		// click on a mismatch): send an empty stack, predict the swap.
+		_, ok = x.s.inv.swapHotbar(window, slot, int(button))
 	} else {
 		clicked, ok = x.s.inv.click(window, slot, button, result, maxStackOf(ids))
 	}
@@ -36,16 +41,22 @@ func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result
 	x.s.actionNum++
 	num := x.s.actionNum
 	key := confirmKey{window, num}
-	delete(x.s.confirms, key)
+	pending := x.s.expectConfirm(key)
 	x.c.mu.Unlock()
+	defer func() {
+		x.c.mu.Lock()
+		if x.s.confirms[key] == pending {
+			delete(x.s.confirms, key)
+		}
+		x.c.mu.Unlock()
+	}()
 	if err := x.c.send(x.s, &proto17.ClickWindow{WindowID: window, Slot: int16(slot), Button: button, Action: num, Mode: mode, Clicked: clicked}); err != nil {
 		return err
 	}
 	var accepted bool
 	got, err := x.within(answerTicks, func() bool {
-		a, ok := x.s.confirms[key]
-		accepted = a
-		return ok
+		accepted = pending.accepted
+		return pending.answered
 	})
 	if err != nil {
 		return err

@@ -25,13 +25,16 @@ type Stats struct {
 	PacketsOut int64 `json:"packets_out"`
 	// Skipped counts packets the client reads past without using them
 	// (no codec, or nothing in the world model for them), by name.
+	// Skipped and Malformed each count at most 128 names separately, the
+	// rest under "other" (the server chooses ids and channel names).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	// Malformed counts packets that did not decode, by name; each was
 	// dropped and the state it would have changed marked unknown.
 	Malformed map[string]int64 `json:"malformed,omitempty"`
 	// Unknown lists the parts of the world marked unknown after a
 	// malformed packet (e.g. "chunk(3, -2)", "inventory", "entity 17");
-	// a later packet that sets the part again clears it.
+	// a later packet that sets the part again clears it. At most 256 are
+	// kept; marks beyond that are counted in a last "and N more" entry.
 	Unknown []string `json:"unknown,omitempty"`
 	// Reconnects counts successful reconnects; Corrections the server's
 	// position corrections; KeepAlives the keep-alives answered.
@@ -69,6 +72,9 @@ type Client struct {
 	unknown  map[string]bool
 	err      error
 	worldAge int64
+
+	// unknownMore counts unknown marks that did not fit in unknown.
+	unknownMore int
 }
 
 // maxChatLog bounds the chat lines kept.
@@ -114,6 +120,9 @@ func (c *Client) Stats() Stats {
 	s := c.stats
 	s.Skipped, s.Malformed = maps.Clone(c.stats.Skipped), maps.Clone(c.stats.Malformed)
 	s.Unknown = slices.Sorted(maps.Keys(c.unknown))
+	if c.unknownMore > 0 {
+		s.Unknown = append(s.Unknown, fmt.Sprintf("and %d more", c.unknownMore))
+	}
 	if sess := c.sess; sess != nil {
 		s.PacketsOut += sess.c.sent.Load()
 	}
@@ -442,11 +451,23 @@ func (c *Client) login(ctx context.Context, cn *conn) (string, error) {
 	}
 }
 
+// maxUnknown bounds the parts of the world listed as unknown: a server
+// sending malformed packets for ever new chunks or entity ids must not grow
+// the list without end.
+const maxUnknown = 256
+
 // markUnknown records a part of the world that a malformed packet left
-// unknown; known clears it.
+// unknown; known clears it. Over maxUnknown parts, new marks are only
+// counted (Stats lists "and N more"; a later packet may have cleared some).
 func (c *Client) markUnknown(part string) {
 	c.mu.Lock()
-	c.unknown[part] = true
+	switch {
+	case c.unknown[part]:
+	case len(c.unknown) < maxUnknown:
+		c.unknown[part] = true
+	default:
+		c.unknownMore++
+	}
 	c.mu.Unlock()
 }
 

@@ -3,6 +3,7 @@ package gtnh
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,31 +206,32 @@ func TestKeepAliveIsEchoedAndPlayKickEnds(t *testing.T) {
 }
 
 func TestIdleSendsAMovementPacketEveryTick(t *testing.T) {
-	got := make(chan int, 1)
+	// Counted against the client's own tick counter, not the wall clock, so
+	// a loaded machine cannot make it flaky.
+	var moves atomic.Int64
 	n := newPipeNet(t, func(sc *serverConn) {
 		sc.login(gtnhLogin(nil))
-		count := 0
-		deadline := time.After(200 * time.Millisecond)
 		for {
 			select {
 			case p := <-sc.in:
 				switch p.(type) {
 				case *proto17.Player, *proto17.ServerboundPlayerPositionAndLook, *proto17.PlayerLook, *proto17.PlayerPosition:
-					count++
+					moves.Add(1)
 				}
-			case <-deadline:
-				got <- count
-				<-sc.done
+			case <-sc.done:
 				return
 			}
 		}
 	})
-	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.Tick = 10 * time.Millisecond })
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.Tick = 5 * time.Millisecond })
 	require.NoError(t, c.Open(context.Background()))
-	count := recv(t, got)
-	// 200 ms of 10 ms ticks; allow for scheduling.
-	assert.GreaterOrEqual(t, count, 12)
-	assert.LessOrEqual(t, count, 22)
+	require.Eventually(t, func() bool { return c.Ticks() >= 40 }, 10*time.Second, time.Millisecond)
+	t0, m0 := c.Ticks(), moves.Load()
+	require.Eventually(t, func() bool { return c.Ticks() >= t0+40 }, 10*time.Second, time.Millisecond)
+	// Packets may still be in flight between the tick and the server's count.
+	require.Eventually(t, func() bool { return moves.Load()-m0 >= 38 }, 5*time.Second, time.Millisecond)
+	ticks, sent := c.Ticks()-t0, moves.Load()-m0
+	assert.InDelta(t, ticks, sent, 3, "one movement packet a tick: %d ticks, %d packets", ticks, sent)
 }
 
 func TestReconnectAfterAKick(t *testing.T) {

@@ -61,7 +61,9 @@ type fmlHandshake struct {
 	serverMods []proto17.ModInfo
 	ids        *world.IDMap
 	idErr      error
-	dimension  int32
+	// dimension is the ServerHello's override dimension (0 when the
+	// server's FML protocol is 1, which sends none).
+	dimension int32
 	// registryEntries counts ModIdData entries.
 	registryEntries int
 }

@@ -2,10 +2,6 @@ package gtnh
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
-
-	"github.com/Tnze/go-mc/nbt"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -201,7 +197,9 @@ func (inv *inventory) consumeGrid(window uint8, maxOf func(proto17.Slot) int) {
 	}
 }
 
-// swapHotbar predicts a mode-2 click: slot i and hotbar slot h swap.
+// swapHotbar predicts a mode-2 click: slot i and hotbar slot h swap. It
+// returns the stack slot i held; the packet's clicked stack for mode 2 is
+// empty regardless (see act.clickResult).
 func (inv *inventory) swapHotbar(window uint8, i, h int) (proto17.Slot, bool) {
 	p := inv.slot(window, i)
 	if p == nil || h < 0 || h > 8 {
@@ -243,58 +241,81 @@ func toStack(s proto17.Slot, ids *world.IDMap) world.ItemStack {
 	return st
 }
 
-// gtNBT is the part of an item's NBT the client reads.
-type gtNBT struct {
-	GT *struct {
-		MaxDamage int64 `nbt:"MaxDamage"`
-		Damage    int64 `nbt:"Damage"`
-	} `nbt:"GT.ToolStats"`
-	Ench []struct {
-		ID  int16 `nbt:"id"`
-		Lvl int16 `nbt:"lvl"`
-	} `nbt:"ench"`
+// itemNBT is the part of an item's NBT the client reads.
+type itemNBT struct {
+	// damage and maxDamage are GregTech's tool wear (GT.ToolStats: Damage
+	// and MaxDamage, longs); hasWear is set when MaxDamage is positive.
+	damage, maxDamage int64
+	hasWear           bool
+	// ench maps enchantment ids to levels (ench: a list of {id, lvl}).
+	ench map[int16]int16
 }
 
-// readItemNBT decodes an item's gzipped NBT with go-mc's nbt package.
-func readItemNBT(gz []byte) (gtNBT, bool) {
-	var v gtNBT
+// readItemNBT decodes an item's gzipped NBT with proto17's bounded decoder:
+// the server's bytes decide nothing about how much the client allocates
+// beyond proto17.MaxNBTAlloc. ok is false for NBT that does not decode.
+func readItemNBT(gz []byte) (v itemNBT, ok bool) {
 	if len(gz) == 0 {
 		return v, false
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	n, err := proto17.DecodeGzipNBT(gz)
 	if err != nil {
 		return v, false
 	}
-	raw, err := io.ReadAll(io.LimitReader(zr, proto17.MaxNBTSize))
-	if err != nil {
-		return v, false
+	if gt, ok := n.Root["GT.ToolStats"].(proto17.Compound); ok {
+		dmg, _ := nbtInt(gt["Damage"])
+		maxDmg, okMax := nbtInt(gt["MaxDamage"])
+		if okMax && maxDmg > 0 {
+			v.damage, v.maxDamage, v.hasWear = dmg, maxDmg, true
+		}
 	}
-	if _, err := nbt.NewDecoder(bytes.NewReader(raw)).Decode(&v); err != nil {
-		return v, false
+	if l, ok := n.Root["ench"].(proto17.List); ok && l.Type == proto17.TagCompound {
+		for _, e := range l.Values {
+			c, _ := e.(proto17.Compound)
+			id, okID := nbtInt(c["id"])
+			lvl, okLvl := nbtInt(c["lvl"])
+			if !okID || !okLvl || id != int64(int16(id)) || lvl != int64(int16(lvl)) {
+				continue
+			}
+			if v.ench == nil {
+				v.ench = map[int16]int16{}
+			}
+			if _, seen := v.ench[int16(id)]; !seen {
+				v.ench[int16(id)] = int16(lvl)
+			}
+		}
 	}
 	return v, true
+}
+
+// nbtInt reads an integer tag of any width, as Minecraft's
+// NBTTagCompound.getLong/getShort do through NBTPrimitive.
+func nbtInt(v any) (int64, bool) {
+	switch v := v.(type) {
+	case int8:
+		return int64(v), true
+	case int16:
+		return int64(v), true
+	case int32:
+		return int64(v), true
+	case int64:
+		return v, true
+	}
+	return 0, false
 }
 
 // gtToolWear reads GregTech's tool stats (GT.ToolStats: Damage and
 // MaxDamage, longs).
 func gtToolWear(gz []byte) (damage, maxDamage int, ok bool) {
 	v, ok := readItemNBT(gz)
-	if !ok || v.GT == nil || v.GT.MaxDamage <= 0 {
+	if !ok || !v.hasWear {
 		return 0, 0, false
 	}
-	return int(v.GT.Damage), int(v.GT.MaxDamage), true
+	return int(v.damage), int(v.maxDamage), true
 }
 
 // efficiency is the Efficiency enchantment level of a stack (id 32).
 func efficiency(s proto17.Slot) int {
-	v, ok := readItemNBT(s.NBT)
-	if !ok {
-		return 0
-	}
-	for _, e := range v.Ench {
-		if e.ID == 32 {
-			return int(e.Lvl)
-		}
-	}
-	return 0
+	v, _ := readItemNBT(s.NBT)
+	return int(v.ench[32])
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,8 +54,26 @@ func (c *Client) readLoop(s *session) {
 
 func (c *Client) skip(name string) {
 	c.mu.Lock()
-	c.stats.Skipped[name]++
+	countName(c.stats.Skipped, name)
 	c.mu.Unlock()
+}
+
+// maxCountedNames bounds the names Stats.Skipped and Stats.Malformed count
+// separately: the server picks packet ids ("Unknown(0x…)") and plugin
+// channel names, so a map keyed by them could grow without end. Names past
+// the bound are counted under otherName.
+const (
+	maxCountedNames = 128
+	otherName       = "other"
+)
+
+// countName counts one event under name in m, or under otherName when m
+// already counts maxCountedNames names; Client.mu is held.
+func countName(m map[string]int64, name string) {
+	if _, ok := m[name]; !ok && len(m) >= maxCountedNames {
+		name = otherName
+	}
+	m[name]++
 }
 
 // malformed counts a packet that did not decode and marks what it would
@@ -63,7 +82,7 @@ func (c *Client) skip(name string) {
 func (c *Client) malformed(s *session, id int32, data []byte, err error) error {
 	name := proto17.PacketName(proto17.Play, proto17.Clientbound, id)
 	c.mu.Lock()
-	c.stats.Malformed[name]++
+	countName(c.stats.Malformed, name)
 	c.mu.Unlock()
 	c.log.Warn().Err(err).Str("packet", name).Msg("malformed packet skipped")
 	be := binary.BigEndian
@@ -256,7 +275,7 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 		c.onWindowItems(s, p)
 	case *proto17.ConfirmTransaction:
 		c.mu.Lock()
-		s.confirms[confirmKey{p.WindowID, p.Action}] = p.Accepted
+		s.confirm(confirmKey{p.WindowID, p.Action}, p.Accepted)
 		c.notifyLocked()
 		c.mu.Unlock()
 		if !p.Accepted {
@@ -293,7 +312,7 @@ func (c *Client) onPlugin(s *session, channel string, data []byte) error {
 			}
 			c.log.Warn().Err(err).Msg("FML|MP message dropped")
 			c.mu.Lock()
-			c.stats.Malformed["PluginMessage(FML|MP)"]++
+			countName(c.stats.Malformed, "PluginMessage(FML|MP)")
 			c.mu.Unlock()
 			return nil
 		}
@@ -350,11 +369,19 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 	if s.fml.started() && !s.fml.done() {
 		return &LoginError{Stage: StageHandshake, Err: &HandshakeError{State: s.fml.state.String(), Got: "Join Game before the handshake completed"}}
 	}
+	// Join Game's dimension is a byte; FML's ServerHello (protocol 2)
+	// carries the full int, and a Forge client uses it when it is not 0
+	// (NetworkDispatcher.getOverrideDimension of Forge 10.13.4), so that
+	// dimensions outside -128..127 survive the login.
+	dim := int32(p.Dimension)
+	if s.fml.started() && s.fml.dimension != 0 {
+		dim = s.fml.dimension
+	}
 	c.mu.Lock()
 	if !s.fml.started() {
 		s.vanilla = true
 	}
-	s.inGame, s.entityID, s.gameMode, s.dimension = true, p.EntityID, p.GameMode, int32(p.Dimension)
+	s.inGame, s.entityID, s.gameMode, s.dimension = true, p.EntityID, p.GameMode, dim
 	vanilla := s.vanilla
 	c.notifyLocked()
 	c.mu.Unlock()
@@ -366,10 +393,10 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 	c.state.Update(func(tx *world.Tx) {
 		pl := tx.Player()
 		pl.Name = name
-		pl.Dimension = dimensionName(int32(p.Dimension))
+		pl.Dimension = dimensionName(dim)
 		tx.SetPlayer(pl)
 	})
-	c.log.Info().Int32("entity", p.EntityID).Int8("dimension", p.Dimension).Uint8("mode", p.GameMode).Msg("joined")
+	c.log.Info().Int32("entity", p.EntityID).Int32("dimension", dim).Uint8("mode", p.GameMode).Msg("joined")
 	return c.send(s, &proto17.ClientSettings{Locale: "en_US", ViewDistance: int8(c.cfg.ViewDistance), ChatColors: true, Difficulty: 2, ShowCape: true})
 }
 
@@ -468,9 +495,21 @@ func (c *Client) Say(msg string) error {
 	return c.say(s, msg)
 }
 
+// maxEntities bounds the entities a session tracks. A vanilla server only
+// tracks entities within its tracking range (64 blocks for players, 32 for
+// items; EntityTracker.trackEntity), so a busy GTNH base shows hundreds, not
+// thousands; a server spawning ever new ids must not grow the world without
+// end. Spawns past the bound are skipped (counted as "entity over limit").
+const maxEntities = 16384
+
 func (c *Client) putEntity(s *session, id int32, e world.Entity) {
 	e.ID = int(id)
 	c.mu.Lock()
+	if !s.entities[id] && len(s.entities) >= maxEntities {
+		countName(c.stats.Skipped, "entity over limit")
+		c.mu.Unlock()
+		return
+	}
 	s.entities[id] = true
 	c.notifyLocked()
 	c.mu.Unlock()
@@ -576,16 +615,39 @@ func (c *Client) onBulk(s *session, p *proto17.MapChunkBulk) {
 	c.applyColumns(s, cols)
 }
 
+// maxColumns bounds the chunk columns a session keeps loaded: a view radius
+// of 32 chunks, (2·32+1)². Vanilla 1.7.10 servers send at most radius 20
+// (PlayerManager.func_152622_a; GTNH's ArchaicFix raises that limit with
+// newMaxRenderDistance) and unload what leaves the view, so only a server
+// that never unloads reaches the bound. Past it, the column farthest from the
+// player (which may be the new one) is dropped for each new one (counted as
+// "column over limit").
+const maxColumns = 65 * 65
+
 func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
+	var evicted [][2]int
 	c.mu.Lock()
-	for _, col := range cols {
+	for i := range cols {
+		col := &cols[i]
 		k := [2]int{col.X, col.Z}
-		if col.Unload {
+		switch {
+		case col.Unload:
 			delete(s.loaded, k)
-		} else {
+		case s.loaded[k]:
+		default:
+			// The new column may itself be the farthest: then it goes.
 			s.loaded[k] = true
+			if len(s.loaded) > maxColumns {
+				far := s.farthestColumn()
+				delete(s.loaded, far)
+				evicted = append(evicted, far)
+				countName(c.stats.Skipped, "column over limit")
+			}
 		}
 	}
+	// A column evicted and loaded again in the same batch stays; the world
+	// unloads the others after this batch loads.
+	evicted = slices.DeleteFunc(evicted, func(k [2]int) bool { return s.loaded[k] })
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
@@ -606,6 +668,9 @@ func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
 					}
 				}
 			}
+		}
+		for _, k := range evicted {
+			tx.UnloadColumn(k[0], k[1])
 		}
 	})
 	for _, col := range cols {
@@ -712,4 +777,27 @@ func containerSlotNames(kind uint8, n int) []string {
 		out[0], out[1], out[2] = "input", "fuel", "output"
 	}
 	return out
+}
+
+// farthestColumn is the loaded column farthest from the player (Chebyshev
+// distance in chunks; ties broken by coordinates, so the choice does not
+// depend on map order); Client.mu is held and s.loaded is not empty.
+func (s *session) farthestColumn() [2]int {
+	px, pz := ifloor(s.body.x)>>4, ifloor(s.body.z)>>4
+	var far [2]int
+	best := -1
+	for k := range s.loaded {
+		d := max(absInt(k[0]-px), absInt(k[1]-pz))
+		if d > best || d == best && (k[0] < far[0] || k[0] == far[0] && k[1] < far[1]) {
+			far, best = k, d
+		}
+	}
+	return far
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

@@ -116,6 +116,9 @@ type serverConn struct {
 	wmu     sync.Mutex
 	// settings is the Client Settings the client sent at join.
 	settings *proto17.ClientSettings
+	// helloDimension and registryTail come from loginOpts.
+	helloDimension int32
+	registryTail   []byte
 }
 
 func (sc *serverConn) close() {
@@ -260,6 +263,10 @@ type loginOpts struct {
 	spawn     [3]float64 // feet
 	columns   []testColumn
 	vanilla   bool // no FML handshake
+	// dimension is the ServerHello's; Join Game carries it cut to a byte.
+	dimension int32
+	// registryTail is appended to the ModIdData message.
+	registryTail []byte
 }
 
 // login runs handshake, login, the FML handshake and the join; it
@@ -273,13 +280,14 @@ func (sc *serverConn) login(o loginOpts) {
 	sc.send(&proto17.LoginSuccess{UUID: "00000000-0000-3000-8000-000000000000", Name: ls.Name})
 	sc.formats = o.formats
 	sc.drain()
+	sc.helloDimension, sc.registryTail = o.dimension, o.registryTail
 	if !o.vanilla {
 		sc.fmlHandshake(o.multipart)
 	}
 	if o.entityID == 0 {
 		o.entityID = 42
 	}
-	sc.send(&proto17.JoinGame{EntityID: o.entityID, GameMode: 0, Dimension: 0, Difficulty: 2, MaxPlayers: 20, LevelType: "default"})
+	sc.send(&proto17.JoinGame{EntityID: o.entityID, GameMode: 0, Dimension: int8(o.dimension), Difficulty: 2, MaxPlayers: 20, LevelType: "default"})
 	sc.send(&proto17.SpawnPosition{X: 8, Y: 64, Z: 8})
 	for _, col := range o.columns {
 		sc.send(col.packet(sc.t, o.formats.NEID))
@@ -295,7 +303,7 @@ func (sc *serverConn) login(o loginOpts) {
 // fmlHandshake plays the server side of FML|HS as Forge 10.13.4 does.
 func (sc *serverConn) fmlHandshake(multipart bool) {
 	sc.send(&proto17.PluginMessage{Channel: proto17.ChannelRegister, Data: proto17.RegisterPayload("FML|HS", "FML", "FML|MP", "FORGE", "GregTech")})
-	sc.sendFML(&proto17.ServerHello{Protocol: proto17.FMLProtocol, Dimension: 0})
+	sc.sendFML(&proto17.ServerHello{Protocol: proto17.FMLProtocol, Dimension: sc.helloDimension})
 	if reg := sc.expectPlugin(proto17.ChannelRegister); !bytes.Equal(reg, []byte("FML|HS\x00FML\x00FML|MP\x00FORGE")) {
 		sc.t.Errorf("REGISTER %q", reg)
 	}
@@ -312,6 +320,7 @@ func (sc *serverConn) fmlHandshake(multipart bool) {
 	if err != nil {
 		panic(err)
 	}
+	data = append(data, sc.registryTail...)
 	if multipart {
 		parts, err := proto17.SplitMultipart(proto17.ChannelFMLHandshake, data, 64)
 		if err != nil {

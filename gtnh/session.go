@@ -43,8 +43,9 @@ type session struct {
 	loaded     map[[2]int]bool
 	entities   map[int32]bool
 	collected  []collected
-	confirms   map[confirmKey]bool
+	confirms   map[confirmKey]*pendingClick // clicks waiting for their Confirm Transaction
 	actionNum  int16
+	confirmSeq uint64
 	spawnPoint world.BlockPos
 	// opening is the block an open_container clicked, for the window that follows.
 	opening *world.BlockPos
@@ -62,6 +63,45 @@ type confirmKey struct {
 	action int16
 }
 
+// pendingClick is a click waiting for the server's Confirm Transaction.
+type pendingClick struct {
+	seq      uint64 // registration order, to evict the oldest
+	answered bool
+	accepted bool
+}
+
+// maxPendingClicks bounds the clicks waiting for an answer. Clicks are sent
+// one at a time and each removes its entry when it returns, so more than one
+// means a leak; the bound keeps one from growing the map.
+const maxPendingClicks = 16
+
+// expectConfirm registers a click waiting for its answer, evicting the
+// oldest when maxPendingClicks are waiting; Client.mu is held.
+func (s *session) expectConfirm(key confirmKey) *pendingClick {
+	for len(s.confirms) >= maxPendingClicks {
+		var oldest confirmKey
+		first := true
+		for k, p := range s.confirms {
+			if first || p.seq < s.confirms[oldest].seq {
+				oldest, first = k, false
+			}
+		}
+		delete(s.confirms, oldest)
+	}
+	s.confirmSeq++
+	p := &pendingClick{seq: s.confirmSeq}
+	s.confirms[key] = p
+	return p
+}
+
+// confirm records the server's answer to a click; answers to clicks the
+// client is not waiting for are dropped. Client.mu is held.
+func (s *session) confirm(key confirmKey, accepted bool) {
+	if p := s.confirms[key]; p != nil && !p.answered {
+		p.answered, p.accepted = true, accepted
+	}
+}
+
 func newSession(c *Client, cn *conn, mods []proto17.ModInfo, uuid string) *session {
 	s := &session{
 		c:        cn,
@@ -73,7 +113,7 @@ func newSession(c *Client, cn *conn, mods []proto17.ModInfo, uuid string) *sessi
 		noSky:    map[int32]bool{-1: true, 1: true},
 		loaded:   map[[2]int]bool{},
 		entities: map[int32]bool{},
-		confirms: map[confirmKey]bool{},
+		confirms: map[confirmKey]*pendingClick{},
 		health:   20,
 		food:     20,
 	}

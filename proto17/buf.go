@@ -39,6 +39,9 @@ type reader struct {
 	err    *Error
 	path   [4]pathElem // nested fields, outermost first
 	depth  int         // nesting depth; levels beyond len(path) are not named
+	// budget, when positive, bounds the estimated heap a decoder builds
+	// (see charge); spent is what it has taken so far.
+	budget, spent int
 }
 
 func newReader(packet string, b []byte) reader { return reader{b: b, packet: packet} }

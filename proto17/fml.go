@@ -56,6 +56,17 @@ const (
 	PhaseServerError       int8 = 5
 )
 
+// MaxRegistryEntries bounds the entries of a ModIdData message (and each
+// of its substitution lists). Forge 1.7.10 numbers blocks 0..4095 and items
+// up to 31999 (GameData.MAX_BLOCK_ID, MAX_ITEM_ID); NotEnoughIds raises
+// blocks to 32767. Four times the sum leaves room for any real registry.
+const MaxRegistryEntries = 1 << 18
+
+// initialCap is the most elements a decoder reserves before they arrive: a
+// count is checked against the bytes left, but one element's bytes can
+// decode into a larger value, so longer lists grow as elements decode.
+const initialCap = 1024
+
 // Registry name prefixes in ModIDData.
 const (
 	RegistryBlockPrefix = "\u0001"
@@ -98,6 +109,14 @@ func DecodeFML(data []byte) (FMLMessage, error) {
 	}
 	r.packet = m.fmlName()
 	m.decodeFML(&r)
+	if _, ok := m.(*ModIDData); ok && r.ok() {
+		// Forge's ModIdData.fromBytes reads what it needs and ignores the
+		// rest, and its toBytes writes the block-substitution count in
+		// front of the item list too: with no block substitutions and some
+		// item ones, the item names follow a count of 0. A Forge client
+		// ignores them, and so does this one.
+		return m, nil
+	}
 	if err := r.finish(); err != nil {
 		return nil, err
 	}
@@ -110,7 +129,10 @@ func EncodeFML(m FMLMessage) ([]byte, error) {
 }
 
 // ServerHello starts the FML handshake. Protocol 2 and later add the
-// dimension the player will join in.
+// dimension the player will join in, as an int (Forge 10.13.4's
+// FMLHandshakeMessage.ServerHello.fromBytes reads it with readInt when the
+// protocol byte is above 1): Join Game's dimension is a byte, so this is the
+// only place a dimension outside -128..127 arrives at login.
 type ServerHello struct {
 	Protocol  uint8
 	Dimension int32
@@ -176,7 +198,7 @@ func (m *ModList) decodeFML(r *reader) {
 	if !r.checkCount("count", start, int64(n), 2) {
 		return
 	}
-	m.Mods = make([]ModInfo, 0, n)
+	m.Mods = make([]ModInfo, 0, min(n, initialCap))
 	for i := 0; i < n && r.ok(); i++ {
 		r.push("mods", i)
 		id := r.fmlStr("mod id")
@@ -209,7 +231,10 @@ func (e RegistryEntry) Kind() (kind byte, name string) {
 // hundreds of kilobytes, possibly reassembled from FML|MP parts): registry
 // names with their ids, then — when the message goes on — the block and
 // item substitution lists. Forge writes the block-substitution count in
-// front of the item list too; decoding takes the count as written.
+// front of the item list too (FMLHandshakeMessage.ModIdData.toBytes of
+// Forge 10.13.4, e.g. TheByKotik/ultramine_core's copy); decoding takes the
+// count as written and, like Forge's fromBytes, ignores bytes after the
+// lists.
 type ModIDData struct {
 	Entries            []RegistryEntry
 	HasSubstitutions   bool
@@ -260,7 +285,11 @@ func (m *ModIDData) decodeFML(r *reader) {
 	if !r.checkCount("count", start, int64(n), 2) {
 		return
 	}
-	m.Entries = make([]RegistryEntry, 0, n)
+	if n > MaxRegistryEntries {
+		r.failAt("count", start, tooLargef("%d registry entries, at most %d", n, MaxRegistryEntries))
+		return
+	}
+	m.Entries = make([]RegistryEntry, 0, min(n, initialCap))
 	for i := 0; i < n && r.ok(); i++ {
 		r.push("entries", i)
 		e := RegistryEntry{Name: r.fmlStr("name")}
@@ -282,7 +311,11 @@ func (r *reader) fmlStrList(field string) []string {
 	if !r.checkCount(field, start, int64(n), 1) {
 		return nil
 	}
-	out := make([]string, 0, n)
+	if n > MaxRegistryEntries {
+		r.failAt(field, start, tooLargef("%d names, at most %d", n, MaxRegistryEntries))
+		return nil
+	}
+	out := make([]string, 0, min(n, initialCap))
 	for i := 0; i < n && r.ok(); i++ {
 		r.push(field, i)
 		out = append(out, r.fmlStr("name"))

@@ -45,11 +45,24 @@ func (f Formats) String() string {
 	return fmt.Sprintf("formats{neid=%t, modularui=%t, modularui2=%t}", f.NEID, f.ModularUI, f.ModularUI2)
 }
 
-// neidMin is the first NotEnoughIds release whose formats Formats.NEID
-// describes. 2.0.0 introduced 16-bit metadata in chunks and multi block
-// changes, 2.1.2 the u16 metadata of Block Change; 1.x sent 16-bit ids with
-// nibble metadata.
-var neidMin = [3]int{2, 1, 2}
+// neidMin and neidMax are the NotEnoughIds releases whose formats
+// Formats.NEID describes (GTNewHorizons/NotEnoughIds, tags 1.4.3.4 to
+// 2.1.10). 1.x sent 16-bit ids with nibble metadata; 2.0.0 introduced 16-bit
+// metadata in chunks and multi block changes (Constants.BITS_PER_METADATA);
+// 2.1.2 the u16 metadata of Block Change (MixinS23PacketBlockChange, "Handle
+// block change packets properly for metadata"); 2.1.9 remaps ids on the
+// server before writing (ClientBlockTransformerRegistry) in the same layout.
+// 2.1.10 is the newest release read: a later one may change the layout again
+// — 2.1.2 did so in a patch release — so it is refused rather than guessed.
+var (
+	neidMin = [3]int{2, 1, 2}
+	neidMax = [3]int{2, 1, 10}
+)
+
+// ModEndlessIDs is EndlessIDs (GTMEGA/EndlessIDs), which widens block ids,
+// metadata and biome ids (a short[] biome array per chunk) in its own chunk
+// format; FormatsFromMods refuses it.
+const ModEndlessIDs = "endlessids"
 
 // modularUI2Min is the first ModularUI2 release that writes the count as a
 // VarInt in place of the byte; earlier ones appended a VarInt like ModularUI.
@@ -57,8 +70,11 @@ var modularUI2Min = [3]int{2, 0, 9}
 
 // FormatsFromMods decides the formats from a server's mod list (mod ids are
 // matched exactly, as Forge does). It fails for NotEnoughIds and ModularUI2
-// versions whose formats differ from the ones implemented here, or whose
-// version string cannot be read, rather than decode in a guessed layout.
+// versions whose formats differ from the ones implemented here or are not
+// known (NotEnoughIds newer than the newest release read), for EndlessIDs,
+// and for version strings it cannot read, rather than decode in a guessed
+// layout; the error names the mod and its version. (A client that knows
+// better can set the formats itself: gtnh.Config.Formats.)
 // ModularUI's trailing count was checked from 1.0.70 to 1.3.x; its version
 // is not checked.
 func FormatsFromMods(mods []ModInfo) (Formats, error) {
@@ -71,9 +87,14 @@ func FormatsFromMods(mods []ModInfo) (Formats, error) {
 				return Formats{}, fmt.Errorf("proto17: cannot read NotEnoughIds version %q; its chunk format depends on it", m.Version)
 			}
 			if less(v, neidMin) {
-				return Formats{}, fmt.Errorf("proto17: NotEnoughIds %s is not supported: its chunk and block-change formats differ from %d.%d.%d and later", m.Version, neidMin[0], neidMin[1], neidMin[2])
+				return Formats{}, fmt.Errorf("proto17: NotEnoughIds %s is not supported: its chunk and block-change formats differ from %s and later", m.Version, versionString(neidMin))
+			}
+			if less(neidMax, v) {
+				return Formats{}, fmt.Errorf("proto17: NotEnoughIds %s is not supported: it is newer than %s, the newest release whose chunk format is known, and may lay chunks out differently", m.Version, versionString(neidMax))
 			}
 			f.NEID = true
+		case ModEndlessIDs:
+			return Formats{}, fmt.Errorf("proto17: EndlessIDs %s is not supported: its chunk format (wider block ids and 16-bit biomes) is not implemented", m.Version)
 		case ModModularUI:
 			f.ModularUI = true
 		case ModModularUI2:
@@ -117,6 +138,10 @@ func parseVersion(s string) ([3]int, bool) {
 		}
 	}
 	return v, true
+}
+
+func versionString(v [3]int) string {
+	return fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2])
 }
 
 func less(a, b [3]int) bool {

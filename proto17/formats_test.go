@@ -20,9 +20,14 @@ func TestFormatsFromMods(t *testing.T) {
 		{"ModularUI2 before 2.0.9 (appended count)", []ModInfo{{"modularui2", "2.0.8"}}, Formats{}, true},
 		{"ModularUI2 unreadable version", []ModInfo{{"modularui2", "dev"}}, Formats{}, true},
 		{"ModularUI only", []ModInfo{{"modularui", "1.0.70"}}, modular, false},
-		{"NEID pre-release suffix", []ModInfo{{"neid", "2.1.11-pre"}}, neid, false},
+		{"NEID pre-release suffix", []ModInfo{{"neid", "2.1.10-pre"}}, neid, false},
 		{"NEID 2.1.2", []ModInfo{{"neid", "2.1.2"}}, neid, false},
-		{"NEID 3", []ModInfo{{"neid", "3.0"}}, neid, false},
+		{"NEID 2.1.5", []ModInfo{{"neid", "2.1.5"}}, neid, false},
+		{"NEID 2.1.11 (newer than known)", []ModInfo{{"neid", "2.1.11"}}, Formats{}, true},
+		{"NEID 2.1.11 pre-release (newer than known)", []ModInfo{{"neid", "2.1.11-pre"}}, Formats{}, true},
+		{"NEID 2.2.0 (newer than known)", []ModInfo{{"neid", "2.2.0"}}, Formats{}, true},
+		{"NEID 3", []ModInfo{{"neid", "3.0"}}, Formats{}, true},
+		{"EndlessIDs", []ModInfo{{"endlessids", "1.5.3"}}, Formats{}, true},
 		{"NEID 2.1.1 (8-bit block-change metadata)", []ModInfo{{"neid", "2.1.1"}}, Formats{}, true},
 		{"NEID 1.5.6 (nibble metadata)", []ModInfo{{"neid", "1.5.6"}}, Formats{}, true},
 		{"NEID unreadable version", []ModInfo{{"neid", "@VERSION@"}}, Formats{}, true},
@@ -38,6 +43,19 @@ func TestFormatsFromMods(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})
+	}
+}
+
+func TestFormatsErrorsNameTheModAndVersion(t *testing.T) {
+	for _, tc := range []struct{ mod, version, want string }{
+		{"neid", "2.2.0", "NotEnoughIds 2.2.0 is not supported: it is newer than 2.1.10"},
+		{"neid", "3.0.1-beta", "NotEnoughIds 3.0.1-beta is not supported"},
+		{"neid", "2.0.3", "NotEnoughIds 2.0.3 is not supported: its chunk and block-change formats differ from 2.1.2 and later"},
+		{"endlessids", "1.5.3", "EndlessIDs 1.5.3 is not supported"},
+	} {
+		_, err := FormatsFromMods([]ModInfo{{"mcp", "9.05"}, {tc.mod, tc.version}})
+		require.Error(t, err, "%s %s", tc.mod, tc.version)
+		assert.Contains(t, err.Error(), tc.want)
 	}
 }
 

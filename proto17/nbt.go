@@ -29,10 +29,30 @@ const (
 )
 
 // Limits of the NBT decoder. Vanilla's NBTSizeTracker allows 2 MiB for item
-// NBT and its reader nests at most 512 levels.
+// NBT and its reader nests at most 512 levels (NBTTagCompound.func_152446_a
+// of 1.7.10 throws at depth > 512).
 const (
 	MaxNBTSize  = 2 << 20
 	maxNBTDepth = 512
+	// MaxNBTAlloc bounds the memory one decode builds, whatever the input:
+	// Go maps and interface values cost far more than their bytes on the
+	// wire (a one-entry compound is 5 bytes of NBT and over 300 bytes of
+	// map), so the byte limit alone does not bound the decoded tree.
+	MaxNBTAlloc = 16 << 20
+)
+
+// Estimated heap cost of the decoded values, charged against MaxNBTAlloc
+// before each allocation (measured with go1.26 on amd64; see
+// TestNBTAllocationIsBounded).
+const (
+	costAny       = 16  // one interface slot in a list
+	costBoxed     = 8   // a scalar boxed into an interface
+	costSlice     = 24  // a slice header boxed into an interface
+	costList      = 32  // a List boxed into an interface
+	costMap       = 48  // a compound's map header
+	costMapGroup  = 288 // the first group of eight map slots
+	costMapEntry  = 48  // each further entry, growth included
+	costStringHdr = 16  // a string header boxed into an interface
 )
 
 // Compound is an NBT compound. Values are int8 (byte), int16, int32, int64,
@@ -59,6 +79,7 @@ var minTagSize = [...]int{0, 1, 2, 4, 8, 4, 8, 4, 2, 5, 1, 4}
 // ParseNBT decodes uncompressed NBT whose root must be a named compound.
 func ParseNBT(data []byte) (*NBT, error) {
 	r := newReader("NBT", data)
+	r.budget = MaxNBTAlloc
 	if len(data) > MaxNBTSize {
 		r.fail("root", tooLargef("%d bytes, at most %d", len(data), MaxNBTSize))
 		return nil, r.err
@@ -94,7 +115,29 @@ func DecodeGzipNBT(gz []byte) (*NBT, error) {
 
 func (r *reader) nbtString(field string) string {
 	n := int(r.u16(field))
-	return string(r.bytes(field, n))
+	b := r.bytes(field, n)
+	if !r.charge(field, len(b)) {
+		return ""
+	}
+	return string(b)
+}
+
+// charge takes n bytes of estimated heap from the decode budget and fails
+// the read when the budget is spent. A reader without a budget (zero) is
+// not charged.
+func (r *reader) charge(field string, n int) bool {
+	if !r.ok() {
+		return false
+	}
+	if r.budget == 0 {
+		return true
+	}
+	if n > r.budget-r.spent {
+		r.fail(field, tooLargef("the decoded NBT would take more than %d bytes of memory", r.budget))
+		return false
+	}
+	r.spent += n
+	return true
 }
 
 // nbtPayload reads the payload of a tag of type t.
@@ -109,29 +152,37 @@ func (r *reader) nbtPayload(field string, t TagType, depth int) any {
 	switch t {
 	case TagByte:
 		return r.i8(field)
-	case TagShort:
-		return r.i16(field)
-	case TagInt:
-		return r.i32(field)
-	case TagLong:
-		return r.i64(field)
-	case TagFloat:
-		return r.f32(field)
-	case TagDouble:
+	case TagShort, TagInt, TagLong, TagFloat, TagDouble:
+		if !r.charge(field, costBoxed) {
+			return nil
+		}
+		switch t {
+		case TagShort:
+			return r.i16(field)
+		case TagInt:
+			return r.i32(field)
+		case TagLong:
+			return r.i64(field)
+		case TagFloat:
+			return r.f32(field)
+		}
 		return r.f64(field)
 	case TagByteArray:
 		start := r.off
 		n := r.i32(field)
-		if !r.checkCount(field, start, int64(n), 1) {
+		if !r.checkCount(field, start, int64(n), 1) || !r.charge(field, costSlice+int(n)) {
 			return nil
 		}
 		return bytes.Clone(r.bytes(field, int(n)))
 	case TagString:
+		if !r.charge(field, costStringHdr) {
+			return nil
+		}
 		return r.nbtString(field)
 	case TagIntArray:
 		start := r.off
 		n := r.i32(field)
-		if !r.checkCount(field, start, int64(n), 4) {
+		if !r.checkCount(field, start, int64(n), 4) || !r.charge(field, costSlice+4*int(n)) {
 			return nil
 		}
 		out := make([]int32, 0, n)
@@ -150,7 +201,7 @@ func (r *reader) nbtPayload(field string, t TagType, depth int) any {
 			r.failAt(field, start, invalidf("list of %d elements of type %d", n, et))
 			return nil
 		}
-		if !r.checkCount(field, start+1, int64(n), minTagSize[et]) {
+		if !r.checkCount(field, start+1, int64(n), minTagSize[et]) || !r.charge(field, costList+costAny*int(n)) {
 			return nil
 		}
 		l := List{Type: et}
@@ -162,6 +213,9 @@ func (r *reader) nbtPayload(field string, t TagType, depth int) any {
 		}
 		return l
 	case TagCompound:
+		if !r.charge(field, costMap) {
+			return nil
+		}
 		c := Compound{}
 		for r.ok() {
 			ct := TagType(r.u8(field))
@@ -170,6 +224,13 @@ func (r *reader) nbtPayload(field string, t TagType, depth int) any {
 			}
 			if int(ct) >= len(minTagSize) {
 				r.fail(field, invalidf("tag type %d", ct))
+				return nil
+			}
+			cost := costMapEntry
+			if len(c) == 0 {
+				cost = costMapGroup
+			}
+			if !r.charge(field, cost) {
 				return nil
 			}
 			name := r.nbtString(field)

@@ -1,0 +1,128 @@
+package gtnh
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// gtToolID is an item id the vanilla map does not name, so toStack reads
+// its wear from GregTech's NBT.
+const gtToolID = 4000
+
+func gzipBytes(t testing.TB, raw []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, err := zw.Write(raw)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return buf.Bytes()
+}
+
+// enchListBomb is item NBT {ench: TAG_List<Compound>[0x7FFFFFFF]} with no
+// elements, uncompressed.
+func enchListBomb() []byte {
+	b := []byte{10, 0, 0, 9, 0, 4, 'e', 'n', 'c', 'h', 10}
+	b = binary.BigEndian.AppendUint32(b, 0x7FFFFFFF)
+	return append(b, 0)
+}
+
+func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
+	n := &proto17.NBT{Root: proto17.Compound{
+		"GT.ToolStats": proto17.Compound{"Damage": int64(1200), "MaxDamage": int64(51200), "PrimaryMaterial": "Steel"},
+		"ench": proto17.List{Type: proto17.TagCompound, Values: []any{
+			proto17.Compound{"id": int16(34), "lvl": int16(1)},
+			proto17.Compound{"id": int16(32), "lvl": int16(3)},
+		}},
+	}}
+	gz, err := n.Gzip()
+	require.NoError(t, err)
+	s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}
+	st := toStack(s, world.VanillaIDs())
+	assert.Equal(t, 1200, st.Damage)
+	assert.Equal(t, 51200, st.MaxDamage)
+	assert.Equal(t, 3, efficiency(s))
+
+	// Without GT.ToolStats (or with a MaxDamage of 0) there is no wear.
+	n.Root["GT.ToolStats"] = proto17.Compound{"Damage": int64(5), "MaxDamage": int64(0)}
+	gz, err = n.Gzip()
+	require.NoError(t, err)
+	st = toStack(proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}, world.VanillaIDs())
+	assert.Zero(t, st.MaxDamage)
+	assert.Zero(t, st.Damage)
+	// Undecodable NBT is no wear and no enchantment.
+	bad := proto17.Slot{ID: gtToolID, Count: 1, NBT: []byte{1, 2, 3}}
+	assert.Zero(t, toStack(bad, world.VanillaIDs()).MaxDamage)
+	assert.Zero(t, efficiency(bad))
+}
+
+// TestItemNBTListBomb: a list announcing 2^31-1 compounds in a few bytes
+// decodes to nothing, and the client allocates next to nothing for it
+// (go-mc's decoder sized the list from the count: an ~8 GiB allocation,
+// fatal where memory is not overcommitted).
+func TestItemNBTListBomb(t *testing.T) {
+	s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gzipBytes(t, enchListBomb())}
+	ids := world.VanillaIDs()
+	var st world.ItemStack
+	var eff int
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	st = toStack(s, ids)
+	eff = efficiency(s)
+	runtime.ReadMemStats(&after)
+	assert.Zero(t, eff)
+	assert.Zero(t, st.MaxDamage)
+	assert.Equal(t, 1, st.Count)
+	got := after.TotalAlloc - before.TotalAlloc
+	assert.Less(t, got, uint64(4<<20), "decoding the bomb allocated %d bytes", got)
+	_, ok := readItemNBT(s.NBT)
+	assert.False(t, ok)
+}
+
+// FuzzItemNBT feeds item NBT through the client's slot-to-stack path. The
+// first byte picks the form: even, the rest is raw NBT the fuzzer gzips
+// (reaching the NBT parser); odd, the rest is the slot's bytes as sent.
+func FuzzItemNBT(f *testing.F) {
+	n := &proto17.NBT{Root: proto17.Compound{
+		"GT.ToolStats": proto17.Compound{"Damage": int64(7), "MaxDamage": int64(100)},
+		"ench":         proto17.List{Type: proto17.TagCompound, Values: []any{proto17.Compound{"id": int16(32), "lvl": int16(2)}}},
+	}}
+	raw, err := n.Bytes()
+	require.NoError(f, err)
+	f.Add(append([]byte{0}, raw...))
+	f.Add(append([]byte{0}, enchListBomb()...))
+	f.Add(append([]byte{1}, gzipBytes(f, enchListBomb())...))
+	ids := world.VanillaIDs()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		nbt := data[1:]
+		if data[0]&1 == 0 {
+			nbt = gzipBytes(t, nbt)
+		}
+		s := proto17.Slot{ID: gtToolID, Count: 1, NBT: nbt}
+		st := toStack(s, ids)
+		e := efficiency(s)
+		v, ok := readItemNBT(nbt)
+		_, perr := proto17.DecodeGzipNBT(nbt)
+		if ok != (perr == nil) {
+			t.Fatalf("readItemNBT ok=%t but the decoder says %v", ok, perr)
+		}
+		if st.MaxDamage != 0 && (!v.hasWear || st.MaxDamage <= 0) {
+			t.Fatalf("wear %d/%d without GT.ToolStats MaxDamage > 0", st.Damage, st.MaxDamage)
+		}
+		if e != int(v.ench[32]) {
+			t.Fatalf("efficiency %d, ench map %v", e, v.ench)
+		}
+	})
+}

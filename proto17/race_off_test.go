@@ -1,0 +1,5 @@
+//go:build !race
+
+package proto17
+
+const raceEnabled = false
