@@ -45,11 +45,47 @@ func (c *Client) readLoop(s *session) {
 			c.skip(proto17.PacketName(proto17.Play, proto17.Clientbound, id))
 			continue
 		}
+		if err := badItemNBT(p); err != nil {
+			// A stack whose NBT the bounded decoder refuses (an allocation
+			// bomb, broken gzip) spoils its packet, as vanilla's
+			// PacketBuffer.readItemStackFromBuffer fails the whole packet.
+			_ = c.malformed(s, id, s.buf.Data, err)
+			continue
+		}
 		if err := c.handle(s, p); err != nil {
 			s.end(err)
 			return
 		}
 	}
+}
+
+// badItemNBT checks the item NBT of the packets that carry stacks the
+// world model keeps (Set Slot, Window Items, an item entity's metadata).
+func badItemNBT(p proto17.Packet) error {
+	check := func(field string, sl proto17.Slot) error {
+		if sl.Empty() || sl.NBT == nil {
+			return nil
+		}
+		if _, err := sl.Tag(); err != nil {
+			return fmt.Errorf("%s: item NBT: %w", field, err)
+		}
+		return nil
+	}
+	switch p := p.(type) {
+	case *proto17.SetSlot:
+		return check(fmt.Sprintf("slot %d", p.Slot), p.Item)
+	case *proto17.WindowItems:
+		for i, sl := range p.Items {
+			if err := check(fmt.Sprintf("slot %d", i), sl); err != nil {
+				return err
+			}
+		}
+	case *proto17.EntityMetadata:
+		if sl, ok := p.Metadata.Item(); ok {
+			return check("item", sl)
+		}
+	}
+	return nil
 }
 
 func (c *Client) skip(name string) {

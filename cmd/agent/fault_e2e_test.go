@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,16 +19,23 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
-// faultConfig runs the client at the fake server's tick, notices a silent
-// server after 1 s (the server sends a keep-alive every 100 ms; the read
-// timeout must be shorter than the client's wait for the server to answer a
-// dig, 70 ticks, or a stall fails actions before it is noticed; on a loaded
-// machine a shorter one fires spuriously) and reconnects quickly.
+// faultConfig runs the client at the fake server's tick and reconnects
+// quickly; %s is the read timeout, after which a silent server is given up
+// (the server sends a keep-alive every 100 ms).
 const faultConfig = `server:
   tick: 20ms
-  timeouts: {dial: 2s, login: 10s, read: 1s, action: 30s}
+  timeouts: {dial: 2s, login: 10s, read: %s, action: 30s}
   reconnect: {enabled: true, initial: 100ms, max: 500ms, jitter: 0}
 `
+
+// Read timeouts: a generous one for most faults (a loaded machine must not
+// time out a live server), and for the stall one shorter than the client's
+// wait for the server to answer a dig (70 ticks, 1.4 s), so the stall is
+// noticed before the actions give up on it.
+const (
+	faultReadTimeout = "3s"
+	stallReadTimeout = "1s"
+)
 
 // faultScript chops a tree per step (the two trees near the spawn have 5
 // and 4 logs; the goal needs both), so the first tree is a finished step
@@ -49,7 +57,7 @@ type faultRun struct {
 	trace, state string
 }
 
-func startFaultRun(t *testing.T, opts fakeserver.Options) *faultRun {
+func startFaultRun(t *testing.T, opts fakeserver.Options, readTimeout string) *faultRun {
 	t.Helper()
 	opts.TickDuration = 20 * time.Millisecond
 	opts.KeepAliveInterval = 100 * time.Millisecond
@@ -59,7 +67,7 @@ func startFaultRun(t *testing.T, opts fakeserver.Options) *faultRun {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "agent.yaml")
 	script := filepath.Join(dir, "script.yaml")
-	require.NoError(t, os.WriteFile(cfg, []byte(faultConfig), 0o644))
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf(faultConfig, readTimeout)), 0o644))
 	require.NoError(t, os.WriteFile(script, []byte(faultScript), 0o644))
 	r := &faultRun{srv: srv, trace: filepath.Join(dir, "trace.jsonl"), state: filepath.Join(dir, "state.json")}
 	r.agent = startAgent(t, 0, "run", "--server", srv.Addr(), "--username", "Bot", "--goal", faultGoal,
@@ -137,7 +145,7 @@ func (r *faultRun) finish(t *testing.T, hitFailed bool) time.Duration {
 }
 
 func TestFaultKickWhileDigging(t *testing.T) {
-	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{KickAt: fakeserver.StageDig, KickReason: "Server restarting", Skip: 5, Once: true}})
+	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{KickAt: fakeserver.StageDig, KickReason: "Server restarting", Skip: 5, Once: true}}, faultReadTimeout)
 	r.waitServer(t, "the kick", func() bool { return len(r.srv.Kicks()) > 0 })
 	r.checkTraceHasPrinted(t)
 	elapsed := r.finish(t, true)
@@ -147,7 +155,7 @@ func TestFaultKickWhileDigging(t *testing.T) {
 }
 
 func TestFaultTruncatedPacket(t *testing.T) {
-	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{TruncateAt: fakeserver.StageDig, Truncate: fakeserver.TruncateFrame, Skip: 5, Once: true}})
+	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{TruncateAt: fakeserver.StageDig, Truncate: fakeserver.TruncateFrame, Skip: 5, Once: true}}, faultReadTimeout)
 	r.waitServer(t, "the truncated packet", func() bool { return len(r.srv.Strikes()) > 0 })
 	r.checkTraceHasPrinted(t)
 	elapsed := r.finish(t, true)
@@ -157,7 +165,7 @@ func TestFaultTruncatedPacket(t *testing.T) {
 }
 
 func TestFaultStalledServer(t *testing.T) {
-	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{StallAt: fakeserver.StageDig, StallFor: 30 * time.Second, Skip: 5, Once: true}})
+	r := startFaultRun(t, fakeserver.Options{Faults: fakeserver.Faults{StallAt: fakeserver.StageDig, StallFor: 30 * time.Second, Skip: 5, Once: true}}, stallReadTimeout)
 	r.waitServer(t, "the stall", func() bool { return len(r.srv.Strikes()) > 0 })
 	stalled := time.Now()
 	r.checkTraceHasPrinted(t)
@@ -170,7 +178,7 @@ func TestFaultStalledServer(t *testing.T) {
 }
 
 func TestFaultServerRestart(t *testing.T) {
-	r := startFaultRun(t, fakeserver.Options{})
+	r := startFaultRun(t, fakeserver.Options{}, faultReadTimeout)
 	r.waitServer(t, "the sixth accepted dig", func() bool {
 		n := 0
 		for _, d := range r.srv.Digs() {
@@ -201,7 +209,7 @@ func TestFaultServerRestart(t *testing.T) {
 // deferred flush runs) leaves a trace with every step it finished, whole,
 // and a state file that parses.
 func TestTraceSurvivesAKilledAgent(t *testing.T) {
-	r := startFaultRun(t, fakeserver.Options{})
+	r := startFaultRun(t, fakeserver.Options{}, faultReadTimeout)
 	r.agent.waitSteps(t, 1, 15*time.Second)
 	r.waitServer(t, "a dig of the second step", func() bool { return len(r.srv.Digs()) >= 6 })
 	require.NoError(t, r.agent.cmd.Process.Signal(syscall.SIGKILL))

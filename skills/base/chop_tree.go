@@ -163,9 +163,16 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 		return 2
 	})
 	// A trunk whose lowest logs are gone (a tree half felled before a
-	// reconnect) floats: stand on the ground below the spot beside it.
-	for i := 0; i < maxStandDrop && !grounded(stand) && clear(stand.Down()); i++ {
-		stand = stand.Down()
+	// reconnect) floats, its base maybe among the leaves: stand on the
+	// ground under it, beside the trunk column or in it, when that reaches
+	// the lowest log.
+	if foot, ok := floatingFoot(w, base); ok {
+		for _, c := range append(approachSpots(foot, from), foot) {
+			if canReach(c, base) && clear(c) && grounded(c) {
+				stand = c
+				break
+			}
+		}
 	}
 	acts := []action.Action{action.MoveTo{Pos: stand, Radius: 0}}
 	for _, l := range logs {
@@ -190,6 +197,21 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 // maxStandDrop is how far below a floating trunk's base the approach looks
 // for the ground.
 const maxStandDrop = 4
+
+// floatingFoot is where the feet go on the ground under a trunk whose base
+// has nothing solid below it: the lowest of the free blocks below the base
+// in the trunk column, at most maxStandDrop down.
+func floatingFoot(w *world.Snapshot, base world.BlockPos) (world.BlockPos, bool) {
+	p := base
+	for i := 0; i < maxStandDrop; i++ {
+		below := p.Down()
+		if isSolid(w.BlockAt(below)) {
+			return p, p != base
+		}
+		p = below
+	}
+	return base, false
+}
 
 // horizontal lists the horizontal neighbour offsets in a fixed order: the
 // four sides (north, south, west, east), then the diagonals.

@@ -134,6 +134,18 @@ func TestChopTree(t *testing.T) {
 			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 65, 68, 0)),
 		},
 		{
+			name: "a half-felled trunk whose base is among the leaves is felled from the ground",
+			w: snap(at(0, 64, 0), func() *world.SparseBlocks {
+				b := forest([3]int{5, 5, 0})
+				for y := 64; y <= 66; y++ {
+					b.SetID(world.Pos(5, y, 0), "minecraft:air", 0)
+				}
+				b.SetID(world.Pos(4, 66, 0), "minecraft:leaves", 0)
+				return b
+			}(), world.Inventory{}),
+			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(4, 64, 0)}}, logs(5, 67, 68, 0)),
+		},
+		{
 			name: "approaches from the player's side",
 			w:    snap(at(5, 64, 9), short, world.Inventory{}),
 			want: cat([]action.Action{action.MoveTo{Pos: world.Pos(5, 64, 1)}}, logs(5, 64, 68, 0)),
