@@ -149,10 +149,10 @@ func TestHostileBursts(t *testing.T) {
 
 func TestFaultSkipAndOnce(t *testing.T) {
 	// kickedAfter counts the keep-alives a player gets before the kick
-	// (-1: none within 15 of them).
+	// (-1: none within 6 of them).
 	kickedAfter := func(t *testing.T, c *tclient) int {
 		n := 0
-		for n < 15 {
+		for n < 6 {
 			p, err := c.next()
 			require.NoError(t, err)
 			switch p := p.(type) {
@@ -166,7 +166,7 @@ func TestFaultSkipAndOnce(t *testing.T) {
 		return -1
 	}
 	for _, once := range []bool{false, true} {
-		s := newServer(t, Options{KeepAliveInterval: 10 * time.Millisecond, TickDuration: 5 * time.Millisecond,
+		s := newServer(t, Options{KeepAliveInterval: 100 * time.Millisecond, TickDuration: 5 * time.Millisecond,
 			Faults: Faults{KickAt: StageKeepAlive, KickReason: "restarting", Skip: 2, Once: once}})
 		c, _ := enter(t, s, "bot")
 		assert.Equal(t, 2, kickedAfter(t, c), "the third keep-alive is the kick")
@@ -189,11 +189,10 @@ func TestStall(t *testing.T) {
 		Faults: Faults{StallAt: StageKeepAlive, Skip: 1, StallFor: stall}})
 	c, _ := enter(t, s, "bot")
 	untilType[*proto17.KeepAlive](c)
-	first := time.Now()
 	untilType[*proto17.KeepAlive](c)
-	assert.GreaterOrEqual(t, time.Since(first), stall, "nothing came during the stall")
 	require.Len(t, s.Strikes(), 1)
 	assert.Equal(t, "stall", s.Strikes()[0].Fault)
+	assert.GreaterOrEqual(t, time.Since(s.Strikes()[0].Time), stall, "the stalled keep-alive came after the stall")
 
 	// A stall ends when the connection closes.
 	s2 := newServer(t, Options{KeepAliveInterval: 10 * time.Millisecond, Faults: Faults{StallAt: StageKeepAlive, StallFor: time.Hour}})
