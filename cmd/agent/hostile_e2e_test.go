@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 )
 
@@ -71,4 +72,11 @@ func TestHostileServerMemory(t *testing.T) {
 	data, err := os.ReadFile(trace)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"verdict":"success"`)
+}
+
+func TestConnectionLine(t *testing.T) {
+	assert.Equal(t, "connection: 10 packets in, 4 out, 1 reconnects, 2 corrections, no malformed packets",
+		connectionLine(gtnh.Stats{PacketsIn: 10, PacketsOut: 4, Reconnects: 1, Corrections: 2}))
+	assert.Equal(t, "connection: 10 packets in, 4 out, 0 reconnects, 0 corrections, malformed dropped: ChunkData=2 SetSlot=1",
+		connectionLine(gtnh.Stats{PacketsIn: 10, PacketsOut: 4, Malformed: map[string]int64{"SetSlot": 1, "ChunkData": 2}}))
 }
