@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 )
 
@@ -31,9 +32,13 @@ type stateEntry struct {
 }
 
 func readState(path string) (*stateFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := filelimit.ReadFile(path, filelimit.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &stateFile{Format: stateFormat, Skills: map[string]*stateEntry{}}, nil
+	}
+	var tl *filelimit.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, fmt.Errorf("%w %s: %s (fix or remove the file; it is never reset automatically)", ErrCorruptState, path, tl.Msg())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("registry: reading state file: %w", err)
@@ -44,6 +49,9 @@ func readState(path string) (*stateFile, error) {
 func parseState(path string, data []byte) (*stateFile, error) {
 	corrupt := func(format string, args ...any) error {
 		return fmt.Errorf("%w %s: %s (fix or remove the file; it is never reset automatically)", ErrCorruptState, path, fmt.Sprintf(format, args...))
+	}
+	if err := filelimit.Check(path, len(data), filelimit.MaxConfig); err != nil {
+		return nil, corrupt("%s", err.(*filelimit.TooLargeError).Msg())
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
