@@ -140,6 +140,10 @@ func (r *Registry) persistLocked(specs ...*skills.SkillSpec) error {
 	return writeFileAtomic(r.statePath, append(data, '\n'))
 }
 
+// writeData writes the new state into the temporary file; tests replace it
+// to make the write fail half-way (a full disk, an I/O error).
+var writeData = func(f *os.File, data []byte) (int, error) { return f.Write(data) }
+
 // writeFileAtomic writes data to a temporary file in the same directory,
 // syncs it and renames it over path, so readers see the old or the new file,
 // never a torn one.
@@ -153,7 +157,7 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("registry: writing state: %w", err)
 	}
 	cleanup := func() { _ = os.Remove(tmp.Name()) }
-	if _, err := tmp.Write(data); err != nil {
+	if _, err := writeData(tmp, data); err != nil {
 		tmp.Close()
 		cleanup()
 		return fmt.Errorf("registry: writing state: %w", err)
