@@ -1231,6 +1231,10 @@ func TestCloneKeepsEmptyLists(t *testing.T) {
 	assert.Nil(t, c.Preconditions.RequiredTools)
 	assert.Nil(t, c.ActionSequence)
 
+	// A spec built in code with nil lists and maps keeps them nil.
+	bare := &SkillSpec{Name: "bare", Version: 1}
+	assert.Equal(t, bare, bare.Clone())
+
 	c.Params["kind"].Enum[0] = "changed"
 	c.Preconditions.Extra["b"].(map[string]any)["x"] = 1
 	assert.Equal(t, "a", spec.Params["kind"].Enum[0])

@@ -2,6 +2,7 @@ package filelimit
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,4 +87,28 @@ func TestCheck(t *testing.T) {
 	var tl *TooLargeError
 	require.ErrorAs(t, err, &tl)
 	assert.Equal(t, "file is too large (11 bytes; the limit is 10 bytes)", tl.Msg())
+}
+
+// endless is a file of unknown size that never ends (10 MiB, as a bound
+// for the test), counting what was read from it.
+type endless struct{ n int64 }
+
+func (e *endless) Stat() (fs.FileInfo, error) { return nil, errors.New("no size") }
+func (e *endless) Close() error               { return nil }
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n >= 10<<20 {
+		return 0, io.EOF
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestReadStopsAtTheLimit: reading stops just past the limit, however much
+// the file would give.
+func TestReadStopsAtTheLimit(t *testing.T) {
+	e := &endless{}
+	_, err := read("endless", e, 10_000)
+	var tl *TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.LessOrEqual(t, e.n, int64(10_001))
 }
