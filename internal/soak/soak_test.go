@@ -33,7 +33,7 @@ import (
 const StepsEnv = "GTNH_SOAK_STEPS"
 
 // rotation is what the soak planner cycles through: gathering, crafting,
-// planting, mining, machines, chat and waiting, so every kind of action and
+// planting, mining, machines, chat, waiting and an unknown skill, so every kind of action and
 // most skills run, succeed and fail over and over.
 var rotation = []loop.Invocation{
 	{Skill: "chop_tree", Params: map[string]any{"min_logs": 1, "radius": 64}},
@@ -45,6 +45,8 @@ var rotation = []loop.Invocation{
 	{Skill: "report_status", Params: map[string]any{"note": "soak"}},
 	{Skill: "wait_for", Params: map[string]any{"duration": "1s"}},
 	{Skill: "fill_bucket"},
+	// A skill no pack offers (a planner's mistake): rejected, nothing runs.
+	{Skill: "build_fusion_reactor"},
 }
 
 // cycle plans the rotation forever, skipping invocations the loop has
@@ -256,6 +258,7 @@ func TestSoak(t *testing.T) {
 	assert.Positive(t, c.Correction)
 	assert.Positive(t, verdicts[loop.Success])
 	assert.Positive(t, verdicts[loop.ActionFailed])
+	assert.Positive(t, verdicts[loop.Rejected])
 	if steps >= 1000 {
 		assert.Positive(t, c.Disconnect)
 		assert.Greater(t, runs, 1)
