@@ -41,6 +41,10 @@ type Loader struct {
 	// YAML adds the YAML cases (deep nesting, alias bomb); otherwise the
 	// JSON ones.
 	YAML bool
+	// Bombs are documents that put an alias bomb (BombAnchors) where the
+	// loader decodes free-form values (params, extra), so that expanding
+	// it is tried; each must fail within BombAlloc.
+	Bombs [][]byte
 	// HugeAlloc is the most a refused huge input may allocate (default
 	// 1 MiB: the limit check comes before any parsing).
 	HugeAlloc uint64
@@ -132,6 +136,23 @@ func AliasBomb() []byte {
 	return []byte(b.String())
 }
 
+// BombAnchors is AliasBomb as flow sequences to be placed inside a
+// document: "[&a [lol × 9], &b [*a × 9], …, &i [*h × 9]]"; the last
+// element is the 9^9-string one. Use it as a value where a loader decodes
+// free-form data.
+func BombAnchors() string {
+	var b strings.Builder
+	b.WriteString(`[&a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]`)
+	prev := "a"
+	for _, c := range "bcdefghi" {
+		name := string(c)
+		fmt.Fprintf(&b, ", &%s [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]", name, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = name
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
 // Run checks a loader against every bad input.
 func Run(t *testing.T, l Loader) {
 	t.Helper()
@@ -177,6 +198,9 @@ func Run(t *testing.T, l Loader) {
 			expect(t, "100,000 nested flow sequences", l.File, true, BombAlloc, func() error { return l.Parse(l.File, DeepFlow(100_000)) })
 			expect(t, "20,000 nested flow mappings", l.File, true, BombAlloc, func() error { return l.Parse(l.File, DeepMap(20_000)) })
 			expect(t, "an alias bomb", l.File, true, BombAlloc, func() error { return l.Parse(l.File, AliasBomb()) })
+			for i, b := range l.Bombs {
+				expect(t, fmt.Sprintf("alias bomb %d in a free-form value", i), l.File, true, BombAlloc, func() error { return l.Parse(l.File, b) })
+			}
 		} else {
 			expect(t, "100,000 nested arrays", l.File, true, BombAlloc, func() error { return l.Parse(l.File, DeepFlow(100_000)) })
 			deepObj := []byte(strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000))

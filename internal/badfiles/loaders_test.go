@@ -46,6 +46,10 @@ func TestBadFiles(t *testing.T) {
 	tiers := world.DefaultTiers()
 	loaders := []badfiles.Loader{
 		{Name: "skill spec", File: "chop_tree.yaml", YAML: true, DirLoader: true,
+			Bombs: [][]byte{
+				[]byte("name: chop_tree\nversion: 1\ndescription: x\nemits: [chat]\npreconditions:\n  extra: {bomb: " + badfiles.BombAnchors() + "}\n"),
+				[]byte("name: chop_tree\nversion: 1\ndescription: x\naction_sequence:\n  - {type: chat, message: " + badfiles.BombAnchors() + "}\n"),
+			},
 			Valid: shipped(t, config.FS, "skills/chop_tree.yaml"),
 			Parse: func(f string, d []byte) error { return errOf(skills.ParseSpec(f, d)) },
 			Load: func(p string) error {
@@ -77,12 +81,14 @@ func TestBadFiles(t *testing.T) {
 			Parse: func(f string, d []byte) error { return errOf(sim.ParseScenario(f, d)) },
 			Load:  func(p string) error { return errOf(sim.LoadScenario(p)) }},
 		{Name: "goal file", File: "goal.yaml", YAML: true,
+			Bombs: [][]byte{[]byte("skill: {name: x, params: {bomb: " + badfiles.BombAnchors() + "}}\n")},
 			Valid: [][]byte{
 				[]byte("items:\n  - {item: minecraft:log, count: 16}\n  - {item: ore:plankWood, count: 4}\ntier: steam_age\nskill: {name: mine_block, params: {target: minecraft:gravel}}\n"),
 			},
 			Parse: func(f string, d []byte) error { return errOf(loop.ParseGoalYAML(f, d, tiers)) },
 			Load:  func(p string) error { return errOf(loop.LoadGoalFile(p, tiers)) }},
 		{Name: "script", File: "script.yaml", YAML: true,
+			Bombs: [][]byte{[]byte("- {skill: x, params: {bomb: " + badfiles.BombAnchors() + "}}\n")},
 			Valid: [][]byte{
 				[]byte("- {skill: chop_tree, params: {min_logs: 4}}\n- {skill: basic_crafting, params: {item: minecraft:planks, count: 8}}\n- skill: report_status\n  params:\n    note: done\n"),
 			},
