@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
 
@@ -83,7 +84,7 @@ func loadAgentConfig(path string) (*agentConfig, error) {
 	if !explicit {
 		path = defaultConfigFile
 	}
-	data, err := os.ReadFile(path)
+	data, err := filelimit.ReadFile(path, filelimit.MaxConfig)
 	if err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
 			return &agentConfig{}, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
-	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
@@ -87,7 +87,7 @@ func runCmd(e *env, args []string) error {
 		if *scriptFile == "" {
 			return usagef("run: --planner script needs --script FILE")
 		}
-		steps, err := readScript(*scriptFile)
+		steps, err := planner.LoadScript(*scriptFile)
 		if err != nil {
 			return configError(e, err)
 		}
@@ -103,11 +103,10 @@ func runCmd(e *env, args []string) error {
 	var goal loop.Goal
 	switch {
 	case *goalFile != "":
-		data, err := os.ReadFile(*goalFile)
-		if err != nil {
-			return usagef("run: %v", err)
-		}
-		if goal, err = loop.ParseGoalYAML(*goalFile, data, reg.Tiers()); err != nil {
+		if goal, err = loop.LoadGoalFile(*goalFile, reg.Tiers()); err != nil {
+			if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+				return usagef("run: %v", err) // cannot open or read the file
+			}
 			return configError(e, err)
 		}
 	default:
@@ -254,42 +253,7 @@ func loadScenario(file string) (*sim.Scenario, error) {
 	if file == "" {
 		return sim.DefaultScenario()
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return sim.ParseScenario(file, data)
-}
-
-// readScript reads a YAML list of invocations: - {skill: NAME, params: {...}}.
-func readScript(file string) ([]loop.Invocation, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	root, err := strictyaml.Parse(file, data)
-	if err != nil {
-		return nil, err
-	}
-	d := strictyaml.NewDecoder(file)
-	var out []loop.Invocation
-	for i, n := range d.Sequence(root, "") {
-		path := strictyaml.Index("script", i)
-		f := d.Mapping(n, path, []string{"skill", "params"})
-		d.Require(n, path, f, "skill")
-		var inv loop.Invocation
-		if v, ok := f["skill"]; ok {
-			inv.Skill, _ = d.String(v.Value, path+".skill")
-		}
-		if v, ok := f["params"]; ok {
-			inv.Params = d.AnyMap(v.Value, path+".params")
-		}
-		out = append(out, inv)
-	}
-	if len(out) == 0 && len(d.Errs) == 0 {
-		d.Errorf(root, "script", "the script lists no invocations")
-	}
-	return out, d.Err()
+	return sim.LoadScenario(file)
 }
 
 // stepLine is the one human-readable line per step.
