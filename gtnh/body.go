@@ -123,10 +123,7 @@ func (x *act) run(a action.Action) ipc.Result {
 		}
 		return ipc.Result{Code: ipc.OK}
 	case action.Chat:
-		if err := x.c.say(x.s, a.Message); err != nil {
-			return x.fail(err, "sending chat")
-		}
-		return ipc.Result{Code: ipc.OK}
+		return x.chat(a)
 	}
 	return ipc.Failf(ipc.UnsupportedAction, 0, "the GTNH client has no rule for %s", a.Kind())
 }

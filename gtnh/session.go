@@ -42,6 +42,7 @@ type session struct {
 	inv        inventory
 	loaded     map[[2]int]bool
 	entities   map[int32]bool
+	players    map[int32]seenPlayer // spawned players, for their UUIDs
 	collected  []collected
 	confirms   map[confirmKey]bool
 	actionNum  int16
@@ -73,6 +74,7 @@ func newSession(c *Client, cn *conn, mods []proto17.ModInfo, uuid string) *sessi
 		noSky:    map[int32]bool{-1: true, 1: true},
 		loaded:   map[[2]int]bool{},
 		entities: map[int32]bool{},
+		players:  map[int32]seenPlayer{},
 		confirms: map[confirmKey]bool{},
 		health:   20,
 		food:     20,
