@@ -324,8 +324,12 @@ func (c *Client) retry(ctx context.Context, cause error) (*session, error) {
 		if err == nil {
 			return s, nil
 		}
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), err)
+		if cerr := ctx.Err(); cerr != nil || expired(ctx) {
+			if cerr == nil {
+				cerr = context.DeadlineExceeded
+			}
+			// This attempt was cut short; the one before says more.
+			return nil, fmt.Errorf("%w (last attempt: %v)", cerr, cause)
 		}
 		cause = err
 		c.log.Warn().Err(err).Int("attempt", attempt).Msg("reconnect failed")
@@ -333,6 +337,13 @@ func (c *Client) retry(ctx context.Context, cause error) (*session, error) {
 			return nil, err
 		}
 	}
+}
+
+// expired reports whether ctx's deadline has passed (a context derived
+// from it may report the deadline before ctx itself does).
+func expired(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // serverMods returns the mod list to echo: the configured one, else the

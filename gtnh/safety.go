@@ -383,11 +383,12 @@ var (
 
 // SanitizeChat turns text into a chat message a 1.7.10 server accepts:
 // whitespace controls (tab, newline, carriage return, vertical tab, form
-// feed) become spaces as the server's StringUtils.normalizeSpace would make
-// them, the other characters ChatAllowedCharacters rejects (§, controls,
-// DEL) are dropped, runs of spaces collapse to one, the ends are trimmed,
-// invalid UTF-8 becomes U+FFFD, and the result is cut at MaxChatLength
-// UTF-16 units (never inside a character). truncated reports the cut.
+// feed) become spaces, as the server's StringUtils.normalizeSpace would
+// make them; formatting codes ("§c") and the other characters
+// ChatAllowedCharacters rejects (§, controls, DEL) are dropped; runs of
+// spaces collapse to one and the ends are trimmed; invalid UTF-8 becomes
+// U+FFFD; and the result is cut at MaxChatLength UTF-16 units, never
+// inside a character. truncated reports the cut.
 //
 // A long message is cut, not split: every chat message adds 20 to the
 // server's spam counter (NetHandlerPlayServer.chatSpamThresholdCount, one
@@ -397,7 +398,18 @@ func SanitizeChat(text string) (out string, truncated bool) {
 	var b strings.Builder
 	units := 0
 	space := false
+	code := false
 	for _, r := range text { // invalid UTF-8 reads as utf8.RuneError (U+FFFD)
+		if code {
+			code = false
+			if strings.ContainsRune(formattingCodes, r) {
+				continue // the letter of a "§c" formatting code
+			}
+		}
+		if r == '§' {
+			code = true
+			continue
+		}
 		switch r {
 		case ' ', '\t', '\n', '\v', '\f', '\r':
 			space = b.Len() > 0
@@ -422,6 +434,10 @@ func SanitizeChat(text string) (out string, truncated bool) {
 	}
 	return b.String(), false
 }
+
+// formattingCodes are the letters that follow § in a formatting code
+// (EnumChatFormatting of 1.7.10).
+const formattingCodes = "0123456789abcdefklmnorABCDEFKLMNOR"
 
 // chatLine prepares an outgoing message: sanitized, not empty, and no
 // server command unless allowed. The secret never leaves in the bot's own

@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"sync"
+	"time"
 
 	pk "github.com/Tnze/go-mc/net/packet"
 
@@ -101,6 +102,25 @@ func (s *session) end(err error) {
 		s.c.close()
 		close(s.ended)
 	})
+}
+
+// writeGrace is how long a failed write waits for the reader to end the
+// session with the server's reason.
+const writeGrace = time.Second
+
+// endAfterWrite ends the session after a failed write, but first lets the
+// reader finish: a server that kicks sends Disconnect and closes the
+// connection, and a write racing the close fails before the reader has
+// read the reason (the reader then reads it, or the end of the stream, at
+// once).
+func (s *session) endAfterWrite(err error) {
+	t := time.NewTimer(writeGrace)
+	defer t.Stop()
+	select {
+	case <-s.ended:
+	case <-t.C:
+		s.end(err)
+	}
 }
 
 // cause is why the session ended.
