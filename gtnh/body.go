@@ -39,7 +39,9 @@ func (c *Client) live(ctx context.Context) (*session, error) {
 	for {
 		c.mu.Lock()
 		s, ch := c.sess, c.changed
-		ok := s != nil && s.spawned && s.cause() == nil
+		// Joined, not just spawned: a reconnecting session is current from
+		// Login Success on, but its world is loaded only once joined.
+		ok := s != nil && s.isJoined() && s.cause() == nil
 		c.mu.Unlock()
 		if ok {
 			return s, nil

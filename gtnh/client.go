@@ -134,11 +134,12 @@ func (c *Client) WorldAge() int64 {
 	return c.worldAge
 }
 
-// Connected reports whether a session is in the play state now.
+// Connected reports whether the player is in the world now (joined, and
+// the connection not ended).
 func (c *Client) Connected() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.sess != nil && c.sess.spawned
+	return c.sess != nil && c.sess.isJoined() && c.sess.cause() == nil
 }
 
 // Done is closed when the client stopped for good: Close, or a lost

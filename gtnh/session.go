@@ -95,6 +95,16 @@ func (s *session) maybeJoined() bool {
 	return first
 }
 
+// isJoined reports whether joined is closed.
+func (s *session) isJoined() bool {
+	select {
+	case <-s.joined:
+		return true
+	default:
+		return false
+	}
+}
+
 // end stops the session with a cause (the first one wins).
 func (s *session) end(err error) {
 	s.once.Do(func() {

@@ -122,6 +122,7 @@ func runCmd(e *env, args []string) error {
 	var (
 		body   ipc.Body
 		header string
+		client *gtnh.Client
 	)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -139,11 +140,19 @@ func runCmd(e *env, args []string) error {
 		var cancelRun context.CancelFunc
 		ctx, cancelRun = context.WithCancel(ctx)
 		defer cancelRun()
-		client, err := openClient(ctx, e, srv, cancelRun)
+		client, err = openClient(ctx, e, srv, cancelRun)
 		if err != nil {
 			return err
 		}
 		defer client.Close()
+		go func() {
+			// A client that stopped for good stops the run.
+			select {
+			case <-client.Done():
+				cancelRun()
+			case <-ctx.Done():
+			}
+		}()
 		body = client
 		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
 	} else {
@@ -181,6 +190,11 @@ func runCmd(e *env, args []string) error {
 		return &usageError{err.Error()}
 	}
 	out, err := l.Run(ctx)
+	if client != nil && client.Err() != nil {
+		// The connection ended for good (a kick that a retry cannot
+		// change, or no reconnecting): the server's reason is the outcome.
+		return fmt.Errorf("the server ended the run: %w", client.Err())
+	}
 	if err != nil {
 		return err
 	}
