@@ -50,7 +50,7 @@ func runCmd(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
 	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	username := fs.String("username", "", "player name on the server")
-	reconnect := fs.Bool("reconnect", false, "reconnect with backoff when the connection drops (default: one-shot)")
+	reconnect := fs.Bool("reconnect", false, "retry with backoff when the server is down or the connection drops; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)")
 	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
