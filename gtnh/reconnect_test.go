@@ -84,7 +84,10 @@ func TestPermanentKickEndsReconnecting(t *testing.T) {
 	t.Run("at login", func(t *testing.T) {
 		srv := fakeServer(t, fakeserver.Options{Faults: fakeserver.Faults{KickAt: fakeserver.StageLogin, KickReason: banned}})
 		c := fakeClient(t, srv.Addr(), func(cfg *Config) { cfg.Reconnect = fastBackoff })
-		err := c.Open(context.Background())
+		// Bounded, so that a client retrying a ban fails the test.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		err := c.Open(ctx)
 		var ke *KickError
 		require.ErrorAs(t, err, &ke)
 		assert.Equal(t, "You are banned from this server!\nReason: griefing", ke.Reason)

@@ -269,7 +269,7 @@ func (s *syncBuffer) String() string {
 func TestSecretNeverLeaves(t *testing.T) {
 	logs := newSyncBuffer()
 	commands := make(chan Command, 4)
-	done := make(chan struct{})
+	done, own := make(chan struct{}), make(chan string, 1)
 	var said []string
 	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
 		sc.send(whisper("Alice", "!bot "+testSecret+" ping"))
@@ -281,6 +281,7 @@ func TestSecretNeverLeaves(t *testing.T) {
 		sc.send(&proto17.KeepAlive{ID: 1})
 		expect(sc, func(*proto17.ServerboundKeepAlive) bool { return true })
 		close(done)
+		own <- expect(sc, func(*proto17.ServerboundChat) bool { return true }).Message
 	}))
 	cfg := func(cfg *Config) {
 		cfg.Mods = testMods
@@ -297,6 +298,7 @@ func TestSecretNeverLeaves(t *testing.T) {
 	// The bot's own chat never carries it either.
 	res := c.Execute(context.Background(), action.Chat{Message: "the secret is " + testSecret})
 	require.Equal(t, ipc.OK, res.Code, res.Error)
+	assert.Equal(t, "the secret is "+redacted, recv(t, own))
 
 	st := c.Stats()
 	assert.Equal(t, 2, st.Commands)

@@ -19,7 +19,7 @@ func reconnectYAML(t *testing.T, tick time.Duration) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "agent.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("server:\n  tick: "+tick.String()+
-		"\n  timeouts: {dial: 5s, login: 20s, read: 20s, action: 60s}\n  reconnect: {enabled: false, initial: 10ms, max: 50ms}\n"), 0o644))
+		"\n  timeouts: {dial: 2s, login: 3s, read: 20s, action: 60s}\n  reconnect: {enabled: false, initial: 10ms, max: 50ms}\n"), 0o644))
 	return file
 }
 
