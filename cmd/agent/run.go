@@ -145,14 +145,6 @@ func runCmd(e *env, args []string) error {
 			return err
 		}
 		defer client.Close()
-		go func() {
-			// A client that stopped for good stops the run.
-			select {
-			case <-client.Done():
-				cancelRun()
-			case <-ctx.Done():
-			}
-		}()
 		body = client
 		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
 	} else {
@@ -192,7 +184,8 @@ func runCmd(e *env, args []string) error {
 	out, err := l.Run(ctx)
 	if client != nil && client.Err() != nil {
 		// The connection ended for good (a kick that a retry cannot
-		// change, or no reconnecting): the server's reason is the outcome.
+		// change, or no reconnecting); the loop stopped on the failed
+		// observation, and the server's reason is the outcome.
 		return fmt.Errorf("the server ended the run: %w", client.Err())
 	}
 	if err != nil {
