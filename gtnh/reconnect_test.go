@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -195,4 +196,27 @@ func TestModListIsReadAgainAfterAReconnect(t *testing.T) {
 			assert.Equal(t, updated, c.Server().Mods)
 		})
 	}
+}
+
+// TestAFailedWriteLetsTheReaderGiveTheReason: a server that kicks sends
+// Disconnect and closes; the tick's write may fail first, but the session
+// ends with the kick the reader then reads. With no reader to end it, the
+// write error ends the session after the grace period.
+func TestAFailedWriteLetsTheReaderGiveTheReason(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	s := newSession(nil, newConn(a, time.Second, zerolog.Nop()), nil, "")
+	writeErr := errors.New("writing Player: broken pipe")
+	go s.endAfterWrite(writeErr)
+	time.Sleep(20 * time.Millisecond) // the write failed first
+	kick := &KickError{Reason: "Server closed"}
+	s.end(kick)
+	<-s.ended
+	assert.Equal(t, error(kick), s.cause())
+
+	alone := newSession(nil, newConn(b, time.Second, zerolog.Nop()), nil, "")
+	start := time.Now()
+	alone.endAfterWrite(writeErr)
+	assert.Equal(t, writeErr, alone.cause())
+	assert.GreaterOrEqual(t, time.Since(start), writeGrace)
 }
