@@ -432,3 +432,34 @@ func TestOperatorByUUIDNeedsTheServersUUID(t *testing.T) {
 // offlineUUID is the UUID an offline-mode server gives a name: UUID v3 of
 // "OfflinePlayer:" + name.
 func offlineUUID(name string) string { return offline.NameToUUID(name).String() }
+
+// FuzzServerChat: chat and kick components from the server never panic the
+// client's readers, the guard, or scrubbing; a line that carried the secret
+// never keeps it, and a kick's reason is the component's plain text.
+func FuzzServerChat(f *testing.F) {
+	for _, s := range []string{
+		`{"translate":"chat.type.text","with":[{"text":"Alice","clickEvent":{"action":"suggest_command","value":"/msg Alice "}},"!bot ping"]}`,
+		`{"translate":"commands.message.display.incoming","with":["Bob",{"text":"!bot ` + testSecret + ` stop"}]}`,
+		`{"translate":"chat.type.text","with":[{"clickEvent":{"action":"suggest_command","value":"/msg "}},{"extra":[1,true,null]}]}`,
+		`{"translate":"multiplayer.disconnect.banned.reason","with":["x"]}`,
+		`{"text":"You are banned from this server!\nReason: x"}`,
+		`"plain"`, `[{"text":"a"},"b"]`, `{"translate":5}`, `not json`, ``,
+	} {
+		f.Add(s)
+	}
+	g := newGuard([]string{"Alice", "uuid:" + aliceUUID}, CommandConfig{Burst: 1 << 20, Secret: NewSecret(testSecret)})
+	f.Fuzz(func(t *testing.T, raw string) {
+		m := parseChat(raw)
+		g.check(m, "Bot")
+		for _, s := range []string{g.scrub(m.Text), g.scrub(m.Plain)} {
+			if strings.Contains(s, testSecret) {
+				t.Fatalf("the secret survived scrubbing: %q", s)
+			}
+		}
+		k := kickFrom(raw)
+		if k.Reason != proto17.PlainText(raw) {
+			t.Fatalf("reason %q, plain text %q", k.Reason, proto17.PlainText(raw))
+		}
+		k.Permanent()
+	})
+}
