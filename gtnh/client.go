@@ -156,8 +156,11 @@ func (c *Client) Err() error {
 // Open joins the server: ping (for the mod list to echo, unless Config.Mods
 // is set), login, the FML handshake, and the first position from the
 // server. It returns when the player is in the world, or with the reason it
-// is not. Afterwards the client keeps the connection (and reconnects, if
-// configured) until Close.
+// is not. With Reconnect enabled, a failed join is retried with backoff
+// like a lost connection (the server may be down or restarting) until ctx
+// ends, unless the failure is permanent (a ban, the white-list, the mod
+// list: see KickError.Permanent). Afterwards the client keeps the
+// connection (and reconnects, if configured) until Close.
 func (c *Client) Open(ctx context.Context) error {
 	if !c.opened.CompareAndSwap(false, true) {
 		return errors.New("gtnh: Open called twice")
