@@ -50,7 +50,7 @@ func runCmd(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
 	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	username := fs.String("username", "", "player name on the server")
-	reconnect := fs.Bool("reconnect", false, "reconnect with backoff when the connection drops (default: one-shot)")
+	reconnect := fs.Bool("reconnect", false, "retry with backoff when the server is down or the connection drops; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)")
 	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -121,6 +121,7 @@ func runCmd(e *env, args []string) error {
 	var (
 		body   ipc.Body
 		header string
+		client *gtnh.Client
 	)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -138,7 +139,7 @@ func runCmd(e *env, args []string) error {
 		var cancelRun context.CancelFunc
 		ctx, cancelRun = context.WithCancel(ctx)
 		defer cancelRun()
-		client, err := openClient(ctx, e, srv, cancelRun)
+		client, err = openClient(ctx, e, srv, cancelRun)
 		if err != nil {
 			return err
 		}
@@ -180,6 +181,12 @@ func runCmd(e *env, args []string) error {
 		return &usageError{err.Error()}
 	}
 	out, err := l.Run(ctx)
+	if client != nil && client.Err() != nil {
+		// The connection ended for good (a kick that a retry cannot
+		// change, or no reconnecting); the loop stopped on the failed
+		// observation, and the server's reason is the outcome.
+		return fmt.Errorf("the server ended the run: %w", client.Err())
+	}
 	if err != nil {
 		return err
 	}
