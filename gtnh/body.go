@@ -39,10 +39,9 @@ func (c *Client) live(ctx context.Context) (*session, error) {
 	for {
 		c.mu.Lock()
 		s, ch := c.sess, c.changed
-		// Joined, not just spawned: after a reconnect the position comes
-		// before the chunks, and a snapshot taken between them shows an
-		// empty world.
-		ok := s != nil && s.hasJoined() && s.cause() == nil
+		// Joined, not just spawned: a reconnecting session is current from
+		// Login Success on, but its world is loaded only once joined.
+		ok := s != nil && s.isJoined() && s.cause() == nil
 		c.mu.Unlock()
 		if ok {
 			return s, nil
@@ -126,10 +125,7 @@ func (x *act) run(a action.Action) ipc.Result {
 		}
 		return ipc.Result{Code: ipc.OK}
 	case action.Chat:
-		if err := x.c.say(x.s, a.Message); err != nil {
-			return x.fail(err, "sending chat")
-		}
-		return ipc.Result{Code: ipc.OK}
+		return x.chat(a)
 	}
 	return ipc.Failf(ipc.UnsupportedAction, 0, "the GTNH client has no rule for %s", a.Kind())
 }

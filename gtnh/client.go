@@ -96,9 +96,6 @@ func New(cfg Config) (*Client, error) {
 		unknown: map[string]bool{},
 	}
 	c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
-	if cfg.Mods != nil {
-		c.mods = slices.Clone(cfg.Mods)
-	}
 	return c, nil
 }
 
@@ -146,11 +143,12 @@ func (c *Client) WorldAge() int64 {
 	return c.worldAge
 }
 
-// Connected reports whether a session is in the play state now.
+// Connected reports whether the player is in the world now (joined, and
+// the connection not ended).
 func (c *Client) Connected() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.sess != nil && c.sess.spawned
+	return c.sess != nil && c.sess.isJoined() && c.sess.cause() == nil
 }
 
 // Done is closed when the client stopped for good: Close, or a lost
@@ -167,8 +165,11 @@ func (c *Client) Err() error {
 // Open joins the server: ping (for the mod list to echo, unless Config.Mods
 // is set), login, the FML handshake, and the first position from the
 // server. It returns when the player is in the world, or with the reason it
-// is not. Afterwards the client keeps the connection (and reconnects, if
-// configured) until Close.
+// is not. With Reconnect enabled, a failed join is retried with backoff
+// like a lost connection (the server may be down or restarting) until ctx
+// ends, unless the failure is permanent (a ban, the white-list, the mod
+// list: see KickError.Permanent). Afterwards the client keeps the
+// connection (and reconnects, if configured) until Close.
 func (c *Client) Open(ctx context.Context) error {
 	if !c.opened.CompareAndSwap(false, true) {
 		return errors.New("gtnh: Open called twice")
@@ -184,6 +185,12 @@ func (c *Client) Open(ctx context.Context) error {
 		}
 	}()
 	s, err := c.connect(openCtx)
+	if err != nil && c.cfg.Reconnect.Enabled && !fatal(err) && openCtx.Err() == nil {
+		// A server that is down (restarting, not up yet) is retried like
+		// a lost connection.
+		c.log.Warn().Err(err).Msg("could not join; retrying")
+		s, err = c.retry(openCtx, err)
+	}
 	if err != nil {
 		c.finish(err)
 		c.cancel()
@@ -293,64 +300,90 @@ func (c *Client) supervise(s *session) {
 	}
 }
 
-// reconnect retries with backoff; nil when it gave up or the client closed.
+// reconnect retries with backoff after a session ended; nil when it gave
+// up (the client is then finished) or the client closed.
 func (c *Client) reconnect(cause error) *session {
+	s, err := c.retry(c.ctx, cause)
+	if err != nil {
+		if c.ctx.Err() == nil {
+			c.finish(err)
+		}
+		return nil
+	}
+	c.mu.Lock()
+	c.stats.Reconnects++
+	c.mu.Unlock()
+	return s
+}
+
+// retry connects with backoff until it succeeds, ctx ends, an attempt
+// fails for good (fatal) or MaxAttempts attempts failed.
+func (c *Client) retry(ctx context.Context, cause error) (*session, error) {
 	b := c.cfg.Reconnect
 	for attempt := 1; ; attempt++ {
 		if b.MaxAttempts > 0 && attempt > b.MaxAttempts {
-			c.finish(fmt.Errorf("gave up after %d reconnect attempts: %w", b.MaxAttempts, cause))
-			return nil
+			return nil, fmt.Errorf("gave up after %d reconnect attempts: %w", b.MaxAttempts, cause)
 		}
 		d := b.Delay(attempt)
 		c.log.Info().Int("attempt", attempt).Dur("delay", d).Msg("reconnecting")
 		t := time.NewTimer(d)
 		select {
-		case <-c.ctx.Done():
+		case <-ctx.Done():
 			t.Stop()
-			return nil
+			return nil, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), cause)
 		case <-t.C:
 		}
-		s, err := c.connect(c.ctx)
+		s, err := c.connect(ctx)
 		if err == nil {
-			c.mu.Lock()
-			c.stats.Reconnects++
-			c.mu.Unlock()
-			return s
+			return s, nil
 		}
-		if c.ctx.Err() != nil {
-			return nil
+		if cerr := ctx.Err(); cerr != nil || expired(ctx) {
+			if cerr == nil {
+				cerr = context.DeadlineExceeded
+			}
+			// This attempt was cut short; the one before says more.
+			return nil, fmt.Errorf("%w (last attempt: %v)", cerr, cause)
 		}
 		cause = err
 		c.log.Warn().Err(err).Int("attempt", attempt).Msg("reconnect failed")
 		if fatal(err) {
-			c.finish(err)
-			return nil
+			return nil, err
 		}
 	}
 }
 
-// serverMods returns the mod list to echo, pinging the server once for it.
+// expired reports whether ctx's deadline has passed (a context derived
+// from it may report the deadline before ctx itself does).
+func expired(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// serverMods returns the mod list to echo: the configured one, else the
+// one the server announces in its ping. Every connection pings again, so
+// a server updated during a restart is joined with its new list.
 func (c *Client) serverMods(ctx context.Context) ([]proto17.ModInfo, error) {
-	c.mu.Lock()
-	mods := c.mods
-	c.mu.Unlock()
-	if mods != nil {
-		return mods, nil
+	if c.cfg.Mods != nil {
+		return slices.Clone(c.cfg.Mods), nil
 	}
 	info, err := Ping(ctx, c.cfg)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.info = info
-	c.mods = info.Mods
-	if c.mods == nil {
-		c.mods = []proto17.ModInfo{}
+	mods := info.Mods
+	if mods == nil {
+		mods = []proto17.ModInfo{}
 	}
-	mods = c.mods
+	c.mu.Lock()
+	prev := c.mods
+	c.info = info
+	c.mods = mods
 	c.mu.Unlock()
+	if prev != nil && !slices.Equal(prev, mods) {
+		c.log.Warn().Int("previous_mods", len(prev)).Int("mods", len(mods)).Msg("the server's mod list changed since the last connection")
+	}
 	c.log.Info().Str("version", info.Version).Int("mods", info.ModCount).Str("formats", info.Formats.String()).Msg("pinged")
-	return mods, nil
+	return slices.Clone(mods), nil
 }
 
 // connect runs one login and waits for the player to be in the world.
@@ -432,7 +465,7 @@ func (c *Client) login(ctx context.Context, cn *conn) (string, error) {
 		}
 		switch p := p.(type) {
 		case *proto17.LoginDisconnect:
-			return "", &LoginError{Stage: StageLogin, Err: &KickError{Reason: proto17.PlainText(p.Reason)}}
+			return "", &LoginError{Stage: StageLogin, Err: kickFrom(p.Reason)}
 		case *proto17.EncryptionRequest:
 			if err := encrypt(ctx, cn, c.cfg.Auth, p); err != nil {
 				return "", &LoginError{Stage: StageEncrypt, Err: err}
@@ -487,6 +520,7 @@ func (c *Client) reset(s *session, inventory bool) {
 	ents := slices.Collect(maps.Keys(s.entities))
 	clear(s.loaded)
 	clear(s.entities)
+	clear(s.players)
 	c.mu.Unlock()
 	c.state.Update(func(tx *world.Tx) {
 		for _, k := range cols {

@@ -86,9 +86,18 @@ type Config struct {
 	// value does not reconnect (one-shot runs).
 	Reconnect Backoff
 
-	// Operators may command the bot in chat; Commands tunes that.
+	// Operators may command the bot in chat: player names, or
+	// "uuid:<uuid>" entries that match only a sender whose UUID the
+	// server sent (see ChatMessage.SenderUUID). Names can be taken by
+	// anyone on an offline-mode server, whose UUIDs are derived from the
+	// name (UUID v3 of "OfflinePlayer:<name>"), so there only
+	// Commands.Secret protects the commands. Commands tunes them.
 	Operators []string
 	Commands  CommandConfig
+	// AllowCommands lets the chat action send server commands (messages
+	// starting with /). Off by default: a chat action starting with / then
+	// fails with ipc.Rejected.
+	AllowCommands bool
 	// OnCommand receives the operator commands the client does not answer
 	// itself (everything but ping and status).
 	OnCommand func(Command)
@@ -154,6 +163,9 @@ func (c Config) Validate() error {
 	}
 	if err := c.Commands.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("commands: %w", err))
+	}
+	if err := ValidOperators(c.Operators); err != nil {
+		errs = append(errs, fmt.Errorf("operators: %w", err))
 	}
 	return errors.Join(errs...)
 }

@@ -196,7 +196,7 @@ func (c *Client) tickLoop(s *session) {
 		case <-t.C:
 		}
 		if err := c.tick(s); err != nil {
-			s.end(err)
+			s.endAfterWrite(err)
 			return
 		}
 		// Idle time: pack the sections chunk packets left as wire arrays.

@@ -243,6 +243,7 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 			c.syncInventory(s)
 		}
 	case *proto17.SpawnPlayer:
+		c.seePlayer(s, p)
 		c.putEntity(s, p.EntityID, world.Entity{Kind: world.EntityPlayer, Name: p.Name,
 			Pos: world.Vec3{X: proto17.Fixed(p.X), Y: proto17.Fixed(p.Y), Z: proto17.Fixed(p.Z)}})
 	case *proto17.SpawnObject:
@@ -259,6 +260,7 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 		c.mu.Lock()
 		for _, id := range p.IDs {
 			delete(s.entities, id)
+			delete(s.players, id)
 		}
 		c.notifyLocked()
 		c.mu.Unlock()
@@ -322,14 +324,14 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 	case *proto17.PluginMessage:
 		return c.onPlugin(s, p.Channel, p.Data)
 	case *proto17.Disconnect:
-		reason := proto17.PlainText(p.Reason)
+		kick := kickFrom(p.Reason)
 		c.mu.Lock()
 		joined := s.spawned
 		c.mu.Unlock()
 		if !joined {
-			return &LoginError{Stage: StageJoin, Err: &KickError{Reason: reason}}
+			return &LoginError{Stage: StageJoin, Err: kick}
 		}
-		return &KickError{Reason: reason}
+		return kick
 	default:
 		c.skip(p.PacketName())
 	}
@@ -467,6 +469,12 @@ func (c *Client) onRespawn(s *session, p *proto17.Respawn) {
 func (c *Client) onChat(s *session, p *proto17.Chat) {
 	m := parseChat(p.JSON)
 	m.Time = time.Now()
+	if m.Sender != "" {
+		m.SenderUUID = c.uuidOf(s, m.Sender)
+	}
+	cmd, verdict := c.guard.check(m, c.cfg.Username)
+	// From here on the line never carries the secret.
+	m.Text, m.Plain = c.guard.scrub(m.Text), c.guard.scrub(m.Plain)
 	c.mu.Lock()
 	c.chatLog = append(c.chatLog, m)
 	if len(c.chatLog) > maxChatLog {
@@ -474,19 +482,15 @@ func (c *Client) onChat(s *session, p *proto17.Chat) {
 	}
 	c.mu.Unlock()
 	c.log.Info().Str("from", m.Sender).Str("text", m.Plain).Msg("chat")
-	cmd, verdict := c.guard.check(m, c.cfg.Username)
 	switch verdict {
 	case verdictNotCommand:
 		return
-	case verdictNotOperator, verdictRateLimited:
+	case verdictObey:
+	default:
 		c.mu.Lock()
 		c.stats.Ignored++
 		c.mu.Unlock()
-		why := "not an operator"
-		if verdict == verdictRateLimited {
-			why = "rate limited"
-		}
-		c.log.Warn().Str("from", m.Sender).Str("reason", why).Msg("chat command ignored")
+		c.log.Warn().Str("from", m.Sender).Str("uuid", m.SenderUUID).Str("reason", verdictReasons[verdict]).Msg("chat command ignored")
 		return
 	}
 	c.mu.Lock()
@@ -506,18 +510,13 @@ func (c *Client) onChat(s *session, p *proto17.Chat) {
 	}
 }
 
-// say sends one chat line (cut to the 100 characters 1.7.10 allows).
+// say sends one chat line as the server accepts it (see chatLine).
 func (c *Client) say(s *session, msg string) error {
-	msg = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '§' {
-			return ' '
-		}
-		return r
-	}, msg)
-	if r := []rune(msg); len(r) > 100 {
-		msg = string(r[:100])
+	line, err := c.chatLine(msg)
+	if err != nil {
+		return err
 	}
-	return c.send(s, &proto17.ServerboundChat{Message: msg})
+	return c.send(s, &proto17.ServerboundChat{Message: line})
 }
 
 // Say sends a chat line on the live connection.

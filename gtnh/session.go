@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"sync"
+	"time"
 
 	pk "github.com/Tnze/go-mc/net/packet"
 
@@ -42,6 +43,7 @@ type session struct {
 	inv        inventory
 	loaded     map[[2]int]bool
 	entities   map[int32]bool
+	players    map[int32]seenPlayer // spawned players, for their UUIDs
 	collected  []collected
 	confirms   map[confirmKey]*pendingClick // clicks waiting for their Confirm Transaction
 	actionNum  int16
@@ -113,6 +115,7 @@ func newSession(c *Client, cn *conn, mods []proto17.ModInfo, uuid string) *sessi
 		noSky:    map[int32]bool{-1: true, 1: true},
 		loaded:   map[[2]int]bool{},
 		entities: map[int32]bool{},
+		players:  map[int32]seenPlayer{},
 		confirms: map[confirmKey]*pendingClick{},
 		health:   20,
 		food:     20,
@@ -132,8 +135,8 @@ func (s *session) maybeJoined() bool {
 	return first
 }
 
-// hasJoined reports whether joined is closed.
-func (s *session) hasJoined() bool {
+// isJoined reports whether joined is closed.
+func (s *session) isJoined() bool {
 	select {
 	case <-s.joined:
 		return true
@@ -149,6 +152,25 @@ func (s *session) end(err error) {
 		s.c.close()
 		close(s.ended)
 	})
+}
+
+// writeGrace is how long a failed write waits for the reader to end the
+// session with the server's reason.
+const writeGrace = time.Second
+
+// endAfterWrite ends the session after a failed write, but first lets the
+// reader finish: a server that kicks sends Disconnect and closes the
+// connection, and a write racing the close fails before the reader has
+// read the reason (the reader then reads it, or the end of the stream, at
+// once).
+func (s *session) endAfterWrite(err error) {
+	t := time.NewTimer(writeGrace)
+	defer t.Stop()
+	select {
+	case <-s.ended:
+	case <-t.C:
+		s.end(err)
+	}
 }
 
 // cause is why the session ended.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -189,10 +190,18 @@ func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
 		d.Require(n.Value, "skill", fs, "name")
 		inv := &Invocation{}
 		if v, ok := fs["name"]; ok {
-			inv.Skill, _ = d.String(v.Value, "skill.name")
+			if s, ok := d.String(v.Value, "skill.name"); ok {
+				if strings.TrimSpace(s) == "" {
+					d.Errorf(v.Value, "skill.name", "must name a skill")
+				}
+				inv.Skill = s
+			}
 		}
 		if v, ok := fs["params"]; ok {
 			inv.Params = d.AnyMap(v.Value, "skill.params")
+			if _, empty := inv.Params[""]; empty {
+				d.Errorf(v.Value, "skill.params", "a parameter name is empty")
+			}
 		}
 		g.Skill = inv
 	}
@@ -234,4 +243,14 @@ func (g Goal) Check(w *world.Snapshot, tiers *world.Tiers, skillDone bool) Progr
 		unmet = append(unmet, "run "+g.Skill.Skill)
 	}
 	return Progress{Met: len(unmet) == 0, Unmet: unmet}
+}
+
+// LoadGoalFile reads and parses a goal file (at most filelimit.MaxConfig
+// bytes).
+func LoadGoalFile(file string, tiers *world.Tiers) (Goal, error) {
+	data, err := filelimit.ReadFile(file, filelimit.MaxConfig)
+	if err != nil {
+		return Goal{}, err
+	}
+	return ParseGoalYAML(file, data, tiers)
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -172,4 +173,18 @@ func machine(t *testing.T, s *Sim, p world.BlockPos) world.Machine {
 	}
 	t.Fatalf("no machine at %v", p)
 	return world.Machine{}
+}
+
+// TestChatHistoryIsBounded: a long run that keeps chatting does not grow
+// the simulator; the newest messages are kept in order.
+func TestChatHistoryIsBounded(t *testing.T) {
+	s := small(t, "")
+	for i := 1; i <= chatHistory+44; i++ {
+		require.True(t, exec(t, s, action.Chat{Message: fmt.Sprint("m", i)}).OK())
+	}
+	got := s.Chat()
+	require.Len(t, got, chatHistory)
+	assert.Equal(t, "m45", got[0])
+	assert.Equal(t, fmt.Sprint("m", chatHistory+44), got[len(got)-1])
+	assert.LessOrEqual(t, cap(s.chat), 2*chatHistory)
 }

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -447,3 +448,13 @@ func (p *scenarioParser) machine(n *yaml.Node, path string) {
 
 // String names the scenario.
 func (sc *Scenario) String() string { return fmt.Sprintf("%s (%s)", sc.Name, sc.File) }
+
+// LoadScenario reads and parses a scenario file (at most
+// filelimit.MaxConfig bytes).
+func LoadScenario(file string) (*Scenario, error) {
+	data, err := filelimit.ReadFile(file, filelimit.MaxConfig)
+	if err != nil {
+		return nil, err
+	}
+	return ParseScenario(file, data)
+}

@@ -260,7 +260,10 @@ func (s *Sim) Observe(ctx context.Context) (*world.Snapshot, error) {
 // State exposes the world for tests and tools.
 func (s *Sim) State() *world.State { return s.state }
 
-// Chat returns the messages the player sent.
+// chatHistory is how many sent chat messages the simulator keeps.
+const chatHistory = 256
+
+// Chat returns the messages the player sent, the newest chatHistory (256).
 func (s *Sim) Chat() []string { return append([]string(nil), s.chat...) }
 
 // Execute implements ipc.Body: it applies the game rules for one action,

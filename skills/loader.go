@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -123,9 +124,9 @@ func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 		wg.Go(func() {
 			for i := range next {
 				display := path.Join(dir, files[i])
-				data, err := fs.ReadFile(fsys, display)
+				data, err := filelimit.ReadFS(fsys, display, filelimit.MaxConfig)
 				if err != nil {
-					errs[i] = Errors{{File: display, Msg: err.Error()}}
+					errs[i] = Errors{{File: display, Msg: filelimit.Message(err)}}
 					continue
 				}
 				s, err := o.ParseSpec(display, data)

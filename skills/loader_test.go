@@ -1211,3 +1211,32 @@ func FuzzParseSpec(f *testing.F) {
 		}
 	})
 }
+
+// TestCloneKeepsEmptyLists: a spec that writes an empty list keeps an empty,
+// non-nil list in its clone, and a clone shares no lists or maps with the
+// original (FuzzParseSpec found "tags: []" cloning to nil).
+func TestCloneKeepsEmptyLists(t *testing.T) {
+	spec, err := ParseSpec("dig.yaml", []byte(goHdr+
+		"tags: []\neffects: {tech_delta: {unlocks: []}, tags: []}\n"+
+		"preconditions: {tech_states_any_of: [], semantic_tags_any_of: [], extra: {a: [], b: {}}}\n"+
+		"params:\n  kind: {type: string, default: a, enum: [a, b], description: Kind.}\n"))
+	require.NoError(t, err)
+	require.NotNil(t, spec.Tags)
+	c := spec.Clone()
+	assert.Equal(t, spec, c)
+	assert.NotNil(t, c.Tags)
+	assert.NotNil(t, c.Effects.TechDelta.Unlocks)
+	assert.NotNil(t, c.Effects.Tags)
+	assert.Equal(t, []any{}, c.Preconditions.Extra["a"])
+	assert.Nil(t, c.Preconditions.RequiredTools)
+	assert.Nil(t, c.ActionSequence)
+
+	// A spec built in code with nil lists and maps keeps them nil.
+	bare := &SkillSpec{Name: "bare", Version: 1}
+	assert.Equal(t, bare, bare.Clone())
+
+	c.Params["kind"].Enum[0] = "changed"
+	c.Preconditions.Extra["b"].(map[string]any)["x"] = 1
+	assert.Equal(t, "a", spec.Params["kind"].Enum[0])
+	assert.Empty(t, spec.Preconditions.Extra["b"])
+}

@@ -171,40 +171,57 @@ func (s *SkillSpec) ParamNames() []string {
 func (s *SkillSpec) EmitSet() action.KindSet { return action.NewKindSet(s.Emits...) }
 
 // Clone returns a deep copy of the spec, so registries can hand specs out and
-// update them without sharing maps.
+// update them without sharing maps. The copy is equal to the original: nil
+// and empty slices and maps stay what they were (a spec that wrote "tags: []"
+// keeps an empty, non-nil list).
 func (s *SkillSpec) Clone() *SkillSpec {
 	c := *s
-	c.Params = make(map[string]ParamSpec, len(s.Params))
-	for k, v := range s.Params {
-		v.Enum = append([]string(nil), v.Enum...)
+	c.Params = cloneMap(s.Params, func(v ParamSpec) ParamSpec {
+		v.Default = cloneAny(v.Default)
+		v.Enum = cloneSlice(v.Enum)
 		v.Min, v.Max = clonePtr(v.Min), clonePtr(v.Max)
-		c.Params[k] = v
-	}
-	c.Preconditions.TechStatesAnyOf = append([]string(nil), s.Preconditions.TechStatesAnyOf...)
-	c.Preconditions.RequiredTools = append([]ToolRequirement(nil), s.Preconditions.RequiredTools...)
-	c.Preconditions.DimensionAllowlist = append([]string(nil), s.Preconditions.DimensionAllowlist...)
-	c.Preconditions.SemanticTagsAnyOf = append([]string(nil), s.Preconditions.SemanticTagsAnyOf...)
-	c.Preconditions.Extra = cloneAny(s.Preconditions.Extra).(map[string]any)
-	c.Effects.InventoryDelta = make(map[string]InventoryChange, len(s.Effects.InventoryDelta))
-	for k, v := range s.Effects.InventoryDelta {
+		return v
+	})
+	c.Preconditions.TechStatesAnyOf = cloneSlice(s.Preconditions.TechStatesAnyOf)
+	c.Preconditions.RequiredTools = cloneSlice(s.Preconditions.RequiredTools)
+	c.Preconditions.DimensionAllowlist = cloneSlice(s.Preconditions.DimensionAllowlist)
+	c.Preconditions.SemanticTagsAnyOf = cloneSlice(s.Preconditions.SemanticTagsAnyOf)
+	c.Preconditions.Extra = cloneAnyMap(s.Preconditions.Extra)
+	c.Effects.InventoryDelta = cloneMap(s.Effects.InventoryDelta, func(v InventoryChange) InventoryChange {
 		v.MinIncrease, v.MinDecrease, v.MaxDecrease = clonePtr(v.MinIncrease), clonePtr(v.MinDecrease), clonePtr(v.MaxDecrease)
-		c.Effects.InventoryDelta[k] = v
-	}
-	c.Effects.TechDelta.Unlocks = append([]string(nil), s.Effects.TechDelta.Unlocks...)
-	c.Effects.Tags = append([]string(nil), s.Effects.Tags...)
-	c.Effects.Extra = cloneAny(s.Effects.Extra).(map[string]any)
-	c.Tags = append([]string(nil), s.Tags...)
+		return v
+	})
+	c.Effects.TechDelta.Unlocks = cloneSlice(s.Effects.TechDelta.Unlocks)
+	c.Effects.Tags = cloneSlice(s.Effects.Tags)
+	c.Effects.Extra = cloneAnyMap(s.Effects.Extra)
+	c.Tags = cloneSlice(s.Tags)
 	c.Metrics.SuccessRate, c.Metrics.AvgCost = clonePtr(s.Metrics.SuccessRate), clonePtr(s.Metrics.AvgCost)
-	c.ActionSequence = make([]ActionTemplate, len(s.ActionSequence))
-	for i, t := range s.ActionSequence {
-		t.Params = cloneAny(t.Params).(map[string]any)
-		c.ActionSequence[i] = t
+	c.ActionSequence = cloneSlice(s.ActionSequence)
+	for i := range c.ActionSequence {
+		c.ActionSequence[i].Params = cloneAnyMap(c.ActionSequence[i].Params)
 	}
-	if s.ActionSequence == nil {
-		c.ActionSequence = nil
-	}
-	c.Emits = append([]action.Kind(nil), s.Emits...)
+	c.Emits = cloneSlice(s.Emits)
 	return &c
+}
+
+// cloneSlice copies a slice of values; nil stays nil and empty stays empty.
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// cloneMap copies a map, copying each value with cp; nil stays nil.
+func cloneMap[V any](m map[string]V, cp func(V) V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[k] = cp(v)
+	}
+	return out
 }
 
 func clonePtr[T any](p *T) *T {
@@ -215,18 +232,20 @@ func clonePtr[T any](p *T) *T {
 	return &v
 }
 
+func cloneAnyMap(m map[string]any) map[string]any {
+	return cloneMap(m, cloneAny)
+}
+
+// cloneAny deep-copies the maps and lists YAML decoding produces; nil and
+// empty containers keep their form.
 func cloneAny(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
-		if x == nil {
-			return map[string]any(nil)
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = cloneAny(e)
-		}
-		return out
+		return cloneAnyMap(x)
 	case []any:
+		if x == nil {
+			return []any(nil)
+		}
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = cloneAny(e)

@@ -10,11 +10,16 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
 
 // defaultConfigFile is read when present and no --config-file is given.
 const defaultConfigFile = "agent.yaml"
+
+// defaultOperatorSecretEnv holds the operator secret when the config file
+// names no other variable (server.operator_secret_env).
+const defaultOperatorSecretEnv = "GTNH_AGENT_OPERATOR_SECRET"
 
 // agentConfig is the agent's config file: defaults for `agent run` and the
 // server connection. Flags override it.
@@ -22,7 +27,9 @@ const defaultConfigFile = "agent.yaml"
 //	server:
 //	  address: gtnh.example.org:25565
 //	  username: Bot
-//	  operators: [Alice]          # may command the bot in chat
+//	  operators: [Alice, "uuid:069a79f4-44e9-4726-a5be-fca90e38aaf5"]  # may command the bot in chat
+//	  operator_secret_env: GTNH_AGENT_OPERATOR_SECRET  # commands then need the secret: /msg Bot !bot <secret> stop
+//	  allow_commands: false       # the chat action may send /commands
 //	  command_prefix: "!bot "
 //	  command_burst: 3
 //	  commands_per_minute: 6
@@ -51,6 +58,8 @@ type agentConfig struct {
 type serverConfig struct {
 	Address, Username string
 	Operators         []string
+	OperatorSecretEnv string
+	AllowCommands     bool
 	CommandPrefix     string
 	CommandBurst      int
 	CommandsPerMinute float64
@@ -83,7 +92,7 @@ func loadAgentConfig(path string) (*agentConfig, error) {
 	if !explicit {
 		path = defaultConfigFile
 	}
-	data, err := os.ReadFile(path)
+	data, err := filelimit.ReadFile(path, filelimit.MaxConfig)
 	if err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
 			return &agentConfig{}, nil
@@ -159,7 +168,7 @@ func dur(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string,
 
 func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
 	const p = "server"
-	m := d.Mapping(n, p, []string{"address", "username", "operators", "command_prefix", "command_burst",
+	m := d.Mapping(n, p, []string{"address", "username", "operators", "operator_secret_env", "allow_commands", "command_prefix", "command_burst",
 		"commands_per_minute", "view_distance", "tick", "break_factor", "collect_drops", "timeouts", "reconnect", "auth"})
 	str(d, m, p, "address", &s.Address)
 	str(d, m, p, "username", &s.Username)
@@ -171,6 +180,13 @@ func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
 	}
 	if v, ok := m["operators"]; ok {
 		s.Operators = d.StringList(v.Value, "server.operators")
+		if err := gtnh.ValidOperators(s.Operators); err != nil {
+			d.Errorf(v.Value, "server.operators", "%v", err)
+		}
+	}
+	str(d, m, p, "operator_secret_env", &s.OperatorSecretEnv)
+	if v, ok := m["allow_commands"]; ok {
+		s.AllowCommands, _ = d.Bool(v.Value, "server.allow_commands")
 	}
 	if v, ok := m["command_burst"]; ok {
 		if i, ok := d.Int(v.Value, "server.command_burst"); ok {
@@ -273,7 +289,16 @@ func (s serverConfig) clientConfig() (gtnh.Config, error) {
 		Commands:     gtnh.CommandConfig{Prefix: s.CommandPrefix, Burst: s.CommandBurst, PerMinute: s.CommandsPerMinute},
 		ViewDistance: s.ViewDistance, Tick: s.Tick, BreakFactor: s.BreakFactor,
 		DialTimeout: s.Dial, LoginTimeout: s.Login, ReadTimeout: s.Read, ActionTimeout: s.Action,
-		Reconnect: s.Reconnect,
+		Reconnect: s.Reconnect, AllowCommands: s.AllowCommands,
+	}
+	env, named := s.OperatorSecretEnv, s.OperatorSecretEnv != ""
+	if !named {
+		env = defaultOperatorSecretEnv
+	}
+	if secret := os.Getenv(env); secret != "" {
+		cfg.Commands.Secret = gtnh.NewSecret(secret)
+	} else if named {
+		return cfg, fmt.Errorf("server.operator_secret_env: the environment variable %s holding the operator secret is not set", env)
 	}
 	if s.CollectDrops != nil && !*s.CollectDrops {
 		cfg.NoCollectDrops = true

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
-	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
@@ -49,7 +49,7 @@ func runCmd(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
 	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	username := fs.String("username", "", "player name on the server")
-	reconnect := fs.Bool("reconnect", false, "reconnect with backoff when the connection drops (default: one-shot)")
+	reconnect := fs.Bool("reconnect", false, "retry with backoff when the server is down or the connection drops; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)")
 	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -86,7 +86,7 @@ func runCmd(e *env, args []string) error {
 		if *scriptFile == "" {
 			return usagef("run: --planner script needs --script FILE")
 		}
-		steps, err := readScript(*scriptFile)
+		steps, err := planner.LoadScript(*scriptFile)
 		if err != nil {
 			return configError(e, err)
 		}
@@ -102,11 +102,10 @@ func runCmd(e *env, args []string) error {
 	var goal loop.Goal
 	switch {
 	case *goalFile != "":
-		data, err := os.ReadFile(*goalFile)
-		if err != nil {
-			return usagef("run: %v", err)
-		}
-		if goal, err = loop.ParseGoalYAML(*goalFile, data, reg.Tiers()); err != nil {
+		if goal, err = loop.LoadGoalFile(*goalFile, reg.Tiers()); err != nil {
+			if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+				return usagef("run: %v", err) // cannot open or read the file
+			}
 			return configError(e, err)
 		}
 	default:
@@ -120,8 +119,8 @@ func runCmd(e *env, args []string) error {
 	}
 	var (
 		body   ipc.Body
-		client *gtnh.Client // the live connection, nil in the simulated world
 		header string
+		client *gtnh.Client // the live connection, nil in the simulated world
 	)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -139,12 +138,12 @@ func runCmd(e *env, args []string) error {
 		var cancelRun context.CancelFunc
 		ctx, cancelRun = context.WithCancel(ctx)
 		defer cancelRun()
-		c, err := openClient(ctx, e, srv, cancelRun)
+		client, err = openClient(ctx, e, srv, cancelRun)
 		if err != nil {
 			return err
 		}
-		defer c.Close()
-		body, client = c, c
+		defer client.Close()
+		body = client
 		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
 	} else {
 		sc, err := loadScenario(*scenarioFile)
@@ -182,6 +181,12 @@ func runCmd(e *env, args []string) error {
 		return &usageError{err.Error()}
 	}
 	out, err := l.Run(ctx)
+	if client != nil && client.Err() != nil {
+		// The connection ended for good (a kick that a retry cannot
+		// change, or no reconnecting); the loop stopped on the failed
+		// observation, and the server's reason is the outcome.
+		return fmt.Errorf("the server ended the run: %w", client.Err())
+	}
 	if err != nil {
 		return err
 	}
@@ -277,42 +282,7 @@ func loadScenario(file string) (*sim.Scenario, error) {
 	if file == "" {
 		return sim.DefaultScenario()
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return sim.ParseScenario(file, data)
-}
-
-// readScript reads a YAML list of invocations: - {skill: NAME, params: {...}}.
-func readScript(file string) ([]loop.Invocation, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	root, err := strictyaml.Parse(file, data)
-	if err != nil {
-		return nil, err
-	}
-	d := strictyaml.NewDecoder(file)
-	var out []loop.Invocation
-	for i, n := range d.Sequence(root, "") {
-		path := strictyaml.Index("script", i)
-		f := d.Mapping(n, path, []string{"skill", "params"})
-		d.Require(n, path, f, "skill")
-		var inv loop.Invocation
-		if v, ok := f["skill"]; ok {
-			inv.Skill, _ = d.String(v.Value, path+".skill")
-		}
-		if v, ok := f["params"]; ok {
-			inv.Params = d.AnyMap(v.Value, path+".params")
-		}
-		out = append(out, inv)
-	}
-	if len(out) == 0 && len(d.Errs) == 0 {
-		d.Errorf(root, "script", "the script lists no invocations")
-	}
-	return out, d.Err()
+	return sim.LoadScenario(file)
 }
 
 // stepLine is the one human-readable line per step.

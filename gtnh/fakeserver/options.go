@@ -149,6 +149,10 @@ type Options struct {
 	Mods []proto17.ModInfo
 	// MOTD is the server description.
 	MOTD string
+	// Addr is the address to listen on (default "127.0.0.1:0", a free
+	// port). Tests of reconnecting close a server and start another on
+	// the same address.
+	Addr string
 
 	// Registry is how the id registry is sent; PartSize is the size of one
 	// FML|MP part (index byte included, default 8192) in RegistryMultipart.

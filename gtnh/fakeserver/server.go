@@ -155,7 +155,8 @@ type Server struct {
 	wg sync.WaitGroup
 }
 
-// New builds the world and starts listening on 127.0.0.1 on a free port.
+// New builds the world and starts listening (by default on 127.0.0.1, on a
+// free port).
 func New(o Options) (*Server, error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -185,7 +186,11 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("fakeserver: options: Inventory[%d]: item %q is not in the registry", i, it.Name)
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := o.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("fakeserver: %w", err)
 	}

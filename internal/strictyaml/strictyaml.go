@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 )
 
 // Error is one problem in one file. Line and Column are 1-based; Field is the
@@ -117,8 +119,12 @@ var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // empty document). Syntax errors are returned as Errors holding one *Error;
 // yaml.v3 reports only the line of a syntax error (and none for the first
 // line), so the column is that of the first non-blank character on the line.
-// A second document ("---") is an error: each file holds one.
+// A second document ("---") is an error: each file holds one. Files over
+// filelimit.MaxConfig are refused before parsing.
 func Parse(file string, data []byte) (*yaml.Node, error) {
+	if err := filelimit.Check(file, len(data), filelimit.MaxConfig); err != nil {
+		return nil, Errors{{File: file, Msg: err.(*filelimit.TooLargeError).Msg()}}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {

@@ -3,8 +3,10 @@ package strictyaml
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
@@ -579,4 +581,19 @@ func TestSuggest(t *testing.T) {
 	assert.Equal(t, 3, levenshtein("kitten", "sitting"))
 	assert.Equal(t, 0, levenshtein("", ""))
 	assert.Equal(t, 4, levenshtein("", "abcd"))
+}
+
+// TestParseTooLarge: a file over filelimit.MaxConfig is refused before
+// yaml.v3 sees it, with an error naming the file.
+func TestParseTooLarge(t *testing.T) {
+	data := make([]byte, filelimit.MaxConfig+1)
+	for i := range data {
+		data[i] = 'a'
+	}
+	_, err := Parse("big.yaml", data)
+	require.Error(t, err)
+	assert.Equal(t, "big.yaml: file is too large (16777217 bytes; the limit is 16 MiB)", err.Error())
+	root, err := Parse("ok.yaml", data[:1000])
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("a", 1000), root.Value)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
 
@@ -166,7 +167,7 @@ func ParseConfig(file string, data []byte) (*Config, error) {
 
 // LoadConfig reads a configuration file.
 func LoadConfig(file string) (*Config, error) {
-	data, err := os.ReadFile(file)
+	data, err := filelimit.ReadFile(file, filelimit.MaxConfig)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -259,9 +260,9 @@ func LoadDir(fsys fs.FS, dir string, tiers *world.Tiers) (*Set, error) {
 			continue
 		}
 		file := path.Join(dir, n)
-		data, err := fs.ReadFile(fsys, file)
+		data, err := filelimit.ReadFS(fsys, file, filelimit.MaxConfig)
 		if err != nil {
-			errs = append(errs, &strictyaml.Error{File: file, Msg: err.Error()})
+			errs = append(errs, &strictyaml.Error{File: file, Msg: filelimit.Message(err)})
 			continue
 		}
 		p, err := ParsePack(file, data, tiers)

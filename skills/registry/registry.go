@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
@@ -225,7 +226,7 @@ func ConfigTiers(fsys fs.FS, tiers *world.Tiers) (*world.Tiers, error) {
 	if tiers != nil {
 		return tiers, nil
 	}
-	data, err := fs.ReadFile(fsys, "tiers.yaml")
+	data, err := filelimit.ReadFS(fsys, "tiers.yaml", filelimit.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return world.DefaultTiers(), nil
 	}

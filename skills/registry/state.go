@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 )
 
@@ -31,9 +32,13 @@ type stateEntry struct {
 }
 
 func readState(path string) (*stateFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := filelimit.ReadFile(path, filelimit.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &stateFile{Format: stateFormat, Skills: map[string]*stateEntry{}}, nil
+	}
+	var tl *filelimit.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, fmt.Errorf("%w %s: %s (fix or remove the file; it is never reset automatically)", ErrCorruptState, path, tl.Msg())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("registry: reading state file: %w", err)
@@ -44,6 +49,9 @@ func readState(path string) (*stateFile, error) {
 func parseState(path string, data []byte) (*stateFile, error) {
 	corrupt := func(format string, args ...any) error {
 		return fmt.Errorf("%w %s: %s (fix or remove the file; it is never reset automatically)", ErrCorruptState, path, fmt.Sprintf(format, args...))
+	}
+	if err := filelimit.Check(path, len(data), filelimit.MaxConfig); err != nil {
+		return nil, corrupt("%s", err.(*filelimit.TooLargeError).Msg())
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -132,6 +140,10 @@ func (r *Registry) persistLocked(specs ...*skills.SkillSpec) error {
 	return writeFileAtomic(r.statePath, append(data, '\n'))
 }
 
+// writeData writes the new state into the temporary file; tests replace it
+// to make the write fail half-way (a full disk, an I/O error).
+var writeData = func(f *os.File, data []byte) (int, error) { return f.Write(data) }
+
 // writeFileAtomic writes data to a temporary file in the same directory,
 // syncs it and renames it over path, so readers see the old or the new file,
 // never a torn one.
@@ -145,7 +157,7 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("registry: writing state: %w", err)
 	}
 	cleanup := func() { _ = os.Remove(tmp.Name()) }
-	if _, err := tmp.Write(data); err != nil {
+	if _, err := writeData(tmp, data); err != nil {
 		tmp.Close()
 		cleanup()
 		return fmt.Errorf("registry: writing state: %w", err)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 )
 
 // Quality is what the agent has learned about one skill as a selection:
@@ -73,9 +75,13 @@ func NewQualityStore() *QualityStore { return &QualityStore{m: map[string]*Quali
 // store). A corrupt file is an error naming the file and position.
 func OpenQualityStore(path string) (*QualityStore, error) {
 	s := &QualityStore{path: path, m: map[string]*Quality{}}
-	data, err := os.ReadFile(path)
+	data, err := filelimit.ReadFile(path, filelimit.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
+	}
+	var tl *filelimit.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, fmt.Errorf("%w %s: %s (fix or remove the file)", ErrCorruptQuality, path, tl.Msg())
 	}
 	if err != nil {
 		return nil, err
@@ -91,6 +97,9 @@ func OpenQualityStore(path string) (*QualityStore, error) {
 func parseQuality(path string, data []byte) (map[string]*Quality, error) {
 	corrupt := func(format string, args ...any) error {
 		return fmt.Errorf("%w %s: %s (fix or remove the file)", ErrCorruptQuality, path, fmt.Sprintf(format, args...))
+	}
+	if err := filelimit.Check(path, len(data), filelimit.MaxConfig); err != nil {
+		return nil, corrupt("%s", err.(*filelimit.TooLargeError).Msg())
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

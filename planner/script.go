@@ -1,0 +1,63 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+)
+
+// ParseScript reads a script for the Scripted planner: a YAML list of
+// invocations,
+//
+//   - {skill: chop_tree, params: {min_logs: 4}}
+//   - {skill: basic_crafting, params: {item: minecraft:planks, count: 8}}
+//
+// Problems are strictyaml.Errors naming file, line, column and field.
+func ParseScript(file string, data []byte) ([]loop.Invocation, error) {
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	d := strictyaml.NewDecoder(file)
+	var out []loop.Invocation
+	for i, n := range d.Sequence(root, "") {
+		path := strictyaml.Index("script", i)
+		f := d.Mapping(n, path, []string{"skill", "params"})
+		d.Require(n, path, f, "skill")
+		var inv loop.Invocation
+		if v, ok := f["skill"]; ok {
+			if s, ok := d.String(v.Value, path+".skill"); ok {
+				if strings.TrimSpace(s) == "" {
+					d.Errorf(v.Value, path+".skill", "must name a skill")
+				}
+				inv.Skill = s
+			}
+		}
+		if v, ok := f["params"]; ok {
+			inv.Params = d.AnyMap(v.Value, path+".params")
+			if _, empty := inv.Params[""]; empty {
+				d.Errorf(v.Value, path+".params", "a parameter name is empty")
+			}
+		}
+		out = append(out, inv)
+	}
+	if len(out) == 0 && len(d.Errs) == 0 {
+		d.Errorf(root, "script", "the script lists no invocations")
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// LoadScript reads and parses a script file (at most filelimit.MaxConfig
+// bytes).
+func LoadScript(file string) ([]loop.Invocation, error) {
+	data, err := filelimit.ReadFile(file, filelimit.MaxConfig)
+	if err != nil {
+		return nil, err
+	}
+	return ParseScript(file, data)
+}
