@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -73,6 +72,8 @@ type child struct {
 	done    chan struct{}
 	elapsed time.Duration
 	err     error
+	peak    int64 // the largest VmHWM sampled, bytes
+	samples int
 }
 
 // startAgent runs the agent binary with args. vmemKiB > 0 runs it under
@@ -99,6 +100,7 @@ func startAgent(t *testing.T, vmemKiB int, args ...string) *child {
 	cmd.Stderr = &lockedWriter{mu: &c.mu, buf: &c.stderr}
 	c.start = time.Now()
 	require.NoError(t, cmd.Start())
+	go c.sampleMemory()
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
@@ -123,6 +125,47 @@ func startAgent(t *testing.T, vmemKiB int, args ...string) *child {
 		}
 	})
 	return c
+}
+
+// sampleMemory reads the child's peak resident memory (VmHWM in
+// /proc/PID/status) every 10 ms until it exits. The rusage of the exited
+// child is no good for this: Go starts children with vfork, and Linux folds
+// the parent's (the test's) high-water mark into the child's ru_maxrss at
+// exec.
+func (c *child) sampleMemory() {
+	status := fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid)
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if data, err := os.ReadFile(status); err == nil {
+			if hwm, ok := vmHWM(data); ok {
+				c.mu.Lock()
+				c.peak = max(c.peak, hwm)
+				c.samples++
+				c.mu.Unlock()
+			}
+		}
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// vmHWM parses the VmHWM line of /proc/PID/status (kB) into bytes.
+func vmHWM(status []byte) (int64, bool) {
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			if len(f) != 2 || f[1] != "kB" {
+				return 0, false
+			}
+			n, err := strconv.ParseInt(f[0], 10, 64)
+			return n * 1024, err == nil
+		}
+	}
+	return 0, false
 }
 
 type lockedWriter struct {
@@ -190,8 +233,9 @@ func (c *child) waitSteps(t *testing.T, n int, timeout time.Duration) {
 }
 
 // wait waits for the agent to exit and returns its exit code, its peak
-// resident memory (bytes, from rusage) and its running time.
-func (c *child) wait(t *testing.T, timeout time.Duration) (code int, maxRSS int64, elapsed time.Duration) {
+// resident memory (bytes, the largest VmHWM sampled; 0 when none could be
+// read) and its running time.
+func (c *child) wait(t *testing.T, timeout time.Duration) (code int, peak int64, elapsed time.Duration) {
 	t.Helper()
 	select {
 	case <-c.done:
@@ -200,11 +244,9 @@ func (c *child) wait(t *testing.T, timeout time.Duration) (code int, maxRSS int6
 		<-c.done
 		t.Fatalf("the agent did not finish within %v\nstdout:\n%s\nstderr:\n%s", timeout, c.stdout(), tail(c.stderrText(), 3000))
 	}
-	st := c.cmd.ProcessState
-	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
-		maxRSS = ru.Maxrss * 1024 // KiB on Linux
-	}
-	return st.ExitCode(), maxRSS, c.elapsed
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cmd.ProcessState.ExitCode(), c.peak, c.elapsed
 }
 
 // crashReport shortens a child's stderr: the log lines and the first lines
