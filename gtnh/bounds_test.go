@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"net"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -356,4 +359,85 @@ func entityByID(s *world.Snapshot, id int) (world.Entity, bool) {
 		}
 	}
 	return world.Entity{}, false
+}
+
+// failingConn fails every write once fail is set, as a socket does after
+// the server closed it.
+type failingConn struct {
+	net.Conn
+	fail *atomic.Bool
+}
+
+func (f failingConn) Write(b []byte) (int, error) {
+	if f.fail.Load() {
+		return 0, syscall.EPIPE
+	}
+	return f.Conn.Write(b)
+}
+
+// TestAKickWinsOverAFailedWrite: when the bot's write fails because the
+// server is closing the connection after a kick, the session ends with the
+// kick's reason (a ban ends the run), not with the write error.
+func TestAKickWinsOverAFailedWrite(t *testing.T) {
+	var fail atomic.Bool
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		fail.Store(true)
+		sc.send(&proto17.KeepAlive{ID: 1}) // the answer fails to send
+		time.Sleep(50 * time.Millisecond)
+		sc.send(&proto17.Disconnect{Reason: `{"text":"You are banned from this server.\nReason: griefing"}`})
+	}))
+	c := testClient(t, n, func(cfg *Config) {
+		cfg.Mods = testMods
+		dial := cfg.Dial
+		cfg.Dial = func(ctx context.Context, addr string) (net.Conn, error) {
+			cn, err := dial(ctx, addr)
+			return failingConn{Conn: cn, fail: &fail}, err
+		}
+		cfg.Reconnect = Backoff{Enabled: true, Initial: time.Millisecond, Max: time.Millisecond}
+	})
+	require.NoError(t, c.Open(context.Background()))
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client did not stop after a ban")
+	}
+	err := c.Err()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "You are banned from this server.")
+	assert.NotContains(t, err.Error(), "broken pipe")
+}
+
+// TestAFailedWriteEndsTheSessionWhileTheServerTalksOn: a connection that
+// can no longer send ends after the grace period even while the server
+// keeps sending.
+func TestAFailedWriteEndsTheSessionWhileTheServerTalksOn(t *testing.T) {
+	var fail atomic.Bool
+	n := newPipeNet(t, func(sc *serverConn) {
+		sc.login(gtnhLogin(nil))
+		fail.Store(true)
+		for i := int32(0); ; i++ {
+			select {
+			case <-sc.done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			sc.send(&proto17.TimeUpdate{WorldAge: int64(i)})
+		}
+	})
+	c := testClient(t, n, func(cfg *Config) {
+		cfg.Mods = testMods
+		dial := cfg.Dial
+		cfg.Dial = func(ctx context.Context, addr string) (net.Conn, error) {
+			cn, err := dial(ctx, addr)
+			return failingConn{Conn: cn, fail: &fail}, err
+		}
+	})
+	require.NoError(t, c.Open(context.Background()))
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a connection that cannot send was kept")
+	}
+	require.Error(t, c.Err())
+	assert.Contains(t, c.Err().Error(), "broken pipe")
 }

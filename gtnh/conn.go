@@ -76,7 +76,7 @@ func (c *conn) write(p proto17.Packet) error {
 		_ = c.sock.SetWriteDeadline(time.Now().Add(c.writeTimeout))
 	}
 	if err := c.mc.WritePacket(pk.Packet{ID: p.PacketID(), Data: data}); err != nil {
-		return fmt.Errorf("writing %s: %w", p.PacketName(), err)
+		return &writeError{packet: p.PacketName(), err: err}
 	}
 	c.sent.Add(1)
 	if e := c.log.Trace(); e.Enabled() {
@@ -117,3 +117,14 @@ func (c *conn) readPacket(buf *pk.Packet, s proto17.State, timeout time.Duration
 func (c *conn) close() {
 	c.closeOnce.Do(func() { _ = c.sock.Close() })
 }
+
+// writeError is a packet the connection could not send. A server that kicks
+// sends Disconnect and closes, so a write racing the close fails before the
+// reader has read the reason: the reader goes on reading for writeGrace.
+type writeError struct {
+	packet string
+	err    error
+}
+
+func (e *writeError) Error() string { return fmt.Sprintf("writing %s: %v", e.packet, e.err) }
+func (e *writeError) Unwrap() error { return e.err }

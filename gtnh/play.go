@@ -17,8 +17,24 @@ import (
 // broken handshake end the session.
 func (c *Client) readLoop(s *session) {
 	defer s.wg.Done()
+	// After a failed write the loop reads on for writeGrace, so that a
+	// kick's Disconnect, already on its way, gives the session's reason
+	// (a ban must end the run, not look like a lost connection).
+	var writeErr error
+	var writeDeadline time.Time
 	for {
-		if err := s.c.read(&s.buf, c.cfg.ReadTimeout); err != nil {
+		timeout := c.cfg.ReadTimeout
+		if writeErr != nil {
+			timeout = time.Until(writeDeadline)
+			if timeout <= 0 {
+				s.end(writeErr)
+				return
+			}
+		}
+		if err := s.c.read(&s.buf, timeout); err != nil {
+			if writeErr != nil {
+				err = writeErr
+			}
 			c.mu.Lock()
 			joined := s.spawned
 			c.mu.Unlock()
@@ -53,8 +69,14 @@ func (c *Client) readLoop(s *session) {
 			continue
 		}
 		if err := c.handle(s, p); err != nil {
-			s.end(err)
-			return
+			var we *writeError
+			if !errors.As(err, &we) {
+				s.end(err)
+				return
+			}
+			if writeErr == nil {
+				writeErr, writeDeadline = err, time.Now().Add(writeGrace)
+			}
 		}
 	}
 }
