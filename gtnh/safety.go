@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -395,6 +396,11 @@ var (
 // off per tick), and a player above 200 who is not an operator is kicked
 // with "disconnect.spam", so a split reply could get the bot kicked.
 func SanitizeChat(text string) (out string, truncated bool) {
+	return sanitizeChat(text, MaxChatLength)
+}
+
+// sanitizeChat is SanitizeChat cutting at limit UTF-16 units.
+func sanitizeChat(text string, limit int) (out string, truncated bool) {
 	var b strings.Builder
 	units := 0
 	space := false
@@ -422,7 +428,7 @@ func SanitizeChat(text string) (out string, truncated bool) {
 		if space {
 			n++
 		}
-		if units+n > MaxChatLength {
+		if units+n > limit {
 			return b.String(), true
 		}
 		if space {
@@ -443,11 +449,13 @@ const formattingCodes = "0123456789abcdefklmnorABCDEFKLMNOR"
 // server command unless allowed. The secret never leaves in the bot's own
 // chat either.
 func (c *Client) chatLine(text string) (string, error) {
-	// Scrubbed before and after: removing characters may join the
-	// secret's pieces.
-	first, cut1 := SanitizeChat(text)
-	out, cut2 := SanitizeChat(c.guard.scrub(first))
-	truncated := cut1 || cut2
+	// Scrubbed before and after sanitizing (removing characters may join
+	// the secret's pieces), and cut to the length limit only then: a cut
+	// before the last scrub could leave the start of the secret at the
+	// end of the line, where no scrub finds it. The second pass also cuts
+	// a line that "[REDACTED]" made longer than the limit.
+	first, _ := sanitizeChat(c.guard.scrub(text), math.MaxInt)
+	out, truncated := SanitizeChat(c.guard.scrub(first))
 	if out == "" {
 		return "", ErrChatEmpty
 	}
@@ -467,11 +475,17 @@ type seenPlayer struct{ name, uuid string }
 // UUID string since protocol 5, Minecraft 1.7.6: S0CPacketSpawnPlayer).
 func (c *Client) seePlayer(s *session, p *proto17.SpawnPlayer) {
 	u, ok := normUUID(p.UUID)
+	c.mu.Lock()
 	if !ok {
+		delete(s.players, p.EntityID) // no UUID: nothing to match an operator by
+		c.mu.Unlock()
 		return
 	}
-	c.mu.Lock()
-	s.players[p.EntityID] = seenPlayer{name: p.Name, uuid: u}
+	// Only players the session tracks as entities (see maxEntities): a
+	// server spawning players past the bound must not grow this map.
+	if s.entities[p.EntityID] {
+		s.players[p.EntityID] = seenPlayer{name: p.Name, uuid: u}
+	}
 	c.mu.Unlock()
 }
 

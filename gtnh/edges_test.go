@@ -1,0 +1,178 @@
+package gtnh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+)
+
+// Edge cases of the chat guard, the outgoing chat and the kick
+// classification, each pinned by a mutation that the broader tests let
+// through.
+
+func TestGuardEdges(t *testing.T) {
+	t.Run("own name in another case", func(t *testing.T) {
+		// The server echoes the bot's own line with the name as the
+		// server spells it; the bot must not obey itself even when an
+		// operator entry names it.
+		g := newGuard([]string{"Bot"}, CommandConfig{})
+		_, v := g.check(ChatMessage{Sender: "BOT", Text: "!bot ping"}, "bot")
+		assert.Equal(t, verdictNotCommand, v)
+	})
+	t.Run("refill stops at the burst", func(t *testing.T) {
+		now := time.Unix(0, 0)
+		g := newGuard([]string{"Op"}, CommandConfig{Burst: 3, PerMinute: 6, Now: func() time.Time { return now }})
+		m := ChatMessage{Sender: "Op", Text: "!bot ping"}
+		for range 3 {
+			_, v := g.check(m, "Bot")
+			require.Equal(t, verdictObey, v)
+		}
+		now = now.Add(time.Hour) // 360 tokens' worth, capped at 3
+		for i, want := range []int{verdictObey, verdictObey, verdictObey, verdictRateLimited} {
+			_, v := g.check(m, "Bot")
+			assert.Equal(t, want, v, i)
+		}
+	})
+	t.Run("an announcement has no sender", func(t *testing.T) {
+		// /say (chat.type.announcement) comes from the console or a
+		// command block, never from an operator's chat.
+		m := parseChat(`{"translate":"chat.type.announcement","with":["Alice","!bot stop"]}`)
+		assert.Equal(t, "", m.Sender)
+		assert.Equal(t, "!bot stop", m.Text)
+		_, v := newGuard([]string{"Alice"}, CommandConfig{}).check(m, "Bot")
+		assert.Equal(t, verdictNotCommand, v)
+	})
+	t.Run("a UUID has exactly 32 digits", func(t *testing.T) {
+		u := "069a79f444e94726a5befca90e38aaf5"
+		_, ok := normUUID(u + "0")
+		assert.False(t, ok, "33 digits")
+		_, ok = normUUID(u[:31])
+		assert.False(t, ok, "31 digits")
+		assert.Error(t, ValidOperators([]string{"uuid:" + u + "f"}))
+		assert.NoError(t, ValidOperators([]string{"uuid:" + u}))
+	})
+	t.Run("secret length boundary", func(t *testing.T) {
+		short := strings.Repeat("k", MinSecretLength-1)
+		err := CommandConfig{Secret: NewSecret(short)}.Validate()
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), short)
+		assert.NoError(t, CommandConfig{Secret: NewSecret(strings.Repeat("k", MinSecretLength))}.Validate())
+	})
+}
+
+// chatClient is a client without a connection, for chatLine.
+func chatClient(secret string) *Client {
+	return &Client{guard: newGuard(nil, CommandConfig{Secret: NewSecret(secret)}), log: zerolog.Nop()}
+}
+
+func TestChatLineNeverCarriesTheSecret(t *testing.T) {
+	const secret = "abcdefgh" // shorter than [REDACTED]
+	c := chatClient(secret)
+	t.Run("every occurrence", func(t *testing.T) {
+		out, err := c.chatLine(secret + " and again " + secret)
+		require.NoError(t, err)
+		assert.Equal(t, redacted+" and again "+redacted, out)
+	})
+	t.Run("not even its start at the cut", func(t *testing.T) {
+		// The secret straddles the 100-unit cut: cutting first and
+		// scrubbing then would send its first five characters.
+		out, err := c.chatLine(strings.Repeat("x", MaxChatLength-5) + secret)
+		require.NoError(t, err)
+		assert.NotContains(t, out, secret[:5])
+		assert.Equal(t, strings.Repeat("x", MaxChatLength-5)+redacted[:5], out)
+		require.NoError(t, serverAccepts(out))
+	})
+	t.Run("the redaction does not push the line past the limit", func(t *testing.T) {
+		out, err := c.chatLine(secret + " " + strings.Repeat("y", MaxChatLength-len(secret)-1))
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(out, redacted+" "))
+		assert.NoError(t, serverAccepts(out), "%d bytes", len(out))
+	})
+	t.Run("pieces joined by sanitizing", func(t *testing.T) {
+		out, err := c.chatLine("abcd§lefgh\x01!")
+		require.NoError(t, err)
+		assert.Equal(t, redacted+"!", out)
+	})
+}
+
+func TestSanitizeChatVerticalTab(t *testing.T) {
+	// StringUtils.normalizeSpace turns a vertical tab into a space too.
+	out, cut := SanitizeChat("a\vb\fc")
+	assert.Equal(t, "a b c", out)
+	assert.False(t, cut)
+}
+
+func TestKickClassificationEdges(t *testing.T) {
+	why, ok := permanentKick("", "\n  You are banned from this server!\nReason: griefing")
+	assert.True(t, ok, "surrounding white space")
+	assert.Equal(t, "banned", why)
+
+	// No authentication provider for an online-mode server: retrying
+	// cannot help.
+	assert.True(t, fatal(&LoginError{Stage: StageEncrypt, Err: ErrNoAuthProvider}))
+	assert.True(t, fatal(fmt.Errorf("joining: %w", &LoginError{Stage: StageLogin, Err: &KickError{Reason: "You are not white-listed on this server!"}})))
+	assert.False(t, fatal(&LoginError{Stage: StageDial, Err: io.ErrUnexpectedEOF}))
+	assert.False(t, fatal(&KickError{Reason: "The server is full!"}))
+	assert.False(t, fatal(errors.New("connection reset")))
+}
+
+// TestReconnectGivesUpAfterMaxAttempts: MaxAttempts failed retries after
+// the first join, then the reason.
+func TestReconnectGivesUpAfterMaxAttempts(t *testing.T) {
+	var dials atomic.Int64
+	b := fastBackoff
+	b.MaxAttempts = 2
+	c := fakeClient(t, freeAddr(t), func(cfg *Config) { cfg.Dial = countingDial(&dials); cfg.Reconnect = b })
+	err := c.Open(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "gave up after 2 reconnect attempts")
+	assert.Contains(t, err.Error(), "refused")
+	assert.Equal(t, int64(1+2), dials.Load(), "the first join and two retries, one ping dial each")
+}
+
+func TestConfirmationKeepsTheFirstAnswer(t *testing.T) {
+	s := &session{confirms: map[confirmKey]*pendingClick{}}
+	k := confirmKey{1, 7}
+	p := s.expectConfirm(k)
+	s.confirm(k, false)
+	s.confirm(k, true) // a second answer to the same click
+	assert.True(t, p.answered)
+	assert.False(t, p.accepted, "the server refused the click; a later answer does not change that")
+}
+
+// TestPlayersAreBoundedWithEntities: Spawn Player past the entity bound is
+// not recorded for operator UUIDs either, so the player table cannot grow
+// without end.
+func TestPlayersAreBoundedWithEntities(t *testing.T) {
+	const extra = 40
+	step := make(chan int, 1)
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		for i := range maxEntities + extra {
+			sc.send(&proto17.SpawnPlayer{EntityID: int32(1000 + i), UUID: fmt.Sprintf("%032x", i), Name: fmt.Sprintf("p%d", i)})
+		}
+		sc.send(&proto17.KeepAlive{ID: 3})
+		expect(sc, func(p *proto17.ServerboundKeepAlive) bool { return p.ID == 3 })
+		step <- 1
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	recv(t, step)
+	c.mu.Lock()
+	players, entities := len(c.sess.players), len(c.sess.entities)
+	c.mu.Unlock()
+	assert.Equal(t, maxEntities, entities)
+	assert.Equal(t, maxEntities, players)
+	assert.Equal(t, fmt.Sprintf("%032x", 5), c.uuidOf(c.sess, "p5"))
+	assert.Equal(t, "", c.uuidOf(c.sess, fmt.Sprintf("p%d", maxEntities+1)), "a player past the bound is not known")
+}
