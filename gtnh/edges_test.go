@@ -80,9 +80,17 @@ func TestChatLineNeverCarriesTheSecret(t *testing.T) {
 	const secret = "abcdefgh" // shorter than [REDACTED]
 	c := chatClient(secret)
 	t.Run("every occurrence", func(t *testing.T) {
-		out, err := c.chatLine(secret + " and again " + secret)
+		out, err := c.chatLine(secret + " and " + secret + " and " + secret)
 		require.NoError(t, err)
-		assert.Equal(t, redacted+" and again "+redacted, out)
+		assert.Equal(t, redacted+" and "+redacted+" and "+redacted, out)
+		assert.Equal(t, "x "+redacted+" "+redacted, c.guard.scrub("x "+secret+" "+secret))
+	})
+	t.Run("behind a section sign", func(t *testing.T) {
+		// "§a" is a formatting code: sanitizing first would drop the
+		// secret's first letter and send the rest.
+		out, err := c.chatLine("§" + secret)
+		require.NoError(t, err)
+		assert.Equal(t, redacted, out)
 	})
 	t.Run("not even its start at the cut", func(t *testing.T) {
 		// The secret straddles the 100-unit cut: cutting first and
@@ -175,4 +183,14 @@ func TestPlayersAreBoundedWithEntities(t *testing.T) {
 	assert.Equal(t, maxEntities, players)
 	assert.Equal(t, fmt.Sprintf("%032x", 5), c.uuidOf(c.sess, "p5"))
 	assert.Equal(t, "", c.uuidOf(c.sess, fmt.Sprintf("p%d", maxEntities+1)), "a player past the bound is not known")
+}
+
+func TestSpawnPlayerWithoutUUIDForgetsTheOldOne(t *testing.T) {
+	c := &Client{}
+	s := &session{entities: map[int32]bool{5: true}, players: map[int32]seenPlayer{}}
+	c.seePlayer(s, &proto17.SpawnPlayer{EntityID: 5, Name: "Alice", UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5"})
+	assert.Equal(t, "069a79f444e94726a5befca90e38aaf5", c.uuidOf(s, "alice"))
+	// The id is reused for a player whose UUID does not read.
+	c.seePlayer(s, &proto17.SpawnPlayer{EntityID: 5, Name: "Alice", UUID: "not-a-uuid"})
+	assert.Equal(t, "", c.uuidOf(s, "Alice"))
 }
