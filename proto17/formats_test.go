@@ -22,6 +22,7 @@ func TestFormatsFromMods(t *testing.T) {
 		{"ModularUI only", []ModInfo{{"modularui", "1.0.70"}}, modular, false},
 		{"NEID pre-release suffix", []ModInfo{{"neid", "2.1.10-pre"}}, neid, false},
 		{"NEID 2.1.2", []ModInfo{{"neid", "2.1.2"}}, neid, false},
+		{"NEID unreadable version", []ModInfo{{"neid", "dev"}}, Formats{}, true},
 		{"NEID 2.1.5", []ModInfo{{"neid", "2.1.5"}}, neid, false},
 		{"NEID 2.1.11 (newer than known)", []ModInfo{{"neid", "2.1.11"}}, Formats{}, true},
 		{"NEID 2.1.11 pre-release (newer than known)", []ModInfo{{"neid", "2.1.11-pre"}}, Formats{}, true},
