@@ -53,6 +53,7 @@ func TestFormatsErrorsNameTheModAndVersion(t *testing.T) {
 		{"neid", "3.0.1-beta", "NotEnoughIds 3.0.1-beta is not supported"},
 		{"neid", "2.0.3", "NotEnoughIds 2.0.3 is not supported: its chunk and block-change formats differ from 2.1.2 and later"},
 		{"endlessids", "1.5.3", "EndlessIDs 1.5.3 is not supported"},
+		{"neid", "dev", `cannot read NotEnoughIds version "dev"`},
 	} {
 		_, err := FormatsFromMods([]ModInfo{{"mcp", "9.05"}, {tc.mod, tc.version}})
 		require.Error(t, err, "%s %s", tc.mod, tc.version)
