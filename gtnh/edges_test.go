@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Edge cases of the chat guard, the outgoing chat and the kick
@@ -61,6 +62,11 @@ func TestGuardEdges(t *testing.T) {
 		assert.False(t, ok, "31 digits")
 		assert.Error(t, ValidOperators([]string{"uuid:" + u + "f"}))
 		assert.NoError(t, ValidOperators([]string{"uuid:" + u}))
+	})
+	t.Run("negative rates", func(t *testing.T) {
+		assert.Error(t, CommandConfig{PerMinute: -1}.Validate())
+		assert.Error(t, CommandConfig{Burst: -1}.Validate())
+		assert.NoError(t, CommandConfig{}.Validate())
 	})
 	t.Run("secret length boundary", func(t *testing.T) {
 		short := strings.Repeat("k", MinSecretLength-1)
@@ -177,12 +183,13 @@ func TestPlayersAreBoundedWithEntities(t *testing.T) {
 	require.NoError(t, c.Open(context.Background()))
 	recv(t, step)
 	c.mu.Lock()
-	players, entities := len(c.sess.players), len(c.sess.entities)
+	s := c.sess
+	players, entities := len(s.players), len(s.entities)
 	c.mu.Unlock()
 	assert.Equal(t, maxEntities, entities)
 	assert.Equal(t, maxEntities, players)
-	assert.Equal(t, fmt.Sprintf("%032x", 5), c.uuidOf(c.sess, "p5"))
-	assert.Equal(t, "", c.uuidOf(c.sess, fmt.Sprintf("p%d", maxEntities+1)), "a player past the bound is not known")
+	assert.Equal(t, fmt.Sprintf("%032x", 5), c.uuidOf(s, "p5"))
+	assert.Equal(t, "", c.uuidOf(s, fmt.Sprintf("p%d", maxEntities+1)), "a player past the bound is not known")
 }
 
 func TestSpawnPlayerWithoutUUIDForgetsTheOldOne(t *testing.T) {
@@ -193,4 +200,43 @@ func TestSpawnPlayerWithoutUUIDForgetsTheOldOne(t *testing.T) {
 	// The id is reused for a player whose UUID does not read.
 	c.seePlayer(s, &proto17.SpawnPlayer{EntityID: 5, Name: "Alice", UUID: "not-a-uuid"})
 	assert.Equal(t, "", c.uuidOf(s, "Alice"))
+}
+
+// TestObserveWaitsForTheReconnectToJoin: after a reconnect the new session
+// is current from Login Success on, but its world arrives only with the
+// columns; an observation waits for them instead of returning an empty
+// world.
+func TestObserveWaitsForTheReconnectToJoin(t *testing.T) {
+	holding, release := make(chan struct{}), make(chan struct{})
+	first := playScript(gtnhLogin(nil), func(sc *serverConn) {
+		sc.send(&proto17.Disconnect{Reason: `{"text":"Server closed"}`})
+	})
+	noColumns := gtnhLogin(nil)
+	noColumns.columns = nil
+	second := playScript(noColumns, func(sc *serverConn) {
+		close(holding)
+		<-release
+		for _, col := range gtnhLogin(nil).columns {
+			sc.send(col.packet(sc.t, gtnhFormats.NEID))
+		}
+	})
+	n := newPipeNet(t, first, second)
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.Reconnect = fastBackoff })
+	require.NoError(t, c.Open(context.Background()))
+	recv(t, holding)
+	eventually(t, "the second session current", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.sess != nil && c.sess.spawned && c.sess.cause() == nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.Observe(ctx)
+	require.Error(t, err, "no world yet")
+	assert.ErrorIs(t, err, ErrNotConnected)
+	close(release)
+	snap, err := c.Observe(context.Background())
+	require.NoError(t, err)
+	assert.NotNil(t, snap.Blocks.(*world.Chunks).Column(-1, -1), "the player's column")
+	assert.Equal(t, 1, c.Stats().Reconnects)
 }
