@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -221,6 +222,9 @@ func TestObserveWaitsForTheReconnectToJoin(t *testing.T) {
 		}
 	})
 	n := newPipeNet(t, first, second)
+	var once sync.Once
+	open := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(open) // a failing test must not leave the script waiting
 	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.Reconnect = fastBackoff })
 	require.NoError(t, c.Open(context.Background()))
 	recv(t, holding)
@@ -234,7 +238,7 @@ func TestObserveWaitsForTheReconnectToJoin(t *testing.T) {
 	_, err := c.Observe(ctx)
 	require.Error(t, err, "no world yet")
 	assert.ErrorIs(t, err, ErrNotConnected)
-	close(release)
+	open()
 	snap, err := c.Observe(context.Background())
 	require.NoError(t, err)
 	assert.NotNil(t, snap.Blocks.(*world.Chunks).Column(-1, -1), "the player's column")
