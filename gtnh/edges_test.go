@@ -244,3 +244,29 @@ func TestObserveWaitsForTheReconnectToJoin(t *testing.T) {
 	assert.NotNil(t, snap.Blocks.(*world.Chunks).Column(-1, -1), "the player's column")
 	assert.Equal(t, 1, c.Stats().Reconnects)
 }
+
+// TestJoinDimensionWithoutAnOverride: a ServerHello dimension of 0 means no
+// override (NetworkDispatcher.getOverrideDimension), so Join Game's
+// dimension stands.
+func TestJoinDimensionWithoutAnOverride(t *testing.T) {
+	o := gtnhLogin(nil)
+	nether := int8(-1)
+	o.joinDimension = &nether
+	n := newPipeNet(t, playScript(o, func(sc *serverConn) {}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	assert.Equal(t, world.Nether, c.State().Snapshot().Player.Dimension)
+}
+
+// TestChatLogKeepsTheLastLines: the client keeps the last maxChatLog lines.
+func TestChatLogKeepsTheLastLines(t *testing.T) {
+	c := &Client{guard: newGuard(nil, CommandConfig{}), log: zerolog.Nop(), changed: make(chan struct{})}
+	s := &session{players: map[int32]seenPlayer{}}
+	for i := range maxChatLog + 10 {
+		c.onChat(s, &proto17.Chat{JSON: fmt.Sprintf(`{"text":"line %d"}`, i)})
+	}
+	log := c.Chat()
+	require.Len(t, log, maxChatLog)
+	assert.Equal(t, "line 10", log[0].Text)
+	assert.Equal(t, fmt.Sprintf("line %d", maxChatLog+9), log[len(log)-1].Text)
+}
