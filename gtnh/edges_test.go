@@ -32,6 +32,18 @@ func TestGuardEdges(t *testing.T) {
 		_, v := g.check(ChatMessage{Sender: "BOT", Text: "!bot ping"}, "bot")
 		assert.Equal(t, verdictNotCommand, v)
 	})
+	t.Run("a prefix ending in a space ends a word", func(t *testing.T) {
+		g := newGuard([]string{"Op"}, CommandConfig{})
+		_, v := g.check(ChatMessage{Sender: "Op", Text: "!botstop"}, "Bot")
+		assert.Equal(t, verdictNotCommand, v, "the default prefix is \"!bot \"")
+		cmd, v := g.check(ChatMessage{Sender: "Op", Text: "!bot\tstop"}, "Bot")
+		assert.Equal(t, verdictObey, v)
+		assert.Equal(t, "stop", cmd.Name)
+		// A prefix without the space takes the command right after it.
+		cmd, v = newGuard([]string{"Op"}, CommandConfig{Prefix: "!"}).check(ChatMessage{Sender: "Op", Text: "!stop"}, "Bot")
+		assert.Equal(t, verdictObey, v)
+		assert.Equal(t, "stop", cmd.Name)
+	})
 	t.Run("refill stops at the burst", func(t *testing.T) {
 		now := time.Unix(0, 0)
 		g := newGuard([]string{"Op"}, CommandConfig{Burst: 3, PerMinute: 6, Now: func() time.Time { return now }})

@@ -26,7 +26,8 @@ func randFloat() float64 { return rand.Float64() }
 
 // CommandConfig tunes operators' chat commands.
 type CommandConfig struct {
-	// Prefix starts a command in chat (default "!bot ").
+	// Prefix starts a command in chat (default "!bot "). A prefix that
+	// ends in a space needs one after it: "!botanist" is not a command.
 	Prefix string
 	// Burst is how many commands one operator may send at once (default 3);
 	// PerMinute how many are refilled per minute (default 6).
@@ -299,7 +300,14 @@ func (g *guard) check(m ChatMessage, self string) (Command, int) {
 	if !strings.HasPrefix(text, prefix) {
 		return Command{}, verdictNotCommand
 	}
-	rest := strings.TrimSpace(strings.TrimPrefix(text, prefix))
+	rest := strings.TrimPrefix(text, prefix)
+	endsInSpace := strings.TrimRightFunc(g.cfg.Prefix, unicode.IsSpace) != g.cfg.Prefix
+	if endsInSpace && rest != "" && !unicode.IsSpace(rune(rest[0])) {
+		// The prefix ends with a space ("!bot "): "!botanist" is chat,
+		// not the command "anist".
+		return Command{}, verdictNotCommand
+	}
+	rest = strings.TrimSpace(rest)
 	if rest == "" {
 		return Command{}, verdictNotCommand
 	}
