@@ -282,3 +282,16 @@ func TestChatLogKeepsTheLastLines(t *testing.T) {
 	assert.Equal(t, "line 10", log[0].Text)
 	assert.Equal(t, fmt.Sprintf("line %d", maxChatLog+9), log[len(log)-1].Text)
 }
+
+// TestSwapHotbarNeedsAHotbarSlot: a number-key swap names hotbar slots 0..8.
+func TestSwapHotbarNeedsAHotbarSlot(t *testing.T) {
+	var inv inventory
+	inv.player[invHotbar+8] = proto17.Slot{ID: 1, Count: 1}
+	_, ok := inv.swapHotbar(0, 9, 8)
+	require.True(t, ok)
+	assert.Equal(t, int16(1), inv.player[9].ID)
+	for _, h := range []int{-1, 9} {
+		_, ok := inv.swapHotbar(0, 9, h)
+		assert.False(t, ok, "button %d", h)
+	}
+}
