@@ -295,3 +295,34 @@ func TestSwapHotbarNeedsAHotbarSlot(t *testing.T) {
 		assert.False(t, ok, "button %d", h)
 	}
 }
+
+// FuzzChatLine: whatever the planner writes, the bot's own chat line is one
+// the server accepts and never holds the operator secret (one shorter than
+// "[REDACTED]" and starting with a formatting-code letter, the hardest
+// case).
+func FuzzChatLine(f *testing.F) {
+	const secret = "abcdefgh"
+	for _, s := range []string{"hello", "§" + secret, strings.Repeat("x", 95) + secret, secret + " " + strings.Repeat("y", 91),
+		"abcd§lefgh", "/op me", " §a/op", secret + secret} {
+		f.Add(s)
+	}
+	c := chatClient(secret)
+	f.Fuzz(func(t *testing.T, text string) {
+		out, err := c.chatLine(text)
+		if err != nil {
+			if !errors.Is(err, ErrChatEmpty) && !errors.Is(err, ErrChatCommand) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if err := serverAccepts(out); err != nil {
+			t.Fatalf("%q: the server refuses it: %v", out, err)
+		}
+		if strings.Contains(out, secret) {
+			t.Fatalf("%q carries the secret", out)
+		}
+		if strings.HasPrefix(out, "/") {
+			t.Fatalf("%q is a command", out)
+		}
+	})
+}
