@@ -296,19 +296,21 @@ func TestSwapHotbarNeedsAHotbarSlot(t *testing.T) {
 	}
 }
 
-// FuzzChatLine: whatever the planner writes, the bot's own chat line is one
-// the server accepts and never holds the operator secret (one shorter than
-// "[REDACTED]" and starting with a formatting-code letter, the hardest
-// case).
+// FuzzChatLine: whatever the planner writes around the operator secret, the
+// bot's own chat line is one the server accepts, never a command, and holds
+// neither the secret nor any piece of it. The secret is shorter than
+// "[REDACTED]" and starts with a formatting-code letter, the hardest case;
+// its letters (a to h) are not in "[REDACTED]", so when the text around it
+// has none of them, no letter of the secret may reach the line.
 func FuzzChatLine(f *testing.F) {
 	const secret = "abcdefgh"
-	for _, s := range []string{"hello", "§" + secret, strings.Repeat("x", 95) + secret, secret + " " + strings.Repeat("y", 91),
-		"abcd§lefgh", "/op me", " §a/op", secret + secret} {
-		f.Add(s)
+	for _, s := range [][2]string{{"hello ", ""}, {"§", ""}, {strings.Repeat("x", 95), ""}, {"", " " + strings.Repeat("y", 91)},
+		{"§l", "\x01"}, {"/op me ", ""}, {" §a/op ", ""}, {"", secret}} {
+		f.Add(s[0], s[1])
 	}
 	c := chatClient(secret)
-	f.Fuzz(func(t *testing.T, text string) {
-		out, err := c.chatLine(text)
+	f.Fuzz(func(t *testing.T, before, after string) {
+		out, err := c.chatLine(before + secret + after)
 		if err != nil {
 			if !errors.Is(err, ErrChatEmpty) && !errors.Is(err, ErrChatCommand) {
 				t.Fatalf("unexpected error %v", err)
@@ -318,11 +320,14 @@ func FuzzChatLine(f *testing.F) {
 		if err := serverAccepts(out); err != nil {
 			t.Fatalf("%q: the server refuses it: %v", out, err)
 		}
+		if strings.HasPrefix(out, "/") {
+			t.Fatalf("%q is a command", out)
+		}
 		if strings.Contains(out, secret) {
 			t.Fatalf("%q carries the secret", out)
 		}
-		if strings.HasPrefix(out, "/") {
-			t.Fatalf("%q is a command", out)
+		if !strings.ContainsAny(before+after, secret) && strings.ContainsAny(out, secret) {
+			t.Fatalf("%q carries a piece of the secret", out)
 		}
 	})
 }
