@@ -75,7 +75,7 @@ func (c *conn) write(p proto17.Packet) error {
 		_ = c.sock.SetWriteDeadline(time.Now().Add(c.writeTimeout))
 	}
 	if err := c.mc.WritePacket(pk.Packet{ID: p.PacketID(), Data: data}); err != nil {
-		return fmt.Errorf("writing %s: %w", p.PacketName(), err)
+		return &writeError{packet: p.PacketName(), err: err}
 	}
 	c.sent.Add(1)
 	if e := c.log.Trace(); e.Enabled() {
@@ -83,6 +83,15 @@ func (c *conn) write(p proto17.Packet) error {
 	}
 	return nil
 }
+
+// writeError is a packet the connection failed to send.
+type writeError struct {
+	packet string
+	err    error
+}
+
+func (e *writeError) Error() string { return fmt.Sprintf("writing %s: %v", e.packet, e.err) }
+func (e *writeError) Unwrap() error { return e.err }
 
 // read reads the next frame into buf (whose Data is reused: decoded packets
 // that alias it must be used before the next read).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -331,4 +332,53 @@ func FuzzChatLine(f *testing.F) {
 			t.Fatalf("%q carries a piece of the secret", out)
 		}
 	})
+}
+
+// brokenConn fails every write once broken is closed, like a socket the
+// server has closed after its last packets.
+type brokenConn struct {
+	net.Conn
+	broken <-chan struct{}
+}
+
+func (b *brokenConn) Write(p []byte) (int, error) {
+	select {
+	case <-b.broken:
+		return 0, errors.New("write: broken pipe (test)")
+	default:
+		return b.Conn.Write(p)
+	}
+}
+
+// TestKickReasonWinsOverTheReadersFailedReply: the server sends a
+// keep-alive and then Disconnect and closes; the reader's keep-alive reply
+// fails first, yet the session ends with the server's reason (a kick right
+// after Join Game failed the Client Settings reply the same way).
+func TestKickReasonWinsOverTheReadersFailedReply(t *testing.T) {
+	broken := make(chan struct{})
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		close(broken)
+		sc.send(&proto17.KeepAlive{ID: 9})
+		sc.send(&proto17.Disconnect{Reason: `{"text":"You are banned from this server."}`})
+	}))
+	c := testClient(t, n, func(cfg *Config) {
+		cfg.Mods = testMods
+		dial := cfg.Dial
+		cfg.Dial = func(ctx context.Context, addr string) (net.Conn, error) {
+			cn, err := dial(ctx, addr)
+			if err != nil {
+				return nil, err
+			}
+			return &brokenConn{Conn: cn, broken: broken}, nil
+		}
+	})
+	require.NoError(t, c.Open(context.Background()))
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client did not stop")
+	}
+	var ke *KickError
+	require.ErrorAs(t, c.Err(), &ke, "%v", c.Err())
+	assert.Equal(t, "You are banned from this server.", ke.Reason)
 }

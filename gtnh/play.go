@@ -46,10 +46,38 @@ func (c *Client) readLoop(s *session) {
 			continue
 		}
 		if err := c.handle(s, p); err != nil {
+			var we *writeError
+			if errors.As(err, &we) {
+				err = c.reasonAfterWrite(s, err)
+			}
 			s.end(err)
 			return
 		}
 	}
+}
+
+// maxAfterWrite bounds the packets reasonAfterWrite reads past.
+const maxAfterWrite = 64
+
+// reasonAfterWrite looks for the server's reason after a reply the reader
+// sent failed: a server that kicks right after Join Game has sent
+// Disconnect and closed the connection, so the reply (Client Settings)
+// fails while the reason still waits in the socket. It reads on for at
+// most writeGrace and maxAfterWrite packets; a Disconnect there is the
+// cause, else the write error is.
+func (c *Client) reasonAfterWrite(s *session, werr error) error {
+	deadline := time.Now().Add(writeGrace)
+	for range maxAfterWrite {
+		left := time.Until(deadline)
+		if left <= 0 || s.c.read(&s.buf, left) != nil {
+			break
+		}
+		p, err := proto17.Decode(proto17.Play, proto17.Clientbound, s.buf.ID, s.buf.Data, s.c.Formats())
+		if d, ok := p.(*proto17.Disconnect); ok && err == nil {
+			return c.handle(s, d)
+		}
+	}
+	return werr
 }
 
 func (c *Client) skip(name string) {
