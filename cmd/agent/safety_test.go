@@ -65,7 +65,9 @@ func TestRunReconnectsAfterATransientKick(t *testing.T) {
 	assert.Contains(t, out, "goal met")
 	require.Len(t, srv.Kicks(), 1)
 	assert.Equal(t, "Server closed", srv.Kicks()[0].Reason)
-	assert.Contains(t, errOut, "connection ended")
+	// The server lists the player before the client has its columns, so
+	// the kick may end the join (retried by Open) or the session.
+	assert.Regexp(t, "connection ended|could not join; retrying", errOut)
 }
 
 // TestRunWaitsForAServerThatIsDown: with --reconnect the first join is
