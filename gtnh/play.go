@@ -265,9 +265,9 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 			c.syncInventory(s)
 		}
 	case *proto17.SpawnPlayer:
-		c.seePlayer(s, p)
 		c.putEntity(s, p.EntityID, world.Entity{Kind: world.EntityPlayer, Name: p.Name,
 			Pos: world.Vec3{X: proto17.Fixed(p.X), Y: proto17.Fixed(p.Y), Z: proto17.Fixed(p.Z)}})
+		c.seePlayer(s, p)
 	case *proto17.SpawnObject:
 		if p.Type != proto17.ObjectItem {
 			c.skip("SpawnObject(other)")

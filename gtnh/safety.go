@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -25,7 +26,8 @@ func randFloat() float64 { return rand.Float64() }
 
 // CommandConfig tunes operators' chat commands.
 type CommandConfig struct {
-	// Prefix starts a command in chat (default "!bot ").
+	// Prefix starts a command in chat (default "!bot "). A prefix that
+	// ends in a space needs one after it: "!botanist" is not a command.
 	Prefix string
 	// Burst is how many commands one operator may send at once (default 3);
 	// PerMinute how many are refilled per minute (default 6).
@@ -298,7 +300,14 @@ func (g *guard) check(m ChatMessage, self string) (Command, int) {
 	if !strings.HasPrefix(text, prefix) {
 		return Command{}, verdictNotCommand
 	}
-	rest := strings.TrimSpace(strings.TrimPrefix(text, prefix))
+	rest := strings.TrimPrefix(text, prefix)
+	endsInSpace := strings.TrimRightFunc(g.cfg.Prefix, unicode.IsSpace) != g.cfg.Prefix
+	if endsInSpace && rest != "" && !unicode.IsSpace(rune(rest[0])) {
+		// The prefix ends with a space ("!bot "): "!botanist" is chat,
+		// not the command "anist".
+		return Command{}, verdictNotCommand
+	}
+	rest = strings.TrimSpace(rest)
 	if rest == "" {
 		return Command{}, verdictNotCommand
 	}
@@ -395,6 +404,11 @@ var (
 // off per tick), and a player above 200 who is not an operator is kicked
 // with "disconnect.spam", so a split reply could get the bot kicked.
 func SanitizeChat(text string) (out string, truncated bool) {
+	return sanitizeChat(text, MaxChatLength)
+}
+
+// sanitizeChat is SanitizeChat cutting at limit UTF-16 units.
+func sanitizeChat(text string, limit int) (out string, truncated bool) {
 	var b strings.Builder
 	units := 0
 	space := false
@@ -422,7 +436,7 @@ func SanitizeChat(text string) (out string, truncated bool) {
 		if space {
 			n++
 		}
-		if units+n > MaxChatLength {
+		if units+n > limit {
 			return b.String(), true
 		}
 		if space {
@@ -443,11 +457,13 @@ const formattingCodes = "0123456789abcdefklmnorABCDEFKLMNOR"
 // server command unless allowed. The secret never leaves in the bot's own
 // chat either.
 func (c *Client) chatLine(text string) (string, error) {
-	// Scrubbed before and after: removing characters may join the
-	// secret's pieces.
-	first, cut1 := SanitizeChat(text)
-	out, cut2 := SanitizeChat(c.guard.scrub(first))
-	truncated := cut1 || cut2
+	// Scrubbed before and after sanitizing (removing characters may join
+	// the secret's pieces), and cut to the length limit only then: a cut
+	// before the last scrub could leave the start of the secret at the
+	// end of the line, where no scrub finds it. The second pass also cuts
+	// a line that "[REDACTED]" made longer than the limit.
+	first, _ := sanitizeChat(c.guard.scrub(text), math.MaxInt)
+	out, truncated := SanitizeChat(c.guard.scrub(first))
 	if out == "" {
 		return "", ErrChatEmpty
 	}
@@ -467,11 +483,17 @@ type seenPlayer struct{ name, uuid string }
 // UUID string since protocol 5, Minecraft 1.7.6: S0CPacketSpawnPlayer).
 func (c *Client) seePlayer(s *session, p *proto17.SpawnPlayer) {
 	u, ok := normUUID(p.UUID)
+	c.mu.Lock()
 	if !ok {
+		delete(s.players, p.EntityID) // no UUID: nothing to match an operator by
+		c.mu.Unlock()
 		return
 	}
-	c.mu.Lock()
-	s.players[p.EntityID] = seenPlayer{name: p.Name, uuid: u}
+	// Only players the session tracks as entities (see maxEntities): a
+	// server spawning players past the bound must not grow this map.
+	if s.entities[p.EntityID] {
+		s.players[p.EntityID] = seenPlayer{name: p.Name, uuid: u}
+	}
 	c.mu.Unlock()
 }
 

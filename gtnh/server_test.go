@@ -265,6 +265,9 @@ type loginOpts struct {
 	vanilla   bool // no FML handshake
 	// dimension is the ServerHello's; Join Game carries it cut to a byte.
 	dimension int32
+	// joinDimension, when set, is Join Game's instead (a ServerHello
+	// without an override says 0).
+	joinDimension *int8
 	// registryTail is appended to the ModIdData message.
 	registryTail []byte
 }
@@ -287,7 +290,11 @@ func (sc *serverConn) login(o loginOpts) {
 	if o.entityID == 0 {
 		o.entityID = 42
 	}
-	sc.send(&proto17.JoinGame{EntityID: o.entityID, GameMode: 0, Dimension: int8(o.dimension), Difficulty: 2, MaxPlayers: 20, LevelType: "default"})
+	joinDim := int8(o.dimension)
+	if o.joinDimension != nil {
+		joinDim = *o.joinDimension
+	}
+	sc.send(&proto17.JoinGame{EntityID: o.entityID, GameMode: 0, Dimension: joinDim, Difficulty: 2, MaxPlayers: 20, LevelType: "default"})
 	sc.send(&proto17.SpawnPosition{X: 8, Y: 64, Z: 8})
 	for _, col := range o.columns {
 		sc.send(col.packet(sc.t, o.formats.NEID))

@@ -106,3 +106,18 @@ func TestMultipartAllocatesWithThePartsReceived(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTooLarge)
 	assert.Contains(t, err.Error(), "allowed 1..1048576")
 }
+
+// TestModListAllocatesWithTheModsReceived: a mod list announcing the most
+// mods its two-byte count allows, whose second entry is broken, reserves
+// room for the mods decoded, not for the announcement (32 bytes a mod).
+func TestModListAllocatesWithTheModsReceived(t *testing.T) {
+	const n = 1<<14 - 1
+	b := AppendVarInt([]byte{byte(DiscModList)}, n)
+	b = append(b, 1, 'a', 1, '1')
+	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F) // a string length past the data
+	b = append(b, make([]byte, 2*n)...)
+	var err error
+	got := allocOf(func() { _, err = DecodeFML(b) })
+	require.Error(t, err)
+	assert.Less(t, got, uint64(128<<10), "allocated %d bytes", got)
+}

@@ -204,6 +204,7 @@ func TestMultipartErrors(t *testing.T) {
 		{"too many parts", Multipart{MaxParts: 2}, [][]byte{pre("x", 3, 5)}, ErrTooLarge},
 		{"too large", Multipart{MaxSize: 10}, [][]byte{pre("x", 1, 11)}, ErrTooLarge},
 		{"negative length", Multipart{}, [][]byte{pre("x", 1, -1)}, ErrTooLarge},
+		{"zero length", Multipart{}, [][]byte{pre("x", 1, 0)}, ErrTooLarge},
 		{"short preamble", Multipart{}, [][]byte{{1, 'x', 1}}, ErrTruncated},
 		{"long preamble", Multipart{}, [][]byte{append(pre("x", 1, 1), 0)}, ErrTrailing},
 		{"out of order", Multipart{}, [][]byte{pre("x", 2, 4), {1, 1, 2}}, ErrInvalid},

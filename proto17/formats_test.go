@@ -22,6 +22,7 @@ func TestFormatsFromMods(t *testing.T) {
 		{"ModularUI only", []ModInfo{{"modularui", "1.0.70"}}, modular, false},
 		{"NEID pre-release suffix", []ModInfo{{"neid", "2.1.10-pre"}}, neid, false},
 		{"NEID 2.1.2", []ModInfo{{"neid", "2.1.2"}}, neid, false},
+		{"NEID unreadable version", []ModInfo{{"neid", "dev"}}, Formats{}, true},
 		{"NEID 2.1.5", []ModInfo{{"neid", "2.1.5"}}, neid, false},
 		{"NEID 2.1.11 (newer than known)", []ModInfo{{"neid", "2.1.11"}}, Formats{}, true},
 		{"NEID 2.1.11 pre-release (newer than known)", []ModInfo{{"neid", "2.1.11-pre"}}, Formats{}, true},
@@ -52,6 +53,7 @@ func TestFormatsErrorsNameTheModAndVersion(t *testing.T) {
 		{"neid", "3.0.1-beta", "NotEnoughIds 3.0.1-beta is not supported"},
 		{"neid", "2.0.3", "NotEnoughIds 2.0.3 is not supported: its chunk and block-change formats differ from 2.1.2 and later"},
 		{"endlessids", "1.5.3", "EndlessIDs 1.5.3 is not supported"},
+		{"neid", "dev", `cannot read NotEnoughIds version "dev"`},
 	} {
 		_, err := FormatsFromMods([]ModInfo{{"mcp", "9.05"}, {tc.mod, tc.version}})
 		require.Error(t, err, "%s %s", tc.mod, tc.version)

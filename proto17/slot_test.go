@@ -3,6 +3,7 @@ package proto17
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"testing"
 
 	gonbt "github.com/Tnze/go-mc/nbt"
@@ -177,4 +178,37 @@ func TestMetadataItem(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, m, got)
 	}
+}
+
+// TestNBTSizeLimitIsExact: NBT of MaxNBTSize bytes decodes, one byte more
+// is refused, by ParseNBT and, before decoding, by DecodeGzipNBT.
+func TestNBTSizeLimitIsExact(t *testing.T) {
+	nbtOf := func(size int) []byte {
+		b := []byte{10, 0, 0, 7, 0, 1, 'x'} // root compound, byte array "x"
+		n := size - len(b) - 4 - 1
+		b = binary.BigEndian.AppendUint32(b, uint32(n))
+		return append(append(b, make([]byte, n)...), 0)
+	}
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, _ = zw.Write(b)
+		require.NoError(t, zw.Close())
+		return buf.Bytes()
+	}
+	ok := nbtOf(MaxNBTSize)
+	require.Len(t, ok, MaxNBTSize)
+	_, err := ParseNBT(ok)
+	require.NoError(t, err)
+	_, err = DecodeGzipNBT(gz(ok))
+	require.NoError(t, err)
+
+	over := nbtOf(MaxNBTSize + 1)
+	_, err = ParseNBT(over)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	_, err = DecodeGzipNBT(gz(over))
+	require.ErrorIs(t, err, ErrTooLarge)
+	var pe *Error
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "gzip data", pe.Field, "refused before decoding")
 }

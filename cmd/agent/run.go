@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rs/zerolog"
+
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
@@ -253,12 +255,7 @@ func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.C
 		return nil, usagef("run: %v", err)
 	}
 	cfg.Log = e.log.With().Logger()
-	cfg.OnCommand = func(cmd gtnh.Command) {
-		if cmd.Name == "stop" {
-			e.log.Warn().Str("from", cmd.From).Msg("stop requested in chat")
-			stopRun()
-		}
-	}
+	cfg.OnCommand = chatCommands(e.log, stopRun)
 	if err := cfg.Validate(); err != nil {
 		return nil, usagef("run: %v", err)
 	}
@@ -270,6 +267,17 @@ func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.C
 		return nil, err
 	}
 	return client, nil
+}
+
+// chatCommands handles the operator commands the client does not answer
+// itself: "stop" ends the run.
+func chatCommands(log zerolog.Logger, stopRun context.CancelFunc) func(gtnh.Command) {
+	return func(cmd gtnh.Command) {
+		if cmd.Name == "stop" {
+			log.Warn().Str("from", cmd.From).Msg("stop requested in chat")
+			stopRun()
+		}
+	}
 }
 
 // configError prints located configuration errors and makes them exit 2.

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 )
 
@@ -157,4 +161,19 @@ func TestChatSafetyConfig(t *testing.T) {
 	assert.Contains(t, err.Error(), bad+":2:14: server.operators")
 	assert.Contains(t, err.Error(), `"uuid:123"`)
 	assert.Contains(t, err.Error(), "server.allow_commands")
+}
+
+// TestStopCommandEndsTheRun: an operator's "stop" cancels the run (and is
+// logged with who asked); other commands do not.
+func TestStopCommandEndsTheRun(t *testing.T) {
+	var logs strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	handle := chatCommands(zerolog.New(&logs), cancel)
+	handle(gtnh.Command{From: "Alice", Name: "status"})
+	handle(gtnh.Command{From: "Alice", Name: "stopp"})
+	require.NoError(t, ctx.Err(), "only stop ends the run")
+	handle(gtnh.Command{From: "Alice", Name: "stop", Args: "now"})
+	assert.ErrorIs(t, ctx.Err(), context.Canceled)
+	assert.Contains(t, logs.String(), `"from":"Alice"`)
 }

@@ -68,3 +68,17 @@ func TestFaults(t *testing.T) {
 		b3.Reconnect()
 	}
 }
+
+// TestReconnectCountsOnlyAfterADisconnect: Reconnect on a connected body
+// changes nothing, so Counts.Reconnects matches the disconnects healed.
+func TestReconnectCountsOnlyAfterADisconnect(t *testing.T) {
+	b := New(&okBody{}, Options{Rates: Rates{Disconnect: 1}})
+	b.Reconnect()
+	assert.Zero(t, b.Counts().Reconnects)
+	b.Execute(context.Background(), action.Wait{Ticks: 1})
+	assert.True(t, b.Disconnected())
+	b.Reconnect()
+	b.Reconnect()
+	assert.Equal(t, 1, b.Counts().Reconnects)
+	assert.False(t, b.Disconnected())
+}

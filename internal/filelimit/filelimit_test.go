@@ -112,3 +112,12 @@ func TestReadStopsAtTheLimit(t *testing.T) {
 	require.ErrorAs(t, err, &tl)
 	assert.LessOrEqual(t, e.n, int64(10_001))
 }
+
+func TestReadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	_, err := ReadFile(dir, 1<<20)
+	require.Error(t, err)
+	assert.Equal(t, dir+": is a directory, not a file", err.Error())
+	_, err = ReadFS(fstest.MapFS{"d/a.yaml": {Data: []byte("x")}}, "d", 1<<20)
+	assert.EqualError(t, err, "d: is a directory, not a file")
+}
