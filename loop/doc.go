@@ -8,7 +8,8 @@
 //
 // Failures are contained: an invalid invocation is rejected with the reason
 // and the loop continues; a skill that panics is a failed step; the same
-// invocation failing the same way twice is blocked until the world changes;
+// invocation failing the same way twice is blocked until the world changes
+// (a lost connection, io_error, is not the invocation's failure);
 // consecutive failures are bounded. Cancelling the context stops the loop
 // cleanly with the trace flushed.
 package loop

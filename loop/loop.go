@@ -335,7 +335,9 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		}
 		if rec.Verdict.failed() {
 			consecutive++
-			if key != "" && rec.Verdict != Rejected {
+			// A lost connection (io_error) says nothing about the invocation:
+			// it does not count towards blocking it.
+			if key != "" && rec.Verdict != Rejected && rec.Code != string(ipc.IOError) {
 				code := string(rec.Verdict) + "/" + rec.Code
 				f := failures[key]
 				if f.code == code {

@@ -342,6 +342,34 @@ func TestRepeatedFailureIsBlockedUntilTheWorldChanges(t *testing.T) {
 	assert.Equal(t, loop.Success, steps[4].Verdict, "after the world changed chop_tree is tried again")
 }
 
+// TestLostConnectionsDoNotBlock: failures because the connection to the
+// body was lost (io_error) are not the invocation's: after any number of
+// them it is tried again.
+func TestLostConnectionsDoNotBlock(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	lost := 3
+	body.hook = func(a action.Action) *ipc.Result {
+		if lost > 0 && a.Kind() == action.KindBreakBlock {
+			lost--
+			r := ipc.Failf(ipc.IOError, 3, "gtnh: not connected: connection lost")
+			return &r
+		}
+		return nil
+	}
+	inv := loop.Invocation{Skill: "chop_tree"}
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv),
+		Goal: goal(t, reg, "have 99 minecraft:diamond")}
+	r := runLoop(t, cfg)
+	require.NoError(t, r.err)
+	require.Len(t, r.trace, 4)
+	for i := range 3 {
+		assert.Equal(t, loop.ActionFailed, r.trace[i].Verdict)
+		assert.Equal(t, string(ipc.IOError), r.trace[i].Code)
+	}
+	assert.Equal(t, loop.Success, r.trace[3].Verdict, "not blocked by lost connections")
+}
+
 func TestBudgetsAndStuck(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	repeat := func(n int, inv loop.Invocation) []loop.Invocation {
