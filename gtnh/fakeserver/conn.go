@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
@@ -31,8 +32,13 @@ type conn struct {
 	nc net.Conn
 	br *bufio.Reader
 
-	wmu     sync.Mutex    // serialises writes; guards reached
-	reached map[Stage]int // packets sent per stage
+	wmu sync.Mutex // serialises writes; guards reached
+	// stalling is set while a stall fault holds the connection silent; a
+	// packet for it is dropped then, so that no other goroutine (another
+	// player's dig, a broadcast) waits on a stalled connection, as a real
+	// server's main thread never waits on one player's network queue.
+	stalling atomic.Bool
+	reached  map[Stage]int // packets sent per stage
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -177,6 +183,9 @@ func (c *conn) sendRaw(stage Stage, id int32, payload []byte, p proto17.Packet) 
 	if c.isClosed() {
 		return net.ErrClosed
 	}
+	if c.stalling.Load() {
+		return nil // a stalled connection sends nothing
+	}
 	f := c.s.opts.Faults
 	truncate := false
 	if c.strikes(stage) {
@@ -188,11 +197,20 @@ func (c *conn) sendRaw(stage Stage, id int32, payload []byte, p proto17.Packet) 
 		case f.StallAt == stage:
 			c.s.strike(c.id, stage, "stall")
 			c.s.logf("conn %d: stalling for %v (stage %s)", c.id, f.StallFor, stage)
+			// The lock is let go while the stall lasts (stalling makes
+			// other senders drop their packets), and taken again to send
+			// this one, late.
+			c.stalling.Store(true)
+			c.wmu.Unlock()
 			t := time.NewTimer(f.StallFor)
 			select {
 			case <-t.C:
 			case <-c.done:
 				t.Stop()
+			}
+			c.wmu.Lock()
+			c.stalling.Store(false)
+			if c.isClosed() {
 				return net.ErrClosed
 			}
 		case f.TruncateAt == stage:

@@ -283,3 +283,27 @@ func TestLoginReplacesTheOldConnection(t *testing.T) {
 	d := untilType[*proto17.Disconnect](old)
 	assert.Equal(t, "You logged in from another location", proto17.PlainText(d.Reason))
 }
+
+// TestAStalledConnectionHoldsUpNobodyElse: while one player's connection
+// stalls, the server goes on for the others: a world change reaches them at
+// once (it is dropped for the stalled one), as on a real server.
+func TestAStalledConnectionHoldsUpNobodyElse(t *testing.T) {
+	s := newServer(t, Options{KeepAliveInterval: 10 * time.Millisecond, TickDuration: 5 * time.Millisecond,
+		Faults: Faults{StallAt: StageKeepAlive, StallFor: time.Hour, Once: true}})
+	a, _ := enter(t, s, "stalled")
+	waitFor(t, s, "the stall", func() bool { return len(s.Strikes()) == 1 })
+	b, _ := enter(t, s, "other")
+	untilType[*proto17.KeepAlive](b)
+	done := make(chan error, 1)
+	go func() { done <- s.SetBlocks(Block{X: 6, Y: 64, Z: 6, Name: "minecraft:stone"}) }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("a world change waited for the stalled connection")
+	}
+	bc := untilType[*proto17.BlockChange](b)
+	assert.Equal(t, int32(6), bc.X)
+	untilType[*proto17.KeepAlive](b)
+	a.nc.Close()
+}
