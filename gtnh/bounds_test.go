@@ -368,6 +368,16 @@ type failingConn struct {
 	fail *atomic.Bool
 }
 
+// failWritesWhen makes the client's connections fail their writes once
+// fail is set.
+func failWritesWhen(cfg *Config, fail *atomic.Bool) {
+	dial := cfg.Dial
+	cfg.Dial = func(ctx context.Context, addr string) (net.Conn, error) {
+		cn, err := dial(ctx, addr)
+		return failingConn{Conn: cn, fail: fail}, err
+	}
+}
+
 func (f failingConn) Write(b []byte) (int, error) {
 	if f.fail.Load() {
 		return 0, syscall.EPIPE
@@ -388,11 +398,7 @@ func TestAKickWinsOverAFailedWrite(t *testing.T) {
 	}))
 	c := testClient(t, n, func(cfg *Config) {
 		cfg.Mods = testMods
-		dial := cfg.Dial
-		cfg.Dial = func(ctx context.Context, addr string) (net.Conn, error) {
-			cn, err := dial(ctx, addr)
-			return failingConn{Conn: cn, fail: &fail}, err
-		}
+		failWritesWhen(cfg, &fail)
 		cfg.Reconnect = Backoff{Enabled: true, Initial: time.Millisecond, Max: time.Millisecond}
 	})
 	require.NoError(t, c.Open(context.Background()))
@@ -426,11 +432,7 @@ func TestAFailedWriteEndsTheSessionWhileTheServerTalksOn(t *testing.T) {
 	})
 	c := testClient(t, n, func(cfg *Config) {
 		cfg.Mods = testMods
-		dial := cfg.Dial
-		cfg.Dial = func(ctx context.Context, addr string) (net.Conn, error) {
-			cn, err := dial(ctx, addr)
-			return failingConn{Conn: cn, fail: &fail}, err
-		}
+		failWritesWhen(cfg, &fail)
 	})
 	require.NoError(t, c.Open(context.Background()))
 	select {
