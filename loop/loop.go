@@ -114,7 +114,10 @@ type SkillStats struct {
 
 // Outcome is the end of a run.
 type Outcome struct {
-	Reason   StopReason            `json:"reason"`
+	Reason StopReason `json:"reason"`
+	// Why says more about a Stuck run: the planner's account of what keeps
+	// it from the goal (empty when the run failed too often in a row).
+	Why      string                `json:"why,omitempty"`
 	GoalMet  bool                  `json:"goal_met"`
 	Progress Progress              `json:"progress"`
 	Steps    int                   `json:"steps"`
@@ -303,6 +306,10 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			out.Steps--
 			out.Reason = Interrupted
 			return out, nil
+		case errors.Is(err, ErrStuck):
+			out.Steps--
+			out.Reason, out.Why = Stuck, err.Error()
+			return out, nil
 		case err != nil:
 			rec.Verdict, rec.Error = PlannerError, err.Error()
 		case dec.Done:
@@ -355,6 +362,11 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			if key != "" {
 				delete(failures, key)
 			}
+			if rec.Verdict == Noop && key != "" {
+				// A noop is an answer: nothing to do here now. Asking again
+				// before the world changes would get the same answer.
+				blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, noop: true}
+			}
 		}
 		if l.enc != nil {
 			if err := l.enc.Encode(rec); err != nil {
@@ -383,6 +395,7 @@ func (l *Loop) plan(ctx context.Context, obs Observation, catalog []*registry.De
 type blockedInv struct {
 	inv   Invocation
 	world uint64
+	noop  bool // it had nothing to do, rather than failing twice
 }
 
 // step validates and runs one invocation, filling rec. It returns the world
@@ -404,8 +417,12 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 		reject("skill %q is not available at tier %s with packs %s", inv.Skill, snap.TechState, strings.Join(l.packs, ","))
 		return nil
 	}
-	if _, ok := blocked[inv.String()]; ok {
-		reject("%s failed the same way twice and is blocked until the world changes", inv)
+	if b, ok := blocked[inv.String()]; ok {
+		if b.noop {
+			reject("%s had nothing to do and is blocked until the world changes", inv)
+		} else {
+			reject("%s failed the same way twice and is blocked until the world changes", inv)
+		}
 		return nil
 	}
 	sk, err := cfg.Registry.GetSkillVersion(desc.Name, desc.Version)

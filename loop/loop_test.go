@@ -486,3 +486,70 @@ func TestSummarizeKeysMetadata(t *testing.T) {
 	assert.Equal(t, map[string]int{"minecraft:coal": 4, "minecraft:coal:1": 2}, s.Inventory)
 	_ = fmt.Sprint(s)
 }
+
+// idler has nothing to do until the inventory holds a log; then it waits.
+type idler struct{}
+
+func (idler) Name() string { return "idler" }
+func (idler) SuggestActions(w *world.Snapshot, _ skills.Params) ([]action.Action, error) {
+	if w.Inventory.CountID("minecraft:log") == 0 {
+		return nil, nil
+	}
+	return []action.Action{action.Wait{Ticks: 1}}, nil
+}
+
+func idlerRegistry(t *testing.T) *registry.Registry {
+	t.Helper()
+	spec, err := skills.ParseSpec("", []byte("name: idler\nversion: 1\ndescription: idles\nemits: [wait]\n"))
+	require.NoError(t, err)
+	pk, err := packs.ParsePack("p.yaml", []byte("name: p\nrequires_tech_state: any\nskills: [idler]\n"), nil)
+	require.NoError(t, err)
+	set, err := packs.NewSet(nil, pk)
+	require.NoError(t, err)
+	reg, err := registry.New([]*skills.SkillSpec{spec}, registry.Options{Packs: set})
+	require.NoError(t, err)
+	require.NoError(t, reg.Register(idler{}))
+	require.NoError(t, reg.Finalize())
+	return reg
+}
+
+// TestNoopIsAnAnswer: an invocation that had nothing to do is not asked
+// again until the world changes; then it runs.
+func TestNoopIsAnAnswer(t *testing.T) {
+	reg := idlerRegistry(t)
+	body := newToy()
+	inv := loop.Invocation{Skill: "idler"}
+	var steps []loop.StepRecord
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv),
+		Goal: loop.Goal{Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1}}}, OnStep: func(r loop.StepRecord) {
+			steps = append(steps, r)
+			if r.Step == 2 {
+				body.mu.Lock()
+				body.add("minecraft:log", 1)
+				body.mu.Unlock()
+			}
+		}}
+	r := runLoop(t, cfg)
+	require.NoError(t, r.err)
+	require.Len(t, steps, 4)
+	assert.Equal(t, loop.Noop, steps[0].Verdict)
+	assert.Equal(t, loop.Rejected, steps[1].Verdict)
+	assert.Contains(t, steps[1].Error, "had nothing to do and is blocked until the world changes")
+	assert.Equal(t, loop.Success, steps[2].Verdict, "the world changed: asked again")
+}
+
+// TestRunGoalOfAnIdleSkillIsStuck: "run idler" where idler has nothing to
+// do ends at once, stuck, with the planner's reason, instead of a noop per
+// step until max_steps.
+func TestRunGoalOfAnIdleSkillIsStuck(t *testing.T) {
+	reg := idlerRegistry(t)
+	g, err := loop.ParseGoal("run idler", reg.Tiers())
+	require.NoError(t, err)
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.Goal{}, Goal: g, MaxSteps: 100})
+	require.NoError(t, r.err)
+	assert.Equal(t, loop.Stuck, r.out.Reason)
+	assert.Equal(t, 1, r.out.Steps)
+	require.Len(t, r.trace, 1)
+	assert.Equal(t, loop.Noop, r.trace[0].Verdict)
+	assert.Contains(t, r.out.Why, "the goal runs idler, which had nothing to do here")
+}

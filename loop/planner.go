@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"errors"
 
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -15,8 +16,8 @@ type Observation struct {
 	Progress Progress `json:"progress"`
 	// Last is the previous step's record (nil at the first step).
 	Last *StepRecord `json:"last,omitempty"`
-	// Blocked lists invocations that failed the same way twice and will be
-	// rejected until the world changes.
+	// Blocked lists invocations that failed the same way twice, or had
+	// nothing to do (a noop), and will be rejected until the world changes.
 	Blocked []Invocation `json:"blocked,omitempty"`
 }
 
@@ -26,6 +27,13 @@ type Decision struct {
 	Done       bool        `json:"done,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
 }
+
+// ErrStuck is the planner's answer when nothing it may try can bring the
+// goal closer in this world (the skill the goal names had nothing to do;
+// every way to an item is blocked). A planner wraps it with the reason
+// (fmt.Errorf("%w: …", loop.ErrStuck)); the run ends Stuck with that reason
+// in Outcome.Why, without a step.
+var ErrStuck = errors.New("stuck")
 
 // Planner chooses the next skill invocation. The catalog holds the skills
 // available at the observed tier with the enabled packs; planners must pick

@@ -56,6 +56,13 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 			return loop.Decision{}, fmt.Errorf("the goal runs %s, which is not available at tier %s", goal.Skill.Skill, obs.Snapshot.TechState)
 		}
 		inv := *goal.Skill
+		if s.blocked[inv.String()] {
+			why := "failed the same way twice"
+			if obs.Last != nil && obs.Last.Verdict == loop.Noop && obs.Last.Invocation != nil && obs.Last.Invocation.String() == inv.String() {
+				why = "had nothing to do"
+			}
+			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %s here and is blocked until the world changes", loop.ErrStuck, inv, why)
+		}
 		return loop.Decision{Invocation: &inv, Reason: "the goal names this skill"}, nil
 	}
 	var whyNot []string

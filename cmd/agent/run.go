@@ -353,6 +353,9 @@ func printOutcome(w io.Writer, out loop.Outcome, reg *registry.Registry) {
 		status = "goal NOT met (" + string(out.Reason) + "): " + strings.Join(out.Progress.Unmet, ", ")
 	}
 	fmt.Fprintf(w, "\n%s after %d steps, %d ticks (%.1f s of game time)\n", status, out.Steps, out.Ticks, float64(out.Ticks)/20)
+	if out.Why != "" {
+		fmt.Fprintf(w, "  %s\n", out.Why)
+	}
 	names := make([]string, 0, len(out.Skills))
 	for n := range out.Skills {
 		names = append(names, n)
