@@ -53,7 +53,7 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 	}
 	if goal.Skill != nil && containsUnmet(obs.Progress, "run "+goal.Skill.Skill) {
 		if s.find(goal.Skill.Skill) == nil {
-			return loop.Decision{}, fmt.Errorf("the goal runs %s, which is not available at tier %s", goal.Skill.Skill, obs.Snapshot.TechState)
+			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which is not available at tier %s", loop.ErrStuck, goal.Skill.Skill, obs.Snapshot.TechState)
 		}
 		inv := *goal.Skill
 		if s.blocked[inv.String()] {
@@ -88,7 +88,9 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 		whyNot = append(whyNot, fmt.Sprintf("no available skill reaches tier %s", goal.Tier))
 	}
 	if len(whyNot) > 0 {
-		return loop.Decision{}, fmt.Errorf("no plan: %s", strings.Join(whyNot, "; "))
+		// The search is deterministic: asking again in the same world gives
+		// the same answer, so the run is stuck.
+		return loop.Decision{}, fmt.Errorf("%w: no plan: %s", loop.ErrStuck, strings.Join(whyNot, "; "))
 	}
 	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
 }

@@ -106,6 +106,17 @@ func TestGoalPlannerSkipsBlocked(t *testing.T) {
 	_, err := plan(t, reg, "collect 4 minecraft:log", snapshot("stone_age", nil), blocked)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "blocked")
+	assert.ErrorIs(t, err, loop.ErrStuck, "the same world gives the same answer: the run is stuck")
+}
+
+func TestGoalPlannerNoPlanIsStuck(t *testing.T) {
+	reg := shipped(t)
+	_, err := plan(t, reg, "have 3 minecraft:diamond", snapshot("stone_age", nil))
+	require.ErrorIs(t, err, loop.ErrStuck)
+	assert.Contains(t, err.Error(), "no available skill produces minecraft:diamond")
+	_, err = plan(t, reg, "run fill_bucket", snapshot("stone_age", nil))
+	require.ErrorIs(t, err, loop.ErrStuck)
+	assert.Contains(t, err.Error(), "not available at tier stone_age")
 }
 
 func TestGoalPlannerPrefersBetterMetrics(t *testing.T) {
