@@ -11,17 +11,47 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// ItemGoal asks for at least Count items matching Item in the inventory.
+// ItemGoal asks for at least Count items matching Item in the inventory
+// ("have"), or, with Gain, for Count more than the inventory held when the
+// run started ("collect"; Start is that count, set by Goal.Anchor).
 type ItemGoal struct {
 	Item  string `json:"item"`
 	Count int    `json:"count"`
+	Gain  bool   `json:"gain,omitempty"`
+	Start int    `json:"start,omitempty"`
+}
+
+// Target is the inventory count that meets the item goal.
+func (ig ItemGoal) Target() int {
+	if ig.Gain {
+		return ig.Start + ig.Count
+	}
+	return ig.Count
+}
+
+// Anchor returns the goal with each "collect" item's Start set to what the
+// inventory of w holds, so that collect N means N more than at the start.
+// The loop anchors its goal on the first observation of a run.
+func (g Goal) Anchor(w *world.Snapshot) Goal {
+	out := g
+	out.Items = make([]ItemGoal, len(g.Items))
+	for i, ig := range g.Items {
+		if ig.Gain {
+			if m, err := world.ParseItemMatcher(ig.Item); err == nil {
+				ig.Start = w.Inventory.Count(m)
+			}
+		}
+		out.Items[i] = ig
+	}
+	return out
 }
 
 // Goal is what a run tries to achieve. Every part that is set must hold.
 type Goal struct {
 	// Text is the goal as the user wrote it.
 	Text string `json:"text"`
-	// Items: inventory targets ("collect 16 minecraft:log", "have 4 ore:plankWood").
+	// Items: inventory targets ("collect 16 minecraft:log": 16 more than at
+	// the start of the run; "have 4 ore:plankWood": at least 4).
 	Items []ItemGoal `json:"items,omitempty"`
 	// Tier: reach at least this tech tier ("reach steam_age").
 	Tier string `json:"tier,omitempty"`
@@ -55,8 +85,8 @@ func (inv Invocation) String() string {
 // ParseGoal parses a goal written on the command line. Clauses are joined
 // with " and ":
 //
-//	collect 16 minecraft:log     have at least 16 matching items
-//	have 4 ore:plankWood         the same
+//	collect 16 minecraft:log     16 more matching items than at the start of the run
+//	have 4 ore:plankWood         at least 4 matching items in the inventory
 //	reach steam_age              the inferred tier is at least steam_age
 //	run mine_block target=minecraft:gravel radius=24
 //	                             run a skill once, successfully
@@ -82,7 +112,7 @@ func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
 			if _, err := world.ParseItemMatcher(f[2]); err != nil {
 				return Goal{}, fmt.Errorf("%q: %v", clause, err)
 			}
-			g.Items = append(g.Items, ItemGoal{Item: f[2], Count: n})
+			g.Items = append(g.Items, ItemGoal{Item: f[2], Count: n, Gain: f[0] == "collect"})
 		case "reach":
 			if len(f) != 2 {
 				return Goal{}, fmt.Errorf("%q: write reach TIER, e.g. reach steam_age", clause)
@@ -155,8 +185,16 @@ func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
 	if n, ok := f["items"]; ok {
 		for i, c := range d.Sequence(n.Value, "items") {
 			path := strictyaml.Index("items", i)
-			fs := d.Mapping(c, path, []string{"item", "count"})
-			d.Require(c, path, fs, "item", "count")
+			fs := d.Mapping(c, path, []string{"item", "count", "collect"})
+			d.Require(c, path, fs, "item")
+			_, hasCount := fs["count"]
+			_, hasCollect := fs["collect"]
+			switch {
+			case hasCount && hasCollect:
+				d.Errorf(c, path, "count (have at least) and collect (gain) exclude each other")
+			case !hasCount && !hasCollect:
+				d.Errorf(c, path, "missing count (have at least) or collect (gain)")
+			}
 			var ig ItemGoal
 			if v, ok := fs["item"]; ok {
 				if s, ok := d.String(v.Value, path+".item"); ok {
@@ -166,12 +204,14 @@ func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
 					ig.Item = s
 				}
 			}
-			if v, ok := fs["count"]; ok {
-				if n, ok := d.Int(v.Value, path+".count"); ok {
-					if n < 1 {
-						d.Errorf(v.Value, path+".count", "must be at least 1")
+			for _, key := range []string{"count", "collect"} {
+				if v, ok := fs[key]; ok {
+					if n, ok := d.Int(v.Value, path+"."+key); ok {
+						if n < 1 {
+							d.Errorf(v.Value, path+"."+key, "must be at least 1")
+						}
+						ig.Count, ig.Gain = n, key == "collect"
 					}
-					ig.Count = n
 				}
 			}
 			g.Items = append(g.Items, ig)
@@ -230,7 +270,11 @@ func (g Goal) Check(w *world.Snapshot, tiers *world.Tiers, skillDone bool) Progr
 			unmet = append(unmet, fmt.Sprintf("invalid item %q", ig.Item))
 			continue
 		}
-		if have := w.Inventory.Count(m); have < ig.Count {
+		switch have := w.Inventory.Count(m); {
+		case have >= ig.Target():
+		case ig.Gain:
+			unmet = append(unmet, fmt.Sprintf("collected %d/%d %s", have-ig.Start, ig.Count, ig.Item))
+		default:
 			unmet = append(unmet, fmt.Sprintf("%d/%d %s", have, ig.Count, ig.Item))
 		}
 	}

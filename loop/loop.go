@@ -155,6 +155,7 @@ type Loop struct {
 	info  ipc.Info
 	packs []string
 	enc   *json.Encoder
+	goal  Goal // cfg.Goal anchored on the run's first observation
 }
 
 // New checks the configuration and the body: every action kind the enabled
@@ -265,9 +266,10 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		}
 		if startTick < 0 {
 			startTick = snap.Tick
+			l.goal = cfg.Goal.Anchor(snap) // collect N: N more than now
 		}
 		out.Ticks = snap.Tick - startTick
-		out.Progress = cfg.Goal.Check(snap, tiers, skillDone)
+		out.Progress = l.goal.Check(snap, tiers, skillDone)
 		switch {
 		case out.Progress.Met:
 			out.Reason, out.GoalMet = GoalMet, true
@@ -388,7 +390,7 @@ func (l *Loop) plan(ctx context.Context, obs Observation, catalog []*registry.De
 			err = fmt.Errorf("planner panicked: %v", v)
 		}
 	}()
-	return l.cfg.Planner.Plan(ctx, l.cfg.Goal, obs, catalog)
+	return l.cfg.Planner.Plan(ctx, l.goal, obs, catalog)
 }
 
 // blockedInv is an invocation blocked until the world's fingerprint changes.

@@ -462,16 +462,23 @@ func TestGoalParsing(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	g, err := loop.ParseGoal("collect 16 minecraft:log and reach steam_age and run mine_block target=minecraft:gravel radius=24", reg.Tiers())
 	require.NoError(t, err)
-	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:log", Count: 16}}, g.Items)
+	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:log", Count: 16, Gain: true}}, g.Items)
 	assert.Equal(t, "steam_age", g.Tier)
 	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel", "radius": 24}}, g.Skill)
+	g, err = loop.ParseGoal("have 4 ore:plankWood", reg.Tiers())
+	require.NoError(t, err)
+	assert.Equal(t, []loop.ItemGoal{{Item: "ore:plankWood", Count: 4}}, g.Items)
 	for _, bad := range []string{"", "collect minecraft:log", "collect 0 minecraft:log", "collect 2 log", "reach bronze_age", "run", "run x y", "dance", "reach lv and reach mv"} {
 		_, err := loop.ParseGoal(bad, reg.Tiers())
 		assert.Error(t, err, bad)
 	}
-	g, err = loop.ParseGoalYAML("goal.yaml", []byte("items:\n  - {item: minecraft:log, count: 16}\ntier: steam_age\nskill: {name: fill_bucket}\n"), reg.Tiers())
+	g, err = loop.ParseGoalYAML("goal.yaml", []byte("items:\n  - {item: minecraft:log, count: 16}\n  - {item: minecraft:stick, collect: 3}\ntier: steam_age\nskill: {name: fill_bucket}\n"), reg.Tiers())
 	require.NoError(t, err)
-	assert.Equal(t, 16, g.Items[0].Count)
+	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:log", Count: 16}, {Item: "minecraft:stick", Count: 3, Gain: true}}, g.Items)
+	for _, bad := range []string{"items:\n  - {item: minecraft:log}\n", "items:\n  - {item: minecraft:log, count: 1, collect: 1}\n", "items:\n  - {item: minecraft:log, collect: 0}\n"} {
+		_, err = loop.ParseGoalYAML("goal.yaml", []byte(bad), reg.Tiers())
+		assert.Error(t, err, bad)
+	}
 	_, err = loop.ParseGoalYAML("goal.yaml", []byte("itmes: []\n"), reg.Tiers())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `goal.yaml:1:1: itmes: unknown field "itmes" (did you mean "items"?)`)
@@ -552,4 +559,38 @@ func TestRunGoalOfAnIdleSkillIsStuck(t *testing.T) {
 	require.Len(t, r.trace, 1)
 	assert.Equal(t, loop.Noop, r.trace[0].Verdict)
 	assert.Contains(t, r.out.Why, "the goal runs idler, which had nothing to do here")
+}
+
+// TestCollectCountsFromTheStart: "collect N" asks for N more than the
+// inventory held when the run started, "have N" for at least N.
+func TestCollectCountsFromTheStart(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	w := &world.Snapshot{Inventory: world.NewInventory(world.NewStack("minecraft:log", 0, 5))}
+	collect, err := loop.ParseGoal("collect 3 minecraft:log", reg.Tiers())
+	require.NoError(t, err)
+	have, err := loop.ParseGoal("have 3 minecraft:log", reg.Tiers())
+	require.NoError(t, err)
+	assert.True(t, have.Anchor(w).Check(w, reg.Tiers(), false).Met, "have 3 with 5 held")
+	anchored := collect.Anchor(w)
+	assert.Equal(t, 5, anchored.Items[0].Start)
+	assert.Equal(t, 8, anchored.Items[0].Target())
+	p := anchored.Check(w, reg.Tiers(), false)
+	assert.False(t, p.Met, "collect 3 with 5 held at the start and still 5")
+	assert.Equal(t, []string{"collected 0/3 minecraft:log"}, p.Unmet)
+	more := &world.Snapshot{Inventory: world.NewInventory(world.NewStack("minecraft:log", 0, 7))}
+	assert.Equal(t, []string{"collected 2/3 minecraft:log"}, anchored.Check(more, reg.Tiers(), false).Unmet)
+	enough := &world.Snapshot{Inventory: world.NewInventory(world.NewStack("minecraft:log", 0, 8))}
+	assert.True(t, anchored.Check(enough, reg.Tiers(), false).Met)
+	assert.Equal(t, 0, collect.Items[0].Start, "Anchor does not change the goal it is called on")
+
+	// In a run: the toy starts with 2 logs; collect 4 needs 6 at the end.
+	body := newToy(world.Pos(3, 64, 2), world.Pos(-3, 64, 2))
+	body.add("minecraft:log", 2)
+	g, err := loop.ParseGoal("collect 4 minecraft:log", reg.Tiers())
+	require.NoError(t, err)
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: g})
+	require.NoError(t, r.err)
+	require.True(t, r.out.GoalMet)
+	last := r.trace[len(r.trace)-1]
+	assert.GreaterOrEqual(t, last.After.Inventory["minecraft:log"], 6)
 }

@@ -67,13 +67,13 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 	}
 	var whyNot []string
 	for _, ig := range goal.Items {
-		inv, err := s.obtain(ig.Item, ig.Count, 0)
+		inv, err := s.obtain(ig.Item, ig.Target(), 0)
 		if err != nil {
 			whyNot = append(whyNot, err.Error())
 			continue
 		}
 		if inv != nil {
-			return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Count, ig.Item)}, nil
+			return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Target(), ig.Item)}, nil
 		}
 	}
 	if goal.Tier != "" && containsUnmetPrefix(obs.Progress, "tier ") {
