@@ -42,6 +42,10 @@ const (
 	Noop Verdict = "noop"
 	// PlannerError: the planner returned an error.
 	PlannerError Verdict = "planner_error"
+	// StepInterrupted: the run was cancelled (Ctrl-C) while the step ran.
+	// It is neither a success nor a failure of the skill: the metrics are
+	// not touched, and the run ends with StopReason Interrupted.
+	StepInterrupted Verdict = "interrupted"
 )
 
 // failed reports whether a verdict counts as a failure for the retry policy.
@@ -327,6 +331,10 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 				fp = fingerprint(after)
 			}
 		}
+		if rec.Verdict == StepInterrupted {
+			out.Reason = Interrupted
+			return out, l.emit(rec)
+		}
 		key := ""
 		if rec.Invocation != nil {
 			key = rec.Invocation.String()
@@ -370,17 +378,25 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 				blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, noop: true}
 			}
 		}
-		if l.enc != nil {
-			if err := l.enc.Encode(rec); err != nil {
-				return out, fmt.Errorf("loop: writing the trace: %w", err)
-			}
-		}
-		if cfg.OnStep != nil {
-			cfg.OnStep(rec)
+		if err := l.emit(rec); err != nil {
+			return out, err
 		}
 		r := rec
 		last = &r
 	}
+}
+
+// emit writes a finished step to the trace and the OnStep callback.
+func (l *Loop) emit(rec StepRecord) error {
+	if l.enc != nil {
+		if err := l.enc.Encode(rec); err != nil {
+			return fmt.Errorf("loop: writing the trace: %w", err)
+		}
+	}
+	if l.cfg.OnStep != nil {
+		l.cfg.OnStep(rec)
+	}
+	return nil
 }
 
 // plan asks the planner, turning a planner panic into an error.
@@ -469,6 +485,13 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 		}
 		rec.Results = append(rec.Results, res)
 		rec.Ticks += res.Ticks
+		if ctx.Err() != nil {
+			// Cancelled: whatever the body answered, the step was cut
+			// short by the user, not by the skill or the world.
+			rec.Verdict, rec.Code = StepInterrupted, string(ipc.Interrupted)
+			rec.Error = fmt.Sprintf("%s: interrupted (%v)", a.Kind(), ctx.Err())
+			return nil
+		}
 		if !res.OK() {
 			ok = false
 			rec.Code, rec.Error = string(res.Code), fmt.Sprintf("%s: %s", a.Kind(), res.Error)

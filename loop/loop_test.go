@@ -594,3 +594,39 @@ func TestCollectCountsFromTheStart(t *testing.T) {
 	last := r.trace[len(r.trace)-1]
 	assert.GreaterOrEqual(t, last.After.Inventory["minecraft:log"], 6)
 }
+
+// TestCtrlCInterruptsTheStep: a run cancelled while an action runs records
+// the step as interrupted, ends Interrupted, and leaves the skill's metrics
+// alone.
+func TestCtrlCInterruptsTheStep(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	body.hook = func(a action.Action) *ipc.Result {
+		if a.Kind() == action.KindBreakBlock {
+			cancel() // Ctrl-C while digging
+			r := ipc.Failf(ipc.Interrupted, 2, "cancelled")
+			return &r
+		}
+		return nil
+	}
+	var buf bytes.Buffer
+	var printed []loop.StepRecord
+	l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{},
+		Goal: goal(t, reg, "have 4 minecraft:log"), Trace: &buf, OnStep: func(r loop.StepRecord) { printed = append(printed, r) }})
+	require.NoError(t, err)
+	out, err := l.Run(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, loop.Interrupted, out.Reason)
+	require.Len(t, printed, 1)
+	assert.Equal(t, loop.StepInterrupted, printed[0].Verdict)
+	assert.Equal(t, string(ipc.Interrupted), printed[0].Code)
+	var rec loop.StepRecord
+	require.NoError(t, json.Unmarshal(bytes.TrimSpace(buf.Bytes()), &rec), "the interrupted step is in the trace")
+	assert.Equal(t, loop.StepInterrupted, rec.Verdict)
+	d, err := reg.Describe("chop_tree")
+	require.NoError(t, err)
+	assert.Nil(t, d.Metrics.SuccessRate, "an interruption is not a failure of the skill")
+	assert.Zero(t, out.Skills["chop_tree"].Attempts)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -225,4 +226,43 @@ func TestTraceSurvivesAKilledAgent(t *testing.T) {
 	samples := stateSamples(t, r.state)
 	assert.GreaterOrEqual(t, samples["chop_tree"], ranSteps(recs)["chop_tree"])
 	assert.False(t, strings.Contains(r.agent.stdout(), "goal met"))
+}
+
+// TestCtrlCInterruptsTheRun: SIGINT in the middle of a dig ends the run
+// with exit 130; the step it cut short is recorded as interrupted, is not
+// counted in the learned metrics, and the trace is whole.
+func TestCtrlCInterruptsTheRun(t *testing.T) {
+	r := startFaultRun(t, fakeserver.Options{}, faultReadTimeout)
+	r.agent.waitSteps(t, 1, 15*time.Second)
+	r.waitServer(t, "a dig of the second step", func() bool { return len(r.srv.Digs()) >= 6 })
+	require.NoError(t, r.agent.cmd.Process.Signal(os.Interrupt))
+	code, _, _ := r.agent.wait(t, 15*time.Second)
+	require.Equal(t, exitInterrupted, code, "stdout:\n%s\nstderr:\n%s", r.agent.stdout(), tail(r.agent.stderrText(), 3000))
+	assert.Contains(t, r.agent.stdout(), "goal NOT met (interrupted)")
+	recs := readTrace(t, r.trace)
+	require.NotEmpty(t, recs)
+	for i, rec := range recs {
+		assert.Equal(t, i+1, rec.Step)
+	}
+	last := recs[len(recs)-1]
+	assert.Equal(t, loop.StepInterrupted, last.Verdict, "the step cut short by Ctrl-C")
+	assert.Equal(t, ranSteps(recs), stateSamples(t, r.state), "the interrupted step is not in the metrics")
+}
+
+// TestCtrlCWhileJoining: Ctrl-C while the agent waits for a server that is
+// down ends it at once with exit 130.
+func TestCtrlCWhileJoining(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "agent.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf(faultConfig, faultReadTimeout)), 0o644))
+	a := startAgent(t, 0, "run", "--server", addr, "--username", "Bot", "--goal", faultGoal, "--config-file", cfg, "--reconnect")
+	time.Sleep(300 * time.Millisecond) // several refused attempts
+	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
+	code, _, elapsed := a.wait(t, 10*time.Second)
+	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))
+	t.Logf("exited %v after the start", elapsed)
 }

@@ -24,6 +24,8 @@ const (
 	exitOK    = 0
 	exitFail  = 1
 	exitUsage = 2
+	// exitInterrupted: the run was interrupted (Ctrl-C), 128 + SIGINT.
+	exitInterrupted = 130
 )
 
 func main() {
@@ -69,7 +71,8 @@ commands:
 With no command, agent runs the embedded scenario (a forest beside a small
 steam-age base) with the goal "` + defaultGoal + `".
 Exit codes: 0 success (goal met), 1 failure (goal not met, invalid config),
-2 usage or configuration error.
+2 usage or configuration error, 130 interrupted (Ctrl-C; a second Ctrl-C
+exits at once).
 Common flags: --config DIR (default: the configuration embedded in the binary),
 --state FILE (registry state with learned metrics).`
 
@@ -86,6 +89,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
+	}
+	if errors.Is(err, errInterrupted) {
+		return exitInterrupted
 	}
 	var failed *reportedError
 	if !errors.As(err, &failed) {

@@ -126,6 +126,12 @@ func runCmd(e *env, args []string) error {
 	)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() {
+		// After the first Ctrl-C the run finishes its step and the trace;
+		// with the handler gone, a second Ctrl-C ends the process at once.
+		<-ctx.Done()
+		stop()
+	}()
 	if live {
 		srv := acfg.Server
 		if *serverAddr != "" {
@@ -142,6 +148,9 @@ func runCmd(e *env, args []string) error {
 		defer cancelRun()
 		client, err = openClient(ctx, e, srv, cancelRun)
 		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted // Ctrl-C while joining
+			}
 			return err
 		}
 		defer client.Close()
@@ -202,11 +211,18 @@ func runCmd(e *env, args []string) error {
 			fmt.Fprintln(e.stdout, connectionLine(client.Stats()))
 		}
 	}
+	if out.Reason == loop.Interrupted {
+		return errInterrupted
+	}
 	if !out.GoalMet {
 		return &reportedError{(&goalMissed{out.Reason}).Error()}
 	}
 	return nil
 }
+
+// errInterrupted ends a run the user interrupted (Ctrl-C): exit 130, as a
+// shell reports a command ended by SIGINT.
+var errInterrupted = &reportedError{"interrupted"}
 
 // connectionLine sums up a live run's connection: packets, what was dropped
 // as malformed (by packet), reconnects.
