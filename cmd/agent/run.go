@@ -124,14 +124,15 @@ func runCmd(e *env, args []string) error {
 		header string
 		client *gtnh.Client // the live connection, nil in the simulated world
 	)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	go func() {
 		// After the first Ctrl-C the run finishes its step and the trace;
 		// with the handler gone, a second Ctrl-C ends the process at once.
-		<-ctx.Done()
+		<-sigCtx.Done()
 		stop()
 	}()
+	ctx := sigCtx
 	if live {
 		srv := acfg.Server
 		if *serverAddr != "" {
