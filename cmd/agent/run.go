@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 
@@ -232,14 +234,9 @@ func connectionLine(st gtnh.Stats) string {
 	if len(st.Malformed) == 0 {
 		return line + ", no malformed packets"
 	}
-	names := make([]string, 0, len(st.Malformed))
-	for n := range st.Malformed {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s=%d", n, st.Malformed[n])
+	var parts []string
+	for _, n := range slices.Sorted(maps.Keys(st.Malformed)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", n, st.Malformed[n]))
 	}
 	return line + ", malformed dropped: " + strings.Join(parts, " ")
 }
