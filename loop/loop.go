@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -105,9 +106,13 @@ type StepRecord struct {
 	After      *Summary          `json:"after,omitempty"`
 	Effects    []EffectCheck     `json:"effects,omitempty"`
 	Verdict    Verdict           `json:"verdict"`
-	Code       string            `json:"code,omitempty"`
-	Error      string            `json:"error,omitempty"`
-	Ticks      int64             `json:"ticks"`
+	// Progressed marks a failed step that still moved the world the way the
+	// skill intends (a declared gain or use started) or towards the goal:
+	// it does not count towards blocking the invocation.
+	Progressed bool   `json:"progressed,omitempty"`
+	Code       string `json:"code,omitempty"`
+	Error      string `json:"error,omitempty"`
+	Ticks      int64  `json:"ticks"`
 }
 
 // SkillStats counts one skill's steps in a run.
@@ -291,15 +296,16 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			out.Reason = Stuck
 			return out, nil
 		}
-		fp := fingerprint(snap)
 		for key, b := range blocked {
-			if b.world != fp {
-				delete(blocked, key) // the world changed: try again
+			if b.world != fingerprint(snap, b.kinds) {
+				delete(blocked, key) // its part of the world changed: try again
 				delete(failures, key)
 			}
 		}
 
 		out.Steps++
+		var fp uint64      // the blocked invocation's part of the world after the step
+		var kinds []string // the machine kinds that part includes
 		rec := StepRecord{Step: out.Steps, Before: Summarize(snap)}
 		catalog, err := cfg.Registry.DescribeForTechState(snap.TechState, l.packs)
 		if err != nil {
@@ -327,9 +333,12 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		default:
 			inv := *dec.Invocation
 			rec.Invocation = &inv
+			seen := snap
 			if after := l.step(ctx, &rec, snap, catalog, blocked); after != nil {
-				fp = fingerprint(after)
+				seen = after
 			}
+			kinds = relevantKinds(inv, catalog)
+			fp = fingerprint(seen, kinds)
 		}
 		if rec.Verdict == StepInterrupted {
 			out.Reason = Interrupted
@@ -350,7 +359,14 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 				skillDone = true
 			}
 		}
-		if rec.Verdict.failed() {
+		switch {
+		case rec.Verdict.failed() && rec.Progressed:
+			// Short of its promise, but the world moved the way the skill
+			// intends (or towards the goal): doing it again is worth it, and
+			// the run is not failing in a row.
+			consecutive = 0
+			delete(failures, key)
+		case rec.Verdict.failed():
 			consecutive++
 			// A lost connection (io_error) says nothing about the invocation:
 			// it does not count towards blocking it.
@@ -364,10 +380,10 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 				}
 				failures[key] = f
 				if f.count >= 2 {
-					blocked[key] = blockedInv{inv: *rec.Invocation, world: fp}
+					blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, kinds: kinds}
 				}
 			}
-		} else {
+		default:
 			consecutive = 0
 			if key != "" {
 				delete(failures, key)
@@ -375,7 +391,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			if rec.Verdict == Noop && key != "" {
 				// A noop is an answer: nothing to do here now. Asking again
 				// before the world changes would get the same answer.
-				blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, noop: true}
+				blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, kinds: kinds, noop: true}
 			}
 		}
 		if err := l.emit(rec); err != nil {
@@ -409,10 +425,12 @@ func (l *Loop) plan(ctx context.Context, obs Observation, catalog []*registry.De
 	return l.cfg.Planner.Plan(ctx, l.goal, obs, catalog)
 }
 
-// blockedInv is an invocation blocked until the world's fingerprint changes.
+// blockedInv is an invocation blocked until its part of the world changes:
+// the fingerprint over the machine kinds it could act on.
 type blockedInv struct {
 	inv   Invocation
 	world uint64
+	kinds []string
 	noop  bool // it had nothing to do, rather than failing twice
 }
 
@@ -511,6 +529,7 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 	rec.After = &s
 	if !ok {
 		rec.Verdict = ActionFailed
+		rec.Progressed = l.progressed(sk.Spec(), sug.Params, snap, after)
 		l.record(sk, false, float64(rec.Ticks))
 		return after
 	}
@@ -527,9 +546,48 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 			}
 		}
 		rec.Error = "declared effects not observed: " + strings.Join(unmet, "; ")
+		rec.Progressed = l.progressed(sk.Spec(), sug.Params, snap, after)
 	}
 	l.record(sk, met, float64(rec.Ticks))
 	return after
+}
+
+// progressed reports whether a step that fell short still moved the world
+// the way its skill intends or towards the run's goal: an item the skill
+// declares a min_increase on went up, one it declares a min_decrease on
+// went down, an unmet item goal came closer, or the tier rose. chop_tree
+// asked for 256 logs that felled the 30 in range has not succeeded, but
+// doing it again elsewhere is what a player would do.
+func (l *Loop) progressed(spec *skills.SkillSpec, p skills.Params, before, after *world.Snapshot) bool {
+	count := func(item string, w *world.Snapshot) (int, bool) {
+		m, err := world.ParseItemMatcher(item)
+		if err != nil {
+			return 0, false
+		}
+		return w.Inventory.Count(m), true
+	}
+	for key, ch := range spec.Effects.InventoryDelta {
+		item := key
+		if strings.HasPrefix(key, "{") && strings.HasSuffix(key, "}") {
+			item = p.String(key[1 : len(key)-1])
+		}
+		b, ok := count(item, before)
+		a, _ := count(item, after)
+		if ok && ((ch.MinIncrease != nil && a > b) || (ch.MinDecrease != nil && a < b)) {
+			return true
+		}
+	}
+	for _, ig := range l.goal.Items {
+		b, ok := count(ig.Item, before)
+		a, _ := count(ig.Item, after)
+		if ok && b < ig.Target() && a > b {
+			return true
+		}
+	}
+	tiers := l.cfg.Registry.Tiers()
+	ib, _ := tiers.Index(before.TechState)
+	ia, _ := tiers.Index(after.TechState)
+	return ia > ib
 }
 
 func (l *Loop) record(sk *registry.Skill, success bool, cost float64) {
@@ -563,15 +621,52 @@ func blockedList(blocked map[string]blockedInv) []Invocation {
 	return out
 }
 
-// fingerprint hashes what a retry could depend on: position, inventory,
-// tier and machine states (block changes are not included).
-func fingerprint(w *world.Snapshot) uint64 {
-	h := fnv.New64a()
+// relevantKinds lists the machine kinds an invocation could act on: the
+// kinds named in its skill's semantic_tags_any_of (maintain_coke_ovens:
+// coke_oven) and string parameters naming a kind (a template's target).
+// A machine of another kind cannot change what the invocation does.
+func relevantKinds(inv Invocation, catalog []*registry.Description) []string {
+	var kinds []string
+	for _, d := range catalog {
+		if d.Name == inv.Skill {
+			kinds = append(kinds, d.Preconditions.SemanticTagsAnyOf...)
+			break
+		}
+	}
+	for _, v := range inv.Params {
+		if s, ok := v.(string); ok {
+			kinds = append(kinds, s)
+		}
+	}
+	sort.Strings(kinds)
+	return slices.Compact(kinds)
+}
+
+// fingerprint hashes what a retry of a blocked invocation could depend on:
+// the player's position and dimension, the inventory, the tier, and the
+// contents of the machines of the given kinds (slots, tanks, temperature,
+// formed). Block changes are not included, nor are the game clock, health,
+// food, or a machine's progress through its current item: those change on
+// their own every tick, and a retry would get the same answer until an item
+// or a tank actually moves.
+func fingerprint(w *world.Snapshot, kinds []string) uint64 {
 	s := Summarize(w)
-	s.Tick = 0
-	b, _ := json.Marshal(s)
+	view := struct {
+		Pos       world.BlockPos
+		Dimension string
+		TechState string
+		Inventory map[string]int
+		Held      int
+		Machines  []world.Machine
+	}{Pos: s.Pos, Dimension: s.Dimension, TechState: s.TechState, Inventory: s.Inventory, Held: w.Inventory.Held}
+	for _, m := range w.Machines {
+		if _, ok := slices.BinarySearch(kinds, m.Kind); ok {
+			m.Progress, m.Active = 0, false
+			view.Machines = append(view.Machines, m)
+		}
+	}
+	b, _ := json.Marshal(view)
+	h := fnv.New64a()
 	h.Write(b)
-	m, _ := json.Marshal(w.Machines)
-	h.Write(m)
 	return h.Sum64()
 }

@@ -40,6 +40,8 @@ type toyBody struct {
 	hook func(a action.Action) *ipc.Result
 	// breakDrops: what a broken log gives (default one log).
 	breakDrops int
+	// machines are shown as they are; actions do not touch them.
+	machines []world.Machine
 }
 
 func newToy(trees ...world.BlockPos) *toyBody {
@@ -68,7 +70,7 @@ func (b *toyBody) Observe(context.Context) (*world.Snapshot, error) {
 	}
 	inv := world.Inventory{Slots: append([]world.ItemStack(nil), b.inv.Slots...), Held: b.inv.Held}
 	return &world.Snapshot{Tick: b.tick, Player: world.Player{Name: "Bot", Pos: b.pos, Dimension: world.Overworld, Health: 20, Food: 20},
-		Inventory: inv, Blocks: blocks, TechState: b.tier}, nil
+		Inventory: inv, Blocks: blocks, TechState: b.tier, Machines: append([]world.Machine(nil), b.machines...)}, nil
 }
 
 func (b *toyBody) add(id string, n int) {
@@ -629,4 +631,92 @@ func TestCtrlCInterruptsTheStep(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, d.Metrics.SuccessRate, "an interruption is not a failure of the skill")
 	assert.Zero(t, out.Skills["chop_tree"].Attempts)
+}
+
+// TestBlocksLiftOnlyOnRelevantChanges: a blocked invocation is tried again
+// when its part of the world changes, not when anything at all does. A coke
+// oven working through its input (progress) lifts nothing; coke appearing
+// in its output lifts the noop'd maintain_coke_ovens, but not the failed
+// chop_tree, which no oven can help.
+func TestBlocksLiftOnlyOnRelevantChanges(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	body.tier = "steam_age"
+	oven := world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(-3, 64, -3), Formed: true,
+		Slots:  map[string]world.ItemStack{"input": world.NewStack("minecraft:coal", 0, 8)},
+		Fluids: map[string]world.FluidTank{"creosote": {Fluid: "creosote", Capacity: 64000}}}
+	body.machines = []world.Machine{oven}
+	body.hook = func(a action.Action) *ipc.Result {
+		if a.Kind() == action.KindBreakBlock {
+			r := ipc.Failf(ipc.Rejected, 3, "protected area")
+			return &r
+		}
+		return nil
+	}
+	chop := loop.Invocation{Skill: "chop_tree"}
+	maintain := loop.Invocation{Skill: "maintain_coke_ovens"}
+	script := []loop.Invocation{chop, chop, chop, maintain, maintain, chop, maintain}
+	var steps []loop.StepRecord
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(script...),
+		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) {
+			steps = append(steps, r)
+			body.mu.Lock()
+			defer body.mu.Unlock()
+			m := &body.machines[0]
+			switch r.Step {
+			case 4: // the oven works: progress and activity change, nothing moves
+				m.Progress, m.Active = 0.5, true
+				body.tick += 900
+			case 5: // a coal is coked: coke in the output, creosote in the tank
+				m.Slots = map[string]world.ItemStack{"input": world.NewStack("minecraft:coal", 0, 7), "output": world.NewStack("Railcraft:fuel.coke", 0, 1)}
+				m.Fluids = map[string]world.FluidTank{"creosote": {Fluid: "creosote", Amount: 500, Capacity: 64000}}
+				m.Progress = 0
+			}
+		}}
+	r := runLoop(t, cfg)
+	require.NoError(t, r.err)
+	require.Len(t, steps, len(script))
+	want := []loop.Verdict{loop.ActionFailed, loop.ActionFailed, loop.Rejected, loop.Noop, loop.Rejected, loop.Rejected}
+	for i, v := range want {
+		assert.Equal(t, v, steps[i].Verdict, "step %d: %s", i+1, steps[i].Error)
+	}
+	assert.Contains(t, steps[4].Error, "had nothing to do", "the oven's progress is not a change maintain_coke_ovens can act on")
+	assert.Contains(t, steps[5].Error, "failed the same way twice", "an oven filling up does not help chop_tree")
+	assert.NotEqual(t, loop.Rejected, steps[6].Verdict, "coke in the output: maintain_coke_ovens is asked again")
+	require.NotEmpty(t, steps[6].Actions)
+}
+
+// TestProgressIsNotAFailureToBlock: a step that falls short of its promise
+// but gains what the skill gathers is not held against the invocation: it
+// runs again, however often it falls short, as long as it gains.
+func TestProgressIsNotAFailureToBlock(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	inv := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 100}}
+	trees := []world.BlockPos{world.Pos(-3, 64, 4), world.Pos(2, 64, -5)}
+	var steps []loop.StepRecord
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv, inv, inv),
+		Goal: goal(t, reg, "have 99 minecraft:diamond"), MaxConsecutiveFailures: 3, OnStep: func(r loop.StepRecord) {
+			steps = append(steps, r)
+			if r.Step <= len(trees) { // another tree comes in reach
+				body.mu.Lock()
+				for y := 0; y < 4; y++ {
+					body.blocks.SetID(trees[r.Step-1].Add(0, y, 0), "minecraft:log", 0)
+				}
+				body.mu.Unlock()
+			}
+		}}
+	r := runLoop(t, cfg)
+	require.NoError(t, r.err)
+	require.Len(t, steps, 6)
+	for i := range 3 {
+		assert.Equal(t, loop.EffectsUnmet, steps[i].Verdict, "step %d", i+1)
+		assert.True(t, steps[i].Progressed, "step %d gained 4 logs", i+1)
+		assert.Equal(t, 4*(i+1), steps[i].After.Inventory["minecraft:log"])
+	}
+	assert.Equal(t, loop.SkillFailed, steps[3].Verdict, "no log left: a real failure")
+	assert.False(t, steps[3].Progressed)
+	assert.Equal(t, loop.SkillFailed, steps[4].Verdict, "failed once: tried once more")
+	assert.Equal(t, loop.Stuck, r.out.Reason, "three failures in a row count only the steps without progress")
+	assert.Equal(t, loop.Rejected, steps[5].Verdict, "failed the same way twice without progress: blocked")
 }

@@ -348,6 +348,17 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		if pd, ok := p.desc.Params[p.amount]; ok && pd.Max != nil {
 			n = int(math.Min(float64(n), *pd.Max))
 		}
+		if g, ok := s.gatherable(p.desc, item); ok {
+			if g.inRange == 0 {
+				return nil, fmt.Errorf("no block it gathers %s from (tagged %s) within %d blocks", item, strings.Join(p.desc.Preconditions.SemanticTagsAnyOf, " or "), g.limit)
+			}
+			// Ask for what the world in range holds, not for more than
+			// one visit can give: the step then promises what it can keep.
+			n = min(n, g.inRange)
+			if g.radius > 0 {
+				inv.Params["radius"] = g.radius
+			}
+		}
 		inv.Params[p.amount] = n
 	}
 	if len(inv.Params) == 0 {
@@ -395,4 +406,66 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 		firstErr = fmt.Errorf("no usable recipe for %s", item)
 	}
 	return nil, firstErr
+}
+
+// gathering is what a gathering skill would find (see gatherable).
+type gathering struct {
+	radius  int // the radius to ask for; 0 = the skill's default
+	inRange int // matching blocks within that radius
+	limit   int // the largest radius the skill takes
+}
+
+// gatherable looks at what a gathering skill would find: a skill with an
+// int "radius" parameter that searches for blocks carrying its
+// semantic_tags_any_of (chop_tree: tree) and gets the wanted item from
+// blocks that are that item (a log block drops a log). It counts such
+// blocks within the skill's default radius and, when there are none, finds
+// the smallest radius up to the parameter's maximum that reaches the
+// nearest one. ok is false when the skill is not such a gatherer.
+func (s *search) gatherable(d *registry.Description, item string) (g gathering, ok bool) {
+	tags := d.Preconditions.SemanticTagsAnyOf
+	rp, has := d.Params["radius"]
+	if len(tags) == 0 || !has || rp.Type != action.TypeInt {
+		return g, false
+	}
+	def, isNum := number(rp.Default)
+	if !isNum {
+		return g, false
+	}
+	g.limit = def
+	if rp.Max != nil {
+		g.limit = max(def, int(*rp.Max))
+	}
+	var hits []world.BlockHit
+	for _, h := range s.w.NearestBlocks(g.limit, 0, tags...) {
+		if s.produces(h.Block.ID, item) {
+			hits = append(hits, h)
+		}
+	}
+	if len(hits) == 0 {
+		return g, true
+	}
+	if hits[0].DistSq > def*def {
+		g.radius = int(math.Ceil(math.Sqrt(float64(hits[0].DistSq))))
+		def = g.radius
+	}
+	for _, h := range hits {
+		if h.DistSq <= def*def {
+			g.inRange++
+		}
+	}
+	return g, true
+}
+
+// number reads an int parameter default (an int, or a float from YAML).
+func number(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case float64:
+		return int(n), true
+	}
+	return 0, false
 }

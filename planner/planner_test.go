@@ -23,9 +23,19 @@ func shipped(t *testing.T) *registry.Registry {
 	return reg
 }
 
+// forest is a world with one tall trunk of n logs five blocks away.
+func forest(n int) *world.SparseBlocks {
+	b := world.NewSparseBlocks()
+	for y := 0; y < n; y++ {
+		b.SetID(world.Pos(5, 64+y, 0), "minecraft:log", 0)
+	}
+	return b
+}
+
+// snapshot builds a world at a tier; nil blocks is a forest of 20 logs.
 func snapshot(tier string, blocks *world.SparseBlocks, stacks ...world.ItemStack) *world.Snapshot {
 	if blocks == nil {
-		blocks = world.NewSparseBlocks()
+		blocks = forest(20)
 	}
 	return &world.Snapshot{
 		Player:    world.Player{Name: "Bot", Pos: world.Vec3{X: 0.5, Y: 64, Z: 0.5}, Dimension: world.Overworld, Health: 20, Food: 20},
