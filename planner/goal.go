@@ -28,7 +28,11 @@ const tableRadius = 16
 // a missing crafting table for 3x3 recipes and missing required tools become
 // sub-goals first. Among several producers it prefers the best learned
 // metrics (success rate, then cost), then the name. Invocations the loop has
-// blocked are skipped.
+// blocked are skipped. A gathering skill (chop_tree) is asked for what its
+// radius holds rather than the whole goal at once, so each step promises
+// what it can keep; the radius widens up to its maximum to reach the
+// nearest source, and a gatherer with no source in reach is a reason, not
+// a step.
 type Goal struct {
 	// Recipes is the recipe book (nil = the shipped one).
 	Recipes *world.Recipes
