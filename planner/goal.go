@@ -32,13 +32,19 @@ const tableRadius = 16
 // radius holds rather than the whole goal at once, so each step promises
 // what it can keep; the radius widens up to its maximum to reach the
 // nearest source, and a gatherer with no source in reach is a reason, not
-// a step.
+// a step. A tier goal takes a skill that declares it reaches the tier, or
+// works towards the first piece of the tier's evidence (config/tech.yaml)
+// that it can obtain; when none can be, the run is stuck with the reason
+// for each piece.
 type Goal struct {
 	// Recipes is the recipe book (nil = the shipped one).
 	Recipes *world.Recipes
 	// Tags resolves an item's ore-dictionary names and tool classes (nil =
 	// the shipped table).
 	Tags *world.TagTable
+	// Tech is the tier evidence a tier goal is planned towards (nil = the
+	// shipped config/tech.yaml).
+	Tech *world.TechRules
 }
 
 var _ loop.Planner = Goal{}
@@ -50,6 +56,9 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 	}
 	if g.Tags == nil {
 		g.Tags = world.DefaultTags()
+	}
+	if g.Tech == nil {
+		g.Tech = world.DefaultTech()
 	}
 	s := &search{Goal: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -81,15 +90,11 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 		}
 	}
 	if goal.Tier != "" && containsUnmetPrefix(obs.Progress, "tier ") {
-		for _, d := range s.ranked(catalog) {
-			if d.Effects.TechDelta.ReachesTier == goal.Tier {
-				inv := loop.Invocation{Skill: d.Name}
-				if !s.blocked[inv.String()] {
-					return loop.Decision{Invocation: &inv, Reason: "reaches " + goal.Tier}, nil
-				}
-			}
+		dec, err := s.towardsTier(goal.Tier)
+		if err == nil {
+			return dec, nil
 		}
-		whyNot = append(whyNot, fmt.Sprintf("no available skill reaches tier %s", goal.Tier))
+		whyNot = append(whyNot, err.Error())
 	}
 	if len(whyNot) > 0 {
 		// The search is deterministic: asking again in the same world gives
@@ -97,6 +102,62 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 		return loop.Decision{}, fmt.Errorf("%w: no plan: %s", loop.ErrStuck, strings.Join(whyNot, "; "))
 	}
 	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
+}
+
+// towardsTier plans the next step towards a tier: a skill that declares it
+// reaches the tier (or a higher one), else the first piece of the tier's
+// evidence in config/tech.yaml that a chain of skills can obtain (an item:
+// its producers and recipe chain, as for an item goal). When there is none
+// the error says, for each piece of evidence, why it cannot be obtained.
+func (s *search) towardsTier(tier string) (loop.Decision, error) {
+	tiers := s.Tech.Tiers()
+	want, ok := tiers.Index(tier)
+	if !ok {
+		return loop.Decision{}, fmt.Errorf("unknown tier %s", tier)
+	}
+	var blocked []string
+	for _, d := range s.ranked(s.catalog) {
+		r := d.Effects.TechDelta.ReachesTier
+		if i, ok := tiers.Index(r); !ok || r == "" || i < want {
+			continue
+		}
+		inv := loop.Invocation{Skill: d.Name}
+		if s.blocked[inv.String()] {
+			blocked = append(blocked, inv.String())
+			continue
+		}
+		return loop.Decision{Invocation: &inv, Reason: "reaches " + r}, nil
+	}
+	head := fmt.Sprintf("no available skill reaches %s", tier)
+	if len(blocked) > 0 {
+		head = fmt.Sprintf("the skills that reach %s are blocked (%s)", tier, strings.Join(blocked, ", "))
+	}
+	var reasons []string
+	for _, ev := range s.Tech.Evidence(tier) {
+		switch ev.Kind {
+		case world.EvidenceItem:
+			inv, err := s.obtain(ev.Item.String(), max(ev.Count, 1), 0)
+			if err != nil {
+				reasons = append(reasons, fmt.Sprintf("%s: %v", ev, err))
+				continue
+			}
+			if inv != nil {
+				return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %s (evidence of %s)", ev, tier)}, nil
+			}
+		case world.EvidenceMachine:
+			why := "no skill builds machines"
+			for _, m := range s.w.Machines {
+				if m.Kind == ev.Machine && ev.Formed && !m.Formed {
+					why = fmt.Sprintf("the %s at %s is not formed, and no skill builds machines", m.Kind, m.Pos)
+					break
+				}
+			}
+			reasons = append(reasons, fmt.Sprintf("%s: %s", ev, why))
+		default:
+			reasons = append(reasons, fmt.Sprintf("%s: no skill builds machines", ev))
+		}
+	}
+	return loop.Decision{}, fmt.Errorf("tier %s, want %s: %s and none of its evidence can be obtained: %s", s.w.TechState, tier, head, strings.Join(reasons, "; "))
 }
 
 func containsUnmet(p loop.Progress, s string) bool {
