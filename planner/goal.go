@@ -69,6 +69,14 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which is not available at tier %s", loop.ErrStuck, goal.Skill.Skill, obs.Snapshot.TechState)
 		}
 		inv := *goal.Skill
+		if sub, err := s.tools(s.find(inv.Skill), 0); err != nil {
+			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %v", loop.ErrStuck, inv.Skill, err)
+		} else if sub != nil {
+			if s.blocked[sub.String()] {
+				return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, whose tools need %s, which is blocked", loop.ErrStuck, inv.Skill, sub)
+			}
+			return loop.Decision{Invocation: sub, Reason: "a tool for " + inv.Skill}, nil
+		}
 		if s.blocked[inv.String()] {
 			why := "failed the same way twice"
 			if obs.Last != nil && obs.Last.Verdict == loop.Noop && obs.Last.Invocation != nil && obs.Last.Invocation.String() == inv.String() {
@@ -385,20 +393,8 @@ func (s *search) craftableWithTag(tag string) []string {
 // via plans getting missing items through one producer: its sub-goals
 // first, then the producer itself.
 func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocation, error) {
-	for _, tool := range p.desc.Preconditions.RequiredTools {
-		tm, err := world.ParseItemMatcher(tool.ItemID)
-		if err != nil {
-			return nil, err
-		}
-		if s.w.Inventory.BestTool(tm, tool.MinDurability) < 0 {
-			sub, err := s.obtain(tool.ItemID, 1, depth+1)
-			if err != nil {
-				return nil, fmt.Errorf("needs %s: %w", tool.ItemID, err)
-			}
-			if sub != nil {
-				return sub, nil
-			}
-		}
+	if sub, err := s.tools(p.desc, depth); err != nil || sub != nil {
+		return sub, err
 	}
 	inv := &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{}}
 	if p.param != "" {
@@ -430,6 +426,29 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		inv.Params = nil
 	}
 	return inv, nil
+}
+
+// tools returns the sub-goal towards the first of a skill's required tools
+// (preconditions.required_tools) that the inventory lacks, nil when every
+// one is there, or an error saying which tool cannot be obtained and why.
+func (s *search) tools(d *registry.Description, depth int) (*loop.Invocation, error) {
+	for _, tool := range d.Preconditions.RequiredTools {
+		tm, err := world.ParseItemMatcher(tool.ItemID)
+		if err != nil {
+			return nil, err
+		}
+		if s.w.Inventory.BestTool(tm, tool.MinDurability) >= 0 {
+			continue
+		}
+		sub, err := s.obtain(tool.ItemID, s.w.Inventory.Count(tm)+1, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("needs %s: %w", tool.ItemID, err)
+		}
+		if sub != nil {
+			return sub, nil
+		}
+	}
+	return nil, nil
 }
 
 // craftInputs returns the sub-goal that must come before crafting missing

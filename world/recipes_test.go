@@ -13,7 +13,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := DefaultRecipes()
 	assert.Same(t, book, DefaultRecipes())
-	assert.Len(t, book.All(), 8)
+	assert.Len(t, book.All(), 9)
 
 	planks := book.For("minecraft:planks")
 	require.Len(t, planks, 2, "hand and saw recipes, in file order")
