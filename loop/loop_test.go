@@ -720,3 +720,147 @@ func TestProgressIsNotAFailureToBlock(t *testing.T) {
 	assert.Equal(t, loop.Stuck, r.out.Reason, "three failures in a row count only the steps without progress")
 	assert.Equal(t, loop.Rejected, steps[5].Verdict, "failed the same way twice without progress: blocked")
 }
+
+// TestTickBudgetBoundary: the run stops at the first observation whose
+// game time since the start reaches MaxTicks, not later. report_status takes
+// 5 ticks in the toy world, so a budget of 10 allows exactly 2 steps and a
+// budget of 11 exactly 3.
+func TestTickBudgetBoundary(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	status := loop.Invocation{Skill: "report_status"}
+	for _, tc := range []struct {
+		budget int64
+		steps  int
+		ticks  int64
+	}{{5, 1, 5}, {10, 2, 10}, {11, 3, 15}, {15, 3, 15}} {
+		script := make([]loop.Invocation, 10)
+		for i := range script {
+			script[i] = status
+		}
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.NewScripted(script...),
+			Goal: goal(t, reg, "have 1 minecraft:diamond"), MaxTicks: tc.budget})
+		require.NoError(t, r.err)
+		assert.Equal(t, loop.MaxTicks, r.out.Reason, "budget %d", tc.budget)
+		assert.Equal(t, tc.steps, r.out.Steps, "budget %d", tc.budget)
+		assert.Equal(t, tc.ticks, r.out.Ticks, "budget %d", tc.budget)
+	}
+}
+
+// TestConsecutiveFailuresReset: the stuck rule counts failures in a row; a
+// success (or a noop, or a failure that gained) in between starts the count
+// again, and exactly MaxConsecutiveFailures failures in a row end the run.
+func TestConsecutiveFailuresReset(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	bad := loop.Invocation{Skill: "nope"}
+	good := loop.Invocation{Skill: "report_status"}
+	run := func(script ...loop.Invocation) loop.Outcome {
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.NewScripted(script...),
+			Goal: goal(t, reg, "have 1 minecraft:diamond"), MaxConsecutiveFailures: 2})
+		require.NoError(t, r.err)
+		return r.out
+	}
+	out := run(bad, good, bad, good, bad, good, bad)
+	assert.Equal(t, loop.PlannerDone, out.Reason, "never two failures in a row")
+	assert.Equal(t, 7, out.Steps)
+	// A failure that gained logs also breaks the row.
+	gain := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 100}}
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy(world.Pos(3, 64, 2))), Planner: planner.NewScripted(bad, gain, bad, good),
+		Goal: goal(t, reg, "have 1 minecraft:diamond"), MaxConsecutiveFailures: 2})
+	require.NoError(t, r.err)
+	require.Len(t, r.trace, 4)
+	assert.True(t, r.trace[1].Progressed)
+	assert.Equal(t, loop.PlannerDone, r.out.Reason, "the step that gained is not a failure in a row")
+	out = run(bad, good, bad, bad, good)
+	assert.Equal(t, loop.Stuck, out.Reason)
+	assert.Equal(t, 4, out.Steps, "stopped right after the second failure in a row")
+	assert.Empty(t, out.Why, "stuck by the failure count, not by the planner")
+}
+
+// digger breaks the nearest log and then waits; it declares a diamond.
+type digger struct{}
+
+func (digger) Name() string { return "digger" }
+func (digger) SuggestActions(w *world.Snapshot, _ skills.Params) ([]action.Action, error) {
+	hits := w.NearestBlocks(16, 1, "log")
+	if len(hits) == 0 {
+		return nil, skills.Failf(skills.CodeNoTarget, "no log")
+	}
+	return []action.Action{action.BreakBlock{Pos: hits[0].Pos}, action.Wait{Ticks: 1}}, nil
+}
+
+// TestProgressTowardsTheGoal: a failed step counts as progress when it
+// brought an unmet item goal closer or raised the tier, even though what it
+// gained is not what its skill declares; gaining something nobody asked for
+// is not progress.
+func TestProgressTowardsTheGoal(t *testing.T) {
+	spec, err := skills.ParseSpec("", []byte("name: digger\nversion: 1\ndescription: digs\nemits: [break_block, wait]\n"+
+		"effects:\n  inventory_delta:\n    \"minecraft:diamond\": {min_increase: 1}\n    \"minecraft:stick\": {min_decrease: 1}\n"))
+	require.NoError(t, err)
+	pk, err := packs.ParsePack("p.yaml", []byte("name: p\nrequires_tech_state: any\nskills: [digger]\n"), nil)
+	require.NoError(t, err)
+	set, err := packs.NewSet(nil, pk)
+	require.NoError(t, err)
+	reg, err := registry.New([]*skills.SkillSpec{spec}, registry.Options{Packs: set})
+	require.NoError(t, err)
+	require.NoError(t, reg.Register(digger{}))
+	require.NoError(t, reg.Finalize())
+	for _, tc := range []struct {
+		goal       string
+		logs       int  // logs held at the start
+		raiseTier  bool // the step raises the tier
+		useStick   bool // the step uses up a stick, as the skill declares
+		progressed bool
+	}{
+		{"have 10 minecraft:log", 0, false, false, true},
+		{"have 1 minecraft:diamond", 0, false, false, false},
+		{"have 1 minecraft:log", 0, false, false, true},
+		{"have 1 minecraft:log and have 1 minecraft:diamond", 1, false, false, false},
+		{"reach steam_age", 0, true, false, true},
+		{"reach steam_age", 0, false, false, false},
+		{"have 1 minecraft:diamond", 0, false, true, true},
+	} {
+		body := newToy(world.Pos(3, 64, 2))
+		body.add("minecraft:stick", 2)
+		if tc.logs > 0 {
+			body.add("minecraft:log", tc.logs)
+		}
+		body.hook = func(a action.Action) *ipc.Result {
+			if a.Kind() == action.KindWait {
+				if tc.raiseTier {
+					body.tier = "steam_age"
+				}
+				if tc.useStick {
+					body.take(world.MustItem("minecraft:stick"), 1)
+				}
+				r := ipc.Failf(ipc.Rejected, 1, "interrupted by a mob")
+				return &r
+			}
+			return nil
+		}
+		g, err := loop.ParseGoal(tc.goal, reg.Tiers())
+		require.NoError(t, err)
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(loop.Invocation{Skill: "digger"}), Goal: g})
+		require.NoError(t, r.err)
+		require.Len(t, r.trace, 1)
+		assert.Equal(t, loop.ActionFailed, r.trace[0].Verdict)
+		assert.Equal(t, tc.logs+1, r.trace[0].After.Inventory["minecraft:log"])
+		assert.Equal(t, tc.progressed, r.trace[0].Progressed, "%s (tier raised: %v)", tc.goal, tc.raiseTier)
+	}
+}
+
+// TestDeterministicFailureIsReportedTwice: a goal whose skill fails the same
+// way every time ends stuck after two steps, saying so, not after
+// MaxConsecutiveFailures (8) identical failures.
+func TestDeterministicFailureIsReportedTwice(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.Goal{},
+		Goal: goal(t, reg, "run mine_block target=minecraft:gravel"), MaxSteps: 100})
+	require.NoError(t, r.err)
+	assert.Equal(t, loop.Stuck, r.out.Reason)
+	require.Len(t, r.trace, 2)
+	for _, st := range r.trace {
+		assert.Equal(t, loop.SkillFailed, st.Verdict)
+		assert.Equal(t, "no_target", st.Code)
+	}
+	assert.Equal(t, "stuck: the goal runs mine_block target=minecraft:gravel, which failed the same way twice here and is blocked until the world changes", r.out.Why)
+}
