@@ -16,8 +16,11 @@ type Observation struct {
 	Progress Progress `json:"progress"`
 	// Last is the previous step's record (nil at the first step).
 	Last *StepRecord `json:"last,omitempty"`
-	// Blocked lists invocations that failed the same way twice, or had
-	// nothing to do (a noop), and will be rejected until the world changes.
+	// Blocked lists invocations that failed the same way twice without
+	// gaining anything, or had nothing to do (a noop), and will be rejected
+	// until their part of the world changes: the player's position, the
+	// inventory, the tier, or the contents of a machine of a kind the skill
+	// acts on.
 	Blocked []Invocation `json:"blocked,omitempty"`
 }
 
