@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,7 +33,9 @@ const tableRadius = 16
 // radius holds rather than the whole goal at once, so each step promises
 // what it can keep; the radius widens up to its maximum to reach the
 // nearest source, and a gatherer with no source in reach is a reason, not
-// a step. A tier goal takes a skill that declares it reaches the tier, or
+// a step. An item collected from machines (coke from coke ovens) with
+// nothing to collect yet is planned through the machines' cycle: wait while
+// they work, feed them when they are idle. A tier goal takes a skill that declares it reaches the tier, or
 // works towards the first piece of the tier's evidence (config/tech.yaml)
 // that it can obtain; when none can be, the run is stuck with the reason
 // for each piece.
@@ -342,6 +345,14 @@ func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) 
 			continue
 		}
 		if inv != nil && s.blocked[inv.String()] {
+			// A machine's output is collected when there is some: with
+			// nothing to collect, the machine must work first.
+			if next, why := s.machineCycle(p.desc); next != nil {
+				return next, nil
+			} else if why != "" {
+				reasons = append(reasons, fmt.Sprintf("%s is blocked (%s)", inv, why))
+				continue
+			}
 			reasons = append(reasons, fmt.Sprintf("%s is blocked", inv))
 			continue
 		}
@@ -552,4 +563,83 @@ func number(v any) (int, bool) {
 		return int(n), true
 	}
 	return 0, false
+}
+
+// machineCycle plans how a machine's output comes about when the skill
+// that collects it (maintain_coke_ovens) has nothing to collect: while a
+// machine of a kind the collector works on (its semantic_tags_any_of) is
+// busy, pass time with a skill tagged passes_time (wait_for); when none is
+// busy, load them with a skill tagged feeds_machines that works on the same
+// kind and whose input (a min_decrease on an item_id parameter) the
+// inventory holds at its default. The reason is empty when the collector
+// works on no known machine.
+func (s *search) machineCycle(collector *registry.Description) (*loop.Invocation, string) {
+	kinds := map[string]bool{}
+	for _, k := range collector.Preconditions.SemanticTagsAnyOf {
+		kinds[k] = true
+	}
+	var machines []world.Machine
+	for _, m := range s.w.Machines {
+		if kinds[m.Kind] && m.Formed {
+			machines = append(machines, m)
+		}
+	}
+	if len(machines) == 0 {
+		return nil, ""
+	}
+	busy := false
+	for _, m := range machines {
+		busy = busy || m.Active
+	}
+	if busy {
+		for _, d := range s.ranked(s.catalog) {
+			inv := loop.Invocation{Skill: d.Name}
+			if slices.Contains(d.Effects.Tags, "passes_time") && !s.blocked[inv.String()] {
+				return &inv, ""
+			}
+		}
+		return nil, "the machines are working and no skill passes time"
+	}
+	var why []string
+	for _, d := range s.ranked(s.catalog) {
+		if !slices.Contains(d.Effects.Tags, "feeds_machines") || !slices.ContainsFunc(d.Preconditions.SemanticTagsAnyOf, func(k string) bool { return kinds[k] }) {
+			continue
+		}
+		inv := loop.Invocation{Skill: d.Name}
+		if s.blocked[inv.String()] {
+			why = append(why, inv.String()+" is blocked")
+			continue
+		}
+		if input, ok := s.feedInput(d); ok {
+			return &inv, ""
+		} else if input != "" {
+			why = append(why, fmt.Sprintf("%s needs %s", d.Name, input))
+		}
+	}
+	if len(why) == 0 {
+		return nil, "the machines are idle and no skill feeds them"
+	}
+	return nil, "the machines are idle: " + strings.Join(why, "; ")
+}
+
+// feedInput reports the item a feeding skill loads by default (the default
+// of the item_id parameter its min_decrease names) and whether the
+// inventory holds any.
+func (s *search) feedInput(d *registry.Description) (string, bool) {
+	for key, ch := range d.Effects.InventoryDelta {
+		if ch.MinDecrease == nil || !strings.HasPrefix(key, "{") || !strings.HasSuffix(key, "}") {
+			continue
+		}
+		pd, ok := d.Params[key[1:len(key)-1]]
+		if !ok || pd.Type != action.TypeItemID {
+			continue
+		}
+		item, _ := pd.Default.(string)
+		m, err := world.ParseItemMatcher(item)
+		if err != nil {
+			continue
+		}
+		return item, s.w.Inventory.Count(m) > 0
+	}
+	return "", false
 }

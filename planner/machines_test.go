@@ -1,0 +1,72 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestMachineOutputNeedsTheMachineToWork: coke comes from collecting a coke
+// oven's output; with nothing to collect (maintain_coke_ovens blocked after
+// a noop) the planner waits while an oven works and feeds idle ovens first.
+func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
+	reg := shipped(t)
+	maintain := loop.Invocation{Skill: "maintain_coke_ovens"}
+	feed := loop.Invocation{Skill: "feed_coke_ovens"}
+	oven := func(active bool) *world.Snapshot {
+		w := snapshot("steam_age", nil, stack("minecraft:coal", 8))
+		w.Machines = []world.Machine{{Kind: world.MachineCokeOven, Pos: world.Pos(4, 64, 4), Formed: true, Active: active}}
+		return w
+	}
+	tests := []struct {
+		name    string
+		w       *world.Snapshot
+		blocked []loop.Invocation
+		want    *loop.Invocation
+		err     string
+	}{
+		{"collect first", oven(false), nil, &maintain, ""},
+		{"wait while the oven works", oven(true), []loop.Invocation{maintain}, &loop.Invocation{Skill: "wait_for"}, ""},
+		{"feed an idle oven", oven(false), []loop.Invocation{maintain}, &feed, ""},
+		{"no fuel", func() *world.Snapshot { w := oven(false); w.Inventory = world.NewInventory(); return w }(), []loop.Invocation{maintain}, nil,
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens needs ore:gemCoal)"},
+		{"feeding blocked too", oven(false), []loop.Invocation{maintain, feed}, nil,
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens is blocked)"},
+		{"no oven", snapshot("steam_age", nil), []loop.Invocation{maintain}, nil,
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
+		{"an unformed oven does not work", func() *world.Snapshot { w := oven(true); w.Machines[0].Formed = false; return w }(), []loop.Invocation{maintain}, nil,
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dec, err := plan(t, reg, "have 4 ore:fuelCoke", tc.w, tc.blocked...)
+			if tc.err != "" {
+				require.ErrorIs(t, err, loop.ErrStuck)
+				assert.Equal(t, tc.err, err.Error())
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, dec.Invocation)
+		})
+	}
+}
+
+// TestCokeInTheSimulator: in the default scenario "collect 4 ore:fuelCoke"
+// feeds the ovens with the coal held, waits while they work and collects
+// the coke.
+func TestCokeInTheSimulator(t *testing.T) {
+	out, steps := runTier(t, simOf(t, ""), Goal{}, "collect 4 ore:fuelCoke")
+	require.True(t, out.GoalMet, "%+v", out)
+	used := map[string]bool{}
+	for _, st := range steps {
+		used[st.Invocation.Skill] = true
+		assert.Contains(t, []loop.Verdict{loop.Success, loop.Noop}, st.Verdict, "%s: %s", st.Invocation, st.Error)
+	}
+	assert.Equal(t, map[string]bool{"feed_coke_ovens": true, "wait_for": true, "maintain_coke_ovens": true}, used)
+	assert.Equal(t, 1, out.Skills["feed_coke_ovens"].Successes)
+	assert.GreaterOrEqual(t, out.Skills["maintain_coke_ovens"].Successes, 1)
+}
