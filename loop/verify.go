@@ -178,6 +178,19 @@ func verifyBlocks(key string, ch skills.BlockChange, p skills.Params, before, af
 		return []EffectCheck{{Effect: fmt.Sprintf("%s: %v", key, err)}}
 	}
 	center, radius := before.Feet(), ch.Radius.Resolve(p)
+	if before.Blocks == nil || after.Blocks == nil {
+		// A body that reports no blocks cannot show a change of them.
+		var out []EffectCheck
+		for _, verb := range []struct {
+			a    *skills.Amount
+			what string
+		}{{ch.MinRemoved, "removed"}, {ch.MinPlaced, "placed"}} {
+			if verb.a != nil {
+				out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d %s >= %d (blocks not observed)", raw, radius, verb.what, verb.a.Resolve(p))})
+			}
+		}
+		return out
+	}
 	hitsBefore := matchingBlocks(before, center, radius, m)
 	hitsAfter := matchingBlocks(after, center, radius, m)
 	removed, placed := 0, 0
@@ -206,9 +219,6 @@ func verifyBlocks(key string, ch skills.BlockChange, p skills.Params, before, af
 }
 
 func matchingBlocks(w *world.Snapshot, center world.BlockPos, radius int, m skills.BlockMatcher) []world.BlockHit {
-	if w.Blocks == nil {
-		return nil
-	}
 	return w.Blocks.Nearest(center, radius, 0, m.Matches)
 }
 
