@@ -52,7 +52,7 @@ func TestParseWorldEffectErrors(t *testing.T) {
 			src:  "effects:\n  blocks:\n    \"{target}\": {min_removed: 1, radius: \"{note}\"}\n",
 			want: []wantErr{{12, "\"{note}\"", 0, "effects.blocks.{target}.radius", `references parameter "note" of type string; an int parameter is needed`}}},
 		{name: "blocks typo",
-			src:  "effects:\n  blocks:\n    \"{target}\": {min_remove: 1, radius: 4}\n",
+			src: "effects:\n  blocks:\n    \"{target}\": {min_remove: 1, radius: 4}\n",
 			want: []wantErr{
 				{12, "{min_remove", 0, "effects.blocks.{target}", "give min_removed or min_placed"},
 				{12, "min_remove", 0, "effects.blocks.{target}.min_remove", `(did you mean "min_removed"?)`},
@@ -106,7 +106,7 @@ func TestParseWorldEffectErrors(t *testing.T) {
 			src:  "effects:\n  any_of:\n    - {}\n    - inventory_delta: {\"*\": {min_increase: 1}}\n",
 			want: []wantErr{{12, "{}", 0, "effects.any_of[0]", "an alternative needs inventory_delta, blocks or machines"}}},
 		{name: "any_of alternative with a tier",
-			src:  "effects:\n  any_of:\n    - tech_delta: {reaches_tier: lv}\n    - inventory_delta: {\"*\": {min_increase: 1}}\n",
+			src: "effects:\n  any_of:\n    - tech_delta: {reaches_tier: lv}\n    - inventory_delta: {\"*\": {min_increase: 1}}\n",
 			want: []wantErr{
 				{12, "tech_delta", 0, "effects.any_of[0]", "an alternative needs inventory_delta, blocks or machines"},
 				{12, "tech_delta", 0, "effects.any_of[0].tech_delta", `unknown field "tech_delta"`},
