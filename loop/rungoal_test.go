@@ -81,3 +81,21 @@ func TestRunGoalOfASkillWithoutWorldEffects(t *testing.T) {
 	assert.True(t, r.out.GoalMet, r.raw)
 	assert.Empty(t, r.trace[0].Effects)
 }
+
+// TestRunGoalOfAFailedChatIsNotMet: report_status declares no checkable
+// effect, so its verdict alone decides: a refused chat does not meet "run
+// report_status".
+func TestRunGoalOfAFailedChatIsNotMet(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy()
+	body.hook = func(a action.Action) *ipc.Result {
+		r := ipc.Failf(ipc.Rejected, 0, "chat is disabled")
+		return &r
+	}
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(loop.Invocation{Skill: "report_status"}),
+		Goal: goal(t, reg, "run report_status")})
+	require.NoError(t, r.err)
+	require.Len(t, r.trace, 1)
+	assert.Equal(t, loop.ActionFailed, r.trace[0].Verdict)
+	assert.False(t, r.out.GoalMet)
+}

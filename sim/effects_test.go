@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -68,4 +69,87 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.Equal(t, 1, steps[0].After.Inventory["minecraft:iron_ore"])
 	assert.True(t, out.GoalMet, trace)
+}
+
+// baseScenario: a flat plain with a pond, the player at (8, 64, 8) holding
+// inv, and the machines given (YAML list items).
+func baseScenario(t *testing.T, inv, machines string) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("base.yaml", []byte(`name: base
+seed: 7
+size: {x: 24, z: 24}
+generator: flat
+ground_y: 63
+player:
+  pos: [8, 64, 8]
+  dimension: overworld
+  health: 20
+  food: 20
+  inventory: `+inv+`
+blocks:
+  - {block: "minecraft:water", from: [2, 63, 2], to: [3, 63, 3]}
+machines:
+`+machines))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+// TestEveryGoodOutcomeIsASuccess: maintain_coke_ovens succeeds whether the
+// visit collects coal coke, collects charcoal (logs were coked), or only
+// drains creosote; refill_water_tanks succeeds whether it waters a boiler
+// or a tank (a coke oven makes the tank's world steam age). None of these good visits is effects_unmet.
+func TestEveryGoodOutcomeIsASuccess(t *testing.T) {
+	tests := []struct {
+		name     string
+		inv      string
+		machines string
+		skill    string
+		changed  string // part of the effect check that held
+	}{
+		{"coal coke collected", "[]", `  - kind: coke_oven
+    pos: [10, 64, 8]
+    slots: {output: {item: "Railcraft:fuel.coke", count: 8}}
+    fluids: {creosote: {amount: 0, capacity: 64000}}
+`, "maintain_coke_ovens", "coke_oven output slot"},
+		{"charcoal collected", "[]", `  - kind: coke_oven
+    pos: [10, 64, 8]
+    slots: {output: {item: "minecraft:coal:1", count: 5}}
+    fluids: {creosote: {amount: 0, capacity: 64000}}
+`, "maintain_coke_ovens", "coke_oven output slot"},
+		{"only creosote drained", `[{item: "minecraft:bucket", count: 2}]`, `  - kind: coke_oven
+    pos: [10, 64, 8]
+    fluids: {creosote: {amount: 60000, capacity: 64000}}
+`, "maintain_coke_ovens", "coke_oven creosote"},
+		{"a boiler watered", `[{item: "minecraft:water_bucket", count: 1}]`, `  - kind: steam_boiler
+    pos: [10, 64, 8]
+    temperature: 20
+    fluids: {water: {amount: 1000, capacity: 16000}, steam: {amount: 0, capacity: 16000}}
+`, "refill_water_tanks", "steam_boiler water"},
+		{"a tank watered", `[{item: "minecraft:water_bucket", count: 1}]`, `  - kind: water_tank
+    pos: [10, 64, 8]
+    fluids: {water: {amount: 0, capacity: 16000}}
+  - kind: coke_oven
+    pos: [20, 64, 20]
+    fluids: {creosote: {amount: 0, capacity: 64000}}
+`, "refill_water_tanks", "water_tank water"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := baseScenario(t, tc.inv, tc.machines)
+			_, steps, trace := runGoal(t, s, "run "+tc.skill, planner.NewScripted(loop.Invocation{Skill: tc.skill}))
+			require.NotEmpty(t, steps, trace)
+			st := steps[0]
+			require.Equal(t, loop.Success, st.Verdict, "%s %s\n%s", st.Code, st.Error, trace)
+			held := false
+			for _, c := range st.Effects {
+				assert.True(t, c.OK, c.Effect)
+				if strings.Contains(c.Effect, tc.changed) {
+					held = true
+				}
+			}
+			assert.True(t, held, "the check of %q is recorded: %+v", tc.changed, st.Effects)
+		})
+	}
 }
