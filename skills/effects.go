@@ -236,3 +236,63 @@ func checkMachine(mc MachineChange, s *SkillSpec) error {
 	}
 	return nil
 }
+
+// WorldEffectLines describes the blocks, machines and any_of effects for
+// people and planners, one line each ("blocks tag:log: removed >= 1 within
+// {radius}"); inventory and tier effects are left to the caller.
+func (e Effects) WorldEffectLines() []string {
+	out := EffectSet{Blocks: e.Blocks, Machines: e.Machines}.lines()
+	for i, alt := range e.AnyOf {
+		for _, l := range alt.lines() {
+			out = append(out, fmt.Sprintf("any_of[%d]: %s", i, l))
+		}
+	}
+	return out
+}
+
+// lines describes every entry of a set, inventory included.
+func (set EffectSet) lines() []string {
+	var out []string
+	amount := func(a *Amount) string {
+		b, _ := a.MarshalJSON()
+		return strings.Trim(string(b), `"`)
+	}
+	for _, k := range sortedKeys(set.InventoryDelta) {
+		ch := set.InventoryDelta[k]
+		for i, a := range []*Amount{ch.MinIncrease, ch.MinDecrease, ch.MaxDecrease} {
+			if a != nil {
+				out = append(out, fmt.Sprintf("inventory %s: %s %s", k, changeKeys[i], amount(a)))
+			}
+		}
+	}
+	for _, k := range sortedKeys(set.Blocks) {
+		ch := set.Blocks[k]
+		r := amount(&ch.Radius)
+		if ch.MinRemoved != nil {
+			out = append(out, fmt.Sprintf("blocks %s: removed >= %s within %s", k, amount(ch.MinRemoved), r))
+		}
+		if ch.MinPlaced != nil {
+			out = append(out, fmt.Sprintf("blocks %s: placed >= %s within %s", k, amount(ch.MinPlaced), r))
+		}
+	}
+	for _, mc := range set.Machines {
+		what := "fluid " + mc.Fluid + " (mB)"
+		if mc.Slot != "" {
+			what = "slot " + mc.Slot
+			if mc.Item != "" {
+				what += " (" + mc.Item + ")"
+			}
+		}
+		l := fmt.Sprintf("machine %s %s: ", mc.Kind, what)
+		if mc.MinIncrease != nil {
+			l += "increases by >= " + amount(mc.MinIncrease)
+		} else if mc.MinDecrease != nil {
+			l += "decreases by >= " + amount(mc.MinDecrease)
+		}
+		if mc.Radius != nil {
+			l += " within " + amount(mc.Radius)
+		}
+		out = append(out, l)
+	}
+	return out
+}

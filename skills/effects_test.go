@@ -271,3 +271,26 @@ func TestBlockMatcher(t *testing.T) {
 	assert.Equal(t, "tag:log", ResolveKey("tag:log", Params{}))
 	assert.True(t, strings.HasPrefix(ResolveKey("{nearest:tree}", Params{}), "{"), "derived placeholders are not parameters")
 }
+
+func TestWorldEffectLines(t *testing.T) {
+	spec, err := ParseSpec("dig.yaml", []byte(effHdr+`effects:
+  inventory_delta: {"*": {min_increase: 1}}
+  blocks:
+    "{target}": {min_removed: 1, radius: "{radius}"}
+    "tag:sapling": {min_placed: 2, radius: 8}
+  machines:
+    - {kind: steam_boiler, slot: fuel, item: "{fuel}", min_increase: 1, radius: "{radius}"}
+  any_of:
+    - inventory_delta: {"minecraft:coal:1": {min_increase: 1}}
+    - machines: [{kind: coke_oven, fluid: creosote, min_decrease: 1000}]
+`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"blocks tag:sapling: placed >= 2 within 8",
+		"blocks {target}: removed >= 1 within {radius}",
+		"machine steam_boiler slot fuel ({fuel}): increases by >= 1 within {radius}",
+		"any_of[0]: inventory minecraft:coal:1: min_increase 1",
+		"any_of[1]: machine coke_oven fluid creosote (mB): decreases by >= 1000",
+	}, spec.Effects.WorldEffectLines())
+	assert.Empty(t, Effects{}.WorldEffectLines())
+}
