@@ -41,10 +41,12 @@ blocks:
 }
 
 // TestMiningWithoutTheHarvestLevelIsNotASuccess: iron ore mined by hand
-// breaks but drops nothing (1.7.10: Block.canHarvestBlock fails without a
-// pickaxe), so mine_block's declared effects (the block gone and an item
-// gained) do not all hold: the step is effects_unmet and a "run mine_block"
-// goal is not met. With a stone pickaxe the same step succeeds.
+// breaks but drops nothing (Forge 1.7.10 ForgeHooks.initTools gives
+// Blocks.iron_ore harvest level 1 for "pickaxe", and
+// ForgeHooks.canHarvestBlock fails for a rock block without that tool), so
+// mine_block's declared effects (the block gone and an item gained) do not
+// all hold: the step is effects_unmet and a "run mine_block" goal is not
+// met. With a stone pickaxe (harvest level 1) the same step succeeds.
 func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	const goal = "run mine_block target=minecraft:iron_ore"
 	inv := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:iron_ore"}}
