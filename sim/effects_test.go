@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -153,5 +154,23 @@ func TestEveryGoodOutcomeIsASuccess(t *testing.T) {
 			}
 			assert.True(t, held, "the check of %q is recorded: %+v", tc.changed, st.Effects)
 		})
+	}
+}
+
+// BenchmarkVerifyBlockEffects measures the block comparison of a mine_block
+// step at the largest radius (64) in the default scenario's world.
+func BenchmarkVerifyBlockEffects(b *testing.B) {
+	s := defaultSim(b)
+	reg := shipped(b)
+	sk, err := reg.GetSkill("mine_block")
+	require.NoError(b, err)
+	spec := sk.Spec()
+	p, err := spec.ResolveParams(map[string]any{"target": "minecraft:log", "radius": 64})
+	require.NoError(b, err)
+	before, err := s.Observe(context.Background())
+	require.NoError(b, err)
+	b.ResetTimer()
+	for b.Loop() {
+		loop.VerifyEffects(spec, p, before, before, reg.Tiers())
 	}
 }
