@@ -289,6 +289,21 @@ func (g Goal) Check(w *world.Snapshot, tiers *world.Tiers, skillDone bool) Progr
 	return Progress{Met: len(unmet) == 0, Unmet: unmet}
 }
 
+// skillRunMet reports whether the step rec fulfils the goal's run clause:
+// the goal's invocation ran with a Success verdict and its declared effects
+// were observed, every check holding. checkable says whether the skill
+// declares effects the verifier can check; for such a skill a step without
+// checks (a success nobody confirmed in the world) never meets the goal.
+func (g Goal) skillRunMet(rec StepRecord, checkable bool) bool {
+	if g.Skill == nil || rec.Invocation == nil || rec.Verdict != Success || !sameInvocation(*g.Skill, *rec.Invocation) {
+		return false
+	}
+	if checkable && len(rec.Effects) == 0 {
+		return false
+	}
+	return allOK(rec.Effects)
+}
+
 // LoadGoalFile reads and parses a goal file (at most filelimit.MaxConfig
 // bytes).
 func LoadGoalFile(file string, tiers *world.Tiers) (Goal, error) {

@@ -355,7 +355,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 				st.Successes++
 			}
 			out.Skills[rec.Invocation.Skill] = st
-			if rec.Verdict == Success && cfg.Goal.Skill != nil && sameInvocation(*cfg.Goal.Skill, *rec.Invocation) {
+			if l.goal.skillRunMet(rec, l.checkable(rec)) {
 				skillDone = true
 			}
 		}
@@ -594,6 +594,13 @@ func (l *Loop) record(sk *registry.Skill, success bool, cost float64) {
 	if _, err := l.cfg.Registry.RecordOutcome(sk.Name(), sk.Version(), success, cost); err != nil {
 		l.cfg.Log.Warn().Err(err).Str("skill", sk.Name()).Msg("recording the outcome failed")
 	}
+}
+
+// checkable reports whether the skill version that ran in rec declares
+// effects the verifier can check.
+func (l *Loop) checkable(rec StepRecord) bool {
+	sk, err := l.cfg.Registry.GetSkillVersion(rec.Invocation.Skill, rec.Version)
+	return err == nil && sk.Spec().Effects.Checkable()
 }
 
 func sameInvocation(goal, got Invocation) bool {

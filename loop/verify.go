@@ -3,13 +3,15 @@ package loop
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // EffectCheck is the comparison of one declared effect with the world.
+// Before and After are the counts compared: items in the inventory, matching
+// blocks within the radius, or the slot count or fluid amount of the machine
+// that changed most.
 type EffectCheck struct {
 	Effect string `json:"effect"`
 	Before int    `json:"before"`
@@ -18,51 +20,284 @@ type EffectCheck struct {
 }
 
 // VerifyEffects compares a spec's declared effects with the world before and
-// after the skill ran: every inventory_delta entry (item keys and amounts
-// resolved against the invocation's parameters) and tech_delta.reaches_tier.
+// after the skill ran, with keys and amounts resolved against the
+// invocation's parameters: every inventory_delta, blocks and machines entry,
+// tech_delta.reaches_tier, and, when any_of is declared, the alternatives.
 // It returns one check per effect, in a stable order, and whether all hold.
+// Of any_of, only the first alternative that holds is reported; when none
+// holds, every alternative's checks are, each prefixed "any_of[i]".
 func VerifyEffects(spec *skills.SkillSpec, p skills.Params, before, after *world.Snapshot, tiers *world.Tiers) ([]EffectCheck, bool) {
-	keys := make([]string, 0, len(spec.Effects.InventoryDelta))
-	for k := range spec.Effects.InventoryDelta {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var checks []EffectCheck
-	all := true
-	add := func(c EffectCheck) {
-		checks = append(checks, c)
-		all = all && c.OK
-	}
-	for _, key := range keys {
-		ch := spec.Effects.InventoryDelta[key]
-		item := key
-		if strings.HasPrefix(key, "{") && strings.HasSuffix(key, "}") {
-			item = p.String(key[1 : len(key)-1])
-		}
-		m, err := world.ParseItemMatcher(item)
-		if err != nil {
-			add(EffectCheck{Effect: fmt.Sprintf("%s: %v", key, err)})
-			continue
-		}
-		b, a := before.Inventory.Count(m), after.Inventory.Count(m)
-		if ch.MinIncrease != nil {
-			n := ch.MinIncrease.Resolve(p)
-			add(EffectCheck{Effect: fmt.Sprintf("%s increases by >= %d", item, n), Before: b, After: a, OK: a-b >= n})
-		}
-		if ch.MinDecrease != nil {
-			n := ch.MinDecrease.Resolve(p)
-			add(EffectCheck{Effect: fmt.Sprintf("%s decreases by >= %d", item, n), Before: b, After: a, OK: b-a >= n})
-		}
-		if ch.MaxDecrease != nil {
-			n := ch.MaxDecrease.Resolve(p)
-			add(EffectCheck{Effect: fmt.Sprintf("%s decreases by <= %d", item, n), Before: b, After: a, OK: b-a <= n})
-		}
-	}
-	if t := spec.Effects.TechDelta.ReachesTier; t != "" {
+	e := spec.Effects
+	checks := verifySet(skills.EffectSet{InventoryDelta: e.InventoryDelta, Blocks: e.Blocks, Machines: e.Machines}, p, before, after)
+	if t := e.TechDelta.ReachesTier; t != "" {
 		ia, _ := tiers.Index(after.TechState)
 		it, _ := tiers.Index(t)
 		ib, _ := tiers.Index(before.TechState)
-		add(EffectCheck{Effect: "tier reaches " + t, Before: ib, After: ia, OK: ia >= it})
+		checks = append(checks, EffectCheck{Effect: "tier reaches " + t, Before: ib, After: ia, OK: ia >= it})
 	}
-	return checks, all
+	if len(e.AnyOf) > 0 {
+		var tried []EffectCheck
+		held := false
+		for i, alt := range e.AnyOf {
+			cs := verifySet(alt, p, before, after)
+			if alt.Empty() {
+				cs = []EffectCheck{{Effect: "an alternative with no effects never holds"}}
+			}
+			if allOK(cs) {
+				checks, held = append(checks, cs...), true
+				break
+			}
+			for _, c := range cs {
+				c.Effect = fmt.Sprintf("any_of[%d]: %s", i, c.Effect)
+				tried = append(tried, c)
+			}
+		}
+		if !held {
+			checks = append(checks, tried...)
+		}
+	}
+	return checks, allOK(checks)
+}
+
+func allOK(cs []EffectCheck) bool {
+	for _, c := range cs {
+		if !c.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// verifySet checks one group of effects.
+func verifySet(set skills.EffectSet, p skills.Params, before, after *world.Snapshot) []EffectCheck {
+	var checks []EffectCheck
+	for _, key := range sortedKeys(set.InventoryDelta) {
+		checks = append(checks, verifyItems(key, set.InventoryDelta[key], p, before, after)...)
+	}
+	for _, key := range sortedKeys(set.Blocks) {
+		checks = append(checks, verifyBlocks(key, set.Blocks[key], p, before, after)...)
+	}
+	for _, mc := range set.Machines {
+		checks = append(checks, verifyMachine(mc, p, before, after))
+	}
+	return checks
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// verifyItems checks one inventory_delta entry. For a matcher, the delta is
+// the change of the matching count; for skills.AnyItem, min_increase is
+// compared with the items gained (summed over kinds that went up) and the
+// decreases with the items lost.
+func verifyItems(key string, ch skills.InventoryChange, p skills.Params, before, after *world.Snapshot) []EffectCheck {
+	item := skills.ResolveKey(key, p)
+	var b, a, gained, lost int
+	if item == skills.AnyItem {
+		item = "any item"
+		gained, lost = itemChanges(before.Inventory, after.Inventory)
+		b, a = totalItems(before.Inventory), totalItems(after.Inventory)
+	} else {
+		m, err := world.ParseItemMatcher(item)
+		if err != nil {
+			return []EffectCheck{{Effect: fmt.Sprintf("%s: %v", key, err)}}
+		}
+		b, a = before.Inventory.Count(m), after.Inventory.Count(m)
+		gained, lost = a-b, b-a
+	}
+	var out []EffectCheck
+	if ch.MinIncrease != nil {
+		n := ch.MinIncrease.Resolve(p)
+		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s increases by >= %d", item, n), Before: b, After: a, OK: gained >= n})
+	}
+	if ch.MinDecrease != nil {
+		n := ch.MinDecrease.Resolve(p)
+		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s decreases by >= %d", item, n), Before: b, After: a, OK: lost >= n})
+	}
+	if ch.MaxDecrease != nil {
+		n := ch.MaxDecrease.Resolve(p)
+		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s decreases by <= %d", item, n), Before: b, After: a, OK: lost <= n})
+	}
+	return out
+}
+
+// itemKey names an item kind: damageable tools wear, so they are one kind
+// whatever their damage.
+func itemKey(s world.ItemStack) string { return fmt.Sprintf("%s:%d", s.ID, s.Meta) }
+
+func itemCounts(inv world.Inventory) map[string]int {
+	out := map[string]int{}
+	for _, s := range inv.Slots {
+		if !s.Empty() {
+			out[itemKey(s)] += s.Count
+		}
+	}
+	return out
+}
+
+func totalItems(inv world.Inventory) int {
+	n := 0
+	for _, s := range inv.Slots {
+		if !s.Empty() {
+			n += s.Count
+		}
+	}
+	return n
+}
+
+// itemChanges returns how many items were gained (summed over the kinds
+// whose count went up) and lost (over the kinds whose count went down).
+func itemChanges(before, after world.Inventory) (gained, lost int) {
+	b, a := itemCounts(before), itemCounts(after)
+	for k, n := range a {
+		if d := n - b[k]; d > 0 {
+			gained += d
+		}
+	}
+	for k, n := range b {
+		if d := n - a[k]; d > 0 {
+			lost += d
+		}
+	}
+	return gained, lost
+}
+
+// verifyBlocks checks one blocks entry around the player's starting
+// position: removed counts positions that matched before and do not after,
+// placed the reverse.
+func verifyBlocks(key string, ch skills.BlockChange, p skills.Params, before, after *world.Snapshot) []EffectCheck {
+	raw := skills.ResolveKey(key, p)
+	m, err := skills.ParseBlockMatcher(raw)
+	if err != nil {
+		return []EffectCheck{{Effect: fmt.Sprintf("%s: %v", key, err)}}
+	}
+	center, radius := before.Feet(), ch.Radius.Resolve(p)
+	if before.Blocks == nil || after.Blocks == nil {
+		// A body that reports no blocks cannot show a change of them.
+		var out []EffectCheck
+		for _, verb := range []struct {
+			a    *skills.Amount
+			what string
+		}{{ch.MinRemoved, "removed"}, {ch.MinPlaced, "placed"}} {
+			if verb.a != nil {
+				out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d %s >= %d (blocks not observed)", raw, radius, verb.what, verb.a.Resolve(p))})
+			}
+		}
+		return out
+	}
+	hitsBefore := matchingBlocks(before, center, radius, m)
+	hitsAfter := matchingBlocks(after, center, radius, m)
+	removed, placed := 0, 0
+	for _, h := range hitsBefore {
+		if !m.Matches(after.BlockAt(h.Pos)) {
+			removed++
+		}
+	}
+	for _, h := range hitsAfter {
+		if !m.Matches(before.BlockAt(h.Pos)) {
+			placed++
+		}
+	}
+	var out []EffectCheck
+	if ch.MinRemoved != nil {
+		n := ch.MinRemoved.Resolve(p)
+		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d removed >= %d (removed %d)", raw, radius, n, removed),
+			Before: len(hitsBefore), After: len(hitsAfter), OK: removed >= n})
+	}
+	if ch.MinPlaced != nil {
+		n := ch.MinPlaced.Resolve(p)
+		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d placed >= %d (placed %d)", raw, radius, n, placed),
+			Before: len(hitsBefore), After: len(hitsAfter), OK: placed >= n})
+	}
+	return out
+}
+
+func matchingBlocks(w *world.Snapshot, center world.BlockPos, radius int, m skills.BlockMatcher) []world.BlockHit {
+	return w.Blocks.Nearest(center, radius, 0, m.Matches)
+}
+
+// verifyMachine checks one machines entry: it holds when at least one
+// machine of the kind, seen at the same position before and after, changed
+// by the amount. The check reports the machine that changed most.
+func verifyMachine(mc skills.MachineChange, p skills.Params, before, after *world.Snapshot) EffectCheck {
+	what := mc.Kind + " " + mc.Fluid + " (mB)"
+	var item *world.ItemMatcher
+	if mc.Slot != "" {
+		what = mc.Kind + " " + mc.Slot + " slot"
+		if mc.Item != "" {
+			raw := skills.ResolveKey(mc.Item, p)
+			m, err := world.ParseItemMatcher(raw)
+			if err != nil {
+				return EffectCheck{Effect: fmt.Sprintf("%s item %s: %v", what, mc.Item, err)}
+			}
+			item = &m
+			what = fmt.Sprintf("%s %s in the %s slot", mc.Kind, raw, mc.Slot)
+		}
+	}
+	value := func(m world.Machine) int {
+		if mc.Slot == "" {
+			return m.Fluid(mc.Fluid).Amount
+		}
+		st := m.Slot(mc.Slot)
+		if st.Empty() || (item != nil && !item.Matches(st)) {
+			return 0
+		}
+		return st.Count
+	}
+	increase := mc.MinIncrease != nil
+	var n int
+	verb := "increases"
+	if increase {
+		n = mc.MinIncrease.Resolve(p)
+	} else {
+		n, verb = mc.MinDecrease.Resolve(p), "decreases"
+	}
+	where := ""
+	var radius int
+	if mc.Radius != nil {
+		radius = mc.Radius.Resolve(p)
+		where = fmt.Sprintf(" within %d", radius)
+	}
+	c := EffectCheck{Effect: fmt.Sprintf("%s%s %s by >= %d", what, where, verb, n)}
+	center := before.Feet()
+	found, best := false, 0
+	for _, mb := range before.Machines {
+		if mb.Kind != mc.Kind || (mc.Radius != nil && mb.Pos.DistSq(center) > radius*radius) {
+			continue
+		}
+		ma, ok := machineAt(after, mb.Kind, mb.Pos)
+		if !ok {
+			continue // not seen after: nothing can be said about it
+		}
+		b, a := value(mb), value(ma)
+		change := a - b
+		if !increase {
+			change = b - a
+		}
+		if !found || change > best {
+			found, best = true, change
+			c.Before, c.After = b, a
+		}
+	}
+	if !found {
+		c.Effect += fmt.Sprintf(" (no %s%s seen before and after)", mc.Kind, where)
+		return c
+	}
+	c.OK = best >= n
+	return c
+}
+
+func machineAt(w *world.Snapshot, kind string, pos world.BlockPos) (world.Machine, bool) {
+	for _, m := range w.Machines {
+		if m.Kind == kind && m.Pos == pos {
+			return m, true
+		}
+	}
+	return world.Machine{}, false
 }

@@ -73,7 +73,7 @@ func TestSkillsReachTheirEffects(t *testing.T) {
 		{Skill: "feed_steam_boiler", Params: map[string]any{"amount": 4}},
 		{Skill: "fill_bucket"},
 		{Skill: "refill_water_tanks"},
-		{Skill: "mine_block", Params: map[string]any{"target": "minecraft:leaves", "radius": 48}},
+		{Skill: "mine_block", Params: map[string]any{"target": "minecraft:grass"}},
 		{Skill: "report_status", Params: map[string]any{"note": "done"}},
 	}
 	s := defaultSim(t)

@@ -38,8 +38,11 @@ var (
 	paramKeys   = []string{"type", "default", "description", "min", "max", "enum"}
 	precondKeys = []string{"tech_states_any_of", "required_tools", "dimension_allowlist", "semantic_tags_any_of", "extra"}
 	toolKeys    = []string{"item_id", "min_durability"}
-	effectKeys  = []string{"inventory_delta", "tech_delta", "tags", "extra"}
+	effectKeys  = []string{"inventory_delta", "blocks", "machines", "any_of", "tech_delta", "tags", "extra"}
+	setKeys     = []string{"inventory_delta", "blocks", "machines"}
 	changeKeys  = []string{"min_increase", "min_decrease", "max_decrease"}
+	blockKeys   = []string{"min_removed", "min_placed", "radius"}
+	machineKeys = []string{"kind", "slot", "fluid", "item", "min_increase", "min_decrease", "radius"}
 	techKeys    = []string{"reaches_tier", "unlocks"}
 	metricKeys  = []string{"success_rate", "avg_cost", "samples"}
 )
@@ -559,39 +562,25 @@ func (p *specParser) amount(n *yaml.Node, path string, s *SkillSpec) *Amount {
 func (p *specParser) effects(n *yaml.Node, s *SkillSpec) {
 	f := p.Mapping(n, "effects", effectKeys)
 	e := &s.Effects
-	if x, ok := f["inventory_delta"]; ok {
-		for key, fld := range p.Mapping(x.Value, "effects.inventory_delta", nil) {
-			path := strictyaml.Join("effects.inventory_delta", key)
-			if m := placeholderRE.FindStringSubmatch(key); m != nil && m[0] == key {
-				ps, ok := s.Params[m[1]]
-				if !ok {
-					p.Errorf(fld.Key, path, "references undeclared parameter %q", m[1])
-				} else if ps.Type != action.TypeItemID && ps.Type != action.TypeBlockID {
-					p.Errorf(fld.Key, path, "references parameter %q of type %s; an item_id parameter is needed", m[1], ps.Type)
-				}
-			} else if _, err := world.ParseItemMatcher(key); err != nil {
-				p.Errorf(fld.Key, path, "%v", err)
+	set := p.effectSet(f, "effects", s)
+	for k, v := range set.InventoryDelta {
+		e.InventoryDelta[k] = v
+	}
+	e.Blocks, e.Machines = set.Blocks, set.Machines
+	if x, ok := f["any_of"]; ok {
+		items := p.Sequence(x.Value, "effects.any_of")
+		if len(items) < 2 && (x.Value.Kind == yaml.SequenceNode || strictyaml.IsNull(x.Value)) {
+			p.Errorf(x.Value, "effects.any_of", "list at least two alternatives (a single one belongs at the top level of effects)")
+		}
+		e.AnyOf = make([]EffectSet, 0, len(items))
+		for i, c := range items {
+			path := strictyaml.Index("effects.any_of", i)
+			af := p.Mapping(c, path, setKeys)
+			alt := p.effectSet(af, path, s)
+			if alt.Empty() && (c.Kind == yaml.MappingNode || strictyaml.IsNull(c)) {
+				p.Errorf(c, path, "an alternative needs inventory_delta, blocks or machines")
 			}
-			cf := p.Mapping(fld.Value, path, changeKeys)
-			if strictyaml.IsNull(fld.Value) {
-				p.Errorf(fld.Key, path, "give at least one of %s", strings.Join(changeKeys, ", "))
-			} else if len(cf) == 0 && fld.Value.Kind == yaml.MappingNode {
-				p.Errorf(fld.Value, path, "give at least one of %s", strings.Join(changeKeys, ", "))
-			}
-			var ch InventoryChange
-			if v, ok := cf["min_increase"]; ok {
-				ch.MinIncrease = p.amount(v.Value, path+".min_increase", s)
-			}
-			if v, ok := cf["min_decrease"]; ok {
-				ch.MinDecrease = p.amount(v.Value, path+".min_decrease", s)
-			}
-			if v, ok := cf["max_decrease"]; ok {
-				ch.MaxDecrease = p.amount(v.Value, path+".max_decrease", s)
-			}
-			if ch.MinIncrease != nil && (ch.MinDecrease != nil || ch.MaxDecrease != nil) {
-				p.Errorf(fld.Value, path, "an item cannot both increase and decrease")
-			}
-			e.InventoryDelta[key] = ch
+			e.AnyOf = append(e.AnyOf, alt)
 		}
 	}
 	if x, ok := f["tech_delta"]; ok {
@@ -614,6 +603,180 @@ func (p *specParser) effects(n *yaml.Node, s *SkillSpec) {
 	if x, ok := f["extra"]; ok {
 		e.Extra = p.AnyMap(x.Value, "effects.extra")
 	}
+}
+
+// effectSet parses the checkable effects of a mapping's fields (the top
+// level of effects, or one any_of alternative) under path.
+func (p *specParser) effectSet(f map[string]strictyaml.Field, path string, s *SkillSpec) EffectSet {
+	var set EffectSet
+	if x, ok := f["inventory_delta"]; ok {
+		set.InventoryDelta = map[string]InventoryChange{}
+		ipath := strictyaml.Join(path, "inventory_delta")
+		for key, fld := range p.Mapping(x.Value, ipath, nil) {
+			kpath := strictyaml.Join(ipath, key)
+			if err := checkItemKey(key, s, true); err != nil {
+				p.Errorf(fld.Key, kpath, "%v", err)
+			}
+			cf := p.Mapping(fld.Value, kpath, changeKeys)
+			if strictyaml.IsNull(fld.Value) {
+				p.Errorf(fld.Key, kpath, "give at least one of %s", strings.Join(changeKeys, ", "))
+			} else if len(cf) == 0 && fld.Value.Kind == yaml.MappingNode {
+				p.Errorf(fld.Value, kpath, "give at least one of %s", strings.Join(changeKeys, ", "))
+			}
+			var ch InventoryChange
+			if v, ok := cf["min_increase"]; ok {
+				ch.MinIncrease = p.amount(v.Value, kpath+".min_increase", s)
+			}
+			if v, ok := cf["min_decrease"]; ok {
+				ch.MinDecrease = p.amount(v.Value, kpath+".min_decrease", s)
+			}
+			if v, ok := cf["max_decrease"]; ok {
+				ch.MaxDecrease = p.amount(v.Value, kpath+".max_decrease", s)
+			}
+			if ch.MinIncrease != nil && (ch.MinDecrease != nil || ch.MaxDecrease != nil) {
+				p.Errorf(fld.Value, kpath, "an item cannot both increase and decrease")
+			}
+			set.InventoryDelta[key] = ch
+		}
+	}
+	if x, ok := f["blocks"]; ok {
+		set.Blocks = map[string]BlockChange{}
+		bpath := strictyaml.Join(path, "blocks")
+		for key, fld := range p.Mapping(x.Value, bpath, nil) {
+			kpath := strictyaml.Join(bpath, key)
+			if err := checkBlockKey(key, s); err != nil {
+				p.Errorf(fld.Key, kpath, "%v", err)
+			}
+			bf := p.Mapping(fld.Value, kpath, blockKeys)
+			at := fld.Value
+			if strictyaml.IsNull(at) {
+				at = fld.Key
+			}
+			var ch BlockChange
+			if v, ok := bf["min_removed"]; ok {
+				ch.MinRemoved = p.atLeastOne(v.Value, kpath+".min_removed", s)
+			}
+			if v, ok := bf["min_placed"]; ok {
+				ch.MinPlaced = p.atLeastOne(v.Value, kpath+".min_placed", s)
+			}
+			_, hasRemoved := bf["min_removed"]
+			_, hasPlaced := bf["min_placed"]
+			if !hasRemoved && !hasPlaced && (fld.Value.Kind == yaml.MappingNode || strictyaml.IsNull(fld.Value)) {
+				p.Errorf(at, kpath, "give min_removed or min_placed")
+			}
+			if v, ok := bf["radius"]; ok {
+				if r := p.radius(v.Value, kpath+".radius", s); r != nil {
+					ch.Radius = *r
+				}
+			} else if fld.Value.Kind == yaml.MappingNode || strictyaml.IsNull(fld.Value) {
+				p.Errorf(at, kpath+".radius", "required field is missing: how far from the player's start the blocks are counted (a literal or \"{radius}\")")
+			}
+			set.Blocks[key] = ch
+		}
+	}
+	if x, ok := f["machines"]; ok {
+		mpath := strictyaml.Join(path, "machines")
+		items := p.Sequence(x.Value, mpath)
+		set.Machines = make([]MachineChange, 0, len(items))
+		for i, c := range items {
+			set.Machines = append(set.Machines, p.machine(c, strictyaml.Index(mpath, i), s))
+		}
+	}
+	return set
+}
+
+// machine parses one machines entry.
+func (p *specParser) machine(c *yaml.Node, path string, s *SkillSpec) MachineChange {
+	mf := p.Mapping(c, path, machineKeys)
+	var mc MachineChange
+	if c.Kind != yaml.MappingNode && !strictyaml.IsNull(c) {
+		return mc // Mapping reported it
+	}
+	p.Require(c, path, mf, "kind")
+	if v, ok := mf["kind"]; ok {
+		if k, ok := p.String(v.Value, path+".kind"); ok {
+			if !tagRE.MatchString(k) {
+				p.Errorf(v.Value, path+".kind", "%q must be a machine kind such as coke_oven or steam_boiler", k)
+			}
+			mc.Kind = k
+		}
+	}
+	slot, hasSlot := mf["slot"]
+	fluid, hasFluid := mf["fluid"]
+	switch {
+	case hasSlot && hasFluid:
+		p.Errorf(fluid.Key, path+".fluid", "slot and fluid exclude each other: one entry checks one slot or one tank")
+	case !hasSlot && !hasFluid:
+		p.Errorf(c, path, "give slot (an item slot such as input, output or fuel) or fluid (a tank such as water or creosote)")
+	}
+	if hasSlot {
+		if v, ok := p.String(slot.Value, path+".slot"); ok {
+			if strings.TrimSpace(v) == "" {
+				p.Errorf(slot.Value, path+".slot", "must name a slot")
+			}
+			mc.Slot = v
+		}
+	}
+	if hasFluid {
+		if v, ok := p.String(fluid.Value, path+".fluid"); ok {
+			if !tagRE.MatchString(v) {
+				p.Errorf(fluid.Value, path+".fluid", "%q must be a fluid name such as water or creosote", v)
+			}
+			mc.Fluid = v
+		}
+	}
+	if v, ok := mf["item"]; ok {
+		if !hasSlot {
+			p.Errorf(v.Key, path+".item", "item applies only to a slot")
+		}
+		if it, ok := p.String(v.Value, path+".item"); ok {
+			if err := checkItemKey(it, s, false); err != nil {
+				p.Errorf(v.Value, path+".item", "%v", err)
+			}
+			mc.Item = it
+		}
+	}
+	inc, hasInc := mf["min_increase"]
+	dec, hasDec := mf["min_decrease"]
+	switch {
+	case hasInc && hasDec:
+		p.Errorf(dec.Key, path+".min_decrease", "min_increase and min_decrease exclude each other: write two entries")
+	case !hasInc && !hasDec:
+		p.Errorf(c, path, "give min_increase or min_decrease")
+	}
+	if hasInc {
+		mc.MinIncrease = p.atLeastOne(inc.Value, path+".min_increase", s)
+	}
+	if hasDec {
+		mc.MinDecrease = p.atLeastOne(dec.Value, path+".min_decrease", s)
+	}
+	if v, ok := mf["radius"]; ok {
+		mc.Radius = p.radius(v.Value, path+".radius", s)
+	}
+	return mc
+}
+
+// atLeastOne parses the amount of a blocks or machines effect: an effect of
+// zero would always hold.
+func (p *specParser) atLeastOne(n *yaml.Node, path string, s *SkillSpec) *Amount {
+	a := p.amount(n, path, s)
+	if a != nil && a.Param == "" && a.Value < 1 {
+		if a.Value == 0 {
+			p.Errorf(n, path, "must be at least 1: an effect of 0 always holds")
+		}
+		return nil
+	}
+	return a
+}
+
+// radius parses the search radius of a blocks or machines effect.
+func (p *specParser) radius(n *yaml.Node, path string, s *SkillSpec) *Amount {
+	a := p.atLeastOne(n, path, s)
+	if a != nil && a.Param == "" && a.Value > maxEffectRadius {
+		p.Errorf(n, path, "must be at most %d, got %d", maxEffectRadius, a.Value)
+		return nil
+	}
+	return a
 }
 
 func (p *specParser) metrics(n *yaml.Node, s *SkillSpec) {

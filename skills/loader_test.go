@@ -789,6 +789,21 @@ func TestParseSpecEveryField(t *testing.T) {
 		"Railcraft:fuel.coke": {MinIncrease: &Amount{Value: 0}},
 		"{fuel}":              {MaxDecrease: &Amount{Value: 128}},
 	}, spec.Effects.InventoryDelta)
+	assert.Equal(t, map[string]BlockChange{
+		"tag:coke_oven": {MinRemoved: &Amount{Value: 1}, Radius: Amount{Value: 8}},
+		"{oven}":        {MinPlaced: &Amount{Param: "amount"}, Radius: Amount{Param: "amount"}},
+	}, spec.Effects.Blocks)
+	assert.Equal(t, []MachineChange{
+		{Kind: "coke_oven", Slot: "input", Item: "{fuel}", MinIncrease: &Amount{Param: "amount"}, Radius: &Amount{Value: 24}},
+		{Kind: "coke_oven", Fluid: "creosote", MinDecrease: &Amount{Value: 1000}},
+	}, spec.Effects.Machines)
+	assert.Equal(t, []EffectSet{
+		{InventoryDelta: map[string]InventoryChange{AnyItem: {MinIncrease: &Amount{Value: 1}}}},
+		{Machines: []MachineChange{{Kind: "coke_oven", Slot: "output", MinDecrease: &Amount{Value: 1}}},
+			Blocks: map[string]BlockChange{"minecraft:log:1": {MinPlaced: &Amount{Value: 2}, Radius: Amount{Value: 4}}}},
+	}, spec.Effects.AnyOf)
+	require.NoError(t, spec.Validate(nil), "a parsed spec passes Validate")
+	assert.Equal(t, spec, spec.Clone())
 	assert.Equal(t, TechDelta{ReachesTier: "steam_age", Unlocks: []string{"coal_coke", "creosote"}}, spec.Effects.TechDelta)
 	assert.Equal(t, []string{"feeds_machines"}, spec.Effects.Tags)
 	assert.Equal(t, map[string]any{"expected_minutes": 3}, spec.Effects.Extra)
@@ -1205,6 +1220,9 @@ func FuzzParseSpec(f *testing.F) {
 		}
 		if _, err := json.Marshal(spec); err != nil {
 			t.Fatalf("spec does not marshal: %v", err)
+		}
+		if err := spec.Validate(nil); err != nil {
+			t.Fatalf("the loader accepted a spec that Validate rejects: %v", err)
 		}
 		if c := spec.Clone(); !assert.ObjectsAreEqual(spec, c) {
 			t.Fatal("Clone differs from the original")

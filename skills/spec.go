@@ -109,14 +109,71 @@ type TechDelta struct {
 	Unlocks []string `json:"unlocks,omitempty"`
 }
 
-// Effects are what a skill claims to achieve; the loop checks them.
+// AnyItem is the inventory_delta key that counts items of every kind: its
+// min_increase is the number of items gained (of any kinds, losses of other
+// items not subtracted), its min_decrease and max_decrease the number lost.
+const AnyItem = "*"
+
+// BlockChange is the expected change of the blocks matching one key within
+// Radius blocks of where the player stood when the skill started. Removed
+// counts positions that held a matching block before and do not after;
+// placed counts positions that hold one after and did not before.
+type BlockChange struct {
+	MinRemoved *Amount `json:"min_removed,omitempty"`
+	MinPlaced  *Amount `json:"min_placed,omitempty"`
+	Radius     Amount  `json:"radius"`
+}
+
+// MachineChange is the expected change of one slot's item count or one
+// tank's fluid amount (mB) in at least one machine of Kind: the machine is
+// found by position in the snapshots before and after the skill, within
+// Radius blocks of where the player started (nil: any distance).
+type MachineChange struct {
+	Kind  string `json:"kind"`
+	Slot  string `json:"slot,omitempty"`
+	Fluid string `json:"fluid,omitempty"`
+	// Item, with Slot, counts only matching items (a matcher or "{param}").
+	Item        string  `json:"item,omitempty"`
+	MinIncrease *Amount `json:"min_increase,omitempty"`
+	MinDecrease *Amount `json:"min_decrease,omitempty"`
+	Radius      *Amount `json:"radius,omitempty"`
+}
+
+// EffectSet is one alternative of Effects.AnyOf: every entry must hold.
+type EffectSet struct {
+	InventoryDelta map[string]InventoryChange `json:"inventory_delta,omitempty"`
+	Blocks         map[string]BlockChange     `json:"blocks,omitempty"`
+	Machines       []MachineChange            `json:"machines,omitempty"`
+}
+
+// Empty reports whether the set declares nothing.
+func (e EffectSet) Empty() bool {
+	return len(e.InventoryDelta) == 0 && len(e.Blocks) == 0 && len(e.Machines) == 0
+}
+
+// Effects are what a skill claims to achieve; the loop checks them. Every
+// inventory_delta, blocks and machines entry must hold, and, when AnyOf is
+// given, every entry of at least one of its alternatives.
 type Effects struct {
-	// InventoryDelta is keyed by item matcher ("minecraft:log", "ore:logWood")
-	// or by an item_id parameter reference ("{item}").
+	// InventoryDelta is keyed by item matcher ("minecraft:log", "ore:logWood"),
+	// by an item_id parameter reference ("{item}") or by AnyItem.
 	InventoryDelta map[string]InventoryChange `json:"inventory_delta"`
-	TechDelta      TechDelta                  `json:"tech_delta"`
-	Tags           []string                   `json:"tags"`
-	Extra          map[string]any             `json:"extra"`
+	// Blocks is keyed by block id ("minecraft:log", "minecraft:log:1"),
+	// semantic block tag ("tag:log") or block_id parameter reference
+	// ("{target}").
+	Blocks   map[string]BlockChange `json:"blocks,omitempty"`
+	Machines []MachineChange        `json:"machines,omitempty"`
+	// AnyOf lists alternative outcomes; one of them must hold entirely.
+	AnyOf     []EffectSet    `json:"any_of,omitempty"`
+	TechDelta TechDelta      `json:"tech_delta"`
+	Tags      []string       `json:"tags"`
+	Extra     map[string]any `json:"extra"`
+}
+
+// Checkable reports whether the effects declare anything the loop can check
+// in the world (inventory, blocks, machines or a tier).
+func (e Effects) Checkable() bool {
+	return !EffectSet{e.InventoryDelta, e.Blocks, e.Machines}.Empty() || len(e.AnyOf) > 0 || e.TechDelta.ReachesTier != ""
 }
 
 // Metrics are learned per-skill statistics (see registry for the update rule).
@@ -187,10 +244,19 @@ func (s *SkillSpec) Clone() *SkillSpec {
 	c.Preconditions.DimensionAllowlist = cloneSlice(s.Preconditions.DimensionAllowlist)
 	c.Preconditions.SemanticTagsAnyOf = cloneSlice(s.Preconditions.SemanticTagsAnyOf)
 	c.Preconditions.Extra = cloneAnyMap(s.Preconditions.Extra)
-	c.Effects.InventoryDelta = cloneMap(s.Effects.InventoryDelta, func(v InventoryChange) InventoryChange {
-		v.MinIncrease, v.MinDecrease, v.MaxDecrease = clonePtr(v.MinIncrease), clonePtr(v.MinDecrease), clonePtr(v.MaxDecrease)
-		return v
-	})
+	c.Effects.InventoryDelta = cloneInventoryDelta(s.Effects.InventoryDelta)
+	c.Effects.Blocks = cloneBlocks(s.Effects.Blocks)
+	c.Effects.Machines = cloneMachines(s.Effects.Machines)
+	if s.Effects.AnyOf != nil {
+		c.Effects.AnyOf = make([]EffectSet, len(s.Effects.AnyOf))
+		for i, alt := range s.Effects.AnyOf {
+			c.Effects.AnyOf[i] = EffectSet{
+				InventoryDelta: cloneInventoryDelta(alt.InventoryDelta),
+				Blocks:         cloneBlocks(alt.Blocks),
+				Machines:       cloneMachines(alt.Machines),
+			}
+		}
+	}
 	c.Effects.TechDelta.Unlocks = cloneSlice(s.Effects.TechDelta.Unlocks)
 	c.Effects.Tags = cloneSlice(s.Effects.Tags)
 	c.Effects.Extra = cloneAnyMap(s.Effects.Extra)
@@ -202,6 +268,28 @@ func (s *SkillSpec) Clone() *SkillSpec {
 	}
 	c.Emits = cloneSlice(s.Emits)
 	return &c
+}
+
+func cloneInventoryDelta(m map[string]InventoryChange) map[string]InventoryChange {
+	return cloneMap(m, func(v InventoryChange) InventoryChange {
+		v.MinIncrease, v.MinDecrease, v.MaxDecrease = clonePtr(v.MinIncrease), clonePtr(v.MinDecrease), clonePtr(v.MaxDecrease)
+		return v
+	})
+}
+
+func cloneBlocks(m map[string]BlockChange) map[string]BlockChange {
+	return cloneMap(m, func(v BlockChange) BlockChange {
+		v.MinRemoved, v.MinPlaced = clonePtr(v.MinRemoved), clonePtr(v.MinPlaced)
+		return v
+	})
+}
+
+func cloneMachines(ms []MachineChange) []MachineChange {
+	out := cloneSlice(ms)
+	for i := range out {
+		out[i].MinIncrease, out[i].MinDecrease, out[i].Radius = clonePtr(out[i].MinIncrease), clonePtr(out[i].MinDecrease), clonePtr(out[i].Radius)
+	}
+	return out
 }
 
 // cloneSlice copies a slice of values; nil stays nil and empty stays empty.

@@ -56,6 +56,17 @@ func (s *SkillSpec) Validate(tiers *world.Tiers) error {
 			bad("preconditions.required_tools: %v", err)
 		}
 	}
+	e := s.Effects
+	validateSet(EffectSet{e.InventoryDelta, e.Blocks, e.Machines}, s, "effects.", bad)
+	if e.AnyOf != nil && len(e.AnyOf) < 2 {
+		bad("effects.any_of: list at least two alternatives (a single one belongs at the top level of effects)")
+	}
+	for i, alt := range e.AnyOf {
+		if alt.Empty() {
+			bad("effects.any_of[%d]: an alternative needs inventory_delta, blocks or machines", i)
+		}
+		validateSet(alt, s, fmt.Sprintf("effects.any_of[%d].", i), bad)
+	}
 	if rt := s.Effects.TechDelta.ReachesTier; rt != "" {
 		if _, ok := tiers.Index(rt); !ok {
 			bad("effects.tech_delta.reaches_tier: unknown tier %q", rt)

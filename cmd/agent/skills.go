@@ -223,6 +223,9 @@ func printDescription(w io.Writer, d registry.Description) {
 		b, _ := json.Marshal(d.Effects.InventoryDelta[k])
 		fmt.Fprintf(w, "  inventory %s %s\n", k, b)
 	}
+	for _, l := range d.Effects.WorldEffectLines() {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	if t := d.Effects.TechDelta; t.ReachesTier != "" || len(t.Unlocks) > 0 {
 		fmt.Fprintf(w, "  tech: reaches %s, unlocks %s\n", orNone([]string{t.ReachesTier}), orNone(t.Unlocks))
 	}

@@ -366,6 +366,10 @@ func RenderSpec(d *registry.Description) string {
 		j, _ := json.Marshal(d.Effects.InventoryDelta[k])
 		fmt.Fprintf(&b, "- inventory `%s`: %s\n", k, j)
 	}
+	world := d.Effects.WorldEffectLines()
+	for _, l := range world {
+		fmt.Fprintf(&b, "- %s\n", l)
+	}
 	if t := d.Effects.TechDelta; t.ReachesTier != "" {
 		fmt.Fprintf(&b, "- reaches tier %s\n", t.ReachesTier)
 	}
@@ -375,7 +379,7 @@ func RenderSpec(d *registry.Description) string {
 	if len(d.Effects.Tags) > 0 {
 		fmt.Fprintf(&b, "- tags: %s\n", strings.Join(d.Effects.Tags, ", "))
 	}
-	if len(keys) == 0 && d.Effects.TechDelta.ReachesTier == "" && len(d.Effects.Tags) == 0 {
+	if len(keys) == 0 && len(world) == 0 && d.Effects.TechDelta.ReachesTier == "" && len(d.Effects.Tags) == 0 {
 		b.WriteString("- none declared\n")
 	}
 	emits := make([]string, len(d.Emits))

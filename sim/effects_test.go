@@ -1,0 +1,176 @@
+package sim_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+)
+
+// oreScenario: a flat plain with one iron ore block next to the player, who
+// holds held (nothing when empty).
+func oreScenario(t *testing.T, held string) *sim.Sim {
+	t.Helper()
+	inv := "[]"
+	if held != "" {
+		inv = "[{item: \"" + held + "\", count: 1, durability: 100, max_durability: 131}]"
+	}
+	sc, err := sim.ParseScenario("ore.yaml", []byte(`name: ore
+seed: 7
+size: {x: 16, z: 16}
+generator: flat
+ground_y: 63
+player:
+  pos: [8, 64, 8]
+  dimension: overworld
+  health: 20
+  food: 20
+  inventory: `+inv+`
+blocks:
+  - {block: "minecraft:iron_ore", pos: [10, 64, 8]}
+`))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+// TestMiningWithoutTheHarvestLevelIsNotASuccess: iron ore mined by hand
+// breaks but drops nothing (Forge 1.7.10 ForgeHooks.initTools gives
+// Blocks.iron_ore harvest level 1 for "pickaxe", and
+// ForgeHooks.canHarvestBlock fails for a rock block without that tool), so
+// mine_block's declared effects (the block gone and an item gained) do not
+// all hold: the step is effects_unmet and a "run mine_block" goal is not
+// met. With a stone pickaxe (harvest level 1) the same step succeeds.
+func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
+	const goal = "run mine_block target=minecraft:iron_ore"
+	inv := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:iron_ore"}}
+
+	out, steps, trace := runGoal(t, oreScenario(t, ""), goal, planner.NewScripted(inv))
+	require.Len(t, steps, 1, trace)
+	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, steps[0].Error)
+	assert.Contains(t, steps[0].Error, "any item increases by >= 1")
+	assert.False(t, out.GoalMet, "a block that dropped nothing does not meet the run goal")
+	assert.Equal(t, loop.PlannerDone, out.Reason)
+	removed := false
+	for _, c := range steps[0].Effects {
+		if c.OK {
+			removed = true
+			assert.Contains(t, c.Effect, "minecraft:iron_ore blocks within 16 removed >= 1", "the block itself was broken")
+		}
+	}
+	assert.True(t, removed, "the removal was observed: %+v", steps[0].Effects)
+
+	out, steps, trace = runGoal(t, oreScenario(t, "minecraft:stone_pickaxe"), goal, planner.NewScripted(inv))
+	require.NotEmpty(t, steps, trace)
+	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
+	assert.Equal(t, 1, steps[0].After.Inventory["minecraft:iron_ore"])
+	assert.True(t, out.GoalMet, trace)
+}
+
+// baseScenario: a flat plain with a pond, the player at (8, 64, 8) holding
+// inv, and the machines given (YAML list items).
+func baseScenario(t *testing.T, inv, machines string) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("base.yaml", []byte(`name: base
+seed: 7
+size: {x: 24, z: 24}
+generator: flat
+ground_y: 63
+player:
+  pos: [8, 64, 8]
+  dimension: overworld
+  health: 20
+  food: 20
+  inventory: `+inv+`
+blocks:
+  - {block: "minecraft:water", from: [2, 63, 2], to: [3, 63, 3]}
+machines:
+`+machines))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+// TestEveryGoodOutcomeIsASuccess: maintain_coke_ovens succeeds whether the
+// visit collects coal coke, collects charcoal (logs were coked), or only
+// drains creosote; refill_water_tanks succeeds whether it waters a boiler
+// or a tank (a coke oven makes the tank's world steam age). None of these good visits is effects_unmet.
+func TestEveryGoodOutcomeIsASuccess(t *testing.T) {
+	tests := []struct {
+		name     string
+		inv      string
+		machines string
+		skill    string
+		changed  string // part of the effect check that held
+	}{
+		{"coal coke collected", "[]", `  - kind: coke_oven
+    pos: [10, 64, 8]
+    slots: {output: {item: "Railcraft:fuel.coke", count: 8}}
+    fluids: {creosote: {amount: 0, capacity: 64000}}
+`, "maintain_coke_ovens", "coke_oven output slot"},
+		{"charcoal collected", "[]", `  - kind: coke_oven
+    pos: [10, 64, 8]
+    slots: {output: {item: "minecraft:coal:1", count: 5}}
+    fluids: {creosote: {amount: 0, capacity: 64000}}
+`, "maintain_coke_ovens", "coke_oven output slot"},
+		{"only creosote drained", `[{item: "minecraft:bucket", count: 2}]`, `  - kind: coke_oven
+    pos: [10, 64, 8]
+    fluids: {creosote: {amount: 60000, capacity: 64000}}
+`, "maintain_coke_ovens", "coke_oven creosote"},
+		{"a boiler watered", `[{item: "minecraft:water_bucket", count: 1}]`, `  - kind: steam_boiler
+    pos: [10, 64, 8]
+    temperature: 20
+    fluids: {water: {amount: 1000, capacity: 16000}, steam: {amount: 0, capacity: 16000}}
+`, "refill_water_tanks", "steam_boiler water"},
+		{"a tank watered", `[{item: "minecraft:water_bucket", count: 1}]`, `  - kind: water_tank
+    pos: [10, 64, 8]
+    fluids: {water: {amount: 0, capacity: 16000}}
+  - kind: coke_oven
+    pos: [20, 64, 20]
+    fluids: {creosote: {amount: 0, capacity: 64000}}
+`, "refill_water_tanks", "water_tank water"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := baseScenario(t, tc.inv, tc.machines)
+			_, steps, trace := runGoal(t, s, "run "+tc.skill, planner.NewScripted(loop.Invocation{Skill: tc.skill}))
+			require.NotEmpty(t, steps, trace)
+			st := steps[0]
+			require.Equal(t, loop.Success, st.Verdict, "%s %s\n%s", st.Code, st.Error, trace)
+			held := false
+			for _, c := range st.Effects {
+				assert.True(t, c.OK, c.Effect)
+				if strings.Contains(c.Effect, tc.changed) {
+					held = true
+				}
+			}
+			assert.True(t, held, "the check of %q is recorded: %+v", tc.changed, st.Effects)
+		})
+	}
+}
+
+// BenchmarkVerifyBlockEffects measures the block comparison of a mine_block
+// step at the largest radius (64) in the default scenario's world.
+func BenchmarkVerifyBlockEffects(b *testing.B) {
+	s := defaultSim(b)
+	reg := shipped(b)
+	sk, err := reg.GetSkill("mine_block")
+	require.NoError(b, err)
+	spec := sk.Spec()
+	p, err := spec.ResolveParams(map[string]any{"target": "minecraft:log", "radius": 64})
+	require.NoError(b, err)
+	before, err := s.Observe(context.Background())
+	require.NoError(b, err)
+	b.ResetTimer()
+	for b.Loop() {
+		loop.VerifyEffects(spec, p, before, before, reg.Tiers())
+	}
+}
