@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -285,13 +287,17 @@ func (s *search) produces(key, want string) bool {
 func (s *search) producers(item string) []producer {
 	var out []producer
 	for _, d := range s.ranked(s.catalog) {
-		keys := make([]string, 0, len(d.Effects.InventoryDelta))
-		for k := range d.Effects.InventoryDelta {
-			keys = append(keys, k)
+		// What a skill gains: its inventory_delta, and that of each any_of
+		// alternative (a skill whose outcomes differ, such as collecting
+		// coke or charcoal, produces each of them).
+		gains := map[string]skills.InventoryChange{}
+		for _, alt := range d.Effects.AnyOf {
+			maps.Copy(gains, alt.InventoryDelta)
 		}
-		sort.Strings(keys)
+		maps.Copy(gains, d.Effects.InventoryDelta)
+		keys := slices.Sorted(maps.Keys(gains))
 		for _, key := range keys {
-			ch := d.Effects.InventoryDelta[key]
+			ch := gains[key]
 			if ch.MinIncrease == nil {
 				continue
 			}
