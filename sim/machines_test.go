@@ -335,3 +335,15 @@ func TestScenarioTanksMustMatchTheMachine(t *testing.T) {
 	assert.Equal(t, 16000, m.Fluid("water").Capacity)
 	assert.Equal(t, 16000, m.Fluid("steam").Capacity)
 }
+
+func TestWaterCellWaitsForRoomInTheTank(t *testing.T) {
+	s := boilerWorld(t, 20, 15500, 0, "", "    - {item: \"IC2:itemCellEmpty:1\", count: 1}\n")
+	require.True(t, exec(t, s, action.OpenContainer{Pos: boilerAt}).OK())
+	require.True(t, exec(t, s, action.TransferItems{Pos: boilerAt, Item: "IC2:itemCellEmpty:1", Count: 1, Direction: action.Deposit, Slot: "fluid_in"}).OK())
+	wait(t, s, 20)
+	m := machine(t, s, boilerAt)
+	// MTEBasicTank empties a container only when all of it fits.
+	assert.Equal(t, 15500, m.Fluid("water").Amount)
+	assert.Equal(t, 1, m.Slot("fluid_in").Count)
+	assert.True(t, m.Slot("fluid_out").Empty())
+}
