@@ -69,6 +69,13 @@ func TestFeedSteamBoiler(t *testing.T) {
 			want: feedVisit(near, "Railcraft:fuel.coke", 12, "fuel"),
 		},
 		{
+			name: "charcoal by exact id",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(coal(40), stack("minecraft:coal", 1, 5)),
+				boiler(3, 64, 0, 16000, 20, none)),
+			raw:  map[string]any{"fuel": "minecraft:coal:1"},
+			want: feedVisit(near, "minecraft:coal:1", 5, "fuel"),
+		},
+		{
 			name: "a fuel slot only stacks the same fuel",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(coal(40)),
 				boiler(3, 64, 0, 16000, 300, stack("minecraft:coal", 1, 4)),
@@ -133,6 +140,9 @@ func TestFeedSteamBoilerNothingOrFailure(t *testing.T) {
 			nil, skills.CodeUnsafe, []string{"(3, 64, 0), (0, 64, 6)"},
 		},
 		{"no fuel", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), nil, skills.CodeMissingItems, []string{"no ore:gemCoal"}},
+		{"logs are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "ore:logWood"}, skills.CodeInvalidParams, []string{"does not take ore:logWood", "2000 ticks", "ore:gemCharcoal"}},
+		{"planks are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "minecraft:planks"}, skills.CodeInvalidParams, []string{"minecraft:planks"}},
+		{"a block of any Railcraft cube is refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("Railcraft:cube", 2, 4)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "Railcraft:cube"}, skills.CodeInvalidParams, []string{"Railcraft:cube:0"}},
 		{"another fuel in the slot", snap(at(0, 64, 0), nil, world.NewInventory(coal(40)), boiler(3, 64, 0, 16000, 20, stack("minecraft:log", 0, 2))), nil, skills.CodeNoTarget, []string{"another fuel"}},
 	}
 	for _, tc := range tests {
@@ -171,6 +181,16 @@ func TestRefillWaterTanks(t *testing.T) {
 		}
 		return out
 	}
+	// cells goes to a boiler and pours n cells through its GUI's fluid slots.
+	cells := func(p world.BlockPos, item string, n int) []action.Action {
+		out := []action.Action{action.MoveTo{Pos: p, Radius: 3}, action.OpenContainer{Pos: p}}
+		for range n {
+			out = append(out, action.TransferItems{Pos: p, Item: item, Count: 1, Direction: action.Deposit, Slot: "fluid_in"})
+		}
+		return append(out,
+			action.TransferItems{Pos: p, Item: "ore:cellEmpty", Count: n, Direction: action.Withdraw, Slot: "fluid_out"},
+			action.CloseContainer{})
+	}
 	cat := func(parts ...[]action.Action) []action.Action {
 		var out []action.Action
 		for _, p := range parts {
@@ -194,10 +214,34 @@ func TestRefillWaterTanks(t *testing.T) {
 			want: cat(pour(near, "minecraft:water_bucket", 2), pour(far, "minecraft:water_bucket", 1)),
 		},
 		{
-			name: "water cells by exact id",
+			name: "water cells go into a boiler through its GUI",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(stack("IC2:itemCellEmpty", 1, 5)),
 				boiler(3, 64, 0, 4000, 300, none)),
-			want: pour(near, "IC2:itemCellEmpty:1", 5),
+			want: cells(near, "IC2:itemCellEmpty:1", 5),
+		},
+		{
+			name: "water cells are right-clicked into a water tank",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(stack("IC2:itemCellEmpty", 1, 2)),
+				tank(3, 64, 0, 0, 2000)),
+			want: pour(near, "IC2:itemCellEmpty:1", 2),
+		},
+		{
+			name: "a boiler gets a bucket by right-click and cells through its GUI, then trips with both",
+			w: snap(at(0, 64, 0), pool, world.NewInventory(water(1), stack("IC2:itemCellEmpty", 1, 1)),
+				boiler(3, 64, 0, 12000, 300, none)),
+			raw: map[string]any{"min_fill": 0.9},
+			want: cat(
+				[]action.Action{action.MoveTo{Pos: near, Radius: 3}, action.UseItem{Item: "minecraft:water_bucket", Target: ptr(near)},
+					action.OpenContainer{Pos: near},
+					action.TransferItems{Pos: near, Item: "IC2:itemCellEmpty:1", Count: 1, Direction: action.Deposit, Slot: "fluid_in"},
+					action.TransferItems{Pos: near, Item: "ore:cellEmpty", Count: 1, Direction: action.Withdraw, Slot: "fluid_out"},
+					action.CloseContainer{}},
+				[]action.Action{action.MoveTo{Pos: src, Radius: 3},
+					action.UseItem{Item: "ore:bucketEmpty", Target: ptr(src)},
+					action.UseItem{Item: "ore:cellEmpty", Target: ptr(world.Pos(-6, 63, 0))}},
+				[]action.Action{action.MoveTo{Pos: near, Radius: 3}, action.UseItem{Item: "ore:bucketWater", Target: ptr(near)}},
+				cells(near, "ore:cellWater", 1)[1:],
+			),
 		},
 		{
 			name: "held water first, then trips with the emptied buckets",

@@ -45,6 +45,7 @@ func scenarios() []scenario {
 		{"feed coke ovens", FeedCokeOvens{}, snap(at(0, 64, 0), nil, world.NewInventory(coal), cokeOven(3, 64, 0, true, none, none, 0), cokeOven(0, 64, 5, true, stack("minecraft:coal", 0, 3), none, 0)), nil},
 		{"maintain coke ovens", MaintainCokeOvens{}, snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:bucket", 0, 3)), cokeOven(3, 64, 0, true, none, stack("Railcraft:fuel.coke", 0, 30), 60000)), nil},
 		{"feed boilers", FeedSteamBoiler{}, snap(at(0, 64, 0), nil, world.NewInventory(coal), boiler(3, 64, 0, 12000, 400, none), boiler(0, 64, 4, 0, 400, none)), nil},
+		{"refill a boiler with cells", RefillWaterTanks{}, snap(at(0, 64, 0), pool, world.NewInventory(stack("IC2:itemCellEmpty", 1, 2)), boiler(0, 64, 4, 1000, 150, none)), nil},
 		{"refill water", RefillWaterTanks{}, snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:water_bucket", 0, 1), stack("minecraft:bucket", 0, 2)), tank(3, 64, 0, 0, 16000), boiler(0, 64, 4, 0, 450, none)), nil},
 	}
 }
