@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -346,4 +347,30 @@ func TestWaterCellWaitsForRoomInTheTank(t *testing.T) {
 	assert.Equal(t, 15500, m.Fluid("water").Amount)
 	assert.Equal(t, 1, m.Slot("fluid_in").Count)
 	assert.True(t, m.Slot("fluid_out").Empty())
+}
+
+// BenchmarkMachinesHour runs the default scenario's machines (two coke
+// ovens and a boiler, all loaded) for an in-game hour in one wait.
+func BenchmarkMachinesHour(b *testing.B) {
+	sc, err := DefaultScenario()
+	require.NoError(b, err)
+	for b.Loop() {
+		b.StopTimer()
+		s, err := New(sc, Options{})
+		require.NoError(b, err)
+		s.state.Update(func(tx *world.Tx) {
+			for _, m := range s.machinesOf(tx) {
+				switch m.Kind {
+				case world.MachineCokeOven:
+					m.Slots["input"] = world.NewStack("minecraft:coal", 0, 64)
+				case world.MachineSteamBoiler:
+					m.Slots["fuel"] = world.NewStack("minecraft:coal", 0, 64)
+				}
+				tx.PutMachine(m)
+			}
+		})
+		b.StartTimer()
+		r := s.Execute(context.Background(), action.Wait{Ticks: 72000})
+		require.True(b, r.OK(), r.Error)
+	}
 }
