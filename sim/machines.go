@@ -291,33 +291,26 @@ func sortSlots(names []string) {
 	})
 }
 
-// fixTanks gives a scenario machine the tanks of the real machine: a boiler
-// holds smallCoalBoiler.capacity mB of water and as much steam, a coke oven
-// creosoteTankMB of creosote. A scenario that names a tank may leave out
-// nothing but the amount; another capacity is an error.
-func fixTanks(m *world.Machine) error {
-	want := map[string]int{}
-	switch m.Kind {
+// machineTanks are the fluid tanks of a machine kind with their capacities
+// in mB: a small coal boiler's water and steam (MTEBoiler.getCapacity), a
+// coke oven's creosote (TileCokeOven TANK_CAPACITY). Other kinds take the
+// tanks a scenario gives them.
+func machineTanks(kind string) map[string]int {
+	switch kind {
 	case world.MachineSteamBoiler:
-		want["water"], want["steam"] = smallCoalBoiler.capacity, smallCoalBoiler.capacity
+		return map[string]int{"water": smallCoalBoiler.capacity, "steam": smallCoalBoiler.capacity}
 	case world.MachineCokeOven:
-		want["creosote"] = creosoteTankMB
-	default:
-		return nil
+		return map[string]int{"creosote": creosoteTankMB}
 	}
-	for name, tank := range m.Fluids {
-		c, ok := want[name]
-		if !ok {
-			return fmt.Errorf("machine %s at %v: it has no %s tank", m.Kind, m.Pos, name)
-		}
-		if tank.Capacity != c {
-			return fmt.Errorf("machine %s at %v: its %s tank holds %d mB, not %d", m.Kind, m.Pos, name, c, tank.Capacity)
-		}
-	}
-	for name, c := range want {
+	return nil
+}
+
+// addTanks gives a scenario machine the tanks of the real machine that the
+// scenario left out, empty (the parser has checked the ones it names).
+func addTanks(m *world.Machine) {
+	for name, c := range machineTanks(m.Kind) {
 		if _, ok := m.Fluids[name]; !ok {
 			m.Fluids[name] = world.FluidTank{Fluid: name, Capacity: c}
 		}
 	}
-	return nil
 }

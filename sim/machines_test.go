@@ -325,28 +325,24 @@ func TestMachinesRunOnGameTimeNotOnActions(t *testing.T) {
 }
 
 func TestScenarioTanksMustMatchTheMachine(t *testing.T) {
-	sc, err := ParseScenario("t.yaml", []byte("name: t\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - kind: coke_oven\n    pos: [3, 64, 3]\n    fluids: {creosote: {amount: 0, capacity: 10000}}\n"))
-	require.NoError(t, err)
-	_, err = New(sc, Options{})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "holds 64000 mB, not 10000")
+	for _, c := range []struct{ src, want string }{
+		{"  - kind: coke_oven\n    pos: [3, 64, 3]\n    fluids: {creosote: {amount: 0, capacity: 10000}}\n",
+			"t.yaml:6:46: machines[0].fluids.creosote.capacity: a coke_oven's creosote tank holds 64000 mB, not 10000"},
+		{"  - kind: steam_boiler\n    pos: [3, 64, 3]\n    fluids: {water: {amount: 0, capacity: 32000}}\n",
+			"t.yaml:6:43: machines[0].fluids.water.capacity: a steam_boiler's water tank holds 16000 mB, not 32000"},
+		{"  - kind: steam_boiler\n    pos: [3, 64, 3]\n    fluids: {lava: {amount: 0, capacity: 16000}}\n",
+			"t.yaml:6:14: machines[0].fluids.lava: a steam_boiler has no lava tank (its tanks: steam, water)"},
+	} {
+		_, err := ParseScenario("t.yaml", []byte("name: t\nplayer: {pos: [1, 64, 1]}\nmachines:\n"+c.src))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), c.want)
+	}
 
-	s := small(t, "machines:\n  - kind: steam_boiler\n    pos: [10, 64, 8]\n")
+	s := small(t, "machines:\n  - kind: steam_boiler\n    pos: [10, 64, 8]\n  - kind: coke_oven\n    pos: [10, 64, 10]\n")
 	m := machine(t, s, boilerAt)
-	assert.Equal(t, 16000, m.Fluid("water").Capacity)
-	assert.Equal(t, 16000, m.Fluid("steam").Capacity)
-}
-
-func TestWaterCellWaitsForRoomInTheTank(t *testing.T) {
-	s := boilerWorld(t, 20, 15500, 0, "", "    - {item: \"IC2:itemCellEmpty:1\", count: 1}\n")
-	require.True(t, exec(t, s, action.OpenContainer{Pos: boilerAt}).OK())
-	require.True(t, exec(t, s, action.TransferItems{Pos: boilerAt, Item: "IC2:itemCellEmpty:1", Count: 1, Direction: action.Deposit, Slot: "fluid_in"}).OK())
-	wait(t, s, 20)
-	m := machine(t, s, boilerAt)
-	// MTEBasicTank empties a container only when all of it fits.
-	assert.Equal(t, 15500, m.Fluid("water").Amount)
-	assert.Equal(t, 1, m.Slot("fluid_in").Count)
-	assert.True(t, m.Slot("fluid_out").Empty())
+	assert.Equal(t, world.FluidTank{Fluid: "water", Capacity: 16000}, m.Fluid("water"))
+	assert.Equal(t, world.FluidTank{Fluid: "steam", Capacity: 16000}, m.Fluid("steam"))
+	assert.Equal(t, world.FluidTank{Fluid: "creosote", Capacity: 64000}, machine(t, s, ovenAt).Fluid("creosote"))
 }
 
 // BenchmarkMachinesHour runs the default scenario's machines (two coke

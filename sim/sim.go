@@ -231,9 +231,7 @@ func (s *Sim) build(tx *world.Tx) error {
 		for name, f := range m.Fluids {
 			wm.Fluids[name] = f
 		}
-		if err := fixTanks(&wm); err != nil {
-			return err
-		}
+		addTanks(&wm)
 		tx.PutMachine(wm)
 	}
 	inv := world.NewInventory()
