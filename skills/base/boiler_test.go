@@ -25,6 +25,12 @@ func boiler(x, y, z, water int, temp float64, fuel world.ItemStack) world.Machin
 	}
 }
 
+// burning marks a boiler as burning fuel.
+func burning(m world.Machine) world.Machine {
+	m.Active = true
+	return m
+}
+
 // tank builds a water tank.
 func tank(x, y, z, water, capacity int) world.Machine {
 	return world.Machine{
@@ -279,6 +285,19 @@ func TestRefillWaterTanks(t *testing.T) {
 			want: pour(far, "minecraft:water_bucket", 2),
 		},
 		{
+			name: "a dry boiler still burning near 100 °C is skipped; one far below is filled",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
+				burning(boiler(3, 64, 0, 0, 61, none)),
+				burning(boiler(0, 64, 6, 0, 60, none))),
+			want: pour(far, "minecraft:water_bucket", 2),
+		},
+		{
+			name: "a dry boiler at 100 °C that is not burning only cools: safe",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(1)),
+				boiler(3, 64, 0, 0, 100, none)),
+			want: pour(near, "minecraft:water_bucket", 1),
+		},
+		{
 			name: "a cold dry boiler is safe to fill",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
 				boiler(3, 64, 0, 0, 20, none)),
@@ -333,6 +352,11 @@ func TestRefillWaterTanksNothingOrFailure(t *testing.T) {
 			"the only boiler is hot and dry",
 			snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:water_bucket", 0, 4)), boiler(3, 64, 0, 0, 101, none)),
 			skills.CodeUnsafe, []string{"(3, 64, 0)", "explode", "cool down"},
+		},
+		{
+			"the only boiler is burning dry at 90 °C",
+			snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:water_bucket", 0, 4)), burning(boiler(3, 64, 0, 0, 90, none))),
+			skills.CodeUnsafe, []string{"(3, 64, 0)", "burning dry", "burn out"},
 		},
 		{
 			"no bucket or cell at all",

@@ -28,9 +28,11 @@ func init() { registry.Provide(RefillWaterTanks{}) }
 // The one deadly mistake is watering a GregTech boiler that has run dry
 // while hot: a boiler above 100 °C with no water explodes as soon as water
 // reaches it (within ten ticks). This skill never adds water to a
-// steam_boiler whose water is 0 and whose temperature is above 100 °C; such
-// a boiler has to cool down (or be broken and replaced) first. A dry boiler
-// that is still cold is safe to fill.
+// steam_boiler whose water is 0 and whose temperature is above 100 °C, nor
+// to a dry one that is still burning within burningDryMarginC of 100 °C
+// (it would pass 100 °C before the water lands); such a boiler has to cool
+// down (or be broken and replaced) first. A dry boiler that is still cold
+// is safe to fill.
 //
 // Targets are machines of kind water_tank and steam_boiler within radius,
 // nearest first, whose water is below min_fill of their capacity; each is
@@ -73,6 +75,23 @@ var waterContainers = []struct {
 
 // cellKind is the index of cells in waterContainers.
 const cellKind = 1
+
+// burningDryMarginC is how far below boiling a dry boiler that is still
+// burning must be for water to reach it safely. A bronze boiler with fuel
+// gains a degree every 12 ticks and loses one every 46 (GT5-Unofficial
+// MTEBoiler, MTEBoilerBronze), about 1.2 °C a second; once above 100 °C dry
+// it explodes when water arrives, so the walk to it (and the trips to a
+// water source) must not give it time to pass 100 °C: 40 °C is half a
+// minute.
+const burningDryMarginC = 40.0
+
+// dryBoilerUnsafe says whether a boiler with no water must not be watered:
+// it is above 100 °C (it has noted that it ran dry, or will at its next
+// check), or it is still burning and close enough to 100 °C to pass it
+// before the water lands.
+func dryBoilerUnsafe(m world.Machine) bool {
+	return m.Temperature > hotBoilerC || m.Active && m.Temperature > hotBoilerC-burningDryMarginC
+}
 
 // waterTarget is a machine that needs water and how many buckets it takes.
 type waterTarget struct {
@@ -139,7 +158,7 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 		if need <= 0 {
 			continue
 		}
-		if m.Kind == world.MachineSteamBoiler && t.Amount <= 0 && m.Temperature > hotBoilerC {
+		if m.Kind == world.MachineSteamBoiler && t.Amount <= 0 && dryBoilerUnsafe(m) {
 			unsafe = append(unsafe, m)
 			continue
 		}
@@ -148,7 +167,7 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 	if len(targets) == 0 {
 		if len(unsafe) > 0 {
 			return nil, skills.Failf(skills.CodeUnsafe,
-				"boiler(s) at %s ran dry while hot (above %.0f °C): water now would make them explode; let them cool down, or break and replace them",
+				"boiler(s) at %s ran dry while hot (above %.0f °C), or are burning dry and will be before water reaches them: water then makes them explode; let the fuel burn out and the boiler cool down, or break and replace it",
 				positions(unsafe), hotBoilerC)
 		}
 		return nil, nil
