@@ -110,7 +110,7 @@ func TestTierGoalsInTheSimulator(t *testing.T) {
 		t.Logf("chain: %q", chain)
 		assert.Equal(t, "chop_tree", steps[0].Invocation.Skill)
 		assert.Equal(t, "minecraft:torch", steps[len(steps)-1].Invocation.Params["item"])
-		assert.Contains(t, chain, "basic_crafting count=4 item=minecraft:stick", "sticks for the torches")
+		assert.Contains(t, chain, "basic_crafting count=3 item=minecraft:stick", "sticks for the torches")
 		last := steps[len(steps)-1]
 		assert.GreaterOrEqual(t, last.After.Inventory["minecraft:torch"], 8)
 		assert.Equal(t, "steam_age", last.After.TechState)
@@ -180,7 +180,7 @@ func TestTierGoalEvidenceChain(t *testing.T) {
 	}{
 		{snapshot("stone_age", nil, coal), &loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 2}}},
 		{snapshot("stone_age", nil, coal, stack("minecraft:log", 2)), &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:planks", "count": 4}}},
-		{snapshot("stone_age", nil, coal, stack("minecraft:planks", 4)), &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:stick", "count": 4}}},
+		{snapshot("stone_age", nil, coal, stack("minecraft:planks", 4)), &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:stick", "count": 3}}},
 		{snapshot("stone_age", nil, coal, stack("minecraft:stick", 4)), &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:torch", "count": 8}}},
 	}
 	for i, st := range steps {

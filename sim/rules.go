@@ -369,17 +369,10 @@ func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
 	filled, emptied := waterContainer(st)
 	if mach, ok := tx.Machine(*a.Target); ok {
 		switch {
-		case full && (mach.Kind == world.MachineWaterTank || mach.Kind == world.MachineSteamBoiler):
+		case full && mach.Kind == world.MachineSteamBoiler:
+			return s.waterBoiler(tx, mach, &inv, st, emptied)
+		case full && mach.Kind == world.MachineWaterTank:
 			tank := mach.Fluids["water"]
-			if mach.Kind == world.MachineSteamBoiler && tank.Amount == 0 && mach.Temperature > 100 {
-				// GregTech: water on a hot, dry boiler makes it explode.
-				tx.RemoveMachine(mach.Pos)
-				tx.SetBlock(mach.Pos, "minecraft:air", 0)
-				p := tx.Player()
-				p.Health = math.Max(0, p.Health-12)
-				tx.SetPlayer(p)
-				return ipc.Failf(ipc.Rejected, 4, "the boiler at %v was dry at %.0f °C and exploded when water was added", mach.Pos, mach.Temperature)
-			}
 			if tank.Capacity-tank.Amount < bucketMB {
 				return ipc.Failf(ipc.Rejected, 4, "the %s at %v has no room for another bucket", mach.Kind, mach.Pos)
 			}
@@ -417,6 +410,29 @@ func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
 	return ipc.Failf(ipc.Rejected, 4, "using %s on %s at %v does nothing", describeStack(st), target.ID, *a.Target)
 }
 
+// waterBoiler is MTEBoiler.onRightclick with a water container in hand: a
+// water bucket pours into the water tank (as much as fits: GregTech fills
+// the tank up to its capacity and hands back an empty bucket whatever it
+// took); anything else, an IC2 water cell among them, opens the boiler's
+// GUI instead, where a cell goes into the fluid input slot. Adding water
+// does not explode a dry hot boiler here: the boiler's own tick does
+// (runBoiler), within the next 10 ticks.
+func (s *Sim) waterBoiler(tx *world.Tx, mach world.Machine, inv *world.Inventory, st, emptied world.ItemStack) ipc.Result {
+	if st.ID != "minecraft:water_bucket" {
+		return ipc.Failf(ipc.Rejected, 4, "right-clicking the %s at %v with %s opens its GUI and pours nothing: a water cell goes into the boiler's fluid input slot (open_container, then transfer_items into slot fluid_in)", mach.Kind, mach.Pos, describeStack(st))
+	}
+	tank := mach.Fluids["water"]
+	filled := min(bucketMB, max(0, tank.Capacity-tank.Amount))
+	tank.Fluid = "water"
+	tank.Amount += filled
+	mach.Fluids["water"] = tank
+	tx.PutMachine(mach)
+	take(inv, world.MustItem(describeStack(st)+metaSuffix(st)), 1)
+	s.give(inv, emptied)
+	tx.SetInventory(*inv)
+	return ipc.Result{Code: ipc.OK, Ticks: 4, Details: map[string]any{"filled_mb": filled, "spilled_mb": bucketMB - filled}}
+}
+
 // waterContainer gives the filled and the emptied form of a bucket or cell.
 func waterContainer(st world.ItemStack) (filled, emptied world.ItemStack) {
 	if st.ID == "IC2:itemCellEmpty" {
@@ -448,14 +464,17 @@ func (s *Sim) transfer(tx *world.Tx, a action.TransferItems) ipc.Result {
 		if have < a.Count {
 			return ipc.Failf(ipc.InvalidParams, 0, "only %d %s in the inventory, %d asked", have, a.Item, a.Count)
 		}
-		if !accepts(mach, slotName, inv.Slots[inv.Find(m)]) {
-			return ipc.Failf(ipc.Rejected, 0, "the %s's %s slot does not accept %s", mach.Kind, slotName, describeStack(inv.Slots[inv.Find(m)]))
+		if probe := inv.Slots[inv.Find(m)]; !accepts(mach, slotName, probe) {
+			if mach.Kind == world.MachineSteamBoiler && slotName == "fuel" {
+				return ipc.Failf(ipc.Rejected, 0, "the %s's fuel slot does not accept %s: a GregTech coal boiler burns only coal, charcoal, lignite, coke and fuels burning at least %d ticks", mach.Kind, describeStack(probe), boilerMinBurn)
+			}
+			return ipc.Failf(ipc.Rejected, 0, "the %s's %s slot does not accept %s", mach.Kind, slotName, describeStack(probe))
 		}
 		probe := inv.Slots[inv.Find(m)]
 		if !cur.Empty() && !sameItem(cur, probe) {
 			return ipc.Failf(ipc.Rejected, 0, "the %s slot holds %s", slotName, describeStack(cur))
 		}
-		room := stackMax - cur.Count
+		room := stackLimit(probe) - cur.Count
 		if room < a.Count {
 			return ipc.Failf(ipc.Rejected, 0, "the %s slot has room for %d, %d asked", slotName, room, a.Count)
 		}
@@ -492,7 +511,10 @@ func (s *Sim) transfer(tx *world.Tx, a action.TransferItems) ipc.Result {
 }
 
 // accepts says what machine slots take: coke oven input takes what it can
-// coke, boiler fuel takes fuel; other slots take anything.
+// coke (TileCokeOven.isItemValidForSlot), a boiler's fuel slot what it
+// burns and its fluid input slot water containers (MTEBoiler.addUIWidgets:
+// the fluid output and ash slots take nothing); other machines' slots take
+// anything.
 func accepts(m world.Machine, slot string, st world.ItemStack) bool {
 	switch {
 	case m.Kind == world.MachineCokeOven && slot == "input":
@@ -501,8 +523,14 @@ func accepts(m world.Machine, slot string, st world.ItemStack) bool {
 	case m.Kind == world.MachineCokeOven && slot == "output":
 		return false
 	case m.Kind == world.MachineSteamBoiler && slot == "fuel":
-		_, ok := burnTicks[st.ID]
-		return ok
+		// The GUI's fuel slot filter is MTEBoilerBronze.isItemValidFuel
+		// (MTEBoiler.createFuelSlot).
+		return boilerAccepts(st)
+	case m.Kind == world.MachineSteamBoiler && slot == "fluid_in":
+		// isItemValidFluidFilledItem: a container of water.
+		return st.HasTag("container_water")
+	case m.Kind == world.MachineSteamBoiler:
+		return false
 	}
 	return true
 }

@@ -87,44 +87,6 @@ func TestPlaceBlockNeedsItemAndSupport(t *testing.T) {
 	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:cobblestone"))
 }
 
-func TestCokeOvenMakesCokeOverTime(t *testing.T) {
-	s := small(t, "  inventory:\n    - {item: minecraft:coal, count: 3}\n    - {item: minecraft:dirt, count: 1}\nmachines:\n  - kind: coke_oven\n    pos: [10, 64, 8]\n    fluids: {creosote: {amount: 0, capacity: 10000}}\n")
-	oven := world.Pos(10, 64, 8)
-	assert.Equal(t, ipc.Rejected, exec(t, s, action.TransferItems{Pos: oven, Item: "minecraft:coal", Count: 3, Direction: action.Deposit, Slot: "input"}).Code, "not open")
-	require.True(t, exec(t, s, action.OpenContainer{Pos: oven}).OK())
-	require.True(t, exec(t, s, action.TransferItems{Pos: oven, Item: "minecraft:coal", Count: 3, Direction: action.Deposit, Slot: "input"}).OK())
-	require.True(t, exec(t, s, action.Wait{Ticks: 1800*2 + 10}).OK())
-	m := machine(t, s, oven)
-	assert.Equal(t, 2, m.Slot("output").Count, "two coal coked in two cycles")
-	assert.Equal(t, "Railcraft:fuel.coke", m.Slot("output").ID)
-	assert.Equal(t, 1, m.Slot("input").Count)
-	assert.Equal(t, 1000, m.Fluid("creosote").Amount)
-	require.True(t, exec(t, s, action.TransferItems{Pos: oven, Item: "Railcraft:fuel.coke", Count: 2, Direction: action.Withdraw, Slot: "output"}).OK())
-	assert.Equal(t, 2, snap(t, s).Inventory.CountID("Railcraft:fuel.coke"))
-	assert.Equal(t, ipc.Rejected, exec(t, s, action.TransferItems{Pos: oven, Item: "minecraft:dirt", Count: 1, Direction: action.Deposit, Slot: "input"}).Code)
-}
-
-func TestBoilerBurnsFuelAndWaterAndExplodesWhenRefilledDry(t *testing.T) {
-	s := small(t, "  inventory:\n    - {item: minecraft:coal, count: 8}\n    - {item: minecraft:water_bucket, count: 1}\nmachines:\n  - kind: steam_boiler\n    pos: [10, 64, 8]\n    fluids: {water: {amount: 1000, capacity: 16000}, steam: {amount: 0, capacity: 16000}}\n")
-	boiler := world.Pos(10, 64, 8)
-	require.True(t, exec(t, s, action.OpenContainer{Pos: boiler}).OK())
-	require.True(t, exec(t, s, action.TransferItems{Pos: boiler, Item: "minecraft:coal", Count: 8, Direction: action.Deposit, Slot: "fuel"}).OK())
-	require.True(t, exec(t, s, action.Wait{Ticks: 6000}).OK())
-	m := machine(t, s, boiler)
-	assert.Greater(t, m.Temperature, 100.0)
-	assert.Less(t, m.Slot("fuel").Count, 8, "fuel burns")
-	assert.Greater(t, m.Fluid("steam").Amount, 0, "steam is made")
-	require.True(t, exec(t, s, action.Wait{Ticks: 6000}).OK())
-	m = machine(t, s, boiler)
-	require.Equal(t, 0, m.Fluid("water").Amount, "the boiler boiled dry")
-	r := exec(t, s, action.UseItem{Item: "minecraft:water_bucket", Target: &boiler})
-	assert.Equal(t, ipc.Rejected, r.Code)
-	assert.Contains(t, r.Error, "exploded")
-	w := snap(t, s)
-	assert.Empty(t, w.Machines, "the boiler is gone")
-	assert.Less(t, w.Player.Health, 20.0)
-}
-
 func TestBucketsAndTanks(t *testing.T) {
 	s := small(t, "  inventory:\n    - {item: minecraft:bucket, count: 1}\nblocks:\n  - {block: minecraft:water, pos: [9, 63, 9]}\nmachines:\n  - kind: water_tank\n    pos: [7, 64, 8]\n    fluids: {water: {amount: 0, capacity: 16000}}\n")
 	water, tank := world.Pos(9, 63, 9), world.Pos(7, 64, 8)

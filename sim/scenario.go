@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -439,6 +441,15 @@ func (p *scenarioParser) machine(n *yaml.Node, path string) {
 			}
 			if tank.Capacity < 1 || tank.Amount < 0 || tank.Amount > tank.Capacity {
 				p.Errorf(s.Value, fp, "amount must be within 0..capacity and capacity at least 1 (mB)")
+			}
+			if tanks := machineTanks(m.Kind); tanks != nil {
+				// Boilers and coke ovens have the real machines' tanks.
+				if want, ok := tanks[name]; !ok {
+					names := slices.Sorted(maps.Keys(tanks))
+					p.Errorf(s.Key, fp, "a %s has no %s tank (its tanks: %s)", m.Kind, name, strings.Join(names, ", "))
+				} else if c, ok := ff["capacity"]; ok && tank.Capacity != want {
+					p.Errorf(c.Value, fp+".capacity", "a %s's %s tank holds %d mB, not %d", m.Kind, name, want, tank.Capacity)
+				}
 			}
 			m.Fluids[name] = tank
 		}

@@ -27,6 +27,9 @@ type Sim struct {
 	open   *world.BlockPos
 	chat   []string
 	finder *path.Finder
+	// boilers and ovens hold the machines' hidden tile-entity state.
+	boilers map[world.BlockPos]*boilerCore
+	ovens   map[world.BlockPos]*ovenCore
 }
 
 var _ ipc.Body = (*Sim)(nil)
@@ -48,11 +51,13 @@ func New(sc *Scenario, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{
-		sc:     sc,
-		state:  world.NewState(world.StateOptions{IDs: ids}),
-		rng:    rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
-		cells:  map[world.StateID]path.Cell{},
-		finder: path.NewFinder(),
+		sc:      sc,
+		state:   world.NewState(world.StateOptions{IDs: ids}),
+		rng:     rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
+		cells:   map[world.StateID]path.Cell{},
+		finder:  path.NewFinder(),
+		boilers: map[world.BlockPos]*boilerCore{},
+		ovens:   map[world.BlockPos]*ovenCore{},
 	}
 	var buildErr error
 	s.state.Update(func(tx *world.Tx) { buildErr = s.build(tx) })
@@ -226,6 +231,7 @@ func (s *Sim) build(tx *world.Tx) error {
 		for name, f := range m.Fluids {
 			wm.Fluids[name] = f
 		}
+		addTanks(&wm)
 		tx.PutMachine(wm)
 	}
 	inv := world.NewInventory()
@@ -277,7 +283,12 @@ func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 	s.state.Update(func(tx *world.Tx) {
 		res = s.apply(tx, a)
 		if res.Ticks > 0 {
-			s.advance(tx, res.Ticks)
+			if events := s.advance(tx, res.Ticks); len(events) > 0 {
+				if res.Details == nil {
+					res.Details = map[string]any{}
+				}
+				res.Details["events"] = events
+			}
 		}
 	})
 	return res

@@ -13,7 +13,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := DefaultRecipes()
 	assert.Same(t, book, DefaultRecipes())
-	assert.Len(t, book.All(), 9)
+	assert.Len(t, book.All(), 12)
 
 	planks := book.For("minecraft:planks")
 	require.Len(t, planks, 2, "hand and saw recipes, in file order")
@@ -37,7 +37,20 @@ func TestDefaultRecipes(t *testing.T) {
 	chest := book.For("minecraft:chest")
 	require.Len(t, chest, 1)
 	assert.True(t, chest[0].NeedsTable())
-	assert.Equal(t, 8, chest[0].Ingredients[0].Count)
+	require.Len(t, chest[0].Ingredients, 3, "GTNH: 4 logs, 4 planks and a flint")
+	assert.Equal(t, "ore:logWood", chest[0].Ingredients[0].Item.String())
+	assert.Equal(t, 4, chest[0].Ingredients[0].Count)
+	assert.Equal(t, 4, chest[0].Ingredients[1].Count)
+	assert.Equal(t, "minecraft:flint", chest[0].Ingredients[2].Item.String())
+
+	torches := map[string]int{}
+	for _, r := range book.For("minecraft:torch") {
+		torches[r.Ingredients[0].Item.String()] = r.Count
+	}
+	assert.Equal(t, map[string]int{"ore:gemCoal": 3, "ore:gemCharcoal": 2, "ore:fuelCoke": 5, "ore:gemLignite": 1}, torches)
+	sticks := book.For("minecraft:stick")
+	require.Len(t, sticks, 2)
+	assert.True(t, sticks[1].NeedsTable(), "saw over two planks is three rows tall")
 
 	axe := book.For("minecraft:wooden_axe")
 	require.Len(t, axe, 1)

@@ -16,6 +16,7 @@ func saw() world.ItemStack { return world.NewTool("gregtech:gt.metatool.01", 10,
 func TestBasicCrafting(t *testing.T) {
 	floor := func() *world.SparseBlocks { return ground(world.NewSparseBlocks(), 63, -2, -2, 2, 2) }
 	planks := stack("minecraft:planks", 0, 16)
+	logs := stack("minecraft:log", 0, 4)
 	flint := stack("minecraft:flint", 0, 3)
 
 	tests := []struct {
@@ -49,10 +50,26 @@ func TestBasicCrafting(t *testing.T) {
 			want: []action.Action{action.Craft{Item: "minecraft:planks", Count: 4}},
 		},
 		{
-			name: "sticks with a saw: 4 from 2 planks",
-			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 2), saw())),
-			raw:  map[string]any{"item": "minecraft:stick", "count": 4},
-			want: []action.Action{action.Craft{Item: "minecraft:stick", Count: 1}},
+			name: "sticks with a saw: 4 from 2 planks, saw over planks at a crafting table",
+			w: snap(at(0, 64, 0), floor().SetID(world.Pos(2, 64, 1), "minecraft:crafting_table", 0),
+				world.NewInventory(stack("minecraft:planks", 0, 2), saw())),
+			raw: map[string]any{"item": "minecraft:stick", "count": 4},
+			want: []action.Action{
+				action.MoveTo{Pos: world.Pos(2, 64, 1), Radius: 3},
+				action.Craft{Item: "minecraft:stick", Count: 1, Table: pos(2, 64, 1)},
+			},
+		},
+		{
+			name: "GTNH torches: 5 from a coal coke",
+			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:stick", 0, 2), stack("Railcraft:fuel.coke", 0, 2))),
+			raw:  map[string]any{"item": "minecraft:torch", "count": 10},
+			want: []action.Action{action.Craft{Item: "minecraft:torch", Count: 2}},
+		},
+		{
+			name: "GTNH torches: 2 from a charcoal",
+			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:stick", 0, 3), stack("minecraft:coal", 1, 3))),
+			raw:  map[string]any{"item": "minecraft:torch", "count": 6},
+			want: []action.Action{action.Craft{Item: "minecraft:torch", Count: 3}},
 		},
 		{
 			name: "the GTNH crafting table: 2 flint and 2 logs in the inventory grid",
@@ -63,14 +80,14 @@ func TestBasicCrafting(t *testing.T) {
 		{
 			name: "metadata 0 finds the plain recipe",
 			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:stick", 0, 1), stack("minecraft:coal", 0, 1))),
-			raw:  map[string]any{"item": "minecraft:torch:0", "count": 2},
+			raw:  map[string]any{"item": "minecraft:torch:0", "count": 3},
 			want: []action.Action{action.Craft{Item: "minecraft:torch", Count: 1}},
 		},
 		{
 			name: "3x3 at the nearest crafting table",
 			w: snap(at(0, 64, 0), floor().
 				SetID(world.Pos(6, 64, 0), "minecraft:crafting_table", 0).
-				SetID(world.Pos(3, 64, 1), "minecraft:crafting_table", 0), world.NewInventory(planks, flint)),
+				SetID(world.Pos(3, 64, 1), "minecraft:crafting_table", 0), world.NewInventory(planks, logs, flint)),
 			raw: map[string]any{"item": "minecraft:chest"},
 			want: []action.Action{
 				action.MoveTo{Pos: world.Pos(3, 64, 1), Radius: 3},
@@ -79,7 +96,7 @@ func TestBasicCrafting(t *testing.T) {
 		},
 		{
 			name: "3x3 with a crafting table from the inventory placed next to the player",
-			w:    snap(at(0, 64, 0), floor(), world.NewInventory(planks, flint, stack("minecraft:crafting_table", 0, 1))),
+			w:    snap(at(0, 64, 0), floor(), world.NewInventory(planks, logs, flint, stack("minecraft:crafting_table", 0, 1))),
 			raw:  map[string]any{"item": "minecraft:chest"},
 			want: []action.Action{
 				action.PlaceBlock{Pos: world.Pos(0, 64, -1), Item: "minecraft:crafting_table", Face: "up"},
@@ -91,7 +108,7 @@ func TestBasicCrafting(t *testing.T) {
 			w: snap(at(0, 64, 0), world.NewSparseBlocks().
 				SetID(world.Pos(0, 63, -1), "minecraft:water", 0).
 				SetID(world.Pos(0, 63, 1), "minecraft:stone", 0).SetID(world.Pos(0, 64, 1), "minecraft:stone", 0).
-				SetID(world.Pos(-1, 63, 0), "minecraft:dirt", 0), world.NewInventory(planks, flint, stack("minecraft:crafting_table", 0, 1))),
+				SetID(world.Pos(-1, 63, 0), "minecraft:dirt", 0), world.NewInventory(planks, logs, flint, stack("minecraft:crafting_table", 0, 1))),
 			raw: map[string]any{"item": "minecraft:chest"},
 			want: []action.Action{
 				action.PlaceBlock{Pos: world.Pos(-1, 64, 0), Item: "minecraft:crafting_table", Face: "up"},
@@ -137,7 +154,7 @@ func TestBasicCraftingFailures(t *testing.T) {
 		},
 		{
 			name: "3x3 without any crafting table",
-			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:flint", 0, 1))),
+			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1))),
 			raw:  map[string]any{"item": "minecraft:chest"},
 			code: skills.CodeMissingItems,
 			msg:  []string{"crafting table", "2 flint and 2 logs"},
@@ -145,14 +162,14 @@ func TestBasicCraftingFailures(t *testing.T) {
 		{
 			name: "crafting table too far away",
 			w: snap(at(0, 64, 0), world.NewSparseBlocks().SetID(world.Pos(20, 64, 0), "minecraft:crafting_table", 0),
-				world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:flint", 0, 1))),
+				world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1))),
 			raw:  map[string]any{"item": "minecraft:chest"},
 			code: skills.CodeMissingItems,
 			msg:  []string{"crafting table"},
 		},
 		{
 			name: "a table in the inventory but nowhere to put it",
-			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:flint", 0, 1), stack("minecraft:crafting_table", 0, 1))),
+			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1), stack("minecraft:crafting_table", 0, 1))),
 			raw:  map[string]any{"item": "minecraft:chest"},
 			code: skills.CodeNoTarget,
 			msg:  []string{"no free spot"},

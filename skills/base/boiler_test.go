@@ -25,6 +25,12 @@ func boiler(x, y, z, water int, temp float64, fuel world.ItemStack) world.Machin
 	}
 }
 
+// burning marks a boiler as burning fuel.
+func burning(m world.Machine) world.Machine {
+	m.Active = true
+	return m
+}
+
 // tank builds a water tank.
 func tank(x, y, z, water, capacity int) world.Machine {
 	return world.Machine{
@@ -67,6 +73,13 @@ func TestFeedSteamBoiler(t *testing.T) {
 				boiler(3, 64, 0, 16000, 20, none)),
 			raw:  map[string]any{"fuel": "ore:fuelCoke", "amount": 32},
 			want: feedVisit(near, "Railcraft:fuel.coke", 12, "fuel"),
+		},
+		{
+			name: "charcoal by exact id",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(coal(40), stack("minecraft:coal", 1, 5)),
+				boiler(3, 64, 0, 16000, 20, none)),
+			raw:  map[string]any{"fuel": "minecraft:coal:1"},
+			want: feedVisit(near, "minecraft:coal:1", 5, "fuel"),
 		},
 		{
 			name: "a fuel slot only stacks the same fuel",
@@ -133,6 +146,9 @@ func TestFeedSteamBoilerNothingOrFailure(t *testing.T) {
 			nil, skills.CodeUnsafe, []string{"(3, 64, 0), (0, 64, 6)"},
 		},
 		{"no fuel", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), nil, skills.CodeMissingItems, []string{"no ore:gemCoal"}},
+		{"logs are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "ore:logWood"}, skills.CodeInvalidParams, []string{"does not take ore:logWood", "2000 ticks", "ore:gemCharcoal"}},
+		{"planks are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "minecraft:planks"}, skills.CodeInvalidParams, []string{"minecraft:planks"}},
+		{"a block of any Railcraft cube is refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("Railcraft:cube", 2, 4)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "Railcraft:cube"}, skills.CodeInvalidParams, []string{"Railcraft:cube:0"}},
 		{"another fuel in the slot", snap(at(0, 64, 0), nil, world.NewInventory(coal(40)), boiler(3, 64, 0, 16000, 20, stack("minecraft:log", 0, 2))), nil, skills.CodeNoTarget, []string{"another fuel"}},
 	}
 	for _, tc := range tests {
@@ -171,6 +187,16 @@ func TestRefillWaterTanks(t *testing.T) {
 		}
 		return out
 	}
+	// cells goes to a boiler and pours n cells through its GUI's fluid slots.
+	cells := func(p world.BlockPos, item string, n int) []action.Action {
+		out := []action.Action{action.MoveTo{Pos: p, Radius: 3}, action.OpenContainer{Pos: p}}
+		for range n {
+			out = append(out, action.TransferItems{Pos: p, Item: item, Count: 1, Direction: action.Deposit, Slot: "fluid_in"})
+		}
+		return append(out,
+			action.TransferItems{Pos: p, Item: "ore:cellEmpty", Count: n, Direction: action.Withdraw, Slot: "fluid_out"},
+			action.CloseContainer{})
+	}
 	cat := func(parts ...[]action.Action) []action.Action {
 		var out []action.Action
 		for _, p := range parts {
@@ -194,10 +220,34 @@ func TestRefillWaterTanks(t *testing.T) {
 			want: cat(pour(near, "minecraft:water_bucket", 2), pour(far, "minecraft:water_bucket", 1)),
 		},
 		{
-			name: "water cells by exact id",
+			name: "water cells go into a boiler through its GUI",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(stack("IC2:itemCellEmpty", 1, 5)),
 				boiler(3, 64, 0, 4000, 300, none)),
-			want: pour(near, "IC2:itemCellEmpty:1", 5),
+			want: cells(near, "IC2:itemCellEmpty:1", 5),
+		},
+		{
+			name: "water cells are right-clicked into a water tank",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(stack("IC2:itemCellEmpty", 1, 2)),
+				tank(3, 64, 0, 0, 2000)),
+			want: pour(near, "IC2:itemCellEmpty:1", 2),
+		},
+		{
+			name: "a boiler gets a bucket by right-click and cells through its GUI, then trips with both",
+			w: snap(at(0, 64, 0), pool, world.NewInventory(water(1), stack("IC2:itemCellEmpty", 1, 1)),
+				boiler(3, 64, 0, 12000, 300, none)),
+			raw: map[string]any{"min_fill": 0.9},
+			want: cat(
+				[]action.Action{action.MoveTo{Pos: near, Radius: 3}, action.UseItem{Item: "minecraft:water_bucket", Target: ptr(near)},
+					action.OpenContainer{Pos: near},
+					action.TransferItems{Pos: near, Item: "IC2:itemCellEmpty:1", Count: 1, Direction: action.Deposit, Slot: "fluid_in"},
+					action.TransferItems{Pos: near, Item: "ore:cellEmpty", Count: 1, Direction: action.Withdraw, Slot: "fluid_out"},
+					action.CloseContainer{}},
+				[]action.Action{action.MoveTo{Pos: src, Radius: 3},
+					action.UseItem{Item: "ore:bucketEmpty", Target: ptr(src)},
+					action.UseItem{Item: "ore:cellEmpty", Target: ptr(world.Pos(-6, 63, 0))}},
+				[]action.Action{action.MoveTo{Pos: near, Radius: 3}, action.UseItem{Item: "ore:bucketWater", Target: ptr(near)}},
+				cells(near, "ore:cellWater", 1)[1:],
+			),
 		},
 		{
 			name: "held water first, then trips with the emptied buckets",
@@ -233,6 +283,19 @@ func TestRefillWaterTanks(t *testing.T) {
 				boiler(3, 64, 0, 0, 450, stack("minecraft:coal", 0, 10)),
 				tank(0, 64, 6, 0, 2000)),
 			want: pour(far, "minecraft:water_bucket", 2),
+		},
+		{
+			name: "a dry boiler still burning near 100 °C is skipped; one far below is filled",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
+				burning(boiler(3, 64, 0, 0, 61, none)),
+				burning(boiler(0, 64, 6, 0, 60, none))),
+			want: pour(far, "minecraft:water_bucket", 2),
+		},
+		{
+			name: "a dry boiler at 100 °C that is not burning only cools: safe",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(1)),
+				boiler(3, 64, 0, 0, 100, none)),
+			want: pour(near, "minecraft:water_bucket", 1),
 		},
 		{
 			name: "a cold dry boiler is safe to fill",
@@ -289,6 +352,11 @@ func TestRefillWaterTanksNothingOrFailure(t *testing.T) {
 			"the only boiler is hot and dry",
 			snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:water_bucket", 0, 4)), boiler(3, 64, 0, 0, 101, none)),
 			skills.CodeUnsafe, []string{"(3, 64, 0)", "explode", "cool down"},
+		},
+		{
+			"the only boiler is burning dry at 90 °C",
+			snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:water_bucket", 0, 4)), burning(boiler(3, 64, 0, 0, 90, none))),
+			skills.CodeUnsafe, []string{"(3, 64, 0)", "burning dry", "burn out"},
 		},
 		{
 			"no bucket or cell at all",

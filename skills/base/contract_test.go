@@ -40,11 +40,12 @@ func scenarios() []scenario {
 		{"chop with an axe", ChopTree{}, snap(at(0, 64, 0), trees, world.NewInventory(stack("minecraft:dirt", 0, 1), world.NewTool("minecraft:stone_axe", 0, 90, 131))), map[string]any{"min_logs": 12}},
 		{"plant", PlantSapling{}, snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -4, -4, 4, 4), world.NewInventory(stack("minecraft:sapling", 0, 4))), map[string]any{"count": 4}},
 		{"craft planks", BasicCrafting{}, snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 4))), map[string]any{"item": "minecraft:planks", "count": 8}},
-		{"craft a chest at a table", BasicCrafting{}, snap(at(0, 64, 0), world.NewSparseBlocks().SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:flint", 0, 1))), map[string]any{"item": "minecraft:chest"}},
-		{"craft a chest placing a table", BasicCrafting{}, snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -1, -1, 1, 1), world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:flint", 0, 1), stack("minecraft:crafting_table", 0, 1))), map[string]any{"item": "minecraft:chest"}},
+		{"craft a chest at a table", BasicCrafting{}, snap(at(0, 64, 0), world.NewSparseBlocks().SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1))), map[string]any{"item": "minecraft:chest"}},
+		{"craft a chest placing a table", BasicCrafting{}, snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -1, -1, 1, 1), world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1), stack("minecraft:crafting_table", 0, 1))), map[string]any{"item": "minecraft:chest"}},
 		{"feed coke ovens", FeedCokeOvens{}, snap(at(0, 64, 0), nil, world.NewInventory(coal), cokeOven(3, 64, 0, true, none, none, 0), cokeOven(0, 64, 5, true, stack("minecraft:coal", 0, 3), none, 0)), nil},
 		{"maintain coke ovens", MaintainCokeOvens{}, snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:bucket", 0, 3)), cokeOven(3, 64, 0, true, none, stack("Railcraft:fuel.coke", 0, 30), 60000)), nil},
 		{"feed boilers", FeedSteamBoiler{}, snap(at(0, 64, 0), nil, world.NewInventory(coal), boiler(3, 64, 0, 12000, 400, none), boiler(0, 64, 4, 0, 400, none)), nil},
+		{"refill a boiler with cells", RefillWaterTanks{}, snap(at(0, 64, 0), pool, world.NewInventory(stack("IC2:itemCellEmpty", 1, 2)), boiler(0, 64, 4, 1000, 150, none)), nil},
 		{"refill water", RefillWaterTanks{}, snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:water_bucket", 0, 1), stack("minecraft:bucket", 0, 2)), tank(3, 64, 0, 0, 16000), boiler(0, 64, 4, 0, 450, none)), nil},
 	}
 }

@@ -1,6 +1,8 @@
 package base
 
 import (
+	"strings"
+
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -12,9 +14,14 @@ func init() { registry.Provide(FeedSteamBoiler{}) }
 // FeedSteamBoiler puts solid fuel into nearby GregTech coal boilers.
 //
 // GTNH behaviour: the small coal boiler (bronze, and the high-pressure steel
-// one) is the power source of the steam age. It burns solid fuel (coal,
-// charcoal, coal coke, logs, …) from one fuel slot and heats up slowly
-// (steam comes only above 100 °C); its water is refilled by hand or by pipe.
+// one) is the power source of the steam age. It burns solid fuel from one
+// fuel slot and heats up slowly (steam comes only above 100 °C); its water
+// is refilled by hand or by pipe. Its fuel slot takes only coal, charcoal,
+// lignite and coke (and their blocks) and other solid fuels that burn at
+// least 2000 ticks (GT5-Unofficial MTEBoilerBronze.getCombustionPotential,
+// the GUI's fuel slot filter): logs and planks (300 ticks) are refused, so
+// a fuel outside boilerFuels is an invalid parameter before anything is
+// done.
 // A GregTech boiler that burns fuel with no water keeps heating, and once
 // it is hot and dry, the first water that reaches it makes it explode,
 // taking the boiler and the blocks around it. So this skill never adds fuel
@@ -34,6 +41,28 @@ func init() { registry.Provide(FeedSteamBoiler{}) }
 // fuel with none in the inventory is missing_items.
 type FeedSteamBoiler struct{}
 
+// boilerFuelNames are the fuel names the skill accepts: what
+// MTEBoilerBronze.getCombustionPotential (GT5-Unofficial
+// src/main/java/gregtech/common/tileentities/boilers/MTEBoilerBronze.java)
+// lets into the fuel slot: materials Coal, Lignite and Charcoal, ore
+// fuelCoke and coke blocks (Railcraft's cube), and any fuel burning at least
+// 2000 ticks (a blaze rod burns 2400). The steel boiler (MTEBoilerSteel)
+// inherits the rule.
+var boilerFuelNames = []string{
+	"ore:gemCoal", "ore:gemCharcoal", "ore:gemLignite", "ore:fuelCoke",
+	"ore:blockCoal", "ore:blockCharcoal", "ore:blockLignite", "ore:blockFuelCoke",
+	"minecraft:coal", "minecraft:coal:0", "minecraft:coal:1", "minecraft:coal_block",
+	"Railcraft:fuel.coke", "Railcraft:cube:0", "minecraft:blaze_rod",
+}
+
+var boilerFuels = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range boilerFuelNames {
+		m[n] = true
+	}
+	return m
+}()
+
 // Name implements skills.Implementation.
 func (FeedSteamBoiler) Name() string { return "feed_steam_boiler" }
 
@@ -44,6 +73,11 @@ func (FeedSteamBoiler) SuggestActions(w *world.Snapshot, p skills.Params) ([]act
 	fuel, fuelName, err := itemParam(p, "fuel", "ore:gemCoal")
 	if err != nil {
 		return nil, err
+	}
+	if !boilerFuels[fuelName] {
+		return nil, skills.Failf(skills.CodeInvalidParams,
+			"parameter \"fuel\": a GregTech coal boiler does not take %s: it burns only coal, charcoal, lignite and coke and solid fuels burning at least 2000 ticks (logs and planks burn 300 and are refused); use one of %s",
+			fuelName, strings.Join(boilerFuelNames, ", "))
 	}
 
 	boilers := w.MachinesOfKind(world.MachineSteamBoiler, radius)

@@ -16,21 +16,35 @@ func init() { registry.Provide(RefillWaterTanks{}) }
 //
 // GTNH behaviour: before pumps and pipes, steam-age boilers are kept running
 // by hand with buckets (or IC2 cells) of water; a bucket or cell holds
-// 1000 mB and a small coal boiler 16 000 mB. The one deadly mistake is
-// watering a GregTech boiler that has run dry while hot: a boiler above
-// 100 °C with no water explodes the moment water reaches it. This skill
-// never adds water to a steam_boiler whose water is 0 and whose temperature
-// is above 100 °C; such a boiler has to cool down (or be broken and
-// replaced) first. A dry boiler that is still cold is safe to fill.
+// 1000 mB and a small coal boiler 16 000 mB. A GregTech boiler takes water
+// two ways (GT5-Unofficial MTEBoiler.onRightclick and MTEBasicTank.onPreTick):
+// right-clicking it with a water bucket pours the bucket in (and hands back
+// an empty bucket even if the tank had less room); any other item, an IC2
+// water cell among them, only opens its GUI, where a cell goes into the
+// fluid input slot ("fluid_in"), is emptied into the tank and comes out
+// empty in the fluid output slot ("fluid_out"). A Railcraft water tank takes
+// buckets and cells by right-click.
+//
+// The one deadly mistake is watering a GregTech boiler that has run dry
+// while hot: a boiler above 100 °C with no water explodes as soon as water
+// reaches it (within ten ticks). This skill never adds water to a
+// steam_boiler whose water is 0 and whose temperature is above 100 °C, nor
+// to a dry one that is still burning within burningDryMarginC of 100 °C
+// (it would pass 100 °C before the water lands); such a boiler has to cool
+// down (or be broken and replaced) first. A dry boiler that is still cold
+// is safe to fill.
 //
 // Targets are machines of kind water_tank and steam_boiler within radius,
 // nearest first, whose water is below min_fill of their capacity; each is
-// filled towards capacity in whole buckets (a bucket cannot be emptied into
-// less than 1000 mB of room). The plan:
+// filled towards capacity in whole buckets (never more than fits, so no
+// water is spilled). The plan:
 //
 //  1. Water buckets and cells already held (ore:bucketWater,
 //     ore:cellWater) are used first: move_to the target (radius 3), then
-//     use_item the container on the machine once per 1000 mB.
+//     use_item each bucket (and each cell, on a water tank) on it; cells for
+//     a boiler go through its GUI: open_container, transfer_items{deposit 1,
+//     slot "fluid_in"} per cell, transfer_items{withdraw the empty cells
+//     (ore:cellEmpty), slot "fluid_out"}, close_container.
 //  2. If more is needed, every empty container (held ones, ore:bucketEmpty
 //     and ore:cellEmpty, plus those emptied in step 1) goes on trips: move_to
 //     the nearest block tagged water_source (radius 3), use_item each empty
@@ -59,10 +73,59 @@ var waterContainers = []struct {
 	{world.MustItem("ore:cellEmpty"), world.MustItem("ore:cellWater")},
 }
 
+// cellKind is the index of cells in waterContainers.
+const cellKind = 1
+
+// burningDryMarginC is how far below boiling a dry boiler that is still
+// burning must be for water to reach it safely. A bronze boiler with fuel
+// gains a degree every 12 ticks and loses one every 46 (GT5-Unofficial
+// MTEBoiler, MTEBoilerBronze), about 1.2 °C a second; once above 100 °C dry
+// it explodes when water arrives, so the walk to it (and the trips to a
+// water source) must not give it time to pass 100 °C: 40 °C is half a
+// minute.
+const burningDryMarginC = 40.0
+
+// dryBoilerUnsafe says whether a boiler with no water must not be watered:
+// it is above 100 °C (it has noted that it ran dry, or will at its next
+// check), or it is still burning and close enough to 100 °C to pass it
+// before the water lands.
+func dryBoilerUnsafe(m world.Machine) bool {
+	return m.Temperature > hotBoilerC || m.Active && m.Temperature > hotBoilerC-burningDryMarginC
+}
+
 // waterTarget is a machine that needs water and how many buckets it takes.
 type waterTarget struct {
-	pos  world.BlockPos
-	need int
+	pos    world.BlockPos
+	need   int
+	boiler bool
+}
+
+// pouring is one water container to empty into a target.
+type pouring struct {
+	ref  string // the item, as the body should match it
+	kind int    // index into waterContainers
+}
+
+// pour empties containers into a target: buckets (and cells, on a water
+// tank) by use_item; cells on a GregTech boiler through its GUI's fluid
+// slots, taking the empty cells back.
+func pour(t waterTarget, items []pouring) []action.Action {
+	var acts, gui []action.Action
+	for _, it := range items {
+		if t.boiler && it.kind == cellKind {
+			gui = append(gui, action.TransferItems{Pos: t.pos, Item: it.ref, Count: 1, Direction: action.Deposit, Slot: "fluid_in"})
+			continue
+		}
+		acts = append(acts, action.UseItem{Item: it.ref, Target: ptr(t.pos)})
+	}
+	if len(gui) > 0 {
+		acts = append(acts, action.OpenContainer{Pos: t.pos})
+		acts = append(acts, gui...)
+		acts = append(acts,
+			action.TransferItems{Pos: t.pos, Item: waterContainers[cellKind].empty.String(), Count: len(gui), Direction: action.Withdraw, Slot: "fluid_out"},
+			action.CloseContainer{})
+	}
+	return acts
 }
 
 // SuggestActions implements skills.Implementation.
@@ -95,16 +158,16 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 		if need <= 0 {
 			continue
 		}
-		if m.Kind == world.MachineSteamBoiler && t.Amount <= 0 && m.Temperature > hotBoilerC {
+		if m.Kind == world.MachineSteamBoiler && t.Amount <= 0 && dryBoilerUnsafe(m) {
 			unsafe = append(unsafe, m)
 			continue
 		}
-		targets = append(targets, waterTarget{pos: m.Pos, need: need})
+		targets = append(targets, waterTarget{pos: m.Pos, need: need, boiler: m.Kind == world.MachineSteamBoiler})
 	}
 	if len(targets) == 0 {
 		if len(unsafe) > 0 {
 			return nil, skills.Failf(skills.CodeUnsafe,
-				"boiler(s) at %s ran dry while hot (above %.0f °C): water now would make them explode; let them cool down, or break and replace them",
+				"boiler(s) at %s ran dry while hot (above %.0f °C), or are burning dry and will be before water reaches them: water then makes them explode; let the fuel burn out and the boiler cool down, or break and replace it",
 				positions(unsafe), hotBoilerC)
 		}
 		return nil, nil
@@ -136,10 +199,10 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 	fi := 0
 	for ti := range targets {
 		t := &targets[ti]
-		var uses []action.Action
+		var uses []pouring
 		for t.need > 0 && fi < len(filled) {
 			f := &filled[fi]
-			uses = append(uses, action.UseItem{Item: f.ref, Target: ptr(t.pos)})
+			uses = append(uses, pouring{ref: f.ref, kind: f.kind})
 			emptied[f.kind]++
 			t.need--
 			if f.left--; f.left == 0 {
@@ -148,7 +211,7 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 		}
 		if len(uses) > 0 {
 			acts = append(acts, action.MoveTo{Pos: t.pos, Radius: workRadius})
-			acts = append(acts, uses...)
+			acts = append(acts, pour(*t, uses)...)
 		}
 	}
 
@@ -205,12 +268,14 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 				continue
 			}
 			acts = append(acts, action.MoveTo{Pos: t.pos, Radius: workRadius})
+			var uses []pouring
 			for t.need > 0 && ci < len(carried) {
-				acts = append(acts, action.UseItem{Item: waterContainers[carried[ci]].water.String(), Target: ptr(t.pos)})
+				uses = append(uses, pouring{ref: waterContainers[carried[ci]].water.String(), kind: carried[ci]})
 				ci++
 				t.need--
 				remaining--
 			}
+			acts = append(acts, pour(*t, uses)...)
 		}
 	}
 	return acts, nil
