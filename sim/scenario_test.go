@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -79,4 +80,42 @@ func FuzzParseScenario(f *testing.F) {
 			t.Fatalf("accepted an invalid scenario: %+v", sc)
 		}
 	})
+}
+
+// TestGenerationIsCancellable: building a world stops when its context is
+// done, with an error that wraps the context's.
+func TestGenerationIsCancellable(t *testing.T) {
+	sc, err := DefaultScenario()
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = NewContext(ctx, sc, Options{})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "generating the terrain")
+
+	// Trees: the terrain is done, planting is cut short.
+	ctx, cancel = context.WithCancel(context.Background())
+	calls := 0
+	_, err = NewContext(cancelAfter{ctx, cancel, &calls, sc.SizeZ + 1}, sc, Options{})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "planting trees")
+
+	_, err = NewContext(context.Background(), sc, Options{})
+	require.NoError(t, err)
+}
+
+// cancelAfter is a context that is cancelled once Err has been asked n times.
+type cancelAfter struct {
+	context.Context
+	cancel context.CancelFunc
+	calls  *int
+	n      int
+}
+
+func (c cancelAfter) Err() error {
+	*c.calls++
+	if *c.calls > c.n {
+		c.cancel()
+	}
+	return c.Context.Err()
 }

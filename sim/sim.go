@@ -42,6 +42,13 @@ type Options struct {
 
 // New builds the world of a scenario.
 func New(sc *Scenario, opts Options) (*Sim, error) {
+	return NewContext(context.Background(), sc, opts)
+}
+
+// NewContext builds the world of a scenario and gives up when ctx is done
+// (a large world takes seconds to generate): the error then wraps
+// ctx.Err().
+func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 	seed := sc.Seed
 	if opts.Seed != 0 {
 		seed = opts.Seed
@@ -60,7 +67,7 @@ func New(sc *Scenario, opts Options) (*Sim, error) {
 		ovens:   map[world.BlockPos]*ovenCore{},
 	}
 	var buildErr error
-	s.state.Update(func(tx *world.Tx) { buildErr = s.build(tx) })
+	s.state.Update(func(tx *world.Tx) { buildErr = s.build(ctx, tx) })
 	if buildErr != nil {
 		return nil, fmt.Errorf("%s: %w", sc.File, buildErr)
 	}
@@ -106,11 +113,14 @@ func (s *Sim) set(tx *world.Tx, p world.BlockPos, block string) error {
 	return tx.SetBlock(p, id, meta)
 }
 
-func (s *Sim) build(tx *world.Tx) error {
+func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 	sc := s.sc
 	ground := make([]int, sc.SizeX*sc.SizeZ)
 	phaseX, phaseZ := s.rng.Float64()*math.Pi*2, s.rng.Float64()*math.Pi*2
 	for z := 0; z < sc.SizeZ; z++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("generating the terrain: %w", err)
+		}
 		for x := 0; x < sc.SizeX; x++ {
 			h := sc.GroundY
 			if sc.Generator == "hills" {
@@ -197,6 +207,9 @@ func (s *Sim) build(tx *world.Tx) error {
 		return nil
 	}
 	for _, t := range sc.Trees {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("planting trees: %w", err)
+		}
 		if t.Random == 0 {
 			if err := plant(t.X, t.Z, t.Height); err != nil {
 				return err
@@ -205,6 +218,9 @@ func (s *Sim) build(tx *world.Tx) error {
 		}
 		placed := 0
 		for attempt := 0; placed < t.Random && attempt < t.Random*50; attempt++ {
+			if attempt%256 == 0 && ctx.Err() != nil {
+				return fmt.Errorf("planting trees: %w", ctx.Err())
+			}
 			x := t.X + s.rng.IntN(t.X2-t.X+1)
 			z := t.Z + s.rng.IntN(t.Z2-t.Z+1)
 			if !free(x, z) {
