@@ -100,8 +100,16 @@ var machineBlocks = map[string]string{
 	world.MachineChest:       "minecraft:chest",
 }
 
+// Names returns the item and block names of the simulated world: those of
+// the shipped tables, which every block, machine, fuel and recipe of the
+// simulator comes from (a test keeps it so). The simulator knows nothing
+// else, so a scenario, goal or script naming anything else is refused
+// before a run. Shared: Clone it before adding names.
+func Names() *world.Names { return world.DefaultNames() }
+
 // ParseScenario reads and validates a scenario file; every problem is
-// reported with file:line:column.
+// reported with file:line:column. Blocks and items must be names the
+// simulator knows (Names), with the nearest known name as a hint.
 func ParseScenario(file string, data []byte) (*Scenario, error) {
 	root, err := strictyaml.Parse(file, data)
 	if err != nil {
@@ -236,6 +244,12 @@ func (p *scenarioParser) stack(n *yaml.Node, path string) (StackSpec, bool) {
 	ok := true
 	if v, has := f["item"]; has {
 		st.Item, ok = p.id(v.Value, path+".item")
+		if ok {
+			if err := Names().CheckItem(st.Item); err != nil {
+				p.Errorf(v.Value, path+".item", "%v", err)
+				ok = false
+			}
+		}
 	}
 	if v, has := f["count"]; has {
 		if c, good := p.Int(v.Value, path+".count"); good {
@@ -300,7 +314,12 @@ func (p *scenarioParser) block(n *yaml.Node, path string) {
 	p.Require(n, path, f, "block")
 	var b BlockSpec
 	if v, ok := f["block"]; ok {
-		b.Block, _ = p.id(v.Value, path+".block")
+		if id, ok := p.id(v.Value, path+".block"); ok {
+			if err := Names().CheckBlock(id); err != nil {
+				p.Errorf(v.Value, path+".block", "%v", err)
+			}
+			b.Block = id
+		}
 	}
 	_, hasPos := f["pos"]
 	_, hasFrom := f["from"]

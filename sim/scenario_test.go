@@ -24,6 +24,24 @@ func TestDefaultScenarioParses(t *testing.T) {
 	assert.Equal(t, 32, sc.Machines[4].Slots["0"].Count)
 }
 
+// Every block, fuel and coke oven product the simulator's own data uses is
+// a name of the shipped tables, so Names (what scenarios, goals and scripts
+// are checked against) covers the simulated world.
+func TestSimDataNamesAreKnown(t *testing.T) {
+	n := Names()
+	for kind, b := range machineBlocks {
+		assert.NoError(t, n.CheckBlock(b), "machine %s", kind)
+	}
+	for id := range burnTicks {
+		assert.NoError(t, n.CheckItem(id), "fuel")
+	}
+	for in, r := range cokeRecipes {
+		assert.NoError(t, n.CheckItem(in), "coke oven input")
+		assert.NoError(t, n.CheckItem(r.output), "coke oven output")
+	}
+	assert.Error(t, n.CheckItem("Railcraft:fuel.cok"))
+}
+
 func TestScenarioErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -39,6 +57,15 @@ func TestScenarioErrors(t *testing.T) {
 		{"tree needs room", "name: x\nplayer: {pos: [1, 64, 1]}\ntrees:\n  - {at: [0, 5]}\n", []string{"s.yaml:4:10: trees[0].at: trees need 2 blocks of room"}},
 		{"unknown machine", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - {kind: fusion_reactor, pos: [3, 64, 3]}\n", []string{`s.yaml:4:12: machines[0].kind: unknown machine kind "fusion_reactor"`}},
 		{"bad tank", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - kind: steam_boiler\n    pos: [3, 64, 3]\n    fluids:\n      water: {amount: 9, capacity: 5}\n", []string{"s.yaml:7:14: machines[0].fluids.water: amount must be within 0..capacity"}},
+		{"unknown block", "name: x\nplayer: {pos: [1, 64, 1]}\nblocks:\n  - {block: minecraft:gravle, pos: [1, 63, 1]}\n  - {block: minecraft:log, pos: [2, 63, 1]}\n",
+			[]string{`s.yaml:4:13: blocks[0].block: unknown block "minecraft:gravle" (did you mean "minecraft:gravel"?)`}},
+		{"an item is not a block", "name: x\nplayer: {pos: [1, 64, 1]}\nblocks:\n  - {block: minecraft:stick, pos: [1, 63, 1]}\n",
+			[]string{`s.yaml:4:13: blocks[0].block: unknown block "minecraft:stick"`}},
+		{"unknown mod block", "name: x\nplayer: {pos: [1, 64, 1]}\nblocks:\n  - {block: somemod:widget, pos: [1, 63, 1]}\n",
+			[]string{`s.yaml:4:13: blocks[0].block: unknown block "somemod:widget"`}},
+		{"unknown items", "name: x\nplayer:\n  pos: [1, 64, 1]\n  inventory:\n    - {item: minecraft:lgo}\n    - {item: minecraft:log}\nmachines:\n  - kind: chest\n    pos: [3, 64, 3]\n    slots:\n      \"0\": {item: Railcraft:fuel.cok}\n",
+			[]string{`s.yaml:5:14: player.inventory[0].item: unknown item "minecraft:lgo" (did you mean "minecraft:log"?)`,
+				`s.yaml:11:19: machines[0].slots.0.item: unknown item "Railcraft:fuel.cok" (did you mean "Railcraft:fuel.coke"?)`}},
 		{"bad stack", "name: x\nplayer:\n  pos: [1, 64, 1]\n  inventory:\n    - {item: minecraft:stone_axe, durability: 3}\n    - {item: minecraft:log, count: 65}\n",
 			[]string{"s.yaml:5:35: player.inventory[0].durability: needs max_durability", "s.yaml:6:36: player.inventory[1].count: must be within 1..64"}},
 	}

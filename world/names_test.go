@@ -78,3 +78,11 @@ func TestNamesConcurrentChecks(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestUnknownTierSuggests(t *testing.T) {
+	tiers := DefaultTiers()
+	assert.ErrorContains(t, tiers.UnknownError("stem_age"), `unknown tier "stem_age" (did you mean "steam_age"? known: stone_age, steam_age, lv,`)
+	assert.ErrorContains(t, tiers.UnknownError("industrial"), `unknown tier "industrial" (known: stone_age, steam_age, lv,`)
+	_, err := tiers.Compare("stem_age", "lv")
+	assert.ErrorContains(t, err, `did you mean "steam_age"?`)
+}
