@@ -207,34 +207,24 @@ func (c *configFlags) source() (fs.FS, string) {
 	return os.DirFS(c.dir), c.dir
 }
 
-// load builds and finalizes the registry from the configuration.
+// load builds and finalizes the registry from the configuration, with the
+// checks skills validate makes (checkConfig): an invalid configuration is
+// printed and refused with exit status 2 by every command.
 func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, error) {
 	fsys, prefix := c.source()
-	reg, err := registry.LoadConfig(fsys, registry.Options{Policy: policy, StatePath: c.state})
-	if err != nil {
-		printErrors(e.stderr, prefix, err)
-		return nil, &reportedError{"invalid configuration"}
-	}
-	if c.dir == "" {
-		// The shipped configuration must cover every shipped Go skill.
-		if err := reg.RegisterProvided(); err != nil {
+	kt := embeddedTarget()
+	if c.dir != "" {
+		if err := checkConfigRoot(c.dir); err != nil {
 			return nil, err
 		}
-	} else {
-		// A custom configuration may leave shipped skills out.
-		for _, impl := range registry.Provided() {
-			err := reg.Register(impl)
-			if errors.Is(err, registry.ErrNoSpec) {
-				e.log.Debug().Str("skill", impl.Name()).Str("config", c.dir).Msg("no spec for shipped Go skill; skipped")
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
+		var err error
+		if kt, err = osTarget(c.dir); err != nil {
+			return nil, err
 		}
 	}
-	if err := reg.Finalize(); err != nil {
-		return nil, err
+	reg, problems := checkConfig(e, fsys, prefix, kt, registry.Options{Policy: policy, StatePath: c.state}, c.dir == "", false)
+	if problems > 0 {
+		return nil, errInvalidConfig
 	}
 	return reg, nil
 }
