@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/skills"
@@ -481,13 +482,24 @@ func (s nameSet) has(n string) bool { return s[n] }
 // shippedSpecNames returns the names of the executable skills shipped in the
 // binary.
 func shippedSpecNames() nameSet {
+	shippedOnce.Do(func() {
+		specs, _ := skills.LoadDir(config.FS, "skills")
+		for _, s := range specs {
+			shippedNames[s.Name] = true
+		}
+	})
 	out := nameSet{}
-	specs, _ := skills.LoadDir(config.FS, "skills")
-	for _, s := range specs {
-		out[s.Name] = true
+	for n := range shippedNames {
+		out[n] = true
 	}
 	return out
 }
+
+// shippedNames caches shippedSpecNames: the binary's specs never change.
+var (
+	shippedOnce  sync.Once
+	shippedNames = nameSet{}
+)
 
 // validateKnowledge validates the SKILL.md directories of a target and
 // prints every problem, blocking safety flag and (when warn is set) warning. It returns the

@@ -212,7 +212,10 @@ func (c *configFlags) source() (fs.FS, string) {
 // printed and refused with exit status 2 by every command.
 func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, error) {
 	fsys, prefix := c.source()
-	kt := embeddedTarget()
+	// The SKILL.md directories of the configuration in the binary cannot
+	// change after the tests that validate them (TestSkillsValidateEmbedded),
+	// so they are not scanned again at every start.
+	var kt knowledgeTarget
 	if c.dir != "" {
 		if err := checkConfigRoot(c.dir); err != nil {
 			return nil, err

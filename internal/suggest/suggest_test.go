@@ -20,6 +20,8 @@ func TestClosest(t *testing.T) {
 		{"too far", "diamond", items, ""},
 		{"exact is no suggestion", "minecraft:log", items, ""},
 		{"third of a long name", "minecraft:plnkz", items, "minecraft:planks"},
+		{"three edits in a long name", "coke-ovn-opratin", []string{"coke-oven-operation", "steam-age-boilers"}, "coke-oven-operation"},
+		{"three edits in a short name", "chp_re", []string{"chop_tree"}, ""},
 		{"short names need close matches", "ab", []string{"xyz"}, ""},
 		{"no candidates", "x", nil, ""},
 		{"tie goes to the first", "ab", []string{"aa", "bb"}, "aa"},
