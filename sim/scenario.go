@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -106,6 +108,16 @@ var machineBlocks = map[string]string{
 // else, so a scenario, goal or script naming anything else is refused
 // before a run. Shared: Clone it before adding names.
 func Names() *world.Names { return world.DefaultNames() }
+
+// machineFluids are the tanks each machine kind has in the simulator: a
+// scenario may fill these and no others (a misspelt tank would be a tank the
+// machine never reads).
+var machineFluids = map[string][]string{
+	world.MachineCokeOven:    {"creosote"},
+	world.MachineSteamBoiler: {"steam", "water"},
+	world.MachineWaterTank:   {"water"},
+	world.MachineChest:       nil,
+}
 
 // ParseScenario reads and validates a scenario file; every problem is
 // reported with file:line:column. Blocks and items must be names the
@@ -421,7 +433,7 @@ func (p *scenarioParser) machine(n *yaml.Node, path string) {
 					kinds = append(kinds, k)
 				}
 				sort.Strings(kinds)
-				p.Errorf(v.Value, path+".kind", "unknown machine kind %q (known: %s)", k, strings.Join(kinds, ", "))
+				p.Errorf(v.Value, path+".kind", "unknown machine kind %q%s (known: %s)", k, suggest.DidYouMean(k, kinds), strings.Join(kinds, ", "))
 			}
 			m.Kind = k
 		}
@@ -447,6 +459,13 @@ func (p *scenarioParser) machine(n *yaml.Node, path string) {
 		m.Fluids = map[string]world.FluidTank{}
 		for name, s := range p.Mapping(v.Value, path+".fluids", nil) {
 			fp := path + ".fluids." + name
+			if tanks, known := machineFluids[m.Kind]; known && !slices.Contains(tanks, name) {
+				if len(tanks) == 0 {
+					p.Errorf(s.Key, fp, "a %s has no fluid tanks", m.Kind)
+				} else {
+					p.Errorf(s.Key, fp, "a %s has no %q tank%s (its tanks: %s)", m.Kind, name, suggest.DidYouMean(name, tanks), strings.Join(tanks, ", "))
+				}
+			}
 			ff := p.Mapping(s.Value, fp, []string{"amount", "capacity"})
 			p.Require(s.Value, fp, ff, "capacity")
 			tank := world.FluidTank{Fluid: name}

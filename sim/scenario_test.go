@@ -66,6 +66,11 @@ func TestScenarioErrors(t *testing.T) {
 		{"unknown items", "name: x\nplayer:\n  pos: [1, 64, 1]\n  inventory:\n    - {item: minecraft:lgo}\n    - {item: minecraft:log}\nmachines:\n  - kind: chest\n    pos: [3, 64, 3]\n    slots:\n      \"0\": {item: Railcraft:fuel.cok}\n",
 			[]string{`s.yaml:5:14: player.inventory[0].item: unknown item "minecraft:lgo" (did you mean "minecraft:log"?)`,
 				`s.yaml:11:19: machines[0].slots.0.item: unknown item "Railcraft:fuel.cok" (did you mean "Railcraft:fuel.coke"?)`}},
+		{"misspelt machine kind", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - {kind: coke_ovn, pos: [3, 64, 3]}\n",
+			[]string{`s.yaml:4:12: machines[0].kind: unknown machine kind "coke_ovn" (did you mean "coke_oven"?)`}},
+		{"unknown tank", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - kind: coke_oven\n    pos: [3, 64, 3]\n    fluids: {creosot: {amount: 0, capacity: 10}}\n  - kind: steam_boiler\n    pos: [5, 64, 5]\n    fluids: {water: {amount: 0, capacity: 10}, steam: {amount: 0, capacity: 10}}\n  - kind: chest\n    pos: [7, 64, 7]\n    fluids: {water: {amount: 0, capacity: 10}}\n",
+			[]string{`s.yaml:6:14: machines[0].fluids.creosot: a coke_oven has no "creosot" tank (did you mean "creosote"?) (its tanks: creosote)`,
+				`s.yaml:12:14: machines[2].fluids.water: a chest has no fluid tanks`}},
 		{"bad stack", "name: x\nplayer:\n  pos: [1, 64, 1]\n  inventory:\n    - {item: minecraft:stone_axe, durability: 3}\n    - {item: minecraft:log, count: 65}\n",
 			[]string{"s.yaml:5:35: player.inventory[0].durability: needs max_durability", "s.yaml:6:36: player.inventory[1].count: must be within 1..64"}},
 	}
@@ -85,6 +90,7 @@ func TestScenarioErrors(t *testing.T) {
 				}
 				assert.True(t, found, "want %q in %q", w, got)
 			}
+			assert.Len(t, got, len(tc.want), "no other problem: %q", got)
 		})
 	}
 }
