@@ -122,7 +122,7 @@ func TestRunRefusesUnknownNamesUpFront(t *testing.T) {
 		{"scenario", []string{"--scenario", scenario}, []string{
 			scenario + `:5:14: player.inventory[0].item: unknown item "minecraft:stone_axee" (did you mean "minecraft:stone_axe"?)`,
 			scenario + `:7:13: blocks[0].block: unknown block "minecraft:gravle" (did you mean "minecraft:gravel"?)`}},
-		{"config file goal", []string{"--config-file", agentYAML}, []string{`unknown item "minecraft:sapplng" (did you mean "minecraft:sapling"?)`}},
+		{"config file goal", []string{"--config-file", agentYAML}, []string{agentYAML + `: run.goal: "collect 3 minecraft:sapplng": unknown item "minecraft:sapplng" (did you mean "minecraft:sapling"?)`}},
 		{"planner", []string{"--planner", "scrpt"}, []string{`unknown planner "scrpt" (did you mean "script"?)`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -137,7 +137,11 @@ func runCmd(e *env, args []string) error {
 			text = defaultGoal
 		}
 		if goal, err = parser.Parse(text); err != nil {
-			return usagef("run: --goal: %v", err)
+			from := "--goal"
+			if !set["goal"] && acfg.Run.Goal != "" {
+				from = acfg.File + ": run.goal" // the config file's default goal
+			}
+			return usagef("run: %s: %v", from, err)
 		}
 	}
 	var (
