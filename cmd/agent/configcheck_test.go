@@ -146,3 +146,25 @@ func TestValidateAndRunAgreeOnTheConfiguration(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandLineNamesSuggest: skills, tiers and packs named on the command
+// line are usage errors with the nearest known name.
+func TestCommandLineNamesSuggest(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"skills", "list", "--tech-state", "stem_age"}, `unknown tech state "stem_age" (did you mean "steam_age"?) (known: stone_age, steam_age,`},
+		{[]string{"skills", "list", "--tech-state", "steam_age", "--packs", "stone_ag"}, `unknown pack "stone_ag" (did you mean "stone_age"?) (known: lv_core,`},
+		{[]string{"skills", "select", "--task", "wood", "--tech-state", "lvv"}, `unknown tech state "lvv" (did you mean "lv"?)`},
+		{[]string{"skills", "inject", "--tech-state", "steam_age", "--packs", "utlity"}, `unknown pack "utlity" (did you mean "utility"?)`},
+		{[]string{"skills", "describe", "mine_blok"}, `unknown skill "mine_blok" (did you mean "mine_block"?)`},
+		{[]string{"skills", "load", "sustainable-wod"}, `unknown skill "sustainable-wod" (did you mean "sustainable-wood"?)`},
+		{[]string{"run", "--planner", "gaol"}, `unknown planner "gaol" (did you mean "goal"?)`},
+	} {
+		code, out, errOut := runAgent(t, tc.args...)
+		assert.Equal(t, exitUsage, code, "%v: %s", tc.args, errOut)
+		assert.Empty(t, out, "%v", tc.args)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+}
