@@ -1,6 +1,8 @@
 package loop_test
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -36,6 +38,62 @@ func FuzzParseGoal(f *testing.F) {
 	})
 }
 
+// FuzzGoalParserNames: checking names only ever refuses more: a goal the
+// checked parser accepts is accepted unchecked, the same, and names only
+// known items and skills; it never panics.
+func FuzzGoalParserNames(f *testing.F) {
+	for _, s := range []string{
+		"have 8 minecraft:stick and collect 8 minecraft:log", "collect 3 minecraft:lgo", "have 2 ore:logWod",
+		"have 1 tool:axe and run mine_block target=minecraft:gravel", "run chop_tre", "reach stem_age",
+		"have 1 somemod:widget:3", "collect 1 minecraft:log and run report_status note=x",
+	} {
+		f.Add(s)
+	}
+	tiers := world.DefaultTiers()
+	names := knownNames{}
+	checked := loop.GoalParser{Tiers: tiers, Names: names}
+	f.Fuzz(func(t *testing.T, text string) {
+		g, err := checked.Parse(text)
+		plain, plainErr := loop.ParseGoal(text, tiers)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		if plainErr != nil {
+			t.Fatalf("accepted with names checked, refused without: %v", plainErr)
+		}
+		if !reflect.DeepEqual(g, plain) {
+			t.Fatalf("the checked goal differs: %#v vs %#v", g, plain)
+		}
+		for _, ig := range g.Items {
+			if err := names.Item(ig.Item); err != nil {
+				t.Fatalf("accepted unknown item: %v", err)
+			}
+		}
+		if g.Skill != nil {
+			if err := names.Invocation(*g.Skill); err != nil {
+				t.Fatalf("accepted unknown skill: %v", err)
+			}
+		}
+	})
+}
+
+// knownNames checks items against the shipped tables and knows three
+// skills (any parameters).
+type knownNames struct{}
+
+func (knownNames) Item(s string) error { return world.DefaultNames().CheckItem(s) }
+
+func (knownNames) Invocation(inv loop.Invocation) error {
+	switch inv.Skill {
+	case "mine_block", "report_status", "fill_bucket":
+		return nil
+	}
+	return fmt.Errorf("unknown skill %q", inv.Skill)
+}
+
 // FuzzParseGoalYAML: a goal file either parses into a usable goal or fails
 // with located errors naming the file; it never panics.
 func FuzzParseGoalYAML(f *testing.F) {
@@ -61,6 +119,13 @@ func FuzzParseGoalYAML(f *testing.F) {
 			return
 		}
 		checkGoal(t, g, tiers)
+		if _, err := (loop.GoalParser{Tiers: tiers, Names: knownNames{}}).ParseYAML(file, data); err == nil {
+			for _, ig := range g.Items {
+				if err := world.DefaultNames().CheckItem(ig.Item); err != nil {
+					t.Fatalf("accepted unknown item with names checked: %v", err)
+				}
+			}
+		}
 	})
 }
 

@@ -82,7 +82,20 @@ func (inv Invocation) String() string {
 	return inv.Skill + " " + strings.Join(parts, " ")
 }
 
-// ParseGoal parses a goal written on the command line. Clauses are joined
+// GoalParser parses goals against a tier table and, when Names is set,
+// checks every item, skill and parameter they name.
+type GoalParser struct {
+	Tiers *world.Tiers
+	Names Names
+}
+
+// ParseGoal parses a goal written on the command line against a tier table,
+// checking no names (GoalParser.Parse does).
+func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
+	return GoalParser{Tiers: tiers}.Parse(text)
+}
+
+// Parse parses a goal written on the command line. Clauses are joined
 // with " and ":
 //
 //	collect 16 minecraft:log     16 more matching items than at the start of the run
@@ -90,7 +103,8 @@ func (inv Invocation) String() string {
 //	reach steam_age              the inferred tier is at least steam_age
 //	run mine_block target=minecraft:gravel radius=24
 //	                             run a skill once, successfully
-func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
+func (p GoalParser) Parse(text string) (Goal, error) {
+	tiers := p.Tiers
 	g := Goal{Text: strings.TrimSpace(text)}
 	if g.Text == "" {
 		return Goal{}, fmt.Errorf("empty goal")
@@ -109,7 +123,7 @@ func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
 			if err != nil || n < 1 {
 				return Goal{}, fmt.Errorf("%q: count must be a positive integer", clause)
 			}
-			if _, err := world.ParseItemMatcher(f[2]); err != nil {
+			if err := p.item(f[2]); err != nil {
 				return Goal{}, fmt.Errorf("%q: %v", clause, err)
 			}
 			g.Items = append(g.Items, ItemGoal{Item: f[2], Count: n, Gain: f[0] == "collect"})
@@ -118,7 +132,7 @@ func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
 				return Goal{}, fmt.Errorf("%q: write reach TIER, e.g. reach steam_age", clause)
 			}
 			if _, ok := tiers.Index(f[1]); !ok {
-				return Goal{}, fmt.Errorf("%q: unknown tier %q (known: %s)", clause, f[1], strings.Join(tiers.Names(), ", "))
+				return Goal{}, fmt.Errorf("%q: %v", clause, tiers.UnknownError(f[1]))
 			}
 			if g.Tier != "" {
 				return Goal{}, fmt.Errorf("goal %q names two tiers", text)
@@ -142,6 +156,11 @@ func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
 				}
 				inv.Params[k] = scalar(v)
 			}
+			if p.Names != nil {
+				if err := p.Names.Invocation(*inv); err != nil {
+					return Goal{}, fmt.Errorf("%q: %v", clause, err)
+				}
+			}
 			g.Skill = inv
 		default:
 			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, reach or run", clause)
@@ -164,13 +183,31 @@ func scalar(s string) any {
 	return s
 }
 
-// ParseGoalYAML reads a goal file:
+// item checks an item matcher's syntax and, with Names, that it is known.
+func (p GoalParser) item(s string) error {
+	if _, err := world.ParseItemMatcher(s); err != nil {
+		return err
+	}
+	if p.Names != nil {
+		return p.Names.Item(s)
+	}
+	return nil
+}
+
+// ParseGoalYAML parses a goal file against a tier table, checking no names
+// (GoalParser.ParseYAML does).
+func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
+	return GoalParser{Tiers: tiers}.ParseYAML(file, data)
+}
+
+// ParseYAML reads a goal file:
 //
 //	items:
 //	  - {item: minecraft:log, count: 16}
 //	tier: steam_age
 //	skill: {name: mine_block, params: {target: minecraft:gravel}}
-func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
+func (p GoalParser) ParseYAML(file string, data []byte) (Goal, error) {
+	tiers := p.Tiers
 	root, err := strictyaml.Parse(file, data)
 	if err != nil {
 		return Goal{}, err
@@ -198,7 +235,7 @@ func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
 			var ig ItemGoal
 			if v, ok := fs["item"]; ok {
 				if s, ok := d.String(v.Value, path+".item"); ok {
-					if _, err := world.ParseItemMatcher(s); err != nil {
+					if err := p.item(s); err != nil {
 						d.Errorf(v.Value, path+".item", "%v", err)
 					}
 					ig.Item = s
@@ -220,12 +257,13 @@ func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
 	if n, ok := f["tier"]; ok {
 		if s, ok := d.String(n.Value, "tier"); ok {
 			if _, known := tiers.Index(s); !known {
-				d.Errorf(n.Value, "tier", "unknown tier %q (known: %s)", s, strings.Join(tiers.Names(), ", "))
+				d.Errorf(n.Value, "tier", "%v", tiers.UnknownError(s))
 			}
 			g.Tier = s
 		}
 	}
 	if n, ok := f["skill"]; ok {
+		errs := len(d.Errs)
 		fs := d.Mapping(n.Value, "skill", []string{"name", "params"})
 		d.Require(n.Value, "skill", fs, "name")
 		inv := &Invocation{}
@@ -241,6 +279,11 @@ func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
 			inv.Params = d.AnyMap(v.Value, "skill.params")
 			if _, empty := inv.Params[""]; empty {
 				d.Errorf(v.Value, "skill.params", "a parameter name is empty")
+			}
+		}
+		if p.Names != nil && inv.Skill != "" && len(d.Errs) == errs {
+			if err := p.Names.Invocation(*inv); err != nil {
+				d.Errorf(n.Value, "skill", "%v", err)
 			}
 		}
 		g.Skill = inv
@@ -305,11 +348,16 @@ func (g Goal) skillRunMet(rec StepRecord, checkable bool) bool {
 }
 
 // LoadGoalFile reads and parses a goal file (at most filelimit.MaxConfig
-// bytes).
+// bytes), checking no names (GoalParser.LoadFile does).
 func LoadGoalFile(file string, tiers *world.Tiers) (Goal, error) {
+	return GoalParser{Tiers: tiers}.LoadFile(file)
+}
+
+// LoadFile reads and parses a goal file (at most filelimit.MaxConfig bytes).
+func (p GoalParser) LoadFile(file string) (Goal, error) {
 	data, err := filelimit.ReadFile(file, filelimit.MaxConfig)
 	if err != nil {
 		return Goal{}, err
 	}
-	return ParseGoalYAML(file, data, tiers)
+	return p.ParseYAML(file, data)
 }

@@ -1,10 +1,13 @@
 package planner_test
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
 )
 
@@ -46,5 +49,36 @@ func FuzzParseScript(f *testing.F) {
 				}
 			}
 		}
+		// Checking names only ever refuses more, and what it accepts
+		// names known skills.
+		checked, err := planner.ScriptParser{Names: oneSkill{}}.Parse(file, data)
+		if err != nil {
+			for _, e := range strictyaml.Flatten(file, err) {
+				if e.File != file || e.Msg == "" {
+					t.Fatalf("checked: error does not name %q or has no message: %#v", file, e)
+				}
+			}
+			return
+		}
+		if !reflect.DeepEqual(checked, steps) {
+			t.Fatalf("the checked script differs: %#v vs %#v", checked, steps)
+		}
+		for _, s := range checked {
+			if s.Skill != "report_status" {
+				t.Fatalf("accepted unknown skill %q", s.Skill)
+			}
+		}
 	})
+}
+
+// oneSkill knows report_status only.
+type oneSkill struct{}
+
+func (oneSkill) Item(string) error { return nil }
+
+func (oneSkill) Invocation(inv loop.Invocation) error {
+	if inv.Skill != "report_status" {
+		return fmt.Errorf("unknown skill %q", inv.Skill)
+	}
+	return nil
 }

@@ -8,14 +8,26 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
-// ParseScript reads a script for the Scripted planner: a YAML list of
+// ScriptParser parses scripts for the Scripted planner; when Names is set,
+// every invocation's skill, parameters and item names are checked too, so a
+// typo is reported before the run instead of as a rejected step.
+type ScriptParser struct {
+	Names loop.Names
+}
+
+// ParseScript parses a script, checking no names (ScriptParser.Parse does).
+func ParseScript(file string, data []byte) ([]loop.Invocation, error) {
+	return ScriptParser{}.Parse(file, data)
+}
+
+// Parse reads a script for the Scripted planner: a YAML list of
 // invocations,
 //
 //   - {skill: chop_tree, params: {min_logs: 4}}
 //   - {skill: basic_crafting, params: {item: minecraft:planks, count: 8}}
 //
 // Problems are strictyaml.Errors naming file, line, column and field.
-func ParseScript(file string, data []byte) ([]loop.Invocation, error) {
+func (p ScriptParser) Parse(file string, data []byte) ([]loop.Invocation, error) {
 	root, err := strictyaml.Parse(file, data)
 	if err != nil {
 		return nil, err
@@ -24,6 +36,7 @@ func ParseScript(file string, data []byte) ([]loop.Invocation, error) {
 	var out []loop.Invocation
 	for i, n := range d.Sequence(root, "") {
 		path := strictyaml.Index("script", i)
+		errs := len(d.Errs)
 		f := d.Mapping(n, path, []string{"skill", "params"})
 		d.Require(n, path, f, "skill")
 		var inv loop.Invocation
@@ -41,6 +54,11 @@ func ParseScript(file string, data []byte) ([]loop.Invocation, error) {
 				d.Errorf(v.Value, path+".params", "a parameter name is empty")
 			}
 		}
+		if p.Names != nil && inv.Skill != "" && len(d.Errs) == errs {
+			if err := p.Names.Invocation(inv); err != nil {
+				d.Errorf(n, path, "%v", err)
+			}
+		}
 		out = append(out, inv)
 	}
 	if len(out) == 0 && len(d.Errs) == 0 {
@@ -53,11 +71,16 @@ func ParseScript(file string, data []byte) ([]loop.Invocation, error) {
 }
 
 // LoadScript reads and parses a script file (at most filelimit.MaxConfig
-// bytes).
+// bytes), checking no names (ScriptParser.Load does).
 func LoadScript(file string) ([]loop.Invocation, error) {
+	return ScriptParser{}.Load(file)
+}
+
+// Load reads and parses a script file (at most filelimit.MaxConfig bytes).
+func (p ScriptParser) Load(file string) ([]loop.Invocation, error) {
 	data, err := filelimit.ReadFile(file, filelimit.MaxConfig)
 	if err != nil {
 		return nil, err
 	}
-	return ParseScript(file, data)
+	return p.Parse(file, data)
 }

@@ -331,7 +331,7 @@ func TestScenarioTanksMustMatchTheMachine(t *testing.T) {
 		{"  - kind: steam_boiler\n    pos: [3, 64, 3]\n    fluids: {water: {amount: 0, capacity: 32000}}\n",
 			"t.yaml:6:43: machines[0].fluids.water.capacity: a steam_boiler's water tank holds 16000 mB, not 32000"},
 		{"  - kind: steam_boiler\n    pos: [3, 64, 3]\n    fluids: {lava: {amount: 0, capacity: 16000}}\n",
-			"t.yaml:6:14: machines[0].fluids.lava: a steam_boiler has no lava tank (its tanks: steam, water)"},
+			"t.yaml:6:14: machines[0].fluids.lava: a steam_boiler has no \"lava\" tank (its tanks: steam, water)"},
 	} {
 		_, err := ParseScenario("t.yaml", []byte("name: t\nplayer: {pos: [1, 64, 1]}\nmachines:\n"+c.src))
 		require.Error(t, err)

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -102,8 +102,26 @@ var machineBlocks = map[string]string{
 	world.MachineChest:       "minecraft:chest",
 }
 
+// Names returns the item and block names of the simulated world: those of
+// the shipped tables, which every block, machine, fuel and recipe of the
+// simulator comes from (a test keeps it so). The simulator knows nothing
+// else, so a scenario, goal or script naming anything else is refused
+// before a run. Shared: Clone it before adding names.
+func Names() *world.Names { return world.DefaultNames() }
+
+// machineFluids are the tanks each machine kind has in the simulator: a
+// scenario may fill these and no others (a misspelt tank would be a tank the
+// machine never reads).
+var machineFluids = map[string][]string{
+	world.MachineCokeOven:    {"creosote"},
+	world.MachineSteamBoiler: {"steam", "water"},
+	world.MachineWaterTank:   {"water"},
+	world.MachineChest:       nil,
+}
+
 // ParseScenario reads and validates a scenario file; every problem is
-// reported with file:line:column.
+// reported with file:line:column. Blocks and items must be names the
+// simulator knows (Names), with the nearest known name as a hint.
 func ParseScenario(file string, data []byte) (*Scenario, error) {
 	root, err := strictyaml.Parse(file, data)
 	if err != nil {
@@ -238,6 +256,12 @@ func (p *scenarioParser) stack(n *yaml.Node, path string) (StackSpec, bool) {
 	ok := true
 	if v, has := f["item"]; has {
 		st.Item, ok = p.id(v.Value, path+".item")
+		if ok {
+			if err := Names().CheckItem(st.Item); err != nil {
+				p.Errorf(v.Value, path+".item", "%v", err)
+				ok = false
+			}
+		}
 	}
 	if v, has := f["count"]; has {
 		if c, good := p.Int(v.Value, path+".count"); good {
@@ -302,7 +326,12 @@ func (p *scenarioParser) block(n *yaml.Node, path string) {
 	p.Require(n, path, f, "block")
 	var b BlockSpec
 	if v, ok := f["block"]; ok {
-		b.Block, _ = p.id(v.Value, path+".block")
+		if id, ok := p.id(v.Value, path+".block"); ok {
+			if err := Names().CheckBlock(id); err != nil {
+				p.Errorf(v.Value, path+".block", "%v", err)
+			}
+			b.Block = id
+		}
 	}
 	_, hasPos := f["pos"]
 	_, hasFrom := f["from"]
@@ -404,7 +433,7 @@ func (p *scenarioParser) machine(n *yaml.Node, path string) {
 					kinds = append(kinds, k)
 				}
 				sort.Strings(kinds)
-				p.Errorf(v.Value, path+".kind", "unknown machine kind %q (known: %s)", k, strings.Join(kinds, ", "))
+				p.Errorf(v.Value, path+".kind", "unknown machine kind %q%s (known: %s)", k, suggest.DidYouMean(k, kinds), strings.Join(kinds, ", "))
 			}
 			m.Kind = k
 		}
@@ -430,6 +459,13 @@ func (p *scenarioParser) machine(n *yaml.Node, path string) {
 		m.Fluids = map[string]world.FluidTank{}
 		for name, s := range p.Mapping(v.Value, path+".fluids", nil) {
 			fp := path + ".fluids." + name
+			if tanks, known := machineFluids[m.Kind]; known && !slices.Contains(tanks, name) {
+				if len(tanks) == 0 {
+					p.Errorf(s.Key, fp, "a %s has no fluid tanks", m.Kind)
+				} else {
+					p.Errorf(s.Key, fp, "a %s has no %q tank%s (its tanks: %s)", m.Kind, name, suggest.DidYouMean(name, tanks), strings.Join(tanks, ", "))
+				}
+			}
 			ff := p.Mapping(s.Value, fp, []string{"amount", "capacity"})
 			p.Require(s.Value, fp, ff, "capacity")
 			tank := world.FluidTank{Fluid: name}
@@ -444,11 +480,11 @@ func (p *scenarioParser) machine(n *yaml.Node, path string) {
 			}
 			if tanks := machineTanks(m.Kind); tanks != nil {
 				// Boilers and coke ovens have the real machines' tanks.
-				if want, ok := tanks[name]; !ok {
-					names := slices.Sorted(maps.Keys(tanks))
-					p.Errorf(s.Key, fp, "a %s has no %s tank (its tanks: %s)", m.Kind, name, strings.Join(names, ", "))
-				} else if c, ok := ff["capacity"]; ok && tank.Capacity != want {
-					p.Errorf(c.Value, fp+".capacity", "a %s's %s tank holds %d mB, not %d", m.Kind, name, want, tank.Capacity)
+				// (an unknown tank was reported above, with a suggestion)
+				if want, ok := tanks[name]; ok {
+					if c, ok := ff["capacity"]; ok && tank.Capacity != want {
+						p.Errorf(c.Value, fp+".capacity", "a %s's %s tank holds %d mB, not %d", m.Kind, name, want, tank.Capacity)
+					}
 				}
 			}
 			m.Fluids[name] = tank

@@ -25,6 +25,24 @@ func TestDefaultScenarioParses(t *testing.T) {
 	assert.Equal(t, 32, sc.Machines[4].Slots["0"].Count)
 }
 
+// Every block, fuel and coke oven product the simulator's own data uses is
+// a name of the shipped tables, so Names (what scenarios, goals and scripts
+// are checked against) covers the simulated world.
+func TestSimDataNamesAreKnown(t *testing.T) {
+	n := Names()
+	for kind, b := range machineBlocks {
+		assert.NoError(t, n.CheckBlock(b), "machine %s", kind)
+	}
+	for id := range fuels {
+		assert.NoError(t, n.CheckItem(id), "fuel")
+	}
+	for in, r := range cokeRecipes {
+		assert.NoError(t, n.CheckItem(in), "coke oven input")
+		assert.NoError(t, n.CheckItem(r.output), "coke oven output")
+	}
+	assert.Error(t, n.CheckItem("Railcraft:fuel.cok"))
+}
+
 func TestScenarioErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -39,7 +57,21 @@ func TestScenarioErrors(t *testing.T) {
 		{"pos and fill", "name: x\nplayer: {pos: [1, 64, 1]}\nblocks:\n  - {block: minecraft:stone, pos: [1, 63, 1], from: [1, 1, 1], to: [2, 2, 2]}\n", []string{"s.yaml:4:5: blocks[0]: give either pos, or from and to"}},
 		{"tree needs room", "name: x\nplayer: {pos: [1, 64, 1]}\ntrees:\n  - {at: [0, 5]}\n", []string{"s.yaml:4:10: trees[0].at: trees need 2 blocks of room"}},
 		{"unknown machine", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - {kind: fusion_reactor, pos: [3, 64, 3]}\n", []string{`s.yaml:4:12: machines[0].kind: unknown machine kind "fusion_reactor"`}},
-		{"bad tank", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - kind: steam_boiler\n    pos: [3, 64, 3]\n    fluids:\n      water: {amount: 9, capacity: 5}\n", []string{"s.yaml:7:14: machines[0].fluids.water: amount must be within 0..capacity"}},
+		{"bad tank", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - kind: steam_boiler\n    pos: [3, 64, 3]\n    fluids:\n      water: {amount: 16001, capacity: 16000}\n", []string{"s.yaml:7:14: machines[0].fluids.water: amount must be within 0..capacity"}},
+		{"unknown block", "name: x\nplayer: {pos: [1, 64, 1]}\nblocks:\n  - {block: minecraft:gravle, pos: [1, 63, 1]}\n  - {block: minecraft:log, pos: [2, 63, 1]}\n",
+			[]string{`s.yaml:4:13: blocks[0].block: unknown block "minecraft:gravle" (did you mean "minecraft:gravel"?)`}},
+		{"an item is not a block", "name: x\nplayer: {pos: [1, 64, 1]}\nblocks:\n  - {block: minecraft:stick, pos: [1, 63, 1]}\n",
+			[]string{`s.yaml:4:13: blocks[0].block: unknown block "minecraft:stick"`}},
+		{"unknown mod block", "name: x\nplayer: {pos: [1, 64, 1]}\nblocks:\n  - {block: somemod:widget, pos: [1, 63, 1]}\n",
+			[]string{`s.yaml:4:13: blocks[0].block: unknown block "somemod:widget"`}},
+		{"unknown items", "name: x\nplayer:\n  pos: [1, 64, 1]\n  inventory:\n    - {item: minecraft:lgo}\n    - {item: minecraft:log}\nmachines:\n  - kind: chest\n    pos: [3, 64, 3]\n    slots:\n      \"0\": {item: Railcraft:fuel.cok}\n",
+			[]string{`s.yaml:5:14: player.inventory[0].item: unknown item "minecraft:lgo" (did you mean "minecraft:log"?)`,
+				`s.yaml:11:19: machines[0].slots.0.item: unknown item "Railcraft:fuel.cok" (did you mean "Railcraft:fuel.coke"?)`}},
+		{"misspelt machine kind", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - {kind: coke_ovn, pos: [3, 64, 3]}\n",
+			[]string{`s.yaml:4:12: machines[0].kind: unknown machine kind "coke_ovn" (did you mean "coke_oven"?)`}},
+		{"unknown tank", "name: x\nplayer: {pos: [1, 64, 1]}\nmachines:\n  - kind: coke_oven\n    pos: [3, 64, 3]\n    fluids: {creosot: {amount: 0, capacity: 10}}\n  - kind: steam_boiler\n    pos: [5, 64, 5]\n    fluids: {water: {amount: 0, capacity: 16000}, steam: {amount: 0, capacity: 16000}}\n  - kind: chest\n    pos: [7, 64, 7]\n    fluids: {water: {amount: 0, capacity: 10}}\n",
+			[]string{`s.yaml:6:14: machines[0].fluids.creosot: a coke_oven has no "creosot" tank (did you mean "creosote"?) (its tanks: creosote)`,
+				`s.yaml:12:14: machines[2].fluids.water: a chest has no fluid tanks`}},
 		{"bad stack", "name: x\nplayer:\n  pos: [1, 64, 1]\n  inventory:\n    - {item: minecraft:stone_axe, durability: 3}\n    - {item: minecraft:log, count: 65}\n",
 			[]string{"s.yaml:5:35: player.inventory[0].durability: needs max_durability", "s.yaml:6:36: player.inventory[1].count: must be within 1..64"}},
 	}
@@ -59,6 +91,7 @@ func TestScenarioErrors(t *testing.T) {
 				}
 				assert.True(t, found, "want %q in %q", w, got)
 			}
+			assert.Len(t, got, len(tc.want), "no other problem: %q", got)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 )
 
 // TierInfo describes one GTNH technology tier from the tiers data file.
@@ -158,8 +159,17 @@ func (t *Tiers) Compare(a, b string) (int, error) {
 	return 0, nil
 }
 
-func (t *Tiers) unknown(name string) error {
-	return fmt.Errorf("unknown tier %q (known: %s)", name, strings.Join(t.Names(), ", "))
+func (t *Tiers) unknown(name string) error { return t.UnknownError(name) }
+
+// UnknownError is the error for a tier name the table does not have: it
+// lists the known tiers and suggests the nearest one ("stem_age": did you
+// mean "steam_age"?).
+func (t *Tiers) UnknownError(name string) error {
+	known := strings.Join(t.Names(), ", ")
+	if s := suggest.Closest(name, t.Names()); s != "" {
+		return fmt.Errorf("unknown tier %q (did you mean %q? known: %s)", name, s, known)
+	}
+	return fmt.Errorf("unknown tier %q (known: %s)", name, known)
 }
 
 // TierRange is an inclusive range of tiers, parsed from an exact tier

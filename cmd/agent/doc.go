@@ -8,7 +8,10 @@
 //	agent packs list
 //
 // Every command reads the shipped configuration embedded in the binary unless
-// --config DIR names a directory with skills/ and skill_packs/. Exit codes:
-// 0 success (goal met), 1 failure (goal not met, invalid configuration), 2
-// usage or configuration error.
+// --config DIR names a directory with skills/ and skill_packs/, loaded and
+// checked as skills validate does. Exit codes: 0 success (goal met); 1
+// failure (goal not met, the server ended the run, skills validate or lint
+// found problems); 2 the command cannot start (usage, unknown names in goals,
+// scripts and scenarios, unreadable or invalid files, a missing or invalid
+// configuration); 130 interrupted (Ctrl-C).
 package main

@@ -266,3 +266,20 @@ func TestCtrlCWhileJoining(t *testing.T) {
 	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))
 	t.Logf("exited %v after the start", elapsed)
 }
+
+// TestCtrlCWhileGenerating: Ctrl-C while a large simulated world is being
+// generated (about 25 s for 1024×1024 blocks) ends the agent at once with
+// exit 130.
+func TestCtrlCWhileGenerating(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "big.yaml")
+	require.NoError(t, os.WriteFile(sc, []byte("name: big\nsize: {x: 1024, z: 1024}\nplayer: {pos: [8, 64, 8]}\n"), 0o644))
+	a := startAgent(t, 0, "run", "--scenario", sc, "--goal", "collect 1 minecraft:log")
+	time.Sleep(1500 * time.Millisecond) // past start-up, into the terrain
+	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
+	code, _, elapsed := a.wait(t, 10*time.Second)
+	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))
+	assert.NotContains(t, a.stdout(), "step ", "no step ran")
+	assert.Less(t, elapsed, 6*time.Second, "generation was cut short, not finished")
+	t.Logf("exited %v after the start", elapsed)
+}

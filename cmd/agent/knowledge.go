@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/skills"
@@ -45,13 +47,22 @@ func (k *knowledgeFlags) config(e *env) (*knowledge.Config, error) {
 	cfg := knowledge.DefaultConfig()
 	if k.file != "" {
 		c, err := knowledge.LoadConfig(k.file)
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+			return nil, usagef("--skills-config: %v", err) // cannot open or read the file
+		}
 		if err != nil {
 			printErrors(e.stderr, "", err)
-			return nil, &reportedError{"invalid knowledge configuration"}
+			return nil, &usageError{"invalid knowledge configuration (see above)"}
 		}
 		cfg = *c
 	}
 	for _, d := range k.dirs {
+		// A directory in the configuration file may appear later (the
+		// library picks it up when it does); one typed on the command
+		// line is meant to exist now.
+		if err := checkDir("skill directory", d); err != nil {
+			return nil, err
+		}
 		cfg.Dirs = append(cfg.Dirs, knowledge.DirConfig{Path: d})
 	}
 	if err := cfg.Resolve(k.workspace); err != nil {
@@ -122,6 +133,9 @@ func skillsLoad(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if _, ok := cat.Lookup(pos[0]); !ok {
+		return unknownName("skill", pos[0], knowledge.Names(cat.Entries()))
+	}
 	l, err := cat.LoadSkill(pos[0])
 	if err != nil {
 		return err
@@ -159,6 +173,11 @@ func skillsInject(e *env, args []string) error {
 	if *preload != "" {
 		list = splitList(*preload)
 	}
+	for _, p := range list {
+		if _, ok := cat.Lookup(p); !ok && !strings.ContainsAny(p, `/\`) {
+			return unknownName("skill", p, knowledge.Names(cat.Entries()))
+		}
+	}
 	names, err := cat.Preload(list, cfg.Workspace)
 	if err != nil {
 		return err
@@ -185,14 +204,14 @@ func catalogEntries(cat *knowledge.Catalog, tech, packList string) ([]knowledge.
 	}
 	reg := cat.Registry
 	if _, ok := reg.Tiers().Index(tech); !ok {
-		return nil, usagef("unknown tech state %q (known: %s)", tech, strings.Join(reg.Tiers().Names(), ", "))
+		return nil, unknownName("tech state", tech, reg.Tiers().Names())
 	}
 	enabled := reg.Packs().Names()
 	if packList != "" {
 		enabled = splitList(packList)
 		for _, p := range enabled {
 			if _, ok := reg.Packs().Get(p); !ok {
-				return nil, usagef("unknown pack %q (known: %s)", p, strings.Join(reg.Packs().Names(), ", "))
+				return nil, unknownName("pack", p, reg.Packs().Names())
 			}
 		}
 	}
@@ -434,12 +453,8 @@ func embeddedTarget() knowledgeTarget {
 }
 
 func osTarget(dir string) (knowledgeTarget, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return knowledgeTarget{}, usagef("%v", err)
-	}
-	if !st.IsDir() {
-		return knowledgeTarget{}, usagef("%s is not a directory", dir)
+	if err := checkConfigDir(dir); err != nil {
+		return knowledgeTarget{}, err
 	}
 	dir = filepath.Clean(dir)
 	t := knowledgeTarget{label: dir}
@@ -467,24 +482,35 @@ func (s nameSet) has(n string) bool { return s[n] }
 // shippedSpecNames returns the names of the executable skills shipped in the
 // binary.
 func shippedSpecNames() nameSet {
+	shippedOnce.Do(func() {
+		specs, _ := skills.LoadDir(config.FS, "skills")
+		for _, s := range specs {
+			shippedNames[s.Name] = true
+		}
+	})
 	out := nameSet{}
-	specs, _ := skills.LoadDir(config.FS, "skills")
-	for _, s := range specs {
-		out[s.Name] = true
+	for n := range shippedNames {
+		out[n] = true
 	}
 	return out
 }
 
+// shippedNames caches shippedSpecNames: the binary's specs never change.
+var (
+	shippedOnce  sync.Once
+	shippedNames = nameSet{}
+)
+
 // validateKnowledge validates the SKILL.md directories of a target and
-// prints every problem, blocking safety flag and warning. It returns the
+// prints every problem, blocking safety flag and (when warn is set) warning. It returns the
 // number of problems and the number of skill directories checked.
-func validateKnowledge(e *env, t knowledgeTarget, known nameSet, tiersOpt knowledge.ValidateOptions) (problems, n int) {
+func validateKnowledge(e *env, t knowledgeTarget, known nameSet, tiersOpt knowledge.ValidateOptions, warn bool) (problems, n int) {
 	tiersOpt.Known = known.has
 	for _, d := range t.dirs {
 		n++
 		rep := d.validate(tiersOpt)
 		for _, f := range rep.Findings {
-			if f.Severity == knowledge.SeverityWarn {
+			if warn && f.Severity == knowledge.SeverityWarn {
 				fmt.Fprintf(e.stderr, "%s:%d: warning: %s: %s: %q\n", f.File, f.Line, f.Flag, f.Rule, f.Excerpt)
 			}
 		}

@@ -95,9 +95,12 @@ func TestSkillsLoadPrintsLoadSkill(t *testing.T) {
 	assert.Contains(t, l.Body, "config/skills/steam-age-boilers/references/safety-checklist.md", "{baseDir} resolved")
 
 	code, _, errOut := runAgent(t, "skills", "load", "summon-golem")
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "unknown skill")
 	assert.Contains(t, errOut, "coke-oven-operation", "the error lists the known skills")
+	code, _, errOut = runAgent(t, "skills", "load", "coke-oven-operaton")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `unknown skill "coke-oven-operaton" (did you mean "coke-oven-operation"?)`)
 }
 
 func TestSkillsSelect(t *testing.T) {
@@ -237,8 +240,11 @@ func TestSkillsInject(t *testing.T) {
 	assert.Contains(t, out, "- **local-notes** (knowledge")
 
 	code, _, errOut = runAgent(t, "skills", "inject", "--preload", "ghost")
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitUsage, code, "an unknown name on the command line is a usage error")
 	assert.Contains(t, errOut, "unknown skill")
+	code, _, errOut = runAgent(t, "skills", "inject", "--preload", "steam-age-boiler")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `unknown skill "steam-age-boiler" (did you mean "steam-age-boilers"?)`)
 }
 
 func TestCustomSkillOverridesShipped(t *testing.T) {
@@ -290,6 +296,6 @@ func TestKnowledgeUsageErrors(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "k.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("selection: {max_skills: 0}\n"), 0o644))
 	code, _, errOut := runAgent(t, "skills", "list", "--skills-config", bad)
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitUsage, code, "an invalid configuration is refused like --config's")
 	assert.Contains(t, errOut, bad+":1:25: selection.max_skills: must be at least 1")
 }

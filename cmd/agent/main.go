@@ -70,9 +70,13 @@ commands:
 
 With no command, agent runs the embedded scenario (a forest beside a small
 steam-age base) with the goal "` + defaultGoal + `".
-Exit codes: 0 success (goal met), 1 failure (goal not met, invalid config),
-2 usage or configuration error, 130 interrupted (Ctrl-C; a second Ctrl-C
-exits at once).
+Goals: "collect N ITEM" (N more than at the start), "have N ITEM" (at
+least N), "reach TIER", "run SKILL name=value ...", joined with "and"; every
+name is checked before the run (a typo is exit 2 with a did-you-mean).
+Exit codes: 0 success (goal met); 1 failure (goal not met, the server ended
+the run, skills validate or lint found problems); 2 the command cannot start
+(usage, unknown names, unreadable or invalid files, a missing or invalid
+configuration); 130 interrupted (Ctrl-C; a second Ctrl-C exits at once).
 Common flags: --config DIR (default: the configuration embedded in the binary),
 --state FILE (registry state with learned metrics).`
 
@@ -207,34 +211,27 @@ func (c *configFlags) source() (fs.FS, string) {
 	return os.DirFS(c.dir), c.dir
 }
 
-// load builds and finalizes the registry from the configuration.
+// load builds and finalizes the registry from the configuration, with the
+// checks skills validate makes (checkConfig): an invalid configuration is
+// printed and refused with exit status 2 by every command.
 func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, error) {
 	fsys, prefix := c.source()
-	reg, err := registry.LoadConfig(fsys, registry.Options{Policy: policy, StatePath: c.state})
-	if err != nil {
-		printErrors(e.stderr, prefix, err)
-		return nil, &reportedError{"invalid configuration"}
-	}
-	if c.dir == "" {
-		// The shipped configuration must cover every shipped Go skill.
-		if err := reg.RegisterProvided(); err != nil {
+	// The SKILL.md directories of the configuration in the binary cannot
+	// change after the tests that validate them (TestSkillsValidateEmbedded),
+	// so they are not scanned again at every start.
+	var kt knowledgeTarget
+	if c.dir != "" {
+		if err := checkConfigRoot(c.dir); err != nil {
 			return nil, err
 		}
-	} else {
-		// A custom configuration may leave shipped skills out.
-		for _, impl := range registry.Provided() {
-			err := reg.Register(impl)
-			if errors.Is(err, registry.ErrNoSpec) {
-				e.log.Debug().Str("skill", impl.Name()).Str("config", c.dir).Msg("no spec for shipped Go skill; skipped")
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
+		var err error
+		if kt, err = osTarget(c.dir); err != nil {
+			return nil, err
 		}
 	}
-	if err := reg.Finalize(); err != nil {
-		return nil, err
+	reg, problems := checkConfig(e, fsys, prefix, kt, registry.Options{Policy: policy, StatePath: c.state}, c.dir == "", false)
+	if problems > 0 {
+		return nil, errInvalidConfig
 	}
 	return reg, nil
 }

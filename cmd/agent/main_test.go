@@ -86,12 +86,15 @@ func TestSkillsDescribe(t *testing.T) {
 	assert.Equal(t, []any{"move_to", "break_block"}, d["emits"])
 
 	code, _, errOut = runAgent(t, "skills", "describe", "chop_log")
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "unknown skill")
 	assert.Contains(t, errOut, "chop_tree", "the error lists the known skills")
+	code, _, errOut = runAgent(t, "skills", "describe", "chop_tre")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `unknown skill "chop_tre" (did you mean "chop_tree"?)`)
 
 	code, _, _ = runAgent(t, "skills", "describe", "chop_tree@9")
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitUsage, code)
 }
 
 func TestSkillsValidateEmbedded(t *testing.T) {
@@ -192,7 +195,7 @@ func TestCustomConfigAndState(t *testing.T) {
 
 	writeFiles(t, root, map[string]string{"state.json": `{"format": 1, "skills": {`})
 	code, _, errOut = runAgent(t, "skills", "list", "--config", root, "--state", filepath.Join(root, "state.json"))
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitUsage, code, "a corrupt state file is refused like any invalid configuration")
 	assert.Contains(t, errOut, "corrupt registry state file")
 }
 

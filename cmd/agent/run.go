@@ -16,11 +16,13 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
+	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // defaultGoal shows the goal planner chaining skills: sticks need planks,
@@ -79,34 +81,51 @@ func runCmd(e *env, args []string) error {
 	if *maxSteps < 1 {
 		return usagef("run: --max-steps must be at least 1")
 	}
-	var pl loop.Planner
 	switch *plannerName {
 	case "goal":
 		if *scriptFile != "" {
 			return usagef("run: --script needs --planner script")
 		}
-		pl = planner.Goal{}
 	case "script":
 		if *scriptFile == "" {
 			return usagef("run: --planner script needs --script FILE")
 		}
-		steps, err := planner.LoadScript(*scriptFile)
+	default:
+		return usagef("run: unknown planner %q%s (goal or script)", *plannerName, suggest.DidYouMean(*plannerName, []string{"goal", "script"}))
+	}
+
+	// Everything the run names is checked before it starts: the
+	// configuration, the scenario, then the goal and the script against
+	// both (a typo is exit 2 with a hint, not steps that fail).
+	reg, err := cf.load(e, registry.ActiveOnly)
+	if err != nil {
+		return err
+	}
+	var sc *sim.Scenario
+	names := world.DefaultNames()
+	if !live {
+		if sc, err = loadScenario(*scenarioFile); err != nil {
+			return configError(e, err)
+		}
+		names = sim.Names()
+	}
+	checker := newRunNames(reg, names, live, e.log)
+	var pl loop.Planner = planner.Goal{}
+	if *plannerName == "script" {
+		steps, err := planner.ScriptParser{Names: checker}.Load(*scriptFile)
 		if err != nil {
+			if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+				return usagef("run: --script: %v", err) // cannot open or read the file
+			}
 			return configError(e, err)
 		}
 		pl = planner.NewScripted(steps...)
-	default:
-		return usagef("run: unknown planner %q (goal or script)", *plannerName)
 	}
-
-	reg, err := cf.load(e, registry.ActiveOnly)
-	if err != nil {
-		return &usageError{err.Error()}
-	}
+	parser := loop.GoalParser{Tiers: reg.Tiers(), Names: checker}
 	var goal loop.Goal
 	switch {
 	case *goalFile != "":
-		if goal, err = loop.LoadGoalFile(*goalFile, reg.Tiers()); err != nil {
+		if goal, err = parser.LoadFile(*goalFile); err != nil {
 			if pe := (*os.PathError)(nil); errors.As(err, &pe) {
 				return usagef("run: %v", err) // cannot open or read the file
 			}
@@ -117,8 +136,12 @@ func runCmd(e *env, args []string) error {
 		if text == "" {
 			text = defaultGoal
 		}
-		if goal, err = loop.ParseGoal(text, reg.Tiers()); err != nil {
-			return usagef("run: --goal: %v", err)
+		if goal, err = parser.Parse(text); err != nil {
+			from := "--goal"
+			if !set["goal"] && acfg.Run.Goal != "" {
+				from = acfg.File + ": run.goal" // the config file's default goal
+			}
+			return usagef("run: %s: %v", from, err)
 		}
 	}
 	var (
@@ -160,15 +183,14 @@ func runCmd(e *env, args []string) error {
 		body = client
 		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
 	} else {
-		sc, err := loadScenario(*scenarioFile)
+		w, err := sim.NewContext(ctx, sc, sim.Options{Seed: *seed})
 		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted // Ctrl-C while the world is generated
+			}
 			return configError(e, err)
 		}
-		world, err := sim.New(sc, sim.Options{Seed: *seed})
-		if err != nil {
-			return configError(e, err)
-		}
-		body = world
+		body = w
 		header = fmt.Sprintf("scenario %s, goal: %s", sc.Name, goal.Text)
 	}
 

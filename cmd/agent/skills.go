@@ -17,7 +17,6 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
-	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
@@ -177,9 +176,12 @@ func skillsDescribe(e *env, args []string) error {
 		}
 	}
 	if err != nil {
-		if errors.Is(err, registry.ErrUnknownSkill) {
+		if errors.Is(err, registry.ErrUnknownSkill) && version == 0 {
 			known := append(reg.Names(), knowledge.Names(knowledge.Knowledge(cat.Entries()))...)
-			return fmt.Errorf("%v (known: %s)", err, strings.Join(known, ", "))
+			return unknownName("skill", name, known)
+		}
+		if errors.Is(err, registry.ErrUnknownSkill) {
+			return usagef("skills describe: %v", err) // no such version
 		}
 		return err
 	}
@@ -309,37 +311,56 @@ func skillsValidate(e *env, args []string) error {
 		fsys   fs.FS
 		prefix string
 		kt     knowledgeTarget
+		strict bool // the shipped configuration covers every shipped Go skill
 	}
 	var targets []target
 	if len(pos) == 0 {
-		targets = append(targets, target{config.FS, "config", embeddedTarget()})
+		targets = append(targets, target{config.FS, "config", embeddedTarget(), true})
 	}
 	for _, dir := range pos {
-		st, err := os.Stat(dir)
-		if err != nil {
-			return usagef("skills validate: %v", err)
-		}
-		if !st.IsDir() {
-			return usagef("skills validate: %s is not a directory", dir)
+		if err := checkConfigDir(dir); err != nil {
+			return err
 		}
 		kt, err := osTarget(dir)
 		if err != nil {
 			return usagef("skills validate: %v", err)
 		}
-		targets = append(targets, target{os.DirFS(dir), filepath.Clean(dir), kt})
+		targets = append(targets, target{os.DirFS(dir), filepath.Clean(dir), kt, false})
 	}
 	shipped := shippedSpecNames()
 	problems := 0
 	for _, t := range targets {
-		n, summary, names := 0, "", nameSet{}
-		if !t.kt.single {
-			n, summary, names = validateOne(e, t.fsys, t.prefix)
+		n, summary, kskills := 0, "", 0
+		switch {
+		case t.kt.single:
+			names := nameSet{}
+			for k := range shipped {
+				names[k] = true
+			}
+			n, kskills = validateKnowledge(e, t.kt, names, knowledge.ValidateOptions{}, true)
+		case exists(t.fsys, "skills") || exists(t.fsys, "skill_packs"):
+			// A configuration root: exactly what --config DIR loads.
+			var reg *registry.Registry
+			reg, n = checkConfig(e, t.fsys, t.prefix, t.kt, registry.Options{}, t.strict, true)
+			if reg != nil {
+				summary = configSummary(reg)
+			}
+			kskills = len(t.kt.dirs)
+		default:
+			var names nameSet
+			var specs int
+			n, summary, names, specs = validateOne(e, t.fsys, t.prefix)
+			for k := range shipped {
+				names[k] = true
+			}
+			var kn int
+			kn, kskills = validateKnowledge(e, t.kt, names, knowledge.ValidateOptions{SkipSpecs: true}, true)
+			n += kn
+			if n == 0 && specs == 0 && kskills == 0 {
+				fmt.Fprintf(e.stderr, "%s: no skill specs, skill packs or SKILL.md directories: not a configuration\n", t.prefix)
+				n++
+			}
 		}
-		for k := range shipped {
-			names[k] = true
-		}
-		kn, kskills := validateKnowledge(e, t.kt, names, knowledge.ValidateOptions{SkipSpecs: !t.kt.single})
-		n += kn
 		problems += n
 		if n == 0 {
 			var parts []string
@@ -359,39 +380,18 @@ func skillsValidate(e *env, args []string) error {
 	return nil
 }
 
-func validateOne(e *env, fsys fs.FS, prefix string) (int, string, nameSet) {
-	isRoot := exists(fsys, "skills") || exists(fsys, "skill_packs")
-	var specs []*skills.SkillSpec
-	var errs strictyaml.Errors
-	var set *packs.Set
+// validateOne checks a directory of skill specs (not a configuration root:
+// checkConfig checks those): the specs, and the registry's version and
+// implementation rules. It returns the number of problems, a summary, the
+// skill names and the number of spec versions.
+func validateOne(e *env, fsys fs.FS, prefix string) (int, string, nameSet, int) {
 	tiers, err := registry.ConfigTiers(fsys, nil)
 	if err != nil {
-		return printErrors(e.stderr, prefix, err), "", nameSet{}
+		return printErrors(e.stderr, prefix, err), "", nameSet{}, 0
 	}
-	if isRoot {
-		if exists(fsys, "skills") {
-			s, err := skills.LoadOptions{Tiers: tiers}.LoadDir(fsys, "skills")
-			specs = s
-			errs = append(errs, strictyaml.Flatten("skills", err)...)
-		}
-		if exists(fsys, "skill_packs") {
-			p, err := packs.LoadDir(fsys, "skill_packs", tiers)
-			set = p
-			errs = append(errs, strictyaml.Flatten("skill_packs", err)...)
-		}
-	} else {
-		s, err := skills.LoadOptions{Tiers: tiers}.LoadDir(fsys, ".")
-		specs = s
-		errs = append(errs, strictyaml.Flatten(".", err)...)
-	}
-	if set != nil {
-		known := map[string]bool{}
-		for _, s := range specs {
-			known[s.Name] = true
-		}
-		errs = append(errs, strictyaml.Flatten("", set.ValidateSkills(func(n string) bool { return known[n] }))...)
-	}
-	// Packs were checked above; the registry checks versions and code.
+	var errs strictyaml.Errors
+	specs, err := skills.LoadOptions{Tiers: tiers}.LoadDir(fsys, ".")
+	errs = append(errs, strictyaml.Flatten(".", err)...)
 	reg, err := registry.New(specs, registry.Options{Tiers: tiers})
 	if err != nil {
 		errs = append(errs, strictyaml.Flatten("", err)...)
@@ -409,16 +409,11 @@ func validateOne(e *env, fsys fs.FS, prefix string) (int, string, nameSet) {
 	}
 	errs.Sort()
 	n := printErrors(e.stderr, prefix, errs.Err())
-	versions := len(specs)
-	packsN := 0
-	if set != nil {
-		packsN = len(set.Names())
-	}
 	names := nameSet{}
 	for _, s := range specs {
 		names[s.Name] = true
 	}
-	return n, fmt.Sprintf("%d skills, %d spec versions, %d packs", len(names), versions, packsN), names
+	return n, fmt.Sprintf("%d skills, %d spec versions, 0 packs", len(names), len(specs)), names, len(specs)
 }
 
 func exists(fsys fs.FS, name string) bool {

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
+	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 )
 
 // Error is one problem in one file. Line and Column are 1-based; Field is the
@@ -239,7 +240,7 @@ func (d *Decoder) Mapping(n *yaml.Node, path string, allowed []string) map[strin
 		name := k.Value
 		if allowed != nil && !contains(allowed, name) {
 			msg := fmt.Sprintf("unknown field %q", name)
-			if s := suggest(name, allowed); s != "" {
+			if s := suggest.Closest(name, allowed); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			d.Errorf(k, Join(path, name), "%s", msg)
@@ -460,38 +461,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// suggest returns the allowed name closest to name when it is plausibly a typo.
-func suggest(name string, allowed []string) string {
-	best, bestD := "", 1<<30
-	for _, a := range allowed {
-		if d := levenshtein(name, a); d < bestD {
-			best, bestD = a, d
-		}
-	}
-	if bestD <= 2 || (bestD <= len(name)/3 && bestD <= 4) {
-		return best
-	}
-	return ""
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

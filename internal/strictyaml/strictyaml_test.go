@@ -565,24 +565,6 @@ func TestErrorfNilNode(t *testing.T) {
 	assert.Error(t, d.Err())
 }
 
-func TestSuggest(t *testing.T) {
-	allowed := []string{"tech_states_any_of", "required_tools", "dimension_allowlist", "semantic_tags_any_of", "extra"}
-	tests := []struct{ in, want string }{
-		{"required_tool", "required_tools"},
-		{"dimensions_allowlist", "dimension_allowlist"},
-		{"tech_state_any_of", "tech_states_any_of"},
-		{"extras", "extra"},
-		{"xyz", ""},
-		{"foo_bar_baz_quux", ""},
-	}
-	for _, tc := range tests {
-		assert.Equal(t, tc.want, suggest(tc.in, allowed), tc.in)
-	}
-	assert.Equal(t, 3, levenshtein("kitten", "sitting"))
-	assert.Equal(t, 0, levenshtein("", ""))
-	assert.Equal(t, 4, levenshtein("", "abcd"))
-}
-
 // TestParseTooLarge: a file over filelimit.MaxConfig is refused before
 // yaml.v3 sees it, with an error naming the file.
 func TestParseTooLarge(t *testing.T) {

@@ -224,6 +224,10 @@ type entry struct {
 	loaded bool
 	mod    time.Time
 	size   int64
+	// sum is the SHA-256 of the cached SKILL.md, checked the last time
+	// its bytes were read (see entry.racy).
+	sum     [sha256.Size]byte
+	checked time.Time
 }
 
 // New returns an empty library.

@@ -437,3 +437,60 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, len(lib.Skills()), 8)
 }
+
+// An edit that keeps SKILL.md's size changes only its modification time:
+// that alone must drop the cached body (a cache keyed on size would serve
+// the old instructions).
+func TestLoadReloadsSameSizeEditOnMtime(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "alpha", "SKILL.md")
+	v1 := skillMD("alpha", "First. Use when testing.", "", "# Alpha\n\nversion one\n")
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": v1})
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Second)
+	require.NoError(t, os.Chtimes(file, t0, t0))
+	lib, _ := newLib()
+	_, err := lib.AddDir(root)
+	require.NoError(t, err)
+	l, err := lib.Load("alpha")
+	require.NoError(t, err)
+	require.Contains(t, l.Body, "version one")
+
+	v2 := strings.Replace(v1, "version one", "version two", 1)
+	require.Len(t, v2, len(v1), "the edit keeps the size")
+	require.NoError(t, os.WriteFile(file, []byte(v2), 0o644))
+	t1 := t0.Add(time.Minute)
+	require.NoError(t, os.Chtimes(file, t1, t1))
+	l, err = lib.Load("alpha")
+	require.NoError(t, err)
+	assert.Contains(t, l.Body, "version two", "a new modification time alone invalidates the cache")
+}
+
+// An edit within the time stamp granule of the last read keeps both the
+// size and the modification time: the bytes are compared (a file modified
+// that recently is not trusted on stat).
+func TestLoadReloadsRacyEditWithSameStat(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "alpha", "SKILL.md")
+	v1 := skillMD("alpha", "First. Use when testing.", "", "# Alpha\n\nversion one\n")
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": v1})
+	now := time.Now().Truncate(time.Second)
+	require.NoError(t, os.Chtimes(file, now, now))
+	lib, _ := newLib()
+	_, err := lib.AddDir(root)
+	require.NoError(t, err)
+	l, err := lib.Load("alpha")
+	require.NoError(t, err)
+	require.Contains(t, l.Body, "version one")
+
+	// Unchanged bytes: still the cached body.
+	l, err = lib.Load("alpha")
+	require.NoError(t, err)
+	require.Contains(t, l.Body, "version one")
+
+	v2 := strings.Replace(v1, "version one", "version two", 1)
+	require.NoError(t, os.WriteFile(file, []byte(v2), 0o644))
+	require.NoError(t, os.Chtimes(file, now, now))
+	l, err = lib.Load("alpha")
+	require.NoError(t, err)
+	assert.Contains(t, l.Body, "version two", "same size and time stamp, new bytes")
+}

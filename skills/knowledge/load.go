@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // BaseDirPlaceholder in a SKILL.md body is replaced by the skill's root path
@@ -66,8 +68,11 @@ func (d *Loaded) Text() string {
 
 // Load returns a skill's full instructions (load_skill for knowledge
 // skills). The body is read on first use and cached; the cache is dropped
-// when SKILL.md's modification time or size changes, so edits made while the
-// agent runs are picked up by the next Load. A reloaded file is parsed and
+// when SKILL.md's modification time or size changes (an edit that keeps the
+// size still moves the modification time), and when the file was modified
+// too close to the last read for its time stamp to tell (then the bytes are
+// compared), so edits made while the agent runs are picked up by the next
+// Load. A reloaded file is parsed and
 // scanned again: if it no longer parses the error says so and the cached
 // version is kept; if it now trips a blocking safety flag the skill is
 // removed from the library.
@@ -115,7 +120,8 @@ func (l *Library) body(e *entry) (string, *Skill, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", file, err)
 	}
-	if e.loaded && st.ModTime().Equal(e.mod) && st.Size() == e.size {
+	same := e.loaded && st.ModTime().Equal(e.mod) && st.Size() == e.size
+	if same && !e.racy() {
 		return e.body, sk, nil
 	}
 	f, err := d.fsys.Open(SkillFile)
@@ -129,6 +135,13 @@ func (l *Library) body(e *entry) (string, *Skill, error) {
 	}
 	if len(data) > maxSkillFile {
 		return "", nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalidSkill, file, maxSkillFile)
+	}
+	sum := sha256.Sum256(data)
+	if same && sum == e.sum {
+		// A racily clean file whose bytes did not change: once the
+		// modification time is older than the window, stat alone decides.
+		e.checked = time.Now()
+		return e.body, sk, nil
 	}
 	dirName := path.Base(filepath.ToSlash(d.display))
 	doc, err := ParseSkillMD(file, data, ParseOptions{Dir: dirName, Tiers: l.tiers})
@@ -154,7 +167,22 @@ func (l *Library) body(e *entry) (string, *Skill, error) {
 		sk = &fresh
 	}
 	e.body, e.loaded, e.mod, e.size = doc.Body, true, st.ModTime(), st.Size()
+	e.sum, e.checked = sum, time.Now()
 	return e.body, sk, nil
+}
+
+// racyWindow is how close to the moment the cache last read SKILL.md a
+// modification time must be for stat to be untrustworthy: an edit within the
+// same timestamp granule (1 s on ext3 and HFS+, 2 s on FAT) that keeps the
+// size leaves both modification time and size as they were.
+const racyWindow = 2 * time.Second
+
+// racy reports whether the cached body may be stale although SKILL.md's
+// modification time and size are unchanged (git's "racily clean" entries):
+// the file was modified within racyWindow of the cache's last read, so the
+// bytes are compared. Older files are trusted on modification time and size.
+func (e *entry) racy() bool {
+	return !e.mod.Before(e.checked.Add(-racyWindow))
 }
 
 // block removes a skill whose reloaded content trips a blocking flag.
