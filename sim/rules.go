@@ -116,8 +116,11 @@ func (s *Sim) reachable(tx *world.Tx, p world.BlockPos) (ipc.Result, bool) {
 }
 
 // breakBlock mines a block with the held item: the time follows 1.7.10
-// (hardness, tool speed, whether the tool can harvest), a used tool wears by
-// one, and the drops (seeded chances) go to the inventory.
+// (hardness, tool speed, whether the tool's class and harvest level let it
+// harvest the block), the held tool wears on every block with hardness
+// (world.Wear) and breaks past its durability, and the drops (seeded
+// chances) go to the inventory — none when the block was not harvested.
+// Details report "harvested" and, when it happened, "tool_broke".
 func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	if r, ok := s.reachable(tx, a.Pos); !ok {
 		return r
@@ -133,19 +136,14 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	inv := tx.Inventory()
 	held := inv.HeldStack()
 	speed := toolSpeed(held, info.Tool)
-	harvest := info.Harvests(held)
+	harvest := canHarvest(info, held)
 	ticks := int64(0)
 	if info.Hardness > 0 {
 		ticks = int64(math.Ceil(world.BreakTicks(info.Hardness, speed, harvest)))
 	}
 	tx.SetBlock(a.Pos, "minecraft:air", 0)
-	if info.Hardness > 0 && held.MaxDamage > 0 && info.Tool != "" && held.HasTag("tool:"+info.Tool) {
-		held.Damage++
-		if held.Damage >= held.MaxDamage {
-			held = world.ItemStack{}
-		}
-		inv.Slots[inv.Held] = held
-	}
+	worn := world.Worn(held, world.Wear(held, info.Hardness))
+	inv.Slots[inv.Held] = worn
 	var got []string
 	if harvest {
 		for _, d := range s.drops(b) {
@@ -155,7 +153,11 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 		}
 	}
 	tx.SetInventory(inv)
-	return ipc.Result{Code: ipc.OK, Ticks: max(ticks, 1), Details: map[string]any{"block": b.ID, "drops": got}}
+	details := map[string]any{"block": b.ID, "drops": got, "harvested": harvest}
+	if !held.Empty() && worn.Empty() {
+		details["tool_broke"] = describeStack(held)
+	}
+	return ipc.Result{Code: ipc.OK, Ticks: max(ticks, 1), Details: details}
 }
 
 // drops are the items a broken block yields, with vanilla chances.
@@ -184,6 +186,10 @@ func (s *Sim) drops(b world.Block) []world.ItemStack {
 		return one("minecraft:gravel", 0)
 	case "minecraft:coal_ore":
 		return one("minecraft:coal", 0)
+	case "minecraft:diamond_ore":
+		return one("minecraft:diamond", 0)
+	case "minecraft:emerald_ore":
+		return one("minecraft:emerald", 0)
 	case "minecraft:tallgrass":
 		if s.rng.IntN(8) == 0 {
 			return one("minecraft:wheat_seeds", 0)

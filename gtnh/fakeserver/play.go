@@ -330,9 +330,9 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 			out.to(o, StageNone, bc)
 		}
 	}
-	if md := maxDamage(held); md > 0 && ruleFor(block).Hardness > 0 {
-		sl.Damage++
-		if int(sl.Damage) > md {
+	if w := wearOf(held, ruleFor(block).Hardness); w > 0 {
+		sl.Damage += int16(w)
+		if int(sl.Damage) > maxDamage(held) {
 			sl = proto17.Slot{}
 		}
 		c.inv[hotbarFirst+c.held] = sl
