@@ -28,13 +28,13 @@ func checkPath(t testing.TB, g Grid, res Result, opt Options) {
 		dx, dy, dz := b.Pos.X-a.Pos.X, b.Pos.Y-a.Pos.Y, b.Pos.Z-a.Pos.Z
 		require.True(t, abs(dx) <= 1 && abs(dz) <= 1 && dy >= -f.maxDrop && dy <= 1, "step %d %v→%v", i, a.Pos, b.Pos)
 		if !f.dig && !f.place {
-			feet, head, under := g.Cell(b.Pos.X, b.Pos.Y, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y+1, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y-1, b.Pos.Z)
-			assert.True(t, isClear(feet) && isClear(head), "step %d %v: body not clear (%v, %v)", i, b.Pos, feet, head)
-			assert.True(t, under == Solid || feet == Water, "step %d %v: not standable (%v under %v)", i, b.Pos, under, feet)
+			assert.True(t, standableAt(g, b.Pos.X, b.Pos.Y, b.Pos.Z), "step %d %v: not standable (%v, %v over %v)", i, b.Pos,
+				g.Cell(b.Pos.X, b.Pos.Y, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y+1, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y-1, b.Pos.Z))
 			if dx != 0 && dz != 0 {
 				for _, c := range [][2]int{{a.Pos.X + dx, a.Pos.Z}, {a.Pos.X, a.Pos.Z + dz}} {
 					for y := a.Pos.Y; y <= a.Pos.Y+1; y++ {
-						assert.True(t, isClear(g.Cell(c[0], y, c[1])), "step %d %v→%v cuts the corner (%d,%d,%d)", i, a.Pos, b.Pos, c[0], y, c[1])
+						cc := g.Cell(c[0], y, c[1])
+						assert.True(t, isClear(cc) || (y == a.Pos.Y && cc == Low), "step %d %v→%v cuts the corner (%d,%d,%d)", i, a.Pos, b.Pos, c[0], y, c[1])
 					}
 				}
 			}
@@ -50,6 +50,26 @@ func checkPath(t testing.TB, g Grid, res Result, opt Options) {
 		}
 		assert.True(t, found, "step %d %v→%v (%v, %.3f ticks) is not a generated move", i, a.Pos, b.Pos, b.Move, b.Cost-a.Cost)
 	}
+}
+
+// standableAt is the standing rule, written apart from the move
+// generator: the feet cell clear over a solid block or in water, or holding
+// its own floor (a Slab also needs the cell two above clear); the head cell
+// clear.
+func standableAt(g Grid, x, y, z int) bool {
+	feet, head, under := g.Cell(x, y, z), g.Cell(x, y+1, z), g.Cell(x, y-1, z)
+	if !isClear(head) {
+		return false
+	}
+	switch feet {
+	case Passable:
+		return under == Solid
+	case Water, Low:
+		return true
+	case Slab:
+		return isClear(g.Cell(x, y+2, z))
+	}
+	return false
 }
 
 // moveGen returns a Finder set up as Find sets it up, to call neighbors and

@@ -22,11 +22,21 @@ func b2i(b bool) int {
 
 // neighbors generates every move from feet at (x, y, z) into f.nb. The body
 // occupies the feet and head cells; a position is standable when both are
-// clear and the cell below is solid or the feet are in water.
+// clear and the cell below is solid or the feet are in water, or when the
+// feet cell holds its own floor (Low, or Slab with the cell two above clear
+// too). A Fence below the feet makes the position unstandable.
 //
 // Cardinal columns are read first and their feet and head cells reused as
 // the corners of the diagonals: a diagonal needs both corners clear at every
-// height the body passes (no corner cutting).
+// height the body passes (no corner cutting); a Low floor in a corner is
+// stepped over.
+//
+// Moves onto and off floors keep the cost model's cell arithmetic: stepping
+// onto a floor in the next column at the same cell height is a walk, a rise
+// of one cell is charged as a jump and a fall of k cells as a drop of k,
+// even where the player only steps half a block (a slab staircase is
+// costed as a block staircase) — which keeps the heuristic's per-block
+// vertical rates valid.
 func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 	out := f.nb[:0]
 	g := f.grid
@@ -43,13 +53,30 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 		nx, nz := x+cdx[i], z+cdz[i]
 		a, b := g.Cell(nx, y, nz), g.Cell(nx, y+1, nz)
 		cf[i], ch[i], cu[i] = a, b, unfetched
-		if isClear(a) && isClear(b) {
-			out = f.level(out, x, y, z, nx, nz, a, w, 0, 0, 0, below)
-		} else if a == Solid && isClear(b) {
+		if isClear(b) {
+			switch {
+			case isClear(a):
+				out = f.level(out, x, y, z, nx, nz, a, w, 0, 0, 0, below)
+			case a == Solid:
+				u := g.Cell(nx, y+2, nz)
+				cu[i] = u
+				if isClear(up) && isClear(u) {
+					out = append(out, nbr{nx, y + 1, nz, ct.jump[w][0], MoveJump, b == Water})
+				}
+			case a == Low:
+				out = f.onFloor(out, nx, y, nz, w, 0)
+			case a == Slab:
+				u := g.Cell(nx, y+2, nz)
+				cu[i] = u
+				if isClear(up) && isClear(u) {
+					out = f.onFloor(out, nx, y, nz, w, 0)
+				}
+			}
+		} else if b == Low && a == Solid {
 			u := g.Cell(nx, y+2, nz)
 			cu[i] = u
 			if isClear(up) && isClear(u) {
-				out = append(out, nbr{nx, y + 1, nz, ct.jump[w][0], MoveJump, b == Water})
+				out = append(out, nbr{nx, y + 1, nz, ct.jump[w][0], MoveJump, false})
 			}
 		}
 		if f.dig {
@@ -59,7 +86,7 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 
 	for _, p := range diagPairs {
 		i, j := p[0], p[1]
-		if !isClear(cf[i]) || !isClear(ch[i]) || !isClear(cf[j]) || !isClear(ch[j]) {
+		if !(isClear(cf[i]) || cf[i] == Low) || !isClear(ch[i]) || !(isClear(cf[j]) || cf[j] == Low) || !isClear(ch[j]) {
 			continue
 		}
 		nx, nz := x+cdx[i], z+cdz[j]
@@ -68,7 +95,13 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 			out = f.level(out, x, y, z, nx, nz, a, w, 1, i, j, below)
 			continue
 		}
-		if a != Solid || !isClear(b) || !isClear(up) {
+		if a == Low && isClear(b) {
+			out = f.onFloor(out, nx, y, nz, w, 1)
+			continue
+		}
+		raised := a == Slab && isClear(b)              // the body rises half a block
+		jump := a == Solid && (isClear(b) || b == Low) // onto the top of a, or a floor on it
+		if !(raised || jump) || !isClear(up) {
 			continue
 		}
 		if cu[i] == unfetched {
@@ -78,7 +111,11 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 			cu[j] = g.Cell(x+cdx[j], y+2, z+cdz[j])
 		}
 		if isClear(cu[i]) && isClear(cu[j]) && isClear(g.Cell(nx, y+2, nz)) {
-			out = append(out, nbr{nx, y + 1, nz, ct.jump[w][1], MoveJump, b == Water})
+			if raised {
+				out = f.onFloor(out, nx, y, nz, w, 1)
+			} else {
+				out = append(out, nbr{nx, y + 1, nz, ct.jump[w][1], MoveJump, b == Water})
+			}
 		}
 	}
 
@@ -94,7 +131,15 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 	if below != Solid {
 		return out
 	}
-	if f.place && g.Cell(x, y, z) == Passable {
+	here := unfetched
+	if f.place || f.dig {
+		if here = g.Cell(x, y, z); isFloor(here) {
+			// Feet on a floor of their own (a slab, a carpet): nothing
+			// to pillar from or dig down through.
+			return out
+		}
+	}
+	if f.place && here == Passable {
 		if isClear(up) {
 			out = append(out, nbr{x, y + 1, z, ct.pillar, MovePillar, false})
 		} else if f.dig && up == Solid {
@@ -111,9 +156,19 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 	return out
 }
 
+// onFloor emits the horizontal move onto a floor (Low, Slab) in the feet
+// cell of column (nx, nz): a walk, or a swim when leaving water.
+func (f *Finder) onFloor(out []nbr, nx, y, nz, w, d int) []nbr {
+	if w == 1 {
+		return append(out, nbr{nx, y, nz, f.ct.swim[d], MoveSwim, false})
+	}
+	return append(out, nbr{nx, y, nz, f.ct.walk[d], MoveWalk, false})
+}
+
 // level emits the moves into column (nx, nz) whose feet and head cells at y
 // are clear: a walk or swim when it is standable at y, otherwise a drop to
-// the first standable height within MaxDrop, and a bridge when placing.
+// the first standable height within MaxDrop (a floor in a lower cell ends
+// the drop in that cell), and a bridge when placing.
 // d is 1 for a diagonal with corner directions ci, cj.
 func (f *Finder) level(out []nbr, x, y, z, nx, nz int, feet Cell, w, d, ci, cj int, below Cell) []nbr {
 	g := f.grid
@@ -130,10 +185,11 @@ func (f *Finder) level(out []nbr, x, y, z, nx, nz int, feet Cell, w, d, ci, cj i
 	}
 	c := bl
 	for k := 1; k <= f.maxDrop; k++ {
-		if !isClear(c) {
+		floor := isFloor(c)
+		if !floor && !isClear(c) {
 			break
 		}
-		if c != Water {
+		if !floor && c != Water {
 			next := g.Cell(nx, y-k-1, nz)
 			if next != Solid {
 				c = next
