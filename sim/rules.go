@@ -83,7 +83,8 @@ func (g grid) Cell(x, y, z int) path.Cell {
 func feet(tx *world.Tx) world.BlockPos { return tx.Player().Pos.Block() }
 
 // moveTo follows the pathfinder's optimal walking path; it costs the path's
-// ticks at walking speed.
+// ticks at walking speed. The player ends standing at the real height of the
+// ground: half a block up on a bottom slab, on top of a carpet.
 func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	start := feet(tx)
 	goal := path.Near(a.Pos, a.Radius)
@@ -101,7 +102,7 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	if len(res.Steps) > 0 {
 		end = res.Steps[len(res.Steps)-1].Pos
 	}
-	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: float64(end.Y), Z: float64(end.Z) + 0.5})
+	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: standHeight(tx, end), Z: float64(end.Z) + 0.5})
 	return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: map[string]any{"steps": len(res.Steps), "to": end}}
 }
 
