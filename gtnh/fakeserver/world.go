@@ -138,13 +138,6 @@ func ruleFor(name string) blockRule {
 	return blockRule{BlockRule: r, drop: drops[name]}
 }
 
-// passable blocks do not stop a player.
-var passable = map[string]bool{
-	"minecraft:air": true, "minecraft:tallgrass": true, "minecraft:sapling": true,
-	"minecraft:yellow_flower": true, "minecraft:red_flower": true, "minecraft:torch": true,
-	"minecraft:water": true, "minecraft:flowing_water": true, "minecraft:snow_layer": true,
-}
-
 // replaceable blocks give way to a placed block.
 var replaceable = map[string]bool{
 	"minecraft:air": true, "minecraft:tallgrass": true, "minecraft:water": true,
