@@ -264,12 +264,14 @@ func (x *act) placeBlock(a action.PlaceBlock) ipc.Result {
 	if a.Face != "" && a.Face != "auto" {
 		faces = []int8{faceNames[a.Face]}
 	}
+faces:
 	for _, f := range faces {
 		o := faceOffsets[f]
 		cand := a.Pos.Add(-o[0], -o[1], -o[2])
-		if path.ClassifyByTags(x.blockAt(cand)) == path.Solid {
+		switch path.ClassifyByTags(x.blockAt(cand)) {
+		case path.Solid, path.Slab, path.Low, path.Fence: // a block with a face to click
 			support, face = cand, f
-			break
+			break faces
 		}
 	}
 	if face < 0 {

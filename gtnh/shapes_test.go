@@ -136,3 +136,25 @@ func TestBodyStepsUpHalfABlock(t *testing.T) {
 	m.moveAxis(g, 0.3, 0)
 	assert.Equal(t, 0.5, m.x, "no step up in the air")
 }
+
+// TestPlaceOnAFence: a fence (or a slab) has faces to place against, though
+// it is no full block.
+func TestPlaceOnAFence(t *testing.T) {
+	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{},
+		Blocks:    []fakeserver.Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:fence"}, {X: 8, Y: 64, Z: 10, Name: "minecraft:stone_slab"}},
+		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:dirt", Count: 4}}})
+	require.NoError(t, err)
+	defer srv.Close()
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	ctx := context.Background()
+	require.NoError(t, c.Open(ctx))
+	for _, p := range []world.BlockPos{world.Pos(10, 65, 8), world.Pos(8, 65, 10)} {
+		res := c.Execute(ctx, action.PlaceBlock{Pos: p, Item: "minecraft:dirt", Face: "auto"})
+		require.Equal(t, ipc.OK, res.Code, "%v: %s", p, res.Error)
+		assert.Equal(t, "minecraft:dirt", c.State().Snapshot().BlockAt(p).ID)
+	}
+	require.NoError(t, c.Close())
+}
