@@ -108,7 +108,10 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 		_ = dig(proto17.DigCancel)
 		return ipc.Failf(ipc.Timeout, 0, "the server did not break %s at %v (dug %d ticks, vanilla %.0f)", b.ID, a.Pos, wait, vanilla)
 	}
-	details := map[string]any{"block": b.ID, "dig_ticks": wait, "harvested": harvest}
+	details := map[string]any{"block": b.ID, "dig_ticks": wait}
+	if !harvest {
+		details["harvested"] = false // the held tool cannot harvest it: the server drops nothing
+	}
 	if !x.c.cfg.NoCollectDrops {
 		details["collected"] = x.collectDrops(a.Pos, before)
 	}

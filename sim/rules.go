@@ -121,7 +121,8 @@ func (s *Sim) reachable(tx *world.Tx, p world.BlockPos) (ipc.Result, bool) {
 // harvest the block), the held tool wears on every block with hardness
 // (world.Wear) and breaks past its durability, and the drops (seeded
 // chances) go to the inventory — none when the block was not harvested.
-// Details report "harvested" and, when it happened, "tool_broke".
+// Details carry "harvested": false when the held item could not harvest
+// the block, and "tool_broke" when the tool broke.
 func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	if r, ok := s.reachable(tx, a.Pos); !ok {
 		return r
@@ -154,7 +155,10 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 		}
 	}
 	tx.SetInventory(inv)
-	details := map[string]any{"block": b.ID, "drops": got, "harvested": harvest}
+	details := map[string]any{"block": b.ID, "drops": got}
+	if !harvest {
+		details["harvested"] = false // the tool's class or harvest level falls short: no drops
+	}
 	if !held.Empty() && worn.Empty() {
 		details["tool_broke"] = describeStack(held)
 	}
