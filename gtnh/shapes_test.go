@@ -163,7 +163,7 @@ func TestPlaceOnAFence(t *testing.T) {
 // breaks (slowly) with nothing to collect, and the result says so.
 func TestBreakWithoutHarvestSaysSo(t *testing.T) {
 	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 2 * time.Millisecond, Trees: []fakeserver.Tree{},
-		Blocks: []fakeserver.Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:iron_ore"}, {X: 10, Y: 65, Z: 8, Name: "minecraft:iron_ore"}},
+		Blocks:    []fakeserver.Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:iron_ore"}, {X: 10, Y: 65, Z: 8, Name: "minecraft:iron_ore"}},
 		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}, {Slot: 37, Name: "minecraft:stone_pickaxe", Count: 1}}})
 	require.NoError(t, err)
 	defer srv.Close()
