@@ -22,7 +22,8 @@ var dangerIDs = map[string]bool{
 // shape (CellOf); of the rest, "replaceable" or "plant" is Passable and
 // everything else — including blocks nothing knows, such as most mod
 // blocks — is Solid, the safe guess for pathing. A door's upper half is
-// classified as open (its lower half, in the feet cell, decides).
+// classified as open and its lower half decides: open, Passable; closed,
+// Fence (two blocks high with the upper half: not stood on or jumped).
 func ClassifyByTags(b world.Block) Cell {
 	if b.IsAir() {
 		return Passable
@@ -41,6 +42,12 @@ func ClassifyByTags(b world.Block) Cell {
 	}
 	if dangerIDs[b.ID] {
 		return Danger
+	}
+	if (b.ID == "minecraft:wooden_door" || b.ID == "minecraft:iron_door") && b.Meta&(8|4) == 0 {
+		// The lower half of a closed door: with the upper half above it,
+		// an obstacle two blocks high that no one stands on (its upper
+		// half alone reads as open, see below).
+		return Fence
 	}
 	if s, ok := world.KnownShape(b, nil); ok {
 		return CellOf(s)

@@ -33,7 +33,8 @@ func TestClassifyShapes(t *testing.T) {
 		{"minecraft:cobblestone_wall", 1, Fence},
 		{"minecraft:fence_gate", 1, Fence},
 		{"minecraft:fence_gate", 4 | 1, Passable},
-		{"minecraft:wooden_door", 0, Solid},
+		{"minecraft:wooden_door", 0, Fence},
+		{"minecraft:iron_door", 3, Fence},
 		{"minecraft:wooden_door", 4, Passable},
 		{"minecraft:iron_door", 8, Passable},
 		{"minecraft:chest", 2, Solid},
@@ -44,6 +45,15 @@ func TestClassifyShapes(t *testing.T) {
 		assert.Equal(t, c.want, LegacyStateCell(id, c.meta), "numeric %s:%d", c.id, c.meta)
 	}
 	assert.Equal(t, "fence", Fence.String())
+}
+
+// closedDoor is a closed door at x 1 on a floor: its lower half at y 1, its
+// upper half (classified open) at y 2.
+func closedDoor() *testGrid {
+	g := heightWorld(6, "111")
+	g.set(1, 1, 0, ClassifyByTags(world.NewBlock("minecraft:wooden_door", 0)))
+	g.set(1, 2, 0, ClassifyByTags(world.NewBlock("minecraft:wooden_door", 8)))
+	return g
 }
 
 // TestPartialBlockMoves: fences cannot be jumped over or stood on, slabs
@@ -66,6 +76,7 @@ func TestPartialBlockMoves(t *testing.T) {
 		{"a fence is not jumped", heightWorld(6, "1f1"), world.Pos(0, 1, 0), world.Pos(2, 1, 0), -1, nil},
 		{"a wall of fences on a step is not jumped", heightWorld(6, "2F2"), world.Pos(0, 2, 0), world.Pos(2, 2, 0), -1, nil},
 		{"a fence is not stood on", heightWorld(6, "2f"), world.Pos(0, 2, 0), world.Pos(1, 2, 0), -1, nil},
+		{"a closed door (its lower half a Fence, the upper open) is not climbed", closedDoor(), world.Pos(0, 1, 0), world.Pos(1, 2, 0), -1, nil},
 		{"a slab is stepped onto, the next block jumped", heightWorld(6, "1s2"), world.Pos(0, 1, 0), world.Pos(2, 2, 0),
 			card + ct.jump[0][0], []Move{MoveStart, MoveWalk, MoveJump}},
 		{"a slab under a low ceiling is no place to stand", slabCeiling, world.Pos(0, 1, 0), world.Pos(1, 1, 0), -1, nil},
