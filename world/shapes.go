@@ -14,7 +14,9 @@ package world
 // (collision boxes 1.5 high), BlockFenceGate.getCollisionBoundingBoxFromPool
 // (none when open, a 1.5-high bar across the cell when closed),
 // BlockChest (1/16 inset, 0.875 high), BlockSoulSand (0.875),
-// BlockFarmland (0.9375), BlockBed (0.5625).
+// BlockFarmland (0.9375), BlockBed (0.5625). Stairs and every block not
+// listed are taken as full cubes: a body that keeps out of a full cube keeps
+// out of any smaller box in it, so the guess costs a jump, never a reset.
 
 // Box is an axis-aligned box in a block cell, in blocks from the cell's
 // lower north-west corner. MaxY may pass 1: fences and walls reach 1.5.
