@@ -139,7 +139,7 @@ func LegacyStateCell(id, meta int) Cell {
 // above the world is Passable.
 type BenchGrid struct {
 	w   []uint16
-	lut *[1 << 16]Cell // by legacy state, id<<4 | meta
+	lut [1 << 16]Cell // by legacy state, id<<4 | meta
 }
 
 var _ Grid = (*BenchGrid)(nil)
@@ -147,7 +147,7 @@ var _ Grid = (*BenchGrid)(nil)
 // NewBenchGrid returns a grid over w, classified with LegacyStateCell (for
 // the states the world holds; the others are never read).
 func NewBenchGrid(w *benchworld.World) *BenchGrid {
-	g := &BenchGrid{w: w.W, lut: new([1 << 16]Cell)}
+	g := &BenchGrid{w: w.W}
 	var seen [1 << 16]bool
 	for _, st := range w.W {
 		if !seen[st] {
