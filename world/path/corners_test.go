@@ -13,8 +13,8 @@ import (
 func hasMove(t *testing.T, g Grid, from, to world.BlockPos, kind Move) bool {
 	t.Helper()
 	f := moveGen(t, g, Options{}, At(to))
-	water := g.Cell(from.X, from.Y, from.Z) == Water
-	for _, m := range f.neighbors(from.X, from.Y, from.Z, water) {
+	feet := g.Cell(from.X, from.Y, from.Z)
+	for _, m := range f.neighbors(from.X, from.Y, from.Z, feet) {
 		if m.x == to.X && m.y == to.Y && m.z == to.Z && m.move == kind {
 			return true
 		}

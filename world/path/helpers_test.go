@@ -40,8 +40,8 @@ func checkPath(t testing.TB, g Grid, res Result, opt Options) {
 			}
 		}
 		found := false
-		water := g.Cell(a.Pos.X, a.Pos.Y, a.Pos.Z) == Water
-		for _, m := range f.neighbors(a.Pos.X, a.Pos.Y, a.Pos.Z, water) {
+		feet := g.Cell(a.Pos.X, a.Pos.Y, a.Pos.Z)
+		for _, m := range f.neighbors(a.Pos.X, a.Pos.Y, a.Pos.Z, feet) {
 			if m.x == b.Pos.X && m.y == b.Pos.Y && m.z == b.Pos.Z && m.move == b.Move &&
 				math.Abs(float64(m.cost)/milli-(b.Cost-a.Cost)) < 1e-6 {
 				found = true
@@ -100,8 +100,8 @@ func dijkstra(t testing.TB, g Grid, start world.BlockPos, opt Options) map[world
 			continue
 		}
 		done[it.p] = true
-		water := g.Cell(it.p.X, it.p.Y, it.p.Z) == Water
-		for _, m := range f.neighbors(it.p.X, it.p.Y, it.p.Z, water) {
+		feet := g.Cell(it.p.X, it.p.Y, it.p.Z)
+		for _, m := range f.neighbors(it.p.X, it.p.Y, it.p.Z, feet) {
 			p := world.Pos(m.x, m.y, m.z)
 			d := it.d + m.cost
 			if old, ok := dist[p]; !ok || d < old {

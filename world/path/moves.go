@@ -37,10 +37,14 @@ func b2i(b bool) int {
 // even where the player only steps half a block (a slab staircase is
 // costed as a block staircase) — which keeps the heuristic's per-block
 // vertical rates valid.
-func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
+func (f *Finder) neighbors(x, y, z int, feet Cell) []nbr {
 	out := f.nb[:0]
 	g := f.grid
 	ct := &f.ct
+	inWater := feet == Water
+	// On a slab the feet are half a block up and the body reaches into the
+	// cells at y+2 of every column it passes.
+	half := feet == Slab
 	w := b2i(inWater)
 	up := g.Cell(x, y+2, z) // head room for a jump
 	below := unfetched
@@ -54,32 +58,40 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 		a, b := g.Cell(nx, y, nz), g.Cell(nx, y+1, nz)
 		cf[i], ch[i], cu[i] = a, b, unfetched
 		if isClear(b) {
+			if half && (isClear(a) || a == Low) {
+				cu[i] = g.Cell(nx, y+2, nz)
+			}
 			switch {
 			case isClear(a):
-				out = f.level(out, x, y, z, nx, nz, a, w, 0, 0, 0, below)
+				if !half || isClear(cu[i]) {
+					out = f.level(out, x, y, z, nx, nz, a, w, 0, 0, 0, below)
+				}
 			case a == Solid:
 				u := g.Cell(nx, y+2, nz)
 				cu[i] = u
 				if isClear(up) && isClear(u) {
-					out = append(out, nbr{nx, y + 1, nz, ct.jump[w][0], MoveJump, b == Water})
+					out = append(out, nbr{nx, y + 1, nz, ct.jump[w][0], MoveJump, b})
 				}
 			case a == Low:
-				out = f.onFloor(out, nx, y, nz, w, 0)
+				if !half || isClear(cu[i]) {
+					out = f.onFloor(out, nx, y, nz, a, w, 0)
+				}
 			case a == Slab:
 				u := g.Cell(nx, y+2, nz)
 				cu[i] = u
 				if isClear(up) && isClear(u) {
-					out = f.onFloor(out, nx, y, nz, w, 0)
+					out = f.onFloor(out, nx, y, nz, a, w, 0)
 				}
 			}
 		} else if b == Low && a == Solid {
 			u := g.Cell(nx, y+2, nz)
 			cu[i] = u
 			if isClear(up) && isClear(u) {
-				out = append(out, nbr{nx, y + 1, nz, ct.jump[w][0], MoveJump, false})
+				out = append(out, nbr{nx, y + 1, nz, ct.jump[w][0], MoveJump, b})
 			}
 		}
-		if f.dig {
+		if f.dig && !half { // no digging from a slab
+
 			out = f.digAcross(out, x, y, z, nx, nz, a, b, up, &cu[i], w)
 		}
 	}
@@ -89,14 +101,28 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 		if !(isClear(cf[i]) || cf[i] == Low) || !isClear(ch[i]) || !(isClear(cf[j]) || cf[j] == Low) || !isClear(ch[j]) {
 			continue
 		}
+		if half {
+			if cu[i] == unfetched {
+				cu[i] = g.Cell(x+cdx[i], y+2, z+cdz[i])
+			}
+			if cu[j] == unfetched {
+				cu[j] = g.Cell(x+cdx[j], y+2, z+cdz[j])
+			}
+			if !isClear(cu[i]) || !isClear(cu[j]) {
+				continue
+			}
+		}
 		nx, nz := x+cdx[i], z+cdz[j]
 		a, b := g.Cell(nx, y, nz), g.Cell(nx, y+1, nz)
+		if (isClear(a) || a == Low) && isClear(b) && half && !isClear(g.Cell(nx, y+2, nz)) {
+			continue
+		}
 		if isClear(a) && isClear(b) {
 			out = f.level(out, x, y, z, nx, nz, a, w, 1, i, j, below)
 			continue
 		}
 		if a == Low && isClear(b) {
-			out = f.onFloor(out, nx, y, nz, w, 1)
+			out = f.onFloor(out, nx, y, nz, a, w, 1)
 			continue
 		}
 		raised := a == Slab && isClear(b)              // the body rises half a block
@@ -112,19 +138,19 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 		}
 		if isClear(cu[i]) && isClear(cu[j]) && isClear(g.Cell(nx, y+2, nz)) {
 			if raised {
-				out = f.onFloor(out, nx, y, nz, w, 1)
+				out = f.onFloor(out, nx, y, nz, a, w, 1)
 			} else {
-				out = append(out, nbr{nx, y + 1, nz, ct.jump[w][1], MoveJump, b == Water})
+				out = append(out, nbr{nx, y + 1, nz, ct.jump[w][1], MoveJump, b})
 			}
 		}
 	}
 
 	if inWater {
 		if isClear(up) && g.Cell(x, y+1, z) == Water {
-			out = append(out, nbr{x, y + 1, z, ct.swimV, MoveSwimUp, true})
+			out = append(out, nbr{x, y + 1, z, ct.swimV, MoveSwimUp, Water})
 		}
 		if below == Water {
-			out = append(out, nbr{x, y - 1, z, ct.swimV, MoveSwimDown, true})
+			out = append(out, nbr{x, y - 1, z, ct.swimV, MoveSwimDown, Water})
 		}
 		return out
 	}
@@ -141,16 +167,16 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 	}
 	if f.place && here == Passable {
 		if isClear(up) {
-			out = append(out, nbr{x, y + 1, z, ct.pillar, MovePillar, false})
+			out = append(out, nbr{x, y + 1, z, ct.pillar, MovePillar, Passable})
 		} else if f.dig && up == Solid {
 			if c, ok := f.breakCost(x, y+2, z); ok {
-				out = append(out, nbr{x, y + 1, z, ct.pillar + c, MovePillar, false})
+				out = append(out, nbr{x, y + 1, z, ct.pillar + c, MovePillar, Passable})
 			}
 		}
 	}
 	if f.dig && g.Cell(x, y-2, z) == Solid {
 		if c, ok := f.breakCost(x, y-1, z); ok {
-			out = append(out, nbr{x, y - 1, z, ct.fall1 + c, MoveDigDown, false})
+			out = append(out, nbr{x, y - 1, z, ct.fall1 + c, MoveDigDown, Passable})
 		}
 	}
 	return out
@@ -158,11 +184,11 @@ func (f *Finder) neighbors(x, y, z int, inWater bool) []nbr {
 
 // onFloor emits the horizontal move onto a floor (Low, Slab) in the feet
 // cell of column (nx, nz): a walk, or a swim when leaving water.
-func (f *Finder) onFloor(out []nbr, nx, y, nz, w, d int) []nbr {
+func (f *Finder) onFloor(out []nbr, nx, y, nz int, floor Cell, w, d int) []nbr {
 	if w == 1 {
-		return append(out, nbr{nx, y, nz, f.ct.swim[d], MoveSwim, false})
+		return append(out, nbr{nx, y, nz, f.ct.swim[d], MoveSwim, floor})
 	}
-	return append(out, nbr{nx, y, nz, f.ct.walk[d], MoveWalk, false})
+	return append(out, nbr{nx, y, nz, f.ct.walk[d], MoveWalk, floor})
 }
 
 // level emits the moves into column (nx, nz) whose feet and head cells at y
@@ -176,12 +202,12 @@ func (f *Finder) level(out []nbr, x, y, z, nx, nz int, feet Cell, w, d, ci, cj i
 	bl := g.Cell(nx, y-1, nz)
 	if bl == Solid || feet == Water {
 		if w == 1 || feet == Water {
-			return append(out, nbr{nx, y, nz, ct.swim[d], MoveSwim, feet == Water})
+			return append(out, nbr{nx, y, nz, ct.swim[d], MoveSwim, feet})
 		}
-		return append(out, nbr{nx, y, nz, ct.walk[d], MoveWalk, false})
+		return append(out, nbr{nx, y, nz, ct.walk[d], MoveWalk, feet})
 	}
 	if f.place && d == 0 && w == 0 && below == Solid && feet == Passable && (bl == Passable || bl == Water) {
-		out = append(out, nbr{nx, y, nz, ct.walk[0] + ct.place, MoveBridge, false})
+		out = append(out, nbr{nx, y, nz, ct.walk[0] + ct.place, MoveBridge, feet})
 	}
 	c := bl
 	for k := 1; k <= f.maxDrop; k++ {
@@ -199,7 +225,7 @@ func (f *Finder) level(out []nbr, x, y, z, nx, nz int, feet Cell, w, d, ci, cj i
 		if d == 1 && !(f.cornerFall(x+cdx[ci], y, z+cdz[ci], k) && f.cornerFall(x+cdx[cj], y, z+cdz[cj], k)) {
 			break
 		}
-		return append(out, nbr{nx, y - k, nz, ct.drop[w][d][k], MoveDrop, c == Water})
+		return append(out, nbr{nx, y - k, nz, ct.drop[w][d][k], MoveDrop, c})
 	}
 	return out
 }
@@ -237,9 +263,9 @@ func (f *Finder) digAcross(out []nbr, x, y, z, nx, nz int, a, b, up Cell, cu *Ce
 		}
 		if ok {
 			if w == 1 || a == Water {
-				out = append(out, nbr{nx, y, nz, cost + ct.swim[0], MoveSwim, a == Water})
+				out = append(out, nbr{nx, y, nz, cost + ct.swim[0], MoveSwim, broken(a)})
 			} else {
-				out = append(out, nbr{nx, y, nz, cost + ct.walk[0], MoveWalk, false})
+				out = append(out, nbr{nx, y, nz, cost + ct.walk[0], MoveWalk, broken(a)})
 			}
 		}
 	}
@@ -265,9 +291,17 @@ func (f *Finder) digAcross(out []nbr, x, y, z, nx, nz int, a, b, up Cell, cu *Ce
 		cost, ok = f.addBreak(cost, nx, y+2, nz)
 	}
 	if ok {
-		out = append(out, nbr{nx, y + 1, nz, cost + ct.jump[w][0], MoveJump, b == Water})
+		out = append(out, nbr{nx, y + 1, nz, cost + ct.jump[w][0], MoveJump, broken(b)})
 	}
 	return out
+}
+
+// broken is the feet cell a dig move leaves: a broken block is air.
+func broken(c Cell) Cell {
+	if c == Solid {
+		return Passable
+	}
+	return c
 }
 
 func (f *Finder) addBreak(cost int64, x, y, z int) (int64, bool) {

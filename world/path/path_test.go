@@ -208,8 +208,7 @@ func TestHeuristicConsistent(t *testing.T) {
 					for _, a := range spots {
 						ha := f.heuristic(a.X, a.Y, a.Z)
 						require.GreaterOrEqual(t, ha, int64(0))
-						water := w.g.Cell(a.X, a.Y, a.Z) == Water
-						for _, m := range f.neighbors(a.X, a.Y, a.Z, water) {
+						for _, m := range f.neighbors(a.X, a.Y, a.Z, w.g.Cell(a.X, a.Y, a.Z)) {
 							hb := f.heuristic(m.x, m.y, m.z)
 							require.LessOrEqual(t, ha, m.cost+hb, "%s/%s: %v→(%d,%d,%d) %v, goal %v", w.name, o.name, a, m.x, m.y, m.z, m.move, gl)
 						}

@@ -88,6 +88,7 @@ func TestPartialBlockMoves(t *testing.T) {
 			ct.drop[0][0][3], []Move{MoveStart, MoveDrop}},
 		{"stepping down off a slab", heightWorld(6, "s1"), world.Pos(0, 1, 0), world.Pos(1, 1, 0),
 			card, []Move{MoveStart, MoveWalk}},
+		{"off a slab under a block two above the next column", heightWorld(6, "s1").set(1, 3, 0, Solid), world.Pos(0, 1, 0), world.Pos(1, 1, 0), -1, nil},
 		{"a carpeted room two blocks high", roomWithCarpet(), world.Pos(0, 1, 1), world.Pos(3, 1, 1),
 			3 * card, []Move{MoveStart, MoveWalk, MoveWalk, MoveWalk}},
 	} {
@@ -109,10 +110,20 @@ func TestPartialBlockMoves(t *testing.T) {
 			checkPath(t, c.g, res, Options{})
 		})
 	}
+	// From a slab the body passes the corners of a diagonal half a block
+	// up: a block two above a corner stops it.
+	corner := heightWorld(6, "s1", "11")
+	assert.True(t, hasMove(t, corner, world.Pos(0, 1, 0), world.Pos(1, 1, 1), MoveWalk))
+	corner.set(1, 3, 0, Solid)
+	assert.False(t, hasMove(t, corner, world.Pos(0, 1, 0), world.Pos(1, 1, 1), MoveWalk))
+	assert.True(t, hasMove(t, corner, world.Pos(0, 1, 0), world.Pos(0, 1, 1), MoveWalk))
+	assert.False(t, hasMove(t, heightWorld(6, "s1", "11").set(1, 3, 1, Solid), world.Pos(0, 1, 0), world.Pos(1, 1, 1), MoveWalk),
+		"nor a block two above the diagonal's target")
+
 	// Standing on a slab is standing in its cell: no pillar or dig down
 	// from there.
 	f := moveGen(t, heightWorld(6, "s"), Options{Dig: true, Place: true}, At(world.Pos(0, 1, 0)))
-	for _, m := range f.neighbors(0, 1, 0, false) {
+	for _, m := range f.neighbors(0, 1, 0, Slab) {
 		assert.NotContains(t, []Move{MovePillar, MoveDigDown}, m.move)
 	}
 }
