@@ -86,7 +86,8 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		x.c.mu.Unlock()
 		snap := x.c.state.Snapshot()
 		b := x.body()
-		start := world.Pos(ifloor(b.x), ifloor(b.y+1e-3), ifloor(b.z))
+		grid := snapshotGrid(snap, loaded)
+		start := path.FeetCell(grid, ifloor(b.x), b.y, ifloor(b.z))
 		if goal.Reached(start) {
 			// Stand on the block centre so that reach checks of the plan hold.
 			err := x.walk([]waypoint{{x: float64(start.X) + 0.5, y: b.y, z: float64(start.Z) + 0.5}})
@@ -98,7 +99,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		if replans > maxReplans || rounds > 2*maxReplans {
 			return ipc.Failf(ipc.Interrupted, 0, "move to %v abandoned after %d re-plans: %s", a.Pos, replans-1, why)
 		}
-		res, err := finder.Find(snapshotGrid(snap, loaded), start, goal, path.Options{MaxNodes: 200_000, MaxTime: 2 * time.Second})
+		res, err := finder.Find(grid, start, goal, path.Options{MaxNodes: 200_000, MaxTime: 2 * time.Second})
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}

@@ -29,6 +29,8 @@ func TestWalkingOverPartialBlocks(t *testing.T) {
 		{X: 12, Y: 65, Z: 8, Name: "minecraft:stone_slab"},
 		{X: 13, Y: 64, Z: 8, Name: "minecraft:cobblestone"},
 		{X: 13, Y: 65, Z: 8, Name: "minecraft:cobblestone"},
+		{X: 7, Y: 64, Z: 6, Name: "minecraft:chest"},
+		{X: 8, Y: 64, Z: 6, Name: "minecraft:chest"},
 	}
 	for z := 0; z < 16; z++ {
 		if z != 8 {
@@ -55,11 +57,14 @@ func TestWalkingOverPartialBlocks(t *testing.T) {
 		{world.Pos(12, 65, 8), 65.5},
 		{world.Pos(13, 66, 8), 66},
 		{world.Pos(8, 64, 8), 64},
+		{world.Pos(7, 65, 6), 64.875},
+		{world.Pos(8, 65, 6), 64.875},
+		{world.Pos(8, 64, 8), 64},
 	} {
 		res := c.Execute(ctx, action.MoveTo{Pos: step.to})
 		require.Equal(t, ipc.OK, res.Code, "to %v: %s", step.to, res.Error)
 		snap := c.State().Snapshot()
-		assert.Equal(t, step.to, snap.Feet())
+		assert.Equal(t, step.to, path.FeetCell(snapshotGrid(snap, map[[2]int]bool{{0, 0}: true}), ifloor(snap.Player.Pos.X), snap.Player.Pos.Y, ifloor(snap.Player.Pos.Z)))
 		assert.InDelta(t, step.feetY, snap.Player.Pos.Y, 1e-6, "standing at %v", step.to)
 	}
 	assert.Empty(t, srv.Corrections(), "no move was reset")

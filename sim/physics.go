@@ -28,11 +28,12 @@ func shapeAt(tx *world.Tx, p world.BlockPos) world.Shape {
 }
 
 // standHeight is where the feet rest when the player stands in the cell p
-// that the pathfinder chose: on the floor inside it (a slab, a carpet) or
-// at the bottom of the cell, on the block below.
+// that the pathfinder chose: on the floor inside it (a slab, a carpet), on
+// the block below (a little under the cell on a chest or farmland), or in
+// the water there — where gravity would leave the player.
 func standHeight(tx *world.Tx, p world.BlockPos) float64 {
-	if s := shapeAt(tx, p); path.CellOf(s) == path.Low || path.CellOf(s) == path.Slab {
-		return float64(p.Y) + s.Top()
+	if land, ok := findLanding(tx, p.X, p.Z, float64(p.Y)+0.999); ok {
+		return land.y
 	}
 	return float64(p.Y)
 }

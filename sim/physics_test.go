@@ -110,3 +110,17 @@ func TestStandOnPartialBlocks(t *testing.T) {
 	r = exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8)})
 	assert.Equal(t, ipc.Unreachable, r.Code, "a fence line cannot be jumped: %s", r.Error)
 }
+
+// TestWalkOnChests: a chest is 0.875 high; the player stands on it there,
+// and from one chest to the next is a walk, not a jump.
+func TestWalkOnChests(t *testing.T) {
+	s := small(t, "blocks:\n  - {block: minecraft:chest, from: [10, 64, 8], to: [11, 64, 8]}\n")
+	r := exec(t, s, action.MoveTo{Pos: world.Pos(10, 65, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, 64.875, snap(t, s).Player.Pos.Y)
+	r = exec(t, s, action.MoveTo{Pos: world.Pos(11, 65, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, int64(5), r.Ticks, "one walked block (4.6 ticks), no jump")
+	assert.Nil(t, r.Details["fell"])
+	assert.Equal(t, 64.875, snap(t, s).Player.Pos.Y)
+}

@@ -80,13 +80,18 @@ func (g grid) Cell(x, y, z int) path.Cell {
 	return c
 }
 
-func feet(tx *world.Tx) world.BlockPos { return tx.Player().Pos.Block() }
+// feet is the pathfinder's cell of the player's feet (path.FeetCell: on a
+// chest, the cell above it).
+func (s *Sim) feet(tx *world.Tx) world.BlockPos {
+	p := tx.Player().Pos
+	return path.FeetCell(grid{s, tx}, int(math.Floor(p.X)), p.Y, int(math.Floor(p.Z)))
+}
 
 // moveTo follows the pathfinder's optimal walking path; it costs the path's
 // ticks at walking speed. The player ends standing at the real height of the
 // ground: half a block up on a bottom slab, on top of a carpet.
 func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
-	start := feet(tx)
+	start := s.feet(tx)
 	goal := path.Near(a.Pos, a.Radius)
 	if goal.Reached(start) {
 		return ipc.Result{Code: ipc.OK, Ticks: 0, Details: map[string]any{"steps": 0}}
@@ -108,7 +113,7 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 
 // reachable checks the survival reach from the eyes to the block's centre.
 func (s *Sim) reachable(tx *world.Tx, p world.BlockPos) (ipc.Result, bool) {
-	f := feet(tx)
+	f := s.feet(tx)
 	eye := world.Vec3{X: float64(f.X) + 0.5, Y: float64(f.Y) + eyeHeight, Z: float64(f.Z) + 0.5}
 	if d := math.Sqrt(eye.DistSq(p.Center())); d > reach+1e-9 {
 		return ipc.Failf(ipc.Unreachable, 0, "%v is %.2f blocks from the eyes; reach is %.1f", p, d, reach), false
@@ -299,7 +304,7 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 	if !here.IsAir() && !here.HasTag("replaceable") {
 		return ipc.Failf(ipc.Rejected, 0, "%v is occupied by %s", a.Pos, here.ID)
 	}
-	if feet(tx) == a.Pos || feet(tx).Up() == a.Pos {
+	if s.feet(tx) == a.Pos || s.feet(tx).Up() == a.Pos {
 		return ipc.Failf(ipc.Rejected, 0, "the player stands at %v", a.Pos)
 	}
 	support := false

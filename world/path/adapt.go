@@ -1,6 +1,8 @@
 package path
 
 import (
+	"math"
+
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -59,6 +61,19 @@ func ClassifyByTags(b world.Block) Cell {
 		}
 	}
 	return Solid
+}
+
+// FeetCell is the cell of a body whose feet are at height y in column
+// (x, z), as the pathfinder counts positions: the cell holding the feet, or
+// the one above when the feet rest inside a cell the grid takes as a full
+// block — on a chest, farmland or soul sand, whose tops are below 1, the
+// player stands in the cell above, as on any Solid cell.
+func FeetCell(g Grid, x int, y float64, z int) world.BlockPos {
+	cy := int(math.Floor(y + 1e-3))
+	if c := g.Cell(x, cy, z); c == Solid || c == Fence {
+		cy++
+	}
+	return world.Pos(x, cy, z)
 }
 
 // LoadedReporter is optionally implemented by a world.BlockSource that knows

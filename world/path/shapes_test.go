@@ -127,3 +127,11 @@ func TestPartialBlockMoves(t *testing.T) {
 		assert.NotContains(t, []Move{MovePillar, MoveDigDown}, m.move)
 	}
 }
+
+func TestFeetCell(t *testing.T) {
+	g := heightWorld(6, "1s2")
+	assert.Equal(t, world.Pos(0, 1, 0), FeetCell(g, 0, 1, 0), "on a full block")
+	assert.Equal(t, world.Pos(1, 1, 0), FeetCell(g, 1, 1.5, 0), "on a slab: its own cell")
+	assert.Equal(t, world.Pos(2, 2, 0), FeetCell(g, 2, 1.875, 0), "on a block lower than 1 (a chest): the cell above")
+	assert.Equal(t, world.Pos(2, 2, 0), FeetCell(g, 2, 1.9995, 0), "rounding below a block top")
+}
