@@ -160,6 +160,20 @@ func randomWorld(seed uint64, sx, sz int) *testGrid {
 			}
 		}
 	}
+	if seed%2 == 0 {
+		// Partial blocks on top of the ground, and a few overhead.
+		for i := 0; i < sx*sz/6; i++ {
+			x, z := r.IntN(sx), r.IntN(sz)
+			top := h[z*sx+x]
+			if g.Cell(x, top, z) != Passable {
+				continue
+			}
+			g.set(x, top, z, [...]Cell{Slab, Slab, Low, Fence}[r.IntN(4)])
+			if r.IntN(4) == 0 && top+2 < sy {
+				g.set(x, top+2, z, Solid)
+			}
+		}
+	}
 	return g
 }
 

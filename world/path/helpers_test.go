@@ -30,6 +30,17 @@ func checkPath(t testing.TB, g Grid, res Result, opt Options) {
 		if !f.dig && !f.place {
 			assert.True(t, standableAt(g, b.Pos.X, b.Pos.Y, b.Pos.Z), "step %d %v: not standable (%v, %v over %v)", i, b.Pos,
 				g.Cell(b.Pos.X, b.Pos.Y, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y+1, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y-1, b.Pos.Z))
+			if g.Cell(a.Pos.X, a.Pos.Y, a.Pos.Z) == Slab {
+				// Half a block up, the body reaches the cells two above
+				// every column it passes.
+				cols := [][2]int{{b.Pos.X, b.Pos.Z}}
+				if dx != 0 && dz != 0 {
+					cols = append(cols, [2]int{a.Pos.X + dx, a.Pos.Z}, [2]int{a.Pos.X, a.Pos.Z + dz})
+				}
+				for _, c := range cols {
+					assert.True(t, isClear(g.Cell(c[0], a.Pos.Y+2, c[1])), "step %d %v→%v from a slab hits (%d,%d,%d)", i, a.Pos, b.Pos, c[0], a.Pos.Y+2, c[1])
+				}
+			}
 			if dx != 0 && dz != 0 {
 				for _, c := range [][2]int{{a.Pos.X + dx, a.Pos.Z}, {a.Pos.X, a.Pos.Z + dz}} {
 					for y := a.Pos.Y; y <= a.Pos.Y+1; y++ {
