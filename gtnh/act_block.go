@@ -20,9 +20,15 @@ const (
 	dropRadius    = 6  // drops farther than this from the block are left
 )
 
-// breakTicks is the vanilla break time of a block with the held stack, and
-// whether the block breaks at once.
-func (x *act) breakTicks(b world.Block) (float64, bool) {
+// otherToolLevel is the harvest level assumed for tools the mining table
+// does not know (GregTech's, Tinkers'): stone-grade, like their assumed
+// speed, so that a wrong guess makes the wait longer, never too short.
+const otherToolLevel = 1
+
+// breakTicks is the vanilla break time of a block with the held stack,
+// whether the block breaks at once, and whether the held stack harvests it
+// (drops anything).
+func (x *act) breakTicks(b world.Block) (float64, bool, bool) {
 	info := blockInfoOf(b)
 	x.c.mu.Lock()
 	raw := x.s.inv.heldSlot()
@@ -30,12 +36,12 @@ func (x *act) breakTicks(b world.Block) (float64, bool) {
 	x.c.mu.Unlock()
 	held := x.c.state.Snapshot().Inventory.HeldStack()
 	speed := toolSpeed(held, raw, info.Tool)
-	harvest := info.Harvests(held)
+	harvest := world.DefaultMiningRules().Harvests(info, held, otherToolLevel)
 	t := world.BreakTicks(info.Hardness, speed, harvest)
 	if !onGround {
 		t *= 5 // the server divides the dig speed by 5 off the ground
 	}
-	return t, info.Hardness == 0
+	return t, info.Hardness == 0, harvest
 }
 
 // breakBlock digs a block: look, start, swing, wait the break time times
@@ -55,7 +61,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	if blockInfoOf(b).Hardness < 0 {
 		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
 	}
-	vanilla, instant := x.breakTicks(b)
+	vanilla, instant, harvest := x.breakTicks(b)
 	wait := int64(math.Ceil(vanilla * x.c.cfg.BreakFactor))
 	before := x.itemEntities()
 	eye := x.body().eye()
@@ -103,6 +109,9 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 		return ipc.Failf(ipc.Timeout, 0, "the server did not break %s at %v (dug %d ticks, vanilla %.0f)", b.ID, a.Pos, wait, vanilla)
 	}
 	details := map[string]any{"block": b.ID, "dig_ticks": wait}
+	if !harvest {
+		details["harvested"] = false // the held tool cannot harvest it: the server drops nothing
+	}
 	if !x.c.cfg.NoCollectDrops {
 		details["collected"] = x.collectDrops(a.Pos, before)
 	}
@@ -258,12 +267,14 @@ func (x *act) placeBlock(a action.PlaceBlock) ipc.Result {
 	if a.Face != "" && a.Face != "auto" {
 		faces = []int8{faceNames[a.Face]}
 	}
+faces:
 	for _, f := range faces {
 		o := faceOffsets[f]
 		cand := a.Pos.Add(-o[0], -o[1], -o[2])
-		if path.ClassifyByTags(x.blockAt(cand)) == path.Solid {
+		switch path.ClassifyByTags(x.blockAt(cand)) {
+		case path.Solid, path.Slab, path.Low, path.Fence: // a block with a face to click
 			support, face = cand, f
-			break
+			break faces
 		}
 	}
 	if face < 0 {

@@ -42,16 +42,31 @@ func snapshotGrid(snap *world.Snapshot, loaded map[[2]int]bool) path.Grid {
 	})
 }
 
-// route turns path steps into waypoints at block centres.
-func route(steps []path.Step) []waypoint {
+// route turns path steps into waypoints at block centres, at the height
+// the feet stand there (standY).
+func route(steps []path.Step, standY func(world.BlockPos) float64) []waypoint {
 	out := make([]waypoint, 0, len(steps))
 	for _, st := range steps {
 		if st.Move == path.MoveStart {
 			continue
 		}
-		out = append(out, waypoint{x: float64(st.Pos.X) + 0.5, y: float64(st.Pos.Y), z: float64(st.Pos.Z) + 0.5, move: st.Move})
+		out = append(out, waypoint{x: float64(st.Pos.X) + 0.5, y: standY(st.Pos), z: float64(st.Pos.Z) + 0.5, move: st.Move})
 	}
 	return out
+}
+
+// snapshotStandY is where the feet stand in cell p of a snapshot: on the
+// floor inside it (a bottom slab half a block up, a carpet 1/16), else at
+// the cell's bottom — the real height the server expects, from the shared
+// shape table.
+func snapshotStandY(snap *world.Snapshot) func(world.BlockPos) float64 {
+	return func(p world.BlockPos) float64 {
+		s := world.ShapeOf(snap.BlockAt(p), func(dy int) world.Block { return snap.BlockAt(p.Add(0, dy, 0)) })
+		if c := path.CellOf(s); c == path.Low || c == path.Slab {
+			return float64(p.Y) + s.Top()
+		}
+		return float64(p.Y)
+	}
 }
 
 // moveTo plans with the pathfinder over the client's world and walks the
@@ -71,7 +86,8 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		x.c.mu.Unlock()
 		snap := x.c.state.Snapshot()
 		b := x.body()
-		start := world.Pos(ifloor(b.x), ifloor(b.y+1e-3), ifloor(b.z))
+		grid := snapshotGrid(snap, loaded)
+		start := path.FeetCell(grid, ifloor(b.x), b.y, ifloor(b.z))
 		if goal.Reached(start) {
 			// Stand on the block centre so that reach checks of the plan hold.
 			err := x.walk([]waypoint{{x: float64(start.X) + 0.5, y: b.y, z: float64(start.Z) + 0.5}})
@@ -83,7 +99,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		if replans > maxReplans || rounds > 2*maxReplans {
 			return ipc.Failf(ipc.Interrupted, 0, "move to %v abandoned after %d re-plans: %s", a.Pos, replans-1, why)
 		}
-		res, err := finder.Find(snapshotGrid(snap, loaded), start, goal, path.Options{MaxNodes: 200_000, MaxTime: 2 * time.Second})
+		res, err := finder.Find(grid, start, goal, path.Options{MaxNodes: 200_000, MaxTime: 2 * time.Second})
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}
@@ -91,7 +107,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v to within %.1f of %v (%s after %d nodes)", start, a.Radius, a.Pos, res.Reason, res.Expanded)
 		}
 		steps += len(res.Steps) - 1
-		err = x.walk(route(res.Steps))
+		err = x.walk(route(res.Steps, snapshotStandY(snap)))
 		switch {
 		case err == nil:
 			why = "the walk ended off the goal"

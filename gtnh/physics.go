@@ -61,18 +61,39 @@ func (m *motion) lookAt(p world.Vec3) {
 	m.pitch = float32(-math.Atan2(dy, math.Hypot(dx, dz)) * 180 / math.Pi)
 }
 
-// cells answers the body's block queries.
-type cells func(x, y, z int) path.Cell
+// cells answers the body's block queries: a block's cell class (water,
+// for swimming) and its collision shape (world.KnownShape, the table the
+// pathfinder and the simulator share).
+type cells struct {
+	cell  func(x, y, z int) path.Cell
+	shape func(x, y, z int) world.Shape
+}
 
-// collides reports whether the body at feet (x, y, z) overlaps a solid
+// stepHeight is how high the player walks up without jumping (1.7.10
+// EntityPlayer: Entity.stepHeight 0.5): onto a slab, from a slab onto a
 // block.
-func collides(g cells, x, y, z float64) bool {
+const stepHeight = 0.5
+
+// overlapping calls fn with each collision box (in world coordinates) that
+// overlaps the body at feet (x, y, z), including boxes of the cell below
+// the feet that reach above it (fences, 1.5 high).
+func overlapping(g cells, x, y, z float64, fn func(minY, maxY float64) bool) bool {
 	const eps = 1e-4
-	for bx := int(math.Floor(x - halfWidth + eps)); bx <= int(math.Floor(x+halfWidth-eps)); bx++ {
-		for bz := int(math.Floor(z - halfWidth + eps)); bz <= int(math.Floor(z+halfWidth-eps)); bz++ {
-			for by := int(math.Floor(y + eps)); by <= int(math.Floor(y+bodyHeight-eps)); by++ {
-				if g(bx, by, bz) == path.Solid {
-					return true
+	x0, x1 := x-halfWidth+eps, x+halfWidth-eps
+	z0, z1 := z-halfWidth+eps, z+halfWidth-eps
+	y0, y1 := y+eps, y+bodyHeight-eps
+	for bx := ifloor(x0); bx <= ifloor(x1); bx++ {
+		for bz := ifloor(z0); bz <= ifloor(z1); bz++ {
+			for by := ifloor(y0) - 1; by <= ifloor(y1); by++ {
+				for _, b := range g.shape(bx, by, bz).Boxes {
+					if float64(bx)+b.MaxX <= x0 || float64(bx)+b.MinX >= x1 ||
+						float64(bz)+b.MaxZ <= z0 || float64(bz)+b.MinZ >= z1 ||
+						float64(by)+b.MaxY <= y0 || float64(by)+b.MinY >= y1 {
+						continue
+					}
+					if fn(float64(by)+b.MinY, float64(by)+b.MaxY) {
+						return true
+					}
 				}
 			}
 		}
@@ -80,18 +101,33 @@ func collides(g cells, x, y, z float64) bool {
 	return false
 }
 
-// supported reports whether a solid block is right under the body.
-func supported(g cells, x, y, z float64) bool {
-	if y-math.Floor(y) > 1e-3 {
+// collides reports whether the body at feet (x, y, z) overlaps a block's
+// collision box.
+func collides(g cells, x, y, z float64) bool {
+	return overlapping(g, x, y, z, func(float64, float64) bool { return true })
+}
+
+// topUnder is the highest top of the boxes the body at feet (x, y, z)
+// overlaps, or y when it overlaps none: where a body that sank into them
+// stands.
+func topUnder(g cells, x, y, z float64) float64 {
+	top := y
+	overlapping(g, x, y, z, func(_, maxY float64) bool {
+		top = max(top, maxY)
 		return false
-	}
+	})
+	return top
+}
+
+// supported reports whether a collision box is right under the feet.
+func supported(g cells, x, y, z float64) bool {
 	return collides(g, x, y-0.01, z) && !collides(g, x, y, z)
 }
 
 // step advances the body one tick; it reports whether the position changed.
 func (m *motion) step(g cells) bool {
 	ox, oy, oz := m.x, m.y, m.z
-	inWater := g(ifloor(m.x), ifloor(m.y), ifloor(m.z)) == path.Water || g(ifloor(m.x), ifloor(m.y+1), ifloor(m.z)) == path.Water
+	inWater := g.cell(ifloor(m.x), ifloor(m.y), ifloor(m.z)) == path.Water || g.cell(ifloor(m.x), ifloor(m.y+1), ifloor(m.z)) == path.Water
 	var hx, hz float64
 	if len(m.route) > 0 {
 		wp := m.route[0]
@@ -117,7 +153,8 @@ func (m *motion) step(g cells) bool {
 			m.vy = -swimSpeed
 		case inWater:
 			m.vy = 0
-		case m.onGround && wp.y > m.y+0.5 && dist < 1.6:
+		case m.onGround && wp.y > m.y+stepHeight+1e-6 && dist < 1.6:
+			// More than a step up: jump (a slab or a carpet is walked onto).
 			m.vy, m.onGround = jumpVelocity, false
 		}
 	} else if inWater {
@@ -128,8 +165,9 @@ func (m *motion) step(g cells) bool {
 		ny := m.y + m.vy
 		switch {
 		case m.vy < 0 && collides(g, m.x, ny, m.z):
-			ny = math.Floor(ny) + 1
-			if collides(g, m.x, ny, m.z) {
+			// Land on the top of what the body sank into.
+			ny = topUnder(g, m.x, ny, m.z)
+			if ny > m.y || collides(g, m.x, ny, m.z) {
 				ny = m.y
 			}
 			m.vy, m.onGround = 0, true
@@ -141,12 +179,14 @@ func (m *motion) step(g cells) bool {
 			m.vy = (m.vy - gravity) * drag
 		}
 	}
-	// Horizontal, one axis at a time (slides along walls).
-	if hx != 0 && !collides(g, m.x+hx, m.y, m.z) {
-		m.x += hx
+	// Horizontal, one axis at a time (slides along walls); on the ground a
+	// block edge up to stepHeight is stepped onto, as Entity.moveEntity
+	// does.
+	if hx != 0 {
+		m.moveAxis(g, hx, 0)
 	}
-	if hz != 0 && !collides(g, m.x, m.y, m.z+hz) {
-		m.z += hz
+	if hz != 0 {
+		m.moveAxis(g, 0, hz)
 	}
 	if m.onGround && !inWater && !supported(g, m.x, m.y, m.z) {
 		m.onGround, m.vy = false, 0
@@ -156,6 +196,27 @@ func (m *motion) step(g cells) bool {
 	}
 	m.advanceRoute(inWater)
 	return m.x != ox || m.y != oy || m.z != oz
+}
+
+// moveAxis moves the body horizontally by (dx, dz) unless blocked; a body
+// on the ground climbs an edge of at most stepHeight on the way.
+func (m *motion) moveAxis(g cells, dx, dz float64) {
+	nx, nz := m.x+dx, m.z+dz
+	if !collides(g, nx, m.y, nz) {
+		m.x, m.z = nx, nz
+		return
+	}
+	if !m.onGround {
+		return
+	}
+	up := m.y + stepHeight
+	if collides(g, m.x, up, m.z) || collides(g, nx, up, nz) {
+		return // no head room to step up
+	}
+	ny := topUnder(g, nx, m.y, nz)
+	if ny <= up+1e-9 && !collides(g, nx, ny, nz) {
+		m.x, m.y, m.z = nx, ny, nz
+	}
 }
 
 // advanceRoute pops reached waypoints and watches for lack of progress.
@@ -245,21 +306,46 @@ func (c *Client) tick(s *session) error {
 	return c.send(s, p)
 }
 
-// txCells classifies blocks for the body; unloaded columns are Unknown
-// (and never solid).
+// txCells answers the body's block queries from the client's world:
+// unloaded columns are Unknown and have no collision box (the body in one
+// stays put); below the world is solid.
 func txCells(tx *world.Tx, loaded map[[2]int]bool) cells {
 	res := tx.Resolver()
-	return func(x, y, z int) path.Cell {
-		if y < 0 {
-			return path.Solid
+	block := func(x, y, z int) (world.Block, bool) {
+		if y < 0 || y > 255 || !loaded[[2]int{x >> 4, z >> 4}] {
+			return world.Block{}, false
 		}
-		if y > 255 {
-			return path.Passable
-		}
-		if !loaded[[2]int{x >> 4, z >> 4}] {
-			return path.Unknown
-		}
-		return path.ClassifyByTags(res.Block(tx.StateAt(world.Pos(x, y, z))))
+		return res.Block(tx.StateAt(world.Pos(x, y, z))), true
+	}
+	return cells{
+		cell: func(x, y, z int) path.Cell {
+			if y < 0 {
+				return path.Solid
+			}
+			if y > 255 {
+				return path.Passable
+			}
+			b, ok := block(x, y, z)
+			if !ok {
+				return path.Unknown
+			}
+			return path.ClassifyByTags(b)
+		},
+		shape: func(x, y, z int) world.Shape {
+			if y < 0 {
+				return world.ShapeFull
+			}
+			b, ok := block(x, y, z)
+			if !ok {
+				return world.ShapeEmpty
+			}
+			if c := path.ClassifyByTags(b); c == path.Passable || c == path.Water || c == path.Danger {
+				if s, known := world.KnownShape(b, nil); !known || s.Empty() {
+					return world.ShapeEmpty // plants, liquids, fire: nothing to collide with
+				}
+			}
+			return world.ShapeOf(b, func(dy int) world.Block { o, _ := block(x, y+dy, z); return o })
+		},
 	}
 }
 

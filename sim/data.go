@@ -17,6 +17,16 @@ func ruleOf(b world.Block) world.BlockRule {
 	return unknownBlock
 }
 
+// gtToolLevel is the harvest level the simulator gives tools the mining
+// table does not know (GregTech's, Tinkers'): iron-grade, as their speed.
+const gtToolLevel = 2
+
+// canHarvest reports whether the held stack makes a block drop (harvest
+// levels included, config/mining.yaml).
+func canHarvest(rule world.BlockRule, held world.ItemStack) bool {
+	return world.DefaultMiningRules().Harvests(rule, held, gtToolLevel)
+}
+
 // toolSpeed is the mining speed of a held item against a block's tool class
 // (config/mining.yaml); GregTech and Tinkers' tools count as iron-grade.
 func toolSpeed(held world.ItemStack, tool string) float64 {

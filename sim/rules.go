@@ -80,12 +80,18 @@ func (g grid) Cell(x, y, z int) path.Cell {
 	return c
 }
 
-func feet(tx *world.Tx) world.BlockPos { return tx.Player().Pos.Block() }
+// feet is the pathfinder's cell of the player's feet (path.FeetCell: on a
+// chest, the cell above it).
+func (s *Sim) feet(tx *world.Tx) world.BlockPos {
+	p := tx.Player().Pos
+	return path.FeetCell(grid{s, tx}, int(math.Floor(p.X)), p.Y, int(math.Floor(p.Z)))
+}
 
 // moveTo follows the pathfinder's optimal walking path; it costs the path's
-// ticks at walking speed.
+// ticks at walking speed. The player ends standing at the real height of the
+// ground: half a block up on a bottom slab, on top of a carpet.
 func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
-	start := feet(tx)
+	start := s.feet(tx)
 	goal := path.Near(a.Pos, a.Radius)
 	if goal.Reached(start) {
 		return ipc.Result{Code: ipc.OK, Ticks: 0, Details: map[string]any{"steps": 0}}
@@ -101,13 +107,13 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	if len(res.Steps) > 0 {
 		end = res.Steps[len(res.Steps)-1].Pos
 	}
-	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: float64(end.Y), Z: float64(end.Z) + 0.5})
+	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: standHeight(tx, end), Z: float64(end.Z) + 0.5})
 	return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: map[string]any{"steps": len(res.Steps), "to": end}}
 }
 
 // reachable checks the survival reach from the eyes to the block's centre.
 func (s *Sim) reachable(tx *world.Tx, p world.BlockPos) (ipc.Result, bool) {
-	f := feet(tx)
+	f := s.feet(tx)
 	eye := world.Vec3{X: float64(f.X) + 0.5, Y: float64(f.Y) + eyeHeight, Z: float64(f.Z) + 0.5}
 	if d := math.Sqrt(eye.DistSq(p.Center())); d > reach+1e-9 {
 		return ipc.Failf(ipc.Unreachable, 0, "%v is %.2f blocks from the eyes; reach is %.1f", p, d, reach), false
@@ -116,8 +122,12 @@ func (s *Sim) reachable(tx *world.Tx, p world.BlockPos) (ipc.Result, bool) {
 }
 
 // breakBlock mines a block with the held item: the time follows 1.7.10
-// (hardness, tool speed, whether the tool can harvest), a used tool wears by
-// one, and the drops (seeded chances) go to the inventory.
+// (hardness, tool speed, whether the tool's class and harvest level let it
+// harvest the block), the held tool wears on every block with hardness
+// (world.Wear) and breaks past its durability, and the drops (seeded
+// chances) go to the inventory — none when the block was not harvested.
+// Details carry "harvested": false when the held item could not harvest
+// the block, and "tool_broke" when the tool broke.
 func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	if r, ok := s.reachable(tx, a.Pos); !ok {
 		return r
@@ -133,19 +143,14 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	inv := tx.Inventory()
 	held := inv.HeldStack()
 	speed := toolSpeed(held, info.Tool)
-	harvest := info.Harvests(held)
+	harvest := canHarvest(info, held)
 	ticks := int64(0)
 	if info.Hardness > 0 {
 		ticks = int64(math.Ceil(world.BreakTicks(info.Hardness, speed, harvest)))
 	}
 	tx.SetBlock(a.Pos, "minecraft:air", 0)
-	if info.Hardness > 0 && held.MaxDamage > 0 && info.Tool != "" && held.HasTag("tool:"+info.Tool) {
-		held.Damage++
-		if held.Damage >= held.MaxDamage {
-			held = world.ItemStack{}
-		}
-		inv.Slots[inv.Held] = held
-	}
+	worn := world.Worn(held, world.Wear(held, info.Hardness))
+	inv.Slots[inv.Held] = worn
 	var got []string
 	if harvest {
 		for _, d := range s.drops(b) {
@@ -155,7 +160,14 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 		}
 	}
 	tx.SetInventory(inv)
-	return ipc.Result{Code: ipc.OK, Ticks: max(ticks, 1), Details: map[string]any{"block": b.ID, "drops": got}}
+	details := map[string]any{"block": b.ID, "drops": got}
+	if !harvest {
+		details["harvested"] = false // the tool's class or harvest level falls short: no drops
+	}
+	if !held.Empty() && worn.Empty() {
+		details["tool_broke"] = describeStack(held)
+	}
+	return ipc.Result{Code: ipc.OK, Ticks: max(ticks, 1), Details: details}
 }
 
 // drops are the items a broken block yields, with vanilla chances.
@@ -184,6 +196,10 @@ func (s *Sim) drops(b world.Block) []world.ItemStack {
 		return one("minecraft:gravel", 0)
 	case "minecraft:coal_ore":
 		return one("minecraft:coal", 0)
+	case "minecraft:diamond_ore":
+		return one("minecraft:diamond", 0)
+	case "minecraft:emerald_ore":
+		return one("minecraft:emerald", 0)
 	case "minecraft:tallgrass":
 		if s.rng.IntN(8) == 0 {
 			return one("minecraft:wheat_seeds", 0)
@@ -288,7 +304,7 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 	if !here.IsAir() && !here.HasTag("replaceable") {
 		return ipc.Failf(ipc.Rejected, 0, "%v is occupied by %s", a.Pos, here.ID)
 	}
-	if feet(tx) == a.Pos || feet(tx).Up() == a.Pos {
+	if s.feet(tx) == a.Pos || s.feet(tx).Up() == a.Pos {
 		return ipc.Failf(ipc.Rejected, 0, "the player stands at %v", a.Pos)
 	}
 	support := false

@@ -150,3 +150,59 @@ func TestChatHistoryIsBounded(t *testing.T) {
 	assert.Equal(t, fmt.Sprint("m", chatHistory+44), got[len(got)-1])
 	assert.LessOrEqual(t, cap(s.chat), 2*chatHistory)
 }
+
+// TestHarvestLevelAndWear: a wooden pickaxe breaks diamond ore at the slow
+// rate and gets nothing, an iron one gets the diamond; a bare hand gets
+// nothing from a gold block; every block with hardness wears the tool.
+func TestHarvestLevelAndWear(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:wooden_pickaxe, max_durability: 59}\n    - {item: minecraft:iron_pickaxe, max_durability: 250}\n"+
+		"blocks:\n  - {block: minecraft:diamond_ore, pos: [9, 64, 8]}\n  - {block: minecraft:diamond_ore, pos: [9, 65, 8]}\n  - {block: minecraft:gold_block, pos: [7, 64, 8]}\n  - {block: minecraft:dirt, pos: [8, 64, 9]}\n  - {block: minecraft:sapling, pos: [8, 64, 7]}\n")
+	require.True(t, exec(t, s, action.Equip{Item: "minecraft:wooden_pickaxe"}).OK())
+	r := exec(t, s, action.BreakBlock{Pos: world.Pos(9, 64, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, int64(150), r.Ticks, "hardness 3 × 100 / wooden speed 2: the slow rate")
+	assert.Equal(t, false, r.Details["harvested"])
+	w := snap(t, s)
+	assert.Equal(t, 0, w.Inventory.CountID("minecraft:diamond"), "a wooden pickaxe gets nothing from diamond ore")
+	assert.Equal(t, 58, w.Inventory.HeldStack().Durability(), "the pickaxe wore anyway")
+
+	r = exec(t, s, action.BreakBlock{Pos: world.Pos(8, 64, 9)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, 57, snap(t, s).Inventory.HeldStack().Durability(), "dirt has hardness: a pickaxe wears on it too")
+	r = exec(t, s, action.BreakBlock{Pos: world.Pos(8, 64, 7)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, 57, snap(t, s).Inventory.HeldStack().Durability(), "a sapling breaks at once: no wear")
+
+	require.True(t, exec(t, s, action.Equip{Item: "minecraft:iron_pickaxe"}).OK())
+	r = exec(t, s, action.BreakBlock{Pos: world.Pos(9, 65, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, int64(15), r.Ticks, "3 × 30 / iron speed 6")
+	assert.NotContains(t, r.Details, "harvested", "harvested: only said when false")
+	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:diamond"))
+
+	s2 := small(t, "blocks:\n  - {block: minecraft:gold_block, pos: [7, 64, 8]}\n")
+	r = exec(t, s2, action.BreakBlock{Pos: world.Pos(7, 64, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, int64(300), r.Ticks, "a gold block by hand: 3 × 100")
+	assert.Equal(t, 0, snap(t, s2).Inventory.CountID("minecraft:gold_block"), "the hand gets nothing from a gold block")
+}
+
+// TestToolBreaksAfterItsDurability: a wooden pickaxe (max damage 59) breaks
+// on its 60th block, as ItemStack.attemptDamageItem has it.
+func TestToolBreaksAfterItsDurability(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:wooden_pickaxe, durability: 2, max_durability: 59}\n"+
+		"blocks:\n  - {block: minecraft:stone, from: [9, 64, 7], to: [9, 66, 7]}\n")
+	for i, y := range []int{64, 65} {
+		r := exec(t, s, action.BreakBlock{Pos: world.Pos(9, y, 7)})
+		require.True(t, r.OK(), r.Error)
+		assert.Equal(t, int64(23), r.Ticks, "block %d at the wooden pickaxe's speed", i)
+		assert.Nil(t, r.Details["tool_broke"])
+	}
+	assert.Equal(t, 0, snap(t, s).Inventory.HeldStack().Durability(), "no uses left, not broken yet")
+	r := exec(t, s, action.BreakBlock{Pos: world.Pos(9, 66, 7)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, "minecraft:wooden_pickaxe", r.Details["tool_broke"])
+	w := snap(t, s)
+	assert.True(t, w.Inventory.HeldStack().Empty(), "the pickaxe broke")
+	assert.Equal(t, 3, w.Inventory.CountID("minecraft:cobblestone"))
+}

@@ -289,8 +289,9 @@ const chatHistory = 256
 func (s *Sim) Chat() []string { return append([]string(nil), s.chat...) }
 
 // Execute implements ipc.Body: it applies the game rules for one action,
-// advances the world clock by the ticks it took and runs the machines for
-// that time.
+// lets the player fall if the action left nothing under the feet (see
+// gravity), advances the world clock by the ticks it took and runs the
+// machines for that time.
 func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 	if err := ctx.Err(); err != nil {
 		return ipc.Failf(ipc.Interrupted, 0, "%v", err)
@@ -298,6 +299,7 @@ func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 	var res ipc.Result
 	s.state.Update(func(tx *world.Tx) {
 		res = s.apply(tx, a)
+		s.gravity(tx, &res)
 		if res.Ticks > 0 {
 			if events := s.advance(tx, res.Ticks); len(events) > 0 {
 				if res.Details == nil {

@@ -32,6 +32,12 @@
 // by exact id, id and metadata, ore-dictionary name or tool class, which is how
 // GTNH recipes and tools are written in practice.
 //
+// How blocks break ([MiningRules], config/mining.yaml: hardness, tool class,
+// harvest level, tool materials, wear) and how they collide ([KnownShape]: the
+// 1.7.10 collision boxes of slabs, snow, carpets, trapdoors, doors, fences,
+// walls and gates) are one table each, read by the simulator, the pathfinder
+// and the live client alike.
+//
 // The tech state is inferred from evidence ([TechRules], config/tech.yaml): the
 // highest tier for which the inventory holds a tier item (a circuit, a motor, a
 // tier metal) or a known machine shows it; an empty inventory is stone_age.

@@ -31,9 +31,76 @@ func TestShippedMiningRules(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, 1561, m.Durability)
 
-	assert.True(t, stone.Harvests(NewTool("minecraft:stone_pickaxe", 0, 131, 131)))
-	assert.False(t, stone.Harvests(ItemStack{}))
-	assert.True(t, log.Harvests(ItemStack{}))
+	assert.True(t, r.Harvests(stone, NewTool("minecraft:stone_pickaxe", 0, 131, 131), 0))
+	assert.True(t, r.Harvests(stone, NewTool("minecraft:wooden_pickaxe", 0, 59, 59), 0))
+	assert.False(t, r.Harvests(stone, ItemStack{}, 3))
+	assert.False(t, r.Harvests(stone, NewTool("minecraft:iron_axe", 0, 250, 250), 3), "the wrong class")
+	assert.True(t, r.Harvests(log, ItemStack{}, 0))
+}
+
+// TestHarvestLevels: Forge's ForgeHooks.initTools levels against
+// Item.ToolMaterial's.
+func TestHarvestLevels(t *testing.T) {
+	r := DefaultMiningRules()
+	pick := func(material string) ItemStack {
+		m, ok := r.Material("minecraft:" + material + "_pickaxe")
+		require.True(t, ok, material)
+		return NewTool("minecraft:"+material+"_pickaxe", 0, m.Durability, m.Durability)
+	}
+	for _, c := range []struct {
+		block string
+		held  ItemStack
+		want  bool
+	}{
+		{"minecraft:diamond_ore", pick("wooden"), false},
+		{"minecraft:diamond_ore", pick("stone"), false},
+		{"minecraft:diamond_ore", pick("iron"), true},
+		{"minecraft:diamond_ore", pick("golden"), false},
+		{"minecraft:iron_ore", pick("wooden"), false},
+		{"minecraft:iron_ore", pick("stone"), true},
+		{"minecraft:lapis_ore", pick("stone"), true},
+		{"minecraft:gold_ore", pick("stone"), false},
+		{"minecraft:redstone_ore", pick("iron"), true},
+		{"minecraft:emerald_ore", pick("stone"), false},
+		{"minecraft:gold_block", ItemStack{}, false},
+		{"minecraft:gold_block", pick("iron"), true},
+		{"minecraft:obsidian", pick("iron"), false},
+		{"minecraft:obsidian", pick("diamond"), true},
+		{"minecraft:coal_ore", pick("wooden"), true},
+	} {
+		rule, ok := r.Block(c.block)
+		require.True(t, ok, c.block)
+		assert.Equal(t, c.want, r.Harvests(rule, c.held, 0), "%s with %s", c.block, c.held.ID)
+	}
+	gt := NewStack("gregtech:gt.metatool.01", 2, 1)
+	diamond, _ := r.Block("minecraft:diamond_ore")
+	assert.Equal(t, 2, r.ToolLevel(gt, "pickaxe", 2), "unknown materials take the caller's level")
+	assert.True(t, r.Harvests(diamond, gt, 2))
+	assert.False(t, r.Harvests(diamond, gt, 1))
+	assert.Equal(t, -1, r.ToolLevel(gt, "axe", 2), "not a tool of the class")
+}
+
+// TestWear: ItemTool and ItemSword.onBlockDestroyed, and
+// ItemStack.attemptDamageItem's "damage above the maximum breaks".
+func TestWear(t *testing.T) {
+	pick := NewTool("minecraft:wooden_pickaxe", 0, 59, 59)
+	assert.Equal(t, 1, Wear(pick, 1.5))
+	assert.Equal(t, 1, Wear(pick, 0.5), "any block with hardness, not only the tool's own")
+	assert.Equal(t, 0, Wear(pick, 0), "instant blocks do not wear")
+	assert.Equal(t, 2, Wear(NewTool("minecraft:iron_sword", 0, 250, 250), 2))
+	assert.Equal(t, 0, Wear(NewTool("minecraft:iron_hoe", 0, 250, 250), 2))
+	assert.Equal(t, 0, Wear(NewStack("minecraft:stick", 0, 1), 2), "not damageable")
+	assert.Equal(t, 0, Wear(ItemStack{}, 2))
+
+	uses := 0
+	for st := pick; !st.Empty(); st = Worn(st, Wear(st, 1.5)) {
+		uses++
+		require.Less(t, uses, 100)
+	}
+	assert.Equal(t, 60, uses, "a wooden pickaxe (max damage 59) breaks on its 60th block")
+	last := NewTool("minecraft:iron_sword", 0, 1, 250)
+	assert.True(t, Worn(last, 2).Empty(), "a sword with one use left breaks on a block")
+	assert.Equal(t, last, Worn(last, 0))
 }
 
 func TestBreakTicks(t *testing.T) {
@@ -45,7 +112,7 @@ func TestBreakTicks(t *testing.T) {
 }
 
 func TestParseMiningRulesErrors(t *testing.T) {
-	_, err := ParseMiningRules("m.yaml", []byte("blocks:\n  minecraft:log: {hardness: 2, tool: spoon}\n  stone: {hardness: 1}\n  minecraft:dirt: {tool: shovel}\n  minecraft:x: {hardness: 1, needs_tool: true}\ntools:\n  - {prefix: \"minecraft:wooden_\", speed: 0.5, durability: 0}\n"))
+	_, err := ParseMiningRules("m.yaml", []byte("blocks:\n  minecraft:log: {hardness: 2, tool: spoon}\n  stone: {hardness: 1}\n  minecraft:dirt: {tool: shovel}\n  minecraft:x: {hardness: 1, needs_tool: true}\n  minecraft:y: {hardness: 1, tool: axe, harvest_level: 1}\n  minecraft:z: {hardness: 1, tool: axe, needs_tool: true, harvest_level: -1}\ntools:\n  - {prefix: \"minecraft:wooden_\", speed: 0.5, durability: 0, harvest_level: -2}\n"))
 	var list strictyaml.Errors
 	require.True(t, errors.As(err, &list))
 	var got []string
@@ -56,8 +123,11 @@ func TestParseMiningRulesErrors(t *testing.T) {
 	assert.Contains(t, got, `m.yaml:3:3: blocks.stone: "stone" is not an id of the form modid:name or modid:name:meta`)
 	assert.Contains(t, got, `m.yaml:4:19: blocks.minecraft:dirt.hardness: required field is missing`)
 	assert.Contains(t, got, `m.yaml:5:42: blocks.minecraft:x.needs_tool: needs_tool requires a tool class`)
-	assert.Contains(t, got, `m.yaml:7:42: tools[0].speed: must be at least 1 (the hand)`)
-	assert.Contains(t, got, `m.yaml:7:59: tools[0].durability: must be at least 1`)
+	assert.Contains(t, got, `m.yaml:6:56: blocks.minecraft:y.harvest_level: harvest_level requires needs_tool: true`)
+	assert.Contains(t, got, `m.yaml:7:74: blocks.minecraft:z.harvest_level: must be at least 0`)
+	assert.Contains(t, got, `m.yaml:9:42: tools[0].speed: must be at least 1 (the hand)`)
+	assert.Contains(t, got, `m.yaml:9:59: tools[0].durability: must be at least 1`)
+	assert.Contains(t, got, `m.yaml:9:77: tools[0].harvest_level: must be at least 0`)
 }
 
 func FuzzParseMiningRules(f *testing.F) {
@@ -73,7 +143,7 @@ func FuzzParseMiningRules(f *testing.F) {
 			return
 		}
 		for _, m := range r.materials {
-			if m.Speed < 1 || m.Durability < 1 {
+			if m.Speed < 1 || m.Durability < 1 || m.Level < 0 {
 				t.Fatalf("accepted a bad material %+v", m)
 			}
 		}

@@ -205,17 +205,29 @@ const (
 )
 
 // collidesLocked reports whether a player with the feet at p overlaps a
-// block that stops it.
+// block's collision box (world.ShapeOf, the 1.7.10 shapes: a bottom slab
+// is half a block high, a fence 1.5), as the server's collision check sees
+// it; the cell below the feet is included for the boxes that reach above
+// it.
 func (s *Server) collidesLocked(p world.Vec3) bool {
 	const eps = 1e-3
-	x0, x1 := int(math.Floor(p.X-playerHalfWidth+eps)), int(math.Floor(p.X+playerHalfWidth-eps))
-	z0, z1 := int(math.Floor(p.Z-playerHalfWidth+eps)), int(math.Floor(p.Z+playerHalfWidth-eps))
-	y0, y1 := int(math.Floor(p.Y+eps)), int(math.Floor(p.Y+playerHeight-eps))
-	for x := x0; x <= x1; x++ {
-		for y := y0; y <= y1; y++ {
-			for z := z0; z <= z1; z++ {
-				if !passable[s.blockName(s.stateAt(world.Pos(x, y, z)))] {
-					return true
+	x0, x1 := p.X-playerHalfWidth+eps, p.X+playerHalfWidth-eps
+	z0, z1 := p.Z-playerHalfWidth+eps, p.Z+playerHalfWidth-eps
+	y0, y1 := p.Y+eps, p.Y+playerHeight-eps
+	block := func(q world.BlockPos) world.Block {
+		st := s.stateAt(q)
+		return world.Block{ID: s.blockName(st), Meta: st.Meta()}
+	}
+	for x := int(math.Floor(x0)); x <= int(math.Floor(x1)); x++ {
+		for y := int(math.Floor(y0)) - 1; y <= int(math.Floor(y1)); y++ {
+			for z := int(math.Floor(z0)); z <= int(math.Floor(z1)); z++ {
+				q := world.Pos(x, y, z)
+				shape := world.ShapeOf(block(q), func(dy int) world.Block { return block(q.Add(0, dy, 0)) })
+				for _, b := range shape.Boxes {
+					if float64(x)+b.MaxX > x0 && float64(x)+b.MinX < x1 && float64(z)+b.MaxZ > z0 && float64(z)+b.MinZ < z1 &&
+						float64(y)+b.MaxY > y0 && float64(y)+b.MinY < y1 {
+						return true
+					}
 				}
 			}
 		}
@@ -330,9 +342,9 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 			out.to(o, StageNone, bc)
 		}
 	}
-	if md := maxDamage(held); md > 0 && ruleFor(block).Hardness > 0 {
-		sl.Damage++
-		if int(sl.Damage) > md {
+	if w := wearOf(held, ruleFor(block).Hardness); w > 0 {
+		sl.Damage += int16(w)
+		if int(sl.Damage) > maxDamage(held) {
 			sl = proto17.Slot{}
 		}
 		c.inv[hotbarFirst+c.held] = sl

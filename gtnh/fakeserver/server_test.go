@@ -714,11 +714,33 @@ func TestVanillaBreakTicks(t *testing.T) {
 		{"minecraft:stone", "minecraft:wooden_pickaxe", 23},
 		{"minecraft:tallgrass", "", 0},
 		{"minecraft:bedrock", "minecraft:diamond_pickaxe", -1},
+		{"minecraft:diamond_ore", "minecraft:wooden_pickaxe", 150},
+		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", 15},
 	} {
 		assert.Equal(t, tc.want, VanillaBreakTicks(tc.block, tc.held), "%s with %q", tc.block, tc.held)
 	}
 	_, harvest := relativeHardness("minecraft:stone", "", true)
 	assert.False(t, harvest, "stone by hand drops nothing")
+	for _, tc := range []struct {
+		block, held string
+		want        bool
+	}{
+		{"minecraft:diamond_ore", "minecraft:wooden_pickaxe", false},
+		{"minecraft:diamond_ore", "minecraft:stone_pickaxe", false},
+		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", true},
+		{"minecraft:iron_ore", "minecraft:stone_pickaxe", true},
+		{"minecraft:iron_ore", "minecraft:golden_pickaxe", false},
+		{"minecraft:gold_block", "", false},
+		{"minecraft:obsidian", "minecraft:iron_pickaxe", false},
+		{"minecraft:obsidian", "minecraft:diamond_pickaxe", true},
+	} {
+		_, harvest := relativeHardness(tc.block, tc.held, true)
+		assert.Equal(t, tc.want, harvest, "%s with %q: harvest level", tc.block, tc.held)
+	}
+	assert.Equal(t, 2, wearOf("minecraft:iron_sword", 2), "ItemSword wears by two")
+	assert.Equal(t, 1, wearOf("minecraft:iron_pickaxe", 0.5))
+	assert.Equal(t, 0, wearOf("minecraft:iron_hoe", 2), "ItemHoe does not wear on blocks")
+	assert.Equal(t, 0, wearOf("minecraft:iron_axe", 0), "instant blocks do not wear")
 	rel, _ := relativeHardness("minecraft:log", "", false)
 	assert.InDelta(t, 1.0/300, rel, 1e-12, "off the ground: five times slower")
 }

@@ -138,13 +138,6 @@ func ruleFor(name string) blockRule {
 	return blockRule{BlockRule: r, drop: drops[name]}
 }
 
-// passable blocks do not stop a player.
-var passable = map[string]bool{
-	"minecraft:air": true, "minecraft:tallgrass": true, "minecraft:sapling": true,
-	"minecraft:yellow_flower": true, "minecraft:red_flower": true, "minecraft:torch": true,
-	"minecraft:water": true, "minecraft:flowing_water": true, "minecraft:snow_layer": true,
-}
-
 // replaceable blocks give way to a placed block.
 var replaceable = map[string]bool{
 	"minecraft:air": true, "minecraft:tallgrass": true, "minecraft:water": true,
@@ -170,6 +163,15 @@ func toolSpeed(item string) float64 {
 	return 1
 }
 
+// wearOf is the durability the held item loses for breaking a block of the
+// given hardness (world.Wear: 1 for pickaxes, axes and shovels, 2 for
+// swords, 0 for hoes).
+func wearOf(held string, hardness float64) int {
+	st := world.NewStack(held, 0, 1)
+	st.MaxDamage = maxDamage(held)
+	return world.Wear(st, hardness)
+}
+
 // maxDamage is the durability of a vanilla tool (0: not a tool).
 func maxDamage(item string) int {
 	if toolClass(item) == "" {
@@ -191,18 +193,24 @@ func maxStack(item string) int {
 
 // relativeHardness is 1.7.10's Block.getPlayerRelativeBlockHardness: the
 // fraction of the block broken per tick with the held item, and whether the
-// held item harvests it (drops come only then). A player not on the ground
+// held item harvests it (drops come only then: a tool of the block's class
+// with at least its harvest level). A player not on the ground
 // digs five times slower.
 func relativeHardness(block, held string, onGround bool) (perTick float64, harvest bool) {
 	r := ruleFor(block)
 	if r.Hardness < 0 {
 		return 0, false
 	}
-	speed := 1.0
+	speed, level := 1.0, -1
 	if r.Tool != "" && toolClass(held) == r.Tool {
 		speed = toolSpeed(held)
+		if m, ok := world.DefaultMiningRules().Material(held); ok {
+			level = m.Level
+		}
 	}
-	harvest = !r.NeedsTool || (r.Tool != "" && toolClass(held) == r.Tool)
+	// ForgeHooks.canHarvestBlock: the tool's harvest level must reach the
+	// block's.
+	harvest = !r.NeedsTool || level >= r.Level
 	if !onGround {
 		speed /= 5
 	}

@@ -1,30 +1,14 @@
 package path
 
 import (
+	"math"
+
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Classifier decides the cell class of a block.
 type Classifier func(b world.Block) Cell
-
-// passableIDs are 1.7.10 blocks without a collision box that the shipped
-// tag table does not mark "replaceable" or "plant".
-var passableIDs = map[string]bool{
-	"minecraft:air": true, "minecraft:tallgrass": true, "minecraft:deadbush": true,
-	"minecraft:yellow_flower": true, "minecraft:red_flower": true, "minecraft:double_plant": true,
-	"minecraft:brown_mushroom": true, "minecraft:red_mushroom": true, "minecraft:sapling": true,
-	"minecraft:torch": true, "minecraft:redstone_torch": true, "minecraft:unlit_redstone_torch": true,
-	"minecraft:redstone_wire": true, "minecraft:wheat": true, "minecraft:carrots": true,
-	"minecraft:potatoes": true, "minecraft:nether_wart": true, "minecraft:reeds": true,
-	"minecraft:vine": true, "minecraft:snow_layer": true, "minecraft:rail": true,
-	"minecraft:golden_rail": true, "minecraft:detector_rail": true, "minecraft:activator_rail": true,
-	"minecraft:lever": true, "minecraft:stone_button": true, "minecraft:wooden_button": true,
-	"minecraft:stone_pressure_plate": true, "minecraft:wooden_pressure_plate": true,
-	"minecraft:light_weighted_pressure_plate": true, "minecraft:heavy_weighted_pressure_plate": true,
-	"minecraft:standing_sign": true, "minecraft:wall_sign": true, "minecraft:tripwire": true,
-	"minecraft:tripwire_hook": true, "minecraft:ladder": true,
-}
 
 // dangerIDs hurt on contact or trap the player.
 var dangerIDs = map[string]bool{
@@ -34,11 +18,14 @@ var dangerIDs = map[string]bool{
 
 // ClassifyByTags is the default Classifier. It reads the block's semantic
 // tags (config/tags.yaml): "lava" or "hazard" is Danger, "water" or another
-// "liquid" is Water, "replaceable" or "plant" is Passable. Air and the
-// vanilla blocks without a collision box (torches, flowers, rails, …) are
-// Passable, fire, cactus and cobweb are Danger, and every other block —
-// including blocks the tag table does not know, such as most mod blocks — is
-// Solid, the safe guess for pathing.
+// "liquid" is Water. Fire, cactus and cobweb are Danger. Blocks the shared
+// shape table knows (world.KnownShape: air, plants, torches, slabs, snow,
+// carpets, trapdoors, doors, fences, walls, gates) take the class of their
+// shape (CellOf); of the rest, "replaceable" or "plant" is Passable and
+// everything else — including blocks nothing knows, such as most mod
+// blocks — is Solid, the safe guess for pathing. A door's upper half is
+// classified as open and its lower half decides: open, Passable; closed,
+// Fence (two blocks high with the upper half: not stood on or jumped).
 func ClassifyByTags(b world.Block) Cell {
 	if b.IsAir() {
 		return Passable
@@ -53,17 +40,40 @@ func ClassifyByTags(b world.Block) Cell {
 		switch t {
 		case "water", "liquid":
 			return Water
-		case "replaceable", "plant":
-			return Passable
 		}
 	}
 	if dangerIDs[b.ID] {
 		return Danger
 	}
-	if passableIDs[b.ID] {
-		return Passable
+	if (b.ID == "minecraft:wooden_door" || b.ID == "minecraft:iron_door") && b.Meta&(8|4) == 0 {
+		// The lower half of a closed door: with the upper half above it,
+		// an obstacle two blocks high that no one stands on (its upper
+		// half alone reads as open, see below).
+		return Fence
+	}
+	if s, ok := world.KnownShape(b, nil); ok {
+		return CellOf(s)
+	}
+	for _, t := range b.Tags {
+		switch t {
+		case "replaceable", "plant":
+			return Passable
+		}
 	}
 	return Solid
+}
+
+// FeetCell is the cell of a body whose feet are at height y in column
+// (x, z), as the pathfinder counts positions: the cell holding the feet, or
+// the one above when the feet rest inside a cell the grid takes as a full
+// block — on a chest, farmland or soul sand, whose tops are below 1, the
+// player stands in the cell above, as on any Solid cell.
+func FeetCell(g Grid, x int, y float64, z int) world.BlockPos {
+	cy := int(math.Floor(y + 1e-3))
+	if c := g.Cell(x, cy, z); c == Solid || c == Fence {
+		cy++
+	}
+	return world.Pos(x, cy, z)
 }
 
 // LoadedReporter is optionally implemented by a world.BlockSource that knows
@@ -120,47 +130,23 @@ func (g *BlockGrid) Cell(x, y, z int) Cell {
 	return g.Classify(g.Source.BlockAt(p))
 }
 
-// LegacyCell classifies a vanilla 1.7.10 numeric block id (metadata does
-// not matter for any vanilla block's collision class). Ids it does not know
-// — mod blocks — are Solid.
-func LegacyCell(id int) Cell {
-	switch id {
-	case 0, // air
-		6,      // sapling
-		27, 28, // powered, detector rail
-		31, 32, // tall grass, dead bush
-		37, 38, 39, 40, // flowers, mushrooms
-		50,     // torch
-		55,     // redstone wire
-		59,     // wheat
-		63, 68, // signs
-		65,     // ladder
-		66,     // rail
-		69,     // lever
-		70, 72, // pressure plates
-		75, 76, // redstone torches
-		77,       // stone button
-		78,       // snow layer
-		83,       // sugar cane
-		106,      // vine
-		115,      // nether wart
-		131, 132, // tripwire hook, tripwire
-		141, 142, // carrots, potatoes
-		143,      // wooden button
-		147, 148, // weighted pressure plates
-		157, // activator rail
-		175: // double plant
-		return Passable
-	case 8, 9: // water
-		return Water
-	case 10, 11, // lava
-		30, // cobweb
-		51, // fire
-		81, // cactus
-		90: // nether portal
-		return Danger
+// LegacyCell classifies a vanilla 1.7.10 numeric block id at metadata 0
+// (see LegacyStateCell). Ids it does not know — mod blocks — are Solid.
+func LegacyCell(id int) Cell { return LegacyStateCell(id, 0) }
+
+// LegacyStateCell classifies a vanilla 1.7.10 block state by its name in
+// the shipped id table (config/vanilla_ids.yaml) and ClassifyByTags, so a
+// numeric world and a named one agree. Ids the table does not know — mod
+// blocks — are Solid.
+func LegacyStateCell(id, meta int) Cell {
+	name, ok := world.VanillaIDs().BlockName(id)
+	if !ok {
+		return Solid
 	}
-	return Solid
+	if name == "minecraft:air" {
+		return Passable
+	}
+	return ClassifyByTags(world.NewBlock(name, meta))
 }
 
 // BenchGrid is a Grid over the shared benchmark world: a 256×256×256 block
@@ -168,16 +154,21 @@ func LegacyCell(id int) Cell {
 // above the world is Passable.
 type BenchGrid struct {
 	w   []uint16
-	lut [4096]Cell
+	lut [1 << 16]Cell // by legacy state, id<<4 | meta
 }
 
 var _ Grid = (*BenchGrid)(nil)
 
-// NewBenchGrid returns a grid over w, classified with LegacyCell.
+// NewBenchGrid returns a grid over w, classified with LegacyStateCell (for
+// the states the world holds; the others are never read).
 func NewBenchGrid(w *benchworld.World) *BenchGrid {
 	g := &BenchGrid{w: w.W}
-	for id := range g.lut {
-		g.lut[id] = LegacyCell(id)
+	var seen [1 << 16]bool
+	for _, st := range w.W {
+		if !seen[st] {
+			seen[st] = true
+			g.lut[st] = LegacyStateCell(int(st>>4), int(st&15))
+		}
 	}
 	return g
 }
@@ -190,5 +181,5 @@ func (g *BenchGrid) Cell(x, y, z int) Cell {
 		}
 		return Unknown
 	}
-	return g.lut[g.w[(y*benchworld.SZ+z)*benchworld.SX+x]>>4]
+	return g.lut[g.w[(y*benchworld.SZ+z)*benchworld.SX+x]]
 }

@@ -101,8 +101,8 @@ func mineflayerOptimum(t testing.TB, g Grid, start, goal world.BlockPos, diagJum
 		if it.p == goal {
 			return float64(it.d) / scale
 		}
-		water := g.Cell(it.p.X, it.p.Y, it.p.Z) == Water
-		for _, m := range f.neighbors(it.p.X, it.p.Y, it.p.Z, water) {
+		feet := g.Cell(it.p.X, it.p.Y, it.p.Z)
+		for _, m := range f.neighbors(it.p.X, it.p.Y, it.p.Z, feet) {
 			p := world.Pos(m.x, m.y, m.z)
 			d := it.d + int64(mineflayerStep(it.p, p, diagJump)*scale)
 			if old, ok := dist[p]; !ok || d < old {

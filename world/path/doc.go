@@ -1,14 +1,21 @@
 // Package path finds walking routes for a player through a voxel world.
 //
 // The search reads the world through [Grid], a one-method interface that
-// classifies a block position as a [Cell] (passable, solid, water, danger or
-// unknown). Adapters turn a [world.BlockSource] ([BlockGrid], classifying
+// classifies a block position as a [Cell] (passable, solid, water, danger,
+// unknown, or one of the partial shapes: a low floor, a slab, a fence).
+// Classes come from the collision shapes of the shared table in package
+// world ([world.KnownShape], [CellOf]), the same the simulator and the live
+// client's movement use. Adapters turn a [world.BlockSource] ([BlockGrid], classifying
 // blocks by their tags) or the shared benchmark world ([BenchGrid]) into a
 // Grid, so the pathfinder never sees block names or chunk storage.
 //
 // [Find] (or a reusable [Finder]) runs A* over player feet positions. A
 // player is two blocks tall: feet and head cells must be passable or water,
-// and the block below the feet solid unless the feet are in water. Moves are
+// and the block below the feet solid unless the feet are in water or stand
+// on a floor inside the feet cell (a carpet, or a bottom slab, which also
+// needs the cell two above clear). Fences, walls and closed gates are 1.5
+// high: never stood on, never jumped over, and no feet in the cell above
+// them. Moves are
 // walking to the 8 horizontal neighbours (diagonals only when both corner
 // columns are clear, so no corner of a solid block is cut), jumping up one
 // block, dropping down at most [Options.MaxDrop] blocks, and swimming; digging

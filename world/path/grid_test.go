@@ -52,10 +52,15 @@ func (g *testGrid) column(x, z, top int) *testGrid {
 	return g
 }
 
+// shapeCells are the partial blocks of heightWorld's letters.
+var shapeCells = map[rune]Cell{'s': Slab, 'c': Low, 'f': Fence}
+
 // heightWorld builds a world from a map of columns, one character per
 // column (rows are z, characters x): a digit is a solid column of that
 // height, 'w' a height-1 floor under two blocks of water (y 1 and 2), 'l' a
-// height-1 floor with lava at y 1, '#' solid up to the top of the box.
+// height-1 floor with lava at y 1, '#' solid up to the top of the box; 's',
+// 'c' and 'f' put a slab, a carpet (Low) or a fence at y 1 on a height-1
+// floor, 'S', 'C' and 'F' the same at y 2 on a height-2 floor.
 func heightWorld(sy int, rows ...string) *testGrid {
 	sz, sx := len(rows), len(rows[0])
 	g := newTestGrid(sx, sy, sz)
@@ -75,6 +80,10 @@ func heightWorld(sy int, rows ...string) *testGrid {
 				g.set(x, 1, z, Danger)
 			case ch == '#':
 				g.column(x, z, sy)
+			case ch == 's' || ch == 'c' || ch == 'f': // a slab, carpet or fence on a height-1 floor
+				g.column(x, z, 1).set(x, 1, z, shapeCells[ch])
+			case ch == 'S' || ch == 'C' || ch == 'F': // the same on a height-2 floor
+				g.column(x, z, 2).set(x, 2, z, shapeCells[ch+'a'-'A'])
 			default:
 				panic("heightWorld: bad column " + string(ch))
 			}
@@ -89,8 +98,7 @@ func (g *testGrid) standable() []world.BlockPos {
 	for y := 0; y < g.sy; y++ {
 		for z := 0; z < g.sz; z++ {
 			for x := 0; x < g.sx; x++ {
-				feet, head, under := g.Cell(x, y, z), g.Cell(x, y+1, z), g.Cell(x, y-1, z)
-				if isClear(feet) && isClear(head) && (under == Solid || feet == Water) {
+				if standableAt(g, x, y, z) {
 					out = append(out, world.Pos(x, y, z))
 				}
 			}
@@ -149,6 +157,20 @@ func randomWorld(seed uint64, sx, sz int) *testGrid {
 		case 5: // a tall pillar
 			for y := top; y < top+1+r.IntN(4) && y < sy; y++ {
 				g.set(x, y, z, Solid)
+			}
+		}
+	}
+	if seed%2 == 0 {
+		// Partial blocks on top of the ground, and a few overhead.
+		for i := 0; i < sx*sz/6; i++ {
+			x, z := r.IntN(sx), r.IntN(sz)
+			top := h[z*sx+x]
+			if g.Cell(x, top, z) != Passable {
+				continue
+			}
+			g.set(x, top, z, [...]Cell{Slab, Slab, Low, Fence}[r.IntN(4)])
+			if r.IntN(4) == 0 && top+2 < sy {
+				g.set(x, top+2, z, Solid)
 			}
 		}
 	}

@@ -28,20 +28,31 @@ func checkPath(t testing.TB, g Grid, res Result, opt Options) {
 		dx, dy, dz := b.Pos.X-a.Pos.X, b.Pos.Y-a.Pos.Y, b.Pos.Z-a.Pos.Z
 		require.True(t, abs(dx) <= 1 && abs(dz) <= 1 && dy >= -f.maxDrop && dy <= 1, "step %d %v→%v", i, a.Pos, b.Pos)
 		if !f.dig && !f.place {
-			feet, head, under := g.Cell(b.Pos.X, b.Pos.Y, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y+1, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y-1, b.Pos.Z)
-			assert.True(t, isClear(feet) && isClear(head), "step %d %v: body not clear (%v, %v)", i, b.Pos, feet, head)
-			assert.True(t, under == Solid || feet == Water, "step %d %v: not standable (%v under %v)", i, b.Pos, under, feet)
+			assert.True(t, standableAt(g, b.Pos.X, b.Pos.Y, b.Pos.Z), "step %d %v: not standable (%v, %v over %v)", i, b.Pos,
+				g.Cell(b.Pos.X, b.Pos.Y, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y+1, b.Pos.Z), g.Cell(b.Pos.X, b.Pos.Y-1, b.Pos.Z))
+			if g.Cell(a.Pos.X, a.Pos.Y, a.Pos.Z) == Slab {
+				// Half a block up, the body reaches the cells two above
+				// every column it passes.
+				cols := [][2]int{{b.Pos.X, b.Pos.Z}}
+				if dx != 0 && dz != 0 {
+					cols = append(cols, [2]int{a.Pos.X + dx, a.Pos.Z}, [2]int{a.Pos.X, a.Pos.Z + dz})
+				}
+				for _, c := range cols {
+					assert.True(t, isClear(g.Cell(c[0], a.Pos.Y+2, c[1])), "step %d %v→%v from a slab hits (%d,%d,%d)", i, a.Pos, b.Pos, c[0], a.Pos.Y+2, c[1])
+				}
+			}
 			if dx != 0 && dz != 0 {
 				for _, c := range [][2]int{{a.Pos.X + dx, a.Pos.Z}, {a.Pos.X, a.Pos.Z + dz}} {
 					for y := a.Pos.Y; y <= a.Pos.Y+1; y++ {
-						assert.True(t, isClear(g.Cell(c[0], y, c[1])), "step %d %v→%v cuts the corner (%d,%d,%d)", i, a.Pos, b.Pos, c[0], y, c[1])
+						cc := g.Cell(c[0], y, c[1])
+						assert.True(t, isClear(cc) || (y == a.Pos.Y && cc == Low), "step %d %v→%v cuts the corner (%d,%d,%d)", i, a.Pos, b.Pos, c[0], y, c[1])
 					}
 				}
 			}
 		}
 		found := false
-		water := g.Cell(a.Pos.X, a.Pos.Y, a.Pos.Z) == Water
-		for _, m := range f.neighbors(a.Pos.X, a.Pos.Y, a.Pos.Z, water) {
+		feet := g.Cell(a.Pos.X, a.Pos.Y, a.Pos.Z)
+		for _, m := range f.neighbors(a.Pos.X, a.Pos.Y, a.Pos.Z, feet) {
 			if m.x == b.Pos.X && m.y == b.Pos.Y && m.z == b.Pos.Z && m.move == b.Move &&
 				math.Abs(float64(m.cost)/milli-(b.Cost-a.Cost)) < 1e-6 {
 				found = true
@@ -50,6 +61,26 @@ func checkPath(t testing.TB, g Grid, res Result, opt Options) {
 		}
 		assert.True(t, found, "step %d %v→%v (%v, %.3f ticks) is not a generated move", i, a.Pos, b.Pos, b.Move, b.Cost-a.Cost)
 	}
+}
+
+// standableAt is the standing rule, written apart from the move
+// generator: the feet cell clear over a solid block or in water, or holding
+// its own floor (a Slab also needs the cell two above clear); the head cell
+// clear.
+func standableAt(g Grid, x, y, z int) bool {
+	feet, head, under := g.Cell(x, y, z), g.Cell(x, y+1, z), g.Cell(x, y-1, z)
+	if !isClear(head) {
+		return false
+	}
+	switch feet {
+	case Passable:
+		return under == Solid
+	case Water, Low:
+		return true
+	case Slab:
+		return isClear(g.Cell(x, y+2, z))
+	}
+	return false
 }
 
 // moveGen returns a Finder set up as Find sets it up, to call neighbors and
@@ -80,8 +111,8 @@ func dijkstra(t testing.TB, g Grid, start world.BlockPos, opt Options) map[world
 			continue
 		}
 		done[it.p] = true
-		water := g.Cell(it.p.X, it.p.Y, it.p.Z) == Water
-		for _, m := range f.neighbors(it.p.X, it.p.Y, it.p.Z, water) {
+		feet := g.Cell(it.p.X, it.p.Y, it.p.Z)
+		for _, m := range f.neighbors(it.p.X, it.p.Y, it.p.Z, feet) {
 			p := world.Pos(m.x, m.y, m.z)
 			d := it.d + m.cost
 			if old, ok := dist[p]; !ok || d < old {

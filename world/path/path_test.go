@@ -68,7 +68,28 @@ func handWorlds() []struct {
 			"11l11",
 			"11111")},
 		{"overhang", overhang},
+		{"slabs, carpets and fences", heightWorld(6,
+			"1s2S3",
+			"1cCf1",
+			"sF1c2",
+			"12sf1")},
+		{"carpet room", roomWithCarpet()},
 	}
+}
+
+// roomWithCarpet is a carpeted floor under a ceiling two blocks above it,
+// with a slab at the door that the ceiling leaves no room to stand on.
+func roomWithCarpet() *testGrid {
+	g := heightWorld(5,
+		"1111",
+		"cccc",
+		"ccs1")
+	for x := 0; x < 4; x++ {
+		for z := 1; z < 3; z++ {
+			g.set(x, 3, z, Solid)
+		}
+	}
+	return g
 }
 
 // optionSets are the move graphs the optimality tests cover.
@@ -187,8 +208,7 @@ func TestHeuristicConsistent(t *testing.T) {
 					for _, a := range spots {
 						ha := f.heuristic(a.X, a.Y, a.Z)
 						require.GreaterOrEqual(t, ha, int64(0))
-						water := w.g.Cell(a.X, a.Y, a.Z) == Water
-						for _, m := range f.neighbors(a.X, a.Y, a.Z, water) {
+						for _, m := range f.neighbors(a.X, a.Y, a.Z, w.g.Cell(a.X, a.Y, a.Z)) {
 							hb := f.heuristic(m.x, m.y, m.z)
 							require.LessOrEqual(t, ha, m.cost+hb, "%s/%s: %v→(%d,%d,%d) %v, goal %v", w.name, o.name, a, m.x, m.y, m.z, m.move, gl)
 						}

@@ -13,7 +13,7 @@ type node struct {
 	parent  int32
 	g, h    int64 // milli-ticks
 	move    Move
-	water   bool // feet in water
+	feet    Cell // the feet cell's class (water: swimming; slab: half a block up)
 	closed  bool
 }
 
@@ -42,7 +42,7 @@ type nbr struct {
 	x, y, z int
 	cost    int64
 	move    Move
-	water   bool
+	feet    Cell
 }
 
 // Finder runs searches and keeps its buffers between them, so repeated
@@ -101,7 +101,7 @@ func (f *Finder) Find(g Grid, start world.BlockPos, goal Goal, opt Options) (Res
 	sx, sy, sz := start.X, start.Y, start.Z
 	h0 := f.heuristic(sx, sy, sz)
 	f.nodes = append(f.nodes, node{x: int32(sx), y: int32(sy), z: int32(sz), parent: -1, h: h0,
-		move: MoveStart, water: g.Cell(sx, sy, sz) == Water})
+		move: MoveStart, feet: g.Cell(sx, sy, sz)})
 	f.tab.insert(pack(sx, sy, sz), 0)
 	f.push(entry{f: h0, h: h0, n: 0})
 
@@ -132,8 +132,8 @@ func (f *Finder) Find(g Grid, start world.BlockPos, goal Goal, opt Options) (Res
 			res.Reason = TimeBudget
 			break
 		}
-		g0, water := n.g, n.water
-		for _, m := range f.neighbors(x, y, z, water) {
+		g0, feet := n.g, n.feet
+		for _, m := range f.neighbors(x, y, z, feet) {
 			f.relax(m, e.n, g0)
 		}
 	}
@@ -198,7 +198,7 @@ func (f *Finder) relax(m nbr, parent int32, pg int64) {
 		idx := int32(len(f.nodes))
 		h := f.heuristic(m.x, m.y, m.z)
 		f.nodes = append(f.nodes, node{x: int32(m.x), y: int32(m.y), z: int32(m.z), parent: parent,
-			g: g, h: h, move: m.move, water: m.water})
+			g: g, h: h, move: m.move, feet: m.feet})
 		f.tab.set(slot, pack(m.x, m.y, m.z), idx)
 		f.push(entry{f: g + h, h: h, n: idx})
 		return
