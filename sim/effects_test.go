@@ -17,6 +17,12 @@ import (
 // holds held (nothing when empty).
 func oreScenario(t *testing.T, held string) *sim.Sim {
 	t.Helper()
+	return oreScenarioOf(t, held, "minecraft:iron_ore")
+}
+
+// oreScenarioOf: the player beside one block of ore, holding held.
+func oreScenarioOf(t *testing.T, held, ore string) *sim.Sim {
+	t.Helper()
 	inv := "[]"
 	if held != "" {
 		inv = "[{item: \"" + held + "\", count: 1, durability: 100, max_durability: 131}]"
@@ -33,7 +39,7 @@ player:
   food: 20
   inventory: `+inv+`
 blocks:
-  - {block: "minecraft:iron_ore", pos: [10, 64, 8]}
+  - {block: "`+ore+`", pos: [10, 64, 8]}
 `))
 	require.NoError(t, err)
 	s, err := sim.New(sc, sim.Options{})
@@ -71,6 +77,19 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	require.NotEmpty(t, steps, trace)
 	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.Equal(t, 1, steps[0].After.Inventory["minecraft:iron_ore"])
+	assert.True(t, out.GoalMet, trace)
+
+	// Diamond ore needs harvest level 2 (iron): a wooden pickaxe (level 0,
+	// Item.ToolMaterial.WOOD) breaks it and gets nothing.
+	diamond := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:diamond_ore"}}
+	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:wooden_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", planner.NewScripted(diamond))
+	require.Len(t, steps, 1, trace)
+	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, steps[0].Error)
+	assert.Zero(t, steps[0].After.Inventory["minecraft:diamond"], "no diamond")
+	assert.False(t, out.GoalMet, trace)
+	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:iron_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", planner.NewScripted(diamond))
+	require.NotEmpty(t, steps, trace)
+	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.True(t, out.GoalMet, trace)
 }
 
