@@ -2,7 +2,8 @@ package loop
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -71,25 +72,16 @@ func allOK(cs []EffectCheck) bool {
 // verifySet checks one group of effects.
 func verifySet(set skills.EffectSet, p skills.Params, before, after *world.Snapshot) []EffectCheck {
 	var checks []EffectCheck
-	for _, key := range sortedKeys(set.InventoryDelta) {
+	for _, key := range slices.Sorted(maps.Keys(set.InventoryDelta)) {
 		checks = append(checks, verifyItems(key, set.InventoryDelta[key], p, before, after)...)
 	}
-	for _, key := range sortedKeys(set.Blocks) {
+	for _, key := range slices.Sorted(maps.Keys(set.Blocks)) {
 		checks = append(checks, verifyBlocks(key, set.Blocks[key], p, before, after)...)
 	}
 	for _, mc := range set.Machines {
 		checks = append(checks, verifyMachine(mc, p, before, after))
 	}
 	return checks
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // verifyItems checks one inventory_delta entry. For a matcher, the delta is

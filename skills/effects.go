@@ -2,7 +2,8 @@ package skills
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -130,7 +131,7 @@ const maxEffectRadius = 128
 // validateSet checks one group of effects (the top level or an any_of
 // alternative) for specs built in code; path prefixes every problem.
 func validateSet(set EffectSet, s *SkillSpec, path string, bad func(format string, args ...any)) {
-	for _, key := range sortedKeys(set.InventoryDelta) {
+	for _, key := range slices.Sorted(maps.Keys(set.InventoryDelta)) {
 		ch := set.InventoryDelta[key]
 		p := path + "inventory_delta." + key
 		if err := checkItemKey(key, s, true); err != nil {
@@ -148,7 +149,7 @@ func validateSet(set EffectSet, s *SkillSpec, path string, bad func(format strin
 			}
 		}
 	}
-	for _, key := range sortedKeys(set.Blocks) {
+	for _, key := range slices.Sorted(maps.Keys(set.Blocks)) {
 		ch := set.Blocks[key]
 		p := path + "blocks." + key
 		if err := checkBlockKey(key, s); err != nil {
@@ -173,15 +174,6 @@ func validateSet(set EffectSet, s *SkillSpec, path string, bad func(format strin
 			bad("%s: %v", p, err)
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func checkRadius(a *Amount, s *SkillSpec) error {
@@ -257,7 +249,7 @@ func (set EffectSet) lines() []string {
 		b, _ := a.MarshalJSON()
 		return strings.Trim(string(b), `"`)
 	}
-	for _, k := range sortedKeys(set.InventoryDelta) {
+	for _, k := range slices.Sorted(maps.Keys(set.InventoryDelta)) {
 		ch := set.InventoryDelta[k]
 		for i, a := range []*Amount{ch.MinIncrease, ch.MinDecrease, ch.MaxDecrease} {
 			if a != nil {
@@ -265,7 +257,7 @@ func (set EffectSet) lines() []string {
 			}
 		}
 	}
-	for _, k := range sortedKeys(set.Blocks) {
+	for _, k := range slices.Sorted(maps.Keys(set.Blocks)) {
 		ch := set.Blocks[k]
 		r := amount(&ch.Radius)
 		if ch.MinRemoved != nil {
