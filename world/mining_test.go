@@ -83,7 +83,9 @@ func TestHarvestLevels(t *testing.T) {
 // TestWear: ItemTool and ItemSword.onBlockDestroyed, and
 // ItemStack.attemptDamageItem's "damage above the maximum breaks".
 func TestWear(t *testing.T) {
-	pick := NewTool("minecraft:wooden_pickaxe", 0, 59, 59)
+	wood, ok := DefaultMiningRules().Material("minecraft:wooden_pickaxe")
+	require.True(t, ok)
+	pick := NewTool("minecraft:wooden_pickaxe", 0, wood.Durability, wood.Durability)
 	assert.Equal(t, 1, Wear(pick, 1.5))
 	assert.Equal(t, 1, Wear(pick, 0.5), "any block with hardness, not only the tool's own")
 	assert.Equal(t, 0, Wear(pick, 0), "instant blocks do not wear")
@@ -97,7 +99,7 @@ func TestWear(t *testing.T) {
 		uses++
 		require.Less(t, uses, 100)
 	}
-	assert.Equal(t, 60, uses, "a wooden pickaxe (max damage 59) breaks on its 60th block")
+	assert.Equal(t, 65, uses, "a GTNH wooden pickaxe (max damage 64) breaks on its 65th block")
 	last := NewTool("minecraft:iron_sword", 0, 1, 250)
 	assert.True(t, Worn(last, 2).Empty(), "a sword with one use left breaks on a block")
 	assert.Equal(t, last, Worn(last, 0))
@@ -117,7 +119,8 @@ func TestWearByToolClass(t *testing.T) {
 // TestShippedLevelsMatchForge pins every harvest level in mining.yaml to
 // Forge 1.7.10's ForgeHooks.initTools and every tool material to
 // Item.ToolMaterial (WOOD 0/59/2, STONE 1/131/4, IRON 2/250/6, EMERALD
-// 3/1561/8, GOLD 0/32/12).
+// 3/1561/8, GOLD 0/32/12), with GTNH's wooden maximum damage of 64
+// (GT5-Unofficial GTPostLoad.changeWoodenVanillaTools).
 func TestShippedLevelsMatchForge(t *testing.T) {
 	r := DefaultMiningRules()
 	for id, level := range map[string]int{
@@ -135,7 +138,7 @@ func TestShippedLevelsMatchForge(t *testing.T) {
 		assert.True(t, rule.NeedsTool, id)
 	}
 	for prefix, want := range map[string]ToolMaterial{
-		"minecraft:wooden_":  {Prefix: "minecraft:wooden_", Speed: 2, Durability: 59, Level: 0},
+		"minecraft:wooden_":  {Prefix: "minecraft:wooden_", Speed: 2, Durability: 64, Level: 0},
 		"minecraft:stone_":   {Prefix: "minecraft:stone_", Speed: 4, Durability: 131, Level: 1},
 		"minecraft:iron_":    {Prefix: "minecraft:iron_", Speed: 6, Durability: 250, Level: 2},
 		"minecraft:diamond_": {Prefix: "minecraft:diamond_", Speed: 8, Durability: 1561, Level: 3},
