@@ -531,3 +531,14 @@ func TestExplosionHurtsWithinEightBlocks(t *testing.T) {
 		assert.Equal(t, c.want, snap(t, s).Player.Health, "%.2f blocks away", c.dx)
 	}
 }
+
+// TestCokeOvenOutputTakesNothing: the output slot is for taking the
+// product out (TileCokeOven.isItemValidForSlot refuses every item there).
+func TestCokeOvenOutputTakesNothing(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: Railcraft:fuel.coke, count: 4}\n"+
+		"machines:\n  - kind: coke_oven\n    pos: [10, 64, 10]\n    formed: true\n")
+	require.True(t, exec(t, s, action.OpenContainer{Pos: ovenAt}).OK())
+	r := exec(t, s, action.TransferItems{Pos: ovenAt, Item: "Railcraft:fuel.coke", Count: 1, Direction: action.Deposit, Slot: "output"})
+	assert.Equal(t, ipc.Rejected, r.Code)
+	assert.True(t, machine(t, s, ovenAt).Slot("output").Empty())
+}

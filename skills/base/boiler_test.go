@@ -121,6 +121,13 @@ func TestFeedSteamBoilerNothingOrFailure(t *testing.T) {
 		assert.Nil(t, acts)
 	})
 
+	t.Run("a dry boiler holding exactly amount is fuelled enough", func(t *testing.T) {
+		w := snap(at(0, 64, 0), nil, world.NewInventory(coal(40)), boiler(3, 64, 0, 0, 500, coal(8)))
+		acts, err := run(t, FeedSteamBoiler{}, w, map[string]any{"amount": 8})
+		require.NoError(t, err, "nothing to add, so nothing unsafe")
+		assert.Nil(t, acts)
+	})
+
 	tests := []struct {
 		name string
 		w    *world.Snapshot
