@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -187,4 +188,95 @@ func TestBreakWithoutHarvestSaysSo(t *testing.T) {
 	require.Equal(t, ipc.OK, res.Code, res.Error)
 	assert.NotContains(t, res.Details, "harvested")
 	require.NoError(t, c.Close())
+}
+
+// TestBodyStepsOnlyHalfABlock: a bed (0.5625 high) is more than
+// Entity.stepHeight and is not walked onto.
+func TestBodyStepsOnlyHalfABlock(t *testing.T) {
+	g := shapeCells(map[world.BlockPos]world.Block{world.Pos(1, 64, 0): world.NewBlock("minecraft:bed", 0)})
+	m := motion{x: 0.5, y: 64, z: 0.5, onGround: true}
+	m.moveAxis(g, 0.3, 0)
+	assert.Equal(t, 0.5, m.x)
+	assert.Equal(t, 64.0, m.y)
+}
+
+// TestStepUpNeedsHeadRoomWhereTheBodyIs: Entity.moveEntity lifts the body
+// by stepHeight before moving it across, so a bar over the head where the
+// body stands (a closed fence gate, 0.2 above it) stops the step even when
+// the slab ahead has room above it.
+func TestStepUpNeedsHeadRoomWhereTheBodyIs(t *testing.T) {
+	g := shapeCells(map[world.BlockPos]world.Block{
+		world.Pos(0, 66, 0): world.NewBlock("minecraft:fence_gate", 1), // a bar from x 0.375 to 0.625, from y 66
+		world.Pos(1, 64, 0): world.NewBlock("minecraft:stone_slab", 0),
+	})
+	m := motion{x: 0.7, y: 64, z: 0.5, onGround: true}
+	require.False(t, collides(g, m.x, m.y, m.z), "the body fits under the bar")
+	require.False(t, collides(g, 1.0, 64.5, 0.5), "and on the slab")
+	m.moveAxis(g, 0.3, 0)
+	assert.Equal(t, 0.7, m.x, "no step up into the bar")
+	assert.Equal(t, 64.0, m.y)
+}
+
+// TestSlabsAndCarpetsAreWalkedOnto: a route onto a bottom slab or a carpet
+// in the next column is a walk (the step up), never a jump.
+func TestSlabsAndCarpetsAreWalkedOnto(t *testing.T) {
+	for _, b := range []world.Block{world.NewBlock("minecraft:stone_slab", 0), world.NewBlock("minecraft:carpet", 0)} {
+		g := shapeCells(map[world.BlockPos]world.Block{world.Pos(1, 64, 0): b})
+		top := 64 + world.ShapeOf(b, nil).Top()
+		m := motion{x: 0.5, y: 64, z: 0.5, onGround: true, route: []waypoint{{x: 1.5, y: top, z: 0.5, move: path.MoveWalk}}}
+		m.best = math.Inf(1)
+		for i := 0; i < 40 && len(m.route) > 0; i++ {
+			m.step(g)
+			require.True(t, m.onGround, "%s: tick %d left the ground", b.ID, i)
+		}
+		assert.Empty(t, m.route, b.ID)
+		assert.InDelta(t, top, m.y, 1e-9, b.ID)
+	}
+}
+
+// TestSwimmingUpIsReachedAtTheTop: a waypoint straight above in water is
+// reached when the body is there, not as soon as it is under it.
+func TestSwimmingUpIsReachedAtTheTop(t *testing.T) {
+	water := world.NewBlock("minecraft:water", 0)
+	g := shapeCells(map[world.BlockPos]world.Block{world.Pos(0, 64, 0): water, world.Pos(0, 65, 0): water, world.Pos(0, 66, 0): water})
+	m := motion{x: 0.5, y: 64, z: 0.5, route: []waypoint{{x: 0.5, y: 66, z: 0.5, move: path.MoveSwimUp}}}
+	m.best = math.Inf(1)
+	m.step(g)
+	require.Len(t, m.route, 1, "still two blocks below the waypoint")
+	for i := 0; i < 40 && len(m.route) > 0; i++ {
+		m.step(g)
+	}
+	assert.Empty(t, m.route)
+	assert.Greater(t, m.y, 65.4)
+}
+
+// TestWaypointHeights: route waypoints stand at the real floor of a slab or
+// a carpet cell, so that a slab to a carpet on the block beside it is a
+// jump (more than a step up), and at the cell's bottom elsewhere.
+func TestWaypointHeights(t *testing.T) {
+	blocks := world.NewSparseBlocks().
+		SetID(world.Pos(0, 64, 0), "minecraft:stone_slab", 0).
+		SetID(world.Pos(1, 64, 0), "minecraft:stone", 0).
+		SetID(world.Pos(1, 65, 0), "minecraft:carpet", 0).
+		SetID(world.Pos(2, 64, 0), "minecraft:chest", 0)
+	standY := snapshotStandY(&world.Snapshot{Blocks: blocks})
+	assert.Equal(t, 64.5, standY(world.Pos(0, 64, 0)))
+	assert.Equal(t, 65.0625, standY(world.Pos(1, 65, 0)))
+	assert.Equal(t, 65.0, standY(world.Pos(2, 65, 0)), "over a chest: the cell's bottom")
+	assert.Equal(t, 64.0, standY(world.Pos(3, 64, 0)))
+
+	g := shapeCells(map[world.BlockPos]world.Block{
+		world.Pos(0, 64, 0): world.NewBlock("minecraft:stone_slab", 0),
+		world.Pos(1, 64, 0): world.NewBlock("minecraft:stone", 0),
+		world.Pos(1, 65, 0): world.NewBlock("minecraft:carpet", 0),
+	})
+	m := motion{x: 0.5, y: 64.5, z: 0.5, onGround: true,
+		route: route([]path.Step{{Pos: world.Pos(0, 64, 0), Move: path.MoveStart}, {Pos: world.Pos(1, 65, 0), Move: path.MoveJump}}, standY)}
+	m.best = math.Inf(1)
+	for i := 0; i < 60 && len(m.route) > 0; i++ {
+		m.step(g)
+	}
+	assert.Empty(t, m.route, "onto the carpet")
+	assert.False(t, m.stuck)
+	assert.InDelta(t, 65.0625, m.y, 1e-9)
 }

@@ -126,7 +126,7 @@ func TestHotDryBoilerExplodesWhenWaterReachesIt(t *testing.T) {
 	w := snap(t, s)
 	assert.Empty(t, w.Machines, "the boiler is gone")
 	assert.True(t, w.Blocks.BlockAt(boilerAt).IsAir())
-	assert.Equal(t, 20.0-explosionDamage, w.Player.Health)
+	assert.Equal(t, 8.0, w.Player.Health, "12 damage from the blast")
 	assert.Empty(t, s.boilers)
 }
 
@@ -369,4 +369,176 @@ func BenchmarkMachinesHour(b *testing.B) {
 		r := s.Execute(context.Background(), action.Wait{Ticks: 72000})
 		require.True(b, r.OK(), r.Error)
 	}
+}
+
+// TestCokeOvenOutputMustBeTheSameItem: TileCokeOven cooks only when the
+// output slot is empty or holds the recipe's own item (isItemEqual: id and
+// metadata); logs make charcoal, so coke or plain coal there stops them.
+func TestCokeOvenOutputMustBeTheSameItem(t *testing.T) {
+	for _, c := range []struct{ in, out string }{
+		{"minecraft:log", "Railcraft:fuel.coke"},   // another id and metadata
+		{"minecraft:log", "\"minecraft:coal:0\""},  // charcoal's id, another metadata
+		{"minecraft:coal", "\"minecraft:coal:0\""}, // coke's metadata, another id
+	} {
+		s := ovenWorld(t, "{item: "+c.in+", count: 2}", 0, "{item: "+c.out+", count: 1}")
+		wait(t, s, 1800*2)
+		m := machine(t, s, ovenAt)
+		assert.Equal(t, 1, m.Slot("output").Count, c.out)
+		assert.Equal(t, 0, m.Slot("output").Meta, c.out)
+		assert.Equal(t, 2, m.Slot("input").Count, "%s over %s: nothing cooked", c.in, c.out)
+		assert.Zero(t, m.Fluid("creosote").Amount, c.out)
+		assert.False(t, m.Active, c.out)
+	}
+	// Charcoal already there: the logs cook onto it.
+	s := ovenWorld(t, "{item: minecraft:log, count: 1}", 0, "{item: \"minecraft:coal:1\", count: 1}")
+	wait(t, s, 1800)
+	assert.Equal(t, 2, machine(t, s, ovenAt).Slot("output").Count)
+}
+
+// TestCokeOvenForgetsProgressWhenTheInputIsTakenOut: an empty input slot
+// sets cookTime to 0 every tick (TileCokeOven.updateEntity), so a coal taken
+// out half-cooked and put back starts over.
+func TestCokeOvenForgetsProgressWhenTheInputIsTakenOut(t *testing.T) {
+	s := ovenWorld(t, "{item: minecraft:coal, count: 1}", 0, "")
+	wait(t, s, 900)
+	require.InDelta(t, 0.5, machine(t, s, ovenAt).Progress, 1e-12)
+	require.True(t, exec(t, s, action.OpenContainer{Pos: ovenAt}).OK())
+	r := exec(t, s, action.TransferItems{Pos: ovenAt, Item: "minecraft:coal", Count: 1, Direction: action.Withdraw, Slot: "input"})
+	require.True(t, r.OK(), r.Error)
+	r = exec(t, s, action.TransferItems{Pos: ovenAt, Item: "minecraft:coal", Count: 1, Direction: action.Deposit, Slot: "input"})
+	require.True(t, r.OK(), r.Error)
+	require.True(t, exec(t, s, action.CloseContainer{}).OK())
+	m := machine(t, s, ovenAt)
+	require.Less(t, snap(t, s).Tick, int64(950), "back in before the next step")
+	assert.Zero(t, m.Progress, "the half-cooked coal starts over")
+	// Steps at ticks 950 … 2700: the coal is done after 36 of them.
+	wait(t, s, int(2699-snap(t, s).Tick))
+	assert.True(t, machine(t, s, ovenAt).Slot("output").Empty(), "not done at tick 2699")
+	wait(t, s, 1)
+	assert.Equal(t, 1, machine(t, s, ovenAt).Slot("output").Count, "done at tick 2700")
+}
+
+// TestCokeOvenCooksACoalBlock: a coal block takes nine times a coal's time
+// and creosote and makes a block of coke (ModuleFactory, EnumCube.COKE_BLOCK).
+func TestCokeOvenCooksACoalBlock(t *testing.T) {
+	s := ovenWorld(t, "{item: minecraft:coal_block, count: 1}", 0, "")
+	wait(t, s, 16199)
+	assert.True(t, machine(t, s, ovenAt).Slot("output").Empty())
+	wait(t, s, 1)
+	m := machine(t, s, ovenAt)
+	assert.Equal(t, "Railcraft:cube", m.Slot("output").ID)
+	assert.Equal(t, 0, m.Slot("output").Meta)
+	assert.Equal(t, 4500, m.Fluid("creosote").Amount)
+}
+
+// TestSteamTankVentsOnlyAboveCapacity: ventSteamIfTankIsFull vents when the
+// steam is above the capacity; exactly full is kept.
+func TestSteamTankVentsOnlyAboveCapacity(t *testing.T) {
+	s := boilerWorld(t, 200, 16000, 15940, "", "")
+	wait(t, s, 10)
+	assert.Equal(t, 16000, machine(t, s, boilerAt).Fluid("steam").Amount)
+}
+
+// TestBoilerTakesTheNextFuelOnlyWhenOutOfEnergy: updateFuelTimed runs when
+// mProcessingEnergy <= 0: a coal gives 160 energy, one per heat step (ticks
+// 12 … 1920), and the second coal goes in at tick 1921, not while one
+// energy is left.
+func TestBoilerTakesTheNextFuelOnlyWhenOutOfEnergy(t *testing.T) {
+	s := boilerWorld(t, 20, 16000, 0, "{item: minecraft:coal, count: 2}", "")
+	wait(t, s, 1919)
+	assert.Equal(t, 1, s.boilers[boilerAt].processingEnergy)
+	assert.Equal(t, 1, machine(t, s, boilerAt).Slot("fuel").Count)
+	wait(t, s, 1)
+	assert.Equal(t, 0, s.boilers[boilerAt].processingEnergy)
+	assert.Equal(t, 1, machine(t, s, boilerAt).Slot("fuel").Count)
+	wait(t, s, 1)
+	assert.Equal(t, 160, s.boilers[boilerAt].processingEnergy)
+	assert.True(t, machine(t, s, boilerAt).Slot("fuel").Empty())
+}
+
+// fluidSlotBoiler is a cold boiler with the given water and fluid slots.
+func fluidSlotBoiler(t *testing.T, water int, slots string) *Sim {
+	t.Helper()
+	return small(t, "machines:\n  - kind: steam_boiler\n    pos: [10, 64, 8]\n"+
+		fmt.Sprintf("    fluids: {water: {amount: %d, capacity: 16000}}\n", water)+
+		"    slots: {"+slots+"}\n")
+}
+
+// TestBoilerFluidSlotEmptiesOnlyWhatFits: MTEBasicTank.onPreTick empties a
+// container only when all its water fits the tank and its empty form fits
+// the output slot (addStackToSlot: the same item, below its stack limit);
+// an empty cell is no water.
+func TestBoilerFluidSlotEmptiesOnlyWhatFits(t *testing.T) {
+	cell := `fluid_in: {item: "IC2:itemCellEmpty:1", count: 1}`
+	for _, c := range []struct {
+		name      string
+		water     int
+		slots     string
+		wantWater int
+	}{
+		{"the tank has room for the cell", 15000, cell, 16000},
+		{"the tank has 500 mB of room", 15500, cell, 15500},
+		{"a bucket in the output slot", 1000, cell + `, fluid_out: {item: minecraft:bucket, count: 1}`, 1000},
+		{"64 empty cells in the output slot", 1000, cell + `, fluid_out: {item: "IC2:itemCellEmpty:0", count: 64}`, 1000},
+		{"63 empty cells in the output slot", 1000, cell + `, fluid_out: {item: "IC2:itemCellEmpty:0", count: 63}`, 2000},
+		{"an empty cell in the input slot", 1000, `fluid_in: {item: "IC2:itemCellEmpty:0", count: 1}`, 1000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := fluidSlotBoiler(t, c.water, c.slots)
+			wait(t, s, 5)
+			m := machine(t, s, boilerAt)
+			assert.Equal(t, c.wantWater, m.Fluid("water").Amount)
+			assert.Equal(t, c.wantWater == c.water, !m.Slot("fluid_in").Empty(), "the container stays in the input slot when nothing is poured")
+		})
+	}
+}
+
+// TestBoilerFuelAcceptanceEdges: isItemValidFuel takes a burn time of at
+// least 2000 ticks whatever the item (couldProduceRegularAshes) and nothing
+// with burnTime / 10 == 0, coal-like or not (getCombustionPotential).
+func TestBoilerFuelAcceptanceEdges(t *testing.T) {
+	fuels["test:exactly_2000"] = fuel{burn: 2000}
+	fuels["test:just_below"] = fuel{burn: 1999}
+	fuels["test:coal_dust_speck"] = fuel{burn: 9, coalLike: true}
+	defer func() {
+		delete(fuels, "test:exactly_2000")
+		delete(fuels, "test:just_below")
+		delete(fuels, "test:coal_dust_speck")
+	}()
+	assert.True(t, boilerAccepts(world.NewStack("test:exactly_2000", 0, 1)))
+	assert.False(t, boilerAccepts(world.NewStack("test:just_below", 0, 1)))
+	assert.False(t, boilerAccepts(world.NewStack("test:coal_dust_speck", 0, 1)))
+	assert.False(t, boilerAccepts(world.NewStack("minecraft:lava_bucket", 0, 1)), "a filled container is not a solid fuel")
+}
+
+// TestExplosionHurtsWithinEightBlocks: the blast reaches a player whose feet
+// are at most explosionHurtRadius (8) blocks from the boiler's centre.
+func TestExplosionHurtsWithinEightBlocks(t *testing.T) {
+	for _, c := range []struct {
+		dx   float64
+		want float64
+	}{{8, 8}, {8.01, 20}} {
+		s := boilerWorld(t, 200, 0, 0, "", "")
+		s.state.Update(func(tx *world.Tx) {
+			p := tx.Player()
+			p.Pos = boilerAt.Center()
+			p.Pos.X += c.dx
+			tx.SetPlayer(p)
+			m, ok := tx.Machine(boilerAt)
+			require.True(t, ok)
+			s.explode(tx, m, 20)
+		})
+		assert.Equal(t, c.want, snap(t, s).Player.Health, "%.2f blocks away", c.dx)
+	}
+}
+
+// TestCokeOvenOutputTakesNothing: the output slot is for taking the
+// product out (TileCokeOven.isItemValidForSlot refuses every item there).
+func TestCokeOvenOutputTakesNothing(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: Railcraft:fuel.coke, count: 4}\n"+
+		"machines:\n  - kind: coke_oven\n    pos: [10, 64, 10]\n    formed: true\n")
+	require.True(t, exec(t, s, action.OpenContainer{Pos: ovenAt}).OK())
+	r := exec(t, s, action.TransferItems{Pos: ovenAt, Item: "Railcraft:fuel.coke", Count: 1, Direction: action.Deposit, Slot: "output"})
+	assert.Equal(t, ipc.Rejected, r.Code)
+	assert.True(t, machine(t, s, ovenAt).Slot("output").Empty())
 }

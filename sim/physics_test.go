@@ -124,3 +124,64 @@ func TestWalkOnChests(t *testing.T) {
 	assert.Nil(t, r.Details["fell"])
 	assert.Equal(t, 64.875, snap(t, s).Player.Pos.Y)
 }
+
+// TestFallEdges: where a falling body stops in less common columns.
+func TestFallEdges(t *testing.T) {
+	t.Run("a carpet on a fence: the fence's top, 1.5 above its cell", func(t *testing.T) {
+		// BlockCarpet.canBlockStay only asks for a non-air block below.
+		s := small(t, "blocks:\n  - {block: minecraft:air, from: [8, 55, 8], to: [8, 62, 8]}\n"+
+			"  - {block: minecraft:fence, pos: [8, 55, 8]}\n  - {block: minecraft:carpet, pos: [8, 56, 8]}\n")
+		r := exec(t, s, action.BreakBlock{Pos: world.Pos(8, 63, 8)})
+		require.True(t, r.OK(), r.Error)
+		assert.Equal(t, 56.5, snap(t, s).Player.Pos.Y)
+		assert.Equal(t, 5.0, r.Details["fall_damage"], "ceil(7.5 − 3)")
+	})
+	t.Run("a slab over water: on the slab, hurt", func(t *testing.T) {
+		s := small(t, "blocks:\n  - {block: minecraft:air, from: [8, 55, 8], to: [8, 62, 8]}\n"+
+			"  - {block: minecraft:water, pos: [8, 55, 8]}\n  - {block: minecraft:stone_slab, pos: [8, 56, 8]}\n")
+		r := exec(t, s, action.BreakBlock{Pos: world.Pos(8, 63, 8)})
+		require.True(t, r.OK(), r.Error)
+		assert.Equal(t, 56.5, snap(t, s).Player.Pos.Y)
+		assert.Equal(t, 5.0, r.Details["fall_damage"])
+	})
+	for meta := 4; meta < 8; meta++ {
+		t.Run(fmt.Sprintf("an open trapdoor's panel is beside the body (meta %d)", meta), func(t *testing.T) {
+			// Open (meta&4) trapdoors are a panel 3/16 thick along the
+			// edge meta&3 names (BlockTrapDoor.func_150117_e), outside the
+			// body's 0.2–0.8.
+			s := small(t, "blocks:\n  - {block: minecraft:air, from: [8, 55, 8], to: [8, 62, 8]}\n"+
+				fmt.Sprintf("  - {block: \"minecraft:trapdoor:%d\", pos: [8, 60, 8]}\n", meta))
+			r := exec(t, s, action.BreakBlock{Pos: world.Pos(8, 63, 8)})
+			require.True(t, r.OK(), r.Error)
+			assert.Equal(t, 55.0, snap(t, s).Player.Pos.Y, "past the panel to the shaft's floor")
+		})
+	}
+	t.Run("nothing below: out of the world", func(t *testing.T) {
+		s := small(t, "blocks:\n  - {block: minecraft:air, from: [8, 0, 8], to: [8, 62, 8]}\n")
+		r := exec(t, s, action.BreakBlock{Pos: world.Pos(8, 63, 8)})
+		assert.Equal(t, ipc.Rejected, r.Code)
+		assert.Contains(t, r.Error, "out of the world")
+		assert.Equal(t, true, r.Details["died"])
+	})
+}
+
+// TestDeathClosesTheOpenContainer: a player who dies is no longer looking
+// into the chest they had open.
+func TestDeathClosesTheOpenContainer(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:dirt, count: 5}\n"+
+		"blocks:\n  - {block: minecraft:air, from: [8, 30, 8], to: [8, 62, 8]}\n"+
+		"machines:\n  - kind: chest\n    pos: [9, 64, 8]\n")
+	require.True(t, exec(t, s, action.OpenContainer{Pos: world.Pos(9, 64, 8)}).OK())
+	r := exec(t, s, action.BreakBlock{Pos: world.Pos(8, 63, 8)})
+	require.Equal(t, true, r.Details["died"], r.Error)
+	// Mend the shaft under the respawn point so the next action stands.
+	s.state.Update(func(tx *world.Tx) { require.NoError(t, tx.SetBlock(world.Pos(8, 63, 8), "minecraft:stone", 0)) })
+	s.state.Update(func(tx *world.Tx) {
+		inv := tx.Inventory()
+		inv.Slots[0] = world.NewStack("minecraft:dirt", 0, 1)
+		tx.SetInventory(inv)
+	})
+	r = exec(t, s, action.TransferItems{Pos: world.Pos(9, 64, 8), Item: "minecraft:dirt", Count: 1, Direction: action.Deposit, Slot: "0"})
+	assert.Equal(t, ipc.Rejected, r.Code)
+	assert.Contains(t, r.Error, "not open")
+}

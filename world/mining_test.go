@@ -83,7 +83,9 @@ func TestHarvestLevels(t *testing.T) {
 // TestWear: ItemTool and ItemSword.onBlockDestroyed, and
 // ItemStack.attemptDamageItem's "damage above the maximum breaks".
 func TestWear(t *testing.T) {
-	pick := NewTool("minecraft:wooden_pickaxe", 0, 59, 59)
+	wood, ok := DefaultMiningRules().Material("minecraft:wooden_pickaxe")
+	require.True(t, ok)
+	pick := NewTool("minecraft:wooden_pickaxe", 0, wood.Durability, wood.Durability)
 	assert.Equal(t, 1, Wear(pick, 1.5))
 	assert.Equal(t, 1, Wear(pick, 0.5), "any block with hardness, not only the tool's own")
 	assert.Equal(t, 0, Wear(pick, 0), "instant blocks do not wear")
@@ -97,10 +99,55 @@ func TestWear(t *testing.T) {
 		uses++
 		require.Less(t, uses, 100)
 	}
-	assert.Equal(t, 60, uses, "a wooden pickaxe (max damage 59) breaks on its 60th block")
+	assert.Equal(t, 65, uses, "a GTNH wooden pickaxe (max damage 64) breaks on its 65th block")
 	last := NewTool("minecraft:iron_sword", 0, 1, 250)
 	assert.True(t, Worn(last, 2).Empty(), "a sword with one use left breaks on a block")
 	assert.Equal(t, last, Worn(last, 0))
+}
+
+// TestWearByToolClass: ItemTool.onBlockDestroyed covers pickaxes, axes and
+// shovels alike; a tool whose durability is unknown (MaxDamage 0) is not
+// worn, and no wear (n <= 0) leaves a stack as it is.
+func TestWearByToolClass(t *testing.T) {
+	assert.Equal(t, 1, Wear(NewTool("minecraft:stone_shovel", 0, 131, 131), 0.5))
+	assert.Equal(t, 1, Wear(NewTool("minecraft:stone_axe", 0, 131, 131), 2))
+	assert.Equal(t, 0, Wear(NewStack("minecraft:iron_pickaxe", 0, 1), 1.5), "no maximum damage known")
+	pick := NewTool("minecraft:iron_pickaxe", 0, 100, 250)
+	assert.Equal(t, pick, Worn(pick, -1))
+}
+
+// TestShippedLevelsMatchForge pins every harvest level in mining.yaml to
+// Forge 1.7.10's ForgeHooks.initTools and every tool material to
+// Item.ToolMaterial (WOOD 0/59/2, STONE 1/131/4, IRON 2/250/6, EMERALD
+// 3/1561/8, GOLD 0/32/12), with GTNH's wooden maximum damage of 64
+// (GT5-Unofficial GTPostLoad.changeWoodenVanillaTools).
+func TestShippedLevelsMatchForge(t *testing.T) {
+	r := DefaultMiningRules()
+	for id, level := range map[string]int{
+		"minecraft:obsidian":    3,
+		"minecraft:emerald_ore": 2, "minecraft:emerald_block": 2, "minecraft:diamond_ore": 2,
+		"minecraft:diamond_block": 2, "minecraft:gold_ore": 2, "minecraft:gold_block": 2,
+		"minecraft:redstone_ore": 2, "minecraft:lit_redstone_ore": 2,
+		"minecraft:iron_ore": 1, "minecraft:iron_block": 1, "minecraft:lapis_ore": 1, "minecraft:lapis_block": 1,
+		"minecraft:coal_ore": 0, "minecraft:stone": 0, "minecraft:cobblestone": 0,
+	} {
+		rule, ok := r.Block(id)
+		require.True(t, ok, id)
+		assert.Equal(t, level, rule.Level, id)
+		assert.Equal(t, "pickaxe", rule.Tool, id)
+		assert.True(t, rule.NeedsTool, id)
+	}
+	for prefix, want := range map[string]ToolMaterial{
+		"minecraft:wooden_":  {Prefix: "minecraft:wooden_", Speed: 2, Durability: 64, Level: 0},
+		"minecraft:stone_":   {Prefix: "minecraft:stone_", Speed: 4, Durability: 131, Level: 1},
+		"minecraft:iron_":    {Prefix: "minecraft:iron_", Speed: 6, Durability: 250, Level: 2},
+		"minecraft:diamond_": {Prefix: "minecraft:diamond_", Speed: 8, Durability: 1561, Level: 3},
+		"minecraft:golden_":  {Prefix: "minecraft:golden_", Speed: 12, Durability: 32, Level: 0},
+	} {
+		m, ok := r.Material(prefix + "pickaxe")
+		require.True(t, ok, prefix)
+		assert.Equal(t, want, m)
+	}
 }
 
 func TestBreakTicks(t *testing.T) {

@@ -30,6 +30,17 @@ func TestKnownShapes(t *testing.T) {
 }
 
 // TestDoorShapes: BlockDoor.func_150011_b over the state of both halves.
+// TestFenceGateBars: BlockFenceGate.getCollisionBoundingBoxFromPool puts a
+// closed gate's bar across the cell along x for metadata 0 and 2 and along z
+// for 1 and 3.
+func TestFenceGateBars(t *testing.T) {
+	alongX := Box{0, 0, 0.375, 1, 1.5, 0.625}
+	alongZ := Box{0.375, 0, 0, 0.625, 1.5, 1}
+	for meta, want := range []Box{alongX, alongZ, alongX, alongZ} {
+		assert.Equal(t, []Box{want}, ShapeOf(NewBlock("minecraft:fence_gate", meta), nil).Boxes, "meta %d", meta)
+	}
+}
+
 func TestDoorShapes(t *testing.T) {
 	west := Box{0, 0, 0, 0.1875, 1, 1}
 	north := Box{0, 0, 0, 1, 1, 0.1875}

@@ -414,6 +414,37 @@ func TestMovementRules(t *testing.T) {
 	waitFor(t, s, "gone", func() bool { return len(s.Players()) == 0 })
 }
 
+// TestMovementAgainstPartialBlocks: the server's collision check uses the
+// real shapes: a fence's box reaches 1.5 up into the cell above it, so feet
+// a little above the fence's cell are inside it; its top, and a bottom
+// slab's top, are places to stand.
+func TestMovementAgainstPartialBlocks(t *testing.T) {
+	s := newServer(t, Options{Blocks: []Block{{X: 9, Y: 64, Z: 10, Name: "minecraft:fence"}, {X: 7, Y: 64, Z: 8, Name: "minecraft:stone_slab"}}})
+	c, _ := enter(t, s, "bot")
+	waitFor(t, s, "the join confirmed", func() bool { return len(s.Players()) == 1 })
+	for i, m := range []struct {
+		x, y, z float64
+		ok      bool
+	}{
+		{9.5, 65.2, 10.5, false}, // in the fence's upper half
+		{9.5, 65.5, 10.5, true},  // on the fence
+		{7.5, 64.2, 8.5, false},  // in the slab
+		{7.5, 64.5, 8.5, true},   // on the slab
+	} {
+		before := len(s.Corrections())
+		c.moveTo(m.x, m.y, m.z)
+		if m.ok {
+			waitFor(t, s, "the move", func() bool { return s.Players()[0].Pos == world.Vec3{X: m.x, Y: m.y, Z: m.z} })
+			continue
+		}
+		pl := untilType[*proto17.PlayerPositionAndLook](c)
+		fix := s.Corrections()
+		require.Len(t, fix, before+1, "move %d", i)
+		assert.Equal(t, "moved wrongly", fix[before].Reason, "move %d", i)
+		c.moveTo(pl.X, pl.FeetY(), pl.Z)
+	}
+}
+
 func TestKeepAliveEchoAndTimeout(t *testing.T) {
 	s := newServer(t, Options{KeepAliveInterval: 100 * time.Millisecond, KeepAliveTimeout: 600 * time.Millisecond})
 	c, _ := enter(t, s, "bot")

@@ -121,6 +121,13 @@ func TestFeedSteamBoilerNothingOrFailure(t *testing.T) {
 		assert.Nil(t, acts)
 	})
 
+	t.Run("a dry boiler holding exactly amount is fuelled enough", func(t *testing.T) {
+		w := snap(at(0, 64, 0), nil, world.NewInventory(coal(40)), boiler(3, 64, 0, 0, 500, coal(8)))
+		acts, err := run(t, FeedSteamBoiler{}, w, map[string]any{"amount": 8})
+		require.NoError(t, err, "nothing to add, so nothing unsafe")
+		assert.Nil(t, acts)
+	})
+
 	tests := []struct {
 		name string
 		w    *world.Snapshot
@@ -148,6 +155,8 @@ func TestFeedSteamBoilerNothingOrFailure(t *testing.T) {
 		{"no fuel", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), nil, skills.CodeMissingItems, []string{"no ore:gemCoal"}},
 		{"logs are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "ore:logWood"}, skills.CodeInvalidParams, []string{"does not take ore:logWood", "2000 ticks", "ore:gemCharcoal"}},
 		{"planks are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "minecraft:planks"}, skills.CodeInvalidParams, []string{"minecraft:planks"}},
+		{"a log by id is refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "minecraft:log"}, skills.CodeInvalidParams, []string{"minecraft:log"}},
+		{"sticks are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:stick", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "ore:stickWood"}, skills.CodeInvalidParams, []string{"ore:stickWood"}},
 		{"a block of any Railcraft cube is refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("Railcraft:cube", 2, 4)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "Railcraft:cube"}, skills.CodeInvalidParams, []string{"Railcraft:cube:0"}},
 		{"another fuel in the slot", snap(at(0, 64, 0), nil, world.NewInventory(coal(40)), boiler(3, 64, 0, 16000, 20, stack("minecraft:log", 0, 2))), nil, skills.CodeNoTarget, []string{"another fuel"}},
 	}

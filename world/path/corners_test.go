@@ -70,3 +70,29 @@ func TestDiagonalJumpHeadRoom(t *testing.T) {
 		})
 	}
 }
+
+// TestSlabAndFloorMoveEdges: the head room and corner rules of moves that
+// start on a slab or end on a floor.
+func TestSlabAndFloorMoveEdges(t *testing.T) {
+	// From a slab the body is half a block up: onto a carpet beside it
+	// needs that column's cell two above clear.
+	assert.True(t, hasMove(t, heightWorld(6, "sc"), world.Pos(0, 1, 0), world.Pos(1, 1, 0), MoveWalk))
+	assert.False(t, hasMove(t, heightWorld(6, "sc").set(1, 3, 0, Solid), world.Pos(0, 1, 0), world.Pos(1, 1, 0), MoveWalk))
+	// Onto a slab the body rises half a block where it stands too.
+	assert.True(t, hasMove(t, heightWorld(6, "1s"), world.Pos(0, 1, 0), world.Pos(1, 1, 0), MoveWalk))
+	assert.False(t, hasMove(t, heightWorld(6, "1s").set(0, 3, 0, Solid), world.Pos(0, 1, 0), world.Pos(1, 1, 0), MoveWalk))
+	// A carpet in a corner is stepped over on a diagonal.
+	assert.True(t, hasMove(t, heightWorld(6, "1c", "11"), world.Pos(0, 1, 0), world.Pos(1, 1, 1), MoveWalk))
+	// From a slab, a block two above the second corner stops a diagonal.
+	assert.False(t, hasMove(t, heightWorld(6, "s1", "11").set(0, 3, 1, Solid), world.Pos(0, 1, 0), world.Pos(1, 1, 1), MoveWalk))
+	// A diagonal jump lands on a carpet that lies on a block.
+	assert.True(t, hasMove(t, heightWorld(6, "11", "1C"), world.Pos(0, 1, 0), world.Pos(1, 2, 1), MoveJump))
+	// A corner's block over lava is passed over: what is under it does not
+	// matter to a diagonal drop.
+	assert.True(t, hasMove(t, heightWorld(6, "43", "11").set(1, 1, 0, Danger), world.Pos(0, 4, 0), world.Pos(1, 1, 1), MoveDrop))
+	// Feet on a slab of their own: no digging down from there.
+	f := moveGen(t, heightWorld(6, "S"), Options{Dig: true, Place: true}, At(world.Pos(0, 0, 0)))
+	for _, m := range f.neighbors(0, 2, 0, Slab) {
+		assert.NotEqual(t, MoveDigDown, m.move)
+	}
+}

@@ -135,3 +135,16 @@ func TestFeetCell(t *testing.T) {
 	assert.Equal(t, world.Pos(2, 2, 0), FeetCell(g, 2, 1.875, 0), "on a block lower than 1 (a chest): the cell above")
 	assert.Equal(t, world.Pos(2, 2, 0), FeetCell(g, 2, 1.9995, 0), "rounding below a block top")
 }
+
+// TestCellOfFloorHeights: a floor up to 0.2 high (2 − 1.8, the body's
+// height) still leaves room for the body in two cells and is Low; up to 0.5
+// it is a Slab; the bounds are inclusive.
+func TestCellOfFloorHeights(t *testing.T) {
+	floor := func(h float64) world.Shape { return world.Shape{Boxes: []world.Box{{MaxX: 1, MaxY: h, MaxZ: 1}}} }
+	assert.Equal(t, Low, CellOf(floor(0.2)))
+	assert.Equal(t, Slab, CellOf(floor(0.2001)))
+	assert.Equal(t, Slab, CellOf(floor(0.5)))
+	assert.Equal(t, Solid, CellOf(floor(0.5001)))
+	assert.Equal(t, Solid, CellOf(floor(1)))
+	assert.Equal(t, Fence, CellOf(floor(1.0001)))
+}
