@@ -138,8 +138,17 @@ func (m *mirror) lookAt(feet world.Vec3, p world.Vec3) {
 	if dx == 0 && dz == 0 && dy == 0 {
 		return
 	}
-	m.yaw = math.Atan2(-dx, dz) * 180 / math.Pi
+	m.yaw = yawOf(dx, dz)
 	m.pitch = -math.Atan2(dy, math.Hypot(dx, dz)) * 180 / math.Pi
+}
+
+// yawOf is the yaw facing (dx, dz), in (-180, 180].
+func yawOf(dx, dz float64) float64 {
+	y := math.Atan2(-dx, dz) * 180 / math.Pi
+	if y <= -180 {
+		y += 360
+	}
+	return y
 }
 
 // faceMove turns the look along a horizontal move from a to b, level.
@@ -148,7 +157,7 @@ func (m *mirror) faceMove(a, b world.Vec3) {
 	if dx == 0 && dz == 0 {
 		return
 	}
-	m.yaw = math.Atan2(-dx, dz) * 180 / math.Pi
+	m.yaw = yawOf(dx, dz)
 	m.pitch = 0
 }
 
