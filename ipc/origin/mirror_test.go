@@ -135,7 +135,9 @@ func TestMirrorEntities(t *testing.T) {
 func TestMirrorDimensionChange(t *testing.T) {
 	st := mirrorWorld(t)
 	m := newMirror(0)
-	st.Update(func(tx *world.Tx) { tx.PutEntity(world.Entity{ID: 5, Kind: world.EntityMob, Pos: world.Vec3{X: 1, Y: 4, Z: 1}}) })
+	st.Update(func(tx *world.Tx) {
+		tx.PutEntity(world.Entity{ID: 5, Kind: world.EntityMob, Pos: world.Vec3{X: 1, Y: 4, Z: 1}})
+	})
 	m.update(st.Snapshot())
 	st.Update(func(tx *world.Tx) {
 		tx.SetDimension(world.Nether)
