@@ -111,6 +111,18 @@ func checkLoopback(ln net.Listener) error {
 	return nil
 }
 
+// ListenAndServe listens on the loopback TCP address addr (see Listen) and
+// serves body there (see Serve) until ctx is done.
+func ListenAndServe(ctx context.Context, addr string, body ipc.Body, opts Options) error {
+	ln, err := Listen(addr)
+	if err != nil {
+		return err
+	}
+	opts = opts.withDefaults()
+	opts.Log.Info().Str("listen", ln.Addr().String()).Msg("serving the origin protocol")
+	return Serve(ctx, ln, body, opts)
+}
+
 // Serve accepts connections on ln, which must be a loopback TCP listener,
 // and serves one client at a time with body; a second client gets a busy
 // error and is closed. It returns when ctx is done (nil) or accepting fails.
@@ -190,7 +202,6 @@ func ServeConn(ctx context.Context, c net.Conn, body ipc.Body, opts Options) err
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
 		opts: opts,
-		body: body,
 		conn: ipc.InProcess(body),
 		q:    newOutQueue(opts.QueueBytes, maxReplies),
 		m:    newMirror(opts.ViewRadius),
@@ -226,7 +237,6 @@ func ServeConn(ctx context.Context, c net.Conn, body ipc.Body, opts Options) err
 
 type session struct {
 	opts Options
-	body ipc.Body
 	conn ipc.Conn
 	q    *outQueue
 	m    *mirror
@@ -350,7 +360,7 @@ func (s *session) run(ctx context.Context) {
 		defer t.Stop()
 		poll = t.C
 	}
-	s.sync(ctx, true)
+	s.sync(ctx)
 	for {
 		var in <-chan Request
 		s.mu.Lock()
@@ -376,7 +386,7 @@ func (s *session) run(ctx context.Context) {
 			s.mu.Lock()
 			s.running = nil
 			s.mu.Unlock()
-			s.sync(ctx, false)
+			s.sync(ctx)
 			if f.err != nil {
 				s.result(ctx, f.req, f.a, ipc.Failf(ipc.InvalidParams, 0, "%v", f.err))
 			} else {
@@ -384,7 +394,7 @@ func (s *session) run(ctx context.Context) {
 			}
 		case <-poll:
 			if idle {
-				s.sync(ctx, false)
+				s.sync(ctx)
 			}
 		case <-digTimeout:
 			if dig != nil {
@@ -448,18 +458,16 @@ func (s *session) run(ctx context.Context) {
 // start) in its own goroutine, so aborts and polls are served meanwhile.
 func (s *session) start(ctx context.Context, req, src Request) {
 	snap, err := s.conn.Observe(ctx)
-	held := ""
-	if err == nil {
-		held = heldMatcher(snap.Inventory)
+	if err != nil {
+		s.result(ctx, req, nil, ipc.Failf(ipc.IOError, 0, "observing the body: %v", err))
+		return
 	}
-	a, aerr := src.toAction(held)
+	a, aerr := src.toAction(heldMatcher(snap.Inventory))
 	if aerr != nil {
 		s.result(ctx, req, nil, ipc.Failf(ipc.InvalidParams, 0, "%v", aerr))
 		return
 	}
-	if snap != nil {
-		s.look(snap, a)
-	}
+	s.look(snap, a)
 	actx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	s.running = &inflight{req: src, dig: src.Dig != nil, cancel: cancel}
@@ -499,7 +507,7 @@ func (s *session) look(snap *world.Snapshot, a action.Action) {
 
 // sync observes the world and queues what changed. After an overflow it
 // waits for the queue to drain before sending the world in full.
-func (s *session) sync(ctx context.Context, first bool) {
+func (s *session) sync(ctx context.Context) {
 	need, ready := s.q.needResync()
 	if need {
 		if !ready {
@@ -517,7 +525,7 @@ func (s *session) sync(ctx context.Context, first bool) {
 		}
 		return
 	}
-	if !first && s.m.synced {
+	if s.m.synced {
 		s.m.faceMove(world.Vec3{X: s.m.pos.X, Y: s.m.pos.Y, Z: s.m.pos.Z}, snap.Player.Pos)
 	}
 	for _, o := range s.m.update(snap) {

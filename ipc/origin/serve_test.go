@@ -443,6 +443,11 @@ func TestListenLoopbackOnly(t *testing.T) {
 			ln.Close()
 		}
 	}
+	assert.ErrorContains(t, ListenAndServe(context.Background(), "0.0.0.0:0", newSim(t), Options{}), "loopback only")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.NoError(t, ListenAndServe(ctx, "127.0.0.1:0", newSim(t), Options{}), "a cancelled serve ends cleanly")
+
 	// Serve itself refuses a listener that is not on loopback.
 	ln, err := net.Listen("tcp", "0.0.0.0:0")
 	require.NoError(t, err)
