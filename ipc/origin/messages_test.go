@@ -87,6 +87,8 @@ func TestDecodeLineErrors(t *testing.T) {
 		{`{"type":"block_dig","payload":{"x":1,"y":2,"z":3}}`, BadRequest, "status: missing"},
 		{`{"type":"block_dig","payload":{"status":"dig","x":1,"y":2,"z":3}}`, BadRequest, "status: must be"},
 		{`{"type":"block_dig","payload":{"status":"start","x":1.5,"y":2,"z":3}}`, BadRequest, "x: must be a whole number"},
+		{`{"type":"block_dig","payload":{"status":"start","x":1,"y":256,"z":3}}`, BadRequest, "y: must be within 0..255"},
+		{`{"type":"interact","payload":{"kind":"block","x":1,"y":-1,"z":3}}`, BadRequest, "y: must be within 0..255"},
 		{`{"type":"block_dig","payload":{"status":"start","x":1,"y":2,"z":3,"face":6}}`, BadRequest, "face"},
 		{`{"type":"block_dig","payload":{"status":"start","x":1,"y":2,"z":3,"face":"sideways"}}`, BadRequest, "face"},
 		{`{"type":"block_dig","payload":{"status":"abort","x":1}}`, BadRequest, "y: missing"},

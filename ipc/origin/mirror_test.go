@@ -212,3 +212,23 @@ func TestOutQueueCoalescesAndOverflows(t *testing.T) {
 	line()
 	require.NoError(t, <-done)
 }
+
+func TestOnGround(t *testing.T) {
+	st := mirrorWorld(t)
+	st.Update(func(tx *world.Tx) {
+		require.NoError(t, tx.SetBlock(world.Pos(8, 3, 8), "minecraft:water", 0))
+		require.NoError(t, tx.SetBlock(world.Pos(9, 4, 8), "minecraft:stone_slab", 0))
+	})
+	for _, c := range []struct {
+		feet world.Vec3
+		want bool
+	}{
+		{world.Vec3{X: 4.5, Y: 4, Z: 4.5}, true},   // on stone
+		{world.Vec3{X: 4.5, Y: 5.2, Z: 4.5}, false}, // jumping
+		{world.Vec3{X: 8.5, Y: 4, Z: 8.5}, false},   // on water
+		{world.Vec3{X: 9.5, Y: 4.5, Z: 8.5}, true},  // on a bottom slab
+	} {
+		st.Update(func(tx *world.Tx) { tx.MovePlayer(c.feet) })
+		assert.Equal(t, c.want, onGround(st.Snapshot()), "%+v", c.feet)
+	}
+}

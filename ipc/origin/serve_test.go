@@ -451,7 +451,9 @@ func TestListenLoopbackOnly(t *testing.T) {
 	// Serve itself refuses a listener that is not on loopback.
 	ln, err := net.Listen("tcp", "0.0.0.0:0")
 	require.NoError(t, err)
-	err = Serve(context.Background(), ln, newSim(t), Options{})
+	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err = Serve(ctx, ln, newSim(t), Options{})
 	assert.ErrorContains(t, err, "loopback")
 }
 
