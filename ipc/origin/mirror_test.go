@@ -223,7 +223,7 @@ func TestOnGround(t *testing.T) {
 		feet world.Vec3
 		want bool
 	}{
-		{world.Vec3{X: 4.5, Y: 4, Z: 4.5}, true},   // on stone
+		{world.Vec3{X: 4.5, Y: 4, Z: 4.5}, true},    // on stone
 		{world.Vec3{X: 4.5, Y: 5.2, Z: 4.5}, false}, // jumping
 		{world.Vec3{X: 8.5, Y: 4, Z: 8.5}, false},   // on water
 		{world.Vec3{X: 9.5, Y: 4.5, Z: 8.5}, true},  // on a bottom slab
