@@ -81,6 +81,9 @@ func (o Options) withDefaults() Options {
 // Listen opens a loopback TCP listener. addr is HOST:PORT, optionally
 // prefixed with tcp://; HOST must be a loopback address or "localhost".
 func Listen(addr string) (net.Listener, error) {
+	if scheme, _, ok := strings.Cut(addr, "://"); ok && scheme != "tcp" {
+		return nil, fmt.Errorf("origin: listen address %q: the origin protocol runs over loopback TCP only (tcp://127.0.0.1:PORT)", addr)
+	}
 	hostport := strings.TrimPrefix(addr, "tcp://")
 	host, _, err := net.SplitHostPort(hostport)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -433,10 +434,12 @@ func TestServeOneClientAtATime(t *testing.T) {
 }
 
 func TestListenLoopbackOnly(t *testing.T) {
-	for _, addr := range []string{"0.0.0.0:0", "tcp://0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0", "example.com:0", "nonsense"} {
+	for _, addr := range []string{"0.0.0.0:0", "tcp://0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0", "example.com:0", "nonsense", "unix:///tmp/origin.sock"} {
 		_, err := Listen(addr)
 		assert.Error(t, err, addr)
 	}
+	_, err := Listen("unix:///tmp/origin.sock")
+	assert.ErrorContains(t, err, "loopback TCP only")
 	for _, addr := range []string{"127.0.0.1:0", "tcp://127.0.0.1:0", "localhost:0"} {
 		ln, err := Listen(addr)
 		if assert.NoError(t, err, addr) {
@@ -508,4 +511,24 @@ func TestServeSlowClientLagsAndResyncs(t *testing.T) {
 	assert.Positive(t, lag.Dropped)
 	cl.until(TypeDimensionChange) // the resync starts with the dimension
 	cl.until(TypeWindowItems)
+}
+
+// TestServePythonBotCore drives the adapter from Python (standard library
+// only), as the origin agent's bot core would.
+func TestServePythonBotCore(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	ln, err := Listen("127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go Serve(ctx, ln, newSim(t), Options{Poll: -1})
+	cmdCtx, cmdCancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cmdCancel()
+	out, err := exec.CommandContext(cmdCtx, py, "testdata/bot_core.py", fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.JSONEq(t, `{"before": "minecraft:log", "after": "minecraft:air", "walked": true, "dug": true,
+		"position": [10.5, 64, 8.5], "slot1": {"id": "minecraft:log", "meta": 0, "count": 1}}`, string(out))
 }
