@@ -43,7 +43,7 @@ type (
 	// (coordinates within the section).
 	ChunkBlocks struct {
 		Palette  []PaletteEntry                 `json:"palette"`
-		Sections [world.ColumnSections][]uint16 `json:"sections"`
+		Sections [world.ColumnSections][]uint32 `json:"sections"`
 	}
 	// PaletteEntry is a block state: its registry name and metadata.
 	PaletteEntry struct {
@@ -279,7 +279,9 @@ func (m *mirror) columns(out []Out, s *world.Snapshot) []Out {
 // air first.
 func encodeColumn(cx, cz int, secs *[world.ColumnSections]*world.Section, res *world.Resolver) ChunkData {
 	d := ChunkData{ChunkX: cx, ChunkZ: cz}
-	index := map[world.StateID]uint16{world.AirState: 0}
+	// A column has 65,536 blocks, so with air its palette may reach 65,537
+	// entries: the indices are 32-bit.
+	index := map[world.StateID]uint32{world.AirState: 0}
 	d.Blocks.Palette = []PaletteEntry{{ID: "minecraft:air"}}
 	var states [world.SectionVolume]world.StateID
 	for cy, sec := range secs {
@@ -287,12 +289,12 @@ func encodeColumn(cx, cz int, secs *[world.ColumnSections]*world.Section, res *w
 			continue
 		}
 		sec.States(&states)
-		idx := make([]uint16, world.SectionVolume)
+		idx := make([]uint32, world.SectionVolume)
 		for i, st := range states {
 			j, ok := index[st]
 			if !ok {
 				b := res.Block(st)
-				j = uint16(len(d.Blocks.Palette))
+				j = uint32(len(d.Blocks.Palette))
 				index[st] = j
 				d.Blocks.Palette = append(d.Blocks.Palette, PaletteEntry{ID: b.ID, Meta: b.Meta})
 			}

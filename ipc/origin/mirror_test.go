@@ -232,3 +232,20 @@ func TestOnGround(t *testing.T) {
 		assert.Equal(t, c.want, onGround(st.Snapshot()), "%+v", c.feet)
 	}
 }
+
+// TestEncodeColumnEveryBlockDistinct: a column (from a hostile server)
+// whose 65,536 blocks are all different states still encodes exactly.
+func TestEncodeColumnEveryBlockDistinct(t *testing.T) {
+	var secs [world.ColumnSections]*world.Section
+	for cy := range secs {
+		var states [world.SectionVolume]world.StateID
+		for i := range states {
+			states[i] = world.MakeState(1+cy, i) // stone with 4096 metas per section
+		}
+		secs[cy] = world.NewSection(&states)
+	}
+	cd := encodeColumn(0, 0, &secs, world.DefaultResolver())
+	require.Len(t, cd.Blocks.Palette, 1+world.ColumnSections*world.SectionVolume)
+	p := world.Pos(15, 255, 15)
+	assert.Equal(t, PaletteEntry{ID: world.DefaultResolver().Block(world.MakeState(16, world.SectionIndex(15, 255, 15))).ID, Meta: world.SectionIndex(15, 255, 15)}, blockIn(t, cd, p))
+}
