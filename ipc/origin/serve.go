@@ -278,6 +278,9 @@ func (s *session) write(ctx context.Context, c net.Conn) error {
 			return err
 		}
 		if _, err := c.Write(line); err != nil {
+			if ctx.Err() != nil {
+				return nil // the session ended and closed the connection
+			}
 			return fmt.Errorf("writing to the client: %w", err)
 		}
 	}
@@ -391,7 +394,7 @@ func (s *session) run(ctx context.Context) {
 			s.mu.Unlock()
 			s.sync(ctx)
 			if f.err != nil {
-				s.result(ctx, f.req, f.a, ipc.Failf(ipc.InvalidParams, 0, "%v", f.err))
+				s.result(ctx, f.req, f.a, ipc.Failf(ipc.IOError, 0, "%v", f.err))
 			} else {
 				s.result(ctx, f.req, f.a, f.res)
 			}
