@@ -476,24 +476,7 @@ func TestServeSlowClientLagsAndResyncs(t *testing.T) {
 	// Not reading: the kernel buffers fill up, then the queue. Meanwhile the
 	// world keeps changing (another owner of the body breaks and places
 	// blocks), and every change must go through at once.
-	deadline := time.Now().Add(500 * time.Millisecond)
-	n := 0
-	for time.Now().Before(deadline) {
-		start := time.Now()
-		body.State().Update(func(tx *world.Tx) {
-			for _, p := range []world.BlockPos{world.Pos(n%16, 70, 5), world.Pos(16+n%16, 70, 5), world.Pos(n%16, 70, 20), world.Pos(16+n%16, 70, 20)} {
-				b := "minecraft:stone" // then air, and again: every step changes the block
-				if n/16%2 == 1 {
-					b = "minecraft:air"
-				}
-				require.NoError(t, tx.SetBlock(p, b, 0))
-			}
-			tx.AdvanceTick(1)
-		})
-		require.Less(t, time.Since(start), time.Second)
-		n++
-		time.Sleep(2 * time.Millisecond)
-	}
+	churn(t, body, 500*time.Millisecond)
 	cl := &client{t: t, c: c, in: make(chan msg, 1<<16)}
 	go func() {
 		defer close(cl.in)
@@ -531,4 +514,83 @@ func TestServePythonBotCore(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.JSONEq(t, `{"before": "minecraft:log", "after": "minecraft:air", "walked": true, "dug": true,
 		"position": [10.5, 64, 8.5], "slot1": {"id": "minecraft:log", "meta": 0, "count": 1}}`, string(out))
+}
+
+// TestServeConnClientLeaves: a client that hangs up ends ServeConn
+// without an error.
+func TestServeConnClientLeaves(t *testing.T) {
+	ln, err := Listen("127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	errc := make(chan error, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			errc <- err
+			return
+		}
+		errc <- ServeConn(context.Background(), c, newSim(t), Options{Poll: time.Millisecond})
+	}()
+	cl := dial(t, ln.Addr().String())
+	cl.until(TypeWindowItems)
+	cl.send(TypeMoveStep, map[string]any{"x": 9, "y": 64, "z": 8})
+	cl.c.Close()
+	select {
+	case err := <-errc:
+		assert.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeConn did not return after the client left")
+	}
+}
+
+// TestServeConnEndsWhileWriting: a session ended from outside while the
+// writer is stuck on a client that reads nothing ends without an error.
+func TestServeConnEndsWhileWriting(t *testing.T) {
+	body := newSim(t)
+	ln, err := Listen("127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			errc <- err
+			return
+		}
+		errc <- ServeConn(ctx, c, body, Options{Poll: time.Millisecond})
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	churn(t, body, 500*time.Millisecond)
+	cancel()
+	select {
+	case err := <-errc:
+		assert.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeConn did not return")
+	}
+}
+
+// churn changes a block in each of the four columns of the test world,
+// every 2 ms for d, and checks that no change waits on the adapter.
+func churn(t *testing.T, body *sim.Sim, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for n := 0; time.Now().Before(deadline); n++ {
+		start := time.Now()
+		body.State().Update(func(tx *world.Tx) {
+			for _, p := range []world.BlockPos{world.Pos(n%16, 70, 5), world.Pos(16+n%16, 70, 5), world.Pos(n%16, 70, 20), world.Pos(16+n%16, 70, 20)} {
+				b := "minecraft:stone" // then air, and again: every step changes the block
+				if n/16%2 == 1 {
+					b = "minecraft:air"
+				}
+				require.NoError(t, tx.SetBlock(p, b, 0))
+			}
+			tx.AdvanceTick(1)
+		})
+		require.Less(t, time.Since(start), time.Second)
+		time.Sleep(2 * time.Millisecond)
+	}
 }
