@@ -1,11 +1,20 @@
 package origin
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/sim"
 )
 
 // FuzzDecodeLine: any line decodes to a request or a typed error, never a
@@ -106,6 +115,95 @@ func FuzzLineReader(f *testing.F) {
 			if len(line) > limit || !bytes.Equal(line, want[i]) {
 				t.Fatalf("line %d = %q, want %q (limit %d)", i, line, want[i], limit)
 			}
+		}
+	})
+}
+
+// noWalk is the simulator without its pathfinder: a move is done at once
+// (a fuzzed walk to an unreachable spot searches for long, which tests
+// the simulator, not the adapter).
+type noWalk struct{ *sim.Sim }
+
+func (b noWalk) Execute(ctx context.Context, a action.Action) ipc.Result {
+	if _, ok := a.(action.MoveTo); ok {
+		return ipc.Result{Code: ipc.OK, Ticks: 1}
+	}
+	return b.Sim.Execute(ctx, a)
+}
+
+// FuzzSession feeds arbitrary lines to a whole session over a connection,
+// with the simulator behind it (see noWalk): the adapter never panics, answers the
+// end marker after them, and every line it sends is a JSON object of a
+// known type.
+func FuzzSession(f *testing.F) {
+	for _, s := range []string{
+		"{\"type\":\"move_step\",\"payload\":{\"x\":10,\"y\":64,\"z\":8}}\n" +
+			"{\"type\":\"block_dig\",\"payload\":{\"status\":\"start\",\"x\":11,\"y\":64,\"z\":8}}\n" +
+			"{\"type\":\"block_dig\",\"payload\":{\"status\":\"stop\",\"x\":11,\"y\":64,\"z\":8}}\n",
+		"{\"type\":\"block_dig\",\"payload\":{\"status\":\"start\",\"x\":11,\"y\":64,\"z\":8}}\n" +
+			"{\"type\":\"block_dig\",\"payload\":{\"status\":\"abort\"}}\n" +
+			"{\"type\":\"block_dig\",\"payload\":{\"status\":\"stop\",\"x\":1,\"y\":2,\"z\":3}}\n",
+		"{\"type\":\"block_place\",\"payload\":{\"x\":8,\"y\":63,\"z\":9,\"face\":1}}\n{\"type\":\"use_item\"}\n",
+		"{\"type\":\"interact\",\"payload\":{\"kind\":\"entity\",\"entity_id\":1}}\n[\n\n{",
+		"{\"type\":\"move_step\",\"payload\":{\"x\":1,\"y\":64,\"z\":1,\"pad\":\"" + string(bytes.Repeat([]byte("p"), 600)) + "\"}}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	// The test world cut to one column, so an input costs little.
+	sc, err := sim.ParseScenario("origin_fuzz.yaml", []byte(strings.Replace(testScenario, "size: {x: 32, z: 32}", "size: {x: 16, z: 16}", 1)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	// One world for every input (building one per input would dominate
+	// the run): what earlier inputs changed in it stays, which is fine for
+	// testing the adapter.
+	w, err := sim.New(sc, sim.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	body := noWalk{w}
+	known := map[string]bool{}
+	for _, typ := range []string{TypeTimeUpdate, TypePositionUpdate, TypeChunkData, TypeSpawnEntity, TypeDestroyEntities,
+		TypeSetSlot, TypeWindowItems, TypeDimensionChange, TypeActionResult, TypeError, TypeLagged} {
+		known[typ] = true
+	}
+	f.Fuzz(func(t *testing.T, input []byte) {
+		if len(input) > 1<<14 {
+			return
+		}
+		server, client := net.Pipe()
+		done := make(chan error, 1)
+		go func() {
+			done <- ServeConn(context.Background(), server, body, Options{Poll: -1, MaxLine: 512, DigTimeout: 20 * time.Millisecond})
+		}()
+		go func() {
+			client.Write(input)
+			client.Write([]byte("\n{\"type\":\"end\",\"id\":\"end-marker\"}\n"))
+		}()
+		client.SetReadDeadline(time.Now().Add(10 * time.Second))
+		sc := bufio.NewScanner(client)
+		sc.Buffer(make([]byte, 1<<20), 4<<20)
+		for sc.Scan() {
+			var m struct {
+				Type string          `json:"type"`
+				ID   json.RawMessage `json:"id"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Fatalf("the adapter sent %q: %v", sc.Text(), err)
+			}
+			if !known[m.Type] {
+				t.Fatalf("the adapter sent an unknown type %q", m.Type)
+			}
+			if m.Type == TypeError && string(m.ID) == `"end-marker"` {
+				break
+			}
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatalf("reading the adapter: %v", err)
+		}
+		client.Close()
+		if err := <-done; err != nil {
+			t.Fatalf("ServeConn: %v", err)
 		}
 	})
 }

@@ -278,10 +278,11 @@ func (s *session) write(ctx context.Context, c net.Conn) error {
 			return err
 		}
 		if _, err := c.Write(line); err != nil {
-			if ctx.Err() != nil {
-				return nil // the session ended and closed the connection
-			}
-			return fmt.Errorf("writing to the client: %w", err)
+			// The client left (or the session ended and closed the
+			// connection): the session is over, which is not an error of
+			// the adapter's.
+			s.log.Debug().Err(err).Msg("writing stopped")
+			return nil
 		}
 	}
 }
