@@ -594,3 +594,47 @@ func churn(t *testing.T, body *sim.Sim, d time.Duration) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// gated is the simulator with a gate: each action waits until the test
+// lets one through.
+type gated struct {
+	*sim.Sim
+	waiting chan struct{}
+	pass    chan struct{}
+}
+
+func (g *gated) Execute(ctx context.Context, a action.Action) ipc.Result {
+	g.waiting <- struct{}{}
+	select {
+	case <-g.pass:
+	case <-ctx.Done():
+		return ipc.Failf(ipc.Interrupted, 0, "%v", ctx.Err())
+	}
+	return g.Sim.Execute(ctx, a)
+}
+
+// TestServeBusy: behind a running action, MaxPending actions wait; one more
+// is refused with busy, and the waiting ones run in order afterwards.
+func TestServeBusy(t *testing.T) {
+	body := &gated{Sim: newSim(t), waiting: make(chan struct{}, 8), pass: make(chan struct{}, 8)}
+	cl, _ := serve(t, body, Options{Poll: -1, MaxPending: 2})
+	cl.until(TypeWindowItems)
+	cl.raw(`{"type":"move_step","id":"walk","payload":{"x":9,"y":64,"z":8}}`)
+	<-body.waiting
+	for i := range 3 {
+		cl.raw(fmt.Sprintf(`{"type":"use_item","id":%d,"payload":{"target":"air","item":"minecraft:dirt"}}`, i))
+	}
+	m := cl.until(TypeError)
+	var e errorPayload
+	m.decode(t, &e)
+	assert.Equal(t, Busy, e.Code)
+	assert.JSONEq(t, `2`, string(m.ID), "the third is one too many")
+	for _, id := range []string{`"walk"`, `0`, `1`} {
+		body.pass <- struct{}{}
+		m := cl.until(TypeActionResult)
+		assert.JSONEq(t, id, string(m.ID))
+		var r ActionResult
+		m.decode(t, &r)
+		assert.True(t, r.OK, "%+v", r)
+	}
+}
