@@ -36,6 +36,8 @@ func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens needs ore:gemCoal)"},
 		{"feeding blocked too", oven(false), []loop.Invocation{maintain, feed}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens is blocked)"},
+		{"waiting blocked too", oven(true), []loop.Invocation{maintain, {Skill: "wait_for"}}, nil,
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are working and no skill passes time)"},
 		{"no oven", snapshot("steam_age", nil), []loop.Invocation{maintain}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
 		{"an unformed oven does not work", func() *world.Snapshot { w := oven(true); w.Machines[0].Formed = false; return w }(), []loop.Invocation{maintain}, nil,
