@@ -554,10 +554,12 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 
 // progressed reports whether a step that fell short still moved the world
 // the way its skill intends or towards the run's goal: an item the skill
-// declares a min_increase on went up (for any item, "*": any kind went
-// up), one it declares a min_decrease on went down, an unmet item goal came closer, or the tier rose. chop_tree
-// asked for 256 logs that felled the 30 in range has not succeeded, but
-// doing it again elsewhere is what a player would do.
+// declares a min_increase on went up (for any item, "*": some kind went
+// up), one it declares a min_decrease on went down, an unmet item goal came
+// closer, or the tier rose. chop_tree asked for 256 logs that felled the 30
+// in range has not succeeded, but doing it again elsewhere is what a player
+// would do; mine_block on gravel that falls into the hole it mined picked
+// up a block each time.
 func (l *Loop) progressed(spec *skills.SkillSpec, p skills.Params, before, after *world.Snapshot) bool {
 	count := func(item string, w *world.Snapshot) (int, bool) {
 		m, err := world.ParseItemMatcher(item)
