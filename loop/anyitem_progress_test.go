@@ -10,6 +10,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -64,4 +66,38 @@ func TestAnyItemGainIsProgress(t *testing.T) {
 	assert.False(t, steps[0].Progressed)
 	assert.False(t, steps[1].Progressed)
 	assert.Equal(t, loop.Rejected, steps[2].Verdict, "failed the same way twice without progress: blocked")
+}
+
+// TestAnyItemUseIsProgress: a skill that declares it uses up items of any
+// kind ("*": min_decrease) made progress when a step fell short after
+// using some, and not when it used none.
+func TestAnyItemUseIsProgress(t *testing.T) {
+	spec, err := skills.ParseSpec("", []byte("name: tender\nversion: 1\ndescription: burns whatever it holds\nemits: [wait]\n"+
+		"effects:\n  inventory_delta:\n    \"*\": {min_decrease: 2}\n"))
+	require.NoError(t, err)
+	pk, err := packs.ParsePack("p.yaml", []byte("name: p\nrequires_tech_state: any\nskills: [tender]\n"), nil)
+	require.NoError(t, err)
+	set, err := packs.NewSet(nil, pk)
+	require.NoError(t, err)
+	reg, err := registry.New([]*skills.SkillSpec{spec}, registry.Options{Packs: set})
+	require.NoError(t, err)
+	require.NoError(t, reg.Register(tender{}))
+	require.NoError(t, reg.Finalize())
+	for _, use := range []bool{true, false} {
+		body := newToy()
+		body.add("minecraft:coal", 4)
+		body.hook = func(a action.Action) *ipc.Result {
+			if use {
+				body.take(world.MustItem("minecraft:coal"), 1)
+			}
+			r := ipc.Failf(ipc.Rejected, 1, "the fire went out")
+			return &r
+		}
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(loop.Invocation{Skill: "tender"}),
+			Goal: goal(t, reg, "have 99 minecraft:diamond")})
+		require.NoError(t, r.err)
+		require.Len(t, r.trace, 1)
+		assert.Equal(t, loop.ActionFailed, r.trace[0].Verdict)
+		assert.Equal(t, use, r.trace[0].Progressed, "used a coal: %v", use)
+	}
 }

@@ -1,6 +1,7 @@
 package loop_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -178,4 +179,45 @@ func TestSuccessResetsTheFailureCount(t *testing.T) {
 	for i, v := range want {
 		assert.Equal(t, v, r.trace[i].Verdict, "step %d: %s", i+1, r.trace[i].Error)
 	}
+}
+
+// TestRejectedIsNotBlocked: an invocation the loop refuses (bad parameters)
+// is refused for that reason every time, not "blocked after failing twice":
+// nothing ran, so the world could not answer the same way twice. Eight
+// failures in a row (the default) end the run.
+func TestRejectedIsNotBlocked(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	bad := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": -5}}
+	script := make([]loop.Invocation, 12)
+	for i := range script {
+		script[i] = bad
+	}
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy(world.Pos(3, 64, 2))), Planner: planner.NewScripted(script...),
+		Goal: goal(t, reg, "have 99 minecraft:diamond")})
+	require.NoError(t, r.err)
+	assert.Equal(t, loop.Stuck, r.out.Reason)
+	require.Len(t, r.trace, 8, "the default MaxConsecutiveFailures is 8")
+	for i, st := range r.trace {
+		assert.Equal(t, loop.Rejected, st.Verdict, "step %d", i+1)
+		assert.Equal(t, "invalid_params", st.Code, "step %d: %s", i+1, st.Error)
+		assert.NotContains(t, st.Error, "blocked", "step %d", i+1)
+	}
+}
+
+// forever plans the same invocation at every step.
+type forever struct{ inv loop.Invocation }
+
+func (f forever) Plan(context.Context, loop.Goal, loop.Observation, []*registry.Description) (loop.Decision, error) {
+	inv := f.inv
+	return loop.Decision{Invocation: &inv}, nil
+}
+
+// TestDefaultMaxSteps: without a step budget a run stops after 200 steps.
+func TestDefaultMaxSteps(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: forever{loop.Invocation{Skill: "report_status"}},
+		Goal: goal(t, reg, "have 99 minecraft:diamond")})
+	require.NoError(t, r.err)
+	assert.Equal(t, loop.MaxSteps, r.out.Reason)
+	assert.Equal(t, 200, r.out.Steps)
 }
