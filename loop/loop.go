@@ -554,10 +554,12 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 
 // progressed reports whether a step that fell short still moved the world
 // the way its skill intends or towards the run's goal: an item the skill
-// declares a min_increase on went up, one it declares a min_decrease on
-// went down, an unmet item goal came closer, or the tier rose. chop_tree
-// asked for 256 logs that felled the 30 in range has not succeeded, but
-// doing it again elsewhere is what a player would do.
+// declares a min_increase on went up (for any item, "*": some kind went
+// up), one it declares a min_decrease on went down, an unmet item goal came
+// closer, or the tier rose. chop_tree asked for 256 logs that felled the 30
+// in range has not succeeded, but doing it again elsewhere is what a player
+// would do; mine_block on gravel that falls into the hole it mined picked
+// up a block each time.
 func (l *Loop) progressed(spec *skills.SkillSpec, p skills.Params, before, after *world.Snapshot) bool {
 	count := func(item string, w *world.Snapshot) (int, bool) {
 		m, err := world.ParseItemMatcher(item)
@@ -567,9 +569,14 @@ func (l *Loop) progressed(spec *skills.SkillSpec, p skills.Params, before, after
 		return w.Inventory.Count(m), true
 	}
 	for key, ch := range spec.Effects.InventoryDelta {
-		item := key
-		if strings.HasPrefix(key, "{") && strings.HasSuffix(key, "}") {
-			item = p.String(key[1 : len(key)-1])
+		item := skills.ResolveKey(key, p)
+		if item == skills.AnyItem {
+			// Any item: a kind that went up is a gain, one that went down a use.
+			gained, lost := itemChanges(before.Inventory, after.Inventory)
+			if (ch.MinIncrease != nil && gained > 0) || (ch.MinDecrease != nil && lost > 0) {
+				return true
+			}
+			continue
 		}
 		b, ok := count(item, before)
 		a, _ := count(item, after)

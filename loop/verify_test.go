@@ -77,6 +77,12 @@ func TestVerifyInventoryDeltas(t *testing.T) {
 		{"nothing gained", `  inventory_delta: {"*": {min_increase: 1}}`, stacks("minecraft:coal", 5), stacks("minecraft:coal", 3), false},
 		{"a swap of kinds is a gain", `  inventory_delta: {"*": {min_increase: 2}}`, stacks("minecraft:coal", 2), stacks("minecraft:dirt", 2), true},
 		{"any item lost", `  inventory_delta: {"*": {min_decrease: 2}}`, stacks("minecraft:coal", 5, "minecraft:dirt", 1), stacks("minecraft:coal", 4), true},
+		// GregTech's items share one id and differ by metadata: a plate
+		// made from an ingot is a gain. A tool wearing down is not.
+		{"another metadata is another kind", `  inventory_delta: {"*": {min_increase: 1}}`,
+			[]world.ItemStack{world.NewStack("gregtech:gt.metaitem.01", 11300, 1)}, []world.ItemStack{world.NewStack("gregtech:gt.metaitem.01", 17300, 1)}, true},
+		{"a tool wearing down is no gain", `  inventory_delta: {"*": {min_increase: 1}}`,
+			[]world.ItemStack{world.NewTool("minecraft:stone_pickaxe", 0, 100, 131)}, []world.ItemStack{world.NewTool("minecraft:stone_pickaxe", 0, 99, 131)}, false},
 		{"any item lost too little", `  inventory_delta: {"*": {min_decrease: 2}}`, stacks("minecraft:coal", 5), stacks("minecraft:coal", 4, "minecraft:dirt", 9), false},
 	}
 	for _, tc := range tests {
@@ -117,6 +123,8 @@ func TestVerifyBlocks(t *testing.T) {
 			nil, map[world.BlockPos]string{ore: "minecraft:sapling"}, true, "tag:sapling blocks within 8 placed >= 1 (placed 1)"},
 		{"no sapling planted", `  blocks: {"tag:sapling": {min_placed: 1, radius: 8}}`,
 			map[world.BlockPos]string{ore: "minecraft:sapling"}, map[world.BlockPos]string{ore: "minecraft:sapling"}, false, "(placed 0)"},
+		{"a sapling removed elsewhere does not hide a placement", `  blocks: {"tag:sapling": {min_placed: 1, radius: 8}}`,
+			map[world.BlockPos]string{ore.Add(1, 0, 0): "minecraft:sapling"}, map[world.BlockPos]string{ore: "minecraft:sapling"}, true, "(placed 1)"},
 		{"a removal is no placement", `  blocks: {"tag:sapling": {min_placed: 1, radius: 8}}`,
 			map[world.BlockPos]string{ore: "minecraft:sapling"}, nil, false, "(placed 0)"},
 		{"a placement is no removal", `  blocks: {"tag:sapling": {min_removed: 1, radius: 8}}`,
@@ -234,4 +242,26 @@ func TestVerifyAnyOf(t *testing.T) {
 		checks, ok := verify(t, c, nil, before, snap(stacks("minecraft:bucket", 2), nil, oven(world.Pos(2, 64, 0), coal, 0)))
 		assert.False(t, ok, "%+v", checks)
 	})
+}
+
+// TestVerifyTier: tech_delta.reaches_tier holds when the tier after the
+// step is the declared one or higher, not when it stays below.
+func TestVerifyTier(t *testing.T) {
+	s := effectSpec(t, "  tech_delta: {reaches_tier: steam_age}\n")
+	for _, tc := range []struct {
+		before, after string
+		want          bool
+	}{
+		{"stone_age", "steam_age", true},
+		{"stone_age", "lv", true},
+		{"stone_age", "stone_age", false},
+		{"steam_age", "stone_age", false},
+	} {
+		b, a := snap(nil, nil), snap(nil, nil)
+		b.TechState, a.TechState = tc.before, tc.after
+		checks, ok := verify(t, s, nil, b, a)
+		require.Len(t, checks, 1)
+		assert.Equal(t, tc.want, ok, "%s -> %s: %+v", tc.before, tc.after, checks)
+		assert.Equal(t, "tier reaches steam_age", checks[0].Effect)
+	}
 }

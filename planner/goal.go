@@ -628,11 +628,15 @@ func (s *search) machineCycle(collector *registry.Description) (*loop.Invocation
 	return nil, "the machines are idle: " + strings.Join(why, "; ")
 }
 
-// feedInput reports the item a feeding skill loads by default (the default
-// of the item_id parameter its min_decrease names) and whether the
-// inventory holds any.
+// feedInput reports the items a feeding skill uses up by default (the
+// defaults of the item_id parameters its min_decrease entries name) and
+// whether the inventory holds every one: it returns the first missing one in
+// key order, else the first one. The item is "" when the skill declares no
+// such input.
 func (s *search) feedInput(d *registry.Description) (string, bool) {
-	for key, ch := range d.Effects.InventoryDelta {
+	first := ""
+	for _, key := range slices.Sorted(maps.Keys(d.Effects.InventoryDelta)) {
+		ch := d.Effects.InventoryDelta[key]
 		if ch.MinDecrease == nil || !strings.HasPrefix(key, "{") || !strings.HasSuffix(key, "}") {
 			continue
 		}
@@ -645,7 +649,12 @@ func (s *search) feedInput(d *registry.Description) (string, bool) {
 		if err != nil {
 			continue
 		}
-		return item, s.w.Inventory.Count(m) > 0
+		if s.w.Inventory.Count(m) == 0 {
+			return item, false
+		}
+		if first == "" {
+			first = item
+		}
 	}
-	return "", false
+	return first, first != ""
 }

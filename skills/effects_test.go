@@ -210,12 +210,30 @@ func TestValidateWorldEffects(t *testing.T) {
 		{"machine slot and fluid", func(e *Effects) {
 			e.Machines = []MachineChange{{Kind: "coke_oven", Slot: "input", Fluid: "water", MinIncrease: one}}
 		}, "effects.machines[0]: slot and fluid exclude each other"},
+		{"block radius too large", func(e *Effects) {
+			e.Blocks = map[string]BlockChange{"tag:log": {MinRemoved: one, Radius: Amount{Value: 129}}}
+		}, "effects.blocks.tag:log.radius: must be at most 128, got 129"},
+		{"machine kind not a kind", func(e *Effects) {
+			e.Machines = []MachineChange{{Kind: "Coke Oven", Slot: "input", MinIncrease: one}}
+		}, `effects.machines[0]: kind "Coke Oven" must be a machine kind such as coke_oven or steam_boiler`},
+		{"machine fluid not a fluid", func(e *Effects) {
+			e.Machines = []MachineChange{{Kind: "coke_oven", Fluid: "Creosote Oil", MinDecrease: one}}
+		}, `effects.machines[0]: fluid "Creosote Oil" must be a fluid name such as water or creosote`},
+		{"machine item on a fluid", func(e *Effects) {
+			e.Machines = []MachineChange{{Kind: "steam_boiler", Fluid: "water", Item: "minecraft:water_bucket", MinIncrease: one}}
+		}, "effects.machines[0]: item applies only to a slot"},
 		{"machine radius on a string parameter", func(e *Effects) {
 			e.Machines = []MachineChange{{Kind: "coke_oven", Fluid: "water", MinIncrease: one, Radius: &Amount{Param: "note"}}}
 		}, `effects.machines[0]: radius: references parameter "note" of type string`},
 		{"inventory amount on an undeclared parameter", func(e *Effects) {
 			e.InventoryDelta = map[string]InventoryChange{"minecraft:log": {MinIncrease: &Amount{Param: "nope"}}}
 		}, `effects.inventory_delta.minecraft:log.min_increase: references undeclared parameter "nope"`},
+		{"inventory both ways", func(e *Effects) {
+			e.InventoryDelta = map[string]InventoryChange{"minecraft:log": {MinIncrease: one, MaxDecrease: one}}
+		}, "effects.inventory_delta.minecraft:log: an item cannot both increase and decrease"},
+		{"inventory without change", func(e *Effects) {
+			e.InventoryDelta = map[string]InventoryChange{"minecraft:log": {}}
+		}, "effects.inventory_delta.minecraft:log: give at least one of min_increase, min_decrease, max_decrease"},
 		{"single any_of", func(e *Effects) {
 			e.AnyOf = []EffectSet{{InventoryDelta: map[string]InventoryChange{AnyItem: {MinIncrease: one}}}}
 		}, "effects.any_of: list at least two alternatives"},
@@ -256,6 +274,7 @@ func TestBlockMatcher(t *testing.T) {
 		{"tag:sapling", log, false},
 		{"tag:log", world.Air, false},
 		{"minecraft:air", world.Air, false},
+		{"minecraft:air", world.NewBlock("minecraft:air", 0), false},
 	}
 	for _, tc := range tests {
 		m, err := ParseBlockMatcher(tc.matcher)
@@ -269,6 +288,8 @@ func TestBlockMatcher(t *testing.T) {
 	}
 	assert.Equal(t, "minecraft:dirt", ResolveKey("{target}", Params{"target": "minecraft:dirt"}))
 	assert.Equal(t, "tag:log", ResolveKey("tag:log", Params{}))
+	assert.Equal(t, "tag:{target}", ResolveKey("tag:{target}", Params{"target": "minecraft:dirt"}), "only a whole key is a reference")
+	assert.Equal(t, "{target}s", ResolveKey("{target}s", Params{"target": "minecraft:dirt"}), "only a whole key is a reference")
 	assert.True(t, strings.HasPrefix(ResolveKey("{nearest:tree}", Params{}), "{"), "derived placeholders are not parameters")
 }
 

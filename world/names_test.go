@@ -26,6 +26,7 @@ func TestDefaultNamesCheckItem(t *testing.T) {
 	}{
 		{"minecraft:lgo", "item", "minecraft:log", false},
 		{"minecraft:lgo:1", "item", "minecraft:log:1", false},
+		{"minecraft:lgo:0", "item", "minecraft:log:0", false}, // the metadata written is kept, 0 too
 		{"minecraft:sitck", "item", "minecraft:stick", false},
 		{"ore:logWod", "ore-dictionary name", "ore:logWood", false},
 		{"tool:axxe", "tool class", "tool:axe", false},

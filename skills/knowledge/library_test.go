@@ -494,3 +494,28 @@ func TestLoadReloadsRacyEditWithSameStat(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, l.Body, "version two", "same size and time stamp, new bytes")
 }
+
+// TestLoadReloadsOnSizeWithSameMtime: an edit that restores the old
+// modification time (cp -p, an editor keeping times) but changes the size is
+// seen: size and modification time are both compared.
+func TestLoadReloadsOnSizeWithSameMtime(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "alpha", "SKILL.md")
+	v1 := skillMD("alpha", "First. Use when testing.", "", "# Alpha\n\nversion one\n")
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": v1})
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Second)
+	require.NoError(t, os.Chtimes(file, t0, t0))
+	lib, _ := newLib()
+	_, err := lib.AddDir(root)
+	require.NoError(t, err)
+	l, err := lib.Load("alpha")
+	require.NoError(t, err)
+	require.Contains(t, l.Body, "version one")
+
+	v2 := strings.Replace(v1, "version one", "version three", 1)
+	require.NoError(t, os.WriteFile(file, []byte(v2), 0o644))
+	require.NoError(t, os.Chtimes(file, t0, t0))
+	l, err = lib.Load("alpha")
+	require.NoError(t, err)
+	assert.Contains(t, l.Body, "version three", "a new size alone invalidates the cache")
+}
