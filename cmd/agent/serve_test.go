@@ -1,0 +1,146 @@
+package main
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// waitServing waits for agent serve's "serving … on ADDR" line and
+// returns ADDR.
+func waitServing(t *testing.T, c *child) string {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		c.mu.Unlock()
+		for _, l := range strings.Split(c.stdout(), "\n") {
+			if strings.HasPrefix(l, "serving ") {
+				return l[strings.LastIndex(l, " on ")+4:]
+			}
+		}
+		select {
+		case <-ch:
+		case <-c.done:
+			t.Fatalf("agent serve ended\nstdout:\n%s\nstderr:\n%s", c.stdout(), tail(c.stderrText(), 3000))
+		case <-deadline:
+			t.Fatalf("agent serve did not start\nstderr:\n%s", tail(c.stderrText(), 3000))
+		}
+	}
+}
+
+func shortDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "serve")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestRemoteBodySameTrace: agent run --body against agent serve --body sim
+// writes the same trace, byte for byte, as the in-process run with the
+// same scenario and seed, over a Unix socket and over TCP with a token.
+func TestRemoteBodySameTrace(t *testing.T) {
+	dir := shortDir(t)
+	want := filepath.Join(dir, "inproc.jsonl")
+	code, stdout, stderr := runAgent(t, "run", "--seed", "7", "--max-steps", "40", "--trace", want)
+	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+	wantBytes, err := os.ReadFile(want)
+	require.NoError(t, err)
+	require.NotEmpty(t, wantBytes)
+
+	tokenFile := filepath.Join(dir, "token")
+	require.NoError(t, os.WriteFile(tokenFile, []byte("s3cret-token\n"), 0o600))
+	for _, tc := range []struct {
+		name   string
+		listen string
+		extra  []string
+	}{
+		{"unix", "unix://" + filepath.Join(dir, "body.sock"), nil},
+		{"tcp with a token", "tcp://" + freePort(t), []string{"--token-file", tokenFile}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := startAgent(t, 0, append([]string{"serve", "--body", "sim", "--seed", "7", "--listen", tc.listen}, tc.extra...)...)
+			addr := waitServing(t, srv)
+			assert.Equal(t, tc.listen, addr)
+			if strings.HasPrefix(addr, "unix://") {
+				fi, err := os.Stat(strings.TrimPrefix(addr, "unix://"))
+				require.NoError(t, err)
+				assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "the socket is private")
+			}
+			got := filepath.Join(dir, tc.name+".jsonl")
+			code, stdout, stderr := runAgent(t, append([]string{"run", "--body", addr, "--max-steps", "40", "--trace", got}, tc.extra...)...)
+			require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+			assert.Contains(t, stdout, "body "+addr+" (sim)")
+			gotBytes, err := os.ReadFile(got)
+			require.NoError(t, err)
+			assert.Equal(t, string(wantBytes), string(gotBytes), "the remote run's trace is the in-process one")
+
+			require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+			code, _, _ = srv.wait(t, 10*time.Second)
+			assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
+			assert.NotContains(t, srv.stderrText(), "s3cret", "the token is never logged")
+		})
+	}
+}
+
+// TestRemoteBodyWrongToken: a run presenting no token or the wrong one is
+// refused, and the message does not show the token.
+func TestRemoteBodyWrongToken(t *testing.T) {
+	dir := shortDir(t)
+	tokenFile := filepath.Join(dir, "token")
+	require.NoError(t, os.WriteFile(tokenFile, []byte("right-token"), 0o600))
+	wrong := filepath.Join(dir, "wrong")
+	require.NoError(t, os.WriteFile(wrong, []byte("wrong-token"), 0o600))
+	srv := startAgent(t, 0, "serve", "--listen", "tcp://"+freePort(t), "--token-file", tokenFile)
+	addr := waitServing(t, srv)
+	code, stdout, stderr := runAgent(t, "run", "--body", addr, "--token-file", wrong)
+	assert.Equal(t, 1, code, stdout)
+	assert.Contains(t, stderr, "unauthorized")
+	assert.NotContains(t, stderr+stdout, "right-token")
+	assert.NotContains(t, stderr+stdout, "wrong-token")
+	code, _, stderr = runAgent(t, "run", "--body", addr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "needs a token")
+}
+
+func TestServeUsage(t *testing.T) {
+	dir := shortDir(t)
+	notSock := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(notSock, []byte("keep me"), 0o600))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve"}, "--listen ADDR is required"},
+		{[]string{"serve", "--listen", "http://x"}, "unknown scheme"},
+		{[]string{"serve", "--listen", "tcp://0.0.0.0:0"}, "not a loopback address"},
+		{[]string{"serve", "--listen", "unix://" + notSock}, "not a socket"},
+		{[]string{"serve", "--body", "sin", "--listen", "tcp://127.0.0.1:0"}, `did you mean "sim"`},
+		{[]string{"run", "--body", "unix:///x", "--seed", "3"}, "give them to agent serve"},
+		{[]string{"run", "--token-file", "x"}, "--token-file needs --body"},
+	} {
+		code, _, stderr := runAgent(t, tc.args...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Contains(t, stderr, tc.want, tc.args)
+	}
+	data, err := os.ReadFile(notSock)
+	require.NoError(t, err)
+	assert.Equal(t, "keep me", string(data), "a file that is not a socket is left alone")
+}
