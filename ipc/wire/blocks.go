@@ -69,13 +69,23 @@ func EncodeSection(cy int, sec *world.Section, res *world.Resolver) SectionData 
 	}
 	var states [world.SectionVolume]world.StateID
 	sec.States(&states)
+	// Runs of one state are the common case: the map is consulted only
+	// where the state changes.
+	var idx [world.SectionVolume]uint16
 	index := map[world.StateID]int{}
 	var pal []world.StateID
-	for _, st := range states {
-		if _, ok := index[st]; !ok {
-			index[st] = len(pal)
-			pal = append(pal, st)
+	last, lastIdx := world.StateID(0), -1
+	for i, st := range states {
+		if lastIdx < 0 || st != last {
+			j, ok := index[st]
+			if !ok {
+				j = len(pal)
+				index[st] = j
+				pal = append(pal, st)
+			}
+			last, lastIdx = st, j
 		}
+		idx[i] = uint16(lastIdx)
 	}
 	for _, st := range pal {
 		b := res.Block(st)
@@ -93,8 +103,7 @@ func EncodeSection(cy int, sec *world.Section, res *world.Resolver) SectionData 
 		width = 2
 	}
 	raw := make([]byte, 0, world.SectionVolume*width)
-	for _, st := range states {
-		i := index[st]
+	for _, i := range idx {
 		if width == 2 {
 			raw = append(raw, byte(i>>8))
 		}
@@ -165,10 +174,10 @@ func DecodeSection(d SectionData, state func(PaletteEntry) (world.StateID, error
 	// The stream must end here: one more byte means the data is longer
 	// than a section.
 	var one [1]byte
-	if n, err := zr.Read(one[:]); n > 0 || (err != nil && err != io.EOF) {
-		if err == nil {
-			err = fmt.Errorf("more than %d index bytes", len(raw))
-		}
+	switch n, err := zr.Read(one[:]); {
+	case n > 0:
+		return fmt.Errorf("section %d: data: more than %d index bytes", d.Y, len(raw))
+	case err != nil && err != io.EOF:
 		return fmt.Errorf("section %d: data: %w", d.Y, err)
 	}
 	for i := range dst {
