@@ -23,6 +23,11 @@ const serveUsage = `serve --body sim [--scenario FILE] [--seed N] --listen ADDR 
 ADDR is unix:///path/to/socket or tcp://127.0.0.1:PORT (loopback only unless
 --token-file is given; every connection must then present the token).`
 
+// minServeMessage keeps observe replies possible: the most a chunk column's
+// sections take on the wire (16 sections of two-byte indices that do not
+// compress) with room to spare.
+const minServeMessage = 512 << 10
+
 // serveCmd exposes a body over the IPC wire protocol until Ctrl-C or
 // SIGTERM.
 func serveCmd(e *env, args []string) error {
@@ -47,6 +52,9 @@ func serveCmd(e *env, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *maxMessage < minServeMessage {
+		return usagef("serve: --max-message must be at least %d bytes (a chunk column of blocks must fit)", minServeMessage)
+	}
 	if *listen == "" {
 		return usagef("serve: --listen ADDR is required (unix:///path or tcp://127.0.0.1:PORT)")
 	}

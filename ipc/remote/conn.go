@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -30,6 +31,10 @@ type conn struct {
 	inflight map[string]context.CancelFunc
 	closed   bool
 
+	// execs runs the connection's actions one after another, in the order
+	// they came.
+	execs chan execJob
+
 	// obsMu serialises block deltas: each names the one before.
 	obsMu   sync.Mutex
 	tracker *wire.Tracker
@@ -39,14 +44,53 @@ func newConn(s *Server, rwc io.ReadWriteCloser) *conn {
 	ctx, cancel := context.WithCancel(s.ctx)
 	return &conn{srv: s, rwc: rwc, w: wire.NewWriter(rwc, s.opts.MaxMessage), log: s.log, ctx: ctx, cancel: cancel,
 		queue: newEventQueue(s.opts.EventQueue), inflight: map[string]context.CancelFunc{},
-		tracker: wire.NewTracker(s.opts.MaxMessage / 2)}
+		tracker: wire.NewTracker(), execs: make(chan execJob, s.opts.MaxInFlight)}
+}
+
+type execJob struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	m      *wire.Message
+}
+
+// runActions executes the connection's actions in order; when the
+// connection ends, those still queued are answered as cancelled (their
+// contexts are done, so the body is not asked).
+func (c *conn) runActions() {
+	defer c.wg.Done()
+	for {
+		select {
+		case j := <-c.execs:
+			c.serve(j.ctx, j.cancel, j.m, handleExecute)
+		case <-c.ctx.Done():
+			for {
+				select {
+				case j := <-c.execs:
+					c.serve(j.ctx, j.cancel, j.m, handleExecute)
+				default:
+					return
+				}
+			}
+		}
+	}
 }
 
 // run reads requests until the connection ends, then cancels what is in
 // flight, waits for it and frees the connection.
 func (c *conn) run() {
-	c.wg.Add(1)
+	c.wg.Add(2)
 	go c.writeEvents()
+	go c.runActions()
+	// A connection that does not say hello in time is closed.
+	helloTimer := time.AfterFunc(c.srv.opts.HelloTimeout, func() {
+		c.mu.Lock()
+		hello := c.hello
+		c.mu.Unlock()
+		if !hello {
+			c.shutdown("no hello within " + c.srv.opts.HelloTimeout.String())
+		}
+	})
+	defer helloTimer.Stop()
 	r := wire.NewReader(c.rwc, c.srv.opts.MaxMessage)
 	for {
 		line, err := r.Next()
@@ -79,6 +123,11 @@ func (c *conn) finish() {
 // shutdown sends a disconnect event and closes the connection; run then
 // returns.
 func (c *conn) shutdown(reason string) {
+	// A peer that does not read must not hold the server up: the notice
+	// gets a moment, then the connection closes anyway.
+	if d, ok := c.rwc.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		d.SetWriteDeadline(time.Now().Add(200 * time.Millisecond))
+	}
 	if line, err := wire.Encode(nil, wire.EventDisconnect, wire.DisconnectEvent{Reason: reason}); err == nil {
 		c.w.WriteLine(line)
 	}
@@ -212,6 +261,12 @@ func (c *conn) handle(line []byte) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.inflight[key] = cancel
 	c.mu.Unlock()
+	if m.Type == wire.TypeExecute {
+		// The queue holds MaxInFlight jobs and the in-flight check above
+		// bounds them, so this never blocks.
+		c.execs <- execJob{ctx, cancel, m}
+		return
+	}
 	if m.Type == wire.TypeHello {
 		// The hello is answered before the next message is read, so that
 		// requests after it find the connection authenticated.

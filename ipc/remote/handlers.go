@@ -104,8 +104,11 @@ func handleExecute(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 	if err != nil {
 		return ipc.Failf(ipc.InvalidParams, 0, "%v", err), nil
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if !c.srv.execMu.TryLock() {
-		return nil, wire.Errorf(wire.CodeBusy, "another action is running")
+		return nil, wire.Errorf(wire.CodeBusy, "another connection's action is running")
 	}
 	res, err := ipc.InProcess(c.srv.opts.Body).Execute(ctx, a)
 	c.srv.execMu.Unlock()
@@ -152,7 +155,13 @@ func handleObserve(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 				return nil, wire.Errorf(wire.CodeUnsupported, "this body's blocks are not chunk storage; use the block queries")
 			}
 		}
-		out.Blocks = c.tracker.Delta(chunks, req.Base)
+		// The blocks get what the message limit leaves after the
+		// snapshot, with a margin: the delta's size is an estimate.
+		snapJSON, err := json.Marshal(snap)
+		if err != nil {
+			return nil, err
+		}
+		out.Blocks = c.tracker.Delta(chunks, req.Base, (c.srv.opts.MaxMessage-len(snapJSON))*3/4)
 	}
 	return out, nil
 }

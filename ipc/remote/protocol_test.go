@@ -283,32 +283,41 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestOneActionAtATime: a second execute while one runs is busy; queries
-// on the same connection are answered meanwhile.
+// TestOneActionAtATime: actions sent on one connection run one after
+// another, in order; an execute from another connection while one runs is
+// busy; queries are answered meanwhile.
 func TestOneActionAtATime(t *testing.T) {
 	b := newBlocking()
 	addr, _ := serve(t, remote.ServerOptions{Body: b}, "unix")
 	c := dial(t, addr, remote.ClientOptions{})
+	other := dial(t, addr, remote.ClientOptions{})
 	ctx := context.Background()
-	done := make(chan ipc.Result, 1)
-	go func() {
-		res, err := c.Execute(ctx, action.Wait{Ticks: 1})
-		assert.NoError(t, err)
-		done <- res
-	}()
+	done := make(chan ipc.Result, 2)
+	for range 2 {
+		go func() {
+			res, err := c.Execute(ctx, action.Wait{Ticks: 1})
+			assert.NoError(t, err)
+			done <- res
+		}()
+	}
 	<-b.started
-	_, err := c.Execute(ctx, action.Wait{Ticks: 1})
+	_, err := other.Execute(ctx, action.Wait{Ticks: 1})
 	assert.Equal(t, wire.CodeBusy, wire.CodeOf(err), "%v", err)
+	select {
+	case <-b.started:
+		t.Fatal("a second action started while the first runs")
+	case <-time.After(20 * time.Millisecond):
+	}
 	snap, err := c.Observe(ctx)
 	require.NoError(t, err, "queries are answered while an action runs")
 	assert.Equal(t, int64(1), snap.Tick)
 	var b2 wire.BlockReply
-	require.NoError(t, c.Call(ctx, wire.TypeBlockAt, wire.BlockAtRequest{}, &b2))
-	close(b.release)
+	require.NoError(t, other.Call(ctx, wire.TypeBlockAt, wire.BlockAtRequest{}, &b2))
+	b.release <- struct{}{}
 	assert.Equal(t, ipc.OK, (<-done).Code)
-	res, err := c.Execute(ctx, action.Wait{Ticks: 1})
-	require.NoError(t, err)
-	assert.Equal(t, ipc.OK, res.Code)
+	<-b.started // the queued one runs now
+	b.release <- struct{}{}
+	assert.Equal(t, ipc.OK, (<-done).Code)
 }
 
 // TestCancelAndDrop: cancelling a request's context cancels it on the
@@ -502,4 +511,41 @@ func TestStdio(t *testing.T) {
 	res, err = c.Execute(context.Background(), action.Wait{Ticks: 0})
 	require.NoError(t, err)
 	assert.Equal(t, ipc.InvalidParams, res.Code, "validated as in process")
+}
+
+// TestServerHousekeeping: a connection that never says hello is closed; a
+// peer that does not read does not keep Close from returning.
+func TestServerHousekeeping(t *testing.T) {
+	addr, srv := serve(t, remote.ServerOptions{Body: newSmall(), HelloTimeout: 50 * time.Millisecond}, "unix")
+	r := rawDial(t, addr)
+	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	require.True(t, r.sc.Scan())
+	assert.Contains(t, r.sc.Text(), `"type":"disconnect"`)
+	assert.Contains(t, r.sc.Text(), "no hello")
+	assert.False(t, r.sc.Scan(), "then the connection closes")
+	waitFor(t, "the connection to be freed", func() bool { return srv.Conns() == 0 })
+
+	// A client that floods requests and never reads.
+	deaf := rawDial(t, addr)
+	deaf.send(helloLine)
+	go func() {
+		line := []byte(`{"v":1,"id":"x","type":"blocks_in","payload":{"from":{"x":0,"y":0,"z":0},"to":{"x":15,"y":15,"z":15}}}` + "\n")
+		for {
+			if _, err := deaf.c.Write(line); err != nil {
+				return
+			}
+		}
+	}()
+	waitFor(t, "the deaf connection", func() bool { return srv.InFlight() > 0 })
+	time.Sleep(100 * time.Millisecond)
+	closed := make(chan struct{})
+	go func() {
+		srv.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waits for a peer that does not read")
+	}
 }

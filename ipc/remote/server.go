@@ -43,6 +43,9 @@ type ServerOptions struct {
 	// actions, which is enough for a simulated world that changes only
 	// when it acts).
 	Poll time.Duration
+	// HelloTimeout closes a connection that has not said hello by then
+	// (0: 10 s).
+	HelloTimeout time.Duration
 	// Log receives connection-level messages.
 	Log zerolog.Logger
 }
@@ -77,6 +80,9 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	}
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 32
+	}
+	if opts.HelloTimeout <= 0 {
+		opts.HelloTimeout = 10 * time.Second
 	}
 	if opts.Poll == 0 {
 		opts.Poll = 50 * time.Millisecond

@@ -204,15 +204,13 @@ type sentColumn struct {
 // a changed section a new identity), so a delta costs a pointer comparison
 // per loaded section plus the encoding of what changed.
 type Tracker struct {
-	seq    uint64
-	sent   map[world.ChunkPos]*sentColumn
-	budget int
+	seq  uint64
+	sent map[world.ChunkPos]*sentColumn
 }
 
-// NewTracker returns a tracker whose deltas hold about budget bytes of
-// section data at most (at least one column is always sent).
-func NewTracker(budget int) *Tracker {
-	return &Tracker{sent: map[world.ChunkPos]*sentColumn{}, budget: budget}
+// NewTracker returns a tracker for a client that holds nothing yet.
+func NewTracker() *Tracker {
+	return &Tracker{sent: map[world.ChunkPos]*sentColumn{}}
 }
 
 // approxSize estimates a section's encoded size.
@@ -225,9 +223,11 @@ func approxSize(d SectionData) int {
 }
 
 // Delta returns the changes from what the client holds (the delta named
-// base) to chunks. A base that is not the last delta sent resets the
-// client.
-func (t *Tracker) Delta(chunks *world.Chunks, base uint64) *BlockDelta {
+// base) to chunks, about budget bytes of section data at most (at least one
+// section is always sent, so a series of deltas ends); the rest is left for
+// the next delta and More is set. A base that is not the last delta sent
+// resets the client.
+func (t *Tracker) Delta(chunks *world.Chunks, base uint64, budget int) *BlockDelta {
 	t.seq++
 	d := &BlockDelta{Seq: t.seq}
 	if base == 0 || base != t.seq-1 {
@@ -254,21 +254,33 @@ func (t *Tracker) Delta(chunks *world.Chunks, base uint64) *BlockDelta {
 		if s != nil && s.col == c {
 			continue
 		}
-		if size >= t.budget && len(d.Columns) > 0 {
+		if size >= budget && len(d.Columns) > 0 {
 			d.More = true
 			continue
 		}
 		cd := ColumnData{X: c.Pos().X, Z: c.Pos().Z, Full: s == nil}
+		// ns records what the client will hold: a new column is all air
+		// until its sections are sent.
 		ns := &sentColumn{col: c}
+		if s != nil {
+			ns.secs = s.secs
+		}
 		for cy := 0; cy < world.ColumnSections; cy++ {
 			sec := c.Section(cy)
-			ns.secs[cy] = sec
-			if s == nil && sec == nil || s != nil && s.secs[cy] == sec {
+			if ns.secs[cy] == sec {
+				continue
+			}
+			if size >= budget && (len(d.Columns) > 0 || len(cd.Sections) > 0) {
+				// The rest of the column goes in the next delta; the
+				// column is compared again then.
+				d.More = true
+				ns.col = nil
 				continue
 			}
 			sd := EncodeSection(cy, sec, res)
 			size += approxSize(sd)
 			cd.Sections = append(cd.Sections, sd)
+			ns.secs[cy] = sec
 		}
 		t.sent[c.Pos()] = ns
 		d.Columns = append(d.Columns, cd)

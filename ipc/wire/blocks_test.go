@@ -161,10 +161,10 @@ func roundTrip(t *testing.T, d *BlockDelta) *BlockDelta {
 
 func TestTrackerAndMirror(t *testing.T) {
 	st := world1(t)
-	tr := NewTracker(1 << 20)
+	tr := NewTracker()
 	m := NewMirror(MirrorOptions{})
 	view := st.Snapshot().Blocks.(*world.Chunks)
-	d := tr.Delta(view, m.Seq())
+	d := tr.Delta(view, m.Seq(), 1<<20)
 	assert.True(t, d.Reset)
 	assert.Len(t, d.Columns, 2)
 	require.NoError(t, m.Apply(roundTrip(t, d)))
@@ -173,7 +173,7 @@ func TestTrackerAndMirror(t *testing.T) {
 		m.View().Nearest(world.Pos(3, 6, 3), 8, 5, func(b world.Block) bool { return b.HasTag("log") }))
 
 	// Nothing changed: an empty delta.
-	d = tr.Delta(view, m.Seq())
+	d = tr.Delta(view, m.Seq(), 1<<20)
 	assert.False(t, d.Reset)
 	assert.Empty(t, d.Columns)
 	require.NoError(t, m.Apply(roundTrip(t, d)))
@@ -181,7 +181,7 @@ func TestTrackerAndMirror(t *testing.T) {
 	// One block: one section of one column.
 	st.Update(func(tx *world.Tx) { tx.SetBlock(world.Pos(3, 5, 3), "minecraft:air", 0) })
 	view = st.Snapshot().Blocks.(*world.Chunks)
-	d = tr.Delta(view, m.Seq())
+	d = tr.Delta(view, m.Seq(), 1<<20)
 	require.Len(t, d.Columns, 1)
 	assert.False(t, d.Columns[0].Full)
 	require.Len(t, d.Columns[0].Sections, 1)
@@ -192,7 +192,7 @@ func TestTrackerAndMirror(t *testing.T) {
 	// Clearing a section (the wool up high) sends an empty one.
 	st.Update(func(tx *world.Tx) { tx.SetBlock(world.Pos(-3, 40, 3), "minecraft:air", 0) })
 	view = st.Snapshot().Blocks.(*world.Chunks)
-	d = tr.Delta(view, m.Seq())
+	d = tr.Delta(view, m.Seq(), 1<<20)
 	require.Len(t, d.Columns, 1)
 	assert.Equal(t, []SectionData{{Y: 2}}, d.Columns[0].Sections)
 	require.NoError(t, m.Apply(roundTrip(t, d)))
@@ -201,14 +201,14 @@ func TestTrackerAndMirror(t *testing.T) {
 	// Unloading.
 	st.Update(func(tx *world.Tx) { tx.UnloadColumn(-1, 0) })
 	view = st.Snapshot().Blocks.(*world.Chunks)
-	d = tr.Delta(view, m.Seq())
+	d = tr.Delta(view, m.Seq(), 1<<20)
 	assert.Equal(t, []world.ChunkPos{{X: -1, Z: 0}}, d.Unloaded)
 	require.NoError(t, m.Apply(roundTrip(t, d)))
 	sameBlocks(t, view, m.View())
 
 	// A client that lost a delta (it sends an older base) starts over.
-	tr.Delta(view, m.Seq())
-	d = tr.Delta(view, m.Seq())
+	tr.Delta(view, m.Seq(), 1<<20)
+	d = tr.Delta(view, m.Seq(), 1<<20)
 	assert.True(t, d.Reset)
 	assert.Len(t, d.Columns, 1)
 	require.NoError(t, m.Apply(roundTrip(t, d)))
@@ -227,20 +227,23 @@ func TestTrackerBudget(t *testing.T) {
 		}
 	})
 	view := st.Snapshot().Blocks.(*world.Chunks)
-	tr := NewTracker(1)
+	tr := NewTracker()
 	m := NewMirror(MirrorOptions{})
 	rounds := 0
 	for {
-		d := tr.Delta(view, m.Seq())
+		d := tr.Delta(view, m.Seq(), 1)
 		rounds++
-		assert.LessOrEqual(t, len(d.Columns), 1, "one column per delta at a budget of one byte")
+		require.LessOrEqual(t, len(d.Columns), 1, "one column per delta at a budget of one byte")
+		if len(d.Columns) == 1 {
+			assert.Len(t, d.Columns[0].Sections, 1, "one section per delta at a budget of one byte")
+		}
 		require.NoError(t, m.Apply(roundTrip(t, d)))
 		if !d.More {
 			break
 		}
 		require.Less(t, rounds, 20)
 	}
-	assert.Equal(t, 6, rounds)
+	assert.Equal(t, 6*3, rounds, "six columns of three sections (y 0..39)")
 	sameBlocks(t, view, m.View())
 }
 

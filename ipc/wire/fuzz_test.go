@@ -98,7 +98,7 @@ func FuzzMirrorApply(f *testing.F) {
 		tx.SetBlock(world.Pos(1, 2, 3), "minecraft:log", 1)
 		tx.SetBlock(world.Pos(-20, 70, 5), "minecraft:stone", 0)
 	})
-	d := NewTracker(1<<20).Delta(st.Snapshot().Blocks.(*world.Chunks), 0)
+	d := NewTracker().Delta(st.Snapshot().Blocks.(*world.Chunks), 0, 1<<20)
 	b, _ := json.Marshal(d)
 	f.Add(b)
 	f.Add([]byte(`{"seq":2,"unloaded":[{"x":0,"z":0}],"columns":[{"x":1,"z":1,"sections":[{"y":0}]}]}`))
