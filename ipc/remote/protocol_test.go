@@ -205,6 +205,9 @@ func TestQueries(t *testing.T) {
 	assert.Equal(t, wire.CodeTooLarge, wire.CodeOf(err), "%v", err)
 	err = c.Call(ctx, wire.TypeBlocksIn, wire.BlocksInRequest{From: world.Pos(-1<<40, 0, 0), To: world.Pos(1<<40, 0, 0)}, nil)
 	assert.Equal(t, wire.CodeTooLarge, wire.CodeOf(err), "%v", err)
+	// 2³² × 2³² × 1 is 0 in 64-bit arithmetic: each side is checked first.
+	err = c.Call(ctx, wire.TypeBlocksIn, wire.BlocksInRequest{From: world.Pos(-1<<31, -1<<31, 0), To: world.Pos(1<<31-1, 1<<31-1, 0)}, nil)
+	assert.Equal(t, wire.CodeTooLarge, wire.CodeOf(err), "%v", err)
 	require.NoError(t, c.Call(ctx, wire.TypeBlocksIn, wire.BlocksInRequest{From: lo, To: lo.Add(31, 31, 31)}, nil), "32³ is the limit")
 
 	var hits wire.HitsReply
@@ -548,4 +551,39 @@ func TestServerHousekeeping(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close waits for a peer that does not read")
 	}
+}
+
+// details is a body whose results carry details that a decode into
+// map[string]any would change: a struct's field order, an integer past
+// 2^53.
+type details struct{ *small }
+
+func (d details) Execute(context.Context, action.Action) ipc.Result {
+	return ipc.Result{Code: ipc.OK, Ticks: 2, Details: map[string]any{
+		"hit":   struct{ Zed, Alpha int }{1, 2},
+		"big":   int64(1<<60 + 1),
+		"ratio": 0.1,
+		"text":  "<a & b>",
+	}}
+}
+
+// TestResultDetailsVerbatim: a result's details reach the trace as the
+// body wrote them.
+func TestResultDetailsVerbatim(t *testing.T) {
+	body := details{newSmall()}
+	addr, _ := serve(t, remote.ServerOptions{Body: body}, "unix")
+	c := dial(t, addr, remote.ClientOptions{})
+	want, err := ipc.InProcess(body).Execute(context.Background(), action.Wait{Ticks: 2})
+	require.NoError(t, err)
+	got, err := c.Execute(context.Background(), action.Wait{Ticks: 2})
+	require.NoError(t, err)
+	enc := func(r ipc.Result) string {
+		var buf strings.Builder
+		e := json.NewEncoder(&buf)
+		e.SetEscapeHTML(false)
+		require.NoError(t, e.Encode(r))
+		return buf.String()
+	}
+	assert.Equal(t, enc(want), enc(got))
+	assert.Contains(t, enc(got), `"hit":{"Zed":1,"Alpha":2}`)
 }

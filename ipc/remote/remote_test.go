@@ -17,7 +17,7 @@ import (
 // equals the in-process one, blocks included: every block of the world,
 // and the nearest-block search the skills use.
 func TestSameSnapshotAsInProcess(t *testing.T) {
-	for name, max := range map[string]int{"whole": 0, "in parts": 16 << 10} {
+	for name, max := range map[string]int{"whole": 0, "in parts": 6 << 10} {
 		t.Run(name, func(t *testing.T) {
 			w := newSim(t, 0)
 			addr, _ := serve(t, remote.ServerOptions{Body: w, MaxMessage: max}, "unix")
