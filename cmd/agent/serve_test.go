@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 )
 
 // waitServing waits for agent serve's "serving … on ADDR" line and
@@ -143,4 +145,34 @@ func TestServeUsage(t *testing.T) {
 	data, err := os.ReadFile(notSock)
 	require.NoError(t, err)
 	assert.Equal(t, "keep me", string(data), "a file that is not a socket is left alone")
+}
+
+// TestServeAGTNHBody: agent serve --body server puts the live client
+// behind the socket; agent run --body plays on the scripted GTNH server
+// through it, with the world's chunks mirrored over the protocol.
+func TestServeAGTNHBody(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	gs, err := fakeserver.New(fakeserver.Options{Registry: fakeserver.RegistryMultipart, TickDuration: tick})
+	require.NoError(t, err)
+	defer gs.Close()
+	dir := shortDir(t)
+	srv := startAgent(t, 0, "serve", "--body", "server", "--server", gs.Addr(), "--username", "Bot",
+		"--config-file", agentYAML(t, tick), "--listen", "unix://"+filepath.Join(dir, "gtnh.sock"))
+	addr := waitServing(t, srv)
+	trace := filepath.Join(dir, "trace.jsonl")
+	code, out, errOut := runAgent(t, "run", "--body", addr, "--goal", "collect 4 minecraft:log", "--trace", trace, "--max-steps", "10")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s\nserve:\n%s", out, errOut, tail(srv.stderrText(), 3000))
+	assert.Contains(t, out, "body "+addr+" (gtnh)")
+	assert.Contains(t, out, "goal met")
+	accepted := 0
+	for _, d := range gs.Digs() {
+		if d.Accepted {
+			accepted++
+		}
+	}
+	assert.GreaterOrEqual(t, accepted, 4, "the server broke at least four logs for the bot")
+	assert.Empty(t, gs.Kicks())
+	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+	code, _, _ = srv.wait(t, 10*time.Second)
+	assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 }
