@@ -2,9 +2,14 @@ package remote_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -47,4 +52,69 @@ func BenchmarkObserveDelta(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRun is a whole run of the default scenario's goal (about forty
+// steps) in process and against a server on a Unix socket: the
+// difference is the protocol's overhead on a run. World generation is not
+// timed.
+func BenchmarkRun(b *testing.B) {
+	const goal = "have 8 minecraft:stick and collect 8 minecraft:log"
+	for _, mode := range []string{"in-process", "unix"} {
+		b.Run(mode, func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				w := newSim(b, 0)
+				var conn ipc.Conn = ipc.InProcess(w)
+				var srv *remote.Server
+				if mode == "unix" {
+					var addr string
+					addr, srv = serve(b, remote.ServerOptions{Body: w, Poll: -1}, "unix")
+					conn = dial(b, addr, remote.ClientOptions{})
+				}
+				b.StartTimer()
+				_, out := runTrace(b, conn, goal, 60)
+				b.StopTimer()
+				if !out.GoalMet {
+					b.Fatal("the goal was not met")
+				}
+				if srv != nil {
+					conn.Close()
+					srv.Close()
+				}
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// BenchmarkEvents is how many events a body pushes to one observer that
+// reads them all: each action replaces 200 entities (400 events).
+func BenchmarkEvents(b *testing.B) {
+	body := &churn{}
+	addr, _ := serve(b, remote.ServerOptions{Body: body, Poll: -1, EventQueue: 1 << 16}, "unix")
+	var got atomic.Int64
+	dial(b, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventEntity, wire.EventEntityGone},
+		OnEvent: func(string, json.RawMessage) { got.Add(1) }})
+	agent := dial(b, addr, remote.ClientOptions{})
+	ctx := context.Background()
+	start := time.Now()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := agent.Execute(ctx, action.Wait{Ticks: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Every action's changes are reported (coalesced comparisons may
+	// merge two actions into one, which reports fewer entity_gone events).
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		n := got.Load()
+		time.Sleep(20 * time.Millisecond)
+		if got.Load() == n && n > 0 {
+			break
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(got.Load())/time.Since(start).Seconds(), "events/s")
 }

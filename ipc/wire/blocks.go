@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -110,12 +111,24 @@ func EncodeSection(cy int, sec *world.Section, res *world.Resolver) SectionData 
 		raw = append(raw, byte(i))
 	}
 	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	zw := flateWriters.Get().(*flate.Writer)
+	zw.Reset(&buf)
 	zw.Write(raw)
 	zw.Close()
+	flateWriters.Put(zw)
 	out.Data = base64.StdEncoding.EncodeToString(buf.Bytes())
 	return out
 }
+
+// A DEFLATE writer holds about a megabyte of state, a reader tens of
+// kilobytes: they are reused.
+var (
+	flateWriters = sync.Pool{New: func() any {
+		zw, _ := flate.NewWriter(nil, flate.BestSpeed)
+		return zw
+	}}
+	flateReaders = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+)
 
 // maxEncodedData bounds a section's base64 data: DEFLATE expands
 // incompressible input by well under 1%.
@@ -166,8 +179,11 @@ func DecodeSection(d SectionData, state func(PaletteEntry) (world.StateID, error
 		width = 2
 	}
 	raw := make([]byte, world.SectionVolume*width)
-	zr := flate.NewReader(bytes.NewReader(comp))
-	defer zr.Close()
+	zr := flateReaders.Get().(io.ReadCloser)
+	defer flateReaders.Put(zr)
+	if err := zr.(flate.Resetter).Reset(bytes.NewReader(comp), nil); err != nil {
+		return fmt.Errorf("section %d: data: %w", d.Y, err)
+	}
 	if _, err := io.ReadFull(zr, raw); err != nil {
 		return fmt.Errorf("section %d: data: want %d index bytes: %w", d.Y, len(raw), err)
 	}
