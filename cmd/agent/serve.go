@@ -67,6 +67,9 @@ func serveCmd(e *env, args []string) error {
 		if token, err = readToken(*tokenFile); err != nil {
 			return usagef("serve: --token-file: %v", err)
 		}
+		if fi, err := os.Stat(*tokenFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			e.log.Warn().Str("file", *tokenFile).Str("mode", fi.Mode().Perm().String()).Msg("the token file is readable by other users; chmod 600 it")
+		}
 	}
 	switch *bodyName {
 	case "sim":

@@ -30,6 +30,9 @@ type conn struct {
 	subs     map[string]bool
 	inflight map[string]context.CancelFunc
 	closed   bool
+	// closeAfter ends the connection once the current reply is sent (a
+	// wrong token).
+	closeAfter bool
 
 	// execs runs the connection's actions one after another, in the order
 	// they came.
@@ -271,6 +274,12 @@ func (c *conn) handle(line []byte) {
 		// The hello is answered before the next message is read, so that
 		// requests after it find the connection authenticated.
 		c.serve(ctx, cancel, m, h)
+		c.mu.Lock()
+		done := c.closeAfter
+		c.mu.Unlock()
+		if done {
+			c.rwc.Close()
+		}
 		return
 	}
 	c.wg.Add(1)
@@ -281,21 +290,34 @@ func (c *conn) handle(line []byte) {
 }
 
 func (c *conn) serve(ctx context.Context, cancel context.CancelFunc, m *wire.Message, h handler) {
-	defer func() {
+	// The request leaves the in-flight set before its answer is written, so
+	// a client that has its answer sees it gone.
+	done := func() {
 		cancel()
 		c.mu.Lock()
 		delete(c.inflight, string(m.ID))
 		c.mu.Unlock()
-	}()
+	}
+	out, err := c.call(ctx, m, h)
+	done()
+	if err != nil {
+		c.replyError(m.ID, err)
+		return
+	}
+	c.write(m.ID, wire.TypeReply, out)
+}
+
+// call runs a handler, turning a panic into an internal error and any
+// error into a typed one.
+func (c *conn) call(ctx context.Context, m *wire.Message, h handler) (out any, we *wire.Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			c.log.Error().Str("type", m.Type).Interface("panic", v).Msg("request handler panicked")
-			c.replyError(m.ID, wire.Errorf(wire.CodeInternal, "the server failed answering %s", m.Type))
+			out, we = nil, wire.Errorf(wire.CodeInternal, "the server failed answering %s", m.Type)
 		}
 	}()
 	out, err := h(ctx, c, m.Payload)
 	if err != nil {
-		var we *wire.Error
 		switch {
 		case errors.As(err, &we):
 		case errors.Is(err, context.Canceled):
@@ -303,10 +325,9 @@ func (c *conn) serve(ctx context.Context, cancel context.CancelFunc, m *wire.Mes
 		default:
 			we = wire.Errorf(wire.CodeInternal, "%s: %v", m.Type, err)
 		}
-		c.replyError(m.ID, we)
-		return
+		return nil, we
 	}
-	c.write(m.ID, wire.TypeReply, out)
+	return out, nil
 }
 
 func (c *conn) cancelRequest(id string) {

@@ -63,6 +63,11 @@ func handleHello(ctx context.Context, c *conn, payload json.RawMessage) (any, er
 		return nil, wire.Errorf(wire.CodeVersion, "protocol %d is not supported (this body speaks %d)", h.Protocol, wire.Version)
 	}
 	if !c.srv.checkToken(h.Token) {
+		// One guess per connection: the connection closes after the
+		// reply.
+		c.mu.Lock()
+		c.closeAfter = true
+		c.mu.Unlock()
 		if h.Token == "" {
 			return nil, wire.Errorf(wire.CodeUnauthorized, "this server needs a token in hello")
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -151,6 +152,11 @@ func TestHello(t *testing.T) {
 		}
 		msg := r.expectError("1", tc.code)
 		assert.NotContains(t, msg, "tok-12", "errors never show a token")
+		if tc.code == wire.CodeUnauthorized {
+			// One guess per connection.
+			assert.False(t, r.sc.Scan(), "the connection closes after a wrong token")
+			continue
+		}
 		// Still not authenticated.
 		r.send(`{"v":1,"id":2,"type":"observe"}`)
 		r.expectError("2", wire.CodeUnauthorized)
@@ -531,16 +537,26 @@ func TestServerHousekeeping(t *testing.T) {
 	// A client that floods requests and never reads.
 	deaf := rawDial(t, addr)
 	deaf.send(helloLine)
+	var written atomic.Int64
 	go func() {
 		line := []byte(`{"v":1,"id":"x","type":"blocks_in","payload":{"from":{"x":0,"y":0,"z":0},"to":{"x":15,"y":15,"z":15}}}` + "\n")
 		for {
 			if _, err := deaf.c.Write(line); err != nil {
 				return
 			}
+			written.Add(1)
 		}
 	}()
-	waitFor(t, "the deaf connection", func() bool { return srv.InFlight() > 0 })
-	time.Sleep(100 * time.Millisecond)
+	// The server is stuck writing to the deaf peer once the flood stops
+	// moving: both directions' buffers are full.
+	last := int64(-1)
+	waitFor(t, "the deaf connection to fill its buffers", func() bool {
+		time.Sleep(100 * time.Millisecond)
+		n := written.Load()
+		stuck := n == last && n > 0
+		last = n
+		return stuck
+	})
 	closed := make(chan struct{})
 	go func() {
 		srv.Close()
