@@ -155,6 +155,7 @@ func TestHello(t *testing.T) {
 		if tc.code == wire.CodeUnauthorized {
 			// One guess per connection.
 			assert.False(t, r.sc.Scan(), "the connection closes after a wrong token")
+			assert.NoError(t, r.sc.Err(), "closed (EOF), not a read timeout")
 			continue
 		}
 		// Still not authenticated.
@@ -532,6 +533,7 @@ func TestServerHousekeeping(t *testing.T) {
 	assert.Contains(t, r.sc.Text(), `"type":"disconnect"`)
 	assert.Contains(t, r.sc.Text(), "no hello")
 	assert.False(t, r.sc.Scan(), "then the connection closes")
+	assert.NoError(t, r.sc.Err(), "closed (EOF), not a read timeout")
 	waitFor(t, "the connection to be freed", func() bool { return srv.Conns() == 0 })
 
 	// A client that floods requests and never reads.
