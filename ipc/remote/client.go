@@ -164,6 +164,7 @@ func (c *Client) read() {
 	for _, ch := range pending {
 		close(ch)
 	}
+	c.rwc.Close() // nothing more can be read: free the connection
 	close(c.done)
 }
 

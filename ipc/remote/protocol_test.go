@@ -605,3 +605,20 @@ func TestResultDetailsVerbatim(t *testing.T) {
 	assert.Equal(t, enc(want), enc(got))
 	assert.Contains(t, enc(got), `"hit":{"Zed":1,"Alpha":2}`)
 }
+
+// TestClientRefusesOversizedReplies: a reply over the client's limit ends
+// the connection with a clear error instead of a request that never
+// returns.
+func TestClientRefusesOversizedReplies(t *testing.T) {
+	addr, _ := serve(t, remote.ServerOptions{Body: newSim(t, 0)}, "unix")
+	c := dial(t, addr, remote.ClientOptions{MaxMessage: 2048})
+	err := c.Call(context.Background(), wire.TypeObserve, wire.ObserveRequest{}, nil)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ipc.ErrClosed)
+	assert.ErrorContains(t, err, "exceeds the limit")
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client did not end")
+	}
+}
