@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -20,8 +21,9 @@ import (
 
 const serveUsage = `serve --body sim [--scenario FILE] [--seed N] --listen ADDR [--token-file FILE]
        serve --body server --server HOST:PORT --username NAME --listen ADDR [--token-file FILE]
-ADDR is unix:///path/to/socket or tcp://127.0.0.1:PORT (loopback only unless
---token-file is given; every connection must then present the token).`
+ADDR is unix:///path/to/socket, tcp://127.0.0.1:PORT (loopback only unless
+--token-file is given; every connection must then present the token), or
+stdio: one connection on standard input and output, for a parent process.`
 
 // minServeMessage keeps observe replies possible: the most a chunk column's
 // sections take on the wire (16 sections of two-byte indices that do not
@@ -37,7 +39,7 @@ func serveCmd(e *env, args []string) error {
 	bodyName := fs.String("body", "sim", "the body to expose: sim (the simulated world) or server (a GTNH server)")
 	scenarioFile := fs.String("scenario", "", "scenario YAML for --body sim (default: the embedded forest_base)")
 	seed := fs.Int64("seed", 0, "override the scenario's seed")
-	listen := fs.String("listen", "", "address to listen on: unix:///path or tcp://127.0.0.1:PORT")
+	listen := fs.String("listen", "", "address to listen on: unix:///path, tcp://127.0.0.1:PORT or stdio")
 	tokenFile := fs.String("token-file", "", "file holding the token every connection must present")
 	maxMessage := fs.Int("max-message", wire.DefaultMaxMessage, "largest message in bytes, in and out")
 	serverAddr := fs.String("server", "", "GTNH server (host:port) for --body server")
@@ -56,11 +58,16 @@ func serveCmd(e *env, args []string) error {
 		return usagef("serve: --max-message must be at least %d bytes (a chunk column of blocks must fit)", minServeMessage)
 	}
 	if *listen == "" {
-		return usagef("serve: --listen ADDR is required (unix:///path or tcp://127.0.0.1:PORT)")
+		return usagef("serve: --listen ADDR is required (unix:///path, tcp://127.0.0.1:PORT or stdio)")
 	}
-	addr, err := wire.ParseAddr(*listen)
-	if err != nil {
-		return usagef("serve: --listen: %v", err)
+	stdio := *listen == "stdio"
+	var addr wire.Addr
+	if !stdio {
+		if addr, err = wire.ParseAddr(*listen); err != nil {
+			return usagef("serve: --listen: %v", err)
+		}
+	} else if *tokenFile != "" {
+		return usagef("serve: --token-file is for sockets; on stdio the parent process owns the connection")
 	}
 	token := ""
 	if *tokenFile != "" {
@@ -134,15 +141,31 @@ func serveCmd(e *env, args []string) error {
 		ctx = runCtx
 	}
 
-	l, err := wire.Listen(addr, wire.ListenOptions{Authenticated: token != ""})
-	if err != nil {
-		return usagef("serve: %v", err)
-	}
 	srv, err := remote.NewServer(remote.ServerOptions{Body: body, Token: token, MaxMessage: *maxMessage,
 		Catalog: registryCatalog(reg), Log: e.log})
 	if err != nil {
-		l.Close()
 		return err
+	}
+	if stdio {
+		// Standard output carries the protocol: the banner goes to
+		// standard error, and the end of standard input ends the serve.
+		fmt.Fprintf(e.stderr, "serving %s on stdin and stdout\n", what)
+		done := make(chan struct{})
+		go func() {
+			srv.ServeConn(stdioConn{Reader: os.Stdin, Writer: e.stdout})
+			close(done)
+		}()
+		select {
+		case <-ctx.Done():
+		case <-done:
+		}
+		srv.Close()
+		return nil
+	}
+	l, err := wire.Listen(addr, wire.ListenOptions{Authenticated: token != ""})
+	if err != nil {
+		srv.Close()
+		return usagef("serve: %v", err)
 	}
 	fmt.Fprintf(e.stdout, "serving %s on %s\n", what, addr)
 	served := make(chan error, 1)
@@ -186,3 +209,12 @@ func registryCatalog(reg *registry.Registry) remote.CatalogFunc {
 		return json.Marshal(descs)
 	}
 }
+
+// stdioConn is the process's standard input and output as one connection.
+type stdioConn struct {
+	io.Reader
+	io.Writer
+}
+
+// Close closes standard input, which ends a read in progress.
+func (stdioConn) Close() error { return os.Stdin.Close() }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,7 +16,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 )
 
 // waitServing waits for agent serve's "serving … on ADDR" line and
@@ -137,6 +144,8 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve", "--body", "sin", "--listen", "tcp://127.0.0.1:0"}, `did you mean "sim"`},
 		{[]string{"run", "--body", "unix:///x", "--seed", "3"}, "give them to agent serve"},
 		{[]string{"run", "--token-file", "x"}, "--token-file needs --body"},
+		{[]string{"serve", "--listen", "stdio", "--token-file", "x"}, "--token-file is for sockets"},
+		{[]string{"serve", "--listen", "stdio", "--max-message", "1000"}, "--max-message must be at least"},
 	} {
 		code, _, stderr := runAgent(t, tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
@@ -175,4 +184,52 @@ func TestServeAGTNHBody(t *testing.T) {
 	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
 	code, _, _ = srv.wait(t, 10*time.Second)
 	assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
+}
+
+// childConn is a child's stdout and stdin as one connection.
+type childConn struct {
+	io.ReadCloser
+	in io.WriteCloser
+}
+
+func (c childConn) Write(p []byte) (int, error) { return c.in.Write(p) }
+func (c childConn) Close() error {
+	c.in.Close()
+	return c.ReadCloser.Close()
+}
+
+// TestServeStdio: agent serve --listen stdio speaks the protocol on its
+// standard input and output, for a parent process; the end of its input
+// ends it.
+func TestServeStdio(t *testing.T) {
+	cmd := exec.Command(agentBinary(t), "serve", "--body", "sim", "--seed", "7", "--listen", "stdio")
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := remote.NewClient(ctx, childConn{ReadCloser: out, in: in}, remote.ClientOptions{})
+	require.NoError(t, err)
+	snap, err := c.Observe(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "Bot", snap.Player.Name)
+	assert.NotEmpty(t, snap.NearestBlocks(32, 1, "log"), "the blocks came too")
+	res, err := c.Execute(ctx, action.Wait{Ticks: 5})
+	require.NoError(t, err)
+	assert.Equal(t, ipc.OK, res.Code)
+	in.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		assert.NoError(t, err, stderr.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("agent serve did not end with its input")
+	}
+	assert.Contains(t, stderr.String(), "serving the simulated world")
 }
