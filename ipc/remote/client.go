@@ -30,6 +30,11 @@ type ClientOptions struct {
 	// must not block.
 	Events  []string
 	OnEvent func(kind string, payload json.RawMessage)
+	// Handle answers requests the peer sends (a planner asking its agent
+	// about the world: Queries.Answer fits); nil answers unsupported. It
+	// runs in its own goroutine per request; ctx ends when the peer
+	// cancels the request or the connection ends.
+	Handle func(ctx context.Context, typ string, payload json.RawMessage) (any, error)
 	// MaxMessage limits one incoming message (0: wire.DefaultMaxMessage).
 	MaxMessage int
 	// Mirror bounds the copy of the world's blocks.
@@ -54,6 +59,10 @@ type Client struct {
 	pending map[string]chan *wire.Message
 	err     error // why the connection ended
 	done    chan struct{}
+	// incoming are the peer's requests being answered, by id.
+	incoming map[string]context.CancelFunc
+	ctx      context.Context // ends with the connection
+	stop     context.CancelFunc
 
 	obsMu  sync.Mutex
 	mirror *wire.Mirror
@@ -88,7 +97,9 @@ func NewClient(ctx context.Context, rwc io.ReadWriteCloser, opts ClientOptions) 
 		opts.Role = wire.RoleAgent
 	}
 	c := &Client{opts: opts, rwc: rwc, w: wire.NewWriter(rwc, opts.MaxMessage),
-		pending: map[string]chan *wire.Message{}, done: make(chan struct{}), mirror: wire.NewMirror(opts.Mirror)}
+		pending: map[string]chan *wire.Message{}, done: make(chan struct{}), mirror: wire.NewMirror(opts.Mirror),
+		incoming: map[string]context.CancelFunc{}}
+	c.ctx, c.stop = context.WithCancel(context.Background())
 	go c.read()
 	hello := wire.Hello{Protocol: wire.Version, Role: opts.Role, Name: opts.Name, Token: opts.Token, Events: opts.Events}
 	if err := c.Call(ctx, wire.TypeHello, hello, &c.welcome); err != nil {
@@ -145,12 +156,21 @@ func (c *Client) read() {
 			if ch != nil {
 				ch <- m
 			}
+		case m.Type == wire.TypeCancel && len(m.ID) == 0:
+			var n wire.CancelNotice
+			if json.Unmarshal(m.Payload, &n) == nil {
+				c.mu.Lock()
+				if cancel, ok := c.incoming[string(n.ID)]; ok {
+					cancel()
+				}
+				c.mu.Unlock()
+			}
 		case m.IsEvent():
 			if c.opts.OnEvent != nil {
 				c.opts.OnEvent(m.Type, m.Payload)
 			}
 		default:
-			c.replyError(m.ID, wire.Errorf(wire.CodeUnsupported, "this client answers no requests"))
+			c.answer(m)
 		}
 	}
 	if errors.Is(err, io.EOF) {
@@ -164,8 +184,73 @@ func (c *Client) read() {
 	for _, ch := range pending {
 		close(ch)
 	}
+	c.stop()
 	c.rwc.Close() // nothing more can be read: free the connection
 	close(c.done)
+}
+
+// maxIncoming bounds the peer's requests answered at once.
+const maxIncoming = 32
+
+// answer runs the Handle hook for a request from the peer.
+func (c *Client) answer(m *wire.Message) {
+	if c.opts.Handle == nil {
+		c.replyError(m.ID, wire.Errorf(wire.CodeUnsupported, "this client answers no requests"))
+		return
+	}
+	key := string(m.ID)
+	c.mu.Lock()
+	_, dup := c.incoming[key]
+	busy := len(c.incoming) >= maxIncoming
+	var ctx context.Context
+	var cancel context.CancelFunc
+	if !dup && !busy {
+		ctx, cancel = context.WithCancel(c.ctx)
+		c.incoming[key] = cancel
+	}
+	c.mu.Unlock()
+	switch {
+	case dup:
+		c.replyError(m.ID, wire.Errorf(wire.CodeBadRequest, "request id %s is already in flight", key))
+		return
+	case busy:
+		c.replyError(m.ID, wire.Errorf(wire.CodeBusy, "%d requests in flight", maxIncoming))
+		return
+	}
+	go func() {
+		out, err := func() (out any, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					out, err = nil, wire.Errorf(wire.CodeInternal, "the client failed answering %s", m.Type)
+				}
+			}()
+			return c.opts.Handle(ctx, m.Type, m.Payload)
+		}()
+		cancel()
+		c.mu.Lock()
+		delete(c.incoming, key)
+		c.mu.Unlock()
+		if err != nil {
+			var we *wire.Error
+			switch {
+			case errors.As(err, &we):
+			case errors.Is(err, context.Canceled):
+				we = wire.Errorf(wire.CodeCancelled, "%s cancelled", m.Type)
+			default:
+				we = wire.Errorf(wire.CodeInternal, "%s: %v", m.Type, err)
+			}
+			c.replyError(m.ID, we)
+			return
+		}
+		line, err := wire.Encode(m.ID, wire.TypeReply, out)
+		if err != nil {
+			c.replyError(m.ID, wire.Errorf(wire.CodeInternal, "%v", err))
+			return
+		}
+		if err := c.w.WriteLine(line); err != nil && wire.CodeOf(err) == wire.CodeTooLarge {
+			c.replyError(m.ID, err.(*wire.Error))
+		}
+	}()
 }
 
 func (c *Client) replyError(id json.RawMessage, e *wire.Error) {

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
-	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/world"
-	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // handler answers one request; a *wire.Error becomes an error reply with
@@ -26,11 +23,11 @@ func init() {
 		wire.TypeHello:    handleHello,
 		wire.TypeExecute:  handleExecute,
 		wire.TypeObserve:  handleObserve,
-		wire.TypeBlockAt:  handleBlockAt,
-		wire.TypeBlocksIn: handleBlocksIn,
-		wire.TypeNearest:  handleNearest,
-		wire.TypePath:     handlePath,
-		wire.TypeCatalog:  handleCatalog,
+	}
+	for _, t := range QueryTypes {
+		handlers[t] = func(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
+			return c.srv.queries.Answer(ctx, t, payload)
+		}
 	}
 }
 
@@ -125,14 +122,7 @@ func handleExecute(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 }
 
 func (c *conn) snapshot(ctx context.Context) (*world.Snapshot, error) {
-	snap, err := c.srv.opts.Body.Observe(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("observing: %w", err)
-	}
-	if snap == nil {
-		return nil, fmt.Errorf("the body returned no snapshot")
-	}
-	return snap, nil
+	return c.srv.queries.snapshot(ctx)
 }
 
 func handleObserve(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
@@ -171,129 +161,3 @@ func handleObserve(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 	return out, nil
 }
 
-func handleBlockAt(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
-	var req wire.BlockAtRequest
-	if err := decode(payload, &req); err != nil {
-		return nil, err
-	}
-	snap, err := c.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return wire.BlockReply{Block: snap.BlockAt(req.Pos)}, nil
-}
-
-func handleBlocksIn(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
-	var req wire.BlocksInRequest
-	if err := decode(payload, &req); err != nil {
-		return nil, err
-	}
-	lo := world.Pos(min(req.From.X, req.To.X), min(req.From.Y, req.To.Y), min(req.From.Z, req.To.Z))
-	hi := world.Pos(max(req.From.X, req.To.X), max(req.From.Y, req.To.Y), max(req.From.Z, req.To.Z))
-	const span = int64(1) << 26 // past the world border
-	dx, dy, dz := int64(hi.X)-int64(lo.X)+1, int64(hi.Y)-int64(lo.Y)+1, int64(hi.Z)-int64(lo.Z)+1
-	if dx > span || dy > span || dz > span || dx*dy*dz > wire.MaxBlocksIn {
-		return nil, wire.Errorf(wire.CodeTooLarge, "a box of %d×%d×%d blocks exceeds %d blocks", dx, dy, dz, wire.MaxBlocksIn)
-	}
-	snap, err := c.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := wire.BlocksReply{Blocks: []wire.PosBlock{}}
-	for y := lo.Y; y <= hi.Y; y++ {
-		for z := lo.Z; z <= hi.Z; z++ {
-			for x := lo.X; x <= hi.X; x++ {
-				p := world.Pos(x, y, z)
-				if b := snap.BlockAt(p); !b.IsAir() {
-					out.Blocks = append(out.Blocks, wire.PosBlock{Pos: p, Block: b})
-				}
-			}
-		}
-	}
-	return out, nil
-}
-
-func handleNearest(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
-	var req wire.NearestRequest
-	if err := decode(payload, &req); err != nil {
-		return nil, err
-	}
-	if req.Radius < 0 || req.Radius > wire.MaxNearestRadius {
-		return nil, wire.Errorf(wire.CodeBadRequest, "radius %d out of range 0..%d", req.Radius, wire.MaxNearestRadius)
-	}
-	if req.K < 1 || req.K > wire.MaxNearestK {
-		return nil, wire.Errorf(wire.CodeBadRequest, "k %d out of range 1..%d", req.K, wire.MaxNearestK)
-	}
-	snap, err := c.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	center := snap.Feet()
-	if req.Center != nil {
-		center = *req.Center
-	}
-	out := wire.HitsReply{Hits: []world.BlockHit{}}
-	if snap.Blocks != nil {
-		if hits := snap.Blocks.Nearest(center, req.Radius, req.K, req.Match.Func()); hits != nil {
-			out.Hits = hits
-		}
-	}
-	return out, nil
-}
-
-// pathBudget bounds a path query, like the simulator's own moves.
-var pathBudget = path.Options{MaxNodes: 200_000, MaxTime: 2 * time.Second}
-
-func handlePath(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
-	var req wire.PathRequest
-	if err := decode(payload, &req); err != nil {
-		return nil, err
-	}
-	if req.Radius < 0 || req.Radius > wire.MaxNearestRadius {
-		return nil, wire.Errorf(wire.CodeBadRequest, "radius %g out of range 0..%d", req.Radius, wire.MaxNearestRadius)
-	}
-	snap, err := c.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if snap.Blocks == nil {
-		return nil, wire.Errorf(wire.CodeUnsupported, "this body has no blocks to search")
-	}
-	from := snap.Feet()
-	if req.From != nil {
-		from = *req.From
-	}
-	res, err := path.NewFinder().Find(path.NewBlockGrid(snap.Blocks, nil), from, path.Near(req.To, req.Radius), pathBudget)
-	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
-	}
-	out := wire.PathReply{Found: res.Complete, Reason: string(res.Reason), Cost: res.Cost, End: from}
-	if n := len(res.Steps); n > 0 {
-		out.Length = n - 1 // the first step is the start
-		out.End = res.Steps[n-1].Pos
-	}
-	return out, nil
-}
-
-func handleCatalog(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
-	if c.srv.opts.Catalog == nil {
-		return nil, wire.Errorf(wire.CodeUnsupported, "this server has no skill catalog")
-	}
-	var req wire.CatalogRequest
-	if err := decode(payload, &req); err != nil {
-		return nil, err
-	}
-	tech := req.TechState
-	if tech == "" {
-		snap, err := c.snapshot(ctx)
-		if err != nil {
-			return nil, err
-		}
-		tech = snap.TechState
-	}
-	skills, err := c.srv.opts.Catalog(tech, req.Packs)
-	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
-	}
-	return wire.CatalogReply{TechState: tech, Skills: skills}, nil
-}

@@ -622,3 +622,59 @@ func TestClientRefusesOversizedReplies(t *testing.T) {
 		t.Fatal("the client did not end")
 	}
 }
+
+// TestClientAnswersThePeer: a peer may ask the client too (a planner asking
+// its agent about the world); the client answers through its Handle hook,
+// here with the world queries over its own body.
+func TestClientAnswersThePeer(t *testing.T) {
+	w := newSim(t, 0)
+	sock := sockPath(t)
+	l, err := wire.Listen(wire.Addr{Network: "unix", Address: sock}, wire.ListenOptions{})
+	require.NoError(t, err)
+	defer l.Close()
+	peer := make(chan net.Conn, 1)
+	go func() {
+		c, err := l.Accept()
+		if err == nil {
+			peer <- c
+		}
+	}()
+	q := remote.Queries{Observe: w.Observe}
+	ctx := context.Background()
+	done := make(chan *remote.Client, 1)
+	go func() {
+		c, err := remote.Dial(ctx, "unix://"+sock, remote.ClientOptions{Handle: q.Answer})
+		assert.NoError(t, err)
+		done <- c
+	}()
+	var pc net.Conn
+	select {
+	case pc = <-peer:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client did not connect")
+	}
+	defer pc.Close()
+	r := &raw{t: t, c: pc, sc: bufio.NewScanner(pc)}
+	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	require.True(t, r.sc.Scan())
+	var hello wire.Message
+	require.NoError(t, json.Unmarshal(r.sc.Bytes(), &hello))
+	require.Equal(t, wire.TypeHello, hello.Type)
+	r.send(`{"v":1,"id":` + string(hello.ID) + `,"type":"reply","payload":{"protocol":1,"role":"planner","name":"peer","actions":[],"events":[],"requests":["plan"],"max_message":4194304}}`)
+	c := <-done
+	require.NotNil(t, c)
+	defer c.Close()
+	assert.Equal(t, "peer", c.Welcome().Name)
+
+	snap, err := w.Observe(ctx)
+	require.NoError(t, err)
+	logs := snap.NearestBlocks(48, 2, "log")
+	r.send(`{"v":1,"id":"q1","type":"nearest","payload":{"match":{"tags":["log"]},"radius":48,"k":2}}`)
+	var hits wire.HitsReply
+	r.expectReply(`"q1"`, &hits)
+	assert.Equal(t, logs, hits.Hits)
+	r.send(`{"v":1,"id":"q2","type":"plan","payload":{}}`)
+	r.expectError(`"q2"`, wire.CodeUnknownType)
+	r.send(`{"v":1,"id":"q3","type":"nearest","payload":{"radius":500,"k":1}}`)
+	r.expectError(`"q3"`, wire.CodeBadRequest)
+}

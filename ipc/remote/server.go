@@ -61,6 +61,7 @@ type Server struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	execMu  sync.Mutex
+	queries Queries
 	watch   *watcher
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
@@ -90,6 +91,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{opts: opts, log: opts.Log.With().Str("component", "ipc-server").Logger(),
 		ctx: ctx, cancel: cancel, conns: map[*conn]struct{}{}}
+	s.queries = Queries{Observe: opts.Body.Observe, Catalog: opts.Catalog}
 	s.watch = newWatcher(s)
 	return s, nil
 }

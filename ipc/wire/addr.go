@@ -141,6 +141,9 @@ type unixListener struct {
 	once sync.Once
 }
 
+// Addr is the socket's path (not the private one it was bound at).
+func (l *unixListener) Addr() net.Addr { return &net.UnixAddr{Name: l.path, Net: "unix"} }
+
 func (l *unixListener) Close() error {
 	err := l.UnixListener.Close()
 	l.once.Do(func() { os.Remove(l.path) })

@@ -57,6 +57,7 @@ func TestListenUnix(t *testing.T) {
 	fi, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	assert.Equal(t, path, l.Addr().String())
 	go func() {
 		if c, err := l.Accept(); err == nil {
 			c.Write([]byte("hi\n"))
