@@ -20,9 +20,9 @@ var handlers map[string]handler
 
 func init() {
 	handlers = map[string]handler{
-		wire.TypeHello:    handleHello,
-		wire.TypeExecute:  handleExecute,
-		wire.TypeObserve:  handleObserve,
+		wire.TypeHello:   handleHello,
+		wire.TypeExecute: handleExecute,
+		wire.TypeObserve: handleObserve,
 	}
 	for _, t := range QueryTypes {
 		handlers[t] = func(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
@@ -160,4 +160,3 @@ func handleObserve(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 	}
 	return out, nil
 }
-
