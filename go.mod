@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/Tnze/go-mc v1.20.2
 	github.com/mattn/go-isatty v0.0.24
+	github.com/pb33f/jsonschema/v6 v6.0.3
 	github.com/rs/zerolog v1.35.1
 	github.com/stretchr/testify v1.12.1
 	gopkg.in/yaml.v3 v3.0.1
@@ -15,4 +16,5 @@ require (
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.29.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )

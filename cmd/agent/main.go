@@ -53,6 +53,10 @@ commands:
                               play in the simulated world until the goal holds
   run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
                               play on a GTNH server until the goal holds
+  run --body ADDR [--token-file FILE] [--goal "..."] ...
+                              drive a body served by another process (agent serve)
+  serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
+                              expose a body over the IPC protocol (docs/ipc.md)
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
   skills list [--tech-state T] [--packs a,b] [--candidates] [--json]
                               list the skills planners can use
@@ -128,6 +132,8 @@ func dispatch(e *env, args []string) error {
 		return runCmd(e, args[1:])
 	case "ping":
 		return pingCmd(e, args[1:])
+	case "serve":
+		return serveCmd(e, args[1:])
 	case "skills":
 		if len(args) < 2 {
 			return usagef("skills: missing subcommand (list, describe, validate, load, select, lint, inject)\n\n%s", topUsage)

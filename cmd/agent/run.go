@@ -18,6 +18,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -32,7 +34,8 @@ const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
           [--max-steps N] [--max-ticks N] [--planner goal|script] [--script FILE] [--json]
           [--config DIR] [--state FILE]
-       run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE] ...`
+       run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE] ...
+       run --body ADDR [--token-file FILE] [--goal "..."] ...`
 
 // goalMissed marks a run that ended without meeting its goal (exit 1).
 type goalMissed struct{ reason loop.StopReason }
@@ -56,6 +59,8 @@ func runCmd(e *env, args []string) error {
 	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	username := fs.String("username", "", "player name on the server")
 	reconnect := fs.Bool("reconnect", false, "retry with backoff when the server is down or the connection drops; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)")
+	bodyAddr := fs.String("body", "", "drive the body served at ADDR (unix:///path or tcp://HOST:PORT, see agent serve)")
+	tokenFile := fs.String("token-file", "", "token to present to --body")
 	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -71,7 +76,14 @@ func runCmd(e *env, args []string) error {
 		return configError(e, err)
 	}
 	applyRunDefaults(acfg, set, goalText, traceFile, maxSteps, maxTicks)
-	live := *serverAddr != "" || (acfg.Server.Address != "" && !set["scenario"] && !set["seed"])
+	remoteBody := *bodyAddr != ""
+	live := !remoteBody && (*serverAddr != "" || (acfg.Server.Address != "" && !set["scenario"] && !set["seed"]))
+	if remoteBody && (set["scenario"] || set["seed"] || set["server"] || set["reconnect"]) {
+		return usagef("run: --scenario, --seed, --server and --reconnect belong to the body; with --body give them to agent serve")
+	}
+	if *tokenFile != "" && !remoteBody {
+		return usagef("run: --token-file needs --body")
+	}
 	if live && (set["scenario"] || set["seed"]) {
 		return usagef("run: --scenario and --seed are for the simulated world, not with --server")
 	}
@@ -103,13 +115,15 @@ func runCmd(e *env, args []string) error {
 	}
 	var sc *sim.Scenario
 	names := world.DefaultNames()
-	if !live {
+	if !live && !remoteBody {
 		if sc, err = loadScenario(*scenarioFile); err != nil {
 			return configError(e, err)
 		}
 		names = sim.Names()
 	}
-	checker := newRunNames(reg, names, live, e.log)
+	// A remote body's names are not known here: they are checked as on a
+	// live server.
+	checker := newRunNames(reg, names, live || remoteBody, e.log)
 	var pl loop.Planner = planner.Goal{}
 	if *plannerName == "script" {
 		steps, err := planner.ScriptParser{Names: checker}.Load(*scriptFile)
@@ -146,6 +160,7 @@ func runCmd(e *env, args []string) error {
 	}
 	var (
 		body   ipc.Body
+		conn   ipc.Conn
 		header string
 		client *gtnh.Client // the live connection, nil in the simulated world
 	)
@@ -158,7 +173,19 @@ func runCmd(e *env, args []string) error {
 		stop()
 	}()
 	ctx := sigCtx
-	if live {
+	switch {
+	case remoteBody:
+		rc, err := dialBody(ctx, *bodyAddr, *tokenFile)
+		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			return err
+		}
+		defer rc.Close()
+		conn = rc
+		header = fmt.Sprintf("body %s (%s), goal: %s", *bodyAddr, rc.Welcome().Name, goal.Text)
+	case live:
 		srv := acfg.Server
 		if *serverAddr != "" {
 			srv.Address = *serverAddr
@@ -182,7 +209,7 @@ func runCmd(e *env, args []string) error {
 		defer client.Close()
 		body = client
 		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
-	} else {
+	default:
 		w, err := sim.NewContext(ctx, sc, sim.Options{Seed: *seed})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -206,7 +233,10 @@ func runCmd(e *env, args []string) error {
 		// even when the process is killed or the connection drops.
 		trace = f
 	}
-	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: goal, Trace: trace,
+	if conn == nil {
+		conn = ipc.InProcess(body)
+	}
+	cfg := loop.Config{Registry: reg, Conn: conn, Planner: pl, Goal: goal, Trace: trace,
 		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}
 	if !*asJSON {
 		fmt.Fprintln(e.stdout, header)
@@ -405,4 +435,23 @@ func printOutcome(w io.Writer, out loop.Outcome, reg *registry.Registry) {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// dialBody connects to a body served by agent serve.
+func dialBody(ctx context.Context, addr, tokenFile string) (*remote.Client, error) {
+	if _, err := wire.ParseAddr(addr); err != nil {
+		return nil, usagef("run: --body: %v", err)
+	}
+	token := ""
+	if tokenFile != "" {
+		var err error
+		if token, err = readToken(tokenFile); err != nil {
+			return nil, usagef("run: --token-file: %v", err)
+		}
+	}
+	c, err := remote.Dial(ctx, addr, remote.ClientOptions{Name: "agent run", Token: token})
+	if err != nil {
+		return nil, fmt.Errorf("run: connecting to the body: %w", err)
+	}
+	return c, nil
 }

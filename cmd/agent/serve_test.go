@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+)
+
+// waitServing waits for agent serve's "serving … on ADDR" line and
+// returns ADDR.
+func waitServing(t *testing.T, c *child) string {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		c.mu.Unlock()
+		for _, l := range strings.Split(c.stdout(), "\n") {
+			if strings.HasPrefix(l, "serving ") {
+				return l[strings.LastIndex(l, " on ")+4:]
+			}
+		}
+		select {
+		case <-ch:
+		case <-c.done:
+			t.Fatalf("agent serve ended\nstdout:\n%s\nstderr:\n%s", c.stdout(), tail(c.stderrText(), 3000))
+		case <-deadline:
+			t.Fatalf("agent serve did not start\nstderr:\n%s", tail(c.stderrText(), 3000))
+		}
+	}
+}
+
+func shortDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "serve")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestRemoteBodySameTrace: agent run --body against agent serve --body sim
+// writes the same trace, byte for byte, as the in-process run with the
+// same scenario and seed, over a Unix socket and over TCP with a token.
+func TestRemoteBodySameTrace(t *testing.T) {
+	dir := shortDir(t)
+	want := filepath.Join(dir, "inproc.jsonl")
+	code, stdout, stderr := runAgent(t, "run", "--seed", "7", "--max-steps", "40", "--trace", want)
+	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+	wantBytes, err := os.ReadFile(want)
+	require.NoError(t, err)
+	require.NotEmpty(t, wantBytes)
+
+	tokenFile := filepath.Join(dir, "token")
+	require.NoError(t, os.WriteFile(tokenFile, []byte("s3cret-token\n"), 0o600))
+	for _, tc := range []struct {
+		name   string
+		listen string
+		extra  []string
+	}{
+		{"unix", "unix://" + filepath.Join(dir, "body.sock"), nil},
+		{"tcp with a token", "tcp://" + freePort(t), []string{"--token-file", tokenFile}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := startAgent(t, 0, append([]string{"serve", "--body", "sim", "--seed", "7", "--listen", tc.listen}, tc.extra...)...)
+			addr := waitServing(t, srv)
+			assert.Equal(t, tc.listen, addr)
+			if strings.HasPrefix(addr, "unix://") {
+				fi, err := os.Stat(strings.TrimPrefix(addr, "unix://"))
+				require.NoError(t, err)
+				assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "the socket is private")
+			}
+			got := filepath.Join(dir, tc.name+".jsonl")
+			code, stdout, stderr := runAgent(t, append([]string{"run", "--body", addr, "--max-steps", "40", "--trace", got}, tc.extra...)...)
+			require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+			assert.Contains(t, stdout, "body "+addr+" (sim)")
+			gotBytes, err := os.ReadFile(got)
+			require.NoError(t, err)
+			assert.Equal(t, string(wantBytes), string(gotBytes), "the remote run's trace is the in-process one")
+
+			require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+			code, _, _ = srv.wait(t, 10*time.Second)
+			assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
+			assert.NotContains(t, srv.stderrText(), "s3cret", "the token is never logged")
+		})
+	}
+}
+
+// TestRemoteBodyWrongToken: a run presenting no token or the wrong one is
+// refused, and the message does not show the token.
+func TestRemoteBodyWrongToken(t *testing.T) {
+	dir := shortDir(t)
+	tokenFile := filepath.Join(dir, "token")
+	require.NoError(t, os.WriteFile(tokenFile, []byte("right-token"), 0o600))
+	wrong := filepath.Join(dir, "wrong")
+	require.NoError(t, os.WriteFile(wrong, []byte("wrong-token"), 0o600))
+	srv := startAgent(t, 0, "serve", "--listen", "tcp://"+freePort(t), "--token-file", tokenFile)
+	addr := waitServing(t, srv)
+	code, stdout, stderr := runAgent(t, "run", "--body", addr, "--token-file", wrong)
+	assert.Equal(t, 1, code, stdout)
+	assert.Contains(t, stderr, "unauthorized")
+	assert.NotContains(t, stderr+stdout, "right-token")
+	assert.NotContains(t, stderr+stdout, "wrong-token")
+	code, _, stderr = runAgent(t, "run", "--body", addr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "needs a token")
+}
+
+func TestServeUsage(t *testing.T) {
+	dir := shortDir(t)
+	notSock := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(notSock, []byte("keep me"), 0o600))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve"}, "--listen ADDR is required"},
+		{[]string{"serve", "--listen", "http://x"}, "unknown scheme"},
+		{[]string{"serve", "--listen", "tcp://0.0.0.0:0"}, "not a loopback address"},
+		{[]string{"serve", "--listen", "unix://" + notSock}, "not a socket"},
+		{[]string{"serve", "--body", "sin", "--listen", "tcp://127.0.0.1:0"}, `did you mean "sim"`},
+		{[]string{"run", "--body", "unix:///x", "--seed", "3"}, "give them to agent serve"},
+		{[]string{"run", "--token-file", "x"}, "--token-file needs --body"},
+		{[]string{"serve", "--listen", "stdio", "--token-file", "x"}, "--token-file is for sockets"},
+		{[]string{"serve", "--listen", "stdio", "--max-message", "1000"}, "--max-message must be at least"},
+	} {
+		code, _, stderr := runAgent(t, tc.args...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Contains(t, stderr, tc.want, tc.args)
+	}
+	data, err := os.ReadFile(notSock)
+	require.NoError(t, err)
+	assert.Equal(t, "keep me", string(data), "a file that is not a socket is left alone")
+}
+
+// TestServeAGTNHBody: agent serve --body server puts the live client
+// behind the socket; agent run --body plays on the scripted GTNH server
+// through it, with the world's chunks mirrored over the protocol.
+func TestServeAGTNHBody(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	gs, err := fakeserver.New(fakeserver.Options{Registry: fakeserver.RegistryMultipart, TickDuration: tick})
+	require.NoError(t, err)
+	defer gs.Close()
+	dir := shortDir(t)
+	srv := startAgent(t, 0, "serve", "--body", "server", "--server", gs.Addr(), "--username", "Bot",
+		"--config-file", agentYAML(t, tick), "--listen", "unix://"+filepath.Join(dir, "gtnh.sock"))
+	addr := waitServing(t, srv)
+	trace := filepath.Join(dir, "trace.jsonl")
+	code, out, errOut := runAgent(t, "run", "--body", addr, "--goal", "collect 4 minecraft:log", "--trace", trace, "--max-steps", "10")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s\nserve:\n%s", out, errOut, tail(srv.stderrText(), 3000))
+	assert.Contains(t, out, "body "+addr+" (gtnh)")
+	assert.Contains(t, out, "goal met")
+	accepted := 0
+	for _, d := range gs.Digs() {
+		if d.Accepted {
+			accepted++
+		}
+	}
+	assert.GreaterOrEqual(t, accepted, 4, "the server broke at least four logs for the bot")
+	assert.Empty(t, gs.Kicks())
+	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+	code, _, _ = srv.wait(t, 10*time.Second)
+	assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
+}
+
+// childConn is a child's stdout and stdin as one connection.
+type childConn struct {
+	io.ReadCloser
+	in io.WriteCloser
+}
+
+func (c childConn) Write(p []byte) (int, error) { return c.in.Write(p) }
+func (c childConn) Close() error {
+	c.in.Close()
+	return c.ReadCloser.Close()
+}
+
+// TestServeStdio: agent serve --listen stdio speaks the protocol on its
+// standard input and output, for a parent process; the end of its input
+// ends it.
+func TestServeStdio(t *testing.T) {
+	cmd := exec.Command(agentBinary(t), "serve", "--body", "sim", "--seed", "7", "--listen", "stdio")
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := remote.NewClient(ctx, childConn{ReadCloser: out, in: in}, remote.ClientOptions{})
+	require.NoError(t, err)
+	snap, err := c.Observe(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "Bot", snap.Player.Name)
+	assert.NotEmpty(t, snap.NearestBlocks(32, 1, "log"), "the blocks came too")
+	res, err := c.Execute(ctx, action.Wait{Ticks: 5})
+	require.NoError(t, err)
+	assert.Equal(t, ipc.OK, res.Code)
+	in.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		assert.NoError(t, err, stderr.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("agent serve did not end with its input")
+	}
+	assert.Contains(t, stderr.String(), "serving the simulated world")
+}

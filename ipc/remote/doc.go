@@ -1,0 +1,15 @@
+// Package remote implements both ends of the IPC wire protocol (package
+// ipc/wire) for bodies: [Server] exposes any ipc.Body to clients on a Unix
+// socket, loopback TCP or a child's stdin and stdout, and [Client] is an
+// ipc.Conn that drives such a body from another process.
+//
+// The server answers hello, execute, observe and the world queries
+// (block_at, blocks_in, nearest, path, catalog), runs a connection's
+// actions one after another, and sends events to the connections that
+// subscribe, found by comparing the body's snapshots; a slow reader's
+// events are coalesced or dropped with a lagged notice, never waited for.
+// A dropped connection cancels its requests. The client keeps a mirror of
+// the world's chunks from the block deltas of observe, so its snapshots
+// are what an in-process body would give: the same loop, skills, planners
+// and trace. docs/ipc.md describes the protocol.
+package remote

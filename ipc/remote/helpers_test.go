@@ -1,0 +1,115 @@
+package remote_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+)
+
+func shipped(t testing.TB) *registry.Registry {
+	t.Helper()
+	reg, err := registry.LoadConfig(config.FS, registry.Options{})
+	require.NoError(t, err)
+	require.NoError(t, reg.RegisterProvided())
+	require.NoError(t, reg.Finalize())
+	return reg
+}
+
+func newSim(t testing.TB, seed int64) *sim.Sim {
+	t.Helper()
+	sc, err := sim.DefaultScenario()
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{Seed: seed})
+	require.NoError(t, err)
+	return w
+}
+
+// sockPath returns a short socket path (Unix socket paths are limited to
+// about 100 bytes, and test directories can be longer).
+func sockPath(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ipc")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "body.sock")
+}
+
+// serve starts a server for body on addr ("unix" or "tcp") and returns its
+// address.
+func serve(t testing.TB, opts remote.ServerOptions, network string) (string, *remote.Server) {
+	t.Helper()
+	srv, err := remote.NewServer(opts)
+	require.NoError(t, err)
+	var a wire.Addr
+	if network == "unix" {
+		a = wire.Addr{Network: "unix", Address: sockPath(t)}
+	} else {
+		a = wire.Addr{Network: "tcp", Address: "127.0.0.1:0"}
+	}
+	l, err := wire.Listen(a, wire.ListenOptions{})
+	require.NoError(t, err)
+	if network == "tcp" {
+		a.Address = l.Addr().(*net.TCPAddr).String()
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	t.Cleanup(func() {
+		srv.Close()
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+		case <-time.After(5 * time.Second):
+			t.Error("Serve did not return after Close")
+		}
+	})
+	return a.String(), srv
+}
+
+func dial(t testing.TB, addr string, opts remote.ClientOptions) *remote.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := remote.Dial(ctx, addr, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// runTrace runs the goal planner on conn and returns the trace.
+func runTrace(t testing.TB, conn ipc.Conn, goalText string, maxSteps int) ([]byte, loop.Outcome) {
+	t.Helper()
+	reg := shipped(t)
+	g, err := loop.ParseGoal(goalText, reg.Tiers())
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: conn, Planner: planner.Goal{}, Goal: g,
+		Trace: &buf, MaxSteps: maxSteps})
+	require.NoError(t, err)
+	out, err := l.Run(context.Background())
+	require.NoError(t, err)
+	return buf.Bytes(), out
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
+}

@@ -1,0 +1,204 @@
+package remote_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pb33f/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+const schemaDir = "../../docs/ipc/schema"
+
+// schemas compiles every schema file; the map is keyed by file name
+// without .json.
+func schemas(t *testing.T) map[string]*jsonschema.Schema {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(schemaDir, "*.json"))
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	urls := map[string]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		require.NoError(t, err, f)
+		id := doc.(map[string]any)["$id"].(string)
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		require.Equal(t, name+".json", id[strings.LastIndex(id, "/")+1:], "%s: $id names the file", f)
+		require.NoError(t, c.AddResource(id, doc))
+		urls[name] = id
+	}
+	out := map[string]*jsonschema.Schema{}
+	for name, id := range urls {
+		s, err := c.Compile(id)
+		require.NoError(t, err, name)
+		out[name] = s
+	}
+	return out
+}
+
+func validate(t *testing.T, s map[string]*jsonschema.Schema, name string, data []byte, what string) {
+	t.Helper()
+	sch, ok := s[name]
+	if !assert.True(t, ok, "no schema %s.json for %s", name, what) {
+		return
+	}
+	if len(data) == 0 {
+		data = []byte("{}")
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	require.NoError(t, err, what)
+	assert.NoError(t, sch.Validate(v), "%s against %s.json: %s", what, name, data)
+}
+
+// TestEveryMessageHasASchema: a schema file for each request and its
+// reply, each event and the envelope, error and cancel; no others.
+func TestEveryMessageHasASchema(t *testing.T) {
+	s := schemas(t)
+	want := []string{"defs", "envelope", "error", "cancel"}
+	for _, r := range wire.Requests {
+		want = append(want, r, r+".reply")
+	}
+	want = append(want, wire.Events...)
+	var got []string
+	for name := range s {
+		got = append(got, name)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	assert.Equal(t, want, got)
+	// Every action kind, in the form execute carries.
+	p := world.Pos(1, 2, 3)
+	e := 4
+	for _, a := range []action.Action{action.MoveTo{Pos: p, Radius: 1.5}, action.BreakBlock{Pos: p}, action.PlaceBlock{Pos: p, Item: "minecraft:dirt", Face: "up"},
+		action.UseItem{Item: "minecraft:bucket", Target: &p}, action.Interact{Entity: &e}, action.Interact{Pos: &p}, action.Equip{Item: "minecraft:stone_axe"},
+		action.OpenContainer{Pos: p}, action.CloseContainer{}, action.TransferItems{Pos: p, Item: "minecraft:coal", Count: 3, Direction: "deposit", Slot: "fuel"},
+		action.Craft{Item: "minecraft:stick", Count: 2, Table: &p}, action.Wait{Ticks: 20}, action.Chat{Message: "hi"}} {
+		b, err := action.Marshal(a)
+		require.NoError(t, err)
+		validate(t, s, "execute", b, string(a.Kind()))
+	}
+	require.Len(t, action.Kinds(), 12, "a new action kind needs its place in execute.json")
+}
+
+// docLines returns the JSON lines of the ```json blocks of docs/ipc.md, by
+// block.
+func docLines(t *testing.T) [][]string {
+	t.Helper()
+	data, err := os.ReadFile("../../docs/ipc.md")
+	require.NoError(t, err)
+	var blocks [][]string
+	var cur []string
+	in := false
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case l == "```json":
+			in, cur = true, nil
+		case in && l == "```":
+			in = false
+			blocks = append(blocks, cur)
+		case in && strings.TrimSpace(l) != "":
+			cur = append(cur, l)
+		}
+	}
+	return blocks
+}
+
+// TestDocExamples: every example message in docs/ipc.md is valid against
+// its schemas; the requests among them, sent to a server over the
+// simulated world, get replies and events that are valid too.
+func TestDocExamples(t *testing.T) {
+	s := schemas(t)
+	blocks := docLines(t)
+	require.NotEmpty(t, blocks)
+	reg := shipped(t)
+	addr, _ := serve(t, remote.ServerOptions{Body: newSim(t, 0), Poll: -1, Catalog: func(tech string, packs []string) (json.RawMessage, error) {
+		d, err := reg.DescribeForTechState(tech, packs)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(d)
+	}}, "unix")
+	kinds := map[string]bool{}
+	requestType := map[string]string{}
+	check := func(line []byte, what string) {
+		t.Helper()
+		validate(t, s, "envelope", line, what)
+		var m wire.Message
+		require.NoError(t, json.Unmarshal(line, &m), what)
+		switch {
+		case m.Type == wire.TypeError:
+			validate(t, s, "error", m.Payload, what)
+			kinds["error"] = true
+		case m.Type == wire.TypeReply:
+			rt, ok := requestType[string(m.ID)]
+			require.True(t, ok, "%s: a reply to no request", what)
+			validate(t, s, rt+".reply", m.Payload, what)
+			kinds[rt+".reply"] = true
+		default:
+			validate(t, s, m.Type, m.Payload, what)
+			kinds[m.Type] = true
+			if len(m.ID) > 0 {
+				requestType[string(m.ID)] = m.Type
+			}
+		}
+	}
+	hello := ""
+	for _, b := range blocks {
+		for _, l := range b {
+			check([]byte(l), "docs/ipc.md: "+l)
+			if strings.Contains(l, `"type":"hello"`) {
+				hello = l
+			}
+		}
+	}
+	for _, k := range []string{"hello", "hello.reply", "execute", "execute.reply", "observe", "observe.reply", "block_at", "block_at.reply",
+		"blocks_in", "blocks_in.reply", "nearest", "nearest.reply", "path", "path.reply", "catalog", "catalog.reply", "error", "time", "position", "lagged", "block_change"} {
+		assert.True(t, kinds[k], "docs/ipc.md shows no %s", k)
+	}
+
+	// The requests, for real; events too (the hello subscribes).
+	require.NotEmpty(t, hello)
+	r := rawDial(t, addr)
+	r.send(hello)
+	sent := 1
+	for _, b := range blocks {
+		for _, l := range b {
+			var m wire.Message
+			require.NoError(t, json.Unmarshal([]byte(l), &m))
+			if m.IsRequest() && m.Type != wire.TypeHello {
+				r.send(l)
+				sent++
+			}
+		}
+	}
+	r.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	replies := 0
+	for replies < sent && r.sc.Scan() {
+		line := append([]byte(nil), r.sc.Bytes()...)
+		var m wire.Message
+		require.NoError(t, json.Unmarshal(line, &m))
+		assert.NotEqual(t, wire.TypeError, m.Type, "the doc's request got %s", line)
+		check(line, "server: "+string(line))
+		if m.Type == wire.TypeReply || m.Type == wire.TypeError {
+			replies++
+		}
+	}
+	assert.Equal(t, sent, replies, "every request answered: %v", r.sc.Err())
+}

@@ -1,0 +1,231 @@
+package remote
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+)
+
+// CatalogFunc returns the skill catalog for a tier and packs as JSON (the
+// registry's DescribeForTechState); packs nil means every pack.
+type CatalogFunc func(techState string, packs []string) (json.RawMessage, error)
+
+// ServerOptions configure a Server.
+type ServerOptions struct {
+	// Body is the world the server exposes. Required.
+	Body ipc.Body
+	// Catalog answers catalog requests (nil: they are unsupported).
+	Catalog CatalogFunc
+	// Token, when not empty, must be presented in every hello. It is never
+	// logged.
+	Token string
+	// MaxMessage limits one message line (0: wire.DefaultMaxMessage).
+	MaxMessage int
+	// EventQueue is each connection's event queue length (0: 1024).
+	EventQueue int
+	// MaxInFlight bounds a connection's concurrent requests (0: 32).
+	MaxInFlight int
+	// Poll is how often the world is compared for events while someone
+	// subscribes (0: every 50 ms, a game tick; negative: only after
+	// actions, which is enough for a simulated world that changes only
+	// when it acts).
+	Poll time.Duration
+	// HelloTimeout closes a connection that has not said hello by then
+	// (0: 10 s).
+	HelloTimeout time.Duration
+	// Log receives connection-level messages.
+	Log zerolog.Logger
+}
+
+// Server exposes an ipc.Body over the wire protocol: it answers hello,
+// execute, observe and the world queries, and sends events to the
+// connections that subscribe. One action runs at a time; a second execute
+// while one runs gets busy.
+type Server struct {
+	opts    ServerOptions
+	log     zerolog.Logger
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	execMu  sync.Mutex
+	queries Queries
+	watch   *watcher
+	mu      sync.Mutex
+	conns   map[*conn]struct{}
+	lns     []net.Listener
+	closing bool
+}
+
+// NewServer checks the options and returns a server; start it with Serve
+// or ServeConn, stop it with Close.
+func NewServer(opts ServerOptions) (*Server, error) {
+	if opts.Body == nil {
+		return nil, errors.New("remote: ServerOptions.Body is required")
+	}
+	opts.MaxMessage = wire.Limit(opts.MaxMessage)
+	if opts.EventQueue <= 0 {
+		opts.EventQueue = 1024
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = 32
+	}
+	if opts.HelloTimeout <= 0 {
+		opts.HelloTimeout = 10 * time.Second
+	}
+	if opts.Poll == 0 {
+		opts.Poll = 50 * time.Millisecond
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{opts: opts, log: opts.Log.With().Str("component", "ipc-server").Logger(),
+		ctx: ctx, cancel: cancel, conns: map[*conn]struct{}{}}
+	s.queries = Queries{Observe: opts.Body.Observe, Catalog: opts.Catalog}
+	s.watch = newWatcher(s)
+	return s, nil
+}
+
+// Serve accepts connections on l until Close; it returns nil after Close.
+func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		l.Close()
+		return nil
+	}
+	s.lns = append(s.lns, l)
+	s.mu.Unlock()
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			s.mu.Lock()
+			closing := s.closing
+			s.mu.Unlock()
+			if closing {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("remote: accepting: %w", err)
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.ServeConn(c)
+		}()
+	}
+}
+
+// ServeConn serves one connection (a socket, or a child's stdin and
+// stdout) until it ends or the server closes; it closes rwc.
+func (s *Server) ServeConn(rwc io.ReadWriteCloser) {
+	c := newConn(s, rwc)
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		rwc.Close()
+		return
+	}
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	c.run()
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	s.watch.changed()
+}
+
+// Conns is the number of open connections.
+func (s *Server) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// InFlight is the number of requests being answered, over all connections.
+func (s *Server) InFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for c := range s.conns {
+		n += c.inFlight()
+	}
+	return n
+}
+
+// Close stops accepting, tells every connection (a disconnect event),
+// cancels the requests in flight, closes the connections and waits for
+// them.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closing = true
+	lns := s.lns
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, l := range lns {
+		l.Close()
+	}
+	for _, c := range conns {
+		c.shutdown("server shutting down")
+	}
+	s.cancel()
+	s.wg.Wait()
+	s.watch.stop()
+	return nil
+}
+
+// subscribers lists the connections that want some event kind.
+func (s *Server) subscribers() []*conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*conn
+	for c := range s.conns {
+		if c.subscribed() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// checkToken compares in constant time; the token never leaves this
+// function.
+func (s *Server) checkToken(got string) bool {
+	if s.opts.Token == "" {
+		return true
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
+}
+
+func (s *Server) welcome() wire.Welcome {
+	info := s.opts.Body.Info()
+	acts := make([]string, 0, len(info.Supports))
+	for _, k := range action.NewKindSet(info.Supports...).Sorted() {
+		acts = append(acts, string(k))
+	}
+	reqs := slices.Clone(wire.Requests)
+	if s.opts.Catalog == nil {
+		reqs = slices.DeleteFunc(reqs, func(t string) bool { return t == wire.TypeCatalog })
+	}
+	return wire.Welcome{Protocol: wire.Version, Role: wire.RoleBody, Name: info.Name, Actions: acts,
+		Events: slices.Clone(wire.Events), Requests: reqs, MaxMessage: s.opts.MaxMessage}
+}

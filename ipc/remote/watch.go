@@ -1,0 +1,192 @@
+package remote
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// maxBlockEvents bounds the block_change events one comparison produces;
+// the rest count as dropped (the subscriber gets a lagged notice).
+const maxBlockEvents = 16384
+
+// watcher turns changes of the world into events: it compares the body's
+// snapshots, taken after every action and, while someone subscribes, every
+// Poll. Events are sourced from what a snapshot holds, so any body yields
+// them: time, position, health, inventory, dimension, block changes,
+// chunks loaded and unloaded, entities appearing, changing and leaving.
+type watcher struct {
+	srv  *Server
+	kick chan struct{}
+	done chan struct{}
+	once sync.Once
+	prev *world.Snapshot
+}
+
+func newWatcher(s *Server) *watcher {
+	w := &watcher{srv: s, kick: make(chan struct{}, 1), done: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+// changed asks for a comparison soon (after an action, a new subscriber).
+func (w *watcher) changed() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (w *watcher) stop() { w.once.Do(func() { <-w.done }) }
+
+func (w *watcher) run() {
+	defer close(w.done)
+	var tick <-chan time.Time
+	if w.srv.opts.Poll > 0 {
+		t := time.NewTicker(w.srv.opts.Poll)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-w.srv.ctx.Done():
+			return
+		case <-w.kick:
+		case <-tick:
+		}
+		subs := w.srv.subscribers()
+		if len(subs) == 0 {
+			w.prev = nil
+			continue
+		}
+		snap, err := w.srv.opts.Body.Observe(w.srv.ctx)
+		if err != nil || snap == nil {
+			continue
+		}
+		if w.prev != nil {
+			emit := func(kind, key string, payload any) {
+				line, err := wire.Encode(nil, kind, payload)
+				if err != nil {
+					return
+				}
+				for _, c := range subs {
+					c.event(kind, key, line)
+				}
+			}
+			lost := diff(w.prev, snap, emit)
+			if lost > 0 {
+				for _, c := range subs {
+					c.queue.mu.Lock()
+					c.queue.dropped += lost
+					c.queue.mu.Unlock()
+					c.queue.signal()
+				}
+			}
+		}
+		w.prev = snap
+	}
+}
+
+// diff emits the events that turn a into b and returns how many block
+// changes it left out (past maxBlockEvents).
+func diff(a, b *world.Snapshot, emit func(kind, key string, payload any)) int64 {
+	if a.Tick != b.Tick {
+		emit(wire.EventTime, wire.EventTime, wire.TimeEvent{Tick: b.Tick})
+	}
+	if a.Player.Dimension != b.Player.Dimension {
+		emit(wire.EventDimension, wire.EventDimension, wire.DimensionEvent{Dimension: b.Player.Dimension})
+	}
+	if a.Player.Pos != b.Player.Pos || a.Player.Dimension != b.Player.Dimension {
+		emit(wire.EventPosition, wire.EventPosition, wire.PositionEvent{Pos: b.Player.Pos, Dimension: b.Player.Dimension})
+	}
+	if a.Player.Health != b.Player.Health || a.Player.Food != b.Player.Food {
+		emit(wire.EventHealth, wire.EventHealth, wire.HealthEvent{Health: b.Player.Health, Food: b.Player.Food})
+	}
+	if !reflect.DeepEqual(a.Inventory, b.Inventory) {
+		emit(wire.EventInventory, wire.EventInventory, wire.InventoryEvent{Inventory: b.Inventory})
+	}
+	old := make(map[int]world.Entity, len(a.Entities))
+	for _, e := range a.Entities {
+		old[e.ID] = e
+	}
+	for _, e := range b.Entities {
+		if prev, ok := old[e.ID]; !ok || !reflect.DeepEqual(prev, e) {
+			emit(wire.EventEntity, fmt.Sprintf("e:%d", e.ID), wire.EntityEvent{Entity: e})
+		}
+		delete(old, e.ID)
+	}
+	for _, e := range a.Entities {
+		if _, gone := old[e.ID]; gone {
+			emit(wire.EventEntityGone, "", wire.EntityGoneEvent{ID: e.ID})
+		}
+	}
+	ca, _ := a.Blocks.(*world.Chunks)
+	cb, _ := b.Blocks.(*world.Chunks)
+	return diffChunks(ca, cb, emit)
+}
+
+func diffChunks(a, b *world.Chunks, emit func(kind, key string, payload any)) int64 {
+	if a == b || b == nil {
+		return 0
+	}
+	var lost int64
+	budget := maxBlockEvents
+	var sa, sb [world.SectionVolume]world.StateID
+	seen := map[world.ChunkPos]bool{}
+	b.ForEachColumn(func(cb *world.Column) {
+		p := cb.Pos()
+		seen[p] = true
+		var ca *world.Column
+		if a != nil {
+			ca = a.Column(p.X, p.Z)
+		}
+		if ca == nil {
+			emit(wire.EventChunkLoaded, "", wire.ChunkEvent{X: p.X, Z: p.Z})
+			return
+		}
+		if ca == cb {
+			return
+		}
+		for cy := 0; cy < world.ColumnSections; cy++ {
+			x, y := ca.Section(cy), cb.Section(cy)
+			if x == y {
+				continue
+			}
+			states(x, &sa)
+			states(y, &sb)
+			for i := range sa {
+				if sa[i] == sb[i] {
+					continue
+				}
+				if budget == 0 {
+					lost++
+					continue
+				}
+				budget--
+				pos := world.Pos(p.X*16+i&15, cy*16+i>>8, p.Z*16+(i>>4)&15)
+				emit(wire.EventBlockChange, fmt.Sprintf("b:%d,%d,%d", pos.X, pos.Y, pos.Z),
+					wire.BlockChangeEvent{Pos: pos, Block: b.Resolver().Block(sb[i])})
+			}
+		}
+	})
+	if a != nil {
+		a.ForEachColumn(func(c *world.Column) {
+			if !seen[c.Pos()] {
+				emit(wire.EventChunkUnloaded, "", wire.ChunkEvent{X: c.Pos().X, Z: c.Pos().Z})
+			}
+		})
+	}
+	return lost
+}
+
+func states(s *world.Section, dst *[world.SectionVolume]world.StateID) {
+	if s == nil {
+		clear(dst[:])
+		return
+	}
+	s.States(dst)
+}

@@ -1,0 +1,141 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// FuzzDecode: any line decodes to a message or an *Error, never a panic,
+// and an accepted message re-encodes.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"agent"}}`))
+	f.Add([]byte(`{"v":1,"type":"time","payload":{"tick":5}}`))
+	f.Add([]byte(`{"v":1,"id":"x","type":"error","payload":{"code":"busy","message":"m"}}`))
+	f.Add([]byte(`{"v":2}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		m, err := Decode(line)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+			return
+		}
+		if m.Type == "" || m.V != Version {
+			t.Fatalf("accepted %+v", m)
+		}
+		if _, err := Encode(m.ID, m.Type, m.Payload); err != nil {
+			t.Fatalf("re-encoding %q: %v", line, err)
+		}
+	})
+}
+
+// FuzzReader: framing never returns a line over the limit and always
+// makes progress.
+func FuzzReader(f *testing.F) {
+	f.Add("a\nb\r\n\n", 1024)
+	f.Add(strings.Repeat("x", 3000)+"\nok\n", 1024)
+	f.Fuzz(func(t *testing.T, data string, max int) {
+		r := NewReader(strings.NewReader(data), max)
+		limit := Limit(max)
+		for range len(data) + 2 {
+			line, err := r.Next()
+			var tl *TooLargeError
+			switch {
+			case errors.As(err, &tl):
+				continue
+			case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if len(line) > limit {
+				t.Fatalf("a line of %d bytes over the limit %d", len(line), limit)
+			}
+		}
+		t.Fatal("the reader did not reach the end")
+	})
+}
+
+// FuzzDecodeSection: a section from the wire decodes or fails with an
+// error, within its fixed-size destination.
+func FuzzDecodeSection(f *testing.F) {
+	res := world.DefaultResolver()
+	var st [world.SectionVolume]world.StateID
+	for i := range st {
+		st[i] = world.MakeState(1+i%3, i%2)
+	}
+	for _, sec := range []*world.Section{nil, world.NewUniformSection(world.MakeState(1, 0)), world.NewSection(&st)} {
+		b, _ := json.Marshal(EncodeSection(3, sec, res))
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d SectionData
+		if json.Unmarshal(data, &d) != nil {
+			return
+		}
+		var dst [world.SectionVolume]world.StateID
+		DecodeSection(d, func(e PaletteEntry) (world.StateID, error) {
+			st, ok := res.State(e.ID, e.Meta)
+			if !ok {
+				return 0, errors.New("unknown")
+			}
+			return st, nil
+		}, &dst)
+	})
+}
+
+// FuzzMirrorApply: an observe reply's blocks apply or fail; a failure
+// leaves an empty mirror, never a panic.
+func FuzzMirrorApply(f *testing.F) {
+	st := world.NewState(world.StateOptions{})
+	st.Update(func(tx *world.Tx) {
+		tx.SetBlock(world.Pos(1, 2, 3), "minecraft:log", 1)
+		tx.SetBlock(world.Pos(-20, 70, 5), "minecraft:stone", 0)
+	})
+	d := NewTracker().Delta(st.Snapshot().Blocks.(*world.Chunks), 0, 1<<20)
+	b, _ := json.Marshal(d)
+	f.Add(b)
+	f.Add([]byte(`{"seq":2,"unloaded":[{"x":0,"z":0}],"columns":[{"x":1,"z":1,"sections":[{"y":0}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d BlockDelta
+		if json.Unmarshal(data, &d) != nil {
+			return
+		}
+		m := NewMirror(MirrorOptions{MaxColumns: 64})
+		if err := m.Apply(&d); err != nil {
+			if m.Seq() != 0 || m.View().Columns() != 0 {
+				t.Fatalf("a failed delta left the mirror at seq %d with %d columns", m.Seq(), m.View().Columns())
+			}
+			return
+		}
+		if m.View().Columns() > 64 {
+			t.Fatalf("%d columns past the limit", m.View().Columns())
+		}
+	})
+}
+
+// FuzzObservation: a client decodes an observe reply (the snapshot and
+// its blocks) without panicking.
+func FuzzObservation(f *testing.F) {
+	f.Add([]byte(`{"snapshot":{"tick":3,"player":{"pos":{"x":1,"y":2,"z":3},"dimension":"overworld","health":20,"food":20},"inventory":{"slots":[{"id":"minecraft:log","count":3}],"held":0},"tech_state":"stone_age"},"blocks":{"seq":1,"reset":true}}`))
+	f.Add([]byte(`{"code":"ok","details":{"steps":3,"to":{"x":1,"y":2,"z":3}},"ticks":20}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var obs Observation
+		if json.Unmarshal(data, &obs) == nil && obs.Blocks != nil {
+			NewMirror(MirrorOptions{MaxColumns: 16}).Apply(obs.Blocks)
+		}
+		var r ResultJSON
+		if json.Unmarshal(data, &r) == nil {
+			res := r.Result()
+			if _, err := json.Marshal(res); err != nil {
+				t.Fatalf("a decoded result does not encode: %v", err)
+			}
+		}
+	})
+}
