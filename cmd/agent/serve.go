@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/ipc/origin"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -21,9 +22,12 @@ import (
 
 const serveUsage = `serve --body sim [--scenario FILE] [--seed N] --listen ADDR [--token-file FILE]
        serve --body server --server HOST:PORT --username NAME --listen ADDR [--token-file FILE]
+       serve ... --protocol origin --listen tcp://127.0.0.1:PORT
 ADDR is unix:///path/to/socket, tcp://127.0.0.1:PORT (loopback only unless
 --token-file is given; every connection must then present the token), or
-stdio: one connection on standard input and output, for a parent process.`
+stdio: one connection on standard input and output, for a parent process.
+--protocol origin speaks the line protocol of the Forge mod the Python GTNH
+agent's bot core expects instead (loopback TCP only, no token).`
 
 // minServeMessage keeps observe replies possible: the most a chunk column's
 // sections take on the wire (16 sections of two-byte indices that do not
@@ -45,6 +49,7 @@ func serveCmd(e *env, args []string) error {
 	serverAddr := fs.String("server", "", "GTNH server (host:port) for --body server")
 	username := fs.String("username", "", "player name for --body server")
 	configFile := fs.String("config-file", "", "agent config file for --body server (default: "+defaultConfigFile+" when present)")
+	protocol := fs.String("protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -61,6 +66,15 @@ func serveCmd(e *env, args []string) error {
 		return usagef("serve: --listen ADDR is required (unix:///path, tcp://127.0.0.1:PORT or stdio)")
 	}
 	stdio := *listen == "stdio"
+	switch *protocol {
+	case "ndjson":
+	case "origin":
+		if stdio || *tokenFile != "" || set["max-message"] {
+			return usagef("serve: --protocol origin listens on loopback TCP only, with no --token-file or --max-message")
+		}
+	default:
+		return usagef("serve: unknown protocol %q%s (ndjson or origin)", *protocol, suggest.DidYouMean(*protocol, []string{"ndjson", "origin"}))
+	}
 	var addr wire.Addr
 	if !stdio {
 		if addr, err = wire.ParseAddr(*listen); err != nil {
@@ -141,6 +155,14 @@ func serveCmd(e *env, args []string) error {
 		ctx = runCtx
 	}
 
+	if *protocol == "origin" {
+		ln, err := origin.Listen(*listen)
+		if err != nil {
+			return usagef("serve: %v", err)
+		}
+		fmt.Fprintf(e.stdout, "serving %s with the origin protocol on tcp://%s\n", what, ln.Addr())
+		return origin.Serve(ctx, ln, body, origin.Options{Log: &e.log})
+	}
 	srv, err := remote.NewServer(remote.ServerOptions{Body: body, Token: token, MaxMessage: *maxMessage,
 		Catalog: registryCatalog(reg), Log: e.log})
 	if err != nil {

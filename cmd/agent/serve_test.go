@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -146,6 +147,11 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"run", "--token-file", "x"}, "--token-file needs --body"},
 		{[]string{"serve", "--listen", "stdio", "--token-file", "x"}, "--token-file is for sockets"},
 		{[]string{"serve", "--listen", "stdio", "--max-message", "1000"}, "--max-message must be at least"},
+		{[]string{"serve", "--protocol", "orign", "--listen", "tcp://127.0.0.1:0"}, `did you mean "origin"`},
+		{[]string{"serve", "--protocol", "origin", "--listen", "stdio"}, "loopback TCP only"},
+		{[]string{"serve", "--protocol", "origin", "--listen", "tcp://127.0.0.1:0", "--token-file", "x"}, "loopback TCP only"},
+		{[]string{"serve", "--protocol", "origin", "--listen", "unix://" + filepath.Join(dir, "o.sock")}, "loopback"},
+		{[]string{"serve", "--protocol", "origin", "--listen", "tcp://0.0.0.0:0"}, "loopback"},
 	} {
 		code, _, stderr := runAgent(t, tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
@@ -232,4 +238,52 @@ func TestServeStdio(t *testing.T) {
 		t.Fatal("agent serve did not end with its input")
 	}
 	assert.Contains(t, stderr.String(), "serving the simulated world")
+}
+
+// TestServeOriginProtocol: agent serve --protocol origin puts the simulated
+// world behind the origin agent's line protocol: a client gets the world
+// (time, position, chunks), walks with move_step and gets one
+// action_result for it.
+func TestServeOriginProtocol(t *testing.T) {
+	srv := startAgent(t, 0, "serve", "--protocol", "origin", "--listen", "tcp://127.0.0.1:0")
+	addr := waitServing(t, srv)
+	require.True(t, strings.HasPrefix(addr, "tcp://127.0.0.1:"), addr)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(addr, "tcp://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
+	dec := json.NewDecoder(conn)
+	seen := map[string]bool{}
+	next := func() (string, map[string]any) {
+		var m struct {
+			Type    string         `json:"type"`
+			Payload map[string]any `json:"payload"`
+		}
+		require.NoError(t, dec.Decode(&m))
+		seen[m.Type] = true
+		return m.Type, m.Payload
+	}
+	for !(seen["time_update"] && seen["position_update"] && seen["chunk_data"]) {
+		next()
+	}
+	_, err = conn.Write([]byte(`{"type":"move_step","id":"w1","payload":{"x":27,"y":64,"z":32,"radius":1}}` + "\n"))
+	require.NoError(t, err)
+	var pos map[string]any
+	for {
+		typ, p := next()
+		if typ == "position_update" {
+			pos = p
+		}
+		if typ == "action_result" {
+			assert.Equal(t, true, p["ok"], "%v", p)
+			assert.Equal(t, "ok", p["code"], "%v", p)
+			break
+		}
+		require.NotEqual(t, "error", typ, "%v", p)
+	}
+	require.NotNil(t, pos, "the walk moved the player")
+	assert.InDelta(t, 27.5, pos["x"], 1.5, "%v", pos)
+	require.NoError(t, srv.cmd.Process.Signal(os.Interrupt))
+	code, _, _ := srv.wait(t, 15*time.Second)
+	assert.Zero(t, code, "stderr:\n%s", tail(srv.stderrText(), 2000))
 }
