@@ -66,6 +66,11 @@ type Client struct {
 
 	obsMu  sync.Mutex
 	mirror *wire.Mirror
+
+	// closeOnce closes rwc once, whether Close or the reader gets there
+	// first; closeErr is what that close returned.
+	closeOnce sync.Once
+	closeErr  error
 }
 
 var _ ipc.Conn = (*Client)(nil)
@@ -185,7 +190,7 @@ func (c *Client) read() {
 		close(ch)
 	}
 	c.stop()
-	c.rwc.Close() // nothing more can be read: free the connection
+	c.closeRWC() // nothing more can be read: free the connection
 	close(c.done)
 }
 
@@ -369,6 +374,10 @@ func (c *Client) Execute(ctx context.Context, a action.Action) (ipc.Result, erro
 	if a == nil {
 		return ipc.Failf(ipc.InvalidParams, 0, "nil action"), nil
 	}
+	if err := ctx.Err(); err != nil {
+		// Do not send it: the body would start an action nobody waits for.
+		return ipc.Failf(ipc.Interrupted, 0, "%v", err), nil
+	}
 	payload, err := action.Marshal(a)
 	if err != nil {
 		return ipc.Result{}, fmt.Errorf("encoding %s: %w", a.Kind(), err)
@@ -386,9 +395,24 @@ func (c *Client) Execute(ctx context.Context, a action.Action) (ipc.Result, erro
 	return res.Result(), nil
 }
 
-// Close ends the connection; requests in flight fail.
+// closeRWC closes the connection once and reports whether this call did.
+func (c *Client) closeRWC() bool {
+	did := false
+	c.closeOnce.Do(func() {
+		did = true
+		c.closeErr = c.rwc.Close()
+	})
+	return did
+}
+
+// Close ends the connection; requests in flight fail. It is idempotent: a
+// second Close, or a Close after the server ended the connection, returns
+// nil.
 func (c *Client) Close() error {
-	err := c.rwc.Close()
+	did := c.closeRWC()
 	<-c.done
-	return err
+	if did {
+		return c.closeErr
+	}
+	return nil
 }

@@ -102,6 +102,14 @@ func handleExecute(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 	if len(bytes.TrimSpace(payload)) == 0 || bytes.TrimSpace(payload)[0] != '{' {
 		return nil, wire.Errorf(wire.CodeBadRequest, "execute needs an action object")
 	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(payload, &head) == nil && head.Type != "" && !action.Kind(head.Type).Valid() {
+		// A kind outside the taxonomy is one this body cannot execute,
+		// as in process; bad parameters of a known kind are invalid_params.
+		return ipc.Failf(ipc.UnsupportedAction, 0, "%s body does not support %q", c.srv.opts.Body.Info().Name, head.Type), nil
+	}
 	a, err := action.Unmarshal(payload)
 	if err != nil {
 		return ipc.Failf(ipc.InvalidParams, 0, "%v", err), nil
