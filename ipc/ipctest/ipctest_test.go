@@ -10,11 +10,17 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/ipctest"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner"
 	"github.com/gtnh-agent/gtnh-agent/sim"
+	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -92,4 +98,73 @@ func TestRemoteOverPipes(t *testing.T) {
 		require.NoError(t, err)
 		return c
 	}, simOpts)
+}
+
+// partial is a sim that declares only some kinds: the suite checks that the
+// others are refused as unsupported, in process and over the wire.
+type partial struct{ *sim.Sim }
+
+func (p partial) Info() ipc.Info {
+	return ipc.Info{Name: "partial", Supports: []action.Kind{action.KindMoveTo, action.KindBreakBlock, action.KindWait}}
+}
+
+func TestPartialBody(t *testing.T) {
+	t.Run("InProcess", func(t *testing.T) {
+		ipctest.TestBody(t, func(t *testing.T) ipc.Conn { return ipc.InProcess(partial{newSim(t)}) }, simOpts)
+	})
+	t.Run("Remote", func(t *testing.T) {
+		ipctest.TestBody(t, func(t *testing.T) ipc.Conn {
+			srv, err := remote.NewServer(remote.ServerOptions{Body: partial{newSim(t)}, Log: zerolog.Nop()})
+			require.NoError(t, err)
+			t.Cleanup(func() { srv.Close() })
+			r1, w1, err := os.Pipe()
+			require.NoError(t, err)
+			r2, w2, err := os.Pipe()
+			require.NoError(t, err)
+			go srv.ServeConn(pipeEnd{r: r1, w: w2})
+			c, err := remote.NewClient(context.Background(), pipeEnd{r: r2, w: w1}, remote.ClientOptions{Name: "ipctest"})
+			require.NoError(t, err)
+			return c
+		}, simOpts)
+	})
+}
+
+func registryOf(t *testing.T) *registry.Registry {
+	t.Helper()
+	reg, err := registry.LoadConfig(config.FS, registry.Options{})
+	require.NoError(t, err)
+	require.NoError(t, reg.RegisterProvided())
+	require.NoError(t, reg.Finalize())
+	return reg
+}
+
+// plannerCases asks about the default scenario's start with a few goals.
+func plannerCases(t *testing.T, reg *registry.Registry) []ipctest.PlannerCase {
+	t.Helper()
+	snap, err := newSim(t).Observe(context.Background())
+	require.NoError(t, err)
+	var out []ipctest.PlannerCase
+	for _, text := range []string{"collect 4 minecraft:log", "have 4 ore:plankWood", "reach steam_age", "have 1 minecraft:bucket"} {
+		g, err := loop.ParseGoal(text, reg.Tiers())
+		require.NoError(t, err)
+		g = g.Anchor(snap)
+		out = append(out, ipctest.PlannerCase{Name: text, Goal: g,
+			Observation: loop.Observation{Step: 1, Snapshot: snap, Progress: g.Check(snap, reg.Tiers(), false)}})
+	}
+	return out
+}
+
+func TestGoalPlanner(t *testing.T) {
+	reg := registryOf(t)
+	ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return planner.Goal{} }, plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
+}
+
+func TestScriptedPlanner(t *testing.T) {
+	reg := registryOf(t)
+	for _, steps := range [][]loop.Invocation{
+		nil, // done at once
+		{{Skill: "chop_tree", Params: map[string]any{"min_logs": 2}}},
+	} {
+		ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return planner.NewScripted(steps...) }, plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
+	}
 }
