@@ -190,6 +190,14 @@ func checkSnapshot(t *testing.T, snap *world.Snapshot) {
 
 func (s *suite) concurrentObserve(t *testing.T) {
 	c := s.conn(t)
+	// With Options.Break, every snapshot must read the same block there
+	// as a lone observation does.
+	var probe world.BlockPos
+	var want world.Block
+	if s.opts.Break != nil {
+		probe = *s.opts.Break
+		want = s.snapshot(t, c).BlockAt(probe)
+	}
 	const n = 8
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -206,6 +214,12 @@ func (s *suite) concurrentObserve(t *testing.T) {
 				if snap == nil || snap.Player.Dimension == "" {
 					errs <- errors.New("an empty snapshot")
 					return
+				}
+				if s.opts.Break != nil {
+					if got := snap.BlockAt(probe); got.ID != want.ID || got.Meta != want.Meta {
+						errs <- fmt.Errorf("the block at %v reads %s, alone %s", probe, describe(got), describe(want))
+						return
+					}
 				}
 			}
 		}()
