@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -11,25 +12,63 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/ipctest"
+	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // TestConformance runs the body conformance suite on the live client
-// against the scripted server, a fresh server and client per check: the
-// fake world's first tree stands at (12, 64, 8).
+// against the scripted server, in process and served over the wire
+// protocol, with a fresh server and client per check: the fake world's
+// first tree stands at (12, 64, 8).
 func TestConformance(t *testing.T) {
 	walk, log := world.Pos(11, 64, 8), world.Pos(12, 64, 8)
-	ipctest.TestBody(t, func(t *testing.T) ipc.Conn {
-		srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond})
-		require.NoError(t, err)
-		t.Cleanup(srv.Close)
-		c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
-			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
-		require.NoError(t, err)
-		t.Cleanup(func() { c.Close() })
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		require.NoError(t, c.Open(ctx))
-		return ipc.InProcess(c)
-	}, ipctest.Options{Walk: &walk, Break: &log})
+	opts := ipctest.Options{Walk: &walk, Break: &log}
+	t.Run("InProcess", func(t *testing.T) {
+		ipctest.TestBody(t, func(t *testing.T) ipc.Conn { return ipc.InProcess(joined(t)) }, opts)
+	})
+	// Served: the remote client over pipes in front of the client, as
+	// agent serve --body server does.
+	t.Run("Served", func(t *testing.T) {
+		ipctest.TestBody(t, func(t *testing.T) ipc.Conn {
+			srv, err := remote.NewServer(remote.ServerOptions{Body: joined(t), Log: zerolog.Nop()})
+			require.NoError(t, err)
+			t.Cleanup(func() { srv.Close() })
+			r1, w1, err := os.Pipe()
+			require.NoError(t, err)
+			r2, w2, err := os.Pipe()
+			require.NoError(t, err)
+			go srv.ServeConn(pipeRW{r: r1, w: w2})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			c, err := remote.NewClient(ctx, pipeRW{r: r2, w: w1}, remote.ClientOptions{Name: "conformance"})
+			require.NoError(t, err)
+			return c
+		}, opts)
+	})
+}
+
+// pipeRW joins the read end of one OS pipe and the write end of another.
+type pipeRW struct{ r, w *os.File }
+
+func (p pipeRW) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipeRW) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipeRW) Close() error {
+	p.w.Close()
+	return p.r.Close()
+}
+
+// joined is a client playing on a fresh scripted server.
+func joined(t *testing.T) *Client {
+	t.Helper()
+	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, c.Open(ctx))
+	return c
 }
