@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -203,13 +202,7 @@ func (pc *plannerConn) Close() {
 func openPlanner(ctx context.Context, e *env, cmdLine, addr, tokenFile string, timeout time.Duration,
 	conn ipc.Conn, reg *registry.Registry) (*plannerConn, error) {
 	opts := remote.ClientOptions{Name: "agent run", Log: e.log.With().Str("component", "planner").Logger(),
-		Handle: remote.AgentHandler(conn.Observe, func(tech string, packs []string) (json.RawMessage, error) {
-			d, err := reg.DescribeForTechState(tech, packs)
-			if err != nil {
-				return nil, err
-			}
-			return json.Marshal(d)
-		})}
+		Handle: remote.AgentHandler(conn.Observe, registryCatalog(reg))}
 	pc := &plannerConn{}
 	popts := remote.PlannerOptions{Timeout: timeout}
 	var err error
