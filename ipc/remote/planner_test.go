@@ -275,7 +275,7 @@ func rawPlanner(t *testing.T, payload string) *remote.Planner {
 func TestRemotePlannerAnswerForms(t *testing.T) {
 	for _, tc := range []struct {
 		payload, err string
-		want       loop.Decision
+		want         loop.Decision
 	}{
 		{payload: `{"done":true,"reason":"enough"}`, want: loop.Decision{Done: true, Reason: "enough"}},
 		{payload: `{"invocation":{"skill":"chop_tree","params":{"min_logs":3,"radius":8.5}}}`,
