@@ -282,6 +282,9 @@ func TestTailBuffer(t *testing.T) {
 	b.Write([]byte(strings.Repeat("z", 100)))
 	assert.Equal(t, "…"+strings.Repeat("z", 8), b.String())
 	assert.Len(t, b.buf, 8)
+	b = &tailBuffer{n: 8}
+	b.Write([]byte("123456789"))
+	assert.Equal(t, "…23456789", b.String(), "one byte over")
 }
 
 // TestPlannerCmdPythonExample: examples/planner.py plays the default goal
