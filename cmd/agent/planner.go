@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -107,8 +108,8 @@ func (t *tailBuffer) String() string {
 // stdout are the connection, its stderr goes to ours and its tail is kept.
 type plannerChild struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout io.ReadCloser
+	stdin  *os.File
+	stdout *os.File
 	tail   *tailBuffer
 	done   chan struct{}
 	err    error // the exit status, once done is closed
@@ -128,6 +129,7 @@ func (p *plannerChild) Close() error {
 		p.cmd.Process.Kill()
 		<-p.done
 	}
+	p.stdout.Close()
 	return nil
 }
 
@@ -142,15 +144,29 @@ func startPlannerChild(line string, stderr io.Writer) (*plannerChild, error) {
 	cmd := exec.Command(words[0], words[1:]...)
 	p := &plannerChild{cmd: cmd, tail: &tailBuffer{n: stderrTailBytes}, done: make(chan struct{})}
 	cmd.Stderr = io.MultiWriter(p.tail, stderr)
-	if p.stdin, err = cmd.StdinPipe(); err != nil {
+	// Pipes of our own rather than cmd.StdoutPipe: Wait closes those as
+	// soon as the child exits, and the last lines it wrote (an answer, then
+	// an exit) would be lost.
+	inR, inW, err := os.Pipe()
+	if err != nil {
 		return nil, fmt.Errorf("run: --planner-cmd: %w", err)
 	}
-	if p.stdout, err = cmd.StdoutPipe(); err != nil {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
 		return nil, fmt.Errorf("run: --planner-cmd: %w", err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	inR.Close() // the child's ends
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
 		return nil, fmt.Errorf("run: starting the planner %q: %w", words[0], err)
 	}
+	p.stdin, p.stdout = inW, outR
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)

@@ -307,3 +307,27 @@ func TestPlannerCmdPythonExample(t *testing.T) {
 	assert.Contains(t, out, "goal met after")
 	assert.Contains(t, errOut, "planner.py: nearest log at", "the example asked the agent about the world")
 }
+
+// TestPlannerCmdAnswersThenExits: the last answer of a planner that exits
+// right after writing it is read, not lost with the pipe (a planner in a
+// few lines of shell).
+func TestPlannerCmdAnswersThenExits(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("SKIP: no sh (%v)", err)
+	}
+	script := filepath.Join(t.TempDir(), "planner.sh")
+	require.NoError(t, os.WriteFile(script, []byte(`read hello
+echo '{"v":1,"id":1,"type":"reply","payload":{"protocol":1,"role":"planner","name":"sh","actions":[],"events":[],"requests":["hello","plan"],"max_message":4194304}}'
+read plan
+echo '{"v":1,"id":2,"type":"reply","payload":{"done":true,"reason":"bye"}}'
+exit 0
+`), 0o600))
+	for range 5 {
+		code, out, errOut := runAgent(t, "run", "--planner-cmd", "'"+sh+"' '"+script+"'", "--json")
+		require.Equal(t, exitFail, code, errOut)
+		var o loop.Outcome
+		require.NoError(t, json.Unmarshal([]byte(out), &o), out)
+		assert.Equal(t, loop.PlannerDone, o.Reason)
+	}
+}
