@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -92,6 +93,25 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 		return []byte(fmt.Sprintf("%q", "{"+a.Param+"}")), nil
 	}
 	return []byte(fmt.Sprint(a.Value)), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (a catalog that crossed the
+// wire to a planner in another process): an integer or "{param}".
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		if len(s) > 2 && s[0] == '{' && s[len(s)-1] == '}' {
+			*a = Amount{Param: s[1 : len(s)-1]}
+			return nil
+		}
+		return fmt.Errorf("amount %q: want an integer or \"{param}\"", s)
+	}
+	var v int
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("amount %s: want an integer or \"{param}\"", b)
+	}
+	*a = Amount{Value: v}
+	return nil
 }
 
 // InventoryChange is the expected change of one item's count after a skill.

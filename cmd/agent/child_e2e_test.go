@@ -33,6 +33,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakePlannerEnv); mode != "" {
+		// The test binary, started by agent run --planner-cmd, plays a
+		// planner (planner_test.go).
+		os.Exit(fakePlanner(mode))
+	}
 	code := m.Run()
 	if agentDir != "" {
 		os.RemoveAll(agentDir)

@@ -58,3 +58,20 @@ func TestSecondCtrlCExitsAtOnce(t *testing.T) {
 	require.True(t, ok)
 	assert.True(t, ws.Signaled() && ws.Signal() == syscall.SIGINT, "killed by the second SIGINT: %v", a.cmd.ProcessState)
 }
+
+// TestCtrlCEndsAPlannerChild: Ctrl-C while a --planner-cmd planner thinks
+// (and would think forever) ends the run with 130, and the planner process
+// is killed and waited for.
+func TestCtrlCEndsAPlannerChild(t *testing.T) {
+	cmd, pidFile := fakeCmd(t, "hang")
+	a := startAgent(t, 0, "run", "--planner-cmd", cmd, "--planner-timeout", "1h")
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(pidFile)
+		return err == nil && len(b) > 0
+	}, 10*time.Second, 10*time.Millisecond, "the planner started")
+	time.Sleep(200 * time.Millisecond) // the plan request is under way
+	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
+	code, _, _ := a.wait(t, 10*time.Second)
+	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))
+	assertReaped(t, pidFile)
+}

@@ -55,6 +55,8 @@ commands:
                               play on a GTNH server until the goal holds
   run --body ADDR [--token-file FILE] [--goal "..."] ...
                               drive a body served by another process (agent serve)
+  run --planner-cmd "COMMAND ARGS" | --planner ADDR [--planner-timeout D] ...
+                              ask a planner in another process (docs/ipc.md)
   serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats

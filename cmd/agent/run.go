@@ -32,8 +32,8 @@ import (
 const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 
 const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
-          [--max-steps N] [--max-ticks N] [--planner goal|script] [--script FILE] [--json]
-          [--config DIR] [--state FILE]
+          [--max-steps N] [--max-ticks N] [--planner goal|script|ADDR] [--script FILE] [--json]
+          [--planner-cmd "COMMAND ARGS"] [--planner-timeout D] [--config DIR] [--state FILE]
        run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE] ...
        run --body ADDR [--token-file FILE] [--goal "..."] ...`
 
@@ -53,14 +53,16 @@ func runCmd(e *env, args []string) error {
 	traceFile := fs.String("trace", "", "write the JSONL trace to FILE")
 	maxSteps := fs.Int("max-steps", 100, "stop after N steps")
 	maxTicks := fs.Int64("max-ticks", 0, "stop after N game ticks (0 = no limit)")
-	plannerName := fs.String("planner", "goal", "goal (chains skills) or script (replays --script)")
+	plannerName := fs.String("planner", "goal", "goal (chains skills), script (replays --script), or the ADDR of a planner to connect to (unix:///path or tcp://HOST:PORT)")
+	plannerCmd := fs.String("planner-cmd", "", `start this planner program and talk to it on its stdin and stdout, e.g. "python3 my_planner.py"`)
+	plannerTimeout := fs.Duration("planner-timeout", remote.DefaultPlanTimeout, "how long a planner program or ADDR has to answer one plan request")
 	scriptFile := fs.String("script", "", "YAML list of invocations for --planner script")
 	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
 	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	username := fs.String("username", "", "player name on the server")
 	reconnect := fs.Bool("reconnect", false, "retry with backoff when the server is down or the connection drops; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)")
 	bodyAddr := fs.String("body", "", "drive the body served at ADDR (unix:///path or tcp://HOST:PORT, see agent serve)")
-	tokenFile := fs.String("token-file", "", "token to present to --body")
+	tokenFile := fs.String("token-file", "", "token to present to --body and to --planner ADDR")
 	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -81,8 +83,9 @@ func runCmd(e *env, args []string) error {
 	if remoteBody && (set["scenario"] || set["seed"] || set["server"] || set["reconnect"]) {
 		return usagef("run: --scenario, --seed, --server and --reconnect belong to the body; with --body give them to agent serve")
 	}
-	if *tokenFile != "" && !remoteBody {
-		return usagef("run: --token-file needs --body")
+	remotePlanner := strings.Contains(*plannerName, "://")
+	if *tokenFile != "" && !remoteBody && !remotePlanner {
+		return usagef("run: --token-file needs --body or --planner ADDR")
 	}
 	if live && (set["scenario"] || set["seed"]) {
 		return usagef("run: --scenario and --seed are for the simulated world, not with --server")
@@ -93,17 +96,35 @@ func runCmd(e *env, args []string) error {
 	if *maxSteps < 1 {
 		return usagef("run: --max-steps must be at least 1")
 	}
-	switch *plannerName {
-	case "goal":
+	if *plannerCmd != "" && set["planner"] {
+		return usagef("run: give --planner or --planner-cmd, not both")
+	}
+	if set["planner-timeout"] && *plannerCmd == "" && !remotePlanner {
+		return usagef("run: --planner-timeout is for --planner-cmd and --planner ADDR")
+	}
+	if *plannerTimeout <= 0 {
+		return usagef("run: --planner-timeout must be positive, e.g. 30s")
+	}
+	switch {
+	case *plannerCmd != "" || remotePlanner:
 		if *scriptFile != "" {
 			return usagef("run: --script needs --planner script")
 		}
-	case "script":
+		if remotePlanner {
+			if _, err := wire.ParseAddr(*plannerName); err != nil {
+				return usagef("run: --planner: %v", err)
+			}
+		}
+	case *plannerName == "goal":
+		if *scriptFile != "" {
+			return usagef("run: --script needs --planner script")
+		}
+	case *plannerName == "script":
 		if *scriptFile == "" {
 			return usagef("run: --planner script needs --script FILE")
 		}
 	default:
-		return usagef("run: unknown planner %q%s (goal or script)", *plannerName, suggest.DidYouMean(*plannerName, []string{"goal", "script"}))
+		return usagef("run: unknown planner %q%s (goal, script, or a planner's address: unix:///path or tcp://HOST:PORT)", *plannerName, suggest.DidYouMean(*plannerName, []string{"goal", "script"}))
 	}
 
 	// Everything the run names is checked before it starts: the
@@ -235,6 +256,17 @@ func runCmd(e *env, args []string) error {
 	}
 	if conn == nil {
 		conn = ipc.InProcess(body)
+	}
+	if *plannerCmd != "" || remotePlanner {
+		pc, err := openPlanner(ctx, e, *plannerCmd, *plannerName, *tokenFile, *plannerTimeout, conn, reg)
+		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			return err
+		}
+		defer pc.Close()
+		pl = pc.planner
 	}
 	cfg := loop.Config{Registry: reg, Conn: conn, Planner: pl, Goal: goal, Trace: trace,
 		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}

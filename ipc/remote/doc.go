@@ -11,5 +11,13 @@
 // A dropped connection cancels its requests. The client keeps a mirror of
 // the world's chunks from the block deltas of observe, so its snapshots
 // are what an in-process body would give: the same loop, skills, planners
-// and trace. docs/ipc.md describes the protocol.
+// and trace.
+//
+// Planners in other processes use the same protocol, the agent still being
+// the client: [Planner] is a loop.Planner whose Plan is a plan request to
+// a peer that said hello as a planner (a child on its stdin and stdout, or
+// a socket), with the peer's world queries answered by [AgentHandler];
+// [PlannerServer] serves a Go loop.Planner to agents, and the planner asks
+// about the world through [AgentOf] while it plans. docs/ipc.md describes
+// the protocol.
 package remote

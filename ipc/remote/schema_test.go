@@ -3,6 +3,7 @@ package remote_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,8 +17,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -72,6 +77,11 @@ func TestEveryMessageHasASchema(t *testing.T) {
 	want := []string{"defs", "envelope", "error", "cancel"}
 	for _, r := range wire.Requests {
 		want = append(want, r, r+".reply")
+	}
+	for _, r := range wire.PlannerRequests {
+		if !slices.Contains(wire.Requests, r) {
+			want = append(want, r, r+".reply")
+		}
 	}
 	want = append(want, wire.Events...)
 	var got []string
@@ -163,13 +173,14 @@ func TestDocExamples(t *testing.T) {
 	for _, b := range blocks {
 		for _, l := range b {
 			check([]byte(l), "docs/ipc.md: "+l)
-			if strings.Contains(l, `"type":"hello"`) {
+			if hello == "" && strings.Contains(l, `"type":"hello"`) {
 				hello = l
 			}
 		}
 	}
 	for _, k := range []string{"hello", "hello.reply", "execute", "execute.reply", "observe", "observe.reply", "block_at", "block_at.reply",
-		"blocks_in", "blocks_in.reply", "nearest", "nearest.reply", "path", "path.reply", "catalog", "catalog.reply", "error", "time", "position", "lagged", "block_change"} {
+		"blocks_in", "blocks_in.reply", "nearest", "nearest.reply", "path", "path.reply", "catalog", "catalog.reply", "error", "time", "position", "lagged", "block_change",
+		"plan", "plan.reply"} {
 		assert.True(t, kinds[k], "docs/ipc.md shows no %s", k)
 	}
 
@@ -182,7 +193,7 @@ func TestDocExamples(t *testing.T) {
 		for _, l := range b {
 			var m wire.Message
 			require.NoError(t, json.Unmarshal([]byte(l), &m))
-			if m.IsRequest() && m.Type != wire.TypeHello {
+			if m.IsRequest() && m.Type != wire.TypeHello && !slices.Contains(wire.PlannerRequests, m.Type) {
 				r.send(l)
 				sent++
 			}
@@ -201,4 +212,48 @@ func TestDocExamples(t *testing.T) {
 		}
 	}
 	assert.Equal(t, sent, replies, "every request answered: %v", r.sc.Err())
+}
+
+// TestPlanMessagesMatchSchemas: the plan requests of a real run (a
+// rejected step among them, so the last step record is there) and the
+// answers a planner gives are valid against plan.json and plan.reply.json;
+// answers the decoder refuses are refused by the schema too.
+func TestPlanMessagesMatchSchemas(t *testing.T) {
+	s := schemas(t)
+	reg := shipped(t)
+	g, err := loop.ParseGoal("have 8 minecraft:stick and collect 8 minecraft:log", reg.Tiers())
+	require.NoError(t, err)
+	requests := 0
+	p := loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, cat []*registry.Description) (loop.Decision, error) {
+		req, err := remote.NewPlanRequest(g, obs, cat)
+		require.NoError(t, err)
+		validate(t, s, "plan", mustJSON(t, req), "plan request")
+		requests++
+		dec := loop.Decision{Invocation: &loop.Invocation{Skill: "no_such_skill"}}
+		if obs.Step > 1 {
+			if dec, err = (planner.Goal{}).Plan(ctx, g, obs, cat); err != nil {
+				return dec, err
+			}
+		}
+		a := wire.PlanAnswer{Done: dec.Done, Reason: dec.Reason}
+		if dec.Invocation != nil {
+			a.Invocation = &wire.PlanInvocation{Skill: dec.Invocation.Skill, Params: dec.Invocation.Params}
+		}
+		validate(t, s, "plan.reply", mustJSON(t, a), "plan answer")
+		return dec, nil
+	})
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(newSim(t, 0)), Planner: p, Goal: g, MaxSteps: 20})
+	require.NoError(t, err)
+	out, err := l.Run(context.Background())
+	require.NoError(t, err)
+	require.True(t, out.GoalMet)
+	assert.Greater(t, requests, 2)
+	for _, bad := range []string{`{}`, `{"done":false}`, `{"done":true,"invocation":{"skill":"chop_tree"}}`,
+		`{"invocation":{"skill":""}}`, `{"invocaton":{"skill":"chop_tree"}}`} {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		require.NoError(t, err)
+		assert.Error(t, s["plan.reply"].Validate(v), "the schema accepts %s", bad)
+		_, err = wire.DecodePlanAnswer([]byte(bad))
+		assert.Error(t, err, "the decoder accepts %s", bad)
+	}
 }
