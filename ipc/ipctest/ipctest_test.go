@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -167,4 +168,55 @@ func TestScriptedPlanner(t *testing.T) {
 	} {
 		ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return planner.NewScripted(steps...) }, plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
 	}
+}
+
+// TestRemotePlanner: a planner in another process (remote.Planner talking
+// to a remote.PlannerServer over OS pipes) keeps the planner contract, and
+// decides what the planner it serves decides in process.
+func TestRemotePlanner(t *testing.T) {
+	reg := registryOf(t)
+	remoteOf := func(t *testing.T, inner loop.Planner) loop.Planner {
+		srv, err := remote.NewPlannerServer(remote.PlannerServerOptions{Planner: inner, Name: "scripted"})
+		require.NoError(t, err)
+		agentSide, plannerSide := pipePair(t)
+		go srv.ServeConn(plannerSide)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, err := remote.NewClient(ctx, agentSide, remote.ClientOptions{Name: "test"})
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		p, err := remote.NewPlanner(c, remote.PlannerOptions{Timeout: 5 * time.Second})
+		require.NoError(t, err)
+		return p
+	}
+	for _, steps := range [][]loop.Invocation{
+		nil, // done at once
+		{{Skill: "chop_tree", Params: map[string]any{"min_logs": 2}}},
+	} {
+		ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return remoteOf(t, planner.NewScripted(steps...)) },
+			plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
+		for _, tc := range plannerCases(t, reg) {
+			catalog, err := reg.DescribeForTechState(tc.Observation.Snapshot.TechState, nil)
+			require.NoError(t, err)
+			want, err := planner.NewScripted(steps...).Plan(context.Background(), tc.Goal, tc.Observation, catalog)
+			require.NoError(t, err)
+			got, err := remoteOf(t, planner.NewScripted(steps...)).Plan(context.Background(), tc.Goal, tc.Observation, catalog)
+			require.NoError(t, err)
+			assert.Equal(t, want.Done, got.Done, tc.Name)
+			if want.Invocation != nil {
+				require.NotNil(t, got.Invocation, tc.Name)
+				assert.Equal(t, want.Invocation.String(), got.Invocation.String(), tc.Name)
+			}
+		}
+	}
+}
+
+// pipePair is two ends of a connection over OS pipes.
+func pipePair(t *testing.T) (a, b pipeEnd) {
+	t.Helper()
+	r1, w1, err := os.Pipe()
+	require.NoError(t, err)
+	r2, w2, err := os.Pipe()
+	require.NoError(t, err)
+	return pipeEnd{r: r2, w: w1}, pipeEnd{r: r1, w: w2}
 }
