@@ -15,7 +15,7 @@
 const net = require('node:net');
 
 const EVENTS = ['time', 'position', 'health', 'inventory', 'dimension', 'block_change',
-  'chunk_loaded', 'chunk_unloaded', 'entity', 'entity_gone', 'lagged', 'disconnect'];
+  'chunk_loaded', 'chunk_unloaded', 'entity', 'entity_gone', 'chat', 'lagged', 'disconnect'];
 
 function usage(msg) {
   process.stderr.write(`observer.js: ${msg}\nusage: node observer.js unix:///path|tcp://HOST:PORT [MAX_EVENTS]\n`);
@@ -60,6 +60,7 @@ function describe(type, p = {}) {
     case 'chunk_unloaded': return `chunk_unloaded ${p.x}, ${p.z}`;
     case 'entity': return `entity ${p.entity && p.entity.id} ${p.entity && p.entity.kind} at ${pos(p.entity && p.entity.pos)}`;
     case 'entity_gone': return `entity_gone ${p.id}`;
+    case 'chat': return `chat <${p.from || 'server'}> ${p.text}`;
     case 'lagged': return `lagged: ${p.dropped} events dropped`;
     case 'disconnect': return `disconnect: ${p.reason}`;
     default: return `${type} ${JSON.stringify(p)}`;

@@ -13,7 +13,10 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-var _ ipc.Body = (*Client)(nil)
+var (
+	_ ipc.Body       = (*Client)(nil)
+	_ ipc.ChatSource = (*Client)(nil)
+)
 
 // Info implements ipc.Body: the client executes every action kind.
 func (c *Client) Info() ipc.Info { return ipc.Info{Name: "gtnh", Supports: action.Kinds()} }
@@ -243,4 +246,19 @@ func faceCursor(face int8) (uint8, uint8, uint8) {
 	o := faceOffsets[face]
 	cur := func(v int) uint8 { return uint8(8 + 8*v) }
 	return cur(o[0]), cur(o[1]), cur(o[2])
+}
+
+// ChatSince implements ipc.ChatSource: the received lines numbered seq or
+// later, of the last 256, as the chat log keeps them (the operator secret
+// already replaced by [REDACTED]).
+func (c *Client) ChatSince(seq uint64) ([]ipc.ChatMessage, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []ipc.ChatMessage
+	for _, m := range c.chatLog {
+		if m.Seq >= seq {
+			out = append(out, ipc.ChatMessage{Seq: m.Seq, From: m.Sender, Text: m.Text, Tick: m.Tick})
+		}
+	}
+	return out, c.chatSeq + 1
 }

@@ -68,6 +68,7 @@ type Client struct {
 	mods     []proto17.ModInfo
 	info     *ServerInfo
 	chatLog  []ChatMessage
+	chatSeq  uint64 // the Seq of the newest line received
 	stats    Stats
 	unknown  map[string]bool
 	err      error

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -274,7 +275,9 @@ func TestJoinDimensionWithoutAnOverride(t *testing.T) {
 
 // TestChatLogKeepsTheLastLines: the client keeps the last maxChatLog lines.
 func TestChatLogKeepsTheLastLines(t *testing.T) {
-	c := &Client{guard: newGuard(nil, CommandConfig{}), log: zerolog.Nop(), changed: make(chan struct{})}
+	c := &Client{guard: newGuard(nil, CommandConfig{}), log: zerolog.Nop(), changed: make(chan struct{}),
+		state: world.NewState(world.StateOptions{})}
+	c.state.Update(func(tx *world.Tx) { tx.SetTick(77) })
 	s := &session{players: map[int32]seenPlayer{}}
 	for i := range maxChatLog + 10 {
 		c.onChat(s, &proto17.Chat{JSON: fmt.Sprintf(`{"text":"line %d"}`, i)})
@@ -283,6 +286,21 @@ func TestChatLogKeepsTheLastLines(t *testing.T) {
 	require.Len(t, log, maxChatLog)
 	assert.Equal(t, "line 10", log[0].Text)
 	assert.Equal(t, fmt.Sprintf("line %d", maxChatLog+9), log[len(log)-1].Text)
+
+	// As a chat source: numbered from 1 in the order they came, the lost
+	// ones before the first line kept.
+	all, next := c.ChatSince(0)
+	require.Len(t, all, maxChatLog)
+	assert.Equal(t, uint64(maxChatLog+11), next)
+	assert.Equal(t, ipc.ChatMessage{Seq: 11, Text: "line 10", Tick: 77}, all[0])
+	assert.Equal(t, uint64(maxChatLog+10), all[len(all)-1].Seq)
+	tail, next2 := c.ChatSince(maxChatLog + 9)
+	assert.Equal(t, next, next2)
+	require.Len(t, tail, 2)
+	assert.Equal(t, fmt.Sprintf("line %d", maxChatLog+8), tail[0].Text)
+	none, next3 := c.ChatSince(next)
+	assert.Empty(t, none)
+	assert.Equal(t, next, next3)
 }
 
 // TestSwapHotbarNeedsAHotbarSlot: a number-key swap names hotbar slots 0..8.

@@ -497,7 +497,10 @@ func (c *Client) onChat(s *session, p *proto17.Chat) {
 	cmd, verdict := c.guard.check(m, c.cfg.Username)
 	// From here on the line never carries the secret.
 	m.Text, m.Plain = c.guard.scrub(m.Text), c.guard.scrub(m.Plain)
+	c.state.Update(func(tx *world.Tx) { m.Tick = tx.Tick() })
 	c.mu.Lock()
+	c.chatSeq++
+	m.Seq = c.chatSeq
 	c.chatLog = append(c.chatLog, m)
 	if len(c.chatLog) > maxChatLog {
 		c.chatLog = c.chatLog[len(c.chatLog)-maxChatLog:]

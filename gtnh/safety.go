@@ -147,8 +147,11 @@ type ChatMessage struct {
 	Plain string `json:"plain"`
 	// Whisper: sent privately to the bot (/tell).
 	Whisper bool `json:"whisper,omitempty"`
-	// Time is when it arrived.
+	// Time is when it arrived, Tick the game tick then.
 	Time time.Time `json:"time"`
+	Tick int64     `json:"tick"`
+	// Seq numbers the lines the client received: 1, 2, 3, …
+	Seq uint64 `json:"seq"`
 }
 
 // Command is an operator's chat command.

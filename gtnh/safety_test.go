@@ -307,10 +307,20 @@ func TestSecretNeverLeaves(t *testing.T) {
 	require.NoError(t, err)
 	stats, err := json.Marshal(st)
 	require.NoError(t, err)
+	// What the body server forwards as chat events: every line received,
+	// scrubbed.
+	lines, next := c.ChatSince(0)
+	require.Len(t, lines, 5)
+	assert.Equal(t, uint64(6), next)
+	assert.Equal(t, "Alice", lines[0].From)
+	assert.Equal(t, "!bot "+redacted+" ping", lines[0].Text, "the whispered command is forwarded scrubbed")
+	assert.Equal(t, "Mallory", lines[3].From)
+	source, err := json.Marshal(lines)
+	require.NoError(t, err)
 	require.NoError(t, c.Close())
 	var cfgDump Config
 	cfg(&cfgDump)
-	for what, text := range map[string]string{"logs": logs.String(), "chat history": string(history), "stats": string(stats),
+	for what, text := range map[string]string{"logs": logs.String(), "chat history": string(history), "chat source": string(source), "stats": string(stats),
 		"config": fmt.Sprintf("%v %+v %#v", cfgDump, cfgDump, cfgDump.Commands)} {
 		assert.NotContains(t, text, testSecret, what)
 	}

@@ -87,6 +87,28 @@ type Body interface {
 	Execute(ctx context.Context, a action.Action) Result
 }
 
+// ChatMessage is one chat line a body saw.
+type ChatMessage struct {
+	// Seq numbers the body's chat lines: 1, 2, 3, … in the order they came.
+	Seq uint64
+	// From is the player who wrote it ("" for the server).
+	From string
+	// Text is the message, without the sender.
+	Text string
+	// Tick is the game tick when it came.
+	Tick int64
+}
+
+// ChatSource is what a body implements when it can report chat. Bodies
+// keep a bounded log of recent lines; ChatSince returns those numbered seq
+// or later, oldest first, and next, the number the next line will get (pass
+// it to the following call). When the first line returned is numbered past
+// seq, the lines between were lost from the log. It must be safe to call
+// while the body executes an action.
+type ChatSource interface {
+	ChatSince(seq uint64) (msgs []ChatMessage, next uint64)
+}
+
 // Conn is the loop's view of a body, whatever the transport.
 type Conn interface {
 	Hello(ctx context.Context) (Info, error)

@@ -49,12 +49,7 @@ func (s *Sim) apply(tx *world.Tx, a action.Action) ipc.Result {
 	case action.Wait:
 		return ipc.Result{Code: ipc.OK, Ticks: int64(x.Ticks)}
 	case action.Chat:
-		if len(s.chat) == chatHistory {
-			// Keep the newest messages in place: a long run must not grow.
-			copy(s.chat, s.chat[1:])
-			s.chat = s.chat[:chatHistory-1]
-		}
-		s.chat = append(s.chat, x.Message)
+		s.said(tx.Player().Name, x.Message, tx.Tick())
 		return ipc.Result{Code: ipc.OK, Ticks: 1}
 	}
 	return ipc.Failf(ipc.UnsupportedAction, 0, "the simulator has no rule for %s", a.Kind())

@@ -151,6 +151,43 @@ func TestChatHistoryIsBounded(t *testing.T) {
 	assert.LessOrEqual(t, cap(s.chat), 2*chatHistory)
 }
 
+// TestChatSince: the simulator reports the lines the player said, from
+// the player, numbered in order, at the tick they were said; a call from
+// the number it returned gets only the newer lines, and lines pushed out of
+// the bounded history leave a gap.
+func TestChatSince(t *testing.T) {
+	s := small(t, "")
+	none, next := s.ChatSince(0)
+	assert.Empty(t, none)
+	assert.Equal(t, uint64(1), next)
+	tick := s.State().Snapshot().Tick
+	require.True(t, exec(t, s, action.Chat{Message: "one"}).OK())
+	require.True(t, exec(t, s, action.Chat{Message: "two"}).OK())
+	got, next := s.ChatSince(next)
+	require.Len(t, got, 2)
+	assert.Equal(t, ipc.ChatMessage{Seq: 1, From: "Bot", Text: "one", Tick: tick}, got[0])
+	assert.Equal(t, ipc.ChatMessage{Seq: 2, From: "Bot", Text: "two", Tick: tick + 1}, got[1])
+	assert.Equal(t, uint64(3), next)
+	got, next2 := s.ChatSince(next)
+	assert.Empty(t, got)
+	assert.Equal(t, next, next2)
+	got, _ = s.ChatSince(2)
+	require.Len(t, got, 1)
+	assert.Equal(t, "two", got[0].Text)
+	for i := range chatHistory {
+		require.True(t, exec(t, s, action.Chat{Message: fmt.Sprint("m", i)}).OK())
+	}
+	got, next = s.ChatSince(next)
+	require.Len(t, got, chatHistory)
+	assert.Equal(t, uint64(3), got[0].Seq, "the oldest kept")
+	assert.Equal(t, uint64(chatHistory+3), next)
+	require.True(t, exec(t, s, action.Chat{Message: "last"}).OK())
+	got, _ = s.ChatSince(3)
+	require.Len(t, got, chatHistory)
+	assert.Equal(t, uint64(4), got[0].Seq, "line 3 was pushed out: a gap")
+	assert.Equal(t, "last", got[len(got)-1].Text)
+}
+
 // TestHarvestLevelAndWear: a wooden pickaxe breaks diamond ore at the slow
 // rate and gets nothing, an iron one gets the diamond; a bare hand gets
 // nothing from a gold block; every block with hardness wears the tool.

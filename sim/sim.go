@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -24,15 +25,23 @@ type Sim struct {
 	rng   *rand.Rand
 	cells map[world.StateID]path.Cell
 	// open is the container whose window is open, if any.
-	open   *world.BlockPos
-	chat   []string
-	finder *path.Finder
+	open *world.BlockPos
+	// chat is the newest chatHistory messages the player sent, chatNext
+	// the number the next one gets; chatMu guards both (ChatSince runs
+	// beside Execute).
+	chatMu   sync.Mutex
+	chat     []ipc.ChatMessage
+	chatNext uint64
+	finder   *path.Finder
 	// boilers and ovens hold the machines' hidden tile-entity state.
 	boilers map[world.BlockPos]*boilerCore
 	ovens   map[world.BlockPos]*ovenCore
 }
 
-var _ ipc.Body = (*Sim)(nil)
+var (
+	_ ipc.Body       = (*Sim)(nil)
+	_ ipc.ChatSource = (*Sim)(nil)
+)
 
 // Options tune a simulation.
 type Options struct {
@@ -286,7 +295,49 @@ func (s *Sim) State() *world.State { return s.state }
 const chatHistory = 256
 
 // Chat returns the messages the player sent, the newest chatHistory (256).
-func (s *Sim) Chat() []string { return append([]string(nil), s.chat...) }
+func (s *Sim) Chat() []string {
+	s.chatMu.Lock()
+	defer s.chatMu.Unlock()
+	out := make([]string, len(s.chat))
+	for i, m := range s.chat {
+		out[i] = m.Text
+	}
+	return out
+}
+
+// ChatSince implements ipc.ChatSource: the messages the player sent,
+// numbered seq or later (of the newest chatHistory), from the player's name.
+func (s *Sim) ChatSince(seq uint64) ([]ipc.ChatMessage, uint64) {
+	s.chatMu.Lock()
+	defer s.chatMu.Unlock()
+	next := s.chatNext + 1
+	i, _ := sort.Find(len(s.chat), func(i int) int {
+		switch {
+		case seq < s.chat[i].Seq:
+			return -1
+		case seq > s.chat[i].Seq:
+			return 1
+		}
+		return 0
+	})
+	if i == len(s.chat) {
+		return nil, next
+	}
+	return append([]ipc.ChatMessage(nil), s.chat[i:]...), next
+}
+
+// said logs a message the player sent.
+func (s *Sim) said(from, text string, tick int64) {
+	s.chatMu.Lock()
+	defer s.chatMu.Unlock()
+	if len(s.chat) == chatHistory {
+		// Keep the newest messages in place: a long run must not grow.
+		copy(s.chat, s.chat[1:])
+		s.chat = s.chat[:chatHistory-1]
+	}
+	s.chatNext++
+	s.chat = append(s.chat, ipc.ChatMessage{Seq: s.chatNext, From: from, Text: text, Tick: tick})
+}
 
 // Execute implements ipc.Body: it applies the game rules for one action,
 // lets the player fall if the action left nothing under the feet (see

@@ -179,7 +179,7 @@ func TestDocExamples(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"hello", "hello.reply", "execute", "execute.reply", "observe", "observe.reply", "block_at", "block_at.reply",
-		"blocks_in", "blocks_in.reply", "nearest", "nearest.reply", "path", "path.reply", "catalog", "catalog.reply", "error", "time", "position", "lagged", "block_change",
+		"blocks_in", "blocks_in.reply", "nearest", "nearest.reply", "path", "path.reply", "catalog", "catalog.reply", "error", "time", "position", "lagged", "block_change", "chat",
 		"plan", "plan.reply"} {
 		assert.True(t, kinds[k], "docs/ipc.md shows no %s", k)
 	}

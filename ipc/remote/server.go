@@ -226,6 +226,10 @@ func (s *Server) welcome() wire.Welcome {
 	if s.opts.Catalog == nil {
 		reqs = slices.DeleteFunc(reqs, func(t string) bool { return t == wire.TypeCatalog })
 	}
+	events := slices.Clone(wire.Events)
+	if _, ok := s.opts.Body.(ipc.ChatSource); !ok {
+		events = slices.DeleteFunc(events, func(e string) bool { return e == wire.EventChat })
+	}
 	return wire.Welcome{Protocol: wire.Version, Role: wire.RoleBody, Name: info.Name, Actions: acts,
-		Events: slices.Clone(wire.Events), Requests: reqs, MaxMessage: s.opts.MaxMessage}
+		Events: events, Requests: reqs, MaxMessage: s.opts.MaxMessage}
 }

@@ -2,10 +2,12 @@ package remote
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -25,6 +27,9 @@ type watcher struct {
 	done chan struct{}
 	once sync.Once
 	prev *world.Snapshot
+	// chatNext is the number of the next chat line to send (when the
+	// body is an ipc.ChatSource).
+	chatNext uint64
 }
 
 func newWatcher(s *Server) *watcher {
@@ -67,6 +72,7 @@ func (w *watcher) run() {
 		if err != nil || snap == nil {
 			continue
 		}
+		cs, chats := w.srv.opts.Body.(ipc.ChatSource)
 		if w.prev != nil {
 			emit := func(kind, key string, payload any) {
 				line, err := wire.Encode(nil, kind, payload)
@@ -77,18 +83,48 @@ func (w *watcher) run() {
 					c.event(kind, key, line)
 				}
 			}
-			lost := diff(w.prev, snap, emit)
-			if lost > 0 {
-				for _, c := range subs {
-					c.queue.mu.Lock()
-					c.queue.dropped += lost
-					c.queue.mu.Unlock()
-					c.queue.signal()
-				}
+			lostTo(subs, "", diff(w.prev, snap, emit))
+			if chats {
+				w.chat(cs, subs, emit)
 			}
+		} else if chats {
+			// Chat from the moment of subscribing: skip what came before.
+			_, w.chatNext = cs.ChatSince(math.MaxUint64)
 		}
 		w.prev = snap
 	}
+}
+
+// lostTo counts n dropped events for the subscribers (those of kind, or
+// all when kind is ""), who get a lagged notice.
+func lostTo(subs []*conn, kind string, n int64) {
+	if n <= 0 {
+		return
+	}
+	for _, c := range subs {
+		if kind != "" && !c.wants(kind) {
+			continue
+		}
+		c.queue.mu.Lock()
+		c.queue.dropped += n
+		c.queue.mu.Unlock()
+		c.queue.signal()
+	}
+}
+
+// chat emits one chat event per line the body received since the last
+// call, none coalesced (a full queue drops them, counted). Lines the
+// body's bounded log lost before they could be sent count as dropped, so
+// the lagged notice comes before the lines that follow the gap.
+func (w *watcher) chat(cs ipc.ChatSource, subs []*conn, emit func(kind, key string, payload any)) {
+	msgs, next := cs.ChatSince(w.chatNext)
+	if len(msgs) > 0 && msgs[0].Seq > w.chatNext {
+		lostTo(subs, wire.EventChat, int64(msgs[0].Seq-w.chatNext))
+	}
+	for _, m := range msgs {
+		emit(wire.EventChat, "", wire.ChatEvent{From: m.From, Text: m.Text, Tick: m.Tick})
+	}
+	w.chatNext = next
 }
 
 // diff emits the events that turn a into b and returns how many block

@@ -34,15 +34,17 @@ const (
 	EventChunkUnloaded = "chunk_unloaded"
 	EventEntity        = "entity"
 	EventEntityGone    = "entity_gone"
+	EventChat          = "chat"
 	EventLagged        = "lagged"
 	EventDisconnect    = "disconnect"
 )
 
 // Events lists the event kinds a body server can send. lagged and
 // disconnect go to every connection; the others only to those that asked
-// for them in their hello.
+// for them in their hello. chat is sent only by bodies that report chat
+// (ipc.ChatSource).
 var Events = []string{EventTime, EventPosition, EventHealth, EventInventory, EventDimension, EventBlockChange,
-	EventChunkLoaded, EventChunkUnloaded, EventEntity, EventEntityGone, EventLagged, EventDisconnect}
+	EventChunkLoaded, EventChunkUnloaded, EventEntity, EventEntityGone, EventChat, EventLagged, EventDisconnect}
 
 // Roles a peer states in its hello.
 const (
@@ -262,6 +264,12 @@ type (
 	// EntityGoneEvent: an entity left.
 	EntityGoneEvent struct {
 		ID int `json:"id"`
+	}
+	// ChatEvent: a chat line; From is "" for the server.
+	ChatEvent struct {
+		From string `json:"from"`
+		Text string `json:"text"`
+		Tick int64  `json:"tick"`
 	}
 	// LaggedEvent: events were dropped because the reader was slow.
 	LaggedEvent struct {

@@ -1,0 +1,168 @@
+package remote_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+)
+
+// TestChatEvents: over a unix socket, a chat action in the simulator
+// reaches a subscriber as a chat event from the player, valid against
+// chat.json; a line said before subscribing is not sent, and a connection
+// that did not ask for chat gets none.
+func TestChatEvents(t *testing.T) {
+	s := schemas(t)
+	w := newSim(t, 0)
+	addr, _ := serve(t, remote.ServerOptions{Body: w, Poll: -1}, "unix")
+	agent := dial(t, addr, remote.ClientOptions{})
+	ctx := context.Background()
+	res, err := agent.Execute(ctx, action.Chat{Message: "before anyone listens"})
+	require.NoError(t, err)
+	require.True(t, res.OK(), res.Error)
+
+	var ev, other events
+	obs := dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventChat}, OnEvent: ev.on})
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: other.on})
+	info, err := obs.Hello(ctx)
+	require.NoError(t, err)
+	assert.Contains(t, info.Name, "sim")
+	for _, m := range []string{"hello there", "hello there", "bye"} {
+		res, err = agent.Execute(ctx, action.Chat{Message: m})
+		require.NoError(t, err)
+		require.True(t, res.OK(), res.Error)
+	}
+	snap, err := agent.Observe(ctx)
+	require.NoError(t, err)
+	waitFor(t, "three chat events", func() bool { return len(ev.get(wire.EventChat)) >= 3 })
+	waitFor(t, "time events", func() bool { return len(other.get(wire.EventTime)) > 0 })
+	var texts []string
+	var last int64
+	for _, p := range ev.get(wire.EventChat) {
+		validate(t, s, "chat", p, string(p))
+		var c wire.ChatEvent
+		require.NoError(t, json.Unmarshal(p, &c))
+		assert.Equal(t, "Bot", c.From)
+		assert.Equal(t, snap.Player.Name, c.From)
+		assert.GreaterOrEqual(t, c.Tick, last)
+		assert.LessOrEqual(t, c.Tick, snap.Tick)
+		last = c.Tick
+		texts = append(texts, c.Text)
+	}
+	assert.Equal(t, []string{"hello there", "hello there", "bye"}, texts, "each line once, none coalesced, none from before")
+	assert.Empty(t, ev.get(wire.EventLagged))
+	assert.Empty(t, other.get(wire.EventChat), "chat only to those who asked")
+}
+
+// plainBody hides everything but ipc.Body of the body it wraps.
+type plainBody struct{ ipc.Body }
+
+// chatBody is a body whose chat log the test writes.
+type chatBody struct {
+	ipc.Body
+	mu   sync.Mutex
+	log  []ipc.ChatMessage
+	next uint64
+}
+
+func (b *chatBody) ChatSince(seq uint64) ([]ipc.ChatMessage, uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []ipc.ChatMessage
+	for _, m := range b.log {
+		if m.Seq >= seq {
+			out = append(out, m)
+		}
+	}
+	return out, b.next
+}
+
+// add logs n lines, keeping only the newest keep (the log is bounded).
+func (b *chatBody) add(keep int, texts ...string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, x := range texts {
+		b.log = append(b.log, ipc.ChatMessage{Seq: b.next, From: "Alice", Text: x, Tick: int64(b.next)})
+		b.next++
+	}
+	if len(b.log) > keep {
+		b.log = b.log[len(b.log)-keep:]
+	}
+}
+
+// TestHelloListsChatOnlyFromChatSources: a body that does not report chat
+// does not list chat in hello.
+func TestHelloListsChatOnlyFromChatSources(t *testing.T) {
+	addr, _ := serve(t, remote.ServerOptions{Body: plainBody{newSim(t, 0)}, Poll: -1}, "unix")
+	r := rawDial(t, addr)
+	r.send(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"observer"}}`)
+	var wel wire.Welcome
+	r.expectReply("1", &wel)
+	assert.NotContains(t, wel.Events, wire.EventChat)
+	assert.Contains(t, wel.Events, wire.EventTime)
+
+	addr, _ = serve(t, remote.ServerOptions{Body: &chatBody{Body: newSim(t, 0), next: 1}, Poll: -1}, "unix")
+	r = rawDial(t, addr)
+	r.send(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"observer"}}`)
+	r.expectReply("1", &wel)
+	assert.Contains(t, wel.Events, wire.EventChat)
+}
+
+// TestChatLostAndDropped: lines the body's log lost before the server
+// read them count as dropped (a lagged notice before the lines after the
+// gap); the rest arrive in order, one event each, alike lines too.
+func TestChatLostAndDropped(t *testing.T) {
+	b := &chatBody{Body: newSim(t, 0), next: 1}
+	addr, _ := serve(t, remote.ServerOptions{Body: b, Poll: 5 * time.Millisecond}, "unix")
+	r := rawDial(t, addr)
+	r.send(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"observer","events":["chat"]}}`)
+	var wel wire.Welcome
+	r.expectReply("1", &wel)
+	// Let the server start watching, then write 6 lines of which the log
+	// keeps 3: 3 lost.
+	time.Sleep(50 * time.Millisecond)
+	b.add(3, "a", "b", "c", "d", "e", "f")
+	var got []string
+	var dropped int64
+	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for len(got) < 3 && r.sc.Scan() {
+		var m wire.Message
+		require.NoError(t, json.Unmarshal(r.sc.Bytes(), &m))
+		switch m.Type {
+		case wire.EventLagged:
+			var l wire.LaggedEvent
+			require.NoError(t, json.Unmarshal(m.Payload, &l))
+			dropped += l.Dropped
+		case wire.EventChat:
+			var c wire.ChatEvent
+			require.NoError(t, json.Unmarshal(m.Payload, &c))
+			got = append(got, c.Text)
+		}
+	}
+	assert.Equal(t, []string{"d", "e", "f"}, got)
+	assert.Equal(t, int64(3), dropped)
+
+	// Lines alike are each an event of their own.
+	b.add(100, "x", "x", "x")
+	got = nil
+	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for len(got) < 3 && r.sc.Scan() {
+		var m wire.Message
+		require.NoError(t, json.Unmarshal(r.sc.Bytes(), &m))
+		require.Equal(t, wire.EventChat, m.Type, string(r.sc.Bytes()))
+		var c wire.ChatEvent
+		require.NoError(t, json.Unmarshal(m.Payload, &c))
+		assert.Equal(t, "Alice", c.From)
+		got = append(got, c.Text)
+	}
+	assert.Equal(t, []string{"x", "x", "x"}, got)
+}
