@@ -127,6 +127,8 @@ func TestChatLostAndDropped(t *testing.T) {
 	r.send(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"observer","events":["chat"]}}`)
 	var wel wire.Welcome
 	r.expectReply("1", &wel)
+	var other events
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: other.on})
 	// Let the server start watching, then write 6 lines of which the log
 	// keeps 3: 3 lost.
 	time.Sleep(50 * time.Millisecond)
@@ -150,6 +152,8 @@ func TestChatLostAndDropped(t *testing.T) {
 	}
 	assert.Equal(t, []string{"d", "e", "f"}, got)
 	assert.Equal(t, int64(3), dropped)
+	time.Sleep(50 * time.Millisecond)
+	assert.Empty(t, other.get(wire.EventLagged), "lost chat is no loss to a connection that did not ask for chat")
 
 	// Lines alike are each an event of their own.
 	b.add(100, "x", "x", "x")
