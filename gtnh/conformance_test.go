@@ -2,7 +2,6 @@ package gtnh
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -33,28 +32,15 @@ func TestConformance(t *testing.T) {
 			srv, err := remote.NewServer(remote.ServerOptions{Body: joined(t), Log: zerolog.Nop()})
 			require.NoError(t, err)
 			t.Cleanup(func() { srv.Close() })
-			r1, w1, err := os.Pipe()
-			require.NoError(t, err)
-			r2, w2, err := os.Pipe()
-			require.NoError(t, err)
-			go srv.ServeConn(pipeRW{r: r1, w: w2})
+			client, server := ipctest.Pipes(t)
+			go srv.ServeConn(server)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			c, err := remote.NewClient(ctx, pipeRW{r: r2, w: w1}, remote.ClientOptions{Name: "conformance"})
+			c, err := remote.NewClient(ctx, client, remote.ClientOptions{Name: "conformance"})
 			require.NoError(t, err)
 			return c
 		}, opts)
 	})
-}
-
-// pipeRW joins the read end of one OS pipe and the write end of another.
-type pipeRW struct{ r, w *os.File }
-
-func (p pipeRW) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p pipeRW) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p pipeRW) Close() error {
-	p.w.Close()
-	return p.r.Close()
 }
 
 // joined is a client playing on a fresh scripted server.

@@ -121,17 +121,7 @@ func loadRegistry(fsys fs.FS, opts registry.Options, strict bool) (*registry.Reg
 			errs = append(errs, strictyaml.Flatten("", err)...)
 		}
 	} else {
-		for _, impl := range registry.Provided() {
-			// Implementations for skills this configuration does not
-			// define belong to other configurations; anything else is a
-			// real problem.
-			if err := reg.Register(impl); err != nil && !errors.Is(err, registry.ErrNoSpec) {
-				errs = append(errs, strictyaml.Flatten("", err)...)
-			}
-		}
-		if err := reg.Finalize(); err != nil {
-			errs = append(errs, strictyaml.Flatten("", err)...)
-		}
+		errs = append(errs, registerOwn(reg)...)
 	}
 	if len(errs) > 0 {
 		errs.Sort()
@@ -159,4 +149,20 @@ func configSummary(reg *registry.Registry) string {
 // as a hint, then the known ones.
 func unknownName(kind, name string, known []string) error {
 	return usagef("unknown %s %q%s (known: %s)", kind, name, suggest.DidYouMean(name, known), strings.Join(known, ", "))
+}
+
+// registerOwn registers the Go implementations of the skills reg defines
+// and finalizes it. Implementations for skills it does not define belong to
+// other configurations and are passed over; any other problem is returned.
+func registerOwn(reg *registry.Registry) strictyaml.Errors {
+	var errs strictyaml.Errors
+	for _, impl := range registry.Provided() {
+		if err := reg.Register(impl); err != nil && !errors.Is(err, registry.ErrNoSpec) {
+			errs = append(errs, strictyaml.Flatten("", err)...)
+		}
+	}
+	if err := reg.Finalize(); err != nil {
+		errs = append(errs, strictyaml.Flatten("", err)...)
+	}
+	return errs
 }

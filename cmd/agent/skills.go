@@ -396,16 +396,7 @@ func validateOne(e *env, fsys fs.FS, prefix string) (int, string, nameSet, int) 
 	if err != nil {
 		errs = append(errs, strictyaml.Flatten("", err)...)
 	} else {
-		for _, impl := range registry.Provided() {
-			// Implementations for skills this directory does not define
-			// belong to other directories; anything else is a real problem.
-			if err := reg.Register(impl); err != nil && !errors.Is(err, registry.ErrNoSpec) {
-				errs = append(errs, strictyaml.Flatten("", err)...)
-			}
-		}
-		if err := reg.Finalize(); err != nil {
-			errs = append(errs, strictyaml.Flatten("", err)...)
-		}
+		errs = append(errs, registerOwn(reg)...)
 	}
 	errs.Sort()
 	n := printErrors(e.stderr, prefix, errs.Err())

@@ -18,7 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -459,4 +461,32 @@ func (s *suite) close(t *testing.T) {
 	assert.Error(t, err, "observe on a closed connection")
 	res, err := c.Execute(ctx, action.Wait{Ticks: 1})
 	assert.True(t, err != nil || !res.OK(), "execute on a closed connection succeeded")
+}
+
+// Pipes returns the two ends of a connection over OS pipes, the way a
+// child process's stdin and stdout join its parent: what one end writes,
+// the other reads. Both are closed when the test ends.
+func Pipes(t testing.TB) (a, b io.ReadWriteCloser) {
+	t.Helper()
+	r1, w1, err := os.Pipe()
+	if err != nil {
+		t.Fatalf("ipctest: pipe: %v", err)
+	}
+	r2, w2, err := os.Pipe()
+	if err != nil {
+		t.Fatalf("ipctest: pipe: %v", err)
+	}
+	a, b = pipeEnd{r: r2, w: w1}, pipeEnd{r: r1, w: w2}
+	t.Cleanup(func() { a.Close(); b.Close() })
+	return a, b
+}
+
+// pipeEnd joins the read end of one OS pipe and the write end of another.
+type pipeEnd struct{ r, w *os.File }
+
+func (p pipeEnd) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipeEnd) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipeEnd) Close() error {
+	p.w.Close()
+	return p.r.Close()
 }

@@ -74,28 +74,14 @@ func TestRemoteOverUnixSocket(t *testing.T) {
 	}, simOpts)
 }
 
-// pipeEnd joins the read end of one OS pipe and the write end of another:
-// what a child process's stdin and stdout look like.
-type pipeEnd struct{ r, w *os.File }
-
-func (p pipeEnd) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p pipeEnd) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p pipeEnd) Close() error {
-	p.w.Close()
-	return p.r.Close()
-}
-
 func TestRemoteOverPipes(t *testing.T) {
 	ipctest.TestBody(t, func(t *testing.T) ipc.Conn {
 		srv := serveSim(t)
-		r1, w1, err := os.Pipe()
-		require.NoError(t, err)
-		r2, w2, err := os.Pipe()
-		require.NoError(t, err)
-		go srv.ServeConn(pipeEnd{r: r1, w: w2})
+		client, server := ipctest.Pipes(t)
+		go srv.ServeConn(server)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		c, err := remote.NewClient(ctx, pipeEnd{r: r2, w: w1}, remote.ClientOptions{Name: "ipctest"})
+		c, err := remote.NewClient(ctx, client, remote.ClientOptions{Name: "ipctest"})
 		require.NoError(t, err)
 		return c
 	}, simOpts)
@@ -118,12 +104,9 @@ func TestPartialBody(t *testing.T) {
 			srv, err := remote.NewServer(remote.ServerOptions{Body: partial{newSim(t)}, Log: zerolog.Nop()})
 			require.NoError(t, err)
 			t.Cleanup(func() { srv.Close() })
-			r1, w1, err := os.Pipe()
-			require.NoError(t, err)
-			r2, w2, err := os.Pipe()
-			require.NoError(t, err)
-			go srv.ServeConn(pipeEnd{r: r1, w: w2})
-			c, err := remote.NewClient(context.Background(), pipeEnd{r: r2, w: w1}, remote.ClientOptions{Name: "ipctest"})
+			client, server := ipctest.Pipes(t)
+			go srv.ServeConn(server)
+			c, err := remote.NewClient(context.Background(), client, remote.ClientOptions{Name: "ipctest"})
 			require.NoError(t, err)
 			return c
 		}, simOpts)
@@ -178,7 +161,7 @@ func TestRemotePlanner(t *testing.T) {
 	remoteOf := func(t *testing.T, inner loop.Planner) loop.Planner {
 		srv, err := remote.NewPlannerServer(remote.PlannerServerOptions{Planner: inner, Name: "scripted"})
 		require.NoError(t, err)
-		agentSide, plannerSide := pipePair(t)
+		agentSide, plannerSide := ipctest.Pipes(t)
 		go srv.ServeConn(plannerSide)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -209,14 +192,4 @@ func TestRemotePlanner(t *testing.T) {
 			}
 		}
 	}
-}
-
-// pipePair is two ends of a connection over OS pipes.
-func pipePair(t *testing.T) (a, b pipeEnd) {
-	t.Helper()
-	r1, w1, err := os.Pipe()
-	require.NoError(t, err)
-	r2, w2, err := os.Pipe()
-	require.NoError(t, err)
-	return pipeEnd{r: r2, w: w1}, pipeEnd{r: r1, w: w2}
 }
