@@ -113,6 +113,9 @@ type StepRecord struct {
 	Code       string `json:"code,omitempty"`
 	Error      string `json:"error,omitempty"`
 	Ticks      int64  `json:"ticks"`
+	// Planner is how the planner reached this step's decision, when it
+	// says (Decision.Trace).
+	Planner *PlannerTrace `json:"planner,omitempty"`
 }
 
 // SkillStats counts one skill's steps in a run.
@@ -313,6 +316,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		}
 		obs := Observation{Step: out.Steps, Snapshot: snap, Progress: out.Progress, Last: last, Blocked: blockedList(blocked)}
 		dec, err := l.plan(ctx, obs, catalog)
+		rec.Planner = dec.Trace
 		switch {
 		case err != nil && ctx.Err() != nil:
 			out.Steps--

@@ -864,3 +864,27 @@ func TestDeterministicFailureIsReportedTwice(t *testing.T) {
 	}
 	assert.Equal(t, "stuck: the goal runs mine_block target=minecraft:gravel, which failed the same way twice here and is blocked until the world changes", r.out.Why)
 }
+
+// TestPlannerTraceReachesTheRecord: what a planner says about how it decided
+// is in the step's trace line, also when it answers with an error.
+func TestPlannerTraceReachesTheRecord(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	n := 0
+	pl := loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, cat []*registry.Description) (loop.Decision, error) {
+		n++
+		tr := &loop.PlannerTrace{Planner: "test", Model: "m", Calls: n, TokensIn: 10, TokensOut: 2, Loaded: []string{"coke-oven-operation"}}
+		if n == 1 {
+			return loop.Decision{Trace: tr}, fmt.Errorf("the model named no skill")
+		}
+		return loop.Decision{Invocation: &loop.Invocation{Skill: "report_status"}, Trace: tr}, nil
+	})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: pl, Goal: goal(t, reg, "have 1 minecraft:diamond"), MaxSteps: 2})
+	require.NoError(t, r.err)
+	require.Len(t, r.trace, 2)
+	assert.Equal(t, loop.PlannerError, r.trace[0].Verdict)
+	require.NotNil(t, r.trace[0].Planner)
+	assert.Equal(t, 1, r.trace[0].Planner.Calls)
+	require.NotNil(t, r.trace[1].Planner)
+	assert.Equal(t, []string{"coke-oven-operation"}, r.trace[1].Planner.Loaded)
+	assert.Contains(t, r.raw, `"planner":{"planner":"test","model":"m","calls":2,"tokens_in":10,"tokens_out":2`)
+}

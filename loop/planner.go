@@ -29,6 +29,38 @@ type Decision struct {
 	Invocation *Invocation `json:"invocation,omitempty"`
 	Done       bool        `json:"done,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
+	// Trace is what the planner did to decide (a model planner: the model,
+	// its calls, tokens, latency, the skills it loaded). The loop copies it
+	// into the step's record, also when Plan returns an error with it.
+	Trace *PlannerTrace `json:"-"`
+}
+
+// PlannerTrace records how a planner reached one decision. Every field is
+// optional; planners fill what they know.
+type PlannerTrace struct {
+	// Planner names the planner ("llm").
+	Planner string `json:"planner,omitempty"`
+	// Model is the model that answered.
+	Model string `json:"model,omitempty"`
+	// Calls counts the model calls made for this step (retries included).
+	Calls int `json:"calls,omitempty"`
+	// TokensIn and TokensOut are the prompt and completion tokens the
+	// server reported over those calls.
+	TokensIn  int64 `json:"tokens_in,omitempty"`
+	TokensOut int64 `json:"tokens_out,omitempty"`
+	// LatencyMS is the wall time spent waiting for the model, in ms.
+	LatencyMS int64 `json:"latency_ms,omitempty"`
+	// Loaded lists the skills whose instructions the planner read this
+	// step (load_skill), and Resources the skill files it read
+	// ("skill/path").
+	Loaded    []string `json:"loaded,omitempty"`
+	Resources []string `json:"resources,omitempty"`
+	// Selected lists the knowledge skills selected for the goal and given
+	// to the model in full.
+	Selected []string `json:"selected,omitempty"`
+	// Events are the notable things on the way, in order: an answer sent
+	// back for correction and why, a retry after HTTP 429, a fallback.
+	Events []string `json:"events,omitempty"`
 }
 
 // ErrStuck is the planner's answer when nothing it may try can bring the
