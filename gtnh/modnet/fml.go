@@ -1,0 +1,60 @@
+package modnet
+
+import "github.com/gtnh-agent/gtnh-agent/proto17"
+
+// FMLChannel is the channel of FML's runtime messages (FMLRuntimeCodec).
+const FMLChannel = "FML"
+
+// FMLOpenGui is OpenGui's discriminator in FMLRuntimeCodec.
+const FMLOpenGui byte = 1
+
+const msgOpenGui = "FML OpenGui"
+
+// OpenGui is FML's OpenGui message (FMLMessage.OpenGui): the server opened
+// a mod GUI with a container. No vanilla Open Window is sent; the window's
+// items follow in Window Items with this window id, and clicks use it.
+type OpenGui struct {
+	WindowID int32
+	ModID    string // the mod's id: "Railcraft", "IronChest", "modularui"
+	GuiID    int32  // the mod's own GUI id
+	X, Y, Z  int32  // the position the GUI was opened for
+}
+
+// DecodeOpenGui decodes an FML channel payload holding OpenGui: u8
+// discriminator 1, i32 window id, string mod id (FML VarInt-prefixed UTF-8),
+// i32 gui id, i32 x, i32 y, i32 z.
+func DecodeOpenGui(payload []byte) (OpenGui, error) {
+	r := newReader(msgOpenGui, payload)
+	if d := r.u8("discriminator"); r.err == nil && d != FMLOpenGui {
+		r.failAt("discriminator", 0, invalidf("discriminator %d is not OpenGui", d))
+	}
+	var g OpenGui
+	at := r.off
+	g.WindowID = r.i32("windowId")
+	// The server numbers windows 1..100 (EntityPlayerMP.getNextWindowId) and
+	// clicks carry the id in a byte; 0 is the player's own inventory.
+	if r.err == nil && (g.WindowID < 1 || g.WindowID > 127) {
+		r.failAt("windowId", at, invalidf("window id %d outside 1..127", g.WindowID))
+	}
+	at = r.off
+	g.ModID = r.fmlString("modId")
+	if r.err == nil && g.ModID == "" {
+		r.failAt("modId", at, invalidf("empty mod id"))
+	}
+	g.GuiID = r.i32("modGuiId")
+	g.X = r.i32("x")
+	g.Y = r.i32("y")
+	g.Z = r.i32("z")
+	if err := r.finish(); err != nil {
+		return OpenGui{}, err
+	}
+	return g, nil
+}
+
+// FMLDiscriminator returns the discriminator of an FML channel payload.
+func FMLDiscriminator(payload []byte) (byte, error) {
+	if len(payload) == 0 {
+		return 0, &proto17.Error{Packet: "FML", Field: "discriminator", Offset: 0, Err: proto17.ErrTruncated}
+	}
+	return payload[0], nil
+}
