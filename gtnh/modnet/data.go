@@ -1,7 +1,6 @@
 package modnet
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
 
 // Data files, relative to the configuration root.
@@ -22,44 +22,42 @@ const (
 
 // MachineInfo names a GregTech machine by its meta tile entity id.
 type MachineInfo struct {
-	Kind    string `yaml:"kind"`    // the machine kind skills search for: steam_boiler, …
-	Variant string `yaml:"variant"` // the block tag of this machine: small_coal_boiler, …
-	Name    string `yaml:"name"`    // GregTech's English name
+	Kind    string // the machine kind skills search for: steam_boiler, …
+	Variant string // the block tag of this machine: small_coal_boiler, …
+	Name    string // GregTech's English name
 }
 
 // OreNames turns GregTech ore materials into ore dictionary names.
 type OreNames struct {
-	Stones      map[int]string `yaml:"stones"`
-	SmallPrefix string         `yaml:"small_prefix"`
-	Materials   map[int]string `yaml:"materials"`
+	Stones      map[int]string // stone index → ore dictionary prefix
+	SmallPrefix string
+	Materials   map[int]string // material id → name
 }
 
-// SlotRange is a run of container slots. Count 0 in a file means 1.
+// SlotRange is a run of container slots.
 type SlotRange struct {
-	First int `yaml:"first"`
-	Count int `yaml:"count"`
+	First, Count int
 }
 
 // OpenSpec says how a container kind's window opens: by FML OpenGui (Mod
 // and Gui; or Mod "modularui" and GregTechMachines, since ModularUI's gui id
 // is assigned at start-up), or by vanilla Open Window (WindowType and Size).
 type OpenSpec struct {
-	Mod              string `yaml:"mod"`
-	Gui              *int   `yaml:"gui"`
-	GregTechMachines []int  `yaml:"gregtech_machines"`
-	WindowType       *int   `yaml:"window_type"`
-	Size             int    `yaml:"size"`
+	Mod              string
+	Gui              *int
+	GregTechMachines []int
+	WindowType       *int
+	Size             int
 }
 
 // ContainerLayout is the slot layout of one container kind.
 type ContainerLayout struct {
-	Kind       string               `yaml:"-"`
-	Machine    string               `yaml:"machine"`
-	Open       OpenSpec             `yaml:"open"`
-	Slots      map[string]SlotRange `yaml:"slots"`
-	Properties map[string]int       `yaml:"properties"`
-	// Size is the number of container slots (computed).
-	Size int `yaml:"-"`
+	Kind       string
+	Machine    string
+	Open       OpenSpec
+	Slots      map[string]SlotRange
+	Properties map[string]int
+	Size       int // the number of container slots
 }
 
 // Slot returns the container slot of a single named slot.
@@ -72,7 +70,7 @@ func (c ContainerLayout) Slot(name string) (int, bool) {
 }
 
 // Data is the mod data the client reads: GregTech machines and ores, and the
-// slot layouts of the containers it opens.
+// slot layouts of the containers it opens. It is read-only once loaded.
 type Data struct {
 	Machines   map[int]MachineInfo
 	Ores       OreNames
@@ -82,189 +80,289 @@ type Data struct {
 	byWindow   map[[2]int]string // {window type, size} → kind
 }
 
-type gregtechFile struct {
-	Machines map[int]MachineInfo `yaml:"machines"`
-	Ores     OreNames            `yaml:"ores"`
-}
-
-type containersFile struct {
-	Containers map[string]ContainerLayout `yaml:"containers"`
-}
-
-// DataError lists every problem found in the data files.
-type DataError struct {
-	Problems []string // "file: field: problem"
-}
-
-func (e *DataError) Error() string {
-	return "modnet data: " + strings.Join(e.Problems, "; ")
-}
-
 // DefaultData loads the shipped data files.
 func DefaultData() (*Data, error) { return LoadData(config.FS) }
 
 // LoadData reads gregtech.yaml and containers.yaml from fsys, checks them and
-// builds the lookups. Every problem found is reported, not just the first.
+// builds the lookups. Every problem in both files is reported (as
+// strictyaml.Errors with file, line, column and field), not just the first.
 func LoadData(fsys fs.FS) (*Data, error) {
-	var probs []string
-	addf := func(file, format string, args ...any) {
-		probs = append(probs, file+": "+fmt.Sprintf(format, args...))
-	}
-	var gt gregtechFile
-	if err := decodeStrict(fsys, GregTechFile, &gt); err != nil {
-		return nil, err
-	}
-	var cf containersFile
-	if err := decodeStrict(fsys, ContainersFile, &cf); err != nil {
-		return nil, err
-	}
-	d := &Data{Machines: gt.Machines, Ores: gt.Ores, Containers: map[string]ContainerLayout{},
+	d := &Data{Machines: map[int]MachineInfo{}, Containers: map[string]ContainerLayout{},
 		byGui: map[string]string{}, byGTMeta: map[int]string{}, byWindow: map[[2]int]string{}}
-
-	for _, id := range sortedKeys(gt.Machines) {
-		m := gt.Machines[id]
-		if id <= 0 || id > 32767 {
-			addf(GregTechFile, "machines.%d: id outside 1..32767", id)
-		}
-		if m.Kind == "" || m.Variant == "" || m.Name == "" {
-			addf(GregTechFile, "machines.%d: kind, variant and name are required", id)
-		}
+	gtRoot, err := parseFile(fsys, GregTechFile)
+	if err != nil {
+		return nil, err
 	}
-	if len(gt.Ores.Stones) == 0 {
-		addf(GregTechFile, "ores.stones: empty")
+	ctRoot, err := parseFile(fsys, ContainersFile)
+	if err != nil {
+		return nil, err
 	}
-	for _, s := range sortedKeys(gt.Ores.Stones) {
-		if s < 0 || s > 15 {
-			addf(GregTechFile, "ores.stones.%d: stone index outside 0..15", s)
-		}
-		if !strings.HasPrefix(gt.Ores.Stones[s], "ore") {
-			addf(GregTechFile, "ores.stones.%d: prefix %q does not start with \"ore\"", s, gt.Ores.Stones[s])
-		}
-	}
-	if !strings.HasPrefix(gt.Ores.SmallPrefix, "ore") {
-		addf(GregTechFile, "ores.small_prefix: %q does not start with \"ore\"", gt.Ores.SmallPrefix)
-	}
-	if len(gt.Ores.Materials) == 0 {
-		addf(GregTechFile, "ores.materials: empty")
-	}
-	for _, id := range sortedKeys(gt.Ores.Materials) {
-		if id <= 0 || id > 999 {
-			addf(GregTechFile, "ores.materials.%d: id outside 1..999", id)
-		}
-		if n := gt.Ores.Materials[id]; n == "" || strings.ContainsAny(n, " :") {
-			addf(GregTechFile, "ores.materials.%d: name %q must be one word", id, n)
-		}
-	}
-
-	for _, kind := range sortedKeys(cf.Containers) {
-		c := cf.Containers[kind]
-		c.Kind = kind
-		field := "containers." + kind
-		if c.Machine == "" {
-			addf(ContainersFile, "%s.machine: required", field)
-		}
-		size, slotProbs := checkSlots(c.Slots)
-		for _, p := range slotProbs {
-			addf(ContainersFile, "%s.slots: %s", field, p)
-		}
-		c.Size = size
-		for name, id := range c.Properties {
-			if id < 0 || id > 32767 {
-				addf(ContainersFile, "%s.properties.%s: id %d outside 0..32767", field, name, id)
-			}
-		}
-		o := c.Open
-		switch {
-		case o.WindowType != nil:
-			if o.Mod != "" || o.Gui != nil || len(o.GregTechMachines) > 0 {
-				addf(ContainersFile, "%s.open: window_type excludes mod, gui and gregtech_machines", field)
-			}
-			if o.Size <= 0 || (c.Slots["chest"] != SlotRange{} && o.Size != c.Slots["chest"].Count) {
-				addf(ContainersFile, "%s.open.size: %d does not match the chest slots", field, o.Size)
-			}
-			key := [2]int{*o.WindowType, o.Size}
-			if prev, dup := d.byWindow[key]; dup {
-				addf(ContainersFile, "%s.open: same window type and size as %s", field, prev)
-			}
-			d.byWindow[key] = kind
-		case o.Mod != "" && o.Gui != nil:
-			if len(o.GregTechMachines) > 0 {
-				addf(ContainersFile, "%s.open: gui and gregtech_machines exclude each other", field)
-			}
-			key := o.Mod + "\x00" + strconv.Itoa(*o.Gui)
-			if prev, dup := d.byGui[key]; dup {
-				addf(ContainersFile, "%s.open: same mod and gui as %s", field, prev)
-			}
-			d.byGui[key] = kind
-		case o.Mod != "" && len(o.GregTechMachines) > 0:
-			for _, id := range o.GregTechMachines {
-				if _, ok := gt.Machines[id]; !ok {
-					addf(ContainersFile, "%s.open.gregtech_machines: %d is not in %s", field, id, GregTechFile)
-				}
-				if prev, dup := d.byGTMeta[id]; dup {
-					addf(ContainersFile, "%s.open.gregtech_machines: %d already opens %s", field, id, prev)
-				}
-				d.byGTMeta[id] = kind
-			}
-		default:
-			addf(ContainersFile, "%s.open: needs mod and gui, mod and gregtech_machines, or window_type and size", field)
-		}
-		d.Containers[kind] = c
-	}
-	if len(probs) > 0 {
-		return nil, &DataError{Problems: probs}
+	gt := strictyaml.NewDecoder(GregTechFile)
+	d.loadGregTech(gt, gtRoot)
+	ct := strictyaml.NewDecoder(ContainersFile)
+	d.loadContainers(ct, ctRoot)
+	errs := append(gt.Errs, ct.Errs...)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
 	}
 	return d, nil
 }
 
-// checkSlots normalises counts and checks that the ranges cover 0..size-1
-// exactly once; it returns the size.
-func checkSlots(slots map[string]SlotRange) (int, []string) {
-	var probs []string
-	if len(slots) == 0 {
-		return 0, []string{"no slots"}
+func parseFile(fsys fs.FS, name string) (*yaml.Node, error) {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("modnet data: %w", err)
+	}
+	root, err := strictyaml.Parse(name, b)
+	if err != nil {
+		return nil, err
+	}
+	if root == nil {
+		return nil, strictyaml.Errors{{File: name, Msg: "empty file"}}
+	}
+	return root, nil
+}
+
+// intKeys returns a mapping's fields by integer key, reporting keys that are
+// not integers in lo..hi.
+func intKeys(dec *strictyaml.Decoder, n *yaml.Node, path string, lo, hi int) map[int]strictyaml.Field {
+	out := map[int]strictyaml.Field{}
+	for name, f := range dec.Mapping(n, path, nil) {
+		id, err := strconv.Atoi(name)
+		if err != nil || id < lo || id > hi {
+			dec.Errorf(f.Key, strictyaml.Join(path, name), "key must be an integer in %d..%d", lo, hi)
+			continue
+		}
+		out[id] = f
+	}
+	return out
+}
+
+func (d *Data) loadGregTech(dec *strictyaml.Decoder, root *yaml.Node) {
+	top := dec.Mapping(root, "", []string{"machines", "ores"})
+	dec.Require(root, "", top, "machines", "ores")
+	for id, f := range intKeys(dec, top["machines"].Value, "machines", 1, 32767) {
+		path := strictyaml.Join("machines", strconv.Itoa(id))
+		m := dec.Mapping(f.Value, path, []string{"kind", "variant", "name"})
+		dec.Require(f.Value, path, m, "kind", "variant", "name")
+		var info MachineInfo
+		info.Kind = word(dec, m["kind"].Value, strictyaml.Join(path, "kind"))
+		info.Variant = word(dec, m["variant"].Value, strictyaml.Join(path, "variant"))
+		if v := m["name"].Value; v != nil {
+			info.Name, _ = dec.String(v, strictyaml.Join(path, "name"))
+		}
+		d.Machines[id] = info
+	}
+
+	oresNode := top["ores"].Value
+	ores := dec.Mapping(oresNode, "ores", []string{"stones", "small_prefix", "materials"})
+	if oresNode != nil {
+		dec.Require(oresNode, "ores", ores, "stones", "small_prefix", "materials")
+	}
+	d.Ores = OreNames{Stones: map[int]string{}, Materials: map[int]string{}}
+	for s, f := range intKeys(dec, ores["stones"].Value, "ores.stones", 0, 15) {
+		d.Ores.Stones[s] = orePrefix(dec, f.Value, strictyaml.Join("ores.stones", strconv.Itoa(s)))
+	}
+	if v := ores["small_prefix"].Value; v != nil {
+		d.Ores.SmallPrefix = orePrefix(dec, v, "ores.small_prefix")
+	}
+	for id, f := range intKeys(dec, ores["materials"].Value, "ores.materials", 1, 999) {
+		path := strictyaml.Join("ores.materials", strconv.Itoa(id))
+		name, ok := dec.String(f.Value, path)
+		if ok && (name == "" || strings.ContainsAny(name, " :\t")) {
+			dec.Errorf(f.Value, path, "material name %q must be one word", name)
+		}
+		d.Ores.Materials[id] = name
+	}
+	if oresNode != nil && len(d.Ores.Stones) == 0 {
+		dec.Errorf(oresNode, "ores.stones", "no stones")
+	}
+	if oresNode != nil && len(d.Ores.Materials) == 0 {
+		dec.Errorf(oresNode, "ores.materials", "no materials")
+	}
+}
+
+// word decodes a lower_snake_case name.
+func word(dec *strictyaml.Decoder, n *yaml.Node, path string) string {
+	if n == nil {
+		return ""
+	}
+	s, ok := dec.String(n, path)
+	if !ok {
+		return ""
+	}
+	if s == "" || strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		dec.Errorf(n, path, "%q is not a lower_snake_case name", s)
+	}
+	return s
+}
+
+func orePrefix(dec *strictyaml.Decoder, n *yaml.Node, path string) string {
+	s, ok := dec.String(n, path)
+	if ok && !strings.HasPrefix(s, "ore") {
+		dec.Errorf(n, path, "ore dictionary prefix %q does not start with \"ore\"", s)
+	}
+	return s
+}
+
+func (d *Data) loadContainers(dec *strictyaml.Decoder, root *yaml.Node) {
+	top := dec.Mapping(root, "", []string{"containers"})
+	dec.Require(root, "", top, "containers")
+	kinds := dec.Mapping(top["containers"].Value, "containers", nil)
+	for _, kind := range sortedKeys(kinds) {
+		f := kinds[kind]
+		path := strictyaml.Join("containers", kind)
+		m := dec.Mapping(f.Value, path, []string{"machine", "open", "slots", "properties"})
+		dec.Require(f.Value, path, m, "machine", "open", "slots")
+		c := ContainerLayout{Kind: kind, Slots: map[string]SlotRange{}, Properties: map[string]int{}}
+		c.Machine = word(dec, m["machine"].Value, strictyaml.Join(path, "machine"))
+		loadSlots(dec, m["slots"].Value, strictyaml.Join(path, "slots"), &c)
+		pp := strictyaml.Join(path, "properties")
+		for name, p := range dec.Mapping(m["properties"].Value, pp, nil) {
+			if id, ok := dec.Int(p.Value, strictyaml.Join(pp, name)); ok {
+				if id < 0 || id > 32767 {
+					dec.Errorf(p.Value, strictyaml.Join(pp, name), "window property %d outside 0..32767", id)
+				}
+				c.Properties[name] = id
+			}
+		}
+		if n := m["open"].Value; n != nil {
+			d.loadOpen(dec, n, strictyaml.Join(path, "open"), &c)
+		}
+		d.Containers[kind] = c
+	}
+}
+
+// loadSlots reads named slot ranges and checks that they cover 0..size-1
+// once each.
+func loadSlots(dec *strictyaml.Decoder, n *yaml.Node, path string, c *ContainerLayout) {
+	if n == nil {
+		return
 	}
 	type run struct {
 		name        string
+		node        *yaml.Node
 		first, last int
 	}
 	var runs []run
+	slots := dec.Mapping(n, path, nil)
+	if len(slots) == 0 {
+		dec.Errorf(n, path, "no slots")
+		return
+	}
 	for _, name := range sortedKeys(slots) {
-		r := slots[name]
-		if r.Count == 0 {
-			r.Count = 1
-			slots[name] = r
+		sp := strictyaml.Join(path, name)
+		f := slots[name]
+		m := dec.Mapping(f.Value, sp, []string{"first", "count"})
+		dec.Require(f.Value, sp, m, "first")
+		r := SlotRange{Count: 1}
+		ok := m["first"].Value != nil
+		if ok {
+			r.First, ok = dec.Int(m["first"].Value, strictyaml.Join(sp, "first"))
 		}
-		if r.First < 0 || r.Count < 0 || r.Count > 1024 {
-			probs = append(probs, fmt.Sprintf("%s: first %d count %d out of range", name, r.First, r.Count))
+		if v := m["count"].Value; v != nil {
+			var okc bool
+			r.Count, okc = dec.Int(v, strictyaml.Join(sp, "count"))
+			ok = ok && okc
+		}
+		if !ok {
 			continue
 		}
-		runs = append(runs, run{name, r.First, r.First + r.Count - 1})
+		if r.First < 0 || r.Count < 1 || r.First+r.Count > 1024 {
+			dec.Errorf(f.Value, sp, "first %d and count %d must lie in 0..1023 with count at least 1", r.First, r.Count)
+			continue
+		}
+		c.Slots[name] = r
+		runs = append(runs, run{name, f.Value, r.First, r.First + r.Count - 1})
 	}
 	sort.Slice(runs, func(i, j int) bool { return runs[i].first < runs[j].first })
 	next := 0
 	for _, r := range runs {
 		if r.first < next {
-			probs = append(probs, fmt.Sprintf("%s: slot %d already used", r.name, r.first))
+			dec.Errorf(r.node, strictyaml.Join(path, r.name), "slot %d is already named", r.first)
 		} else if r.first > next {
-			probs = append(probs, fmt.Sprintf("slots %d..%d are not named", next, r.first-1))
+			dec.Errorf(r.node, strictyaml.Join(path, r.name), "slots %d..%d are not named", next, r.first-1)
 		}
 		next = max(next, r.last+1)
 	}
-	return next, probs
+	c.Size = next
 }
 
-func decodeStrict(fsys fs.FS, name string, v any) error {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return fmt.Errorf("modnet data: %w", err)
+func (d *Data) loadOpen(dec *strictyaml.Decoder, n *yaml.Node, path string, c *ContainerLayout) {
+	m := dec.Mapping(n, path, []string{"mod", "gui", "gregtech_machines", "window_type", "size"})
+	has := func(k string) bool { _, ok := m[k]; return ok }
+	intField := func(k string) *int {
+		if v := m[k].Value; v != nil {
+			if i, ok := dec.Int(v, strictyaml.Join(path, k)); ok {
+				return &i
+			}
+		}
+		return nil
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(v); err != nil {
-		return &DataError{Problems: []string{name + ": " + err.Error()}}
+	var o OpenSpec
+	if v := m["mod"].Value; v != nil {
+		o.Mod, _ = dec.String(v, strictyaml.Join(path, "mod"))
 	}
-	return nil
+	o.Gui, o.WindowType = intField("gui"), intField("window_type")
+	if s := intField("size"); s != nil {
+		o.Size = *s
+	}
+	gp := strictyaml.Join(path, "gregtech_machines")
+	for i, v := range dec.Sequence(m["gregtech_machines"].Value, gp) {
+		if id, ok := dec.Int(v, strictyaml.Index(gp, i)); ok {
+			o.GregTechMachines = append(o.GregTechMachines, id)
+		}
+	}
+	c.Open = o
+	switch {
+	case has("window_type"):
+		if has("mod") || has("gui") || has("gregtech_machines") {
+			dec.Errorf(n, path, "window_type excludes mod, gui and gregtech_machines")
+		}
+		if o.WindowType == nil {
+			return
+		}
+		if chest, ok := c.Slots["chest"]; o.Size <= 0 || (ok && o.Size != chest.Count) {
+			dec.Errorf(n, strictyaml.Join(path, "size"), "size %d must be the count of the chest slots", o.Size)
+		}
+		key := [2]int{*o.WindowType, o.Size}
+		if prev, dup := d.byWindow[key]; dup {
+			dec.Errorf(n, path, "window type %d with size %d already opens %s", key[0], key[1], prev)
+		}
+		d.byWindow[key] = c.Kind
+	case has("mod") && has("gui"):
+		if has("gregtech_machines") || has("size") {
+			dec.Errorf(n, path, "gui excludes gregtech_machines and size")
+		}
+		if o.Mod == "" || o.Gui == nil {
+			dec.Errorf(n, path, "mod and gui must be set")
+			return
+		}
+		key := o.Mod + "\x00" + strconv.Itoa(*o.Gui)
+		if prev, dup := d.byGui[key]; dup {
+			dec.Errorf(n, path, "mod %s gui %d already opens %s", o.Mod, *o.Gui, prev)
+		}
+		d.byGui[key] = c.Kind
+	case has("mod") && has("gregtech_machines"):
+		if has("size") {
+			dec.Errorf(n, path, "gregtech_machines excludes size")
+		}
+		if len(o.GregTechMachines) == 0 {
+			dec.Errorf(n, gp, "no machines")
+		}
+		for _, id := range o.GregTechMachines {
+			if _, ok := d.Machines[id]; !ok {
+				dec.Errorf(n, gp, "machine %d is not in %s", id, GregTechFile)
+			}
+			if prev, dup := d.byGTMeta[id]; dup {
+				dec.Errorf(n, gp, "machine %d already opens %s", id, prev)
+			}
+			d.byGTMeta[id] = c.Kind
+		}
+	default:
+		dec.Errorf(n, path, "needs mod and gui, mod and gregtech_machines, or window_type and size")
+	}
 }
 
 func sortedKeys[K int | string, V any](m map[K]V) []K {
