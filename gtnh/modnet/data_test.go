@@ -41,21 +41,6 @@ func TestDefaultDataMachines(t *testing.T) {
 	}
 	_, ok := d.Machine(108) // no machine has this id
 	assert.False(t, ok)
-
-	// The boiler variants are the tags the world model already gives the
-	// boilers (config/tags.yaml), so a boiler found by tile data and one
-	// found by block tags agree.
-	tags := world.DefaultTags()
-	for _, id := range []int{100, 101} {
-		m, _ := d.Machine(id)
-		found := false
-		for meta := 0; meta < 16; meta++ {
-			for _, tag := range tags.BlockTags("gregtech:gt.blockmachines", meta) {
-				found = found || tag == m.Variant
-			}
-		}
-		assert.True(t, found, "variant %s is a block tag in tags.yaml", m.Variant)
-	}
 }
 
 func TestOreName(t *testing.T) {
