@@ -2,6 +2,8 @@ package selection_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,18 +16,41 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
-// shippedCatalog is the shipped registry and knowledge skills.
+var shipped struct {
+	once sync.Once
+	cat  *knowledge.Catalog
+	err  error
+}
+
+// shippedCatalog is the shipped registry and knowledge skills, loaded once
+// (a Catalog holds no state of its own).
 func shippedCatalog(t testing.TB) *knowledge.Catalog {
 	t.Helper()
-	reg, err := registry.LoadConfig(config.FS, registry.Options{})
-	require.NoError(t, err)
-	require.NoError(t, reg.RegisterProvided())
-	require.NoError(t, reg.Finalize())
-	lib := knowledge.New(knowledge.Options{Tiers: reg.Tiers()})
-	_, err = lib.Add(knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"})
-	require.NoError(t, err)
-	require.Empty(t, lib.Problems())
-	return &knowledge.Catalog{Registry: reg, Library: lib}
+	shipped.once.Do(func() {
+		reg, err := registry.LoadConfig(config.FS, registry.Options{})
+		if err == nil {
+			err = reg.RegisterProvided()
+		}
+		if err == nil {
+			err = reg.Finalize()
+		}
+		if err != nil {
+			shipped.err = err
+			return
+		}
+		lib := knowledge.New(knowledge.Options{Tiers: reg.Tiers()})
+		if _, err := lib.Add(knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"}); err != nil {
+			shipped.err = err
+			return
+		}
+		if p := lib.Problems(); len(p) > 0 {
+			shipped.err = fmt.Errorf("shipped skills: %v", p)
+			return
+		}
+		shipped.cat = &knowledge.Catalog{Registry: reg, Library: lib}
+	})
+	require.NoError(t, shipped.err)
+	return shipped.cat
 }
 
 // onTopic are tasks and the shipped knowledge skill each is about.
