@@ -134,17 +134,23 @@ func TestScoreFloorShipped(t *testing.T) {
 				require.NoError(t, err)
 				rel := relevanceOf(res, names, c.skill)
 				lowestOn = min(lowestOn, rel)
+				t.Logf("on  %-40s %-22s %.2f", c.task, c.skill, rel)
 				assert.GreaterOrEqual(t, rel, floor, "%q → %s", c.task, c.skill)
 				assert.Contains(t, pickNames(res.Selected), c.skill, "%q selects %s offline", c.task, c.skill)
 			}
 			for _, task := range offTopic {
 				res, err := selection.Select(context.Background(), task, cands, selection.Options{MinScore: floor})
 				require.NoError(t, err)
+				best := selection.Ranked{}
 				for _, r := range res.Ranking {
+					if r.Relevance > best.Relevance {
+						best = r
+					}
 					highestOff = max(highestOff, r.Relevance)
 					assert.Less(t, r.Relevance, floor, "%q → %s", task, names[r.ID])
 				}
 				assert.Empty(t, res.Selected, "%q selects nothing offline", task)
+				t.Logf("off %-40s %-22s %.2f", task, names[best.ID], best.Relevance)
 			}
 			t.Logf("%d candidates: lowest on-topic %.2f, floor %.2f, highest off-topic %.2f", len(cands), lowestOn, floor, highestOff)
 		})
