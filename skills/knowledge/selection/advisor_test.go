@@ -115,7 +115,9 @@ func TestAdvisorModel(t *testing.T) {
 			})
 			q := selection.NewQualityStore()
 			a := newAdvisor(t, cat, selection.AdvisorOptions{Model: m, Quality: q})
-			adv, err := a.Select(context.Background(), task, "lv", nil)
+			// Every pack enabled: executable skills exist at lv, but only
+			// knowledge skills are candidates.
+			adv, err := a.Select(context.Background(), task, "lv", cat.Registry.Packs().Names())
 			require.NoError(t, err)
 			assert.Equal(t, c.names, adv.Names)
 			if c.fallback == "" {

@@ -365,6 +365,13 @@ func TestSelectScoreFloor(t *testing.T) {
 	}
 	assert.Equal(t, len(res.Ranking), len(res.Selected)+len(res.BelowFloor), "every ranked candidate is picked or below the floor (max_skills not reached)")
 
+	// The floor is inclusive: a candidate scoring exactly the floor is
+	// picked.
+	exact := relevance["feed_steam_boiler"]
+	res, err = Select(context.Background(), task, cands(), Options{MinScore: exact})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"steam-age-boilers", "feed_steam_boiler"}, names(res.Selected))
+
 	// A floor no candidate reaches: nothing, and the trace says so.
 	res, err = Select(context.Background(), task, cands(), Options{MinScore: 10})
 	require.NoError(t, err)
