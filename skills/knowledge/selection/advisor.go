@@ -42,8 +42,9 @@ type AdvisorOptions struct {
 	// Nil with embeddings on means the hashing embedder, the offline
 	// fallback.
 	Embedder rank.Embedder
-	// Quality is where the advisor records and reads what it learns
-	// (nil = an in-memory store).
+	// Quality is where the advisor records and reads what it learns. Nil
+	// opens Config.QualityFile, or keeps an in-memory store when there is
+	// none.
 	Quality *QualityStore
 	// Logger receives quality records that could not be written.
 	Logger zerolog.Logger
@@ -97,7 +98,9 @@ func newEpisode() *episode {
 	return &episode{ids: map[string]string{}, applied: map[string]bool{}, completed: map[string]bool{}, fellBack: map[string]bool{}}
 }
 
-// NewAdvisor returns an Advisor over the catalog's knowledge skills.
+// NewAdvisor returns an Advisor over the catalog's knowledge skills. A
+// quality file that cannot be read is an error (ErrCorruptQuality): it is
+// never reset.
 func NewAdvisor(o AdvisorOptions) (*Advisor, error) {
 	if o.Catalog == nil {
 		return nil, errors.New("selection: advisor needs a catalog")
@@ -114,6 +117,13 @@ func NewAdvisor(o AdvisorOptions) (*Advisor, error) {
 			MinScore:           o.Config.MinScore,
 			Model:              o.Model,
 		},
+	}
+	if a.quality == nil && o.Config.QualityFile != "" {
+		q, err := OpenQualityStore(o.Config.QualityFile)
+		if err != nil {
+			return nil, err
+		}
+		a.quality = q
 	}
 	if a.quality == nil {
 		a.quality = NewQualityStore()

@@ -1,15 +1,18 @@
 package selection_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -336,4 +339,46 @@ func TestAdvisorConcurrent(t *testing.T) {
 	assert.LessOrEqual(t, got.Completions, got.Applied)
 	assert.GreaterOrEqual(t, got.Applied, 1)
 	assert.LessOrEqual(t, got.Applied, 3, "at most once per task")
+}
+
+// The quality file named in the configuration is opened by the advisor; a
+// corrupt one is an error and stays as it was; one that cannot be written
+// any more costs a warning and an event, not the run.
+func TestAdvisorQualityFile(t *testing.T) {
+	cat := shippedCatalog(t)
+	dir := t.TempDir()
+	cfg := knowledge.DefaultConfig()
+	cfg.QualityFile = filepath.Join(dir, "skill-quality.json")
+	a, err := selection.NewAdvisor(selection.AdvisorOptions{Catalog: cat, Config: cfg})
+	require.NoError(t, err)
+	_, err = a.Select(context.Background(), "feed coal to the coke ovens", "stone_age", nil)
+	require.NoError(t, err)
+	store, err := selection.OpenQualityStore(cfg.QualityFile)
+	require.NoError(t, err)
+	assert.Equal(t, 1, store.Get(idOf(t, cat, "coke-oven-operation")).Selections, "written to the configured file")
+
+	broken := []byte("{\"format\": 1, \"skills\": {\"x\": {\"selections\": -4}}}\n")
+	require.NoError(t, os.WriteFile(cfg.QualityFile, broken, 0o644))
+	_, err = selection.NewAdvisor(selection.AdvisorOptions{Catalog: cat, Config: cfg})
+	require.ErrorIs(t, err, selection.ErrCorruptQuality)
+	assert.ErrorContains(t, err, cfg.QualityFile)
+	data, err := os.ReadFile(cfg.QualityFile)
+	require.NoError(t, err)
+	assert.Equal(t, broken, data, "never reset")
+
+	gone := filepath.Join(t.TempDir(), "gone")
+	require.NoError(t, os.Mkdir(gone, 0o755))
+	q, err := selection.OpenQualityStore(filepath.Join(gone, "q.json"))
+	require.NoError(t, err)
+	require.NoError(t, os.RemoveAll(gone))
+	var logs bytes.Buffer
+	a, err = selection.NewAdvisor(selection.AdvisorOptions{Catalog: cat, Config: knowledge.DefaultConfig(), Quality: q, Logger: zerolog.New(&logs)})
+	require.NoError(t, err)
+	adv, err := a.Select(context.Background(), "feed coal to the coke ovens", "stone_age", nil)
+	require.NoError(t, err)
+	assert.Contains(t, adv.Names, "coke-oven-operation")
+	assert.Contains(t, strings.Join(adv.Events, "\n"), "quality not recorded: selection: writing quality")
+	a.StepEnded(adv.Names, true)
+	assert.Contains(t, logs.String(), `"record":"completion"`)
+	assert.Contains(t, logs.String(), "knowledge skill quality not recorded")
 }
