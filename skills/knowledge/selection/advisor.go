@@ -143,7 +143,8 @@ func NewAdvisor(o AdvisorOptions) (*Advisor, error) {
 
 // Select picks knowledge skills for the task among those usable at the tier
 // with the enabled packs, and records them as selected. The same task, tier
-// and packs again return the same advice and record nothing.
+// and packs again return the same advice and record nothing. When ctx ends
+// during the selection, Select returns its error and remembers nothing.
 func (a *Advisor) Select(ctx context.Context, task, tier string, packs []string) (Advice, error) {
 	a.selectMu.Lock()
 	defer a.selectMu.Unlock()
@@ -176,6 +177,11 @@ func (a *Advisor) Select(ctx context.Context, task, tier string, packs []string)
 	opts.Quality = a.quality.All()
 	res, err := Select(ctx, task, cands, opts)
 	if err != nil {
+		return Advice{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		// The run is stopping: what the ranking chose meanwhile is
+		// neither kept nor counted.
 		return Advice{}, err
 	}
 	ep.advice = Advice{Names: []string{}, Events: append(events, resultEvents(res)...)}

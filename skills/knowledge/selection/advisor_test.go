@@ -382,3 +382,29 @@ func TestAdvisorQualityFile(t *testing.T) {
 	assert.Contains(t, logs.String(), `"record":"completion"`)
 	assert.Contains(t, logs.String(), "knowledge skill quality not recorded")
 }
+
+// A run stopped during the model's choice neither records nor remembers
+// the fallback it got meanwhile.
+func TestAdvisorCancelled(t *testing.T) {
+	cat := shippedCatalog(t)
+	var calls atomic.Int32
+	m := selection.ModelFunc(func(ctx context.Context, _ string) (string, error) {
+		if calls.Add(1) == 1 {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}
+		return `{"brief_plan": "p", "skills": ["coke-oven-operation"]}`, nil
+	})
+	q := selection.NewQualityStore()
+	a := newAdvisor(t, cat, selection.AdvisorOptions{Model: m, Quality: q})
+	ctx, cancel := context.WithCancel(context.Background())
+	go cancel()
+	_, err := a.Select(ctx, "feed coal to the coke ovens", "stone_age", nil)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, q.All())
+	adv, err := a.Select(context.Background(), "feed coal to the coke ovens", "stone_age", nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"coke-oven-operation"}, adv.Names, "not cached: selected again")
+	assert.Empty(t, adv.Fallback)
+	assert.EqualValues(t, 2, calls.Load())
+}
