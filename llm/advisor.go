@@ -4,19 +4,17 @@
 // picks executable skills through tool calls.
 package llm
 
-import "context"
+import (
+	"context"
 
-// Advice is the knowledge skills chosen for a task.
-type Advice struct {
-	// Names are the knowledge skills to give the model in full, best first.
-	Names []string
-	// Fallback says why the offline ranking chose them instead of the model
-	// ("" when the model chose).
-	Fallback string
-	// Events are what happened on the way (pre-filter, quality filter,
-	// re-rank), for the trace.
-	Events []string
-}
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
+)
+
+// Advice is the knowledge skills chosen for a task: Names (best first),
+// Fallback (why the offline ranking chose, "" when the model did) and
+// Events (for the trace). It is selection.Advice, so that
+// selection.Advisor implements Advisor without importing this package.
+type Advice = selection.Advice
 
 // Advisor chooses the knowledge skills a run starts with and learns from how
 // they did. The planner calls Select at its first step and whenever the goal

@@ -223,7 +223,7 @@ func catalogEntries(cat *knowledge.Catalog, tech, packList string) ([]knowledge.
 // no model client, so the selection is the BM25 fallback, as the output
 // says.
 func skillsSelect(e *env, args []string) error {
-	fs := newFlagSet(e, "skills select", `skills select --task "..." [--max N] [--json] [--threshold N] [--embeddings] [--quality FILE] [--tech-state T] [--packs a,b] [--top N]`)
+	fs := newFlagSet(e, "skills select", `skills select --task "..." [--max N] [--json] [--threshold N] [--min-score F] [--embeddings] [--quality FILE] [--tech-state T] [--packs a,b] [--top N]`)
 	var cf configFlags
 	var kf knowledgeFlags
 	cf.register(fs)
@@ -232,7 +232,8 @@ func skillsSelect(e *env, args []string) error {
 	maxN := fs.Int("max", 0, "select at most N skills (default: the configuration's max_skills, 3)")
 	asJSON := fs.Bool("json", false, "print the whole selection trace as JSON")
 	threshold := fs.Int("threshold", 0, "BM25 pre-filter above this many candidates (default: the configuration's, 20)")
-	embeddings := fs.Bool("embeddings", false, "re-rank BM25 hits with the local hash embedder")
+	minScore := fs.Float64("min-score", 0, "score floor of the BM25 selection, 0 = none (default: the configuration's min_score, 1.1)")
+	embeddings := fs.Bool("embeddings", false, "re-rank BM25 hits with the hashing embedder (the offline fallback)")
 	qualityFile := fs.String("quality", "", "skill quality file (default: the configuration's quality_file)")
 	tech := fs.String("tech-state", "", "offer only the skills usable at this tier")
 	packList := fs.String("packs", "", "comma-separated packs to enable with --tech-state")
@@ -250,6 +251,11 @@ func skillsSelect(e *env, args []string) error {
 	if *maxN < 0 || *threshold < 0 {
 		return usagef("skills select: --max and --threshold must not be negative")
 	}
+	minScoreSet := false
+	fs.Visit(func(f *flag.Flag) { minScoreSet = minScoreSet || f.Name == "min-score" })
+	if minScoreSet && (!(*minScore >= 0) || *minScore > knowledge.MaxMinScore) {
+		return usagef("skills select: --min-score must be between 0 (no floor) and %g", knowledge.MaxMinScore)
+	}
 	cat, cfg, err := kf.catalog(e, &cf, registry.ActiveOnly)
 	if err != nil {
 		return err
@@ -264,6 +270,10 @@ func skillsSelect(e *env, args []string) error {
 	}
 	opts := selection.Options{
 		MaxSkills: cfg.MaxSkills, PrefilterThreshold: cfg.PrefilterThreshold, Timeout: cfg.SelectionTimeout,
+		MinScore: cfg.MinScore,
+	}
+	if minScoreSet {
+		opts.MinScore = *minScore
 	}
 	if *maxN > 0 {
 		opts.MaxSkills = *maxN
@@ -271,8 +281,14 @@ func skillsSelect(e *env, args []string) error {
 	if *threshold > 0 {
 		opts.PrefilterThreshold = *threshold
 	}
+	var notes []string
 	if *embeddings || cfg.Embeddings {
+		// The command has no model client: an embedding model named in
+		// the configuration is stood in for by the hashing embedder.
 		opts.Embedder = rank.HashEmbedder{}
+		if cfg.EmbeddingModel != "" {
+			notes = append(notes, fmt.Sprintf("selection.embedding_model %q is used by runs with a model server; here the hashing embedder (the offline fallback) re-ranks", cfg.EmbeddingModel))
+		}
 	}
 	qf := cfg.QualityFile
 	if *qualityFile != "" {
@@ -289,6 +305,7 @@ func skillsSelect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	res.Notes = append(notes, res.Notes...)
 	if *asJSON {
 		return writeJSON(e.stdout, res)
 	}
@@ -327,7 +344,7 @@ func printSelection(e *env, res *selection.Result, cands []selection.Candidate, 
 	}
 	method := "BM25"
 	if p.Embeddings {
-		method = "BM25 + hash-embedding re-rank"
+		method = "BM25 + re-rank by the hashing embedder, the offline fallback"
 	}
 	fmt.Fprintf(w, "\nranking (%s, %d matches):\n", method, len(res.Ranking))
 	for i, r := range res.Ranking {
@@ -336,15 +353,18 @@ func printSelection(e *env, res *selection.Result, cands []selection.Candidate, 
 			break
 		}
 		if p.Embeddings {
-			fmt.Fprintf(w, "  %2d. %-28s %-19s score %.3f (bm25 %.2f, cosine %.3f)\n", i+1, name[r.ID], kind[r.ID], r.Score, r.BM25, r.Embedding)
+			fmt.Fprintf(w, "  %2d. %-28s %-19s score %.3f (bm25 %.2f, cosine %.3f)  relevance %.2f\n", i+1, name[r.ID], kind[r.ID], r.Score, r.BM25, r.Embedding, r.Relevance)
 		} else {
-			fmt.Fprintf(w, "  %2d. %-28s %-19s bm25 %.2f\n", i+1, name[r.ID], kind[r.ID], r.BM25)
+			fmt.Fprintf(w, "  %2d. %-28s %-19s bm25 %5.2f  relevance %.2f\n", i+1, name[r.ID], kind[r.ID], r.BM25, r.Relevance)
 		}
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	fmt.Fprintf(w, "\nselection (method %s", res.Method)
+	if res.Method == selection.MethodBM25 {
+		fmt.Fprintf(w, ", score floor %.2f", res.Floor)
+	}
 	if res.Fallback != "" {
 		fmt.Fprintf(w, "; fallback: %s", res.Fallback)
 	}
@@ -354,6 +374,17 @@ func printSelection(e *env, res *selection.Result, cands []selection.Candidate, 
 	}
 	for _, s := range res.Selected {
 		fmt.Fprintf(w, "  %s  (%s, id %s)\n", s.Name, s.Kind, s.ID)
+	}
+	if len(res.BelowFloor) > 0 {
+		relevance := map[string]float64{}
+		for _, r := range res.Ranking {
+			relevance[r.ID] = r.Relevance
+		}
+		below := make([]string, len(res.BelowFloor))
+		for i, b := range res.BelowFloor {
+			below[i] = fmt.Sprintf("%s (%.2f)", b.Name, relevance[b.ID])
+		}
+		fmt.Fprintf(w, "below the score floor: %s\n", strings.Join(below, ", "))
 	}
 }
 

@@ -110,7 +110,29 @@ func TestSkillsSelect(t *testing.T) {
 	assert.Contains(t, out, "quality filter: 0 with records, 0 removed")
 	assert.Contains(t, out, "pre-filter: not needed")
 	assert.Regexp(t, `ranking \(BM25, \d+ matches\):\n\s+1\. coke-oven-operation`, out)
-	assert.Contains(t, out, "selection (method bm25; fallback: no model configured; using the BM25 ranking):\n  coke-oven-operation")
+	assert.Contains(t, out, "selection (method bm25, score floor 1.10; fallback: no model configured; using the BM25 ranking):\n  coke-oven-operation")
+	assert.Regexp(t, `1\. coke-oven-operation\s+knowledge\s+bm25\s+[0-9.]+  relevance [0-9.]+\n`, out)
+
+	// The score floor: an off-topic task selects nothing, and says why;
+	// --min-score 0 turns the floor off; the configuration sets it.
+	code, out, _ = runAgent(t, "skills", "select", "--task", "build a nuclear reactor")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "):\n  (none)\nbelow the score floor: coke-oven-operation (0.98)")
+	code, out, _ = runAgent(t, "skills", "select", "--task", "build a nuclear reactor", "--min-score", "0")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "score floor 0.00; fallback: no model configured; using the BM25 ranking):\n  coke-oven-operation")
+	kc := filepath.Join(t.TempDir(), "skills.yaml")
+	require.NoError(t, os.WriteFile(kc, []byte("selection: {min_score: 0.5, embedding_model: nomic-embed-text}\n"), 0o644))
+	code, out, _ = runAgent(t, "skills", "select", "--task", "build a nuclear reactor", "--skills-config", kc)
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "score floor 0.50;")
+	assert.Contains(t, out, "ranking (BM25 + re-rank by the hashing embedder, the offline fallback,")
+	assert.Contains(t, out, `note: selection.embedding_model "nomic-embed-text" is used by runs with a model server; here the hashing embedder (the offline fallback) re-ranks`)
+	for _, bad := range []string{"-0.5", "11", "NaN"} {
+		code, _, errOut = runAgent(t, "skills", "select", "--task", "x", "--min-score", bad)
+		assert.Equal(t, exitUsage, code, bad)
+		assert.Contains(t, errOut, "--min-score must be between 0 (no floor) and 10", bad)
+	}
 
 	code, out, _ = runAgent(t, "skills", "select", "--task", "boiler ran dry", "--json", "--max", "1", "--threshold", "5", "--embeddings")
 	require.Equal(t, exitOK, code)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
@@ -18,6 +19,13 @@ const (
 	DefaultMaxSkills          = 3
 	DefaultPrefilterThreshold = 20
 	DefaultSelectionTimeout   = 30 * time.Second
+	// DefaultMinScore is the score floor of the offline selection; package
+	// selection explains the measure and the measurements behind the value.
+	DefaultMinScore = 1.1
+	// MaxMinScore bounds selection.min_score: a task matching a skill's
+	// name and description word for word scores about 3 to 4, so a floor
+	// above 10 would select nothing, ever, and is a typo.
+	MaxMinScore = 10.0
 )
 
 // DirConfig is one custom skill directory.
@@ -37,7 +45,9 @@ type DirConfig struct {
 //	  max_skills: 3
 //	  prefilter_threshold: 20    # BM25 pre-filter above this many candidates
 //	  timeout: 30s               # model answer deadline
-//	  embeddings: true           # re-rank with the local hash embedder
+//	  embeddings: true           # re-rank with the hashing embedder (the offline fallback)
+//	  embedding_model: nomic-embed-text   # or: re-rank with the model server's /v1/embeddings
+//	  min_score: 1.0             # offline score floor; 0 turns it off
 //	quality_file: skill-quality.json
 type Config struct {
 	Workspace          string        `json:"workspace"`
@@ -46,8 +56,19 @@ type Config struct {
 	MaxSkills          int           `json:"max_skills"`
 	PrefilterThreshold int           `json:"prefilter_threshold"`
 	SelectionTimeout   time.Duration `json:"selection_timeout"`
-	Embeddings         bool          `json:"embeddings"`
-	QualityFile        string        `json:"quality_file,omitempty"`
+	// Embeddings re-ranks the BM25 hits by embedding similarity: with the
+	// model server's embeddings when EmbeddingModel is set, else with the
+	// hashing embedder (the offline fallback).
+	Embeddings bool `json:"embeddings"`
+	// EmbeddingModel names the model the model server's /v1/embeddings
+	// endpoint uses ("" = the hashing embedder). Setting it turns
+	// Embeddings on.
+	EmbeddingModel string `json:"embedding_model,omitempty"`
+	// MinScore is the least score (see package selection) a skill needs to
+	// be chosen by the BM25 ranking when no model chooses; 0 turns the
+	// floor off.
+	MinScore    float64 `json:"min_score"`
+	QualityFile string  `json:"quality_file,omitempty"`
 }
 
 // DefaultConfig is the configuration used without a file: one custom
@@ -58,6 +79,7 @@ func DefaultConfig() Config {
 		MaxSkills:          DefaultMaxSkills,
 		PrefilterThreshold: DefaultPrefilterThreshold,
 		SelectionTimeout:   DefaultSelectionTimeout,
+		MinScore:           DefaultMinScore,
 	}
 }
 
@@ -71,7 +93,7 @@ func (c Config) Mode() Mode {
 
 var (
 	configKeys    = []string{"workspace", "dirs", "preload", "selection", "quality_file"}
-	selectionKeys = []string{"max_skills", "prefilter_threshold", "timeout", "embeddings"}
+	selectionKeys = []string{"max_skills", "prefilter_threshold", "timeout", "embeddings", "embedding_model", "min_score"}
 	dirKeys       = []string{"path", "recursive"}
 )
 
@@ -154,8 +176,29 @@ func ParseConfig(file string, data []byte) (*Config, error) {
 				}
 			}
 		}
-		if x, ok := sf["embeddings"]; ok {
-			c.Embeddings, _ = d.Bool(x.Value, "selection.embeddings")
+		embeddings, setEmbeddings := sf["embeddings"]
+		if setEmbeddings {
+			c.Embeddings, _ = d.Bool(embeddings.Value, "selection.embeddings")
+		}
+		if x, ok := sf["embedding_model"]; ok {
+			if v, ok := d.String(x.Value, "selection.embedding_model"); ok {
+				switch {
+				case strings.TrimSpace(v) == "":
+					d.Errorf(x.Value, "selection.embedding_model", "must not be empty (leave it out to use the hashing embedder)")
+				case setEmbeddings && !c.Embeddings:
+					d.Errorf(x.Value, "selection.embedding_model", "set, but selection.embeddings is false")
+				default:
+					c.EmbeddingModel, c.Embeddings = v, true
+				}
+			}
+		}
+		if x, ok := sf["min_score"]; ok {
+			if v, ok := d.Float(x.Value, "selection.min_score"); ok {
+				if v < 0 || v > MaxMinScore {
+					d.Errorf(x.Value, "selection.min_score", "must be between 0 (no floor) and %g, got %g", MaxMinScore, v)
+				}
+				c.MinScore = v
+			}
 		}
 	}
 	if err := d.Err(); err != nil {

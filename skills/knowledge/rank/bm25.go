@@ -93,6 +93,11 @@ func (ix *Index) idf(t string) float64 {
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
+// UnseenIDF is the inverse document frequency of a term no document
+// contains: the most a single term can weigh in this index. Dividing a score
+// by it makes scores of indexes of different sizes comparable.
+func (ix *Index) UnseenIDF() float64 { return ix.idf("") }
+
 // Score returns every document's score for query, in index order.
 func (ix *Index) Score(query string) []Scored {
 	terms := uniq(Tokenize(query))

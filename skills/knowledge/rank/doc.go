@@ -5,6 +5,8 @@
 //
 // Nothing here needs the network. HashEmbedder is a deterministic embedder
 // built from hashed word and character n-gram features, good enough to
-// re-rank near-synonyms ("smelt" and "smelting", "boiler" and "boilers"); a
-// real embedding model plugs in through the same interface.
+// re-rank near-synonyms ("smelt" and "smelting", "boiler" and "boilers"):
+// the offline fallback. A real embedding model (a model server's
+// /v1/embeddings, through the model client) plugs in through the same
+// interface.
 package rank

@@ -32,7 +32,8 @@ var _ Embedder = EmbedderFunc(nil)
 // HashEmbedder is a deterministic bag-of-features embedder: stemmed words
 // and character trigrams of each word, hashed into Dim signed buckets and
 // normalised. It knows no synonyms, but it does match word variants and
-// shared roots that BM25's exact terms miss.
+// shared roots that BM25's exact terms miss. It is the offline fallback:
+// used when no embedding model is served.
 type HashEmbedder struct {
 	// Dim is the vector size (0 = 512).
 	Dim int

@@ -299,3 +299,15 @@ func BenchmarkSearch200(b *testing.B) {
 		ix.Search("how do I grind cassiterite near the coke oven", 15)
 	}
 }
+
+// UnseenIDF is the weight of a word no document has: above every known
+// word's, and growing with the index.
+func TestUnseenIDF(t *testing.T) {
+	docs := []Doc{{ID: "a", Name: "boiler"}, {ID: "b", Name: "oven"}, {ID: "c", Name: "oven ore"}}
+	ix := NewIndex(docs)
+	assert.InDelta(t, math.Log(8), ix.UnseenIDF(), 1e-12, "log(1 + (3 + 0.5) / 0.5)")
+	for _, w := range []string{"boiler", "oven", "ore"} {
+		assert.Greater(t, ix.UnseenIDF(), ix.idf(w), w)
+	}
+	assert.Greater(t, NewIndex(append(docs, Doc{ID: "d", Name: "tree"})).UnseenIDF(), ix.UnseenIDF())
+}

@@ -14,8 +14,11 @@
 //     dropped and at most max_skills are kept.
 //  5. Fallback: with no model, a model error or timeout, a malformed
 //     answer, or an answer naming only unknown ids, the BM25 ranking's best
-//     matches are the selection, and Result.Fallback says why.
+//     matches whose Relevance reaches the score floor (Options.MinScore)
+//     are the selection, and Result.Fallback says why.
 //
 // Select returns the whole trace (filter decisions, ranking, pre-filter,
-// prompt, answer), which `agent skills select` prints.
+// prompt, answer), which `agent skills select` prints. Advisor runs Select
+// for the model planner over the knowledge skills usable at a tier and
+// writes the quality store from the run.
 package selection

@@ -85,6 +85,58 @@ type Options struct {
 	Embedder rank.Embedder
 	// Quality is the recorded quality by skill id.
 	Quality map[string]Quality
+	// MinScore is the score floor of the BM25 fallback: a candidate whose
+	// Relevance is below it is never picked when the model does not choose
+	// (0 = no floor; knowledge.DefaultMinScore is the configured default).
+	MinScore float64
+}
+
+// Ranked is one candidate's place in the ranking, with its Relevance: how
+// well the candidate's name and description alone match the task, the
+// measure the score floor applies to.
+type Ranked struct {
+	rank.Ranked
+	Relevance float64 `json:"relevance"`
+}
+
+// Relevance scores how well each candidate's name and description match the
+// task: the BM25 score over those two fields alone, in an index of the
+// candidates' names and descriptions, divided by the weight of a word no
+// candidate uses (rank.Index.UnseenIDF). 1.0 is about what one word that
+// only this skill's name and description use is worth.
+//
+// Why not the ranking's own BM25 score: skill bodies are long and mention
+// everything ("steam" and "boiler" occur in every shipped skill), so with a
+// handful of knowledge skills the body-wide score of "set up a steam boiler"
+// for steam-age-boilers (0.79) is below that of "build a nuclear reactor"
+// for coke-oven-operation (1.03), and no floor separates them. The name
+// and description say what a skill is for; there the first scores 4.43 and
+// the second 1.47. Dividing by the unseen-word weight keeps the floor in
+// place as the index grows: the same two tasks give 1.78 and 0.59 over the
+// five shipped knowledge skills, 2.03 and 0.51 over the four usable at lv,
+// and 1.32 and 0.98 over the whole catalog of 17, where "build" is rare and
+// weighs more.
+//
+// The floor, knowledge.DefaultMinScore = 1.1, comes from the table in
+// TestScoreFloorShipped, over those three indexes: its on-topic tasks score
+// at least 1.26 for their skill (1.42, 1.31 and 1.26 in the three), its
+// off-topic tasks at most 0.98 for any skill (0.77, 0.73 and 0.98); 1.1 is
+// about halfway. Short tasks whose one content word several skills share
+// ("make charcoal": 0.65 for sustainable-wood) fall below it: offline,
+// selecting nothing is better than selecting noise, and a configured model
+// chooses without a floor.
+func Relevance(task string, cands []Candidate) map[string]float64 {
+	heads := make([]rank.Doc, len(cands))
+	for i, c := range cands {
+		heads[i] = rank.Doc{ID: c.ID, Name: c.Name, Description: c.Description}
+	}
+	ix := rank.NewIndex(heads)
+	unseen := ix.UnseenIDF()
+	out := make(map[string]float64, len(cands))
+	for _, s := range ix.Score(task) {
+		out[s.ID] = s.Score / unseen
+	}
+	return out
 }
 
 // Methods of a Result.
@@ -104,9 +156,13 @@ type Result struct {
 	Selected []Pick `json:"selected"`
 	// Filtered lists the quality decisions for every candidate with a
 	// quality record.
-	Filtered  []Decision    `json:"filtered"`
-	Prefilter Prefilter     `json:"prefilter"`
-	Ranking   []rank.Ranked `json:"ranking"`
+	Filtered  []Decision `json:"filtered"`
+	Prefilter Prefilter  `json:"prefilter"`
+	Ranking   []Ranked   `json:"ranking"`
+	// Floor is the score floor the BM25 fallback applied (0 = none), and
+	// BelowFloor the ranked candidates it left out, best first.
+	Floor      float64 `json:"floor"`
+	BelowFloor []Pick  `json:"below_floor,omitempty"`
 	// Offered are the candidate ids the model saw.
 	Offered  []string `json:"offered,omitempty"`
 	Plan     string   `json:"brief_plan,omitempty"`
@@ -157,8 +213,8 @@ var ErrEmptyTask = errors.New("selection: empty task")
 // plans, then answers JSON naming skill ids. Unknown ids are dropped and
 // the answer is capped at MaxSkills. With no model, a model error, a
 // timeout, a malformed answer or an answer naming only unknown ids, the
-// selection is the BM25 ranking's best MaxSkills matches, and
-// Result.Fallback says why.
+// selection is the BM25 ranking's best MaxSkills matches whose Relevance
+// reaches MinScore, and Result.Fallback says why.
 func Select(ctx context.Context, task string, cands []Candidate, opts Options) (*Result, error) {
 	if strings.TrimSpace(task) == "" {
 		return nil, ErrEmptyTask
@@ -172,7 +228,7 @@ func Select(ctx context.Context, task string, cands []Candidate, opts Options) (
 	if opts.Timeout <= 0 {
 		opts.Timeout = knowledge.DefaultSelectionTimeout
 	}
-	res := &Result{Task: task, Selected: []Pick{}, Filtered: []Decision{}, Ranking: []rank.Ranked{}}
+	res := &Result{Task: task, Selected: []Pick{}, Filtered: []Decision{}, Ranking: []Ranked{}}
 
 	// Quality filter.
 	var kept []Candidate
@@ -214,7 +270,11 @@ func Select(ctx context.Context, task string, cands []Candidate, opts Options) (
 			res.Notes = append(res.Notes, fmt.Sprintf("embedding re-rank failed (%v); BM25 ranking kept", err))
 		}
 	}
-	res.Ranking = ranking
+	relevance := Relevance(task, kept)
+	res.Ranking = make([]Ranked, len(ranking))
+	for i, r := range ranking {
+		res.Ranking[i] = Ranked{Ranked: r, Relevance: relevance[r.ID]}
+	}
 
 	// Pre-filter.
 	offered := kept
@@ -254,14 +314,18 @@ func Select(ctx context.Context, task string, cands []Candidate, opts Options) (
 	}
 
 	fallback := func(why string) (*Result, error) {
-		res.Method, res.Fallback = MethodBM25, why
+		res.Method, res.Fallback, res.Floor = MethodBM25, why, opts.MinScore
 		res.Selected = res.Selected[:0]
-		for _, r := range ranking {
-			if len(res.Selected) == opts.MaxSkills {
-				break
-			}
+		for _, r := range res.Ranking {
 			c := byID[r.ID]
-			res.Selected = append(res.Selected, Pick{ID: c.ID, Name: c.Name, Kind: c.Kind, Score: r.Score})
+			p := Pick{ID: c.ID, Name: c.Name, Kind: c.Kind, Score: r.Score}
+			if r.Relevance < opts.MinScore {
+				res.BelowFloor = append(res.BelowFloor, p)
+				continue
+			}
+			if len(res.Selected) < opts.MaxSkills {
+				res.Selected = append(res.Selected, p)
+			}
 		}
 		return res, nil
 	}

@@ -339,3 +339,57 @@ func TestPromptLists(t *testing.T) {
 
 // bm25Top is the BM25 ranking's best three for task over cands().
 var bm25Top = []string{"steam-age-boilers", "feed_steam_boiler", "refill_water_tanks"}
+
+// The score floor applies to the BM25 fallback, never to the model's
+// choice; 0 turns it off.
+func TestSelectScoreFloor(t *testing.T) {
+	const offTopic = "build a nuclear reactor boiler"
+	rel := Relevance(offTopic, cands())
+	require.Positive(t, rel["steam-age-boilers__ro_1"], "shares a word")
+	assert.Zero(t, rel["chop_tree"])
+
+	res, err := Select(context.Background(), task, cands(), Options{MinScore: 1.0})
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, res.Floor)
+	relevance := map[string]float64{}
+	for _, r := range res.Ranking {
+		relevance[r.ID] = r.Relevance
+	}
+	for _, p := range res.Selected {
+		assert.GreaterOrEqual(t, relevance[p.ID], 1.0, p.Name)
+	}
+	assert.Equal(t, []string{"steam-age-boilers", "feed_steam_boiler"}, names(res.Selected))
+	assert.Equal(t, []string{"refill_water_tanks"}, names(res.BelowFloor))
+	for _, p := range res.BelowFloor {
+		assert.Less(t, relevance[p.ID], 1.0, p.Name)
+	}
+	assert.Equal(t, len(res.Ranking), len(res.Selected)+len(res.BelowFloor), "every ranked candidate is picked or below the floor (max_skills not reached)")
+
+	// The floor is inclusive: a candidate scoring exactly the floor is
+	// picked.
+	exact := relevance["feed_steam_boiler"]
+	res, err = Select(context.Background(), task, cands(), Options{MinScore: exact})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"steam-age-boilers", "feed_steam_boiler"}, names(res.Selected))
+
+	// A floor no candidate reaches: nothing, and the trace says so.
+	res, err = Select(context.Background(), task, cands(), Options{MinScore: 10})
+	require.NoError(t, err)
+	assert.Empty(t, res.Selected)
+	assert.Len(t, res.BelowFloor, len(res.Ranking))
+	// A model failure falls back with the floor too.
+	res, err = Select(context.Background(), task, cands(), Options{MinScore: 10, Model: ModelFunc(func(context.Context, string) (string, error) { return "", errors.New("down") })})
+	require.NoError(t, err)
+	assert.Empty(t, res.Selected)
+	// The model's choice is not floored.
+	res, err = Select(context.Background(), task, cands(), Options{MinScore: 10, Model: answer(`{"brief_plan": "p", "skills": ["chop_tree"]}`)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"chop_tree"}, names(res.Selected))
+	assert.Zero(t, res.Floor)
+	assert.Empty(t, res.BelowFloor)
+	// No floor: the best three, as before.
+	res, err = Select(context.Background(), task, cands(), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, bm25Top, names(res.Selected))
+	assert.Empty(t, res.BelowFloor)
+}
