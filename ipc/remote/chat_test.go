@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // TestChatEvents: over a unix socket, a chat action in the simulator
@@ -129,9 +130,7 @@ func TestChatLostAndDropped(t *testing.T) {
 	r.expectReply("1", &wel)
 	var other events
 	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: other.on})
-	// Let the server start watching, then write 6 lines of which the log
-	// keeps 3: 3 lost.
-	time.Sleep(50 * time.Millisecond)
+	// Write 6 lines of which the log keeps 3: 3 lost.
 	b.add(3, "a", "b", "c", "d", "e", "f")
 	var got []string
 	var dropped int64
@@ -169,4 +168,60 @@ func TestChatLostAndDropped(t *testing.T) {
 		got = append(got, c.Text)
 	}
 	assert.Equal(t, []string{"x", "x", "x"}, got)
+
+	// Lines the log lost entirely are reported without waiting for the
+	// next line.
+	b.add(0, "gone", "gone")
+	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	require.True(t, r.sc.Scan())
+	var m wire.Message
+	require.NoError(t, json.Unmarshal(r.sc.Bytes(), &m))
+	require.Equal(t, wire.EventLagged, m.Type, string(r.sc.Bytes()))
+	var l wire.LaggedEvent
+	require.NoError(t, json.Unmarshal(m.Payload, &l))
+	assert.Equal(t, int64(2), l.Dropped)
+}
+
+// gatedBody holds Observe until the test opens the gate.
+type gatedBody struct {
+	*chatBody
+	gate chan struct{}
+}
+
+func (b *gatedBody) Observe(ctx context.Context) (*world.Snapshot, error) {
+	select {
+	case <-b.gate:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return b.chatBody.Observe(ctx)
+}
+
+// TestChatSaidBeforeTheWatcherRunsIsSent: a line said after the welcome
+// but before the server's watcher first looks at the body (a loaded
+// machine) still reaches the subscriber; a line said before the hello
+// does not.
+func TestChatSaidBeforeTheWatcherRunsIsSent(t *testing.T) {
+	b := &gatedBody{chatBody: &chatBody{Body: newSim(t, 0)}, gate: make(chan struct{})}
+	b.add(100, "before the hello")
+	addr, _ := serve(t, remote.ServerOptions{Body: b, Poll: -1}, "unix")
+	var ev, late events
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventChat}, OnEvent: ev.on})
+	b.add(100, "one", "two") // the watcher is held in Observe
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventChat}, OnEvent: late.on})
+	b.add(100, "three")
+	close(b.gate)
+	waitFor(t, "three chat events", func() bool { return len(ev.get(wire.EventChat)) >= 3 })
+	waitFor(t, "one chat event", func() bool { return len(late.get(wire.EventChat)) >= 1 })
+	texts := func(e *events) []string {
+		var out []string
+		for _, p := range e.get(wire.EventChat) {
+			var c wire.ChatEvent
+			require.NoError(t, json.Unmarshal(p, &c))
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"one", "two", "three"}, texts(&ev))
+	assert.Equal(t, []string{"three"}, texts(&late), "a later subscriber gets only what was said after its welcome")
 }

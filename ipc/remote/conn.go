@@ -24,10 +24,15 @@ type conn struct {
 	queue  *eventQueue
 	wg     sync.WaitGroup // request handlers and the event writer
 
-	mu       sync.Mutex
-	hello    bool
-	role     string
-	subs     map[string]bool
+	mu    sync.Mutex
+	hello bool
+	role  string
+	subs  map[string]bool
+	// chatNext is the number of the next chat line this connection gets.
+	// It starts at the body's next line when the connection subscribed,
+	// taken while the hello is answered, so a line said after the welcome
+	// is never missed and one said before it is never sent.
+	chatNext uint64
 	inflight map[string]context.CancelFunc
 	closed   bool
 	// closeAfter ends the connection once the current reply is sent (a
@@ -148,6 +153,19 @@ func (c *conn) subscribed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.subs) > 0 && !c.closed
+}
+
+// chatCursor is the number of the next chat line the connection gets.
+func (c *conn) chatCursor() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.chatNext
+}
+
+func (c *conn) setChatCursor(n uint64) {
+	c.mu.Lock()
+	c.chatNext = n
+	c.mu.Unlock()
 }
 
 func (c *conn) wants(kind string) bool {

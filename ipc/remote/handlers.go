@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"slices"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -82,8 +83,12 @@ func handleHello(ctx context.Context, c *conn, payload json.RawMessage) (any, er
 		}
 		subs[e] = true
 	}
+	var chatFrom uint64
+	if cs, ok := c.srv.opts.Body.(ipc.ChatSource); ok && subs[wire.EventChat] {
+		_, chatFrom = cs.ChatSince(math.MaxUint64)
+	}
 	c.mu.Lock()
-	c.hello, c.role, c.subs = true, h.Role, subs
+	c.hello, c.role, c.subs, c.chatNext = true, h.Role, subs, chatFrom
 	c.mu.Unlock()
 	if len(subs) > 0 {
 		c.srv.watch.changed()

@@ -27,9 +27,6 @@ type watcher struct {
 	done chan struct{}
 	once sync.Once
 	prev *world.Snapshot
-	// chatNext is the number of the next chat line to send (when the
-	// body is an ipc.ChatSource).
-	chatNext uint64
 }
 
 func newWatcher(s *Server) *watcher {
@@ -84,12 +81,9 @@ func (w *watcher) run() {
 				}
 			}
 			lostTo(subs, "", diff(w.prev, snap, emit))
-			if chats {
-				w.chat(cs, subs, emit)
-			}
-		} else if chats {
-			// Chat from the moment of subscribing: skip what came before.
-			_, w.chatNext = cs.ChatSince(math.MaxUint64)
+		}
+		if chats {
+			chat(cs, w.srv.subscribers())
 		}
 		w.prev = snap
 	}
@@ -112,19 +106,50 @@ func lostTo(subs []*conn, kind string, n int64) {
 	}
 }
 
-// chat emits one chat event per line the body received since the last
-// call, none coalesced (a full queue drops them, counted). Lines the
-// body's bounded log lost before they could be sent count as dropped, so
-// the lagged notice comes before the lines that follow the gap.
-func (w *watcher) chat(cs ipc.ChatSource, subs []*conn, emit func(kind, key string, payload any)) {
-	msgs, next := cs.ChatSince(w.chatNext)
-	if len(msgs) > 0 && msgs[0].Seq > w.chatNext {
-		lostTo(subs, wire.EventChat, int64(msgs[0].Seq-w.chatNext))
+// chat sends each chat subscriber the lines the body received since its
+// cursor (set when it subscribed, so nothing said before its welcome and
+// everything said after it), none coalesced (a full queue drops them,
+// counted). Lines the body's bounded log lost before they could be sent
+// count as dropped, so the lagged notice comes before the lines that follow
+// the gap. The subscribers are read after the world was observed, so one
+// that subscribed meanwhile is served in this pass.
+func chat(cs ipc.ChatSource, subs []*conn) {
+	from, any := uint64(math.MaxUint64), false
+	for _, c := range subs {
+		if c.wants(wire.EventChat) {
+			from, any = min(from, c.chatCursor()), true
+		}
 	}
-	for _, m := range msgs {
-		emit(wire.EventChat, "", wire.ChatEvent{From: m.From, Text: m.Text, Tick: m.Tick})
+	if !any {
+		return
 	}
-	w.chatNext = next
+	msgs, next := cs.ChatSince(from)
+	lines := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		lines[i], _ = wire.Encode(nil, wire.EventChat, wire.ChatEvent{From: m.From, Text: m.Text, Tick: m.Tick})
+	}
+	for _, c := range subs {
+		if !c.wants(wire.EventChat) {
+			continue
+		}
+		cur := c.chatCursor()
+		for i, m := range msgs {
+			if m.Seq < cur {
+				continue
+			}
+			if m.Seq > cur {
+				lostTo([]*conn{c}, wire.EventChat, int64(m.Seq-cur))
+			}
+			if lines[i] != nil {
+				c.event(wire.EventChat, "", lines[i])
+			}
+			cur = m.Seq + 1
+		}
+		if next > cur {
+			lostTo([]*conn{c}, wire.EventChat, int64(next-cur)) // lost, none left in the log
+		}
+		c.setChatCursor(next)
+	}
 }
 
 // diff emits the events that turn a into b and returns how many block
