@@ -123,6 +123,8 @@ func decodeCache(data []byte) (*Login, error) {
 		return nil, errors.New("the Minecraft token is too long")
 	case !isHex32(f.Profile.ID):
 		return nil, errors.New("the profile id is not 32 hex digits")
+	case !storable(f.MSA.ExpiresAt) || !storable(f.Minecraft.ExpiresAt):
+		return nil, errors.New("an expiry time is out of range")
 	}
 	if err := gtnh.ValidUsername(f.Profile.Name); err != nil {
 		return nil, fmt.Errorf("the profile name: %v", err)
@@ -135,6 +137,13 @@ func decodeCache(data []byte) (*Login, error) {
 		Minecraft: gtnh.NewSecret(f.Minecraft.AccessToken), MinecraftExpires: f.Minecraft.ExpiresAt,
 		Profile: Profile{ID: f.Profile.ID, Name: f.Profile.Name},
 	}, nil
+}
+
+// storable reports whether t survives a save: JSON times must fall in
+// years 0–9999 once in UTC.
+func storable(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
 }
 
 func encodeCache(l *Login) ([]byte, error) {
