@@ -533,3 +533,43 @@ func TestErrorsNeverCarryTokens(t *testing.T) {
 	}
 	noSecrets(t, "errors and logs", strings.Join(all, "\n"))
 }
+
+func TestUserHashMustNotChange(t *testing.T) {
+	r := newRig(t)
+	r.fake.XSTSUserHash = "someoneelse"
+	_, err := r.account.Session(context.Background())
+	require.Error(t, err)
+	assert.Equal(t, "microsoft login: XSTS authorization: HTTP 200: the user hash changed between Xbox Live and XSTS", err.Error())
+	assert.Equal(t, 0, r.fake.Calls(msauthtest.Minecraft))
+}
+
+func TestDeviceSignInNeedsARefreshToken(t *testing.T) {
+	r := newRig(t)
+	r.fake.OmitRefreshToken = true
+	_, err := r.account.Session(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "device sign-in: HTTP 200: no refresh_token in the response")
+}
+
+func TestRefreshWithoutANewRefreshTokenKeepsTheOld(t *testing.T) {
+	r, first := signedIn(t)
+	r.fake.OmitRefreshToken = true
+	r.clock.Advance(25 * time.Hour)
+	l, err := r.account.Session(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, first.MSA.Refresh.Reveal(), l.MSA.Refresh.Reveal())
+	cached, err := r.cache.Load()
+	require.NoError(t, err)
+	assert.Equal(t, first.MSA.Refresh.Reveal(), cached.MSA.Refresh.Reveal(), "still saved")
+}
+
+func TestRefreshOutageWithAnOAuthErrorIsNotARefusal(t *testing.T) {
+	r, _ := signedIn(t)
+	r.clock.Advance(25 * time.Hour)
+	r.fake.RefreshError, r.fake.RefreshStatus = "temporarily_unavailable", 503
+	_, err := r.account.Session(context.Background())
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, msauth.ErrRefreshRefused)
+	assert.Contains(t, err.Error(), "token refresh: HTTP 503 (temporarily_unavailable)")
+	assert.Equal(t, 1, r.fake.Calls(msauthtest.DeviceCode), "no device sign-in for an outage")
+}

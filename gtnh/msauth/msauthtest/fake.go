@@ -76,8 +76,14 @@ type Fake struct {
 	SlowDown, Pending int
 	PollError         string
 	// RefreshError makes refreshes fail with this OAuth error
-	// ("invalid_grant").
-	RefreshError string
+	// ("invalid_grant"), with RefreshStatus (default 400).
+	RefreshError  string
+	RefreshStatus int
+	// OmitRefreshToken leaves refresh_token out of token answers.
+	OmitRefreshToken bool
+	// XSTSUserHash, when set, is the user hash XSTS answers (Xbox Live
+	// answers "userhash42").
+	XSTSUserHash string
 	// XErr makes XSTS answer 401 with this XErr.
 	XErr uint64
 	// NoProfile makes the profile answer 404.
@@ -214,11 +220,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func (f *Fake) oauthError(w http.ResponseWriter, code, sent string) {
+	f.oauthErrorStatus(w, http.StatusBadRequest, code, sent)
+}
+
+func (f *Fake) oauthErrorStatus(w http.ResponseWriter, status int, code, sent string) {
 	desc := "AADSTS70016: scripted " + code + "\r\nTrace ID: 00000000-0000-0000-0000-000000000000"
 	if f.EchoSecrets {
 		desc = "AADSTS9002313: the value " + sent + " (" + sent[:len(sent)/2] + "…) was not accepted"
 	}
-	writeJSON(w, http.StatusBadRequest, map[string]any{"error": code, "error_description": desc, "error_codes": []int{70016}})
+	writeJSON(w, status, map[string]any{"error": code, "error_description": desc, "error_codes": []int{70016}})
 }
 
 func (f *Fake) deviceCode(w http.ResponseWriter, r *http.Request) {
@@ -273,21 +283,28 @@ func (f *Fake) token(w http.ResponseWriter, r *http.Request) {
 	case "refresh_token":
 		rt := r.PostFormValue("refresh_token")
 		if f.RefreshError != "" || !f.valid(rt, "msa-refresh") {
-			code := f.RefreshError
+			code, status := f.RefreshError, f.RefreshStatus
 			if code == "" {
 				code = "invalid_grant"
 			}
-			f.oauthError(w, code, rt)
+			if status == 0 {
+				status = http.StatusBadRequest
+			}
+			f.oauthErrorStatus(w, status, code, rt)
 			return
 		}
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "unsupported_grant_type"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	answer := map[string]any{
 		"token_type": "Bearer", "scope": "XboxLive.signin offline_access", "expires_in": f.MSALife,
-		"access_token": f.issue("msa-access"), "refresh_token": f.issue("msa-refresh"),
-	})
+		"access_token": f.issue("msa-access"),
+	}
+	if !f.OmitRefreshToken {
+		answer["refresh_token"] = f.issue("msa-refresh")
+	}
+	writeJSON(w, http.StatusOK, answer)
 }
 
 type xboxRequest struct {
@@ -299,9 +316,13 @@ type xboxRequest struct {
 }
 
 func (f *Fake) xboxAnswer(w http.ResponseWriter, kind string) {
+	uhs := "userhash42"
+	if kind == "xsts" && f.XSTSUserHash != "" {
+		uhs = f.XSTSUserHash
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"IssueInstant": "2020-12-07T19:52:08.4463796Z", "NotAfter": "2020-12-21T19:52:08.4463796Z",
-		"Token": f.issue(kind), "DisplayClaims": map[string]any{"xui": []map[string]string{{"uhs": "userhash42"}}},
+		"Token": f.issue(kind), "DisplayClaims": map[string]any{"xui": []map[string]string{{"uhs": uhs}}},
 	})
 }
 
