@@ -291,9 +291,9 @@ func signedIn(t *testing.T) (*rig, *msauth.Login) {
 func TestCachedLoginIsUsedUntilTheMargin(t *testing.T) {
 	r, first := signedIn(t)
 	calls := r.fake.Calls(msauthtest.Minecraft)
-	// 24 h token, 5 min margin: one second before the margin the cache
-	// is used as it is.
-	r.clock.Advance(24*time.Hour - msauth.DefaultMargin - time.Second)
+	// 24 h token, 5 min margin (as docs/online-mode.md says): one second
+	// before the margin the cache is used as it is.
+	r.clock.Advance(24*time.Hour - 5*time.Minute - time.Second)
 	l, err := r.account.Session(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, first.Minecraft.Reveal(), l.Minecraft.Reveal())
@@ -572,4 +572,17 @@ func TestRefreshOutageWithAnOAuthErrorIsNotARefusal(t *testing.T) {
 	assert.NotErrorIs(t, err, msauth.ErrRefreshRefused)
 	assert.Contains(t, err.Error(), "token refresh: HTTP 503 (temporarily_unavailable)")
 	assert.Equal(t, 1, r.fake.Calls(msauthtest.DeviceCode), "no device sign-in for an outage")
+}
+
+func TestMarginIsConfigurable(t *testing.T) {
+	r, first := signedIn(t)
+	r.account.Margin = time.Hour
+	r.clock.Advance(23*time.Hour - time.Second)
+	l, err := r.account.Session(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, first.Minecraft.Reveal(), l.Minecraft.Reveal())
+	r.clock.Advance(2 * time.Second)
+	l, err = r.account.Session(context.Background())
+	require.NoError(t, err)
+	assert.NotEqual(t, first.Minecraft.Reveal(), l.Minecraft.Reveal(), "renewed an hour before the end")
 }
