@@ -109,7 +109,7 @@ func loosePerms(m fs.FileMode) bool {
 
 func decodeCache(data []byte) (*Login, error) {
 	var f cacheFile
-	if err := strictJSON(data, &f); err != nil {
+	if err := strictJSON("the file", data, &f); err != nil {
 		return nil, err
 	}
 	switch {

@@ -57,7 +57,7 @@ func decodeDeviceCode(status int, body []byte) (*DeviceCode, error) {
 		return nil, oauthFailure(StepDeviceCode, status, body)
 	}
 	var d deviceCode
-	if err := strictJSON(body, &d); err != nil {
+	if err := strictJSON("the response", body, &d); err != nil {
 		return nil, &Error{Step: StepDeviceCode, Status: status, Err: err}
 	}
 	bad := func(format string, args ...any) error {
@@ -109,7 +109,7 @@ func decodeToken(step string, status int, body []byte, now time.Time) (*MSAToken
 		return nil, &oe, nil
 	}
 	var t tokenResponse
-	if err := strictJSON(body, &t); err != nil {
+	if err := strictJSON("the response", body, &t); err != nil {
 		return nil, nil, &Error{Step: step, Status: status, Err: err}
 	}
 	bad := func(format string, args ...any) error {
@@ -199,7 +199,7 @@ func decodeXbox(step string, status int, body []byte) (token gtnh.Secret, uhs st
 		return token, "", &Error{Step: step, Status: status, Err: statusCause(status)}
 	}
 	var x xboxResponse
-	if err := strictJSON(body, &x); err != nil {
+	if err := strictJSON("the response", body, &x); err != nil {
 		return token, "", &Error{Step: step, Status: status, Err: err}
 	}
 	if x.Token == "" || len(x.Token) > maxTokenLen {
@@ -238,7 +238,7 @@ func decodeMinecraftLogin(status int, body []byte, now time.Time) (gtnh.Secret, 
 		return none, time.Time{}, &Error{Step: StepMinecraftLogin, Status: status, Err: cause}
 	}
 	var m minecraftLogin
-	if err := strictJSON(body, &m); err != nil {
+	if err := strictJSON("the response", body, &m); err != nil {
 		return none, time.Time{}, &Error{Step: StepMinecraftLogin, Status: status, Err: err}
 	}
 	bad := func(format string, args ...any) error {
@@ -272,7 +272,7 @@ func decodeProfile(status int, body []byte) (Profile, error) {
 		return Profile{}, &Error{Step: StepProfile, Status: status, Err: statusCause(status)}
 	}
 	var p profileResponse
-	if err := strictJSON(body, &p); err != nil {
+	if err := strictJSON("the response", body, &p); err != nil {
 		return Profile{}, &Error{Step: StepProfile, Status: status, Err: err}
 	}
 	if !isHex32(p.ID) {
@@ -300,17 +300,17 @@ func statusCause(status int) error {
 
 // strictJSON decodes one JSON object, naming the problem without quoting
 // the body.
-func strictJSON(body []byte, v any) error {
+func strictJSON(what string, body []byte, v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return fmt.Errorf("the response is not JSON (offset %d)", se.Offset)
+			return fmt.Errorf("%s is not JSON (offset %d)", what, se.Offset)
 		case errors.As(err, &te):
-			return fmt.Errorf("the response has a %s where %s wants a %s", te.Value, te.Field, te.Type)
+			return fmt.Errorf("%s has a %s where %s wants a %s", what, te.Value, te.Field, te.Type)
 		default:
-			return errors.New("the response is not a JSON object")
+			return fmt.Errorf("%s is not a JSON object", what)
 		}
 	}
 	return nil

@@ -461,7 +461,7 @@ func TestCacheProblems(t *testing.T) {
 	assert.Contains(t, err.Error(), "run `agent login`")
 
 	for _, tc := range []struct{ body, want string }{
-		{`not json`, "the response is not JSON"},
+		{`not json`, "the file is not JSON (offset 2)"},
 		{`{"version": 2}`, "unknown version 2"},
 		{`{"version": 1, "client_id": "c"}`, "the Microsoft tokens are missing"},
 	} {
