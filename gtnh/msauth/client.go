@@ -239,7 +239,7 @@ func (c *Client) do(step string, req *http.Request) (int, []byte, error) {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			return 0, nil, &Error{Step: step, Err: ctxErr}
 		}
-		return 0, nil, &Error{Step: step, Err: transportError(err)}
+		return 0, nil, &Error{Step: step, Err: &NetError{Err: transportError(err)}}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
@@ -252,6 +252,13 @@ func (c *Client) do(step string, req *http.Request) (int, []byte, error) {
 	c.Log.Debug().Str("step", step).Int("status", resp.StatusCode).Int("bytes", len(body)).Msg("microsoft login step")
 	return resp.StatusCode, body, nil
 }
+
+// NetError is a request that got no answer (connection refused or reset, a
+// timeout): a step may be retried after it, unlike after an answer.
+type NetError struct{ Err error }
+
+func (e *NetError) Error() string { return e.Err.Error() }
+func (e *NetError) Unwrap() error { return e.Err }
 
 // transportError keeps a network error's kind and URL without its wrapped
 // request details.

@@ -16,6 +16,13 @@ import (
 // subsequent requests").
 const slowDownStep = 5 * time.Second
 
+// maxPollFailures is how many polls in a row may get no answer before the
+// sign-in gives up. After each, the interval doubles (RFC 8628 §3.5: "On
+// encountering a connection timeout, clients MUST unilaterally reduce their
+// polling frequency before retrying … doubling the polling interval on each
+// such connection timeout, is RECOMMENDED").
+const maxPollFailures = 3
+
 func (c *Client) checkClientID(step string) error {
 	if strings.TrimSpace(c.ClientID) == "" {
 		return &Error{Step: step, Err: errors.New("no Azure application (client) id is configured (see docs/online-mode.md)")}
@@ -56,6 +63,7 @@ func (c *Client) PollDevice(ctx context.Context, dc *DeviceCode) (*MSAToken, err
 	ep := c.Endpoints.withDefaults()
 	deadline := c.now().Add(dc.ExpiresIn)
 	interval := dc.Interval
+	failures := 0
 	for {
 		if !c.now().Add(interval).Before(deadline) {
 			return nil, &Error{Step: StepDevicePoll, Err: ErrExpired}
@@ -68,9 +76,17 @@ func (c *Client) PollDevice(ctx context.Context, dc *DeviceCode) (*MSAToken, err
 			"client_id":   {c.ClientID},
 			"device_code": {dc.deviceCode.Reveal()},
 		})
+		var ne *NetError
+		if errors.As(err, &ne) && ctx.Err() == nil && failures < maxPollFailures {
+			failures++
+			interval = min(2*interval, maxInterval*time.Second)
+			c.Log.Debug().Err(ne).Dur("interval", interval).Msg("no answer to a poll; polling more slowly")
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
+		failures = 0
 		tok, oe, err := decodeToken(StepDevicePoll, status, body, c.now())
 		if err != nil {
 			return nil, err

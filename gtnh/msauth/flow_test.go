@@ -586,3 +586,54 @@ func TestMarginIsConfigurable(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, first.Minecraft.Reveal(), l.Minecraft.Reveal(), "renewed an hour before the end")
 }
+
+func TestPollingBacksOffWhenAPollGetsNoAnswer(t *testing.T) {
+	r := newRig(t)
+	r.fake.Pending = 1
+	r.fake.BreakN(msauthtest.Token, msauthtest.Drop, 2)
+	_, err := r.account.Session(context.Background())
+	require.NoError(t, err)
+	// Two dropped polls double the interval twice; it stays doubled.
+	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second}, r.clock.Sleeps())
+	assert.Equal(t, 4, r.fake.Calls(msauthtest.Token))
+}
+
+func TestPollingGivesUpAfterThreeUnansweredPollsInARow(t *testing.T) {
+	r := newRig(t)
+	r.fake.Break(msauthtest.Token, msauthtest.Drop)
+	_, err := r.account.Session(context.Background())
+	require.Error(t, err)
+	var ne *msauth.NetError
+	require.ErrorAs(t, err, &ne)
+	assert.Contains(t, err.Error(), "microsoft login: device sign-in: Post ")
+	assert.Equal(t, 4, r.fake.Calls(msauthtest.Token), "the first poll and three retries")
+	noSecrets(t, "the error", err.Error())
+}
+
+func TestUnansweredStepsOtherThanPollingAreNotRetried(t *testing.T) {
+	r := newRig(t)
+	r.fake.BreakN(msauthtest.XSTS, msauthtest.Drop, 1)
+	_, err := r.account.Session(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "microsoft login: XSTS authorization: Post ")
+	assert.Equal(t, 1, r.fake.Calls(msauthtest.XSTS))
+}
+
+func TestAnAnswerResetsTheUnansweredCount(t *testing.T) {
+	r := newRig(t)
+	r.fake.Pending = 1
+	r.fake.BreakN(msauthtest.Token, msauthtest.Drop, 2)
+	sleeps := 0
+	r.client.Sleep = func(ctx context.Context, d time.Duration) error {
+		sleeps++
+		if sleeps == 4 {
+			// After two drops and a pending answer, three more drops:
+			// allowed, since the answer started the count again.
+			r.fake.BreakN(msauthtest.Token, msauthtest.Drop, 3)
+		}
+		return r.clock.Sleep(ctx, d)
+	}
+	_, err := r.account.Session(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 7, r.fake.Calls(msauthtest.Token))
+}

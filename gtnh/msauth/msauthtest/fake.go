@@ -47,6 +47,8 @@ const (
 	ServerError
 	// Forbidden answers 403.
 	Forbidden
+	// Drop closes the connection without an answer.
+	Drop
 )
 
 // Secret is the marker every token the fake issues contains, so tests can
@@ -93,6 +95,7 @@ type Fake struct {
 
 	mu      sync.Mutex
 	broken  map[string]Breakage
+	times   map[string]int // remaining broken answers; absent: for ever
 	calls   map[string]int
 	n       int
 	issued  map[string]string // token → kind
@@ -105,7 +108,7 @@ func New(t interface{ Cleanup(func()) }) *Fake {
 	f := &Fake{
 		ClientID: "test-client", PlayerName: "Steve", PlayerID: "0123456789abcdef0123456789abcdef",
 		Interval: 1, CodeLife: 900, MSALife: 3600, MinecraftLife: 86400,
-		broken: map[string]Breakage{}, calls: map[string]int{}, issued: map[string]string{}, revoked: map[string]bool{},
+		broken: map[string]Breakage{}, times: map[string]int{}, calls: map[string]int{}, issued: map[string]string{}, revoked: map[string]bool{},
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /consumers"+msauth.PathDeviceCode, f.deviceCode)
@@ -134,6 +137,14 @@ func (f *Fake) Break(step string, b Breakage) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.broken[step] = b
+}
+
+// BreakN makes the next n requests of a step answer with b.
+func (f *Fake) BreakN(step string, b Breakage, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.broken[step] = b
+	f.times[step] = n
 }
 
 // Calls is how many requests a step got.
@@ -189,6 +200,14 @@ func (f *Fake) begin(w http.ResponseWriter, step string) bool {
 	if !ok {
 		return false
 	}
+	if n, counted := f.times[step]; counted {
+		if n == 1 {
+			delete(f.broken, step)
+			delete(f.times, step)
+		} else {
+			f.times[step] = n - 1
+		}
+	}
 	f.mu.Unlock()
 	switch b {
 	case BadJSON:
@@ -209,6 +228,12 @@ func (f *Fake) begin(w http.ResponseWriter, step string) bool {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	case Forbidden:
 		w.WriteHeader(http.StatusForbidden)
+	case Drop:
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+			}
+		}
 	}
 	return true
 }
