@@ -44,6 +44,8 @@ const defaultOperatorSecretEnv = "GTNH_AGENT_OPERATOR_SECRET"
 //	    player: Steve
 //	    profile_id: 0123456789abcdef0123456789abcdef
 //	    access_token_env: GTNH_ACCESS_TOKEN   # the token itself never goes in the file
+//	  # or, with the Microsoft account saved by `agent login` (docs/online-mode.md):
+//	  # auth: {microsoft: true, client_id: <Azure application id>, token_cache: FILE, session_url: URL}
 //	run:
 //	  goal: "collect 16 minecraft:log"
 //	  max_steps: 100
@@ -75,6 +77,9 @@ type serverConfig struct {
 
 type authConfig struct {
 	SessionURL, Player, ProfileID, TokenEnv string
+	// Microsoft: the account saved by `agent login` (login.go).
+	Microsoft            bool
+	ClientID, TokenCache string
 }
 
 type runDefaults struct {
@@ -272,9 +277,22 @@ func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
 	}
 	if v, ok := m["auth"]; ok {
 		const ap = "server.auth"
-		a := d.Mapping(v.Value, ap, []string{"session_url", "player", "profile_id", "access_token_env"})
-		d.Require(v.Value, ap, a, "session_url", "player", "profile_id", "access_token_env")
+		a := d.Mapping(v.Value, ap, []string{"session_url", "player", "profile_id", "access_token_env", "microsoft", "client_id", "token_cache"})
 		s.Auth = &authConfig{}
+		if f, ok := a["microsoft"]; ok {
+			s.Auth.Microsoft, _ = d.Bool(f.Value, ap+".microsoft")
+		}
+		if s.Auth.Microsoft {
+			for _, k := range []string{"player", "profile_id", "access_token_env"} {
+				if f, ok := a[k]; ok {
+					d.Errorf(f.Value, ap+"."+k, "not used with microsoft: true (the player and token come from `agent login`)")
+				}
+			}
+		} else {
+			d.Require(v.Value, ap, a, "session_url", "player", "profile_id", "access_token_env")
+		}
+		str(d, a, ap, "client_id", &s.Auth.ClientID)
+		str(d, a, ap, "token_cache", &s.Auth.TokenCache)
 		str(d, a, ap, "session_url", &s.Auth.SessionURL)
 		str(d, a, ap, "player", &s.Auth.Player)
 		str(d, a, ap, "profile_id", &s.Auth.ProfileID)
@@ -303,7 +321,19 @@ func (s serverConfig) clientConfig() (gtnh.Config, error) {
 	if s.CollectDrops != nil && !*s.CollectDrops {
 		cfg.NoCollectDrops = true
 	}
-	if s.Auth != nil {
+	if s.Auth != nil && s.Auth.Microsoft {
+		p, err := s.Auth.microsoftProvider()
+		if err != nil {
+			return cfg, fmt.Errorf("server.auth: %w", err)
+		}
+		if cfg.Username == "" {
+			cfg.Username = p.Name()
+		}
+		if cfg.Username != p.Name() {
+			return cfg, fmt.Errorf("server.username %s is not the player of the Microsoft login (%s): leave the username out", cfg.Username, p.Name())
+		}
+		cfg.Auth = p
+	} else if s.Auth != nil {
 		token := os.Getenv(s.Auth.TokenEnv)
 		if token == "" {
 			return cfg, fmt.Errorf("server.auth: the environment variable %s holding the access token is not set", s.Auth.TokenEnv)

@@ -12,6 +12,8 @@ func FuzzParseAgentConfig(f *testing.F) {
 	for _, s := range []string{
 		"server:\n  address: gtnh.example.org:25565\n  username: Bot\n  operators: [Alice]\n  command_prefix: \"!bot \"\n  command_burst: 3\n  commands_per_minute: 6\n  view_distance: 8\n  tick: 50ms\n  break_factor: 1.25\n  collect_drops: true\n  timeouts: {dial: 10s, login: 60s, read: 30s, action: 2m}\n  reconnect: {enabled: true, initial: 1s, max: 1m, multiplier: 2, jitter: 0.1, max_attempts: 0}\nrun:\n  goal: \"collect 16 minecraft:log\"\n  max_steps: 100\n  max_ticks: 0\n  trace: run.jsonl\n",
 		"server:\n  auth: {session_url: https://sessionserver.mojang.com, player: Steve, profile_id: 0123456789abcdef0123456789abcdef, access_token_env: GTNH_ACCESS_TOKEN}\n",
+		"server:\n  auth: {microsoft: true, client_id: 00000000-0000-0000-0000-000000000000, token_cache: login.json}\n",
+		"server:\n  auth: {microsoft: yes, player: Steve}\n",
 		"", "~\n", "run: {max_steps: 0}\n", "server: {view_distance: 1}\n", "server: {reconnect: {initial: 2m, max: 1s}}\n",
 		"server: {username: \"bad name!\"}\n", "server: {tick: -1s}\n", "sever: {}\n", "- a\n",
 	} {

@@ -60,6 +60,10 @@ commands:
   serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
+  login [--client-id ID] [--force]
+                              sign in with a Microsoft account for online-mode servers
+                              (docs/online-mode.md)
+  logout                      forget the saved Microsoft login
   skills list [--tech-state T] [--packs a,b] [--candidates] [--json]
                               list the skills planners can use
   skills describe NAME[@VERSION] [--json]
@@ -134,6 +138,8 @@ func dispatch(e *env, args []string) error {
 		return runCmd(e, args[1:])
 	case "ping":
 		return pingCmd(e, args[1:])
+	case "login", "logout":
+		return accountCmd(e, args[0], args[1:])
 	case "serve":
 		return serveCmd(e, args[1:])
 	case "skills":

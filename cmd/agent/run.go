@@ -214,6 +214,7 @@ func runCmd(e *env, args []string) error {
 		if *username != "" {
 			srv.Username = *username
 		}
+		srv.fillAccountName()
 		if set["reconnect"] {
 			srv.Reconnect.Enabled = *reconnect
 		}
@@ -345,7 +346,7 @@ func applyRunDefaults(acfg *agentConfig, set map[string]bool, goal, trace *strin
 
 // openClient joins the server; operator chat command "stop" ends the run.
 func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.CancelFunc) (*gtnh.Client, error) {
-	if srv.Username == "" {
+	if srv.Username == "" && (srv.Auth == nil || !srv.Auth.Microsoft) {
 		return nil, usagef("run: --server needs --username (or server.username in the config file)")
 	}
 	cfg, err := srv.clientConfig()

@@ -138,6 +138,7 @@ func serveCmd(e *env, args []string) error {
 		if *username != "" {
 			srv.Username = *username
 		}
+		srv.fillAccountName()
 		if srv.Address == "" {
 			return usagef("serve: --body server needs --server HOST:PORT (or server.address in the config file)")
 		}
