@@ -492,3 +492,39 @@ func TestLostBodyIsAToolError(t *testing.T) {
 	assert.Equal(t, "steam_age", list.Tier, "the last tier seen")
 	assert.True(t, slices.ContainsFunc(list.Skills, func(i mcpserver.SkillInfo) bool { return i.Name == "chop_tree" }))
 }
+
+// TestNoChangeNoNotification: observations and invocations that leave the
+// tier as it was do not touch the lists, so clients are not told to list
+// them again.
+func TestNoChangeNoNotification(t *testing.T) {
+	s := newSession(t, "testdata/coke_kit.yaml", "")
+	time.Sleep(50 * time.Millisecond) // past the SDK's 10 ms debounce of anything left from the start
+	s.drain()
+	before := s.tools()
+	structured[mcpserver.Observation](t, s.call("observe", nil))
+	step := structured[mcpserver.StepResult](t, s.call("skill_chop_tree", map[string]any{"min_logs": 1}))
+	require.Equal(t, "success", step.Verdict, step.Error)
+	structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	select {
+	case k := <-s.changed:
+		t.Fatalf("a %s list-changed notification without a change", k)
+	case <-time.After(300 * time.Millisecond):
+	}
+	assert.Equal(t, before, s.tools())
+}
+
+// TestSkillToolArguments: a skill tool's arguments must be one JSON object
+// of parameters, within bounds.
+func TestSkillToolArguments(t *testing.T) {
+	s := newSession(t, "testdata/coke_kit.yaml", "")
+	res := s.call("skill_chop_tree", map[string]any{"min_logs": json.Number("12345678901234567890")})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), `parameter "min_logs"`)
+	res = s.call("skill_chop_tree", map[string]any{"x": strings.Repeat("a", 70<<10)})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "at most 65536")
+	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skill_chop_tree", Arguments: []any{1, 2}})
+	require.NoError(t, err, "the SDK passes a raw tool's arguments through")
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "not a JSON object")
+}

@@ -279,17 +279,9 @@ func (s *Server) invokeSkill(ctx context.Context, _ *mcp.CallToolRequest, in Inv
 // skillHandler is the handler of one skill's own tool.
 func (s *Server) skillHandler(skill string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		raw := req.Params.Arguments
-		if len(raw) > maxArgsBytes {
-			return toolError("the arguments are %d bytes; at most %d", len(raw), maxArgsBytes), nil
-		}
-		var params map[string]any
-		if len(bytes.TrimSpace(raw)) > 0 {
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.UseNumber() // integers stay exact
-			if err := dec.Decode(&params); err != nil {
-				return toolError("the arguments are not a JSON object of parameters: %v", err), nil
-			}
+		params, err := decodeParams(req.Params.Arguments)
+		if err != nil {
+			return toolError("%v", err), nil
 		}
 		res, out, err := s.invoke(ctx, skill, params)
 		if err != nil {
@@ -310,6 +302,31 @@ func (s *Server) skillHandler(skill string) mcp.ToolHandler {
 		}
 		return res, nil
 	}
+}
+
+// decodeParams reads a skill tool's arguments: a JSON object of parameters
+// (absent or null: none), at most maxArgsBytes long with at most maxParams
+// names. Numbers stay json.Number, so integers keep every digit.
+func decodeParams(raw []byte) (map[string]any, error) {
+	if len(raw) > maxArgsBytes {
+		return nil, fmt.Errorf("the arguments are %d bytes; at most %d", len(raw), maxArgsBytes)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var params map[string]any
+	if err := dec.Decode(&params); err != nil {
+		return nil, fmt.Errorf("the arguments are not a JSON object of parameters: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("the arguments are not one JSON object: more follows it")
+	}
+	if len(params) > maxParams {
+		return nil, fmt.Errorf("%d parameters; at most %d", len(params), maxParams)
+	}
+	return params, nil
 }
 
 // invoke runs one invocation through the loop and follows the tier.
