@@ -211,3 +211,33 @@ func (c *failingConn) Observe(ctx context.Context) (*world.Snapshot, error) {
 	}
 	return c.Conn.Observe(ctx)
 }
+
+// TestInterruptedStepsDoNotBlock: a step cut short by cancellation says
+// nothing about the invocation: after any number of them it runs.
+func TestInterruptedStepsDoNotBlock(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	var cancel context.CancelFunc
+	body.hook = func(a action.Action) *ipc.Result {
+		if cancel != nil && a.Kind() == action.KindMoveTo {
+			cancel()
+		}
+		return nil
+	}
+	l := stepLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body)})
+	inv := loop.Invocation{Skill: "chop_tree"}
+	for range 3 {
+		var ctx context.Context
+		ctx, cancel = context.WithCancel(context.Background())
+		rec, err := l.Step(ctx, inv)
+		require.NoError(t, err)
+		assert.Equal(t, loop.StepInterrupted, rec.Verdict)
+	}
+	cancel = nil
+	obs, err := l.Observe(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, obs.Blocked)
+	rec, err := l.Step(context.Background(), inv)
+	require.NoError(t, err)
+	assert.Equal(t, loop.Success, rec.Verdict, rec.Error)
+}

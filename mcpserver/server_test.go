@@ -439,6 +439,8 @@ func TestTierChangeFollowsTheToolList(t *testing.T) {
 	obs := structured[mcpserver.Observation](t, s.call("observe", nil))
 	assert.Equal(t, "steam_age", obs.Tier)
 	s.waitChanged("tools")
+	s.waitChanged("resources")
+	assert.NotContains(t, s.resources(), "skill://stone-age-progression", "for the stone age only")
 	tools = s.tools()
 	for _, n := range steam {
 		assert.Contains(t, tools, n, "a higher tier's skill is a tool again")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,4 +200,33 @@ func TestMCPUsage(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%v: %s", tc.args, errOut)
 		assert.Contains(t, errOut, tc.want, tc.args)
 	}
+}
+
+// TestMCPOverlongMessage: a message longer than the limit ends the session
+// with exit 1 and the reason, without reading it into memory whole.
+func TestMCPOverlongMessage(t *testing.T) {
+	cmd := exec.Command(agentBinary(t), "mcp")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	go func() {
+		defer in.Close()
+		io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+		io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+		io.WriteString(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"load_skill","arguments":{"name":"`+strings.Repeat("a", 2*maxMCPMessage)+`"}}}`+"\n")
+	}()
+	replies, err := io.ReadAll(out)
+	require.NoError(t, err)
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr:\n%s", stderr)
+	assert.Equal(t, exitFail, exit.ExitCode())
+	assert.Contains(t, stderr.String(), "exceeded the configured maximum line length")
+	assert.NotContains(t, stderr.String(), "panic")
+	assert.Contains(t, string(replies), `"id":1,"result"`, "initialize was answered")
+	assert.NotContains(t, string(replies), `"id":2`)
 }
