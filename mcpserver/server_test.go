@@ -409,6 +409,7 @@ func TestTierChangeFollowsTheToolList(t *testing.T) {
 	require.Equal(t, "success", step.Verdict, step.Error)
 	assert.Equal(t, "steam_age", step.TierBefore)
 	assert.Equal(t, "stone_age", step.Tier)
+	assert.Equal(t, map[string]int{"Railcraft:fuel.coke": -1, "minecraft:stick": -1, "minecraft:torch": 5}, step.InventoryDelta, "items used up count too")
 	s.waitChanged("tools")
 	tools = s.tools()
 	for _, n := range steam {
