@@ -193,6 +193,9 @@ func TestMCPUsage(t *testing.T) {
 		{[]string{"mcp", "--server", "h:1", "--seed", "3"}, "are for the simulated world"},
 		{[]string{"mcp", "--username", "Bot"}, "need --server"},
 		{[]string{"mcp", "--goal", "collect 3 minecraft:lgo"}, `did you mean "minecraft:log"?`},
+		// In the simulated world every name comes from the configuration: a
+		// mod's unknown item is an error there (on a server, a warning).
+		{[]string{"mcp", "--goal", "have 1 gregtech:gt.metaitem.02"}, `unknown item "gregtech:gt.metaitem.02"`},
 		{[]string{"mcp", "--scenario", "missing.yaml"}, "missing.yaml"},
 		{[]string{"mcp", "--body", "ftp://x"}, "--body"},
 	} {
