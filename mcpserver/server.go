@@ -77,6 +77,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, errors.New("mcpserver: Catalog with a Registry, and Conn, are required")
 	}
 	reg := opts.Catalog.Registry
+	if reg.Packs() == nil {
+		return nil, errors.New("mcpserver: the registry has no skill packs")
+	}
 	packs := opts.Packs
 	if packs == nil {
 		packs = reg.Packs().Names()

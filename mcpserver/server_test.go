@@ -58,11 +58,11 @@ func newSession(t *testing.T, scenario string, goal string) *session {
 	return connect(t, ipc.InProcess(w), w, goal)
 }
 
-func connect(t *testing.T, conn ipc.Conn, w *sim.Sim, goalText string) *session {
+func connect(t *testing.T, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
 	t.Helper()
 	ctx := context.Background()
 	cat := shippedCatalog(t)
-	opts := mcpserver.Options{Catalog: cat, Conn: conn, Log: zerolog.Nop(), Version: "test"}
+	opts := mcpserver.Options{Catalog: cat, Conn: conn, Log: zerolog.Nop(), Version: "test", Packs: packs}
 	if goalText != "" {
 		g, err := loop.ParseGoal(goalText, cat.Registry.Tiers())
 		require.NoError(t, err)
@@ -530,4 +530,32 @@ func TestSkillToolArguments(t *testing.T) {
 	require.NoError(t, err, "the SDK passes a raw tool's arguments through")
 	assert.True(t, res.IsError)
 	assert.Contains(t, textOf(res), "not a JSON object")
+}
+
+// TestEnabledPacks: only the enabled packs (and the packs they depend on)
+// give skill tools.
+func TestEnabledPacks(t *testing.T) {
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s := connect(t, ipc.InProcess(w), w, "", "utility")
+	var skillTools []string
+	for _, n := range s.tools() {
+		if strings.HasPrefix(n, mcpserver.ToolPrefix) {
+			skillTools = append(skillTools, n)
+		}
+	}
+	slices.Sort(skillTools)
+	assert.Equal(t, []string{"skill_report_status", "skill_wait_for"}, skillTools)
+	list := structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	assert.Equal(t, []string{"utility"}, list.Packs)
+	res := s.call("invoke_skill", map[string]any{"skill": "chop_tree"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "not available at tier steam_age with packs utility; chop_tree is in none of the packs active at steam_age (utility)")
+
+	s = connect(t, ipc.InProcess(w), w, "", "steam_age")
+	list = structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	assert.Equal(t, []string{"stone_age", "steam_age"}, list.Packs, "with the pack it depends on")
+	assert.NotContains(t, s.tools(), "skill_report_status")
 }

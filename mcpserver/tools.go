@@ -382,7 +382,10 @@ func (s *Server) hint(rec loop.StepRecord, params map[string]any) string {
 	slices.Sort(names)
 	if desc == nil {
 		if d, err := s.reg.Describe(skill); err == nil {
-			return fmt.Sprintf("; %s is for tiers %s and the body is at %s", skill, strings.Join(d.Preconditions.TechStatesAnyOf, ", "), tier)
+			if !knowledge.TierAllows(s.reg.Tiers(), d.Preconditions.TechStatesAnyOf, tier) {
+				return fmt.Sprintf("; %s is for tiers %s and the body is at %s", skill, strings.Join(d.Preconditions.TechStatesAnyOf, ", "), tier)
+			}
+			return fmt.Sprintf("; %s is in none of the packs active at %s (%s)", skill, tier, strings.Join(s.activePacks(tier), ", "))
 		}
 		if m := suggest.DidYouMean(skill, names); m != "" {
 			return m

@@ -20,7 +20,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-const mcpUsage = `mcp [--scenario FILE] [--seed N] [--goal "..."] [--trace FILE] [--config DIR] [--skills-config FILE]
+const mcpUsage = `mcp [--scenario FILE] [--seed N] [--goal "..."] [--packs a,b] [--trace FILE] [--config DIR] [--skills-config FILE]
        mcp --server HOST:PORT --username NAME [--reconnect] [--config-file FILE] ...
        mcp --body ADDR [--token-file FILE] ...
 Serves the skills to an MCP client (a desktop assistant, an IDE) with the
@@ -43,6 +43,7 @@ func mcpCmd(e *env, args []string) error {
 	scenarioFile := fs.String("scenario", "", "scenario YAML (default: the embedded forest_base)")
 	seed := fs.Int64("seed", 0, "override the scenario's seed")
 	goalText := fs.String("goal", "", `goal that goal_status and observe report on, e.g. "collect 16 minecraft:log" (default: none)`)
+	packList := fs.String("packs", "", "comma-separated skill packs to enable (default: every pack); a pack is active when the tier fits it")
 	traceFile := fs.String("trace", "", "write one JSON line per invocation to FILE, as agent run's trace")
 	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	username := fs.String("username", "", "player name on the server")
@@ -83,6 +84,15 @@ func mcpCmd(e *env, args []string) error {
 		return err
 	}
 	reg := cat.Registry
+	var packs []string // nil: every pack
+	if *packList != "" {
+		packs = splitList(*packList)
+		for _, p := range packs {
+			if _, ok := reg.Packs().Get(p); !ok {
+				return unknownName("pack", p, reg.Packs().Names())
+			}
+		}
+	}
 	var sc *sim.Scenario
 	names := world.DefaultNames()
 	if !live && !remoteBody {
@@ -158,7 +168,7 @@ func mcpCmd(e *env, args []string) error {
 		defer f.Close()
 		trace = f // unbuffered: one write per finished step, as agent run
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: conn, Goal: goal, Trace: trace, Log: e.log})
+	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: conn, Goal: goal, Packs: packs, Trace: trace, Log: e.log})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted

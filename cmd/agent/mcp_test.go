@@ -198,6 +198,7 @@ func TestMCPUsage(t *testing.T) {
 		{[]string{"mcp", "--goal", "have 1 gregtech:gt.metaitem.02"}, `unknown item "gregtech:gt.metaitem.02"`},
 		{[]string{"mcp", "--scenario", "missing.yaml"}, "missing.yaml"},
 		{[]string{"mcp", "--body", "ftp://x"}, "--body"},
+		{[]string{"mcp", "--packs", "stone_age,steam_ag"}, `unknown pack "steam_ag" (did you mean "steam_age"?)`},
 	} {
 		code, _, errOut := runAgent(t, tc.args...)
 		assert.Equal(t, exitUsage, code, "%v: %s", tc.args, errOut)
