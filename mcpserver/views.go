@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
-	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -202,29 +200,4 @@ func delta(before, after map[string]int) map[string]int {
 		return nil
 	}
 	return out
-}
-
-// summary is the one-line text of a step, for the client's display.
-func (r StepResult) summary() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "step %d: %s %s", r.Step, r.Skill, r.Verdict)
-	if r.Error != "" {
-		fmt.Fprintf(&b, ": %s", r.Error)
-	}
-	if len(r.InventoryDelta) > 0 {
-		keys := make([]string, 0, len(r.InventoryDelta))
-		for k := range r.InventoryDelta {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%+d %s", r.InventoryDelta[k], k)
-		}
-		fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
-	}
-	if r.Tier != r.TierBefore {
-		fmt.Fprintf(&b, "; tier %s -> %s", r.TierBefore, r.Tier)
-	}
-	return b.String()
 }
