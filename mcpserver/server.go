@@ -126,8 +126,23 @@ The skill tools follow the tech tier: when the tier changes, the tool list chang
 // MCP returns the SDK server, to connect transports to.
 func (s *Server) MCP() *mcp.Server { return s.srv }
 
-// Run serves one client on the transport until it disconnects or ctx ends.
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.srv.Run(ctx, t) }
+// Run serves one client on the transport until it disconnects (nil, or the
+// reason the connection broke) or ctx ends (ctx.Err()).
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ss, err := s.srv.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	// The end of ctx (Ctrl-C, SIGTERM) is an ordinary end of a server, not
+	// an error to log.
+	stop := context.AfterFunc(ctx, func() { ss.Close() })
+	defer stop()
+	err = ss.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
 
 // sync mounts the skill tools and resources of the catalog at a tier and
 // removes those no longer in it; the SDK sends the list-changed
