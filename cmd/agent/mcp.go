@@ -181,7 +181,7 @@ func mcpCmd(e *env, args []string) error {
 	case ctx.Err() != nil:
 		return nil // Ctrl-C, SIGTERM or "stop" in chat: the normal end of a server
 	case err != nil && !errors.Is(err, io.EOF):
-		return fmt.Errorf("mcp: %w", err)
+		return fmt.Errorf("mcp: the connection to the client: %w", err)
 	}
 	return nil
 }

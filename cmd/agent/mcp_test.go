@@ -229,7 +229,7 @@ func TestMCPOverlongMessage(t *testing.T) {
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "stderr:\n%s", stderr)
 	assert.Equal(t, exitFail, exit.ExitCode())
-	assert.Contains(t, stderr.String(), "exceeded the configured maximum line length")
+	assert.Contains(t, stderr.String(), "agent: mcp: the connection to the client: inbound JSON-RPC frame exceeded the configured maximum line length")
 	assert.NotContains(t, stderr.String(), "panic")
 	assert.Contains(t, string(replies), `"id":1,"result"`, "initialize was answered")
 	assert.NotContains(t, string(replies), `"id":2`)
