@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -60,8 +62,12 @@ func newSession(t *testing.T, scenario string, goal string) *session {
 
 func connect(t *testing.T, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
 	t.Helper()
+	return connectCatalog(t, shippedCatalog(t), conn, w, goalText, packs...)
+}
+
+func connectCatalog(t *testing.T, cat *knowledge.Catalog, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
+	t.Helper()
 	ctx := context.Background()
-	cat := shippedCatalog(t)
 	opts := mcpserver.Options{Catalog: cat, Conn: conn, Log: zerolog.Nop(), Version: "test", Packs: packs}
 	if goalText != "" {
 		g, err := loop.ParseGoal(goalText, cat.Registry.Tiers())
@@ -558,4 +564,55 @@ func TestEnabledPacks(t *testing.T) {
 	list = structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
 	assert.Equal(t, []string{"stone_age", "steam_age"}, list.Packs, "with the pack it depends on")
 	assert.NotContains(t, s.tools(), "skill_report_status")
+}
+
+// TestCustomSkillFiles: a custom knowledge skill's files with spaces and
+// other characters in their names are resources under escaped URIs, and a
+// binary file is served as a blob.
+func TestCustomSkillFiles(t *testing.T) {
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "field-notes")
+	require.NoError(t, os.MkdirAll(filepath.Join(skill, "notes"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: field-notes\ndescription: Notes taken in the field about trees and ovens, for testing files.\nmetadata:\n  version: 1.0.0\n---\n\n# Field notes\n\nRead {baseDir}/notes/a b%.md first.\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "notes", "a b%.md"), []byte("# Trees\n\nOaks first.\n"), 0o644))
+	blob := []byte{0x89, 'P', 'N', 'G', 0, 1, 2, 0xff}
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "map.png"), blob, 0o644))
+
+	cat := shippedCatalog(t)
+	_, err := cat.Library.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: dir})
+	require.NoError(t, err)
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s := connectCatalog(t, cat, ipc.InProcess(w), w, "")
+
+	uris := s.resources()
+	assert.Contains(t, uris, "skill://field-notes")
+	assert.Contains(t, uris, "skill://field-notes/notes/a%20b%25.md")
+	assert.Contains(t, uris, "skill://field-notes/map.png")
+	ctx := context.Background()
+	rr, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://field-notes/notes/a%20b%25.md"})
+	require.NoError(t, err)
+	assert.Equal(t, "# Trees\n\nOaks first.\n", rr.Contents[0].Text)
+	assert.Equal(t, "text/markdown", rr.Contents[0].MIMEType)
+	rr, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://field-notes/map.png"})
+	require.NoError(t, err)
+	assert.Equal(t, blob, rr.Contents[0].Blob)
+	assert.Empty(t, rr.Contents[0].Text)
+	assert.Equal(t, "image/png", rr.Contents[0].MIMEType)
+	rr, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://field-notes"})
+	require.NoError(t, err)
+	assert.Contains(t, rr.Contents[0].Text, "Read "+skill+"/notes/a b%.md first.", "{baseDir} resolved")
+
+	res := s.call("read_skill_resource", map[string]any{"name": "field-notes", "path": "map.png"})
+	require.False(t, res.IsError, textOf(res))
+	require.Len(t, res.Content, 1)
+	emb, ok := res.Content[0].(*mcp.EmbeddedResource)
+	require.True(t, ok, "%T", res.Content[0])
+	assert.Equal(t, blob, emb.Resource.Blob)
+	assert.Equal(t, "skill://field-notes/map.png", emb.Resource.URI)
+	res = s.call("read_skill_resource", map[string]any{"name": "field-notes", "path": "./notes/a b%.md"})
+	require.False(t, res.IsError, textOf(res))
+	assert.Equal(t, "# Trees\n\nOaks first.\n", textOf(res))
 }
