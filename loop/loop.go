@@ -141,8 +141,10 @@ type Outcome struct {
 type Config struct {
 	Registry *registry.Registry
 	Conn     ipc.Conn
-	Planner  Planner
-	Goal     Goal
+	// Planner decides every step of Run; Step takes its invocations from
+	// the caller and needs none.
+	Planner Planner
+	Goal    Goal
 	// Packs are the enabled skill packs (nil = every pack of the registry).
 	Packs []string
 	// Trace receives one JSON line per step (nil = no trace).
@@ -161,21 +163,27 @@ type Config struct {
 	Now func() time.Time
 }
 
-// Loop runs the plan-act cycle. Build it with New, then call Run once.
+// Loop runs the plan-act cycle. Build it with New, then call Run once, or
+// drive it one invocation at a time with Step (and Observe between steps).
+// A Loop is not safe for concurrent use.
 type Loop struct {
 	cfg   Config
 	info  ipc.Info
 	packs []string
 	enc   *json.Encoder
 	goal  Goal // cfg.Goal anchored on the run's first observation
+	// steps is the state of a loop driven by Step (nil until the first
+	// Step or Observe).
+	steps *stepper
+	ran   bool // Run was called
 }
 
 // New checks the configuration and the body: every action kind the enabled
 // skills can emit must be supported by the body, otherwise the error names
 // the skill and the action.
 func New(ctx context.Context, cfg Config) (*Loop, error) {
-	if cfg.Registry == nil || cfg.Conn == nil || cfg.Planner == nil {
-		return nil, errors.New("loop: Registry, Conn and Planner are required")
+	if cfg.Registry == nil || cfg.Conn == nil {
+		return nil, errors.New("loop: Registry and Conn are required")
 	}
 	if cfg.Registry.Packs() == nil {
 		return nil, errors.New("loop: the registry has no skill packs")
@@ -253,14 +261,17 @@ type failure struct {
 // failures of the machinery (the body connection, the trace writer).
 func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 	cfg := l.cfg
+	if cfg.Planner == nil {
+		return Outcome{}, errors.New("loop: Run needs a Planner")
+	}
+	if l.steps != nil {
+		return Outcome{}, errors.New("loop: Run cannot follow Step or Observe")
+	}
+	l.ran = true
 	tiers := cfg.Registry.Tiers()
 	out := Outcome{Skills: map[string]SkillStats{}}
 	start := cfg.Now()
-	failures := map[string]failure{}
-	blocked := map[string]blockedInv{} // by invocation key
-	var last *StepRecord
-	skillDone := false
-	consecutive := 0
+	st := newRunState()
 	var startTick int64 = -1
 
 	for {
@@ -281,7 +292,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			l.goal = cfg.Goal.Anchor(snap) // collect N: N more than now
 		}
 		out.Ticks = snap.Tick - startTick
-		out.Progress = l.goal.Check(snap, tiers, skillDone)
+		out.Progress = l.goal.Check(snap, tiers, st.skillDone)
 		switch {
 		case out.Progress.Met:
 			out.Reason, out.GoalMet = GoalMet, true
@@ -295,16 +306,11 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		case cfg.MaxWall > 0 && cfg.Now().Sub(start) >= cfg.MaxWall:
 			out.Reason = WallTime
 			return out, nil
-		case consecutive >= cfg.MaxConsecutiveFailures:
+		case st.consecutive >= cfg.MaxConsecutiveFailures:
 			out.Reason = Stuck
 			return out, nil
 		}
-		for key, b := range blocked {
-			if b.world != fingerprint(snap, b.kinds) {
-				delete(blocked, key) // its part of the world changed: try again
-				delete(failures, key)
-			}
-		}
+		st.unblock(snap)
 
 		out.Steps++
 		var fp uint64      // the blocked invocation's part of the world after the step
@@ -314,7 +320,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		if err != nil {
 			return out, fmt.Errorf("loop: skill catalog for %s: %w", snap.TechState, err)
 		}
-		obs := Observation{Step: out.Steps, Snapshot: snap, Progress: out.Progress, Last: last, Blocked: blockedList(blocked)}
+		obs := Observation{Step: out.Steps, Snapshot: snap, Progress: out.Progress, Last: st.last, Blocked: blockedList(st.blocked)}
 		dec, err := l.plan(ctx, obs, catalog)
 		rec.Planner = dec.Trace
 		switch {
@@ -337,72 +343,110 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		default:
 			inv := *dec.Invocation
 			rec.Invocation = &inv
-			seen := snap
-			if after := l.step(ctx, &rec, snap, catalog, blocked); after != nil {
-				seen = after
-			}
-			kinds = relevantKinds(inv, catalog)
-			fp = fingerprint(seen, kinds)
+			fp, kinds = l.invoke(ctx, &rec, snap, catalog, st.blocked)
 		}
 		if rec.Verdict == StepInterrupted {
 			out.Reason = Interrupted
 			return out, l.emit(rec)
 		}
-		key := ""
-		if rec.Invocation != nil {
-			key = rec.Invocation.String()
-			st := out.Skills[rec.Invocation.Skill]
-			if rec.Verdict != Rejected {
-				st.Attempts++
-			}
-			if rec.Verdict == Success {
-				st.Successes++
-			}
-			out.Skills[rec.Invocation.Skill] = st
-			if l.goal.skillRunMet(rec, l.checkable(rec)) {
-				skillDone = true
-			}
-		}
-		switch {
-		case rec.Verdict.failed() && rec.Progressed:
-			// Short of its promise, but the world moved the way the skill
-			// intends (or towards the goal): doing it again is worth it, and
-			// the run is not failing in a row.
-			consecutive = 0
-			delete(failures, key)
-		case rec.Verdict.failed():
-			consecutive++
-			// A lost connection (io_error) says nothing about the invocation:
-			// it does not count towards blocking it.
-			if key != "" && rec.Verdict != Rejected && rec.Code != string(ipc.IOError) {
-				code := string(rec.Verdict) + "/" + rec.Code
-				f := failures[key]
-				if f.code == code {
-					f.count++
-				} else {
-					f = failure{code: code, count: 1}
-				}
-				failures[key] = f
-				if f.count >= 2 {
-					blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, kinds: kinds}
-				}
-			}
-		default:
-			consecutive = 0
-			if key != "" {
-				delete(failures, key)
-			}
-			if rec.Verdict == Noop && key != "" {
-				// A noop is an answer: nothing to do here now. Asking again
-				// before the world changes would get the same answer.
-				blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, kinds: kinds, noop: true}
-			}
-		}
+		l.settle(st, out.Skills, rec, fp, kinds)
 		if err := l.emit(rec); err != nil {
 			return out, err
 		}
 		r := rec
-		last = &r
+		st.last = &r
+	}
+}
+
+// runState is what a run remembers between steps: how invocations failed,
+// which are blocked, the failures in a row, whether the goal's skill ran.
+type runState struct {
+	failures    map[string]failure    // by invocation key
+	blocked     map[string]blockedInv // by invocation key
+	consecutive int
+	skillDone   bool
+	last        *StepRecord
+}
+
+func newRunState() *runState {
+	return &runState{failures: map[string]failure{}, blocked: map[string]blockedInv{}}
+}
+
+// unblock lifts the blocks whose part of the world changed: try again.
+func (st *runState) unblock(snap *world.Snapshot) {
+	for key, b := range st.blocked {
+		if b.world != fingerprint(snap, b.kinds) {
+			delete(st.blocked, key)
+			delete(st.failures, key)
+		}
+	}
+}
+
+// invoke runs the step's invocation and returns the fingerprint of the
+// invocation's part of the world after it, with the machine kinds that part
+// includes (for blocking it).
+func (l *Loop) invoke(ctx context.Context, rec *StepRecord, snap *world.Snapshot, catalog []*registry.Description, blocked map[string]blockedInv) (uint64, []string) {
+	seen := snap
+	if after := l.step(ctx, rec, snap, catalog, blocked); after != nil {
+		seen = after
+	}
+	kinds := relevantKinds(*rec.Invocation, catalog)
+	return fingerprint(seen, kinds), kinds
+}
+
+// settle books a finished step: the skill's counts in stats, the goal's
+// skill clause, the failures in a row, and the invocation's failure count
+// and block.
+func (l *Loop) settle(st *runState, stats map[string]SkillStats, rec StepRecord, fp uint64, kinds []string) {
+	key := ""
+	if rec.Invocation != nil {
+		key = rec.Invocation.String()
+		s := stats[rec.Invocation.Skill]
+		if rec.Verdict != Rejected {
+			s.Attempts++
+		}
+		if rec.Verdict == Success {
+			s.Successes++
+		}
+		stats[rec.Invocation.Skill] = s
+		if l.goal.skillRunMet(rec, l.checkable(rec)) {
+			st.skillDone = true
+		}
+	}
+	switch {
+	case rec.Verdict.failed() && rec.Progressed:
+		// Short of its promise, but the world moved the way the skill
+		// intends (or towards the goal): doing it again is worth it, and
+		// the run is not failing in a row.
+		st.consecutive = 0
+		delete(st.failures, key)
+	case rec.Verdict.failed():
+		st.consecutive++
+		// A lost connection (io_error) says nothing about the invocation:
+		// it does not count towards blocking it.
+		if key != "" && rec.Verdict != Rejected && rec.Code != string(ipc.IOError) {
+			code := string(rec.Verdict) + "/" + rec.Code
+			f := st.failures[key]
+			if f.code == code {
+				f.count++
+			} else {
+				f = failure{code: code, count: 1}
+			}
+			st.failures[key] = f
+			if f.count >= 2 {
+				st.blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, kinds: kinds}
+			}
+		}
+	default:
+		st.consecutive = 0
+		if key != "" {
+			delete(st.failures, key)
+		}
+		if rec.Verdict == Noop && key != "" {
+			// A noop is an answer: nothing to do here now. Asking again
+			// before the world changes would get the same answer.
+			st.blocked[key] = blockedInv{inv: *rec.Invocation, world: fp, kinds: kinds, noop: true}
+		}
 	}
 }
 

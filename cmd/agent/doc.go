@@ -5,6 +5,7 @@
 //	agent run [flags]              play until a goal holds (simulator, or a server with --server)
 //	agent run --body ADDR          drive a body served by another process
 //	agent serve --listen ADDR      expose a body (simulator or server) over the IPC protocol
+//	agent mcp [flags]              serve the skills to an MCP client on stdin and stdout
 //	agent ping HOST[:PORT]         show a GTNH server's MOTD, version, players and mods
 //	agent skills list|describe|validate|load|select|lint|inject
 //	agent packs list

@@ -59,6 +59,9 @@ commands:
                               ask a planner in another process (docs/ipc.md)
   serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
+  mcp [--scenario FILE] [--goal "..."] | --server HOST:PORT --username NAME | --body ADDR
+                              serve the skills to an MCP client on stdin and stdout
+                              (docs/mcp.md)
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
   login [--client-id ID] [--force]
                               sign in with a Microsoft account for online-mode servers
@@ -142,6 +145,8 @@ func dispatch(e *env, args []string) error {
 		return accountCmd(e, args[0], args[1:])
 	case "serve":
 		return serveCmd(e, args[1:])
+	case "mcp":
+		return mcpCmd(e, args[1:])
 	case "skills":
 		if len(args) < 2 {
 			return usagef("skills: missing subcommand (list, describe, validate, load, select, lint, inject)\n\n%s", topUsage)

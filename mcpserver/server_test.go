@@ -1,0 +1,618 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/mcpserver"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// shippedCatalog is the configuration in the binary: the registry and the
+// shipped knowledge skills.
+func shippedCatalog(t *testing.T) *knowledge.Catalog {
+	t.Helper()
+	reg, err := registry.LoadConfig(config.FS, registry.Options{})
+	require.NoError(t, err)
+	require.NoError(t, reg.RegisterProvided())
+	require.NoError(t, reg.Finalize())
+	lib := knowledge.New(knowledge.Options{Tiers: reg.Tiers()})
+	_, err = lib.Add(knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"})
+	require.NoError(t, err)
+	return &knowledge.Catalog{Registry: reg, Library: lib}
+}
+
+// session is a client connected in memory to a server on a simulated body.
+type session struct {
+	t       *testing.T
+	seen    map[string]bool // notifications received and not yet waited for
+	sim     *sim.Sim
+	cs      *mcp.ClientSession
+	changed chan string // "tools" or "resources", per list-changed notification
+}
+
+func newSession(t *testing.T, scenario string, goal string) *session {
+	t.Helper()
+	sc, err := sim.LoadScenario(scenario)
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return connect(t, ipc.InProcess(w), w, goal)
+}
+
+func connect(t *testing.T, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
+	t.Helper()
+	return connectCatalog(t, shippedCatalog(t), conn, w, goalText, packs...)
+}
+
+func connectCatalog(t *testing.T, cat *knowledge.Catalog, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
+	t.Helper()
+	ctx := context.Background()
+	opts := mcpserver.Options{Catalog: cat, Conn: conn, Log: zerolog.Nop(), Version: "test", Packs: packs}
+	if goalText != "" {
+		g, err := loop.ParseGoal(goalText, cat.Registry.Tiers())
+		require.NoError(t, err)
+		opts.Goal = g
+	}
+	srv, err := mcpserver.New(ctx, opts)
+	require.NoError(t, err)
+	s := &session{t: t, sim: w, changed: make(chan string, 64), seen: map[string]bool{}}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { s.changed <- "tools" },
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { s.changed <- "resources" },
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	require.NoError(t, err)
+	s.cs, err = client.Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.cs.Close(); ss.Wait() })
+	return s
+}
+
+func (s *session) tools() []string {
+	s.t.Helper()
+	var names []string
+	for tool, err := range s.cs.Tools(context.Background(), nil) {
+		require.NoError(s.t, err)
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+func (s *session) tool(name string) *mcp.Tool {
+	s.t.Helper()
+	for tool, err := range s.cs.Tools(context.Background(), nil) {
+		require.NoError(s.t, err)
+		if tool.Name == name {
+			return tool
+		}
+	}
+	return nil
+}
+
+func (s *session) resources() []string {
+	s.t.Helper()
+	var uris []string
+	for r, err := range s.cs.Resources(context.Background(), nil) {
+		require.NoError(s.t, err)
+		uris = append(uris, r.URI)
+	}
+	return uris
+}
+
+// call calls a tool; the result must not be a protocol error.
+func (s *session) call(name string, args any) *mcp.CallToolResult {
+	s.t.Helper()
+	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(s.t, err)
+	return res
+}
+
+// structured decodes a successful result's structured content.
+func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
+	t.Helper()
+	require.False(t, res.IsError, "tool error: %s", textOf(res))
+	var v T
+	b, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &v), string(b))
+	return v
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// waitChanged waits for a list-changed notification of the kind.
+func (s *session) waitChanged(kind string) {
+	s.t.Helper()
+	deadline := time.After(5 * time.Second)
+	for !s.seen[kind] {
+		select {
+		case k := <-s.changed:
+			s.seen[k] = true
+		case <-deadline:
+			s.t.Fatalf("no %s list-changed notification", kind)
+		}
+	}
+	delete(s.seen, kind)
+}
+
+// drain forgets the notifications so far.
+func (s *session) drain() {
+	clear(s.seen)
+	for {
+		select {
+		case <-s.changed:
+		default:
+			return
+		}
+	}
+}
+
+var fixedTools = []string{"goal_status", "invoke_skill", "list_skills", "load_skill", "observe", "read_skill_resource"}
+
+// TestSessionOnTheDefaultWorld: initialize, the tools and resources, the
+// catalog, observe and an invocation whose effects are checked.
+func TestSessionOnTheDefaultWorld(t *testing.T) {
+	sc, err := sim.DefaultScenario()
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s := connect(t, ipc.InProcess(w), w, "collect 3 minecraft:log")
+
+	init := s.cs.InitializeResult()
+	require.NotNil(t, init)
+	assert.Equal(t, "gtnh-agent", init.ServerInfo.Name)
+	require.NotNil(t, init.Capabilities.Tools)
+	assert.True(t, init.Capabilities.Tools.ListChanged)
+	require.NotNil(t, init.Capabilities.Resources)
+	assert.True(t, init.Capabilities.Resources.ListChanged)
+	assert.Contains(t, init.Instructions, "invoke_skill")
+
+	tools := s.tools()
+	for _, n := range fixedTools {
+		assert.Contains(t, tools, n)
+	}
+	// The default world is at the steam age: the steam pack's skills are
+	// tools, next to the stone age's.
+	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for"} {
+		assert.Contains(t, tools, n)
+	}
+	assert.Len(t, tools, len(fixedTools)+12, "%v", tools)
+
+	chop := s.tool("skill_chop_tree")
+	require.NotNil(t, chop)
+	assert.Contains(t, chop.Description, "fell all of it")
+	schema := chop.InputSchema.(map[string]any)
+	assert.Equal(t, "object", schema["type"])
+	assert.Equal(t, false, schema["additionalProperties"])
+	props := schema["properties"].(map[string]any)
+	radius := props["radius"].(map[string]any)
+	assert.Equal(t, "integer", radius["type"])
+	assert.EqualValues(t, 16, radius["default"])
+	assert.EqualValues(t, 1, radius["minimum"])
+	assert.EqualValues(t, 64, radius["maximum"])
+	assert.NotEmpty(t, radius["description"])
+	assert.Equal(t, "boolean", props["require_axe"].(map[string]any)["type"])
+	craft := s.tool("skill_basic_crafting").InputSchema.(map[string]any)
+	assert.Equal(t, []any{"item"}, craft["required"])
+	assert.Contains(t, craft["properties"].(map[string]any)["item"].(map[string]any)["description"], "ore:Name")
+
+	res := s.resources()
+	assert.Contains(t, res, "skill://coke-oven-operation")
+	assert.Contains(t, res, "skill://coke-oven-operation/references/build-layers.md")
+	assert.Contains(t, res, "skill://sustainable-wood")
+	assert.NotContains(t, res, "skill://stone-age-progression", "for the stone age only")
+
+	list := structured[mcpserver.SkillsList](t, s.call("list_skills", map[string]any{}))
+	assert.Equal(t, "steam_age", list.Tier)
+	assert.Equal(t, []string{"stone_age", "steam_age", "utility"}, list.Packs)
+	byName := map[string]mcpserver.SkillInfo{}
+	for _, sk := range list.Skills {
+		byName[sk.Name] = sk
+	}
+	assert.Equal(t, "go", byName["chop_tree"].Kind)
+	assert.Equal(t, "skill_chop_tree", byName["chop_tree"].Tool)
+	assert.Equal(t, "knowledge", byName["coke-oven-operation"].Kind)
+	assert.Equal(t, "skill://coke-oven-operation", byName["coke-oven-operation"].Resource)
+	assert.Empty(t, byName["coke-oven-operation"].Tool)
+	assert.NotContains(t, byName, "stone-age-progression")
+
+	obs := structured[mcpserver.Observation](t, s.call("observe", nil))
+	assert.Equal(t, "steam_age", obs.Tier)
+	assert.Equal(t, world.Pos(24, 64, 32), obs.Position)
+	assert.Equal(t, 24, obs.Inventory["minecraft:coal"])
+	assert.EqualValues(t, 20, obs.Health)
+	require.NotEmpty(t, obs.Machines)
+	assert.Len(t, obs.Machines, 5)
+	for i := 1; i < len(obs.Machines); i++ {
+		assert.LessOrEqual(t, obs.Machines[i-1].Distance, obs.Machines[i].Distance, "nearest first")
+	}
+	require.NotNil(t, obs.Goal)
+	assert.False(t, obs.Goal.Met)
+	assert.Equal(t, []string{"collected 0/3 minecraft:log"}, obs.Goal.Unmet)
+
+	step := structured[mcpserver.StepResult](t, s.call("invoke_skill", map[string]any{"skill": "chop_tree", "params": map[string]any{"min_logs": 3}}))
+	assert.Equal(t, "success", step.Verdict, step.Error)
+	assert.Equal(t, 1, step.Step)
+	assert.Equal(t, "chop_tree", step.Skill)
+	assert.EqualValues(t, 16, step.Params["radius"], "defaults filled in")
+	require.NotEmpty(t, step.Effects)
+	for _, e := range step.Effects {
+		assert.True(t, e.OK, "%+v", e)
+	}
+	require.NotEmpty(t, step.Actions)
+	assert.Equal(t, "move_to", step.Actions[0].Action["type"])
+	assert.Equal(t, "ok", step.Actions[0].Code)
+	assert.GreaterOrEqual(t, step.InventoryDelta["minecraft:log"], 3)
+	assert.Positive(t, step.Ticks)
+	require.NotNil(t, step.Goal)
+	assert.True(t, step.Goal.Met, "%v", step.Goal.Unmet)
+
+	goal := structured[mcpserver.GoalStatus](t, s.call("goal_status", nil))
+	assert.Equal(t, mcpserver.GoalStatus{Goal: "collect 3 minecraft:log", Met: true}, goal)
+
+	// The skill's own tool runs it the same way.
+	step = structured[mcpserver.StepResult](t, s.call("skill_basic_crafting", map[string]any{"item": "minecraft:planks", "count": 4}))
+	assert.Equal(t, "success", step.Verdict, step.Error)
+	assert.Equal(t, 2, step.Step)
+	assert.Equal(t, 4, step.InventoryDelta["minecraft:planks"])
+	assert.Equal(t, -2, step.InventoryDelta["minecraft:log"], "two planks a log in GTNH")
+}
+
+// TestKnowledgeSkills: load_skill, read_skill_resource and the resources;
+// only listed files are served and traversal is refused.
+func TestKnowledgeSkills(t *testing.T) {
+	s := newSession(t, "testdata/coke_kit.yaml", "")
+	res := s.call("load_skill", map[string]any{"name": "coke-oven-operation"})
+	require.False(t, res.IsError, textOf(res))
+	body := textOf(res)
+	assert.Contains(t, body, "### Skill: coke-oven-operation")
+	assert.Contains(t, body, "**Root Path:** `config/skills/coke-oven-operation`")
+	assert.Contains(t, body, "`references/build-layers.md`")
+	assert.NotContains(t, body, "{baseDir}", "resolved")
+
+	res = s.call("load_skill", map[string]any{"name": "chop_tree"})
+	require.False(t, res.IsError)
+	assert.Contains(t, textOf(res), "# Executable skill `chop_tree`")
+
+	res = s.call("load_skill", map[string]any{"name": "coke-oven-operaton"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), `unknown skill "coke-oven-operaton" (did you mean "coke-oven-operation"?)`)
+	res = s.call("load_skill", map[string]any{"name": strings.Repeat("a", 200)})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "at most 128")
+
+	res = s.call("read_skill_resource", map[string]any{"name": "coke-oven-operation", "path": "references/build-layers.md"})
+	require.False(t, res.IsError, textOf(res))
+	layers := textOf(res)
+	assert.NotEmpty(t, layers)
+	for _, bad := range []struct{ path, want string }{
+		{"../steam-age-boilers/SKILL.md", `".." leaves the skill directory`},
+		{"references/../../chop_tree.yaml", `".." leaves the skill directory`},
+		{"/etc/passwd", "absolute paths are not allowed"},
+		{"SKILL.md", "is not a resource of coke-oven-operation"},
+		{"references/missing.md", "is not a resource"},
+		{strings.Repeat("a/", 600), "at most 1024"},
+	} {
+		res = s.call("read_skill_resource", map[string]any{"name": "coke-oven-operation", "path": bad.path})
+		assert.True(t, res.IsError, bad.path)
+		assert.Contains(t, textOf(res), bad.want, bad.path)
+	}
+	res = s.call("read_skill_resource", map[string]any{"name": "chop_tree", "path": "x.md"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "executable skill without files")
+	// Arguments the schema does not allow are refused by the SDK.
+	res = s.call("read_skill_resource", map[string]any{"name": "coke-oven-operation"})
+	assert.True(t, res.IsError)
+
+	ctx := context.Background()
+	rr, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://coke-oven-operation"})
+	require.NoError(t, err)
+	require.Len(t, rr.Contents, 1)
+	assert.Equal(t, body, rr.Contents[0].Text, "the resource is what load_skill returns")
+	assert.Equal(t, "text/markdown", rr.Contents[0].MIMEType)
+	rr, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://coke-oven-operation/references/build-layers.md"})
+	require.NoError(t, err)
+	assert.Equal(t, layers, rr.Contents[0].Text)
+	_, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://coke-oven-operation/../steam-age-boilers/SKILL.md"})
+	require.Error(t, err, "only listed files are resources")
+	_, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://coke-oven-operation/SKILL.md"})
+	require.Error(t, err)
+}
+
+// TestInvokeErrors: a bad skill name or bad parameters are tool errors with
+// a did-you-mean; nothing runs.
+func TestInvokeErrors(t *testing.T) {
+	s := newSession(t, "testdata/coke_kit.yaml", "")
+	before := structured[mcpserver.Observation](t, s.call("observe", nil))
+	for _, tc := range []struct {
+		args any
+		want string
+	}{
+		{map[string]any{"skill": "chop_tre"}, `skill "chop_tre" is not available at tier steam_age with packs lv_core,steam_age,stone_age,utility (did you mean "chop_tree"?)`},
+		{map[string]any{"skill": "build_reactor"}, "; available now: basic_crafting, chop_tree"},
+		{map[string]any{"skill": "chop_tree", "params": map[string]any{"radus": 8}}, `unknown parameter "radus" (declared: min_logs, radius, require_axe) ("radus": did you mean "radius"?)`},
+		{map[string]any{"skill": "chop_tree", "params": map[string]any{"radius": 500}}, `parameter "radius": 500 is above the maximum 64`},
+		{map[string]any{"skill": "basic_crafting"}, `missing required parameter "item"`},
+		{map[string]any{"skill": ""}, "skill is empty"},
+		{map[string]any{"skill": strings.Repeat("x", 129)}, "at most 128"},
+		{map[string]any{"skill": "chop_tree", "params": manyParams(65)}, "65 parameters; at most 64"},
+	} {
+		res := s.call("invoke_skill", tc.args)
+		assert.True(t, res.IsError, "%v", tc.args)
+		assert.Contains(t, textOf(res), tc.want)
+	}
+	res := s.call("skill_chop_tree", map[string]any{"radius": "far"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), `parameter "radius": expected an integer`)
+	res = s.call("skill_chop_tree", map[string]any{"radis": 3})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), `did you mean "radius"?`)
+	// An unknown tool is the SDK's protocol error.
+	_, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skill_build_reactor"})
+	require.Error(t, err)
+
+	after := structured[mcpserver.Observation](t, s.call("observe", nil))
+	assert.Equal(t, before.Inventory, after.Inventory)
+	assert.Equal(t, before.Tick, after.Tick, "nothing ran")
+	res = s.call("goal_status", nil)
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "no goal was given")
+}
+
+func manyParams(n int) map[string]any {
+	m := map[string]any{}
+	for i := range n {
+		m[strings.Repeat("p", i+1)] = i
+	}
+	return m
+}
+
+// TestTierChangeFollowsTheToolList: crafting the only coal coke into
+// torches drops the body to the stone age, and coke handed to the player
+// raises it again; each time the client is told that the tools and
+// resources changed and the lists follow.
+func TestTierChangeFollowsTheToolList(t *testing.T) {
+	s := newSession(t, "testdata/coke_kit.yaml", "")
+	steam := []string{"skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_refill_water_tanks", "skill_fill_bucket"}
+	tools := s.tools()
+	for _, n := range steam {
+		assert.Contains(t, tools, n)
+	}
+	assert.NotContains(t, s.resources(), "skill://stone-age-progression")
+	s.drain()
+
+	step := structured[mcpserver.StepResult](t, s.call("invoke_skill", map[string]any{"skill": "basic_crafting", "params": map[string]any{"item": "minecraft:torch", "count": 5}}))
+	require.Equal(t, "success", step.Verdict, step.Error)
+	assert.Equal(t, "steam_age", step.TierBefore)
+	assert.Equal(t, "stone_age", step.Tier)
+	assert.Equal(t, map[string]int{"Railcraft:fuel.coke": -1, "minecraft:stick": -1, "minecraft:torch": 5}, step.InventoryDelta, "items used up count too")
+	s.waitChanged("tools")
+	tools = s.tools()
+	for _, n := range steam {
+		assert.NotContains(t, tools, n, "the steam age's skills are gone")
+	}
+	assert.Contains(t, tools, "skill_chop_tree")
+	s.waitChanged("resources")
+	assert.Contains(t, s.resources(), "skill://stone-age-progression")
+	_, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skill_feed_steam_boiler", Arguments: map[string]any{}})
+	require.Error(t, err, "no longer a tool")
+	res := s.call("invoke_skill", map[string]any{"skill": "feed_steam_boiler"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "feed_steam_boiler is for tiers >= steam_age and the body is at stone_age")
+
+	// Someone hands the player coal coke: the world changes outside any
+	// invocation, and observe sees the new tier.
+	s.drain()
+	s.sim.State().Update(func(tx *world.Tx) {
+		inv := tx.Inventory()
+		for i := range inv.Slots {
+			if inv.Slots[i].Empty() {
+				inv.Slots[i] = world.NewStack("Railcraft:fuel.coke", 0, 2)
+				break
+			}
+		}
+		tx.SetInventory(inv)
+	})
+	obs := structured[mcpserver.Observation](t, s.call("observe", nil))
+	assert.Equal(t, "steam_age", obs.Tier)
+	s.waitChanged("tools")
+	s.waitChanged("resources")
+	assert.NotContains(t, s.resources(), "skill://stone-age-progression", "for the stone age only")
+	tools = s.tools()
+	for _, n := range steam {
+		assert.Contains(t, tools, n, "a higher tier's skill is a tool again")
+	}
+	list := structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	assert.Equal(t, "steam_age", list.Tier)
+}
+
+// deadConn is a body whose connection is gone after the start.
+type deadConn struct {
+	ipc.Conn
+	mu   sync.Mutex
+	dead bool
+}
+
+func (c *deadConn) kill() { c.mu.Lock(); c.dead = true; c.mu.Unlock() }
+
+func (c *deadConn) Observe(ctx context.Context) (*world.Snapshot, error) {
+	c.mu.Lock()
+	dead := c.dead
+	c.mu.Unlock()
+	if dead {
+		return nil, errors.New("gtnh: not connected: connection reset by peer")
+	}
+	return c.Conn.Observe(ctx)
+}
+
+// TestLostBodyIsAToolError: a body that stops answering gives tool errors,
+// and the server keeps serving.
+func TestLostBodyIsAToolError(t *testing.T) {
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	conn := &deadConn{Conn: ipc.InProcess(w)}
+	s := connect(t, conn, w, "have 1 minecraft:torch")
+	conn.kill()
+	for _, c := range []struct {
+		tool string
+		args any
+	}{
+		{"observe", nil}, {"goal_status", nil},
+		{"invoke_skill", map[string]any{"skill": "chop_tree"}},
+		{"skill_chop_tree", map[string]any{}},
+	} {
+		res := s.call(c.tool, c.args)
+		assert.True(t, res.IsError, c.tool)
+		assert.Contains(t, textOf(res), "connection reset by peer", c.tool)
+	}
+	list := structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	assert.Equal(t, "steam_age", list.Tier, "the last tier seen")
+	assert.True(t, slices.ContainsFunc(list.Skills, func(i mcpserver.SkillInfo) bool { return i.Name == "chop_tree" }))
+}
+
+// TestNoChangeNoNotification: observations and invocations that leave the
+// tier as it was do not touch the lists, so clients are not told to list
+// them again.
+func TestNoChangeNoNotification(t *testing.T) {
+	s := newSession(t, "testdata/coke_kit.yaml", "")
+	time.Sleep(50 * time.Millisecond) // past the SDK's 10 ms debounce of anything left from the start
+	s.drain()
+	before := s.tools()
+	structured[mcpserver.Observation](t, s.call("observe", nil))
+	step := structured[mcpserver.StepResult](t, s.call("skill_chop_tree", map[string]any{"min_logs": 1}))
+	require.Equal(t, "success", step.Verdict, step.Error)
+	structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	select {
+	case k := <-s.changed:
+		t.Fatalf("a %s list-changed notification without a change", k)
+	case <-time.After(300 * time.Millisecond):
+	}
+	assert.Equal(t, before, s.tools())
+}
+
+// TestSkillToolArguments: a skill tool's arguments must be one JSON object
+// of parameters, within bounds.
+func TestSkillToolArguments(t *testing.T) {
+	s := newSession(t, "testdata/coke_kit.yaml", "")
+	res := s.call("skill_chop_tree", map[string]any{"min_logs": json.Number("12345678901234567890")})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), `parameter "min_logs"`)
+	res = s.call("skill_chop_tree", map[string]any{"x": strings.Repeat("a", 70<<10)})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "at most 65536")
+	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skill_chop_tree", Arguments: []any{1, 2}})
+	require.NoError(t, err, "the SDK passes a raw tool's arguments through")
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "not a JSON object")
+}
+
+// TestEnabledPacks: only the enabled packs (and the packs they depend on)
+// give skill tools.
+func TestEnabledPacks(t *testing.T) {
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s := connect(t, ipc.InProcess(w), w, "", "utility")
+	var skillTools []string
+	for _, n := range s.tools() {
+		if strings.HasPrefix(n, mcpserver.ToolPrefix) {
+			skillTools = append(skillTools, n)
+		}
+	}
+	slices.Sort(skillTools)
+	assert.Equal(t, []string{"skill_report_status", "skill_wait_for"}, skillTools)
+	list := structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	assert.Equal(t, []string{"utility"}, list.Packs)
+	res := s.call("invoke_skill", map[string]any{"skill": "chop_tree"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "not available at tier steam_age with packs utility; chop_tree is in none of the packs active at steam_age (utility)")
+
+	s = connect(t, ipc.InProcess(w), w, "", "steam_age")
+	list = structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	assert.Equal(t, []string{"stone_age", "steam_age"}, list.Packs, "with the pack it depends on")
+	assert.NotContains(t, s.tools(), "skill_report_status")
+}
+
+// TestCustomSkillFiles: a custom knowledge skill's files with spaces and
+// other characters in their names are resources under escaped URIs, and a
+// binary file is served as a blob.
+func TestCustomSkillFiles(t *testing.T) {
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "field-notes")
+	require.NoError(t, os.MkdirAll(filepath.Join(skill, "notes"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: field-notes\ndescription: Notes taken in the field about trees and ovens, for testing files.\nmetadata:\n  version: 1.0.0\n---\n\n# Field notes\n\nRead {baseDir}/notes/a b%.md first.\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "notes", "a b%.md"), []byte("# Trees\n\nOaks first.\n"), 0o644))
+	blob := []byte{0x89, 'P', 'N', 'G', 0, 1, 2, 0xff}
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "map.png"), blob, 0o644))
+
+	cat := shippedCatalog(t)
+	_, err := cat.Library.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: dir})
+	require.NoError(t, err)
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s := connectCatalog(t, cat, ipc.InProcess(w), w, "")
+
+	uris := s.resources()
+	assert.Contains(t, uris, "skill://field-notes")
+	assert.Contains(t, uris, "skill://field-notes/notes/a%20b%25.md")
+	assert.Contains(t, uris, "skill://field-notes/map.png")
+	ctx := context.Background()
+	rr, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://field-notes/notes/a%20b%25.md"})
+	require.NoError(t, err)
+	assert.Equal(t, "# Trees\n\nOaks first.\n", rr.Contents[0].Text)
+	assert.Equal(t, "text/markdown", rr.Contents[0].MIMEType)
+	rr, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://field-notes/map.png"})
+	require.NoError(t, err)
+	assert.Equal(t, blob, rr.Contents[0].Blob)
+	assert.Empty(t, rr.Contents[0].Text)
+	assert.Equal(t, "image/png", rr.Contents[0].MIMEType)
+	rr, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://field-notes"})
+	require.NoError(t, err)
+	assert.Contains(t, rr.Contents[0].Text, "Read "+skill+"/notes/a b%.md first.", "{baseDir} resolved")
+
+	res := s.call("read_skill_resource", map[string]any{"name": "field-notes", "path": "map.png"})
+	require.False(t, res.IsError, textOf(res))
+	require.Len(t, res.Content, 1)
+	emb, ok := res.Content[0].(*mcp.EmbeddedResource)
+	require.True(t, ok, "%T", res.Content[0])
+	assert.Equal(t, blob, emb.Resource.Blob)
+	assert.Equal(t, "skill://field-notes/map.png", emb.Resource.URI)
+	res = s.call("read_skill_resource", map[string]any{"name": "field-notes", "path": "./notes/a b%.md"})
+	require.False(t, res.IsError, textOf(res))
+	assert.Equal(t, "# Trees\n\nOaks first.\n", textOf(res))
+}
