@@ -62,11 +62,11 @@ type Options struct {
 // honouring Retry-After (capped), and stops at once when ctx is done. The
 // key never appears in an error, a log line or a trace.
 type Client struct {
-	cfg  Config
-	key  secret
-	opts Options
+	cfg         Config
+	key         secret
+	opts        Options
 	completions openai.ChatCompletionService
-	emb  openai.EmbeddingService
+	emb         openai.EmbeddingService
 }
 
 // NewClient builds a client. The key is read from the environment variable
