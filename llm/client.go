@@ -20,9 +20,6 @@ import (
 
 // Bounds on what the model server may send and on retries.
 const (
-	// maxResponseBytes bounds one response body: a chat completion or a
-	// batch of embeddings is far smaller.
-	maxResponseBytes = 16 << 20
 	// maxErrorBytes bounds the part of an error body kept for messages.
 	maxErrorBytes = 4 << 10
 	// defaultRetries is how often a 429 or 5xx answer is retried.
@@ -33,6 +30,10 @@ const (
 	// gives no Retry-After; it doubles with each retry.
 	firstBackoff = 500 * time.Millisecond
 )
+
+// maxResponseBytes bounds one response body: a chat completion or a batch
+// of embeddings is far smaller. A variable for the test that checks it.
+var maxResponseBytes int64 = 16 << 20
 
 // Options are the client's collaborators; the zero value is the real world.
 type Options struct {
@@ -114,6 +115,14 @@ func NewClient(cfg Config, opts Options) (*Client, error) {
 	c.emb = openai.NewEmbeddingService(ro...)
 	return c, nil
 }
+
+// String describes the client without its key.
+func (c *Client) String() string {
+	return fmt.Sprintf("llm.Client{url: %s, model: %s, key: %s}", c.cfg.URL, c.cfg.Model, c.key)
+}
+
+// GoString implements fmt.GoStringer, without the key.
+func (c *Client) GoString() string { return c.String() }
 
 // Config returns the client's configuration, defaults applied.
 func (c *Client) Config() Config { return c.cfg }

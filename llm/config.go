@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -123,12 +124,12 @@ func (c Config) Validate() error {
 // CheckURL checks a base URL: http or https, a host, no query, no
 // credentials (the key comes from the environment).
 func CheckURL(raw string) error {
+	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
+		return fmt.Errorf("want http:// or https://, e.g. http://127.0.0.1:11434/v1")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("not a URL: %q", raw)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("want http:// or https://, got %q", raw)
+		return errors.New("not a valid URL")
 	}
 	if u.Host == "" {
 		return fmt.Errorf("no host in %q", raw)
