@@ -119,7 +119,7 @@ func TestConfigValidate(t *testing.T) {
 		{"no scheme", func(c *llm.Config) { c.URL = "127.0.0.1:11434/v1" }, "url: want http:// or https://"},
 		{"credentials", func(c *llm.Config) { c.URL = "http://user:sk-secret@host/v1" }, "credentials in the URL"},
 		{"no model", func(c *llm.Config) { c.Model = " " }, "model: missing"},
-		{"bad env name", func(c *llm.Config) { c.KeyEnv = "MY-KEY" }, `key_env: "MY-KEY" is not an environment variable name`},
+		{"bad env name", func(c *llm.Config) { c.KeyEnv = "sk-secret" }, "key_env: want the name of an environment variable"},
 		{"mode", func(c *llm.Config) { c.Mode = "tool" }, `mode: "tool" is not one of auto, tools, json`},
 		{"max calls", func(c *llm.Config) { c.MaxCalls = 101 }, "max_calls: must be within 1..100"},
 		{"max corrections", func(c *llm.Config) { c.MaxCorrections = -1 }, "max_corrections: must be within 0..20"},

@@ -99,7 +99,8 @@ func (c Config) Validate() error {
 		add("model: missing (e.g. qwen3)")
 	}
 	if c.KeyEnv != "" && !envName.MatchString(c.KeyEnv) {
-		add("key_env: %q is not an environment variable name", c.KeyEnv)
+		// The value is not echoed: it may be the key itself.
+		add("key_env: want the name of an environment variable such as %s, not the key", DefaultKeyEnv)
 	}
 	if c.Timeout < 0 {
 		add("timeout: must be positive, got %v", c.Timeout)

@@ -57,6 +57,9 @@ commands:
                               drive a body served by another process (agent serve)
   run --planner-cmd "COMMAND ARGS" | --planner ADDR [--planner-timeout D] ...
                               ask a planner in another process (docs/ipc.md)
+  run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] ...
+                              let a language model plan (Ollama, vLLM, llama.cpp, a
+                              hosted API; docs/llm.md)
   serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
