@@ -122,7 +122,7 @@ func TestConfigValidate(t *testing.T) {
 		{"bad env name", func(c *llm.Config) { c.KeyEnv = "sk-secret" }, "key_env: want the name of an environment variable"},
 		{"mode", func(c *llm.Config) { c.Mode = "tool" }, `mode: "tool" is not one of auto, tools, json`},
 		{"max calls", func(c *llm.Config) { c.MaxCalls = 101 }, "max_calls: must be within 1..100"},
-		{"max corrections", func(c *llm.Config) { c.MaxCorrections = -1 }, "max_corrections: must be within 0..20"},
+		{"max corrections", func(c *llm.Config) { c.MaxCorrections = -1 }, "max_corrections: must be within 1..20"},
 		{"timeout", func(c *llm.Config) { c.Timeout = -1 }, "timeout: must be positive"},
 	}
 	for _, tt := range tests {

@@ -57,7 +57,7 @@ type Config struct {
 	// (default 8).
 	MaxCalls int
 	// MaxCorrections bounds the answers sent back for correction in one
-	// step (default 3); one more and the step is a planner error.
+	// step (default 3, 1..20); one more and the step is a planner error.
 	MaxCorrections int
 	// Mode is auto (default), tools or json.
 	Mode Mode
@@ -109,7 +109,7 @@ func (c Config) Validate() error {
 		add("max_calls: must be within 1..100, got %d", c.MaxCalls)
 	}
 	if c.MaxCorrections < 0 || c.MaxCorrections > 20 {
-		add("max_corrections: must be within 0..20, got %d", c.MaxCorrections)
+		add("max_corrections: must be within 1..20, got %d", c.MaxCorrections)
 	}
 	switch c.Mode {
 	case "", ModeAuto, ModeTools, ModeJSON:

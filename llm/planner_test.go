@@ -425,3 +425,62 @@ func TestKeyNeverInOutputs(t *testing.T) {
 	require.True(t, errors.As(err, &ae))
 	noKey(t, "API error", ae.Message)
 }
+
+func TestSelectionRunsAgainWhenTheGoalChanges(t *testing.T) {
+	adv := &advisor{names: []string{"sustainable-wood", "no-such-skill"}}
+	chop := llmtest.File(t, "testdata/run/02-chop.json")
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, chop, chop, chop)
+	g, obs, descs := f.observation(t)
+	ctx := context.Background()
+	dec, err := f.planner.Plan(ctx, g, obs, descs)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"sustainable-wood"}, dec.Trace.Selected, "a name outside the catalog is dropped")
+	assert.Contains(t, joined(dec.Trace.Events), `selection named "no-such-skill"`)
+	assert.Contains(t, joined(dec.Trace.Events), "selection: bm25: 5 candidates")
+	obs.Step = 2
+	_, err = f.planner.Plan(ctx, g, obs, descs)
+	require.NoError(t, err)
+	require.Len(t, adv.selects, 1, "the same goal: no new selection")
+	g2, err := loop.ParseGoal("collect 4 minecraft:log", f.cat.Registry.Tiers())
+	require.NoError(t, err)
+	obs.Step = 3
+	_, err = f.planner.Plan(ctx, g2, obs, descs)
+	require.NoError(t, err)
+	require.Len(t, adv.selects, 2)
+	assert.True(t, strings.HasPrefix(adv.selects[1], "collect 4 minecraft:log @ "))
+}
+
+func TestLoadedKnowledgeCarriedIntoLaterSteps(t *testing.T) {
+	loads := `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[` +
+		`{"id":"c1","type":"function","function":{"name":"load_skill","arguments":"{\"name\":\"basic-ore-processing\"}"}},` +
+		`{"id":"c2","type":"function","function":{"name":"load_skill","arguments":"{\"name\":\"coke-oven-operation\"}"}},` +
+		`{"id":"c3","type":"function","function":{"name":"load_skill","arguments":"{\"name\":\"steam-age-boilers\"}"}},` +
+		`{"id":"c4","type":"function","function":{"name":"load_skill","arguments":"{\"name\":\"stone-age-progression\"}"}},` +
+		`{"id":"c5","type":"function","function":{"name":"load_skill","arguments":"{\"name\":\"sustainable-wood\"}"}},` +
+		`{"id":"c6","type":"function","function":{"name":"invoke_skill","arguments":"{\"skill\":\"chop_tree\"}"}},` +
+		`{"id":"c7","type":"function","function":{"name":"finish","arguments":"{}"}}]}}]}`
+	chop := llmtest.File(t, "testdata/run/02-chop.json")
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, llmtest.Reply{Body: loads}, chop)
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	assert.Equal(t, "chop_tree", dec.Invocation.Skill, "the first decision in the answer wins")
+	assert.Len(t, dec.Trace.Loaded, 5)
+	assert.Contains(t, joined(dec.Trace.Events), "1 tool calls after invoke_skill ignored")
+	_, err = f.plan(t)
+	require.NoError(t, err)
+	system := f.requestMessages(t, 1)[0]["content"].(string)
+	assert.NotContains(t, system, "#### basic-ore-processing", "only the last four loaded are carried")
+	for _, n := range []string{"coke-oven-operation", "steam-age-boilers", "stone-age-progression", "sustainable-wood"} {
+		assert.Contains(t, system, "#### "+n)
+	}
+}
+
+func TestKeyEchoedByTheModelIsRedacted(t *testing.T) {
+	echo := llmtest.Refusal("Your header said Bearer " + testKey)
+	f := newFixture(t, llm.Config{MaxCorrections: 1}, llm.PlannerOptions{}, echo, echo)
+	dec, err := f.plan(t)
+	require.Error(t, err)
+	assert.Contains(t, joined(dec.Trace.Events), "refusal: Your header said Bearer [REDACTED]")
+	noKey(t, "trace", traceText(t, dec.Trace))
+	noKey(t, "error", err.Error())
+}

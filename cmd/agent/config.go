@@ -216,8 +216,8 @@ func decodeLLM(d *strictyaml.Decoder, n *yaml.Node, c *llm.Config) {
 	}
 	if v, ok := m["max_corrections"]; ok {
 		if i, ok := d.Int(v.Value, "llm.max_corrections"); ok {
-			if i < 0 || i > 20 {
-				d.Errorf(v.Value, "llm.max_corrections", "must be within 0..20, got %d", i)
+			if i < 1 || i > 20 {
+				d.Errorf(v.Value, "llm.max_corrections", "must be within 1..20, got %d", i)
 			}
 			c.MaxCorrections = i
 		}

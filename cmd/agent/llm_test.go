@@ -151,7 +151,8 @@ func TestAgentConfigLLMSection(t *testing.T) {
 		{"llm:\n  model: \"\"\n", "agent.yaml:2:10: llm.model: must not be empty"},
 		{"llm:\n  mode: jsn\n", `agent.yaml:2:9: llm.mode: unknown mode "jsn" (did you mean "json"?)`},
 		{"llm:\n  max_calls: 0\n", "agent.yaml:2:14: llm.max_calls: must be within 1..100, got 0"},
-		{"llm:\n  max_corrections: 99\n", "agent.yaml:2:20: llm.max_corrections: must be within 0..20, got 99"},
+		{"llm:\n  max_corrections: 0\n", "agent.yaml:2:20: llm.max_corrections: must be within 1..20, got 0"},
+		{"llm:\n  max_corrections: 99\n", "agent.yaml:2:20: llm.max_corrections: must be within 1..20, got 99"},
 		{"llm:\n  timeout: soon\n", `agent.yaml:2:12: llm.timeout: want a positive duration`},
 		{"llm:\n  key_env: sk-abc\n", `agent.yaml:2:12: llm.key_env: want the name of an environment variable`},
 	} {
