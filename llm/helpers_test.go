@@ -21,6 +21,7 @@ import (
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // the Go skills
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // testKey is a recognisable API key: no output may contain it.
@@ -40,6 +41,37 @@ func catalog(t testing.TB) *knowledge.Catalog {
 	_, err = lib.Add(knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"})
 	require.NoError(t, err)
 	return &knowledge.Catalog{Registry: reg, Library: lib}
+}
+
+// shared is the catalog and first observation most tests read; building
+// them (the registry, the knowledge library's safety scan, the world) is
+// the slow part of a test. A test whose run changes the registry's metrics
+// builds its own catalog.
+var shared struct {
+	once sync.Once
+	cat  *knowledge.Catalog
+	snap *world.Snapshot
+	err  error
+}
+
+func sharedFixture(t testing.TB) (*knowledge.Catalog, *world.Snapshot) {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.cat = catalog(t)
+		sc, err := sim.DefaultScenario()
+		if err != nil {
+			shared.err = err
+			return
+		}
+		w, err := sim.New(sc, sim.Options{})
+		if err != nil {
+			shared.err = err
+			return
+		}
+		shared.snap, shared.err = ipc.InProcess(w).Observe(context.Background())
+	})
+	require.NoError(t, shared.err)
+	return shared.cat, shared.snap
 }
 
 // sleeps records the waits between retries instead of waiting.
@@ -86,7 +118,7 @@ func newFixture(t *testing.T, cfg llm.Config, opts llm.PlannerOptions, replies .
 	c, err := llm.NewClient(cfg, llm.Options{Sleep: sl.sleep, Log: log, Getenv: func(k string) string { return env[k] }})
 	require.NoError(t, err)
 	if opts.Catalog == nil {
-		opts.Catalog = catalog(t)
+		opts.Catalog, _ = sharedFixture(t)
 	}
 	opts.Log = log
 	p, err := llm.NewPlanner(c, opts)
@@ -97,12 +129,7 @@ func newFixture(t *testing.T, cfg llm.Config, opts llm.PlannerOptions, replies .
 // observation is the first observation of the default scenario.
 func (f *fixture) observation(t *testing.T) (loop.Goal, loop.Observation, []*registry.Description) {
 	t.Helper()
-	sc, err := sim.DefaultScenario()
-	require.NoError(t, err)
-	w, err := sim.New(sc, sim.Options{})
-	require.NoError(t, err)
-	snap, err := ipc.InProcess(w).Observe(context.Background())
-	require.NoError(t, err)
+	_, snap := sharedFixture(t)
 	reg := f.cat.Registry
 	g, err := loop.ParseGoal(defaultGoal, reg.Tiers())
 	require.NoError(t, err)

@@ -49,7 +49,8 @@ func (a *advisor) StepEnded(informed []string, success bool) {
 
 func TestRunMeetsDefaultGoalThroughToolCalls(t *testing.T) {
 	adv := &advisor{names: []string{"sustainable-wood"}}
-	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, llmtest.Files(t, recordedRun...)...)
+	// Its own catalog: the run records outcomes in the registry.
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv, Catalog: catalog(t)}, llmtest.Files(t, recordedRun...)...)
 	sc, err := sim.DefaultScenario()
 	require.NoError(t, err)
 	w, err := sim.New(sc, sim.Options{})
