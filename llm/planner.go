@@ -29,6 +29,9 @@ const (
 	// maxCarried bounds the knowledge skills loaded earlier in the run
 	// that later steps get in full.
 	maxCarried = 4
+	// maxToolCalls bounds the tool calls of one answer that are carried
+	// out; the rest are ignored (and said so).
+	maxToolCalls = 16
 )
 
 // PlannerOptions are what the model planner reads besides the model.
@@ -356,9 +359,15 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessageParamUnion, msg
 		msgs = append(msgs, msg.ToParam(), openai.UserMessage(s.nudge(false)))
 		return msgs, nil, 1, "an answer without a tool call"
 	}
+	calls := msg.ToolCalls
+	if len(calls) > maxToolCalls {
+		s.event("%d tool calls in one answer: the first %d are carried out", len(calls), maxToolCalls)
+		calls = calls[:maxToolCalls]
+		msg.ToolCalls = calls // every call in the history gets its result
+	}
 	msgs = append(msgs, msg.ToParam())
 	corrections := 0
-	for i, tc := range msg.ToolCalls {
+	for i, tc := range calls {
 		var out toolOutcome
 		if tc.Type != "" && tc.Type != "function" {
 			out = toolOutcome{result: "error: only the function tools " + strings.Join(ToolNames, ", ") + " exist", problem: "a " + tc.Type + " tool call"}
@@ -369,7 +378,7 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessageParamUnion, msg
 			out = s.handle(tc.Function.Name, args)
 		}
 		if out.decision != nil {
-			if rest := len(msg.ToolCalls) - i - 1; rest > 0 {
+			if rest := len(calls) - i - 1; rest > 0 {
 				s.event("%d tool calls after %s ignored", rest, tc.Function.Name)
 			}
 			return msgs, out.decision, corrections, lastProblem

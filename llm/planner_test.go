@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -484,4 +485,24 @@ func TestKeyEchoedByTheModelIsRedacted(t *testing.T) {
 	assert.Contains(t, joined(dec.Trace.Events), "refusal: Your header said Bearer [REDACTED]")
 	noKey(t, "trace", traceText(t, dec.Trace))
 	noKey(t, "error", err.Error())
+}
+
+func TestToolCallsPerAnswerAreBounded(t *testing.T) {
+	var calls []string
+	for i := range 40 {
+		calls = append(calls, fmt.Sprintf(`{"id":"c%d","type":"function","function":{"name":"load_skill","arguments":"{\"name\":\"chop_tree\"}"}}`, i))
+	}
+	many := `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[` +
+		strings.Join(calls, ",") + `]}}]}`
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, llmtest.Reply{Body: many}, llmtest.File(t, "testdata/run/02-chop.json"))
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	assert.Contains(t, joined(dec.Trace.Events), "40 tool calls in one answer: the first 16 are carried out")
+	n := 0
+	for _, m := range f.requestMessages(t, 1) {
+		if m["role"] == "tool" {
+			n++
+		}
+	}
+	assert.Equal(t, 16, n)
 }
