@@ -77,11 +77,16 @@ func (f *llmFlags) config(acfg *agentConfig, set map[string]bool) (llm.Config, e
 	return cfg, nil
 }
 
+// newAdvisor makes the knowledge skills' Advisor (selection and the
+// quality store) from the model client, the catalog and the knowledge
+// configuration; nil, or a nil Advisor, runs without selection.
+type newAdvisor func(e *env, client *llm.Client, cat *knowledge.Catalog, kcfg *knowledge.Config) (llm.Advisor, error)
+
 // llmPlanner builds the model planner: the client, and the catalog of the
 // registry and the knowledge skills (shipped, the knowledge configuration's
 // directories, --skills-dir) with the configured preload list, every name
 // checked before the run.
-func llmPlanner(e *env, cfg llm.Config, kf *knowledgeFlags, cf *configFlags, reg *registry.Registry, advisor llm.Advisor) (*llm.Planner, error) {
+func llmPlanner(e *env, cfg llm.Config, kf *knowledgeFlags, cf *configFlags, reg *registry.Registry, mkAdvisor newAdvisor) (*llm.Planner, error) {
 	lib, kcfg, err := kf.library(e, cf, reg)
 	if err != nil {
 		return nil, err
@@ -103,6 +108,12 @@ func llmPlanner(e *env, cfg llm.Config, kf *knowledgeFlags, cf *configFlags, reg
 	client, err := llm.NewClient(cfg, llm.Options{Log: log})
 	if err != nil {
 		return nil, usagef("run: %v", err)
+	}
+	var advisor llm.Advisor
+	if mkAdvisor != nil {
+		if advisor, err = mkAdvisor(e, client, cat, kcfg); err != nil {
+			return nil, err
+		}
 	}
 	pl, err := llm.NewPlanner(client, llm.PlannerOptions{Catalog: cat, Preload: preload, Advisor: advisor, Log: log})
 	if err != nil {

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +14,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/llm"
 	"github.com/gtnh-agent/gtnh-agent/llm/llmtest"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
 // llmKey is a recognisable API key: no output may contain it.
@@ -161,4 +168,54 @@ func TestAgentConfigLLMSection(t *testing.T) {
 		assert.Contains(t, err.Error(), tt.want)
 		assert.NotContains(t, err.Error(), "sk-abc", "a key put in key_env by mistake is not echoed")
 	}
+}
+
+// recordingAdvisor selects one knowledge skill and records the rest.
+type recordingAdvisor struct{ selected []string }
+
+func (a *recordingAdvisor) Select(_ context.Context, task, tier string, _ []string) (llm.Advice, error) {
+	a.selected = append(a.selected, task)
+	return llm.Advice{Names: []string{"sustainable-wood"}}, nil
+}
+func (a *recordingAdvisor) Applied(string)           {}
+func (a *recordingAdvisor) StepEnded([]string, bool) {}
+
+func TestLLMPlannerMakesTheAdvisor(t *testing.T) {
+	var out, errb bytes.Buffer
+	e := &env{stdout: &out, stderr: &errb, log: newLogger(&errb)}
+	var cf configFlags
+	reg, err := cf.load(e, registry.ActiveOnly)
+	require.NoError(t, err)
+	srv := llmtest.New(t, llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	adv := &recordingAdvisor{}
+	var gotClient *llm.Client
+	var gotKnowledge int
+	mk := func(_ *env, c *llm.Client, cat *knowledge.Catalog, _ *knowledge.Config) (llm.Advisor, error) {
+		gotClient, gotKnowledge = c, len(knowledge.Knowledge(cat.Entries()))
+		return adv, nil
+	}
+	pl, err := llmPlanner(e, llm.Config{URL: srv.URL, Model: "qwen3"}.WithDefaults(), &knowledgeFlags{}, &cf, reg, mk)
+	require.NoError(t, err)
+	require.NotNil(t, gotClient)
+	assert.Equal(t, "qwen3", gotClient.Config().Model)
+	assert.Equal(t, 5, gotKnowledge, "the shipped knowledge skills")
+
+	sc, err := sim.DefaultScenario()
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	snap, err := ipc.InProcess(w).Observe(context.Background())
+	require.NoError(t, err)
+	descs, err := reg.DescribeForTechState(snap.TechState, reg.Packs().Names())
+	require.NoError(t, err)
+	dec, err := pl.Plan(context.Background(), loop.Goal{Text: "collect 4 minecraft:log"}, loop.Observation{Step: 1, Snapshot: snap}, descs)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"collect 4 minecraft:log"}, adv.selected)
+	assert.Equal(t, []string{"sustainable-wood"}, dec.Trace.Selected)
+
+	_, err = llmPlanner(e, llm.Config{URL: srv.URL, Model: "qwen3"}.WithDefaults(), &knowledgeFlags{}, &cf, reg,
+		func(*env, *llm.Client, *knowledge.Catalog, *knowledge.Config) (llm.Advisor, error) {
+			return nil, errors.New("quality file unreadable")
+		})
+	require.ErrorContains(t, err, "quality file unreadable")
 }

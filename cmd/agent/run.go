@@ -162,10 +162,10 @@ func runCmd(e *env, args []string) error {
 	var llmPl *llm.Planner
 	if useLLM {
 		// The knowledge skills' Advisor (selection and the quality store)
-		// goes here; without one the model gets the catalog and the
-		// preload list.
-		var advisor llm.Advisor
-		if llmPl, err = llmPlanner(e, llmCfg, &kf, &cf, reg, advisor); err != nil {
+		// is made here when given; without one the model gets the catalog
+		// and the preload list.
+		var mkAdvisor newAdvisor
+		if llmPl, err = llmPlanner(e, llmCfg, &kf, &cf, reg, mkAdvisor); err != nil {
 			return err
 		}
 	}
