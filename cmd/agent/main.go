@@ -49,7 +49,7 @@ const topUsage = `usage: agent <command> [arguments]
 
 commands:
   run [--scenario FILE] [--goal "..."] [--seed N] [--trace FILE] [--max-steps N]
-      [--planner goal|script] [--json]
+      [--planner goal|script|llm] [--json]
                               play in the simulated world until the goal holds
   run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
                               play on a GTNH server until the goal holds
