@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/Tnze/go-mc v1.20.2
 	github.com/mattn/go-isatty v0.0.24
+	github.com/openai/openai-go/v3 v3.96.0
 	github.com/pb33f/jsonschema/v6 v6.0.3
 	github.com/rs/zerolog v1.35.1
 	github.com/stretchr/testify v1.12.1
@@ -15,7 +16,6 @@ require (
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
-	github.com/openai/openai-go/v3 v3.96.0 // indirect
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
