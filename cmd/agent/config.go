@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -12,6 +14,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
+	"github.com/gtnh-agent/gtnh-agent/llm"
 )
 
 // defaultConfigFile is read when present and no --config-file is given.
@@ -51,10 +55,21 @@ const defaultOperatorSecretEnv = "GTNH_AGENT_OPERATOR_SECRET"
 //	  max_steps: 100
 //	  max_ticks: 0
 //	  trace: run.jsonl
+//	llm:                          # the model planner (agent run --planner llm)
+//	  url: http://127.0.0.1:11434/v1
+//	  model: qwen3
+//	  key_env: GTNH_AGENT_LLM_KEY # the default; the key never goes in the file
+//	  embedding_model: nomic-embed-text
+//	  timeout: 2m                 # one model call
+//	  max_calls: 8                # model calls per step
+//	  max_corrections: 3          # answers sent back per step
+//	  mode: auto                  # auto | tools | json
 type agentConfig struct {
 	File   string
 	Server serverConfig
 	Run    runDefaults
+	// LLM is the llm section; KeyEnv is set only when the file names it.
+	LLM llm.Config
 }
 
 type serverConfig struct {
@@ -117,7 +132,10 @@ func parseAgentConfig(file string, data []byte) (*agentConfig, error) {
 		return cfg, nil
 	}
 	d := strictyaml.NewDecoder(file)
-	top := d.Mapping(root, "", []string{"server", "run"})
+	top := d.Mapping(root, "", []string{"server", "run", "llm"})
+	if f, ok := top["llm"]; ok {
+		decodeLLM(d, f.Value, &cfg.LLM)
+	}
 	if f, ok := top["server"]; ok {
 		decodeServer(d, f.Value, &cfg.Server)
 	}
@@ -169,6 +187,55 @@ func dur(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string,
 		return
 	}
 	*dst = t
+}
+
+func decodeLLM(d *strictyaml.Decoder, n *yaml.Node, c *llm.Config) {
+	const p = "llm"
+	m := d.Mapping(n, p, []string{"url", "model", "key_env", "embedding_model", "timeout", "max_calls", "max_corrections", "mode"})
+	str(d, m, p, "url", &c.URL)
+	if v, ok := m["url"]; ok && c.URL != "" {
+		if err := llm.CheckURL(c.URL); err != nil {
+			d.Errorf(v.Value, "llm.url", "%v", err)
+		}
+	}
+	str(d, m, p, "model", &c.Model)
+	if v, ok := m["model"]; ok && strings.TrimSpace(c.Model) == "" {
+		d.Errorf(v.Value, "llm.model", "must not be empty")
+	}
+	str(d, m, p, "key_env", &c.KeyEnv)
+	if v, ok := m["key_env"]; ok {
+		if err := (llm.Config{URL: "http://x", Model: "x", KeyEnv: c.KeyEnv}).Validate(); err != nil || c.KeyEnv == "" {
+			// The value is not echoed: it may be the key itself.
+			d.Errorf(v.Value, "llm.key_env", "want the name of an environment variable such as %s (the key itself goes in that variable, never in the file)", llm.DefaultKeyEnv)
+		}
+	}
+	str(d, m, p, "embedding_model", &c.EmbeddingModel)
+	dur(d, m, p, "timeout", &c.Timeout)
+	if v, ok := m["max_calls"]; ok {
+		if i, ok := d.Int(v.Value, "llm.max_calls"); ok {
+			if i < 1 || i > 100 {
+				d.Errorf(v.Value, "llm.max_calls", "must be within 1..100, got %d", i)
+			}
+			c.MaxCalls = i
+		}
+	}
+	if v, ok := m["max_corrections"]; ok {
+		if i, ok := d.Int(v.Value, "llm.max_corrections"); ok {
+			if i < 1 || i > 20 {
+				d.Errorf(v.Value, "llm.max_corrections", "must be within 1..20, got %d", i)
+			}
+			c.MaxCorrections = i
+		}
+	}
+	if v, ok := m["mode"]; ok {
+		var mode string
+		if mode, ok = d.String(v.Value, "llm.mode"); ok {
+			if !slices.Contains(llm.Modes, mode) {
+				d.Errorf(v.Value, "llm.mode", "unknown mode %q%s (known: %s)", mode, suggest.DidYouMean(mode, llm.Modes), strings.Join(llm.Modes, ", "))
+			}
+			c.Mode = llm.Mode(mode)
+		}
+	}
 }
 
 func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {

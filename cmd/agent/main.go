@@ -49,7 +49,7 @@ const topUsage = `usage: agent <command> [arguments]
 
 commands:
   run [--scenario FILE] [--goal "..."] [--seed N] [--trace FILE] [--max-steps N]
-      [--planner goal|script] [--json]
+      [--planner goal|script|llm] [--json]
                               play in the simulated world until the goal holds
   run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
                               play on a GTNH server until the goal holds
@@ -57,6 +57,9 @@ commands:
                               drive a body served by another process (agent serve)
   run --planner-cmd "COMMAND ARGS" | --planner ADDR [--planner-timeout D] ...
                               ask a planner in another process (docs/ipc.md)
+  run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] ...
+                              let a language model plan (Ollama, vLLM, llama.cpp, a
+                              hosted API; docs/llm.md)
   serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
   mcp [--scenario FILE] [--goal "..."] | --server HOST:PORT --username NAME | --body ADDR

@@ -20,6 +20,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/llm"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -32,8 +33,10 @@ import (
 const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 
 const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
-          [--max-steps N] [--max-ticks N] [--planner goal|script|ADDR] [--script FILE] [--json]
+          [--max-steps N] [--max-ticks N] [--planner goal|script|llm|ADDR] [--script FILE] [--json]
           [--planner-cmd "COMMAND ARGS"] [--planner-timeout D] [--config DIR] [--state FILE]
+       run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] [--llm-mode auto|tools|json]
+          [--skills-config FILE] [--skills-dir DIR] [--workspace DIR] ...
        run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE] ...
        run --body ADDR [--token-file FILE] [--goal "..."] ...`
 
@@ -46,6 +49,10 @@ func runCmd(e *env, args []string) error {
 	fs := newFlagSet(e, "run", runUsage)
 	var cf configFlags
 	cf.register(fs)
+	var lf llmFlags
+	lf.register(fs)
+	var kf knowledgeFlags
+	kf.register(fs)
 	scenarioFile := fs.String("scenario", "", "scenario YAML (default: the embedded forest_base)")
 	goalText := fs.String("goal", "", `goal, e.g. "collect 16 minecraft:log" (default: "`+defaultGoal+`")`)
 	goalFile := fs.String("goal-file", "", "goal as YAML (items, tier, skill)")
@@ -53,7 +60,7 @@ func runCmd(e *env, args []string) error {
 	traceFile := fs.String("trace", "", "write the JSONL trace to FILE")
 	maxSteps := fs.Int("max-steps", 100, "stop after N steps")
 	maxTicks := fs.Int64("max-ticks", 0, "stop after N game ticks (0 = no limit)")
-	plannerName := fs.String("planner", "goal", "goal (chains skills), script (replays --script), or the ADDR of a planner to connect to (unix:///path or tcp://HOST:PORT)")
+	plannerName := fs.String("planner", "goal", "goal (chains skills), script (replays --script), llm (a language model: --llm-url, --llm-model), or the ADDR of a planner to connect to (unix:///path or tcp://HOST:PORT)")
 	plannerCmd := fs.String("planner-cmd", "", `start this planner program and talk to it on its stdin and stdout, e.g. "python3 my_planner.py"`)
 	plannerTimeout := fs.Duration("planner-timeout", remote.DefaultPlanTimeout, "how long a planner program or ADDR has to answer one plan request")
 	scriptFile := fs.String("script", "", "YAML list of invocations for --planner script")
@@ -123,8 +130,26 @@ func runCmd(e *env, args []string) error {
 		if *scriptFile == "" {
 			return usagef("run: --planner script needs --script FILE")
 		}
+	case *plannerName == "llm":
+		if *scriptFile != "" {
+			return usagef("run: --script needs --planner script")
+		}
 	default:
-		return usagef("run: unknown planner %q%s (goal, script, or a planner's address: unix:///path or tcp://HOST:PORT)", *plannerName, suggest.DidYouMean(*plannerName, []string{"goal", "script"}))
+		return usagef("run: unknown planner %q%s (goal, script, llm, or a planner's address: unix:///path or tcp://HOST:PORT)", *plannerName, suggest.DidYouMean(*plannerName, []string{"goal", "script", "llm"}))
+	}
+	useLLM := *plannerName == "llm" && *plannerCmd == ""
+	if !useLLM {
+		for _, n := range append(slices.Clone(llmFlagNames), "skills-config", "skills-dir", "workspace") {
+			if set[n] {
+				return usagef("run: --%s is for --planner llm", n)
+			}
+		}
+	}
+	var llmCfg llm.Config
+	if useLLM {
+		if llmCfg, err = lf.config(acfg, set); err != nil {
+			return err
+		}
 	}
 
 	// Everything the run names is checked before it starts: the
@@ -133,6 +158,14 @@ func runCmd(e *env, args []string) error {
 	reg, err := cf.load(e, registry.ActiveOnly)
 	if err != nil {
 		return err
+	}
+	var llmPl *llm.Planner
+	if useLLM {
+		// The knowledge skills' Advisor: selection for the goal and the
+		// quality store.
+		if llmPl, err = llmPlanner(e, llmCfg, &kf, &cf, reg, knowledgeAdvisor); err != nil {
+			return err
+		}
 	}
 	var sc *sim.Scenario
 	names := world.DefaultNames()
@@ -155,6 +188,9 @@ func runCmd(e *env, args []string) error {
 			return configError(e, err)
 		}
 		pl = planner.NewScripted(steps...)
+	}
+	if llmPl != nil {
+		pl = llmPl
 	}
 	parser := loop.GoalParser{Tiers: reg.Tiers(), Names: checker}
 	var goal loop.Goal
@@ -271,9 +307,23 @@ func runCmd(e *env, args []string) error {
 	}
 	cfg := loop.Config{Registry: reg, Conn: conn, Planner: pl, Goal: goal, Trace: trace,
 		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}
+	if llmPl != nil {
+		header += fmt.Sprintf(", planner llm (%s at %s)", llmCfg.Model, llmCfg.URL)
+	}
+	var onStep []func(loop.StepRecord)
+	if llmPl != nil {
+		onStep = append(onStep, llmPl.StepDone) // credits the knowledge that informed the step
+	}
 	if !*asJSON {
 		fmt.Fprintln(e.stdout, header)
-		cfg.OnStep = func(r loop.StepRecord) { fmt.Fprintln(e.stdout, stepLine(r)) }
+		onStep = append(onStep, func(r loop.StepRecord) { fmt.Fprintln(e.stdout, stepLine(r)) })
+	}
+	if len(onStep) > 0 {
+		cfg.OnStep = func(r loop.StepRecord) {
+			for _, f := range onStep {
+				f(r)
+			}
+		}
 	}
 	l, err := loop.New(ctx, cfg)
 	if err != nil {
@@ -406,6 +456,9 @@ func stepLine(r loop.StepRecord) string {
 	}
 	if r.Ticks > 0 {
 		line += fmt.Sprintf(" (%d ticks)", r.Ticks)
+	}
+	if p := r.Planner; p != nil && p.Calls > 0 {
+		line += fmt.Sprintf(" [%s: %d calls, %d+%d tokens, %.1f s]", p.Planner, p.Calls, p.TokensIn, p.TokensOut, float64(p.LatencyMS)/1000)
 	}
 	if r.Error != "" {
 		msg := r.Error

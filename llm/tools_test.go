@@ -1,0 +1,69 @@
+package llm_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/llm"
+)
+
+func TestParseToolArgs(t *testing.T) {
+	ok := []struct {
+		tool, raw string
+		want      llm.ToolArgs
+	}{
+		{"invoke_skill", `{"skill":"chop_tree","params":{"min_logs":4}}`, llm.ToolArgs{Skill: "chop_tree", Params: map[string]any{"min_logs": 4.0}}},
+		{"invoke_skill", `{"skill":" chop_tree ","params":"{\"min_logs\":4}"}`, llm.ToolArgs{Skill: "chop_tree", Params: map[string]any{"min_logs": 4.0}}},
+		{"invoke_skill", `{"skill":"report_status","params":null}`, llm.ToolArgs{Skill: "report_status"}},
+		{"load_skill", ` {"name":"coke-oven-operation"} `, llm.ToolArgs{Name: "coke-oven-operation"}},
+		{"read_skill_resource", `{"name":"x","path":"references/a.md"}`, llm.ToolArgs{Name: "x", Path: "references/a.md"}},
+		{"finish", ``, llm.ToolArgs{}},
+		{"finish", `{"reason":"done"}`, llm.ToolArgs{Reason: "done"}},
+	}
+	for _, tt := range ok {
+		got, err := llm.ParseToolArgs(tt.tool, tt.raw)
+		require.NoError(t, err, tt.raw)
+		assert.Equal(t, tt.want, got, tt.raw)
+	}
+	bad := []struct{ tool, raw, want string }{
+		{"invoke_skill", `{"skill":"a"} and more`, "text after the JSON object"},
+		{"invoke_skill", `{"skill":"a"}{"skill":"b"}`, "text after the JSON object"},
+		{"invoke_skill", `[1,2]`, "want a JSON object, got a JSON array"},
+		{"invoke_skill", `null`, "got null"},
+		{"invoke_skill", `{"skill":7}`, `"skill" must be a string`},
+		{"invoke_skill", `{"skil":"a"}`, `unknown field "skil" (did you mean "skill"?)`},
+		{"load_skill", `{}`, `"name" is required`},
+		{"read_skill_resource", `{"name":"x"}`, `"path" is required`},
+		{"finish", `{"reason":"x","params":{}}`, `unknown field "params"`},
+		{"invokeskill", `{}`, `unknown tool "invokeskill" (did you mean "invoke_skill"?)`},
+	}
+	for _, tt := range bad {
+		_, err := llm.ParseToolArgs(tt.tool, tt.raw)
+		require.Error(t, err, tt.raw)
+		assert.Contains(t, err.Error(), tt.want, tt.raw)
+	}
+}
+
+func TestParseAnswer(t *testing.T) {
+	a, err := llm.ParseAnswer("<think>\nlogs first\n</think>\n```json\n{\"tool\":\"load_skill\",\"arguments\":{\"name\":\"x\"}}\n```")
+	require.NoError(t, err)
+	assert.Equal(t, llm.Answer{Tool: "load_skill", Args: llm.ToolArgs{Name: "x"}}, a)
+	a, err = llm.ParseAnswer(`{"tool":"finish","arguments":"{\"reason\":\"done\"}"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "done", a.Args.Reason)
+	for raw, want := range map[string]string{
+		``:                        "the answer is empty",
+		`chop a tree`:             "is not one JSON object",
+		`{"arguments":{}}`:        `"tool" is required`,
+		`{"tool":1}`:              `"tool" must be a string`,
+		`{"tool":"finish","x":1}`: `unknown field "x"`,
+		`{"tool":"finish"} {}`:    "text after the JSON object",
+		`{"tool":"fnish"}`:        `unknown tool "fnish" (did you mean "finish"?)`,
+	} {
+		_, err := llm.ParseAnswer(raw)
+		require.Error(t, err, raw)
+		assert.Contains(t, err.Error(), want, raw)
+	}
+}
