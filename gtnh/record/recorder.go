@@ -1,0 +1,221 @@
+package record
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+)
+
+// Recorder writes what the client's connections carry into a recording. It
+// is a gtnh.Tap: set it as Config.Tap. Errors writing the file never reach
+// the client: the first is logged and recording stops.
+//
+// Not recorded: the server's Encryption Request (its key and challenge are
+// useless offline, and a replay must not try to encrypt), and everything the
+// client sends except the positions it reports. The client's credentials
+// never pass through the connection (an online-mode login goes to the
+// session service over HTTPS), so none can end up in a recording.
+type Recorder struct {
+	w   *Writer
+	log zerolog.Logger
+	now func() int64
+
+	mu      sync.Mutex
+	state   uint8
+	open    bool
+	failed  bool
+	dropped int
+	file    io.Closer
+	buf     []byte
+}
+
+var _ gtnh.Tap = (*Recorder)(nil)
+
+// RecorderOptions tune a Recorder.
+type RecorderOptions struct {
+	WriterOptions
+	// Log receives the recorder's warnings (default: none).
+	Log zerolog.Logger
+}
+
+// NewRecorder records into w.
+func NewRecorder(w io.Writer, opts RecorderOptions) (*Recorder, error) {
+	wr, err := NewWriter(w, opts.WriterOptions)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recorder{w: wr, log: opts.Log.With().Str("component", "record").Logger()}
+	r.now = func() int64 { return wr.now().UnixMilli() }
+	return r, nil
+}
+
+// Create records into a new file (replacing one that exists); Close closes
+// it.
+func Create(path string, opts RecorderOptions) (*Recorder, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	r, err := NewRecorder(f, opts)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	r.file = f
+	return r, nil
+}
+
+// write appends a record; the first failure is logged and ends recording.
+func (r *Recorder) write(kind Kind, body []byte) {
+	if r.failed {
+		return
+	}
+	if err := r.w.Write(kind, body); err != nil {
+		r.failed = true
+		if errors.Is(err, errStopped) {
+			r.log.Warn().Int64("limit_bytes", r.w.limit).Msg("the recording reached its size limit; recording stopped")
+			return
+		}
+		r.log.Warn().Err(err).Msg("recording stopped")
+	}
+}
+
+func (r *Recorder) writeJSON(kind Kind, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		r.log.Warn().Err(err).Str("record", kind.String()).Msg("record not written")
+		return
+	}
+	r.write(kind, b)
+}
+
+// Connected implements gtnh.Tap.
+func (r *Recorder) Connected(info gtnh.TapConnection) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state, r.open = StateLogin, true
+	mods := info.Mods
+	if mods == nil {
+		mods = []proto17.ModInfo{}
+	}
+	r.writeJSON(KindConnection, Connection{Started: r.now(), Username: info.Username,
+		Mods: slices.Clone(mods), Formats: info.Formats, Fixed: info.FixedFormats})
+}
+
+// Received implements gtnh.Tap.
+func (r *Recorder) Received(id int32, data []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.open {
+		return
+	}
+	state := r.state
+	if state == StateLogin {
+		switch id {
+		case proto17.IDClientboundEncryptionRequest:
+			// Not kept: see Recorder.
+			return
+		case proto17.IDClientboundLoginSuccess:
+			// The play state begins after Login Success
+			// (NetHandlerLoginClient.handleLoginSuccess of 1.7.10).
+			r.state = StatePlay
+		}
+	}
+	if len(data)+6 > MaxBody {
+		r.dropped++
+		r.log.Warn().Int32("packet", id).Int("bytes", len(data)).Msg("packet too large to record; skipped")
+		return
+	}
+	b := append(r.buf[:0], state)
+	b = binary.AppendUvarint(b, uint64(uint32(id)))
+	b = append(b, data...)
+	r.buf = b
+	r.write(KindPacket, b)
+	if state == StatePlay && id == proto17.IDClientboundPluginMessage {
+		r.noteMods(data)
+	}
+}
+
+// noteMods records the server's mod list when a plugin message carries the
+// FML handshake's ModList.
+func (r *Recorder) noteMods(data []byte) {
+	p, err := proto17.Decode(proto17.Play, proto17.Clientbound, proto17.IDClientboundPluginMessage, data, proto17.Formats{})
+	pm, ok := p.(*proto17.PluginMessage)
+	if err != nil || !ok || pm.Channel != proto17.ChannelFMLHandshake {
+		return
+	}
+	m, err := proto17.DecodeFML(pm.Data)
+	if ml, ok := m.(*proto17.ModList); err == nil && ok {
+		mods := ml.Mods
+		if mods == nil {
+			mods = []proto17.ModInfo{}
+		}
+		r.writeJSON(KindMods, mods)
+	}
+}
+
+// Sent implements gtnh.Tap: only the positions the bot reports are kept.
+func (r *Recorder) Sent(p proto17.Packet) {
+	pos, ok := p.(*proto17.ServerboundPlayerPositionAndLook)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.open || r.state != StatePlay {
+		return
+	}
+	r.buf = Position{X: pos.X, FeetY: pos.FeetY, Z: pos.Z, Yaw: pos.Yaw, Pitch: pos.Pitch, OnGround: pos.OnGround}.append(r.buf[:0])
+	r.write(KindPosition, r.buf)
+}
+
+// FormatsChanged implements gtnh.Tap.
+func (r *Recorder) FormatsChanged(f proto17.Formats) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.open {
+		r.writeJSON(KindFormats, f)
+	}
+}
+
+// Closed implements gtnh.Tap.
+func (r *Recorder) Closed() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.open {
+		return
+	}
+	r.open = false
+	r.write(KindClosed, nil)
+	if !r.failed {
+		if err := r.w.Flush(); err != nil {
+			r.failed = true
+			r.log.Warn().Err(err).Msg("recording stopped")
+		}
+	}
+}
+
+// Close ends the recording (and closes the file Create opened). Call it
+// after the client closed.
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.w.Close()
+	if r.file != nil {
+		if cerr := r.file.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("recording: %w", cerr)
+		}
+		r.file = nil
+	}
+	return err
+}
