@@ -102,6 +102,10 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 	if first.Fixed {
 		fm := first.Formats
 		cfg.Formats = &fm
+	} else if _, err := proto17.FormatsFromMods(first.Mods); err != nil {
+		// The live client decides its formats from these mods before it
+		// connects: with mods it refuses there would be no connection.
+		return nil, &FormatError{Offset: 0, Want: "a connection record with a mod list the client accepts", Err: err}
 	}
 	client, err := gtnh.New(cfg)
 	if err != nil {
