@@ -121,7 +121,7 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 	p, err := recs[6].Position()
 	require.NoError(t, err)
 	assert.Equal(t, Position{X: 1.5, FeetY: 64, Z: -2.25, Yaw: 90, Pitch: 10, OnGround: true}, p)
-	assert.NotContains(t, buf.String(), "server key")
+	assert.NotContains(t, string(contentOf(t, buf.Bytes())), "server key")
 }
 
 // TestWriterFlushesRegularly: a run killed without Close leaves the records
@@ -290,4 +290,37 @@ func TestReplayOfABrokenRecording(t *testing.T) {
 	assert.Less(t, sumPlay(res.Packets), sumPlay(full.Packets))
 	assert.Equal(t, recs[last].Offset, fe.Offset, "the error names where the cut record starts")
 	assert.Equal(t, sumPlay(full.Packets)-1, sumPlay(res.Packets), "every packet but the cut one was replayed")
+}
+
+// TestRecorderScrubsSecrets: the operator secret, raw or JSON-escaped, is
+// blanked out of recorded packets with the lengths kept.
+func TestRecorderScrubsSecrets(t *testing.T) {
+	var buf bytes.Buffer
+	r, err := NewRecorder(&buf, RecorderOptions{})
+	require.NoError(t, err)
+	r.Scrub(gtnh.NewSecret(`hunter2"x`))
+	r.Scrub(gtnh.NewSecret(""))
+	r.Connected(gtnh.TapConnection{Username: "Bot"})
+	r.Received(proto17.IDClientboundLoginSuccess, []byte("x"))
+	chat, err := (&proto17.Chat{JSON: `{"text":"<Op> !bot hunter2\"x stop"}`}).AppendPayload(nil, proto17.Formats{})
+	require.NoError(t, err)
+	r.Received(proto17.IDClientboundChat, chat)
+	raw := []byte("a hunter2\"x b hunter2\"x")
+	r.Received(proto17.IDClientboundPluginMessage+1, raw)
+	r.Closed()
+	require.NoError(t, r.Close())
+	recs, err := readAll(t, buf.Bytes())
+	require.NoError(t, err)
+	require.Len(t, recs, 5)
+	_, id, payload, err := recs[2].Packet()
+	require.NoError(t, err)
+	require.Equal(t, proto17.IDClientboundChat, id)
+	p, err := proto17.Decode(proto17.Play, proto17.Clientbound, id, payload, proto17.Formats{})
+	require.NoError(t, err, "the lengths still fit")
+	assert.Equal(t, `{"text":"<Op> !bot ********** stop"}`, p.(*proto17.Chat).JSON)
+	_, _, payload, err = recs[3].Packet()
+	require.NoError(t, err)
+	assert.Equal(t, "a ********* b *********", string(payload))
+	assert.Equal(t, "a hunter2\"x b hunter2\"x", string(raw), "the client's buffer is not touched")
+	assert.NotContains(t, string(contentOf(t, buf.Bytes())), "hunter2")
 }

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -37,6 +38,7 @@ type Recorder struct {
 	dropped int
 	file    io.Closer
 	buf     []byte
+	secrets [][]byte // byte forms to blank out of every packet (see Scrub)
 }
 
 var _ gtnh.Tap = (*Recorder)(nil)
@@ -73,6 +75,40 @@ func Create(path string, opts RecorderOptions) (*Recorder, error) {
 	}
 	r.file = f
 	return r, nil
+}
+
+// Scrub blanks a secret out of everything recorded from now on: each
+// occurrence in a packet, as raw bytes or JSON-escaped, is overwritten by
+// as many '*' (the same length keeps every length prefix valid). The
+// operator secret is one: operators type it in chat, and the server
+// broadcasts their lines.
+func (r *Recorder) Scrub(s gtnh.Secret) {
+	if s.Empty() {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	raw := []byte(s.Reveal())
+	r.secrets = append(r.secrets, raw)
+	if esc, err := json.Marshal(s.Reveal()); err == nil && string(esc[1:len(esc)-1]) != string(raw) {
+		r.secrets = append(r.secrets, esc[1:len(esc)-1])
+	}
+}
+
+// scrubbed returns data with the secrets blanked (a copy when it holds one).
+func (r *Recorder) scrubbed(data []byte) []byte {
+	copied := false
+	for _, s := range r.secrets {
+		for i := bytes.Index(data, s); i >= 0; i = bytes.Index(data, s) {
+			if !copied {
+				data, copied = bytes.Clone(data), true
+			}
+			for j := range s {
+				data[i+j] = '*'
+			}
+		}
+	}
+	return data
 }
 
 // write appends a record; the first failure is logged and ends recording.
@@ -138,7 +174,7 @@ func (r *Recorder) Received(id int32, data []byte) {
 	}
 	b := append(r.buf[:0], state)
 	b = binary.AppendUvarint(b, uint64(uint32(id)))
-	b = append(b, data...)
+	b = append(b, r.scrubbed(data)...)
 	r.buf = b
 	r.write(KindPacket, b)
 	if state == StatePlay && id == proto17.IDClientboundPluginMessage {
