@@ -59,6 +59,10 @@ commands:
                               ask a planner in another process (docs/ipc.md)
   serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
+  run --server HOST:PORT --record FILE ...
+                              play and record what the server sends (docs/recording.md)
+  replay FILE [--at MS] [--json]
+                              replay a recording offline and show what the bot saw
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
   skills list [--tech-state T] [--packs a,b] [--candidates] [--json]
                               list the skills planners can use
@@ -134,6 +138,8 @@ func dispatch(e *env, args []string) error {
 		return runCmd(e, args[1:])
 	case "ping":
 		return pingCmd(e, args[1:])
+	case "replay":
+		return replayCmd(e, args[1:])
 	case "serve":
 		return serveCmd(e, args[1:])
 	case "skills":
