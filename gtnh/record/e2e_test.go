@@ -133,3 +133,61 @@ func sumPlay(m map[string]int) int {
 	}
 	return n
 }
+
+// TestReconnectsAreConnectionsOfOneRecording: a kick and the reconnect
+// after it make two connections in the file; the replay follows both (the
+// world of the first is dropped at the kick, as live) and ends where the
+// live client did.
+func TestReconnectsAreConnectionsOfOneRecording(t *testing.T) {
+	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick, ViewRadius: 1, RegistryFiller: -1,
+		KeepAliveInterval: 20 * time.Millisecond,
+		Faults:            fakeserver.Faults{KickAt: fakeserver.StageKeepAlive, KickReason: "restarting", Skip: 1, Once: true}})
+	require.NoError(t, err)
+	defer srv.Close()
+	var buf bytes.Buffer
+	rec, err := NewRecorder(&buf, RecorderOptions{})
+	require.NoError(t, err)
+	c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Username: "Bot", Tick: tick, Tap: rec,
+		Reconnect: gtnh.Backoff{Enabled: true, Initial: 10 * time.Millisecond, Max: 10 * time.Millisecond},
+		Log:       zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	ctx := context.Background()
+	require.NoError(t, c.Open(ctx))
+	deadline := time.Now().Add(10 * time.Second)
+	for (c.Stats().Reconnects < 1 || !c.Connected()) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.Equal(t, 1, c.Stats().Reconnects)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.Equip{Item: "tool:axe"}).Code)
+	res := c.Execute(ctx, action.BreakBlock{Pos: world.Pos(12, 64, 8)})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	live := c.State().Snapshot()
+	require.NoError(t, c.Close())
+	require.NoError(t, rec.Close())
+
+	got, err := Replay(context.Background(), bytes.NewReader(buf.Bytes()), ReplayOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, got.Connections)
+	assert.Equal(t, 2, got.Packets["login/LoginSuccess"])
+	assert.Equal(t, 1, got.Packets["play/Disconnect"])
+	assertSameWorld(t, live, got.World)
+
+	// Stopped just after the kick: the world of the first connection is
+	// gone, as it was for the live client.
+	recs, err := readAll(t, buf.Bytes())
+	require.NoError(t, err)
+	var kickAt time.Duration
+	for _, r := range recs {
+		if _, id, _, err := r.Packet(); err == nil && r.Kind == KindPacket && id == proto17.IDClientboundDisconnect {
+			kickAt = r.Time
+		}
+	}
+	require.Positive(t, kickAt)
+	before, err := Replay(context.Background(), bytes.NewReader(buf.Bytes()), ReplayOptions{Until: kickAt})
+	require.NoError(t, err)
+	assert.Equal(t, 1, before.Connections)
+	assert.Equal(t, 1, before.Packets["play/Disconnect"])
+	assert.Empty(t, Columns(before.World), "the kick dropped the columns")
+	assert.Zero(t, before.World.Inventory.CountID("minecraft:iron_axe"), "and the inventory")
+}
