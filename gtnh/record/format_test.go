@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"sync"
 	"testing"
 	"time"
 
@@ -129,7 +130,8 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 func TestWriterFlushesRegularly(t *testing.T) {
 	clk := newClock()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, WriterOptions{Now: clk.now, FlushEvery: time.Second})
+	// An hour: the flush timer does not fire while the test runs.
+	w, err := NewWriter(&buf, WriterOptions{Now: clk.now, FlushEvery: time.Hour})
 	require.NoError(t, err)
 	require.NoError(t, w.Write(KindClosed, nil))
 	readable := func() int {
@@ -137,7 +139,7 @@ func TestWriterFlushesRegularly(t *testing.T) {
 		return len(recs)
 	}
 	assert.Zero(t, readable(), "not flushed yet")
-	clk.add(999 * time.Millisecond)
+	clk.add(time.Hour - time.Millisecond)
 	require.NoError(t, w.Write(KindClosed, nil))
 	assert.Zero(t, readable(), "still within FlushEvery")
 	clk.add(time.Millisecond)
@@ -147,7 +149,47 @@ func TestWriterFlushesRegularly(t *testing.T) {
 	var fe *FormatError
 	require.ErrorAs(t, err, &fe)
 	assert.True(t, fe.Truncated(), "no end of stream: the run was killed")
-	assert.Equal(t, int64(3+4+4), fe.Offset, "after three records (times of 0, 999 and 1000 ms)")
+	assert.Equal(t, int64(3+6+6), fe.Offset, "after three records (times of 0, 3599999 and 3600000 ms: 1, 4 and 4 bytes)")
+	require.NoError(t, w.Close())
+	require.Error(t, w.Write(KindClosed, nil), "closed")
+}
+
+// syncBuffer is a bytes.Buffer safe for the flush timer's goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+// TestWriterFlushesWhenNothingFollows: a record after which nothing comes
+// is flushed by a timer, FlushEvery later.
+func TestWriterFlushesWhenNothingFollows(t *testing.T) {
+	var buf syncBuffer
+	w, err := NewWriter(&buf, WriterOptions{FlushEvery: 10 * time.Millisecond})
+	require.NoError(t, err)
+	time.Sleep(15 * time.Millisecond) // the next record is not flushed by its own write...
+	require.NoError(t, w.Write(KindClosed, nil))
+	require.NoError(t, w.Write(KindClosed, nil))
+	deadline := time.Now().Add(5 * time.Second)
+	n := 0
+	for n < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+		recs, _ := readAll(t, buf.bytes())
+		n = len(recs)
+	}
+	assert.Equal(t, 2, n, "...but by the timer")
+	require.NoError(t, w.Close())
 }
 
 // TestWriterLimit: the record that would pass the limit becomes a limit

@@ -111,23 +111,28 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
+	// Open runs until the client is in the world (or gives up); the
+	// replay may end before that (a recording that stops during the
+	// login), so it gets a context of its own to end it.
+	openCtx, cancelOpen := context.WithCancel(ctx)
+	defer cancelOpen()
 	openErr := make(chan error, 1)
-	go func() { openErr <- client.Open(ctx) }()
-	var opened bool
+	go func() { openErr <- client.Open(openCtx) }()
+	var (
+		opened bool
+		oerr   error
+	)
 	select {
 	case <-f.drained:
 	case <-client.Done():
-	case err := <-openErr:
+	case oerr = <-openErr:
 		opened = true
-		if err != nil {
-			// Open gives up only for good (a kick, a broken handshake):
-			// wait for nothing more.
-			break
-		}
-		select {
-		case <-f.drained:
-		case <-client.Done():
-		case <-ctx.Done():
+		if oerr == nil {
+			select {
+			case <-f.drained:
+			case <-client.Done():
+			case <-ctx.Done():
+			}
 		}
 	case <-ctx.Done():
 	}
@@ -135,23 +140,24 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 	res.World = client.State().Snapshot()
 	res.Stats = client.Stats()
 	res.Chat = client.Chat()
+	drained := false
 	select {
 	case <-f.drained:
+		drained = true
 	default:
-		res.Stopped = client.Err()
-		if res.Stopped == nil && !opened {
-			select {
-			case res.Stopped = <-openErr:
-				opened = true
-			default:
-			}
-		}
+	}
+	// Open must have returned before Close (Close waits for what Open
+	// started).
+	cancelOpen()
+	if !opened {
+		oerr = <-openErr
+	}
+	if !drained {
+		// The client stopped before the end of the recording.
+		res.Stopped = cmp.Or(client.Err(), oerr)
 	}
 	_ = client.Close()
 	f.close()
-	if !opened {
-		<-openErr
-	}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}

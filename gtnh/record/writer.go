@@ -12,8 +12,8 @@ import (
 
 // Writer writes a recording: the header, then records into a gzip stream.
 // It is safe for concurrent use. The stream is flushed at most FlushEvery
-// after a record (when the next record is written) and when a connection
-// closes, so a run that is killed leaves a readable prefix.
+// after a record is written (by the next record, or by a timer when none
+// follows) and on Flush, so a run that is killed leaves a readable prefix.
 type Writer struct {
 	mu        sync.Mutex
 	dst       io.Writer
@@ -25,6 +25,8 @@ type Writer struct {
 	limit     int64
 	written   int64
 	stopped   bool
+	closed    bool
+	timer     *time.Timer // a pending flush of records written since the last one
 	err       error
 	buf       []byte
 }
@@ -77,6 +79,9 @@ func (w *Writer) writeLocked(kind Kind, body []byte) error {
 	if w.err != nil {
 		return w.err
 	}
+	if w.closed {
+		return errors.New("recording: write after Close")
+	}
 	if w.stopped {
 		return errStopped
 	}
@@ -116,8 +121,11 @@ func (w *Writer) writeLocked(kind Kind, body []byte) error {
 		return w.err
 	}
 	w.written += int64(len(b) + len(body))
-	if now.Sub(w.lastFlush) >= w.every {
+	switch {
+	case now.Sub(w.lastFlush) >= w.every:
 		w.flushLocked(now)
+	case w.timer == nil:
+		w.timer = time.AfterFunc(w.every, func() { _ = w.Flush() })
 	}
 	return w.err
 }
@@ -126,13 +134,17 @@ func (w *Writer) writeLocked(kind Kind, body []byte) error {
 func (w *Writer) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.err == nil {
+	if w.err == nil && !w.closed {
 		w.flushLocked(w.now())
 	}
 	return w.err
 }
 
 func (w *Writer) flushLocked(now time.Time) {
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
 	if err := w.zw.Flush(); err != nil {
 		w.err = fmt.Errorf("recording: %w", err)
 	}
@@ -150,6 +162,16 @@ func (w *Writer) Written() int64 {
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	if w.timer != nil {
+		// A flush already running waits for the lock, then finds the
+		// writer closed.
+		w.timer.Stop()
+		w.timer = nil
+	}
 	if err := w.zw.Close(); err != nil && w.err == nil {
 		w.err = fmt.Errorf("recording: %w", err)
 	}
