@@ -6,11 +6,15 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
+	pk "github.com/Tnze/go-mc/net/packet"
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -124,4 +128,29 @@ func TestTapSeesDecryptedFramesAndNoToken(t *testing.T) {
 		}
 	}
 	assert.Positive(t, positions, "the position confirmation")
+}
+
+// TestTapSeesWholeFramesOnly: a frame cut off by the end of the stream, or
+// a read that times out, is not reported (the buffer then holds the
+// previous frame or a part).
+func TestTapSeesWholeFramesOnly(t *testing.T) {
+	client, server := net.Pipe()
+	c := newConn(client, time.Second, zerolog.Nop())
+	tap := &captureTap{loginDone: true}
+	c.startTap(tap, TapConnection{})
+	go func() {
+		_, _ = server.Write([]byte{2, 0x00, 7})    // Keep Alive, whole
+		_, _ = server.Write([]byte{5, 0x00, 1, 2}) // cut: 5 bytes announced, 3 sent
+		_ = server.Close()
+	}()
+	var buf pk.Packet
+	require.NoError(t, c.read(&buf, time.Second))
+	require.Error(t, c.read(&buf, time.Second))
+	require.Error(t, c.read(&buf, 10*time.Millisecond))
+	c.close()
+	tap.mu.Lock()
+	defer tap.mu.Unlock()
+	require.Len(t, tap.raw, 1)
+	assert.Equal(t, []byte{7}, tap.raw[0])
+	assert.Equal(t, 1, tap.closed)
 }

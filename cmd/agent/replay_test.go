@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +26,8 @@ import (
 // trace's last state), in both chunk formats.
 func TestRecordAndReplay(t *testing.T) {
 	const tick = 5 * time.Millisecond
+	const secret = "s3cret-of-the-operators"
+	t.Setenv("GTNH_AGENT_OPERATOR_SECRET", secret)
 	for _, tc := range []struct {
 		name string
 		mods []proto17.ModInfo
@@ -36,9 +42,28 @@ func TestRecordAndReplay(t *testing.T) {
 			defer srv.Close()
 			dir := t.TempDir()
 			file, trace := filepath.Join(dir, "session.rec"), filepath.Join(dir, "trace.jsonl")
+			// An operator's command, with the secret, broadcast while the bot plays.
+			said := make(chan struct{})
+			go func() {
+				defer close(said)
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				if srv.WaitFor(ctx, func() bool { return len(srv.Players()) > 0 }) == nil {
+					srv.Say("<Op> !bot " + secret + " ping")
+				}
+			}()
 			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot", "--record", file,
 				"--goal", "collect 2 minecraft:log", "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "5")
 			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			<-said
+			rec, err := os.ReadFile(file)
+			require.NoError(t, err)
+			zr, err := gzip.NewReader(bytes.NewReader(rec[10:]))
+			require.NoError(t, err)
+			content, err := io.ReadAll(zr)
+			require.NoError(t, err)
+			assert.False(t, bytes.Contains(content, []byte(secret)), "the operator secret is blanked out")
+			assert.True(t, bytes.Contains(content, []byte("!bot "+strings.Repeat("*", len(secret))+" ping")), "the chat line is kept, blanked")
 			data, err := os.ReadFile(trace)
 			require.NoError(t, err)
 			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
