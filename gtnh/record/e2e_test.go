@@ -134,14 +134,26 @@ func sumPlay(m map[string]int) int {
 	return n
 }
 
-// TestReconnectsAreConnectionsOfOneRecording: a kick and the reconnect
-// after it make two connections in the file; the replay follows both (the
-// world of the first is dropped at the kick, as live) and ends where the
-// live client did.
+// TestReconnectsAreConnectionsOfOneRecording: a kick, or a connection cut
+// in the middle of a packet, and the reconnect after it make two
+// connections in the file; the replay follows both (the world of the first
+// is dropped, as live) and ends where the live client did.
 func TestReconnectsAreConnectionsOfOneRecording(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		faults fakeserver.Faults
+		kicked int
+	}{
+		{"kick", fakeserver.Faults{KickAt: fakeserver.StageKeepAlive, KickReason: "restarting", Skip: 1, Once: true}, 1},
+		{"cut", fakeserver.Faults{TruncateAt: fakeserver.StageKeepAlive, Truncate: fakeserver.TruncateFrame, Skip: 1, Once: true}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testReconnect(t, tc.faults, tc.kicked) })
+	}
+}
+
+func testReconnect(t *testing.T, faults fakeserver.Faults, kicked int) {
 	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick, ViewRadius: 1, RegistryFiller: -1,
-		KeepAliveInterval: 20 * time.Millisecond,
-		Faults:            fakeserver.Faults{KickAt: fakeserver.StageKeepAlive, KickReason: "restarting", Skip: 1, Once: true}})
+		KeepAliveInterval: 20 * time.Millisecond, Faults: faults})
 	require.NoError(t, err)
 	defer srv.Close()
 	var buf bytes.Buffer
@@ -170,16 +182,20 @@ func TestReconnectsAreConnectionsOfOneRecording(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, got.Connections)
 	assert.Equal(t, 2, got.Packets["login/LoginSuccess"])
-	assert.Equal(t, 1, got.Packets["play/Disconnect"])
+	assert.Equal(t, kicked, got.Packets["play/Disconnect"])
 	assertSameWorld(t, live, got.World)
 
-	// Stopped just after the kick: the world of the first connection is
-	// gone, as it was for the live client.
+	// Stopped at the last packet of the first connection: after a kick
+	// the world of that connection is gone, as it was for the live client.
 	recs, err := readAll(t, buf.Bytes())
 	require.NoError(t, err)
+	// The end of the first connection: its last packet.
 	var kickAt time.Duration
 	for _, r := range recs {
-		if _, id, _, err := r.Packet(); err == nil && r.Kind == KindPacket && id == proto17.IDClientboundDisconnect {
+		if r.Kind == KindClosed {
+			break
+		}
+		if r.Kind == KindPacket {
 			kickAt = r.Time
 		}
 	}
@@ -187,7 +203,13 @@ func TestReconnectsAreConnectionsOfOneRecording(t *testing.T) {
 	before, err := Replay(context.Background(), bytes.NewReader(buf.Bytes()), ReplayOptions{Until: kickAt})
 	require.NoError(t, err)
 	assert.Equal(t, 1, before.Connections)
-	assert.Equal(t, 1, before.Packets["play/Disconnect"])
-	assert.Empty(t, Columns(before.World), "the kick dropped the columns")
-	assert.Zero(t, before.World.Inventory.CountID("minecraft:iron_axe"), "and the inventory")
+	assert.Equal(t, kicked, before.Packets["play/Disconnect"])
+	if kicked > 0 {
+		assert.Empty(t, Columns(before.World), "the kick dropped the columns")
+		assert.Zero(t, before.World.Inventory.CountID("minecraft:iron_axe"), "and the inventory")
+	} else {
+		// The cut frame is not in the recording: up to the last whole
+		// packet the bot still had its world.
+		assert.Len(t, Columns(before.World), 9)
+	}
 }
