@@ -120,6 +120,7 @@ func TestRecordedSessionReplaysToTheLiveWorld(t *testing.T) {
 			assert.GreaterOrEqual(t, int64(sumPlay(res.Packets)), stats.PacketsIn, "every packet the live client had read was replayed")
 			assertSameWorld(t, live, res.World)
 			assert.Empty(t, res.Stats.Malformed)
+			assert.Equal(t, stats.Corrections, res.Stats.Corrections, "the positions applied are not corrections")
 		})
 	}
 }

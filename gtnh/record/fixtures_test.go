@@ -85,3 +85,18 @@ func abs(v int) int {
 	}
 	return v
 }
+
+// BenchmarkReplayFixture replays the NotEnoughIds fixture (one short
+// session) from memory.
+func BenchmarkReplayFixture(b *testing.B) {
+	data, err := os.ReadFile(fixture("neid"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Replay(context.Background(), bytes.NewReader(data), ReplayOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

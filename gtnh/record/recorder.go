@@ -35,7 +35,6 @@ type Recorder struct {
 	state   uint8
 	open    bool
 	failed  bool
-	dropped int
 	file    io.Closer
 	buf     []byte
 	secrets [][]byte // byte forms to blank out of every packet (see Scrub)
@@ -168,7 +167,6 @@ func (r *Recorder) Received(id int32, data []byte) {
 		}
 	}
 	if len(data)+6 > MaxBody {
-		r.dropped++
 		r.log.Warn().Int32("packet", id).Int("bytes", len(data)).Msg("packet too large to record; skipped")
 		return
 	}
