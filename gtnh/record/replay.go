@@ -47,7 +47,9 @@ type Result struct {
 	Formats  proto17.Formats
 	// Limited is set when the recorder stopped at its size limit.
 	Limited bool
-	// World is the world model at the end; Stats, Chat the client's.
+	// World is the world model at the end; Stats, Chat the client's
+	// (Stats.Corrections counts the server's corrections only, not the
+	// positions the replay applied).
 	World *world.Snapshot
 	Stats gtnh.Stats
 	Chat  []gtnh.ChatMessage
@@ -139,7 +141,12 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 	res := f.result()
 	res.World = client.State().Snapshot()
 	res.Stats = client.Stats()
+	// Each position applied was taken for a correction by the server.
+	res.Stats.Corrections = max(0, res.Stats.Corrections-res.Positions)
 	res.Chat = client.Chat()
+	if res.Chat == nil {
+		res.Chat = []gtnh.ChatMessage{}
+	}
 	drained := false
 	select {
 	case <-f.drained:
