@@ -78,6 +78,10 @@ func (c *conn) write(p proto17.Packet) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.tap != nil {
+		// Before the write: the server's answer cannot be seen first.
+		c.tap.Sent(p)
+	}
 	if c.writeTimeout > 0 {
 		_ = c.sock.SetWriteDeadline(time.Now().Add(c.writeTimeout))
 	}
@@ -85,9 +89,6 @@ func (c *conn) write(p proto17.Packet) error {
 		return &writeError{packet: p.PacketName(), err: err}
 	}
 	c.sent.Add(1)
-	if c.tap != nil {
-		c.tap.Sent(p)
-	}
 	if e := c.log.Trace(); e.Enabled() {
 		e.Str("packet", p.PacketName()).Int("bytes", len(data)).Msg("sent")
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Magic opens every recording; Version follows it as a big-endian uint16.
@@ -52,6 +53,15 @@ const (
 	// KindLimit marks where the recorder stopped at its size limit: a
 	// JSON Limit.
 	KindLimit Kind = 7
+	// KindBlockClick is a block the bot right-clicked (Player Block Placement
+	// on a block): x, y, z as big-endian int32. A window the server opens
+	// next belongs to that block; the server does not say so.
+	KindBlockClick Kind = 8
+	// KindWindowClick is a window click the bot made (Click Window): the
+	// window id (a byte), the slot (int16), the button and the mode (a
+	// byte each). A 1.7.10 server does not send the slots an accepted
+	// click changed; the client predicts them.
+	KindWindowClick Kind = 9
 )
 
 func (k Kind) String() string {
@@ -70,6 +80,10 @@ func (k Kind) String() string {
 		return "closed"
 	case KindLimit:
 		return "limit"
+	case KindBlockClick:
+		return "block click"
+	case KindWindowClick:
+		return "window click"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -175,6 +189,47 @@ func (r Record) Position() (Position, error) {
 		}
 	}
 	return p, nil
+}
+
+// BlockClick reads a KindBlockClick body.
+func (r Record) BlockClick() (world.BlockPos, error) {
+	if len(r.Body) != 12 {
+		return world.BlockPos{}, r.bad("a block position of 12 bytes", fmt.Errorf("the body has %d bytes", len(r.Body)))
+	}
+	be := binary.BigEndian
+	p := world.Pos(int(int32(be.Uint32(r.Body))), int(int32(be.Uint32(r.Body[4:]))), int(int32(be.Uint32(r.Body[8:]))))
+	if p.Y < 0 || p.Y >= world.WorldHeight {
+		return world.BlockPos{}, r.bad("a height in 0..255", fmt.Errorf("%d", p.Y))
+	}
+	return p, nil
+}
+
+func appendBlockClick(b []byte, p world.BlockPos) []byte {
+	be := binary.BigEndian
+	b = be.AppendUint32(b, uint32(int32(p.X)))
+	b = be.AppendUint32(b, uint32(int32(p.Y)))
+	return be.AppendUint32(b, uint32(int32(p.Z)))
+}
+
+// WindowClick is the body of a KindWindowClick record.
+type WindowClick struct {
+	Window       uint8
+	Slot         int16
+	Button, Mode int8
+}
+
+// WindowClick reads a KindWindowClick body.
+func (r Record) WindowClick() (WindowClick, error) {
+	if len(r.Body) != 5 {
+		return WindowClick{}, r.bad("a window click of 5 bytes", fmt.Errorf("the body has %d bytes", len(r.Body)))
+	}
+	return WindowClick{Window: r.Body[0], Slot: int16(binary.BigEndian.Uint16(r.Body[1:])), Button: int8(r.Body[3]), Mode: int8(r.Body[4])}, nil
+}
+
+func (w WindowClick) append(b []byte) []byte {
+	b = append(b, w.Window)
+	b = binary.BigEndian.AppendUint16(b, uint16(w.Slot))
+	return append(b, byte(w.Button), byte(w.Mode))
 }
 
 // JSON reads a JSON body (KindConnection, KindFormats, KindMods, KindLimit)

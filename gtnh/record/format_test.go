@@ -17,6 +17,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // fakeClock is a clock tests move by hand.
@@ -86,6 +87,9 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 	r.Received(proto17.IDClientboundPluginMessage, pm)
 	r.FormatsChanged(proto17.Formats{NEID: true, ModularUI: true})
 	r.Sent(&proto17.ServerboundChat{Message: "hello"})
+	r.Sent(&proto17.PlayerBlockPlacement{X: -1, Y: 255, Z: -1, Face: -1}) // in the air: no block
+	r.Sent(&proto17.PlayerBlockPlacement{X: -6, Y: 64, Z: -8, Face: 1})
+	r.Sent(&proto17.ClickWindow{WindowID: 3, Slot: 7, Button: 1, Action: 5, Mode: 0})
 	r.Sent(&proto17.ServerboundPlayerPositionAndLook{X: 1.5, FeetY: 64, HeadY: 65.62, Z: -2.25, Yaw: 90, Pitch: 10, OnGround: true})
 	r.Closed()
 	r.Received(proto17.IDClientboundKeepAlive, []byte{0, 0, 0, 8}) // after the close: not recorded
@@ -97,7 +101,8 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 	for i, rc := range recs {
 		kinds[i] = rc.Kind
 	}
-	require.Equal(t, []Kind{KindConnection, KindPacket, KindPacket, KindPacket, KindMods, KindFormats, KindPosition, KindClosed}, kinds)
+	require.Equal(t, []Kind{KindConnection, KindPacket, KindPacket, KindPacket, KindMods, KindFormats,
+		KindBlockClick, KindWindowClick, KindPosition, KindClosed}, kinds)
 	var cn Connection
 	require.NoError(t, recs[0].JSON(&cn))
 	assert.Equal(t, "Bot", cn.Username)
@@ -119,7 +124,13 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 	var f proto17.Formats
 	require.NoError(t, recs[5].JSON(&f))
 	assert.Equal(t, proto17.Formats{NEID: true, ModularUI: true}, f)
-	p, err := recs[6].Position()
+	bc, err := recs[6].BlockClick()
+	require.NoError(t, err)
+	assert.Equal(t, world.Pos(-6, 64, -8), bc)
+	wc, err := recs[7].WindowClick()
+	require.NoError(t, err)
+	assert.Equal(t, WindowClick{Window: 3, Slot: 7, Button: 1, Mode: 0}, wc)
+	p, err := recs[8].Position()
 	require.NoError(t, err)
 	assert.Equal(t, Position{X: 1.5, FeetY: 64, Z: -2.25, Yaw: 90, Pitch: 10, OnGround: true}, p)
 	assert.NotContains(t, string(contentOf(t, buf.Bytes())), "server key")
@@ -263,6 +274,9 @@ func TestRecordBodies(t *testing.T) {
 		{Record{Kind: KindPosition, Body: make([]byte, 32)}, pos, "33 bytes"},
 		{Record{Kind: KindPosition, Body: append(make([]byte, 32), 2)}, pos, "on-ground"},
 		{Record{Kind: KindPosition, Body: Position{X: nan()}.append(nil)}, pos, "finite"},
+		{Record{Kind: KindBlockClick, Body: make([]byte, 11)}, func(r Record) error { _, err := r.BlockClick(); return err }, "12 bytes"},
+		{Record{Kind: KindBlockClick, Body: appendBlockClick(nil, world.Pos(1, 300, 1))}, func(r Record) error { _, err := r.BlockClick(); return err }, "0..255"},
+		{Record{Kind: KindWindowClick, Body: make([]byte, 4)}, func(r Record) error { _, err := r.WindowClick(); return err }, "5 bytes"},
 		{Record{Kind: KindMods, Body: []byte("{")}, func(r Record) error { var m []proto17.ModInfo; return r.JSON(&m) }, "JSON mods"},
 	}
 	for _, tc := range bad {

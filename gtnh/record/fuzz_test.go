@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // seedContent is a small well-formed recording content: a connection, a
@@ -21,6 +22,8 @@ func seedContent() []byte {
 	b = append(b, rec(KindFormats, 3, []byte(`{"NEID":false}`))...)
 	b = append(b, rec(KindMods, 3, []byte(`[]`))...)
 	b = append(b, rec(KindPosition, 4, Position{X: 1, FeetY: 64, Z: 2}.append(nil))...)
+	b = append(b, rec(KindBlockClick, 5, appendBlockClick(nil, world.Pos(-6, 64, -8)))...)
+	b = append(b, rec(KindWindowClick, 5, WindowClick{Window: 3, Slot: 0, Button: 1}.append(nil))...)
 	b = append(b, rec(KindClosed, 5, nil)...)
 	return b
 }
@@ -61,6 +64,10 @@ func FuzzReader(f *testing.F) {
 				_, _, _, _ = r.Packet()
 			case KindPosition:
 				_, _ = r.Position()
+			case KindBlockClick:
+				_, _ = r.BlockClick()
+			case KindWindowClick:
+				_, _ = r.WindowClick()
 			case KindConnection:
 				var c Connection
 				_ = r.JSON(&c)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Recorder writes what the client's connections carry into a recording. It
@@ -23,7 +24,8 @@ import (
 //
 // Not recorded: the server's Encryption Request (its key and challenge are
 // useless offline, and a replay must not try to encrypt), and everything the
-// client sends except the positions it reports. The client's credentials
+// client sends except the positions it reports, the blocks it right-clicks
+// and its window clicks. The client's credentials
 // never pass through the connection (an online-mode login goes to the
 // session service over HTTPS), so none can end up in a recording.
 type Recorder struct {
@@ -198,19 +200,30 @@ func (r *Recorder) noteMods(data []byte) {
 	}
 }
 
-// Sent implements gtnh.Tap: only the positions the bot reports are kept.
+// Sent implements gtnh.Tap: only the positions the bot reports, the blocks
+// it right-clicks and its window clicks are kept.
 func (r *Recorder) Sent(p proto17.Packet) {
-	pos, ok := p.(*proto17.ServerboundPlayerPositionAndLook)
-	if !ok {
-		return
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.open || r.state != StatePlay {
 		return
 	}
-	r.buf = Position{X: pos.X, FeetY: pos.FeetY, Z: pos.Z, Yaw: pos.Yaw, Pitch: pos.Pitch, OnGround: pos.OnGround}.append(r.buf[:0])
-	r.write(KindPosition, r.buf)
+	switch p := p.(type) {
+	case *proto17.ServerboundPlayerPositionAndLook:
+		r.buf = Position{X: p.X, FeetY: p.FeetY, Z: p.Z, Yaw: p.Yaw, Pitch: p.Pitch, OnGround: p.OnGround}.append(r.buf[:0])
+		r.write(KindPosition, r.buf)
+	case *proto17.PlayerBlockPlacement:
+		// Face -1 (position -1, 255, -1) uses the held item in the air
+		// (C08PacketPlayerBlockPlacement of 1.7.10, direction 255).
+		if p.Face < 0 {
+			return
+		}
+		r.buf = appendBlockClick(r.buf[:0], world.Pos(int(p.X), int(p.Y), int(p.Z)))
+		r.write(KindBlockClick, r.buf)
+	case *proto17.ClickWindow:
+		r.buf = WindowClick{Window: p.WindowID, Slot: p.Slot, Button: p.Button, Mode: p.Mode}.append(r.buf[:0])
+		r.write(KindWindowClick, r.buf)
+	}
 }
 
 // FormatsChanged implements gtnh.Tap.

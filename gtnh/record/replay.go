@@ -39,6 +39,9 @@ type Result struct {
 	// "play/ChunkData", …); Positions the positions the bot reported.
 	Packets   map[string]int
 	Positions int
+	// Clicks counts the blocks the bot right-clicked, WindowClicks its
+	// window clicks.
+	Clicks, WindowClicks int
 	// Username, Mods and Formats are the last connection's: the bot's
 	// name, the server's mod list (from the FML handshake, else the one
 	// the client started with) and the wire formats in force.
@@ -66,7 +69,10 @@ const replayAddress = "recording:25565"
 // the handlers it uses on a live server, while what it sends is discarded.
 // Each connection of the recording is one connection of the client (a
 // reconnect in between resets the world as it did live). Positions the bot
-// reported are applied as the server's position packets would be.
+// reported are applied as the server's position packets would be, and
+// the blocks it right-clicked as its open_container does (so a window
+// that opens next belongs to that block), its window clicks as it
+// predicted them.
 //
 // A truncated or corrupt recording returns the Result of the records that
 // were whole and a *FormatError.
@@ -113,6 +119,7 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
+	f.click, f.windowClick = client.ReplayBlockClick, client.ReplayWindowClick
 	// Open runs until the client is in the world (or gives up); the
 	// replay may end before that (a recording that stops during the
 	// login), so it gets a context of its own to end it.
@@ -183,6 +190,12 @@ type feeder struct {
 	ended   bool        // no more records to give
 	current *replayConn
 	closed  bool
+	// click tells the client which block the bot right-clicked; unclick
+	// is set after an Open Window was given to the client, which has
+	// applied it when it reads again.
+	click       func(*world.BlockPos)
+	unclick     bool
+	windowClick func(window uint8, slot int16, button, mode int8)
 
 	drainOnce sync.Once
 	drained   chan struct{} // closed when everything was given to the client
@@ -299,6 +312,12 @@ func (f *feeder) skipConnection() {
 func (f *feeder) next(c *replayConn) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.unclick {
+		// The window took its block (onOpenWindow); open_container
+		// forgets the block once its window is there.
+		f.unclick = false
+		f.click(nil)
+	}
 	for {
 		if f.closed || f.ended {
 			return nil, errDrained
@@ -336,6 +355,7 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 				st = proto17.Play
 			}
 			f.res.Packets[st.String()+"/"+proto17.PacketName(st, proto17.Clientbound, id)]++
+			f.unclick = st == proto17.Play && id == proto17.IDClientboundOpenWindow
 			return frame(id, payload), nil
 		case KindPosition:
 			p, err := rec.Position()
@@ -367,6 +387,25 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 			f.res.Mods = mods
 		case KindLimit:
 			f.res.Limited = true
+		case KindBlockClick:
+			p, err := rec.BlockClick()
+			if err != nil {
+				f.ended, f.err = true, err
+				return nil, errDrained
+			}
+			f.res.Clicks++
+			// The client reads again only after applying the last packet:
+			// the click falls between the same two packets as live.
+			f.click(&p)
+		case KindWindowClick:
+			w, err := rec.WindowClick()
+			if err != nil {
+				f.ended, f.err = true, err
+				return nil, errDrained
+			}
+			f.res.WindowClicks++
+			// Predicted between the same two packets as live.
+			f.windowClick(w.Window, w.Slot, w.Button, w.Mode)
 		case KindClosed:
 			// The live connection ended here; what the bot knew then is the
 			// end state when nothing follows. A following connection
