@@ -124,3 +124,30 @@ func TestReplayedWindowOfNoClickHasNoBlock(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, live.Machines, got.World.Machines, "the chest keeps its logs")
 }
+
+// TestReplayedHotbarSwapIsTheLiveOne: equipping an axe from the main
+// inventory swaps it into the hotbar (a mode-2 click the server only
+// confirms); the replay swaps it too.
+func TestReplayedHotbarSwapIsTheLiveOne(t *testing.T) {
+	var buf bytes.Buffer
+	rec, err := record.NewRecorder(&buf, record.RecorderOptions{})
+	require.NoError(t, err)
+	c := gtnh.EquipClientForTest(t, rec)
+	ctx := context.Background()
+	require.NoError(t, c.Open(ctx))
+	deadline := time.Now().Add(5 * time.Second)
+	for c.State().Snapshot().Inventory.CountID("minecraft:iron_axe") != 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	res := c.Execute(ctx, action.Equip{Item: "minecraft:iron_axe"})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	live := c.State().Snapshot()
+	require.Equal(t, "minecraft:iron_axe", live.Inventory.HeldStack().ID)
+	require.NoError(t, c.Close())
+	require.NoError(t, rec.Close())
+
+	got, err := record.Replay(ctx, bytes.NewReader(buf.Bytes()), record.ReplayOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.WindowClicks)
+	assert.Equal(t, live.Inventory, got.World.Inventory)
+}
