@@ -26,7 +26,7 @@ func replayCmd(e *env, args []string) error {
 	fs := newFlagSet(e, "replay", replayUsage)
 	at := fs.Int64("at", 0, "stop after the packets of this time (milliseconds since the recording started; 0: the whole recording)")
 	asJSON := fs.Bool("json", false, "print the world at the end (and the summary) as JSON")
-	chatLines := fs.Int("chat", 10, "how many of the last chat lines to print")
+	chatLines := fs.Int("chat", 10, "how many of the last chat lines of the recording to print")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -87,6 +87,7 @@ func replayJSON(res *record.Result, err error) any {
 		"formats":     res.Formats,
 		"stats":       res.Stats,
 		"chat":        res.Chat,
+		"chat_lines":  res.ChatLines,
 	}
 	if res.Limited {
 		out["limited"] = true
@@ -150,13 +151,13 @@ func printReplay(w io.Writer, file string, res *record.Result, chatLines int) {
 	if len(res.Stats.Malformed) > 0 {
 		fmt.Fprintf(w, "malformed packets: %v\n", res.Stats.Malformed)
 	}
-	chat := res.Chat
+	chat := res.ChatLines
 	fmt.Fprintf(w, "chat lines: %d\n", len(chat))
 	if len(chat) > chatLines {
 		chat = chat[len(chat)-chatLines:]
 	}
-	for _, m := range chat {
-		fmt.Fprintf(w, "  %s\n", m.Plain)
+	for _, line := range chat {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
 	if res.Stopped != nil {
 		fmt.Fprintf(w, "the client stopped before the end of the recording: %v\n", res.Stopped)

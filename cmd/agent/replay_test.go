@@ -73,6 +73,7 @@ func TestRecordAndReplay(t *testing.T) {
 
 			code, out, errOut = runAgent(t, "replay", file)
 			require.Equal(t, exitOK, code, errOut)
+			assert.Contains(t, out, "chat lines: 1\n  <Op> !bot "+strings.Repeat("*", len(secret))+" ping\n", "every chat line, blanked")
 			assert.Contains(t, out, "1 connection(s)")
 			assert.Contains(t, out, tc.neid)
 			assert.Contains(t, out, "chunks loaded: 9")

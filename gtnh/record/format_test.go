@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"testing"
@@ -379,4 +380,18 @@ func TestRecorderScrubsSecrets(t *testing.T) {
 	assert.Equal(t, "a ********* b *********", string(payload))
 	assert.Equal(t, "a hunter2\"x b hunter2\"x", string(raw), "the client's buffer is not touched")
 	assert.NotContains(t, string(contentOf(t, buf.Bytes())), "hunter2")
+}
+
+// TestChatLinesAreBounded: the replay keeps the last MaxChatLines lines.
+func TestChatLinesAreBounded(t *testing.T) {
+	f := &feeder{res: &Result{}}
+	for i := range MaxChatLines + 2 {
+		payload, err := (&proto17.Chat{JSON: fmt.Sprintf(`{"text":"line %d"}`, i)}).AppendPayload(nil, proto17.Formats{})
+		require.NoError(t, err)
+		f.noteChat(payload)
+	}
+	f.noteChat([]byte{0xFF}) // not a chat packet: skipped
+	require.Len(t, f.res.ChatLines, MaxChatLines)
+	assert.Equal(t, "line 2", f.res.ChatLines[0])
+	assert.Equal(t, fmt.Sprintf("line %d", MaxChatLines+1), f.res.ChatLines[MaxChatLines-1])
 }

@@ -42,6 +42,10 @@ type Result struct {
 	// Clicks counts the blocks the bot right-clicked, WindowClicks its
 	// window clicks.
 	Clicks, WindowClicks int
+	// ChatLines is every chat line of the recording as a player would read
+	// it (the client's Chat keeps the last 256), up to the last
+	// MaxChatLines.
+	ChatLines []string
 	// Username, Mods and Formats are the last connection's: the bot's
 	// name, the server's mod list (from the FML handshake, else the one
 	// the client started with) and the wire formats in force.
@@ -60,6 +64,9 @@ type Result struct {
 	// kick it does not retry, a broken handshake), nil otherwise.
 	Stopped error
 }
+
+// MaxChatLines bounds Result.ChatLines.
+const MaxChatLines = 100000
 
 // replayAddress is the address the replayed client believes it joins.
 const replayAddress = "recording:25565"
@@ -225,6 +232,7 @@ func (f *feeder) result() *Result {
 	defer f.mu.Unlock()
 	r := *f.res
 	r.Packets = maps.Clone(f.res.Packets)
+	r.ChatLines = slices.Clone(f.res.ChatLines)
 	return &r
 }
 
@@ -356,6 +364,9 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 			}
 			f.res.Packets[st.String()+"/"+proto17.PacketName(st, proto17.Clientbound, id)]++
 			f.unclick = st == proto17.Play && id == proto17.IDClientboundOpenWindow
+			if st == proto17.Play && id == proto17.IDClientboundChat {
+				f.noteChat(payload)
+			}
 			return frame(id, payload), nil
 		case KindPosition:
 			p, err := rec.Position()
@@ -412,6 +423,19 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 			// record ends the client's connection.
 		}
 	}
+}
+
+// noteChat keeps a chat line's text; f.mu is held.
+func (f *feeder) noteChat(payload []byte) {
+	p, err := proto17.Decode(proto17.Play, proto17.Clientbound, proto17.IDClientboundChat, payload, proto17.Formats{})
+	c, ok := p.(*proto17.Chat)
+	if err != nil || !ok {
+		return
+	}
+	if len(f.res.ChatLines) >= MaxChatLines {
+		f.res.ChatLines = f.res.ChatLines[1:]
+	}
+	f.res.ChatLines = append(f.res.ChatLines, proto17.PlainText(c.JSON))
 }
 
 // errDrained ends reads once the whole recording was given.
