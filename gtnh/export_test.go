@@ -54,12 +54,13 @@ func CraftClientForTest(t *testing.T, tap Tap) *Client {
 }
 
 // EquipClientForTest is a client of the scripted test server with an iron
-// axe in the first slot of its main inventory (not the hotbar); the server
-// accepts every click.
+// axe in the first slot of its main inventory (not the hotbar) and logs in
+// the fourth hotbar slot; the server accepts every click.
 func EquipClientForTest(t *testing.T, tap Tap) *Client {
 	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
 		items := make([]proto17.Slot, 45)
 		items[9] = proto17.Slot{ID: idAxe, Count: 1}
+		items[39] = proto17.Slot{ID: idLog, Count: 5}
 		sc.send(&proto17.WindowItems{WindowID: 0, Items: items})
 		confirmClicks(sc, nil)
 	}))

@@ -127,7 +127,8 @@ func TestReplayedWindowOfNoClickHasNoBlock(t *testing.T) {
 
 // TestReplayedHotbarSwapIsTheLiveOne: equipping an axe from the main
 // inventory swaps it into the hotbar (a mode-2 click the server only
-// confirms); the replay swaps it too.
+// confirms), then holding the logs selects their hotbar slot; the replay
+// does both.
 func TestReplayedHotbarSwapIsTheLiveOne(t *testing.T) {
 	var buf bytes.Buffer
 	rec, err := record.NewRecorder(&buf, record.RecorderOptions{})
@@ -141,8 +142,13 @@ func TestReplayedHotbarSwapIsTheLiveOne(t *testing.T) {
 	}
 	res := c.Execute(ctx, action.Equip{Item: "minecraft:iron_axe"})
 	require.Equal(t, ipc.OK, res.Code, res.Error)
+	require.Equal(t, "minecraft:iron_axe", c.State().Snapshot().Inventory.HeldStack().ID)
+	// Holding what is in the hotbar selects its slot (Held Item Change),
+	// which the server does not echo.
+	res = c.Execute(ctx, action.Equip{Item: "minecraft:log"})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
 	live := c.State().Snapshot()
-	require.Equal(t, "minecraft:iron_axe", live.Inventory.HeldStack().ID)
+	require.Equal(t, 3, live.Inventory.Held)
 	require.NoError(t, c.Close())
 	require.NoError(t, rec.Close())
 

@@ -62,6 +62,9 @@ const (
 	// byte each). A 1.7.10 server does not send the slots an accepted
 	// click changed; the client predicts them.
 	KindWindowClick Kind = 9
+	// KindHeld is the hotbar slot the bot selected (Held Item Change,
+	// serverbound): one byte, 0..8.
+	KindHeld Kind = 10
 )
 
 func (k Kind) String() string {
@@ -84,6 +87,8 @@ func (k Kind) String() string {
 		return "block click"
 	case KindWindowClick:
 		return "window click"
+	case KindHeld:
+		return "held slot"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -230,6 +235,14 @@ func (w WindowClick) append(b []byte) []byte {
 	b = append(b, w.Window)
 	b = binary.BigEndian.AppendUint16(b, uint16(w.Slot))
 	return append(b, byte(w.Button), byte(w.Mode))
+}
+
+// Held reads a KindHeld body.
+func (r Record) Held() (int8, error) {
+	if len(r.Body) != 1 || r.Body[0] > 8 {
+		return 0, r.bad("a hotbar slot (one byte, 0..8)", fmt.Errorf("% x", r.Body))
+	}
+	return int8(r.Body[0]), nil
 }
 
 // JSON reads a JSON body (KindConnection, KindFormats, KindMods, KindLimit)

@@ -91,6 +91,7 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 	r.Sent(&proto17.PlayerBlockPlacement{X: -1, Y: 255, Z: -1, Face: -1}) // in the air: no block
 	r.Sent(&proto17.PlayerBlockPlacement{X: -6, Y: 64, Z: -8, Face: 1})
 	r.Sent(&proto17.ClickWindow{WindowID: 3, Slot: 7, Button: 1, Action: 5, Mode: 0})
+	r.Sent(&proto17.ServerboundHeldItemChange{Slot: 4})
 	r.Sent(&proto17.ServerboundPlayerPositionAndLook{X: 1.5, FeetY: 64, HeadY: 65.62, Z: -2.25, Yaw: 90, Pitch: 10, OnGround: true})
 	r.Closed()
 	r.Received(proto17.IDClientboundKeepAlive, []byte{0, 0, 0, 8}) // after the close: not recorded
@@ -103,7 +104,7 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 		kinds[i] = rc.Kind
 	}
 	require.Equal(t, []Kind{KindConnection, KindPacket, KindPacket, KindPacket, KindMods, KindFormats,
-		KindBlockClick, KindWindowClick, KindPosition, KindClosed}, kinds)
+		KindBlockClick, KindWindowClick, KindHeld, KindPosition, KindClosed}, kinds)
 	var cn Connection
 	require.NoError(t, recs[0].JSON(&cn))
 	assert.Equal(t, "Bot", cn.Username)
@@ -131,7 +132,10 @@ func TestRecorderWritesWhatTheDecoderSaw(t *testing.T) {
 	wc, err := recs[7].WindowClick()
 	require.NoError(t, err)
 	assert.Equal(t, WindowClick{Window: 3, Slot: 7, Button: 1, Mode: 0}, wc)
-	p, err := recs[8].Position()
+	held, err := recs[8].Held()
+	require.NoError(t, err)
+	assert.Equal(t, int8(4), held)
+	p, err := recs[9].Position()
 	require.NoError(t, err)
 	assert.Equal(t, Position{X: 1.5, FeetY: 64, Z: -2.25, Yaw: 90, Pitch: 10, OnGround: true}, p)
 	assert.NotContains(t, string(contentOf(t, buf.Bytes())), "server key")
@@ -278,6 +282,8 @@ func TestRecordBodies(t *testing.T) {
 		{Record{Kind: KindBlockClick, Body: make([]byte, 11)}, func(r Record) error { _, err := r.BlockClick(); return err }, "12 bytes"},
 		{Record{Kind: KindBlockClick, Body: appendBlockClick(nil, world.Pos(1, 300, 1))}, func(r Record) error { _, err := r.BlockClick(); return err }, "0..255"},
 		{Record{Kind: KindWindowClick, Body: make([]byte, 4)}, func(r Record) error { _, err := r.WindowClick(); return err }, "5 bytes"},
+		{Record{Kind: KindHeld, Body: []byte{9}}, func(r Record) error { _, err := r.Held(); return err }, "0..8"},
+		{Record{Kind: KindHeld, Body: []byte{1, 2}}, func(r Record) error { _, err := r.Held(); return err }, "0..8"},
 		{Record{Kind: KindMods, Body: []byte("{")}, func(r Record) error { var m []proto17.ModInfo; return r.JSON(&m) }, "JSON mods"},
 	}
 	for _, tc := range bad {

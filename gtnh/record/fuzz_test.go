@@ -24,6 +24,7 @@ func seedContent() []byte {
 	b = append(b, rec(KindPosition, 4, Position{X: 1, FeetY: 64, Z: 2}.append(nil))...)
 	b = append(b, rec(KindBlockClick, 5, appendBlockClick(nil, world.Pos(-6, 64, -8)))...)
 	b = append(b, rec(KindWindowClick, 5, WindowClick{Window: 3, Slot: 0, Button: 1}.append(nil))...)
+	b = append(b, rec(KindHeld, 5, []byte{3})...)
 	b = append(b, rec(KindClosed, 5, nil)...)
 	return b
 }
@@ -68,6 +69,8 @@ func FuzzReader(f *testing.F) {
 				_, _ = r.BlockClick()
 			case KindWindowClick:
 				_, _ = r.WindowClick()
+			case KindHeld:
+				_, _ = r.Held()
 			case KindConnection:
 				var c Connection
 				_ = r.JSON(&c)

@@ -24,8 +24,8 @@ import (
 //
 // Not recorded: the server's Encryption Request (its key and challenge are
 // useless offline, and a replay must not try to encrypt), and everything the
-// client sends except the positions it reports, the blocks it right-clicks
-// and its window clicks. The client's credentials
+// client sends except the positions it reports, the hotbar slot it
+// selects, the blocks it right-clicks and its window clicks. The client's credentials
 // never pass through the connection (an online-mode login goes to the
 // session service over HTTPS), so none can end up in a recording.
 type Recorder struct {
@@ -200,8 +200,9 @@ func (r *Recorder) noteMods(data []byte) {
 	}
 }
 
-// Sent implements gtnh.Tap: only the positions the bot reports, the blocks
-// it right-clicks and its window clicks are kept.
+// Sent implements gtnh.Tap: only the positions the bot reports, the hotbar
+// slot it selects, the blocks it right-clicks and its window clicks are
+// kept.
 func (r *Recorder) Sent(p proto17.Packet) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -220,6 +221,11 @@ func (r *Recorder) Sent(p proto17.Packet) {
 		}
 		r.buf = appendBlockClick(r.buf[:0], world.Pos(int(p.X), int(p.Y), int(p.Z)))
 		r.write(KindBlockClick, r.buf)
+	case *proto17.ServerboundHeldItemChange:
+		if p.Slot < 0 || p.Slot > 8 {
+			return
+		}
+		r.write(KindHeld, []byte{byte(p.Slot)})
 	case *proto17.ClickWindow:
 		r.buf = WindowClick{Window: p.WindowID, Slot: p.Slot, Button: p.Button, Mode: p.Mode}.append(r.buf[:0])
 		r.write(KindWindowClick, r.buf)

@@ -384,6 +384,16 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 				return nil, err
 			}
 			return frame(pl.PacketID(), payload), nil
+		case KindHeld:
+			slot, err := rec.Held()
+			if err != nil {
+				f.ended, f.err = true, err
+				return nil, errDrained
+			}
+			f.res.Duration = rec.Time
+			// The bot's own choice, applied as the server's Held Item
+			// Change would be (the same handler sets the held slot).
+			return frame(proto17.IDClientboundHeldItemChange, []byte{byte(slot)}), nil
 		case KindFormats:
 			if err := rec.JSON(&f.res.Formats); err != nil {
 				f.ended, f.err = true, err
