@@ -68,8 +68,10 @@ func (c *Client) ReplayBlockClick(pos *world.BlockPos) {
 
 // ReplayWindowClick applies a window click the bot made, as a replay of a
 // recording does between two packets: the client predicts its clicks (a
-// 1.7.10 server answers an accepted one with its Confirm Transaction only,
-// the slots unchanged on the wire), so the prediction is made again — mode
+// 1.7.10 server answers an accepted one with its Confirm Transaction only:
+// NetHandlerPlayServer.processClickWindow runs detectAndSendChanges with
+// isChangingQuantityOnly set, and EntityPlayerMP.sendSlotContents then
+// sends no Set Slot), so the prediction is made again — mode
 // 0 a left or right click (button 0 or 1; slot 0 of the player window and
 // of a crafting table is the crafting result), mode 2 a swap with hotbar
 // slot button. The client sends no other modes.
