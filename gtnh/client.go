@@ -404,6 +404,7 @@ func (c *Client) connect(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	cn.setFormats(formats)
+	cn.startTap(c.cfg.Tap, TapConnection{Username: c.cfg.Username, Mods: mods, Formats: formats, FixedFormats: c.cfg.Formats != nil})
 	stop := context.AfterFunc(ctx, cn.close)
 	uuid, err := c.login(ctx, cn)
 	if !stop() || err != nil {

@@ -106,6 +106,9 @@ type Config struct {
 	State *world.State
 	// ViewDistance in chunks, sent in Client Settings (default 8).
 	ViewDistance int
+	// Tap, when set, sees every frame of every connection (recording a
+	// session: gtnh/record).
+	Tap Tap
 	// Log receives the client's log (default: disabled). Credentials never
 	// reach it.
 	Log zerolog.Logger

@@ -29,6 +29,7 @@ type conn struct {
 	log          zerolog.Logger
 	sent         atomic.Int64
 	closeOnce    sync.Once
+	tap          Tap // nil: not recorded (see startTap)
 }
 
 func newConn(sock net.Conn, writeTimeout time.Duration, log zerolog.Logger) *conn {
@@ -62,7 +63,12 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 func (c *conn) Formats() proto17.Formats { return *c.formats.Load() }
 
 // setFormats changes the wire formats (after the mod list is known).
-func (c *conn) setFormats(f proto17.Formats) { c.formats.Store(&f) }
+func (c *conn) setFormats(f proto17.Formats) {
+	c.formats.Store(&f)
+	if c.tap != nil {
+		c.tap.FormatsChanged(f)
+	}
+}
 
 // write encodes and sends one packet.
 func (c *conn) write(p proto17.Packet) error {
@@ -72,6 +78,10 @@ func (c *conn) write(p proto17.Packet) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.tap != nil {
+		// Before the write: the server's answer cannot be seen first.
+		c.tap.Sent(p)
+	}
 	if c.writeTimeout > 0 {
 		_ = c.sock.SetWriteDeadline(time.Now().Add(c.writeTimeout))
 	}
@@ -101,6 +111,9 @@ func (c *conn) read(buf *pk.Packet, timeout time.Duration) error {
 	if err != nil && timeout > 0 && errors.As(err, &ne) && ne.Timeout() {
 		return fmt.Errorf("no packet from the server for %v (read timeout): %w", timeout, err)
 	}
+	if err == nil && c.tap != nil {
+		c.tap.Received(buf.ID, buf.Data)
+	}
 	return err
 }
 
@@ -115,7 +128,12 @@ func (c *conn) readPacket(buf *pk.Packet, s proto17.State, timeout time.Duration
 
 // close closes the socket once.
 func (c *conn) close() {
-	c.closeOnce.Do(func() { _ = c.sock.Close() })
+	c.closeOnce.Do(func() {
+		_ = c.sock.Close()
+		if c.tap != nil {
+			c.tap.Closed()
+		}
+	})
 }
 
 // writeError is a packet the connection could not send. A server that kicks

@@ -65,6 +65,10 @@ commands:
   mcp [--scenario FILE] [--goal "..."] | --server HOST:PORT --username NAME | --body ADDR
                               serve the skills to an MCP client on stdin and stdout
                               (docs/mcp.md)
+  run --server HOST:PORT --record FILE ...
+                              play and record what the server sends (docs/recording.md)
+  replay FILE [--at MS] [--json]
+                              replay a recording offline and show what the bot saw
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
   login [--client-id ID] [--force]
                               sign in with a Microsoft account for online-mode servers
@@ -146,6 +150,8 @@ func dispatch(e *env, args []string) error {
 		return pingCmd(e, args[1:])
 	case "login", "logout":
 		return accountCmd(e, args[0], args[1:])
+	case "replay":
+		return replayCmd(e, args[1:])
 	case "serve":
 		return serveCmd(e, args[1:])
 	case "mcp":

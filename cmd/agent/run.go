@@ -37,7 +37,8 @@ const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--see
           [--planner-cmd "COMMAND ARGS"] [--planner-timeout D] [--config DIR] [--state FILE]
        run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] [--llm-mode auto|tools|json]
           [--skills-config FILE] [--skills-dir DIR] [--workspace DIR] ...
-       run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE] ...
+       run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
+          [--record FILE] [--record-max-mb N] ...
        run --body ADDR [--token-file FILE] [--goal "..."] ...`
 
 // goalMissed marks a run that ended without meeting its goal (exit 1).
@@ -71,6 +72,8 @@ func runCmd(e *env, args []string) error {
 	bodyAddr := fs.String("body", "", "drive the body served at ADDR (unix:///path or tcp://HOST:PORT, see agent serve)")
 	tokenFile := fs.String("token-file", "", "token to present to --body and to --planner ADDR")
 	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
+	recordFile := fs.String("record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
+	recordMaxMB := fs.Int64("record-max-mb", 4096, "stop recording when the recording reaches this many MB before compression (0: no limit)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -93,6 +96,12 @@ func runCmd(e *env, args []string) error {
 	remotePlanner := strings.Contains(*plannerName, "://")
 	if *tokenFile != "" && !remoteBody && !remotePlanner {
 		return usagef("run: --token-file needs --body or --planner ADDR")
+	}
+	if (*recordFile != "" || set["record-max-mb"]) && !live {
+		return usagef("%v", errNoRecording)
+	}
+	if *recordMaxMB < 0 {
+		return usagef("run: --record-max-mb must not be negative")
 	}
 	if live && (set["scenario"] || set["seed"]) {
 		return usagef("run: --scenario and --seed are for the simulated world, not with --server")
@@ -257,7 +266,16 @@ func runCmd(e *env, args []string) error {
 		var cancelRun context.CancelFunc
 		ctx, cancelRun = context.WithCancel(ctx)
 		defer cancelRun()
-		client, err = openClient(ctx, e, srv, cancelRun)
+		var tap []func(*gtnh.Config)
+		if *recordFile != "" {
+			rec, err := recording(e, *recordFile, *recordMaxMB)
+			if err != nil {
+				return err
+			}
+			defer rec.Close() // after the client's Close, deferred below
+			tap = append(tap, recordInto(rec))
+		}
+		client, err = openClient(ctx, e, srv, cancelRun, tap...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return errInterrupted // Ctrl-C while joining
@@ -395,7 +413,7 @@ func applyRunDefaults(acfg *agentConfig, set map[string]bool, goal, trace *strin
 }
 
 // openClient joins the server; operator chat command "stop" ends the run.
-func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.CancelFunc) (*gtnh.Client, error) {
+func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.CancelFunc, opts ...func(*gtnh.Config)) (*gtnh.Client, error) {
 	if srv.Username == "" && (srv.Auth == nil || !srv.Auth.Microsoft) {
 		return nil, usagef("run: --server needs --username (or server.username in the config file)")
 	}
@@ -405,6 +423,9 @@ func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.C
 	}
 	cfg.Log = e.log.With().Logger()
 	cfg.OnCommand = chatCommands(e.log, stopRun)
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, usagef("run: %v", err)
 	}

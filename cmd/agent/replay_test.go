@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestRecordAndReplay: `agent run --record` against the test server, then
+// `agent replay` of the file shows the world the run ended with (the
+// trace's last state), in both chunk formats.
+func TestRecordAndReplay(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	const secret = "s3cret-of-the-operators"
+	t.Setenv("GTNH_AGENT_OPERATOR_SECRET", secret)
+	for _, tc := range []struct {
+		name string
+		mods []proto17.ModInfo
+		neid string
+	}{
+		{"neid", fakeserver.DefaultMods(), "neid=true"},
+		{"vanilla", fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid"), "neid=false"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := fakeserver.New(fakeserver.Options{Mods: tc.mods, TickDuration: tick, ViewRadius: 1, RegistryFiller: -1})
+			require.NoError(t, err)
+			defer srv.Close()
+			dir := t.TempDir()
+			file, trace := filepath.Join(dir, "session.rec"), filepath.Join(dir, "trace.jsonl")
+			// An operator's command, with the secret, broadcast while the bot plays.
+			said := make(chan struct{})
+			go func() {
+				defer close(said)
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				if srv.WaitFor(ctx, func() bool { return len(srv.Players()) > 0 }) == nil {
+					srv.Say("<Op> !bot " + secret + " ping")
+				}
+			}()
+			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot", "--record", file,
+				"--goal", "collect 2 minecraft:log", "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "5")
+			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			<-said
+			rec, err := os.ReadFile(file)
+			require.NoError(t, err)
+			zr, err := gzip.NewReader(bytes.NewReader(rec[10:]))
+			require.NoError(t, err)
+			content, err := io.ReadAll(zr)
+			require.NoError(t, err)
+			assert.False(t, bytes.Contains(content, []byte(secret)), "the operator secret is blanked out")
+			assert.True(t, bytes.Contains(content, []byte("!bot "+strings.Repeat("*", len(secret))+" ping")), "the chat line is kept, blanked")
+			data, err := os.ReadFile(trace)
+			require.NoError(t, err)
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			var last loop.StepRecord
+			require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &last))
+			require.NotNil(t, last.After)
+
+			code, out, errOut = runAgent(t, "replay", file)
+			require.Equal(t, exitOK, code, errOut)
+			assert.Contains(t, out, "chat lines: 1\n  <Op> !bot "+strings.Repeat("*", len(secret))+" ping\n", "every chat line, blanked")
+			assert.Contains(t, out, "1 connection(s)")
+			assert.Contains(t, out, tc.neid)
+			assert.Contains(t, out, "chunks loaded: 9")
+			assert.Contains(t, out, "minecraft:log ×")
+			assert.Contains(t, out, "play/MapChunkBulk")
+
+			code, out, errOut = runAgent(t, "replay", file, "--json")
+			require.Equal(t, exitOK, code, errOut)
+			var got struct {
+				World   world.Snapshot   `json:"world"`
+				Columns []world.ChunkPos `json:"columns"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &got))
+			replayed := loop.Summarize(&got.World)
+			assert.Equal(t, last.After.Inventory, replayed.Inventory)
+			assert.Equal(t, last.After.Pos, replayed.Pos)
+			assert.Equal(t, last.After.Health, replayed.Health)
+			assert.Len(t, got.Columns, 9)
+
+			// --at 0 ms... stops before anything but the first connection's
+			// start: nothing loaded.
+			code, out, errOut = runAgent(t, "replay", file, "--at", "1")
+			require.Equal(t, exitOK, code, errOut)
+			assert.Contains(t, out, "chunks loaded: 0")
+		})
+	}
+}
+
+// TestReplayRefusesBadInput: usage errors exit 2, a broken file exits 1
+// after printing what was whole.
+func TestReplayRefusesBadInput(t *testing.T) {
+	code, _, errOut := runAgent(t, "replay")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "expected one recording FILE")
+	code, _, errOut = runAgent(t, "replay", filepath.Join(t.TempDir(), "missing.rec"))
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "no such file")
+	code, _, errOut = runAgent(t, "replay", "x.rec", "--at", "-5")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--at must not be negative")
+	notRec := filepath.Join(t.TempDir(), "trace.jsonl")
+	require.NoError(t, os.WriteFile(notRec, []byte(`{"step":1}`+"\n"), 0o644))
+	code, _, errOut = runAgent(t, "replay", notRec)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, errOut, "at byte 0: expected the header GTNH-REC")
+
+	fixture, err := os.ReadFile(filepath.Join("..", "..", "gtnh", "record", "testdata", "session-neid.rec"))
+	require.NoError(t, err)
+	cut := filepath.Join(t.TempDir(), "cut.rec")
+	require.NoError(t, os.WriteFile(cut, fixture[:len(fixture)-20], 0o644))
+	code, out, errOut := runAgent(t, "replay", cut)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, out, "chunks loaded: 9", "what was whole is shown")
+	assert.Contains(t, errOut, "expected")
+	assert.Contains(t, errOut, "unexpected EOF")
+
+	code, _, errOut = runAgent(t, "run", "--record", filepath.Join(t.TempDir(), "x.rec"), "--max-steps", "1")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--record needs a server")
+}

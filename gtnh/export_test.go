@@ -1,0 +1,71 @@
+package gtnh
+
+import (
+	"testing"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// ChestClientForTest is a client of the scripted test server (over a pipe)
+// whose world has a chest of ten logs at the returned position, opening its
+// window when right-clicked and accepting every click; tap sees the
+// session. External tests (package gtnh_test) use it.
+func ChestClientForTest(t *testing.T, tap Tap) (*Client, world.BlockPos) {
+	chest := world.Pos(-6, 64, -8) // the block confirmClicks answers
+	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{chest: {idPlanks, 0}}), func(sc *serverConn) {
+		confirmClicks(sc, nil)
+	}))
+	return testClient(t, n, func(cfg *Config) {
+		cfg.Mods = testMods
+		cfg.Tap = tap
+	}), chest
+}
+
+// CraftClientForTest is a client of the scripted test server with three
+// logs in its hotbar whose 2×2 grid makes planks as the server does (the
+// result slot shows two planks while logs lie in the grid, and is emptied
+// when the last is used).
+func CraftClientForTest(t *testing.T, tap Tap) *Client {
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		items := make([]proto17.Slot, 45)
+		items[36] = proto17.Slot{ID: idLog, Count: 3}
+		sc.send(&proto17.WindowItems{WindowID: 0, Items: items})
+		grid := 0
+		confirmClicks(sc, func(p *proto17.ClickWindow) {
+			switch {
+			case p.WindowID == 0 && p.Slot >= 1 && p.Slot <= 4 && p.Button == 1:
+				grid++
+				sc.send(&proto17.SetSlot{WindowID: 0, Slot: 0, Item: proto17.Slot{ID: idPlanks, Count: 2}})
+			case p.WindowID == 0 && p.Slot == 0:
+				grid--
+				if grid > 0 {
+					sc.send(&proto17.SetSlot{WindowID: 0, Slot: 0, Item: proto17.Slot{ID: idPlanks, Count: 2}})
+				} else {
+					sc.send(&proto17.SetSlot{WindowID: 0, Slot: 0})
+				}
+			}
+		})
+	}))
+	return testClient(t, n, func(cfg *Config) {
+		cfg.Mods = testMods
+		cfg.Tap = tap
+	})
+}
+
+// EquipClientForTest is a client of the scripted test server with an iron
+// axe in the first slot of its main inventory (not the hotbar) and logs in
+// the fourth hotbar slot; the server accepts every click.
+func EquipClientForTest(t *testing.T, tap Tap) *Client {
+	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+		items := make([]proto17.Slot, 45)
+		items[9] = proto17.Slot{ID: idAxe, Count: 1}
+		items[39] = proto17.Slot{ID: idLog, Count: 5}
+		sc.send(&proto17.WindowItems{WindowID: 0, Items: items})
+		confirmClicks(sc, nil)
+	}))
+	return testClient(t, n, func(cfg *Config) {
+		cfg.Mods = testMods
+		cfg.Tap = tap
+	})
+}
