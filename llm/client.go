@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -325,11 +327,7 @@ func errorMessage(body []byte) string {
 	if msg == "" {
 		msg = string(body)
 	}
-	msg = strings.Join(strings.Fields(strings.ToValidUTF8(msg, "?")), " ")
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
-	}
-	return msg
+	return oneLine(msg, 300)
 }
 
 // retryAfter reads Retry-After-Ms, then Retry-After (seconds or an HTTP
@@ -474,9 +472,20 @@ func (c *Client) embed(ctx context.Context, model string, texts []string) ([][]f
 
 // oneLine joins a text's lines and bounds it to n bytes.
 func oneLine(s string, n int) string {
+	s = strings.ToValidUTF8(s, "?")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' ' // a server's text must not steer the terminal
+		}
+		return r
+	}, s)
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
-		s = s[:n] + "…"
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never split a character
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }

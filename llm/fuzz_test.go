@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -83,7 +84,7 @@ func FuzzServerError(f *testing.F) {
 	f.Add("\xff\xfe<html>", "-1", "NaN")
 	f.Fuzz(func(t *testing.T, body, after, afterMs string) {
 		msg := errorMessage([]byte(body))
-		if len(msg) > 310 || strings.ContainsAny(msg, "\n\r\t") || !utf8.ValidString(msg) {
+		if len(msg) > 310 || strings.ContainsFunc(msg, unicode.IsControl) || !utf8.ValidString(msg) {
 			t.Fatalf("message not bounded to one valid line: %q", msg)
 		}
 		h := http.Header{}
