@@ -106,9 +106,9 @@ func BruteNearest(b Blocks, c world.BlockPos, radius, k, id int) []world.BlockPo
 	if k > 0 && len(hits) > k {
 		hits = hits[:k]
 	}
-	out := make([]world.BlockPos, len(hits))
-	for i, h := range hits {
-		out[i] = h.p
+	var out []world.BlockPos
+	for _, h := range hits {
+		out = append(out, h.p)
 	}
 	return out
 }
