@@ -276,4 +276,3 @@ func TestMineflayerLive(t *testing.T) {
 		t.Logf("recorded %s", recordFile)
 	}
 }
-

@@ -35,9 +35,9 @@ func ps(xyz ...[3]int) []world.BlockPos {
 func TestCheckWalk(t *testing.T) {
 	cob := benchworld.Cobblestone
 	for _, c := range []struct {
-		name              string
-		blocks            testBlocks
-		path              []world.BlockPos
+		name                string
+		blocks              testBlocks
+		path                []world.BlockPos
 		invalid, cuts, hurt int
 	}{
 		{"walk and diagonal", nil, ps([3]int{0, 1, 0}, [3]int{1, 1, 0}, [3]int{2, 1, 1}), 0, 0, 0},
