@@ -302,7 +302,11 @@ func runPaths(cfg Config, rep *Report, w *benchworld.World, chunks *world.Chunks
 			}
 		}
 		rep.Paths = append(rep.Paths, r)
-		cfg.progress("%s: ours %d nodes %.2f ms; mineflayer %d nodes %.1f ms (%s)", c.Name, r.Go.Expanded, r.Go.Ms.Median(), r.JS.Expanded, r.JS.Ms.Median(), r.JS.Status)
+		if skipJS {
+			cfg.progress("%s: ours %d nodes %.2f ms; mineflayer-pathfinder not run (short mode)", c.Name, r.Go.Expanded, r.Go.Ms.Median())
+		} else {
+			cfg.progress("%s: ours %d nodes %.2f ms; mineflayer-pathfinder %d nodes %.1f ms (%s)", c.Name, r.Go.Expanded, r.Go.Ms.Median(), r.JS.Expanded, r.JS.Ms.Median(), r.JS.Status)
+		}
 	}
 	return nil
 }
