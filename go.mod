@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/Tnze/go-mc v1.20.2
+	github.com/klauspost/compress v1.20.3
 	github.com/mattn/go-isatty v0.0.24
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pb33f/jsonschema/v6 v6.0.3

@@ -3,11 +3,12 @@ package bench
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
