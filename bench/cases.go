@@ -125,17 +125,17 @@ func SameNearest(b Blocks, c world.BlockPos, radius, id int, want, got []world.B
 	for i := range got {
 		p := got[i]
 		if b.ID(p.X, p.Y, p.Z) != id {
-			return false, fmt.Sprintf("hit %d at %v holds block %d, not %d", i, p, b.ID(p.X, p.Y, p.Z), id)
+			return false, fmt.Sprintf("hit %d at %v holds block %d, not %d", i+1, p, b.ID(p.X, p.Y, p.Z), id)
 		}
 		if seen[p] {
-			return false, fmt.Sprintf("hit %d at %v is a duplicate", i, p)
+			return false, fmt.Sprintf("hit %d at %v is a duplicate", i+1, p)
 		}
 		seen[p] = true
 		if d := p.DistSq(c); d > radius*radius {
-			return false, fmt.Sprintf("hit %d at %v is outside the radius", i, p)
+			return false, fmt.Sprintf("hit %d at %v is outside the radius", i+1, p)
 		}
 		if d, dw := p.DistSq(c), want[i].DistSq(c); d != dw {
-			return false, fmt.Sprintf("hit %d at %v is at distance² %d, the %d-th nearest is at %d (%v)", i, p, d, i+1, dw, want[i])
+			return false, fmt.Sprintf("hit %d at %v is at distance² %d, the true hit %d is at %d (%v)", i+1, p, d, i+1, dw, want[i])
 		}
 	}
 	return true, ""

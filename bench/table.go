@@ -36,10 +36,13 @@ func ratio(js, ours float64) string {
 		return "–"
 	}
 	r := js / ours
-	if r >= 100 {
+	switch {
+	case r >= 100:
 		return fmt.Sprintf("%.0f×", r)
+	case r >= 10:
+		return fmt.Sprintf("%.1f×", r)
 	}
-	return fmt.Sprintf("%.1f×", r)
+	return fmt.Sprintf("%.2f×", r)
 }
 
 func walkCell(w Walk, steps int, status string) string {
@@ -47,7 +50,7 @@ func walkCell(w Walk, steps int, status string) string {
 		return status
 	}
 	other := len(w.Invalid) - w.CornerCuts
-	s := fmt.Sprintf("%d steps: %d corner cuts, %d other invalid", steps, w.CornerCuts, other)
+	s := fmt.Sprintf("%d steps: %d corner cut%s, %d other invalid", steps, w.CornerCuts, plural(w.CornerCuts), other)
 	if w.FallDamage > 0 {
 		s += fmt.Sprintf(", %d falls > %d blocks", w.FallDamage, MaxSafeDrop)
 	}
@@ -72,7 +75,10 @@ func WriteTable(out io.Writer, r *Report) {
 		row(name, "time, ms", fmtMs(p.Go.Ms), fmtMs(p.JS.Ms), ratio(p.JS.Ms.Median(), p.Go.Ms.Median()))
 		row(name, "expanded nodes", fmt.Sprint(p.Go.Expanded), fmt.Sprint(p.JS.Expanded), ratio(float64(p.JS.Expanded), float64(p.Go.Expanded)))
 		det := ""
-		if p.JS.Detours > 0 {
+		switch {
+		case p.JS.Detours == 1:
+			det = " (1 step not walkable, costed by the way round)"
+		case p.JS.Detours > 1:
 			det = fmt.Sprintf(" (%d steps not walkable, costed by the way round)", p.JS.Detours)
 		}
 		row(name, "cost, game ticks", fmt.Sprintf("%.1f", p.Go.Ticks), fmt.Sprintf("%.1f%s", p.JS.Ticks, det), ratio(p.JS.Ticks, p.Go.Ticks))
@@ -97,4 +103,11 @@ func exact(s NearestSide) string {
 		return "exact"
 	}
 	return "WRONG: " + s.Why
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
