@@ -1,11 +1,17 @@
 package proto17
 
 import (
+	"bytes"
+	stdzlib "compress/zlib"
+	"io"
 	"math/rand"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -323,5 +329,61 @@ func BenchmarkViewMemory(b *testing.B) {
 				b.ReportMetric(float64(packed)/cols, "packed-B/column")
 			})
 		}
+	}
+}
+
+// BenchmarkInflaterChoice is why the decoder inflates with
+// klauspost/compress/zlib rather than the standard library's compress/zlib:
+// each iteration inflates the 256 packets with both, in alternating order,
+// and the per-iteration ratio cancels the drift of a shared machine.
+// Reports std-ms and klauspost-ms (medians) and klauspost/std (median of
+// the per-iteration ratios; below 1 means klauspost is faster).
+func BenchmarkInflaterChoice(b *testing.B) {
+	for _, name := range []string{"vanilla/terrain", "vanilla/entropy", "neid/terrain", "neid/entropy"} {
+		b.Run(name, func(b *testing.B) {
+			set := benchData(b, name)
+			buf := make([]byte, 64<<10)
+			var src bytes.Reader
+			var std, kp io.ReadCloser
+			inflateAll := func(zr *io.ReadCloser, open func(io.Reader) (io.ReadCloser, error)) time.Duration {
+				t0 := time.Now()
+				for _, p := range set.packets {
+					src.Reset(p.Data)
+					var err error
+					if *zr == nil {
+						*zr, err = open(&src)
+					} else {
+						err = (*zr).(stdzlib.Resetter).Reset(&src, nil)
+					}
+					if err == nil {
+						_, err = io.CopyBuffer(io.Discard, *zr, buf)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				return time.Since(t0)
+			}
+			openStd := func(r io.Reader) (io.ReadCloser, error) { return stdzlib.NewReader(r) }
+			openKP := func(r io.Reader) (io.ReadCloser, error) { return zlib.NewReader(r) }
+			var ratios, ts, tk []float64
+			i := 0
+			for b.Loop() {
+				var s, k time.Duration
+				if i%2 == 0 {
+					s, k = inflateAll(&std, openStd), inflateAll(&kp, openKP)
+				} else {
+					k, s = inflateAll(&kp, openKP), inflateAll(&std, openStd)
+				}
+				ts = append(ts, float64(s)/1e6)
+				tk = append(tk, float64(k)/1e6)
+				ratios = append(ratios, float64(k)/float64(s))
+				i++
+			}
+			med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+			b.ReportMetric(med(ts), "std-ms")
+			b.ReportMetric(med(tk), "klauspost-ms")
+			b.ReportMetric(med(ratios), "klauspost/std")
+		})
 	}
 }
