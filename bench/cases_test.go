@@ -3,6 +3,7 @@ package bench
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -221,6 +222,9 @@ func stepsOf(r path.Result) []world.BlockPos {
 func TestMineflayerLive(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("js", "node_modules", "mineflayer-pathfinder")); err != nil {
 		t.Skip("skipping: bench/js/node_modules is not installed (npm ci in bench/js)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("skipping: node is not installed")
 	}
 	w, packets, chunks := fixture(t)
 	js, err := StartWorker("js")
