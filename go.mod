@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/Tnze/go-mc v1.20.2
+	github.com/klauspost/compress v1.20.3
 	github.com/mattn/go-isatty v0.0.24
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/openai/openai-go/v3 v3.96.0

@@ -1,11 +1,17 @@
 package proto17
 
 import (
+	"bytes"
+	stdzlib "compress/zlib"
+	"io"
 	"math/rand"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -126,10 +132,14 @@ func formatName(f Formats) string {
 //	decode    ChunkDecoder.ChunkData: inflate + parse into world.Column, as
 //	          the client does; reports allocs/column, alloc-B/column and
 //	          mem-B/column (world.Column.MemBytes of the decoded columns)
-//	overhead  inflate-only and decode of every packet back to back, in
-//	          alternating order, each timed on its own so machine drift
-//	          cancels: inflate-ms and decode-ms per 256 columns and parse-%,
-//	          the decode time on top of inflate, in percent of inflate
+//	overhead  inflate-only into a reused buffer, inflate-only into new
+//	          memory of the column's size, and decode, of every packet back
+//	          to back in a rotating order, each timed on its own so machine
+//	          drift cancels: inflate-ms, inflate-fresh-ms and decode-ms per
+//	          256 columns; parse-% is the decode time on top of inflate into
+//	          the reused (cache-hot) buffer, parse-fresh-% on top of inflate
+//	          into new memory — the floor for a decoder that keeps the
+//	          blocks, as the client must
 //	compact   decode, then the palette form of every raw section, the work
 //	          State.CompactChunks defers: compact-ms per 256 columns,
 //	          compact-us/section and mem-B/column once compacted
@@ -174,6 +184,14 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 			b.Fatal(err)
 		}
 	}
+	// inflateFresh inflates into new memory of the column's size, as any
+	// decoder that keeps the blocks must write them somewhere new.
+	inflateFresh := func(p *ChunkData) {
+		l := columnLayout(f, p.PrimaryMask, p.AddMask, true, p.GroundUp)
+		if err := d.inflateOnly(p, make([]byte, l.size)); err != nil {
+			b.Fatal(err)
+		}
+	}
 	// Warm up: one pass sizes the heap, so the timed passes see a running
 	// client's steady state rather than the page faults of a growing heap.
 	for _, p := range set.packets {
@@ -185,7 +203,7 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	mallocs, allocB := ms.Mallocs, ms.TotalAlloc
-	var tInflate, tDecode, tCompact time.Duration
+	var tInflate, tFresh, tDecode, tCompact time.Duration
 	memBytes, packedBytes, sections := 0, 0, 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -199,18 +217,15 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 					memBytes += col.MemBytes()
 				}
 			case "overhead":
-				first, second := inflate, func(p *ChunkData) { decode(p) }
-				tFirst, tSecond := &tInflate, &tDecode
-				if (i+j)%2 == 1 {
-					first, second = second, first
-					tFirst, tSecond = tSecond, tFirst
+				// The three in a rotating order, each timed on its own.
+				fns := [3]func(p *ChunkData){inflate, inflateFresh, func(p *ChunkData) { decode(p) }}
+				ts := [3]*time.Duration{&tInflate, &tFresh, &tDecode}
+				for k := range 3 {
+					m := (i + j + k) % 3
+					t0 := time.Now()
+					fns[m](p)
+					*ts[m] += time.Since(t0)
 				}
-				t0 := time.Now()
-				first(p)
-				t1 := time.Now()
-				second(p)
-				*tFirst += t1.Sub(t0)
-				*tSecond += time.Since(t1)
 			case "compact":
 				col := decode(p)
 				t0 := time.Now()
@@ -247,6 +262,8 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 		b.ReportMetric(perN(tInflate), "inflate-ms")
 		b.ReportMetric(perN(tDecode), "decode-ms")
 		b.ReportMetric(100*float64(tDecode-tInflate)/float64(tInflate), "parse-%")
+		b.ReportMetric(perN(tFresh), "inflate-fresh-ms")
+		b.ReportMetric(100*float64(tDecode-tFresh)/float64(tFresh), "parse-fresh-%")
 	case "compact":
 		b.ReportMetric(perN(tCompact), "compact-ms")
 		if sections > 0 {
@@ -312,5 +329,61 @@ func BenchmarkViewMemory(b *testing.B) {
 				b.ReportMetric(float64(packed)/cols, "packed-B/column")
 			})
 		}
+	}
+}
+
+// BenchmarkInflaterChoice is why the decoder inflates with
+// klauspost/compress/zlib rather than the standard library's compress/zlib:
+// each iteration inflates the 256 packets with both, in alternating order,
+// and the per-iteration ratio cancels the drift of a shared machine.
+// Reports std-ms and klauspost-ms (medians) and klauspost/std (median of
+// the per-iteration ratios; below 1 means klauspost is faster).
+func BenchmarkInflaterChoice(b *testing.B) {
+	for _, name := range []string{"vanilla/terrain", "vanilla/entropy", "neid/terrain", "neid/entropy"} {
+		b.Run(name, func(b *testing.B) {
+			set := benchData(b, name)
+			buf := make([]byte, 64<<10)
+			var src bytes.Reader
+			var std, kp io.ReadCloser
+			inflateAll := func(zr *io.ReadCloser, open func(io.Reader) (io.ReadCloser, error)) time.Duration {
+				t0 := time.Now()
+				for _, p := range set.packets {
+					src.Reset(p.Data)
+					var err error
+					if *zr == nil {
+						*zr, err = open(&src)
+					} else {
+						err = (*zr).(stdzlib.Resetter).Reset(&src, nil)
+					}
+					if err == nil {
+						_, err = io.CopyBuffer(io.Discard, *zr, buf)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				return time.Since(t0)
+			}
+			openStd := func(r io.Reader) (io.ReadCloser, error) { return stdzlib.NewReader(r) }
+			openKP := func(r io.Reader) (io.ReadCloser, error) { return zlib.NewReader(r) }
+			var ratios, ts, tk []float64
+			i := 0
+			for b.Loop() {
+				var s, k time.Duration
+				if i%2 == 0 {
+					s, k = inflateAll(&std, openStd), inflateAll(&kp, openKP)
+				} else {
+					k, s = inflateAll(&kp, openKP), inflateAll(&std, openStd)
+				}
+				ts = append(ts, float64(s)/1e6)
+				tk = append(tk, float64(k)/1e6)
+				ratios = append(ratios, float64(k)/float64(s))
+				i++
+			}
+			med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+			b.ReportMetric(med(ts), "std-ms")
+			b.ReportMetric(med(tk), "klauspost-ms")
+			b.ReportMetric(med(ratios), "klauspost/std")
+		})
 	}
 }

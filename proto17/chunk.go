@@ -2,13 +2,14 @@ package proto17
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/bits"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
