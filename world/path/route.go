@@ -16,13 +16,22 @@ const ReachedFrontier Reason = "frontier"
 const (
 	// DefaultSpacing is the distance between the portals of a long
 	// entrance along a region border, in blocks.
-	DefaultSpacing = 4
+	DefaultSpacing = 8
 	// DefaultWindow is the reach of one refinement leg in blocks
 	// (Chebyshev XZ distance).
 	DefaultWindow = 40
 	// DefaultNear is the XZ distance (Chebyshev) below which a route is
 	// planned by the exact search alone.
 	DefaultNear = 48
+	// DefaultCorridor is the default RouteOptions.Corridor.
+	DefaultCorridor = 6
+)
+
+// corridorFrom is the XZ distance from which a route keeps to a corridor;
+// guideWeight weighs the heuristic of the greedy search that lays it out.
+const (
+	corridorFrom = 256
+	guideWeight  = 1.5
 )
 
 // RouteOptions tune a Router.
@@ -45,6 +54,11 @@ type RouteOptions struct {
 	// portal route costs at most Weight times the best one over the
 	// portals, and far fewer portals are expanded. 0 or 1: none.
 	Weight float64
+	// Corridor is the half-width, in regions, of the corridor around a
+	// route over whole regions that a long route's portal search keeps to
+	// (0: DefaultCorridor; negative: no corridor, the portal search is
+	// exact over all regions).
+	Corridor int
 	// Near is the XZ distance below which the exact search alone plans a
 	// route (0: DefaultNear).
 	Near int
@@ -57,6 +71,9 @@ type Route struct {
 	Result
 	// AbstractExpanded counts the portals the abstract search expanded.
 	AbstractExpanded int `json:"abstract_expanded"`
+	// CoarseExpanded counts the portals the greedy search that lays out
+	// a long route's corridor expanded.
+	CoarseExpanded int `json:"coarse_expanded"`
 	// LegExpanded counts the nodes the exact legs expanded.
 	LegExpanded int `json:"leg_expanded"`
 	// Legs counts the exact searches that refined the route.
@@ -107,6 +124,9 @@ type Router struct {
 	borders map[borderKey]*border
 	stats   RouterStats
 
+	corridor map[regionKey]bool // when set, the regions the portal search may enter
+	weight   float64            // the current search's heuristic weight
+
 	nodes  []anode
 	open   []aentry
 	search uint32 // stamps regions' node slots
@@ -117,7 +137,7 @@ func NewRouter(g Grid, opt RouteOptions) (*Router, error) {
 	if opt.Dig || opt.Place {
 		return nil, errors.New("path: a Router plans walking routes: Options.Dig and Options.Place must be false")
 	}
-	if opt.Spacing < 0 || opt.Window < 0 || opt.Near < 0 {
+	if opt.Spacing < 0 || opt.Window < 0 || opt.Near < 0 || opt.Weight < 0 {
 		return nil, fmt.Errorf("path: RouteOptions Spacing %d, Window %d, Near %d: want ≥ 0", opt.Spacing, opt.Window, opt.Near)
 	}
 	o, err := opt.Options.normalize()
@@ -134,8 +154,12 @@ func NewRouter(g Grid, opt RouteOptions) (*Router, error) {
 	if opt.Near == 0 {
 		opt.Near = DefaultNear
 	}
+	if opt.Corridor == 0 {
+		opt.Corridor = DefaultCorridor
+	}
 	r := &Router{grid: g, opt: opt, spacing: opt.Spacing, gen: NewFinder(), finder: NewFinder(),
 		regions: map[regionKey]*region{}, borders: map[borderKey]*border{}}
+	r.weight = opt.Weight
 	r.gen.grid, r.gen.maxDrop = g, o.MaxDrop
 	r.gen.ct = compileCosts(o.Costs, o.MaxDrop, false, false)
 	return r, nil
@@ -261,7 +285,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 	defer func() {
 		out.RegionsBuilt = r.stats.Regions - statsBefore.Regions
 		out.BuildTime = r.stats.BuildTime - statsBefore.BuildTime
-		out.Expanded = out.AbstractExpanded + out.LegExpanded
+		out.Expanded = out.CoarseExpanded + out.AbstractExpanded + out.LegExpanded
 		out.Elapsed = time.Since(began)
 	}()
 
@@ -277,9 +301,38 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 		}
 	}
 
-	chain, tail, reason, err := r.abstract(start, goal, goalLoaded, began, &out)
-	if err != nil {
-		return out, err
+	// A long route searches the portals of a corridor around a route over
+	// the regions first, and all of them when the corridor holds none.
+	var chain []world.BlockPos
+	var tail *Result
+	var reason Reason
+	r.corridor = nil
+	if d := max(abs(goal.Pos.X-start.X), abs(goal.Pos.Z-start.Z)); goalLoaded && r.opt.Corridor >= 0 && d >= corridorFrom {
+		// The guide: a greedy portal search (heuristic weighted by
+		// guideWeight), fast and with the portals' true connectivity.
+		r.weight = guideWeight
+		guide, gtail, _, err := r.abstract(start, goal, goalLoaded, began, &out)
+		r.weight = r.opt.Weight
+		if err != nil {
+			return out, err
+		}
+		out.CoarseExpanded, out.AbstractExpanded = out.AbstractExpanded, 0
+		if gtail != nil {
+			r.corridor = r.corridorOf(guide)
+		}
+	}
+	if r.corridor != nil {
+		chain, tail, reason, err = r.abstract(start, goal, goalLoaded, began, &out)
+		if err != nil {
+			return out, err
+		}
+		r.corridor = nil
+	}
+	if tail == nil {
+		chain, tail, reason, err = r.abstract(start, goal, goalLoaded, began, &out)
+		if err != nil {
+			return out, err
+		}
 	}
 	out.Result, err = r.refine(chain, tail, goal, reason, began, &out)
 	return out, err
@@ -388,7 +441,11 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 		}
 		if i >= 0 {
 			for _, l := range rg.out[i] {
-				to := r.buildRegion(regionOf(l.to.X, l.to.Z))
+				tk := regionOf(l.to.X, l.to.Z)
+				if r.corridor != nil && !r.corridor[tk] {
+					continue
+				}
+				to := r.buildRegion(tk)
 				if to == nil {
 					continue
 				}
@@ -453,8 +510,8 @@ func (r *Router) relaxA(rg *region, j int32, g int64, parent int32) {
 // RouteOptions.Weight.
 func (r *Router) hA(p world.BlockPos) int64 {
 	h := r.gen.heuristic(p.X, p.Y, p.Z)
-	if r.opt.Weight > 1 {
-		h = int64(float64(h) * r.opt.Weight)
+	if r.weight > 1 {
+		h = int64(float64(h) * r.weight)
 	}
 	return h
 }
