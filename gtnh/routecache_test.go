@@ -49,6 +49,7 @@ func TestRouteCacheFollowsSnapshots(t *testing.T) {
 		store.SetState(40, 64, z, stone)
 		store.SetState(40, 65, z, stone)
 	}
+	from = world.Pos(34, 64, 24) // beside the wall, in the edited column
 	rt := plan()
 	assert.Greater(t, rc.router.Stats().Regions, built, "the edited column's region is rebuilt")
 	for _, s := range rt.Steps {
