@@ -360,13 +360,11 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 	r.search++
 	legs := map[int32]Result{}
 
-	goalRegions := map[regionKey]bool{}
+	// The regions the goal's ball reaches: a node there tries an exact
+	// leg to the goal.
 	rad := int(goal.Radius)
-	for cx := (goal.Pos.X - rad) >> regionShift; cx <= (goal.Pos.X+rad)>>regionShift; cx++ {
-		for cz := (goal.Pos.Z - rad) >> regionShift; cz <= (goal.Pos.Z+rad)>>regionShift; cz++ {
-			goalRegions[regionKey{cx, cz}] = true
-		}
-	}
+	gx0, gx1 := (goal.Pos.X-rad)>>regionShift, (goal.Pos.X+rad)>>regionShift
+	gz0, gz1 := (goal.Pos.Z-rad)>>regionShift, (goal.Pos.Z+rad)>>regionShift
 
 	sk := regionOf(start.X, start.Z)
 	srg := r.buildRegion(sk)
@@ -409,7 +407,7 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 		if rg == nil {
 			continue
 		}
-		if goalRegions[regionOf(p.X, p.Z)] {
+		if cx, cz := p.X>>regionShift, p.Z>>regionShift; cx >= gx0 && cx <= gx1 && cz >= gz0 && cz <= gz1 {
 			res, err := r.leg(p, goal, out)
 			if err != nil {
 				return nil, nil, "", err

@@ -183,3 +183,24 @@ func TestRouterFrontier(t *testing.T) {
 	assert.True(t, full.Complete, "%s", full.Reason)
 	checkPath(t, g, full.Result, Options{})
 }
+
+// TestRouterRadiusGoal: a goal with a radius that reaches into the next
+// regions (and is not standable itself) ends within the radius, at a cost
+// close to the exact search's.
+func TestRouterRadiusGoal(t *testing.T) {
+	g := tiled()
+	r, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	from, to := routeFrom(20, 30, 300, 0.5)
+	goal := Near(to.Add(0, 5, 0), 6) // in the air above the ground, 6 blocks around
+	rt, err := r.Find(from, goal)
+	require.NoError(t, err)
+	require.True(t, rt.Complete, "%s", rt.Reason)
+	checkPath(t, g, rt.Result, Options{})
+	assert.True(t, goal.Reached(rt.Steps[len(rt.Steps)-1].Pos))
+	ex, err := Find(g, from, goal, Options{MaxNodes: 5_000_000})
+	require.NoError(t, err)
+	require.True(t, ex.Complete)
+	assert.LessOrEqual(t, rt.Cost, ex.Cost*1.02)
+	assert.GreaterOrEqual(t, rt.Cost, ex.Cost-1e-9)
+}
