@@ -108,3 +108,33 @@ func BenchmarkExactRoute(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFrontierRoute plans one segment toward a goal far outside the
+// loaded terrain: the columns within 10 chunks of the start (a view
+// distance of 10) are loaded, the route ends on their edge.
+func BenchmarkFrontierRoute(b *testing.B) {
+	g := tiled()
+	for _, d := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			from, to := longRoute(d)
+			c := regionOf(from.X, from.Z)
+			loaded := func(cx, cz int) bool { return abs(cx-c.cx) <= 10 && abs(cz-c.cz) <= 10 }
+			r, err := NewRouter(g, RouteOptions{Loaded: loaded})
+			require.NoError(b, err)
+			first, err := r.Find(from, At(to))
+			require.NoError(b, err)
+			require.Equal(b, ReachedFrontier, first.Reason)
+			var rt Route
+			for b.Loop() {
+				rt, err = r.Find(from, At(to))
+				require.NoError(b, err)
+			}
+			end := rt.Steps[len(rt.Steps)-1].Pos
+			b.ReportMetric(float64(rt.Expanded), "expanded")
+			b.ReportMetric(float64(rt.AbstractExpanded), "portals")
+			b.ReportMetric(float64(first.Elapsed.Microseconds())/1000, "cold-ms")
+			b.ReportMetric(float64(first.RegionsBuilt), "regions")
+			b.ReportMetric(float64(max(abs(end.X-from.X), abs(end.Z-from.Z))), "reach-blocks")
+		})
+	}
+}
