@@ -57,6 +57,10 @@ func TestMoveToIntoStreamedTerrain(t *testing.T) {
 		}
 	}
 	assert.Positive(t, walls, "the route crosses streamed walls")
+	c.mu.Lock()
+	loaded := len(c.sess.loaded)
+	c.mu.Unlock()
+	assert.LessOrEqual(t, loaded, (2*(3+2)+1)*(2*(3+2)+1), "the columns left behind were unloaded")
 	assert.Empty(t, srv.Corrections(), "every step the server saw was legal")
 	assert.Empty(t, srv.Kicks())
 	t.Logf("%d blocks in %d segments, %d steps, %d re-plans, %d walls, %v", dist, segments, res.Details["steps"], res.Details["replans"], walls, time.Since(began))
