@@ -69,13 +69,88 @@ func snapshotStandY(snap *world.Snapshot) func(world.BlockPos) float64 {
 	}
 }
 
-// moveTo plans with the pathfinder over the client's world and walks the
-// path tick by tick. A server correction (or a blocked route) stops the
-// walk and plans again from where the server put the player.
+// maxStalls bounds the segments in a row that end no nearer the goal: a
+// route into unloaded terrain that makes no progress is abandoned.
+const maxStalls = 3
+
+// Route budgets: each exact search of a route, and the whole route.
+const (
+	routeMaxNodes = 200_000
+	routeMaxTime  = 2 * time.Second
+)
+
+// routeCache keeps a path.Router's abstraction in step with the snapshots
+// of the client's world: a column whose contents changed between two
+// snapshots is a different *world.Column (the chunk store copies a column
+// a snapshot shares before writing to it), so comparing the pointers
+// finds every loaded, unloaded or edited column.
+type routeCache struct {
+	router *path.Router
+	loaded map[[2]int]bool
+	cols   map[[2]int]*world.Column
+}
+
+func newRouteCache() (*routeCache, error) {
+	rc := &routeCache{cols: map[[2]int]*world.Column{}}
+	r, err := path.NewRouter(path.GridFunc(func(int, int, int) path.Cell { return path.Unknown }), path.RouteOptions{
+		Options: path.Options{MaxNodes: routeMaxNodes, MaxTime: routeMaxTime},
+		Loaded:  func(cx, cz int) bool { return rc.loaded[[2]int{cx, cz}] },
+	})
+	if err != nil {
+		return nil, err
+	}
+	rc.router = r
+	return rc, nil
+}
+
+// sync points the router at a new snapshot and drops what changed since
+// the last one.
+func (rc *routeCache) sync(snap *world.Snapshot, loaded map[[2]int]bool) {
+	rc.router.SetGrid(snapshotGrid(snap, loaded))
+	rc.loaded = loaded
+	chunks, _ := snap.Blocks.(*world.Chunks)
+	column := func(k [2]int) *world.Column {
+		if chunks == nil || !loaded[k] {
+			return nil
+		}
+		return chunks.Column(k[0], k[1])
+	}
+	for k, old := range rc.cols {
+		if now := column(k); now != old {
+			rc.router.InvalidateColumn(k[0], k[1])
+			if now == nil {
+				delete(rc.cols, k)
+			} else {
+				rc.cols[k] = now
+			}
+		}
+	}
+	for k := range loaded {
+		if _, seen := rc.cols[k]; !seen {
+			if col := column(k); col != nil {
+				rc.cols[k] = col
+				rc.router.InvalidateColumn(k[0], k[1])
+			}
+		}
+	}
+}
+
+// moveTo plans with the long-route planner (path.Router) over the client's
+// world and walks the path tick by tick. A server correction (or a blocked
+// route) stops the walk and plans again from where the server put the
+// player. A goal in columns the server has not sent is approached in
+// segments: each route ends at the best point on the edge of the loaded
+// columns, and the next one is planned from there with the columns that
+// arrived meanwhile. Planning runs on the action's goroutine, not the tick
+// loop's, so the body keeps ticking while a route is planned.
 func (x *act) moveTo(a action.MoveTo) ipc.Result {
 	goal := path.Near(a.Pos, a.Radius)
-	finder := path.NewFinder()
-	steps, replans, rounds := 0, 0, 0
+	rc, err := newRouteCache()
+	if err != nil {
+		return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
+	}
+	steps, replans, rounds, segments, stalls := 0, 0, 0, 0, 0
+	bestDist := math.Inf(1)
 	var why string
 	for ; ; rounds++ {
 		if err := x.settle(); err != nil {
@@ -86,6 +161,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		x.c.mu.Unlock()
 		snap := x.c.state.Snapshot()
 		b := x.body()
+		rc.sync(snap, loaded)
 		grid := snapshotGrid(snap, loaded)
 		start := path.FeetCell(grid, ifloor(b.x), b.y, ifloor(b.z))
 		if goal.Reached(start) {
@@ -94,23 +170,44 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			if err != nil && err != errCorrected && err != errStuck {
 				return x.fail(err, "centring")
 			}
-			return ipc.Result{Code: ipc.OK, Details: map[string]any{"steps": steps, "replans": replans, "to": start}}
+			return ipc.Result{Code: ipc.OK, Details: map[string]any{"steps": steps, "replans": replans, "segments": segments, "to": start}}
 		}
-		if replans > maxReplans || rounds > 2*maxReplans {
+		if replans > maxReplans || rounds-segments > 2*maxReplans {
 			return ipc.Failf(ipc.Interrupted, 0, "move to %v abandoned after %d re-plans: %s", a.Pos, replans-1, why)
 		}
-		res, err := finder.Find(grid, start, goal, path.Options{MaxNodes: 200_000, MaxTime: 2 * time.Second})
+		rt, err := rc.router.Find(start, goal)
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}
-		if !res.Complete {
-			return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v to within %.1f of %v (%s after %d nodes)", start, a.Radius, a.Pos, res.Reason, res.Expanded)
+		frontier := rt.Reason == path.ReachedFrontier
+		if !rt.Complete && !frontier {
+			return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v to within %.1f of %v (%s after %d nodes)", start, a.Radius, a.Pos, rt.Reason, rt.Expanded)
 		}
-		steps += len(res.Steps) - 1
-		err = x.walk(route(res.Steps, snapshotStandY(snap)))
+		if frontier {
+			// Progress is measured at the start of each segment.
+			if d := math.Sqrt(float64(start.DistSq(a.Pos))); d < bestDist-1 {
+				bestDist, stalls = d, 0
+			} else if stalls++; stalls > maxStalls {
+				return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v toward %v: the loaded terrain ends at %v and no nearer columns arrived", start, a.Pos, rt.Steps[len(rt.Steps)-1].Pos)
+			}
+			segments++
+			x.c.log.Debug().Int("segment", segments).Stringer("to", rt.Steps[len(rt.Steps)-1].Pos).
+				Int("portals", rt.AbstractExpanded).Dur("planned_in", rt.Elapsed).Msg("walking to the edge of the loaded terrain")
+			if len(rt.Steps) < 2 {
+				// Standing on the edge: wait for the server's next columns.
+				if _, err := x.within(20, func() bool { return len(x.s.loaded) != len(loaded) }); err != nil {
+					return x.fail(err, "waiting for chunks")
+				}
+				continue
+			}
+		}
+		steps += len(rt.Steps) - 1
+		err = x.walk(route(rt.Steps, snapshotStandY(snap)))
 		switch {
 		case err == nil:
-			why = "the walk ended off the goal"
+			if !frontier {
+				why = "the walk ended off the goal"
+			}
 			continue
 		case err == errCorrected:
 			why = "the server corrected the position"

@@ -56,7 +56,8 @@ type conn struct {
 	held          int
 	inv           [windowSlots]proto17.Slot
 	dig           *digState
-	hostileDug    bool // the hostile burst after the first dig was sent
+	hostileDug    bool         // the hostile burst after the first dig was sent
+	stream        *streamState // Options.Stream: the columns this player has
 	nextKeepAlive int32
 	lastKeepAlive time.Time
 	pendingKA     map[int32]time.Time

@@ -170,6 +170,11 @@ type Options struct {
 	// ViewRadius is the radius in columns of the area sent around the
 	// spawn column (default 2: 5×5 columns).
 	ViewRadius int
+	// Stream makes the world endless: columns are generated as the player
+	// walks (flat ground crossed by walls with gaps, see stream.go), the
+	// ones within ViewRadius of the player's column are sent and those
+	// farther than ViewRadius+2 unloaded, as a real server streams chunks.
+	Stream bool
 	// Trees are planted on the ground; nil means DefaultTrees, an empty
 	// slice none.
 	Trees []Tree

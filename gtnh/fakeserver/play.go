@@ -195,6 +195,7 @@ func (c *conn) moveLocked(out *outbox, x, feetY, headY, z float64, onGround bool
 		return ""
 	}
 	c.pos = to
+	c.streamLocked(out)
 	return ""
 }
 

@@ -33,6 +33,16 @@
 // cases return the best partial path (to the expanded position closest to
 // the goal by the heuristic) with [Result.Complete] false and the reason.
 //
+// Long routes: a [Router] keeps the exact A* as its local planner and adds
+// a hierarchy in the manner of HPA*: 16×16-column regions with portals on
+// their borders and cached costs between them. A route searches the portals
+// (within a corridor laid out by a fast greedy pass for routes of 256
+// blocks and more), then refines the portal chain with exact searches a
+// window apart, so its path uses the same moves. The cache is invalidated
+// per block and per chunk column; a goal in unloaded terrain gives a path
+// to the best point on the frontier of the loaded columns
+// ([ReachedFrontier]).
+//
 // Each move's cost assumes the world as the grid shows it: blocks broken or
 // placed by earlier steps of the same path are not remembered, which is the
 // usual approximation (Baritone makes the same one) and rarely matters since

@@ -1,0 +1,67 @@
+package gtnh
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestMoveToIntoStreamedTerrain walks to a point far outside the columns
+// the server sent at the join, through walls whose gaps come into view only
+// as the server streams columns around the moving player: move_to plans to
+// the edge of the loaded terrain, walks, and plans again, segment by
+// segment, without a correction. GTNH_LONG_ROUTE=1 walks 5,000 blocks
+// (about half a minute at the test's tick); the default is 400.
+func TestMoveToIntoStreamedTerrain(t *testing.T) {
+	dist := 400
+	if os.Getenv("GTNH_LONG_ROUTE") != "" {
+		dist = 5000
+	}
+	const tick = time.Millisecond
+	srv, err := fakeserver.New(fakeserver.Options{Stream: true, ViewRadius: 3, TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}})
+	require.NoError(t, err)
+	defer srv.Close()
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Open(context.Background()))
+
+	goal := world.Pos(8+dist, 64, 8+dist/10)
+	c.mu.Lock()
+	require.False(t, c.sess.loaded[[2]int{goal.X >> 4, goal.Z >> 4}], "the goal must start outside the loaded terrain")
+	c.mu.Unlock()
+	began := time.Now()
+	res := c.Execute(context.Background(), action.MoveTo{Pos: goal, Radius: 1})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	feet := c.State().Snapshot().Feet()
+	assert.LessOrEqual(t, feet.DistSq(goal), 1)
+	segments := res.Details["segments"].(int)
+	// A segment ends at the edge of the columns in view: at most 2·3+1
+	// columns of a view radius 3 away.
+	assert.GreaterOrEqual(t, segments, dist/(16*7), "the walk is planned in segments as the columns arrive")
+	walls := 0
+	for x := 9; x < goal.X; x++ {
+		if fakeserver.StreamWall(x, 0) && x >= 16*4 {
+			walls++
+		}
+	}
+	assert.Positive(t, walls, "the route crosses streamed walls")
+	c.mu.Lock()
+	loaded := len(c.sess.loaded)
+	c.mu.Unlock()
+	assert.LessOrEqual(t, loaded, (2*(3+2)+1)*(2*(3+2)+1), "the columns left behind were unloaded")
+	assert.Empty(t, srv.Corrections(), "every step the server saw was legal")
+	assert.Empty(t, srv.Kicks())
+	t.Logf("%d blocks in %d segments, %d steps, %d re-plans, %d walls, %v", dist, segments, res.Details["steps"], res.Details["replans"], walls, time.Since(began))
+}

@@ -1,0 +1,415 @@
+package path
+
+import (
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Regions of the long-route abstraction: 16×16 columns (a chunk column),
+// the full build height.
+const (
+	regionShift = 4
+	regionSide  = 1 << regionShift
+	// RouteMinY and RouteMaxY bound the heights a Router searches: the
+	// 1.7.10 build height.
+	RouteMinY = 0
+	RouteMaxY = 255
+	routeH    = RouteMaxY - RouteMinY + 1
+)
+
+// regionKey names a region by its chunk coordinates.
+type regionKey struct{ cx, cz int }
+
+func regionOf(x, z int) regionKey { return regionKey{x >> regionShift, z >> regionShift} }
+
+// borderKey names the border between region k and its +x (axis 0) or +z
+// (axis 1) neighbour.
+type borderKey struct {
+	k    regionKey
+	axis uint8
+}
+
+// link is a move across a border between two portals.
+type link struct {
+	from, to world.BlockPos
+	cost     int64
+}
+
+// border holds the portals chosen on one border and the moves across it.
+type border struct {
+	links []link
+}
+
+// region holds a region's portals (its ends of the border links, plus the
+// frontier points facing unloaded neighbours) and the exact costs between
+// them inside the region.
+type region struct {
+	portals  []world.BlockPos
+	index    map[world.BlockPos]int
+	frontier []bool
+	out      [][]link // links leaving each portal
+	dist     [][]int64
+
+	// The abstract search's node of each portal, valid while stamp is
+	// the Router's current search.
+	node  []int32
+	stamp uint32
+}
+
+// standable reports whether a body may stand with the feet at (x, y, z):
+// the feet cell clear over a solid block or in water, or holding its own
+// floor (a slab also needs the cell two above clear), and the head cell
+// clear — the rule the move generator applies to every position it enters.
+func standable(g Grid, x, y, z int) bool {
+	feet, head := g.Cell(x, y, z), g.Cell(x, y+1, z)
+	if !isClear(head) {
+		return false
+	}
+	switch feet {
+	case Passable:
+		return g.Cell(x, y-1, z) == Solid
+	case Water, Low:
+		return true
+	case Slab:
+		return isClear(g.Cell(x, y+2, z))
+	}
+	return false
+}
+
+// standHeights appends the feet heights a body may stand at in column
+// (x, z), reading each cell once.
+func standHeights(g Grid, x, z int, out []int) []int {
+	var col [routeH + 3]Cell
+	for y := RouteMinY - 1; y <= RouteMaxY+2; y++ {
+		col[y-RouteMinY+1] = g.Cell(x, y, z)
+	}
+	at := func(y int) Cell { return col[y-RouteMinY+1] }
+	for y := RouteMinY; y <= RouteMaxY; y++ {
+		feet, head := at(y), at(y+1)
+		if !isClear(head) {
+			continue
+		}
+		ok := false
+		switch feet {
+		case Passable:
+			ok = at(y-1) == Solid
+		case Water, Low:
+			ok = true
+		case Slab:
+			ok = y+2 > RouteMaxY+1 || isClear(at(y+2))
+		}
+		if ok {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// crossing is one cardinal move pair across a border at offset t along it:
+// a on the low side, b on the high side, with the costs of a→b and b→a
+// (-1 when that move does not exist).
+type crossing struct {
+	t      int
+	a, b   world.BlockPos
+	ab, ba int64
+}
+
+// buildBorder finds the cardinal moves across the border bk and keeps those
+// of the chosen portals: the moves are grouped into entrances (runs of
+// neighbouring offsets whose heights differ by at most one block on both
+// sides) and each entrance keeps its two ends and a crossing every
+// r.spacing offsets between them, as in HPA*.
+func (r *Router) buildBorder(bk borderKey) *border {
+	b := &border{}
+	lo, hi := bk.k, bk.k
+	if bk.axis == 0 {
+		hi.cx++
+	} else {
+		hi.cz++
+	}
+	if !r.isLoaded(lo) || !r.isLoaded(hi) {
+		return b
+	}
+	var cs []crossing
+	var ys []int
+	for t := 0; t < regionSide; t++ {
+		var ax, az, bx, bz int
+		if bk.axis == 0 {
+			ax, az = lo.cx<<regionShift+regionSide-1, lo.cz<<regionShift+t
+			bx, bz = ax+1, az
+		} else {
+			ax, az = lo.cx<<regionShift+t, lo.cz<<regionShift+regionSide-1
+			bx, bz = ax, az+1
+		}
+		ys = standHeights(r.grid, ax, az, ys[:0])
+		for _, y := range ys {
+			for _, m := range r.gen.neighbors(ax, y, az, r.grid.Cell(ax, y, az)) {
+				if m.x == bx && m.z == bz {
+					cs = append(cs, crossing{t: t, a: world.Pos(ax, y, az), b: world.Pos(bx, m.y, bz), ab: m.cost, ba: -1})
+				}
+			}
+		}
+		ys = standHeights(r.grid, bx, bz, ys[:0])
+		for _, y := range ys {
+			for _, m := range r.gen.neighbors(bx, y, bz, r.grid.Cell(bx, y, bz)) {
+				if m.x != ax || m.z != az {
+					continue
+				}
+				merged := false
+				for i := range cs {
+					if cs[i].t == t && cs[i].a.Y == m.y && cs[i].b.Y == y {
+						cs[i].ba, merged = m.cost, true
+					}
+				}
+				if !merged {
+					cs = append(cs, crossing{t: t, a: world.Pos(ax, m.y, az), b: world.Pos(bx, y, bz), ab: -1, ba: m.cost})
+				}
+			}
+		}
+	}
+	// Entrances: chains over consecutive offsets.
+	var chains [][]crossing
+	for _, c := range cs {
+		joined := false
+		for i := range chains {
+			last := chains[i][len(chains[i])-1]
+			if last.t == c.t-1 && abs(last.a.Y-c.a.Y) <= 1 && abs(last.b.Y-c.b.Y) <= 1 {
+				chains[i] = append(chains[i], c)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			chains = append(chains, []crossing{c})
+		}
+	}
+	for _, ch := range chains {
+		for _, i := range representatives(len(ch), r.spacing) {
+			c := ch[i]
+			if c.ab >= 0 {
+				b.links = append(b.links, link{c.a, c.b, c.ab})
+			}
+			if c.ba >= 0 {
+				b.links = append(b.links, link{c.b, c.a, c.ba})
+			}
+		}
+	}
+	return b
+}
+
+// representatives picks the indices of an entrance of n crossings that
+// become portals: both ends, and one every spacing between them.
+func representatives(n, spacing int) []int {
+	if n <= 0 {
+		return nil
+	}
+	if n == 1 {
+		return []int{0}
+	}
+	out := []int{0}
+	for i := spacing; i < n-1-spacing/2; i += spacing {
+		out = append(out, i)
+	}
+	return append(out, n-1)
+}
+
+// borderAt returns the border bk, building it when it is not cached.
+func (r *Router) borderAt(bk borderKey) *border {
+	if b, ok := r.borders[bk]; ok {
+		return b
+	}
+	b := r.buildBorder(bk)
+	r.borders[bk] = b
+	r.stats.Borders++
+	return b
+}
+
+// regionAt returns region k, building it (and its borders) when it is not
+// cached; nil when k is not loaded.
+func (r *Router) regionAt(k regionKey) *region {
+	if rg, ok := r.regions[k]; ok {
+		return rg
+	}
+	if !r.isLoaded(k) {
+		return nil
+	}
+	rg := &region{index: map[world.BlockPos]int{}}
+	add := func(p world.BlockPos, frontier bool) int {
+		i, ok := rg.index[p]
+		if !ok {
+			i = len(rg.portals)
+			rg.index[p] = i
+			rg.portals = append(rg.portals, p)
+			rg.frontier = append(rg.frontier, false)
+			rg.out = append(rg.out, nil)
+		}
+		if frontier {
+			rg.frontier[i] = true
+		}
+		return i
+	}
+	for _, bk := range []borderKey{{k, 0}, {k, 1}, {regionKey{k.cx - 1, k.cz}, 0}, {regionKey{k.cx, k.cz - 1}, 1}} {
+		for _, l := range r.borderAt(bk).links {
+			if regionOf(l.from.X, l.from.Z) == k {
+				i := add(l.from, false)
+				rg.out[i] = append(rg.out[i], l)
+			}
+			if regionOf(l.to.X, l.to.Z) == k {
+				add(l.to, false)
+			}
+		}
+	}
+	r.addFrontier(k, add)
+	r.regions[k] = rg
+	r.stats.Regions++
+	rg.dist = make([][]int64, len(rg.portals))
+	for i, p := range rg.portals {
+		rg.dist[i] = r.localCosts(k, p, rg.portals)
+	}
+	return rg
+}
+
+// addFrontier adds, for each side of region k whose neighbour is not
+// loaded, the standing positions of its edge column every r.spacing blocks
+// (and at both ends): the points a route into unloaded terrain heads for.
+func (r *Router) addFrontier(k regionKey, add func(world.BlockPos, bool) int) {
+	x0, z0 := k.cx<<regionShift, k.cz<<regionShift
+	sides := []struct {
+		n      regionKey
+		x, z   int // first column of the edge
+		dx, dz int // along the edge
+	}{
+		{regionKey{k.cx - 1, k.cz}, x0, z0, 0, 1},
+		{regionKey{k.cx + 1, k.cz}, x0 + regionSide - 1, z0, 0, 1},
+		{regionKey{k.cx, k.cz - 1}, x0, z0, 1, 0},
+		{regionKey{k.cx, k.cz + 1}, x0, z0 + regionSide - 1, 1, 0},
+	}
+	var ys []int
+	for _, s := range sides {
+		if r.isLoaded(s.n) {
+			continue
+		}
+		for _, t := range representatives(regionSide, r.spacing) {
+			x, z := s.x+s.dx*t, s.z+s.dz*t
+			ys = standHeights(r.grid, x, z, ys[:0])
+			for _, y := range ys {
+				add(world.Pos(x, y, z), true)
+			}
+		}
+	}
+}
+
+// localCosts is the cost from p to each of targets by moves that stay in
+// region k (Dijkstra; -1 for targets not reachable inside the region).
+func (r *Router) localCosts(k regionKey, p world.BlockPos, targets []world.BlockPos) []int64 {
+	out := make([]int64, len(targets))
+	l := &r.local
+	l.reset()
+	x0, z0 := k.cx<<regionShift, k.cz<<regionShift
+	idx := func(x, y, z int) int { return ((y-RouteMinY)<<regionShift|(z-z0))<<regionShift | (x - x0) }
+	want := map[int]int{}
+	for i, t := range targets {
+		out[i] = -1
+		want[idx(t.X, t.Y, t.Z)] = i
+	}
+	left := len(want)
+	start := idx(p.X, p.Y, p.Z)
+	l.set(start, 0)
+	l.push(0, int32(start))
+	for len(l.heap) > 0 && left > 0 {
+		d, n := l.pop()
+		if l.done[n] == l.stamp || d > l.dist[n] {
+			continue
+		}
+		l.done[n] = l.stamp
+		if i, ok := want[int(n)]; ok {
+			out[i] = d
+			left--
+		}
+		x, z, y := x0+int(n)&(regionSide-1), z0+int(n>>regionShift)&(regionSide-1), RouteMinY+int(n>>(2*regionShift))
+		for _, m := range r.gen.neighbors(x, y, z, r.grid.Cell(x, y, z)) {
+			if m.x>>regionShift != k.cx || m.z>>regionShift != k.cz || m.y < RouteMinY || m.y > RouteMaxY {
+				continue
+			}
+			j := idx(m.x, m.y, m.z)
+			nd := d + m.cost
+			if l.seen[j] != l.stamp || nd < l.dist[j] {
+				l.set(j, nd)
+				l.push(nd, int32(j))
+			}
+		}
+	}
+	return out
+}
+
+// localSearch is the reusable state of localCosts: dense arrays over one
+// region's positions, reset by a stamp.
+type localSearch struct {
+	dist  []int64
+	seen  []uint32
+	done  []uint32
+	stamp uint32
+	heap  []localEntry
+}
+
+type localEntry struct {
+	d int64
+	n int32
+}
+
+func (l *localSearch) reset() {
+	const n = regionSide * regionSide * routeH
+	if l.dist == nil {
+		l.dist, l.seen, l.done = make([]int64, n), make([]uint32, n), make([]uint32, n)
+	}
+	l.stamp++
+	if l.stamp == 0 {
+		clear(l.seen)
+		clear(l.done)
+		l.stamp = 1
+	}
+	l.heap = l.heap[:0]
+}
+
+func (l *localSearch) set(i int, d int64) { l.dist[i], l.seen[i] = d, l.stamp }
+
+func (l *localSearch) push(d int64, n int32) {
+	h := append(l.heap, localEntry{d, n})
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].d < d || (h[p].d == d && h[p].n <= n) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = localEntry{d, n}
+	l.heap = h
+}
+
+func (l *localSearch) pop() (int64, int32) {
+	h := l.heap
+	top := h[0]
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if rc := c + 1; rc < len(h) && (h[rc].d < h[c].d || (h[rc].d == h[c].d && h[rc].n < h[c].n)) {
+			c = rc
+		}
+		if h[c].d > last.d || (h[c].d == last.d && h[c].n >= last.n) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	if len(h) > 0 {
+		h[i] = last
+	}
+	l.heap = h
+	return top.d, top.n
+}

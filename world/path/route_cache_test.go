@@ -1,0 +1,134 @@
+package path
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// assertCacheFresh checks every border and region a Router has cached
+// against a fresh build from the grid as it is now: no stale entry may
+// survive an invalidation.
+func assertCacheFresh(t *testing.T, r *Router) {
+	t.Helper()
+	fresh, err := NewRouter(r.grid, r.opt)
+	require.NoError(t, err)
+	for bk, b := range r.borders {
+		assert.Equal(t, fresh.buildBorder(bk).links, b.links, "border %v is stale", bk)
+	}
+	for k, rg := range r.regions {
+		frg := fresh.regionAt(k)
+		require.NotNil(t, frg, "region %v is cached but not loaded", k)
+		assert.Equal(t, frg.portals, rg.portals, "portals of region %v are stale", k)
+		assert.Equal(t, frg.frontier, rg.frontier, "frontier of region %v is stale", k)
+		assert.Equal(t, frg.dist, rg.dist, "costs of region %v are stale", k)
+		assert.Equal(t, frg.out, rg.out, "links of region %v are stale", k)
+	}
+}
+
+// TestRouterCacheInvalidation changes random blocks (many in the edge
+// columns of regions, where borders are) and loads and unloads columns,
+// invalidating each change, plans a route after each round and checks
+// that everything cached matches a fresh build.
+func TestRouterCacheInvalidation(t *testing.T) {
+	const n = 80
+	rng := rand.New(rand.NewPCG(7, 9))
+	g := flatWorld(n)
+	for i := 0; i < 150; i++ {
+		x, z := rng.IntN(n), rng.IntN(n)
+		g.set(x, 1, z, Solid).set(x, 2, z, Solid)
+	}
+	unloaded := map[regionKey]bool{}
+	r, err := NewRouter(g, RouteOptions{Near: 1, Loaded: func(cx, cz int) bool { return !unloaded[regionKey{cx, cz}] }})
+	require.NoError(t, err)
+	edge := []int{0, 15, 1, 14, 7}
+	for round := 0; round < 40; round++ {
+		for i := 0; i < 4; i++ {
+			cx, cz := rng.IntN(n/16), rng.IntN(n/16)
+			x, z := cx*16+edge[rng.IntN(len(edge))], cz*16+edge[rng.IntN(len(edge))]
+			if rng.IntN(2) == 0 {
+				x = cx*16 + rng.IntN(16)
+			}
+			c := Passable
+			if g.Cell(x, 1, z) == Passable {
+				c = Solid
+			}
+			y := 1 + rng.IntN(2)
+			g.set(x, y, z, c)
+			r.InvalidateBlock(x, y, z)
+		}
+		if round%5 == 4 {
+			k := regionKey{rng.IntN(n / 16), rng.IntN(n / 16)}
+			unloaded[k] = !unloaded[k]
+			r.InvalidateColumn(k.cx, k.cz)
+		}
+		from, to := world.Pos(rng.IntN(n), 1, rng.IntN(n)), world.Pos(rng.IntN(n), 1, rng.IntN(n))
+		if !standableAt(g, from.X, from.Y, from.Z) || unloaded[regionOf(from.X, from.Z)] {
+			continue
+		}
+		rt, err := r.Find(from, At(to))
+		require.NoError(t, err)
+		if len(rt.Steps) > 1 {
+			checkPath(t, g, rt.Result, Options{})
+		}
+		assertCacheFresh(t, r)
+	}
+	assert.NotEmpty(t, r.regions)
+}
+
+// TestRegionCostsExact checks the cached abstraction of regions of the
+// tiled world against independent searches: each cost between two
+// portals of a region is the exhaustive search's over the region alone
+// (the grid masked outside it), and each link is a move the move generator
+// offers at that cost.
+func TestRegionCostsExact(t *testing.T) {
+	g := tiled()
+	r, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	for _, k := range []regionKey{{7, 13}, {2, 3}, {3, 11}, {23, 18}} {
+		rg := r.regionAt(k)
+		require.NotNil(t, rg)
+		require.NotEmpty(t, rg.portals)
+		masked := GridFunc(func(x, y, z int) Cell {
+			if regionOf(x, z) != k {
+				return Unknown
+			}
+			return g.Cell(x, y, z)
+		})
+		for i, p := range rg.portals {
+			dist := dijkstra(t, masked, p, Options{})
+			for j, q := range rg.portals {
+				want, ok := dist[q]
+				if !ok {
+					want = -1
+				}
+				assert.Equal(t, want, rg.dist[i][j], "region %v: %v→%v", k, p, q)
+			}
+			f := moveGen(t, g, Options{}, At(p))
+			for _, l := range rg.out[i] {
+				found := false
+				for _, m := range f.neighbors(p.X, p.Y, p.Z, g.Cell(p.X, p.Y, p.Z)) {
+					found = found || (world.Pos(m.x, m.y, m.z) == l.to && m.cost == l.cost)
+				}
+				assert.True(t, found, "link %v→%v at %d is no move", l.from, l.to, l.cost)
+				assert.NotEqual(t, k, regionOf(l.to.X, l.to.Z), "a link leaves the region")
+			}
+		}
+	}
+}
+
+func TestRepresentatives(t *testing.T) {
+	for _, c := range []struct {
+		n, spacing int
+		want       []int
+	}{
+		{0, 8, nil}, {1, 8, []int{0}}, {2, 8, []int{0, 1}}, {10, 8, []int{0, 9}},
+		{16, 8, []int{0, 8, 15}}, {16, 4, []int{0, 4, 8, 12, 15}}, {13, 4, []int{0, 4, 8, 12}},
+	} {
+		assert.Equal(t, c.want, representatives(c.n, c.spacing), "n %d spacing %d", c.n, c.spacing)
+	}
+}
