@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -186,25 +185,8 @@ func nearbyMachines(w *world.Snapshot, n int) ([]machineView, int) {
 	return ms, 0
 }
 
-// inventoryChanges renders what a step changed, "+5 minecraft:log, -4 …".
+// inventoryChanges renders what a step changed, "+5 minecraft:log, -4 …",
+// bounded.
 func inventoryChanges(before, after map[string]int) string {
-	keys := map[string]bool{}
-	for k := range before {
-		keys[k] = true
-	}
-	for k := range after {
-		keys[k] = true
-	}
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var parts []string
-	for _, k := range names {
-		if d := after[k] - before[k]; d != 0 {
-			parts = append(parts, fmt.Sprintf("%+d %s", d, k))
-		}
-	}
-	return oneLine(strings.Join(parts, ", "), maxErrorText)
+	return oneLine(loop.InventoryChange(before, after), maxErrorText)
 }

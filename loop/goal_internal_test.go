@@ -41,3 +41,14 @@ func TestSkillRunMet(t *testing.T) {
 		})
 	}
 }
+
+func TestInventoryChange(t *testing.T) {
+	got := InventoryChange(map[string]int{"minecraft:log": 5, "minecraft:stick": 2, "minecraft:dirt": 1},
+		map[string]int{"minecraft:log": 1, "minecraft:stick": 2, "minecraft:planks": 8})
+	if want := "-1 minecraft:dirt, -4 minecraft:log, +8 minecraft:planks"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := InventoryChange(nil, nil); got != "" {
+		t.Fatalf("no change: got %q", got)
+	}
+}

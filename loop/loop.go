@@ -94,6 +94,28 @@ func Summarize(w *world.Snapshot) Summary {
 		Health: w.Player.Health, Food: w.Player.Food, Inventory: inv}
 }
 
+// InventoryChange renders what changed between two inventory summaries,
+// by item: "+5 minecraft:log, -4 minecraft:planks" ("" when nothing did).
+func InventoryChange(before, after map[string]int) string {
+	names := make([]string, 0, len(before)+len(after))
+	for k := range before {
+		names = append(names, k)
+	}
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, k := range names {
+		if d := after[k] - before[k]; d != 0 {
+			parts = append(parts, fmt.Sprintf("%+d %s", d, k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // StepRecord is one step of a run; it is also the trace line.
 type StepRecord struct {
 	Step       int               `json:"step"`

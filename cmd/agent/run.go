@@ -471,7 +471,7 @@ func stepLine(r loop.StepRecord) string {
 	}
 	line := fmt.Sprintf("step %3d  %-48s %-14s", r.Step, what, r.Verdict)
 	if r.After != nil {
-		if d := inventoryDelta(r.Before.Inventory, r.After.Inventory); d != "" {
+		if d := loop.InventoryChange(r.Before.Inventory, r.After.Inventory); d != "" {
 			line += " " + d
 		}
 	}
@@ -496,28 +496,6 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-func inventoryDelta(before, after map[string]int) string {
-	keys := map[string]bool{}
-	for k := range before {
-		keys[k] = true
-	}
-	for k := range after {
-		keys[k] = true
-	}
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var parts []string
-	for _, k := range names {
-		if d := after[k] - before[k]; d != 0 {
-			parts = append(parts, fmt.Sprintf("%+d %s", d, k))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 func printOutcome(w io.Writer, out loop.Outcome, reg *registry.Registry) {
