@@ -29,10 +29,10 @@ type State struct {
 	// snapshot holds the map, so the next change copies it.
 	posTags       map[BlockPos]posTag
 	posTagsShared bool
-	tick     int64
-	tags     *TagTable
-	tech     *TechRules
-	version  uint64
+	tick          int64
+	tags          *TagTable
+	tech          *TechRules
+	version       uint64
 
 	// Derived data, rebuilt on demand after a change.
 	entList   []Entity
