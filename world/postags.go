@@ -133,3 +133,16 @@ func (v *taggedView) Nearest(center BlockPos, radius, k int, match func(Block) b
 	}
 	return out
 }
+
+// ChunksOf returns the chunk view behind a snapshot's block source (a
+// *Chunks, or one with position tags over it), for the readers that need
+// the chunks themselves (the pathfinder, a mirror of the world).
+func ChunksOf(src BlockSource) (*Chunks, bool) {
+	switch b := src.(type) {
+	case *Chunks:
+		return b, b != nil
+	case *taggedView:
+		return ChunksOf(b.base)
+	}
+	return nil, false
+}

@@ -56,6 +56,8 @@ type conn struct {
 	held          int
 	inv           [windowSlots]proto17.Slot
 	dig           *digState
+	window        *openWindow // the open container window
+	cursor        proto17.Slot
 	hostileDug    bool // the hostile burst after the first dig was sent
 	nextKeepAlive int32
 	lastKeepAlive time.Time
@@ -664,6 +666,7 @@ func (c *conn) join() error {
 	s.mu.Lock()
 	c.playing = true
 	var out outbox
+	out.add(s.modPacketsLocked(c)...)
 	for _, it := range s.items {
 		// The item entities lying around, as the entity tracker sends them.
 		out.add(s.itemPackets(c, it)...)

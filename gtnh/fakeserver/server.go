@@ -151,6 +151,7 @@ type Server struct {
 	digs     []Dig
 	fixes    []Correction
 	kicks    []Kick
+	mods     *modWorld
 
 	wg sync.WaitGroup
 }
@@ -186,6 +187,10 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("fakeserver: options: Inventory[%d]: item %q is not in the registry", i, it.Name)
 		}
 	}
+	mods, err := newModWorld(o, ids)
+	if err != nil {
+		return nil, err
+	}
 	addr := o.Addr
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -196,7 +201,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		opts: o, formats: f, ids: ids, registry: regBytes, ln: ln, addr: ln.Addr().String(), start: time.Now(),
-		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{},
+		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{}, mods: mods,
 		nextEID: 100, items: map[int32]*droppedItem{}, reached: map[Stage]int{}, saved: map[string]*savedPlayer{},
 	}
 	s.wg.Add(1)
