@@ -1,9 +1,11 @@
 package gtnh
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -42,10 +44,64 @@ func (m mods) layoutForWindow(windowType, size int) (modnet.ContainerLayout, boo
 // skipped (counted as "mod state over limit").
 const maxModEntries = 1 << 16
 
-// gtMachine is what GregTech's messages said about one machine.
+// gtMachine is what GregTech's messages said about one machine, and for a
+// coal boiler what the client can tell of its water.
 type gtMachine struct {
 	meta   int
 	common modnet.Common
+	update uint8
+	// waterFloor is a lower bound of a boiler's water in mB at client
+	// tick floorTick, from the water buckets the server took (see
+	// noteUse).
+	waterFloor int
+	floorTick  int64
+}
+
+// boilerSpec is what the client knows of a GregTech coal boiler's tanks
+// and heat without its GUI (the same numbers as the simulator's, sim/data.go).
+type boilerSpec struct {
+	capacity       int // MTEBoiler.getCapacity: 16 000 mB of water
+	maxTemp        int // getMaxTemperature, °C
+	steamPerSecond int // getProductionPerSecond, mB of steam
+}
+
+// steamPerWater is GTValues.STEAM_PER_WATER: a boiler turns 1 mB of water
+// into 160 mB of steam (MTEBoiler.produceSteam).
+const steamPerWater = 160
+
+// coalBoilers are the boilers whose water the client estimates: the bronze
+// small coal boiler (meta tile entity 100; MTEBoilerBronze: 500 °C,
+// 120 mB of steam a second). Other boilers get no water tank in the world
+// model, so the skills leave them alone.
+var coalBoilers = map[int]boilerSpec{100: {capacity: 16000, maxTemp: 500, steamPerSecond: 120}}
+
+// boilerState fills in what the client can tell of a coal boiler's water
+// and heat without its GUI. GregTech sends neither (they are ModularUI
+// widget values in the GUI, not read yet); the tile's update byte is
+// MTEBoiler.getUpdateData, playBoiling, which is set only while the boiler
+// is above 100 °C and has water to make steam (canNotCreateSteam). So:
+//   - water: at least 1 mB while boiling; at least what the water buckets
+//     the server took added (noteUse), less what the boiler can have boiled
+//     since at its full rate; 0 ("not known to hold any") otherwise;
+//   - temperature: above 100 °C while boiling (reported as 101); otherwise
+//     unknown, reported as the boiler's maximum, so that the safety rules
+//     (never water a boiler that may be hot and dry) treat it as hot.
+func boilerState(m *world.Machine, g gtMachine, spec boilerSpec, now int64) {
+	boiling := g.update == 1
+	water := 0
+	if g.waterFloor > 0 {
+		used := (now - g.floorTick) * int64(spec.steamPerSecond)
+		used = (used + 20*steamPerWater - 1) / (20 * steamPerWater)
+		water = max(0, g.waterFloor-int(min(used, int64(g.waterFloor))))
+	}
+	if boiling {
+		water = max(water, 1)
+	}
+	m.Fluids = map[string]world.FluidTank{"water": {Fluid: "water", Amount: water, Capacity: spec.capacity}}
+	m.Temperature = float64(spec.maxTemp)
+	if boiling {
+		m.Temperature = 101
+	}
 }
 
 // modState is a session's mod state; guarded by Client.mu.
@@ -171,23 +227,61 @@ func (c *Client) gtTile(s *session, t modnet.TileEntity) {
 		c.mu.Unlock()
 		return
 	}
-	s.mods.gtm[pos] = gtMachine{meta: int(t.MetaID), common: t.Common}
+	g := s.mods.gtm[pos]
+	if g.meta != int(t.MetaID) {
+		g = gtMachine{meta: int(t.MetaID)}
+	}
+	g.common, g.update = t.Common, t.Update
+	s.mods.gtm[pos] = g
 	c.mu.Unlock()
-	c.putGTMachine(pos, info.Kind, t.Common)
+	c.putGTMachine(pos, info.Kind, g)
 }
 
 // putGTMachine puts a GregTech machine into the world, keeping the slots an
 // open GUI showed.
-func (c *Client) putGTMachine(pos world.BlockPos, kind string, common modnet.Common) {
+func (c *Client) putGTMachine(pos world.BlockPos, kind string, g gtMachine) {
+	now := c.ticks.Load()
 	c.state.Update(func(tx *world.Tx) {
 		m, ok := tx.Machine(pos)
 		if !ok || m.Kind != kind {
 			m = world.Machine{Kind: kind, Pos: pos}
 		}
-		m.Formed, m.Active = true, common.Active()
+		m.Formed, m.Active = true, g.common.Active()
+		if spec, ok := coalBoilers[g.meta]; ok && kind == world.MachineSteamBoiler {
+			boilerState(&m, g, spec, now)
+		}
 		tx.PutMachine(m)
 	})
 	c.notify()
+}
+
+// noteUse learns from a use_item on a block: a water bucket the server
+// turned into an empty bucket on a coal boiler was poured into it
+// (MTEBoiler.onRightclick: fill(1000 mB), then the bucket is emptied even
+// if the tank took less). fill adds min(1000, room), so the water is now at
+// least min(floor + 1000, capacity).
+func (c *Client) noteUse(s *session, target world.BlockPos, before, after world.ItemStack) {
+	if before.ID != "minecraft:water_bucket" || after.ID != "minecraft:bucket" {
+		return
+	}
+	now := c.ticks.Load()
+	c.mu.Lock()
+	g, ok := s.mods.gtm[target]
+	spec, boiler := coalBoilers[g.meta]
+	if !ok || !boiler {
+		c.mu.Unlock()
+		return
+	}
+	var cur world.Machine
+	boilerState(&cur, g, spec, now)
+	g.waterFloor = min(cur.Fluids["water"].Amount+1000, spec.capacity)
+	g.floorTick = now
+	s.mods.gtm[target] = g
+	c.mu.Unlock()
+	if md := modData(); md.d != nil {
+		info, _ := md.d.Machine(g.meta)
+		c.putGTMachine(target, info.Kind, g)
+	}
 }
 
 // gtEvents applies GregTech block events: a new common byte changes a
@@ -196,7 +290,7 @@ func (c *Client) putGTMachine(pos world.BlockPos, kind string, common modnet.Com
 func (c *Client) gtEvents(s *session, e modnet.BlockEvents) {
 	md := modData()
 	for _, ev := range e.Events {
-		if ev.Event != modnet.EventCommonData {
+		if ev.Event != modnet.EventCommonData && ev.Event != modnet.EventCustomData {
 			continue
 		}
 		pos := world.Pos(int(ev.X), int(ev.Y), int(ev.Z))
@@ -204,7 +298,11 @@ func (c *Client) gtEvents(s *session, e modnet.BlockEvents) {
 		m, ok := s.mods.gtm[pos]
 		other := e.HasDimension && e.Dimension != s.dimension
 		if ok && !other {
-			m.common = modnet.Common(ev.Value)
+			if ev.Event == modnet.EventCommonData {
+				m.common = modnet.Common(ev.Value)
+			} else {
+				m.update = ev.Value
+			}
 			s.mods.gtm[pos] = m
 		}
 		c.mu.Unlock()
@@ -212,7 +310,7 @@ func (c *Client) gtEvents(s *session, e modnet.BlockEvents) {
 			continue
 		}
 		if info, known := md.d.Machine(m.meta); known {
-			c.putGTMachine(pos, info.Kind, m.common)
+			c.putGTMachine(pos, info.Kind, m)
 		}
 	}
 }
@@ -361,4 +459,30 @@ func (c *Client) onFMLRuntime(s *session, data []byte) {
 		return
 	}
 	c.openWindow(s, newModContainer(uint8(g.WindowID), l), &pos)
+}
+
+// joinSettleTicks is how long a join waits, after the player's column
+// arrived, for the data that follows the chunks: the tile data of the
+// machines in view (Railcraft sends a brick's data as its tile description
+// packet after the chunk, EntityPlayerMP.onUpdate in 1.7.10; GregTech on
+// the machine's next update). Without it the first decision of a run could
+// see the coke ovens and boilers around the player missing.
+const joinSettleTicks = 10
+
+// settle waits joinSettleTicks ticks (of the configured tick length) after
+// the join; a session that ends meanwhile was joined and is left to the
+// supervisor.
+func (c *Client) settle(ctx context.Context, s *session) error {
+	t := time.NewTimer(joinSettleTicks * c.cfg.Tick)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-s.ended:
+		// Joined, then lost: the supervisor handles the end like any
+		// other.
+		return nil
+	case <-ctx.Done():
+		return &LoginError{Stage: StageJoin, Err: fmt.Errorf("settling after the join: %w", ctx.Err())}
+	}
 }

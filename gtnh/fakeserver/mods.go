@@ -39,12 +39,18 @@ type CokeOven struct {
 func (o CokeOven) Master() world.BlockPos { return world.Pos(o.X+1, o.Y, o.Z+1) }
 
 // Boiler is a GregTech small coal boiler (meta tile entity 100) at X, Y, Z,
-// with Water and Steam in mB and Fuel in its fuel slot.
+// with Water and Steam in mB and Fuel in its fuel slot. It does not heat up
+// or burn its fuel: Boiling says whether it makes steam (above 100 °C with
+// water), which its tile message's update byte tells (MTEBoiler.getUpdateData).
 type Boiler struct {
 	X, Y, Z      int
 	Water, Steam int
 	Fuel         Item
+	Boiling      bool
 }
+
+// boilerCapacity is MTEBoiler.getCapacity, mB.
+const boilerCapacity = 16000
 
 // Chest is a chest at X, Y, Z: an Iron Chest (54 slots, opened by FML
 // OpenGui) or, with Vanilla, a vanilla chest (27 slots, Open Window).
@@ -74,7 +80,7 @@ func SteamAge(o *Options) {
 		g = 63
 	}
 	o.CokeOvens = []CokeOven{{X: 2, Y: g + 1, Z: 0, Output: Item{Name: CokeItem, Count: 12}}}
-	o.Boilers = []Boiler{{X: 13, Y: g + 1, Z: 2, Water: 8000}}
+	o.Boilers = []Boiler{{X: 13, Y: g + 1, Z: 2, Water: 6000, Boiling: true}}
 	o.Chests = []Chest{{X: 6, Y: g + 1, Z: 12, Items: []Item{{Slot: 3, Name: "minecraft:coal", Count: 20}}},
 		{X: 10, Y: g + 1, Z: 12, Vanilla: true}}
 	o.Ores = []Ore{
@@ -323,8 +329,12 @@ func (s *Server) modPacketsLocked(c *conn) []outgoing {
 		}
 	}
 	for _, bo := range m.boils {
+		var update uint8
+		if bo.Boiling {
+			update = 1
+		}
 		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
-			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, boilerMeta, 2|64, 0)})
+			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, boilerMeta, 2|64, update)})
 	}
 	for _, r := range m.ores {
 		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
@@ -380,6 +390,20 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 	}
 	if c.pos.DistSq(clicked.Center()) >= 64 {
 		return true // out of reach: nothing opens
+	}
+	if b.layout.Kind == layoutBoiler {
+		// MTEBoiler.onRightclick: a water bucket is poured in (1000 mB,
+		// as far as it fits) and handed back empty; anything else opens
+		// the GUI.
+		if sl, held := c.heldLocked(); held == "minecraft:water_bucket" {
+			b.water = min(b.water+1000*int(sl.Count), boilerCapacity)
+			id, _ := s.ids.ItemID("minecraft:bucket")
+			c.inv[hotbarFirst+c.held] = proto17.Slot{ID: int16(id), Count: 1}
+			out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(hotbarFirst + c.held), Item: c.inv[hotbarFirst+c.held]})
+			s.notifyLocked()
+			s.logf("conn %d: poured a water bucket into the boiler at %v: %d mB", c.id, pos, b.water)
+			return true
+		}
 	}
 	m.window = m.window%100 + 1 // EntityPlayerMP.getNextWindowId
 	w := &openWindow{id: m.window, box: b}
@@ -503,6 +527,17 @@ func (c *conn) closeWindowLocked(out *outbox) {
 	if slot, ok := c.addItemLocked(st); ok {
 		out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(slot), Item: c.inv[slot]})
 	}
+}
+
+// BoilerWater returns the water in mB of the boiler at a position.
+func (s *Server) BoilerWater(pos world.BlockPos) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.mods.boxes[pos]
+	if !ok || b.layout.Kind != layoutBoiler {
+		return 0, false
+	}
+	return b.water, true
 }
 
 // ContainerItems returns the container at a GUI position (a coke oven's

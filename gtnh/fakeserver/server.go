@@ -458,6 +458,30 @@ func (s *Server) Players() []PlayerInfo {
 	return out
 }
 
+// Player returns the player of that name as the server knows it: playing,
+// or saved when it left (then Conn is 0 and only Name, Pos, HeldSlot and
+// Inventory are set).
+func (s *Server) Player(name string) (PlayerInfo, bool) {
+	for _, p := range s.Players() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sp := s.saved[name]
+	if sp == nil {
+		return PlayerInfo{}, false
+	}
+	p := PlayerInfo{Name: name, Pos: sp.pos, HeldSlot: sp.held}
+	for i, sl := range sp.inv {
+		if !sl.Empty() {
+			p.Inventory = append(p.Inventory, s.itemOf(i, sl))
+		}
+	}
+	return p, true
+}
+
 // DroppedItems returns the item entities lying in the world, by entity id.
 func (s *Server) DroppedItems() []DroppedItem {
 	s.mu.Lock()
