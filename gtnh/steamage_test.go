@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +12,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -167,4 +170,146 @@ func TestModWindows(t *testing.T) {
 			assert.Empty(t, c.Stats().Malformed)
 		})
 	}
+}
+
+// TestMalformedModMessagesAreDropped: a GregTech, Railcraft or FML payload
+// that does not decode is counted in Stats.Malformed and dropped; the
+// session and the machines already known stay.
+func TestMalformedModMessagesAreDropped(t *testing.T) {
+	srv, c := steamAgeServer(t, true, nil)
+	machine(t, c, world.MachineSteamBoiler, world.Pos(13, 64, 2))
+	tile := fakeserver.GregTechTile(modnetFormats(t), 13, 64, 2, 100, 2, 0)
+	oven := fakeserver.RailcraftCokeOven(2, 64, 0, world.Pos(3, 64, 1), 0, false)
+	gui := fakeserver.OpenGui(5, "Railcraft", 17, 3, 64, 1)
+	for _, m := range []struct {
+		channel string
+		data    []byte
+	}{
+		{"GregTech", tile[:len(tile)-1]},              // truncated
+		{"GregTech", append(tile, 0)},                 // trailing byte
+		{"GregTech", nil},                             // no id
+		{"RC", oven[:9]},                              // truncated header
+		{"RC", append(oven[:len(oven):len(oven)], 7)}, // trailing byte
+		{"FML", gui[:10]},                             // truncated OpenGui
+	} {
+		srv.Send(&proto17.PluginMessage{Channel: m.channel, Data: m.data})
+	}
+	eventually(t, "six malformed messages counted", func() bool {
+		st := c.Stats()
+		return st.Malformed["PluginMessage(GregTech)"] == 3 && st.Malformed["PluginMessage(RC)"] == 2 && st.Malformed["PluginMessage(FML)"] == 1
+	})
+	res := c.Execute(context.Background(), action.Chat{Message: "still here"})
+	assert.Equal(t, ipc.OK, res.Code, res.Error)
+	machine(t, c, world.MachineSteamBoiler, world.Pos(13, 64, 2))
+	machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
+	assert.Empty(t, srv.Kicks())
+}
+
+func modnetFormats(t *testing.T) modnet.GTFormats {
+	f, err := modnet.GregTechFormats("5.09.51.482")
+	require.NoError(t, err)
+	return f
+}
+
+// TestUnknownGregTechVersionIsSkipped: a gregtech version outside the known
+// range is refused: its messages are counted as skipped, one warning is
+// logged, no GregTech machine or ore is read; Railcraft's coke oven is.
+func TestUnknownGregTechVersionIsSkipped(t *testing.T) {
+	logs := newSyncBuffer()
+	o := fakeserver.Options{TickDuration: 5 * time.Millisecond,
+		Mods: append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: "5.09.52.100"})}
+	fakeserver.SteamAge(&o)
+	srv, err := fakeserver.New(o)
+	require.NoError(t, err)
+	defer srv.Close()
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond, Log: zerolog.New(logs).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Open(context.Background()))
+	machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
+	eventually(t, "the boiler's tile and the five ores skipped", func() bool {
+		return c.Stats().Skipped["PluginMessage(GregTech)"] == 6
+	})
+	snap := c.State().Snapshot()
+	assert.Empty(t, snap.MachinesOfKind(world.MachineSteamBoiler, 64))
+	assert.Empty(t, snap.NearestBlocks(64, 0, "ore:oreCopper"))
+	assert.Empty(t, c.Stats().Malformed, "refused, not misparsed")
+	assert.Equal(t, 1, strings.Count(logs.String(), "GregTech messages skipped"), logs.String())
+	assert.Contains(t, logs.String(), "5.09.52.100")
+}
+
+// TestBoilerWater: what the client says of a coal boiler's water and heat
+// from what the server told it.
+func TestBoilerWater(t *testing.T) {
+	spec := coalBoilers[100]
+	state := func(g gtMachine, now int64) world.Machine {
+		var m world.Machine
+		boilerState(&m, g, spec, now)
+		return m
+	}
+	cold := state(gtMachine{meta: 100}, 0)
+	assert.Equal(t, world.FluidTank{Fluid: "water", Capacity: 16000}, cold.Fluid("water"), "nothing known: no water")
+	assert.Equal(t, 500.0, cold.Temperature, "unknown heat is the boiler's maximum")
+	boiling := state(gtMachine{meta: 100, update: 1}, 0)
+	assert.Equal(t, 1, boiling.Fluid("water").Amount, "boiling needs water")
+	assert.Equal(t, 101.0, boiling.Temperature, "boiling is above 100 °C")
+	// 3000 mB poured at tick 100; the boiler boils at most 120 mB of
+	// steam a second, 0.75 mB of water: 20 s later at least 2985 mB.
+	poured := gtMachine{meta: 100, waterFloor: 3000, floorTick: 100}
+	assert.Equal(t, 3000, state(poured, 100).Fluid("water").Amount)
+	assert.Equal(t, 2985, state(poured, 500).Fluid("water").Amount)
+	assert.Equal(t, 2999, state(poured, 101).Fluid("water").Amount, "a part of a mB counts as used")
+	assert.Equal(t, 0, state(poured, 100+4000*20*160/120+20).Fluid("water").Amount, "long after, nothing is known")
+	poured.update = 1
+	assert.Equal(t, 1, state(poured, 1_000_000).Fluid("water").Amount)
+}
+
+// TestPouringWaterRaisesTheFloor: a water bucket the server empties on a
+// boiler adds up to 1000 mB, never past the capacity; other uses teach
+// nothing.
+func TestPouringWaterRaisesTheFloor(t *testing.T) {
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	s := &session{mods: newModState()}
+	pos := world.Pos(1, 2, 3)
+	s.mods.gtm[pos] = gtMachine{meta: 100}
+	bucket, water := world.NewStack("minecraft:bucket", 0, 1), world.NewStack("minecraft:water_bucket", 0, 1)
+	c.noteUse(s, pos, water, water) // the server kept the bucket full
+	c.noteUse(s, pos, bucket, water)
+	c.noteUse(s, world.Pos(9, 9, 9), water, bucket) // not a boiler
+	assert.Zero(t, s.mods.gtm[pos].waterFloor)
+	for range 17 {
+		c.noteUse(s, pos, water, bucket)
+	}
+	assert.Equal(t, 16000, s.mods.gtm[pos].waterFloor, "never past the capacity")
+	var m world.Machine
+	c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(pos) })
+	assert.Equal(t, 16000, m.Fluid("water").Amount)
+}
+
+// FuzzModMessages: any payload on the mod channels is read or dropped,
+// never a panic, and the client's mod state stays within its bounds.
+func FuzzModMessages(f *testing.F) {
+	gt := modnet.GTFormats{Tile: modnet.TileLayoutCompact, BlockEvent: modnet.BlockEventBatched, Ores: modnet.OreSourcePacket}
+	f.Add(byte(0), fakeserver.GregTechTile(gt, 1, 2, 3, 100, 8, 1))
+	f.Add(byte(0), fakeserver.GregTechOres(1, 2, 3, modnet.Ore{Material: 35}))
+	f.Add(byte(1), fakeserver.RailcraftCokeOven(2, 64, 0, world.Pos(3, 64, 1), 5, true))
+	f.Add(byte(2), fakeserver.OpenGui(5, "Railcraft", 17, 3, 64, 1))
+	f.Add(byte(2), fakeserver.OpenGui(6, "modularui", 3, 1, 2, 3))
+	f.Fuzz(func(t *testing.T, ch byte, data []byte) {
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+		c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
+		s := &session{mods: newModState()}
+		s.mods.gt = &gt
+		switch ch % 3 {
+		case 0:
+			c.onGregTech(s, data)
+		case 1:
+			c.onRailcraft(s, data)
+		default:
+			c.onFMLRuntime(s, data)
+		}
+		if s.inv.open != nil {
+			assert.NotEmpty(t, s.inv.open.slots)
+		}
+	})
 }
