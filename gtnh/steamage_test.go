@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"encoding/binary"
 	"strings"
 	"testing"
 	"time"
@@ -312,4 +313,65 @@ func FuzzModMessages(f *testing.F) {
 			assert.NotEmpty(t, s.inv.open.slots)
 		}
 	})
+}
+
+// TestCokeOvenBricksOnlyOnTheirBlock: RC tile data is the coke oven's only
+// on a Railcraft:machine.alpha block (the id is an ordinal within the
+// block); an oven whose master reports it is no longer formed is no
+// machine any more.
+func TestCokeOvenBricksOnlyOnTheirBlock(t *testing.T) {
+	srv, c := steamAgeServer(t, true, nil)
+	master := world.Pos(3, 64, 1)
+	machine(t, c, world.MachineCokeOven, master)
+	// A formed master brick's message for a grass block.
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: fakeserver.RailcraftCokeOven(20, 63, 20, world.Pos(20, 63, 20), 0, false)})
+	eventually(t, "the message skipped", func() bool { return c.Stats().Skipped["RC tile (not a coke oven)"] == 1 })
+	assert.Len(t, c.State().Snapshot().MachinesOfKind(world.MachineCokeOven, 64), 1)
+
+	// The master falls apart: hasMaster false, cook time 0, not cooking.
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: []byte{0, 0, 0, 0, 3, 0, 0, 0, 64, 0, 0, 0, 1, 0, 7, 0, 0, 0, 0, 0, 0}})
+	eventually(t, "the oven gone", func() bool {
+		return len(c.State().Snapshot().MachinesOfKind(world.MachineCokeOven, 64)) == 0
+	})
+	// A brick formed again reports it: the oven comes back when its master
+	// does, not before.
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: fakeserver.RailcraftCokeOven(2, 64, 0, master, 0, false)})
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: fakeserver.RailcraftCokeOven(3, 64, 1, master, 40, true)})
+	m := machine(t, c, world.MachineCokeOven, master)
+	assert.True(t, m.Active, "the master's cooking flag")
+}
+
+// TestGregTechEvents: a block event with a new common byte switches a
+// machine's active flag, the machine's update byte its boiling; batched
+// events of another dimension are not the player's.
+func TestGregTechEvents(t *testing.T) {
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
+	f := modnetFormats(t)
+	s := &session{mods: newModState()}
+	s.mods.gt = &f
+	pos := world.Pos(10, 70, -4)
+	c.onGregTech(s, fakeserver.GregTechTile(f, 10, 70, -4, 100, 2, 0))
+	at := func() world.Machine {
+		var m world.Machine
+		c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(pos) })
+		return m
+	}
+	require.Equal(t, world.MachineSteamBoiler, at().Kind)
+	assert.False(t, at().Active)
+	event := func(dim int32, ev, value uint8) []byte {
+		b := []byte{modnet.GTBlockEvent}
+		b = binary.BigEndian.AppendUint32(b, uint32(dim))
+		b = binary.BigEndian.AppendUint32(b, 1)
+		b = binary.BigEndian.AppendUint64(b, uint64(modnet.PackPos(10, 70, -4)))
+		return binary.BigEndian.AppendUint16(b, uint16(ev)<<8|uint16(value))
+	}
+	c.onGregTech(s, event(-1, modnet.EventCommonData, 2|8))
+	assert.False(t, at().Active, "an event in the Nether is not this machine's")
+	c.onGregTech(s, event(0, modnet.EventCommonData, 2|8))
+	assert.True(t, at().Active)
+	assert.Equal(t, 0, at().Fluid("water").Amount)
+	c.onGregTech(s, event(0, modnet.EventCustomData, 1))
+	assert.Equal(t, 1, at().Fluid("water").Amount, "boiling")
+	assert.Empty(t, c.stats.Malformed)
 }
