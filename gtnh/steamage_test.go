@@ -148,6 +148,10 @@ func TestModWindows(t *testing.T) {
 			do(action.CloseContainer{})
 			items, _ = srv.ContainerItems(boiler)
 			assert.Equal(t, 6, items["fuel"].Count, "the coal reached the server's fuel slot (container slot 38)")
+			bm := machine(t, c, world.MachineSteamBoiler, boiler)
+			assert.Equal(t, 6, bm.Slot("fuel").Count, "the window's fuel slot")
+			assert.Equal(t, 1, bm.Fluid("water").Amount, "what the tile data said stays (boiling: water)")
+			assert.Equal(t, 101.0, bm.Temperature)
 			assert.Equal(t, 16, srv.Players()[0].Count("minecraft:coal"))
 
 			iron := world.Pos(6, 64, 12)
@@ -374,4 +378,71 @@ func TestGregTechEvents(t *testing.T) {
 	c.onGregTech(s, event(0, modnet.EventCustomData, 1))
 	assert.Equal(t, 1, at().Fluid("water").Amount, "boiling")
 	assert.Empty(t, c.stats.Malformed)
+}
+
+// TestModContainerSlots: a layout's own slots by name (the player's
+// inventory is not the container's), and the player's slots where the
+// layout puts them.
+func TestModContainerSlots(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	boiler, _ := d.LayoutForGregTech(100)
+	o := newModContainer(7, boiler)
+	assert.Equal(t, []namedSlot{{36, "fluid_in"}, {37, "fluid_out"}, {38, "fuel"}, {39, "ash"}}, o.slotNames())
+	assert.Equal(t, invMain, o.playerAt(0))
+	assert.Equal(t, invMain+26, o.playerAt(26))
+	assert.Equal(t, invHotbar, o.playerAt(27))
+	assert.Equal(t, invHotbar+8, o.playerAt(35))
+	assert.Equal(t, -1, o.playerAt(36))
+	iron, _ := d.LayoutForOpenGui(modnet.OpenGui{ModID: "IronChest", GuiID: 0})
+	o = newModContainer(8, iron)
+	names := o.slotNames()
+	require.Len(t, names, 54)
+	assert.Equal(t, namedSlot{53, "53"}, names[53])
+	assert.Equal(t, invHotbar+8, o.playerAt(89))
+	assert.Equal(t, -1, o.playerAt(90))
+}
+
+// TestFakeServerRefusesStaleClicks: the test server applies a click only
+// when the client's view of the slot matches its own, and an output slot
+// takes nothing.
+func TestFakeServerRefusesStaleClicks(t *testing.T) {
+	srv, c := steamAgeServer(t, true, nil)
+	ctx := context.Background()
+	iron := world.Pos(6, 64, 12)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(6, 64, 10), Radius: 1}).Code)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: iron}).Code)
+	c.mu.Lock()
+	s, win := c.sess, c.sess.inv.open.id
+	// Marks the resent window and cursor of the refusal will clear.
+	s.inv.open.synced = false
+	s.inv.cursor = proto17.Slot{ID: 1, Count: 1}
+	c.mu.Unlock()
+	// The chest's slot 3 holds 20 coal; a click claiming it empty is stale.
+	require.NoError(t, c.send(s, &proto17.ClickWindow{WindowID: win, Slot: 3, Action: 900, Mode: 0}))
+	eventually(t, "the window and cursor resent", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return s.inv.open.synced && s.inv.cursor.Empty()
+	})
+	// The clicks that follow are answered in order: the stale one was
+	// handled first, and left the chest as it was.
+	r := c.Execute(ctx, action.TransferItems{Pos: iron, Item: "minecraft:coal", Count: 20, Direction: action.Withdraw, Slot: "3"})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	items, _ := srv.ContainerItems(iron)
+	assert.Empty(t, items)
+	p, _ := srv.Player("Bot")
+	assert.Equal(t, 52, p.Count("minecraft:coal"), "all 20 coal reached the player: the stale click took none")
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.CloseContainer{}).Code)
+
+	// An output slot takes nothing.
+	master := world.Pos(3, 64, 1)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(3, 64, 4), Radius: 1}).Code)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: master}).Code)
+	c.Execute(ctx, action.TransferItems{Pos: master, Item: "minecraft:coal", Count: 4, Direction: action.Deposit, Slot: "output"})
+	c.Execute(ctx, action.CloseContainer{})
+	items, _ = srv.ContainerItems(master)
+	assert.Equal(t, fakeserver.Item{Slot: 1, Name: fakeserver.CokeItem, Count: 12}, items["output"])
+	p, _ = srv.Player("Bot")
+	assert.Equal(t, 52, p.Count("minecraft:coal"), "the coal stays with the player on the server")
 }
