@@ -449,3 +449,16 @@ func TestFakeServerRefusesStaleClicks(t *testing.T) {
 	assert.Equal(t, 52, p.Count("minecraft:coal"), "the coal stays with the player on the server")
 	assert.Equal(t, 12, p.Count(fakeserver.CokeItem))
 }
+
+// TestOlderGregTechTileLayout: a GTNH 2.7 server (GregTech 5.09.50) sends
+// tile messages with the registry id and texture page; the client picks
+// that layout from the mod list and finds the boiler.
+func TestOlderGregTechTileLayout(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.Mods = append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: "5.09.50.119"})
+	})
+	b := machine(t, c, world.MachineSteamBoiler, world.Pos(13, 64, 2))
+	assert.Equal(t, 1, b.Fluid("water").Amount)
+	eventually(t, "the ores", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3 })
+	assert.Empty(t, c.Stats().Malformed)
+}
