@@ -666,7 +666,6 @@ func (c *conn) join() error {
 	s.mu.Lock()
 	c.playing = true
 	var out outbox
-	out.add(s.modPacketsLocked(c)...)
 	for _, it := range s.items {
 		// The item entities lying around, as the entity tracker sends them.
 		out.add(s.itemPackets(c, it)...)
@@ -725,6 +724,20 @@ func (c *conn) sendChunks() error {
 	for _, p := range pkts {
 		if err := c.send(StageChunks, p); err != nil {
 			return err
+		}
+		cols := map[world.ChunkPos]bool{}
+		switch p := p.(type) {
+		case *proto17.ChunkData:
+			cols[world.ChunkPos{X: int(p.X), Z: int(p.Z)}] = true
+		case *proto17.MapChunkBulk:
+			for _, bc := range p.Columns {
+				cols[world.ChunkPos{X: int(bc.X), Z: int(bc.Z)}] = true
+			}
+		}
+		for _, m := range s.modPackets(cols) {
+			if err := c.send(StageNone, m); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

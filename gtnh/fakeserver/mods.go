@@ -309,36 +309,45 @@ func OpenGui(window int32, mod string, gui int32, x, y, z int) []byte {
 	return be32(b, int32(z))
 }
 
-// modPacketsLocked are the mod messages a joining player gets after the
-// chunks: every coke oven brick, boiler and ore.
-func (s *Server) modPacketsLocked(c *conn) []outgoing {
-	var out outbox
+// modPackets are the mod messages of the tiles in the given columns, sent
+// right after the chunk packet that carries them, as a 1.7.10 server sends
+// the tiles' description packets after the chunks (EntityPlayerMP.onUpdate):
+// the coke oven bricks, boilers and ores there. The mod world does not
+// change after New, so no lock is needed.
+func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
+	var out []proto17.Packet
 	m := s.mods
 	f := gtFormats(s.opts.Mods)
+	in := func(x, z int) bool { return cols[world.ChunkPos{X: x >> 4, Z: z >> 4}] }
 	for _, ov := range m.ovens {
 		for dx := 0; dx < 3; dx++ {
 			for dy := 0; dy < 3; dy++ {
 				for dz := 0; dz < 3; dz++ {
-					if dx == 1 && dy == 1 && dz == 1 {
+					if dx == 1 && dy == 1 && dz == 1 || !in(ov.X+dx, ov.Z+dz) {
 						continue
 					}
-					out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
+					out = append(out, &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
 						Data: RailcraftCokeOven(ov.X+dx, ov.Y+dy, ov.Z+dz, ov.Master(), 0, false)})
 				}
 			}
 		}
 	}
 	for _, bo := range m.boils {
+		if !in(bo.X, bo.Z) {
+			continue
+		}
 		var update uint8
 		if bo.Boiling {
 			update = 1
 		}
-		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
+		out = append(out, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
 			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, boilerMeta, 2|64, update)})
 	}
 	for _, r := range m.ores {
-		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
-			Data: GregTechOres(r.X, r.Y, r.Z, modnet.Ore{Material: r.Material, Stone: r.Stone, Small: r.Small})})
+		if in(r.X, r.Z) {
+			out = append(out, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
+				Data: GregTechOres(r.X, r.Y, r.Z, modnet.Ore{Material: r.Material, Stone: r.Stone, Small: r.Small})})
+		}
 	}
 	return out
 }
