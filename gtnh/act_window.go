@@ -3,6 +3,7 @@ package gtnh
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -299,6 +300,9 @@ func (x *act) transfer(a action.TransferItems) ipc.Result {
 	}
 	if a.Slot != "" {
 		i := slices.Index(names, a.Slot)
+		if n, err := strconv.Atoi(a.Slot); i < 0 && err == nil {
+			i = slices.Index(box, n) // a window slot by number (a furnace's "0")
+		}
 		if i < 0 {
 			return ipc.Failf(ipc.InvalidParams, 0, "the container has no slot %q (slots: %v)", a.Slot, names)
 		}

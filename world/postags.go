@@ -93,8 +93,8 @@ func (v *taggedView) Nearest(center BlockPos, radius, k int, match func(Block) b
 		}
 		out = append(out, h)
 	}
-	// A hit of the base view may match only without its position tags…
-	// tags only add, so a base hit still matches. Now the tagged positions.
+	// Position tags only add, so every hit of the base view still matches;
+	// the tagged positions it did not return are checked one by one.
 	r2 := radius * radius
 	for p := range v.tags {
 		if seen[p] {

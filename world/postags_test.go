@@ -36,3 +36,20 @@ func TestPositionTags(t *testing.T) {
 	assert.Empty(t, s.Snapshot().NearestBlocks(32, 0, "ore:oreCopper"))
 	assert.Len(t, snap.NearestBlocks(32, 0, "ore:oreCopper"), 1)
 }
+
+// ChunksOf finds the chunk view under position tags.
+func TestChunksOf(t *testing.T) {
+	s := NewState(StateOptions{})
+	c, ok := ChunksOf(s.Snapshot().Blocks)
+	require.True(t, ok)
+	s.Update(func(tx *Tx) { tx.SetBlockTags(Pos(0, 0, 0), []string{"x"}) })
+	snap := s.Snapshot()
+	_, plain := snap.Blocks.(*Chunks)
+	assert.False(t, plain, "tags wrap the view")
+	c2, ok := ChunksOf(snap.Blocks)
+	require.True(t, ok)
+	assert.NotNil(t, c2)
+	assert.NotNil(t, c)
+	_, ok = ChunksOf(&SparseBlocks{})
+	assert.False(t, ok)
+}
