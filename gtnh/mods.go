@@ -364,7 +364,9 @@ func (c *Client) onRailcraft(s *session, data []byte) {
 	pos := world.Pos(int(t.X), int(t.Y), int(t.Z))
 	// The tile id is an ordinal within the block, so the data is the coke
 	// oven's only on a machine.alpha block.
-	if t.ID != modnet.CokeOvenMachineID || c.state.Snapshot().BlockAt(pos).ID != cokeOvenBlock {
+	var block string
+	c.state.Update(func(tx *world.Tx) { block = tx.BlockAt(pos).ID })
+	if t.ID != modnet.CokeOvenMachineID || block != cokeOvenBlock {
 		c.skip("RC tile (not a coke oven)")
 		return
 	}
