@@ -377,6 +377,13 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 	if err != nil {
 		return x.fail(err, "using "+a.Item)
 	}
+	if changed && a.Target != nil {
+		x.c.mu.Lock()
+		ids := x.c.state.Resolver().IDs()
+		b, n := toStack(before, ids), toStack(x.s.inv.heldSlot(), ids)
+		x.c.mu.Unlock()
+		x.c.noteUse(x.s, *a.Target, b, n)
+	}
 	return ipc.Result{Code: ipc.OK, Details: map[string]any{"held_changed": changed}}
 }
 

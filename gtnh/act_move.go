@@ -20,7 +20,7 @@ const maxReplans = 4
 // the block's tags (cached per state); columns the server has not sent are
 // Unknown.
 func snapshotGrid(snap *world.Snapshot, loaded map[[2]int]bool) path.Grid {
-	chunks, _ := snap.Blocks.(*world.Chunks)
+	chunks, _ := world.ChunksOf(snap.Blocks)
 	cache := map[world.StateID]path.Cell{}
 	return path.GridFunc(func(x, y, z int) path.Cell {
 		if y < 0 {

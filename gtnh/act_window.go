@@ -99,7 +99,7 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	}
 	opened, err := x.within(answerTicks, func() bool {
 		o := x.s.inv.open
-		return o != nil && o.synced && o.pos != nil && *o.pos == pos
+		return o != nil && o.synced && o.at(pos)
 	})
 	if err != nil {
 		return x.fail(err, fmt.Sprintf("opening %v", pos))
@@ -110,7 +110,10 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	x.c.syncInventory(x.s)
 	x.c.mu.Lock()
 	o := x.s.inv.open
-	details := map[string]any{"window": o.id, "type": o.kind, "title": o.title, "slots": len(o.slots)}
+	details := map[string]any{"window": o.id, "type": o.kind, "title": o.title, "slots": len(o.own())}
+	if o.layout != nil {
+		details["container"] = o.layout.Kind
+	}
 	x.c.mu.Unlock()
 	return ipc.Result{Code: ipc.OK, Details: details}
 }
@@ -284,27 +287,26 @@ func (x *act) transfer(a action.TransferItems) ipc.Result {
 	x.c.mu.Lock()
 	o := x.s.inv.open
 	x.c.mu.Unlock()
-	if o == nil || o.pos == nil || *o.pos != a.Pos {
+	if o == nil || !o.at(a.Pos) {
 		return ipc.Failf(ipc.Rejected, 0, "the container at %v is not open", a.Pos)
 	}
-	names := containerSlotNames(o.kind, len(o.slots))
-	box := make([]int, len(o.slots))
-	for i := range box {
-		box[i] = i
-	}
-	if o.kind == windowWorkbench {
-		box = box[1:]
+	named := o.slotNames()
+	var box, names = make([]int, 0, len(named)), make([]string, 0, len(named))
+	for _, ns := range named {
+		if o.kind == windowWorkbench && o.layout == nil && ns.slot == 0 {
+			continue // the crafting result
+		}
+		box, names = append(box, ns.slot), append(names, ns.name)
 	}
 	if a.Slot != "" {
 		i := slices.Index(names, a.Slot)
-		if i < 0 {
-			if n, err := strconv.Atoi(a.Slot); err == nil && n >= 0 && n < len(o.slots) {
-				i = n
-			} else {
-				return ipc.Failf(ipc.InvalidParams, 0, "the container has no slot %q (slots: %v)", a.Slot, names)
-			}
+		if n, err := strconv.Atoi(a.Slot); i < 0 && err == nil {
+			i = slices.Index(box, n) // a window slot by number (a furnace's "0")
 		}
-		box = []int{i}
+		if i < 0 {
+			return ipc.Failf(ipc.InvalidParams, 0, "the container has no slot %q (slots: %v)", a.Slot, names)
+		}
+		box = []int{box[i]}
 	}
 	player := x.playerPart(o.id)
 	src, dst := player, box

@@ -424,6 +424,12 @@ func (c *Client) connect(ctx context.Context) (*session, error) {
 	go c.tickLoop(s)
 	select {
 	case <-s.joined:
+		if err := c.settle(ctx, s); err != nil {
+			s.end(err)
+			s.wait()
+			c.resetWorld(s)
+			return nil, s.cause()
+		}
 		return s, nil
 	case <-s.ended:
 		s.wait()

@@ -3,6 +3,7 @@ package gtnh
 import (
 	"bytes"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -24,16 +25,67 @@ const (
 	windowFurnace   = 2
 )
 
-// container is an open container window: its own slots (the player's
-// inventory below them maps onto the player window).
+// container is an open container window. slots covers every window slot;
+// the slots of the player's inventory (27 main from mainAt, 9 hotbar from
+// hotbarAt) map onto the player window instead. A vanilla window has its own
+// slots first and the player's after them; a mod window's layout (from
+// config/containers.yaml) may put the player's inventory first.
 type container struct {
 	id    uint8
 	kind  uint8
 	title string
 	slots []proto17.Slot
-	pos   *world.BlockPos
+	// mainAt and hotbarAt are the window slots of the player's first main
+	// and first hotbar slot.
+	mainAt, hotbarAt int
+	// layout names the slots of a mod container (nil: a vanilla window).
+	layout *modnet.ContainerLayout
+	pos    *world.BlockPos
+	// asked is the block open_container clicked for this window (a coke
+	// oven's brick, where the GUI opens at the master).
+	asked *world.BlockPos
 	// synced: a Window Items for it arrived.
 	synced bool
+}
+
+// newContainer is a vanilla window with n own slots, then the player's.
+func newContainer(id, kind uint8, title string, n int) *container {
+	return &container{id: id, kind: kind, title: title, slots: make([]proto17.Slot, n+36), mainAt: n, hotbarAt: n + 27}
+}
+
+// newModContainer is a window with a slot layout from the data.
+func newModContainer(id uint8, l modnet.ContainerLayout) *container {
+	main, hot := l.Slots["player_main"], l.Slots["player_hotbar"]
+	o := &container{id: id, title: l.Kind, slots: make([]proto17.Slot, l.Size), mainAt: main.First, hotbarAt: hot.First, layout: &l}
+	return o
+}
+
+// at reports whether the window is the container at p.
+func (o *container) at(p world.BlockPos) bool {
+	return o.pos != nil && *o.pos == p || o.asked != nil && *o.asked == p
+}
+
+// playerAt maps a window slot to the player window's slot, or -1 for the
+// container's own slots.
+func (o *container) playerAt(i int) int {
+	switch {
+	case i >= o.mainAt && i < o.mainAt+27:
+		return invMain + i - o.mainAt
+	case i >= o.hotbarAt && i < o.hotbarAt+9:
+		return invHotbar + i - o.hotbarAt
+	}
+	return -1
+}
+
+// own lists the container's own window slots, in order.
+func (o *container) own() []int {
+	out := make([]int, 0, len(o.slots))
+	for i := range o.slots {
+		if o.playerAt(i) < 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // inventory is the client's model of the windows: the player window, the
@@ -61,20 +113,13 @@ func (inv *inventory) slot(window uint8, i int) *proto17.Slot {
 		return &inv.player[i]
 	}
 	o := inv.open
-	if o == nil || o.id != window || i < 0 {
+	if o == nil || o.id != window || i < 0 || i >= len(o.slots) {
 		return nil
 	}
-	if i < len(o.slots) {
-		return &o.slots[i]
+	if p := o.playerAt(i); p >= 0 {
+		return &inv.player[p]
 	}
-	j := i - len(o.slots) // 0..26 main, 27..35 hotbar
-	if j < 27 {
-		return &inv.player[invMain+j]
-	}
-	if j < 36 {
-		return &inv.player[invHotbar+j-27]
-	}
-	return nil
+	return &o.slots[i]
 }
 
 // windowSize is the number of slots of a window.
@@ -83,7 +128,7 @@ func (inv *inventory) windowSize(window uint8) int {
 		return playerWindowSlots
 	}
 	if inv.open != nil && inv.open.id == window {
-		return len(inv.open.slots) + 36
+		return len(inv.open.slots)
 	}
 	return 0
 }
@@ -91,18 +136,16 @@ func (inv *inventory) windowSize(window uint8) int {
 // playerSlot maps a world inventory slot (0..8 hotbar, 9..35 main) to the
 // slot of a window.
 func (inv *inventory) playerSlot(window uint8, worldSlot int) int {
-	base := invMain
 	if window != 0 && inv.open != nil && inv.open.id == window {
-		base = len(inv.open.slots)
 		if worldSlot < 9 {
-			return base + 27 + worldSlot
+			return inv.open.hotbarAt + worldSlot
 		}
-		return base + worldSlot - 9
+		return inv.open.mainAt + worldSlot - 9
 	}
 	if worldSlot < 9 {
 		return invHotbar + worldSlot
 	}
-	return base + worldSlot - 9
+	return invMain + worldSlot - 9
 }
 
 // heldSlot is the held stack.

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -382,6 +384,15 @@ func (c *Client) onPlugin(s *session, channel string, data []byte) error {
 		return c.onPlugin(s, ch, whole)
 	case proto17.ChannelFMLHandshake:
 		return c.onHandshake(s, data)
+	case modnet.GregTechChannel:
+		c.onGregTech(s, data)
+		return nil
+	case modnet.RailcraftChannel:
+		c.onRailcraft(s, data)
+		return nil
+	case modnet.FMLChannel:
+		c.onFMLRuntime(s, data)
+		return nil
 	}
 	c.skip("PluginMessage(" + channel + ")")
 	return nil
@@ -406,6 +417,9 @@ func (c *Client) onHandshake(s *session, data []byte) error {
 		s.c.setFormats(f)
 		s.dec.Formats = f
 		c.log.Info().Int("mods", len(s.fml.serverMods)).Str("formats", f.String()).Msg("server mod list")
+	}
+	if !hadMods && s.fml.serverMods != nil {
+		c.chooseModFormats(s)
 	}
 	if !hadIDs && s.fml.ids != nil {
 		ids := s.fml.ids
@@ -482,6 +496,7 @@ func (c *Client) onRespawn(s *session, p *proto17.Respawn) {
 	s.body.route = nil
 	s.body.corrections++
 	s.inv.open = nil
+	s.mods.clearWorld()
 	c.notifyLocked()
 	c.mu.Unlock()
 	c.state.Update(func(tx *world.Tx) { tx.SetDimension(dimensionName(p.Dimension)) })
@@ -740,16 +755,30 @@ func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
 }
 
 func (c *Client) onOpenWindow(s *session, p *proto17.OpenWindow) {
-	c.mu.Lock()
-	w := &container{id: p.WindowID, kind: p.Type, title: p.Title, slots: make([]proto17.Slot, p.Slots)}
+	n := int(p.Slots)
 	if p.Type == windowWorkbench {
 		// The crafting table's slot count is 0 on the wire: result + 3×3.
-		w.slots = make([]proto17.Slot, 10)
+		n = 10
 	}
+	w := newContainer(p.WindowID, p.Type, p.Title, n)
+	if l, ok := modData().layoutForWindow(int(p.Type), n); ok {
+		w.layout = &l
+	}
+	c.openWindow(s, w, nil)
+}
+
+// openWindow makes w the open window: at pos when the server named one (FML
+// OpenGui), else at the block open_container clicked.
+func (c *Client) openWindow(s *session, w *container, pos *world.BlockPos) {
+	c.mu.Lock()
 	if s.opening != nil {
-		pos := *s.opening
-		w.pos = &pos
+		asked := *s.opening
+		w.asked = &asked
+		if pos == nil {
+			pos = &asked
+		}
 	}
+	w.pos = pos
 	s.inv.open = w
 	c.notifyLocked()
 	c.mu.Unlock()
@@ -789,7 +818,8 @@ func (c *Client) onWindowItems(s *session, p *proto17.WindowItems) {
 }
 
 // syncInventory copies the player window into the world, and an open
-// container into the machine at its position.
+// container into the machine at its position (keeping what the machine's
+// own messages said: active, formed, fluids).
 func (c *Client) syncInventory(s *session) {
 	c.mu.Lock()
 	inv := s.inv
@@ -804,37 +834,71 @@ func (c *Client) syncInventory(s *session) {
 		ids := tx.Resolver().IDs()
 		tx.SetInventory(inv.worldInventory(ids))
 		if open != nil && open.pos != nil && open.synced {
-			tx.PutMachine(machineOf(open, ids))
+			m := machineOf(open, ids)
+			if old, ok := tx.Machine(m.Pos); ok && old.Kind == m.Kind {
+				old.Slots = m.Slots
+				m = old
+			}
+			tx.PutMachine(m)
 		}
 	})
 }
 
-// machineOf describes an open container as a world machine: chests list
-// their slots by number, furnaces by name.
+// machineOf describes an open container as a world machine: its kind and
+// slot names from its layout (config/containers.yaml), else chests by slot
+// number and furnaces by name.
 func machineOf(o *container, ids *world.IDMap) world.Machine {
 	m := world.Machine{Kind: world.MachineChest, Pos: *o.pos, Formed: true, Slots: map[string]world.ItemStack{}}
-	names := containerSlotNames(o.kind, len(o.slots))
-	if o.kind == windowFurnace {
+	switch {
+	case o.layout != nil:
+		m.Kind = o.layout.Machine
+	case o.kind == windowFurnace:
 		m.Kind = "furnace"
-	} else if o.kind != windowChest {
+	case o.kind != windowChest:
 		m.Kind = "container"
 	}
-	for i, sl := range o.slots {
-		if !sl.Empty() {
-			m.Slots[names[i]] = toStack(sl, ids)
+	for _, ns := range o.slotNames() {
+		if sl := o.slots[ns.slot]; !sl.Empty() {
+			m.Slots[ns.name] = toStack(sl, ids)
 		}
 	}
 	return m
 }
 
-// containerSlotNames names a container's slots for transfer_items.
-func containerSlotNames(kind uint8, n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprint(i)
+// namedSlot is one of a container's own slots with its name.
+type namedSlot struct {
+	slot int
+	name string
+}
+
+// slotNames names the container's own slots for transfer_items: a layout's
+// named slots (its "chest" range by number from 0), a furnace's input, fuel
+// and output, else numbers.
+func (o *container) slotNames() []namedSlot {
+	var out []namedSlot
+	if o.layout != nil {
+		for name, r := range o.layout.Slots {
+			if name == "player_main" || name == "player_hotbar" {
+				continue
+			}
+			for k := 0; k < r.Count; k++ {
+				n := name
+				if name == "chest" {
+					n = strconv.Itoa(k)
+				} else if r.Count > 1 {
+					n = name + "_" + strconv.Itoa(k)
+				}
+				out = append(out, namedSlot{r.First + k, n})
+			}
+		}
+		slices.SortFunc(out, func(a, b namedSlot) int { return a.slot - b.slot })
+		return out
 	}
-	if kind == windowFurnace && n >= 3 {
-		out[0], out[1], out[2] = "input", "fuel", "output"
+	for _, i := range o.own() {
+		out = append(out, namedSlot{i, strconv.Itoa(i)})
+	}
+	if o.kind == windowFurnace && len(out) >= 3 {
+		out[0].name, out[1].name, out[2].name = "input", "fuel", "output"
 	}
 	return out
 }

@@ -51,6 +51,8 @@ type session struct {
 	spawnPoint world.BlockPos
 	// opening is the block an open_container clicked, for the window that follows.
 	opening *world.BlockPos
+	// mods is what the mod channels said (GregTech, Railcraft).
+	mods modState
 }
 
 // collected is an item the bot picked up (Collect Item with its id).
@@ -119,6 +121,7 @@ func newSession(c *Client, cn *conn, mods []proto17.ModInfo, uuid string) *sessi
 		confirms: map[confirmKey]*pendingClick{},
 		health:   20,
 		food:     20,
+		mods:     newModState(),
 	}
 	s.inv.reset()
 	return s

@@ -206,7 +206,8 @@ func TestResolver(t *testing.T) {
 	require.NoError(t, ids.SetBlock(1500, "Railcraft:machine.alpha"))
 	g := NewResolver(ids, nil)
 	assert.True(t, ids.Frozen(), "a resolver freezes its map")
-	assert.True(t, g.Block(MakeState(1050, 1)).HasTag("steam_boiler"))
+	assert.True(t, g.Block(MakeState(1050, 1)).HasTag("gregtech_machine"))
+	assert.False(t, g.Block(MakeState(1050, 1)).HasTag("steam_boiler"))
 	assert.True(t, g.Block(MakeState(1500, 7)).HasTag("coke_oven"))
 	assert.False(t, g.Block(MakeState(1500, 6)).HasTag("coke_oven"))
 

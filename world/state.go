@@ -25,10 +25,14 @@ type State struct {
 	inv      Inventory
 	player   Player
 	machines map[BlockPos]Machine
-	tick     int64
-	tags     *TagTable
-	tech     *TechRules
-	version  uint64
+	// posTags are the position tags (postags.go); posTagsShared: a
+	// snapshot holds the map, so the next change copies it.
+	posTags       map[BlockPos]posTag
+	posTagsShared bool
+	tick          int64
+	tags          *TagTable
+	tech          *TechRules
+	version       uint64
 
 	// Derived data, rebuilt on demand after a change.
 	entList   []Entity
@@ -104,11 +108,17 @@ func (s *State) Snapshot() *Snapshot {
 		s.techState = s.tech.Infer(s.inv, machines)
 		s.techValid = true
 	}
+	view := s.chunks.View()
+	var blocks BlockSource = view
+	if len(s.posTags) > 0 {
+		blocks = &taggedView{base: view, st: func(p BlockPos) StateID { return view.StateAt(p.X, p.Y, p.Z) }, tags: s.posTags}
+		s.posTagsShared = true
+	}
 	return &Snapshot{
 		Tick:      s.tick,
 		Player:    s.player,
 		Inventory: Inventory{Slots: slices.Clone(s.inv.Slots), Held: s.inv.Held},
-		Blocks:    s.chunks.View(),
+		Blocks:    blocks,
 		Entities:  slices.Clone(s.entityList()),
 		Machines:  slices.Clone(machines),
 		TechState: s.techState,
@@ -336,6 +346,7 @@ func (tx *Tx) leaveDimension() {
 		clear(s.machines)
 		tx.machinesChanged()
 	}
+	s.posTags, s.posTagsShared = nil, false
 }
 
 // Inventory returns a copy of the inventory.

@@ -69,7 +69,10 @@ func TestDefaultTagsLookups(t *testing.T) {
 		{"meta-only block, right meta", true, "Railcraft:machine.alpha", 7, []string{"coke_oven", "multiblock", "container"}},
 		{"meta-only block, wrong meta", true, "Railcraft:machine.alpha", 6, nil},
 		{"meta-only block, no meta", true, "Railcraft:machine.alpha", -1, nil},
-		{"gregtech machine by meta", true, "gregtech:gt.blockmachines", 2, []string{"steam_boiler", "boiler", "high_pressure_coal_boiler", "machine"}},
+		// gt.blockmachines metadata is the harvest-tool base type, not the
+		// machine: no metadata makes a boiler tag.
+		{"gregtech machine, any meta", true, "gregtech:gt.blockmachines", 2, []string{"gregtech_machine", "machine"}},
+		{"gregtech machine, meta 1 is no boiler", true, "gregtech:gt.blockmachines", 1, []string{"gregtech_machine", "machine"}},
 		{"modid with pipe", true, "BuildCraft|Factory:tankBlock", 0, []string{"water_tank", "tank", "container"}},
 		{"unknown block", true, "minecraft:bedrock", 0, nil},
 		{"item ore name", false, "minecraft:log2", 1, []string{"ore:logWood", "fuel"}},

@@ -56,6 +56,8 @@ type conn struct {
 	held          int
 	inv           [windowSlots]proto17.Slot
 	dig           *digState
+	window        *openWindow  // the open container window
+	cursor        proto17.Slot
 	hostileDug    bool         // the hostile burst after the first dig was sent
 	stream        *streamState // Options.Stream: the columns this player has
 	nextKeepAlive int32
@@ -723,6 +725,20 @@ func (c *conn) sendChunks() error {
 	for _, p := range pkts {
 		if err := c.send(StageChunks, p); err != nil {
 			return err
+		}
+		cols := map[world.ChunkPos]bool{}
+		switch p := p.(type) {
+		case *proto17.ChunkData:
+			cols[world.ChunkPos{X: int(p.X), Z: int(p.Z)}] = true
+		case *proto17.MapChunkBulk:
+			for _, bc := range p.Columns {
+				cols[world.ChunkPos{X: int(bc.X), Z: int(bc.Z)}] = true
+			}
+		}
+		for _, m := range s.modPackets(cols) {
+			if err := c.send(StageNone, m); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -19,7 +19,14 @@
 //     for the client's confirmation), digging by 1.7.10's rule (a finish is
 //     accepted after 70% of the vanilla break time for the block and held
 //     item, otherwise the block is sent back), drops as item entities the
-//     player collects on touching them, tool wear, block placement, chat.
+//     player collects on touching them, tool wear, block placement, chat;
+//   - the steam age (Options.CokeOvens, Boilers, Chests, Ores; SteamAge fills
+//     them): Railcraft coke oven bricks in RC tile messages, GregTech boiler
+//     tile messages and ORES, each after the chunk packet of its column;
+//     right-clicking a container opens it (vanilla Open Window or FML
+//     OpenGui with the slot layout of config/containers.yaml), clicks are
+//     applied to the server's own containers, a water bucket used on a
+//     boiler is poured in.
 //
 // Options turn on faults for failure tests: a wrong FML handshake order, a
 // packet cut short (inside its frame, or the frame itself), a kick and a

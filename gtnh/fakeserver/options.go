@@ -183,6 +183,14 @@ type Options struct {
 	// NotEnoughIds, id 1000 and metadata 5 in vanilla format), an empty
 	// slice none.
 	Blocks []Block
+	// CokeOvens, Boilers, Chests and Ores are the steam-age machines and
+	// GregTech ores of the world (SteamAge fills them with a small base);
+	// their blocks are placed after Blocks, and the client learns of them
+	// through the mod channels (Railcraft RC, GregTech, FML OpenGui).
+	CokeOvens []CokeOven
+	Boilers   []Boiler
+	Chests    []Chest
+	Ores      []Ore
 	// Inventory is the player's starting inventory; nil means
 	// DefaultInventory, an empty slice an empty inventory.
 	Inventory []Item
@@ -241,7 +249,7 @@ func DefaultMods() []proto17.ModInfo {
 		{ModID: "Forge", Version: "10.13.4.1614"},
 		{ModID: proto17.ModNEID, Version: "2.1.10"},
 		{ModID: proto17.ModModularUI, Version: "1.2.20"},
-		{ModID: "gregtech", Version: "MC1710-5.09.51.482"},
+		{ModID: "gregtech", Version: "5.09.51.482"},
 	}
 }
 

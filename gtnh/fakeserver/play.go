@@ -76,12 +76,24 @@ func (c *conn) handle(r Record) error {
 			c.held = int(p.Slot)
 		}
 	case *proto17.ClickWindow:
-		// Window clicks are not modelled: the server refuses them as a
-		// real one does when the client's view is out of date, and
-		// resends the inventory.
+		// Clicks in an open container window are applied to the
+		// server's state; anything else (the player's own window, other
+		// modes) is not modelled and refused as a real server refuses a
+		// click whose view is out of date: it resends the window.
+		if c.clickLocked(p) {
+			out.to(c, StageNone, &proto17.ConfirmTransaction{WindowID: p.WindowID, Action: p.Action, Accepted: true})
+			s.notifyLocked()
+			break
+		}
 		out.to(c, StageNone, &proto17.ConfirmTransaction{WindowID: p.WindowID, Action: p.Action, Accepted: false})
-		out.to(c, StageNone, &proto17.WindowItems{WindowID: 0, Items: append([]proto17.Slot(nil), c.inv[:]...)})
-		out.to(c, StageNone, &proto17.SetSlot{WindowID: -1, Slot: -1})
+		if c.window != nil && c.window.id == p.WindowID {
+			out.to(c, StageNone, c.windowItemsLocked(c.window))
+		} else {
+			out.to(c, StageNone, &proto17.WindowItems{WindowID: 0, Items: append([]proto17.Slot(nil), c.inv[:]...)})
+		}
+		out.to(c, StageNone, &proto17.SetSlot{WindowID: -1, Slot: -1, Item: c.cursor})
+	case *proto17.ServerboundCloseWindow:
+		c.closeWindowLocked(&out)
 	}
 	if kick == "" {
 		out.add(c.pickupLocked()...)
@@ -532,6 +544,9 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 		return // using the held item in the air: nothing to model
 	}
 	clicked := world.Pos(int(p.X), int(p.Y), int(p.Z))
+	if c.useBlockLocked(out, clicked) {
+		return // the block's GUI opened (onBlockActivated comes first)
+	}
 	target := clicked.Add(off[0], off[1], off[2])
 	refuse := func() {
 		if s.loaded(clicked) {

@@ -151,6 +151,7 @@ type Server struct {
 	digs     []Dig
 	fixes    []Correction
 	kicks    []Kick
+	mods     *modWorld
 
 	wg sync.WaitGroup
 }
@@ -186,6 +187,10 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("fakeserver: options: Inventory[%d]: item %q is not in the registry", i, it.Name)
 		}
 	}
+	mods, err := newModWorld(o, ids)
+	if err != nil {
+		return nil, err
+	}
 	addr := o.Addr
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -196,7 +201,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		opts: o, formats: f, ids: ids, registry: regBytes, ln: ln, addr: ln.Addr().String(), start: time.Now(),
-		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{},
+		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{}, mods: mods,
 		nextEID: 100, items: map[int32]*droppedItem{}, reached: map[Stage]int{}, saved: map[string]*savedPlayer{},
 	}
 	s.wg.Add(1)
@@ -451,6 +456,30 @@ func (s *Server) Players() []PlayerInfo {
 	}
 	slices.SortFunc(out, func(a, b PlayerInfo) int { return a.Conn - b.Conn })
 	return out
+}
+
+// Player returns the player of that name as the server knows it: playing,
+// or saved when it left (then Conn is 0 and only Name, Pos, HeldSlot and
+// Inventory are set).
+func (s *Server) Player(name string) (PlayerInfo, bool) {
+	for _, p := range s.Players() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sp := s.saved[name]
+	if sp == nil {
+		return PlayerInfo{}, false
+	}
+	p := PlayerInfo{Name: name, Pos: sp.pos, HeldSlot: sp.held}
+	for i, sl := range sp.inv {
+		if !sl.Empty() {
+			p.Inventory = append(p.Inventory, s.itemOf(i, sl))
+		}
+	}
+	return p, true
 }
 
 // DroppedItems returns the item entities lying in the world, by entity id.

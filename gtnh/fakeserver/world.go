@@ -29,6 +29,7 @@ const (
 	oreIDVanilla     = 1000
 	machineIDVanilla = 1001
 	metaItemID       = 5000
+	cokeItemID       = 5001
 	fillerItemFirst  = 6000
 )
 
@@ -75,9 +76,9 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 			}
 		}
 	}
-	ore, machine := oreIDVanilla, machineIDVanilla
+	ore, machine, cokeOven, ironChest := oreIDVanilla, machineIDVanilla, machineIDVanilla+1, machineIDVanilla+2
 	if f.NEID {
-		ore, machine = oreIDNEID, machineIDNEID
+		ore, machine, cokeOven, ironChest = oreIDNEID, machineIDNEID, machineIDNEID+1, machineIDNEID+2
 	}
 	for _, e := range []struct {
 		kind string
@@ -87,6 +88,9 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 		{"block", ore, OreBlock}, {"item", ore, OreBlock},
 		{"block", machine, MachineBlock}, {"item", machine, MachineBlock},
 		{"item", metaItemID, MetaItem},
+		{"block", cokeOven, CokeOvenBlock}, {"item", cokeOven, CokeOvenBlock},
+		{"block", ironChest, IronChestBlock}, {"item", ironChest, IronChestBlock},
+		{"item", cokeItemID, CokeItem},
 	} {
 		if err := add(e.kind, e.id, e.name); err != nil {
 			return nil, nil, err
@@ -119,6 +123,7 @@ var drops = map[string]string{
 	"minecraft:water":     "-",
 	OreBlock:              "-",
 	MachineBlock:          "-",
+	CokeOvenBlock:         "-",
 }
 
 // ruleFor returns the rule of a block name. The modded ore and machine of
@@ -322,6 +327,11 @@ func generate(o Options, ids *world.IDMap, f proto17.Formats) (map[world.ChunkPo
 		}
 		extra = []Block{{X: int(math.Floor(o.Spawn[0])), Y: o.GroundY - 20, Z: int(math.Floor(o.Spawn[2])), Name: OreBlock, Meta: meta}}
 	}
+	mod, err := modBlocks(o)
+	if err != nil {
+		return nil, err
+	}
+	extra = append(append([]Block(nil), extra...), mod...)
 	for _, b := range extra {
 		st, err := state(b.Name, b.Meta)
 		if err != nil {

@@ -108,8 +108,13 @@ func TestContainerLayouts(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, world.MachineSteamBoiler, boiler.Machine)
 	assert.Equal(t, "modularui", boiler.Open.Mod)
-	fuel, _ := boiler.Slot("fuel")
-	assert.Equal(t, 38, fuel)
+	// The slot names are the skills' (skills/base feed_steam_boiler,
+	// refill_water_tanks; the simulator's boiler).
+	for name, want := range map[string]int{"fluid_in": 36, "fluid_out": 37, "fuel": 38, "ash": 39} {
+		got, ok := boiler.Slot(name)
+		require.True(t, ok, name)
+		assert.Equal(t, want, got, name)
+	}
 	assert.Equal(t, 40, boiler.Size)
 	_, ok = d.LayoutForGregTech(105)
 	assert.False(t, ok, "the solar boiler has no fuel slot and no layout yet")

@@ -243,7 +243,7 @@ func sameStack(a, b world.ItemStack) bool {
 // pointer). Columns out of range are forgotten and sent again when they
 // come back into range.
 func (m *mirror) columns(out []Out, s *world.Snapshot) []Out {
-	chunks, ok := s.Blocks.(*world.Chunks)
+	chunks, ok := world.ChunksOf(s.Blocks)
 	if !ok {
 		return out
 	}

@@ -159,7 +159,7 @@ func handleObserve(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 		var chunks *world.Chunks
 		if snap.Blocks != nil {
 			var ok bool
-			if chunks, ok = snap.Blocks.(*world.Chunks); !ok {
+			if chunks, ok = world.ChunksOf(snap.Blocks); !ok {
 				return nil, wire.Errorf(wire.CodeUnsupported, "this body's blocks are not chunk storage; use the block queries")
 			}
 		}

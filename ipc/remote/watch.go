@@ -185,8 +185,8 @@ func diff(a, b *world.Snapshot, emit func(kind, key string, payload any)) int64 
 			emit(wire.EventEntityGone, "", wire.EntityGoneEvent{ID: e.ID})
 		}
 	}
-	ca, _ := a.Blocks.(*world.Chunks)
-	cb, _ := b.Blocks.(*world.Chunks)
+	ca, _ := world.ChunksOf(a.Blocks)
+	cb, _ := world.ChunksOf(b.Blocks)
 	return diffChunks(ca, cb, emit)
 }
 

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/base"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestSteamAgeSkillsOnAFakeServer: `agent run` with the four steam-age
+// skills against the test server's steam-age base (a formed Railcraft coke
+// oven, a boiling GregTech coal boiler), in NotEnoughIds and vanilla chunk
+// formats. The machines are found from the world (mod messages, no window
+// opened first), the skills reach their declared effects, and the server's
+// own containers and tanks changed.
+func TestSteamAgeSkillsOnAFakeServer(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	boiler := world.Pos(13, 64, 2)
+	cases := []struct {
+		goal  string
+		check func(t *testing.T, srv *fakeserver.Server)
+	}{
+		{"run feed_coke_ovens", func(t *testing.T, srv *fakeserver.Server) {
+			items, _ := srv.ContainerItems(master)
+			assert.Equal(t, "minecraft:coal", items["input"].Name)
+			assert.Equal(t, 16, items["input"].Count, "16 coal (per_oven) reached the server's oven")
+			assert.Equal(t, 16, player(t, srv).Count("minecraft:coal"))
+		}},
+		{"run feed_steam_boiler", func(t *testing.T, srv *fakeserver.Server) {
+			items, _ := srv.ContainerItems(boiler)
+			assert.Equal(t, "minecraft:coal", items["fuel"].Name)
+			assert.Equal(t, 16, items["fuel"].Count, "16 coal reached the server's fuel slot")
+		}},
+		{"run refill_water_tanks", func(t *testing.T, srv *fakeserver.Server) {
+			water, ok := srv.BoilerWater(boiler)
+			require.True(t, ok)
+			assert.Equal(t, 8000, water, "both water buckets went into the server's boiler")
+			assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
+			assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
+		}},
+	}
+	for _, format := range []struct{ name string }{{"neid"}, {"vanilla"}} {
+		for _, tc := range cases {
+			t.Run(format.name+"/"+tc.goal, func(t *testing.T) {
+				o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
+					{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32},
+					{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
+				if format.name == "vanilla" {
+					o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
+				}
+				fakeserver.SteamAge(&o)
+				srv, err := fakeserver.New(o)
+				require.NoError(t, err)
+				defer srv.Close()
+				code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+					"--goal", tc.goal, "--config-file", agentYAML(t, tick), "--max-steps", "8")
+				require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+				assert.Contains(t, out, "goal met")
+				assert.Empty(t, srv.Kicks())
+				tc.check(t, srv)
+			})
+		}
+	}
+}
+
+// player is the bot as the server saved it after the run.
+func player(t *testing.T, srv *fakeserver.Server) fakeserver.PlayerInfo {
+	t.Helper()
+	p, ok := srv.Player("Bot")
+	require.True(t, ok)
+	return p
+}
+
+// TestMaintainCokeOvensOnAFakeServer: the live client learns a coke oven's
+// output only from its window (Railcraft sends no inventory outside it), so
+// a bot first visits the oven (feed_coke_ovens), then maintain_coke_ovens
+// collects the coke. Both skills run on the live client against the test
+// server, their declared effects are checked as the loop checks them, and
+// the server's oven and player inventory changed.
+func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {
+	for _, format := range []string{"neid", "vanilla"} {
+		t.Run(format, func(t *testing.T) {
+			const tick = 5 * time.Millisecond
+			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
+				{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32}}}
+			if format == "vanilla" {
+				o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
+			}
+			fakeserver.SteamAge(&o)
+			srv, err := fakeserver.New(o)
+			require.NoError(t, err)
+			defer srv.Close()
+			c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
+				Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.Open(context.Background()))
+			for _, sk := range []struct {
+				impl skills.Implementation
+				p    skills.Params
+			}{
+				{base.FeedCokeOvens{}, skills.Params{"radius": 24, "per_oven": 16, "fuel": "ore:gemCoal"}},
+				{base.MaintainCokeOvens{}, skills.Params{"radius": 24, "min_output": 1, "drain_threshold": 0.75}},
+			} {
+				data, err := fs.ReadFile(config.FS, "skills/"+sk.impl.Name()+".yaml")
+				require.NoError(t, err)
+				spec, err := skills.ParseSpec(sk.impl.Name()+".yaml", data)
+				require.NoError(t, err)
+				before := c.State().Snapshot()
+				acts, err := sk.impl.SuggestActions(before, sk.p)
+				require.NoError(t, err, sk.impl.Name())
+				require.NotEmpty(t, acts, sk.impl.Name())
+				for _, a := range acts {
+					r := c.Execute(context.Background(), a)
+					require.Equal(t, ipc.OK, r.Code, "%s: %T %+v: %s", sk.impl.Name(), a, a, r.Error)
+				}
+				checks, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), world.DefaultTiers())
+				assert.True(t, ok, "%s: %+v", sk.impl.Name(), checks)
+			}
+			require.NoError(t, c.Close())
+			items, _ := srv.ContainerItems(master)
+			assert.NotContains(t, items, "output", "the server's output slot was emptied")
+			assert.Equal(t, 16, items["input"].Count)
+			assert.Equal(t, 12, player(t, srv).Count(fakeserver.CokeItem), "the coke is in the player's inventory on the server")
+		})
+	}
+}
+
+// master is the steam-age coke oven's master brick.
+var master = world.Pos(3, 64, 1)

@@ -1,0 +1,490 @@
+package gtnh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// The client's reading of the mod channels (docs/gtnh-protocol.md):
+// GregTech's machine tiles, block events and ores, Railcraft's coke oven
+// bricks, and FML's OpenGui. Decoding is gtnh/modnet's; this file keeps what
+// the messages say about the world in the session and turns it into world
+// machines and ore blocks.
+
+// shippedData is the mod data shipped with the client (config/gregtech.yaml,
+// config/containers.yaml). The files are embedded and checked by the
+// modnet tests, so a load error is a build defect; the client then reads
+// no mod messages rather than stopping.
+var shippedData = sync.OnceValues(modnet.DefaultData)
+
+// mods is the client's view of the mod data.
+type mods struct{ d *modnet.Data }
+
+func modData() mods {
+	d, _ := shippedData()
+	return mods{d}
+}
+
+func (m mods) layoutForWindow(windowType, size int) (modnet.ContainerLayout, bool) {
+	if m.d == nil {
+		return modnet.ContainerLayout{}, false
+	}
+	return m.d.LayoutForWindow(windowType, size)
+}
+
+// maxModEntries bounds each table of mod state a session keeps (GregTech
+// machines, coke oven bricks, ores): a server sends these for the loaded
+// chunks only, a few thousand at a busy base. Entries past the bound are
+// skipped (counted as "mod state over limit").
+const maxModEntries = 1 << 16
+
+// gtMachine is what GregTech's messages said about one machine, and for a
+// coal boiler what the client can tell of its water.
+type gtMachine struct {
+	meta   int
+	common modnet.Common
+	update uint8
+	// waterFloor is a lower bound of a boiler's water in mB at client
+	// tick floorTick, from the water buckets the server took (see
+	// noteUse).
+	waterFloor int
+	floorTick  int64
+}
+
+// boilerSpec is what the client knows of a GregTech coal boiler's tanks
+// and heat without its GUI (the same numbers as the simulator's, sim/data.go).
+type boilerSpec struct {
+	capacity       int // MTEBoiler.getCapacity: 16 000 mB of water
+	maxTemp        int // getMaxTemperature, °C
+	steamPerSecond int // getProductionPerSecond, mB of steam
+}
+
+// steamPerWater is GTValues.STEAM_PER_WATER: a boiler turns 1 mB of water
+// into 160 mB of steam (MTEBoiler.produceSteam).
+const steamPerWater = 160
+
+// coalBoilers are the boilers whose water the client estimates: the bronze
+// small coal boiler (meta tile entity 100; MTEBoilerBronze: 500 °C,
+// 120 mB of steam a second). Other boilers get no water tank in the world
+// model, so the skills leave them alone.
+var coalBoilers = map[int]boilerSpec{100: {capacity: 16000, maxTemp: 500, steamPerSecond: 120}}
+
+// boilerState fills in what the client can tell of a coal boiler's water
+// and heat without its GUI. GregTech sends neither (they are ModularUI
+// widget values in the GUI, not read yet); the tile's update byte is
+// MTEBoiler.getUpdateData, playBoiling, which is set only while the boiler
+// is above 100 °C and has water to make steam (canNotCreateSteam). So:
+//   - water: at least 1 mB while boiling; at least what the water buckets
+//     the server took added (noteUse), less what the boiler can have boiled
+//     since at its full rate; 0 ("not known to hold any") otherwise;
+//   - temperature: above 100 °C while boiling (reported as 101); otherwise
+//     unknown, reported as the boiler's maximum, so that the safety rules
+//     (never water a boiler that may be hot and dry) treat it as hot.
+func boilerState(m *world.Machine, g gtMachine, spec boilerSpec, now int64) {
+	boiling := g.update == 1
+	water := 0
+	if g.waterFloor > 0 {
+		used := (now - g.floorTick) * int64(spec.steamPerSecond)
+		used = (used + 20*steamPerWater - 1) / (20 * steamPerWater)
+		water = max(0, g.waterFloor-int(min(used, int64(g.waterFloor))))
+	}
+	if boiling {
+		water = max(water, 1)
+	}
+	m.Fluids = map[string]world.FluidTank{"water": {Fluid: "water", Amount: water, Capacity: spec.capacity}}
+	m.Temperature = float64(spec.maxTemp)
+	if boiling {
+		m.Temperature = 101
+	}
+}
+
+// modState is a session's mod state; guarded by Client.mu.
+type modState struct {
+	// gt are the GregTech formats of the server (nil: not known: no
+	// gregtech in the mod list, or a version the client refuses, gtErr).
+	gt     *modnet.GTFormats
+	gtErr  error
+	warned bool // the refusal was logged once
+	gtm    map[world.BlockPos]gtMachine
+	ovens  map[world.BlockPos]modnet.CokeOven
+	ores   map[world.BlockPos]string
+}
+
+func newModState() modState {
+	return modState{gtm: map[world.BlockPos]gtMachine{}, ovens: map[world.BlockPos]modnet.CokeOven{}, ores: map[world.BlockPos]string{}}
+}
+
+// clearWorld forgets the world's mod state (a respawn or a new dimension);
+// the formats stay.
+func (m *modState) clearWorld() {
+	clear(m.gtm)
+	clear(m.ovens)
+	clear(m.ores)
+}
+
+// errNoGregTech means the server's mod list has no gregtech entry.
+var errNoGregTech = errors.New("gregtech is not in the server's mod list")
+
+// gregTechFormats picks the GregTech formats from the server's mod list.
+func gregTechFormats(version string, present bool) (*modnet.GTFormats, error) {
+	if !present {
+		return nil, errNoGregTech
+	}
+	f, err := modnet.GregTechFormats(version)
+	if err != nil {
+		return nil, fmt.Errorf("gregtech messages are not read: %w", err)
+	}
+	return &f, nil
+}
+
+// chooseModFormats reads the GregTech version from the server's mod list;
+// Client.mu is not held.
+func (c *Client) chooseModFormats(s *session) {
+	version, present := "", false
+	for _, m := range s.fml.serverMods {
+		if m.ModID == "gregtech" {
+			version, present = m.Version, true
+		}
+	}
+	f, err := gregTechFormats(version, present)
+	c.mu.Lock()
+	s.mods.gt, s.mods.gtErr = f, err
+	c.mu.Unlock()
+	if f != nil {
+		c.log.Info().Str("gregtech", version).Str("tile", f.Tile.String()).Str("block_event", f.BlockEvent.String()).
+			Str("ores", f.Ores.String()).Msg("gregtech formats")
+	}
+}
+
+// modMalformed counts a mod message that did not decode; it is dropped.
+func (c *Client) modMalformed(name string, err error) {
+	c.mu.Lock()
+	countName(c.stats.Malformed, name)
+	c.mu.Unlock()
+	c.log.Warn().Err(err).Str("message", name).Msg("malformed mod message dropped")
+}
+
+// onGregTech reads a GregTech channel message in the server's formats. With
+// no formats (a refused version) the message is skipped, and the refusal
+// logged once.
+func (c *Client) onGregTech(s *session, data []byte) {
+	c.mu.Lock()
+	f, ferr := s.mods.gt, s.mods.gtErr
+	warn := f == nil && ferr != nil && !s.mods.warned
+	if warn {
+		s.mods.warned = true
+	}
+	c.mu.Unlock()
+	if f == nil {
+		if warn {
+			c.log.Warn().Err(ferr).Msg("GregTech messages skipped")
+		}
+		c.skip("PluginMessage(GregTech)")
+		return
+	}
+	msg, err := modnet.DecodeGregTech(data, *f)
+	if err != nil {
+		c.modMalformed("PluginMessage(GregTech)", err)
+		return
+	}
+	switch {
+	case msg.Tile != nil:
+		c.gtTile(s, *msg.Tile)
+	case msg.Events != nil:
+		c.gtEvents(s, *msg.Events)
+	case msg.Ore != nil:
+		c.gtOre(s, *msg.Ore)
+	default:
+		c.skip(fmt.Sprintf("GregTech(%d)", msg.ID))
+	}
+}
+
+// gtTile records a GregTech machine: its kind from the meta tile entity id
+// (config/gregtech.yaml), active and facing from the common byte. Tiles
+// that are not machines the data names (pipes, cables, other machines) are
+// skipped.
+func (c *Client) gtTile(s *session, t modnet.TileEntity) {
+	md := modData()
+	if md.d == nil {
+		c.skip("GregTech tile")
+		return
+	}
+	info, ok := md.d.Machine(int(t.MetaID))
+	if !ok {
+		c.skip("GregTech tile (not a known machine)")
+		return
+	}
+	pos := world.Pos(int(t.X), int(t.Y), int(t.Z))
+	c.mu.Lock()
+	if _, had := s.mods.gtm[pos]; !had && len(s.mods.gtm) >= maxModEntries {
+		countName(c.stats.Skipped, "mod state over limit")
+		c.mu.Unlock()
+		return
+	}
+	g := s.mods.gtm[pos]
+	if g.meta != int(t.MetaID) {
+		g = gtMachine{meta: int(t.MetaID)}
+	}
+	g.common, g.update = t.Common, t.Update
+	s.mods.gtm[pos] = g
+	c.mu.Unlock()
+	c.putGTMachine(pos, info.Kind, g)
+}
+
+// putGTMachine puts a GregTech machine into the world, keeping the slots an
+// open GUI showed.
+func (c *Client) putGTMachine(pos world.BlockPos, kind string, g gtMachine) {
+	now := c.ticks.Load()
+	c.state.Update(func(tx *world.Tx) {
+		m, ok := tx.Machine(pos)
+		if !ok || m.Kind != kind {
+			m = world.Machine{Kind: kind, Pos: pos}
+		}
+		m.Formed, m.Active = true, g.common.Active()
+		if spec, ok := coalBoilers[g.meta]; ok && kind == world.MachineSteamBoiler {
+			boilerState(&m, g, spec, now)
+		}
+		tx.PutMachine(m)
+	})
+	c.notify()
+}
+
+// noteUse learns from a use_item on a block: a water bucket the server
+// turned into an empty bucket on a coal boiler was poured into it
+// (MTEBoiler.onRightclick: fill(1000 mB), then the bucket is emptied even
+// if the tank took less). fill adds min(1000, room), so the water is now at
+// least min(floor + 1000, capacity).
+func (c *Client) noteUse(s *session, target world.BlockPos, before, after world.ItemStack) {
+	if before.ID != "minecraft:water_bucket" || after.ID != "minecraft:bucket" {
+		return
+	}
+	now := c.ticks.Load()
+	c.mu.Lock()
+	g, ok := s.mods.gtm[target]
+	spec, boiler := coalBoilers[g.meta]
+	if !ok || !boiler {
+		c.mu.Unlock()
+		return
+	}
+	var cur world.Machine
+	boilerState(&cur, g, spec, now)
+	g.waterFloor = min(cur.Fluids["water"].Amount+1000, spec.capacity)
+	g.floorTick = now
+	s.mods.gtm[target] = g
+	c.mu.Unlock()
+	if md := modData(); md.d != nil {
+		info, _ := md.d.Machine(g.meta)
+		c.putGTMachine(target, info.Kind, g)
+	}
+}
+
+// gtEvents applies GregTech block events: a new common byte changes a
+// known machine's active flag. Batched events of another dimension are
+// not the player's.
+func (c *Client) gtEvents(s *session, e modnet.BlockEvents) {
+	md := modData()
+	for _, ev := range e.Events {
+		if ev.Event != modnet.EventCommonData && ev.Event != modnet.EventCustomData {
+			continue
+		}
+		pos := world.Pos(int(ev.X), int(ev.Y), int(ev.Z))
+		c.mu.Lock()
+		m, ok := s.mods.gtm[pos]
+		other := e.HasDimension && e.Dimension != s.dimension
+		if ok && !other {
+			if ev.Event == modnet.EventCommonData {
+				m.common = modnet.Common(ev.Value)
+			} else {
+				m.update = ev.Value
+			}
+			s.mods.gtm[pos] = m
+		}
+		c.mu.Unlock()
+		if !ok || other || md.d == nil {
+			continue
+		}
+		if info, known := md.d.Machine(m.meta); known {
+			c.putGTMachine(pos, info.Kind, m)
+		}
+	}
+}
+
+// gtOre records the ore at a position by its ore dictionary name.
+func (c *Client) gtOre(s *session, u modnet.OreUpdate) {
+	md := modData()
+	if md.d == nil {
+		c.skip("GregTech ore")
+		return
+	}
+	name, err := md.d.OreName(u.Ore)
+	if err != nil {
+		c.skip("GregTech ore (unknown material)")
+		return
+	}
+	pos := world.Pos(int(u.X), int(u.Y), int(u.Z))
+	c.mu.Lock()
+	if _, had := s.mods.ores[pos]; !had && len(s.mods.ores) >= maxModEntries {
+		countName(c.stats.Skipped, "mod state over limit")
+		c.mu.Unlock()
+		return
+	}
+	s.mods.ores[pos] = name
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) { tx.SetBlockTags(pos, []string{name}) })
+	c.notify()
+}
+
+// cokeOvenBlock is the block of Railcraft's coke oven bricks
+// (EnumMachineAlpha.COKE_OVEN: Railcraft:machine.alpha, metadata 7).
+const cokeOvenBlock = "Railcraft:machine.alpha"
+
+// onRailcraft reads an RC message: a coke oven brick's tile data. Other
+// tiles and types are skipped.
+func (c *Client) onRailcraft(s *session, data []byte) {
+	typ, err := modnet.RailcraftType(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(RC)", err)
+		return
+	}
+	if typ != modnet.RCTileEntity {
+		c.skip(fmt.Sprintf("RC(%d)", typ))
+		return
+	}
+	t, err := modnet.DecodeRCTile(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(RC)", err)
+		return
+	}
+	pos := world.Pos(int(t.X), int(t.Y), int(t.Z))
+	// The tile id is an ordinal within the block, so the data is the coke
+	// oven's only on a machine.alpha block.
+	var block string
+	c.state.Update(func(tx *world.Tx) { block = tx.BlockAt(pos).ID })
+	if t.ID != modnet.CokeOvenMachineID || block != cokeOvenBlock {
+		c.skip("RC tile (not a coke oven)")
+		return
+	}
+	co, err := modnet.DecodeCokeOven(t)
+	if err != nil {
+		c.modMalformed("PluginMessage(RC)", err)
+		return
+	}
+	c.mu.Lock()
+	old, had := s.mods.ovens[pos]
+	if !had && len(s.mods.ovens) >= maxModEntries {
+		countName(c.stats.Skipped, "mod state over limit")
+		c.mu.Unlock()
+		return
+	}
+	s.mods.ovens[pos] = co
+	var masters []world.BlockPos
+	for _, b := range []modnet.CokeOven{old, co} {
+		if x, y, z, ok := b.Master(); ok {
+			masters = append(masters, world.Pos(int(x), int(y), int(z)))
+		}
+	}
+	if had && old.IsMaster() || co.IsMaster() {
+		masters = append(masters, pos)
+	}
+	type oven struct {
+		pos     world.BlockPos
+		formed  bool
+		cooking bool
+	}
+	var ovens []oven
+	for _, m := range masters {
+		b, ok := s.mods.ovens[m]
+		ovens = append(ovens, oven{pos: m, formed: ok && b.IsMaster(), cooking: b.Cooking})
+	}
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) {
+		for _, o := range ovens {
+			m, ok := tx.Machine(o.pos)
+			switch {
+			case !o.formed && ok && m.Kind == world.MachineCokeOven:
+				tx.RemoveMachine(o.pos)
+			case o.formed:
+				if !ok || m.Kind != world.MachineCokeOven {
+					m = world.Machine{Kind: world.MachineCokeOven, Pos: o.pos}
+				}
+				m.Formed, m.Active = true, o.cooking
+				tx.PutMachine(m)
+			}
+		}
+	})
+	c.notify()
+}
+
+// onFMLRuntime reads FML's runtime channel: OpenGui opens a mod window at a
+// position, with the slot layout the data gives its mod and gui id (or, for
+// a ModularUI window, the GregTech machine at the position). Other FML
+// messages, and GUIs the data does not describe, are skipped.
+func (c *Client) onFMLRuntime(s *session, data []byte) {
+	d, err := modnet.FMLDiscriminator(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(FML)", err)
+		return
+	}
+	if d != modnet.FMLOpenGui {
+		c.skip(fmt.Sprintf("FML(%d)", d))
+		return
+	}
+	g, err := modnet.DecodeOpenGui(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(FML)", err)
+		return
+	}
+	md := modData()
+	pos := world.Pos(int(g.X), int(g.Y), int(g.Z))
+	var l modnet.ContainerLayout
+	ok := false
+	if md.d != nil {
+		l, ok = md.d.LayoutForOpenGui(g)
+		if !ok && g.ModID == "modularui" {
+			c.mu.Lock()
+			m, known := s.mods.gtm[pos]
+			c.mu.Unlock()
+			if known {
+				l, ok = md.d.LayoutForGregTech(m.meta)
+			}
+		}
+	}
+	if !ok {
+		c.skip("FML OpenGui (unknown GUI)")
+		c.log.Warn().Str("mod", g.ModID).Int32("gui", g.GuiID).Int32("window", g.WindowID).Msg("a mod window with no known slot layout was not opened")
+		return
+	}
+	c.openWindow(s, newModContainer(uint8(g.WindowID), l), &pos)
+}
+
+// joinSettleTicks is how long a join waits, after the player's column
+// arrived, for the data that follows the chunks: the tile data of the
+// machines in view (Railcraft sends a brick's data as its tile description
+// packet after the chunk, EntityPlayerMP.onUpdate in 1.7.10; GregTech on
+// the machine's next update). Without it the first decision of a run could
+// see the coke ovens and boilers around the player missing.
+const joinSettleTicks = 10
+
+// settle waits joinSettleTicks ticks (of the configured tick length) after
+// the join; a session that ends meanwhile was joined and is left to the
+// supervisor.
+func (c *Client) settle(ctx context.Context, s *session) error {
+	t := time.NewTimer(joinSettleTicks * c.cfg.Tick)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-s.ended:
+		// Joined, then lost: the supervisor handles the end like any
+		// other.
+		return nil
+	case <-ctx.Done():
+		return &LoginError{Stage: StageJoin, Err: fmt.Errorf("settling after the join: %w", ctx.Err())}
+	}
+}

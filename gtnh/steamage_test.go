@@ -1,0 +1,464 @@
+package gtnh
+
+import (
+	"context"
+	"encoding/binary"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// steamAgeServer starts the fake server with its steam-age base, in
+// NotEnoughIds or vanilla chunk format, and a client joined to it.
+func steamAgeServer(t *testing.T, neid bool, mutate func(*fakeserver.Options)) (*fakeserver.Server, *Client) {
+	t.Helper()
+	o := fakeserver.Options{TickDuration: 5 * time.Millisecond,
+		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32}}}
+	if !neid {
+		o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
+	}
+	fakeserver.SteamAge(&o)
+	if mutate != nil {
+		mutate(&o)
+	}
+	srv, err := fakeserver.New(o)
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	require.NoError(t, c.Open(context.Background()))
+	return srv, c
+}
+
+var formatsCases = []struct {
+	name string
+	neid bool
+}{{"neid", true}, {"vanilla", false}}
+
+// machine waits for the machine of a kind at a position in the world model.
+func machine(t *testing.T, c *Client, kind string, pos world.BlockPos) world.Machine {
+	t.Helper()
+	var got world.Machine
+	eventually(t, kind+" at "+pos.String(), func() bool {
+		for _, m := range c.State().Snapshot().Machines {
+			if m.Kind == kind && m.Pos == pos {
+				got = m
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// TestMachinesAndOresFromTheWorld: the coke oven (from its bricks' RC
+// messages, one machine at its master), the boiler (from GregTech's tile
+// message) and the ores (GregTech's ORES) are in the world model as soon as
+// the chunks and mod messages arrive, before any window is opened.
+func TestMachinesAndOresFromTheWorld(t *testing.T) {
+	for _, tc := range formatsCases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, c := steamAgeServer(t, tc.neid, nil)
+			oven := machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
+			assert.True(t, oven.Formed)
+			boiler := machine(t, c, world.MachineSteamBoiler, world.Pos(13, 64, 2))
+			assert.True(t, boiler.Formed)
+			var ovens int
+			for _, m := range c.State().Snapshot().Machines {
+				if m.Kind == world.MachineCokeOven {
+					ovens++
+				}
+			}
+			assert.Equal(t, 1, ovens, "one machine per oven, at its master, not one per brick")
+
+			eventually(t, "the ores", func() bool {
+				return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3
+			})
+			snap := c.State().Snapshot()
+			small := snap.NearestBlocks(64, 0, "ore:oreSmallCopper")
+			require.Len(t, small, 1)
+			assert.Equal(t, world.Pos(9, 54, 4), small[0].Pos)
+			nether := snap.NearestBlocks(64, 0, "ore:oreNetherrackCopper")
+			require.Len(t, nether, 1)
+			assert.Equal(t, world.Pos(8, 55, 5), nether[0].Pos)
+			assert.Equal(t, "gregtech:gt.blockores", nether[0].Block.ID)
+			assert.Empty(t, c.Stats().Malformed)
+		})
+	}
+}
+
+// TestModWindows: open_container, transfer_items and close_container on a
+// coke oven (FML OpenGui at the master, clicked on another brick), a
+// GregTech boiler (a ModularUI window with the player's inventory first),
+// an Iron Chest (FML OpenGui) and a vanilla chest (Open Window); every
+// transfer changes the server's containers.
+func TestModWindows(t *testing.T) {
+	for _, tc := range formatsCases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := steamAgeServer(t, tc.neid, nil)
+			ctx := context.Background()
+			do := func(a action.Action) ipc.Result {
+				t.Helper()
+				r := c.Execute(ctx, a)
+				require.Equal(t, ipc.OK, r.Code, "%T %+v: %s", a, a, r.Error)
+				return r
+			}
+			master := world.Pos(3, 64, 1)
+			do(action.MoveTo{Pos: world.Pos(3, 64, 4), Radius: 1})
+			r := do(action.OpenContainer{Pos: world.Pos(3, 65, 2)})
+			assert.Equal(t, "railcraft_coke_oven", r.Details["container"])
+			do(action.TransferItems{Pos: world.Pos(3, 65, 2), Item: "minecraft:coal", Count: 10, Direction: action.Deposit, Slot: "input"})
+			do(action.TransferItems{Pos: master, Item: "Railcraft:fuel.coke", Count: 12, Direction: action.Withdraw, Slot: "output"})
+			do(action.CloseContainer{})
+			items, ok := srv.ContainerItems(master)
+			require.True(t, ok)
+			assert.Equal(t, fakeserver.Item{Slot: 0, Name: "minecraft:coal", Count: 10}, items["input"], "the server's oven got the coal")
+			assert.NotContains(t, items, "output", "the server's output slot was emptied")
+			p := srv.Players()[0]
+			assert.Equal(t, 12, p.Count("Railcraft:fuel.coke"))
+			assert.Equal(t, 22, p.Count("minecraft:coal"))
+			oven := c.State().Snapshot().Machines
+			var seen world.Machine
+			for _, m := range oven {
+				if m.Pos == master {
+					seen = m
+				}
+			}
+			assert.Equal(t, 10, seen.Slot("input").Count, "the window's slots fill the oven's machine")
+			assert.True(t, seen.Formed)
+
+			boiler := world.Pos(13, 64, 2)
+			do(action.MoveTo{Pos: world.Pos(13, 64, 4), Radius: 1})
+			r = do(action.OpenContainer{Pos: boiler})
+			assert.Equal(t, "gregtech_coal_boiler", r.Details["container"])
+			do(action.TransferItems{Pos: boiler, Item: "minecraft:coal", Count: 6, Direction: action.Deposit, Slot: "fuel"})
+			do(action.CloseContainer{})
+			items, _ = srv.ContainerItems(boiler)
+			assert.Equal(t, 6, items["fuel"].Count, "the coal reached the server's fuel slot (container slot 38)")
+			bm := machine(t, c, world.MachineSteamBoiler, boiler)
+			assert.Equal(t, 6, bm.Slot("fuel").Count, "the window's fuel slot")
+			assert.Equal(t, 1, bm.Fluid("water").Amount, "what the tile data said stays (boiling: water)")
+			assert.Equal(t, 101.0, bm.Temperature)
+			assert.Equal(t, 16, srv.Players()[0].Count("minecraft:coal"))
+
+			iron := world.Pos(6, 64, 12)
+			do(action.MoveTo{Pos: world.Pos(6, 64, 10), Radius: 1})
+			r = do(action.OpenContainer{Pos: iron})
+			assert.Equal(t, "iron_chest_iron", r.Details["container"])
+			do(action.TransferItems{Pos: iron, Item: "minecraft:coal", Count: 20, Direction: action.Withdraw})
+			do(action.CloseContainer{})
+			items, _ = srv.ContainerItems(iron)
+			assert.Empty(t, items, "the chest was emptied on the server")
+
+			chest := world.Pos(10, 64, 12)
+			do(action.MoveTo{Pos: world.Pos(10, 64, 10), Radius: 1})
+			do(action.OpenContainer{Pos: chest})
+			do(action.TransferItems{Pos: chest, Item: "minecraft:coal", Count: 5, Direction: action.Deposit})
+			do(action.CloseContainer{})
+			items, _ = srv.ContainerItems(chest)
+			assert.Equal(t, fakeserver.Item{Slot: 0, Name: "minecraft:coal", Count: 5}, items["0"])
+			assert.Equal(t, 31, srv.Players()[0].Count("minecraft:coal"))
+			assert.Empty(t, srv.Kicks())
+			assert.Empty(t, c.Stats().Malformed)
+		})
+	}
+}
+
+// TestMalformedModMessagesAreDropped: a GregTech, Railcraft or FML payload
+// that does not decode is counted in Stats.Malformed and dropped; the
+// session and the machines already known stay.
+func TestMalformedModMessagesAreDropped(t *testing.T) {
+	srv, c := steamAgeServer(t, true, nil)
+	machine(t, c, world.MachineSteamBoiler, world.Pos(13, 64, 2))
+	tile := fakeserver.GregTechTile(modnetFormats(t), 13, 64, 2, 100, 2, 0)
+	oven := fakeserver.RailcraftCokeOven(2, 64, 0, world.Pos(3, 64, 1), 0, false)
+	gui := fakeserver.OpenGui(5, "Railcraft", 17, 3, 64, 1)
+	for _, m := range []struct {
+		channel string
+		data    []byte
+	}{
+		{"GregTech", tile[:len(tile)-1]},              // truncated
+		{"GregTech", append(tile, 0)},                 // trailing byte
+		{"GregTech", nil},                             // no id
+		{"RC", oven[:9]},                              // truncated header
+		{"RC", append(oven[:len(oven):len(oven)], 7)}, // trailing byte
+		{"FML", gui[:10]},                             // truncated OpenGui
+	} {
+		srv.Send(&proto17.PluginMessage{Channel: m.channel, Data: m.data})
+	}
+	eventually(t, "six malformed messages counted", func() bool {
+		st := c.Stats()
+		return st.Malformed["PluginMessage(GregTech)"] == 3 && st.Malformed["PluginMessage(RC)"] == 2 && st.Malformed["PluginMessage(FML)"] == 1
+	})
+	res := c.Execute(context.Background(), action.Chat{Message: "still here"})
+	assert.Equal(t, ipc.OK, res.Code, res.Error)
+	machine(t, c, world.MachineSteamBoiler, world.Pos(13, 64, 2))
+	machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
+	assert.Empty(t, srv.Kicks())
+}
+
+func modnetFormats(t *testing.T) modnet.GTFormats {
+	f, err := modnet.GregTechFormats("5.09.51.482")
+	require.NoError(t, err)
+	return f
+}
+
+// TestUnknownGregTechVersionIsSkipped: a gregtech version outside the known
+// range is refused: its messages are counted as skipped, one warning is
+// logged, no GregTech machine or ore is read; Railcraft's coke oven is.
+func TestUnknownGregTechVersionIsSkipped(t *testing.T) {
+	logs := newSyncBuffer()
+	o := fakeserver.Options{TickDuration: 5 * time.Millisecond,
+		Mods: append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: "5.09.52.100"})}
+	fakeserver.SteamAge(&o)
+	srv, err := fakeserver.New(o)
+	require.NoError(t, err)
+	defer srv.Close()
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond, Log: zerolog.New(logs).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Open(context.Background()))
+	machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
+	eventually(t, "the boiler's tile and the five ores skipped", func() bool {
+		return c.Stats().Skipped["PluginMessage(GregTech)"] == 6
+	})
+	snap := c.State().Snapshot()
+	assert.Empty(t, snap.MachinesOfKind(world.MachineSteamBoiler, 64))
+	assert.Empty(t, snap.NearestBlocks(64, 0, "ore:oreCopper"))
+	assert.Empty(t, c.Stats().Malformed, "refused, not misparsed")
+	assert.Equal(t, 1, strings.Count(logs.String(), "GregTech messages skipped"), logs.String())
+	assert.Contains(t, logs.String(), "5.09.52.100")
+}
+
+// TestBoilerWater: what the client says of a coal boiler's water and heat
+// from what the server told it.
+func TestBoilerWater(t *testing.T) {
+	spec := coalBoilers[100]
+	state := func(g gtMachine, now int64) world.Machine {
+		var m world.Machine
+		boilerState(&m, g, spec, now)
+		return m
+	}
+	cold := state(gtMachine{meta: 100}, 0)
+	assert.Equal(t, world.FluidTank{Fluid: "water", Capacity: 16000}, cold.Fluid("water"), "nothing known: no water")
+	assert.Equal(t, 500.0, cold.Temperature, "unknown heat is the boiler's maximum")
+	boiling := state(gtMachine{meta: 100, update: 1}, 0)
+	assert.Equal(t, 1, boiling.Fluid("water").Amount, "boiling needs water")
+	assert.Equal(t, 101.0, boiling.Temperature, "boiling is above 100 °C")
+	// 3000 mB poured at tick 100; the boiler boils at most 120 mB of
+	// steam a second, 0.75 mB of water: 20 s later at least 2985 mB.
+	poured := gtMachine{meta: 100, waterFloor: 3000, floorTick: 100}
+	assert.Equal(t, 3000, state(poured, 100).Fluid("water").Amount)
+	assert.Equal(t, 2985, state(poured, 500).Fluid("water").Amount)
+	assert.Equal(t, 2999, state(poured, 101).Fluid("water").Amount, "a part of a mB counts as used")
+	assert.Equal(t, 0, state(poured, 100+4000*20*160/120+20).Fluid("water").Amount, "long after, nothing is known")
+	poured.update = 1
+	assert.Equal(t, 1, state(poured, 1_000_000).Fluid("water").Amount)
+}
+
+// TestPouringWaterRaisesTheFloor: a water bucket the server empties on a
+// boiler adds up to 1000 mB, never past the capacity; other uses teach
+// nothing.
+func TestPouringWaterRaisesTheFloor(t *testing.T) {
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	s := &session{mods: newModState()}
+	pos := world.Pos(1, 2, 3)
+	s.mods.gtm[pos] = gtMachine{meta: 100}
+	bucket, water := world.NewStack("minecraft:bucket", 0, 1), world.NewStack("minecraft:water_bucket", 0, 1)
+	c.noteUse(s, pos, water, water) // the server kept the bucket full
+	c.noteUse(s, pos, bucket, water)
+	c.noteUse(s, world.Pos(9, 9, 9), water, bucket) // not a boiler
+	assert.Zero(t, s.mods.gtm[pos].waterFloor)
+	for range 17 {
+		c.noteUse(s, pos, water, bucket)
+	}
+	assert.Equal(t, 16000, s.mods.gtm[pos].waterFloor, "never past the capacity")
+	var m world.Machine
+	c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(pos) })
+	assert.Equal(t, 16000, m.Fluid("water").Amount)
+}
+
+// FuzzModMessages: any payload on the mod channels is read or dropped,
+// never a panic, and the client's mod state stays within its bounds.
+func FuzzModMessages(f *testing.F) {
+	gt := modnet.GTFormats{Tile: modnet.TileLayoutCompact, BlockEvent: modnet.BlockEventBatched, Ores: modnet.OreSourcePacket}
+	f.Add(byte(0), fakeserver.GregTechTile(gt, 1, 2, 3, 100, 8, 1))
+	f.Add(byte(0), fakeserver.GregTechOres(1, 2, 3, modnet.Ore{Material: 35}))
+	f.Add(byte(1), fakeserver.RailcraftCokeOven(2, 64, 0, world.Pos(3, 64, 1), 5, true))
+	f.Add(byte(2), fakeserver.OpenGui(5, "Railcraft", 17, 3, 64, 1))
+	f.Add(byte(2), fakeserver.OpenGui(6, "modularui", 3, 1, 2, 3))
+	f.Fuzz(func(t *testing.T, ch byte, data []byte) {
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+		c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
+		s := &session{mods: newModState()}
+		s.mods.gt = &gt
+		switch ch % 3 {
+		case 0:
+			c.onGregTech(s, data)
+		case 1:
+			c.onRailcraft(s, data)
+		default:
+			c.onFMLRuntime(s, data)
+		}
+		if s.inv.open != nil {
+			assert.NotEmpty(t, s.inv.open.slots)
+		}
+	})
+}
+
+// TestCokeOvenBricksOnlyOnTheirBlock: RC tile data is the coke oven's only
+// on a Railcraft:machine.alpha block (the id is an ordinal within the
+// block); an oven whose master reports it is no longer formed is no
+// machine any more.
+func TestCokeOvenBricksOnlyOnTheirBlock(t *testing.T) {
+	srv, c := steamAgeServer(t, true, nil)
+	master := world.Pos(3, 64, 1)
+	machine(t, c, world.MachineCokeOven, master)
+	// A formed master brick's message for a grass block.
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: fakeserver.RailcraftCokeOven(20, 63, 20, world.Pos(20, 63, 20), 0, false)})
+	eventually(t, "the message skipped", func() bool { return c.Stats().Skipped["RC tile (not a coke oven)"] == 1 })
+	assert.Len(t, c.State().Snapshot().MachinesOfKind(world.MachineCokeOven, 64), 1)
+
+	// The master falls apart: hasMaster false, cook time 0, not cooking.
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: []byte{0, 0, 0, 0, 3, 0, 0, 0, 64, 0, 0, 0, 1, 0, 7, 0, 0, 0, 0, 0, 0}})
+	eventually(t, "the oven gone", func() bool {
+		return len(c.State().Snapshot().MachinesOfKind(world.MachineCokeOven, 64)) == 0
+	})
+	// A brick formed again reports it: the oven comes back when its master
+	// does, not before.
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: fakeserver.RailcraftCokeOven(2, 64, 0, master, 0, false)})
+	srv.Send(&proto17.PluginMessage{Channel: "RC", Data: fakeserver.RailcraftCokeOven(3, 64, 1, master, 40, true)})
+	m := machine(t, c, world.MachineCokeOven, master)
+	assert.True(t, m.Active, "the master's cooking flag")
+}
+
+// TestGregTechEvents: a block event with a new common byte switches a
+// machine's active flag, the machine's update byte its boiling; batched
+// events of another dimension are not the player's.
+func TestGregTechEvents(t *testing.T) {
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
+	f := modnetFormats(t)
+	s := &session{mods: newModState()}
+	s.mods.gt = &f
+	pos := world.Pos(10, 70, -4)
+	c.onGregTech(s, fakeserver.GregTechTile(f, 10, 70, -4, 100, 2, 0))
+	at := func() world.Machine {
+		var m world.Machine
+		c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(pos) })
+		return m
+	}
+	require.Equal(t, world.MachineSteamBoiler, at().Kind)
+	assert.False(t, at().Active)
+	event := func(dim int32, ev, value uint8) []byte {
+		b := []byte{modnet.GTBlockEvent}
+		b = binary.BigEndian.AppendUint32(b, uint32(dim))
+		b = binary.BigEndian.AppendUint32(b, 1)
+		b = binary.BigEndian.AppendUint64(b, uint64(modnet.PackPos(10, 70, -4)))
+		return binary.BigEndian.AppendUint16(b, uint16(ev)<<8|uint16(value))
+	}
+	c.onGregTech(s, event(-1, modnet.EventCommonData, 2|8))
+	assert.False(t, at().Active, "an event in the Nether is not this machine's")
+	c.onGregTech(s, event(0, modnet.EventCommonData, 2|8))
+	assert.True(t, at().Active)
+	assert.Equal(t, 0, at().Fluid("water").Amount)
+	c.onGregTech(s, event(0, modnet.EventCustomData, 1))
+	assert.Equal(t, 1, at().Fluid("water").Amount, "boiling")
+	assert.Empty(t, c.stats.Malformed)
+}
+
+// TestModContainerSlots: a layout's own slots by name (the player's
+// inventory is not the container's), and the player's slots where the
+// layout puts them.
+func TestModContainerSlots(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	boiler, _ := d.LayoutForGregTech(100)
+	o := newModContainer(7, boiler)
+	assert.Equal(t, []namedSlot{{36, "fluid_in"}, {37, "fluid_out"}, {38, "fuel"}, {39, "ash"}}, o.slotNames())
+	assert.Equal(t, invMain, o.playerAt(0))
+	assert.Equal(t, invMain+26, o.playerAt(26))
+	assert.Equal(t, invHotbar, o.playerAt(27))
+	assert.Equal(t, invHotbar+8, o.playerAt(35))
+	assert.Equal(t, -1, o.playerAt(36))
+	iron, _ := d.LayoutForOpenGui(modnet.OpenGui{ModID: "IronChest", GuiID: 0})
+	o = newModContainer(8, iron)
+	names := o.slotNames()
+	require.Len(t, names, 54)
+	assert.Equal(t, namedSlot{53, "53"}, names[53])
+	assert.Equal(t, invHotbar+8, o.playerAt(89))
+	assert.Equal(t, -1, o.playerAt(90))
+}
+
+// TestFakeServerRefusesStaleClicks: the test server applies a click only
+// when the client's view of the slot matches its own, and an output slot
+// takes nothing.
+func TestFakeServerRefusesStaleClicks(t *testing.T) {
+	srv, c := steamAgeServer(t, true, nil)
+	ctx := context.Background()
+	iron := world.Pos(6, 64, 12)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(6, 64, 10), Radius: 1}).Code)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: iron}).Code)
+	c.mu.Lock()
+	s, win := c.sess, c.sess.inv.open.id
+	// Marks the resent window and cursor of the refusal will clear.
+	s.inv.open.synced = false
+	s.inv.cursor = proto17.Slot{ID: 1, Count: 1}
+	c.mu.Unlock()
+	// The chest's slot 3 holds 20 coal; a click claiming it empty is stale.
+	require.NoError(t, c.send(s, &proto17.ClickWindow{WindowID: win, Slot: 3, Action: 900, Mode: 0}))
+	eventually(t, "the window and cursor resent", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return s.inv.open.synced && s.inv.cursor.Empty()
+	})
+	// The clicks that follow are answered in order: the stale one was
+	// handled first, and left the chest as it was.
+	r := c.Execute(ctx, action.TransferItems{Pos: iron, Item: "minecraft:coal", Count: 20, Direction: action.Withdraw, Slot: "3"})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	items, _ := srv.ContainerItems(iron)
+	assert.Empty(t, items)
+	p, _ := srv.Player("Bot")
+	assert.Equal(t, 52, p.Count("minecraft:coal"), "all 20 coal reached the player: the stale click took none")
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.CloseContainer{}).Code)
+
+	// An output slot takes nothing.
+	master := world.Pos(3, 64, 1)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(3, 64, 4), Radius: 1}).Code)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: master}).Code)
+	r = c.Execute(ctx, action.TransferItems{Pos: master, Item: fakeserver.CokeItem, Count: 12, Direction: action.Withdraw, Slot: "output"})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	c.Execute(ctx, action.TransferItems{Pos: master, Item: "minecraft:coal", Count: 4, Direction: action.Deposit, Slot: "output"})
+	c.Execute(ctx, action.CloseContainer{})
+	items, _ = srv.ContainerItems(master)
+	assert.NotContains(t, items, "output", "nothing went into the output slot")
+	p, _ = srv.Player("Bot")
+	assert.Equal(t, 52, p.Count("minecraft:coal"), "the coal stays with the player on the server")
+	assert.Equal(t, 12, p.Count(fakeserver.CokeItem))
+}
+
+// TestOlderGregTechTileLayout: a GTNH 2.7 server (GregTech 5.09.50) sends
+// tile messages with the registry id and texture page; the client picks
+// that layout from the mod list and finds the boiler.
+func TestOlderGregTechTileLayout(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.Mods = append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: "5.09.50.119"})
+	})
+	b := machine(t, c, world.MachineSteamBoiler, world.Pos(13, 64, 2))
+	assert.Equal(t, 1, b.Fluid("water").Amount)
+	eventually(t, "the ores", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3 })
+	assert.Empty(t, c.Stats().Malformed)
+}

@@ -1,0 +1,148 @@
+package world
+
+import "slices"
+
+// Position tags: tags a block has because of what the server said about it,
+// not because of its id and metadata. A GregTech ore (gregtech:gt.blockores
+// up to GTNH 2.8.4) is a tile entity whose metadata is only its harvest
+// level; its material arrives in a GregTech message, and the client tags the
+// block with its ore dictionary name ("ore:oreCopper") at its position.
+//
+// A position tag holds only while the block keeps the state it had when it
+// was tagged: a mined ore (air now) or a block placed there loses it.
+
+// posTag is the tags of one position and the state they belong to.
+type posTag struct {
+	state StateID
+	tags  []string
+}
+
+// SetBlockTags adds tags to the block now at p, for as long as the block
+// keeps its current state; nil tags remove them.
+func (tx *Tx) SetBlockTags(p BlockPos, tags []string) {
+	s := tx.st()
+	if s.posTagsShared || s.posTags == nil {
+		s.posTags = clonePosTags(s.posTags)
+		s.posTagsShared = false
+	}
+	if tags == nil {
+		delete(s.posTags, p)
+	} else {
+		s.posTags[p] = posTag{state: s.chunks.StateAt(p.X, p.Y, p.Z), tags: slices.Clone(tags)}
+	}
+	tx.changed()
+}
+
+func clonePosTags(m map[BlockPos]posTag) map[BlockPos]posTag {
+	out := make(map[BlockPos]posTag, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// taggedView is a BlockSource that adds position tags to a chunk view.
+type taggedView struct {
+	base BlockSource
+	st   func(p BlockPos) StateID
+	tags map[BlockPos]posTag // read-only
+}
+
+func (v *taggedView) extra(p BlockPos) ([]string, bool) {
+	t, ok := v.tags[p]
+	if !ok || v.st(p) != t.state {
+		return nil, false
+	}
+	return t.tags, true
+}
+
+func withTags(b Block, extra []string) Block {
+	tags := make([]string, 0, len(b.Tags)+len(extra))
+	tags = append(tags, b.Tags...)
+	for _, t := range extra {
+		if !slices.Contains(tags, t) {
+			tags = append(tags, t)
+		}
+	}
+	b.Tags = tags
+	return b
+}
+
+// BlockAt implements BlockSource.
+func (v *taggedView) BlockAt(p BlockPos) Block {
+	b := v.base.BlockAt(p)
+	if extra, ok := v.extra(p); ok {
+		return withTags(b, extra)
+	}
+	return b
+}
+
+// Nearest implements BlockSource: the base view's hits, with the tagged
+// positions checked one by one (their blocks carry their position tags).
+func (v *taggedView) Nearest(center BlockPos, radius, k int, match func(Block) bool) []BlockHit {
+	if match == nil {
+		return v.base.Nearest(center, radius, k, nil)
+	}
+	hits := v.base.Nearest(center, radius, k, func(b Block) bool { return match(b) })
+	seen := make(map[BlockPos]bool, len(hits))
+	out := hits[:0:0]
+	for _, h := range hits {
+		seen[h.Pos] = true
+		if extra, ok := v.extra(h.Pos); ok {
+			h.Block = withTags(h.Block, extra)
+		}
+		out = append(out, h)
+	}
+	// Position tags only add, so every hit of the base view still matches;
+	// the tagged positions it did not return are checked one by one.
+	r2 := radius * radius
+	for p := range v.tags {
+		if seen[p] {
+			continue
+		}
+		d := p.DistSq(center)
+		if d > r2 {
+			continue
+		}
+		extra, ok := v.extra(p)
+		if !ok {
+			continue
+		}
+		b := v.base.BlockAt(p)
+		if b.IsAir() {
+			continue
+		}
+		if b = withTags(b, extra); match(b) {
+			out = append(out, BlockHit{Pos: p, Block: b, DistSq: d})
+		}
+	}
+	slices.SortFunc(out, func(a, b BlockHit) int {
+		if a.DistSq != b.DistSq {
+			return a.DistSq - b.DistSq
+		}
+		if a.Pos.Less(b.Pos) {
+			return -1
+		}
+		if b.Pos.Less(a.Pos) {
+			return 1
+		}
+		return 0
+	})
+	if k > 0 && len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// ChunksOf returns the chunk view behind a snapshot's block source (a
+// *Chunks, or one with position tags over it), for the readers that need
+// the chunks themselves (the pathfinder, a mirror of the world).
+func ChunksOf(src BlockSource) (*Chunks, bool) {
+	switch b := src.(type) {
+	case *Chunks:
+		return b, b != nil
+	case *taggedView:
+		return ChunksOf(b.base)
+	}
+	return nil, false
+}

@@ -1,0 +1,55 @@
+package world
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A position tag makes the block found by that tag, at that position only,
+// until the block changes.
+func TestPositionTags(t *testing.T) {
+	s := NewState(StateOptions{})
+	col := NewColumn(0, 0)
+	stone := MakeState(1, 0)
+	for x := 0; x < 16; x++ {
+		for z := 0; z < 16; z++ {
+			col.SetState(x, 10, z, stone)
+		}
+	}
+	s.Update(func(tx *Tx) {
+		tx.LoadColumn(col)
+		tx.SetPlayer(Player{Pos: Vec3{X: 0.5, Y: 11, Z: 0.5}, Dimension: Overworld})
+		tx.SetBlockTags(Pos(5, 10, 5), []string{"ore:oreCopper"})
+	})
+	snap := s.Snapshot()
+	hits := snap.NearestBlocks(32, 0, "ore:oreCopper")
+	require.Len(t, hits, 1)
+	assert.Equal(t, Pos(5, 10, 5), hits[0].Pos)
+	assert.True(t, snap.BlockAt(Pos(5, 10, 5)).HasTag("ore:oreCopper"))
+	assert.False(t, snap.BlockAt(Pos(5, 10, 6)).HasTag("ore:oreCopper"))
+	assert.Empty(t, snap.NearestBlocks(3, 0, "ore:oreCopper"), "outside the radius")
+
+	// Mined: the tag goes with the block; the old snapshot keeps its view.
+	s.Update(func(tx *Tx) { tx.SetState(Pos(5, 10, 5), AirState) })
+	assert.Empty(t, s.Snapshot().NearestBlocks(32, 0, "ore:oreCopper"))
+	assert.Len(t, snap.NearestBlocks(32, 0, "ore:oreCopper"), 1)
+}
+
+// ChunksOf finds the chunk view under position tags.
+func TestChunksOf(t *testing.T) {
+	s := NewState(StateOptions{})
+	c, ok := ChunksOf(s.Snapshot().Blocks)
+	require.True(t, ok)
+	s.Update(func(tx *Tx) { tx.SetBlockTags(Pos(0, 0, 0), []string{"x"}) })
+	snap := s.Snapshot()
+	_, plain := snap.Blocks.(*Chunks)
+	assert.False(t, plain, "tags wrap the view")
+	c2, ok := ChunksOf(snap.Blocks)
+	require.True(t, ok)
+	assert.NotNil(t, c2)
+	assert.NotNil(t, c)
+	_, ok = ChunksOf(&SparseBlocks{})
+	assert.False(t, ok)
+}
