@@ -56,7 +56,7 @@ type conn struct {
 	held          int
 	inv           [windowSlots]proto17.Slot
 	dig           *digState
-	window        *openWindow  // the open container window
+	window        *openWindow // the open container window
 	cursor        proto17.Slot
 	hostileDug    bool         // the hostile burst after the first dig was sent
 	stream        *streamState // Options.Stream: the columns this player has
