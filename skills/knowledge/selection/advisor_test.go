@@ -388,17 +388,18 @@ func TestAdvisorQualityFile(t *testing.T) {
 func TestAdvisorCancelled(t *testing.T) {
 	cat := shippedCatalog(t)
 	var calls atomic.Int32
-	m := selection.ModelFunc(func(ctx context.Context, _ string) (string, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := selection.ModelFunc(func(mctx context.Context, _ string) (string, error) {
 		if calls.Add(1) == 1 {
-			<-ctx.Done()
-			return "", ctx.Err()
+			cancel() // the run stops while the model thinks
+			<-mctx.Done()
+			return "", mctx.Err()
 		}
 		return `{"brief_plan": "p", "skills": ["coke-oven-operation"]}`, nil
 	})
 	q := selection.NewQualityStore()
 	a := newAdvisor(t, cat, selection.AdvisorOptions{Model: m, Quality: q})
-	ctx, cancel := context.WithCancel(context.Background())
-	go cancel()
 	_, err := a.Select(ctx, "feed coal to the coke ovens", "stone_age", nil)
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Empty(t, q.All())
