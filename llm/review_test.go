@@ -1,0 +1,175 @@
+package llm_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/llm"
+	"github.com/gtnh-agent/gtnh-agent/llm/llmtest"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
+)
+
+// toolResults returns the contents of the tool messages of the n-th
+// request, in order.
+func (f *fixture) toolResults(t *testing.T, n int) []string {
+	t.Helper()
+	var out []string
+	for _, m := range f.requestMessages(t, n) {
+		if m["role"] == "tool" {
+			c, _ := m["content"].(string)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestKeyNamedByTheModelIsNotInTheStepError(t *testing.T) {
+	// The model names the key as a skill: the reason the answer was sent
+	// back quotes it, and the step's error carries the last reason.
+	bad := llmtest.ToolCall("invoke_skill", `{"skill":"`+testKey+`"}`)
+	f := newFixture(t, llm.Config{MaxCorrections: 1}, llm.PlannerOptions{}, bad, bad)
+	dec, err := f.plan(t)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown skill "[REDACTED]"`)
+	noKey(t, "error", err.Error())
+	noKey(t, "trace", traceText(t, dec.Trace))
+}
+
+func TestReadSkillResourceRefusesPathsOutsideTheList(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"../steam-age-boilers/SKILL.md", `".." leaves the skill directory`},
+		{"references/../../steam-age-boilers/SKILL.md", `".." leaves the skill directory`},
+		{"/etc/passwd", "absolute paths are not allowed"},
+		{"SKILL.md", "is not a resource of coke-oven-operation"},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			f := newFixture(t, llm.Config{}, llm.PlannerOptions{},
+				llmtest.ToolCall("read_skill_resource", `{"name":"coke-oven-operation","path":"`+tt.path+`"}`),
+				llmtest.File(t, "testdata/run/02-chop.json"))
+			dec, err := f.plan(t)
+			require.NoError(t, err)
+			res := f.toolResults(t, 1)
+			require.Len(t, res, 1)
+			assert.True(t, strings.HasPrefix(res[0], "error: "), res[0])
+			assert.Contains(t, res[0], tt.want)
+			assert.NotContains(t, res[0], "steam-age-boilers\n", "no file content")
+			assert.Empty(t, dec.Trace.Resources, "a refused file is not recorded as read")
+			assert.Contains(t, joined(dec.Trace.Events), "read_skill_resource coke-oven-operation")
+		})
+	}
+}
+
+func TestReadSkillResourceOfAnExecutableSkill(t *testing.T) {
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{},
+		llmtest.ToolCall("read_skill_resource", `{"name":"chop_tree","path":"chop_tree.yaml"}`),
+		llmtest.File(t, "testdata/run/02-chop.json"))
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"error: chop_tree is an executable skill and has no files"}, f.toolResults(t, 1))
+	assert.Empty(t, dec.Trace.Resources)
+}
+
+// bigSkillCatalog is the shipped catalog plus a knowledge skill whose body
+// and one file are far larger than a tool result may be.
+func bigSkillCatalog(t *testing.T) *knowledge.Catalog {
+	t.Helper()
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "big-notes")
+	require.NoError(t, os.MkdirAll(filepath.Join(skill, "references"), 0o755))
+	body := strings.Repeat("Chop oak trees first and keep the saplings for later.\n", 1200) // ~64 KiB
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: big-notes\ndescription: Long notes about trees and saplings, for testing the bounds of a tool result.\nmetadata:\n  version: 1.0.0\n---\n\n# Big notes\n\n"+body), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "references", "long.md"), []byte(strings.Repeat("Oak, birch, spruce and jungle trees.\n", 2000)), 0o644)) // ~72 KiB
+	cat := catalog(t)
+	_, err := cat.Library.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: dir})
+	require.NoError(t, err)
+	return cat
+}
+
+func TestToolResultsAreBounded(t *testing.T) {
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Catalog: bigSkillCatalog(t)},
+		llmtest.ToolCall("load_skill", `{"name":"big-notes"}`),
+		llmtest.ToolCall("read_skill_resource", `{"name":"big-notes","path":"references/long.md"}`),
+		llmtest.File(t, "testdata/run/02-chop.json"))
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"big-notes"}, dec.Trace.Loaded)
+	res := f.toolResults(t, 2)
+	require.Len(t, res, 2)
+	assert.LessOrEqual(t, len(res[0]), 24<<10+64, "load_skill")
+	assert.Contains(t, res[0], "### Skill: big-notes")
+	assert.Contains(t, res[0], "[cut: ")
+	assert.LessOrEqual(t, len(res[1]), 16<<10+64, "read_skill_resource")
+	assert.True(t, strings.HasPrefix(res[1], "Oak, birch"), res[1][:40])
+	assert.Contains(t, res[1], "[cut: ")
+}
+
+func TestSelectionKeepsOnlyKnowledgeSkills(t *testing.T) {
+	adv := &advisor{names: []string{"chop_tree", "sustainable-wood"}}
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, llmtest.File(t, "testdata/run/02-chop.json"))
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"sustainable-wood"}, dec.Trace.Selected, "an executable skill is not given in full as knowledge")
+	assert.Contains(t, joined(dec.Trace.Events), `selection named "chop_tree", which is not a knowledge skill`)
+}
+
+// TestStepVerdictsCreditTheKnowledge: the knowledge behind a decision is
+// credited once, by the verdict of the step that decision ran as: success
+// completes it, a failure is a fallback, nothing to do or an interrupted
+// step say nothing.
+func TestStepVerdictsCreditTheKnowledge(t *testing.T) {
+	for _, tt := range []struct {
+		verdict loop.Verdict
+		want    []string
+	}{
+		{loop.Success, []string{"sustainable-wood ok"}},
+		{loop.ActionFailed, []string{"sustainable-wood failed"}},
+		{loop.EffectsUnmet, []string{"sustainable-wood failed"}},
+		{loop.Rejected, []string{"sustainable-wood failed"}},
+		{loop.Noop, nil},
+		{loop.StepInterrupted, nil},
+	} {
+		t.Run(string(tt.verdict), func(t *testing.T) {
+			adv := &advisor{names: []string{"sustainable-wood"}}
+			f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, llmtest.File(t, "testdata/run/02-chop.json"))
+			_, err := f.plan(t)
+			require.NoError(t, err)
+			f.planner.StepDone(loop.StepRecord{Step: 2, Verdict: loop.Success})
+			assert.Empty(t, adv.ended, "another step's verdict")
+			f.planner.StepDone(loop.StepRecord{Step: 1, Verdict: tt.verdict})
+			f.planner.StepDone(loop.StepRecord{Step: 1, Verdict: tt.verdict})
+			assert.Equal(t, tt.want, adv.ended, "once")
+		})
+	}
+}
+
+func TestStepSettledByTheNextObservation(t *testing.T) {
+	adv := &advisor{names: []string{"sustainable-wood"}}
+	chop := llmtest.File(t, "testdata/run/02-chop.json")
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, chop, chop)
+	g, obs, descs := f.observation(t)
+	dec, err := f.planner.Plan(context.Background(), g, obs, descs)
+	require.NoError(t, err)
+	obs2 := obs
+	obs2.Step = 2
+	obs2.Last = &loop.StepRecord{Step: 1, Invocation: dec.Invocation, Verdict: loop.ActionFailed, Before: loop.Summarize(obs.Snapshot)}
+	_, err = f.planner.Plan(context.Background(), g, obs2, descs)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"sustainable-wood failed"}, adv.ended)
+}
+
+func TestFinishCreditsNothing(t *testing.T) {
+	adv := &advisor{names: []string{"sustainable-wood"}}
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, llmtest.ToolCall("finish", `{"reason":"done"}`))
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	require.True(t, dec.Done)
+	f.planner.StepDone(loop.StepRecord{Step: 1, Verdict: loop.Success})
+	assert.Empty(t, adv.ended, "no step ran on this decision")
+}
