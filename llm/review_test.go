@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -172,4 +173,44 @@ func TestFinishCreditsNothing(t *testing.T) {
 	require.True(t, dec.Done)
 	f.planner.StepDone(loop.StepRecord{Step: 1, Verdict: loop.Success})
 	assert.Empty(t, adv.ended, "no step ran on this decision")
+}
+
+func TestTraceRecordsLatency(t *testing.T) {
+	srv := llmtest.New(t, llmtest.File(t, "testdata/run/01-load.json"), llmtest.File(t, "testdata/run/02-chop.json"))
+	var ticks int64
+	clock := func() time.Time {
+		ticks++
+		return time.Unix(0, 0).Add(time.Duration(ticks) * 750 * time.Millisecond) // each call: 750 ms
+	}
+	c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "qwen3"}, llm.Options{Now: clock})
+	require.NoError(t, err)
+	cat, _ := sharedFixture(t)
+	p, err := llm.NewPlanner(c, llm.PlannerOptions{Catalog: cat})
+	require.NoError(t, err)
+	f := &fixture{srv: srv, client: c, planner: p, cat: cat}
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	assert.Equal(t, 2, dec.Trace.Calls)
+	assert.Equal(t, int64(1500), dec.Trace.LatencyMS)
+}
+
+func TestCancellationIsTraced(t *testing.T) {
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{},
+		llmtest.Slow(10*time.Second, llmtest.File(t, "testdata/run/02-chop.json")))
+	g, obs, descs := f.observation(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	dec, err := f.planner.Plan(ctx, g, obs, descs)
+	require.ErrorIs(t, err, context.Canceled)
+	require.NotNil(t, dec.Trace)
+	assert.Contains(t, joined(dec.Trace.Events), "cancelled while waiting for the model")
+	assert.Equal(t, 1, dec.Trace.Calls)
+}
+
+func TestTimeoutIsTraced(t *testing.T) {
+	f := newFixture(t, llm.Config{Timeout: 50 * time.Millisecond}, llm.PlannerOptions{},
+		llmtest.Slow(5*time.Second, llmtest.File(t, "testdata/run/02-chop.json")))
+	dec, err := f.plan(t)
+	require.ErrorIs(t, err, llm.ErrTimeout)
+	assert.Contains(t, joined(dec.Trace.Events), "timeout: chat completion: the model did not answer in time")
 }
