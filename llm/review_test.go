@@ -214,3 +214,22 @@ func TestTimeoutIsTraced(t *testing.T) {
 	require.ErrorIs(t, err, llm.ErrTimeout)
 	assert.Contains(t, joined(dec.Trace.Events), "timeout: chat completion: the model did not answer in time")
 }
+
+func TestPreloadedSkillsAreGivenInFull(t *testing.T) {
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Preload: []string{"coke-oven-operation"}},
+		llmtest.File(t, "testdata/run/02-chop.json"), llmtest.File(t, "testdata/run/02-chop.json"))
+	_, err := f.plan(t)
+	require.NoError(t, err)
+	_, err = f.plan(t)
+	require.NoError(t, err)
+	for n := range 2 {
+		system := f.requestMessages(t, n)[0]["content"].(string)
+		assert.Contains(t, system, "#### coke-oven-operation", "step %d", n+1)
+		assert.NotContains(t, system, "#### steam-age-boilers")
+	}
+
+	cat, _ := sharedFixture(t)
+	_, err = llm.NewPlanner(f.client, llm.PlannerOptions{Catalog: cat, Preload: []string{"coke-oven-operaton"}})
+	require.ErrorIs(t, err, knowledge.ErrUnknownSkill)
+	assert.Contains(t, err.Error(), `did you mean "coke-oven-operation"?`)
+}

@@ -319,3 +319,17 @@ func TestRunLLMWritesTheQualityFile(t *testing.T) {
 	require.NotNil(t, wood, string(data))
 	assert.Equal(t, map[string]int{"selections": 1, "applied": 1, "completions": 1, "fallbacks": 0}, wood)
 }
+
+// TestRunLLMPreloadsTheConfiguredSkills: the knowledge configuration's
+// preload list reaches the model in full.
+func TestRunLLMPreloadsTheConfiguredSkills(t *testing.T) {
+	srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	kcfg := filepath.Join(t.TempDir(), "skills.yaml")
+	require.NoError(t, os.WriteFile(kcfg, []byte("preload: [coke-oven-operation]\n"), 0o644))
+	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
+		"--skills-config", kcfg, "--goal", "collect 4 minecraft:log")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal met after 1 steps")
+	system := srv.Requests()[1].JSON()["messages"].([]any)[0].(map[string]any)["content"].(string)
+	assert.Contains(t, system, "#### coke-oven-operation")
+}
