@@ -233,3 +233,43 @@ func TestPreloadedSkillsAreGivenInFull(t *testing.T) {
 	require.ErrorIs(t, err, knowledge.ErrUnknownSkill)
 	assert.Contains(t, err.Error(), `did you mean "coke-oven-operation"?`)
 }
+
+// TestCatalogFollowsTheTier: the catalog the model reads lists the
+// knowledge skills of the body's tier only (the default world is at the
+// steam age; stone-age-progression is for the stone age).
+func TestCatalogFollowsTheTier(t *testing.T) {
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, llmtest.File(t, "testdata/run/02-chop.json"))
+	_, obs, _ := f.observation(t)
+	require.Equal(t, "steam_age", obs.Snapshot.TechState)
+	_, err := f.plan(t)
+	require.NoError(t, err)
+	system := f.requestMessages(t, 0)[0]["content"].(string)
+	assert.Contains(t, system, "- **steam-age-boilers** (knowledge")
+	assert.NotContains(t, system, "- **stone-age-progression**")
+}
+
+// packsAdvisor records the packs selection is asked for.
+type packsAdvisor struct{ packs [][]string }
+
+func (a *packsAdvisor) Select(_ context.Context, _, _ string, packs []string) (llm.Advice, error) {
+	a.packs = append(a.packs, packs)
+	return llm.Advice{}, nil
+}
+func (a *packsAdvisor) Applied(string)           {}
+func (a *packsAdvisor) StepEnded([]string, bool) {}
+
+func TestSelectionGetsTheEnabledPacks(t *testing.T) {
+	adv := &packsAdvisor{}
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv, Packs: []string{"stone_age", "utility"}},
+		llmtest.File(t, "testdata/run/02-chop.json"))
+	_, err := f.plan(t)
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"stone_age", "utility"}}, adv.packs)
+
+	adv = &packsAdvisor{}
+	f = newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, llmtest.File(t, "testdata/run/02-chop.json"))
+	_, err = f.plan(t)
+	require.NoError(t, err)
+	require.Len(t, adv.packs, 1)
+	assert.Equal(t, f.cat.Registry.Packs().Names(), adv.packs[0], "every pack by default")
+}
