@@ -32,6 +32,8 @@ const (
 	// maxToolCalls bounds the tool calls of one answer that are carried
 	// out; the rest are ignored (and said so).
 	maxToolCalls = 16
+	// maxModelName bounds the model name a server reports, for the trace.
+	maxModelName = 200
 )
 
 // PlannerOptions are what the model planner reads besides the model.
@@ -296,7 +298,9 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 		s.tr.TokensIn += c.Usage.PromptTokens
 		s.tr.TokensOut += c.Usage.CompletionTokens
 		if c.Model != "" {
-			s.tr.Model = c.Model
+			// The server's word, untrusted: bounded, and without the key
+			// should a proxy echo it there.
+			s.tr.Model = oneLine(s.p.client.key.redact(c.Model), maxModelName)
 		}
 		if len(c.Choices) == 0 {
 			corrections++

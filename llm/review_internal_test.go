@@ -95,3 +95,16 @@ func TestOversizedAnswersAreRefused(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), fmt.Sprintf("the answer is %d bytes, more than %d", len(big)+len(`{"tool":"load_skill","arguments":}`), maxArgsBytes))
 }
+
+func TestSecretNeverPrinted(t *testing.T) {
+	const key = "sk-internal-0123456789"
+	v := struct {
+		Key secret `json:"key"`
+	}{secret(key)}
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	assert.Equal(t, `{"key":"[REDACTED]"}`, string(b))
+	assert.Equal(t, "{[REDACTED]}", fmt.Sprint(v))
+	assert.Equal(t, "[REDACTED]", fmt.Sprintf("%#v", v.Key))
+	assert.Equal(t, "a [REDACTED] b", secret(key).redact("a "+key+" b"))
+}

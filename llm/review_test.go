@@ -273,3 +273,47 @@ func TestSelectionGetsTheEnabledPacks(t *testing.T) {
 	require.Len(t, adv.packs, 1)
 	assert.Equal(t, f.cat.Registry.Packs().Names(), adv.packs[0], "every pack by default")
 }
+
+// TestEmbedderUsesTheModelItWasGiven: the knowledge configuration may name
+// another embedding model than the llm section.
+func TestEmbedderUsesTheModelItWasGiven(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply{Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[1,0]}],"model":"bge-m3"}`})
+	c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "qwen3", EmbeddingModel: "nomic-embed-text"}, llm.Options{})
+	require.NoError(t, err)
+	v, err := c.Embedder("bge-m3").Embed(context.Background(), []string{"coke oven"})
+	require.NoError(t, err)
+	assert.Equal(t, [][]float32{{1, 0}}, v)
+	assert.Equal(t, "bge-m3", srv.Requests()[0].JSON()["model"])
+	assert.Equal(t, "/v1/embeddings", srv.Requests()[0].Path)
+}
+
+// TestUndecodableAnswerNeverShowsTheKey: an answer that does not decode
+// (a proxy's page echoing the request) is an error without the key.
+func TestUndecodableAnswerNeverShowsTheKey(t *testing.T) {
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, llmtest.Reply{Body: `{"choices": "Authorization: Bearer ` + testKey + `"`})
+	dec, err := f.plan(t)
+	require.Error(t, err)
+	noKey(t, "error", err.Error())
+	noKey(t, "trace", traceText(t, dec.Trace))
+	noKey(t, "logs", f.logs.String())
+}
+
+// TestModelNameFromTheServerIsRedactedAndBounded: the trace's model is what
+// the server says it is; a server that echoes the key there (or sends a
+// page of text) does not put it in the trace.
+func TestModelNameFromTheServerIsRedactedAndBounded(t *testing.T) {
+	chop := llmtest.ToolCall("invoke_skill", `{"skill":"chop_tree"}`)
+	echo := chop
+	echo.Body = strings.Replace(chop.Body, `"model":"fake-model"`, `"model":{"x":"Authorization: Bearer `+testKey+`"}`, 1)
+	long := chop
+	long.Body = strings.Replace(chop.Body, `"model":"fake-model"`, `"model":"`+strings.Repeat("m", 5000)+`"`, 1)
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, echo, long)
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation)
+	noKey(t, "trace", traceText(t, dec.Trace))
+	assert.Contains(t, dec.Trace.Model, "[REDACTED]")
+	dec, err = f.plan(t)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(dec.Trace.Model), 200+len("…"))
+}
