@@ -447,7 +447,7 @@ func (s *stepRun) handle(tool string, a ToolArgs) toolOutcome {
 		if reason == "" {
 			reason = "the model finished the run"
 		}
-		return toolOutcome{decision: &loop.Decision{Done: true, Reason: oneLine(reason, maxErrorText)}}
+		return toolOutcome{decision: &loop.Decision{Done: true, Reason: oneLine(s.p.client.key.redact(reason), maxErrorText)}}
 	}
 	why := fmt.Sprintf("unknown tool %q%s", tool, suggest.DidYouMean(tool, ToolNames))
 	return toolOutcome{result: "error: " + why, problem: why}

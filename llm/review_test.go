@@ -317,3 +317,11 @@ func TestModelNameFromTheServerIsRedactedAndBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(dec.Trace.Model), 200+len("…"))
 }
+
+func TestFinishReasonWithoutTheKey(t *testing.T) {
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, llmtest.ToolCall("finish", `{"reason":"your key `+testKey+` is wrong"}`))
+	dec, err := f.plan(t)
+	require.NoError(t, err)
+	require.True(t, dec.Done)
+	assert.Equal(t, "your key [REDACTED] is wrong", dec.Reason)
+}
