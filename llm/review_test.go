@@ -77,20 +77,23 @@ func TestReadSkillResourceOfAnExecutableSkill(t *testing.T) {
 	assert.Empty(t, dec.Trace.Resources)
 }
 
-// bigSkillCatalog is the shipped catalog plus a knowledge skill whose body
+// bigSkillCatalog is the shipped registry and a knowledge skill whose body
 // and one file are far larger than a tool result may be.
 func bigSkillCatalog(t *testing.T) *knowledge.Catalog {
 	t.Helper()
 	dir := t.TempDir()
 	skill := filepath.Join(dir, "big-notes")
 	require.NoError(t, os.MkdirAll(filepath.Join(skill, "references"), 0o755))
-	body := strings.Repeat("Chop oak trees first and keep the saplings for later.\n", 1200) // ~64 KiB
+	body := strings.Repeat("Chop oak trees first and keep the saplings for later.\n", 520) // ~28 KiB
 	require.NoError(t, os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: big-notes\ndescription: Long notes about trees and saplings, for testing the bounds of a tool result.\nmetadata:\n  version: 1.0.0\n---\n\n# Big notes\n\n"+body), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(skill, "references", "long.md"), []byte(strings.Repeat("Oak, birch, spruce and jungle trees.\n", 2000)), 0o644)) // ~72 KiB
-	cat := catalog(t)
-	_, err := cat.Library.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: dir})
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "references", "long.md"), []byte(strings.Repeat("Oak, birch, spruce and jungle trees.\n", 520)), 0o644)) // ~19 KiB
+	// The shared registry, and a library of this skill alone: building the
+	// shipped library again is the slow part.
+	shared, _ := sharedFixture(t)
+	lib := knowledge.New(knowledge.Options{Tiers: shared.Registry.Tiers()})
+	_, err := lib.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: dir})
 	require.NoError(t, err)
-	return cat
+	return &knowledge.Catalog{Registry: shared.Registry, Library: lib}
 }
 
 func TestToolResultsAreBounded(t *testing.T) {
