@@ -32,6 +32,8 @@ const (
 	// maxToolCalls bounds the tool calls of one answer that are carried
 	// out; the rest are ignored (and said so).
 	maxToolCalls = 16
+	// maxModelName bounds the model name a server reports, for the trace.
+	maxModelName = 200
 )
 
 // PlannerOptions are what the model planner reads besides the model.
@@ -296,7 +298,9 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 		s.tr.TokensIn += c.Usage.PromptTokens
 		s.tr.TokensOut += c.Usage.CompletionTokens
 		if c.Model != "" {
-			s.tr.Model = c.Model
+			// The server's word, untrusted: bounded, and without the key
+			// should a proxy echo it there.
+			s.tr.Model = oneLine(s.p.client.key.redact(c.Model), maxModelName)
 		}
 		if len(c.Choices) == 0 {
 			corrections++
@@ -443,7 +447,7 @@ func (s *stepRun) handle(tool string, a ToolArgs) toolOutcome {
 		if reason == "" {
 			reason = "the model finished the run"
 		}
-		return toolOutcome{decision: &loop.Decision{Done: true, Reason: oneLine(reason, maxErrorText)}}
+		return toolOutcome{decision: &loop.Decision{Done: true, Reason: oneLine(s.p.client.key.redact(reason), maxErrorText)}}
 	}
 	why := fmt.Sprintf("unknown tool %q%s", tool, suggest.DidYouMean(tool, ToolNames))
 	return toolOutcome{result: "error: " + why, problem: why}

@@ -149,8 +149,9 @@ type SkillStats struct {
 // Outcome is the end of a run.
 type Outcome struct {
 	Reason StopReason `json:"reason"`
-	// Why says more about a Stuck run: the planner's account of what keeps
-	// it from the goal (empty when the run failed too often in a row).
+	// Why says more about a Stuck run (the planner's account of what keeps
+	// it from the goal; empty when the run failed too often in a row) and
+	// a PlannerDone one (the reason the planner gave, if any).
 	Why      string                `json:"why,omitempty"`
 	GoalMet  bool                  `json:"goal_met"`
 	Progress Progress              `json:"progress"`
@@ -358,7 +359,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			rec.Verdict, rec.Error = PlannerError, err.Error()
 		case dec.Done:
 			out.Steps--
-			out.Reason = PlannerDone
+			out.Reason, out.Why = PlannerDone, dec.Reason
 			return out, nil
 		case dec.Invocation == nil:
 			rec.Verdict, rec.Error = PlannerError, "planner returned neither an invocation nor done"

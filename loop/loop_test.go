@@ -888,3 +888,19 @@ func TestPlannerTraceReachesTheRecord(t *testing.T) {
 	assert.Equal(t, []string{"coke-oven-operation"}, r.trace[1].Planner.Loaded)
 	assert.Contains(t, r.raw, `"planner":{"planner":"test","model":"m","calls":2,"tokens_in":10,"tokens_out":2`)
 }
+
+// TestPlannerDoneCarriesTheReason: the reason a planner gives for ending
+// the run is the outcome's Why.
+func TestPlannerDoneCarriesTheReason(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()),
+		Planner: loop.PlannerFunc(func(context.Context, loop.Goal, loop.Observation, []*registry.Description) (loop.Decision, error) {
+			return loop.Decision{Done: true, Reason: "no diamonds in this world"}, nil
+		}),
+		Goal: goal(t, reg, "have 1 minecraft:diamond")})
+	require.NoError(t, err)
+	out, err := l.Run(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, loop.PlannerDone, out.Reason)
+	assert.Equal(t, "no diamonds in this world", out.Why)
+}

@@ -289,3 +289,47 @@ func mustURL(t *testing.T, s string) *url.URL {
 	u.Path = ""
 	return u
 }
+
+// TestRunLLMWritesTheQualityFile: a run with the model planner records in
+// the knowledge configuration's quality file what its knowledge did: the
+// selected skill was selected, applied (given in full to a step) and
+// completed (that step succeeded). The run ends with that step, so only
+// the step's own report credits it.
+func TestRunLLMWritesTheQualityFile(t *testing.T) {
+	srv := llmtest.New(t, selectionAnswer("sustainable-wood"), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	dir := t.TempDir()
+	kcfg := filepath.Join(dir, "skills.yaml")
+	require.NoError(t, os.WriteFile(kcfg, []byte("quality_file: "+filepath.Join(dir, "quality.json")+"\n"), 0o644))
+	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
+		"--skills-config", kcfg, "--goal", "collect 4 minecraft:log")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal met after 1 steps")
+	data, err := os.ReadFile(filepath.Join(dir, "quality.json"))
+	require.NoError(t, err)
+	var file struct {
+		Skills map[string]map[string]int `json:"skills"`
+	}
+	require.NoError(t, json.Unmarshal(data, &file), string(data))
+	var wood map[string]int
+	for id, q := range file.Skills {
+		if strings.Contains(id, "sustainable-wood") {
+			wood = q
+		}
+	}
+	require.NotNil(t, wood, string(data))
+	assert.Equal(t, map[string]int{"selections": 1, "applied": 1, "completions": 1, "fallbacks": 0}, wood)
+}
+
+// TestRunLLMPreloadsTheConfiguredSkills: the knowledge configuration's
+// preload list reaches the model in full.
+func TestRunLLMPreloadsTheConfiguredSkills(t *testing.T) {
+	srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	kcfg := filepath.Join(t.TempDir(), "skills.yaml")
+	require.NoError(t, os.WriteFile(kcfg, []byte("preload: [coke-oven-operation]\n"), 0o644))
+	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
+		"--skills-config", kcfg, "--goal", "collect 4 minecraft:log")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal met after 1 steps")
+	system := srv.Requests()[1].JSON()["messages"].([]any)[0].(map[string]any)["content"].(string)
+	assert.Contains(t, system, "#### coke-oven-operation")
+}

@@ -25,10 +25,17 @@ import (
 // SDK's client to it over its stdin and stdout (CommandTransport).
 func mcpChild(t *testing.T, args ...string) (*mcp.ClientSession, *syncBuffer) {
 	t.Helper()
+	return mcpChildWith(t, nil, args...)
+}
+
+// mcpChildWith is mcpChild with the client's options (notification
+// handlers).
+func mcpChildWith(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.ClientSession, *syncBuffer) {
+	t.Helper()
 	cmd := exec.Command(agentBinary(t), append([]string{"mcp"}, args...)...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
@@ -233,4 +240,36 @@ func TestMCPOverlongMessage(t *testing.T) {
 	assert.NotContains(t, stderr.String(), "panic")
 	assert.Contains(t, string(replies), `"id":1,"result"`, "initialize was answered")
 	assert.NotContains(t, string(replies), `"id":2`)
+}
+
+// TestMCPTierChangeOverStdio: over a real pipe, a step that drops the body
+// to the stone age sends the list-changed notification, and the tool list
+// no longer has the steam age's skills.
+func TestMCPTierChangeOverStdio(t *testing.T) {
+	changed := make(chan struct{}, 16)
+	cs, _ := mcpChildWith(t, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}, "--scenario", "../../mcpserver/testdata/coke_kit.yaml")
+	tools := func() []string {
+		var names []string
+		for tool, err := range cs.Tools(context.Background(), nil) {
+			require.NoError(t, err)
+			names = append(names, tool.Name)
+		}
+		return names
+	}
+	require.Contains(t, tools(), "skill_feed_steam_boiler")
+	time.Sleep(50 * time.Millisecond) // past anything sent at the start
+	for len(changed) > 0 {
+		<-changed
+	}
+	step := decodeResult[mcpserver.StepResult](t, callTool(t, cs, "invoke_skill", map[string]any{"skill": "basic_crafting", "params": map[string]any{"item": "minecraft:torch", "count": 5}}))
+	require.Equal(t, "stone_age", step.Tier, step.Error)
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tools/list_changed notification")
+	}
+	assert.NotContains(t, tools(), "skill_feed_steam_boiler")
+	assert.Contains(t, tools(), "skill_chop_tree")
 }

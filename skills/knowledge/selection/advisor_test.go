@@ -409,3 +409,27 @@ func TestAdvisorCancelled(t *testing.T) {
 	assert.Empty(t, adv.Fallback)
 	assert.EqualValues(t, 2, calls.Load())
 }
+
+// The episodes an Advisor remembers are bounded: after 64 other tasks, the
+// first one is a new selection and counts again.
+func TestAdvisorForgetsOldEpisodes(t *testing.T) {
+	cat := shippedCatalog(t)
+	q := selection.NewQualityStore()
+	a := newAdvisor(t, cat, selection.AdvisorOptions{Quality: q})
+	ctx := context.Background()
+	const first = "feed coal to the coke ovens"
+	_, err := a.Select(ctx, first, "stone_age", nil)
+	require.NoError(t, err)
+	coke := idOf(t, cat, "coke-oven-operation")
+	require.Equal(t, 1, q.Get(coke).Selections)
+	_, err = a.Select(ctx, first, "stone_age", nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, q.Get(coke).Selections, "remembered")
+	for i := range 64 {
+		_, err := a.Select(ctx, fmt.Sprintf("task number %d", i), "stone_age", nil)
+		require.NoError(t, err)
+	}
+	_, err = a.Select(ctx, first, "stone_age", nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, q.Get(coke).Selections, "forgotten, selected again")
+}

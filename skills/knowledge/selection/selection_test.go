@@ -393,3 +393,15 @@ func TestSelectScoreFloor(t *testing.T) {
 	assert.Equal(t, bm25Top, names(res.Selected))
 	assert.Empty(t, res.BelowFloor)
 }
+
+// The BM25 fallback picks at most MaxSkills, however many candidates clear
+// the floor; the rest are neither picked nor below the floor.
+func TestSelectScoreFloorKeepsMaxSkills(t *testing.T) {
+	res, err := Select(context.Background(), task, cands(), Options{MaxSkills: 1})
+	require.NoError(t, err)
+	assert.Equal(t, bm25Top[:1], names(res.Selected))
+	assert.Empty(t, res.BelowFloor)
+	res, err = Select(context.Background(), task, cands(), Options{MaxSkills: 1, MinScore: 0.01})
+	require.NoError(t, err)
+	assert.Equal(t, bm25Top[:1], names(res.Selected))
+}
