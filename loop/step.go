@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -97,3 +98,21 @@ func (l *Loop) Step(ctx context.Context, inv Invocation) (StepRecord, error) {
 	}
 	return rec, l.emit(rec)
 }
+
+// SetPacks changes the enabled skill packs of a loop driven by Step (nil:
+// every pack of the registry). The packs must exist and the body must
+// support every action their skills emit; on an error the packs stay as
+// they were.
+func (l *Loop) SetPacks(packs []string) error {
+	if packs == nil {
+		packs = l.cfg.Registry.Packs().Names()
+	}
+	if err := CheckSupport(l.cfg.Registry, packs, l.info); err != nil {
+		return err
+	}
+	l.packs = slices.Clone(packs)
+	return nil
+}
+
+// Packs are the enabled skill packs.
+func (l *Loop) Packs() []string { return slices.Clone(l.packs) }

@@ -177,7 +177,7 @@ func (s *session) drain() {
 	}
 }
 
-var fixedTools = []string{"goal_status", "invoke_skill", "list_skills", "load_skill", "observe", "read_skill_resource"}
+var fixedTools = []string{"goal_status", "invoke_skill", "list_skills", "load_skill", "observe", "read_skill_resource", "set_packs"}
 
 // TestSessionOnTheDefaultWorld: initialize, the tools and resources, the
 // catalog, observe and an invocation whose effects are checked.
@@ -615,4 +615,39 @@ func TestCustomSkillFiles(t *testing.T) {
 	res = s.call("read_skill_resource", map[string]any{"name": "field-notes", "path": "./notes/a b%.md"})
 	require.False(t, res.IsError, textOf(res))
 	assert.Equal(t, "# Trees\n\nOaks first.\n", textOf(res))
+}
+
+// TestSetPacksFollowsTheToolList: enabling other packs during a session
+// changes the skill tools (with a list-changed notification) and what
+// invoke_skill accepts; an unknown pack is refused with a hint.
+func TestSetPacksFollowsTheToolList(t *testing.T) {
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s := connect(t, ipc.InProcess(w), w, "", "utility")
+	assert.NotContains(t, s.tools(), "skill_chop_tree")
+	s.drain()
+
+	res := s.call("set_packs", map[string]any{"packs": []string{"stone_age"}})
+	require.False(t, res.IsError, textOf(res))
+	out := structured[mcpserver.PacksResult](t, res)
+	assert.Equal(t, []string{"stone_age"}, out.Enabled)
+	s.waitChanged("tools")
+	tools := s.tools()
+	assert.Contains(t, tools, "skill_chop_tree")
+	assert.NotContains(t, tools, "skill_report_status", "utility is no longer enabled")
+	res = s.call("invoke_skill", map[string]any{"skill": "report_status"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "not available at tier steam_age with packs stone_age", "the loop follows the packs too")
+
+	res = s.call("set_packs", map[string]any{"packs": []string{"stone_ag"}})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), `unknown skill pack "stone_ag" (did you mean "stone_age"?)`)
+	assert.Contains(t, s.tools(), "skill_chop_tree", "a refused change changes nothing")
+
+	res = s.call("set_packs", map[string]any{"packs": []string{}})
+	require.False(t, res.IsError, textOf(res))
+	s.waitChanged("tools")
+	assert.Contains(t, s.tools(), "skill_report_status", "an empty list enables every pack")
 }

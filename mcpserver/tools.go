@@ -36,7 +36,20 @@ const (
 	ToolObserve           = "observe"
 	ToolInvokeSkill       = "invoke_skill"
 	ToolGoalStatus        = "goal_status"
+	ToolSetPacks          = "set_packs"
 )
+
+// PacksArg is set_packs' input.
+type PacksArg struct {
+	Packs []string `json:"packs" jsonschema:"the skill packs to enable (packs list names them); an empty list enables every pack"`
+}
+
+// PacksResult is what set_packs returns.
+type PacksResult struct {
+	Enabled []string `json:"enabled" jsonschema:"the packs now enabled"`
+	Active  []string `json:"active" jsonschema:"those active at the body's tier, with the packs they depend on"`
+	Tier    string   `json:"tier" jsonschema:"the body's tech tier"`
+}
 
 // SkillsList is what list_skills returns.
 type SkillsList struct {
@@ -92,6 +105,9 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolInvokeSkill, Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)},
 		Description: "Run an executable skill on the body: {skill, params}. The parameters are validated, the actions executed, and the skill's declared effects checked in the world. Returns the verdict (success, action_failed, effects_unmet, skill_failed, rejected, noop), the effect checks, the actions with their results and the inventory change. A skill that failed the same way twice is refused until its part of the world changes."},
 		s.invokeSkill)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolSetPacks,
+		Description: "Enable these skill packs (an empty list: every pack) for the rest of the session. The skill tools and resources change to match, with list-changed notifications."},
+		s.setPacks)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolGoalStatus, Annotations: ro,
 		Description: "Whether the goal the agent was started with holds now, and which parts do not."},
 		s.goalStatus)
@@ -270,6 +286,41 @@ func (s *Server) goalStatus(ctx context.Context, _ *mcp.CallToolRequest, _ struc
 		return nil, nil, bodyError(err)
 	}
 	return nil, s.goalView(obs), nil
+}
+
+func (s *Server) setPacks(ctx context.Context, _ *mcp.CallToolRequest, in PacksArg) (*mcp.CallToolResult, *PacksResult, error) {
+	if len(in.Packs) > maxParams {
+		return nil, nil, fmt.Errorf("%d packs; at most %d", len(in.Packs), maxParams)
+	}
+	known := s.reg.Packs().Names()
+	packs := []string{}
+	for _, p := range in.Packs {
+		if !slices.Contains(known, p) {
+			return nil, nil, fmt.Errorf("unknown skill pack %q%s (known: %s)", p, suggest.DidYouMean(p, known), strings.Join(known, ", "))
+		}
+		if !slices.Contains(packs, p) {
+			packs = append(packs, p)
+		}
+	}
+	if len(packs) == 0 {
+		packs = known
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.reg.Packs().Resolve(s.tier, packs); err != nil {
+		return nil, nil, fmt.Errorf("packs %s: %v", strings.Join(packs, ", "), err)
+	}
+	if err := s.loop.SetPacks(packs); err != nil {
+		return nil, nil, err
+	}
+	old := s.packs
+	s.packs = packs
+	if err := s.sync(s.tier); err != nil {
+		s.packs = old
+		_ = s.loop.SetPacks(old)
+		return nil, nil, err
+	}
+	return nil, &PacksResult{Enabled: slices.Clone(packs), Active: s.activePacks(s.tier), Tier: s.tier}, nil
 }
 
 func (s *Server) invokeSkill(ctx context.Context, _ *mcp.CallToolRequest, in InvokeArg) (*mcp.CallToolResult, *StepResult, error) {
