@@ -51,6 +51,11 @@ type session struct {
 	spawnPoint world.BlockPos
 	// opening is the block an open_container clicked, for the window that follows.
 	opening *world.BlockPos
+	// routes is the long-route planner's cache shared by move_to actions
+	// (nil while one uses it); worldGen counts the respawns and dimension
+	// changes, each of which voids it.
+	routes   *routeCache
+	worldGen uint64
 }
 
 // collected is an item the bot picked up (Collect Item with its id).
