@@ -102,10 +102,15 @@ func TestMoveToSharesTheRouteCache(t *testing.T) {
 	defer c.Close()
 	require.NoError(t, c.Open(context.Background()))
 
+	var shared *routeCache
 	built := func() int {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		require.NotNil(t, c.sess.routes, "the session keeps the route cache between actions")
+		if shared == nil {
+			shared = c.sess.routes
+		}
+		assert.Same(t, shared, c.sess.routes, "every action uses the session's one cache")
 		return c.sess.routes.router.Stats().Regions
 	}
 	move := func(to world.BlockPos) ipc.Result {
