@@ -1,6 +1,8 @@
 package path
 
 import (
+	"time"
+
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -43,11 +45,16 @@ type border struct {
 // frontier points facing unloaded neighbours) and the exact costs between
 // them inside the region.
 type region struct {
+	k        regionKey
 	portals  []world.BlockPos
 	index    map[world.BlockPos]int
 	frontier []bool
 	out      [][]link // links leaving each portal
-	dist     [][]int64
+	// dist[i] is the cost from portal i to each portal inside the region
+	// (-1: not reachable inside it), computed the first time a search
+	// expands portal i (distRow): most portals of the regions a route
+	// reaches are never expanded.
+	dist [][]int64
 
 	// The abstract search's node of each portal, valid while stamp is
 	// the Router's current search.
@@ -232,7 +239,7 @@ func (r *Router) regionAt(k regionKey) *region {
 	if !r.isLoaded(k) {
 		return nil
 	}
-	rg := &region{index: map[world.BlockPos]int{}}
+	rg := &region{k: k, index: map[world.BlockPos]int{}}
 	add := func(p world.BlockPos, frontier bool) int {
 		i, ok := rg.index[p]
 		if !ok {
@@ -262,10 +269,21 @@ func (r *Router) regionAt(k regionKey) *region {
 	r.regions[k] = rg
 	r.stats.Regions++
 	rg.dist = make([][]int64, len(rg.portals))
-	for i, p := range rg.portals {
-		rg.dist[i] = r.localCosts(k, p, rg.portals)
-	}
 	return rg
+}
+
+// distRow returns the costs from portal i of rg to its other portals,
+// computing them on first use.
+func (r *Router) distRow(rg *region, i int32) []int64 {
+	if d := rg.dist[i]; d != nil {
+		return d
+	}
+	t := time.Now()
+	d := r.localCosts(rg.k, rg.portals[i], rg.portals)
+	rg.dist[i] = d
+	r.stats.Rows++
+	r.stats.BuildTime += time.Since(t)
+	return d
 }
 
 // addFrontier adds, for each side of region k whose neighbour is not

@@ -81,7 +81,10 @@ type Route struct {
 	// RegionsBuilt counts the regions whose portals were built (or
 	// rebuilt) for this route; cached regions are reused.
 	RegionsBuilt int `json:"regions_built"`
-	// BuildTime is the part of Elapsed spent building regions.
+	// RowsBuilt counts the portals whose costs inside their region were
+	// computed for this route.
+	RowsBuilt int `json:"rows_built"`
+	// BuildTime is the part of Elapsed spent building regions and rows.
 	BuildTime time.Duration `json:"build_time"`
 }
 
@@ -90,7 +93,10 @@ type RouterStats struct {
 	// Regions and Borders are the regions and borders built so far
 	// (rebuilds included).
 	Regions, Borders int
-	// BuildTime is the total time spent building them.
+	// Rows counts the portals whose costs to the other portals of their
+	// region were computed (each the first time a search expanded it).
+	Rows int
+	// BuildTime is the total time spent building them and their rows.
 	BuildTime time.Duration
 	// Cached is the number of regions in the cache now.
 	Cached int
@@ -284,6 +290,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 	r.gen.goal, r.gen.r2 = goal, goal.Radius*goal.Radius
 	defer func() {
 		out.RegionsBuilt = r.stats.Regions - statsBefore.Regions
+		out.RowsBuilt = r.stats.Rows - statsBefore.Rows
 		out.BuildTime = r.stats.BuildTime - statsBefore.BuildTime
 		out.Expanded = out.CoarseExpanded + out.AbstractExpanded + out.LegExpanded
 		out.Elapsed = time.Since(began)
@@ -430,7 +437,7 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 		case e.n == 0:
 			costs = r.localCosts(sk, p, rg.portals)
 		default:
-			costs = rg.dist[i]
+			costs = r.distRow(rg, i)
 		}
 		for j, c := range costs {
 			if c > 0 {
