@@ -125,13 +125,15 @@ type Router struct {
 	gen    *Finder // move generator and heuristic
 	finder *Finder // exact legs
 	local  localSearch
+	graph  regionGraph
 
 	regions map[regionKey]*region
 	borders map[borderKey]*border
 	stats   RouterStats
 
-	corridor map[regionKey]bool // when set, the regions the portal search may enter
-	weight   float64            // the current search's heuristic weight
+	corridor    map[regionKey]bool // when set, the regions the portal search may enter
+	corridorGen uint32             // counts the corridors laid out
+	weight      float64            // the current search's heuristic weight
 
 	nodes  []anode
 	open   []aentry
@@ -190,7 +192,7 @@ func (r *Router) Stats() RouterStats {
 // the moves over that border.
 func (r *Router) InvalidateBlock(x, y, z int) {
 	k := regionOf(x, z)
-	delete(r.regions, k)
+	r.dropRegion(k)
 	lx, lz := x&(regionSide-1), z&(regionSide-1)
 	if lx == 0 {
 		r.dropBorder(borderKey{regionKey{k.cx - 1, k.cz}, 0})
@@ -211,7 +213,7 @@ func (r *Router) InvalidateBlock(x, y, z int) {
 // it is loaded): call it when the column loads or unloads.
 func (r *Router) InvalidateColumn(cx, cz int) {
 	k := regionKey{cx, cz}
-	delete(r.regions, k)
+	r.dropRegion(k)
 	r.dropBorder(borderKey{k, 0})
 	r.dropBorder(borderKey{k, 1})
 	r.dropBorder(borderKey{regionKey{cx - 1, cz}, 0})
@@ -221,14 +223,32 @@ func (r *Router) InvalidateColumn(cx, cz int) {
 // dropBorder forgets a border and the two regions whose portals come from it.
 func (r *Router) dropBorder(bk borderKey) {
 	delete(r.borders, bk)
-	delete(r.regions, bk.k)
+	r.dropRegion(bk.k)
 	hi := bk.k
 	if bk.axis == 0 {
 		hi.cx++
 	} else {
 		hi.cz++
 	}
-	delete(r.regions, hi)
+	r.dropRegion(hi)
+}
+
+// dropRegion forgets region k; the links of other regions that point into
+// it see it is dropped and look up its replacement.
+func (r *Router) dropRegion(k regionKey) {
+	if rg := r.regions[k]; rg != nil {
+		rg.dropped = true
+		delete(r.regions, k)
+	}
+}
+
+// inCorridor reports whether rg is in the current corridor, looking it up
+// once per corridor.
+func (r *Router) inCorridor(rg *region) bool {
+	if rg.corridorGen != r.corridorGen {
+		rg.corridorGen, rg.inCorridor = r.corridorGen, r.corridor[rg.k]
+	}
+	return rg.inCorridor
 }
 
 func (r *Router) isLoaded(k regionKey) bool { return r.opt.Loaded == nil || r.opt.Loaded(k.cx, k.cz) }
@@ -326,6 +346,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 		out.CoarseExpanded, out.AbstractExpanded = out.AbstractExpanded, 0
 		if gtail != nil {
 			r.corridor = r.corridorOf(guide)
+			r.corridorGen++
 		}
 	}
 	if r.corridor != nil {
@@ -445,18 +466,29 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 			}
 		}
 		if i >= 0 {
-			for _, l := range rg.out[i] {
-				tk := regionOf(l.to.X, l.to.Z)
-				if r.corridor != nil && !r.corridor[tk] {
+			dests := rg.dest[i]
+			for m, l := range rg.out[i] {
+				d := &dests[m]
+				if d.rg == nil || d.rg.dropped {
+					// Resolve the link's far end once per build of
+					// the region it enters.
+					tk := regionOf(l.to.X, l.to.Z)
+					if r.corridor != nil && !r.corridor[tk] {
+						continue
+					}
+					to := r.buildRegion(tk)
+					if to == nil {
+						continue
+					}
+					j, ok := to.index[l.to]
+					if !ok {
+						continue
+					}
+					d.rg, d.j = to, int32(j)
+				} else if r.corridor != nil && !r.inCorridor(d.rg) {
 					continue
 				}
-				to := r.buildRegion(tk)
-				if to == nil {
-					continue
-				}
-				if j, ok := to.index[l.to]; ok {
-					r.relaxA(to, int32(j), g+l.cost, e.n)
-				}
+				r.relaxA(d.rg, d.j, g+l.cost, e.n)
 			}
 		}
 	}
