@@ -24,7 +24,7 @@ const (
 	// planned by the exact search alone.
 	DefaultNear = 48
 	// DefaultCorridor is the default RouteOptions.Corridor.
-	DefaultCorridor = 6
+	DefaultCorridor = 4
 )
 
 // corridorFrom is the XZ distance from which a route keeps to a corridor;
