@@ -31,6 +31,15 @@ func assertCacheFresh(t *testing.T, r *Router) {
 			}
 		}
 		assert.Equal(t, frg.out, rg.out, "links of region %v are stale", k)
+		for i, ds := range rg.dest {
+			for m, d := range ds {
+				if d.rg == nil || d.rg.dropped {
+					continue
+				}
+				assert.Same(t, r.regions[d.rg.k], d.rg, "link %v of region %v leads into a region no longer cached", rg.out[i][m], k)
+				assert.Equal(t, rg.out[i][m].to, d.rg.portals[d.j], "link %v of region %v leads to another portal", rg.out[i][m], k)
+			}
+		}
 	}
 }
 

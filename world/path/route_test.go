@@ -37,6 +37,7 @@ func TestRouterNearOptimal(t *testing.T) {
 		{500, 500, 240, 3.6},  // -x -z, across the mirrored copy
 		{60, 170, 120, -0.15}, // past the pond
 		{20, 30, 1000, 0.35},  // a long route: the portal search keeps to a corridor
+		{600, 700, 600, 4.2},  // another corridor through regions the first one cached
 	} {
 		from, to := routeFrom(c.x, c.z, c.dist, c.bearing)
 		t.Run(fmt.Sprintf("%v→%v", from, to), func(t *testing.T) {
