@@ -76,6 +76,10 @@ type Route struct {
 	CoarseExpanded int `json:"coarse_expanded"`
 	// LegExpanded counts the nodes the exact legs expanded.
 	LegExpanded int `json:"leg_expanded"`
+	// Corridor reports that the portal search kept to the corridor
+	// around the greedy route (false: the route is short, or the search
+	// needed every region).
+	Corridor bool `json:"corridor"`
 	// Legs counts the exact searches that refined the route.
 	Legs int `json:"legs"`
 	// RegionsBuilt counts the regions whose portals were built (or
@@ -355,6 +359,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 			return out, err
 		}
 		r.corridor = nil
+		out.Corridor = tail != nil
 	}
 	if tail == nil {
 		chain, tail, reason, err = r.abstract(start, goal, goalLoaded, began, &out)

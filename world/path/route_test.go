@@ -45,6 +45,7 @@ func TestRouterNearOptimal(t *testing.T) {
 			require.NoError(t, err)
 			require.True(t, rt.Complete, "%s", rt.Reason)
 			assert.Positive(t, rt.AbstractExpanded, "the route must come from the portals, not the exact search alone")
+			assert.Equal(t, c.dist >= corridorFrom, rt.Corridor, "a long route's portal search keeps to its corridor")
 			checkPath(t, g, rt.Result, Options{})
 			assert.Equal(t, to, rt.Steps[len(rt.Steps)-1].Pos)
 			ex, err := f.Find(g, from, At(to), Options{MaxNodes: 5_000_000})
