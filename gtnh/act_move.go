@@ -84,10 +84,16 @@ const (
 // snapshots is a different *world.Column (the chunk store copies a column
 // a snapshot shares before writing to it), so comparing the pointers
 // finds every loaded, unloaded or edited column.
+//
+// A session keeps one for all its move_to actions (session.routes), so a
+// route reuses the regions earlier ones built; it is dropped when the
+// player respawns or changes dimension (session.worldGen), and a new
+// connection is a new session with an empty one.
 type routeCache struct {
 	router *path.Router
 	loaded map[[2]int]bool
 	cols   map[[2]int]*world.Column
+	gen    uint64 // the session's worldGen it was built for
 }
 
 func newRouteCache() (*routeCache, error) {
@@ -145,10 +151,8 @@ func (rc *routeCache) sync(snap *world.Snapshot, loaded map[[2]int]bool) {
 // loop's, so the body keeps ticking while a route is planned.
 func (x *act) moveTo(a action.MoveTo) ipc.Result {
 	goal := path.Near(a.Pos, a.Radius)
-	rc, err := newRouteCache()
-	if err != nil {
-		return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
-	}
+	var rc *routeCache
+	defer func() { x.putRoutes(rc) }()
 	steps, replans, rounds, segments, stalls := 0, 0, 0, 0, 0
 	bestDist := math.Inf(1)
 	var why string
@@ -158,9 +162,16 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		}
 		x.c.mu.Lock()
 		loaded := maps.Clone(x.s.loaded)
+		gen := x.s.worldGen
 		x.c.mu.Unlock()
 		snap := x.c.state.Snapshot()
 		b := x.body()
+		if rc == nil || rc.gen != gen {
+			var err error
+			if rc, err = x.takeRoutes(gen); err != nil {
+				return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
+			}
+		}
 		rc.sync(snap, loaded)
 		grid := snapshotGrid(snap, loaded)
 		start := path.FeetCell(grid, ifloor(b.x), b.y, ifloor(b.z))
@@ -219,6 +230,39 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		replans++
 		x.c.log.Debug().Str("reason", why).Int("replans", replans).Msg("re-planning move")
 	}
+}
+
+// takeRoutes takes the session's route cache for one move_to: the shared
+// one when it was built for world generation gen, else a new one. The
+// session holds none while an action uses it, so two actions never share a
+// Router (it is not safe for concurrent use).
+func (x *act) takeRoutes(gen uint64) (*routeCache, error) {
+	x.c.mu.Lock()
+	rc := x.s.routes
+	x.s.routes = nil
+	x.c.mu.Unlock()
+	if rc != nil && rc.gen == gen {
+		return rc, nil
+	}
+	rc, err := newRouteCache()
+	if err != nil {
+		return nil, err
+	}
+	rc.gen = gen
+	return rc, nil
+}
+
+// putRoutes hands the route cache back to the session for the next
+// move_to, unless the world it describes was left meanwhile.
+func (x *act) putRoutes(rc *routeCache) {
+	if rc == nil {
+		return
+	}
+	x.c.mu.Lock()
+	if rc.gen == x.s.worldGen {
+		x.s.routes = rc
+	}
+	x.c.mu.Unlock()
 }
 
 var (

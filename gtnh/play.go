@@ -493,6 +493,7 @@ func (c *Client) onRespawn(s *session, p *proto17.Respawn) {
 	c.reset(s, false)
 	c.mu.Lock()
 	s.dimension, s.gameMode = p.Dimension, p.GameMode
+	s.routes, s.worldGen = nil, s.worldGen+1
 	s.body.route = nil
 	s.body.corrections++
 	s.inv.open = nil

@@ -53,6 +53,11 @@ type session struct {
 	opening *world.BlockPos
 	// mods is what the mod channels said (GregTech, Railcraft).
 	mods modState
+	// routes is the long-route planner's cache shared by move_to actions
+	// (nil while one uses it); worldGen counts the respawns and dimension
+	// changes, each of which voids it.
+	routes   *routeCache
+	worldGen uint64
 }
 
 // collected is an item the bot picked up (Collect Item with its id).

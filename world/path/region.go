@@ -1,6 +1,8 @@
 package path
 
 import (
+	"time"
+
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -43,16 +45,36 @@ type border struct {
 // frontier points facing unloaded neighbours) and the exact costs between
 // them inside the region.
 type region struct {
+	k        regionKey
 	portals  []world.BlockPos
 	index    map[world.BlockPos]int
 	frontier []bool
 	out      [][]link // links leaving each portal
-	dist     [][]int64
+	dest     [][]dest // the far end of each of out, resolved on first use
+	// dist[i] is the cost from portal i to each portal inside the region
+	// (-1: not reachable inside it), computed the first time a search
+	// expands portal i (distRow): most portals of the regions a route
+	// reaches are never expanded.
+	dist [][]int64
 
 	// The abstract search's node of each portal, valid while stamp is
 	// the Router's current search.
 	node  []int32
 	stamp uint32
+
+	// dropped is set when the Router forgets the region: links into it
+	// resolve their far end again.
+	dropped bool
+	// inCorridor is whether the region is in the Router's corridor
+	// number corridorGen.
+	inCorridor  bool
+	corridorGen uint32
+}
+
+// dest is a link's far end: portal j of region rg.
+type dest struct {
+	rg *region
+	j  int32
 }
 
 // standable reports whether a body may stand with the feet at (x, y, z):
@@ -232,7 +254,7 @@ func (r *Router) regionAt(k regionKey) *region {
 	if !r.isLoaded(k) {
 		return nil
 	}
-	rg := &region{index: map[world.BlockPos]int{}}
+	rg := &region{k: k, index: map[world.BlockPos]int{}}
 	add := func(p world.BlockPos, frontier bool) int {
 		i, ok := rg.index[p]
 		if !ok {
@@ -262,10 +284,182 @@ func (r *Router) regionAt(k regionKey) *region {
 	r.regions[k] = rg
 	r.stats.Regions++
 	rg.dist = make([][]int64, len(rg.portals))
-	for i, p := range rg.portals {
-		rg.dist[i] = r.localCosts(k, p, rg.portals)
+	rg.dest = make([][]dest, len(rg.portals))
+	for i, ls := range rg.out {
+		rg.dest[i] = make([]dest, len(ls))
 	}
 	return rg
+}
+
+// distRow returns the costs from portal i of rg to its other portals. The
+// first row a search needs computes the region's rows at once (regionCosts):
+// a route that expands one portal of a region nearly always expands the
+// others.
+func (r *Router) distRow(rg *region, i int32) []int64 {
+	if d := rg.dist[i]; d != nil {
+		return d
+	}
+	t := time.Now()
+	r.regionCosts(rg)
+	r.stats.BuildTime += time.Since(t)
+	return rg.dist[i]
+}
+
+// regionCosts fills every row of rg.dist. The moves inside the region are
+// generated once, from the positions its portals reach, into a compact
+// graph; a Dijkstra over that graph from each portal then costs a fraction
+// of one that generates the moves as it goes (localCosts).
+func (r *Router) regionCosts(rg *region) {
+	gr := &r.graph
+	gr.build(r, rg.k, rg.portals)
+	n := len(gr.nodes)
+	if cap(gr.dist) < n {
+		gr.dist, gr.done = make([]int64, n), make([]bool, n)
+	}
+	dist, done := gr.dist[:n], gr.done[:n]
+	for i := range rg.portals {
+		row := make([]int64, len(rg.portals))
+		for j := range row {
+			row[j] = -1
+		}
+		for v := range dist {
+			dist[v], done[v] = -1, false
+		}
+		src := gr.portal[i]
+		dist[src] = 0
+		h := gr.heap[:0]
+		h = pushLocal(h, localEntry{0, src})
+		left := len(rg.portals)
+		for len(h) > 0 && left > 0 {
+			var e localEntry
+			e, h = popLocal(h)
+			v := e.n
+			if done[v] {
+				continue
+			}
+			done[v] = true
+			if t := gr.target[v]; t >= 0 {
+				row[t] = e.d
+				left--
+			}
+			for a := gr.start[v]; a < gr.start[v+1]; a++ {
+				w, nd := gr.to[a], e.d+gr.cost[a]
+				if !done[w] && (dist[w] < 0 || nd < dist[w]) {
+					dist[w] = nd
+					h = pushLocal(h, localEntry{nd, w})
+				}
+			}
+		}
+		gr.heap = h
+		rg.dist[i] = row
+		r.stats.Rows++
+	}
+}
+
+// regionGraph is the reusable state of regionCosts: the positions of one
+// region that its portals reach, numbered, and the moves between them in
+// compressed rows (the moves of node v are start[v]..start[v+1]).
+type regionGraph struct {
+	id     []int32  // node of each dense position, valid where stamp matches
+	stamp  []uint32 // per dense position
+	cur    uint32
+	nodes  []int32 // dense position of each node
+	target []int32 // portal index of each node, -1 for none
+	portal []int32 // node of each portal
+	start  []int32
+	to     []int32
+	cost   []int64
+	dist   []int64
+	done   []bool
+	heap   []localEntry
+}
+
+// build numbers the positions of region k that the portals reach by moves
+// inside it, and records those moves.
+func (gr *regionGraph) build(r *Router, k regionKey, portals []world.BlockPos) {
+	const size = regionSide * regionSide * routeH
+	if gr.id == nil {
+		gr.id, gr.stamp = make([]int32, size), make([]uint32, size)
+	}
+	gr.cur++
+	if gr.cur == 0 {
+		clear(gr.stamp)
+		gr.cur = 1
+	}
+	x0, z0 := k.cx<<regionShift, k.cz<<regionShift
+	idx := func(x, y, z int) int32 {
+		return int32(((y-RouteMinY)<<regionShift|(z-z0))<<regionShift | (x - x0))
+	}
+	gr.nodes, gr.target, gr.portal = gr.nodes[:0], gr.target[:0], gr.portal[:0]
+	gr.start, gr.to, gr.cost = gr.start[:0], gr.to[:0], gr.cost[:0]
+	node := func(d int32) int32 {
+		if gr.stamp[d] == gr.cur {
+			return gr.id[d]
+		}
+		v := int32(len(gr.nodes))
+		gr.stamp[d], gr.id[d] = gr.cur, v
+		gr.nodes = append(gr.nodes, d)
+		gr.target = append(gr.target, -1)
+		return v
+	}
+	for i, p := range portals {
+		v := node(idx(p.X, p.Y, p.Z))
+		gr.target[v] = int32(i)
+		gr.portal = append(gr.portal, v)
+	}
+	for v := 0; v < len(gr.nodes); v++ {
+		gr.start = append(gr.start, int32(len(gr.to)))
+		d := int(gr.nodes[v])
+		x, z, y := x0+d&(regionSide-1), z0+(d>>regionShift)&(regionSide-1), RouteMinY+d>>(2*regionShift)
+		for _, m := range r.gen.neighbors(x, y, z, r.grid.Cell(x, y, z)) {
+			if m.x>>regionShift != k.cx || m.z>>regionShift != k.cz || m.y < RouteMinY || m.y > RouteMaxY {
+				continue
+			}
+			gr.to = append(gr.to, node(idx(m.x, m.y, m.z)))
+			gr.cost = append(gr.cost, m.cost)
+		}
+	}
+	gr.start = append(gr.start, int32(len(gr.to)))
+}
+
+func pushLocal(h []localEntry, e localEntry) []localEntry {
+	h = append(h, e)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].d <= e.d {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+	return h
+}
+
+func popLocal(h []localEntry) (localEntry, []localEntry) {
+	top := h[0]
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if rc := c + 1; rc < len(h) && h[rc].d < h[c].d {
+			c = rc
+		}
+		if h[c].d >= last.d {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	if len(h) > 0 {
+		h[i] = last
+	}
+	return top, h
 }
 
 // addFrontier adds, for each side of region k whose neighbour is not

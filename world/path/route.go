@@ -24,7 +24,7 @@ const (
 	// planned by the exact search alone.
 	DefaultNear = 48
 	// DefaultCorridor is the default RouteOptions.Corridor.
-	DefaultCorridor = 6
+	DefaultCorridor = 4
 )
 
 // corridorFrom is the XZ distance from which a route keeps to a corridor;
@@ -76,12 +76,19 @@ type Route struct {
 	CoarseExpanded int `json:"coarse_expanded"`
 	// LegExpanded counts the nodes the exact legs expanded.
 	LegExpanded int `json:"leg_expanded"`
+	// Corridor reports that the portal search kept to the corridor
+	// around the greedy route (false: the route is short, or the search
+	// needed every region).
+	Corridor bool `json:"corridor"`
 	// Legs counts the exact searches that refined the route.
 	Legs int `json:"legs"`
 	// RegionsBuilt counts the regions whose portals were built (or
 	// rebuilt) for this route; cached regions are reused.
 	RegionsBuilt int `json:"regions_built"`
-	// BuildTime is the part of Elapsed spent building regions.
+	// RowsBuilt counts the portals whose costs inside their region were
+	// computed for this route.
+	RowsBuilt int `json:"rows_built"`
+	// BuildTime is the part of Elapsed spent building regions and rows.
 	BuildTime time.Duration `json:"build_time"`
 }
 
@@ -90,7 +97,10 @@ type RouterStats struct {
 	// Regions and Borders are the regions and borders built so far
 	// (rebuilds included).
 	Regions, Borders int
-	// BuildTime is the total time spent building them.
+	// Rows counts the portals whose costs to the other portals of their
+	// region were computed (each the first time a search expanded it).
+	Rows int
+	// BuildTime is the total time spent building them and their rows.
 	BuildTime time.Duration
 	// Cached is the number of regions in the cache now.
 	Cached int
@@ -119,13 +129,15 @@ type Router struct {
 	gen    *Finder // move generator and heuristic
 	finder *Finder // exact legs
 	local  localSearch
+	graph  regionGraph
 
 	regions map[regionKey]*region
 	borders map[borderKey]*border
 	stats   RouterStats
 
-	corridor map[regionKey]bool // when set, the regions the portal search may enter
-	weight   float64            // the current search's heuristic weight
+	corridor    map[regionKey]bool // when set, the regions the portal search may enter
+	corridorGen uint32             // counts the corridors laid out
+	weight      float64            // the current search's heuristic weight
 
 	nodes  []anode
 	open   []aentry
@@ -184,7 +196,7 @@ func (r *Router) Stats() RouterStats {
 // the moves over that border.
 func (r *Router) InvalidateBlock(x, y, z int) {
 	k := regionOf(x, z)
-	delete(r.regions, k)
+	r.dropRegion(k)
 	lx, lz := x&(regionSide-1), z&(regionSide-1)
 	if lx == 0 {
 		r.dropBorder(borderKey{regionKey{k.cx - 1, k.cz}, 0})
@@ -205,7 +217,7 @@ func (r *Router) InvalidateBlock(x, y, z int) {
 // it is loaded): call it when the column loads or unloads.
 func (r *Router) InvalidateColumn(cx, cz int) {
 	k := regionKey{cx, cz}
-	delete(r.regions, k)
+	r.dropRegion(k)
 	r.dropBorder(borderKey{k, 0})
 	r.dropBorder(borderKey{k, 1})
 	r.dropBorder(borderKey{regionKey{cx - 1, cz}, 0})
@@ -215,14 +227,32 @@ func (r *Router) InvalidateColumn(cx, cz int) {
 // dropBorder forgets a border and the two regions whose portals come from it.
 func (r *Router) dropBorder(bk borderKey) {
 	delete(r.borders, bk)
-	delete(r.regions, bk.k)
+	r.dropRegion(bk.k)
 	hi := bk.k
 	if bk.axis == 0 {
 		hi.cx++
 	} else {
 		hi.cz++
 	}
-	delete(r.regions, hi)
+	r.dropRegion(hi)
+}
+
+// dropRegion forgets region k; the links of other regions that point into
+// it see it is dropped and look up its replacement.
+func (r *Router) dropRegion(k regionKey) {
+	if rg := r.regions[k]; rg != nil {
+		rg.dropped = true
+		delete(r.regions, k)
+	}
+}
+
+// inCorridor reports whether rg is in the current corridor, looking it up
+// once per corridor.
+func (r *Router) inCorridor(rg *region) bool {
+	if rg.corridorGen != r.corridorGen {
+		rg.corridorGen, rg.inCorridor = r.corridorGen, r.corridor[rg.k]
+	}
+	return rg.inCorridor
 }
 
 func (r *Router) isLoaded(k regionKey) bool { return r.opt.Loaded == nil || r.opt.Loaded(k.cx, k.cz) }
@@ -284,6 +314,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 	r.gen.goal, r.gen.r2 = goal, goal.Radius*goal.Radius
 	defer func() {
 		out.RegionsBuilt = r.stats.Regions - statsBefore.Regions
+		out.RowsBuilt = r.stats.Rows - statsBefore.Rows
 		out.BuildTime = r.stats.BuildTime - statsBefore.BuildTime
 		out.Expanded = out.CoarseExpanded + out.AbstractExpanded + out.LegExpanded
 		out.Elapsed = time.Since(began)
@@ -319,6 +350,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 		out.CoarseExpanded, out.AbstractExpanded = out.AbstractExpanded, 0
 		if gtail != nil {
 			r.corridor = r.corridorOf(guide)
+			r.corridorGen++
 		}
 	}
 	if r.corridor != nil {
@@ -327,6 +359,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 			return out, err
 		}
 		r.corridor = nil
+		out.Corridor = tail != nil
 	}
 	if tail == nil {
 		chain, tail, reason, err = r.abstract(start, goal, goalLoaded, began, &out)
@@ -430,7 +463,7 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 		case e.n == 0:
 			costs = r.localCosts(sk, p, rg.portals)
 		default:
-			costs = rg.dist[i]
+			costs = r.distRow(rg, i)
 		}
 		for j, c := range costs {
 			if c > 0 {
@@ -438,18 +471,29 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 			}
 		}
 		if i >= 0 {
-			for _, l := range rg.out[i] {
-				tk := regionOf(l.to.X, l.to.Z)
-				if r.corridor != nil && !r.corridor[tk] {
+			dests := rg.dest[i]
+			for m, l := range rg.out[i] {
+				d := &dests[m]
+				if d.rg == nil || d.rg.dropped {
+					// Resolve the link's far end once per build of
+					// the region it enters.
+					tk := regionOf(l.to.X, l.to.Z)
+					if r.corridor != nil && !r.corridor[tk] {
+						continue
+					}
+					to := r.buildRegion(tk)
+					if to == nil {
+						continue
+					}
+					j, ok := to.index[l.to]
+					if !ok {
+						continue
+					}
+					d.rg, d.j = to, int32(j)
+				} else if r.corridor != nil && !r.inCorridor(d.rg) {
 					continue
 				}
-				to := r.buildRegion(tk)
-				if to == nil {
-					continue
-				}
-				if j, ok := to.index[l.to]; ok {
-					r.relaxA(to, int32(j), g+l.cost, e.n)
-				}
+				r.relaxA(d.rg, d.j, g+l.cost, e.n)
 			}
 		}
 	}

@@ -84,6 +84,7 @@ func BenchmarkLongRoute(b *testing.B) {
 			b.ReportMetric(float64(first.BuildTime.Microseconds())/1000, "build-ms")
 			b.ReportMetric(float64(first.Elapsed.Microseconds())/1000, "cold-ms")
 			b.ReportMetric(float64(first.RegionsBuilt), "regions")
+			b.ReportMetric(float64(first.RowsBuilt), "rows")
 		})
 	}
 }

@@ -25,8 +25,21 @@ func assertCacheFresh(t *testing.T, r *Router) {
 		require.NotNil(t, frg, "region %v is cached but not loaded", k)
 		assert.Equal(t, frg.portals, rg.portals, "portals of region %v are stale", k)
 		assert.Equal(t, frg.frontier, rg.frontier, "frontier of region %v is stale", k)
-		assert.Equal(t, frg.dist, rg.dist, "costs of region %v are stale", k)
+		for i, row := range rg.dist {
+			if row != nil {
+				assert.Equal(t, fresh.distRow(frg, int32(i)), row, "costs of region %v are stale", k)
+			}
+		}
 		assert.Equal(t, frg.out, rg.out, "links of region %v are stale", k)
+		for i, ds := range rg.dest {
+			for m, d := range ds {
+				if d.rg == nil || d.rg.dropped {
+					continue
+				}
+				assert.Same(t, r.regions[d.rg.k], d.rg, "link %v of region %v leads into a region no longer cached", rg.out[i][m], k)
+				assert.Equal(t, rg.out[i][m].to, d.rg.portals[d.j], "link %v of region %v leads to another portal", rg.out[i][m], k)
+			}
+		}
 	}
 }
 
@@ -106,7 +119,7 @@ func TestRegionCostsExact(t *testing.T) {
 				if !ok {
 					want = -1
 				}
-				assert.Equal(t, want, rg.dist[i][j], "region %v: %v→%v", k, p, q)
+				assert.Equal(t, want, r.distRow(rg, int32(i))[j], "region %v: %v→%v", k, p, q)
 			}
 			f := moveGen(t, g, Options{}, At(p))
 			for _, l := range rg.out[i] {

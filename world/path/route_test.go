@@ -37,6 +37,7 @@ func TestRouterNearOptimal(t *testing.T) {
 		{500, 500, 240, 3.6},  // -x -z, across the mirrored copy
 		{60, 170, 120, -0.15}, // past the pond
 		{20, 30, 1000, 0.35},  // a long route: the portal search keeps to a corridor
+		{600, 700, 600, 4.2},  // another corridor through regions the first one cached
 	} {
 		from, to := routeFrom(c.x, c.z, c.dist, c.bearing)
 		t.Run(fmt.Sprintf("%v→%v", from, to), func(t *testing.T) {
@@ -44,6 +45,7 @@ func TestRouterNearOptimal(t *testing.T) {
 			require.NoError(t, err)
 			require.True(t, rt.Complete, "%s", rt.Reason)
 			assert.Positive(t, rt.AbstractExpanded, "the route must come from the portals, not the exact search alone")
+			assert.Equal(t, c.dist >= corridorFrom, rt.Corridor, "a long route's portal search keeps to its corridor")
 			checkPath(t, g, rt.Result, Options{})
 			assert.Equal(t, to, rt.Steps[len(rt.Steps)-1].Pos)
 			ex, err := f.Find(g, from, At(to), Options{MaxNodes: 5_000_000})
