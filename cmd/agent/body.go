@@ -40,15 +40,21 @@ func (b *bodyFlags) register(fs *flag.FlagSet, reconnectHelp, tokenHelp string) 
 	b.configFile = fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 }
 
-// choose decides the body once fs is parsed and the config file loaded: the
-// body at --body; else a server with --server, or with server.address in the
-// config file unless --scenario or --seed ask for the simulated world; else
-// the simulated world.
-func (b *bodyFlags) choose(fs *flag.FlagSet, acfg *agentConfig) {
+// choose loads the config file (--config-file) once fs is parsed, and
+// decides the body: the body at --body; else a server with --server, or with
+// server.address in the config file unless --scenario or --seed ask for the
+// simulated world; else the simulated world. A bad config file is a
+// configuration error (exit 2).
+func (b *bodyFlags) choose(e *env, fs *flag.FlagSet) (*agentConfig, error) {
+	acfg, err := loadAgentConfig(*b.configFile)
+	if err != nil {
+		return nil, configError(e, err)
+	}
 	b.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { b.set[f.Name] = true })
 	b.remote = *b.addr != ""
 	b.live = !b.remote && (*b.server != "" || (acfg.Server.Address != "" && !b.set["scenario"] && !b.set["seed"]))
+	return acfg, nil
 }
 
 // checkRemote refuses, with --body, the flags that choose a body: they are

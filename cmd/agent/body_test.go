@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,15 +13,22 @@ import (
 )
 
 // parseBodyFlags parses args as a command with only the body flags, under a
-// config file with server address cfgServer.
+// config file with server address cfgServer when it is not empty.
 func parseBodyFlags(t *testing.T, cfgServer string, args ...string) *bodyFlags {
 	t.Helper()
+	if cfgServer != "" {
+		cfg := filepath.Join(t.TempDir(), "agent.yaml")
+		require.NoError(t, os.WriteFile(cfg, []byte("server:\n  address: "+cfgServer+"\n"), 0o600))
+		args = append([]string{"--config-file", cfg}, args...)
+	}
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var bf bodyFlags
 	bf.register(fs, reconnectUse, "token")
 	require.NoError(t, fs.Parse(args))
-	bf.choose(fs, &agentConfig{Server: serverConfig{Address: cfgServer}})
+	acfg, err := bf.choose(&env{stdout: io.Discard, stderr: io.Discard}, fs)
+	require.NoError(t, err)
+	assert.Equal(t, cfgServer, acfg.Server.Address)
 	return &bf
 }
 
@@ -64,6 +73,17 @@ func TestBodyFlagsChoose(t *testing.T) {
 			assert.Contains(t, chk.err.Error(), chk.want)
 		}
 	}
+}
+
+// TestBodyFlagsBadConfigFile: a config file that cannot be read is exit 2.
+func TestBodyFlagsBadConfigFile(t *testing.T) {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	var bf bodyFlags
+	bf.register(fs, reconnectUse, "token")
+	require.NoError(t, fs.Parse([]string{"--config-file", filepath.Join(t.TempDir(), "missing.yaml")}))
+	_, err := bf.choose(&env{stdout: io.Discard, stderr: io.Discard}, fs)
+	var ue *usageError
+	require.ErrorAs(t, err, &ue)
 }
 
 // TestBodyFlagsOpen: the simulated world opens with the seed; Ctrl-C while

@@ -50,11 +50,10 @@ func mcpCmd(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("mcp: unexpected argument %q", pos[0])
 	}
-	acfg, err := loadAgentConfig(*bf.configFile)
+	acfg, err := bf.choose(e, fs)
 	if err != nil {
-		return configError(e, err)
+		return err
 	}
-	bf.choose(fs, acfg)
 	if err := bf.checkRemote("mcp"); err != nil {
 		return err
 	}

@@ -73,11 +73,10 @@ func runCmd(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("run: unexpected argument %q", pos[0])
 	}
-	acfg, err := loadAgentConfig(*bf.configFile)
+	acfg, err := bf.choose(e, fs)
 	if err != nil {
-		return configError(e, err)
+		return err
 	}
-	bf.choose(fs, acfg)
 	set, remoteBody, live, tokenFile := bf.set, bf.remote, bf.live, bf.tokenFile
 	applyRunDefaults(acfg, set, goalText, traceFile, maxSteps, maxTicks)
 	if err := bf.checkRemote("run"); err != nil {
