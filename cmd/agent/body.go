@@ -81,7 +81,7 @@ type openedBody struct {
 	// operator's "stop" in chat cancels.
 	ctx    context.Context
 	remote *remote.Client // the body at --body
-	client *gtnh.Client   // the connection to server
+	client *gtnh.Client   // the connection to the server
 	world  *sim.Sim       // the simulated world
 	server serverConfig   // the server joined, with client
 	close  func()
