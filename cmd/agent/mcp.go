@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -40,17 +38,11 @@ func mcpCmd(e *env, args []string) error {
 	var kf knowledgeFlags
 	cf.register(fs)
 	kf.register(fs)
-	scenarioFile := fs.String("scenario", "", "scenario YAML (default: the embedded forest_base)")
-	seed := fs.Int64("seed", 0, "override the scenario's seed")
+	var bf bodyFlags
+	bf.register(fs, reconnectUse, "token to present to --body")
 	goalText := fs.String("goal", "", `goal that goal_status and observe report on, e.g. "collect 16 minecraft:log" (default: none)`)
 	packList := fs.String("packs", "", "comma-separated skill packs to enable (default: every pack); a pack is active when the tier fits it")
 	traceFile := fs.String("trace", "", "write one JSON line per invocation to FILE, as agent run's trace")
-	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
-	username := fs.String("username", "", "player name on the server")
-	reconnect := fs.Bool("reconnect", false, "retry with backoff when the server is down or the connection drops")
-	bodyAddr := fs.String("body", "", "drive the body served at ADDR (unix:///path or tcp://HOST:PORT, see agent serve)")
-	tokenFile := fs.String("token-file", "", "token to present to --body")
-	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -58,22 +50,20 @@ func mcpCmd(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("mcp: unexpected argument %q", pos[0])
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	acfg, err := loadAgentConfig(*configFile)
+	acfg, err := bf.choose(e, fs)
 	if err != nil {
-		return configError(e, err)
+		return err
 	}
-	remoteBody := *bodyAddr != ""
-	live := !remoteBody && (*serverAddr != "" || (acfg.Server.Address != "" && !set["scenario"] && !set["seed"]))
-	switch {
-	case remoteBody && (set["scenario"] || set["seed"] || set["server"] || set["reconnect"]):
-		return usagef("mcp: --scenario, --seed, --server and --reconnect belong to the body; with --body give them to agent serve")
-	case *tokenFile != "" && !remoteBody:
+	if err := bf.checkRemote("mcp"); err != nil {
+		return err
+	}
+	if *bf.tokenFile != "" && !bf.remote {
 		return usagef("mcp: --token-file needs --body")
-	case live && (set["scenario"] || set["seed"]):
-		return usagef("mcp: --scenario and --seed are for the simulated world, not with --server")
-	case !live && (set["username"] || set["reconnect"]):
+	}
+	if err := bf.checkLive("mcp"); err != nil {
+		return err
+	}
+	if !bf.live && (bf.set["username"] || bf.set["reconnect"]) {
 		return usagef("mcp: --username and --reconnect need --server")
 	}
 
@@ -95,15 +85,15 @@ func mcpCmd(e *env, args []string) error {
 	}
 	var sc *sim.Scenario
 	names := world.DefaultNames()
-	if !live && !remoteBody {
-		if sc, err = loadScenario(*scenarioFile); err != nil {
+	if !bf.live && !bf.remote {
+		if sc, err = loadScenario(*bf.scenario); err != nil {
 			return configError(e, err)
 		}
 		names = sim.Names()
 	}
 	var goal loop.Goal
 	if *goalText != "" {
-		parser := loop.GoalParser{Tiers: reg.Tiers(), Names: newRunNames(reg, names, live || remoteBody, e.log)}
+		parser := loop.GoalParser{Tiers: reg.Tiers(), Names: newRunNames(reg, names, bf.live || bf.remote, e.log)}
 		if goal, err = parser.Parse(*goalText); err != nil {
 			return usagef("mcp: --goal: %v", err)
 		}
@@ -111,53 +101,20 @@ func mcpCmd(e *env, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var (
-		conn ipc.Conn
-		what string
-	)
+	body, err := bf.open(ctx, e, acfg, sc)
+	if err != nil {
+		return err
+	}
+	defer body.close()
+	ctx = body.ctx
+	var what string
 	switch {
-	case remoteBody:
-		rc, err := dialBody(ctx, *bodyAddr, *tokenFile)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return err
-		}
-		defer rc.Close()
-		conn, what = rc, fmt.Sprintf("the body at %s (%s)", *bodyAddr, rc.Welcome().Name)
-	case live:
-		srv := acfg.Server
-		if *serverAddr != "" {
-			srv.Address = *serverAddr
-		}
-		if *username != "" {
-			srv.Username = *username
-		}
-		if set["reconnect"] {
-			srv.Reconnect.Enabled = *reconnect
-		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		client, err := openClient(ctx, e, srv, cancel)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return err
-		}
-		defer client.Close()
-		conn, what = ipc.InProcess(client), fmt.Sprintf("server %s as %s", srv.Address, srv.Username)
+	case body.remote != nil:
+		what = fmt.Sprintf("the body at %s (%s)", *bf.addr, body.remote.Welcome().Name)
+	case body.client != nil:
+		what = fmt.Sprintf("server %s as %s", body.server.Address, body.server.Username)
 	default:
-		w, err := sim.NewContext(ctx, sc, sim.Options{Seed: *seed})
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return configError(e, err)
-		}
-		conn, what = ipc.InProcess(w), "the simulated world "+sc.Name
+		what = "the simulated world " + sc.Name
 	}
 	var trace io.Writer
 	if *traceFile != "" {
@@ -168,7 +125,7 @@ func mcpCmd(e *env, args []string) error {
 		defer f.Close()
 		trace = f // unbuffered: one write per finished step, as agent run
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: conn, Goal: goal, Packs: packs, Trace: trace, Log: e.log})
+	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: body.conn(), Goal: goal, Packs: packs, Trace: trace, Log: e.log})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted

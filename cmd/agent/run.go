@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
-	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/llm"
@@ -54,10 +52,10 @@ func runCmd(e *env, args []string) error {
 	lf.register(fs)
 	var kf knowledgeFlags
 	kf.register(fs)
-	scenarioFile := fs.String("scenario", "", "scenario YAML (default: the embedded forest_base)")
+	var bf bodyFlags
+	bf.register(fs, reconnectUse+"; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)", "token to present to --body and to --planner ADDR")
 	goalText := fs.String("goal", "", `goal, e.g. "collect 16 minecraft:log" (default: "`+defaultGoal+`")`)
 	goalFile := fs.String("goal-file", "", "goal as YAML (items, tier, skill)")
-	seed := fs.Int64("seed", 0, "override the scenario's seed")
 	traceFile := fs.String("trace", "", "write the JSONL trace to FILE")
 	maxSteps := fs.Int("max-steps", 100, "stop after N steps")
 	maxTicks := fs.Int64("max-ticks", 0, "stop after N game ticks (0 = no limit)")
@@ -66,12 +64,6 @@ func runCmd(e *env, args []string) error {
 	plannerTimeout := fs.Duration("planner-timeout", remote.DefaultPlanTimeout, "how long a planner program or ADDR has to answer one plan request")
 	scriptFile := fs.String("script", "", "YAML list of invocations for --planner script")
 	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
-	serverAddr := fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
-	username := fs.String("username", "", "player name on the server")
-	reconnect := fs.Bool("reconnect", false, "retry with backoff when the server is down or the connection drops; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)")
-	bodyAddr := fs.String("body", "", "drive the body served at ADDR (unix:///path or tcp://HOST:PORT, see agent serve)")
-	tokenFile := fs.String("token-file", "", "token to present to --body and to --planner ADDR")
-	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
 	recordFile := fs.String("record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
 	recordMaxMB := fs.Int64("record-max-mb", 4096, "stop recording when the recording reaches this many MB before compression (0: no limit)")
 	pos, err := parseFlags(fs, args)
@@ -81,17 +73,14 @@ func runCmd(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("run: unexpected argument %q", pos[0])
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	acfg, err := loadAgentConfig(*configFile)
+	acfg, err := bf.choose(e, fs)
 	if err != nil {
-		return configError(e, err)
+		return err
 	}
+	set, remoteBody, live, tokenFile := bf.set, bf.remote, bf.live, bf.tokenFile
 	applyRunDefaults(acfg, set, goalText, traceFile, maxSteps, maxTicks)
-	remoteBody := *bodyAddr != ""
-	live := !remoteBody && (*serverAddr != "" || (acfg.Server.Address != "" && !set["scenario"] && !set["seed"]))
-	if remoteBody && (set["scenario"] || set["seed"] || set["server"] || set["reconnect"]) {
-		return usagef("run: --scenario, --seed, --server and --reconnect belong to the body; with --body give them to agent serve")
+	if err := bf.checkRemote("run"); err != nil {
+		return err
 	}
 	remotePlanner := strings.Contains(*plannerName, "://")
 	if *tokenFile != "" && !remoteBody && !remotePlanner {
@@ -103,8 +92,8 @@ func runCmd(e *env, args []string) error {
 	if *recordMaxMB < 0 {
 		return usagef("run: --record-max-mb must not be negative")
 	}
-	if live && (set["scenario"] || set["seed"]) {
-		return usagef("run: --scenario and --seed are for the simulated world, not with --server")
+	if err := bf.checkLive("run"); err != nil {
+		return err
 	}
 	if *goalText != "" && *goalFile != "" {
 		return usagef("run: give --goal or --goal-file, not both")
@@ -179,7 +168,7 @@ func runCmd(e *env, args []string) error {
 	var sc *sim.Scenario
 	names := world.DefaultNames()
 	if !live && !remoteBody {
-		if sc, err = loadScenario(*scenarioFile); err != nil {
+		if sc, err = loadScenario(*bf.scenario); err != nil {
 			return configError(e, err)
 		}
 		names = sim.Names()
@@ -224,12 +213,7 @@ func runCmd(e *env, args []string) error {
 			return usagef("run: %s: %v", from, err)
 		}
 	}
-	var (
-		body   ipc.Body
-		conn   ipc.Conn
-		header string
-		client *gtnh.Client // the live connection, nil in the simulated world
-	)
+	var header string
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	go func() {
@@ -238,62 +222,27 @@ func runCmd(e *env, args []string) error {
 		<-sigCtx.Done()
 		stop()
 	}()
-	ctx := sigCtx
+	var tap []func(*gtnh.Config)
+	if *recordFile != "" {
+		rec, err := recording(e, *recordFile, *recordMaxMB)
+		if err != nil {
+			return err
+		}
+		defer rec.Close() // after the client's Close, deferred below
+		tap = append(tap, recordInto(rec))
+	}
+	opened, err := bf.open(sigCtx, e, acfg, sc, tap...)
+	if err != nil {
+		return err
+	}
+	defer opened.close()
+	ctx, conn, client := opened.ctx, opened.conn(), opened.client
 	switch {
 	case remoteBody:
-		rc, err := dialBody(ctx, *bodyAddr, *tokenFile)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return err
-		}
-		defer rc.Close()
-		conn = rc
-		header = fmt.Sprintf("body %s (%s), goal: %s", *bodyAddr, rc.Welcome().Name, goal.Text)
+		header = fmt.Sprintf("body %s (%s), goal: %s", *bf.addr, opened.remote.Welcome().Name, goal.Text)
 	case live:
-		srv := acfg.Server
-		if *serverAddr != "" {
-			srv.Address = *serverAddr
-		}
-		if *username != "" {
-			srv.Username = *username
-		}
-		srv.fillAccountName()
-		if set["reconnect"] {
-			srv.Reconnect.Enabled = *reconnect
-		}
-		var cancelRun context.CancelFunc
-		ctx, cancelRun = context.WithCancel(ctx)
-		defer cancelRun()
-		var tap []func(*gtnh.Config)
-		if *recordFile != "" {
-			rec, err := recording(e, *recordFile, *recordMaxMB)
-			if err != nil {
-				return err
-			}
-			defer rec.Close() // after the client's Close, deferred below
-			tap = append(tap, recordInto(rec))
-		}
-		client, err = openClient(ctx, e, srv, cancelRun, tap...)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted // Ctrl-C while joining
-			}
-			return err
-		}
-		defer client.Close()
-		body = client
-		header = fmt.Sprintf("server %s as %s, goal: %s", srv.Address, srv.Username, goal.Text)
+		header = fmt.Sprintf("server %s as %s, goal: %s", opened.server.Address, opened.server.Username, goal.Text)
 	default:
-		w, err := sim.NewContext(ctx, sc, sim.Options{Seed: *seed})
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted // Ctrl-C while the world is generated
-			}
-			return configError(e, err)
-		}
-		body = w
 		header = fmt.Sprintf("scenario %s, goal: %s", sc.Name, goal.Text)
 	}
 
@@ -308,9 +257,6 @@ func runCmd(e *env, args []string) error {
 		// it with one call, so the file holds every finished step, whole,
 		// even when the process is killed or the connection drops.
 		trace = f
-	}
-	if conn == nil {
-		conn = ipc.InProcess(body)
 	}
 	if *plannerCmd != "" || remotePlanner {
 		pc, err := openPlanner(ctx, e, *plannerCmd, *plannerName, *tokenFile, *plannerTimeout, conn, reg)

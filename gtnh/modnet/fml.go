@@ -1,6 +1,10 @@
 package modnet
 
-import "github.com/gtnh-agent/gtnh-agent/proto17"
+import (
+	"unicode/utf8"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+)
 
 // FMLChannel is the channel of FML's runtime messages (FMLRuntimeCodec).
 const FMLChannel = "FML"
@@ -24,28 +28,32 @@ type OpenGui struct {
 // discriminator 1, i32 window id, string mod id (FML VarInt-prefixed UTF-8),
 // i32 gui id, i32 x, i32 y, i32 z.
 func DecodeOpenGui(payload []byte) (OpenGui, error) {
-	r := newReader(msgOpenGui, payload)
-	if d := r.u8("discriminator"); r.err == nil && d != FMLOpenGui {
-		r.failAt("discriminator", 0, invalidf("discriminator %d is not OpenGui", d))
+	r := proto17.NewFieldReader(msgOpenGui, payload)
+	if d := r.U8("discriminator"); r.Err() == nil && d != FMLOpenGui {
+		r.Failf("discriminator", 0, "discriminator %d is not OpenGui", d)
 	}
 	var g OpenGui
-	at := r.off
-	g.WindowID = r.i32("windowId")
+	at := r.Offset()
+	g.WindowID = r.I32("windowId")
 	// The server numbers windows 1..100 (EntityPlayerMP.getNextWindowId) and
 	// clicks carry the id in a byte; 0 is the player's own inventory.
-	if r.err == nil && (g.WindowID < 1 || g.WindowID > 127) {
-		r.failAt("windowId", at, invalidf("window id %d outside 1..127", g.WindowID))
+	if r.Err() == nil && (g.WindowID < 1 || g.WindowID > 127) {
+		r.Failf("windowId", at, "window id %d outside 1..127", g.WindowID)
 	}
-	at = r.off
-	g.ModID = r.fmlString("modId")
-	if r.err == nil && g.ModID == "" {
-		r.failAt("modId", at, invalidf("empty mod id"))
+	at = r.Offset()
+	g.ModID = r.FMLString("modId")
+	switch {
+	case r.Err() != nil:
+	case g.ModID == "":
+		r.Failf("modId", at, "empty mod id")
+	case !utf8.ValidString(g.ModID):
+		r.Failf("modId", at, "string is not valid UTF-8")
 	}
-	g.GuiID = r.i32("modGuiId")
-	g.X = r.i32("x")
-	g.Y = r.i32("y")
-	g.Z = r.i32("z")
-	if err := r.finish(); err != nil {
+	g.GuiID = r.I32("modGuiId")
+	g.X = r.I32("x")
+	g.Y = r.I32("y")
+	g.Z = r.I32("z")
+	if err := r.Finish(); err != nil {
 		return OpenGui{}, err
 	}
 	return g, nil

@@ -84,30 +84,30 @@ const (
 // DecodeTileEntity decodes the body of a TILE_ENTITY message (after the id
 // byte) in the given layout (GTPacketTileEntity.encode).
 func DecodeTileEntity(body []byte, layout TileLayout) (TileEntity, error) {
-	r := newReader(msgGTTile, body)
+	r := proto17.NewFieldReader(msgGTTile, body)
 	var t TileEntity
 	if layout != TileLayoutRID && layout != TileLayoutCompact {
-		r.failAt("layout", -1, invalidf("no tile layout chosen (%s)", layout))
-		return TileEntity{}, r.err
+		r.Failf("layout", -1, "no tile layout chosen (%s)", layout)
+		return TileEntity{}, r.Err()
 	}
-	t.X = r.i32("x")
-	t.Y = r.i16("y")
-	t.Z = r.i32("z")
+	t.X = r.I32("x")
+	t.Y = r.I16("y")
+	t.Z = r.I32("z")
 	if layout == TileLayoutRID {
-		t.RID = r.i16("rid")
+		t.RID = r.I16("rid")
 	}
-	t.MetaID = r.i16("mID")
+	t.MetaID = r.I16("mID")
 	for i := range t.Covers {
-		t.Covers[i] = r.i32(coverField[i])
+		t.Covers[i] = r.I32(coverField[i])
 	}
-	t.Common = Common(r.u8("common"))
+	t.Common = Common(r.U8("common"))
 	if layout == TileLayoutRID {
-		t.TexPage = r.u8("texturePage")
+		t.TexPage = r.U8("texturePage")
 	}
-	t.Update = r.u8("update")
-	t.Redstone = r.u8("redstone")
-	t.Color = r.u8("color")
-	if err := r.finish(); err != nil {
+	t.Update = r.U8("update")
+	t.Redstone = r.U8("redstone")
+	t.Color = r.U8("color")
+	if err := r.Finish(); err != nil {
 		return TileEntity{}, err
 	}
 	return t, nil
@@ -143,53 +143,53 @@ const batchedEventSize = 10
 // CoordinatePacker), count × i16 (event << 8 | value); the count is checked
 // against the bytes present before anything is allocated.
 func DecodeBlockEvents(body []byte, layout BlockEventLayout) (BlockEvents, error) {
-	r := newReader(msgGTEvent, body)
+	r := proto17.NewFieldReader(msgGTEvent, body)
 	switch layout {
 	case BlockEventSingle:
 		var e BlockEvent
-		e.X = r.i32("x")
-		e.Y = int32(r.i16("y"))
-		e.Z = r.i32("z")
-		e.Event = r.u8("event")
-		e.Value = r.u8("value")
-		if err := r.finish(); err != nil {
+		e.X = r.I32("x")
+		e.Y = int32(r.I16("y"))
+		e.Z = r.I32("z")
+		e.Event = r.U8("event")
+		e.Value = r.U8("value")
+		if err := r.Finish(); err != nil {
 			return BlockEvents{}, err
 		}
 		return BlockEvents{Events: []BlockEvent{e}}, nil
 	case BlockEventBatched:
 	default:
-		r.failAt("layout", -1, invalidf("no block event layout chosen (%s)", layout))
-		return BlockEvents{}, r.err
+		r.Failf("layout", -1, "no block event layout chosen (%s)", layout)
+		return BlockEvents{}, r.Err()
 	}
 	out := BlockEvents{HasDimension: true}
-	out.Dimension = r.i32("dimension")
-	countAt := r.off
-	n := r.i32("count")
-	if r.err != nil {
-		return BlockEvents{}, r.err
+	out.Dimension = r.I32("dimension")
+	countAt := r.Offset()
+	n := r.I32("count")
+	if r.Err() != nil {
+		return BlockEvents{}, r.Err()
 	}
 	if n < 0 {
-		r.failAt("count", countAt, invalidf("negative event count %d", n))
-		return BlockEvents{}, r.err
+		r.Failf("count", countAt, "negative event count %d", n)
+		return BlockEvents{}, r.Err()
 	}
-	if int64(n)*batchedEventSize != int64(r.remaining()) {
-		if int64(n)*batchedEventSize > int64(r.remaining()) {
-			r.failAt("count", countAt, tooLargef("%d events need %d bytes, %d present", n, int64(n)*batchedEventSize, r.remaining()))
+	if int64(n)*batchedEventSize != int64(r.Remaining()) {
+		if int64(n)*batchedEventSize > int64(r.Remaining()) {
+			r.Fail("count", countAt, proto17.TooLargef("%d events need %d bytes, %d present", n, int64(n)*batchedEventSize, r.Remaining()))
 		} else {
-			r.failAt("end", countAt, trailing(int64(r.remaining())-int64(n)*batchedEventSize))
+			r.Fail("end", countAt, proto17.TrailingBytes(r.Remaining()-int(n)*batchedEventSize))
 		}
-		return BlockEvents{}, r.err
+		return BlockEvents{}, r.Err()
 	}
 	out.Events = make([]BlockEvent, n)
 	for i := range out.Events {
-		out.Events[i].X, out.Events[i].Y, out.Events[i].Z = UnpackPos(r.i64("positions"))
+		out.Events[i].X, out.Events[i].Y, out.Events[i].Z = UnpackPos(r.I64("positions"))
 	}
 	for i := range out.Events {
-		v := uint16(r.i16("events"))
+		v := uint16(r.I16("events"))
 		out.Events[i].Event = uint8(v >> 8)
 		out.Events[i].Value = uint8(v)
 	}
-	if err := r.finish(); err != nil {
+	if err := r.Finish(); err != nil {
 		return BlockEvents{}, err
 	}
 	return out, nil
@@ -234,11 +234,11 @@ type Ore struct {
 // material id + 1000 × stone + 16000 for small ores.
 func OreMeta(meta int) (Ore, error) {
 	if meta <= 0 || meta >= 32000 {
-		return Ore{}, invalidf("ore metadata %d outside 1..31999", meta)
+		return Ore{}, proto17.Invalidf("ore metadata %d outside 1..31999", meta)
 	}
 	o := Ore{Material: meta % 1000, Stone: meta % 16000 / 1000, Small: meta >= 16000}
 	if o.Material == 0 {
-		return Ore{}, invalidf("ore metadata %d has material 0", meta)
+		return Ore{}, proto17.Invalidf("ore metadata %d has material 0", meta)
 	}
 	return o, nil
 }
@@ -264,20 +264,20 @@ type OreUpdate struct {
 // DecodeOres decodes the body of an ORES message (after the id byte): i32 x,
 // i16 y, i32 z, i16 metadata.
 func DecodeOres(body []byte) (OreUpdate, error) {
-	r := newReader(msgGTOres, body)
+	r := proto17.NewFieldReader(msgGTOres, body)
 	var u OreUpdate
-	u.X = r.i32("x")
-	u.Y = r.i16("y")
-	u.Z = r.i32("z")
-	metaAt := r.off
-	meta := r.i16("meta")
-	if err := r.finish(); err != nil {
+	u.X = r.I32("x")
+	u.Y = r.I16("y")
+	u.Z = r.I32("z")
+	metaAt := r.Offset()
+	meta := r.I16("meta")
+	if err := r.Finish(); err != nil {
 		return OreUpdate{}, err
 	}
 	o, err := OreMeta(int(meta))
 	if err != nil {
-		r.failAt("meta", metaAt, err)
-		return OreUpdate{}, r.err
+		r.Fail("meta", metaAt, err)
+		return OreUpdate{}, r.Err()
 	}
 	u.Ore = o
 	return u, nil
@@ -315,7 +315,7 @@ func DecodeGregTech(payload []byte, f GTFormats) (GregTechMessage, error) {
 	case GTOres:
 		if f.Ores != OreSourcePacket {
 			return GregTechMessage{}, &proto17.Error{Packet: msgGTOres, Field: "id", Offset: -1,
-				Err: invalidf("ORES message under ore source %s", f.Ores)}
+				Err: proto17.Invalidf("ORES message under ore source %s", f.Ores)}
 		}
 		var o OreUpdate
 		o, err = DecodeOres(body)

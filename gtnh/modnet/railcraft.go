@@ -42,22 +42,22 @@ type RCTile struct {
 // DecodeRCTile decodes an RC TILE_ENTITY payload (type byte first): u8 type
 // 0, i32 x, i32 y, i32 z, i16 id, then the tile's data.
 func DecodeRCTile(payload []byte) (RCTile, error) {
-	r := newReader(msgRCTile, payload)
-	if t := r.u8("type"); r.err == nil && t != RCTileEntity {
-		r.failAt("type", 0, invalidf("type %d is not TILE_ENTITY", t))
+	r := proto17.NewFieldReader(msgRCTile, payload)
+	if t := r.U8("type"); r.Err() == nil && t != RCTileEntity {
+		r.Failf("type", 0, "type %d is not TILE_ENTITY", t)
 	}
 	var t RCTile
-	t.X = r.i32("x")
-	t.Y = r.i32("y")
-	t.Z = r.i32("z")
-	idAt := r.off
-	t.ID = r.i16("id")
-	if r.err == nil && t.ID < 0 {
-		r.failAt("id", idAt, invalidf("negative tile id %d", t.ID))
+	t.X = r.I32("x")
+	t.Y = r.I32("y")
+	t.Z = r.I32("z")
+	idAt := r.Offset()
+	t.ID = r.I16("id")
+	if r.Err() == nil && t.ID < 0 {
+		r.Failf("id", idAt, "negative tile id %d", t.ID)
 	}
-	t.Body = r.rest()
-	if r.err != nil {
-		return RCTile{}, r.err
+	t.Body = r.Rest()
+	if r.Err() != nil {
+		return RCTile{}, r.Err()
 	}
 	return t, nil
 }
@@ -100,32 +100,32 @@ func (c CokeOven) IsMaster() bool {
 // i8 z], i32 cookTime, bool cooking. Offsets in errors count from the start
 // of the tile's data.
 func DecodeCokeOven(t RCTile) (CokeOven, error) {
-	r := newReader(msgRCCoke, t.Body)
+	r := proto17.NewFieldReader(msgRCCoke, t.Body)
 	if t.ID != CokeOvenMachineID {
-		r.failAt("id", -1, invalidf("tile id %d is not the coke oven (%d)", t.ID, CokeOvenMachineID))
-		return CokeOven{}, r.err
+		r.Failf("id", -1, "tile id %d is not the coke oven (%d)", t.ID, CokeOvenMachineID)
+		return CokeOven{}, r.Err()
 	}
 	c := CokeOven{X: t.X, Y: t.Y, Z: t.Z}
-	c.Formed = r.boolean("hasMaster")
+	c.Formed = r.Bool("hasMaster")
 	if c.Formed {
-		at := r.off
-		c.Pattern = r.i8("patternIndex")
-		if r.err == nil && c.Pattern != 0 {
+		at := r.Offset()
+		c.Pattern = r.I8("patternIndex")
+		if r.Err() == nil && c.Pattern != 0 {
 			// The coke oven has one pattern (TileCokeOven.patterns).
-			r.failAt("patternIndex", at, invalidf("pattern %d, the coke oven has only pattern 0", c.Pattern))
+			r.Failf("patternIndex", at, "pattern %d, the coke oven has only pattern 0", c.Pattern)
 		}
-		at = r.off
-		c.PatternX = r.i8("patternX")
-		c.PatternY = r.i8("patternY")
-		c.PatternZ = r.i8("patternZ")
+		at = r.Offset()
+		c.PatternX = r.I8("patternX")
+		c.PatternY = r.I8("patternY")
+		c.PatternZ = r.I8("patternZ")
 		// The oven's bricks fill cells 1..3 of the 5×5×5 pattern.
-		if r.err == nil && !(inBrick(c.PatternX) && inBrick(c.PatternY) && inBrick(c.PatternZ)) {
-			r.failAt("pattern position", at, invalidf("cell (%d,%d,%d) is not a brick of the pattern", c.PatternX, c.PatternY, c.PatternZ))
+		if r.Err() == nil && !(inBrick(c.PatternX) && inBrick(c.PatternY) && inBrick(c.PatternZ)) {
+			r.Failf("pattern position", at, "cell (%d,%d,%d) is not a brick of the pattern", c.PatternX, c.PatternY, c.PatternZ)
 		}
 	}
-	c.CookTime = r.i32("cookTime")
-	c.Cooking = r.boolean("cooking")
-	if err := r.finish(); err != nil {
+	c.CookTime = r.I32("cookTime")
+	c.Cooking = r.Bool("cooking")
+	if err := r.Finish(); err != nil {
 		return CokeOven{}, err
 	}
 	return c, nil
@@ -145,15 +145,15 @@ type RCGuiValue struct {
 // DecodeRCGuiInteger decodes an RC GUI_INTEGER payload (type byte first):
 // u8 type 4, u8 window id, u8 data id, i32 value.
 func DecodeRCGuiInteger(payload []byte) (RCGuiValue, error) {
-	r := newReader(msgRCGuiInt, payload)
-	if t := r.u8("type"); r.err == nil && t != RCGuiInteger {
-		r.failAt("type", 0, invalidf("type %d is not GUI_INTEGER", t))
+	r := proto17.NewFieldReader(msgRCGuiInt, payload)
+	if t := r.U8("type"); r.Err() == nil && t != RCGuiInteger {
+		r.Failf("type", 0, "type %d is not GUI_INTEGER", t)
 	}
 	var v RCGuiValue
-	v.WindowID = r.u8("windowId")
-	v.DataID = r.u8("dataId")
-	v.Value = r.i32("value")
-	if err := r.finish(); err != nil {
+	v.WindowID = r.U8("windowId")
+	v.DataID = r.U8("dataId")
+	v.Value = r.I32("value")
+	if err := r.Finish(); err != nil {
 		return RCGuiValue{}, err
 	}
 	return v, nil
