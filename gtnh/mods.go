@@ -411,7 +411,8 @@ func (c *Client) onRailcraft(s *session, data []byte) {
 				tx.RemoveMachine(o.pos)
 			case o.formed:
 				if !ok || m.Kind != world.MachineCokeOven {
-					m = world.Machine{Kind: world.MachineCokeOven, Pos: o.pos}
+					// Railcraft sends no contents outside the GUI.
+					m = world.Machine{Kind: world.MachineCokeOven, Pos: o.pos, ContentsUnknown: true}
 				}
 				m.Formed, m.Active = true, o.cooking
 				tx.PutMachine(m)

@@ -837,7 +837,7 @@ func (c *Client) syncInventory(s *session) {
 		if open != nil && open.pos != nil && open.synced {
 			m := machineOf(open, ids)
 			if old, ok := tx.Machine(m.Pos); ok && old.Kind == m.Kind {
-				old.Slots = m.Slots
+				old.Slots, old.ContentsUnknown = m.Slots, false
 				m = old
 			}
 			tx.PutMachine(m)

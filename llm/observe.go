@@ -44,16 +44,19 @@ type stateView struct {
 }
 
 type machineView struct {
-	Kind        string            `json:"kind"`
-	Pos         [3]int            `json:"pos"`
-	Distance    int               `json:"distance"`
-	Formed      bool              `json:"formed"`
-	Active      bool              `json:"active,omitempty"`
-	Tier        string            `json:"tier,omitempty"`
-	Slots       map[string]string `json:"slots,omitempty"`
-	Fluids      map[string]string `json:"fluids,omitempty"`
-	Temperature float64           `json:"temperature_c,omitempty"`
-	Progress    float64           `json:"progress,omitempty"`
+	Kind     string `json:"kind"`
+	Pos      [3]int `json:"pos"`
+	Distance int    `json:"distance"`
+	Formed   bool   `json:"formed"`
+	// ContentsUnknown: empty slots and tanks say nothing (a coke oven on
+	// a server until its window is opened).
+	ContentsUnknown bool              `json:"contents_unknown,omitempty"`
+	Active          bool              `json:"active,omitempty"`
+	Tier            string            `json:"tier,omitempty"`
+	Slots           map[string]string `json:"slots,omitempty"`
+	Fluids          map[string]string `json:"fluids,omitempty"`
+	Temperature     float64           `json:"temperature_c,omitempty"`
+	Progress        float64           `json:"progress,omitempty"`
 }
 
 type goalView struct {
@@ -137,7 +140,7 @@ func nearbyMachines(w *world.Snapshot, n int) ([]machineView, int) {
 	for _, m := range w.Machines {
 		dx, dy, dz := float64(m.Pos.X-feet.X), float64(m.Pos.Y-feet.Y), float64(m.Pos.Z-feet.Z)
 		mv := machineView{Kind: m.Kind, Pos: [3]int{m.Pos.X, m.Pos.Y, m.Pos.Z},
-			Distance: int(math.Round(math.Sqrt(dx*dx + dy*dy + dz*dz))), Formed: m.Formed, Active: m.Active, Tier: m.Tier,
+			Distance: int(math.Round(math.Sqrt(dx*dx + dy*dy + dz*dz))), Formed: m.Formed, ContentsUnknown: m.ContentsUnknown, Active: m.Active, Tier: m.Tier,
 			Temperature: math.Round(m.Temperature), Progress: math.Round(m.Progress*100) / 100}
 		slots := make([]string, 0, len(m.Slots))
 		for k, st := range m.Slots {

@@ -48,6 +48,11 @@ func TestObservationJSONIsBounded(t *testing.T) {
 	require.Len(t, v.Blocked, maxBlocked+1)
 	assert.Equal(t, fmt.Sprintf("… %d more", 30-maxBlocked), v.Blocked[maxBlocked])
 	assert.Less(t, len(text), 16<<10, "a few kilobytes")
+	assert.NotContains(t, text, "contents_unknown")
+
+	snap.Machines[0].ContentsUnknown = true
+	require.NoError(t, json.Unmarshal([]byte(observationJSON(loop.Goal{}, obs)), &v))
+	assert.True(t, v.Machines[0].ContentsUnknown, "a machine whose contents are unknown says so")
 }
 
 // TestSchemasNameTheChoices: the JSON-mode schema and invoke_skill's

@@ -86,6 +86,9 @@ func TestObservationListsTheNearestMachines(t *testing.T) {
 	assert.Equal(t, map[string]string{"input": "5 minecraft:coal"}, oven.Slots, "empty slots left out")
 	assert.Equal(t, map[string]string{"creosote": "500/64000 mB"}, oven.Fluids)
 	assert.Equal(t, 0.3, oven.Progress, "rounded")
+	assert.False(t, oven.ContentsUnknown)
+	snap.Machines[len(snap.Machines)-1] = world.Machine{Kind: "coke_oven", Pos: world.Pos(0, 64, 3), Formed: true, ContentsUnknown: true}
+	assert.True(t, observation(loop.Observation{Snapshot: snap}, g).Machines[0].ContentsUnknown, "an oven not looked into says so")
 	for i := 1; i < len(o.Machines); i++ {
 		assert.LessOrEqual(t, o.Machines[i-1].Distance, o.Machines[i].Distance)
 	}

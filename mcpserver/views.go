@@ -36,16 +36,19 @@ type Observation struct {
 
 // Machine is one known machine, compact.
 type Machine struct {
-	Kind        string            `json:"kind"`
-	Position    world.BlockPos    `json:"position"`
-	Distance    float64           `json:"distance" jsonschema:"blocks from the player's feet"`
-	Formed      bool              `json:"formed"`
-	Active      bool              `json:"active,omitempty"`
-	Tier        string            `json:"tier,omitempty"`
-	Slots       map[string]string `json:"slots,omitempty" jsonschema:"slot name to \"COUNT ITEM\""`
-	Fluids      map[string]string `json:"fluids,omitempty" jsonschema:"tank name to \"AMOUNT/CAPACITY mB\""`
-	Temperature float64           `json:"temperature,omitempty"`
-	Progress    float64           `json:"progress,omitempty"`
+	Kind     string         `json:"kind"`
+	Position world.BlockPos `json:"position"`
+	Distance float64        `json:"distance" jsonschema:"blocks from the player's feet"`
+	Formed   bool           `json:"formed"`
+	// ContentsUnknown: the body knows the machine but not its slots and
+	// tanks (a Railcraft coke oven on a server until its window is opened).
+	ContentsUnknown bool              `json:"contents_unknown,omitempty" jsonschema:"its slots and tanks are not known (empty ones say nothing) until its window is opened"`
+	Active          bool              `json:"active,omitempty"`
+	Tier            string            `json:"tier,omitempty"`
+	Slots           map[string]string `json:"slots,omitempty" jsonschema:"slot name to \"COUNT ITEM\""`
+	Fluids          map[string]string `json:"fluids,omitempty" jsonschema:"tank name to \"AMOUNT/CAPACITY mB\""`
+	Temperature     float64           `json:"temperature,omitempty"`
+	Progress        float64           `json:"progress,omitempty"`
 }
 
 // GoalStatus is the progress of the server's goal.
@@ -69,7 +72,7 @@ func observation(obs loop.Observation, goal *GoalStatus) Observation {
 	feet := snap.Feet()
 	for _, m := range snap.Machines {
 		v := Machine{Kind: m.Kind, Position: m.Pos, Distance: round1(distance(feet, m.Pos)), Formed: m.Formed,
-			Active: m.Active, Tier: m.Tier, Temperature: m.Temperature, Progress: round1(m.Progress)}
+			ContentsUnknown: m.ContentsUnknown, Active: m.Active, Tier: m.Tier, Temperature: m.Temperature, Progress: round1(m.Progress)}
 		for name, st := range m.Slots {
 			if st.Empty() {
 				continue

@@ -86,9 +86,10 @@ func player(t *testing.T, srv *fakeserver.Server) fakeserver.PlayerInfo {
 }
 
 // TestMaintainCokeOvensOnAFakeServer: the live client learns a coke oven's
-// output only from its window (Railcraft sends no inventory outside it), so
-// a bot first visits the oven (feed_coke_ovens), then maintain_coke_ovens
-// collects the coke. Both skills run on the live client against the test
+// output only from its window (Railcraft sends no inventory outside it);
+// after feed_coke_ovens has had the window open, maintain_coke_ovens
+// collects the coke at once (alone, it looks first:
+// TestRunMaintainCokeOvensOnAFakeServer). Both skills run on the live client against the test
 // server, their declared effects are checked as the loop checks them, and
 // the server's oven and player inventory changed.
 func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {

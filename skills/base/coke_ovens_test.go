@@ -166,6 +166,16 @@ func collectVisit(p world.BlockPos, item string, n int) []action.Action {
 	}
 }
 
+// unknownOven is a formed coke oven as a live client first knows it: from
+// Railcraft's tile messages, its contents unknown.
+func unknownOven(x, y, z int) world.Machine {
+	return world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(x, y, z), Formed: true, ContentsUnknown: true}
+}
+
+func lookVisit(p world.BlockPos) []action.Action {
+	return []action.Action{action.MoveTo{Pos: p, Radius: 3}, action.OpenContainer{Pos: p}, action.CloseContainer{}}
+}
+
 func TestMaintainCokeOvens(t *testing.T) {
 	none := world.ItemStack{}
 	coke := func(n int) world.ItemStack { return stack("Railcraft:fuel.coke", 0, n) }
@@ -234,6 +244,13 @@ func TestMaintainCokeOvens(t *testing.T) {
 			want: collectVisit(near, "Railcraft:fuel.coke", 4),
 		},
 		{
+			name: "an oven with unknown contents is looked into; known ones are collected",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(coal),
+				unknownOven(3, 64, 0),
+				cokeOven(0, 64, 6, true, none, coke(5), 0)),
+			want: append(lookVisit(near), collectVisit(far, "Railcraft:fuel.coke", 5)...),
+		},
+		{
 			name: "room runs out across ovens",
 			w: snap(at(0, 64, 0), nil, fullInventory(coke(60), world.ItemStack{}),
 				cokeOven(3, 64, 0, true, none, coke(64), 0),
@@ -259,6 +276,19 @@ func TestMaintainCokeOvensNothingOrFailure(t *testing.T) {
 		acts, err := run(t, MaintainCokeOvens{}, w, nil)
 		require.NoError(t, err)
 		assert.Nil(t, acts)
+	})
+
+	t.Run("an unformed oven with unknown contents is not looked into", func(t *testing.T) {
+		o := unknownOven(3, 64, 0)
+		o.Formed = false
+		acts, err := run(t, MaintainCokeOvens{}, snap(at(0, 64, 0), nil, world.Inventory{}, o), nil)
+		requireFailure(t, err, skills.CodeNoTarget)
+		assert.Nil(t, acts)
+	})
+	t.Run("even with a full inventory an unknown oven is looked into", func(t *testing.T) {
+		acts, err := run(t, MaintainCokeOvens{}, snap(at(0, 64, 0), nil, fullInventory(), unknownOven(3, 64, 0)), nil)
+		require.NoError(t, err)
+		assert.Equal(t, lookVisit(world.Pos(3, 64, 0)), acts)
 	})
 
 	tests := []struct {

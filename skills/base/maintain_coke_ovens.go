@@ -31,6 +31,13 @@ func init() { registry.Provide(MaintainCokeOvens{}) }
 //     is counted as needing one free inventory slot for the filled container
 //     (a filled bucket does not stack), a deliberately safe estimate.
 //
+// An oven whose contents the body does not know (world.Machine's
+// ContentsUnknown: a live server sends a Railcraft oven's slots and tank
+// only to a player with its window open) is looked into: move_to,
+// open_container, close_container. Opening it makes its contents known, so
+// the next invocation collects what it holds; the look alone collects
+// nothing and so does not meet the skill's declared effects.
+//
 // Nothing to collect or drain is no actions and no error; no formed oven in
 // range is no_target; output to collect with no inventory room at all (no
 // free slot and no partial stack of that item) is missing_items ("inventory
@@ -64,6 +71,11 @@ func (MaintainCokeOvens) SuggestActions(w *world.Snapshot, p skills.Params) ([]a
 	var full, dry []string // what could not be done, for the failure message
 	for _, oven := range ovens {
 		var visit []action.Action
+		if oven.ContentsUnknown {
+			acts = append(acts, action.MoveTo{Pos: oven.Pos, Radius: workRadius},
+				action.OpenContainer{Pos: oven.Pos}, action.CloseContainer{})
+			continue
+		}
 		if out := oven.Slot("output"); !out.Empty() && out.Count >= minOutput {
 			if n := space.fit(keyOf(out), out.Count); n > 0 {
 				visit = append(visit,
