@@ -500,6 +500,10 @@ func TestOresFromMetadata(t *testing.T) {
 		fakeserver.Block{X: 8, Y: 55, Z: 4, Name: "minecraft:air"}))
 	eventually(t, "the tin ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreBasaltTin")) == 1 })
 	eventually(t, "the mined ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 2 })
+	// A single Block Change: a small copper ore in netherrack, placed by world
+	// generation (35 + 1000 + 16000 + 8000).
+	require.NoError(t, srv.SetBlocks(fakeserver.Block{X: 4, Y: 60, Z: 6, Name: fakeserver.OreBlock2, Meta: 25035}))
+	eventually(t, "the small ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreSmallCopper")) == 2 })
 
 	machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
 	eventually(t, "the boiler's tile skipped", func() bool { return c.Stats().Skipped["PluginMessage(GregTech)"] == 1 })

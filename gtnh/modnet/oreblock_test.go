@@ -50,6 +50,8 @@ func TestOreFromBlockRejects(t *testing.T) {
 		{"gregtech:gt.blockores8", 35},  // no series 8
 		{"gregtech:gt.blockores22", 35}, // not a series
 		{"gregtech:gt.blockores-", 35},
+		{"gregtech:gt.blockores02", 35}, // not the registry name
+		{"gregtech:gt.blockores+2", 35},
 		{"gregtech:gt.blockmachines", 35},
 		{"gt.blockores2", 35},
 		{"gregtech:gt.blockores2", 0},     // material 0, the hidden NEI entry
@@ -57,6 +59,8 @@ func TestOreFromBlockRejects(t *testing.T) {
 		{"gregtech:gt.blockores2", 16000}, // material 0
 		{"gregtech:gt.blockores2", -1},    // a byte-cast metadata
 		{"gregtech:gt.blockores2", 32000},
+		{"gregtech:gt.blockores2", 32001}, // above small + natural + stone 7
+		{"gregtech:gt.blockores2", 40035},
 		{"gregtech:gt.blockores2", 65535},
 	} {
 		_, err := OreFromBlock(tc.name, tc.meta)
