@@ -176,13 +176,18 @@ func (c *Client) modMalformed(name string, err error) {
 func (c *Client) onGregTech(s *session, data []byte) {
 	c.mu.Lock()
 	f, ferr := s.mods.gt, s.mods.gtErr
-	warn := f == nil && ferr != nil && !s.mods.warned
+	unread := f == nil && ferr != nil || f != nil && !f.Messages()
+	warn := unread && !s.mods.warned
 	if warn {
 		s.mods.warned = true
 	}
 	c.mu.Unlock()
-	if f == nil {
-		if warn {
+	if f == nil || !f.Messages() {
+		if warn && f != nil {
+			// GregTech 5.09.52: ores come from block metadata, the tile and
+			// block-event formats of the line are not known.
+			c.log.Warn().Str("gregtech", f.Version.String()).Msg("GregTech messages skipped: their format in this version is not known (ores are read from block metadata)")
+		} else if warn {
 			c.log.Warn().Err(ferr).Msg("GregTech messages skipped")
 		}
 		c.skip("PluginMessage(GregTech)")

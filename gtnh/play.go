@@ -312,16 +312,21 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 	case *proto17.MapChunkBulk:
 		c.onBulk(s, p)
 	case *proto17.BlockChange:
-		c.setBlocks(func(tx *world.Tx) {
-			tx.SetState(world.Pos(int(p.X), int(p.Y), int(p.Z)), p.State())
-		})
+		pos := world.Pos(int(p.X), int(p.Y), int(p.Z))
+		c.setBlocks(func(tx *world.Tx) { tx.SetState(pos, p.State()) })
+		c.tagOreBlocks(s, []world.BlockPos{pos})
 	case *proto17.MultiBlockChange:
 		bx, bz := int(p.ChunkX)*16, int(p.ChunkZ)*16
+		ps := make([]world.BlockPos, len(p.Records))
+		for i, r := range p.Records {
+			ps[i] = world.Pos(bx+int(r.X), int(r.Y), bz+int(r.Z))
+		}
 		c.setBlocks(func(tx *world.Tx) {
-			for _, r := range p.Records {
-				tx.SetState(world.Pos(bx+int(r.X), int(r.Y), bz+int(r.Z)), r.State())
+			for i, r := range p.Records {
+				tx.SetState(ps[i], r.State())
 			}
 		})
+		c.tagOreBlocks(s, ps)
 	case *proto17.OpenWindow:
 		c.onOpenWindow(s, p)
 	case *proto17.CloseWindow:
@@ -749,6 +754,7 @@ func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
 			tx.UnloadColumn(k[0], k[1])
 		}
 	})
+	c.tagOreColumns(s, cols)
 	for _, col := range cols {
 		c.known(fmt.Sprintf("chunk(%d, %d)", col.X, col.Z))
 	}

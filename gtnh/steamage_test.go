@@ -222,7 +222,7 @@ func modnetFormats(t *testing.T) modnet.GTFormats {
 func TestUnknownGregTechVersionIsSkipped(t *testing.T) {
 	logs := newSyncBuffer()
 	o := fakeserver.Options{TickDuration: 5 * time.Millisecond,
-		Mods: append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: "5.09.52.100"})}
+		Mods: append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: "5.09.52.24"})}
 	fakeserver.SteamAge(&o)
 	srv, err := fakeserver.New(o)
 	require.NoError(t, err)
@@ -240,7 +240,7 @@ func TestUnknownGregTechVersionIsSkipped(t *testing.T) {
 	assert.Empty(t, snap.NearestBlocks(64, 0, "ore:oreCopper"))
 	assert.Empty(t, c.Stats().Malformed, "refused, not misparsed")
 	assert.Equal(t, 1, strings.Count(logs.String(), "GregTech messages skipped"), logs.String())
-	assert.Contains(t, logs.String(), "5.09.52.100")
+	assert.Contains(t, logs.String(), "5.09.52.24")
 }
 
 // TestBoilerWater: what the client says of a coal boiler's water and heat
@@ -461,4 +461,65 @@ func TestOlderGregTechTileLayout(t *testing.T) {
 	assert.Equal(t, 1, b.Fluid("water").Amount)
 	eventually(t, "the ores", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3 })
 	assert.Empty(t, c.Stats().Malformed)
+}
+
+// gt52 is a GTNH 2.9 beta's GregTech version: ores in block metadata.
+const gt52 = "5.09.52.594"
+
+// TestOresFromMetadata: with GregTech 5.09.52 the ores are
+// gregtech:gt.blockores2 blocks whose metadata names the ore; the client
+// tags them from the chunks (small ores and stones told apart) and from
+// block changes, and skips GregTech's channel messages with one warning.
+func TestOresFromMetadata(t *testing.T) {
+	logs := newSyncBuffer()
+	o := fakeserver.Options{TickDuration: 5 * time.Millisecond,
+		Mods: append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: gt52})}
+	fakeserver.SteamAge(&o)
+	srv, err := fakeserver.New(o)
+	require.NoError(t, err)
+	defer srv.Close()
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond, Log: zerolog.New(logs).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Open(context.Background()))
+
+	eventually(t, "the ores", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3 })
+	snap := c.State().Snapshot()
+	small := snap.NearestBlocks(64, 0, "ore:oreSmallCopper")
+	require.Len(t, small, 1)
+	assert.Equal(t, world.Pos(9, 54, 4), small[0].Pos)
+	nether := snap.NearestBlocks(64, 0, "ore:oreNetherrackCopper")
+	require.Len(t, nether, 1)
+	assert.Equal(t, world.Pos(8, 55, 5), nether[0].Pos)
+	assert.Equal(t, fakeserver.OreBlock2, nether[0].Block.ID)
+	assert.Equal(t, 9035, nether[0].Block.Meta, "natural netherrack copper: 35 + 1000 + 8000")
+
+	// A block change places a tin ore in basalt and mines a copper ore.
+	require.NoError(t, srv.SetBlocks(
+		fakeserver.Block{X: 4, Y: 60, Z: 4, Name: fakeserver.OreBlock2, Meta: 6057},
+		fakeserver.Block{X: 8, Y: 55, Z: 4, Name: "minecraft:air"}))
+	eventually(t, "the tin ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreBasaltTin")) == 1 })
+	eventually(t, "the mined ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 2 })
+	// A single Block Change: a small copper ore in netherrack, placed by world
+	// generation (35 + 1000 + 16000 + 8000).
+	require.NoError(t, srv.SetBlocks(fakeserver.Block{X: 4, Y: 60, Z: 6, Name: fakeserver.OreBlock2, Meta: 25035}))
+	eventually(t, "the small ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreSmallCopper")) == 2 })
+
+	machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
+	eventually(t, "the boiler's tile skipped", func() bool { return c.Stats().Skipped["PluginMessage(GregTech)"] == 1 })
+	assert.Empty(t, c.State().Snapshot().MachinesOfKind(world.MachineSteamBoiler, 64))
+	assert.Empty(t, c.Stats().Malformed)
+	assert.Equal(t, 1, strings.Count(logs.String(), "GregTech messages skipped"), logs.String())
+	assert.Contains(t, logs.String(), gt52)
+}
+
+// TestMetadataOresNeedTheMetadataFormat: under GregTech 5.09.51 a
+// gt.blockores2 block is not read as an ore (its ores come in ORES
+// messages).
+func TestMetadataOresNeedTheMetadataFormat(t *testing.T) {
+	srv, c := steamAgeServer(t, true, nil)
+	eventually(t, "the ores", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3 })
+	require.NoError(t, srv.SetBlocks(fakeserver.Block{X: 4, Y: 60, Z: 4, Name: fakeserver.OreBlock2, Meta: 8035}))
+	eventually(t, "the block", func() bool { return c.State().Snapshot().BlockAt(world.Pos(4, 60, 4)).ID == fakeserver.OreBlock2 })
+	assert.Len(t, c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper"), 3)
 }

@@ -61,8 +61,11 @@ type Chest struct {
 	Items   []Item
 }
 
-// Ore is a GregTech ore (gregtech:gt.blockores) at X, Y, Z: its block
-// metadata is the harvest level, its material comes in an ORES message.
+// Ore is a GregTech ore at X, Y, Z. Up to GregTech 5.09.51 it is
+// gregtech:gt.blockores, whose block metadata is the harvest level, and its
+// material comes in an ORES message; when the server's gregtech version
+// reads ores from metadata (5.09.52.25 on) it is gregtech:gt.blockores2 with
+// the material, stone and small flag in its metadata.
 type Ore struct {
 	X, Y, Z  int
 	Material int // GregTech material id (35 copper)
@@ -148,7 +151,17 @@ func modBlocks(o Options) ([]Block, error) {
 		}
 		out = append(out, Block{X: c.X, Y: c.Y, Z: c.Z, Name: name})
 	}
+	metaOres := gtFormats(o.Mods).Ores == modnet.OreSourceMetadata
 	for _, r := range o.Ores {
+		if metaOres {
+			// GTOreAdapter.getBlock: material + 1000 × stone (+16000 small,
+			// +8000 natural) on gt.blockores2, whose stones 0-6 are the
+			// legacy ones.
+			b := modnet.OreBlock{Series: 2, StoneIndex: r.Stone, Natural: true,
+				Ore: modnet.Ore{Material: r.Material, Stone: r.Stone, Small: r.Small}}
+			out = append(out, Block{X: r.X, Y: r.Y, Z: r.Z, Name: OreBlock2, Meta: b.Meta()})
+			continue
+		}
 		out = append(out, Block{X: r.X, Y: r.Y, Z: r.Z, Name: OreBlock, Meta: 1})
 	}
 	return out, nil
@@ -238,6 +251,12 @@ func gtFormats(mods []proto17.ModInfo) modnet.GTFormats {
 	for _, m := range mods {
 		if m.ModID == "gregtech" {
 			if f, err := modnet.GregTechFormats(m.Version); err == nil {
+				if !f.Messages() {
+					// The 5.09.52 line: ores from metadata; the machine
+					// tiles go out in the newest known layout, for the
+					// client to skip.
+					f.Tile, f.BlockEvent = modnet.TileLayoutCompact, modnet.BlockEventBatched
+				}
 				return f
 			}
 		}
@@ -344,7 +363,8 @@ func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
 			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, boilerMeta, 2|64, update)})
 	}
 	for _, r := range m.ores {
-		if in(r.X, r.Z) {
+		// Ores of the metadata format have no tile entity and no message.
+		if f.Ores == modnet.OreSourcePacket && in(r.X, r.Z) {
 			out = append(out, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
 				Data: GregTechOres(r.X, r.Y, r.Z, modnet.Ore{Material: r.Material, Stone: r.Stone, Small: r.Small})})
 		}

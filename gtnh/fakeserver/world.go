@@ -14,6 +14,11 @@ import (
 const (
 	// OreBlock is the modded block placed below the spawn by default.
 	OreBlock = "gregtech:gt.blockores"
+	// OreBlock2 is the ore block of GregTech 5.09.52.25 on (GTBlockOre
+	// series 2: the material in the metadata, no tile entity); the server
+	// places its ores as this block when its gregtech version reads ores
+	// from metadata.
+	OreBlock2 = "gregtech:gt.blockores2"
 	// MachineBlock is a second modded block in the registry.
 	MachineBlock = "gregtech:gt.blockmachines"
 	// MetaItem is a modded item in the registry.
@@ -26,7 +31,9 @@ const (
 const (
 	oreIDNEID        = 4200
 	machineIDNEID    = 4201
+	ore2IDNEID       = 4210
 	oreIDVanilla     = 1000
+	ore2IDVanilla    = 1010
 	machineIDVanilla = 1001
 	metaItemID       = 5000
 	cokeItemID       = 5001
@@ -76,9 +83,9 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 			}
 		}
 	}
-	ore, machine, cokeOven, ironChest := oreIDVanilla, machineIDVanilla, machineIDVanilla+1, machineIDVanilla+2
+	ore, ore2, machine, cokeOven, ironChest := oreIDVanilla, ore2IDVanilla, machineIDVanilla, machineIDVanilla+1, machineIDVanilla+2
 	if f.NEID {
-		ore, machine, cokeOven, ironChest = oreIDNEID, machineIDNEID, machineIDNEID+1, machineIDNEID+2
+		ore, ore2, machine, cokeOven, ironChest = oreIDNEID, ore2IDNEID, machineIDNEID, machineIDNEID+1, machineIDNEID+2
 	}
 	for _, e := range []struct {
 		kind string
@@ -86,6 +93,7 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 		name string
 	}{
 		{"block", ore, OreBlock}, {"item", ore, OreBlock},
+		{"block", ore2, OreBlock2}, {"item", ore2, OreBlock2},
 		{"block", machine, MachineBlock}, {"item", machine, MachineBlock},
 		{"item", metaItemID, MetaItem},
 		{"block", cokeOven, CokeOvenBlock}, {"item", cokeOven, CokeOvenBlock},
@@ -122,6 +130,7 @@ var drops = map[string]string{
 	"minecraft:bedrock":   "-",
 	"minecraft:water":     "-",
 	OreBlock:              "-",
+	OreBlock2:             "-",
 	MachineBlock:          "-",
 	CokeOvenBlock:         "-",
 }
@@ -133,7 +142,7 @@ func ruleFor(name string) blockRule {
 	r, ok := world.DefaultMiningRules().Block(name)
 	switch {
 	case ok:
-	case name == OreBlock:
+	case name == OreBlock || name == OreBlock2:
 		r = world.BlockRule{Hardness: 3, Tool: "pickaxe", NeedsTool: true}
 	case name == MachineBlock:
 		r = world.BlockRule{Hardness: -1}

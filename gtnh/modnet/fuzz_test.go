@@ -105,7 +105,15 @@ func FuzzGTVersion(f *testing.F) {
 		if err != nil || again != v {
 			t.Fatalf("%q → %+v → %q → %+v, %v", s, v, v.String(), again, err)
 		}
-		if fm, err := GregTechFormats(s); err == nil && (fm.Tile == TileLayoutNone || fm.BlockEvent == BlockEventNone || fm.Ores == OreSourceNone) {
+		fm, err := GregTechFormats(s)
+		if err != nil {
+			return
+		}
+		// Messages are read with both layouts chosen and ores from the
+		// packet; the 5.09.52 line reads only ores, from metadata.
+		complete := fm.Tile != TileLayoutNone && fm.BlockEvent != BlockEventNone && fm.Ores == OreSourcePacket
+		oresOnly := fm.Tile == TileLayoutNone && fm.BlockEvent == BlockEventNone && fm.Ores == OreSourceMetadata && v.Line == 52
+		if !complete && !oresOnly || fm.Messages() != complete {
 			t.Fatalf("%q: incomplete formats %+v", s, fm)
 		}
 	})
@@ -293,4 +301,21 @@ func TestWriteFuzzCorpus(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed%02d", i)), b.Bytes(), 0o644))
 		}
 	}
+}
+
+func FuzzOreFromBlock(f *testing.F) {
+	f.Add("gregtech:gt.blockores2", 25035)
+	f.Add("gregtech:gt.blockores7", 3086)
+	f.Fuzz(func(t *testing.T, name string, meta int) {
+		b, err := OreFromBlock(name, meta)
+		if err != nil {
+			return
+		}
+		if b.Meta() != meta || b.Name() != name {
+			t.Fatalf("%s:%d decoded to %+v, which is %s:%d", name, meta, b, b.Name(), b.Meta())
+		}
+		if b.Ore.Material < 1 || b.Ore.Material > 999 || b.StoneIndex > 7 || b.Legacy != (b.Series == 2 && b.StoneIndex <= StoneBasalt) {
+			t.Fatalf("%s:%d: out of range %+v", name, meta, b)
+		}
+	})
 }

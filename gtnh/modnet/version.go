@@ -72,12 +72,20 @@ const (
 	// metadata is only the harvest level; the material arrives in the ORES
 	// message (GregTech up to the 5.09.51 line, GTNH up to 2.8.4).
 	OreSourcePacket
+	// OreSourceMetadata: the ore blocks gregtech:gt.blockores2 …
+	// gt.blockores7 carry the material, stone and small flag in their block
+	// metadata (NotEnoughIds' 16 bits) and have no tile entity (GregTech
+	// 5.09.52.25 on, GT5-Unofficial's ore refactor; see OreFromBlock).
+	OreSourceMetadata
 )
 
 // String names the source.
 func (s OreSource) String() string {
-	if s == OreSourcePacket {
+	switch s {
+	case OreSourcePacket:
 		return "packet"
+	case OreSourceMetadata:
+		return "metadata"
 	}
 	return "none"
 }
@@ -123,11 +131,21 @@ func ParseGTVersion(s string) (GTVersion, error) {
 }
 
 // GTFormats are the GregTech wire formats of one server.
+//
+// On the 5.09.52 line only the ores are read (OreSourceMetadata): Tile and
+// BlockEvent are TileLayoutNone and BlockEventNone, and GregTech's channel
+// messages are for the client to skip until their formats are sourced.
 type GTFormats struct {
 	Version    GTVersion
 	Tile       TileLayout
 	BlockEvent BlockEventLayout
 	Ores       OreSource
+}
+
+// Messages reports whether GregTech's channel messages are read in these
+// formats (false on the 5.09.52 line, whose ores come from block metadata).
+func (f GTFormats) Messages() bool {
+	return f.Tile != TileLayoutNone && f.BlockEvent != BlockEventNone
 }
 
 // Known GregTech builds. The boundaries come from the GTNH release
@@ -139,13 +157,19 @@ const (
 	gtBatchedEvents    = 351 // 5.09.51.351: PR #4491 buffered block events
 	gtLastKnown51      = 482 // 5.09.51.482: GTNH 2.8.3 and 2.8.4
 	gtLine50, gtLine51 = 50, 51
+	// gtLine52 is the line of GT5-Unofficial's ore refactor ("Refactor ore
+	// and worldgen", PRs #3662 and #4984): from 5.09.52.25(-pre) the ores
+	// are GTBlockOre blocks whose metadata names the material.
+	gtLine52      = 52
+	gtOreRefactor = 25
 )
 
 // GregTechFormats maps the GregTech version from the server's mod list to the
 // wire formats it uses. It fails closed: a version outside the known range
 // (before 5.09.50.28, the 5.09.52 line and later with its ore and network
-// rewrites, after 5.09.51.482) or a pre-release at a format boundary is an
-// error wrapping ErrUnknownVersion.
+// rewrites before 5.09.52.25, after 5.09.51.482, any later line) or a
+// pre-release at a format boundary is an error wrapping ErrUnknownVersion.
+// From 5.09.52.25 on only the ore source is known (OreSourceMetadata).
 func GregTechFormats(version string) (GTFormats, error) {
 	v, err := ParseGTVersion(version)
 	if err != nil {
@@ -178,8 +202,15 @@ func GregTechFormats(version string) (GTFormats, error) {
 		if v.Build >= gtBatchedEvents {
 			f.BlockEvent = BlockEventBatched
 		}
+	case gtLine52:
+		if v.Build < gtOreRefactor {
+			return GTFormats{}, unknownGT(v, "5.09.52 builds before the ore refactor (5.09.52.25) are not known")
+		}
+		// Only the ores: the tile and block-event formats of this line are
+		// not sourced, so its messages are skipped.
+		f.Ores = OreSourceMetadata
 	default:
-		return GTFormats{}, unknownGT(v, "only the 5.09.50 and 5.09.51 lines are known (5.09.52 rewrote ores and networking)")
+		return GTFormats{}, unknownGT(v, "only the 5.09.50, 5.09.51 and 5.09.52 lines are known")
 	}
 	return f, nil
 }

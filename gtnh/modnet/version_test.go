@@ -41,6 +41,22 @@ func TestGregTechFormats(t *testing.T) {
 	}
 }
 
+func TestGregTechFormatsOreRefactorLine(t *testing.T) {
+	for _, v := range []string{"5.09.52.25-pre", "5.09.52.25", "5.09.52.594"} {
+		t.Run(v, func(t *testing.T) {
+			f, err := GregTechFormats(v)
+			require.NoError(t, err)
+			assert.Equal(t, OreSourceMetadata, f.Ores)
+			assert.Equal(t, "metadata", f.Ores.String())
+			assert.False(t, f.Messages(), "5.09.52 tile and event formats are not sourced")
+		})
+	}
+	f, err := GregTechFormats("5.09.51.482")
+	require.NoError(t, err)
+	assert.True(t, f.Messages())
+	assert.Equal(t, OreSourcePacket, f.Ores)
+}
+
 func TestGregTechFormatsFailClosed(t *testing.T) {
 	for _, v := range []string{
 		"",
@@ -55,8 +71,9 @@ func TestGregTechFormatsFailClosed(t *testing.T) {
 		"5.09.50.27",      // before the known 5.09.50 packet layout
 		"5.09.49.100",     // older line
 		"5.09.51.483",     // after the last known 5.09.51 build
-		"5.09.52.25-pre",  // ore refactor line
-		"5.09.52.594",     // GTNH 2.9.0-beta-1
+		"5.09.52.24",      // 5.09.52 before the ore refactor
+		"5.09.52.1-pre",   // 5.09.52 before the ore refactor
+		"5.09.53.1",       // a later line
 		"5.09.54.102",     // daily builds
 		"6.00.00.1",       // another series
 		"4.09.51.482",     // another series
