@@ -2,6 +2,7 @@ package modnet
 
 import (
 	"fmt"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"strconv"
 	"strings"
 )
@@ -71,10 +72,10 @@ func OreBlockSeries(name string) (int, bool) {
 func OreFromBlock(name string, meta int) (OreBlock, error) {
 	series, ok := OreBlockSeries(name)
 	if !ok {
-		return OreBlock{}, invalidf("block %q is not a GregTech ore block (gregtech:gt.blockores2-7)", name)
+		return OreBlock{}, proto17.Invalidf("block %q is not a GregTech ore block (gregtech:gt.blockores2-7)", name)
 	}
 	if meta <= 0 || meta >= oreMetaLimit {
-		return OreBlock{}, invalidf("ore metadata %d outside 1..%d", meta, oreMetaLimit-1)
+		return OreBlock{}, proto17.Invalidf("ore metadata %d outside 1..%d", meta, oreMetaLimit-1)
 	}
 	b := OreBlock{
 		Series:     series,
@@ -83,7 +84,7 @@ func OreFromBlock(name string, meta int) (OreBlock, error) {
 	}
 	b.Ore = Ore{Material: meta % 1000, Small: meta >= oreSmallOffset}
 	if b.Ore.Material == 0 {
-		return OreBlock{}, invalidf("ore metadata %d has material 0", meta)
+		return OreBlock{}, proto17.Invalidf("ore metadata %d has material 0", meta)
 	}
 	if series == oreLegacyStoneSeries && b.StoneIndex < oreLegacyStones {
 		b.Legacy, b.Ore.Stone = true, b.StoneIndex
