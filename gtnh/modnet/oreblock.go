@@ -2,9 +2,10 @@ package modnet
 
 import (
 	"fmt"
-	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"strconv"
 	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 )
 
 // GregTech ores from GregTech 5.09.52.25 on (GT5-Unofficial's ore refactor,
