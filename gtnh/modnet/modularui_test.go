@@ -1,0 +1,117 @@
+package modnet
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+)
+
+func TestDecodeWidgetUpdate(t *testing.T) {
+	// Widget 5, length 6: code 0, window 0, float 0.5 (0x3f000000).
+	water := []byte{0, 5, 6, 0, 0, 0x3f, 0, 0, 0}
+	// Widget -1 (internal), code 5 (CLOSE_WINDOW), window 2, no data.
+	internal := []byte{0, 0xff, 0xff, 0xff, 0xff, 0x0f, 2, 5, 2}
+	tests := []struct {
+		name string
+		in   []byte
+		want WidgetUpdate
+		err  error
+	}{
+		{"progress", water, WidgetUpdate{Widget: 5, Code: 0, Window: 0, Data: []byte{0x3f, 0, 0, 0}}, nil},
+		{"internal", internal, WidgetUpdate{Widget: -1, Code: 5, Window: 2, Data: []byte{}}, nil},
+		{"empty", nil, WidgetUpdate{}, proto17.ErrTruncated},
+		{"client message", []byte{1, 5, 6, 0, 0, 0x3f, 0, 0, 0}, WidgetUpdate{}, proto17.ErrInvalid},
+		{"short body", water[:8], WidgetUpdate{}, proto17.ErrInvalid},
+		{"long body", append(append([]byte{}, water...), 7), WidgetUpdate{}, proto17.ErrInvalid},
+		{"negative length", []byte{0, 5, 0xff, 0xff, 0xff, 0xff, 0x0f}, WidgetUpdate{}, proto17.ErrInvalid},
+		{"negative window", []byte{0, 5, 6, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}, WidgetUpdate{}, proto17.ErrInvalid},
+		{"no window", []byte{0, 5, 1, 0}, WidgetUpdate{}, proto17.ErrTruncated},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DecodeWidgetUpdate(tt.in)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Widget != tt.want.Widget || got.Code != tt.want.Code || got.Window != tt.want.Window || string(got.Data) != string(tt.want.Data) {
+				t.Fatalf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestProgressBarValue(t *testing.T) {
+	tests := []struct {
+		name string
+		u    WidgetUpdate
+		want float64
+		ok   bool
+	}{
+		{"half", WidgetUpdate{Data: []byte{0x3f, 0, 0, 0}}, 0.5, true},
+		{"full", WidgetUpdate{Data: []byte{0x3f, 0x80, 0, 0}}, 1, true},
+		{"zero", WidgetUpdate{Data: []byte{0, 0, 0, 0}}, 0, true},
+		{"other code", WidgetUpdate{Code: 1, Data: []byte{0x3f, 0, 0, 0}}, 0, false},
+		{"short", WidgetUpdate{Data: []byte{0x3f, 0, 0}}, 0, false},
+		{"long", WidgetUpdate{Data: []byte{0x3f, 0, 0, 0, 0}}, 0, false},
+		{"above one", WidgetUpdate{Data: []byte{0x40, 0, 0, 0}}, 0, false},   // 2.0
+		{"negative", WidgetUpdate{Data: []byte{0xbf, 0x80, 0, 0}}, 0, false}, // -1.0
+		{"nan", WidgetUpdate{Data: []byte{0x7f, 0xc0, 0, 0}}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ProgressBarValue(tt.u)
+			if (err == nil) != tt.ok {
+				t.Fatalf("err = %v, want ok %v", err, tt.ok)
+			}
+			if tt.ok && got != tt.want {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			if !tt.ok && !errors.Is(err, proto17.ErrInvalid) {
+				t.Fatalf("err = %v, not ErrInvalid", err)
+			}
+		})
+	}
+}
+
+// A whole amount n of 16 000 sent as the float n/16000 (MTEBoiler's
+// ProgressBar) rounds back to n.
+func TestProgressBarWholeAmounts(t *testing.T) {
+	for n := 0; n <= 16000; n++ {
+		u := WidgetUpdate{Data: ProgressBarData(float32(n) / 16000)}
+		v, err := ProgressBarValue(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := int(v*16000 + 0.5); got != n {
+			t.Fatalf("%d mB read back as %d", n, got)
+		}
+	}
+}
+
+func FuzzWidgetUpdate(f *testing.F) {
+	f.Add(EncodeWidgetUpdate(WidgetUpdate{Widget: 5, Data: ProgressBarData(0.5)}))
+	f.Add(EncodeWidgetUpdate(WidgetUpdate{Widget: -1, Code: 5, Window: 2}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := DecodeWidgetUpdate(data)
+		if err != nil {
+			return
+		}
+		if len(got.Data) > len(data) || got.Window < 0 {
+			t.Fatalf("decoded %+v from %d bytes", got, len(data))
+		}
+		again, err := DecodeWidgetUpdate(EncodeWidgetUpdate(got))
+		if err != nil || again.Widget != got.Widget || again.Code != got.Code || again.Window != got.Window || string(again.Data) != string(got.Data) {
+			t.Fatalf("%+v re-decodes to %+v, %v", got, again, err)
+		}
+		if v, err := ProgressBarValue(got); err == nil && (v < 0 || v > 1) {
+			t.Fatalf("progress %v outside 0..1", v)
+		}
+	})
+}
