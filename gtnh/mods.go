@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -55,6 +56,11 @@ type gtMachine struct {
 	// noteUse).
 	waterFloor int
 	floorTick  int64
+	// From the boiler's open window (onModularUI): the steam in mB, and
+	// the temperature in °C at client tick tempTick.
+	steam, temp           int
+	steamKnown, tempKnown bool
+	tempTick              int64
 }
 
 // boilerSpec is what the client knows of a GregTech coal boiler's tanks
@@ -99,8 +105,92 @@ func boilerState(m *world.Machine, g gtMachine, spec boilerSpec, now int64) {
 	}
 	m.Fluids = map[string]world.FluidTank{"water": {Fluid: "water", Amount: water, Capacity: spec.capacity}}
 	m.Temperature = float64(spec.maxTemp)
+	if g.tempKnown {
+		// It rises by at most getHeatUpAmount (1 °C) every getHeatUpRate
+		// (12) ticks since the window showed it (MTEBoiler.calculateHeatUp).
+		rise := (now - g.tempTick + heatUpTicks - 1) / heatUpTicks
+		m.Temperature = float64(min(int64(g.temp)+max(rise, 0), int64(spec.maxTemp)))
+	}
 	if boiling {
-		m.Temperature = 101
+		m.Temperature = max(m.Temperature, 101)
+		if !g.tempKnown {
+			m.Temperature = 101
+		}
+	}
+	if g.steamKnown {
+		m.Fluids["steam"] = world.FluidTank{Fluid: "steam", Amount: g.steam, Capacity: spec.capacity}
+	}
+}
+
+// heatUpTicks is MTEBoiler.getHeatUpRate: a burning boiler gains 1 °C
+// (getHeatUpAmount) every 12 ticks.
+const heatUpTicks = 12
+
+// The small coal boiler's ModularUI 1 window (window 0) numbers its
+// ProgressBars 4 (steam), 5 (water) and 6 (temperature): MTEBoiler.addUIWidgets
+// adds four SlotWidgets (ids 0-3) and then these bars, after the player
+// inventory's SlotGroup, whose slots are numbered last (ModularWindow's
+// breadth-first numbering; docs/gtnh-protocol.md, "ModularUI widget sync").
+const (
+	widgetBoilerSteam = 4
+	widgetBoilerWater = 5
+	widgetBoilerTemp  = 6
+)
+
+// boilerTempScale is MTEBoiler.maxProgresstime: the temperature bar is
+// mTemperature / 500.
+const boilerTempScale = 500
+
+// onModularUI reads ModularUI 1 widget values: while the open window is a
+// coal boiler's, its steam, water and temperature bars replace what the
+// client estimated. Other widgets and windows are skipped.
+func (c *Client) onModularUI(s *session, data []byte) {
+	u, err := modnet.DecodeWidgetUpdate(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(modularui)", err)
+		return
+	}
+	if u.Window != 0 || u.Widget < widgetBoilerSteam || u.Widget > widgetBoilerTemp {
+		c.skip("ModularUI widget")
+		return
+	}
+	c.mu.Lock()
+	var pos world.BlockPos
+	g, boiler := gtMachine{}, false
+	var spec boilerSpec
+	if w := s.inv.open; w != nil && w.pos != nil && w.layout != nil {
+		pos = *w.pos
+		if g, boiler = s.mods.gtm[pos]; boiler {
+			spec, boiler = coalBoilers[g.meta]
+		}
+	}
+	if !boiler {
+		c.mu.Unlock()
+		c.skip("ModularUI widget")
+		return
+	}
+	v, err := modnet.ProgressBarValue(u)
+	if err != nil {
+		c.mu.Unlock()
+		c.modMalformed("PluginMessage(modularui)", err)
+		return
+	}
+	now := c.ticks.Load()
+	switch u.Widget {
+	case widgetBoilerSteam:
+		g.steam, g.steamKnown = int(math.Round(v*float64(spec.capacity))), true
+	case widgetBoilerWater:
+		// Exact now, and a lower bound from now on (boilerState lowers it
+		// by what the boiler can boil).
+		g.waterFloor, g.floorTick = int(math.Round(v*float64(spec.capacity))), now
+	case widgetBoilerTemp:
+		g.temp, g.tempKnown, g.tempTick = int(math.Round(v*boilerTempScale)), true, now
+	}
+	s.mods.gtm[pos] = g
+	c.mu.Unlock()
+	if md := modData(); md.d != nil {
+		info, _ := md.d.Machine(g.meta)
+		c.putGTMachine(pos, info.Kind, g)
 	}
 }
 

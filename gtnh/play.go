@@ -398,6 +398,9 @@ func (c *Client) onPlugin(s *session, channel string, data []byte) error {
 	case modnet.FMLChannel:
 		c.onFMLRuntime(s, data)
 		return nil
+	case modnet.ModularUIChannel:
+		c.onModularUI(s, data)
+		return nil
 	}
 	c.skip("PluginMessage(" + channel + ")")
 	return nil

@@ -150,8 +150,8 @@ func TestModWindows(t *testing.T) {
 			assert.Equal(t, 6, items["fuel"].Count, "the coal reached the server's fuel slot (container slot 38)")
 			bm := machine(t, c, world.MachineSteamBoiler, boiler)
 			assert.Equal(t, 6, bm.Slot("fuel").Count, "the window's fuel slot")
-			assert.Equal(t, 1, bm.Fluid("water").Amount, "what the tile data said stays (boiling: water)")
-			assert.Equal(t, 101.0, bm.Temperature)
+			assert.InDelta(t, 5995, bm.Fluid("water").Amount, 5, "the window's water bar")
+			assert.Equal(t, 101.0, bm.Temperature, "boiling: above 100 °C, though the window said 20")
 			assert.Equal(t, 16, srv.Players()[0].Count("minecraft:coal"))
 
 			iron := world.Pos(6, 64, 12)
@@ -300,18 +300,28 @@ func FuzzModMessages(f *testing.F) {
 	f.Add(byte(1), fakeserver.RailcraftCokeOven(2, 64, 0, world.Pos(3, 64, 1), 5, true))
 	f.Add(byte(2), fakeserver.OpenGui(5, "Railcraft", 17, 3, 64, 1))
 	f.Add(byte(2), fakeserver.OpenGui(6, "modularui", 3, 1, 2, 3))
+	f.Add(byte(3), modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: 5, Data: modnet.ProgressBarData(0.5)}))
 	f.Fuzz(func(t *testing.T, ch byte, data []byte) {
 		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
 		c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
 		s := &session{mods: newModState()}
 		s.mods.gt = &gt
-		switch ch % 3 {
+		switch ch % 4 {
 		case 0:
 			c.onGregTech(s, data)
 		case 1:
 			c.onRailcraft(s, data)
-		default:
+		case 2:
 			c.onFMLRuntime(s, data)
+		default:
+			// An open small coal boiler's window.
+			pos := world.Pos(1, 2, 3)
+			s.mods.gtm[pos] = gtMachine{meta: 100}
+			s.inv.open = newModContainer(1, modnet.ContainerLayout{Kind: "gregtech_coal_boiler", Size: 40})
+			s.inv.open.pos = &pos
+			c.onModularUI(s, data)
+			g := s.mods.gtm[pos]
+			assert.True(t, g.waterFloor >= 0 && g.waterFloor <= 16000 && g.steam >= 0 && g.steam <= 16000 && g.temp >= 0 && g.temp <= 500, "%+v", g)
 		}
 		if s.inv.open != nil {
 			assert.NotEmpty(t, s.inv.open.slots)
@@ -522,4 +532,84 @@ func TestMetadataOresNeedTheMetadataFormat(t *testing.T) {
 	require.NoError(t, srv.SetBlocks(fakeserver.Block{X: 4, Y: 60, Z: 4, Name: fakeserver.OreBlock2, Meta: 8035}))
 	eventually(t, "the block", func() bool { return c.State().Snapshot().BlockAt(world.Pos(4, 60, 4)).ID == fakeserver.OreBlock2 })
 	assert.Len(t, c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper"), 3)
+}
+
+// TestBoilerWindowShowsWaterSteamHeat: the boiler's open ModularUI window
+// sends its steam, water and temperature bars, and the client's boiler
+// takes them instead of its estimate (1 mB and 101 °C while boiling).
+func TestBoilerWindowShowsWaterSteamHeat(t *testing.T) {
+	srv, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.Boilers[0].Water, o.Boilers[0].Steam, o.Boilers[0].Temperature = 6000, 4000, 350
+	})
+	_ = srv
+	ctx := context.Background()
+	boiler := world.Pos(13, 64, 2)
+	before := machine(t, c, world.MachineSteamBoiler, boiler)
+	assert.Equal(t, 1, before.Fluid("water").Amount, "before the window: the estimate")
+	assert.Equal(t, 101.0, before.Temperature)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(13, 64, 4), Radius: 1}).Code)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: boiler}).Code)
+	var m world.Machine
+	eventually(t, "the boiler window's values", func() bool {
+		m = machine(t, c, world.MachineSteamBoiler, boiler)
+		return m.Fluid("steam").Amount == 4000
+	})
+	// The water is a lower bound from the moment it was read, lowered by
+	// at most 0.75 mB a second: a few ticks later still above 5990.
+	assert.InDelta(t, 5995, m.Fluid("water").Amount, 5, "the window's water")
+	assert.Equal(t, 16000, m.Fluid("water").Capacity)
+	assert.Equal(t, 16000, m.Fluid("steam").Capacity)
+	assert.InDelta(t, 352, m.Temperature, 2, "the window's temperature, rising at most 1 °C per 12 ticks since")
+	assert.Empty(t, c.Stats().Malformed)
+}
+
+// TestBoilerWidgetValues: ModularUI values reach only the open coal
+// boiler's window, by widget id; other widgets, windows and positions are
+// skipped.
+func TestBoilerWidgetValues(t *testing.T) {
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	s := &session{mods: newModState()}
+	pos, other := world.Pos(1, 2, 3), world.Pos(4, 5, 6)
+	s.mods.gtm[pos] = gtMachine{meta: 100}
+	s.mods.gtm[other] = gtMachine{meta: 101}
+	c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
+	l := modnet.ContainerLayout{Kind: "gregtech_coal_boiler", Size: 40}
+	send := func(widget, window int32, v float32) {
+		c.onModularUI(s, modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: widget, Window: window, Data: modnet.ProgressBarData(v)}))
+	}
+	send(5, 0, 0.5) // no window open
+	assert.Zero(t, s.mods.gtm[pos].waterFloor)
+	s.inv.open = newModContainer(1, l)
+	s.inv.open.pos = &other
+	send(5, 0, 0.5) // not a small coal boiler
+	assert.Zero(t, s.mods.gtm[other].waterFloor)
+	s.inv.open.pos = &pos
+	send(5, 1, 0.5) // another window
+	send(3, 0, 0.5) // the ash slot's id
+	send(7, 0, 0.5) // the fuel bar
+	assert.Equal(t, gtMachine{meta: 100}, s.mods.gtm[pos])
+	send(4, 0, 0.25)
+	send(5, 0, 0.5)
+	send(6, 0, 0.7)
+	g := s.mods.gtm[pos]
+	assert.Equal(t, 4000, g.steam)
+	assert.Equal(t, 8000, g.waterFloor)
+	assert.Equal(t, 350, g.temp)
+	assert.True(t, g.steamKnown && g.tempKnown)
+	c.onModularUI(s, modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: 5, Data: modnet.ProgressBarData(1.5)}))
+	assert.Equal(t, 8000, s.mods.gtm[pos].waterFloor, "a bar past full is refused")
+	assert.Equal(t, int64(1), c.Stats().Malformed["PluginMessage(modularui)"])
+
+	m := world.Machine{}
+	boilerState(&m, g, coalBoilers[100], 0)
+	assert.Equal(t, 350.0, m.Temperature)
+	boilerState(&m, g, coalBoilers[100], 13)
+	assert.Equal(t, 352.0, m.Temperature, "13 ticks: at most 2 °C more")
+	boilerState(&m, g, coalBoilers[100], 1_000_000)
+	assert.Equal(t, 500.0, m.Temperature, "never past the maximum")
+	assert.Equal(t, world.FluidTank{Fluid: "steam", Amount: 4000, Capacity: 16000}, m.Fluid("steam"))
+	g.update = 1
+	g.temp = 20
+	boilerState(&m, g, coalBoilers[100], 0)
+	assert.Equal(t, 101.0, m.Temperature, "boiling is above 100 °C whatever was read")
 }

@@ -42,9 +42,12 @@ func (o CokeOven) Master() world.BlockPos { return world.Pos(o.X+1, o.Y, o.Z+1) 
 // with Water and Steam in mB and Fuel in its fuel slot. It does not heat up
 // or burn its fuel: Boiling says whether it makes steam (above 100 °C with
 // water), which its tile message's update byte tells (MTEBoiler.getUpdateData).
+// Temperature is the °C its window shows (20, the ambient MTEBoiler starts
+// at, when 0).
 type Boiler struct {
 	X, Y, Z      int
 	Water, Steam int
+	Temperature  int
 	Fuel         Item
 	Boiling      bool
 }
@@ -113,6 +116,7 @@ type box struct {
 	slots  []proto17.Slot // the container's own slots, by window slot; player slots unused
 	water  int
 	steam  int
+	temp   int
 }
 
 // modWorld is the mod state of the fake world; guarded by Server.mu.
@@ -218,7 +222,10 @@ func newModWorld(o Options, ids *world.IDMap) (*modWorld, error) {
 	}
 	for _, bo := range o.Boilers {
 		b := newBox(world.Pos(bo.X, bo.Y, bo.Z), layoutBoiler)
-		b.water, b.steam = bo.Water, bo.Steam
+		b.water, b.steam, b.temp = bo.Water, bo.Steam, bo.Temperature
+		if b.temp == 0 {
+			b.temp = 20
+		}
 		if err := put(b, "fuel", bo.Fuel); err != nil {
 			return nil, err
 		}
@@ -447,8 +454,27 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.FMLChannel, Data: OpenGui(int32(w.id), open.Mod, moduiGuiID, pos.X, pos.Y, pos.Z)})
 	}
 	out.to(c, StageNone, c.windowItemsLocked(w))
+	if b.layout.Kind == layoutBoiler {
+		for _, p := range boilerBars(b) {
+			out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.ModularUIChannel, Data: p})
+		}
+	}
 	s.logf("conn %d: opened %s at %v as window %d", c.id, b.layout.Kind, pos, w.id)
 	return true
+}
+
+// boilerBars are the SWidgetUpdates a boiler's ModularUI window sends when
+// it opens (ProgressBar.detectAndSendChanges with init): the steam, water,
+// temperature and fuel bars of MTEBoiler.addUIWidgets, sync ids 4 to 7 of
+// window 0, as fractions of 16 000 mB and of 500 °C (the fuel bar, which
+// the client does not read, as empty).
+func boilerBars(b *box) [][]byte {
+	bars := []float32{float32(b.steam) / boilerCapacity, float32(b.water) / boilerCapacity, float32(b.temp) / 500, 0}
+	out := make([][]byte, len(bars))
+	for i, v := range bars {
+		out[i] = modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: int32(4 + i), Data: modnet.ProgressBarData(v)})
+	}
+	return out
 }
 
 // takesOnly are the slots a player cannot put anything into (Railcraft's
