@@ -588,10 +588,17 @@ func TestBoilerWidgetValues(t *testing.T) {
 	send(3, 0, 0.5) // the ash slot's id
 	send(7, 0, 0.5) // the fuel bar
 	assert.Equal(t, gtMachine{meta: 100}, s.mods.gtm[pos])
+	s.mods.gtm[pos] = gtMachine{meta: 100, waterFloor: 3000, floorTick: 0} // a bucket's floor, long ago
+	c.ticks.Store(100_000)
 	send(4, 0, 0.25)
 	send(5, 0, 0.5)
 	send(6, 0, 0.7)
 	g := s.mods.gtm[pos]
+	var now world.Machine
+	boilerState(&now, g, coalBoilers[100], 100_000)
+	assert.Equal(t, 8000, now.Fluid("water").Amount, "the window's water, exact when read")
+	assert.Equal(t, 350.0, now.Temperature)
+	g.floorTick, g.tempTick = 0, 0
 	assert.Equal(t, 4000, g.steam)
 	assert.Equal(t, 8000, g.waterFloor)
 	assert.Equal(t, 350, g.temp)

@@ -26,7 +26,8 @@
 //     right-clicking a container opens it (vanilla Open Window or FML
 //     OpenGui with the slot layout of config/containers.yaml), clicks are
 //     applied to the server's own containers, a water bucket used on a
-//     boiler is poured in.
+//     boiler is poured in, and a boiler's window sends its steam, water and
+//     temperature bars (ModularUI SWidgetUpdate, widget ids 4 to 6).
 //
 // Options turn on faults for failure tests: a wrong FML handshake order, a
 // packet cut short (inside its frame, or the frame itself), a kick and a
