@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/url"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -171,23 +172,10 @@ func (s *Server) sync(tier string) error {
 			}
 		}
 	}
-	var gone []string
-	for name := range s.tools {
-		if _, ok := wantTools[name]; !ok {
-			gone = append(gone, name)
-			delete(s.tools, name)
-		}
-	}
-	if len(gone) > 0 {
-		sort.Strings(gone)
+	if gone := dropMissing(s.tools, wantTools); len(gone) > 0 {
 		s.srv.RemoveTools(gone...)
 	}
-	names := make([]string, 0, len(wantTools))
-	for name := range wantTools {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(wantTools)) {
 		d := wantTools[name]
 		sig := fmt.Sprintf("%s@%d", d.Name, d.Version)
 		if s.tools[name] == sig {
@@ -196,23 +184,10 @@ func (s *Server) sync(tier string) error {
 		s.tools[name] = sig
 		s.srv.AddTool(skillTool(name, d), s.skillHandler(d.Name))
 	}
-	gone = gone[:0]
-	for uri := range s.resources {
-		if _, ok := wantRes[uri]; !ok {
-			gone = append(gone, uri)
-			delete(s.resources, uri)
-		}
-	}
-	if len(gone) > 0 {
-		sort.Strings(gone)
+	if gone := dropMissing(s.resources, wantRes); len(gone) > 0 {
 		s.srv.RemoveResources(gone...)
 	}
-	uris := make([]string, 0, len(wantRes))
-	for uri := range wantRes {
-		uris = append(uris, uri)
-	}
-	sort.Strings(uris)
-	for _, uri := range uris {
+	for _, uri := range slices.Sorted(maps.Keys(wantRes)) {
 		if s.resources[uri] {
 			continue
 		}
@@ -253,3 +228,17 @@ func skillTool(name string, d *registry.Description) *mcp.Tool {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// dropMissing deletes from have every key want lacks and returns those
+// keys, sorted.
+func dropMissing[V, W any](have map[string]V, want map[string]W) []string {
+	var gone []string
+	for k := range have {
+		if _, ok := want[k]; !ok {
+			gone = append(gone, k)
+			delete(have, k)
+		}
+	}
+	slices.Sort(gone)
+	return gone
+}
