@@ -64,22 +64,38 @@ type gtMachine struct {
 }
 
 // boilerSpec is what the client knows of a GregTech coal boiler's tanks
-// and heat without its GUI (the same numbers as the simulator's, sim/data.go).
+// and heat without its GUI (the small coal boiler's are the simulator's
+// numbers, sim/data.go).
 type boilerSpec struct {
-	capacity       int // MTEBoiler.getCapacity: 16 000 mB of water
+	capacity       int // getCapacity, mB of water; the steam tank is as large (getSteamCapacity)
 	maxTemp        int // getMaxTemperature, °C
 	steamPerSecond int // getProductionPerSecond, mB of steam
+	// tempScale is maxProgresstime: the window's temperature bar is
+	// mTemperature / maxProgresstime (MTEBoiler.addUIWidgets).
+	tempScale int
 }
 
 // steamPerWater is GTValues.STEAM_PER_WATER: a boiler turns 1 mB of water
 // into 160 mB of steam (MTEBoiler.produceSteam).
 const steamPerWater = 160
 
-// coalBoilers are the boilers whose water the client estimates: the bronze
-// small coal boiler (meta tile entity 100; MTEBoilerBronze: 500 °C,
-// 120 mB of steam a second). Other boilers get no water tank in the world
-// model, so the skills leave them alone.
-var coalBoilers = map[int]boilerSpec{100: {capacity: 16000, maxTemp: 500, steamPerSecond: 120}}
+// coalBoilers are the boilers whose water the client estimates and whose
+// window it reads, by meta tile entity id (GT5-Unofficial
+// gregtech/common/tileentities/boilers):
+//   - 100, the bronze small coal boiler: MTEBoiler.getCapacity 16 000 mB,
+//     maxProgresstime 500; MTEBoilerBronze: 500 °C, 120 mB of steam a
+//     second;
+//   - 101, the steel high pressure coal boiler: MTEBoilerSteel (a subclass
+//     of MTEBoilerBronze that keeps MTEBoiler.addUIWidgets) overrides
+//     getCapacity (32 000 mB), maxProgresstime (1000), getMaxTemperature
+//     (1000 °C) and getProductionPerSecond (300 mB).
+//
+// Other boilers get no water tank in the world model, so the skills leave
+// them alone.
+var coalBoilers = map[int]boilerSpec{
+	100: {capacity: 16000, maxTemp: 500, steamPerSecond: 120, tempScale: 500},
+	101: {capacity: 32000, maxTemp: 1000, steamPerSecond: 300, tempScale: 1000},
+}
 
 // boilerState fills in what the client can tell of a coal boiler's water
 // and heat without its GUI. GregTech sends neither (they are ModularUI
@@ -126,20 +142,18 @@ func boilerState(m *world.Machine, g gtMachine, spec boilerSpec, now int64) {
 // (getHeatUpAmount) every 12 ticks.
 const heatUpTicks = 12
 
-// The small coal boiler's ModularUI 1 window (window 0) numbers its
-// ProgressBars 4 (steam), 5 (water) and 6 (temperature): MTEBoiler.addUIWidgets
-// adds four SlotWidgets (ids 0-3) and then these bars, after the player
-// inventory's SlotGroup, whose slots are numbered last (ModularWindow's
-// breadth-first numbering; docs/gtnh-protocol.md, "ModularUI widget sync").
+// A coal boiler's ModularUI 1 window (window 0) numbers its ProgressBars
+// 4 (steam), 5 (water) and 6 (temperature): MTEBoiler.addUIWidgets, which
+// neither coal boiler overrides, adds four SlotWidgets (ids 0-3) and then
+// these bars, after the player inventory's SlotGroup, whose slots are
+// numbered last (ModularWindow's breadth-first numbering;
+// docs/gtnh-protocol.md, "ModularUI widget sync"). Bar 7, the fuel, says
+// no more than the tile's active bit and is not read.
 const (
 	widgetBoilerSteam = 4
 	widgetBoilerWater = 5
 	widgetBoilerTemp  = 6
 )
-
-// boilerTempScale is MTEBoiler.maxProgresstime: the temperature bar is
-// mTemperature / 500.
-const boilerTempScale = 500
 
 // onModularUI reads ModularUI 1 widget values: while the open window is a
 // coal boiler's, its steam, water and temperature bars replace what the
@@ -184,7 +198,7 @@ func (c *Client) onModularUI(s *session, data []byte) {
 		// by what the boiler can boil).
 		g.waterFloor, g.floorTick = int(math.Round(v*float64(spec.capacity))), now
 	case widgetBoilerTemp:
-		g.temp, g.tempKnown, g.tempTick = int(math.Round(v*boilerTempScale)), true, now
+		g.temp, g.tempKnown, g.tempTick = int(math.Round(v*float64(spec.tempScale))), true, now
 	}
 	s.mods.gtm[pos] = g
 	c.mu.Unlock()

@@ -571,7 +571,7 @@ func TestBoilerWidgetValues(t *testing.T) {
 	s := &session{mods: newModState()}
 	pos, other := world.Pos(1, 2, 3), world.Pos(4, 5, 6)
 	s.mods.gtm[pos] = gtMachine{meta: 100}
-	s.mods.gtm[other] = gtMachine{meta: 101}
+	s.mods.gtm[other] = gtMachine{meta: 102} // the lava boiler: no coal boiler window
 	c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
 	l := modnet.ContainerLayout{Kind: "gregtech_coal_boiler", Size: 40}
 	send := func(widget, window int32, v float32) {
@@ -581,7 +581,7 @@ func TestBoilerWidgetValues(t *testing.T) {
 	assert.Zero(t, s.mods.gtm[pos].waterFloor)
 	s.inv.open = newModContainer(1, l)
 	s.inv.open.pos = &other
-	send(5, 0, 0.5) // not a small coal boiler
+	send(5, 0, 0.5) // not a coal boiler
 	assert.Zero(t, s.mods.gtm[other].waterFloor)
 	s.inv.open.pos = &pos
 	send(5, 1, 0.5) // another window
@@ -619,4 +619,53 @@ func TestBoilerWidgetValues(t *testing.T) {
 	g.temp = 20
 	boilerState(&m, g, coalBoilers[100], 0)
 	assert.Equal(t, 101.0, m.Temperature, "boiling is above 100 °C whatever was read")
+}
+
+// TestSteelBoilerWindow: the steel high pressure coal boiler (101) has
+// tanks of 32 000 mB and a temperature bar scaled to 1000
+// (MTEBoilerSteel.getCapacity, maxProgresstime); its window's bars are
+// read with those scales, not the bronze boiler's.
+func TestSteelBoilerWindow(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.Boilers[0].Steel = true
+		o.Boilers[0].Water, o.Boilers[0].Steam, o.Boilers[0].Temperature = 20000, 30000, 800
+	})
+	ctx := context.Background()
+	boiler := world.Pos(13, 64, 2)
+	before := machine(t, c, world.MachineSteamBoiler, boiler)
+	assert.Equal(t, world.FluidTank{Fluid: "water", Amount: 1, Capacity: 32000}, before.Fluid("water"), "boiling: at least 1 mB of its 32 000")
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(13, 64, 4), Radius: 1}).Code)
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: boiler}).Code)
+	var m world.Machine
+	eventually(t, "the steel boiler window's values", func() bool {
+		m = machine(t, c, world.MachineSteamBoiler, boiler)
+		return m.Fluid("steam").Amount == 30000
+	})
+	// 300 mB of steam a second is under 2 mB of water a second.
+	assert.InDelta(t, 19995, m.Fluid("water").Amount, 5, "the window's water")
+	assert.Equal(t, 32000, m.Fluid("water").Capacity)
+	assert.Equal(t, 32000, m.Fluid("steam").Capacity)
+	assert.InDelta(t, 802, m.Temperature, 2, "800 °C read on a scale of 1000")
+	assert.Empty(t, c.Stats().Malformed)
+}
+
+// TestSteelBoilerEstimate: without its window the steel boiler's water
+// floor falls at its own rate (300 mB of steam a second, 160 mB of steam
+// per mB of water) and a poured bucket counts up to its 32 000 mB; its
+// unknown temperature is its maximum, 1000 °C.
+func TestSteelBoilerEstimate(t *testing.T) {
+	spec := coalBoilers[101]
+	var m world.Machine
+	boilerState(&m, gtMachine{meta: 101}, spec, 0)
+	assert.Equal(t, 1000.0, m.Temperature)
+	// 20 s at 300 mB of steam a second: 6000 mB of steam, 37.5 mB of water.
+	boilerState(&m, gtMachine{meta: 101, waterFloor: 3000, floorTick: 100}, spec, 500)
+	assert.Equal(t, 2962, m.Fluid("water").Amount)
+
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	s := &session{mods: newModState()}
+	pos := world.Pos(1, 2, 3)
+	s.mods.gtm[pos] = gtMachine{meta: 101, waterFloor: 31500}
+	c.noteUse(s, pos, world.NewStack("minecraft:water_bucket", 0, 1), world.NewStack("minecraft:bucket", 0, 1))
+	assert.Equal(t, 32000, s.mods.gtm[pos].waterFloor, "up to the steel boiler's capacity")
 }

@@ -143,3 +143,47 @@ func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {
 
 // master is the steam-age coke oven's master brick.
 var master = world.Pos(3, 64, 1)
+
+// TestSteelBoilerSkillsOnAFakeServer: the steam-age base's boiler is the
+// steel high pressure coal boiler (meta tile entity 101, 32 000 mB tanks).
+// feed_steam_boiler and refill_water_tanks find it from its tile message
+// and reach their effects; the server's boiler changed. Its 15 500 mB are
+// under half of its tank, so it wants water (a bronze boiler's 16 000 mB
+// tank would be nearly full), and the two buckets go past 16 000 mB.
+func TestSteelBoilerSkillsOnAFakeServer(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	boiler := world.Pos(13, 64, 2)
+	for _, tc := range []struct {
+		goal  string
+		check func(t *testing.T, srv *fakeserver.Server)
+	}{
+		{"run feed_steam_boiler", func(t *testing.T, srv *fakeserver.Server) {
+			items, _ := srv.ContainerItems(boiler)
+			assert.Equal(t, "minecraft:coal", items["fuel"].Name)
+			assert.Equal(t, 16, items["fuel"].Count, "16 coal reached the server's fuel slot")
+		}},
+		{"run refill_water_tanks", func(t *testing.T, srv *fakeserver.Server) {
+			water, ok := srv.BoilerWater(boiler)
+			require.True(t, ok)
+			assert.Equal(t, 17500, water, "both water buckets went into the server's steel boiler")
+			assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
+		}},
+	} {
+		t.Run(tc.goal, func(t *testing.T) {
+			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
+				{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32},
+				{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
+			fakeserver.SteamAge(&o)
+			o.Boilers[0].Steel, o.Boilers[0].Water = true, 15500
+			srv, err := fakeserver.New(o)
+			require.NoError(t, err)
+			defer srv.Close()
+			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+				"--goal", tc.goal, "--config-file", agentYAML(t, tick), "--max-steps", "8")
+			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			assert.Contains(t, out, "goal met")
+			assert.Empty(t, srv.Kicks())
+			tc.check(t, srv)
+		})
+	}
+}

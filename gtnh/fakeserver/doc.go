@@ -21,8 +21,8 @@
 //     item, otherwise the block is sent back), drops as item entities the
 //     player collects on touching them, tool wear, block placement, chat;
 //   - the steam age (Options.CokeOvens, Boilers, Chests, Ores; SteamAge fills
-//     them): Railcraft coke oven bricks in RC tile messages, GregTech boiler
-//     tile messages and ORES, each after the chunk packet of its column;
+//     them): Railcraft coke oven bricks in RC tile messages, GregTech coal
+//     boiler tile messages (bronze 100, or steel 101 with Boiler.Steel) and ORES, each after the chunk packet of its column;
 //     right-clicking a container opens it (vanilla Open Window or FML
 //     OpenGui with the slot layout of config/containers.yaml), clicks are
 //     applied to the server's own containers, a water bucket used on a

@@ -38,22 +38,44 @@ type CokeOven struct {
 // Master is the position of the oven's master brick.
 func (o CokeOven) Master() world.BlockPos { return world.Pos(o.X+1, o.Y, o.Z+1) }
 
-// Boiler is a GregTech small coal boiler (meta tile entity 100) at X, Y, Z,
-// with Water and Steam in mB and Fuel in its fuel slot. It does not heat up
-// or burn its fuel: Boiling says whether it makes steam (above 100 °C with
-// water), which its tile message's update byte tells (MTEBoiler.getUpdateData).
-// Temperature is the °C its window shows (20, the ambient MTEBoiler starts
-// at, when 0).
+// Boiler is a GregTech coal boiler at X, Y, Z: the bronze small coal
+// boiler (meta tile entity 100) or, with Steel, the steel high pressure coal
+// boiler (101). Water and Steam are in mB and Fuel is in its fuel slot. It
+// does not heat up or burn its fuel: Boiling says whether it makes steam
+// (above 100 °C with water), which its tile message's update byte tells
+// (MTEBoiler.getUpdateData). Temperature is the °C its window shows (20,
+// the ambient MTEBoiler starts at, when 0).
 type Boiler struct {
 	X, Y, Z      int
 	Water, Steam int
 	Temperature  int
 	Fuel         Item
 	Boiling      bool
+	Steel        bool
 }
 
-// boilerCapacity is MTEBoiler.getCapacity, mB.
-const boilerCapacity = 16000
+// coalBoiler is what differs between the two coal boilers (GT5-Unofficial
+// gregtech/common/tileentities/boilers): the meta tile entity id, the
+// water and steam tanks (getCapacity, mB; MTEBoiler 16 000, MTEBoilerSteel
+// 32 000) and the temperature bar's scale (maxProgresstime; MTEBoiler 500,
+// MTEBoilerSteel 1000).
+type coalBoiler struct {
+	meta      int16
+	capacity  int
+	tempScale int
+}
+
+var (
+	bronzeBoiler = coalBoiler{meta: 100, capacity: 16000, tempScale: 500}
+	steelBoiler  = coalBoiler{meta: 101, capacity: 32000, tempScale: 1000}
+)
+
+func (b Boiler) kind() coalBoiler {
+	if b.Steel {
+		return steelBoiler
+	}
+	return bronzeBoiler
+}
 
 // Chest is a chest at X, Y, Z: an Iron Chest (54 slots, opened by FML
 // OpenGui) or, with Vanilla, a vanilla chest (27 slots, Open Window).
@@ -101,8 +123,6 @@ const (
 	layoutBoiler   = "gregtech_coal_boiler"
 	layoutIron     = "iron_chest_iron"
 	layoutVanilla  = "vanilla_chest"
-	// boilerMeta is the small coal boiler's meta tile entity id.
-	boilerMeta = 100
 	// moduiGuiID is the gui id this server's ModularUI registered its
 	// GregTech windows under (assigned at start-up on a real server).
 	moduiGuiID = 3
@@ -117,6 +137,7 @@ type box struct {
 	water  int
 	steam  int
 	temp   int
+	boiler coalBoiler // a boiler's kind
 }
 
 // modWorld is the mod state of the fake world; guarded by Server.mu.
@@ -222,7 +243,7 @@ func newModWorld(o Options, ids *world.IDMap) (*modWorld, error) {
 	}
 	for _, bo := range o.Boilers {
 		b := newBox(world.Pos(bo.X, bo.Y, bo.Z), layoutBoiler)
-		b.water, b.steam, b.temp = bo.Water, bo.Steam, bo.Temperature
+		b.water, b.steam, b.temp, b.boiler = bo.Water, bo.Steam, bo.Temperature, bo.kind()
 		if b.temp == 0 {
 			b.temp = 20
 		}
@@ -367,7 +388,7 @@ func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
 			update = 1
 		}
 		out = append(out, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
-			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, boilerMeta, 2|64, update)})
+			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, bo.kind().meta, 2|64, update)})
 	}
 	for _, r := range m.ores {
 		// Ores of the metadata format have no tile entity and no message.
@@ -432,7 +453,7 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 		// as far as it fits) and handed back empty; anything else opens
 		// the GUI.
 		if sl, held := c.heldLocked(); held == "minecraft:water_bucket" {
-			b.water = min(b.water+1000*int(sl.Count), boilerCapacity)
+			b.water = min(b.water+1000*int(sl.Count), b.boiler.capacity)
 			id, _ := s.ids.ItemID("minecraft:bucket")
 			c.inv[hotbarFirst+c.held] = proto17.Slot{ID: int16(id), Count: 1}
 			out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(hotbarFirst + c.held), Item: c.inv[hotbarFirst+c.held]})
@@ -466,10 +487,12 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 // boilerBars are the SWidgetUpdates a boiler's ModularUI window sends when
 // it opens (ProgressBar.detectAndSendChanges with init): the steam, water,
 // temperature and fuel bars of MTEBoiler.addUIWidgets, sync ids 4 to 7 of
-// window 0, as fractions of 16 000 mB and of 500 °C (the fuel bar, which
-// the client does not read, as empty).
+// window 0, as fractions of the boiler's tanks and of its maxProgresstime
+// (the fuel bar, which the client does not read, as empty: this boiler
+// burns nothing).
 func boilerBars(b *box) [][]byte {
-	bars := []float32{float32(b.steam) / boilerCapacity, float32(b.water) / boilerCapacity, float32(b.temp) / 500, 0}
+	c := float32(b.boiler.capacity)
+	bars := []float32{float32(b.steam) / c, float32(b.water) / c, float32(b.temp) / float32(b.boiler.tempScale), 0}
 	out := make([][]byte, len(bars))
 	for i, v := range bars {
 		out[i] = modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: int32(4 + i), Data: modnet.ProgressBarData(v)})

@@ -18,10 +18,10 @@ func TestSteamAgeOresIn52Format(t *testing.T) {
 	SteamAge(&o)
 	f := gtFormats(o.Mods)
 	assert.Equal(t, modnet.OreSourceMetadata, f.Ores)
-	tile := GregTechTile(f, 1, 2, 3, boilerMeta, 2, 0)
+	tile := GregTechTile(f, 1, 2, 3, bronzeBoiler.meta, 2, 0)
 	got, err := modnet.DecodeTileEntity(tile[1:], f.Tile)
 	require.NoError(t, err)
-	assert.Equal(t, int16(boilerMeta), got.MetaID)
+	assert.Equal(t, bronzeBoiler.meta, got.MetaID)
 
 	blocks, err := modBlocks(o)
 	require.NoError(t, err)
