@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,7 +91,8 @@ func player(t *testing.T, srv *fakeserver.Server) fakeserver.PlayerInfo {
 
 // TestMaintainCokeOvensOnAFakeServer: the live client learns a coke oven's
 // output only from its window (Railcraft sends no inventory outside it);
-// after feed_coke_ovens has had the window open, maintain_coke_ovens
+// feed_coke_ovens looks into it first, then loads it; after that,
+// maintain_coke_ovens
 // collects the coke at once (alone, it looks first:
 // TestRunMaintainCokeOvensOnAFakeServer). Both skills run on the live client against the test
 // server, their declared effects are checked as the loop checks them, and
@@ -121,16 +126,24 @@ func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {
 				require.NoError(t, err)
 				spec, err := skills.ParseSpec(sk.impl.Name()+".yaml", data)
 				require.NoError(t, err)
-				before := c.State().Snapshot()
-				acts, err := sk.impl.SuggestActions(before, sk.p)
-				require.NoError(t, err, sk.impl.Name())
-				require.NotEmpty(t, acts, sk.impl.Name())
-				for _, a := range acts {
-					r := c.Execute(context.Background(), a)
-					require.Equal(t, ipc.OK, r.Code, "%s: %T %+v: %s", sk.impl.Name(), a, a, r.Error)
+				invoke := func() bool {
+					before := c.State().Snapshot()
+					acts, err := sk.impl.SuggestActions(before, sk.p)
+					require.NoError(t, err, sk.impl.Name())
+					require.NotEmpty(t, acts, sk.impl.Name())
+					for _, a := range acts {
+						r := c.Execute(context.Background(), a)
+						require.Equal(t, ipc.OK, r.Code, "%s: %T %+v: %s", sk.impl.Name(), a, a, r.Error)
+					}
+					_, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), world.DefaultTiers())
+					return ok
 				}
-				checks, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), world.DefaultTiers())
-				assert.True(t, ok, "%s: %+v", sk.impl.Name(), checks)
+				if sk.impl.Name() == "feed_coke_ovens" {
+					// The oven is known from its bricks only: the first
+					// invocation looks into it and loads nothing.
+					assert.False(t, invoke(), "a look meets no effect")
+				}
+				assert.True(t, invoke(), sk.impl.Name())
 			}
 			require.NoError(t, c.Close())
 			items, _ := srv.ContainerItems(master)
@@ -186,4 +199,70 @@ func TestSteelBoilerSkillsOnAFakeServer(t *testing.T) {
 			tc.check(t, srv)
 		})
 	}
+}
+
+// feedRun runs `agent run --goal "run feed_coke_ovens"` against the
+// steam-age test server, whose coke oven's input holds input, and returns
+// the server, the exit code, the output and the trace's steps.
+func feedRun(t *testing.T, input fakeserver.Item) (*fakeserver.Server, int, string, []loop.StepRecord) {
+	t.Helper()
+	const tick = 5 * time.Millisecond
+	o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
+		{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32}}}
+	fakeserver.SteamAge(&o)
+	require.Len(t, o.CokeOvens, 1)
+	o.CokeOvens[0].Input = input
+	srv, err := fakeserver.New(o)
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+		"--goal", "run feed_coke_ovens", "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "6")
+	data, err := os.ReadFile(trace)
+	require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	var steps []loop.StepRecord
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec loop.StepRecord
+		require.NoError(t, json.Unmarshal([]byte(line), &rec))
+		steps = append(steps, rec)
+	}
+	return srv, code, out + errOut, steps
+}
+
+// TestRunFeedCokeOvensOvenHoldsCoal: the oven already holds 10 coal, which
+// the bot cannot know from the bricks' messages. It looks first (a step
+// that loads nothing), then tops the input up to 16; a blind deposit of 16
+// would have left 26 on the server.
+func TestRunFeedCokeOvensOvenHoldsCoal(t *testing.T) {
+	srv, code, out, steps := feedRun(t, fakeserver.Item{Name: "minecraft:coal", Count: 10})
+	require.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "goal met")
+	require.Len(t, steps, 2, out)
+	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the oven loads nothing")
+	assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
+	items, _ := srv.ContainerItems(master)
+	assert.Equal(t, fakeserver.Item{Name: "minecraft:coal", Count: 16}, items["input"], "topped up to per_oven on the server")
+	assert.Equal(t, 26, player(t, srv).Count("minecraft:coal"))
+}
+
+// TestRunFeedCokeOvensOvenHoldsCharcoal: the oven's input holds charcoal,
+// which coal does not stack with: after the look the skill reports the
+// oven busy with another input and puts nothing in (a blind deposit would
+// have been refused by the slot after the window was opened).
+func TestRunFeedCokeOvensOvenHoldsCharcoal(t *testing.T) {
+	srv, code, out, steps := feedRun(t, fakeserver.Item{Name: "minecraft:coal", Damage: 1, Count: 5})
+	assert.NotEqual(t, exitOK, code, out)
+	assert.NotContains(t, out, "goal met")
+	require.NotEmpty(t, steps, out)
+	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the oven loads nothing")
+	for _, s := range steps[1:] {
+		assert.Equal(t, loop.SkillFailed, s.Verdict, "%+v", s)
+		assert.Contains(t, s.Error, "another input", "%+v", s)
+	}
+	for _, s := range steps {
+		assert.NotEqual(t, loop.ActionFailed, s.Verdict, "no deposit was tried: %+v", s)
+	}
+	items, _ := srv.ContainerItems(master)
+	assert.Equal(t, fakeserver.Item{Name: "minecraft:coal", Damage: 1, Count: 5}, items["input"])
+	assert.Equal(t, 32, player(t, srv).Count("minecraft:coal"))
 }

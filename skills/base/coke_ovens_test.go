@@ -312,3 +312,44 @@ func TestMaintainCokeOvensNothingOrFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestFeedCokeOvensUnknownContents: an oven whose contents are unknown is
+// looked into, never fed blind (its input may hold fuel already, or
+// another item); known ovens are fed as usual, nearest first, and an oven
+// is looked into only while fuel is left for it.
+func TestFeedCokeOvensUnknownContents(t *testing.T) {
+	none := world.ItemStack{}
+	coal := func(n int) world.ItemStack { return stack("minecraft:coal", 0, n) }
+	near := world.Pos(3, 64, 0)
+	far := world.Pos(0, 64, 6)
+
+	t.Run("unknown oven: a look, no deposit", func(t *testing.T) {
+		w := snap(at(0, 64, 0), nil, world.NewInventory(coal(32)), unknownOven(3, 64, 0))
+		require.Equal(t, lookVisit(near), checkActions(t, FeedCokeOvens{}, w, nil))
+	})
+	t.Run("a known oven is fed, an unknown one looked into", func(t *testing.T) {
+		w := snap(at(0, 64, 0), nil, world.NewInventory(coal(32)),
+			unknownOven(3, 64, 0), cokeOven(0, 64, 6, true, coal(10), none, 0))
+		require.Equal(t, append(lookVisit(near), feedVisit(far, "minecraft:coal", 6, "input")...),
+			checkActions(t, FeedCokeOvens{}, w, nil))
+	})
+	t.Run("no look when the nearer oven took the last fuel", func(t *testing.T) {
+		w := snap(at(0, 64, 0), nil, world.NewInventory(coal(16)),
+			cokeOven(3, 64, 0, true, none, none, 0), unknownOven(0, 64, 6))
+		require.Equal(t, feedVisit(near, "minecraft:coal", 16, "input"), checkActions(t, FeedCokeOvens{}, w, nil))
+	})
+	t.Run("no fuel: missing_items, no look", func(t *testing.T) {
+		w := snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:coal", 1, 64)), unknownOven(3, 64, 0))
+		acts, err := run(t, FeedCokeOvens{}, w, nil)
+		f := requireFailure(t, err, skills.CodeMissingItems)
+		assert.Contains(t, f.Msg, "not looked into")
+		assert.Nil(t, acts)
+	})
+	t.Run("once looked into, only what fits goes in", func(t *testing.T) {
+		seen := unknownOven(3, 64, 0)
+		seen.ContentsUnknown = false
+		seen.Slots = map[string]world.ItemStack{"input": coal(10)}
+		w := snap(at(0, 64, 0), nil, world.NewInventory(coal(32)), seen)
+		require.Equal(t, feedVisit(near, "minecraft:coal", 6, "input"), checkActions(t, FeedCokeOvens{}, w, nil))
+	})
+}

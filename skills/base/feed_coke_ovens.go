@@ -27,9 +27,19 @@ func init() { registry.Provide(FeedCokeOvens{}) }
 // stack with birch logs, coal does not stack with charcoal). It stops when
 // the inventory runs out of fuel.
 //
+// An oven whose contents the body does not know (world.Machine's
+// ContentsUnknown: a live server sends a Railcraft oven's slots only to a
+// player with its window open) is not fed blind: its input may already hold
+// fuel (a deposit would pass per_oven) or another item (the fuel would not
+// go in). It is looked into first: move_to, open_container,
+// close_container, as a player opens an oven before filling it. The look
+// makes its contents known, so the next invocation deposits what fits; the
+// look alone deposits nothing and so does not meet the skill's declared
+// effects. An oven is looked into only when the inventory holds the fuel.
+//
 // Every oven already at per_oven is nothing to do (no actions, no error); no
-// formed oven in range is no_target; ovens wanting fuel with none in the
-// inventory is missing_items. Collecting the coke and draining creosote is
+// formed oven in range is no_target; ovens wanting fuel (or whose contents
+// are unknown) with none in the inventory is missing_items. Collecting the coke and draining creosote is
 // maintain_coke_ovens' job: a full output slot or creosote tank stops an
 // oven however much fuel it has.
 type FeedCokeOvens struct{}
@@ -57,10 +67,29 @@ func (FeedCokeOvens) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 	}
 
 	fp := newPool(w.Inventory, fuel)
-	plan := planDeposits(ovens, "input", perOven, fuel, fp)
+	var plan depositPlan
+	unknown := 0
+	for _, oven := range ovens {
+		if oven.ContentsUnknown {
+			// Looked into only while there is fuel to put in afterwards.
+			unknown++
+			if fp.total() > 0 {
+				plan.acts = append(plan.acts, action.MoveTo{Pos: oven.Pos, Radius: workRadius},
+					action.OpenContainer{Pos: oven.Pos}, action.CloseContainer{})
+			}
+			continue
+		}
+		p := planDeposits([]world.Machine{oven}, "input", perOven, fuel, fp)
+		plan.acts = append(plan.acts, p.acts...)
+		plan.needy += p.needy
+		plan.blocked = append(plan.blocked, p.blocked...)
+	}
 	switch {
 	case len(plan.acts) > 0:
 		return plan.acts, nil
+	case unknown > 0 && fp.total() == 0:
+		return nil, skills.Failf(skills.CodeMissingItems,
+			"%d coke oven(s) may want fuel (%d not looked into yet) but the inventory holds no %s", plan.needy+unknown, unknown, fuelName)
 	case plan.needy > 0 && fp.total() == 0:
 		return nil, skills.Failf(skills.CodeMissingItems, "%d coke oven(s) want fuel but the inventory holds no %s", plan.needy, fuelName)
 	case plan.needy > 0:
