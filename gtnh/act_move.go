@@ -114,7 +114,9 @@ func newRouteCache() (*routeCache, error) {
 func (rc *routeCache) sync(snap *world.Snapshot, loaded map[[2]int]bool) {
 	rc.router.SetGrid(snapshotGrid(snap, loaded))
 	rc.loaded = loaded
-	chunks, _ := snap.Blocks.(*world.Chunks)
+	// ChunksOf, not a type assertion: with ore position tags the block
+	// source is a tagged view over the chunks.
+	chunks, _ := world.ChunksOf(snap.Blocks)
 	column := func(k [2]int) *world.Column {
 		if chunks == nil || !loaded[k] {
 			return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"sync"
 	"time"
@@ -232,6 +233,20 @@ func (m *modState) clearWorld() {
 	clear(m.ores)
 }
 
+// dropColumns forgets the mod state of the positions in the given columns
+// (keys are column x, z): the server unloaded them, and sends their tiles'
+// data again with the chunks if they come back. The world model drops its
+// machines and ore tags there itself (world.Tx.UnloadColumn).
+func (m *modState) dropColumns(cols map[[2]int]bool) {
+	if len(cols) == 0 {
+		return
+	}
+	in := func(p world.BlockPos) bool { return cols[[2]int{p.X >> 4, p.Z >> 4}] }
+	maps.DeleteFunc(m.gtm, func(p world.BlockPos, _ gtMachine) bool { return in(p) })
+	maps.DeleteFunc(m.ovens, func(p world.BlockPos, _ modnet.CokeOven) bool { return in(p) })
+	maps.DeleteFunc(m.ores, func(p world.BlockPos, _ string) bool { return in(p) })
+}
+
 // errNoGregTech means the server's mod list has no gregtech entry.
 var errNoGregTech = errors.New("gregtech is not in the server's mod list")
 
@@ -346,6 +361,20 @@ func (c *Client) gtTile(s *session, t modnet.TileEntity) {
 	c.putGTMachine(pos, info.Kind, g)
 }
 
+// facingNames are the ForgeDirection constants by ordinal (Forge 1.7.10
+// net/minecraftforge/common/util/ForgeDirection: DOWN, UP, NORTH, SOUTH,
+// WEST, EAST, then UNKNOWN), as GregTech puts the facing's ordinal into
+// bits 0-2 of the common byte (BaseMetaTileEntity: mFacing.ordinal() & 7).
+var facingNames = [...]string{"down", "up", "north", "south", "west", "east"}
+
+// facingName names a ForgeDirection ordinal; UNKNOWN (6) and 7 are "".
+func facingName(ordinal int) string {
+	if ordinal < 0 || ordinal >= len(facingNames) {
+		return ""
+	}
+	return facingNames[ordinal]
+}
+
 // putGTMachine puts a GregTech machine into the world, keeping the slots an
 // open GUI showed.
 func (c *Client) putGTMachine(pos world.BlockPos, kind string, g gtMachine) {
@@ -355,7 +384,7 @@ func (c *Client) putGTMachine(pos world.BlockPos, kind string, g gtMachine) {
 		if !ok || m.Kind != kind {
 			m = world.Machine{Kind: kind, Pos: pos}
 		}
-		m.Formed, m.Active = true, g.common.Active()
+		m.Formed, m.Active, m.Facing = true, g.common.Active(), facingName(g.common.Facing())
 		if spec, ok := coalBoilers[g.meta]; ok && kind == world.MachineSteamBoiler {
 			boilerState(&m, g, spec, now)
 		}

@@ -208,6 +208,7 @@ func (c *Client) forgetColumn(s *session, cx, cz int) {
 	c.markUnknown(fmt.Sprintf("chunk(%d, %d)", cx, cz))
 	c.mu.Lock()
 	delete(s.loaded, [2]int{cx, cz})
+	s.mods.dropColumns(map[[2]int]bool{{cx, cz}: true})
 	c.mu.Unlock()
 	c.state.Update(func(tx *world.Tx) { tx.UnloadColumn(cx, cz) })
 }
@@ -732,6 +733,16 @@ func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
 	// A column evicted and loaded again in the same batch stays; the world
 	// unloads the others after this batch loads.
 	evicted = slices.DeleteFunc(evicted, func(k [2]int) bool { return s.loaded[k] })
+	gone := map[[2]int]bool{}
+	for _, col := range cols {
+		if col.Unload {
+			gone[[2]int{col.X, col.Z}] = true
+		}
+	}
+	for _, k := range evicted {
+		gone[k] = true
+	}
+	s.mods.dropColumns(gone)
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()

@@ -387,6 +387,13 @@ func TestGregTechEvents(t *testing.T) {
 	assert.Equal(t, 0, at().Fluid("water").Amount)
 	c.onGregTech(s, event(0, modnet.EventCustomData, 1))
 	assert.Equal(t, 1, at().Fluid("water").Amount, "boiling")
+	assert.Equal(t, "north", at().Facing)
+	c.onGregTech(s, event(0, modnet.EventCommonData, 5|8))
+	assert.Equal(t, "east", at().Facing, "turned with a wrench: a new common byte")
+	c.onGregTech(s, event(0, modnet.EventCommonData, 6))
+	assert.Empty(t, at().Facing, "ForgeDirection.UNKNOWN names no side")
+	c.onGregTech(s, event(0, modnet.EventCommonData, 7))
+	assert.Empty(t, at().Facing, "7 is no ForgeDirection")
 	assert.Empty(t, c.stats.Malformed)
 }
 
@@ -668,4 +675,52 @@ func TestSteelBoilerEstimate(t *testing.T) {
 	s.mods.gtm[pos] = gtMachine{meta: 101, waterFloor: 31500}
 	c.noteUse(s, pos, world.NewStack("minecraft:water_bucket", 0, 1), world.NewStack("minecraft:bucket", 0, 1))
 	assert.Equal(t, 32000, s.mods.gtm[pos].waterFloor, "up to the steel boiler's capacity")
+}
+
+// TestMachinesLeaveWithTheirColumns: the steam-age base's column unloads
+// when the bot walks far away (the streaming server unloads columns left
+// behind): the coke oven, the boiler and the ore tags there leave the world
+// model and the session's mod state. Walking back, the column and its
+// tiles' messages arrive again and so do the machines. (The walks also
+// cross newly loaded columns while ore tags are set: the route planner
+// must see those columns through the tagged view.)
+func TestMachinesLeaveWithTheirColumns(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) { o.Stream, o.ViewRadius = true, 1 })
+	ctx := context.Background()
+	oven, boiler := world.Pos(3, 64, 1), world.Pos(13, 64, 2)
+	got := machine(t, c, world.MachineSteamBoiler, boiler)
+	assert.Equal(t, "north", got.Facing, "GregTech's common byte: facing 2 is north")
+	machine(t, c, world.MachineCokeOven, oven)
+	eventually(t, "the ores", func() bool {
+		return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3
+	})
+
+	// The base is in column (0, 0); with a view radius of 1 the server
+	// unloads columns more than 3 columns away.
+	far := world.Pos(8, 64, 8+16*4)
+	res := c.Execute(ctx, action.MoveTo{Pos: far, Radius: 1})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	eventually(t, "the base's column unloaded", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return !c.sess.loaded[[2]int{0, 0}]
+	})
+	snap := c.State().Snapshot()
+	assert.Empty(t, snap.Machines, "the machines of the unloaded column")
+	assert.Empty(t, snap.NearestBlocks(128, 0, "ore:oreCopper"), "ore tags of unloaded columns")
+	c.mu.Lock()
+	assert.Empty(t, c.sess.mods.gtm, "GregTech machines of unloaded columns")
+	assert.Empty(t, c.sess.mods.ores, "ores of unloaded columns")
+	for p := range c.sess.mods.ovens {
+		assert.NotEqual(t, [2]int{0, 0}, [2]int{p.X >> 4, p.Z >> 4}, "coke oven bricks of unloaded columns")
+	}
+	c.mu.Unlock()
+
+	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(8, 64, 8), Radius: 1}).Code)
+	machine(t, c, world.MachineSteamBoiler, boiler)
+	machine(t, c, world.MachineCokeOven, oven)
+	eventually(t, "the ores again", func() bool {
+		return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3
+	})
+	assert.Empty(t, c.Stats().Malformed)
 }

@@ -171,6 +171,10 @@ type Machine struct {
 	Temperature float64 `json:"temperature,omitempty"`
 	// Progress of the current operation, 0..1.
 	Progress float64 `json:"progress,omitempty"`
+	// Facing is the side the machine's front faces ("north", "south",
+	// "west", "east", "up" or "down"), where the body can tell: a live
+	// server sends it for GregTech machines. Empty when unknown.
+	Facing string `json:"facing,omitempty"`
 }
 
 // Slot returns the named slot (empty when absent).

@@ -277,10 +277,45 @@ func (tx *Tx) LoadColumn(c *Column) {
 	tx.changed()
 }
 
-// UnloadColumn drops the column at (cx, cz) and reports whether it was loaded.
+// UnloadColumn drops the column at (cx, cz) and reports whether it was
+// loaded. What the state knew of the column goes with it: the machines
+// whose position is in it and its position tags. A server sends a
+// machine's tile data again when the column comes back (and stops sending
+// it while the column is away), so a machine kept after its column left
+// would be one the body can neither see change nor reach.
 func (tx *Tx) UnloadColumn(cx, cz int) bool {
-	ok := tx.st().chunks.UnloadColumn(cx, cz)
+	s := tx.st()
+	ok := s.chunks.UnloadColumn(cx, cz)
 	if ok {
+		tx.changed()
+	}
+	in := func(p BlockPos) bool { return ChunkOf(p) == ChunkPos{cx, cz} }
+	gone := false
+	for p := range s.machines {
+		if in(p) {
+			delete(s.machines, p)
+			gone = true
+		}
+	}
+	if gone {
+		tx.machinesChanged()
+	}
+	tagged := false
+	for p := range s.posTags {
+		if tagged = in(p); tagged {
+			break
+		}
+	}
+	if tagged {
+		if s.posTagsShared {
+			s.posTags = clonePosTags(s.posTags)
+			s.posTagsShared = false
+		}
+		for p := range s.posTags {
+			if in(p) {
+				delete(s.posTags, p)
+			}
+		}
 		tx.changed()
 	}
 	return ok

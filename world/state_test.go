@@ -298,3 +298,40 @@ func TestStateConcurrentWritersAndReaders(t *testing.T) {
 	}
 	assert.Equal(t, int64(3000), s.Snapshot().Tick)
 }
+
+// TestUnloadColumnDropsItsMachinesAndTags: unloading a column drops the
+// machines and position tags inside it, and only those; a snapshot taken
+// before keeps them.
+func TestUnloadColumnDropsItsMachinesAndTags(t *testing.T) {
+	s := NewState(StateOptions{})
+	w := sharedWorld()
+	in, out := Pos(5, 1, 5), Pos(21, 1, 5) // columns (0, 0) and (1, 0)
+	s.Update(func(tx *Tx) {
+		tx.LoadColumn(benchColumn(w, 0, 0, 0, 0))
+		tx.LoadColumn(benchColumn(w, 1, 0, 1, 0))
+		for _, p := range []BlockPos{in, out} {
+			tx.PutMachine(Machine{Kind: MachineSteamBoiler, Pos: p, Formed: true})
+			tx.SetBlockTags(p, []string{"ore:oreCopper"})
+		}
+	})
+	before := s.Snapshot()
+	s.Update(func(tx *Tx) {
+		assert.True(t, tx.UnloadColumn(0, 0))
+		_, ok := tx.Machine(in)
+		assert.False(t, ok, "the unloaded column's machine")
+		_, ok = tx.Machine(out)
+		assert.True(t, ok, "another column's machine")
+		assert.False(t, tx.UnloadColumn(0, 0), "already unloaded")
+	})
+	after := s.Snapshot()
+	require.Len(t, after.Machines, 1)
+	assert.Equal(t, out, after.Machines[0].Pos)
+	// The tag at in is gone: loading the same column again does not bring
+	// it back.
+	s.Update(func(tx *Tx) { tx.LoadColumn(benchColumn(w, 0, 0, 0, 0)) })
+	again := s.Snapshot()
+	assert.NotContains(t, again.BlockAt(in).Tags, "ore:oreCopper")
+	assert.Contains(t, again.BlockAt(out).Tags, "ore:oreCopper")
+	assert.Len(t, before.Machines, 2, "the earlier snapshot is unchanged")
+	assert.Contains(t, before.BlockAt(in).Tags, "ore:oreCopper")
+}

@@ -726,20 +726,27 @@ func (c *conn) sendChunks() error {
 		if err := c.send(StageChunks, p); err != nil {
 			return err
 		}
-		cols := map[world.ChunkPos]bool{}
-		switch p := p.(type) {
-		case *proto17.ChunkData:
-			cols[world.ChunkPos{X: int(p.X), Z: int(p.Z)}] = true
-		case *proto17.MapChunkBulk:
-			for _, bc := range p.Columns {
-				cols[world.ChunkPos{X: int(bc.X), Z: int(bc.Z)}] = true
-			}
-		}
-		for _, m := range s.modPackets(cols) {
+		for _, m := range s.modPackets(packetColumns(p)) {
 			if err := c.send(StageNone, m); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// packetColumns are the columns a chunk packet loads (none for an unload).
+func packetColumns(p proto17.Packet) map[world.ChunkPos]bool {
+	cols := map[world.ChunkPos]bool{}
+	switch p := p.(type) {
+	case *proto17.ChunkData:
+		if !p.Unload() {
+			cols[world.ChunkPos{X: int(p.X), Z: int(p.Z)}] = true
+		}
+	case *proto17.MapChunkBulk:
+		for _, bc := range p.Columns {
+			cols[world.ChunkPos{X: int(bc.X), Z: int(bc.Z)}] = true
+		}
+	}
+	return cols
 }

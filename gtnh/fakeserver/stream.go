@@ -110,6 +110,11 @@ func (c *conn) streamLocked(out *outbox) {
 	}
 	for _, p := range pkts {
 		out.to(c, StageNone, p)
+		// The tiles of a column that comes (back) into view follow it,
+		// as at the join.
+		for _, m := range s.modPackets(packetColumns(p)) {
+			out.to(c, StageNone, m)
+		}
 	}
 }
 
