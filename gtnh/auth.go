@@ -58,7 +58,9 @@ func (s Secret) MarshalZerologObject(e *zerolog.Event) { e.Str("secret", redacte
 type AuthProvider interface {
 	// Name is the account's player name, sent in Login Start.
 	Name() string
-	// Join registers the join of serverHash with the session service.
+	// Join registers the join of serverHash with the session service. An
+	// error that a retry cannot heal (the user must sign in again) should
+	// match ErrCredentialsRefused, so that the client stops reconnecting.
 	Join(ctx context.Context, serverHash string) error
 }
 

@@ -77,6 +77,12 @@ var (
 	// encryption) and no AuthProvider is configured.
 	ErrNoAuthProvider = errors.New("the server is in online mode (it sent an Encryption Request) and no authentication provider is configured; " +
 		"use an offline-mode server or configure an AuthProvider")
+	// ErrCredentialsRefused marks an AuthProvider error that no retry can
+	// heal: the account's saved sign-in was refused or is missing or
+	// unusable, and only the user can sign in again. An AuthProvider's Join
+	// returns an error that matches it (errors.Is); the client then stops
+	// reconnecting instead of asking again at every attempt.
+	ErrCredentialsRefused = errors.New("the account's sign-in was refused; sign in again")
 	// ErrClosed is returned by a closed client.
 	ErrClosed = errors.New("gtnh: client closed")
 	// ErrNotConnected: the client has no live connection now.
@@ -84,10 +90,11 @@ var (
 )
 
 // fatal reports errors after which reconnecting cannot help: no way to
-// authenticate, a broken FML handshake, or a kick that says so.
+// authenticate (no provider, or credentials the provider says only the user
+// can renew), a broken FML handshake, or a kick that says so.
 func fatal(err error) bool {
 	var he *HandshakeError
-	if errors.Is(err, ErrNoAuthProvider) || errors.As(err, &he) {
+	if errors.Is(err, ErrNoAuthProvider) || errors.Is(err, ErrCredentialsRefused) || errors.As(err, &he) {
 		return true
 	}
 	var ke *KickError

@@ -66,6 +66,16 @@ func (a *Account) SignIn(ctx context.Context) (*Login, error) {
 	return l, nil
 }
 
+// signInNeeded is a failure only the user can mend by signing in again
+// (`agent login`): it keeps its cause's text and matches
+// gtnh.ErrCredentialsRefused, so a client stops reconnecting on it.
+type signInNeeded struct{ error }
+
+func (e signInNeeded) Unwrap() error { return e.error }
+
+// Is makes the error match gtnh.ErrCredentialsRefused.
+func (e signInNeeded) Is(target error) bool { return target == gtnh.ErrCredentialsRefused }
+
 // Session returns a login whose Minecraft token is valid for at least the
 // margin. It uses the cache; renews an expired Minecraft token with the
 // Microsoft token (refreshed first when it too has expired); and starts a
@@ -73,6 +83,15 @@ func (a *Account) SignIn(ctx context.Context) (*Login, error) {
 // refused, and only when Prompt is set. A cache others can read is never
 // used: with Prompt it is replaced by a new sign-in, without it the
 // *PermissionError is returned.
+//
+// A refresh token the token endpoint refuses as invalid_grant (RFC 6749
+// §5.2: "invalid, expired, revoked") is forgotten: the cache file is
+// removed, unless another process has meanwhile saved a different login
+// there. Without Prompt, every failure that only a new sign-in mends (no
+// cache, an unusable or readable cache, another application id, a refused
+// refresh token) matches gtnh.ErrCredentialsRefused and says to run `agent
+// login`; network failures and service outages do not, so they are
+// retried.
 func (a *Account) Session(ctx context.Context) (*Login, error) {
 	l, err := a.Cache.Load()
 	var perm *PermissionError
@@ -80,12 +99,14 @@ func (a *Account) Session(ctx context.Context) (*Login, error) {
 	case err == nil && l.ClientID != a.Client.ClientID:
 		// Refresh tokens are bound to the application that got them.
 		if a.Prompt == nil {
-			return nil, fmt.Errorf("the saved login was made with another Azure application id: run `agent login`")
+			return nil, signInNeeded{errors.New("the saved login was made with another Azure application id: run `agent login`")}
 		}
 		return a.SignIn(ctx)
 	case err == nil:
 	case (errors.Is(err, ErrNotLoggedIn) || errors.As(err, &perm)) && a.Prompt != nil:
 		return a.SignIn(ctx)
+	case errors.Is(err, ErrNotLoggedIn) || errors.As(err, &perm) || errors.Is(err, errCacheUnreadable):
+		return nil, signInNeeded{err}
 	default:
 		return nil, err
 	}
@@ -95,13 +116,17 @@ func (a *Account) Session(ctx context.Context) (*Login, error) {
 	msa := l.MSA
 	if !a.valid(msa.Expires) || msa.Access.Empty() {
 		fresh, err := a.Client.Refresh(ctx, msa.Refresh)
-		if errors.Is(err, ErrRefreshRefused) && a.Prompt != nil {
-			return a.SignIn(ctx)
+		if errors.Is(err, ErrRefreshRefused) {
+			forgotten := a.forget(l, err)
+			if a.Prompt != nil {
+				return a.SignIn(ctx)
+			}
+			if forgotten {
+				return nil, signInNeeded{fmt.Errorf("%w; the saved sign-in was removed: run `agent login` to sign in again", err)}
+			}
+			return nil, signInNeeded{fmt.Errorf("%w: run `agent login` to sign in again", err)}
 		}
 		if err != nil {
-			if errors.Is(err, ErrRefreshRefused) {
-				return nil, fmt.Errorf("%w: run `agent login`", err)
-			}
 			return nil, err
 		}
 		msa = *fresh
@@ -114,6 +139,31 @@ func (a *Account) Session(ctx context.Context) (*Login, error) {
 		return nil, err
 	}
 	return renewed, nil
+}
+
+// forget removes the cached login whose refresh token was refused as
+// invalid_grant, and reports whether it did. It first reads the cache again
+// and leaves it when it now holds another refresh token (a sign-in or
+// renewal by another process since). Other refusals (another 400 answer,
+// such as a misconfigured application) keep the cache.
+func (a *Account) forget(l *Login, refused error) bool {
+	var e *Error
+	if !errors.As(refused, &e) || e.Code != "invalid_grant" {
+		return false
+	}
+	now, err := a.Cache.Load()
+	if err != nil || now.MSA.Refresh.Reveal() != l.MSA.Refresh.Reveal() {
+		return false
+	}
+	removed, err := a.Cache.Remove()
+	if err != nil {
+		a.Client.Log.Warn().Err(err).Str("cache", a.Cache.Path).Msg("could not remove the refused Microsoft sign-in")
+		return false
+	}
+	if removed {
+		a.Client.Log.Warn().Str("cache", a.Cache.Path).Msg("the saved Microsoft sign-in was refused (invalid_grant) and removed; run `agent login` to sign in again")
+	}
+	return removed
 }
 
 // Provider is a gtnh.AuthProvider for a Microsoft account: its name is the

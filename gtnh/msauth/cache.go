@@ -39,6 +39,9 @@ type Cache struct {
 	Path string
 }
 
+// errCacheUnreadable marks a cache file whose content does not decode.
+var errCacheUnreadable = errors.New("unreadable file")
+
 // PermissionError reports a cache file that others may read. The cache
 // refuses such a file instead of quietly fixing its mode: the tokens in it
 // may already have been read, so the user should sign in again.
@@ -95,7 +98,7 @@ func (c *Cache) Load() (*Login, error) {
 	}
 	l, err := decodeCache(data)
 	if err != nil {
-		return nil, fmt.Errorf("login cache %s: %w (run `agent login` to replace it)", c.Path, err)
+		return nil, fmt.Errorf("login cache %s: %w: %w (run `agent login` to replace it)", c.Path, errCacheUnreadable, err)
 	}
 	return l, nil
 }
