@@ -521,6 +521,10 @@ func TestOresFromMetadata(t *testing.T) {
 	// generation (35 + 1000 + 16000 + 8000).
 	require.NoError(t, srv.SetBlocks(fakeserver.Block{X: 4, Y: 60, Z: 6, Name: fakeserver.OreBlock2, Meta: 25035}))
 	eventually(t, "the small ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreSmallCopper")) == 2 })
+	// A Moon copper ore (series 2, stone 7: 35 + 7000 + 8000) is
+	// ore:oreCopper, as GregTech names it.
+	require.NoError(t, srv.SetBlocks(fakeserver.Block{X: 4, Y: 60, Z: 8, Name: fakeserver.OreBlock2, Meta: 15035}))
+	eventually(t, "the Moon ore", func() bool { return len(c.State().Snapshot().NearestBlocks(64, 0, "ore:oreCopper")) == 3 })
 
 	machine(t, c, world.MachineCokeOven, world.Pos(3, 64, 1))
 	eventually(t, "the boiler's tile skipped", func() bool { return c.Stats().Skipped["PluginMessage(GregTech)"] == 1 })

@@ -31,7 +31,11 @@ type MachineInfo struct {
 type OreNames struct {
 	Stones      map[int]string // stone index → ore dictionary prefix
 	SmallPrefix string
-	Materials   map[int]string // material id → name
+	// OtherStonesPrefix is the prefix of regular ores in the stones of the
+	// metadata format that are not the legacy ones (Moon, the space
+	// stones); empty: they have no name.
+	OtherStonesPrefix string
+	Materials         map[int]string // material id → name
 }
 
 // SlotRange is a run of container slots.
@@ -156,7 +160,7 @@ func (d *Data) loadGregTech(dec *strictyaml.Decoder, root *yaml.Node) {
 	}
 
 	oresNode := top["ores"].Value
-	ores := dec.Mapping(oresNode, "ores", []string{"stones", "small_prefix", "materials"})
+	ores := dec.Mapping(oresNode, "ores", []string{"stones", "small_prefix", "other_stones_prefix", "materials"})
 	if oresNode != nil {
 		dec.Require(oresNode, "ores", ores, "stones", "small_prefix", "materials")
 	}
@@ -166,6 +170,9 @@ func (d *Data) loadGregTech(dec *strictyaml.Decoder, root *yaml.Node) {
 	}
 	if v := ores["small_prefix"].Value; v != nil {
 		d.Ores.SmallPrefix = orePrefix(dec, v, "ores.small_prefix")
+	}
+	if v := ores["other_stones_prefix"].Value; v != nil {
+		d.Ores.OtherStonesPrefix = orePrefix(dec, v, "ores.other_stones_prefix")
 	}
 	for id, f := range intKeys(dec, ores["materials"].Value, "ores.materials", 1, 999) {
 		path := strictyaml.Join("ores.materials", strconv.Itoa(id))

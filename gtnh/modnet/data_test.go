@@ -177,6 +177,7 @@ func TestLoadDataProblems(t *testing.T) {
 		{"stone index", GregTechFile, strings.Replace(okGregTech, "{0: ore}", "{16: ore}", 1), []string{"ores.stones.16: key must be an integer in 0..15", "ores.stones: no stones"}},
 		{"stone prefix", GregTechFile, strings.Replace(okGregTech, "{0: ore}", "{0: stone}", 1), []string{"ores.stones.0: ore dictionary prefix \"stone\""}},
 		{"small prefix", GregTechFile, strings.Replace(okGregTech, "small_prefix: oreSmall", "small_prefix: small", 1), []string{"ores.small_prefix: ore dictionary prefix"}},
+		{"other stones prefix", GregTechFile, strings.Replace(okGregTech, "small_prefix: oreSmall", "small_prefix: oreSmall\n  other_stones_prefix: moon", 1), []string{"ores.other_stones_prefix: ore dictionary prefix \"moon\""}},
 		{"material id", GregTechFile, strings.Replace(okGregTech, "{35: Copper}", "{1000: Copper}", 1), []string{"ores.materials.1000: key must be an integer in 1..999", "ores.materials: no materials"}},
 		{"material name", GregTechFile, strings.Replace(okGregTech, "{35: Copper}", "{35: \"Copper Ore\"}", 1), []string{"must be one word"}},
 		{"ores missing", GregTechFile, "machines: {}\n", []string{": ores: required field is missing"}},

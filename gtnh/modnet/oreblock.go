@@ -48,8 +48,9 @@ type OreBlock struct {
 	// stone id (StoneStone … StoneBasalt), meaningful when Legacy is set.
 	Ore Ore
 	// Legacy is set when the stone is one of the seven legacy stones (series
-	// 2, index 0-6), which config/gregtech.yaml names; the other stones
-	// (Moon, the space stones of series 3-7) have no ore name in the data.
+	// 2, index 0-6), which config/gregtech.yaml names one by one; the other
+	// stones (Moon, the space stones of series 3-7) share one prefix
+	// (OreNames.OtherStonesPrefix).
 	Legacy bool
 }
 
@@ -109,11 +110,25 @@ func (b OreBlock) Meta() int {
 func (b OreBlock) Name() string { return oreBlockPrefix + strconv.Itoa(b.Series) }
 
 // OreBlockName is the ore dictionary name of an ore block of the metadata
-// format (config/gregtech.yaml, as OreName): only the legacy stones have
-// names in the data, so a Moon or space-stone ore is an error.
+// format (config/gregtech.yaml, as OreName). The legacy stones have their
+// own prefixes; the others (Moon, the space stones) share
+// OtherStonesPrefix (GregTech's StoneType leaves them OrePrefixes.ore), and
+// without it in the data they are an error. A small ore is named with the
+// small prefix whatever its stone.
 func (d *Data) OreBlockName(b OreBlock) (string, error) {
-	if !b.Legacy {
+	if b.Legacy {
+		return d.OreName(b.Ore)
+	}
+	if d.Ores.OtherStonesPrefix == "" {
 		return "", fmt.Errorf("gregtech ore %s:%d: stone %d of series %d has no ore name in the data", b.Name(), b.Meta(), b.StoneIndex, b.Series)
 	}
-	return d.OreName(b.Ore)
+	mat, ok := d.Ores.Materials[b.Ore.Material]
+	if !ok {
+		return "", fmt.Errorf("%w: material %d", ErrUnknownOre, b.Ore.Material)
+	}
+	prefix := d.Ores.OtherStonesPrefix
+	if b.Ore.Small {
+		prefix = d.Ores.SmallPrefix
+	}
+	return "ore:" + prefix + mat, nil
 }

@@ -90,6 +90,13 @@ func TestOreBlockName(t *testing.T) {
 		{"gregtech:gt.blockores2", 24035, "ore:oreSmallCopper"},
 		{"gregtech:gt.blockores2", 9035, "ore:oreNetherrackCopper"},
 		{"gregtech:gt.blockores2", 14057, "ore:oreBasaltTin"},
+		// Moon (series 2, stone 7) and the space stones: OrePrefixes.ore,
+		// as GregTech registers them.
+		{"gregtech:gt.blockores2", 15035, "ore:oreCopper"},
+		{"gregtech:gt.blockores2", 31035, "ore:oreSmallCopper"},
+		{"gregtech:gt.blockores3", 8035, "ore:oreCopper"},
+		{"gregtech:gt.blockores7", 3057, "ore:oreTin"},
+		{"gregtech:gt.blockores6", 23086, "ore:oreSmallGold"},
 	} {
 		b, err := OreFromBlock(tc.name, tc.meta)
 		require.NoError(t, err)
@@ -100,10 +107,17 @@ func TestOreBlockName(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		meta int
-	}{{"gregtech:gt.blockores2", 15035}, {"gregtech:gt.blockores3", 8035}, {"gregtech:gt.blockores2", 8998}} {
+	}{{"gregtech:gt.blockores2", 8998}, {"gregtech:gt.blockores3", 8998}} {
 		b, err := OreFromBlock(tc.name, tc.meta)
 		require.NoError(t, err)
 		_, err = d.OreBlockName(b)
-		assert.Error(t, err, "%s:%d", tc.name, tc.meta)
+		assert.ErrorIs(t, err, ErrUnknownOre, "%s:%d: an unknown material", tc.name, tc.meta)
 	}
+	// Data without other_stones_prefix names only the legacy stones.
+	legacyOnly := *d
+	legacyOnly.Ores.OtherStonesPrefix = ""
+	moon, err := OreFromBlock("gregtech:gt.blockores2", 15035)
+	require.NoError(t, err)
+	_, err = legacyOnly.OreBlockName(moon)
+	assert.ErrorContains(t, err, "no ore name in the data")
 }
