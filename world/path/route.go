@@ -129,7 +129,8 @@ type Router struct {
 	gen    *Finder // move generator and heuristic
 	finder *Finder // exact legs
 	local  localSearch
-	graph  regionGraph
+	scratch graphScratch
+	graph   portalGraph
 
 	regions map[regionKey]*region
 	borders map[borderKey]*border

@@ -145,3 +145,67 @@ func TestRepresentatives(t *testing.T) {
 		assert.Equal(t, c.want, representatives(c.n, c.spacing), "n %d spacing %d", c.n, c.spacing)
 	}
 }
+
+// TestBenchGridColumn checks ColumnGrid.Column against Cell, inside the
+// world, outside it and across both height bounds, and that standHeights
+// finds the same heights through either.
+func TestBenchGridColumn(t *testing.T) {
+	g := NewBenchGrid(sharedWorld())
+	out := make([]Cell, routeH+3)
+	for _, c := range [][2]int{{0, 0}, {17, 200}, {255, 255}, {128, 64}, {-1, 5}, {5, 256}, {300, -20}} {
+		x, z := c[0], c[1]
+		g.Column(x, z, RouteMinY-1, out)
+		for i, got := range out {
+			require.Equal(t, g.Cell(x, RouteMinY-1+i, z), got, "column (%d, %d) at y %d", x, z, RouteMinY-1+i)
+		}
+		cellOnly := GridFunc(g.Cell)
+		assert.Equal(t, standHeights(cellOnly, x, z, nil), standHeights(g, x, z, nil), "column (%d, %d)", x, z)
+	}
+	assert.NotEmpty(t, standHeights(g, 17, 200, nil))
+}
+
+// TestRegionCostsQueues checks the bucket queue (dial) against the binary
+// heap (dijkstra) on every portal of regions of the tiled world, and that
+// a cost model whose cheapest move rounds to zero milli-ticks, which the
+// buckets cannot take, still gets exact costs from the heap.
+func TestRegionCostsQueues(t *testing.T) {
+	g := tiled()
+	r, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	for _, k := range []regionKey{{7, 13}, {2, 3}, {3, 11}, {23, 18}, {8, 0}} {
+		rg := r.regionAt(k)
+		gr := &portalGraph{}
+		r.scratch.build(r, k, rg.portals, gr)
+		require.GreaterOrEqual(t, gr.lo, int64(1))
+		for i := range rg.portals {
+			a, b := make([]int64, len(rg.portals)), make([]int64, len(rg.portals))
+			r.scratch.dial(gr, int32(i), a)
+			r.scratch.dijkstra(gr, int32(i), b)
+			require.Equal(t, b, a, "region %v portal %d", k, i)
+		}
+	}
+
+	cheap, err := NewRouter(g, RouteOptions{Options: Options{Costs: Costs{Walk: 1e-6, Swim: 1e-6, Jump: 1e-6}}})
+	require.NoError(t, err)
+	k := regionKey{7, 13}
+	rg := cheap.regionAt(k)
+	gr := &portalGraph{}
+	cheap.scratch.build(cheap, k, rg.portals, gr)
+	require.Zero(t, gr.lo, "the cost model must give moves of zero milli-ticks")
+	masked := GridFunc(func(x, y, z int) Cell {
+		if regionOf(x, z) != k {
+			return Unknown
+		}
+		return g.Cell(x, y, z)
+	})
+	for i, p := range rg.portals {
+		dist := dijkstra(t, masked, p, cheap.opt.Options)
+		for j, q := range rg.portals {
+			want, ok := dist[q]
+			if !ok {
+				want = -1
+			}
+			assert.Equal(t, want, cheap.distRow(rg, int32(i))[j], "%v→%v", p, q)
+		}
+	}
+}
