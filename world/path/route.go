@@ -126,9 +126,9 @@ type Router struct {
 	opt     RouteOptions
 	spacing int
 
-	gen    *Finder // move generator and heuristic
-	finder *Finder // exact legs
-	local  localSearch
+	gen     *Finder // move generator and heuristic
+	finder  *Finder // exact legs
+	local   localSearch
 	scratch graphScratch
 	graph   portalGraph
 
