@@ -1,6 +1,7 @@
 package path
 
 import (
+	"math"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -412,7 +413,8 @@ func (gs *graphScratch) build(r *Router, k regionKey, portals []world.BlockPos, 
 	}
 }
 
-// reset readies dist and done for a search of g and row for its costs.
+// reset readies dist (unreached: math.MaxInt64) and done for a search of
+// g and row for its costs.
 func (gs *graphScratch) reset(g *portalGraph, row []int64) ([]int64, []bool) {
 	for j := range row {
 		row[j] = -1
@@ -420,8 +422,9 @@ func (gs *graphScratch) reset(g *portalGraph, row []int64) ([]int64, []bool) {
 	n := len(g.target)
 	dist, done := gs.dist[:n], gs.done[:n]
 	for v := range dist {
-		dist[v], done[v] = -1, false
+		dist[v] = math.MaxInt64
 	}
+	clear(done)
 	return dist, done
 }
 
@@ -448,7 +451,7 @@ func (gs *graphScratch) dijkstra(g *portalGraph, i int32, row []int64) {
 		}
 		for a := g.start[v]; a < g.start[v+1]; a++ {
 			w, nd := g.to[a], e.d+g.cost[a]
-			if !done[w] && (dist[w] < 0 || nd < dist[w]) {
+			if nd < dist[w] {
 				dist[w] = nd
 				h = pushLocal(h, localEntry{nd, w})
 			}
@@ -495,9 +498,10 @@ func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
 				row[t] = d
 				left--
 			}
-			for a := g.start[v]; a < g.start[v+1]; a++ {
-				w, nd := g.to[a], d+g.cost[a]
-				if !done[w] && (dist[w] < 0 || nd < dist[w]) {
+			// A done node's cost is final and no dearer than nd.
+			to, cost := g.to[g.start[v]:g.start[v+1]], g.cost[g.start[v]:g.start[v+1]]
+			for a, w := range to {
+				if nd := d + cost[a]; nd < dist[w] {
 					dist[w] = nd
 					s := int(nd/lo) % ring
 					bs[s] = append(bs[s], w)

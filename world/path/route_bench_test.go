@@ -3,7 +3,9 @@ package path
 import (
 	"fmt"
 	"math"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -142,6 +144,16 @@ func BenchmarkFrontierRoute(b *testing.B) {
 	}
 }
 
+// cpuTime is the CPU time the process has used (user and system): on a
+// shared machine it varies less with the load than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // BenchmarkColdRoute times the first route through new terrain: each
 // iteration plans with a new Router, so every region the route reaches is
 // built (its portals, the borders they come from and the costs between
@@ -153,6 +165,7 @@ func BenchmarkColdRoute(b *testing.B) {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
 			from, to := longRoute(d)
 			var rt Route
+			cpu := cpuTime()
 			for b.Loop() {
 				r, err := NewRouter(g, RouteOptions{})
 				require.NoError(b, err)
@@ -160,6 +173,7 @@ func BenchmarkColdRoute(b *testing.B) {
 				require.NoError(b, err)
 				require.True(b, rt.Complete, "%v", rt.Reason)
 			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(rt.BuildTime.Microseconds())/1000, "build-ms")
 			b.ReportMetric(float64(rt.RegionsBuilt), "regions")
 			b.ReportMetric(float64(rt.RowsBuilt), "rows")
