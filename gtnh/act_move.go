@@ -21,25 +21,72 @@ const maxReplans = 4
 // Unknown.
 func snapshotGrid(snap *world.Snapshot, loaded map[[2]int]bool) path.Grid {
 	chunks, _ := world.ChunksOf(snap.Blocks)
-	cache := map[world.StateID]path.Cell{}
-	return path.GridFunc(func(x, y, z int) path.Cell {
-		if y < 0 {
-			return path.Unknown
+	return &snapGrid{chunks: chunks, loaded: loaded, cache: map[world.StateID]path.Cell{}, lastCell: path.Unknown}
+}
+
+// snapGrid is snapshotGrid's grid. It reads whole columns for the
+// long-route planner (path.ColumnGrid) with one lookup of the chunk column
+// instead of one per block.
+type snapGrid struct {
+	chunks *world.Chunks
+	loaded map[[2]int]bool
+	cache  map[world.StateID]path.Cell
+	// last is the state classified last and its cell: most reads repeat
+	// the one before (air above the ground, stone below).
+	last     world.StateID
+	lastCell path.Cell
+}
+
+var _ path.ColumnGrid = (*snapGrid)(nil)
+
+// Cell implements path.Grid.
+func (g *snapGrid) Cell(x, y, z int) path.Cell {
+	if y < 0 {
+		return path.Unknown
+	}
+	if y > 255 {
+		return path.Passable
+	}
+	if g.chunks == nil || !g.loaded[[2]int{x >> 4, z >> 4}] {
+		return path.Unknown
+	}
+	return g.classify(g.chunks.StateAt(x, y, z))
+}
+
+// Column implements path.ColumnGrid.
+func (g *snapGrid) Column(x, z, y0 int, out []path.Cell) {
+	var col *world.Column
+	known := g.chunks != nil && g.loaded[[2]int{x >> 4, z >> 4}]
+	if known {
+		col = g.chunks.Column(x>>4, z>>4)
+	}
+	for i := range out {
+		switch y := y0 + i; {
+		case y < 0:
+			out[i] = path.Unknown
+		case y > 255:
+			out[i] = path.Passable
+		case !known:
+			out[i] = path.Unknown
+		case col == nil:
+			out[i] = g.classify(world.AirState)
+		default:
+			out[i] = g.classify(col.StateAt(x, y, z))
 		}
-		if y > 255 {
-			return path.Passable
-		}
-		if chunks == nil || !loaded[[2]int{x >> 4, z >> 4}] {
-			return path.Unknown
-		}
-		st := chunks.StateAt(x, y, z)
-		if c, ok := cache[st]; ok {
-			return c
-		}
-		c := path.ClassifyByTags(chunks.Resolver().Block(st))
-		cache[st] = c
-		return c
-	})
+	}
+}
+
+func (g *snapGrid) classify(st world.StateID) path.Cell {
+	if st == g.last && g.lastCell != path.Unknown {
+		return g.lastCell
+	}
+	c, ok := g.cache[st]
+	if !ok {
+		c = path.ClassifyByTags(g.chunks.Resolver().Block(st))
+		g.cache[st] = c
+	}
+	g.last, g.lastCell = st, c
+	return c
 }
 
 // route turns path steps into waypoints at block centres, at the height
