@@ -35,6 +35,10 @@ type snapGrid struct {
 	// the one before (air above the ground, stone below).
 	last     world.StateID
 	lastCell path.Cell
+	// The chunk column read last (column).
+	colValid, colKnown bool
+	colX, colZ         int
+	col                *world.Column
 }
 
 var _ path.ColumnGrid = (*snapGrid)(nil)
@@ -47,19 +51,19 @@ func (g *snapGrid) Cell(x, y, z int) path.Cell {
 	if y > 255 {
 		return path.Passable
 	}
-	if g.chunks == nil || !g.loaded[[2]int{x >> 4, z >> 4}] {
+	col, known := g.column(x>>4, z>>4)
+	switch {
+	case !known:
 		return path.Unknown
+	case col == nil:
+		return g.classify(world.AirState)
 	}
-	return g.classify(g.chunks.StateAt(x, y, z))
+	return g.classify(col.StateAt(x, y, z))
 }
 
 // Column implements path.ColumnGrid.
 func (g *snapGrid) Column(x, z, y0 int, out []path.Cell) {
-	var col *world.Column
-	known := g.chunks != nil && g.loaded[[2]int{x >> 4, z >> 4}]
-	if known {
-		col = g.chunks.Column(x>>4, z>>4)
-	}
+	col, known := g.column(x>>4, z>>4)
 	for i := range out {
 		switch y := y0 + i; {
 		case y < 0:
@@ -74,6 +78,22 @@ func (g *snapGrid) Column(x, z, y0 int, out []path.Cell) {
 			out[i] = g.classify(col.StateAt(x, y, z))
 		}
 	}
+}
+
+// column returns chunk column (cx, cz) (nil: all air) and whether it is
+// known, remembering the last one asked for: a search reads the cells
+// around one position at a time, nearly all in one column.
+func (g *snapGrid) column(cx, cz int) (*world.Column, bool) {
+	if g.colValid && cx == g.colX && cz == g.colZ {
+		return g.col, g.colKnown
+	}
+	var col *world.Column
+	known := g.chunks != nil && g.loaded[[2]int{cx, cz}]
+	if known {
+		col = g.chunks.Column(cx, cz)
+	}
+	g.colValid, g.colX, g.colZ, g.col, g.colKnown = true, cx, cz, col, known
+	return col, known
 }
 
 func (g *snapGrid) classify(st world.StateID) path.Cell {

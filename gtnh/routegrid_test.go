@@ -28,20 +28,43 @@ func TestSnapGridColumn(t *testing.T) {
 	}{
 		{3, 63, 4, "minecraft:stone"}, {3, 64, 4, "minecraft:water"}, {-5, 0, -7, "minecraft:bedrock"},
 		{-5, 255, -7, "minecraft:stone_slab"}, {20, 70, 3, "minecraft:fence"}, {20, 71, 3, "minecraft:carpet"},
+		{3, 63, 20, "minecraft:stone"},
 	} {
 		st, ok := res.State(b.name, 0)
 		require.True(t, ok, b.name)
 		store.SetState(b.x, b.y, b.z, st)
 	}
 	loaded := map[[2]int]bool{{0, 0}: true, {-1, -1}: true, {5, 5}: true}
-	g := snapshotGrid(&world.Snapshot{Blocks: store.View()}, loaded)
+	view := store.View()
+	g := snapshotGrid(&world.Snapshot{Blocks: view}, loaded)
 	cg, ok := g.(path.ColumnGrid)
 	require.True(t, ok, "the snapshot grid reads whole columns")
+	// want classifies a block independently of the grid's caches.
+	want := func(x, y, z int) path.Cell {
+		switch {
+		case y < 0:
+			return path.Unknown
+		case y > 255:
+			return path.Passable
+		case !loaded[[2]int{x >> 4, z >> 4}]:
+			return path.Unknown
+		}
+		return path.ClassifyByTags(view.BlockAt(world.Pos(x, y, z)))
+	}
 	out := make([]path.Cell, 260)
-	for _, c := range [][2]int{{3, 4}, {-5, -7}, {20, 3}, {0, 15}, {85, 90}, {40, 40}} {
+	// Columns (0, 0) and (0, 1), (5, 5) and (5, 0) share cx: one of each
+	// pair is loaded.
+	cols := [][2]int{{3, 4}, {3, 20}, {-5, -7}, {20, 3}, {0, 15}, {85, 90}, {85, 10}, {40, 40}}
+	for _, c := range cols {
 		cg.Column(c[0], c[1], -2, out)
 		for i, got := range out {
-			require.Equal(t, g.Cell(c[0], i-2, c[1]), got, "column %v at y %d", c, i-2)
+			require.Equal(t, want(c[0], i-2, c[1]), got, "column %v at y %d", c, i-2)
+		}
+	}
+	// Cell, hopping between columns at every read.
+	for y := -2; y < 258; y++ {
+		for _, c := range cols {
+			require.Equal(t, want(c[0], y, c[1]), g.Cell(c[0], y, c[1]), "cell %v at y %d", c, y)
 		}
 	}
 	cg.Column(3, 4, 60, out[:6])
