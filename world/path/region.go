@@ -131,6 +131,41 @@ func standHeights(g Grid, x, z int, out []int) []int {
 	return out
 }
 
+// crossHeights appends the feet heights in column (x, z) a body may stand
+// at and step from into the column beside it across a border, standing at
+// one of the heights ya there (ascending): a move changes the height by at
+// most a jump up (+1) or a drop (−MaxDrop), and ends where a body may
+// stand, so only the heights from y−1 to y+MaxDrop of each y in ya can
+// start one. It reads a few cells per height instead of the column.
+func (r *Router) crossHeights(x, z int, ya, out []int) []int {
+	next := RouteMinY
+	for _, y := range ya {
+		for h := max(y-1, next); h <= min(y+r.gen.maxDrop, RouteMaxY); h++ {
+			if standsAt(r.grid, x, h, z) {
+				out = append(out, h)
+			}
+			next = h + 1
+		}
+	}
+	return out
+}
+
+// standsAt is standHeights' rule at one height.
+func standsAt(g Grid, x, y, z int) bool {
+	if !isClear(g.Cell(x, y+1, z)) {
+		return false
+	}
+	switch g.Cell(x, y, z) {
+	case Passable:
+		return g.Cell(x, y-1, z) == Solid
+	case Water, Low:
+		return true
+	case Slab:
+		return y+2 > RouteMaxY+1 || isClear(g.Cell(x, y+2, z))
+	}
+	return false
+}
+
 // crossing is one cardinal move pair across a border at offset t along it:
 // a on the low side, b on the high side, with the costs of a→b and b→a
 // (-1 when that move does not exist).
@@ -157,7 +192,7 @@ func (r *Router) buildBorder(bk borderKey) *border {
 		return b
 	}
 	var cs []crossing
-	var ys []int
+	var ya, yb []int
 	for t := 0; t < regionSide; t++ {
 		var ax, az, bx, bz int
 		if bk.axis == 0 {
@@ -167,16 +202,16 @@ func (r *Router) buildBorder(bk borderKey) *border {
 			ax, az = lo.cx<<regionShift+t, lo.cz<<regionShift+regionSide-1
 			bx, bz = ax, az+1
 		}
-		ys = standHeights(r.grid, ax, az, ys[:0])
-		for _, y := range ys {
+		ya = standHeights(r.grid, ax, az, ya[:0])
+		for _, y := range ya {
 			for _, m := range r.gen.neighbors(ax, y, az, r.grid.Cell(ax, y, az)) {
 				if m.x == bx && m.z == bz {
 					cs = append(cs, crossing{t: t, a: world.Pos(ax, y, az), b: world.Pos(bx, m.y, bz), ab: m.cost, ba: -1})
 				}
 			}
 		}
-		ys = standHeights(r.grid, bx, bz, ys[:0])
-		for _, y := range ys {
+		yb = r.crossHeights(bx, bz, ya, yb[:0])
+		for _, y := range yb {
 			for _, m := range r.gen.neighbors(bx, y, bz, r.grid.Cell(bx, y, bz)) {
 				if m.x != ax || m.z != az {
 					continue

@@ -1,6 +1,7 @@
 package path
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -208,4 +209,120 @@ func TestRegionCostsQueues(t *testing.T) {
 			assert.Equal(t, want, cheap.distRow(rg, int32(i))[j], "%v→%v", p, q)
 		}
 	}
+}
+
+// fullScanBorder is buildBorder reading both columns of each offset whole
+// (standHeights on each side), as it did before crossHeights: the
+// reference for buildBorder, which reads the far column only near the
+// heights that can cross.
+func fullScanBorder(r *Router, bk borderKey) *border {
+	b := &border{}
+	lo, hi := bk.k, bk.k
+	if bk.axis == 0 {
+		hi.cx++
+	} else {
+		hi.cz++
+	}
+	if !r.isLoaded(lo) || !r.isLoaded(hi) {
+		return b
+	}
+	var cs []crossing
+	var ys []int
+	for t := 0; t < regionSide; t++ {
+		var ax, az, bx, bz int
+		if bk.axis == 0 {
+			ax, az = lo.cx<<regionShift+regionSide-1, lo.cz<<regionShift+t
+			bx, bz = ax+1, az
+		} else {
+			ax, az = lo.cx<<regionShift+t, lo.cz<<regionShift+regionSide-1
+			bx, bz = ax, az+1
+		}
+		ys = standHeights(r.grid, ax, az, ys[:0])
+		for _, y := range ys {
+			for _, m := range r.gen.neighbors(ax, y, az, r.grid.Cell(ax, y, az)) {
+				if m.x == bx && m.z == bz {
+					cs = append(cs, crossing{t: t, a: world.Pos(ax, y, az), b: world.Pos(bx, m.y, bz), ab: m.cost, ba: -1})
+				}
+			}
+		}
+		ys = standHeights(r.grid, bx, bz, ys[:0])
+		for _, y := range ys {
+			for _, m := range r.gen.neighbors(bx, y, bz, r.grid.Cell(bx, y, bz)) {
+				if m.x != ax || m.z != az {
+					continue
+				}
+				merged := false
+				for i := range cs {
+					if cs[i].t == t && cs[i].a.Y == m.y && cs[i].b.Y == y {
+						cs[i].ba, merged = m.cost, true
+					}
+				}
+				if !merged {
+					cs = append(cs, crossing{t: t, a: world.Pos(ax, m.y, az), b: world.Pos(bx, y, bz), ab: -1, ba: m.cost})
+				}
+			}
+		}
+	}
+	// Entrances: chains over consecutive offsets.
+	var chains [][]crossing
+	for _, c := range cs {
+		joined := false
+		for i := range chains {
+			last := chains[i][len(chains[i])-1]
+			if last.t == c.t-1 && abs(last.a.Y-c.a.Y) <= 1 && abs(last.b.Y-c.b.Y) <= 1 {
+				chains[i] = append(chains[i], c)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			chains = append(chains, []crossing{c})
+		}
+	}
+	for _, ch := range chains {
+		for _, i := range representatives(len(ch), r.spacing) {
+			c := ch[i]
+			if c.ab >= 0 {
+				b.links = append(b.links, link{c.a, c.b, c.ab})
+			}
+			if c.ba >= 0 {
+				b.links = append(b.links, link{c.b, c.a, c.ba})
+			}
+		}
+	}
+	return b
+}
+
+// TestBorderReadsNearCrossings checks the borders of rough random worlds
+// (water, lava, pits, pillars, slabs, carpets, fences, overhangs), of the
+// tiled world and of the wall world, with drops of 1 to 6 blocks, against
+// full scans of both columns.
+func TestBorderReadsNearCrossings(t *testing.T) {
+	type testWorld struct {
+		name string
+		g    Grid
+		n    int // regions along x and z
+	}
+	worlds := []testWorld{{"tiled", tiled(), 20}, {"wall", wallWorld(64, 40, 20), 4}}
+	for seed := uint64(0); seed < 8; seed++ {
+		worlds = append(worlds, testWorld{fmt.Sprintf("random %d", seed), randomWorld(seed, 48, 48), 3})
+	}
+	links := 0
+	for _, w := range worlds {
+		for _, drop := range []int{1, 3, 6} {
+			r, err := NewRouter(w.g, RouteOptions{Options: Options{MaxDrop: drop}})
+			require.NoError(t, err)
+			for cx := 0; cx < w.n; cx++ {
+				for cz := 0; cz < w.n; cz++ {
+					for axis := uint8(0); axis < 2; axis++ {
+						bk := borderKey{regionKey{cx, cz}, axis}
+						got := r.buildBorder(bk).links
+						require.Equal(t, fullScanBorder(r, bk).links, got, "%s, drop %d, border %v", w.name, drop, bk)
+						links += len(got)
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, links, 1000)
 }
