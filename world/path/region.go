@@ -2,6 +2,7 @@ package path
 
 import (
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -347,7 +348,7 @@ func (r *Router) distRow(rg *region, i int32) []int64 {
 	t := time.Now()
 	g := &r.graph
 	r.scratch.build(r, rg.k, rg.portals, g)
-	buckets := g.lo >= 1 && g.hi/g.lo < maxBuckets
+	buckets := g.lo >= 1 && g.hi/g.lo < maxBuckets/4
 	for j := range rg.portals {
 		row := make([]int64, len(rg.portals))
 		if buckets {
@@ -362,8 +363,7 @@ func (r *Router) distRow(rg *region, i int32) []int64 {
 	return rg.dist[i]
 }
 
-// maxBuckets bounds the ring of graphScratch.dial: the dearest move over
-// the cheapest.
+// maxBuckets bounds the ring of graphScratch.dial.
 const maxBuckets = 1 << 10
 
 // portalGraph is the positions of one region that its portals reach by
@@ -495,17 +495,19 @@ func (gs *graphScratch) dijkstra(g *portalGraph, i int32, row []int64) {
 	gs.heap = h
 }
 
-// dial is dijkstra with a bucket queue (Dial's algorithm with buckets lo
-// wide, lo the cheapest move): a node in bucket k has a cost below
-// (k+1)·lo, and a move from it costs at least lo, so it cannot lower
-// another node of bucket k: every node of a bucket is final when the
-// bucket is reached, in any order. The costs are the same as dijkstra's;
-// a ring of hi/lo+2 buckets holds every pending cost (hi the dearest
-// move). It needs lo ≥ 1.
+// dial is dijkstra with a bucket queue (Dial's algorithm with buckets w
+// wide, w ≤ lo, the cheapest move): a node in bucket k has a cost below
+// (k+1)·w, and a move from it costs at least w, so it cannot lower another
+// node of bucket k: every node of a bucket is final when the bucket is
+// reached, in any order. The costs are the same as dijkstra's. w is the
+// power of two at most lo, so that a bucket is a shift and its place in the
+// ring (of at least hi/w+2 buckets, hi the dearest move, which holds every
+// pending cost) a mask. It needs 1 ≤ lo and hi/lo < maxBuckets/4.
 func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
 	dist, done := gs.reset(g, row)
-	lo := g.lo
-	ring := int(g.hi/lo) + 2
+	shift := uint(bits.Len64(uint64(g.lo)) - 1)
+	ring := 1 << bits.Len64(uint64(g.hi>>shift)+1) // > hi/w+1
+	mask := ring - 1
 	if len(gs.ring) < ring {
 		gs.ring = append(gs.ring, make([][]int32, ring-len(gs.ring))...)
 	}
@@ -518,7 +520,7 @@ func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
 	bs[0] = append(bs[0], src)
 	pending, left := 1, len(row)
 	for k := 0; pending > 0 && left > 0; k++ {
-		slot := k % ring
+		slot := k & mask
 		// Moves out of bucket k land in later buckets, never in this
 		// one: the loop may read it while others grow.
 		for q := 0; q < len(bs[slot]); q++ {
@@ -538,7 +540,7 @@ func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
 			for a, w := range to {
 				if nd := d + cost[a]; nd < dist[w] {
 					dist[w] = nd
-					s := int(nd/lo) % ring
+					s := int(nd>>shift) & mask
 					bs[s] = append(bs[s], w)
 					pending++
 				}
