@@ -326,3 +326,42 @@ func TestBorderReadsNearCrossings(t *testing.T) {
 	}
 	assert.Greater(t, links, 1000)
 }
+
+// TestDialRandomGraphs checks the bucket queue against the binary heap on
+// random graphs whose move costs spread over a range like the walker's
+// (the cheapest a walk, the dearest a long drop in water), and over a
+// narrow and a wide range.
+func TestDialRandomGraphs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var gs graphScratch
+	for _, span := range [][2]int64{{4633, 30000}, {1000, 1001}, {1, 200}, {7, 7}} {
+		for n := 0; n < 60; n++ {
+			nodes := 2 + rng.IntN(300)
+			g := &portalGraph{lo: span[1], hi: span[0]}
+			for v := 0; v < nodes; v++ {
+				g.start = append(g.start, int32(len(g.to)))
+				g.target = append(g.target, -1)
+				for e := rng.IntN(8); e > 0; e-- {
+					c := span[0] + rng.Int64N(span[1]-span[0]+1)
+					g.to = append(g.to, int32(rng.IntN(nodes)))
+					g.cost = append(g.cost, c)
+					g.lo, g.hi = min(g.lo, c), max(g.hi, c)
+				}
+			}
+			g.start = append(g.start, int32(len(g.to)))
+			for _, v := range rng.Perm(nodes)[:1+rng.IntN(min(nodes, 20))] {
+				g.target[v] = int32(len(g.portal))
+				g.portal = append(g.portal, int32(v))
+			}
+			if cap(gs.dist) < nodes {
+				gs.dist, gs.done = make([]int64, nodes), make([]bool, nodes)
+			}
+			for i := range g.portal {
+				a, b := make([]int64, len(g.portal)), make([]int64, len(g.portal))
+				gs.dial(g, int32(i), a)
+				gs.dijkstra(g, int32(i), b)
+				require.Equal(t, b, a, "costs %v, graph %d, portal %d", span, n, i)
+			}
+		}
+	}
+}
