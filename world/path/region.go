@@ -518,14 +518,20 @@ func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
 	src := g.portal[i]
 	dist[src] = 0
 	bs[0] = append(bs[0], src)
-	pending, left := 1, len(row)
-	for k := 0; pending > 0 && left > 0; k++ {
+	left := len(row)
+	// A ring of empty buckets in a row holds nothing pending: the
+	// search is over.
+	for k, empty := 0, 0; left > 0 && empty < ring; k++ {
 		slot := k & mask
 		// Moves out of bucket k land in later buckets, never in this
-		// one: the loop may read it while others grow.
-		for q := 0; q < len(bs[slot]); q++ {
-			v := bs[slot][q]
-			pending--
+		// one: it does not grow while it is read.
+		cur := bs[slot]
+		if len(cur) == 0 {
+			empty++
+			continue
+		}
+		empty = 0
+		for _, v := range cur {
 			if done[v] {
 				continue
 			}
@@ -542,11 +548,10 @@ func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
 					dist[w] = nd
 					s := int(nd>>shift) & mask
 					bs[s] = append(bs[s], w)
-					pending++
 				}
 			}
 		}
-		bs[slot] = bs[slot][:0]
+		bs[slot] = cur[:0]
 	}
 }
 
