@@ -221,6 +221,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 	var rc *routeCache
 	defer func() { x.putRoutes(rc) }()
 	steps, replans, rounds, segments, stalls := 0, 0, 0, 0, 0
+	var planning, longest time.Duration // spent planning routes, in all and the longest
 	bestDist := math.Inf(1)
 	var why string
 	for ; ; rounds++ {
@@ -248,12 +249,14 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			if err != nil && err != errCorrected && err != errStuck {
 				return x.fail(err, "centring")
 			}
-			return ipc.Result{Code: ipc.OK, Details: map[string]any{"steps": steps, "replans": replans, "segments": segments, "to": start}}
+			return ipc.Result{Code: ipc.OK, Details: map[string]any{"steps": steps, "replans": replans, "segments": segments, "to": start,
+				"planning_ms": ms(planning), "longest_plan_ms": ms(longest)}}
 		}
 		if replans > maxReplans || rounds-segments > 2*maxReplans {
 			return ipc.Failf(ipc.Interrupted, 0, "move to %v abandoned after %d re-plans: %s", a.Pos, replans-1, why)
 		}
 		rt, err := rc.router.Find(start, goal)
+		planning, longest = planning+rt.Elapsed, max(longest, rt.Elapsed)
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}
@@ -298,6 +301,9 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		x.c.log.Debug().Str("reason", why).Int("replans", replans).Msg("re-planning move")
 	}
 }
+
+// ms is d in milliseconds, to a tenth.
+func ms(d time.Duration) float64 { return math.Round(float64(d)/1e5) / 10 }
 
 // takeRoutes takes the session's route cache for one move_to: the shared
 // one when it was built for world generation gen, else a new one. The
