@@ -21,25 +21,92 @@ const maxReplans = 4
 // Unknown.
 func snapshotGrid(snap *world.Snapshot, loaded map[[2]int]bool) path.Grid {
 	chunks, _ := world.ChunksOf(snap.Blocks)
-	cache := map[world.StateID]path.Cell{}
-	return path.GridFunc(func(x, y, z int) path.Cell {
-		if y < 0 {
-			return path.Unknown
+	return &snapGrid{chunks: chunks, loaded: loaded, cache: map[world.StateID]path.Cell{}, lastCell: path.Unknown}
+}
+
+// snapGrid is snapshotGrid's grid. It reads whole columns for the
+// long-route planner (path.ColumnGrid) with one lookup of the chunk column
+// instead of one per block.
+type snapGrid struct {
+	chunks *world.Chunks
+	loaded map[[2]int]bool
+	cache  map[world.StateID]path.Cell
+	// last is the state classified last and its cell: most reads repeat
+	// the one before (air above the ground, stone below).
+	last     world.StateID
+	lastCell path.Cell
+	// The chunk column read last (column).
+	colValid, colKnown bool
+	colX, colZ         int
+	col                *world.Column
+}
+
+var _ path.ColumnGrid = (*snapGrid)(nil)
+
+// Cell implements path.Grid.
+func (g *snapGrid) Cell(x, y, z int) path.Cell {
+	if y < 0 {
+		return path.Unknown
+	}
+	if y > 255 {
+		return path.Passable
+	}
+	col, known := g.column(x>>4, z>>4)
+	switch {
+	case !known:
+		return path.Unknown
+	case col == nil:
+		return g.classify(world.AirState)
+	}
+	return g.classify(col.StateAt(x, y, z))
+}
+
+// Column implements path.ColumnGrid.
+func (g *snapGrid) Column(x, z, y0 int, out []path.Cell) {
+	col, known := g.column(x>>4, z>>4)
+	for i := range out {
+		switch y := y0 + i; {
+		case y < 0:
+			out[i] = path.Unknown
+		case y > 255:
+			out[i] = path.Passable
+		case !known:
+			out[i] = path.Unknown
+		case col == nil:
+			out[i] = g.classify(world.AirState)
+		default:
+			out[i] = g.classify(col.StateAt(x, y, z))
 		}
-		if y > 255 {
-			return path.Passable
-		}
-		if chunks == nil || !loaded[[2]int{x >> 4, z >> 4}] {
-			return path.Unknown
-		}
-		st := chunks.StateAt(x, y, z)
-		if c, ok := cache[st]; ok {
-			return c
-		}
-		c := path.ClassifyByTags(chunks.Resolver().Block(st))
-		cache[st] = c
-		return c
-	})
+	}
+}
+
+// column returns chunk column (cx, cz) (nil: all air) and whether it is
+// known, remembering the last one asked for: a search reads the cells
+// around one position at a time, nearly all in one column.
+func (g *snapGrid) column(cx, cz int) (*world.Column, bool) {
+	if g.colValid && cx == g.colX && cz == g.colZ {
+		return g.col, g.colKnown
+	}
+	var col *world.Column
+	known := g.chunks != nil && g.loaded[[2]int{cx, cz}]
+	if known {
+		col = g.chunks.Column(cx, cz)
+	}
+	g.colValid, g.colX, g.colZ, g.col, g.colKnown = true, cx, cz, col, known
+	return col, known
+}
+
+func (g *snapGrid) classify(st world.StateID) path.Cell {
+	if st == g.last && g.lastCell != path.Unknown {
+		return g.lastCell
+	}
+	c, ok := g.cache[st]
+	if !ok {
+		c = path.ClassifyByTags(g.chunks.Resolver().Block(st))
+		g.cache[st] = c
+	}
+	g.last, g.lastCell = st, c
+	return c
 }
 
 // route turns path steps into waypoints at block centres, at the height
@@ -156,6 +223,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 	var rc *routeCache
 	defer func() { x.putRoutes(rc) }()
 	steps, replans, rounds, segments, stalls := 0, 0, 0, 0, 0
+	var planning, longest time.Duration // spent planning routes, in all and the longest
 	bestDist := math.Inf(1)
 	var why string
 	for ; ; rounds++ {
@@ -183,12 +251,14 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			if err != nil && err != errCorrected && err != errStuck {
 				return x.fail(err, "centring")
 			}
-			return ipc.Result{Code: ipc.OK, Details: map[string]any{"steps": steps, "replans": replans, "segments": segments, "to": start}}
+			return ipc.Result{Code: ipc.OK, Details: map[string]any{"steps": steps, "replans": replans, "segments": segments, "to": start,
+				"planning_ms": ms(planning), "longest_plan_ms": ms(longest)}}
 		}
 		if replans > maxReplans || rounds-segments > 2*maxReplans {
 			return ipc.Failf(ipc.Interrupted, 0, "move to %v abandoned after %d re-plans: %s", a.Pos, replans-1, why)
 		}
 		rt, err := rc.router.Find(start, goal)
+		planning, longest = planning+rt.Elapsed, max(longest, rt.Elapsed)
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}
@@ -233,6 +303,9 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		x.c.log.Debug().Str("reason", why).Int("replans", replans).Msg("re-planning move")
 	}
 }
+
+// ms is d in milliseconds, to a tenth.
+func ms(d time.Duration) float64 { return math.Round(float64(d)/1e5) / 10 }
 
 // takeRoutes takes the session's route cache for one move_to: the shared
 // one when it was built for world generation gen, else a new one. The

@@ -63,5 +63,8 @@ func TestMoveToIntoStreamedTerrain(t *testing.T) {
 	assert.LessOrEqual(t, loaded, (2*(3+2)+1)*(2*(3+2)+1), "the columns left behind were unloaded")
 	assert.Empty(t, srv.Corrections(), "every step the server saw was legal")
 	assert.Empty(t, srv.Kicks())
-	t.Logf("%d blocks in %d segments, %d steps, %d re-plans, %d walls, %v", dist, segments, res.Details["steps"], res.Details["replans"], walls, time.Since(began))
+	assert.Positive(t, res.Details["planning_ms"], "planning takes time")
+	assert.LessOrEqual(t, res.Details["longest_plan_ms"], res.Details["planning_ms"])
+	t.Logf("%d blocks in %d segments, %d steps, %d re-plans, %d walls, %v; planning %v ms in all, the longest %v ms",
+		dist, segments, res.Details["steps"], res.Details["replans"], walls, time.Since(began), res.Details["planning_ms"], res.Details["longest_plan_ms"])
 }

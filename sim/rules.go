@@ -105,8 +105,8 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	if res.Reason == path.NodeBudget {
 		// A long route: the long-route planner's portals over 16×16
 		// regions (within 2 % of the optimum on the benchmark routes),
-		// built for this world as it is now.
-		r, err := path.NewRouter(grid{s, tx}, path.RouteOptions{Options: opt})
+		// kept from earlier routes where the columns did not change.
+		r, err := s.routerFor(tx, opt.MaxNodes)
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}

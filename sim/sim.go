@@ -33,6 +33,9 @@ type Sim struct {
 	chat     []ipc.ChatMessage
 	chatNext uint64
 	finder   *path.Finder
+	// routes is the long-route planner move_to keeps between actions
+	// (nil until a route needs it).
+	routes *routeCache
 	// boilers and ovens hold the machines' hidden tile-entity state.
 	boilers map[world.BlockPos]*boilerCore
 	ovens   map[world.BlockPos]*ovenCore

@@ -231,6 +231,7 @@ func (s *ChunkStore) SetState(x, y, z int, st StateID) StateID {
 	}
 	s.write()
 	col := s.ownColumn(cx, cz)
+	col.edits++
 	sec := col.sections[cy]
 	switch {
 	case sec == nil:
@@ -264,6 +265,7 @@ func (s *ChunkStore) SetSection(cx, cy, cz int, sec *Section) {
 	}
 	s.write()
 	col := s.ownColumn(cx, cz)
+	col.edits++
 	if sec != nil {
 		s.adoptSection(sec)
 	}

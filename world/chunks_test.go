@@ -219,3 +219,36 @@ func TestChunksMatchesBenchWorld(t *testing.T) {
 	assert.Equal(t, 256, n)
 	assert.Equal(t, "minecraft:grass", chunks.BlockAt(Pos(10, int(w.Top[10*benchworld.SX+10]), 10)).ID)
 }
+
+// TestColumnEdits: every write a store makes into a column counts, in
+// place or into the copy it makes when a view shares the column, so a
+// reader comparing pointer and count sees each change; a write that
+// changes nothing does not count.
+func TestColumnEdits(t *testing.T) {
+	store := NewChunkStore(nil)
+	store.SetState(3, 10, 4, stone)
+	c := store.Column(0, 0)
+	require.NotNil(t, c)
+	assert.Equal(t, uint64(1), c.Edits())
+
+	store.SetState(5, 70, 5, stone) // in place: no view shares the column
+	require.Same(t, c, store.Column(0, 0))
+	assert.Equal(t, uint64(2), c.Edits())
+	store.SetState(5, 70, 5, stone) // the same state again: no change
+	assert.Equal(t, uint64(2), c.Edits())
+
+	view := store.View()
+	store.SetState(5, 70, 5, AirState) // copied before the write
+	now := store.Column(0, 0)
+	assert.NotSame(t, c, now)
+	assert.Equal(t, uint64(3), now.Edits())
+	assert.Equal(t, uint64(2), view.Column(0, 0).Edits(), "the view's column never changes")
+
+	store.SetSection(0, 2, 0, nil) // clears a section in place
+	assert.Same(t, now, store.Column(0, 0))
+	assert.Equal(t, uint64(4), now.Edits())
+
+	loaded := NewColumn(1, 0)
+	store.LoadColumn(loaded)
+	assert.Zero(t, store.Column(1, 0).Edits(), "a loaded column is a new pointer with its own count")
+}

@@ -22,6 +22,7 @@ type Column struct {
 	sections [ColumnSections]*Section
 	gen      uint64
 	owned    bool
+	edits    uint64
 }
 
 // NewColumn returns an empty (all-air) column at chunk coordinates (cx, cz).
@@ -29,6 +30,15 @@ func NewColumn(cx, cz int) *Column { return &Column{pos: ChunkPos{cx, cz}} }
 
 // Pos is the column's chunk position.
 func (c *Column) Pos() ChunkPos { return c.pos }
+
+// Edits counts the changes a ChunkStore wrote into the column (SetState,
+// SetSection); a copy the store makes before writing keeps the count. A
+// store writes in place into a column no view shares, so a reader that
+// keeps a column to notice changes (a route planner's cache) compares the
+// pointer and the count: either differs after a change. Loading and
+// unloading a column change the pointer; packing raw sections
+// (ChunkStore.Compact) changes neither, as the blocks stay the same.
+func (c *Column) Edits() uint64 { return c.edits }
 
 // Section returns section cy (0..15; y = cy*16 ..), nil when it is all air or
 // cy is out of range. The section must be treated as read-only.

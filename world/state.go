@@ -328,6 +328,10 @@ func (tx *Tx) SetSection(cx, cy, cz int, sec *Section) {
 	tx.changed()
 }
 
+// Column returns the loaded column at (cx, cz) or nil; it must be treated as
+// read-only, and its pointer and Edits tell a later call whether it changed.
+func (tx *Tx) Column(cx, cz int) *Column { return tx.st().chunks.Column(cx, cz) }
+
 // Columns is the number of loaded columns.
 func (tx *Tx) Columns() int { return tx.st().chunks.Columns() }
 

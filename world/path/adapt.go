@@ -157,7 +157,7 @@ type BenchGrid struct {
 	lut [1 << 16]Cell // by legacy state, id<<4 | meta
 }
 
-var _ Grid = (*BenchGrid)(nil)
+var _ ColumnGrid = (*BenchGrid)(nil)
 
 // NewBenchGrid returns a grid over w, classified with LegacyStateCell (for
 // the states the world holds; the others are never read).
@@ -182,4 +182,27 @@ func (g *BenchGrid) Cell(x, y, z int) Cell {
 		return Unknown
 	}
 	return g.lut[g.w[(y*benchworld.SZ+z)*benchworld.SX+x]]
+}
+
+// Column implements ColumnGrid.
+func (g *BenchGrid) Column(x, z, y0 int, out []Cell) {
+	if uint(x) >= benchworld.SX || uint(z) >= benchworld.SZ {
+		for i := range out {
+			out[i] = g.Cell(x, y0+i, z)
+		}
+		return
+	}
+	const stride = benchworld.SZ * benchworld.SX
+	i := z*benchworld.SX + x
+	for j := range out {
+		y := y0 + j
+		switch {
+		case y < 0:
+			out[j] = Unknown
+		case y >= benchworld.SY:
+			out[j] = Passable
+		default:
+			out[j] = g.lut[g.w[y*stride+i]]
+		}
+	}
 }

@@ -88,6 +88,16 @@ type Grid interface {
 	Cell(x, y, z int) Cell
 }
 
+// ColumnGrid is a Grid that reads a column of cells at once, faster than
+// one Cell call per height. Implementing it is optional: the long-route
+// planner (Router) reads whole columns to find where a body may stand on
+// the borders of its regions, and uses Column when the grid has it.
+type ColumnGrid interface {
+	Grid
+	// Column sets out[i] to Cell(x, y0+i, z) for every i.
+	Column(x, z, y0 int, out []Cell)
+}
+
 // GridFunc adapts a function to Grid.
 type GridFunc func(x, y, z int) Cell
 

@@ -1,6 +1,8 @@
 package path
 
 import (
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -101,8 +103,12 @@ func standable(g Grid, x, y, z int) bool {
 // (x, z), reading each cell once.
 func standHeights(g Grid, x, z int, out []int) []int {
 	var col [routeH + 3]Cell
-	for y := RouteMinY - 1; y <= RouteMaxY+2; y++ {
-		col[y-RouteMinY+1] = g.Cell(x, y, z)
+	if cg, ok := g.(ColumnGrid); ok {
+		cg.Column(x, z, RouteMinY-1, col[:])
+	} else {
+		for y := RouteMinY - 1; y <= RouteMaxY+2; y++ {
+			col[y-RouteMinY+1] = g.Cell(x, y, z)
+		}
 	}
 	at := func(y int) Cell { return col[y-RouteMinY+1] }
 	for y := RouteMinY; y <= RouteMaxY; y++ {
@@ -124,6 +130,41 @@ func standHeights(g Grid, x, z int, out []int) []int {
 		}
 	}
 	return out
+}
+
+// crossHeights appends the feet heights in column (x, z) a body may stand
+// at and step from into the column beside it across a border, standing at
+// one of the heights ya there (ascending): a move changes the height by at
+// most a jump up (+1) or a drop (−MaxDrop), and ends where a body may
+// stand, so only the heights from y−1 to y+MaxDrop of each y in ya can
+// start one. It reads a few cells per height instead of the column.
+func (r *Router) crossHeights(x, z int, ya, out []int) []int {
+	next := RouteMinY
+	for _, y := range ya {
+		for h := max(y-1, next); h <= min(y+r.gen.maxDrop, RouteMaxY); h++ {
+			if standsAt(r.grid, x, h, z) {
+				out = append(out, h)
+			}
+			next = h + 1
+		}
+	}
+	return out
+}
+
+// standsAt is standHeights' rule at one height.
+func standsAt(g Grid, x, y, z int) bool {
+	if !isClear(g.Cell(x, y+1, z)) {
+		return false
+	}
+	switch g.Cell(x, y, z) {
+	case Passable:
+		return g.Cell(x, y-1, z) == Solid
+	case Water, Low:
+		return true
+	case Slab:
+		return y+2 > RouteMaxY+1 || isClear(g.Cell(x, y+2, z))
+	}
+	return false
 }
 
 // crossing is one cardinal move pair across a border at offset t along it:
@@ -152,7 +193,7 @@ func (r *Router) buildBorder(bk borderKey) *border {
 		return b
 	}
 	var cs []crossing
-	var ys []int
+	var ya, yb []int
 	for t := 0; t < regionSide; t++ {
 		var ax, az, bx, bz int
 		if bk.axis == 0 {
@@ -162,16 +203,16 @@ func (r *Router) buildBorder(bk borderKey) *border {
 			ax, az = lo.cx<<regionShift+t, lo.cz<<regionShift+regionSide-1
 			bx, bz = ax, az+1
 		}
-		ys = standHeights(r.grid, ax, az, ys[:0])
-		for _, y := range ys {
+		ya = standHeights(r.grid, ax, az, ya[:0])
+		for _, y := range ya {
 			for _, m := range r.gen.neighbors(ax, y, az, r.grid.Cell(ax, y, az)) {
 				if m.x == bx && m.z == bz {
 					cs = append(cs, crossing{t: t, a: world.Pos(ax, y, az), b: world.Pos(bx, m.y, bz), ab: m.cost, ba: -1})
 				}
 			}
 		}
-		ys = standHeights(r.grid, bx, bz, ys[:0])
-		for _, y := range ys {
+		yb = r.crossHeights(bx, bz, ya, yb[:0])
+		for _, y := range yb {
 			for _, m := range r.gen.neighbors(bx, y, bz, r.grid.Cell(bx, y, bz)) {
 				if m.x != ax || m.z != az {
 					continue
@@ -292,134 +333,226 @@ func (r *Router) regionAt(k regionKey) *region {
 }
 
 // distRow returns the costs from portal i of rg to its other portals. The
-// first row a search needs computes the region's rows at once (regionCosts):
-// a route that expands one portal of a region nearly always expands the
-// others.
+// first row a search needs computes the region's rows at once: the moves
+// inside the region are generated once, from the positions its portals
+// reach, into a compact graph (portalGraph), and a Dijkstra over that
+// graph from each portal costs a fraction of one that generates the moves
+// as it goes (localCosts). Computing only the rows of the portals a search
+// expands (two thirds of them) is slower: the graph must be kept or built
+// again, and the searches over it are cheap while it is in the CPU's
+// cache.
 func (r *Router) distRow(rg *region, i int32) []int64 {
 	if d := rg.dist[i]; d != nil {
 		return d
 	}
 	t := time.Now()
-	r.regionCosts(rg)
+	g := &r.graph
+	r.scratch.build(r, rg.k, rg.portals, g)
+	buckets := g.lo >= 1 && g.hi/g.lo < maxBuckets/4
+	for j := range rg.portals {
+		row := make([]int64, len(rg.portals))
+		if buckets {
+			r.scratch.dial(g, int32(j), row)
+		} else {
+			r.scratch.dijkstra(g, int32(j), row)
+		}
+		rg.dist[j] = row
+		r.stats.Rows++
+	}
 	r.stats.BuildTime += time.Since(t)
 	return rg.dist[i]
 }
 
-// regionCosts fills every row of rg.dist. The moves inside the region are
-// generated once, from the positions its portals reach, into a compact
-// graph; a Dijkstra over that graph from each portal then costs a fraction
-// of one that generates the moves as it goes (localCosts).
-func (r *Router) regionCosts(rg *region) {
-	gr := &r.graph
-	gr.build(r, rg.k, rg.portals)
-	n := len(gr.nodes)
-	if cap(gr.dist) < n {
-		gr.dist, gr.done = make([]int64, n), make([]bool, n)
-	}
-	dist, done := gr.dist[:n], gr.done[:n]
-	for i := range rg.portals {
-		row := make([]int64, len(rg.portals))
-		for j := range row {
-			row[j] = -1
-		}
-		for v := range dist {
-			dist[v], done[v] = -1, false
-		}
-		src := gr.portal[i]
-		dist[src] = 0
-		h := gr.heap[:0]
-		h = pushLocal(h, localEntry{0, src})
-		left := len(rg.portals)
-		for len(h) > 0 && left > 0 {
-			var e localEntry
-			e, h = popLocal(h)
-			v := e.n
-			if done[v] {
-				continue
-			}
-			done[v] = true
-			if t := gr.target[v]; t >= 0 {
-				row[t] = e.d
-				left--
-			}
-			for a := gr.start[v]; a < gr.start[v+1]; a++ {
-				w, nd := gr.to[a], e.d+gr.cost[a]
-				if !done[w] && (dist[w] < 0 || nd < dist[w]) {
-					dist[w] = nd
-					h = pushLocal(h, localEntry{nd, w})
-				}
-			}
-		}
-		gr.heap = h
-		rg.dist[i] = row
-		r.stats.Rows++
-	}
-}
+// maxBuckets bounds the ring of graphScratch.dial.
+const maxBuckets = 1 << 10
 
-// regionGraph is the reusable state of regionCosts: the positions of one
-// region that its portals reach, numbered, and the moves between them in
-// compressed rows (the moves of node v are start[v]..start[v+1]).
-type regionGraph struct {
-	id     []int32  // node of each dense position, valid where stamp matches
-	stamp  []uint32 // per dense position
-	cur    uint32
-	nodes  []int32 // dense position of each node
+// portalGraph is the positions of one region that its portals reach by
+// moves inside it, numbered, and those moves in compressed rows (the
+// moves of node v are start[v]..start[v+1]).
+type portalGraph struct {
 	target []int32 // portal index of each node, -1 for none
 	portal []int32 // node of each portal
 	start  []int32
 	to     []int32
 	cost   []int64
-	dist   []int64
-	done   []bool
-	heap   []localEntry
+	lo, hi int64 // the cheapest and dearest move
+}
+
+// graphScratch is the reusable state of building graphs and searching
+// them.
+type graphScratch struct {
+	id    []int32  // node of each dense position, valid where stamp matches
+	stamp []uint32 // per dense position
+	cur   uint32
+	nodes []int32 // dense position of each node
+	dist  []int64
+	done  []bool
+	heap  []localEntry
+	ring  [][]int32 // dial's buckets
 }
 
 // build numbers the positions of region k that the portals reach by moves
-// inside it, and records those moves.
-func (gr *regionGraph) build(r *Router, k regionKey, portals []world.BlockPos) {
+// inside it into g, and records those moves.
+func (gs *graphScratch) build(r *Router, k regionKey, portals []world.BlockPos, g *portalGraph) {
 	const size = regionSide * regionSide * routeH
-	if gr.id == nil {
-		gr.id, gr.stamp = make([]int32, size), make([]uint32, size)
+	if gs.id == nil {
+		gs.id, gs.stamp = make([]int32, size), make([]uint32, size)
 	}
-	gr.cur++
-	if gr.cur == 0 {
-		clear(gr.stamp)
-		gr.cur = 1
+	gs.cur++
+	if gs.cur == 0 {
+		clear(gs.stamp)
+		gs.cur = 1
 	}
 	x0, z0 := k.cx<<regionShift, k.cz<<regionShift
 	idx := func(x, y, z int) int32 {
 		return int32(((y-RouteMinY)<<regionShift|(z-z0))<<regionShift | (x - x0))
 	}
-	gr.nodes, gr.target, gr.portal = gr.nodes[:0], gr.target[:0], gr.portal[:0]
-	gr.start, gr.to, gr.cost = gr.start[:0], gr.to[:0], gr.cost[:0]
+	gs.nodes = gs.nodes[:0]
+	g.target, g.portal = g.target[:0], g.portal[:0]
+	g.start, g.to, g.cost = g.start[:0], g.to[:0], g.cost[:0]
 	node := func(d int32) int32 {
-		if gr.stamp[d] == gr.cur {
-			return gr.id[d]
+		if gs.stamp[d] == gs.cur {
+			return gs.id[d]
 		}
-		v := int32(len(gr.nodes))
-		gr.stamp[d], gr.id[d] = gr.cur, v
-		gr.nodes = append(gr.nodes, d)
-		gr.target = append(gr.target, -1)
+		v := int32(len(gs.nodes))
+		gs.stamp[d], gs.id[d] = gs.cur, v
+		gs.nodes = append(gs.nodes, d)
+		g.target = append(g.target, -1)
 		return v
 	}
 	for i, p := range portals {
 		v := node(idx(p.X, p.Y, p.Z))
-		gr.target[v] = int32(i)
-		gr.portal = append(gr.portal, v)
+		g.target[v] = int32(i)
+		g.portal = append(g.portal, v)
 	}
-	for v := 0; v < len(gr.nodes); v++ {
-		gr.start = append(gr.start, int32(len(gr.to)))
-		d := int(gr.nodes[v])
+	g.lo, g.hi = 0, 0
+	for v := 0; v < len(gs.nodes); v++ {
+		g.start = append(g.start, int32(len(g.to)))
+		d := int(gs.nodes[v])
 		x, z, y := x0+d&(regionSide-1), z0+(d>>regionShift)&(regionSide-1), RouteMinY+d>>(2*regionShift)
 		for _, m := range r.gen.neighbors(x, y, z, r.grid.Cell(x, y, z)) {
 			if m.x>>regionShift != k.cx || m.z>>regionShift != k.cz || m.y < RouteMinY || m.y > RouteMaxY {
 				continue
 			}
-			gr.to = append(gr.to, node(idx(m.x, m.y, m.z)))
-			gr.cost = append(gr.cost, m.cost)
+			if len(g.to) == 0 || m.cost < g.lo {
+				g.lo = m.cost
+			}
+			g.hi = max(g.hi, m.cost)
+			g.to = append(g.to, node(idx(m.x, m.y, m.z)))
+			g.cost = append(g.cost, m.cost)
 		}
 	}
-	gr.start = append(gr.start, int32(len(gr.to)))
+	g.start = append(g.start, int32(len(g.to)))
+	if n := len(gs.nodes); cap(gs.dist) < n {
+		gs.dist, gs.done = make([]int64, n), make([]bool, n)
+	}
+}
+
+// reset readies dist (unreached: math.MaxInt64) and done for a search of
+// g and row for its costs.
+func (gs *graphScratch) reset(g *portalGraph, row []int64) ([]int64, []bool) {
+	for j := range row {
+		row[j] = -1
+	}
+	n := len(g.target)
+	dist, done := gs.dist[:n], gs.done[:n]
+	for v := range dist {
+		dist[v] = math.MaxInt64
+	}
+	clear(done)
+	return dist, done
+}
+
+// dijkstra fills row with the costs from portal i of g to each portal (-1:
+// not reachable in the region), with a binary heap.
+func (gs *graphScratch) dijkstra(g *portalGraph, i int32, row []int64) {
+	dist, done := gs.reset(g, row)
+	src := g.portal[i]
+	dist[src] = 0
+	h := gs.heap[:0]
+	h = pushLocal(h, localEntry{0, src})
+	left := len(row)
+	for len(h) > 0 && left > 0 {
+		var e localEntry
+		e, h = popLocal(h)
+		v := e.n
+		if done[v] {
+			continue
+		}
+		done[v] = true
+		if t := g.target[v]; t >= 0 {
+			row[t] = e.d
+			left--
+		}
+		for a := g.start[v]; a < g.start[v+1]; a++ {
+			w, nd := g.to[a], e.d+g.cost[a]
+			if nd < dist[w] {
+				dist[w] = nd
+				h = pushLocal(h, localEntry{nd, w})
+			}
+		}
+	}
+	gs.heap = h
+}
+
+// dial is dijkstra with a bucket queue (Dial's algorithm with buckets w
+// wide, w ≤ lo, the cheapest move): a node in bucket k has a cost below
+// (k+1)·w, and a move from it costs at least w, so it cannot lower another
+// node of bucket k: every node of a bucket is final when the bucket is
+// reached, in any order. The costs are the same as dijkstra's. w is the
+// power of two at most lo, so that a bucket is a shift and its place in the
+// ring (of at least hi/w+2 buckets, hi the dearest move, which holds every
+// pending cost) a mask. It needs 1 ≤ lo and hi/lo < maxBuckets/4.
+func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
+	dist, done := gs.reset(g, row)
+	shift := uint(bits.Len64(uint64(g.lo)) - 1)
+	ring := 1 << bits.Len64(uint64(g.hi>>shift)+1) // > hi/w+1
+	mask := ring - 1
+	if len(gs.ring) < ring {
+		gs.ring = append(gs.ring, make([][]int32, ring-len(gs.ring))...)
+	}
+	bs := gs.ring[:ring]
+	for b := range bs {
+		bs[b] = bs[b][:0]
+	}
+	src := g.portal[i]
+	dist[src] = 0
+	bs[0] = append(bs[0], src)
+	left := len(row)
+	// A ring of empty buckets in a row holds nothing pending: the
+	// search is over.
+	for k, empty := 0, 0; left > 0 && empty < ring; k++ {
+		slot := k & mask
+		// Moves out of bucket k land in later buckets, never in this
+		// one: it does not grow while it is read.
+		cur := bs[slot]
+		if len(cur) == 0 {
+			empty++
+			continue
+		}
+		empty = 0
+		for _, v := range cur {
+			if done[v] {
+				continue
+			}
+			done[v] = true
+			d := dist[v]
+			if t := g.target[v]; t >= 0 {
+				row[t] = d
+				left--
+			}
+			// A done node's cost is final and no dearer than nd.
+			to, cost := g.to[g.start[v]:g.start[v+1]], g.cost[g.start[v]:g.start[v+1]]
+			for a, w := range to {
+				if nd := d + cost[a]; nd < dist[w] {
+					dist[w] = nd
+					s := int(nd>>shift) & mask
+					bs[s] = append(bs[s], w)
+				}
+			}
+		}
+		bs[slot] = cur[:0]
+	}
 }
 
 func pushLocal(h []localEntry, e localEntry) []localEntry {

@@ -126,10 +126,11 @@ type Router struct {
 	opt     RouteOptions
 	spacing int
 
-	gen    *Finder // move generator and heuristic
-	finder *Finder // exact legs
-	local  localSearch
-	graph  regionGraph
+	gen     *Finder // move generator and heuristic
+	finder  *Finder // exact legs
+	local   localSearch
+	scratch graphScratch
+	graph   portalGraph
 
 	regions map[regionKey]*region
 	borders map[borderKey]*border

@@ -3,7 +3,9 @@ package path
 import (
 	"fmt"
 	"math"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -24,6 +26,8 @@ func mirror(v int) int {
 }
 
 func (t tiledGrid) Cell(x, y, z int) Cell { return t.g.Cell(mirror(x), y, mirror(z)) }
+
+func (t tiledGrid) Column(x, z, y0 int, out []Cell) { t.g.Column(mirror(x), mirror(z), y0, out) }
 
 var sharedTiled tiledGrid
 
@@ -136,6 +140,45 @@ func BenchmarkFrontierRoute(b *testing.B) {
 			b.ReportMetric(float64(first.Elapsed.Microseconds())/1000, "cold-ms")
 			b.ReportMetric(float64(first.RegionsBuilt), "regions")
 			b.ReportMetric(float64(max(abs(end.X-from.X), abs(end.Z-from.Z))), "reach-blocks")
+		})
+	}
+}
+
+// cpuTime is the CPU time the process has used (user and system): on a
+// shared machine it varies less with the load than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkColdRoute times the first route through new terrain: each
+// iteration plans with a new Router, so every region the route reaches is
+// built (its portals, the borders they come from and the costs between
+// them). build-ms is the part spent building; us/region the build time per
+// region built.
+func BenchmarkColdRoute(b *testing.B) {
+	g := tiled()
+	for _, d := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			from, to := longRoute(d)
+			var rt Route
+			cpu := cpuTime()
+			for b.Loop() {
+				r, err := NewRouter(g, RouteOptions{})
+				require.NoError(b, err)
+				rt, err = r.Find(from, At(to))
+				require.NoError(b, err)
+				require.True(b, rt.Complete, "%v", rt.Reason)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(rt.BuildTime.Microseconds())/1000, "build-ms")
+			b.ReportMetric(float64(rt.RegionsBuilt), "regions")
+			b.ReportMetric(float64(rt.RowsBuilt), "rows")
+			b.ReportMetric(float64(rt.BuildTime.Microseconds())/float64(max(rt.RegionsBuilt, 1)), "us/region")
+			b.ReportMetric(rt.Cost, "ticks")
 		})
 	}
 }

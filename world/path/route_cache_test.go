@@ -1,6 +1,7 @@
 package path
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -143,5 +144,224 @@ func TestRepresentatives(t *testing.T) {
 		{16, 8, []int{0, 8, 15}}, {16, 4, []int{0, 4, 8, 12, 15}}, {13, 4, []int{0, 4, 8, 12}},
 	} {
 		assert.Equal(t, c.want, representatives(c.n, c.spacing), "n %d spacing %d", c.n, c.spacing)
+	}
+}
+
+// TestBenchGridColumn checks ColumnGrid.Column against Cell, inside the
+// world, outside it and across both height bounds, and that standHeights
+// finds the same heights through either.
+func TestBenchGridColumn(t *testing.T) {
+	g := NewBenchGrid(sharedWorld())
+	out := make([]Cell, routeH+3)
+	for _, c := range [][2]int{{0, 0}, {17, 200}, {255, 255}, {128, 64}, {-1, 5}, {5, 256}, {300, -20}} {
+		x, z := c[0], c[1]
+		g.Column(x, z, RouteMinY-1, out)
+		for i, got := range out {
+			require.Equal(t, g.Cell(x, RouteMinY-1+i, z), got, "column (%d, %d) at y %d", x, z, RouteMinY-1+i)
+		}
+		cellOnly := GridFunc(g.Cell)
+		assert.Equal(t, standHeights(cellOnly, x, z, nil), standHeights(g, x, z, nil), "column (%d, %d)", x, z)
+	}
+	assert.NotEmpty(t, standHeights(g, 17, 200, nil))
+}
+
+// TestRegionCostsQueues checks the bucket queue (dial) against the binary
+// heap (dijkstra) on every portal of regions of the tiled world, and that
+// a cost model whose cheapest move rounds to zero milli-ticks, which the
+// buckets cannot take, still gets exact costs from the heap.
+func TestRegionCostsQueues(t *testing.T) {
+	g := tiled()
+	r, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	for _, k := range []regionKey{{7, 13}, {2, 3}, {3, 11}, {23, 18}, {8, 0}} {
+		rg := r.regionAt(k)
+		gr := &portalGraph{}
+		r.scratch.build(r, k, rg.portals, gr)
+		require.GreaterOrEqual(t, gr.lo, int64(1))
+		for i := range rg.portals {
+			a, b := make([]int64, len(rg.portals)), make([]int64, len(rg.portals))
+			r.scratch.dial(gr, int32(i), a)
+			r.scratch.dijkstra(gr, int32(i), b)
+			require.Equal(t, b, a, "region %v portal %d", k, i)
+		}
+	}
+
+	cheap, err := NewRouter(g, RouteOptions{Options: Options{Costs: Costs{Walk: 1e-6, Swim: 1e-6, Jump: 1e-6}}})
+	require.NoError(t, err)
+	k := regionKey{7, 13}
+	rg := cheap.regionAt(k)
+	gr := &portalGraph{}
+	cheap.scratch.build(cheap, k, rg.portals, gr)
+	require.Zero(t, gr.lo, "the cost model must give moves of zero milli-ticks")
+	masked := GridFunc(func(x, y, z int) Cell {
+		if regionOf(x, z) != k {
+			return Unknown
+		}
+		return g.Cell(x, y, z)
+	})
+	for i, p := range rg.portals {
+		dist := dijkstra(t, masked, p, cheap.opt.Options)
+		for j, q := range rg.portals {
+			want, ok := dist[q]
+			if !ok {
+				want = -1
+			}
+			assert.Equal(t, want, cheap.distRow(rg, int32(i))[j], "%v→%v", p, q)
+		}
+	}
+}
+
+// fullScanBorder is buildBorder reading both columns of each offset whole
+// (standHeights on each side), as it did before crossHeights: the
+// reference for buildBorder, which reads the far column only near the
+// heights that can cross.
+func fullScanBorder(r *Router, bk borderKey) *border {
+	b := &border{}
+	lo, hi := bk.k, bk.k
+	if bk.axis == 0 {
+		hi.cx++
+	} else {
+		hi.cz++
+	}
+	if !r.isLoaded(lo) || !r.isLoaded(hi) {
+		return b
+	}
+	var cs []crossing
+	var ys []int
+	for t := 0; t < regionSide; t++ {
+		var ax, az, bx, bz int
+		if bk.axis == 0 {
+			ax, az = lo.cx<<regionShift+regionSide-1, lo.cz<<regionShift+t
+			bx, bz = ax+1, az
+		} else {
+			ax, az = lo.cx<<regionShift+t, lo.cz<<regionShift+regionSide-1
+			bx, bz = ax, az+1
+		}
+		ys = standHeights(r.grid, ax, az, ys[:0])
+		for _, y := range ys {
+			for _, m := range r.gen.neighbors(ax, y, az, r.grid.Cell(ax, y, az)) {
+				if m.x == bx && m.z == bz {
+					cs = append(cs, crossing{t: t, a: world.Pos(ax, y, az), b: world.Pos(bx, m.y, bz), ab: m.cost, ba: -1})
+				}
+			}
+		}
+		ys = standHeights(r.grid, bx, bz, ys[:0])
+		for _, y := range ys {
+			for _, m := range r.gen.neighbors(bx, y, bz, r.grid.Cell(bx, y, bz)) {
+				if m.x != ax || m.z != az {
+					continue
+				}
+				merged := false
+				for i := range cs {
+					if cs[i].t == t && cs[i].a.Y == m.y && cs[i].b.Y == y {
+						cs[i].ba, merged = m.cost, true
+					}
+				}
+				if !merged {
+					cs = append(cs, crossing{t: t, a: world.Pos(ax, m.y, az), b: world.Pos(bx, y, bz), ab: -1, ba: m.cost})
+				}
+			}
+		}
+	}
+	// Entrances: chains over consecutive offsets.
+	var chains [][]crossing
+	for _, c := range cs {
+		joined := false
+		for i := range chains {
+			last := chains[i][len(chains[i])-1]
+			if last.t == c.t-1 && abs(last.a.Y-c.a.Y) <= 1 && abs(last.b.Y-c.b.Y) <= 1 {
+				chains[i] = append(chains[i], c)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			chains = append(chains, []crossing{c})
+		}
+	}
+	for _, ch := range chains {
+		for _, i := range representatives(len(ch), r.spacing) {
+			c := ch[i]
+			if c.ab >= 0 {
+				b.links = append(b.links, link{c.a, c.b, c.ab})
+			}
+			if c.ba >= 0 {
+				b.links = append(b.links, link{c.b, c.a, c.ba})
+			}
+		}
+	}
+	return b
+}
+
+// TestBorderReadsNearCrossings checks the borders of rough random worlds
+// (water, lava, pits, pillars, slabs, carpets, fences, overhangs), of the
+// tiled world and of the wall world, with drops of 1 to 6 blocks, against
+// full scans of both columns.
+func TestBorderReadsNearCrossings(t *testing.T) {
+	type testWorld struct {
+		name string
+		g    Grid
+		n    int // regions along x and z
+	}
+	worlds := []testWorld{{"tiled", tiled(), 20}, {"wall", wallWorld(64, 40, 20), 4}}
+	for seed := uint64(0); seed < 8; seed++ {
+		worlds = append(worlds, testWorld{fmt.Sprintf("random %d", seed), randomWorld(seed, 48, 48), 3})
+	}
+	links := 0
+	for _, w := range worlds {
+		for _, drop := range []int{1, 3, 6} {
+			r, err := NewRouter(w.g, RouteOptions{Options: Options{MaxDrop: drop}})
+			require.NoError(t, err)
+			for cx := 0; cx < w.n; cx++ {
+				for cz := 0; cz < w.n; cz++ {
+					for axis := uint8(0); axis < 2; axis++ {
+						bk := borderKey{regionKey{cx, cz}, axis}
+						got := r.buildBorder(bk).links
+						require.Equal(t, fullScanBorder(r, bk).links, got, "%s, drop %d, border %v", w.name, drop, bk)
+						links += len(got)
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, links, 1000)
+}
+
+// TestDialRandomGraphs checks the bucket queue against the binary heap on
+// random graphs whose move costs spread over a range like the walker's
+// (the cheapest a walk, the dearest a long drop in water), and over a
+// narrow and a wide range.
+func TestDialRandomGraphs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var gs graphScratch
+	for _, span := range [][2]int64{{4633, 30000}, {1000, 1001}, {1, 200}, {7, 7}} {
+		for n := 0; n < 60; n++ {
+			nodes := 2 + rng.IntN(300)
+			g := &portalGraph{lo: span[1], hi: span[0]}
+			for v := 0; v < nodes; v++ {
+				g.start = append(g.start, int32(len(g.to)))
+				g.target = append(g.target, -1)
+				for e := rng.IntN(8); e > 0; e-- {
+					c := span[0] + rng.Int64N(span[1]-span[0]+1)
+					g.to = append(g.to, int32(rng.IntN(nodes)))
+					g.cost = append(g.cost, c)
+					g.lo, g.hi = min(g.lo, c), max(g.hi, c)
+				}
+			}
+			g.start = append(g.start, int32(len(g.to)))
+			for _, v := range rng.Perm(nodes)[:1+rng.IntN(min(nodes, 20))] {
+				g.target[v] = int32(len(g.portal))
+				g.portal = append(g.portal, int32(v))
+			}
+			if cap(gs.dist) < nodes {
+				gs.dist, gs.done = make([]int64, nodes), make([]bool, nodes)
+			}
+			for i := range g.portal {
+				a, b := make([]int64, len(g.portal)), make([]int64, len(g.portal))
+				gs.dial(g, int32(i), a)
+				gs.dijkstra(g, int32(i), b)
+				require.Equal(t, b, a, "costs %v, graph %d, portal %d", span, n, i)
+			}
+		}
 	}
 }
