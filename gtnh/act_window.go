@@ -85,6 +85,9 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	if r := x.closeContainer(); r.Code != ipc.OK {
 		return r
 	}
+	if r, ok := x.emptyHanded(); !ok {
+		return r
+	}
 	pos := a.Pos
 	x.c.mu.Lock()
 	x.s.opening = &pos
@@ -116,6 +119,53 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	}
 	x.c.mu.Unlock()
 	return ipc.Result{Code: ipc.OK, Details: details}
+}
+
+// emptyHanded makes sure the player does not hold a fluid container
+// (a bucket or cell, full or empty) before a click meant to open a window:
+// Railcraft's tanks and coke ovens treat that click as filling or emptying
+// the container and open no GUI (TileTankWater and TileTankBase
+// .blockActivated, FluidHelper.handleRightClick; TileCokeOven.blockActivated
+// opens nothing while a container is held), so opening a water tank with
+// an empty bucket in hand would take a bucket of its water. It holds the
+// first hotbar slot that is empty or holds something else.
+func (x *act) emptyHanded() (ipc.Result, bool) {
+	tags := world.DefaultTags()
+	x.c.mu.Lock()
+	ids := x.c.state.Resolver().IDs()
+	fluidContainer := func(i int) bool {
+		st := toStack(x.s.inv.player[invHotbar+i], ids)
+		if st.Empty() {
+			return false
+		}
+		for _, t := range tags.ItemTags(st.ID, st.Meta) {
+			if t == "container_empty" || t == "container_water" {
+				return true
+			}
+		}
+		return false
+	}
+	free := -1
+	if fluidContainer(x.s.inv.held) {
+		for i := 0; i < 9 && free < 0; i++ {
+			if !fluidContainer(i) {
+				free = i
+			}
+		}
+	} else {
+		free = x.s.inv.held
+	}
+	held := x.s.inv.held
+	x.c.mu.Unlock()
+	switch {
+	case free < 0:
+		return ipc.Failf(ipc.Rejected, 0, "every hotbar slot holds a bucket or cell, and a click with one fills or empties it instead of opening the window"), false
+	case free != held:
+		if err := x.hold(free); err != nil {
+			return x.fail(err, "emptying the hand"), false
+		}
+	}
+	return ipc.Result{}, true
 }
 
 // closeContainer closes the open window (the cursor stack is put back

@@ -183,14 +183,16 @@ type Options struct {
 	// NotEnoughIds, id 1000 and metadata 5 in vanilla format), an empty
 	// slice none.
 	Blocks []Block
-	// CokeOvens, Boilers, Chests and Ores are the steam-age machines and
-	// GregTech ores of the world (SteamAge fills them with a small base);
-	// their blocks are placed after Blocks, and the client learns of them
-	// through the mod channels (Railcraft RC, GregTech, FML OpenGui).
-	CokeOvens []CokeOven
-	Boilers   []Boiler
-	Chests    []Chest
-	Ores      []Ore
+	// CokeOvens, Boilers, Chests, Ores and WaterTanks are the steam-age
+	// machines and GregTech ores of the world (SteamAge fills them with a
+	// small base); their blocks are placed after Blocks, and the client
+	// learns of them through the mod channels (Railcraft RC, GregTech, FML
+	// OpenGui).
+	CokeOvens  []CokeOven
+	Boilers    []Boiler
+	Chests     []Chest
+	Ores       []Ore
+	WaterTanks []WaterTank
 	// Inventory is the player's starting inventory; nil means
 	// DefaultInventory, an empty slice an empty inventory.
 	Inventory []Item
