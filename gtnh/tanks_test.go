@@ -201,6 +201,16 @@ func TestWaterTankBlocks(t *testing.T) {
 	_, ok = tankAt(c, other)
 	assert.False(t, ok)
 
+	// A block that says the master is at m, while the block at m says it
+	// is another cell (of a tank mastered elsewhere): no tank at m.
+	m2 := world.Pos(50, 70, 50)
+	block(51, 70, 50, 3, 1, 2, -1)
+	block(50, 70, 50, 1, 1, 1, -1)
+	_, ok = tankAt(c, m2)
+	assert.False(t, ok, "the block at m is not a master")
+	_, ok = tankAt(c, world.Pos(51, 70, 51))
+	assert.True(t, ok, "the tank that block belongs to")
+
 	// Malformed tank data is dropped and counted.
 	bad, err := modnet.DecodeRCTile(fakeserver.RailcraftWaterTank(1, 2, 3, 2, 2, 2, -1)) // the air cell
 	require.NoError(t, err)
