@@ -288,3 +288,25 @@ func TestRCGuiInteger(t *testing.T) {
 	c.onRailcraft(s, []byte{modnet.RCGuiInteger, 9, 1})
 	assert.Equal(t, int64(4), c.Stats().Malformed["PluginMessage(RC)"], "truncated")
 }
+
+// TestWaterTankBlocksBounded: the tank blocks a session keeps are bounded;
+// a block past the bound is skipped, a known one still updates.
+func TestWaterTankBlocksBounded(t *testing.T) {
+	c, s := tankClient()
+	for i := 0; i < maxModEntries; i++ {
+		s.mods.tanks[world.Pos(i, 0, 1000)] = modnet.WaterTank{}
+	}
+	tile, err := modnet.DecodeRCTile(fakeserver.RailcraftWaterTank(10, 70, -5, 2, 1, 2, 5000))
+	require.NoError(t, err)
+	c.rcWaterTank(s, tile, world.Pos(10, 70, -5))
+	assert.Equal(t, int64(1), c.Stats().Skipped["mod state over limit"])
+	assert.Empty(t, c.State().Snapshot().Machines)
+	assert.Len(t, s.mods.tanks, maxModEntries)
+
+	tile, err = modnet.DecodeRCTile(fakeserver.RailcraftWaterTank(5, 0, 1000, 2, 1, 2, 5000))
+	require.NoError(t, err)
+	c.rcWaterTank(s, tile, world.Pos(5, 0, 1000))
+	m, ok := tankAt(c, world.Pos(5, 0, 1000))
+	require.True(t, ok, "a block already known is updated")
+	assert.Equal(t, 5000, m.Fluid("water").Amount)
+}
