@@ -44,9 +44,9 @@ func (c *Client) rcWaterTank(s *session, t modnet.RCTile, pos world.BlockPos) {
 			masters = append(masters, world.Pos(int(x), int(y), int(z)))
 		}
 	}
-	if had && old.IsMaster() {
-		masters = append(masters, pos)
-	}
+	// The block itself: a tank believed to be mastered here (from other
+	// blocks) is not when this block's data says it is another cell.
+	masters = append(masters, pos)
 	type tank struct {
 		pos    world.BlockPos
 		formed bool
