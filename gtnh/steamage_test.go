@@ -322,6 +322,7 @@ func FuzzModMessages(f *testing.F) {
 			require.NoError(t, err)
 			pos := world.Pos(1, 2, 3)
 			c.state.Update(func(tx *world.Tx) { tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: pos}) })
+			s.mods.tanks[pos] = modnet.WaterTank{X: 1, Y: 2, Z: 3, Formed: true, PatternX: 2, PatternY: 1, PatternZ: 2}
 			s.inv.open = newModContainer(1, d.Containers["railcraft_tank"])
 			s.inv.open.pos = &pos
 			c.onRailcraft(s, data)

@@ -123,9 +123,10 @@ func setFluid(m *world.Machine, name string, amount, capacity int) {
 // its layout names (the coke oven's creosote, the water tank's water) sets
 // that tank of the machine at the window's position. The machine must be
 // known already, from its tile data or the window's slots, and of the
-// layout's kind: the tank GUI (EnumGui.TANK) is also the iron and steel
-// tanks', whose capacity differs, so a window at a position that is not a
-// known water tank is not read. Values for other windows and other data
+// layout's kind; a water tank must be known from its tile data: the tank
+// GUI (EnumGui.TANK) is also the iron and steel tanks', whose capacity
+// differs, so a window at a position that is not a known water tank is not
+// read. Values for other windows and other data
 // ids (a colour) are skipped; an amount outside the tank is malformed.
 func (c *Client) onRCGuiInteger(s *session, data []byte) {
 	v, err := modnet.DecodeRCGuiInteger(data)
@@ -142,9 +143,17 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 	}
 	name, spec, ok := o.layout.TankForGuiInteger(int(v.DataID))
 	kind, pos := o.layout.Machine, *o.pos
+	// The window's own slots make a machine of the layout's kind at its
+	// position (syncInventory), so a water tank must be known from its
+	// tile data: the iron and steel tanks open the same GUI.
+	tank := kind != world.MachineWaterTank || s.mods.tankFormed(pos)
 	c.mu.Unlock()
 	if !ok {
 		c.skip("RC GUI_INTEGER (not a tank amount)")
+		return
+	}
+	if !tank {
+		c.skip("RC GUI_INTEGER (no water_tank known there)")
 		return
 	}
 	if v.Value < 0 || int(v.Value) > spec.Capacity {

@@ -122,6 +122,13 @@ func TestCokeOvenCreosoteInWindow(t *testing.T) {
 	}
 }
 
+func mustWaterTank(t *testing.T, tile modnet.RCTile) modnet.WaterTank {
+	t.Helper()
+	w, err := modnet.DecodeWaterTank(tile)
+	require.NoError(t, err)
+	return w
+}
+
 // tankClient is a client with no connection, for feeding RC messages.
 func tankClient() (*Client, *session) {
 	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
@@ -240,6 +247,9 @@ func TestRCGuiInteger(t *testing.T) {
 		tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: pos, Formed: true,
 			Fluids: map[string]world.FluidTank{"water": {Fluid: "water", Amount: 5, Capacity: 400000}}})
 	})
+	tile, err := modnet.DecodeRCTile(fakeserver.RailcraftWaterTank(pos.X, pos.Y, pos.Z, 2, 1, 2, 5))
+	require.NoError(t, err)
+	s.mods.tanks[pos] = mustWaterTank(t, tile)
 	gui := func(window, id uint8, v int32) { c.onRailcraft(s, fakeserver.RailcraftGuiInteger(window, id, v)) }
 	water := func() int { m, _ := tankAt(c, pos); return m.Fluid("water").Amount }
 
@@ -263,12 +273,17 @@ func TestRCGuiInteger(t *testing.T) {
 	assert.Equal(t, int64(2), c.Stats().Skipped["RC GUI_INTEGER (not the open window)"])
 
 	// The tank GUI opened on a block that is not a known water tank (an
-	// iron tank, whose capacity differs) is not read.
+	// iron tank, whose capacity differs) is not read, though its window's
+	// slots made a machine of the layout's kind there.
 	s.inv.open.pos = &iron
 	gui(3, 1, 1000)
 	_, ok := tankAt(c, iron)
 	assert.False(t, ok)
-	assert.Equal(t, int64(1), c.Stats().Skipped["RC GUI_INTEGER (no water_tank known there)"])
+	c.state.Update(func(tx *world.Tx) { tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: iron, Formed: true}) })
+	gui(3, 1, 1000)
+	m, _ := tankAt(c, iron)
+	assert.Empty(t, m.Fluids)
+	assert.Equal(t, int64(2), c.Stats().Skipped["RC GUI_INTEGER (no water_tank known there)"])
 
 	// A coke oven's creosote.
 	oven := world.Pos(4, 4, 4)
