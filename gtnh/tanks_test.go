@@ -279,7 +279,9 @@ func TestRCGuiInteger(t *testing.T) {
 	gui(3, 1, 1000)
 	_, ok := tankAt(c, iron)
 	assert.False(t, ok)
-	c.state.Update(func(tx *world.Tx) { tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: iron, Formed: true}) })
+	c.state.Update(func(tx *world.Tx) {
+		tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: iron, Formed: true})
+	})
 	gui(3, 1, 1000)
 	m, _ := tankAt(c, iron)
 	assert.Empty(t, m.Fluids)
