@@ -110,9 +110,28 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	if !opened {
 		return ipc.Failf(ipc.Rejected, 0, "no window opened at %v", pos)
 	}
-	x.c.syncInventory(x.s)
+	// A Railcraft window sends its tanks' amounts right after its slots
+	// (TankManager.initGuiData): wait for them, so that the window is not
+	// closed before they are read.
 	x.c.mu.Lock()
 	o := x.s.inv.open
+	tanks := 0
+	if o != nil && o.layout != nil {
+		tanks = len(o.layout.Tanks)
+	}
+	x.c.mu.Unlock()
+	if tanks > 0 {
+		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks }); err != nil {
+			return x.fail(err, fmt.Sprintf("reading the tanks at %v", pos))
+		}
+	}
+	x.c.syncInventory(x.s)
+	x.c.mu.Lock()
+	o = x.s.inv.open
+	if o == nil {
+		x.c.mu.Unlock()
+		return ipc.Failf(ipc.Rejected, 0, "the window at %v was closed by the server", pos)
+	}
 	details := map[string]any{"window": o.id, "type": o.kind, "title": o.title, "slots": len(o.own())}
 	if o.layout != nil {
 		details["container"] = o.layout.Kind

@@ -142,6 +142,10 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 		return
 	}
 	name, spec, ok := o.layout.TankForGuiInteger(int(v.DataID))
+	if ok {
+		o.tanksSeen++
+		c.notifyLocked()
+	}
 	kind, pos := o.layout.Machine, *o.pos
 	// The window's own slots make a machine of the layout's kind at its
 	// position (syncInventory), so a water tank must be known from its

@@ -3,6 +3,7 @@ package gtnh
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
@@ -79,9 +80,8 @@ func TestWaterTankBucketsAndWindow(t *testing.T) {
 			assert.Equal(t, "railcraft_tank", r.Details["container"])
 			water, _ = srv.TankWater(tankMaster)
 			assert.Equal(t, 21000, water, "opening did not fill a bucket from the tank")
-			eventually(t, "the window's amount", func() bool {
-				return machine(t, c, world.MachineWaterTank, tankMaster).Fluid("water") == world.FluidTank{Fluid: "water", Amount: 21000, Capacity: 400000}
-			})
+			assert.Equal(t, world.FluidTank{Fluid: "water", Amount: 21000, Capacity: 400000},
+				machine(t, c, world.MachineWaterTank, tankMaster).Fluid("water"), "read by the time open_container returns")
 			do(action.CloseContainer{})
 			assert.Equal(t, 21000, machine(t, c, world.MachineWaterTank, tankMaster).Fluid("water").Amount, "kept after closing")
 
@@ -112,9 +112,8 @@ func TestCokeOvenCreosoteInWindow(t *testing.T) {
 				r := c.Execute(ctx, a)
 				require.Equal(t, ipc.OK, r.Code, r.Error)
 			}
-			eventually(t, "the creosote", func() bool {
-				return machine(t, c, world.MachineCokeOven, master).Fluid("creosote") == world.FluidTank{Fluid: "creosote", Amount: 12000, Capacity: 64000}
-			})
+			assert.Equal(t, world.FluidTank{Fluid: "creosote", Amount: 12000, Capacity: 64000},
+				machine(t, c, world.MachineCokeOven, master).Fluid("creosote"), "read by the time open_container returns")
 			require.Equal(t, ipc.OK, c.Execute(ctx, action.CloseContainer{}).Code)
 			assert.Equal(t, 12000, machine(t, c, world.MachineCokeOven, master).Fluid("creosote").Amount)
 			assert.Empty(t, c.Stats().Malformed)
@@ -326,4 +325,23 @@ func TestWaterTankBlocksBounded(t *testing.T) {
 	m, ok := tankAt(c, world.Pos(5, 0, 1000))
 	require.True(t, ok, "a block already known is updated")
 	assert.Equal(t, 5000, m.Fluid("water").Amount)
+}
+
+// TestOpenWaitsForTheTanks: open_container returns only once the window's
+// tank amounts are read, though the server sends them late (after a stall);
+// a skill that closes the window at once still sees them.
+func TestOpenWaitsForTheTanks(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.CokeOvens[0].Creosote = 12000
+		o.Faults = fakeserver.Faults{StallAt: fakeserver.StageTankGui, StallFor: 100 * time.Millisecond}
+	})
+	ctx := context.Background()
+	master := world.Pos(3, 64, 1)
+	machine(t, c, world.MachineCokeOven, master)
+	for _, a := range []action.Action{action.MoveTo{Pos: world.Pos(3, 64, 4), Radius: 1}, action.OpenContainer{Pos: master}, action.CloseContainer{}} {
+		r := c.Execute(ctx, a)
+		require.Equal(t, ipc.OK, r.Code, r.Error)
+	}
+	assert.Equal(t, world.FluidTank{Fluid: "creosote", Amount: 12000, Capacity: 64000},
+		machine(t, c, world.MachineCokeOven, master).Fluid("creosote"))
 }

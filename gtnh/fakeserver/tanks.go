@@ -220,8 +220,12 @@ func railcraftTankGui(out *outbox, c *conn, w *openWindow) {
 		amount, fluid = 0, -1
 	}
 	out.add(windowProperty(c, w.id, 0, fluid))
-	for _, v := range [][2]int32{{1, int32(amount)}, {2, whiteColor}} {
-		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.RailcraftChannel, Data: RailcraftGuiInteger(w.id, uint8(v[0]), v[1])})
+	for i, v := range [][2]int32{{1, int32(amount)}, {2, whiteColor}} {
+		stage := StageNone
+		if i == 0 {
+			stage = StageTankGui
+		}
+		out.to(c, stage, &proto17.PluginMessage{Channel: modnet.RailcraftChannel, Data: RailcraftGuiInteger(w.id, uint8(v[0]), v[1])})
 	}
 	if w.box.layout.Kind == layoutCokeOven {
 		out.add(windowProperty(c, w.id, 10, 0), windowProperty(c, w.id, 11, 0))
