@@ -85,6 +85,9 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	if r := x.closeContainer(); r.Code != ipc.OK {
 		return r
 	}
+	if r, ok := x.emptyHanded(); !ok {
+		return r
+	}
 	pos := a.Pos
 	x.c.mu.Lock()
 	x.s.opening = &pos
@@ -107,15 +110,81 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	if !opened {
 		return ipc.Failf(ipc.Rejected, 0, "no window opened at %v", pos)
 	}
-	x.c.syncInventory(x.s)
+	// A Railcraft window sends its tanks' amounts right after its slots
+	// (TankManager.initGuiData): wait for them, so that the window is not
+	// closed before they are read.
 	x.c.mu.Lock()
 	o := x.s.inv.open
+	tanks := 0
+	if o != nil && o.layout != nil {
+		tanks = len(o.layout.Tanks)
+	}
+	x.c.mu.Unlock()
+	if tanks > 0 {
+		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks }); err != nil {
+			return x.fail(err, fmt.Sprintf("reading the tanks at %v", pos))
+		}
+	}
+	x.c.syncInventory(x.s)
+	x.c.mu.Lock()
+	o = x.s.inv.open
+	if o == nil {
+		x.c.mu.Unlock()
+		return ipc.Failf(ipc.Rejected, 0, "the window at %v was closed by the server", pos)
+	}
 	details := map[string]any{"window": o.id, "type": o.kind, "title": o.title, "slots": len(o.own())}
 	if o.layout != nil {
 		details["container"] = o.layout.Kind
 	}
 	x.c.mu.Unlock()
 	return ipc.Result{Code: ipc.OK, Details: details}
+}
+
+// emptyHanded makes sure the player does not hold a fluid container
+// (a bucket or cell, full or empty) before a click meant to open a window:
+// Railcraft's tanks and coke ovens treat that click as filling or emptying
+// the container and open no GUI (TileTankWater and TileTankBase
+// .blockActivated, FluidHelper.handleRightClick; TileCokeOven.blockActivated
+// opens nothing while a container is held), so opening a water tank with
+// an empty bucket in hand would take a bucket of its water. It holds the
+// first hotbar slot that is empty or holds something else.
+func (x *act) emptyHanded() (ipc.Result, bool) {
+	tags := world.DefaultTags()
+	x.c.mu.Lock()
+	ids := x.c.state.Resolver().IDs()
+	fluidContainer := func(i int) bool {
+		st := toStack(x.s.inv.player[invHotbar+i], ids)
+		if st.Empty() {
+			return false
+		}
+		for _, t := range tags.ItemTags(st.ID, st.Meta) {
+			if t == "container_empty" || t == "container_water" {
+				return true
+			}
+		}
+		return false
+	}
+	free := -1
+	if fluidContainer(x.s.inv.held) {
+		for i := 0; i < 9 && free < 0; i++ {
+			if !fluidContainer(i) {
+				free = i
+			}
+		}
+	} else {
+		free = x.s.inv.held
+	}
+	held := x.s.inv.held
+	x.c.mu.Unlock()
+	switch {
+	case free < 0:
+		return ipc.Failf(ipc.Rejected, 0, "every hotbar slot holds a bucket or cell, and a click with one fills or empties it instead of opening the window"), false
+	case free != held:
+		if err := x.hold(free); err != nil {
+			return x.fail(err, "emptying the hand"), false
+		}
+	}
+	return ipc.Result{}, true
 }
 
 // closeContainer closes the open window (the cursor stack is put back

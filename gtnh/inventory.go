@@ -46,6 +46,9 @@ type container struct {
 	asked *world.BlockPos
 	// synced: a Window Items for it arrived.
 	synced bool
+	// tanksSeen counts the tank amounts (RC GUI_INTEGER) that arrived for
+	// it; a Railcraft window sends them right after its slots.
+	tanksSeen int
 }
 
 // newContainer is a vanilla window with n own slots, then the player's.

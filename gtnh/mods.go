@@ -219,10 +219,12 @@ type modState struct {
 	gtm    map[world.BlockPos]gtMachine
 	ovens  map[world.BlockPos]modnet.CokeOven
 	ores   map[world.BlockPos]string
+	tanks  map[world.BlockPos]modnet.WaterTank // Railcraft water tank blocks (tanks.go)
 }
 
 func newModState() modState {
-	return modState{gtm: map[world.BlockPos]gtMachine{}, ovens: map[world.BlockPos]modnet.CokeOven{}, ores: map[world.BlockPos]string{}}
+	return modState{gtm: map[world.BlockPos]gtMachine{}, ovens: map[world.BlockPos]modnet.CokeOven{}, ores: map[world.BlockPos]string{},
+		tanks: map[world.BlockPos]modnet.WaterTank{}}
 }
 
 // clearWorld forgets the world's mod state (a respawn or a new dimension);
@@ -231,6 +233,7 @@ func (m *modState) clearWorld() {
 	clear(m.gtm)
 	clear(m.ovens)
 	clear(m.ores)
+	clear(m.tanks)
 }
 
 // dropColumns forgets the mod state of the positions in the given columns
@@ -490,6 +493,10 @@ func (c *Client) onRailcraft(s *session, data []byte) {
 		c.modMalformed("PluginMessage(RC)", err)
 		return
 	}
+	if typ == modnet.RCGuiInteger {
+		c.onRCGuiInteger(s, data)
+		return
+	}
 	if typ != modnet.RCTileEntity {
 		c.skip(fmt.Sprintf("RC(%d)", typ))
 		return
@@ -504,6 +511,10 @@ func (c *Client) onRailcraft(s *session, data []byte) {
 	// oven's only on a machine.alpha block.
 	var block string
 	c.state.Update(func(tx *world.Tx) { block = tx.BlockAt(pos).ID })
+	if t.ID == modnet.WaterTankMachineID && block == cokeOvenBlock {
+		c.rcWaterTank(s, t, pos)
+		return
+	}
 	if t.ID != modnet.CokeOvenMachineID || block != cokeOvenBlock {
 		c.skip("RC tile (not a coke oven)")
 		return

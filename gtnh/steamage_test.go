@@ -301,18 +301,38 @@ func FuzzModMessages(f *testing.F) {
 	f.Add(byte(2), fakeserver.OpenGui(5, "Railcraft", 17, 3, 64, 1))
 	f.Add(byte(2), fakeserver.OpenGui(6, "modularui", 3, 1, 2, 3))
 	f.Add(byte(3), modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: 5, Data: modnet.ProgressBarData(0.5)}))
+	f.Add(byte(4), fakeserver.RailcraftWaterTank(1, 2, 3, 2, 1, 2, 20000))
+	f.Add(byte(4), fakeserver.RailcraftGuiInteger(1, 1, 3000))
 	f.Fuzz(func(t *testing.T, ch byte, data []byte) {
 		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
 		c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
 		s := &session{mods: newModState()}
 		s.mods.gt = &gt
-		switch ch % 4 {
+		switch ch % 5 {
 		case 0:
 			c.onGregTech(s, data)
 		case 1:
 			c.onRailcraft(s, data)
 		case 2:
 			c.onFMLRuntime(s, data)
+		case 4:
+			// RC messages at a known water tank whose window is open
+			// (tank data is read as the tank's whatever the block).
+			d, err := modnet.DefaultData()
+			require.NoError(t, err)
+			pos := world.Pos(1, 2, 3)
+			c.state.Update(func(tx *world.Tx) { tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: pos}) })
+			s.mods.tanks[pos] = modnet.WaterTank{X: 1, Y: 2, Z: 3, Formed: true, PatternX: 2, PatternY: 1, PatternZ: 2}
+			s.inv.open = newModContainer(1, d.Containers["railcraft_tank"])
+			s.inv.open.pos = &pos
+			c.onRailcraft(s, data)
+			if tile, err := modnet.DecodeRCTile(data); err == nil {
+				c.rcWaterTank(s, tile, world.Pos(int(tile.X), int(tile.Y), int(tile.Z)))
+			}
+			for _, m := range c.State().Snapshot().Machines {
+				w := m.Fluid("water")
+				assert.True(t, w.Amount >= 0 && w.Amount <= w.Capacity && w.Capacity <= 400000, "%+v", m)
+			}
 		default:
 			// An open small coal boiler's window.
 			pos := world.Pos(1, 2, 3)

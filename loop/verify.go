@@ -267,6 +267,13 @@ func verifyMachine(mc skills.MachineChange, p skills.Params, before, after *worl
 		if !ok {
 			continue // not seen after: nothing can be said about it
 		}
+		if mc.Slot == "" && (mb.ContentsUnknown || ma.ContentsUnknown) {
+			// Its tanks were not known before (or are not after): an
+			// amount read by looking would count as an increase the
+			// skill never made (a live Railcraft tank before its
+			// master's data or window).
+			continue
+		}
 		b, a := value(mb), value(ma)
 		change := a - b
 		if !increase {
@@ -278,7 +285,7 @@ func verifyMachine(mc skills.MachineChange, p skills.Params, before, after *worl
 		}
 	}
 	if !found {
-		c.Effect += fmt.Sprintf(" (no %s%s seen before and after)", mc.Kind, where)
+		c.Effect += fmt.Sprintf(" (no %s%s seen before and after with known contents)", mc.Kind, where)
 		return c
 	}
 	c.OK = best >= n

@@ -159,6 +159,13 @@ func oven(pos world.BlockPos, input world.ItemStack, creosote int) world.Machine
 		Fluids: map[string]world.FluidTank{"creosote": {Fluid: "creosote", Amount: creosote, Capacity: 64000}}}
 }
 
+// unknown marks a machine's contents unknown (the live client's machine
+// known from its blocks, not from its window).
+func unknown(m world.Machine) world.Machine {
+	m.ContentsUnknown = true
+	return m
+}
+
 func TestVerifyMachines(t *testing.T) {
 	a, b, far := world.Pos(3, 64, 0), world.Pos(-3, 64, 0), world.Pos(40, 64, 0)
 	coal := func(n int) world.ItemStack { return world.NewStack("minecraft:coal", 0, n) }
@@ -186,6 +193,12 @@ func TestVerifyMachines(t *testing.T) {
 		{"creosote drained too little", drain, []world.Machine{oven(a, coal(0), 3000)}, []world.Machine{oven(a, coal(0), 2500)}, false, "", 3000, 2500},
 		{"creosote made is not drained", drain, []world.Machine{oven(a, coal(0), 3000)}, []world.Machine{oven(a, coal(0), 4500)}, false, "", 3000, 4500},
 		{"no radius: any distance", `  machines: [{kind: coke_oven, fluid: creosote, min_increase: 1}]`, []world.Machine{oven(far, coal(0), 0)}, []world.Machine{oven(far, coal(0), 1)}, true, "", 0, 1},
+		{"creosote of an oven not known before says nothing", `  machines: [{kind: coke_oven, fluid: creosote, min_increase: 1}]`,
+			[]world.Machine{unknown(oven(a, coal(0), 0))}, []world.Machine{oven(a, coal(0), 5000)}, false, "no coke_oven seen before and after with known contents", 0, 0},
+		{"creosote of an oven not known after says nothing", `  machines: [{kind: coke_oven, fluid: creosote, min_increase: 1}]`,
+			[]world.Machine{oven(a, coal(0), 0)}, []world.Machine{unknown(oven(a, coal(0), 5000))}, false, "no coke_oven", 0, 0},
+		{"a known oven next to an unknown one counts", `  machines: [{kind: coke_oven, fluid: creosote, min_increase: 1}]`,
+			[]world.Machine{unknown(oven(a, coal(0), 0)), oven(b, coal(0), 0)}, []world.Machine{oven(a, coal(0), 9000), oven(b, coal(0), 1000)}, true, "", 0, 1000},
 		{"a slot without item filter", `  machines: [{kind: coke_oven, slot: input, min_decrease: 1}]`, []world.Machine{oven(a, logs(3), 0)}, []world.Machine{oven(a, logs(2), 0)}, true, "coke_oven input slot decreases by >= 1", 3, 2},
 	}
 	for _, tc := range tests {

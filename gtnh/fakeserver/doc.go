@@ -20,14 +20,18 @@
 //     accepted after 70% of the vanilla break time for the block and held
 //     item, otherwise the block is sent back), drops as item entities the
 //     player collects on touching them, tool wear, block placement, chat;
-//   - the steam age (Options.CokeOvens, Boilers, Chests, Ores; SteamAge fills
-//     them): Railcraft coke oven bricks in RC tile messages, GregTech coal
-//     boiler tile messages (bronze 100, or steel 101 with Boiler.Steel) and ORES, each after the chunk packet of its column;
-//     right-clicking a container opens it (vanilla Open Window or FML
-//     OpenGui with the slot layout of config/containers.yaml), clicks are
-//     applied to the server's own containers, a water bucket used on a
-//     boiler is poured in, and a boiler's window sends its steam, water and
-//     temperature bars (ModularUI SWidgetUpdate, widget ids 4 to 6).
+//   - the steam age (Options.CokeOvens, Boilers, Chests, Ores, WaterTanks;
+//     SteamAge fills them): Railcraft coke oven bricks and water tank blocks
+//     in RC tile messages, GregTech coal boiler tile messages (bronze 100,
+//     or steel 101 with Boiler.Steel) and ORES, each after the chunk packet
+//     of its column; right-clicking a container opens it (vanilla Open
+//     Window or FML OpenGui with the slot layout of config/containers.yaml),
+//     clicks are applied to the server's own containers, a water bucket
+//     used on a boiler or a water tank is poured in (an empty bucket takes
+//     a bucket from the tank), a boiler's window sends its steam, water
+//     and temperature bars (ModularUI SWidgetUpdate, widget ids 4 to 6),
+//     and a water tank's or coke oven's window its tank (window property
+//     0, RC GUI_INTEGER 1 and 2).
 //
 // Options turn on faults for failure tests: a wrong FML handshake order, a
 // packet cut short (inside its frame, or the frame itself), a kick and a

@@ -29,10 +29,12 @@ const (
 // CokeOven is a formed Railcraft coke oven: a hollow 3×3×3 of 26 bricks
 // whose lowest corner is X, Y, Z. Its master is the bottom centre brick
 // (X+1, Y, Z+1), where its GUI opens. Input and Output are what its slots
-// hold at the start (Slot unused; an empty Name for none).
+// hold at the start (Slot unused; an empty Name for none), Creosote the mB
+// in its tank, which its window sends.
 type CokeOven struct {
 	X, Y, Z       int
 	Input, Output Item
+	Creosote      int
 }
 
 // Master is the position of the oven's master brick.
@@ -101,7 +103,8 @@ type Ore struct {
 // SteamAge is a steam-age base near the default spawn: a formed coke oven
 // with coal coke in its output, a bronze coal boiler with water, an Iron
 // Chest and a vanilla chest, and a vein of copper ore (with one small ore
-// and one netherrack ore) below the ground.
+// and one netherrack ore) below the ground, and a Railcraft water tank
+// holding 20 000 mB (of 400 000), farther from the spawn than the boiler.
 func SteamAge(o *Options) {
 	g := o.GroundY
 	if g == 0 {
@@ -109,6 +112,7 @@ func SteamAge(o *Options) {
 	}
 	o.CokeOvens = []CokeOven{{X: 2, Y: g + 1, Z: 0, Output: Item{Name: CokeItem, Count: 12}}}
 	o.Boilers = []Boiler{{X: 13, Y: g + 1, Z: 2, Water: 6000, Boiling: true}}
+	o.WaterTanks = []WaterTank{{X: 14, Y: g + 1, Z: 12, Water: 20000}}
 	o.Chests = []Chest{{X: 6, Y: g + 1, Z: 12, Items: []Item{{Slot: 3, Name: "minecraft:coal", Count: 20}}},
 		{X: 10, Y: g + 1, Z: 12, Vanilla: true}}
 	o.Ores = []Ore{
@@ -134,10 +138,12 @@ type box struct {
 	pos    world.BlockPos
 	layout modnet.ContainerLayout
 	slots  []proto17.Slot // the container's own slots, by window slot; player slots unused
-	water  int
+	water  int            // a boiler's or a water tank's water, mB
 	steam  int
 	temp   int
 	boiler coalBoiler // a boiler's kind
+	// creosote is a coke oven's creosote, mB.
+	creosote int
 }
 
 // modWorld is the mod state of the fake world; guarded by Server.mu.
@@ -146,6 +152,7 @@ type modWorld struct {
 	boxes  map[world.BlockPos]*box           // by GUI position
 	bricks map[world.BlockPos]world.BlockPos // coke oven brick → its master
 	ovens  []CokeOven
+	tanks  []WaterTank
 	boils  []Boiler
 	ores   []Ore
 	window uint8 // the last window id used
@@ -169,6 +176,7 @@ func modBlocks(o Options) ([]Block, error) {
 	for _, b := range o.Boilers {
 		out = append(out, Block{X: b.X, Y: b.Y, Z: b.Z, Name: MachineBlock, Meta: 1})
 	}
+	out = append(out, tankBlocks(o)...)
 	for _, c := range o.Chests {
 		name := IronChestBlock
 		if c.Vanilla {
@@ -234,6 +242,7 @@ func newModWorld(o Options, ids *world.IDMap) (*modWorld, error) {
 				}
 			}
 		}
+		b.creosote = ov.Creosote
 		if err := put(b, "input", ov.Input); err != nil {
 			return nil, err
 		}
@@ -250,6 +259,9 @@ func newModWorld(o Options, ids *world.IDMap) (*modWorld, error) {
 		if err := put(b, "fuel", bo.Fuel); err != nil {
 			return nil, err
 		}
+	}
+	if err := m.addTanks(o, newBox); err != nil {
+		return nil, err
 	}
 	for _, c := range o.Chests {
 		kind := layoutIron
@@ -359,8 +371,9 @@ func OpenGui(window int32, mod string, gui int32, x, y, z int) []byte {
 // modPackets are the mod messages of the tiles in the given columns, sent
 // right after the chunk packet that carries them, as a 1.7.10 server sends
 // the tiles' description packets after the chunks (EntityPlayerMP.onUpdate):
-// the coke oven bricks, boilers and ores there. The mod world does not
-// change after New, so no lock is needed.
+// the coke oven bricks, boilers, water tanks and ores there. The mod
+// world's layout does not change after New, so no lock is needed but for
+// the water a tank holds (tankPackets).
 func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
 	var out []proto17.Packet
 	m := s.mods
@@ -390,6 +403,7 @@ func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
 		out = append(out, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
 			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, bo.kind().meta, 2|64, update)})
 	}
+	out = append(out, s.tankPackets(in)...)
 	for _, r := range m.ores {
 		// Ores of the metadata format have no tile entity and no message.
 		if f.Ores == modnet.OreSourcePacket && in(r.X, r.Z) {
@@ -448,6 +462,12 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 	if c.pos.DistSq(clicked.Center()) >= 64 {
 		return true // out of reach: nothing opens
 	}
+	if b.layout.Kind == layoutTank && c.tankClickLocked(out, b) {
+		return true
+	}
+	if b.layout.Kind == layoutCokeOven && c.heldFluidContainerLocked() {
+		return true // TileCokeOven.blockActivated: no GUI while a container is held
+	}
 	if b.layout.Kind == layoutBoiler {
 		// MTEBoiler.onRightclick: a water bucket is poured in (1000 mB,
 		// as far as it fits) and handed back empty; anything else opens
@@ -480,6 +500,7 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 			out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.ModularUIChannel, Data: p})
 		}
 	}
+	railcraftTankGui(out, c, w)
 	s.logf("conn %d: opened %s at %v as window %d", c.id, b.layout.Kind, pos, w.id)
 	return true
 }
@@ -504,6 +525,7 @@ func boilerBars(b *box) [][]byte {
 // SlotOutput, GregTech's output slots).
 var takesOnly = map[string]map[string]bool{
 	layoutCokeOven: {"output": true, "container_output": true},
+	layoutTank:     {"output": true},
 	layoutBoiler:   {"fluid_out": true, "ash": true},
 }
 

@@ -29,10 +29,11 @@ const (
 	StageKeepAlive                // the first Keep Alive
 	StageDig                      // the Block Change answering the first accepted dig
 	StageCollect                  // the first Collect Item
+	StageTankGui                  // the first tank amount of a Railcraft window (RC GUI_INTEGER)
 )
 
 var stageNames = [...]string{"none", "status", "login", "server hello", "mod list", "registry",
-	"join", "position", "inventory", "chunks", "keep-alive", "dig", "collect"}
+	"join", "position", "inventory", "chunks", "keep-alive", "dig", "collect", "tank gui"}
 
 func (s Stage) String() string {
 	if s >= 0 && int(s) < len(stageNames) {
@@ -183,14 +184,16 @@ type Options struct {
 	// NotEnoughIds, id 1000 and metadata 5 in vanilla format), an empty
 	// slice none.
 	Blocks []Block
-	// CokeOvens, Boilers, Chests and Ores are the steam-age machines and
-	// GregTech ores of the world (SteamAge fills them with a small base);
-	// their blocks are placed after Blocks, and the client learns of them
-	// through the mod channels (Railcraft RC, GregTech, FML OpenGui).
-	CokeOvens []CokeOven
-	Boilers   []Boiler
-	Chests    []Chest
-	Ores      []Ore
+	// CokeOvens, Boilers, Chests, Ores and WaterTanks are the steam-age
+	// machines and GregTech ores of the world (SteamAge fills them with a
+	// small base); their blocks are placed after Blocks, and the client
+	// learns of them through the mod channels (Railcraft RC, GregTech, FML
+	// OpenGui).
+	CokeOvens  []CokeOven
+	Boilers    []Boiler
+	Chests     []Chest
+	Ores       []Ore
+	WaterTanks []WaterTank
 	// Inventory is the player's starting inventory; nil means
 	// DefaultInventory, an empty slice an empty inventory.
 	Inventory []Item
@@ -381,13 +384,13 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxMovePerPacket < 0 || o.PickupReach < 0 || o.PickupDelayTicks < 0 {
 		bad("MaxMovePerPacket, PickupReach and PickupDelayTicks must not be negative")
 	}
-	if o.Faults.KickAt < StageNone || o.Faults.KickAt > StageCollect {
+	if o.Faults.KickAt < StageNone || o.Faults.KickAt > StageTankGui {
 		bad("Faults.KickAt %d: unknown stage", o.Faults.KickAt)
 	}
-	if o.Faults.TruncateAt < StageNone || o.Faults.TruncateAt > StageCollect {
+	if o.Faults.TruncateAt < StageNone || o.Faults.TruncateAt > StageTankGui {
 		bad("Faults.TruncateAt %d: unknown stage", o.Faults.TruncateAt)
 	}
-	if o.Faults.StallAt < StageNone || o.Faults.StallAt > StageCollect {
+	if o.Faults.StallAt < StageNone || o.Faults.StallAt > StageTankGui {
 		bad("Faults.StallAt %d: unknown stage", o.Faults.StallAt)
 	}
 	if o.Faults.Skip < 0 {

@@ -61,7 +61,30 @@ type ContainerLayout struct {
 	Open       OpenSpec
 	Slots      map[string]SlotRange
 	Properties map[string]int
-	Size       int // the number of container slots
+	// Tanks are the container's fluid tanks whose amount a Railcraft
+	// window sends as an RC GUI_INTEGER, by fluid name.
+	Tanks map[string]TankSpec
+	Size  int // the number of container slots
+}
+
+// TankSpec is a fluid tank of a Railcraft window: the GUI_INTEGER data id
+// that carries its amount (TankManager.initGuiData and updateGuiData send
+// tank i's amount as data id 3i+1), and its capacity in mB, which Railcraft
+// does not send.
+type TankSpec struct {
+	GuiInteger int
+	Capacity   int
+}
+
+// TankForGuiInteger returns the tank whose amount a GUI_INTEGER with this
+// data id carries.
+func (c ContainerLayout) TankForGuiInteger(dataID int) (string, TankSpec, bool) {
+	for name, t := range c.Tanks {
+		if t.GuiInteger == dataID {
+			return name, t, true
+		}
+	}
+	return "", TankSpec{}, false
 }
 
 // Slot returns the container slot of a single named slot.
@@ -220,9 +243,9 @@ func (d *Data) loadContainers(dec *strictyaml.Decoder, root *yaml.Node) {
 	for _, kind := range sortedKeys(kinds) {
 		f := kinds[kind]
 		path := strictyaml.Join("containers", kind)
-		m := dec.Mapping(f.Value, path, []string{"machine", "open", "slots", "properties"})
+		m := dec.Mapping(f.Value, path, []string{"machine", "open", "slots", "properties", "tanks"})
 		dec.Require(f.Value, path, m, "machine", "open", "slots")
-		c := ContainerLayout{Kind: kind, Slots: map[string]SlotRange{}, Properties: map[string]int{}}
+		c := ContainerLayout{Kind: kind, Slots: map[string]SlotRange{}, Properties: map[string]int{}, Tanks: map[string]TankSpec{}}
 		c.Machine = word(dec, m["machine"].Value, strictyaml.Join(path, "machine"))
 		loadSlots(dec, m["slots"].Value, strictyaml.Join(path, "slots"), &c)
 		pp := strictyaml.Join(path, "properties")
@@ -234,10 +257,53 @@ func (d *Data) loadContainers(dec *strictyaml.Decoder, root *yaml.Node) {
 				c.Properties[name] = id
 			}
 		}
+		loadTanks(dec, m["tanks"].Value, strictyaml.Join(path, "tanks"), &c)
 		if n := m["open"].Value; n != nil {
 			d.loadOpen(dec, n, strictyaml.Join(path, "open"), &c)
 		}
 		d.Containers[kind] = c
+	}
+}
+
+// loadTanks reads a layout's tanks: by fluid name, the GUI_INTEGER data id
+// of the amount (0..255, a byte on the wire, one tank per id) and the
+// capacity in mB (at least 1).
+func loadTanks(dec *strictyaml.Decoder, n *yaml.Node, path string, c *ContainerLayout) {
+	if n == nil {
+		return
+	}
+	tanks := dec.Mapping(n, path, nil)
+	ids := map[int]string{}
+	for _, name := range sortedKeys(tanks) {
+		tp := strictyaml.Join(path, name)
+		f := tanks[name]
+		m := dec.Mapping(f.Value, tp, []string{"gui_integer", "capacity"})
+		dec.Require(f.Value, tp, m, "gui_integer", "capacity")
+		word(dec, f.Key, tp)
+		var t TankSpec
+		okID, okCap := false, false
+		if v := m["gui_integer"].Value; v != nil {
+			t.GuiInteger, okID = dec.Int(v, strictyaml.Join(tp, "gui_integer"))
+			if okID && (t.GuiInteger < 0 || t.GuiInteger > 255) {
+				dec.Errorf(v, strictyaml.Join(tp, "gui_integer"), "data id %d outside 0..255", t.GuiInteger)
+				okID = false
+			}
+			if prev, dup := ids[t.GuiInteger]; okID && dup {
+				dec.Errorf(v, strictyaml.Join(tp, "gui_integer"), "data id %d already carries %s", t.GuiInteger, prev)
+				okID = false
+			}
+		}
+		if v := m["capacity"].Value; v != nil {
+			t.Capacity, okCap = dec.Int(v, strictyaml.Join(tp, "capacity"))
+			if okCap && t.Capacity < 1 {
+				dec.Errorf(v, strictyaml.Join(tp, "capacity"), "capacity %d mB must be at least 1", t.Capacity)
+				okCap = false
+			}
+		}
+		if okID && okCap {
+			ids[t.GuiInteger] = name
+			c.Tanks[name] = t
+		}
 	}
 }
 

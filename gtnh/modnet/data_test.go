@@ -99,6 +99,29 @@ func TestContainerLayouts(t *testing.T) {
 	assert.Equal(t, SlotRange{First: 31, Count: 9}, oven.Slots["player_hotbar"])
 	assert.Equal(t, 10, oven.Properties["cook_time"])
 	assert.Equal(t, 11, oven.Properties["cook_time_total"])
+	name, tank, ok := oven.TankForGuiInteger(1)
+	require.True(t, ok, "the creosote amount is GUI_INTEGER 1 (TankManager, tank 0)")
+	assert.Equal(t, "creosote", name)
+	assert.Equal(t, TankSpec{GuiInteger: 1, Capacity: 64000}, tank)
+	_, _, ok = oven.TankForGuiInteger(2)
+	assert.False(t, ok, "data id 2 is the colour")
+
+	tankGui, ok := d.LayoutForOpenGui(OpenGui{ModID: "Railcraft", GuiID: 20})
+	require.True(t, ok)
+	assert.Equal(t, world.MachineWaterTank, tankGui.Machine)
+	assert.Equal(t, 38, tankGui.Size)
+	for name, want := range map[string]int{"input": 0, "output": 1} {
+		got, ok := tankGui.Slot(name)
+		require.True(t, ok, name)
+		assert.Equal(t, want, got, name)
+	}
+	assert.Equal(t, SlotRange{First: 2, Count: 27}, tankGui.Slots["player_main"])
+	assert.Equal(t, SlotRange{First: 29, Count: 9}, tankGui.Slots["player_hotbar"])
+	name, tank, ok = tankGui.TankForGuiInteger(1)
+	require.True(t, ok)
+	assert.Equal(t, "water", name)
+	assert.Equal(t, WaterTankCapacity, tank.Capacity)
+
 	_, ok = oven.Slot("player_main")
 	assert.False(t, ok, "a range is not a single slot")
 	_, ok = oven.Slot("nope")
@@ -228,6 +251,12 @@ func TestLoadDataProblems(t *testing.T) {
 		{"property", ContainersFile, `containers:
   a: {machine: chest, open: {mod: M, gui: 1}, slots: {x: {first: 0}}, properties: {p: -1, q: x}}
 `, []string{"containers.a.properties.p: window property -1", "containers.a.properties.q: expected an integer"}},
+		{"tanks", ContainersFile, `containers:
+  a: {machine: chest, open: {mod: M, gui: 1}, slots: {x: {first: 0}}, tanks: {water: {gui_integer: 256, capacity: 0}, Oil: {gui_integer: 1}}}
+  b: {machine: chest, open: {mod: M, gui: 2}, slots: {x: {first: 0}}, tanks: {a: {gui_integer: 1, capacity: 5}, b: {gui_integer: 1, capacity: 5}, c: {gui_integer: -1, capacity: 5, x: 1}}}
+`, []string{"containers.a.tanks.water.gui_integer: data id 256 outside 0..255", "containers.a.tanks.water.capacity: capacity 0 mB",
+			"containers.a.tanks.Oil.capacity: required field is missing", "containers.a.tanks.Oil: \"Oil\" is not a lower_snake_case name",
+			"containers.b.tanks.b.gui_integer: data id 1 already carries a", "containers.b.tanks.c.gui_integer: data id -1", "containers.b.tanks.c.x: unknown field"}},
 		{"machine required", ContainersFile, `containers:
   a: {open: {mod: M, gui: 1}, slots: {x: {first: 0}}}
   b: {machine: chest, open: {mod: M, gui: 2}, slots: {}}

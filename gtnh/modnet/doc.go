@@ -1,8 +1,9 @@
 // Package modnet decodes the mod messages a GTNH server sends outside the
 // vanilla protocol: GregTech's "GregTech" channel (machine tile data, batched
-// block events, ore materials), Railcraft's "RC" channel (coke oven state),
-// and FML's OpenGui message on the "FML" channel, which opens every mod GUI
-// that has a container (Railcraft, Iron Chests, ModularUI).
+// block events, ore materials), Railcraft's "RC" channel (coke oven and
+// water tank state, tank amounts of open windows), and FML's OpenGui message
+// on the "FML" channel, which opens every mod GUI that has a container
+// (Railcraft, Iron Chests, ModularUI).
 //
 // Every decoder is pure and bounded: it reads only the bytes given, sizes its
 // allocations by the bytes present, and reports a *proto17.Error that names

@@ -114,3 +114,20 @@ func encOpenGui(g OpenGui) []byte {
 	b = be32(b, g.Y)
 	return be32(b, g.Z)
 }
+
+func encWaterTankBody(w WaterTank) []byte {
+	b := []byte{boolByte(w.Formed)}
+	if w.Formed {
+		b = append(b, byte(w.Pattern), byte(w.PatternX), byte(w.PatternY), byte(w.PatternZ))
+	}
+	if w.Fluid == nil {
+		return be16(b, -1)
+	}
+	b = be16(b, w.Fluid.ID)
+	b = be32(b, w.Fluid.Amount)
+	return be32(b, w.Fluid.Color)
+}
+
+func encWaterTank(w WaterTank) []byte {
+	return encRCTile(w.X, w.Y, w.Z, WaterTankMachineID, encWaterTankBody(w))
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
 	"testing/fstest"
@@ -153,6 +154,36 @@ func FuzzRCTile(f *testing.F) {
 	})
 }
 
+func FuzzWaterTank(f *testing.F) {
+	f.Add(encWaterTank(WaterTank{X: 10, Y: 70, Z: -5, Formed: true, PatternX: 2, PatternY: 1, PatternZ: 2,
+		Fluid: &TankFluid{ID: 1, Amount: 20000, Color: 0xffffff}}))
+	f.Add(encWaterTank(WaterTank{X: 1, Y: 2, Z: 3}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tile, err := DecodeRCTile(data)
+		if err != nil {
+			return
+		}
+		w, err := DecodeWaterTank(tile)
+		if err != nil {
+			return
+		}
+		// Java's readBoolean takes any non-zero byte as true, so compare
+		// what the re-encoding decodes to.
+		again, err := DecodeWaterTank(mustTileF(t, encWaterTank(w)))
+		if err != nil || !reflect.DeepEqual(again, w) {
+			t.Fatalf("tank %+v → %+v, %v", w, again, err)
+		}
+		if a := w.Water(); a < 0 || a > WaterTankCapacity {
+			t.Fatalf("water %d mB", a)
+		}
+		if x, y, z, ok := w.Master(); ok {
+			if x-w.X < -2 || x-w.X > 2 || y-w.Y < -2 || y-w.Y > 2 || z-w.Z < -2 || z-w.Z > 2 {
+				t.Fatalf("master %d,%d,%d from block %d,%d,%d", x, y, z, w.X, w.Y, w.Z)
+			}
+		}
+	})
+}
+
 func mustTileF(t *testing.T, payload []byte) RCTile {
 	tile, err := DecodeRCTile(payload)
 	if err != nil {
@@ -264,6 +295,15 @@ func TestWriteFuzzCorpus(t *testing.T) {
 			{encCokeOven(CokeOven{X: 1, Y: 2, Z: 3})},
 			{encRCTile(1, 2, 3, 6, []byte{1, 2, 3})},
 			{encRCTile(1, 2, 3, -1, nil)},
+		},
+		"FuzzWaterTank": {
+			{encWaterTank(WaterTank{X: 10, Y: 70, Z: -5, Formed: true, PatternX: 2, PatternY: 1, PatternZ: 2,
+				Fluid: &TankFluid{ID: 1, Amount: 20000, Color: 0xffffff}})},
+			{encWaterTank(WaterTank{X: 9, Y: 72, Z: -6, Formed: true, PatternX: 1, PatternY: 3, PatternZ: 1})},
+			{encWaterTank(WaterTank{X: 1, Y: 2, Z: 3})},
+			{encWaterTank(WaterTank{Formed: true, PatternX: 2, PatternY: 2, PatternZ: 2})},
+			{encWaterTank(WaterTank{Fluid: &TankFluid{ID: 1, Amount: -1}})},
+			{encRCTile(1, 2, 3, WaterTankMachineID, []byte{1, 0, 2, 1})},
 		},
 		"FuzzRCGuiInteger": {
 			{encRCGuiInteger(RCGuiValue{WindowID: 3, DataID: 1, Value: 32000})},

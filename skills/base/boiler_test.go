@@ -41,6 +41,13 @@ func tank(x, y, z, water, capacity int) world.Machine {
 	}
 }
 
+// unknownTank marks a water tank's contents unknown (the live client's tank
+// known from its blocks before its master's data).
+func unknownTank(m world.Machine) world.Machine {
+	m.ContentsUnknown = true
+	return m
+}
+
 func TestFeedSteamBoiler(t *testing.T) {
 	none := world.ItemStack{}
 	coal := func(n int) world.ItemStack { return stack("minecraft:coal", 0, n) }
@@ -189,6 +196,11 @@ func TestRefillWaterTanks(t *testing.T) {
 		}
 		return out
 	}
+	// tpour pours into a water tank, then opens and closes its window so
+	// the body reads the new amount.
+	tpour := func(p world.BlockPos, item string, n int) []action.Action {
+		return append(pour(p, item, n), action.OpenContainer{Pos: p}, action.CloseContainer{})
+	}
 	fill := func(n int, spots ...world.BlockPos) []action.Action {
 		out := []action.Action{action.MoveTo{Pos: src, Radius: 3}}
 		for i := range n {
@@ -226,7 +238,7 @@ func TestRefillWaterTanks(t *testing.T) {
 				tank(0, 64, 6, 1000, 16000),
 				tank(3, 64, 0, 14000, 16000)),
 			raw:  map[string]any{"min_fill": 0.9},
-			want: cat(pour(near, "minecraft:water_bucket", 2), pour(far, "minecraft:water_bucket", 1)),
+			want: cat(tpour(near, "minecraft:water_bucket", 2), tpour(far, "minecraft:water_bucket", 1)),
 		},
 		{
 			name: "water cells go into a boiler through its GUI",
@@ -238,7 +250,7 @@ func TestRefillWaterTanks(t *testing.T) {
 			name: "water cells are right-clicked into a water tank",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(stack("IC2:itemCellEmpty", 1, 2)),
 				tank(3, 64, 0, 0, 2000)),
-			want: pour(near, "IC2:itemCellEmpty:1", 2),
+			want: tpour(near, "IC2:itemCellEmpty:1", 2),
 		},
 		{
 			name: "a boiler gets a bucket by right-click and cells through its GUI, then trips with both",
@@ -264,9 +276,9 @@ func TestRefillWaterTanks(t *testing.T) {
 				tank(3, 64, 0, 13000, 16000)),
 			raw: map[string]any{"min_fill": 0.9},
 			want: cat(
-				pour(near, "minecraft:water_bucket", 1),
-				fill(1, src), pour(near, "ore:bucketWater", 1),
-				fill(1, src), pour(near, "ore:bucketWater", 1),
+				tpour(near, "minecraft:water_bucket", 1),
+				fill(1, src), tpour(near, "ore:bucketWater", 1),
+				fill(1, src), tpour(near, "ore:bucketWater", 1),
 			),
 		},
 		{
@@ -274,7 +286,7 @@ func TestRefillWaterTanks(t *testing.T) {
 			w: snap(at(0, 64, 0), pool, world.NewInventory(stack("minecraft:bucket", 0, 16)),
 				tank(3, 64, 0, 13000, 16000)),
 			raw:  map[string]any{"min_fill": 0.9},
-			want: cat(fill(3, src, world.Pos(-6, 63, 0), world.Pos(-5, 63, 1)), pour(near, "ore:bucketWater", 3)),
+			want: cat(fill(3, src, world.Pos(-6, 63, 0), world.Pos(-5, 63, 1)), tpour(near, "ore:bucketWater", 3)),
 		},
 		{
 			name: "trips are bounded by max_trips",
@@ -282,8 +294,8 @@ func TestRefillWaterTanks(t *testing.T) {
 				tank(3, 64, 0, 0, 16000)),
 			raw: map[string]any{"max_trips": 2},
 			want: cat(
-				fill(1, src), pour(near, "ore:bucketWater", 1),
-				fill(1, src), pour(near, "ore:bucketWater", 1),
+				fill(1, src), tpour(near, "ore:bucketWater", 1),
+				fill(1, src), tpour(near, "ore:bucketWater", 1),
 			),
 		},
 		{
@@ -291,7 +303,7 @@ func TestRefillWaterTanks(t *testing.T) {
 			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
 				boiler(3, 64, 0, 0, 450, stack("minecraft:coal", 0, 10)),
 				tank(0, 64, 6, 0, 2000)),
-			want: pour(far, "minecraft:water_bucket", 2),
+			want: tpour(far, "minecraft:water_bucket", 2),
 		},
 		{
 			name: "a dry boiler still burning near 100 °C is skipped; one far below is filled",
@@ -316,7 +328,20 @@ func TestRefillWaterTanks(t *testing.T) {
 			name: "partial delivery when there is no water source for the emptied buckets",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(water(1)),
 				tank(3, 64, 0, 0, 16000)),
-			want: pour(near, "minecraft:water_bucket", 1),
+			want: tpour(near, "minecraft:water_bucket", 1),
+		},
+		{
+			name: "a water tank whose water is not known is looked into, not filled",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
+				unknownTank(tank(3, 64, 0, 0, 0))),
+			want: []action.Action{action.MoveTo{Pos: near, Radius: 3}, action.OpenContainer{Pos: near}, action.CloseContainer{}},
+		},
+		{
+			name: "an unknown tank is looked into first, a known one filled",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
+				unknownTank(tank(3, 64, 0, 0, 16000)), tank(0, 64, 6, 0, 16000)),
+			want: cat([]action.Action{action.MoveTo{Pos: near, Radius: 3}, action.OpenContainer{Pos: near}, action.CloseContainer{}},
+				tpour(far, "minecraft:water_bucket", 2)),
 		},
 	}
 	for _, tc := range tests {

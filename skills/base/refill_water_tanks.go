@@ -23,7 +23,20 @@ func init() { registry.Provide(RefillWaterTanks{}) }
 // water cell among them, only opens its GUI, where a cell goes into the
 // fluid input slot ("fluid_in"), is emptied into the tank and comes out
 // empty in the fluid output slot ("fluid_out"). A Railcraft water tank takes
-// buckets and cells by right-click.
+// buckets and cells by right-click (TileTankWater.blockActivated,
+// FluidHelper.handleRightClick).
+//
+// A live server tells a Railcraft water tank's water only with the tank's
+// tile data (when its chunk is sent) and to a player with the tank's window
+// open, not as it changes. So after pouring into a water tank the skill
+// opens and closes its window (open_container, close_container): the body
+// then sees the new amount, and the skill's declared effect (the water went
+// up) is checked on what the server said, not on what the body believes. A
+// water tank whose contents the body does not know
+// (world.Machine.ContentsUnknown: its master's data has not arrived) is
+// looked into the same way (move_to, open_container, close_container) and
+// not filled; the next invocation fills it. The look alone does not meet
+// the declared effect.
 //
 // The one deadly mistake is watering a GregTech boiler that has run dry
 // while hot: a boiler above 100 °C with no water explodes as soon as water
@@ -108,7 +121,8 @@ type pouring struct {
 
 // pour empties containers into a target: buckets (and cells, on a water
 // tank) by use_item; cells on a GregTech boiler through its GUI's fluid
-// slots, taking the empty cells back.
+// slots, taking the empty cells back. A water tank's window is opened and
+// closed after the pouring, so the body reads the new amount.
 func pour(t waterTarget, items []pouring) []action.Action {
 	var acts, gui []action.Action
 	for _, it := range items {
@@ -125,7 +139,16 @@ func pour(t waterTarget, items []pouring) []action.Action {
 			action.TransferItems{Pos: t.pos, Item: waterContainers[cellKind].empty.String(), Count: len(gui), Direction: action.Withdraw, Slot: "fluid_out"},
 			action.CloseContainer{})
 	}
+	if !t.boiler && len(acts) > 0 {
+		acts = append(acts, look(t.pos)...)
+	}
 	return acts
+}
+
+// look opens and closes a machine's window (the body stands within reach),
+// so the body sees what it holds.
+func look(pos world.BlockPos) []action.Action {
+	return []action.Action{action.OpenContainer{Pos: pos}, action.CloseContainer{}}
 }
 
 // SuggestActions implements skills.Implementation.
@@ -146,7 +169,13 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 
 	var targets []waterTarget
 	var unsafe []world.Machine
+	var looks []action.Action // water tanks whose water is not known
 	for _, m := range machines {
+		if m.Kind == world.MachineWaterTank && m.ContentsUnknown {
+			looks = append(looks, action.MoveTo{Pos: m.Pos, Radius: workRadius})
+			looks = append(looks, look(m.Pos)...)
+			continue
+		}
 		t := m.Fluid("water")
 		if t.Capacity <= 0 || (t.Fluid != "" && t.Fluid != "water") {
 			continue
@@ -165,6 +194,9 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 		targets = append(targets, waterTarget{pos: m.Pos, need: need, boiler: m.Kind == world.MachineSteamBoiler})
 	}
 	if len(targets) == 0 {
+		if len(looks) > 0 {
+			return looks, nil
+		}
 		if len(unsafe) > 0 {
 			return nil, skills.Failf(skills.CodeUnsafe,
 				"boiler(s) at %s ran dry while hot (above %.0f °C), or are burning dry and will be before water reaches them: water then makes them explode; let the fuel burn out and the boiler cool down, or break and replace it",
@@ -174,8 +206,9 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 	}
 
 	inv := w.Inventory
-	// Step 1: water containers already held, by exact id.
-	var acts []action.Action
+	// Step 1: water containers already held, by exact id. The looks come
+	// first.
+	acts := looks
 	emptied := make([]int, len(waterContainers))
 	type held struct {
 		ref  string

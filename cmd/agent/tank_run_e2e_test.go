@@ -1,0 +1,50 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestRefillWaterTankOnAFakeServer: `agent run --goal "run refill_water_tanks"`
+// against the test server's steam-age base without its boiler, so the
+// Railcraft water tank (20 000 of 400 000 mB, known from its blocks' tile
+// data) is the only target. Both water buckets go into the server's tank,
+// and the goal is met because the bot read the new amount from the tank's
+// window, in NotEnoughIds and vanilla chunk formats.
+func TestRefillWaterTankOnAFakeServer(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	tank := world.Pos(15, 64, 13)
+	for _, format := range []string{"neid", "vanilla"} {
+		t.Run(format, func(t *testing.T) {
+			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
+				{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
+				{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
+			if format == "vanilla" {
+				o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
+			}
+			fakeserver.SteamAge(&o)
+			// No boiler: the client cannot see a GregTech boiler's water
+			// without its window and would take a full one for a target.
+			o.Boilers = nil
+			srv, err := fakeserver.New(o)
+			require.NoError(t, err)
+			defer srv.Close()
+			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+				"--goal", "run refill_water_tanks", "--config-file", agentYAML(t, tick), "--max-steps", "4")
+			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			assert.Contains(t, out, "goal met")
+			assert.Empty(t, srv.Kicks())
+			water, ok := srv.TankWater(tank)
+			require.True(t, ok)
+			assert.Equal(t, 22000, water, "both water buckets went into the server's tank\n%s", out)
+			assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
+			assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
+		})
+	}
+}

@@ -1,0 +1,260 @@
+package fakeserver
+
+import (
+	"fmt"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Railcraft water tanks, and the tank values Railcraft windows send
+// (docs/gtnh-protocol.md). Sources are GTNewHorizons/Railcraft,
+// mods/railcraft/common/...
+
+// WaterTankBlock is a water tank block (Railcraft:machine.alpha metadata
+// 14, EnumMachineAlpha.TANK_WATER).
+const WaterTankBlock = "Railcraft:machine.alpha"
+
+// WaterTank is a formed Railcraft water tank: a hollow 3×3×3 of 26 tank
+// blocks whose lowest corner is X, Y, Z, holding Water mB of its 400 000.
+// Its master is the bottom centre block (X+1, Y, Z+1), where its GUI
+// opens; right-clicking any block with a water bucket pours the bucket in
+// and with an empty bucket fills it (TileTankWater.blockActivated,
+// FluidHelper.handleRightClick). It does not collect rain and has no
+// neighbours to fill.
+type WaterTank struct {
+	X, Y, Z int
+	Water   int
+}
+
+// Master is the position of the tank's master block.
+func (t WaterTank) Master() world.BlockPos { return world.Pos(t.X+1, t.Y, t.Z+1) }
+
+const (
+	layoutTank = "railcraft_tank"
+	// waterTankCapacity is TileTankWater.TANK_CAPACITY, mB.
+	waterTankCapacity = 400_000
+	// bucketMB is FluidHelper.BUCKET_VOLUME.
+	bucketMB = 1000
+	// waterFluidID is the Forge fluid id this server gives water (FluidRegistry
+	// registers water first, as id 1; ids are the server's own).
+	waterFluidID = 1
+	// creosoteFluidID is the id it gives Railcraft's creosote.
+	creosoteFluidID = 42
+	// whiteColor is Fluid.getColor's default, the colour of water and
+	// creosote.
+	whiteColor = 0xFFFFFF
+)
+
+// tankCells calls f for the 26 blocks of a hollow 3×3×3 whose lowest
+// corner is x, y, z, with their cell in Railcraft's pattern (1..3 each; the
+// pattern has a one-cell border).
+func tankCells(x, y, z int, f func(pos world.BlockPos, px, py, pz int)) {
+	for dx := 0; dx < 3; dx++ {
+		for dy := 0; dy < 3; dy++ {
+			for dz := 0; dz < 3; dz++ {
+				if dx == 1 && dy == 1 && dz == 1 {
+					continue // the centre is air ('A' in the pattern)
+				}
+				f(world.Pos(x+dx, y+dy, z+dz), dx+1, dy+1, dz+1)
+			}
+		}
+	}
+}
+
+// tankBlocks are the blocks of the world's water tanks.
+func tankBlocks(o Options) []Block {
+	var out []Block
+	for _, t := range o.WaterTanks {
+		tankCells(t.X, t.Y, t.Z, func(p world.BlockPos, _, _, _ int) {
+			out = append(out, Block{X: p.X, Y: p.Y, Z: p.Z, Name: WaterTankBlock, Meta: modnet.WaterTankMachineID})
+		})
+	}
+	return out
+}
+
+// addTanks makes a box for each water tank at its master and maps its
+// blocks to the master.
+func (m *modWorld) addTanks(o Options, newBox func(world.BlockPos, string) *box) error {
+	m.tanks = o.WaterTanks
+	for _, t := range o.WaterTanks {
+		if t.Water < 0 || t.Water > waterTankCapacity {
+			return fmt.Errorf("fakeserver: water tank at %d,%d,%d holds %d mB, outside 0..%d", t.X, t.Y, t.Z, t.Water, waterTankCapacity)
+		}
+		b := newBox(t.Master(), layoutTank)
+		b.water = t.Water
+		tankCells(t.X, t.Y, t.Z, func(p world.BlockPos, _, _, _ int) { m.bricks[p] = t.Master() })
+	}
+	return nil
+}
+
+// RailcraftWaterTank is an RC TILE_ENTITY payload of a water tank block at
+// x, y, z, cell (px, py, pz) of a formed tank (PacketTileEntity.writeData;
+// TileMultiBlock.writePacketData: hasMaster, pattern 0, the cell; then
+// TileTank.writePacketData: the block's own tank, TankManager
+// .writePacketData). Only the master's tank holds the water; water < 0 is
+// an empty tank (fluid id -1).
+func RailcraftWaterTank(x, y, z, px, py, pz int, water int) []byte {
+	b := []byte{modnet.RCTileEntity}
+	b = be32(b, int32(x))
+	b = be32(b, int32(y))
+	b = be32(b, int32(z))
+	b = be16(b, modnet.WaterTankMachineID)
+	b = append(b, 1, 0, byte(px), byte(py), byte(pz))
+	if water <= 0 {
+		// A tank whose fluid is null writes -1 (an emptied FluidTank sets
+		// its fluid to null when drained to 0).
+		return be16(b, -1)
+	}
+	b = be16(b, waterFluidID)
+	b = be32(b, int32(water))
+	return be32(b, whiteColor)
+}
+
+// tankPackets are the tile messages of the tank blocks in the given
+// columns (see modPackets): every block's, the master's with the water it
+// holds now. s.mu is not held.
+func (s *Server) tankPackets(in func(x, z int) bool) []proto17.Packet {
+	var out []proto17.Packet
+	m := s.mods
+	for _, t := range m.tanks {
+		s.mu.Lock()
+		water := m.boxes[t.Master()].water
+		s.mu.Unlock()
+		tankCells(t.X, t.Y, t.Z, func(p world.BlockPos, px, py, pz int) {
+			if !in(p.X, p.Z) {
+				return
+			}
+			w := -1
+			if p == t.Master() {
+				w = water
+			}
+			out = append(out, &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
+				Data: RailcraftWaterTank(p.X, p.Y, p.Z, px, py, pz, w)})
+		})
+	}
+	return out
+}
+
+// tankClickLocked is FluidHelper.handleRightClick on a water tank (called
+// from TileTankWater.blockActivated with the tank's TankManager, so any
+// side takes water): a water bucket is poured in when the tank has room for
+// any of it (the tank takes what fits; the bucket comes back empty); an
+// empty bucket is filled from a tank holding a bucket's worth. It reports
+// whether the click was handled; otherwise the block opens its GUI
+// (TileMachineBase.blockActivated).
+func (c *conn) tankClickLocked(out *outbox, b *box) bool {
+	s := c.s
+	sl, held := c.heldLocked()
+	slot := hotbarFirst + c.held
+	switch held {
+	case "minecraft:water_bucket":
+		used := min(bucketMB, waterTankCapacity-b.water)
+		if used <= 0 {
+			return false
+		}
+		b.water += used
+		id, _ := s.ids.ItemID("minecraft:bucket")
+		c.inv[slot] = proto17.Slot{ID: int16(id), Count: 1}
+	case "minecraft:bucket":
+		if b.water < bucketMB {
+			return false
+		}
+		id, _ := s.ids.ItemID("minecraft:water_bucket")
+		filled := proto17.Slot{ID: int16(id), Count: 1}
+		if sl.Count > 1 {
+			// The filled bucket goes elsewhere and the stack shrinks.
+			at, ok := c.addItemLocked(filled)
+			if !ok {
+				return false
+			}
+			out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(at), Item: c.inv[at]})
+			sl.Count--
+			c.inv[slot] = sl
+		} else {
+			c.inv[slot] = filled
+		}
+		b.water -= bucketMB
+	default:
+		return false
+	}
+	out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(slot), Item: c.inv[slot]})
+	s.notifyLocked()
+	s.logf("conn %d: %s on the water tank at %v: %d mB", c.id, held, b.pos, b.water)
+	return true
+}
+
+// heldFluidContainerLocked reports whether the player holds a bucket or a
+// cell, full or empty (Railcraft's FluidItemHelper.isContainer).
+func (c *conn) heldFluidContainerLocked() bool {
+	sl, name := c.heldLocked()
+	if name == "" {
+		return false
+	}
+	for _, t := range world.DefaultTags().ItemTags(name, int(sl.Damage)) {
+		if t == "container_empty" || t == "container_water" {
+			return true
+		}
+	}
+	return false
+}
+
+// railcraftTankGui sends what a Railcraft window with a tank sends after
+// its slots when it opens (TankManager.initGuiData for tank 0, from
+// addCraftingToCrafters): window property 0 the fluid id (-1 when empty),
+// RC GUI_INTEGER 1 the amount (0 when empty) and 2 the colour; for the coke
+// oven also properties 10 and 11, the cook times (ContainerCokeOven), which
+// this oven, which does not cook, has at 0.
+func railcraftTankGui(out *outbox, c *conn, w *openWindow) {
+	var amount, fluid int
+	switch w.box.layout.Kind {
+	case layoutTank:
+		amount, fluid = w.box.water, waterFluidID
+	case layoutCokeOven:
+		amount, fluid = w.box.creosote, creosoteFluidID
+	default:
+		return
+	}
+	if amount <= 0 {
+		amount, fluid = 0, -1
+	}
+	out.add(windowProperty(c, w.id, 0, fluid))
+	for i, v := range [][2]int32{{1, int32(amount)}, {2, whiteColor}} {
+		stage := StageNone
+		if i == 0 {
+			stage = StageTankGui
+		}
+		out.to(c, stage, &proto17.PluginMessage{Channel: modnet.RailcraftChannel, Data: RailcraftGuiInteger(w.id, uint8(v[0]), v[1])})
+	}
+	if w.box.layout.Kind == layoutCokeOven {
+		out.add(windowProperty(c, w.id, 10, 0), windowProperty(c, w.id, 11, 0))
+	}
+}
+
+// windowProperty is a vanilla Window Property packet (0x31,
+// S31PacketWindowProperty: u8 window, i16 property, i16 value), which
+// proto17 has no codec for.
+func windowProperty(c *conn, window uint8, property, value int) outgoing {
+	b := []byte{window}
+	b = be16(b, int16(property))
+	return outgoing{c: c, id: proto17.IDClientboundWindowProperty, payload: be16(b, int16(value))}
+}
+
+// RailcraftGuiInteger is an RC GUI_INTEGER payload (PacketGuiInteger
+// .writeData: u8 window id, u8 data id, i32 value).
+func RailcraftGuiInteger(window, dataID uint8, value int32) []byte {
+	return be32([]byte{modnet.RCGuiInteger, window, dataID}, value)
+}
+
+// TankWater returns the water in mB of the water tank whose master is at
+// pos.
+func (s *Server) TankWater(pos world.BlockPos) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.mods.boxes[pos]
+	if !ok || b.layout.Kind != layoutTank {
+		return 0, false
+	}
+	return b.water, true
+}

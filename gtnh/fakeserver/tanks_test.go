@@ -1,0 +1,114 @@
+package fakeserver
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// openGui reads until an FML OpenGui arrives.
+func (c *tclient) openGui() modnet.OpenGui {
+	c.t.Helper()
+	p := c.until("OpenGui", func(p proto17.Packet) bool {
+		pm, ok := p.(*proto17.PluginMessage)
+		return ok && pm.Channel == modnet.FMLChannel && len(pm.Data) > 0 && pm.Data[0] == modnet.FMLOpenGui
+	})
+	g, err := modnet.DecodeOpenGui(p.(*proto17.PluginMessage).Data)
+	require.NoError(c.t, err)
+	return g
+}
+
+// TestWaterTankClicksAndWindow: the water tank as Railcraft has it. A water
+// bucket on any block pours in what fits and comes back empty; an empty
+// bucket takes a bucket's worth; a water bucket on a full tank opens the GUI
+// (FluidHelper.handleRightClick fails, TileMachineBase.blockActivated opens
+// it) at the master, which sends the fluid id as window property 0 and the
+// amount and colour as RC GUI_INTEGER 1 and 2 after the slots. A coke oven
+// opens nothing while a bucket is held.
+func TestWaterTankClicksAndWindow(t *testing.T) {
+	o := Options{Inventory: []Item{{Slot: 36, Name: "minecraft:water_bucket", Count: 1}}}
+	SteamAge(&o)
+	master := o.WaterTanks[0].Master()
+	o.WaterTanks[0].Water = waterTankCapacity - 500
+	s := newServer(t, o)
+	c, _ := enter(t, s, "bot")
+	c.moveTo(15.5, 64, 10.5)
+	id := func(name string) int16 { n, ok := s.IDs().ItemID(name); require.True(t, ok); return int16(n) }
+	water := proto17.Slot{ID: id("minecraft:water_bucket"), Count: 1}
+	empty := proto17.Slot{ID: id("minecraft:bucket"), Count: 1}
+	click := func(p world.BlockPos, held proto17.Slot) {
+		c.write(&proto17.PlayerBlockPlacement{X: int32(p.X), Y: uint8(p.Y), Z: int32(p.Z), Face: proto17.FaceNorth, Held: held})
+	}
+	wall := world.Pos(15, 65, 12)
+	amount := func() int { a, ok := s.TankWater(master); require.True(t, ok); return a }
+
+	click(wall, water)
+	ss := untilType[*proto17.SetSlot](c)
+	assert.Equal(t, empty, ss.Item, "the bucket comes back empty")
+	assert.Equal(t, waterTankCapacity, amount(), "500 mB fitted")
+
+	click(wall, empty)
+	ss = untilType[*proto17.SetSlot](c)
+	assert.Equal(t, water, ss.Item, "filled")
+	assert.Equal(t, waterTankCapacity-1000, amount())
+
+	// Full (as if it rained): the water bucket does not fit and the GUI
+	// opens.
+	s.mu.Lock()
+	s.mods.boxes[master].water = waterTankCapacity
+	s.mu.Unlock()
+	click(wall, water)
+	g := c.openGui()
+	assert.Equal(t, modnet.OpenGui{WindowID: g.WindowID, ModID: "Railcraft", GuiID: 20, X: int32(master.X), Y: int32(master.Y), Z: int32(master.Z)}, g)
+	wi := untilType[*proto17.WindowItems](c)
+	assert.Equal(t, uint8(g.WindowID), wi.WindowID)
+	assert.Len(t, wi.Items, 38)
+	prop := c.until("Window Property", func(p proto17.Packet) bool {
+		u, ok := p.(*unknown)
+		return ok && u.id == proto17.IDClientboundWindowProperty
+	})
+	assert.Equal(t, []byte{byte(g.WindowID), 0, 0, 0, waterFluidID}, prop.(*unknown).payload)
+	for _, want := range []struct {
+		data  uint8
+		value int32
+	}{{1, waterTankCapacity}, {2, whiteColor}} {
+		p := untilType[*proto17.PluginMessage](c)
+		require.Equal(t, modnet.RailcraftChannel, p.Channel)
+		v, err := modnet.DecodeRCGuiInteger(p.Data)
+		require.NoError(t, err)
+		assert.Equal(t, modnet.RCGuiValue{WindowID: uint8(g.WindowID), DataID: want.data, Value: want.value}, v)
+	}
+	assert.Equal(t, waterTankCapacity, amount(), "nothing poured")
+	c.write(&proto17.ServerboundCloseWindow{WindowID: uint8(g.WindowID)})
+
+	// A coke oven brick clicked with a water bucket: no GUI. The tank
+	// clicked next opens its own (gui 20), the first GUI to come.
+	c.moveTo(9.5, 64, 7.5) // steps under the 10-block move limit
+	c.moveTo(3.5, 64, 4.5)
+	click(world.Pos(3, 65, 2), water)
+	c.moveTo(9.5, 64, 7.5)
+	c.moveTo(15.5, 64, 10.5)
+	click(wall, water)
+	w2 := c.openGui()
+	assert.Equal(t, int32(20), w2.GuiID)
+	c.write(&proto17.ServerboundCloseWindow{WindowID: uint8(w2.WindowID)})
+
+	// Less than a bucket in the tank: an empty bucket takes nothing, and
+	// the GUI opens.
+	s.mu.Lock()
+	s.mods.boxes[master].water = 0
+	s.mu.Unlock()
+	click(wall, water)
+	untilType[*proto17.SetSlot](c)
+	s.mu.Lock()
+	s.mods.boxes[master].water = 999
+	s.mu.Unlock()
+	click(wall, empty)
+	assert.Equal(t, int32(20), c.openGui().GuiID)
+	assert.Equal(t, 999, amount())
+}

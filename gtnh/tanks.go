@@ -1,0 +1,183 @@
+package gtnh
+
+import (
+	"fmt"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Railcraft's water tanks and the fluid amounts of open Railcraft windows
+// (docs/gtnh-protocol.md, "The water tank" and "GUI_INTEGER").
+//
+// A water tank is a hollow 3×3×3 of Railcraft:machine.alpha metadata 14;
+// every block sends its tile data (PacketTileEntity) with its cell in the
+// pattern, and the master (the bottom centre block) also its water: the
+// amount when the data was sent (with the chunk, or when the tank formed).
+// Railcraft does not send it again as the tank fills or drains; an open
+// tank window sends the amount as it changes (TankManager.updateGuiData),
+// and so does a coke oven's window for its creosote.
+
+// rcWaterTank records one water tank block's tile data and puts the tank
+// into the world at its master: formed while its master says so (or, before
+// the master's data came, while a block of it says it belongs to a formed
+// tank), with the water the master reported. A tank known only from its
+// other blocks has unknown contents.
+func (c *Client) rcWaterTank(s *session, t modnet.RCTile, pos world.BlockPos) {
+	w, err := modnet.DecodeWaterTank(t)
+	if err != nil {
+		c.modMalformed("PluginMessage(RC)", err)
+		return
+	}
+	c.mu.Lock()
+	old, had := s.mods.tanks[pos]
+	if !had && len(s.mods.tanks) >= maxModEntries {
+		countName(c.stats.Skipped, "mod state over limit")
+		c.mu.Unlock()
+		return
+	}
+	s.mods.tanks[pos] = w
+	var masters []world.BlockPos
+	for _, b := range []modnet.WaterTank{old, w} {
+		if x, y, z, ok := b.Master(); ok {
+			masters = append(masters, world.Pos(int(x), int(y), int(z)))
+		}
+	}
+	// The block itself: a tank believed to be mastered here (from other
+	// blocks) is not when this block's data says it is another cell.
+	masters = append(masters, pos)
+	type tank struct {
+		pos    world.BlockPos
+		formed bool
+		// water is set when this message is the master's own data.
+		water *int
+	}
+	var tanks []tank
+	for _, m := range masters {
+		tk := tank{pos: m, formed: s.mods.tankFormed(m)}
+		if m == pos && w.IsMaster() {
+			water := w.Water()
+			tk.water = &water
+		}
+		tanks = append(tanks, tk)
+	}
+	c.mu.Unlock()
+	c.state.Update(func(tx *world.Tx) {
+		for _, tk := range tanks {
+			m, ok := tx.Machine(tk.pos)
+			switch {
+			case !tk.formed && ok && m.Kind == world.MachineWaterTank:
+				tx.RemoveMachine(tk.pos)
+			case tk.formed:
+				if !ok || m.Kind != world.MachineWaterTank {
+					m = world.Machine{Kind: world.MachineWaterTank, Pos: tk.pos, ContentsUnknown: true}
+				}
+				m.Formed = true
+				if tk.water != nil {
+					setFluid(&m, "water", *tk.water, modnet.WaterTankCapacity)
+					m.ContentsUnknown = false
+				}
+				tx.PutMachine(m)
+			}
+		}
+	})
+	c.notify()
+}
+
+// tankFormed says whether the water tank whose master is at m is formed:
+// as its master's data says, or, until that came, whether a block of the
+// tank says it belongs to the tank mastered at m. Client.mu is held.
+func (ms *modState) tankFormed(m world.BlockPos) bool {
+	if b, ok := ms.tanks[m]; ok {
+		return b.IsMaster()
+	}
+	// The tank's blocks lie at the master plus (-1..1, 0..2, -1..1).
+	for dx := -1; dx <= 1; dx++ {
+		for dy := 0; dy <= 2; dy++ {
+			for dz := -1; dz <= 1; dz++ {
+				b, ok := ms.tanks[m.Add(dx, dy, dz)]
+				if !ok {
+					continue
+				}
+				if x, y, z, formed := b.Master(); formed && world.Pos(int(x), int(y), int(z)) == m {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// setFluid sets one of a machine's tanks, copying the map.
+func setFluid(m *world.Machine, name string, amount, capacity int) {
+	fl := make(map[string]world.FluidTank, len(m.Fluids)+1)
+	for k, v := range m.Fluids {
+		fl[k] = v
+	}
+	fl[name] = world.FluidTank{Fluid: name, Amount: amount, Capacity: capacity}
+	m.Fluids = fl
+}
+
+// onRCGuiInteger reads an RC GUI_INTEGER for the open window: a tank amount
+// its layout names (the coke oven's creosote, the water tank's water) sets
+// that tank of the machine at the window's position. The machine must be
+// known already, from its tile data or the window's slots, and of the
+// layout's kind; a water tank must be known from its tile data: the tank
+// GUI (EnumGui.TANK) is also the iron and steel tanks', whose capacity
+// differs, so a window at a position that is not a known water tank is not
+// read. Values for other windows and other data
+// ids (a colour) are skipped; an amount outside the tank is malformed.
+func (c *Client) onRCGuiInteger(s *session, data []byte) {
+	v, err := modnet.DecodeRCGuiInteger(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(RC)", err)
+		return
+	}
+	c.mu.Lock()
+	o := s.inv.open
+	if o == nil || o.id != v.WindowID || o.layout == nil || o.pos == nil {
+		c.mu.Unlock()
+		c.skip("RC GUI_INTEGER (not the open window)")
+		return
+	}
+	name, spec, ok := o.layout.TankForGuiInteger(int(v.DataID))
+	if ok {
+		o.tanksSeen++
+		c.notifyLocked()
+	}
+	kind, pos := o.layout.Machine, *o.pos
+	// The window's own slots make a machine of the layout's kind at its
+	// position (syncInventory), so a water tank must be known from its
+	// tile data: the iron and steel tanks open the same GUI.
+	tank := kind != world.MachineWaterTank || s.mods.tankFormed(pos)
+	c.mu.Unlock()
+	if !ok {
+		c.skip("RC GUI_INTEGER (not a tank amount)")
+		return
+	}
+	if !tank {
+		c.skip("RC GUI_INTEGER (no water_tank known there)")
+		return
+	}
+	if v.Value < 0 || int(v.Value) > spec.Capacity {
+		c.modMalformed("PluginMessage(RC)", &proto17.Error{Packet: "RC GUI_INTEGER", Field: "value", Offset: 3,
+			Err: proto17.Invalidf("%d mB of %s in a tank of %d mB", v.Value, name, spec.Capacity)})
+		return
+	}
+	known := false
+	c.state.Update(func(tx *world.Tx) {
+		m, ok := tx.Machine(pos)
+		if !ok || m.Kind != kind {
+			return
+		}
+		known = true
+		setFluid(&m, name, int(v.Value), spec.Capacity)
+		tx.PutMachine(m)
+	})
+	if !known {
+		c.skip(fmt.Sprintf("RC GUI_INTEGER (no %s known there)", kind))
+		return
+	}
+	c.notify()
+}
