@@ -138,3 +138,35 @@ func TestUnusableCachesNeedASignIn(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestCacheGoneMeanwhileAfterRefusal: when the cache file is removed or
+// spoiled by another process while this one's refresh is refused, forget
+// finds nothing of its own to remove: the error still matches
+// gtnh.ErrCredentialsRefused, does not claim a removal, and nothing panics.
+func TestCacheGoneMeanwhileAfterRefusal(t *testing.T) {
+	for _, spoil := range []struct {
+		name string
+		do   func(path string) error
+	}{
+		{"removed", os.Remove},
+		{"not json", func(path string) error { return os.WriteFile(path, []byte("not json"), 0o600) }},
+	} {
+		t.Run(spoil.name, func(t *testing.T) {
+			r, _ := signedIn(t)
+			r.fake.RevokeAll()
+			r.clock.Advance(25 * time.Hour)
+			r.client.HTTP = &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+				if strings.HasSuffix(req.URL.Path, msauth.PathToken) {
+					require.NoError(t, spoil.do(r.cache.Path))
+				}
+				return http.DefaultTransport.RoundTrip(req)
+			})}
+			r.account.Prompt = nil
+			_, err := r.account.Session(context.Background())
+			require.ErrorIs(t, err, msauth.ErrRefreshRefused)
+			require.ErrorIs(t, err, gtnh.ErrCredentialsRefused)
+			assert.NotContains(t, err.Error(), "removed")
+			assert.NotContains(t, r.logs.String(), "and removed")
+		})
+	}
+}
