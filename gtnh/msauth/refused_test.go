@@ -170,3 +170,19 @@ func TestCacheGoneMeanwhileAfterRefusal(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedTokenIsForgottenEvenWhenTheNewSignInFails: with a prompt, the
+// refused refresh token is removed before the device sign-in starts, so a
+// sign-in that fails (here the device code endpoint is down) does not
+// leave it in the cache to be sent again.
+func TestRefusedTokenIsForgottenEvenWhenTheNewSignInFails(t *testing.T) {
+	r, _ := signedIn(t)
+	r.fake.RevokeAll()
+	r.clock.Advance(25 * time.Hour)
+	r.fake.Break(msauthtest.DeviceCode, msauthtest.ServerError)
+	require.NotNil(t, r.account.Prompt)
+	_, err := r.account.Session(context.Background())
+	require.Error(t, err)
+	_, err = r.cache.Load()
+	require.ErrorIs(t, err, msauth.ErrNotLoggedIn, "the refused login is gone")
+}
