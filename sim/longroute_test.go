@@ -104,9 +104,10 @@ blocks:
 	assert.Equal(t, ipc.Unreachable, r.Code, "every gap is closed: %+v", r)
 }
 
-// TestMoveToLongRouteSeesEditsAtTheFarEdge: edits in the last column of
-// the world along x and along z (a world 96 blocks wide has columns 0-5)
-// are seen by the kept planner too; and a route with another node budget
+// TestMoveToLongRouteSeesEditsAtTheFarEdge: the kept planner builds
+// nothing again for routes over unchanged columns; edits in the last
+// column of the world along x and along z (a world 96 blocks wide has
+// columns 0-5) are seen by it too; and a route with another node budget
 // gets a planner of its own.
 func TestMoveToLongRouteSeesEditsAtTheFarEdge(t *testing.T) {
 	defer func(n int) { moveMaxNodes = n }(moveMaxNodes)
@@ -139,7 +140,14 @@ blocks:
 			require.True(t, r.OK(), r.Error)
 			require.NotNil(t, s.routes)
 			router := s.routes.router
+			// There and back again without edits: the kept regions serve,
+			// none is built again.
+			r = exec(t, s, action.MoveTo{Pos: home})
+			require.True(t, r.OK(), r.Error)
 			built := router.Stats().Regions
+			r = exec(t, s, action.MoveTo{Pos: far})
+			require.True(t, r.OK(), r.Error)
+			require.Equal(t, built, router.Stats().Regions, "no edit, no region built again")
 
 			s.state.Update(func(tx *world.Tx) {
 				for _, a := range []int{40, 41} {
