@@ -186,3 +186,22 @@ func TestRefusedTokenIsForgottenEvenWhenTheNewSignInFails(t *testing.T) {
 	_, err = r.cache.Load()
 	require.ErrorIs(t, err, msauth.ErrNotLoggedIn, "the refused login is gone")
 }
+
+// TestCacheNoRetryCanReadNeedsASignIn: a cache path that is not a regular
+// file, or a cache file over the size bound, is as unusable as one that
+// does not decode: without a prompt the error matches
+// gtnh.ErrCredentialsRefused (a reconnect would only read it again).
+func TestCacheNoRetryCanReadNeedsASignIn(t *testing.T) {
+	r, _ := signedIn(t)
+	require.NoError(t, os.Remove(r.cache.Path))
+	require.NoError(t, os.Mkdir(r.cache.Path, 0o700))
+	_, err := (&msauth.Account{Client: r.client, Cache: r.cache}).Session(context.Background())
+	require.ErrorIs(t, err, gtnh.ErrCredentialsRefused)
+	assert.Contains(t, err.Error(), "not a regular file")
+
+	r2, _ := signedIn(t)
+	require.NoError(t, os.WriteFile(r2.cache.Path, make([]byte, 1<<20), 0o600))
+	_, err = (&msauth.Account{Client: r2.client, Cache: r2.cache}).Session(context.Background())
+	require.ErrorIs(t, err, gtnh.ErrCredentialsRefused)
+	assert.Contains(t, err.Error(), "login cache")
+}
