@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -101,4 +102,75 @@ blocks:
 	setFence("minecraft:fence", 80, 81, 40, 41)
 	r = exec(t, s, action.MoveTo{Pos: far})
 	assert.Equal(t, ipc.Unreachable, r.Code, "every gap is closed: %+v", r)
+}
+
+// TestMoveToLongRouteSeesEditsAtTheFarEdge: the kept planner builds
+// nothing again for routes over unchanged columns; edits in the last
+// column of the world along x and along z (a world 96 blocks wide has
+// columns 0-5) are seen by it too; and a route with another node budget
+// gets a planner of its own.
+func TestMoveToLongRouteSeesEditsAtTheFarEdge(t *testing.T) {
+	defer func(n int) { moveMaxNodes = n }(moveMaxNodes)
+	// at places a point of the fence line's axis (a, along the fence) and
+	// the crossing axis (b).
+	for _, tc := range []struct {
+		name string
+		at   func(a, b int) world.BlockPos
+	}{
+		{"along z at x 85", func(a, b int) world.BlockPos { return world.Pos(b, 64, a) }},
+		{"along x at z 85", func(a, b int) world.BlockPos { return world.Pos(a, 64, b) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			moveMaxNodes = 150
+			p0, p1, p2 := tc.at(0, 85), tc.at(79, 85), tc.at(82, 85)
+			p3 := tc.at(95, 85)
+			sc, err := ParseScenario("t.yaml", fmt.Appendf(nil, `name: t
+size: {x: 96, z: 96}
+player:
+  pos: [8, 64, 8]
+blocks:
+  - {block: minecraft:fence, from: [%d, 64, %d], to: [%d, 64, %d]}
+  - {block: minecraft:fence, from: [%d, 64, %d], to: [%d, 64, %d]}
+`, p0.X, p0.Z, p1.X, p1.Z, p2.X, p2.Z, p3.X, p3.Z))
+			require.NoError(t, err)
+			s, err := New(sc, Options{})
+			require.NoError(t, err)
+			far, home := tc.at(8, 92), tc.at(8, 8)
+			r := exec(t, s, action.MoveTo{Pos: far})
+			require.True(t, r.OK(), r.Error)
+			require.NotNil(t, s.routes)
+			router := s.routes.router
+			// There and back again without edits: the kept regions serve,
+			// none is built again.
+			r = exec(t, s, action.MoveTo{Pos: home})
+			require.True(t, r.OK(), r.Error)
+			built := router.Stats().Regions
+			r = exec(t, s, action.MoveTo{Pos: far})
+			require.True(t, r.OK(), r.Error)
+			require.Equal(t, built, router.Stats().Regions, "no edit, no region built again")
+
+			s.state.Update(func(tx *world.Tx) {
+				for _, a := range []int{40, 41} {
+					require.NoError(t, s.set(tx, tc.at(a, 85), "minecraft:air"))
+				}
+			})
+			var best path.Result
+			s.state.Update(func(tx *world.Tx) {
+				best, err = path.NewFinder().Find(grid{s, tx}, far, path.At(home), path.Options{MaxNodes: 1_000_000})
+			})
+			require.NoError(t, err)
+			require.True(t, best.Complete)
+			r = exec(t, s, action.MoveTo{Pos: home})
+			require.True(t, r.OK(), r.Error)
+			assert.LessOrEqual(t, float64(r.Ticks), math.Ceil(best.Cost*1.02), "through the gap opened at 40–41, %.1f ticks at best", best.Cost)
+			assert.Same(t, router, s.routes.router)
+			assert.Greater(t, router.Stats().Regions, built, "the edited column's regions are rebuilt")
+
+			moveMaxNodes = 300
+			r = exec(t, s, action.MoveTo{Pos: far})
+			require.True(t, r.OK(), r.Error)
+			assert.NotSame(t, router, s.routes.router, "another node budget, another planner")
+			assert.Equal(t, 300, s.routes.maxNodes)
+		})
+	}
 }

@@ -335,3 +335,36 @@ func TestUnloadColumnDropsItsMachinesAndTags(t *testing.T) {
 	assert.Len(t, before.Machines, 2, "the earlier snapshot is unchanged")
 	assert.Contains(t, before.BlockAt(in).Tags, "ore:oreCopper")
 }
+
+// TestUnloadColumnTagsOnlyThere: the column's tags go when they are the
+// only ones; a machine or tag kept at a position whose column was never
+// loaded goes too, and the change is counted (Version) even though no
+// column was unloaded.
+func TestUnloadColumnTagsOnlyThere(t *testing.T) {
+	s := NewState(StateOptions{})
+	w := sharedWorld()
+	in := Pos(5, 1, 5) // column (0, 0)
+	s.Update(func(tx *Tx) {
+		tx.LoadColumn(benchColumn(w, 0, 0, 0, 0))
+		tx.SetBlockTags(in, []string{"ore:oreCopper"})
+	})
+	s.Update(func(tx *Tx) { assert.True(t, tx.UnloadColumn(0, 0)) })
+	s.Update(func(tx *Tx) { tx.LoadColumn(benchColumn(w, 0, 0, 0, 0)) })
+	assert.NotContains(t, s.Snapshot().BlockAt(in).Tags, "ore:oreCopper", "the only tag, in the unloaded column")
+
+	never := Pos(40, 1, 5) // column (2, 0), never loaded
+	s.Update(func(tx *Tx) {
+		tx.PutMachine(Machine{Kind: MachineSteamBoiler, Pos: never, Formed: true})
+		tx.SetBlockTags(never, []string{"ore:oreTin"})
+	})
+	require.Len(t, s.Snapshot().Machines, 1)
+	v := s.Version()
+	s.Update(func(tx *Tx) { assert.False(t, tx.UnloadColumn(2, 0)) })
+	assert.Greater(t, s.Version(), v, "the dropped machine and tag are a change")
+	assert.Empty(t, s.Snapshot().Machines)
+
+	s.Update(func(tx *Tx) { tx.SetBlockTags(never, []string{"ore:oreTin"}) })
+	v = s.Version()
+	s.Update(func(tx *Tx) { assert.False(t, tx.UnloadColumn(2, 0)) })
+	assert.Greater(t, s.Version(), v, "a dropped tag alone is a change")
+}

@@ -39,7 +39,8 @@ type Cache struct {
 	Path string
 }
 
-// errCacheUnreadable marks a cache file whose content does not decode.
+// errCacheUnreadable marks a cache no retry can read: its content does not
+// decode, it is over the size bound, or it is not a regular file.
 var errCacheUnreadable = errors.New("unreadable file")
 
 // PermissionError reports a cache file that others may read. The cache
@@ -77,7 +78,8 @@ type cacheFile struct {
 
 // Load reads the cache. A missing file is ErrNotLoggedIn; a file others can
 // read is a *PermissionError (on systems with Unix permissions); a file
-// that does not decode is an error naming the file.
+// that does not decode, is over the size bound or is not a regular file is
+// an error naming the file (errCacheUnreadable).
 func (c *Cache) Load() (*Login, error) {
 	fi, err := os.Lstat(c.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -87,12 +89,16 @@ func (c *Cache) Load() (*Login, error) {
 		return nil, fmt.Errorf("login cache: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("login cache %s: not a regular file", c.Path)
+		return nil, fmt.Errorf("login cache %s: %w: not a regular file", c.Path, errCacheUnreadable)
 	}
 	if loosePerms(fi.Mode()) {
 		return nil, &PermissionError{Path: c.Path, Mode: fi.Mode()}
 	}
 	data, err := filelimit.ReadFile(c.Path, maxCacheFile)
+	var tooLarge *filelimit.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("login cache: %w: %w", errCacheUnreadable, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("login cache: %w", err)
 	}

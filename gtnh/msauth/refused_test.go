@@ -138,3 +138,70 @@ func TestUnusableCachesNeedASignIn(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestCacheGoneMeanwhileAfterRefusal: when the cache file is removed or
+// spoiled by another process while this one's refresh is refused, forget
+// finds nothing of its own to remove: the error still matches
+// gtnh.ErrCredentialsRefused, does not claim a removal, and nothing panics.
+func TestCacheGoneMeanwhileAfterRefusal(t *testing.T) {
+	for _, spoil := range []struct {
+		name string
+		do   func(path string) error
+	}{
+		{"removed", os.Remove},
+		{"not json", func(path string) error { return os.WriteFile(path, []byte("not json"), 0o600) }},
+	} {
+		t.Run(spoil.name, func(t *testing.T) {
+			r, _ := signedIn(t)
+			r.fake.RevokeAll()
+			r.clock.Advance(25 * time.Hour)
+			r.client.HTTP = &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+				if strings.HasSuffix(req.URL.Path, msauth.PathToken) {
+					require.NoError(t, spoil.do(r.cache.Path))
+				}
+				return http.DefaultTransport.RoundTrip(req)
+			})}
+			r.account.Prompt = nil
+			_, err := r.account.Session(context.Background())
+			require.ErrorIs(t, err, msauth.ErrRefreshRefused)
+			require.ErrorIs(t, err, gtnh.ErrCredentialsRefused)
+			assert.NotContains(t, err.Error(), "removed")
+			assert.NotContains(t, r.logs.String(), "and removed")
+		})
+	}
+}
+
+// TestRefusedTokenIsForgottenEvenWhenTheNewSignInFails: with a prompt, the
+// refused refresh token is removed before the device sign-in starts, so a
+// sign-in that fails (here the device code endpoint is down) does not
+// leave it in the cache to be sent again.
+func TestRefusedTokenIsForgottenEvenWhenTheNewSignInFails(t *testing.T) {
+	r, _ := signedIn(t)
+	r.fake.RevokeAll()
+	r.clock.Advance(25 * time.Hour)
+	r.fake.Break(msauthtest.DeviceCode, msauthtest.ServerError)
+	require.NotNil(t, r.account.Prompt)
+	_, err := r.account.Session(context.Background())
+	require.Error(t, err)
+	_, err = r.cache.Load()
+	require.ErrorIs(t, err, msauth.ErrNotLoggedIn, "the refused login is gone")
+}
+
+// TestCacheNoRetryCanReadNeedsASignIn: a cache path that is not a regular
+// file, or a cache file over the size bound, is as unusable as one that
+// does not decode: without a prompt the error matches
+// gtnh.ErrCredentialsRefused (a reconnect would only read it again).
+func TestCacheNoRetryCanReadNeedsASignIn(t *testing.T) {
+	r, _ := signedIn(t)
+	require.NoError(t, os.Remove(r.cache.Path))
+	require.NoError(t, os.Mkdir(r.cache.Path, 0o700))
+	_, err := (&msauth.Account{Client: r.client, Cache: r.cache}).Session(context.Background())
+	require.ErrorIs(t, err, gtnh.ErrCredentialsRefused)
+	assert.Contains(t, err.Error(), "not a regular file")
+
+	r2, _ := signedIn(t)
+	require.NoError(t, os.WriteFile(r2.cache.Path, make([]byte, 1<<20), 0o600))
+	_, err = (&msauth.Account{Client: r2.client, Cache: r2.cache}).Session(context.Background())
+	require.ErrorIs(t, err, gtnh.ErrCredentialsRefused)
+	assert.Contains(t, err.Error(), "login cache")
+}

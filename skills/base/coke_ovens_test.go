@@ -345,6 +345,13 @@ func TestFeedCokeOvensUnknownContents(t *testing.T) {
 		assert.Contains(t, f.Msg, "not looked into")
 		assert.Nil(t, acts)
 	})
+	t.Run("no fuel: the count names the unknown and the wanting ovens", func(t *testing.T) {
+		w := snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:coal", 1, 64)),
+			unknownOven(3, 64, 0), cokeOven(0, 64, 6, true, coal(10), none, 0))
+		_, err := run(t, FeedCokeOvens{}, w, nil)
+		f := requireFailure(t, err, skills.CodeMissingItems)
+		assert.Contains(t, f.Msg, "2 coke oven(s) may want fuel (1 not looked into yet)")
+	})
 	t.Run("once looked into, only what fits goes in", func(t *testing.T) {
 		seen := unknownOven(3, 64, 0)
 		seen.ContentsUnknown = false

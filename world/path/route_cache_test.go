@@ -153,7 +153,7 @@ func TestRepresentatives(t *testing.T) {
 func TestBenchGridColumn(t *testing.T) {
 	g := NewBenchGrid(sharedWorld())
 	out := make([]Cell, routeH+3)
-	for _, c := range [][2]int{{0, 0}, {17, 200}, {255, 255}, {128, 64}, {-1, 5}, {5, 256}, {300, -20}} {
+	for _, c := range [][2]int{{0, 0}, {17, 200}, {255, 255}, {128, 64}, {-1, 5}, {5, 256}, {256, 5}, {256, 255}, {300, -20}} {
 		x, z := c[0], c[1]
 		g.Column(x, z, RouteMinY-1, out)
 		for i, got := range out {
@@ -363,5 +363,44 @@ func TestDialRandomGraphs(t *testing.T) {
 				require.Equal(t, b, a, "costs %v, graph %d, portal %d", span, n, i)
 			}
 		}
+	}
+}
+
+// TestRegionGraphGrows: a region graph one node larger than the one built
+// before it gets search state for every node, and a portal the others
+// cannot reach (a pit walled in 4 high) is -1 to them and 0 to itself,
+// with either queue.
+func TestRegionGraphGrows(t *testing.T) {
+	g := GridFunc(func(x, y, z int) Cell {
+		switch {
+		case y <= 63:
+			return Solid
+		case y <= 67 && max(abs(x-10), abs(z-10)) == 1:
+			return Solid
+		}
+		return Passable
+	})
+	r, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	k := regionKey{0, 0}
+	open, pit := world.Pos(2, 64, 2), world.Pos(10, 64, 10)
+	var gs graphScratch
+	gr := &portalGraph{}
+	gs.build(r, k, []world.BlockPos{open}, gr)
+	n := len(gr.target)
+	require.Greater(t, n, 200)
+	row := make([]int64, 1)
+	gs.dijkstra(gr, 0, row)
+	assert.Equal(t, []int64{0}, row)
+
+	gs.build(r, k, []world.BlockPos{open, pit}, gr)
+	require.Len(t, gr.target, n+1, "the pit is one node more")
+	require.GreaterOrEqual(t, gr.lo, int64(1))
+	for i, want := range [][]int64{{0, -1}, {-1, 0}} {
+		a, b := make([]int64, 2), make([]int64, 2)
+		gs.dial(gr, int32(i), a)
+		gs.dijkstra(gr, int32(i), b)
+		assert.Equal(t, want, a, "dial from portal %d", i)
+		assert.Equal(t, want, b, "dijkstra from portal %d", i)
 	}
 }
