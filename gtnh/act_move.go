@@ -140,6 +140,22 @@ func snapshotStandY(snap *world.Snapshot) func(world.BlockPos) float64 {
 // route into unloaded terrain that makes no progress is abandoned.
 const maxStalls = 3
 
+// columnWaitTicks bounds one wait at the edge of the loaded terrain for
+// the server's next columns (3 s at 20 ticks a second); the wait ends as
+// soon as one arrives. A busy server sends the columns around a moved
+// player a few ticks later, a lagging one later still.
+const columnWaitTicks = 60
+
+// arrivedSince reports whether now holds a column that before did not.
+func arrivedSince(now, before map[[2]int]bool) bool {
+	for p, in := range now {
+		if in && !before[p] {
+			return true
+		}
+	}
+	return false
+}
+
 // Route budgets: each exact search of a route, and the whole route.
 const (
 	routeMaxNodes = 200_000
@@ -277,8 +293,11 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			x.c.log.Debug().Int("segment", segments).Stringer("to", rt.Steps[len(rt.Steps)-1].Pos).
 				Int("portals", rt.AbstractExpanded).Dur("planned_in", rt.Elapsed).Msg("walking to the edge of the loaded terrain")
 			if len(rt.Steps) < 2 {
-				// Standing on the edge: wait for the server's next columns.
-				if _, err := x.within(20, func() bool { return len(x.s.loaded) != len(loaded) }); err != nil {
+				// Standing on the edge: wait for the server's next columns
+				// (a column not loaded when this round began: as the player
+				// moves the server also unloads columns behind it, so the
+				// count alone can stay the same).
+				if _, err := x.within(columnWaitTicks, func() bool { return arrivedSince(x.s.loaded, loaded) }); err != nil {
 					return x.fail(err, "waiting for chunks")
 				}
 				continue
