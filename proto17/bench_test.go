@@ -74,6 +74,7 @@ func entropyColumn(rng *rand.Rand, base *world.Column) *world.Column {
 // benchSet is the 256 columns of the benchmark world encoded as Chunk Data
 // packets.
 type benchSet struct {
+	cols       []*world.Column // the source columns, for tests
 	packets    []*ChunkData
 	raw        int // inflated bytes in all
 	compressed int // zlib bytes in all
@@ -84,7 +85,7 @@ var (
 	benchSets map[string]*benchSet
 )
 
-func benchData(b *testing.B, name string) *benchSet {
+func benchData(_ testing.TB, name string) *benchSet {
 	benchOnce.Do(func() {
 		w := benchworld.Generate(1337)
 		rng := rand.New(rand.NewSource(1))
@@ -100,7 +101,7 @@ func benchData(b *testing.B, name string) *benchSet {
 		for _, f := range []Formats{vanilla, neid} {
 			enc := NewChunkEncoder(f)
 			for wname, cols := range map[string][]*world.Column{"terrain": terrain, "entropy": entropy} {
-				set := &benchSet{}
+				set := &benchSet{cols: cols}
 				for _, c := range cols {
 					p, err := enc.ChunkData(c, ColumnOptions{GroundUp: true, SkyLight: true})
 					if err != nil {
