@@ -551,3 +551,47 @@ func TestChunkDecodeBenchSets(t *testing.T) {
 		})
 	}
 }
+
+// TestNEIDMetaKindAndNibbles checks the metadata classification of one
+// NotEnoughIds section and the narrowing to nibbles against a block-by-block
+// reference, with values at every byte position of a word and at both ends
+// of the array.
+func TestNEIDMetaKindAndNibbles(t *testing.T) {
+	put := func(meta []byte, i int, v uint16) { meta[2*i], meta[2*i+1] = byte(v>>8), byte(v) }
+	ref := func(vals []uint16) []byte {
+		out := make([]byte, nibbleBytes)
+		for i, v := range vals {
+			out[i/2] |= byte(v&15) << (4 * uint(i%2))
+		}
+		return out
+	}
+	meta := make([]byte, neidMetaBytes)
+	assert.Equal(t, metaNone, neidMetaKind(meta), "all zero")
+
+	rng := rand.New(rand.NewSource(9))
+	for _, pos := range []int{0, 1, 2, 3, 4, 5, 6, 7, 31, 32, 2048, 4094, 4095} {
+		for _, v := range []uint16{1, 15, 16, 0xF0, 0x100, 0x0F00, 0x8000, 0xFFFF} {
+			clear(meta)
+			put(meta, pos, v)
+			want := metaNibbles
+			if v >= 16 {
+				want = metaFull
+			}
+			require.Equal(t, want, neidMetaKind(meta), "value %#x at block %d", v, pos)
+			// The same with every other block below 16.
+			vals := make([]uint16, world.SectionVolume)
+			for i := range vals {
+				vals[i] = uint16(rng.Intn(16))
+				put(meta, i, vals[i])
+			}
+			put(meta, pos, v)
+			vals[pos] = v
+			require.Equal(t, want, neidMetaKind(meta), "value %#x at block %d among nibbles", v, pos)
+			if want == metaNibbles {
+				got := make([]byte, nibbleBytes)
+				packNibbles(got, meta)
+				require.Equal(t, ref(vals), got, "nibbles with %#x at block %d", v, pos)
+			}
+		}
+	}
+}
