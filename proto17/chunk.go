@@ -213,13 +213,16 @@ func checkMasks(f Formats, mask, addMask uint16) error {
 }
 
 // ChunkDecoder turns Chunk Data and Map Chunk Bulk packets into world
-// columns. It inflates each column's block arrays straight into one
-// allocation that its sections then read in place (world.NewVanillaSection,
-// world.NewNEIDSection): decoding adds no pass over the blocks beyond
-// spotting uniform sections, and the palette form is built later, by the
-// first query that needs it or by world.State.CompactChunks. It keeps its
-// inflater and scratch buffer between calls. Not safe for concurrent use;
-// use one per connection.
+// columns. It inflates each column's block ids (and vanilla add arrays)
+// straight into one allocation that its sections then read in place
+// (world.NewVanillaSection, world.NewNEIDSection,
+// world.NewNEIDNibbleSection); metadata goes through scratch and is kept
+// only when not all zero, NotEnoughIds metadata narrowed to nibbles when
+// every value is below 16 (see readColumn). Decoding adds no pass over the
+// block ids beyond spotting uniform sections, and the palette form is built
+// later, by the first query that needs it or by world.State.CompactChunks.
+// It keeps its inflater and scratch buffer between calls. Not safe for
+// concurrent use; use one per connection.
 type ChunkDecoder struct {
 	Formats Formats
 	// MaxInflated limits the inflated size of one packet (0 means
