@@ -74,6 +74,7 @@ func entropyColumn(rng *rand.Rand, base *world.Column) *world.Column {
 // benchSet is the 256 columns of the benchmark world encoded as Chunk Data
 // packets.
 type benchSet struct {
+	cols       []*world.Column // the source columns, for tests
 	packets    []*ChunkData
 	raw        int // inflated bytes in all
 	compressed int // zlib bytes in all
@@ -84,7 +85,7 @@ var (
 	benchSets map[string]*benchSet
 )
 
-func benchData(b *testing.B, name string) *benchSet {
+func benchData(_ testing.TB, name string) *benchSet {
 	benchOnce.Do(func() {
 		w := benchworld.Generate(1337)
 		rng := rand.New(rand.NewSource(1))
@@ -100,7 +101,7 @@ func benchData(b *testing.B, name string) *benchSet {
 		for _, f := range []Formats{vanilla, neid} {
 			enc := NewChunkEncoder(f)
 			for wname, cols := range map[string][]*world.Column{"terrain": terrain, "entropy": entropy} {
-				set := &benchSet{}
+				set := &benchSet{cols: cols}
 				for _, c := range cols {
 					p, err := enc.ChunkData(c, ColumnOptions{GroundUp: true, SkyLight: true})
 					if err != nil {
@@ -139,7 +140,10 @@ func formatName(f Formats) string {
 //	          256 columns; parse-% is the decode time on top of inflate into
 //	          the reused (cache-hot) buffer, parse-fresh-% on top of inflate
 //	          into new memory — the floor for a decoder that keeps the
-//	          blocks, as the client must
+//	          blocks, as the client must; parse-p50-% and
+//	          parse-fresh-p50-% are the medians of the same figures taken
+//	          a column at a time, which the other load of a busy machine
+//	          moves much less
 //	compact   decode, then the palette form of every raw section, the work
 //	          State.CompactChunks defers: compact-ms per 256 columns,
 //	          compact-us/section and mem-B/column once compacted
@@ -204,6 +208,7 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 	runtime.ReadMemStats(&ms)
 	mallocs, allocB := ms.Mallocs, ms.TotalAlloc
 	var tInflate, tFresh, tDecode, tCompact time.Duration
+	var ratios, freshRatios []float64 // overhead: decode over inflate, a column at a time
 	memBytes, packedBytes, sections := 0, 0, 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -220,12 +225,16 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 				// The three in a rotating order, each timed on its own.
 				fns := [3]func(p *ChunkData){inflate, inflateFresh, func(p *ChunkData) { decode(p) }}
 				ts := [3]*time.Duration{&tInflate, &tFresh, &tDecode}
+				var dt [3]time.Duration
 				for k := range 3 {
 					m := (i + j + k) % 3
 					t0 := time.Now()
 					fns[m](p)
-					*ts[m] += time.Since(t0)
+					dt[m] = time.Since(t0)
+					*ts[m] += dt[m]
 				}
+				ratios = append(ratios, float64(dt[2])/float64(dt[0]))
+				freshRatios = append(freshRatios, float64(dt[2])/float64(dt[1]))
 			case "compact":
 				col := decode(p)
 				t0 := time.Now()
@@ -264,6 +273,9 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 		b.ReportMetric(100*float64(tDecode-tInflate)/float64(tInflate), "parse-%")
 		b.ReportMetric(perN(tFresh), "inflate-fresh-ms")
 		b.ReportMetric(100*float64(tDecode-tFresh)/float64(tFresh), "parse-fresh-%")
+		med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+		b.ReportMetric(100*(med(ratios)-1), "parse-p50-%")
+		b.ReportMetric(100*(med(freshRatios)-1), "parse-fresh-p50-%")
 	case "compact":
 		b.ReportMetric(perN(tCompact), "compact-ms")
 		if sections > 0 {

@@ -213,13 +213,16 @@ func checkMasks(f Formats, mask, addMask uint16) error {
 }
 
 // ChunkDecoder turns Chunk Data and Map Chunk Bulk packets into world
-// columns. It inflates each column's block arrays straight into one
-// allocation that its sections then read in place (world.NewVanillaSection,
-// world.NewNEIDSection): decoding adds no pass over the blocks beyond
-// spotting uniform sections, and the palette form is built later, by the
-// first query that needs it or by world.State.CompactChunks. It keeps its
-// inflater and scratch buffer between calls. Not safe for concurrent use;
-// use one per connection.
+// columns. It inflates each column's block ids (and vanilla add arrays)
+// straight into one allocation that its sections then read in place
+// (world.NewVanillaSection, world.NewNEIDSection,
+// world.NewNEIDNibbleSection); metadata goes through scratch and is kept
+// only when not all zero, NotEnoughIds metadata narrowed to nibbles when
+// every value is below 16 (see readColumn). Decoding adds no pass over the
+// block ids beyond spotting uniform sections, and the palette form is built
+// later, by the first query that needs it or by world.State.CompactChunks.
+// It keeps its inflater and scratch buffer between calls. Not safe for
+// concurrent use; use one per connection.
 type ChunkDecoder struct {
 	Formats Formats
 	// MaxInflated limits the inflated size of one packet (0 means
@@ -283,15 +286,23 @@ func (d *ChunkDecoder) read(dst []byte) error {
 	return nil
 }
 
+// scratchBuf returns the decoder's scratch buffer with at least n bytes
+// (16 KB at least, for skip). n is at most the metadata of sixteen NEID
+// sections (128 KB), so the buffer stays small.
+func (d *ChunkDecoder) scratchBuf(n int) []byte {
+	if len(d.scratch) < max(n, 16<<10) {
+		d.scratch = make([]byte, max(n, 16<<10))
+	}
+	return d.scratch[:n]
+}
+
 // skip inflates n bytes the world model does not keep (light arrays).
 func (d *ChunkDecoder) skip(n int) error {
-	const chunk = 16 << 10
-	if d.scratch == nil {
-		d.scratch = make([]byte, chunk)
-	}
+	d.scratchBuf(0)
+	buf := d.scratch
 	for n > 0 {
-		m := min(n, chunk)
-		if err := d.read(d.scratch[:m]); err != nil {
+		m := min(n, len(buf))
+		if err := d.read(buf[:m]); err != nil {
 			return err
 		}
 		n -= m
@@ -393,23 +404,92 @@ func (d *ChunkDecoder) MapChunkBulk(dst []ChunkColumn, p *MapChunkBulk) ([]Chunk
 	return dst, nil
 }
 
-// readColumn inflates one column of the given layout from the open stream:
-// the block arrays into one new allocation its sections keep, the light
-// arrays into scratch, the biomes into out when the column is ground-up.
+// What a section keeps of its metadata array.
+const (
+	metaNone    uint8 = iota // nothing: all zero, or the section is uniform or air
+	metaNibbles              // NotEnoughIds metadata all below 16: a nibble a block (2 KB)
+	metaFull                 // the array as sent
+)
+
+// readColumn inflates one column of the given layout from the open stream.
+// The block ids and add arrays go into one new allocation that the
+// sections keep. The metadata goes into scratch first: a section keeps none
+// when it is all zero (most terrain: stone, dirt, grass), NotEnoughIds
+// metadata is narrowed to nibbles when every value is below 16 (nearly
+// always), and what is kept goes into a second allocation. The light arrays
+// are inflated into scratch and dropped, the biomes go into out when the
+// column is ground-up.
 func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out *ChunkColumn) (*world.Column, error) {
 	nIDs, nMeta := l.n*l.idBytes, l.n*l.metaBytes
-	// One allocation for the column; its sections keep slices of it.
 	var blocks []byte
-	if size := nIDs + nMeta + l.nAdd*nibbleBytes; size > 0 {
+	if size := nIDs + l.nAdd*nibbleBytes; size > 0 {
 		blocks = make([]byte, size)
 	}
-	ids, meta, add := blocks[:nIDs], blocks[nIDs:nIDs+nMeta], blocks[nIDs+nMeta:]
+	ids, add := blocks[:nIDs], blocks[nIDs:]
 	if err := d.read(ids); err != nil {
 		return nil, err
 	}
+	meta := d.scratchBuf(nMeta)
 	if err := d.read(meta); err != nil {
 		return nil, err
 	}
+
+	// Sections that are air or one state throughout are settled here, while
+	// their metadata is in scratch; the others keep what metaKind says.
+	var (
+		secs    [world.ColumnSections]*world.Section
+		settled [world.ColumnSections]bool
+		kinds   [world.ColumnSections]uint8
+		metas   [world.ColumnSections][]byte
+	)
+	keep := 0
+	k := 0
+	for cy := 0; cy < world.ColumnSections; cy++ {
+		if mask&(1<<cy) == 0 {
+			continue
+		}
+		sid := ids[k*l.idBytes : (k+1)*l.idBytes]
+		smeta := meta[k*l.metaBytes : (k+1)*l.metaBytes]
+		if d.Formats.NEID {
+			secs[k], settled[k] = neidUniform(sid, smeta)
+			if !settled[k] {
+				kinds[k] = neidMetaKind(smeta)
+			}
+		} else {
+			if addMask&(1<<cy) == 0 {
+				secs[k], settled[k] = vanillaUniform(sid, smeta)
+			}
+			if !settled[k] && !zeroWords(smeta) {
+				kinds[k] = metaFull
+			}
+		}
+		switch kinds[k] {
+		case metaNibbles:
+			keep += nibbleBytes
+		case metaFull:
+			keep += l.metaBytes
+		}
+		k++
+	}
+	if keep > 0 {
+		kept := make([]byte, keep)
+		off := 0
+		for k := 0; k < l.n; k++ {
+			smeta := meta[k*l.metaBytes : (k+1)*l.metaBytes]
+			switch kinds[k] {
+			case metaNibbles:
+				metas[k] = kept[off : off+nibbleBytes : off+nibbleBytes]
+				packNibbles(metas[k], smeta)
+				off += nibbleBytes
+			case metaFull:
+				metas[k] = kept[off : off+l.metaBytes : off+l.metaBytes]
+				copy(metas[k], smeta)
+				off += l.metaBytes
+			}
+		}
+	}
+
+	// The rest of the column; scratch is reused for the light arrays.
 	if err := d.skip(l.add - l.light); err != nil {
 		return nil, err
 	}
@@ -427,18 +507,25 @@ func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out 
 		if mask&(1<<cy) == 0 {
 			continue
 		}
-		sid := ids[k*l.idBytes : (k+1)*l.idBytes]
-		smeta := meta[k*l.metaBytes : (k+1)*l.metaBytes]
-		var sec *world.Section
-		if d.Formats.NEID {
-			sec = neidSection(sid, smeta)
-		} else {
-			var sadd []byte
-			if addMask&(1<<cy) != 0 {
-				sadd = add[a*nibbleBytes : (a+1)*nibbleBytes]
-				a++
+		sec := secs[k]
+		if !settled[k] {
+			sid := ids[k*l.idBytes : (k+1)*l.idBytes]
+			switch {
+			case !d.Formats.NEID:
+				var sadd []byte
+				if addMask&(1<<cy) != 0 {
+					sadd = add[a*nibbleBytes : (a+1)*nibbleBytes]
+					a++
+				}
+				sec = vanillaSection(sid, metas[k], sadd)
+			case kinds[k] == metaFull:
+				sec = world.NewNEIDSection(sid, metas[k])
+			default:
+				sec = world.NewNEIDNibbleSection(sid, metas[k])
 			}
-			sec = vanillaSection(sid, smeta, sadd)
+			if sec.IsEmpty() {
+				sec = nil
+			}
 		}
 		if sec != nil {
 			col.SetSection(cy, sec)
@@ -459,52 +546,119 @@ func uniform(b []byte, w uint64) bool {
 	return true
 }
 
+// zeroWords reports whether b (a multiple of 8 bytes long) is all zero.
+func zeroWords(b []byte) bool { return uniform(b, 0) }
+
 // broadcast repeats a byte over a word.
 func broadcast(c byte) uint64 { return uint64(c) * 0x0101010101010101 }
 
-// vanillaSection builds a section from vanilla arrays; add may be nil. It
-// returns nil for an all-air section and a uniform section when every block
-// is the same; otherwise the section reads the arrays in place.
-func vanillaSection(ids, meta, add []byte) *world.Section {
+// vanillaUniform settles a vanilla section without an add array whose ids
+// are all one value: nil when it is air, a uniform section when the
+// metadata is one value too. settled is false for any other section.
+func vanillaUniform(ids, meta []byte) (sec *world.Section, settled bool) {
 	ids = ids[:vanillaIDBytes]
 	meta = meta[:vanillaMetaBytes]
+	if !uniform(ids, broadcast(ids[0])) {
+		return nil, false
+	}
+	if ids[0] == 0 {
+		return nil, true
+	}
 	m0 := meta[0] & 15
+	if uniform(meta, broadcast(m0|m0<<4)) {
+		return world.NewUniformSection(world.MakeState(int(ids[0]), int(m0))), true
+	}
+	return nil, false
+}
+
+// vanillaSection builds a section from vanilla arrays; meta is nil when all
+// zero, add may be nil. It returns an empty section for an all-air section
+// and a uniform section when every block is the same; otherwise the section
+// reads the arrays in place.
+func vanillaSection(ids, meta, add []byte) *world.Section {
+	ids = ids[:vanillaIDBytes]
 	if uniform(ids, broadcast(ids[0])) && (add == nil || uniform(add, broadcast(add[0]&15*0x11))) {
 		id := int(ids[0])
 		if add != nil {
 			id |= int(add[0]&15) << 8
 		}
 		if id == 0 {
-			return nil
+			return world.NewEmptySection()
 		}
-		if uniform(meta, broadcast(m0|m0<<4)) {
+		var m0 byte
+		if meta != nil {
+			m0 = meta[0] & 15
+		}
+		if meta == nil || uniform(meta, broadcast(m0|m0<<4)) {
 			return world.NewUniformSection(world.MakeState(id, int(m0)))
 		}
 	}
-	sec := world.NewVanillaSection(ids, meta, add)
-	if sec.IsEmpty() {
-		return nil
-	}
-	return sec
+	return world.NewVanillaSection(ids, meta, add)
 }
 
-// neidSection builds a section from NotEnoughIds arrays (big-endian u16 ids
-// and metadata), as vanillaSection does.
-func neidSection(ids, meta []byte) *world.Section {
+// neidUniform settles a NotEnoughIds section whose ids are all one value:
+// nil when it is air, a uniform section when the metadata is one value
+// too. settled is false for any other section.
+func neidUniform(ids, meta []byte) (sec *world.Section, settled bool) {
 	ids = ids[:neidIDBytes]
 	meta = meta[:neidMetaBytes]
-	if uniform(ids, uint64(binary.LittleEndian.Uint16(ids))*0x0001000100010001) {
-		id0 := binary.BigEndian.Uint16(ids)
-		if id0 == 0 {
-			return nil
-		}
-		if uniform(meta, uint64(binary.LittleEndian.Uint16(meta))*0x0001000100010001) {
-			return world.NewUniformSection(world.MakeState(int(id0), int(binary.BigEndian.Uint16(meta))))
-		}
+	if !uniform(ids, uint64(binary.LittleEndian.Uint16(ids))*0x0001000100010001) {
+		return nil, false
 	}
-	sec := world.NewNEIDSection(ids, meta)
-	if sec.IsEmpty() {
-		return nil
+	id0 := binary.BigEndian.Uint16(ids)
+	if id0 == 0 {
+		return nil, true
 	}
-	return sec
+	if uniform(meta, uint64(binary.LittleEndian.Uint16(meta))*0x0001000100010001) {
+		return world.NewUniformSection(world.MakeState(int(id0), int(binary.BigEndian.Uint16(meta)))), true
+	}
+	return nil, false
+}
+
+// nibbleMask has the bits of a word of four big-endian u16 that must be
+// clear for every value to be below 16: the high bytes and the high
+// nibbles of the low bytes (the word is loaded little-endian).
+const nibbleMask = 0xF0FF_F0FF_F0FF_F0FF
+
+// neidMetaKind tells what a section keeps of its NotEnoughIds metadata:
+// metaNone when every value is 0, metaNibbles when every value is below 16,
+// metaFull otherwise. Eight words a step, word-sized loads only.
+func neidMetaKind(meta []byte) uint8 {
+	meta = meta[:neidMetaBytes]
+	var acc uint64
+	for i := 0; i < len(meta); i += 64 {
+		w := binary.LittleEndian.Uint64(meta[i:]) | binary.LittleEndian.Uint64(meta[i+8:]) |
+			binary.LittleEndian.Uint64(meta[i+16:]) | binary.LittleEndian.Uint64(meta[i+24:]) |
+			binary.LittleEndian.Uint64(meta[i+32:]) | binary.LittleEndian.Uint64(meta[i+40:]) |
+			binary.LittleEndian.Uint64(meta[i+48:]) | binary.LittleEndian.Uint64(meta[i+56:])
+		if w&nibbleMask != 0 {
+			return metaFull
+		}
+		acc |= w
+	}
+	if acc == 0 {
+		return metaNone
+	}
+	return metaNibbles
+}
+
+// packNibbles narrows NotEnoughIds metadata (big-endian u16, every value
+// below 16: see neidMetaKind) into nibbles laid out as vanilla's, the even
+// block in the low nibble. Four blocks a word: loaded little-endian, the
+// values v0..v3 sit in bits 8, 24, 40 and 56; one multiplication adds the
+// word shifted up by 40, 28, 16 and 4, which puts v0, v1, v2 and v3 in bits
+// 48, 52, 56 and 60 (the other products fall in separate nibbles below bit
+// 48 or overflow past bit 63, so nothing carries into those bits).
+func packNibbles(dst, meta []byte) {
+	const gather = 1<<40 | 1<<28 | 1<<16 | 1<<4
+	dst = dst[:nibbleBytes]
+	meta = meta[:neidMetaBytes]
+	for len(meta) >= 32 && len(dst) >= 8 {
+		a := binary.LittleEndian.Uint64(meta[0:8]) * gather >> 48
+		b := binary.LittleEndian.Uint64(meta[8:16]) * gather >> 48
+		c := binary.LittleEndian.Uint64(meta[16:24]) * gather >> 48
+		e := binary.LittleEndian.Uint64(meta[24:32]) * gather >> 48
+		binary.LittleEndian.PutUint64(dst[0:8], a|b<<16|c<<32|e<<48)
+		meta, dst = meta[32:], dst[8:]
+	}
 }

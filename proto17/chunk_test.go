@@ -451,3 +451,147 @@ func TestChunkDecodeKeepsWireArrays(t *testing.T) {
 		}
 	}
 }
+
+// widenColumn copies a vanilla-range column into one only NotEnoughIds can
+// carry: ids above 4095 (bit 12, 13, 14 or 15 set by section), and in odd
+// sections metadata above 15 wherever it is not 0, so a decoder meets
+// sections whose metadata is all zero, all below 16, and wider.
+func widenColumn(src *world.Column) *world.Column {
+	col := world.NewColumn(src.Pos().X, src.Pos().Z)
+	var st [world.SectionVolume]world.StateID
+	for cy := 0; cy < world.ColumnSections; cy++ {
+		s := src.Section(cy)
+		if s == nil {
+			continue
+		}
+		s.States(&st)
+		for i, v := range st {
+			if v.IsAir() {
+				continue
+			}
+			meta := v.Meta()
+			if cy%2 == 1 {
+				meta = meta * 4099 & 0xFFFF
+			}
+			st[i] = world.MakeState(v.ID()|0x1000<<(cy%4), meta)
+		}
+		col.SetSection(cy, world.NewSection(&st))
+	}
+	return col
+}
+
+// TestChunkDecodeBenchSets decodes the four benchmark sets (vanilla and
+// NotEnoughIds, plain terrain and high-entropy) and a widened copy of each
+// NotEnoughIds set (ids above 4095, metadata above 15) and checks every
+// block against the source columns. The sets hold sections whose metadata
+// is all zero, all below 16, and wider, which the decoder keeps in
+// different forms.
+func TestChunkDecodeBenchSets(t *testing.T) {
+	var st [world.SectionVolume]world.StateID
+	for _, name := range []string{"vanilla/terrain", "vanilla/entropy", "neid/terrain", "neid/entropy"} {
+		set := benchData(t, name)
+		f, wide := vanilla, name[:4] == "neid"
+		if wide {
+			f = neid
+		}
+		cols, packets := set.cols, set.packets
+		if wide {
+			cols, packets = nil, nil
+			enc := NewChunkEncoder(neid)
+			for i := 0; i < len(set.cols); i += 3 { // a third of the columns keeps the test fast
+				c := widenColumn(set.cols[i])
+				p, err := enc.ChunkData(c, ColumnOptions{GroundUp: true, SkyLight: true})
+				require.NoError(t, err)
+				cols, packets = append(cols, set.cols[i], c), append(packets, set.packets[i], p)
+			}
+		}
+		t.Run(name, func(t *testing.T) {
+			dec := NewChunkDecoder(f)
+			kinds := map[string]int{}
+			mem := map[int]int{}
+			nonZeroMeta, wideIDs := 0, 0
+			for i, p := range packets {
+				got, err := dec.ChunkData(p, true)
+				require.NoError(t, err)
+				assertSections(t, cols[i], got.Column, p.PrimaryMask)
+				for cy := 0; cy < world.ColumnSections; cy++ {
+					s := got.Column.Section(cy)
+					if s == nil {
+						continue
+					}
+					kinds[s.String()]++
+					if s.IsRaw() && s.String() != "section{raw neid}" {
+						mem[s.MemBytes()]++
+					}
+					s.States(&st)
+					for _, v := range st {
+						if v.Meta() != 0 {
+							nonZeroMeta++
+						}
+						if v.ID() > 4095 {
+							wideIDs++
+						}
+					}
+				}
+			}
+			t.Logf("%d columns: %v; nibble-metadata sections by MemBytes: %v", len(packets), kinds, mem)
+			assert.Positive(t, nonZeroMeta, "blocks with metadata")
+			// Sections with metadata nibbles, kept or all zero and left
+			// out: two sizes, NibbleBytes apart.
+			require.Len(t, mem, 2, "sections with all-zero and with kept metadata nibbles")
+			var sizes []int
+			for m := range mem {
+				sizes = append(sizes, m)
+			}
+			assert.Equal(t, world.NibbleBytes, max(sizes[0], sizes[1])-min(sizes[0], sizes[1]))
+			if wide {
+				assert.Positive(t, wideIDs, "blocks with ids above 4095")
+				assert.Positive(t, kinds["section{raw neid}"], "sections with metadata above 15")
+			}
+		})
+	}
+}
+
+// TestNEIDMetaKindAndNibbles checks the metadata classification of one
+// NotEnoughIds section and the narrowing to nibbles against a block-by-block
+// reference, with values at every byte position of a word and at both ends
+// of the array.
+func TestNEIDMetaKindAndNibbles(t *testing.T) {
+	put := func(meta []byte, i int, v uint16) { meta[2*i], meta[2*i+1] = byte(v>>8), byte(v) }
+	ref := func(vals []uint16) []byte {
+		out := make([]byte, nibbleBytes)
+		for i, v := range vals {
+			out[i/2] |= byte(v&15) << (4 * uint(i%2))
+		}
+		return out
+	}
+	meta := make([]byte, neidMetaBytes)
+	assert.Equal(t, metaNone, neidMetaKind(meta), "all zero")
+
+	rng := rand.New(rand.NewSource(9))
+	for _, pos := range []int{0, 1, 2, 3, 4, 5, 6, 7, 31, 32, 2048, 4094, 4095} {
+		for _, v := range []uint16{1, 15, 16, 0xF0, 0x100, 0x0F00, 0x8000, 0xFFFF} {
+			clear(meta)
+			put(meta, pos, v)
+			want := metaNibbles
+			if v >= 16 {
+				want = metaFull
+			}
+			require.Equal(t, want, neidMetaKind(meta), "value %#x at block %d", v, pos)
+			// The same with every other block below 16.
+			vals := make([]uint16, world.SectionVolume)
+			for i := range vals {
+				vals[i] = uint16(rng.Intn(16))
+				put(meta, i, vals[i])
+			}
+			put(meta, pos, v)
+			vals[pos] = v
+			require.Equal(t, want, neidMetaKind(meta), "value %#x at block %d among nibbles", v, pos)
+			if want == metaNibbles {
+				got := make([]byte, nibbleBytes)
+				packNibbles(got, meta)
+				require.Equal(t, ref(vals), got, "nibbles with %#x at block %d", v, pos)
+			}
+		}
+	}
+}

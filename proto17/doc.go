@@ -23,9 +23,11 @@
 // count one bad packet and keep going.
 //
 // Chunks: [ChunkData] and [MapChunkBulk] decode only their headers; a
-// [ChunkDecoder] inflates each column's block arrays into one allocation
-// that its [world.Section]s read in place (uniform sections are packed at
-// once), reusing its inflater and scratch buffer; the palette form comes
+// [ChunkDecoder] inflates each column's block ids into one allocation
+// that its [world.Section]s read in place, keeps metadata only when it is
+// not all zero (NotEnoughIds metadata as nibbles when every value is below
+// 16), packs uniform sections at once and drops light, reusing its
+// inflater and scratch buffer; the palette form comes
 // later (world.State.CompactChunks). [ChunkEncoder] writes columns in either format for tests,
 // benchmarks and the fake server.
 //

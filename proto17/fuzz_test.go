@@ -351,6 +351,8 @@ func FuzzChunkRaw(f *testing.F) {
 	f.Add([]byte{4, 0, 1, 0, 0, 1, 2, 3})
 	f.Add([]byte{5, 0x80, 0x01, 0, 0, 0, 0, 0, 1, 0xFF})
 	f.Add([]byte{0, 0x00, 0x03, 0x00, 0x02, 17, 0x21, 0, 0xFF})
+	f.Add([]byte{5, 0, 1, 0, 0, 0, 1, 0, 2})       // NEID metadata below 16
+	f.Add([]byte{5, 0, 1, 0, 0, 0x12, 0x34, 0, 5}) // NEID metadata above 15
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 6 {
 			return
@@ -551,6 +553,28 @@ func chunkSeeds(t testing.TB) [][]byte {
 		b, _ := Payload(u, fm)
 		out = append(out, append([]byte{flagsByte(fm, true)}, b...))
 	}
+	// Sections whose metadata the decoder keeps in different forms: all
+	// zero (not kept), below 16 (NotEnoughIds: narrowed to nibbles), wider
+	// than a nibble with ids above 4095 (NotEnoughIds), ids above 255 (add
+	// arrays, vanilla).
+	for _, fm := range []Formats{vanilla, neid} {
+		col := world.NewColumn(-2, 7)
+		for i := 0; i < world.SectionVolume; i++ {
+			x, y, z := i&15, i>>8, i>>4&15
+			col.SetState(x, y, z, world.MakeState(1+2*(i%2), 0))          // zero metadata
+			col.SetState(x, 16+y, z, world.MakeState(1+i%5, i%16))        // nibbles
+			col.SetState(x, 32+y, z, world.MakeState(256+i%3, (i>>2)%16)) // add array in vanilla
+			if fm.NEID {
+				col.SetState(x, 48+y, z, world.MakeState(4096+i%7, 16*(i%9))) // wide
+			}
+		}
+		p, err := NewChunkEncoder(fm).ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := Payload(p, fm)
+		out = append(out, append([]byte{flagsByte(fm, true)}, b...))
+	}
 	return out
 }
 
@@ -626,7 +650,7 @@ func TestWriteFuzzCorpus(t *testing.T) {
 		"FuzzPacket":           packetSeeds(t),
 		"FuzzChunkData":        chunkSeeds(t),
 		"FuzzMapChunkBulk":     bulkSeeds(t),
-		"FuzzChunkRaw":         {{4, 0, 1, 0, 0, 1, 2, 3}, {5, 0x80, 0x01, 0, 0, 0, 0, 0, 1, 0xFF}, {0, 0x00, 0x03, 0x00, 0x02, 17, 0x21, 0, 0xFF}, {12, 0xFF, 0xFF, 0, 0, 7}},
+		"FuzzChunkRaw":         {{4, 0, 1, 0, 0, 1, 2, 3}, {5, 0x80, 0x01, 0, 0, 0, 0, 0, 1, 0xFF}, {0, 0x00, 0x03, 0x00, 0x02, 17, 0x21, 0, 0xFF}, {12, 0xFF, 0xFF, 0, 0, 7}, {5, 0, 1, 0, 0, 0, 1, 0, 2}, {5, 0, 1, 0, 0, 0x12, 0x34, 0, 5}},
 		"FuzzSlot":             slots,
 		"FuzzNBT":              {nbtRaw},
 		"FuzzMetadata":         metas,

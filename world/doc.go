@@ -16,8 +16,9 @@
 // one palette index per block in 0, 4, 8 or 16 bits; the counts let spatial
 // queries skip sections that cannot match. A section decoded from a chunk
 // packet first reads the packet's own arrays in place ([NewVanillaSection],
-// [NewNEIDSection]: "raw"), which makes decoding cost little more than
-// inflating; its palette form is built by the first query that needs it, and
+// [NewNEIDSection], [NewNEIDNibbleSection]: "raw"), which makes decoding
+// cost little more than inflating; its palette form is built by the first
+// query that needs it, and
 // [State.CompactChunks] (the live client calls it every tick) swaps it in so
 // the arrays are freed. A [ChunkStore] is the mutable
 // storage; its [ChunkStore.View] is an immutable [Chunks] that shares every

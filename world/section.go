@@ -447,7 +447,10 @@ func (s *Section) MemBytes() int {
 	const structBytes = 8*3 + 8*3 + 8 + 8 + 8 + 8*3 + 8*3 + 8 + 8 + 8
 	n := structBytes + 8 + cap(s.palette)*4 + cap(s.counts)*2 + cap(s.data) + cap(s.wide)*2
 	if r := s.raw; r != nil {
-		n += 3*24 + 8 + len(r.ids) + len(r.meta) + len(r.add)
+		n += 3*24 + 8 + len(r.ids) + len(r.add)
+		if !isZeroNibbles(r.meta) {
+			n += len(r.meta)
+		}
 		if p := r.packed.Load(); p != nil {
 			n += p.MemBytes()
 		}

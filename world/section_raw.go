@@ -27,6 +27,7 @@ const (
 	bitsRawVanilla    uint8 = 0x81 // ids: 1 byte a block; meta: a nibble a block (even blocks low)
 	bitsRawVanillaAdd uint8 = 0x82 // as vanilla, plus the add nibbles: id bits 8..11
 	bitsRawNEID       uint8 = 0x83 // NotEnoughIds: big-endian u16 id and u16 metadata a block
+	bitsRawNEIDNibble uint8 = 0x84 // NotEnoughIds ids; metadata narrowed to a nibble a block, as vanilla's
 )
 
 // Array sizes of the wire formats.
@@ -38,6 +39,14 @@ const (
 	vanillaMetaBytes = NibbleBytes
 )
 
+// zeroNibbles stands for a metadata array of zeros that a decoder did not
+// keep (NewVanillaSection and NewNEIDNibbleSection with nil meta). It is
+// shared and never written.
+var zeroNibbles [NibbleBytes]byte
+
+// isZeroNibbles reports whether b is the shared zeroNibbles array.
+func isZeroNibbles(b []byte) bool { return len(b) == NibbleBytes && &b[0] == &zeroNibbles[0] }
+
 // rawArrays are a section's wire arrays and, once built, its palette form.
 type rawArrays struct {
 	ids, meta, add []byte
@@ -47,12 +56,16 @@ type rawArrays struct {
 // NewVanillaSection returns a section that reads its blocks from vanilla
 // 1.7.10 arrays in place: ids (4096 bytes, one a block in SectionIndex
 // order), meta (2048 bytes, a nibble a block, even blocks in the low nibble)
-// and add (nil, or 2048 bytes of id bits 8..11 laid out as meta). The
-// section keeps the slices, which must not change afterwards. Arrays with no
-// non-air block give an empty section. It panics when an array has the
-// wrong length.
+// and add (nil, or 2048 bytes of id bits 8..11 laid out as meta). meta may
+// be nil when every block's metadata is 0, so a decoder need not keep an
+// array of zeros. The section keeps the slices, which must not change
+// afterwards. Arrays with no non-air block give an empty section. It panics
+// when an array has the wrong length.
 func NewVanillaSection(ids, meta, add []byte) *Section {
 	checkLen("ids", ids, VanillaIDBytes)
+	if meta == nil {
+		meta = zeroNibbles[:]
+	}
 	checkLen("meta", meta, vanillaMetaBytes)
 	kind := bitsRawVanilla
 	if add != nil {
@@ -87,6 +100,31 @@ func NewNEIDSection(ids, meta []byte) *Section {
 	return &Section{bits: bitsRawNEID, raw: &rawArrays{
 		ids:  ids[:NEIDIDBytes:NEIDIDBytes],
 		meta: meta[:NEIDMetaBytes:NEIDMetaBytes],
+	}}
+}
+
+// NewNEIDNibbleSection returns a section that reads NotEnoughIds block ids
+// in place (ids: 8192 bytes, a big-endian u16 a block, as NewNEIDSection)
+// with the metadata narrowed to nibbles: meta is 2048 bytes laid out as
+// vanilla's (a nibble a block, even blocks in the low nibble), or nil when
+// every block's metadata is 0. NotEnoughIds widens metadata to 16 bits on
+// the wire, but blocks nearly always keep it below 16, as 1.7.10 stores it
+// (a nibble a block), so a decoder that checks the values keeps 2 KB of
+// metadata a section, or none, instead of 8 KB. The section keeps the
+// slices, which must not change afterwards. Arrays with no non-air block
+// give an empty section. It panics when an array has the wrong length.
+func NewNEIDNibbleSection(ids, meta []byte) *Section {
+	checkLen("ids", ids, NEIDIDBytes)
+	if meta == nil {
+		meta = zeroNibbles[:]
+	}
+	checkLen("meta", meta, NibbleBytes)
+	if zeroBytes(ids) {
+		return NewEmptySection()
+	}
+	return &Section{bits: bitsRawNEIDNibble, raw: &rawArrays{
+		ids:  ids[:NEIDIDBytes:NEIDIDBytes],
+		meta: meta[:NibbleBytes:NibbleBytes],
 	}}
 }
 
@@ -133,6 +171,12 @@ func (s *Section) rawAt(i int) StateID {
 			return AirState
 		}
 		return id<<16 | StateID(r.meta[i>>1]>>sh&15)
+	case bitsRawNEIDNibble:
+		id := StateID(binary.BigEndian.Uint16(r.ids[2*i:]))
+		if id == 0 {
+			return AirState
+		}
+		return id<<16 | StateID(r.meta[i>>1]>>(uint(i&1)<<2)&15)
 	}
 	id := StateID(binary.BigEndian.Uint16(r.ids[2*i:]))
 	if id == 0 {
@@ -151,6 +195,8 @@ func (r *rawArrays) states(kind uint8, st *[SectionVolume]StateID) {
 		fillVanillaStates(st, r.ids, r.meta, nil)
 	case bitsRawVanillaAdd:
 		fillVanillaStates(st, r.ids, r.meta, r.add)
+	case bitsRawNEIDNibble:
+		fillNEIDNibbleStates(st, r.ids, r.meta)
 	default:
 		fillNEIDStates(st, r.ids, r.meta)
 	}
@@ -252,12 +298,36 @@ func fillNEIDStates(st *[SectionVolume]StateID, ids, meta []byte) {
 	}
 }
 
+// fillNEIDNibbleStates converts NotEnoughIds ids (big-endian u16) and
+// metadata nibbles (as vanilla's) into states, eight blocks a step. Air
+// keeps its metadata.
+func fillNEIDNibbleStates(st *[SectionVolume]StateID, ids, meta []byte) {
+	ids = ids[:NEIDIDBytes]
+	meta = meta[:NibbleBytes]
+	for i := 0; i < SectionVolume; i += 8 {
+		iw := binary.BigEndian.Uint64(ids[2*i:])
+		jw := binary.BigEndian.Uint64(ids[2*i+8:])
+		mw := StateID(binary.LittleEndian.Uint32(meta[i>>1:]))
+		s := st[i : i+8 : i+8]
+		s[0] = StateID(iw>>48)<<16 | mw&0xF
+		s[1] = StateID(iw>>32&0xFFFF)<<16 | mw>>4&0xF
+		s[2] = StateID(iw>>16&0xFFFF)<<16 | mw>>8&0xF
+		s[3] = StateID(iw&0xFFFF)<<16 | mw>>12&0xF
+		s[4] = StateID(jw>>48)<<16 | mw>>16&0xF
+		s[5] = StateID(jw>>32&0xFFFF)<<16 | mw>>20&0xF
+		s[6] = StateID(jw>>16&0xFFFF)<<16 | mw>>24&0xF
+		s[7] = StateID(jw&0xFFFF)<<16 | mw>>28&0xF
+	}
+}
+
 func rawKind(bits uint8) string {
 	switch bits {
 	case bitsRawVanilla:
 		return "vanilla"
 	case bitsRawVanillaAdd:
 		return "vanilla+add"
+	case bitsRawNEIDNibble:
+		return "neid+nibble meta"
 	}
 	return "neid"
 }

@@ -129,6 +129,7 @@ const (
 	fmtVanilla rawFormat = iota
 	fmtVanillaAdd
 	fmtNEID
+	fmtNEIDNibble // NotEnoughIds ids, metadata as nibbles (every value below 16)
 )
 
 type rawDist struct {
@@ -205,17 +206,56 @@ var rawDists = []rawDist{
 	{name: "neid/vanilla-range", format: fmtNEID, gen: func(r *rand.Rand) *rawBlocks {
 		return rawGenRuns(r, rawRandPairs(r, 1+r.IntN(40), 256, 16), 50)
 	}},
+	{name: "neid-nibble/dense", format: fmtNEIDNibble, manyStates: true, gen: func(r *rand.Rand) *rawBlocks {
+		return rawGenEach(r, func(r *rand.Rand) (int, int) {
+			if r.IntN(10) == 0 {
+				return 0, r.IntN(16)
+			}
+			return r.IntN(65536), r.IntN(16)
+		})
+	}},
+	{name: "neid-nibble/runs-wide", format: fmtNEIDNibble, gen: func(r *rand.Rand) *rawBlocks {
+		return rawGenRuns(r, [][2]int{
+			{0, 0}, {0, 15}, {1, 0}, {4095, 15}, {4096, 0}, {4097, 1},
+			{65535, 15}, {0x1234, 5}, {0x100, 8}, {0xFF00, 1},
+		}, 300)
+	}},
+	{name: "neid-nibble/zero-meta", format: fmtNEIDNibble, gen: func(r *rand.Rand) *rawBlocks {
+		return rawGenRuns(r, rawRandPairs(r, 1+r.IntN(40), 8000, 1), 50)
+	}},
+	{name: "vanilla/zero-meta", format: fmtVanilla, gen: func(r *rand.Rand) *rawBlocks {
+		return rawGenRuns(r, rawRandPairs(r, 1+r.IntN(20), 256, 1), 50)
+	}},
+}
+
+// zeroMeta reports whether every block of b has metadata 0.
+func (b *rawBlocks) zeroMeta() bool {
+	for _, m := range b.meta {
+		if m != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // rawBuild encodes b in the distribution's format and returns the section
 // and the storage kind it must have. Odd seeds take the arrays from one
 // packet buffer and, for vanilla without add, pass an all-zero add array.
+// When every metadata is 0, even seeds pass a nil metadata array to the
+// constructors that accept one (vanilla, NEID with nibble metadata).
 func rawBuild(t *testing.T, format rawFormat, b *rawBlocks, seed uint64) (*Section, uint8) {
 	t.Helper()
 	switch format {
 	case fmtNEID:
 		ids, meta := rawEncodeNEID(b)
 		return NewNEIDSection(ids, meta), bitsRawNEID
+	case fmtNEIDNibble:
+		ids, _ := rawEncodeNEID(b)
+		_, meta, _ := rawEncodeVanilla(b, false, false)
+		if seed%2 == 0 && b.zeroMeta() {
+			meta = nil
+		}
+		return NewNEIDNibbleSection(ids, meta), bitsRawNEIDNibble
 	case fmtVanillaAdd:
 		ids, meta, add := rawEncodeVanilla(b, true, seed%2 == 1)
 		kind := bitsRawVanilla
@@ -229,6 +269,9 @@ func rawBuild(t *testing.T, format rawFormat, b *rawBlocks, seed uint64) (*Secti
 	}
 	withZeroAdd := seed%2 == 1
 	ids, meta, add := rawEncodeVanilla(b, withZeroAdd, withZeroAdd)
+	if seed%2 == 0 && b.zeroMeta() {
+		meta = nil
+	}
 	return NewVanillaSection(ids, meta, add), bitsRawVanilla
 }
 
@@ -373,6 +416,9 @@ func TestRawSectionAllAirArrays(t *testing.T) {
 		{"vanilla", NewVanillaSection(make([]byte, VanillaIDBytes), randBytes(NibbleBytes), nil)},
 		{"vanilla zero add", NewVanillaSection(make([]byte, VanillaIDBytes), randBytes(NibbleBytes), make([]byte, NibbleBytes))},
 		{"neid", NewNEIDSection(make([]byte, NEIDIDBytes), randBytes(NEIDMetaBytes))},
+		{"neid-nibble", NewNEIDNibbleSection(make([]byte, NEIDIDBytes), randBytes(NibbleBytes))},
+		{"neid-nibble nil meta", NewNEIDNibbleSection(make([]byte, NEIDIDBytes), nil)},
+		{"vanilla nil meta", NewVanillaSection(make([]byte, VanillaIDBytes), nil, nil)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -438,7 +484,7 @@ func TestRawSectionWrongLengthsPanic(t *testing.T) {
 		{"vanilla ids NEID size", "ids", func() { NewVanillaSection(ok(NEIDIDBytes), ok(NibbleBytes), nil) }},
 		{"vanilla meta short", "meta", func() { NewVanillaSection(ok(VanillaIDBytes), ok(NibbleBytes-1), nil) }},
 		{"vanilla meta full bytes", "meta", func() { NewVanillaSection(ok(VanillaIDBytes), ok(VanillaIDBytes), nil) }},
-		{"vanilla meta nil", "meta", func() { NewVanillaSection(ok(VanillaIDBytes), nil, nil) }},
+		{"vanilla meta empty", "meta", func() { NewVanillaSection(ok(VanillaIDBytes), []byte{}, nil) }},
 		{"vanilla add short", "add", func() { NewVanillaSection(ok(VanillaIDBytes), ok(NibbleBytes), ok(NibbleBytes-1)) }},
 		{"vanilla add long", "add", func() { NewVanillaSection(ok(VanillaIDBytes), ok(NibbleBytes), ok(VanillaIDBytes)) }},
 		{"vanilla add empty", "add", func() { NewVanillaSection(ok(VanillaIDBytes), ok(NibbleBytes), []byte{}) }},
@@ -448,6 +494,12 @@ func TestRawSectionWrongLengthsPanic(t *testing.T) {
 		{"neid meta short", "meta", func() { NewNEIDSection(ok(NEIDIDBytes), ok(NEIDMetaBytes-2)) }},
 		{"neid meta nibble size", "meta", func() { NewNEIDSection(ok(NEIDIDBytes), ok(NibbleBytes)) }},
 		{"neid zero ids, bad meta", "meta", func() { NewNEIDSection(make([]byte, NEIDIDBytes), nil) }},
+		{"neid-nibble ids vanilla size", "ids", func() { NewNEIDNibbleSection(ok(VanillaIDBytes), ok(NibbleBytes)) }},
+		{"neid-nibble ids nil", "ids", func() { NewNEIDNibbleSection(nil, nil) }},
+		{"neid-nibble meta u16 size", "meta", func() { NewNEIDNibbleSection(ok(NEIDIDBytes), ok(NEIDMetaBytes)) }},
+		{"neid-nibble meta short", "meta", func() { NewNEIDNibbleSection(ok(NEIDIDBytes), ok(NibbleBytes-1)) }},
+		{"neid-nibble meta empty", "meta", func() { NewNEIDNibbleSection(ok(NEIDIDBytes), []byte{}) }},
+		{"neid-nibble zero ids, bad meta", "meta", func() { NewNEIDNibbleSection(make([]byte, NEIDIDBytes), ok(10)) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -461,6 +513,10 @@ func TestRawSectionWrongLengthsPanic(t *testing.T) {
 	assert.NotPanics(t, func() { NewVanillaSection(ok(VanillaIDBytes), ok(NibbleBytes), nil) })
 	assert.NotPanics(t, func() { NewVanillaSection(ok(VanillaIDBytes), ok(NibbleBytes), ok(NibbleBytes)) })
 	assert.NotPanics(t, func() { NewNEIDSection(ok(NEIDIDBytes), ok(NEIDMetaBytes)) })
+	assert.NotPanics(t, func() { NewNEIDNibbleSection(ok(NEIDIDBytes), ok(NibbleBytes)) })
+	// nil metadata is all zeros.
+	assert.NotPanics(t, func() { NewVanillaSection(ok(VanillaIDBytes), nil, nil) })
+	assert.NotPanics(t, func() { NewNEIDNibbleSection(ok(NEIDIDBytes), nil) })
 }
 
 func TestRawSectionSetMaterializes(t *testing.T) {
@@ -688,10 +744,11 @@ func TestRawSectionMemBytesAndString(t *testing.T) {
 		{fmtVanilla, "vanilla", VanillaIDBytes + NibbleBytes},
 		{fmtVanillaAdd, "vanilla+add", VanillaIDBytes + 2*NibbleBytes},
 		{fmtNEID, "neid", NEIDIDBytes + NEIDMetaBytes},
+		{fmtNEIDNibble, "neid+nibble meta", NEIDIDBytes + NibbleBytes},
 	}
 	for _, tc := range cases {
 		t.Run(tc.kind, func(t *testing.T) {
-			b := rawGenEach(r, func(r *rand.Rand) (int, int) { return 1 + r.IntN(4095), r.IntN(16) })
+			b := rawGenEach(r, func(r *rand.Rand) (int, int) { return 1 + r.IntN(4095), 1 + r.IntN(15) })
 			s, _ := rawBuild(t, tc.format, b, 0)
 			require.True(t, s.IsRaw())
 			str := s.String()
@@ -713,6 +770,37 @@ func TestRawSectionMemBytesAndString(t *testing.T) {
 			require.False(t, s.IsRaw())
 			assert.NotContains(t, s.String(), "raw")
 			assert.Less(t, s.MemBytes(), tc.arrays+p.MemBytes(), "a materialized section drops the arrays")
+		})
+	}
+}
+
+// A metadata array left out (nil: every value 0) reads as zeros and is not
+// counted in MemBytes: the section shares one array of zeros.
+func TestRawSectionNilMetaIsSharedZeros(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	b := rawGenEach(r, func(r *rand.Rand) (int, int) { return 1 + r.IntN(255), 0 })
+	vids, vmeta, _ := rawEncodeVanilla(b, false, false)
+	nids, _ := rawEncodeNEID(b)
+	cases := []struct {
+		name      string
+		nilMeta   *Section
+		zeroArray *Section
+	}{
+		{"vanilla", NewVanillaSection(vids, nil, nil), NewVanillaSection(vids, vmeta, nil)},
+		{"neid-nibble", NewNEIDNibbleSection(nids, nil), NewNEIDNibbleSection(nids, make([]byte, NibbleBytes))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			require.True(t, tc.nilMeta.IsRaw())
+			assert.True(t, isZeroNibbles(tc.nilMeta.raw.meta))
+			assert.False(t, isZeroNibbles(tc.zeroArray.raw.meta))
+			assert.Equal(t, tc.zeroArray.MemBytes()-NibbleBytes, tc.nilMeta.MemBytes(), "the shared zeros are not the section's memory")
+			checkContent(t, tc.nilMeta, b.states(), tc.name)
+			// A write materializes the section and leaves the shared zeros alone.
+			tc.nilMeta.Set(3, 4, 5, MakeState(7, 9))
+			assert.False(t, tc.nilMeta.IsRaw())
+			assert.Equal(t, MakeState(7, 9), tc.nilMeta.Get(3, 4, 5))
+			assert.Equal(t, [NibbleBytes]byte{}, zeroNibbles)
 		})
 	}
 }
