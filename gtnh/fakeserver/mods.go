@@ -372,9 +372,17 @@ func OpenGui(window int32, mod string, gui int32, x, y, z int) []byte {
 // right after the chunk packet that carries them, as a 1.7.10 server sends
 // the tiles' description packets after the chunks (EntityPlayerMP.onUpdate):
 // the coke oven bricks, boilers, water tanks and ores there. The mod
-// world's layout does not change after New, so no lock is needed but for
-// the water a tank holds (tankPackets).
+// world's layout does not change after New; the water a tank holds does,
+// so s.mu is taken (modPacketsLocked is for callers that hold it).
 func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modPacketsLocked(cols)
+}
+
+// modPacketsLocked is modPackets with s.mu held (a column streamed in as
+// the player moves).
+func (s *Server) modPacketsLocked(cols map[world.ChunkPos]bool) []proto17.Packet {
 	var out []proto17.Packet
 	m := s.mods
 	f := gtFormats(s.opts.Mods)
@@ -403,7 +411,7 @@ func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
 		out = append(out, &proto17.PluginMessage{Channel: modnet.GregTechChannel,
 			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, bo.kind().meta, 2|64, update)})
 	}
-	out = append(out, s.tankPackets(in)...)
+	out = append(out, s.tankPacketsLocked(in)...)
 	for _, r := range m.ores {
 		// Ores of the metadata format have no tile entity and no message.
 		if f.Ores == modnet.OreSourcePacket && in(r.X, r.Z) {

@@ -112,7 +112,7 @@ func (c *conn) streamLocked(out *outbox) {
 		out.to(c, StageNone, p)
 		// The tiles of a column that comes (back) into view follow it,
 		// as at the join.
-		for _, m := range s.modPackets(packetColumns(p)) {
+		for _, m := range s.modPacketsLocked(packetColumns(p)) {
 			out.to(c, StageNone, m)
 		}
 	}

@@ -112,16 +112,14 @@ func RailcraftWaterTank(x, y, z, px, py, pz int, water int) []byte {
 	return be32(b, whiteColor)
 }
 
-// tankPackets are the tile messages of the tank blocks in the given
-// columns (see modPackets): every block's, the master's with the water it
-// holds now. s.mu is not held.
-func (s *Server) tankPackets(in func(x, z int) bool) []proto17.Packet {
+// tankPacketsLocked are the tile messages of the tank blocks in the given
+// columns (see modPacketsLocked): every block's, the master's with the
+// water it holds now. s.mu is held.
+func (s *Server) tankPacketsLocked(in func(x, z int) bool) []proto17.Packet {
 	var out []proto17.Packet
 	m := s.mods
 	for _, t := range m.tanks {
-		s.mu.Lock()
 		water := m.boxes[t.Master()].water
-		s.mu.Unlock()
 		tankCells(t.X, t.Y, t.Z, func(p world.BlockPos, px, py, pz int) {
 			if !in(p.X, p.Z) {
 				return
