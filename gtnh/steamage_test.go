@@ -301,6 +301,49 @@ func TestPouringWaterRaisesTheFloor(t *testing.T) {
 	assert.False(t, m.ContentsUnknown)
 }
 
+// TestBoilerSlotsAloneLeaveItUnknown: a coal boiler window's slots (Window
+// Items) arrive before its bars; until the water bar came, the boiler's
+// contents stay unknown, so a window closed in between leaves no believed
+// water behind as if read. Other containers are known with their slots.
+func TestBoilerSlotsAloneLeaveItUnknown(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	s := &session{mods: newModState()}
+	pos := world.Pos(1, 2, 3)
+	s.mods.gtm[pos] = gtMachine{meta: 100, update: 1}
+	c.state.Update(func(tx *world.Tx) {
+		m := world.Machine{Kind: world.MachineSteamBoiler, Pos: pos}
+		boilerState(&m, s.mods.gtm[pos], coalBoilers[100], 0)
+		tx.PutMachine(m)
+	})
+	s.inv.open = newModContainer(1, d.Containers["gregtech_coal_boiler"])
+	s.inv.open.pos, s.inv.open.synced = &pos, true
+	get := func() world.Machine {
+		var m world.Machine
+		c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(pos) })
+		return m
+	}
+	c.syncInventory(s)
+	assert.True(t, get().ContentsUnknown, "slots without the water bar")
+	g := s.mods.gtm[pos]
+	g.waterKnown = true
+	s.mods.gtm[pos] = g
+	c.syncInventory(s)
+	assert.False(t, get().ContentsUnknown, "slots and water seen")
+
+	oven := world.Pos(5, 6, 7)
+	c.state.Update(func(tx *world.Tx) {
+		tx.PutMachine(world.Machine{Kind: world.MachineCokeOven, Pos: oven, Formed: true, ContentsUnknown: true})
+	})
+	s.inv.open = newModContainer(2, d.Containers["railcraft_coke_oven"])
+	s.inv.open.pos, s.inv.open.synced = &oven, true
+	c.syncInventory(s)
+	var m world.Machine
+	c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(oven) })
+	assert.False(t, m.ContentsUnknown, "a coke oven is known by its window's slots")
+}
+
 // TestBoilerContentsUnknownUntilItsWindow: a coal boiler's contents are
 // unknown from its tile message alone, and stay so when a water bucket is
 // poured into it (here a full one, which takes nothing while the server
