@@ -301,6 +301,27 @@ func TestPouringWaterRaisesTheFloor(t *testing.T) {
 	assert.False(t, m.ContentsUnknown)
 }
 
+// TestOpenWaitsForTheBoilersWater: open_container on a coal boiler
+// returns only once the window's water bar is read, though the server
+// sends it late (after a stall); a skill that closes the window at once
+// still sees the water, and the boiler's contents are known.
+func TestOpenWaitsForTheBoilersWater(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.Boilers[0].Water = 9000
+		o.Faults = fakeserver.Faults{StallAt: fakeserver.StageBoilerGui, StallFor: 100 * time.Millisecond}
+	})
+	ctx := context.Background()
+	boiler := world.Pos(13, 64, 2)
+	machine(t, c, world.MachineSteamBoiler, boiler)
+	for _, a := range []action.Action{action.MoveTo{Pos: world.Pos(13, 64, 4), Radius: 1}, action.OpenContainer{Pos: boiler}, action.CloseContainer{}} {
+		r := c.Execute(ctx, a)
+		require.Equal(t, ipc.OK, r.Code, r.Error)
+	}
+	m := machine(t, c, world.MachineSteamBoiler, boiler)
+	assert.False(t, m.ContentsUnknown)
+	assert.InDelta(t, 9000, m.Fluid("water").Amount, 5)
+}
+
 // TestBoilerSlotsAloneLeaveItUnknown: a coal boiler window's slots (Window
 // Items) arrive before its bars; until the water bar came, the boiler's
 // contents stay unknown, so a window closed in between leaves no believed
