@@ -134,3 +134,25 @@ func TestRunFeedSteamBoilerLooksFirst(t *testing.T) {
 	assert.Equal(t, 16, items["fuel"].Count, "topped up to amount on the server")
 	assert.Equal(t, 26, player(t, srv).Count("minecraft:coal"))
 }
+
+// TestRunRefillWaterTanksHotDryBoiler: the boiler ran dry at 450 °C. The
+// bot cannot tell that from GregTech's tile message; it looks into the
+// boiler, reads no water and 450 °C in its window, and refuses to water it
+// (water would make it explode): no bucket reaches the server's boiler.
+func TestRunRefillWaterTanksHotDryBoiler(t *testing.T) {
+	srv, code, out, steps := boilerRun(t, "run refill_water_tanks", func(o *fakeserver.Options) {
+		o.Boilers[0].Water, o.Boilers[0].Temperature, o.Boilers[0].Boiling = 0, 450, false
+	})
+	assert.NotEqual(t, exitOK, code, out)
+	assert.NotContains(t, out, "goal met")
+	require.GreaterOrEqual(t, len(steps), 2, out)
+	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the boiler waters nothing: %+v", steps[0])
+	assert.Equal(t, loop.SkillFailed, steps[1].Verdict, "%+v", steps[1])
+	assert.Equal(t, "unsafe", steps[1].Code, "%+v", steps[1])
+	for _, s := range steps {
+		assert.NotEqual(t, loop.Success, s.Verdict, "%+v", s)
+	}
+	water, _ := srv.BoilerWater(steamBoiler)
+	assert.Zero(t, water, "no water reached the hot dry boiler")
+	assert.Equal(t, 2, player(t, srv).Count("minecraft:water_bucket"))
+}
