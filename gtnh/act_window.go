@@ -113,16 +113,31 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	// A Railcraft window sends its tanks' amounts right after its slots
 	// (TankManager.initGuiData): wait for them, so that the window is not
 	// closed before they are read.
+	// A GregTech coal boiler's ModularUI window sends its bars when it
+	// opens (ProgressBar.detectAndSendChanges): wait for the water's, so
+	// that the boiler's water is read from this window (after a pour, the
+	// amount the server has now), not from an earlier one or an estimate.
 	x.c.mu.Lock()
 	o := x.s.inv.open
 	tanks := 0
+	boiler := false
 	if o != nil && o.layout != nil {
 		tanks = len(o.layout.Tanks)
+		if o.pos != nil {
+			g, ok := x.s.mods.gtm[*o.pos]
+			_, coal := coalBoilers[g.meta]
+			boiler = ok && coal
+		}
 	}
 	x.c.mu.Unlock()
 	if tanks > 0 {
 		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks }); err != nil {
 			return x.fail(err, fmt.Sprintf("reading the tanks at %v", pos))
+		}
+	}
+	if boiler {
+		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.waterSeen }); err != nil {
+			return x.fail(err, fmt.Sprintf("reading the boiler's water at %v", pos))
 		}
 	}
 	x.c.syncInventory(x.s)

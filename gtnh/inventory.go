@@ -49,6 +49,8 @@ type container struct {
 	// tanksSeen counts the tank amounts (RC GUI_INTEGER) that arrived for
 	// it; a Railcraft window sends them right after its slots.
 	tanksSeen int
+	// waterSeen: a coal boiler's water bar (ModularUI) arrived for it.
+	waterSeen bool
 }
 
 // newContainer is a vanilla window with n own slots, then the player's.

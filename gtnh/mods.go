@@ -52,9 +52,13 @@ type gtMachine struct {
 	meta   int
 	common modnet.Common
 	update uint8
+	// waterKnown: the boiler's open window has shown its water in this
+	// session (onModularUI). Until then its contents are unknown
+	// (world.Machine.ContentsUnknown) and a pour teaches nothing.
+	waterKnown bool
 	// waterFloor is a lower bound of a boiler's water in mB at client
-	// tick floorTick, from the water buckets the server took (see
-	// noteUse).
+	// tick floorTick: the amount its window showed, raised by the water
+	// buckets the server took since (see noteUse).
 	waterFloor int
 	floorTick  int64
 	// From the boiler's open window (onModularUI): the steam in mB, and
@@ -99,13 +103,19 @@ var coalBoilers = map[int]boilerSpec{
 }
 
 // boilerState fills in what the client can tell of a coal boiler's water
-// and heat without its GUI. GregTech sends neither (they are ModularUI
-// widget values in the GUI, not read yet); the tile's update byte is
-// MTEBoiler.getUpdateData, playBoiling, which is set only while the boiler
-// is above 100 °C and has water to make steam (canNotCreateSteam). So:
-//   - water: at least 1 mB while boiling; at least what the water buckets
-//     the server took added (noteUse), less what the boiler can have boiled
-//     since at its full rate; 0 ("not known to hold any") otherwise;
+// and heat. GregTech sends neither outside the boiler's GUI (they are
+// ModularUI widget values, read by onModularUI while its window is open);
+// the tile's update byte is MTEBoiler.getUpdateData, playBoiling, which is
+// set only while the boiler is above 100 °C and has water to make steam
+// (canNotCreateSteam). So:
+//   - contents: unknown (ContentsUnknown) until the window showed the
+//     water in this session; a lower bound of the water is not a reading
+//     of it, and a skill that compared one with a later reading would see
+//     water rise that never did;
+//   - water: at least 1 mB while boiling; once the window showed it, at
+//     least that amount plus what the water buckets the server took since
+//     added (noteUse), less what the boiler can have boiled since at its
+//     full rate; 0 ("not known to hold any") otherwise;
 //   - temperature: above 100 °C while boiling (reported as 101); otherwise
 //     unknown, reported as the boiler's maximum, so that the safety rules
 //     (never water a boiler that may be hot and dry) treat it as hot.
@@ -121,6 +131,7 @@ func boilerState(m *world.Machine, g gtMachine, spec boilerSpec, now int64) {
 		water = max(water, 1)
 	}
 	m.Fluids = map[string]world.FluidTank{"water": {Fluid: "water", Amount: water, Capacity: spec.capacity}}
+	m.ContentsUnknown = !g.waterKnown
 	m.Temperature = float64(spec.maxTemp)
 	if g.tempKnown {
 		// It rises by at most getHeatUpAmount (1 °C) every getHeatUpRate
@@ -198,6 +209,8 @@ func (c *Client) onModularUI(s *session, data []byte) {
 		// Exact now, and a lower bound from now on (boilerState lowers it
 		// by what the boiler can boil).
 		g.waterFloor, g.floorTick = int(math.Round(v*float64(spec.capacity))), now
+		g.waterKnown = true
+		s.inv.open.waterSeen = true
 	case widgetBoilerTemp:
 		g.temp, g.tempKnown, g.tempTick = int(math.Round(v*float64(spec.tempScale))), true, now
 	}
@@ -400,7 +413,10 @@ func (c *Client) putGTMachine(pos world.BlockPos, kind string, g gtMachine) {
 // turned into an empty bucket on a coal boiler was poured into it
 // (MTEBoiler.onRightclick: fill(1000 mB), then the bucket is emptied even
 // if the tank took less). fill adds min(1000, room), so the water is now at
-// least min(floor + 1000, capacity).
+// least min(floor + 1000, capacity). Of a boiler whose window has not shown
+// its water the client learns nothing: the bucket is emptied on a full
+// boiler too, and raising a bound of unknown water would read as water
+// that went in.
 func (c *Client) noteUse(s *session, target world.BlockPos, before, after world.ItemStack) {
 	if before.ID != "minecraft:water_bucket" || after.ID != "minecraft:bucket" {
 		return
@@ -409,7 +425,7 @@ func (c *Client) noteUse(s *session, target world.BlockPos, before, after world.
 	c.mu.Lock()
 	g, ok := s.mods.gtm[target]
 	spec, boiler := coalBoilers[g.meta]
-	if !ok || !boiler {
+	if !ok || !boiler || !g.waterKnown {
 		c.mu.Unlock()
 		return
 	}

@@ -845,10 +845,18 @@ func (c *Client) syncInventory(s *session) {
 	c.mu.Lock()
 	inv := s.inv
 	var open *container
+	// A coal boiler's contents are known once its window has shown the
+	// water too (onModularUI), not with its slots alone.
+	waterUnknown := false
 	if inv.open != nil {
 		o := *inv.open
 		o.slots = append([]proto17.Slot(nil), inv.open.slots...)
 		open = &o
+		if o.pos != nil {
+			g, ok := s.mods.gtm[*o.pos]
+			_, boiler := coalBoilers[g.meta]
+			waterUnknown = ok && boiler && !g.waterKnown
+		}
 	}
 	c.mu.Unlock()
 	c.state.Update(func(tx *world.Tx) {
@@ -857,7 +865,7 @@ func (c *Client) syncInventory(s *session) {
 		if open != nil && open.pos != nil && open.synced {
 			m := machineOf(open, ids)
 			if old, ok := tx.Machine(m.Pos); ok && old.Kind == m.Kind {
-				old.Slots, old.ContentsUnknown = m.Slots, false
+				old.Slots, old.ContentsUnknown = m.Slots, waterUnknown
 				m = old
 			}
 			tx.PutMachine(m)

@@ -255,13 +255,15 @@ func TestBoilerWater(t *testing.T) {
 	cold := state(gtMachine{meta: 100}, 0)
 	assert.Equal(t, world.FluidTank{Fluid: "water", Capacity: 16000}, cold.Fluid("water"), "nothing known: no water")
 	assert.Equal(t, 500.0, cold.Temperature, "unknown heat is the boiler's maximum")
+	assert.True(t, cold.ContentsUnknown, "no window has shown its water")
 	boiling := state(gtMachine{meta: 100, update: 1}, 0)
 	assert.Equal(t, 1, boiling.Fluid("water").Amount, "boiling needs water")
 	assert.Equal(t, 101.0, boiling.Temperature, "boiling is above 100 °C")
 	// 3000 mB poured at tick 100; the boiler boils at most 120 mB of
 	// steam a second, 0.75 mB of water: 20 s later at least 2985 mB.
-	poured := gtMachine{meta: 100, waterFloor: 3000, floorTick: 100}
+	poured := gtMachine{meta: 100, waterFloor: 3000, floorTick: 100, waterKnown: true}
 	assert.Equal(t, 3000, state(poured, 100).Fluid("water").Amount)
+	assert.False(t, state(poured, 100).ContentsUnknown, "a window showed its water")
 	assert.Equal(t, 2985, state(poured, 500).Fluid("water").Amount)
 	assert.Equal(t, 2999, state(poured, 101).Fluid("water").Amount, "a part of a mB counts as used")
 	assert.Equal(t, 0, state(poured, 100+4000*20*160/120+20).Fluid("water").Amount, "long after, nothing is known")
@@ -270,14 +272,21 @@ func TestBoilerWater(t *testing.T) {
 }
 
 // TestPouringWaterRaisesTheFloor: a water bucket the server empties on a
-// boiler adds up to 1000 mB, never past the capacity; other uses teach
-// nothing.
+// boiler whose window has shown its water adds up to 1000 mB, never past
+// the capacity; other uses teach nothing, and neither does a bucket
+// emptied on a boiler whose water was never seen (the server empties it on
+// a full boiler too).
 func TestPouringWaterRaisesTheFloor(t *testing.T) {
 	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
 	s := &session{mods: newModState()}
 	pos := world.Pos(1, 2, 3)
-	s.mods.gtm[pos] = gtMachine{meta: 100}
 	bucket, water := world.NewStack("minecraft:bucket", 0, 1), world.NewStack("minecraft:water_bucket", 0, 1)
+	s.mods.gtm[pos] = gtMachine{meta: 100, update: 1}
+	for range 3 {
+		c.noteUse(s, pos, water, bucket)
+	}
+	assert.Equal(t, gtMachine{meta: 100, update: 1}, s.mods.gtm[pos], "a pour into unknown water is no reading")
+	s.mods.gtm[pos] = gtMachine{meta: 100, waterKnown: true}
 	c.noteUse(s, pos, water, water) // the server kept the bucket full
 	c.noteUse(s, pos, bucket, water)
 	c.noteUse(s, world.Pos(9, 9, 9), water, bucket) // not a boiler
@@ -289,6 +298,111 @@ func TestPouringWaterRaisesTheFloor(t *testing.T) {
 	var m world.Machine
 	c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(pos) })
 	assert.Equal(t, 16000, m.Fluid("water").Amount)
+	assert.False(t, m.ContentsUnknown)
+}
+
+// TestOpenWaitsForTheBoilersWater: open_container on a coal boiler
+// returns only once the window's water bar is read, though the server
+// sends it late (after a stall); a skill that closes the window at once
+// still sees the water, and the boiler's contents are known.
+func TestOpenWaitsForTheBoilersWater(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.Boilers[0].Water = 9000
+		o.Faults = fakeserver.Faults{StallAt: fakeserver.StageBoilerGui, StallFor: 100 * time.Millisecond}
+	})
+	ctx := context.Background()
+	boiler := world.Pos(13, 64, 2)
+	machine(t, c, world.MachineSteamBoiler, boiler)
+	for _, a := range []action.Action{action.MoveTo{Pos: world.Pos(13, 64, 4), Radius: 1}, action.OpenContainer{Pos: boiler}, action.CloseContainer{}} {
+		r := c.Execute(ctx, a)
+		require.Equal(t, ipc.OK, r.Code, r.Error)
+	}
+	m := machine(t, c, world.MachineSteamBoiler, boiler)
+	assert.False(t, m.ContentsUnknown)
+	assert.InDelta(t, 9000, m.Fluid("water").Amount, 5)
+}
+
+// TestBoilerSlotsAloneLeaveItUnknown: a coal boiler window's slots (Window
+// Items) arrive before its bars; until the water bar came, the boiler's
+// contents stay unknown, so a window closed in between leaves no believed
+// water behind as if read. Other containers are known with their slots.
+func TestBoilerSlotsAloneLeaveItUnknown(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+	s := &session{mods: newModState()}
+	pos := world.Pos(1, 2, 3)
+	s.mods.gtm[pos] = gtMachine{meta: 100, update: 1}
+	c.state.Update(func(tx *world.Tx) {
+		m := world.Machine{Kind: world.MachineSteamBoiler, Pos: pos}
+		boilerState(&m, s.mods.gtm[pos], coalBoilers[100], 0)
+		tx.PutMachine(m)
+	})
+	s.inv.open = newModContainer(1, d.Containers["gregtech_coal_boiler"])
+	s.inv.open.pos, s.inv.open.synced = &pos, true
+	get := func() world.Machine {
+		var m world.Machine
+		c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(pos) })
+		return m
+	}
+	c.syncInventory(s)
+	assert.True(t, get().ContentsUnknown, "slots without the water bar")
+	g := s.mods.gtm[pos]
+	g.waterKnown = true
+	s.mods.gtm[pos] = g
+	c.syncInventory(s)
+	assert.False(t, get().ContentsUnknown, "slots and water seen")
+
+	oven := world.Pos(5, 6, 7)
+	c.state.Update(func(tx *world.Tx) {
+		tx.PutMachine(world.Machine{Kind: world.MachineCokeOven, Pos: oven, Formed: true, ContentsUnknown: true})
+	})
+	s.inv.open = newModContainer(2, d.Containers["railcraft_coke_oven"])
+	s.inv.open.pos, s.inv.open.synced = &oven, true
+	c.syncInventory(s)
+	var m world.Machine
+	c.state.Update(func(tx *world.Tx) { m, _ = tx.Machine(oven) })
+	assert.False(t, m.ContentsUnknown, "a coke oven is known by its window's slots")
+}
+
+// TestBoilerContentsUnknownUntilItsWindow: a coal boiler's contents are
+// unknown from its tile message alone, and stay so when a water bucket is
+// poured into it (here a full one, which takes nothing while the server
+// empties the bucket); its window showing the water makes them known, and
+// the water is then what the window said, not 1000 mB per bucket.
+func TestBoilerContentsUnknownUntilItsWindow(t *testing.T) {
+	for _, steel := range []bool{false, true} {
+		t.Run(map[bool]string{false: "bronze", true: "steel"}[steel], func(t *testing.T) {
+			capacity := map[bool]int{false: 16000, true: 32000}[steel]
+			srv, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+				o.Boilers[0].Steel, o.Boilers[0].Water = steel, capacity
+				o.Inventory = append(o.Inventory, fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1})
+			})
+			ctx := context.Background()
+			boiler := world.Pos(13, 64, 2)
+			m := machine(t, c, world.MachineSteamBoiler, boiler)
+			assert.True(t, m.ContentsUnknown, "from the tile message alone")
+			require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(13, 64, 4), Radius: 1}).Code)
+			r := c.Execute(ctx, action.UseItem{Item: "minecraft:water_bucket", Target: &boiler})
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+			eventually(t, "the emptied bucket", func() bool {
+				return c.State().Snapshot().Inventory.Count(world.MustItem("minecraft:bucket")) == 1
+			})
+			m = machine(t, c, world.MachineSteamBoiler, boiler)
+			assert.True(t, m.ContentsUnknown, "a pour is no reading")
+			assert.Equal(t, 1, m.Fluid("water").Amount, "boiling: at least 1 mB, no more believed")
+			water, _ := srv.BoilerWater(boiler)
+			assert.Equal(t, capacity, water, "the server's boiler took nothing")
+
+			require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: boiler}).Code)
+			m = machine(t, c, world.MachineSteamBoiler, boiler)
+			assert.False(t, m.ContentsUnknown, "open_container returned after the window showed the water")
+			assert.InDelta(t, capacity, m.Fluid("water").Amount, 5, "the window's water")
+			require.Equal(t, ipc.OK, c.Execute(ctx, action.CloseContainer{}).Code)
+			m = machine(t, c, world.MachineSteamBoiler, boiler)
+			assert.False(t, m.ContentsUnknown, "known for the session once seen")
+		})
+	}
 }
 
 // FuzzModMessages: any payload on the mod channels is read or dropped,
@@ -622,9 +736,13 @@ func TestBoilerWidgetValues(t *testing.T) {
 	s.mods.gtm[pos] = gtMachine{meta: 100, waterFloor: 3000, floorTick: 0} // a bucket's floor, long ago
 	c.ticks.Store(100_000)
 	send(4, 0, 0.25)
-	send(5, 0, 0.5)
 	send(6, 0, 0.7)
+	assert.False(t, s.mods.gtm[pos].waterKnown, "steam and heat are not the water")
+	assert.False(t, s.inv.open.waterSeen)
+	send(5, 0, 0.5)
+	assert.True(t, s.inv.open.waterSeen)
 	g := s.mods.gtm[pos]
+	assert.True(t, g.waterKnown)
 	var now world.Machine
 	boilerState(&now, g, coalBoilers[100], 100_000)
 	assert.Equal(t, 8000, now.Fluid("water").Amount, "the window's water, exact when read")
@@ -696,7 +814,7 @@ func TestSteelBoilerEstimate(t *testing.T) {
 	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
 	s := &session{mods: newModState()}
 	pos := world.Pos(1, 2, 3)
-	s.mods.gtm[pos] = gtMachine{meta: 101, waterFloor: 31500}
+	s.mods.gtm[pos] = gtMachine{meta: 101, waterFloor: 31500, waterKnown: true}
 	c.noteUse(s, pos, world.NewStack("minecraft:water_bucket", 0, 1), world.NewStack("minecraft:bucket", 0, 1))
 	assert.Equal(t, 32000, s.mods.gtm[pos].waterFloor, "up to the steel boiler's capacity")
 }

@@ -267,11 +267,17 @@ func verifyMachine(mc skills.MachineChange, p skills.Params, before, after *worl
 		if !ok {
 			continue // not seen after: nothing can be said about it
 		}
-		if mc.Slot == "" && (mb.ContentsUnknown || ma.ContentsUnknown) {
-			// Its tanks were not known before (or are not after): an
-			// amount read by looking would count as an increase the
-			// skill never made (a live Railcraft tank before its
-			// master's data or window).
+		if mb.ContentsUnknown || ma.ContentsUnknown {
+			// Its slots and tanks were not known before (or are not
+			// after): what a look read would count as a change the skill
+			// never made (a live coke oven's input, a Railcraft tank
+			// before its master's data or window, a GregTech boiler's
+			// water and fuel before its window, whose believed water a
+			// pour on a full boiler would raise). Every skill with a
+			// machine effect looks into such a machine first, in a step
+			// of its own that reaches no effect, and acts on the next
+			// (feed_coke_ovens, maintain_coke_ovens, feed_steam_boiler,
+			// refill_water_tanks), so only known contents are compared.
 			continue
 		}
 		b, a := value(mb), value(ma)

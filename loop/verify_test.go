@@ -199,6 +199,12 @@ func TestVerifyMachines(t *testing.T) {
 			[]world.Machine{oven(a, coal(0), 0)}, []world.Machine{unknown(oven(a, coal(0), 5000))}, false, "no coke_oven", 0, 0},
 		{"a known oven next to an unknown one counts", `  machines: [{kind: coke_oven, fluid: creosote, min_increase: 1}]`,
 			[]world.Machine{unknown(oven(a, coal(0), 0)), oven(b, coal(0), 0)}, []world.Machine{oven(a, coal(0), 9000), oven(b, coal(0), 1000)}, true, "", 0, 1000},
+		{"the input of an oven not known before says nothing", load,
+			[]world.Machine{unknown(oven(a, world.ItemStack{}, 0))}, []world.Machine{oven(a, coal(16), 0)}, false, "no coke_oven within 8 seen before and after with known contents", 0, 0},
+		{"the input of an oven not known after says nothing", load,
+			[]world.Machine{oven(a, coal(0), 0)}, []world.Machine{unknown(oven(a, coal(16), 0))}, false, "no coke_oven", 0, 0},
+		{"a known oven's input next to an unknown one counts", load,
+			[]world.Machine{unknown(oven(a, world.ItemStack{}, 0)), oven(b, coal(1), 0)}, []world.Machine{oven(a, coal(16), 0), oven(b, coal(3), 0)}, true, "", 1, 3},
 		{"a slot without item filter", `  machines: [{kind: coke_oven, slot: input, min_decrease: 1}]`, []world.Machine{oven(a, logs(3), 0)}, []world.Machine{oven(a, logs(2), 0)}, true, "coke_oven input slot decreases by >= 1", 3, 2},
 	}
 	for _, tc := range tests {

@@ -161,9 +161,10 @@ type Machine struct {
 	Fluids map[string]FluidTank `json:"fluids,omitempty"`
 	// ContentsUnknown: the machine is known (its blocks, whether it is
 	// formed) but its slots and tanks are not, so empty Slots and Fluids
-	// say nothing. A live server sends a Railcraft coke oven's contents only
-	// to a player with its window open; a player opens it to look. The
-	// simulator always knows contents and never sets it.
+	// say nothing. A live server sends a Railcraft coke oven's contents, and
+	// a GregTech coal boiler's water and fuel slot, only to a player with
+	// its window open; a player opens it to look. The simulator always
+	// knows contents and never sets it.
 	ContentsUnknown bool `json:"contents_unknown,omitempty"`
 	// Temperature in °C. GT boilers make steam above 100 °C (bronze ones top
 	// out at 500, steel at 1000), and explode when water is added while they

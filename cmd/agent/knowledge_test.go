@@ -117,7 +117,9 @@ func TestSkillsSelect(t *testing.T) {
 	// --min-score 0 turns the floor off; the configuration sets it.
 	code, out, _ = runAgent(t, "skills", "select", "--task", "build a nuclear reactor")
 	require.Equal(t, exitOK, code)
-	assert.Contains(t, out, "):\n  (none)\nbelow the score floor: coke-oven-operation (0.98)")
+	// The score depends on every shipped description (BM25's corpus
+	// statistics): any value under the floor of 1.10 will do.
+	assert.Regexp(t, `\):\n  \(none\)\nbelow the score floor: coke-oven-operation \((0\.\d\d|1\.0\d)\)`, out)
 	code, out, _ = runAgent(t, "skills", "select", "--task", "build a nuclear reactor", "--min-score", "0")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, "score floor 0.00; fallback: no model configured; using the BM25 ranking):\n  coke-oven-operation")

@@ -12,11 +12,11 @@ import (
 )
 
 // TestRefillWaterTankOnAFakeServer: `agent run --goal "run refill_water_tanks"`
-// against the test server's steam-age base without its boiler, so the
-// Railcraft water tank (20 000 of 400 000 mB, known from its blocks' tile
-// data) is the only target. Both water buckets go into the server's tank,
-// and the goal is met because the bot read the new amount from the tank's
-// window, in NotEnoughIds and vanilla chunk formats.
+// against the test server's steam-age base: the Railcraft water tank
+// (20 000 of 400 000 mB, known from its blocks' tile data) is the only
+// known target, the boiler is only looked into. Both water buckets go into
+// the server's tank, and the goal is met because the bot read the new
+// amount from the tank's window, in NotEnoughIds and vanilla chunk formats.
 func TestRefillWaterTankOnAFakeServer(t *testing.T) {
 	const tick = 5 * time.Millisecond
 	tank := world.Pos(15, 64, 13)
@@ -29,9 +29,9 @@ func TestRefillWaterTankOnAFakeServer(t *testing.T) {
 				o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
 			}
 			fakeserver.SteamAge(&o)
-			// No boiler: the client cannot see a GregTech boiler's water
-			// without its window and would take a full one for a target.
-			o.Boilers = nil
+			// The boiler (6000 mB) is nearer, but its water is unknown
+			// until its window is opened: the bot looks into it and pours
+			// into the tank it knows.
 			srv, err := fakeserver.New(o)
 			require.NoError(t, err)
 			defer srv.Close()
@@ -45,6 +45,8 @@ func TestRefillWaterTankOnAFakeServer(t *testing.T) {
 			assert.Equal(t, 22000, water, "both water buckets went into the server's tank\n%s", out)
 			assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
 			assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
+			boiler, _ := srv.BoilerWater(world.Pos(13, 64, 2))
+			assert.Equal(t, 6000, boiler, "the boiler was only looked into")
 		})
 	}
 }

@@ -504,8 +504,12 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 	}
 	out.to(c, StageNone, c.windowItemsLocked(w))
 	if b.layout.Kind == layoutBoiler {
-		for _, p := range boilerBars(b) {
-			out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.ModularUIChannel, Data: p})
+		for i, p := range boilerBars(b) {
+			stage := StageNone
+			if i == 1 {
+				stage = StageBoilerGui // the water bar
+			}
+			out.to(c, stage, &proto17.PluginMessage{Channel: modnet.ModularUIChannel, Data: p})
 		}
 	}
 	railcraftTankGui(out, c, w)

@@ -30,10 +30,11 @@ const (
 	StageDig                      // the Block Change answering the first accepted dig
 	StageCollect                  // the first Collect Item
 	StageTankGui                  // the first tank amount of a Railcraft window (RC GUI_INTEGER)
+	StageBoilerGui                // the water bar of a GregTech coal boiler's window (ModularUI widget 5)
 )
 
 var stageNames = [...]string{"none", "status", "login", "server hello", "mod list", "registry",
-	"join", "position", "inventory", "chunks", "keep-alive", "dig", "collect", "tank gui"}
+	"join", "position", "inventory", "chunks", "keep-alive", "dig", "collect", "tank gui", "boiler gui"}
 
 func (s Stage) String() string {
 	if s >= 0 && int(s) < len(stageNames) {
@@ -384,13 +385,13 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxMovePerPacket < 0 || o.PickupReach < 0 || o.PickupDelayTicks < 0 {
 		bad("MaxMovePerPacket, PickupReach and PickupDelayTicks must not be negative")
 	}
-	if o.Faults.KickAt < StageNone || o.Faults.KickAt > StageTankGui {
+	if o.Faults.KickAt < StageNone || o.Faults.KickAt > StageBoilerGui {
 		bad("Faults.KickAt %d: unknown stage", o.Faults.KickAt)
 	}
-	if o.Faults.TruncateAt < StageNone || o.Faults.TruncateAt > StageTankGui {
+	if o.Faults.TruncateAt < StageNone || o.Faults.TruncateAt > StageBoilerGui {
 		bad("Faults.TruncateAt %d: unknown stage", o.Faults.TruncateAt)
 	}
-	if o.Faults.StallAt < StageNone || o.Faults.StallAt > StageTankGui {
+	if o.Faults.StallAt < StageNone || o.Faults.StallAt > StageBoilerGui {
 		bad("Faults.StallAt %d: unknown stage", o.Faults.StallAt)
 	}
 	if o.Faults.Skip < 0 {

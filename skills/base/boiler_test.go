@@ -48,6 +48,19 @@ func unknownTank(m world.Machine) world.Machine {
 	return m
 }
 
+// unknownBoiler is a boiler as the live client knows it before its window
+// showed its water: no slots, contents unknown, at least 1 mB and 101 °C
+// while boiling, else no water and its maximum temperature.
+func unknownBoiler(x, y, z int, boiling bool) world.Machine {
+	m := boiler(x, y, z, 0, 500, world.ItemStack{})
+	m.Slots, m.ContentsUnknown = nil, true
+	if boiling {
+		m.Fluids["water"] = world.FluidTank{Fluid: "water", Amount: 1, Capacity: 16000}
+		m.Temperature = 101
+	}
+	return m
+}
+
 func TestFeedSteamBoiler(t *testing.T) {
 	none := world.ItemStack{}
 	coal := func(n int) world.ItemStack { return stack("minecraft:coal", 0, n) }
@@ -96,6 +109,24 @@ func TestFeedSteamBoiler(t *testing.T) {
 			raw:  map[string]any{"fuel": "ore:gemCoal"},
 			want: feedVisit(far, "minecraft:coal", 12, "fuel"),
 		},
+		{
+			name: "a boiler whose contents are unknown is looked into, not fuelled",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(coal(40)),
+				unknownBoiler(3, 64, 0, true)),
+			want: lookVisit(near),
+		},
+		{
+			name: "an unknown boiler that may be dry is looked into, not refused",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(coal(40)),
+				unknownBoiler(3, 64, 0, false)),
+			want: lookVisit(near),
+		},
+		{
+			name: "an unknown boiler is looked into, a known one fuelled",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(coal(40)),
+				unknownBoiler(3, 64, 0, true), boiler(0, 64, 6, 8000, 250, none)),
+			want: append(lookVisit(near), feedVisit(far, "minecraft:coal", 16, "fuel")...),
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,6 +138,7 @@ func TestFeedSteamBoiler(t *testing.T) {
 					for _, m := range tc.w.Machines {
 						if m.Pos == tr.Pos {
 							assert.Positive(t, m.Fluid("water").Amount, "fuel into dry boiler at %s", m.Pos)
+							assert.False(t, m.ContentsUnknown, "fuel into a boiler not looked into at %s", m.Pos)
 						}
 					}
 				}
@@ -160,6 +192,7 @@ func TestFeedSteamBoilerNothingOrFailure(t *testing.T) {
 			nil, skills.CodeUnsafe, []string{"(3, 64, 0), (0, 64, 6)"},
 		},
 		{"no fuel", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), nil, skills.CodeMissingItems, []string{"no ore:gemCoal"}},
+		{"no fuel to feed an unknown boiler: not looked into", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), unknownBoiler(3, 64, 0, true)), nil, skills.CodeMissingItems, []string{"1 not looked into yet", "no ore:gemCoal"}},
 		{"logs are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "ore:logWood"}, skills.CodeInvalidParams, []string{"does not take ore:logWood", "2000 ticks", "ore:gemCharcoal"}},
 		{"planks are refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:planks", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "minecraft:planks"}, skills.CodeInvalidParams, []string{"minecraft:planks"}},
 		{"a log by id is refused", snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 40)), boiler(3, 64, 0, 16000, 20, none)), map[string]any{"fuel": "minecraft:log"}, skills.CodeInvalidParams, []string{"minecraft:log"}},
@@ -196,8 +229,8 @@ func TestRefillWaterTanks(t *testing.T) {
 		}
 		return out
 	}
-	// tpour pours into a water tank, then opens and closes its window so
-	// the body reads the new amount.
+	// tpour pours into a water tank or a boiler, then opens and closes its
+	// window so the body reads the new amount from the server.
 	tpour := func(p world.BlockPos, item string, n int) []action.Action {
 		return append(pour(p, item, n), action.OpenContainer{Pos: p}, action.CloseContainer{})
 	}
@@ -208,7 +241,8 @@ func TestRefillWaterTanks(t *testing.T) {
 		}
 		return out
 	}
-	// cells goes to a boiler and pours n cells through its GUI's fluid slots.
+	// cells goes to a boiler and pours n cells through its GUI's fluid
+	// slots, then opens its window again to read the new amount.
 	cells := func(p world.BlockPos, item string, n int) []action.Action {
 		out := []action.Action{action.MoveTo{Pos: p, Radius: 3}, action.OpenContainer{Pos: p}}
 		for range n {
@@ -216,7 +250,7 @@ func TestRefillWaterTanks(t *testing.T) {
 		}
 		return append(out,
 			action.TransferItems{Pos: p, Item: "ore:cellEmpty", Count: n, Direction: action.Withdraw, Slot: "fluid_out"},
-			action.CloseContainer{})
+			action.CloseContainer{}, action.OpenContainer{Pos: p}, action.CloseContainer{})
 	}
 	cat := func(parts ...[]action.Action) []action.Action {
 		var out []action.Action
@@ -262,7 +296,7 @@ func TestRefillWaterTanks(t *testing.T) {
 					action.OpenContainer{Pos: near},
 					action.TransferItems{Pos: near, Item: "IC2:itemCellEmpty:1", Count: 1, Direction: action.Deposit, Slot: "fluid_in"},
 					action.TransferItems{Pos: near, Item: "ore:cellEmpty", Count: 1, Direction: action.Withdraw, Slot: "fluid_out"},
-					action.CloseContainer{}},
+					action.CloseContainer{}, action.OpenContainer{Pos: near}, action.CloseContainer{}},
 				[]action.Action{action.MoveTo{Pos: src, Radius: 3},
 					action.UseItem{Item: "ore:bucketEmpty", Target: ptr(src)},
 					action.UseItem{Item: "ore:cellEmpty", Target: ptr(world.Pos(-6, 63, 0))}},
@@ -310,19 +344,19 @@ func TestRefillWaterTanks(t *testing.T) {
 			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
 				burning(boiler(3, 64, 0, 0, 61, none)),
 				burning(boiler(0, 64, 6, 0, 60, none))),
-			want: pour(far, "minecraft:water_bucket", 2),
+			want: tpour(far, "minecraft:water_bucket", 2),
 		},
 		{
 			name: "a dry boiler at 100 °C that is not burning only cools: safe",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(water(1)),
 				boiler(3, 64, 0, 0, 100, none)),
-			want: pour(near, "minecraft:water_bucket", 1),
+			want: tpour(near, "minecraft:water_bucket", 1),
 		},
 		{
 			name: "a cold dry boiler is safe to fill",
 			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
 				boiler(3, 64, 0, 0, 20, none)),
-			want: pour(near, "minecraft:water_bucket", 2),
+			want: tpour(near, "minecraft:water_bucket", 2),
 		},
 		{
 			name: "partial delivery when there is no water source for the emptied buckets",
@@ -335,6 +369,25 @@ func TestRefillWaterTanks(t *testing.T) {
 			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
 				unknownTank(tank(3, 64, 0, 0, 0))),
 			want: []action.Action{action.MoveTo{Pos: near, Radius: 3}, action.OpenContainer{Pos: near}, action.CloseContainer{}},
+		},
+		{
+			name: "a boiler whose water is not known is looked into, not watered",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
+				unknownBoiler(3, 64, 0, true)),
+			want: []action.Action{action.MoveTo{Pos: near, Radius: 3}, action.OpenContainer{Pos: near}, action.CloseContainer{}},
+		},
+		{
+			name: "an unknown boiler that may be hot and dry is looked into, not refused",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
+				unknownBoiler(3, 64, 0, false)),
+			want: []action.Action{action.MoveTo{Pos: near, Radius: 3}, action.OpenContainer{Pos: near}, action.CloseContainer{}},
+		},
+		{
+			name: "an unknown boiler is looked into first, a known tank filled",
+			w: snap(at(0, 64, 0), nil, world.NewInventory(water(2)),
+				unknownBoiler(3, 64, 0, true), tank(0, 64, 6, 0, 16000)),
+			want: cat([]action.Action{action.MoveTo{Pos: near, Radius: 3}, action.OpenContainer{Pos: near}, action.CloseContainer{}},
+				tpour(far, "minecraft:water_bucket", 2)),
 		},
 		{
 			name: "an unknown tank is looked into first, a known one filled",
@@ -356,6 +409,7 @@ func TestRefillWaterTanks(t *testing.T) {
 				for _, m := range tc.w.Machines {
 					if m.Pos == *u.Target && m.Kind == world.MachineSteamBoiler {
 						assert.False(t, m.Fluid("water").Amount == 0 && m.Temperature > 100, "water into a hot dry boiler at %s", m.Pos)
+						assert.False(t, m.ContentsUnknown, "water into a boiler not looked into at %s", m.Pos)
 					}
 				}
 			}

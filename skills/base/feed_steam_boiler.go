@@ -35,10 +35,21 @@ func init() { registry.Provide(FeedSteamBoiler{}) }
 // open_container, transfer_items{deposit, slot "fuel"}, close_container. A
 // fuel slot that already holds an item only takes more of the same item.
 //
+// A boiler whose contents the body does not know (world.Machine's
+// ContentsUnknown: a live server sends a GregTech boiler's fuel slot and
+// water only to a player with its window open) is not fuelled blind: its
+// water may be gone and its fuel slot may hold enough, or another fuel. It
+// is looked into first: move_to, open_container, close_container. The look
+// makes its fuel slot and water known, so the next invocation fuels it by
+// what the window showed; the look alone deposits nothing and so does not
+// meet the declared effects. A boiler is looked into only when the
+// inventory holds the fuel.
+//
 // Dry boilers are skipped; when every boiler wanting fuel is dry the skill
 // fails with unsafe, naming them. Every boiler at amount is nothing to do
 // (no actions, no error); no boiler in range is no_target; boilers wanting
-// fuel with none in the inventory is missing_items.
+// fuel (or whose contents are unknown) with none in the inventory is
+// missing_items.
 type FeedSteamBoiler struct{}
 
 // boilerFuelNames are the fuel names the skill accepts: what
@@ -85,8 +96,20 @@ func (FeedSteamBoiler) SuggestActions(w *world.Snapshot, p skills.Params) ([]act
 		return nil, skills.Failf(skills.CodeNoTarget, "no steam boiler within %d blocks of %s", radius, w.Feet())
 	}
 
+	fp := newPool(w.Inventory, fuel)
 	var wet, dry []world.Machine
+	var looks []action.Action
+	unknown := 0
 	for _, b := range boilers {
+		if b.ContentsUnknown {
+			// Looked into only while there is fuel to put in afterwards.
+			unknown++
+			if fp.total() > 0 {
+				looks = append(looks, action.MoveTo{Pos: b.Pos, Radius: workRadius},
+					action.OpenContainer{Pos: b.Pos}, action.CloseContainer{})
+			}
+			continue
+		}
 		if cur := b.Slot("fuel"); !cur.Empty() && cur.Count >= min(amount, stackSize) {
 			continue // fuelled enough
 		}
@@ -97,15 +120,17 @@ func (FeedSteamBoiler) SuggestActions(w *world.Snapshot, p skills.Params) ([]act
 		wet = append(wet, b)
 	}
 
-	fp := newPool(w.Inventory, fuel)
 	plan := planDeposits(wet, "fuel", amount, fuel, fp)
 	switch {
-	case len(plan.acts) > 0:
-		return plan.acts, nil
+	case len(looks)+len(plan.acts) > 0:
+		return append(looks, plan.acts...), nil
 	case len(dry) > 0:
 		return nil, skills.Failf(skills.CodeUnsafe,
 			"boiler(s) at %s have no water: fuel would heat them dry and a hot dry GregTech boiler explodes when water reaches it; refill water first (refill_water_tanks), and let a hot dry boiler cool down before watering it",
 			positions(dry))
+	case unknown > 0 && fp.total() == 0:
+		return nil, skills.Failf(skills.CodeMissingItems,
+			"%d boiler(s) may want fuel (%d not looked into yet) but the inventory holds no %s", plan.needy+unknown, unknown, fuelName)
 	case plan.needy > 0 && fp.total() == 0:
 		return nil, skills.Failf(skills.CodeMissingItems, "%d boiler(s) want fuel but the inventory holds no %s", plan.needy, fuelName)
 	case plan.needy > 0:

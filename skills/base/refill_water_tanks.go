@@ -28,20 +28,25 @@ func init() { registry.Provide(RefillWaterTanks{}) }
 //
 // A live server tells a Railcraft water tank's water only with the tank's
 // tile data (when its chunk is sent) and to a player with the tank's window
-// open, not as it changes. So after pouring into a water tank the skill
-// opens and closes its window (open_container, close_container): the body
-// then sees the new amount, and the skill's declared effect (the water went
-// up) is checked on what the server said, not on what the body believes. A
-// water tank whose contents the body does not know
-// (world.Machine.ContentsUnknown: its master's data has not arrived) is
-// looked into the same way (move_to, open_container, close_container) and
-// not filled; the next invocation fills it. The look alone does not meet
-// the declared effect.
+// open, not as it changes; it tells a GregTech boiler's water only in the
+// boiler's open window (and a bucket right-clicked on a full boiler is
+// emptied all the same, MTEBoiler.onRightclick). So after pouring into a
+// water tank or a boiler the skill opens and closes its window
+// (open_container, close_container): the body then sees the new amount, and
+// the skill's declared effect (the water went up) is checked on what the
+// server said, not on what the body believes. A water tank or boiler whose
+// contents the body does not know (world.Machine.ContentsUnknown: a tank's
+// master's data has not arrived, a boiler's window has not been opened) is
+// looked into the same way (move_to, open_container, close_container; the
+// body puts a held bucket away before opening a window) and not watered;
+// the next invocation waters it with what fits, or leaves it if it is full.
+// The look alone does not meet the declared effect.
 //
 // The one deadly mistake is watering a GregTech boiler that has run dry
 // while hot: a boiler above 100 °C with no water explodes as soon as water
 // reaches it (within ten ticks). This skill never adds water to a
-// steam_boiler whose water is 0 and whose temperature is above 100 °C, nor
+// steam_boiler whose contents are unknown (it looks first), nor to one
+// whose water is 0 and whose temperature is above 100 °C, nor
 // to a dry one that is still burning within burningDryMarginC of 100 °C
 // (it would pass 100 °C before the water lands); such a boiler has to cool
 // down (or be broken and replaced) first. A dry boiler that is still cold
@@ -121,8 +126,9 @@ type pouring struct {
 
 // pour empties containers into a target: buckets (and cells, on a water
 // tank) by use_item; cells on a GregTech boiler through its GUI's fluid
-// slots, taking the empty cells back. A water tank's window is opened and
-// closed after the pouring, so the body reads the new amount.
+// slots, taking the empty cells back. The target's window is opened and
+// closed after the pouring, so the body reads the new amount from the
+// server.
 func pour(t waterTarget, items []pouring) []action.Action {
 	var acts, gui []action.Action
 	for _, it := range items {
@@ -139,7 +145,7 @@ func pour(t waterTarget, items []pouring) []action.Action {
 			action.TransferItems{Pos: t.pos, Item: waterContainers[cellKind].empty.String(), Count: len(gui), Direction: action.Withdraw, Slot: "fluid_out"},
 			action.CloseContainer{})
 	}
-	if !t.boiler && len(acts) > 0 {
+	if len(acts) > 0 {
 		acts = append(acts, look(t.pos)...)
 	}
 	return acts
@@ -169,9 +175,9 @@ func (RefillWaterTanks) SuggestActions(w *world.Snapshot, p skills.Params) ([]ac
 
 	var targets []waterTarget
 	var unsafe []world.Machine
-	var looks []action.Action // water tanks whose water is not known
+	var looks []action.Action // water tanks and boilers whose water is not known
 	for _, m := range machines {
-		if m.Kind == world.MachineWaterTank && m.ContentsUnknown {
+		if m.ContentsUnknown {
 			looks = append(looks, action.MoveTo{Pos: m.Pos, Radius: workRadius})
 			looks = append(looks, look(m.Pos)...)
 			continue
