@@ -56,6 +56,8 @@ type gtMachine struct {
 	// session (onModularUI). Until then its contents are unknown
 	// (world.Machine.ContentsUnknown) and a pour teaches nothing.
 	waterKnown bool
+	// readTick is the client tick the window last showed the water.
+	readTick int64
 	// waterFloor is a lower bound of a boiler's water in mB at client
 	// tick floorTick: the amount its window showed, raised by the water
 	// buckets the server took since (see noteUse).
@@ -123,15 +125,13 @@ func boilerState(m *world.Machine, g gtMachine, spec boilerSpec, now int64) {
 	boiling := g.update == 1
 	water := 0
 	if g.waterFloor > 0 {
-		used := (now - g.floorTick) * int64(spec.steamPerSecond)
-		used = (used + 20*steamPerWater - 1) / (20 * steamPerWater)
-		water = max(0, g.waterFloor-int(min(used, int64(g.waterFloor))))
+		water = max(0, g.waterFloor-int(min(boiledSince(g.floorTick, now, spec), int64(g.waterFloor))))
 	}
 	if boiling {
 		water = max(water, 1)
 	}
 	m.Fluids = map[string]world.FluidTank{"water": {Fluid: "water", Amount: water, Capacity: spec.capacity}}
-	m.ContentsUnknown = !g.waterKnown
+	m.ContentsUnknown = !waterReadable(g, spec, now)
 	m.Temperature = float64(spec.maxTemp)
 	if g.tempKnown {
 		// It rises by at most getHeatUpAmount (1 °C) every getHeatUpRate
@@ -148,6 +148,30 @@ func boilerState(m *world.Machine, g gtMachine, spec boilerSpec, now int64) {
 	if g.steamKnown {
 		m.Fluids["steam"] = world.FluidTank{Fluid: "steam", Amount: g.steam, Capacity: spec.capacity}
 	}
+}
+
+// boiledSince is the most water in mB the boiler can have boiled between
+// client ticks since and now, at its full steam rate, a part of a mB
+// counted as used.
+func boiledSince(since, now int64, spec boilerSpec) int64 {
+	used := max(now-since, 0) * int64(spec.steamPerSecond)
+	return (used + 20*steamPerWater - 1) / (20 * steamPerWater)
+}
+
+// staleWaterMB is how far a boiler's water can have fallen since its window
+// showed it before the client stops counting it as known: a bucket. Past
+// that the lower bound may sit a bucket or more below the real water, so a
+// bucket poured into a boiler that is in fact full would read as water
+// that went in; the skills look into the boiler again first. A bronze
+// boiler boils a bucket in about 22 minutes, a steel one in about 9.
+const staleWaterMB = 1000
+
+// waterReadable says whether the boiler's water counts as known: its
+// window showed it in this session, and it cannot have boiled a bucket
+// since the window last did (buckets poured since do not renew it: the
+// bound they raise keeps the gap the reading had).
+func waterReadable(g gtMachine, spec boilerSpec, now int64) bool {
+	return g.waterKnown && boiledSince(g.readTick, now, spec) < staleWaterMB
 }
 
 // heatUpTicks is MTEBoiler.getHeatUpRate: a burning boiler gains 1 °C
@@ -209,6 +233,7 @@ func (c *Client) onModularUI(s *session, data []byte) {
 		// Exact now, and a lower bound from now on (boilerState lowers it
 		// by what the boiler can boil).
 		g.waterFloor, g.floorTick = int(math.Round(v*float64(spec.capacity))), now
+		g.readTick = now
 		g.waterKnown = true
 		s.inv.open.waterSeen = true
 	case widgetBoilerTemp:
@@ -409,6 +434,41 @@ func (c *Client) putGTMachine(pos world.BlockPos, kind string, g gtMachine) {
 	c.notify()
 }
 
+// boilerRefreshTicks is how often the tick loop brings the coal boilers'
+// estimates up to date (refreshBoilers): once a second.
+const boilerRefreshTicks = 20
+
+// refreshBoilers recomputes what the world model says of every coal
+// boiler whose window has shown its water: the lower bound falls as time
+// passes with no GregTech message about the boiler, and a reading a bucket
+// old turns into unknown contents (waterReadable), so a snapshot never
+// carries a bound older than a second.
+func (c *Client) refreshBoilers(s *session) {
+	md := modData()
+	if md.d == nil {
+		return
+	}
+	type boiler struct {
+		pos  world.BlockPos
+		kind string
+		g    gtMachine
+	}
+	var bs []boiler
+	c.mu.Lock()
+	for pos, g := range s.mods.gtm {
+		if _, ok := coalBoilers[g.meta]; !ok || !g.waterKnown {
+			continue
+		}
+		if info, known := md.d.Machine(g.meta); known {
+			bs = append(bs, boiler{pos, info.Kind, g})
+		}
+	}
+	c.mu.Unlock()
+	for _, b := range bs {
+		c.putGTMachine(b.pos, b.kind, b.g)
+	}
+}
+
 // noteUse learns from a use_item on a block: a water bucket the server
 // turned into an empty bucket on a coal boiler was poured into it
 // (MTEBoiler.onRightclick: fill(1000 mB), then the bucket is emptied even
@@ -425,7 +485,7 @@ func (c *Client) noteUse(s *session, target world.BlockPos, before, after world.
 	c.mu.Lock()
 	g, ok := s.mods.gtm[target]
 	spec, boiler := coalBoilers[g.meta]
-	if !ok || !boiler || !g.waterKnown {
+	if !ok || !boiler || !waterReadable(g, spec, now) {
 		c.mu.Unlock()
 		return
 	}

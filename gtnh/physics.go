@@ -260,6 +260,9 @@ func (c *Client) tickLoop(s *session) {
 			s.endAfterWrite(err)
 			return
 		}
+		if c.ticks.Load()%boilerRefreshTicks == 0 {
+			c.refreshBoilers(s)
+		}
 		// Idle time: pack the sections chunk packets left as wire arrays.
 		c.state.CompactChunks(c.cfg.CompactPerTick)
 	}

@@ -854,8 +854,8 @@ func (c *Client) syncInventory(s *session) {
 		open = &o
 		if o.pos != nil {
 			g, ok := s.mods.gtm[*o.pos]
-			_, boiler := coalBoilers[g.meta]
-			waterUnknown = ok && boiler && !g.waterKnown
+			spec, boiler := coalBoilers[g.meta]
+			waterUnknown = ok && boiler && !waterReadable(g, spec, c.ticks.Load())
 		}
 	}
 	c.mu.Unlock()

@@ -746,8 +746,10 @@ func TestBoilerWidgetValues(t *testing.T) {
 	var now world.Machine
 	boilerState(&now, g, coalBoilers[100], 100_000)
 	assert.Equal(t, 8000, now.Fluid("water").Amount, "the window's water, exact when read")
+	assert.False(t, now.ContentsUnknown, "read at tick 100 000: known, however late in the session")
+	assert.Equal(t, int64(100_000), g.readTick)
 	assert.Equal(t, 350.0, now.Temperature)
-	g.floorTick, g.tempTick = 0, 0
+	g.floorTick, g.tempTick, g.readTick = 0, 0, 0
 	assert.Equal(t, 4000, g.steam)
 	assert.Equal(t, 8000, g.waterFloor)
 	assert.Equal(t, 350, g.temp)
