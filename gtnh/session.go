@@ -1,6 +1,7 @@
 package gtnh
 
 import (
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"sync"
 	"time"
 
@@ -53,6 +54,9 @@ type session struct {
 	opening *world.BlockPos
 	// mods is what the mod channels said (GregTech, Railcraft).
 	mods modState
+	// fluids is the server's Forge fluid id map (FORGE FluidIdMapMessage);
+	// Names is nil until it came. Replaced, never changed in place.
+	fluids modnet.FluidIDMap
 	// routes is the long-route planner's cache shared by move_to actions
 	// (nil while one uses it); worldGen counts the respawns and dimension
 	// changes, each of which voids it.
