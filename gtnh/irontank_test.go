@@ -100,6 +100,11 @@ func TestIronTankBlocks(t *testing.T) {
 	m, _ = machineAt(c, master)
 	assert.Equal(t, world.MachineFluidTank, m.Kind)
 	assert.Equal(t, map[string]world.FluidTank{"lava": {Fluid: "lava", Amount: 3000, Capacity: 576000}}, m.Fluids)
+	// Creosote (id 42).
+	put(master, metalTile(t, master, modnet.IronTankWallID, true, 0, 2, 0, 2, 42, 64000))
+	m, _ = machineAt(c, master)
+	assert.Equal(t, world.MachineFluidTank, m.Kind)
+	assert.Equal(t, map[string]world.FluidTank{"creosote": {Fluid: "creosote", Amount: 64000, Capacity: 576000}}, m.Fluids)
 	// Empty: a water_tank with no water, to be filled.
 	put(master, metalTile(t, master, modnet.IronTankWallID, true, 0, 2, 0, 2, -1, 0))
 	m, _ = machineAt(c, master)
@@ -187,6 +192,13 @@ func TestIronTankWindowAmount(t *testing.T) {
 	assert.Equal(t, world.MachineFluidTank, m.Kind)
 	assert.Equal(t, 2000, m.Fluid("lava").Amount)
 	assert.Zero(t, m.Fluid("water").Capacity)
+	// The window's slots (a railcraft_tank, kind water_tank) keep it a
+	// fluid_tank of lava.
+	s.inv.open.synced = true
+	c.syncInventory(s)
+	m, _ = machineAt(c, master)
+	assert.Equal(t, world.MachineFluidTank, m.Kind)
+	assert.Equal(t, 2000, m.Fluid("lava").Amount)
 	// Empty by its data: an amount waits for the data naming the fluid.
 	c.rcMetalTank(s, metalTile(t, master, modnet.IronTankWallID, true, 0, 2, 0, 2, -1, 0), master)
 	gui(1000)
