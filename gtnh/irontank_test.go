@@ -3,6 +3,7 @@ package gtnh
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -242,4 +244,29 @@ func TestIronTankFromTheWorld(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestForgeFluidMapInParts: a fluid map too large for one packet (a GTNH
+// server has thousands of fluids) comes through FML|MP and is kept whole.
+func TestForgeFluidMapInParts(t *testing.T) {
+	c, s := tankClient()
+	s.fml = newFMLHandshake(nil)
+	be := binary.BigEndian
+	const n = 3000
+	b := be.AppendUint32([]byte{modnet.ForgeFluidIDMap}, n)
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("gt.fluid.%04d", i)
+		b = append(append(b, byte(len(name))), name...)
+		b = be.AppendUint32(b, uint32(i+1))
+	}
+	parts, err := proto17.SplitMultipart(modnet.ForgeChannel, b, 32000)
+	require.NoError(t, err)
+	require.Greater(t, len(parts), 2)
+	for _, p := range parts {
+		require.NoError(t, c.onPlugin(s, proto17.ChannelFMLMultipart, p))
+	}
+	name, ok := s.fluids.Name(n)
+	require.True(t, ok)
+	assert.Equal(t, fmt.Sprintf("gt.fluid.%04d", n-1), name)
+	assert.Len(t, s.fluids.Names, n)
 }
