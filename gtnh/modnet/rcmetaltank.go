@@ -107,7 +107,8 @@ func (t MetalTank) Amount() int {
 // is Railcraft:machine.beta and whose id is an iron or steel tank block's:
 // bool hasMaster, [i8 pattern, i8 x, i8 y, i8 z], i8 colour, then i16
 // fluid id and, unless it is -1, i32 amount and i32 colour. The pattern
-// must be one of the 20, the cell inside it (x and z 1..n, y 0..h), the
+// must be one of the 20, the cell a block of it (x and z 1..n, y 0..h, not
+// the air inside the middle layers), the
 // colour 0..15, the amount within the master's capacity (another block's
 // up to the largest tank's).
 func DecodeMetalTank(t RCTile) (MetalTank, error) {
@@ -131,8 +132,15 @@ func DecodeMetalTank(t RCTile) (MetalTank, error) {
 		m.PatternZ = r.I8("patternZ")
 		if r.Err() == nil {
 			n, h, _ := metalPattern(m.Pattern)
-			if m.PatternX < 1 || m.PatternX > n || m.PatternZ < 1 || m.PatternZ > n || m.PatternY < 0 || m.PatternY > h {
+			// Inside the walls only the bottom and top layers are blocks
+			// (y 0 and h-1 with stacking allowed, 1 and h without); the
+			// layers between are air there under either setting.
+			inside := m.PatternX > 1 && m.PatternX < n && m.PatternZ > 1 && m.PatternZ < n
+			switch {
+			case m.PatternX < 1 || m.PatternX > n || m.PatternZ < 1 || m.PatternZ > n || m.PatternY < 0 || m.PatternY > h:
 				r.Failf("pattern position", at, "cell (%d,%d,%d) is not in pattern %d", m.PatternX, m.PatternY, m.PatternZ, m.Pattern)
+			case inside && m.PatternY >= 2 && m.PatternY <= h-2:
+				r.Failf("pattern position", at, "cell (%d,%d,%d) is air inside pattern %d", m.PatternX, m.PatternY, m.PatternZ, m.Pattern)
 			}
 		}
 	}

@@ -63,6 +63,11 @@ func TestMetalTankPatterns(t *testing.T) {
 					want := x == c && z == c && y <= 1
 					require.Equal(t, want, b.IsMaster(), "pattern %d cell %d,%d,%d", p, x, y, z)
 					_, err := DecodeMetalTank(mustTile(t, encMetalTank(b)))
+					air := x > 1 && x < n && z > 1 && z < n && y >= 2 && y <= h-2
+					if air {
+						requireDecodeErr(t, err, proto17.ErrInvalid, msgRCMetalTank, "pattern position")
+						continue
+					}
 					require.NoError(t, err)
 				}
 			}
@@ -99,6 +104,7 @@ func TestDecodeMetalTankErrors(t *testing.T) {
 		{"x past 3", encMetalTank(MetalTank{Formed: true, PatternX: 4, PatternZ: 1}), proto17.ErrInvalid, "pattern position"},
 		{"z past 3", encMetalTank(MetalTank{Formed: true, PatternX: 1, PatternZ: 4}), proto17.ErrInvalid, "pattern position"},
 		{"y over 4", encMetalTank(MetalTank{Formed: true, PatternX: 1, PatternY: 5, PatternZ: 1}), proto17.ErrInvalid, "pattern position"},
+		{"air inside", encMetalTank(MetalTank{Formed: true, PatternX: 2, PatternY: 2, PatternZ: 2}), proto17.ErrInvalid, "pattern position"},
 		{"y -1", encMetalTank(MetalTank{Formed: true, PatternX: 1, PatternY: -1, PatternZ: 1}), proto17.ErrInvalid, "pattern position"},
 		{"colour 16", encMetalTank(MetalTank{Color: 16}), proto17.ErrInvalid, "color"},
 		{"colour -1", encMetalTank(MetalTank{Color: -1}), proto17.ErrInvalid, "color"},
