@@ -859,8 +859,11 @@ func (c *Client) syncInventory(s *session) {
 		tx.SetInventory(inv.worldInventory(ids))
 		if open != nil && open.pos != nil && open.synced {
 			m := machineOf(open, ids)
-			// An iron tank of another fluid stays a fluid_tank.
-			if old, ok := tx.Machine(m.Pos); ok && (old.Kind == m.Kind || isTankKind(old.Kind) && isTankKind(m.Kind)) {
+			if old, ok := tx.Machine(m.Pos); ok && isTankKind(old.Kind) && isTankKind(m.Kind) {
+				m.Kind = old.Kind // an iron tank of another fluid stays a fluid_tank
+			}
+
+			if old, ok := tx.Machine(m.Pos); ok && old.Kind == m.Kind {
 				old.Slots, old.ContentsUnknown = m.Slots, false
 				m = old
 			}
