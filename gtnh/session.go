@@ -1,12 +1,12 @@
 package gtnh
 
 import (
-	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"sync"
 	"time"
 
 	pk "github.com/Tnze/go-mc/net/packet"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
