@@ -258,11 +258,12 @@ type modState struct {
 	ovens  map[world.BlockPos]modnet.CokeOven
 	ores   map[world.BlockPos]string
 	tanks  map[world.BlockPos]modnet.WaterTank // Railcraft water tank blocks (tanks.go)
+	metal  map[world.BlockPos]modnet.MetalTank // Railcraft iron and steel tank blocks (tanks.go)
 }
 
 func newModState() modState {
 	return modState{gtm: map[world.BlockPos]gtMachine{}, ovens: map[world.BlockPos]modnet.CokeOven{}, ores: map[world.BlockPos]string{},
-		tanks: map[world.BlockPos]modnet.WaterTank{}}
+		tanks: map[world.BlockPos]modnet.WaterTank{}, metal: map[world.BlockPos]modnet.MetalTank{}}
 }
 
 // clearWorld forgets the world's mod state (a respawn or a new dimension);
@@ -272,6 +273,7 @@ func (m *modState) clearWorld() {
 	clear(m.ovens)
 	clear(m.ores)
 	clear(m.tanks)
+	clear(m.metal)
 }
 
 // dropColumns forgets the mod state of the positions in the given columns
@@ -286,6 +288,7 @@ func (m *modState) dropColumns(cols map[[2]int]bool) {
 	maps.DeleteFunc(m.gtm, func(p world.BlockPos, _ gtMachine) bool { return in(p) })
 	maps.DeleteFunc(m.ovens, func(p world.BlockPos, _ modnet.CokeOven) bool { return in(p) })
 	maps.DeleteFunc(m.ores, func(p world.BlockPos, _ string) bool { return in(p) })
+	maps.DeleteFunc(m.metal, func(p world.BlockPos, _ modnet.MetalTank) bool { return in(p) })
 }
 
 // errNoGregTech means the server's mod list has no gregtech entry.
@@ -589,6 +592,10 @@ func (c *Client) onRailcraft(s *session, data []byte) {
 	c.state.Update(func(tx *world.Tx) { block = tx.BlockAt(pos).ID })
 	if t.ID == modnet.WaterTankMachineID && block == cokeOvenBlock {
 		c.rcWaterTank(s, t, pos)
+		return
+	}
+	if tank, _ := modnet.IsMetalTankID(t.ID); tank && block == metalTankBlock {
+		c.rcMetalTank(s, t, pos)
 		return
 	}
 	if t.ID != modnet.CokeOvenMachineID || block != cokeOvenBlock {

@@ -402,6 +402,9 @@ func (c *Client) onPlugin(s *session, channel string, data []byte) error {
 	case modnet.ModularUIChannel:
 		c.onModularUI(s, data)
 		return nil
+	case modnet.ForgeChannel:
+		c.onForge(s, data)
+		return nil
 	}
 	c.skip("PluginMessage(" + channel + ")")
 	return nil
@@ -864,6 +867,10 @@ func (c *Client) syncInventory(s *session) {
 		tx.SetInventory(inv.worldInventory(ids))
 		if open != nil && open.pos != nil && open.synced {
 			m := machineOf(open, ids)
+			if old, ok := tx.Machine(m.Pos); ok && isTankKind(old.Kind) && isTankKind(m.Kind) {
+				m.Kind = old.Kind // an iron tank of another fluid stays a fluid_tank
+			}
+
 			if old, ok := tx.Machine(m.Pos); ok && old.Kind == m.Kind {
 				old.Slots, old.ContentsUnknown = m.Slots, waterUnknown
 				m = old

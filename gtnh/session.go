@@ -6,6 +6,7 @@ import (
 
 	pk "github.com/Tnze/go-mc/net/packet"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -53,6 +54,9 @@ type session struct {
 	opening *world.BlockPos
 	// mods is what the mod channels said (GregTech, Railcraft).
 	mods modState
+	// fluids is the server's Forge fluid id map (FORGE FluidIdMapMessage);
+	// Names is nil until it came. Replaced, never changed in place.
+	fluids modnet.FluidIDMap
 	// routes is the long-route planner's cache shared by move_to actions
 	// (nil while one uses it); worldGen counts the respawns and dimension
 	// changes, each of which voids it.

@@ -31,6 +31,16 @@ func (c *Client) rcWaterTank(s *session, t modnet.RCTile, pos world.BlockPos) {
 		return
 	}
 	c.mu.Lock()
+	// The tank only takes water (a FilteredTank of water); the server's
+	// fluid map, when it came, must name its fluid so.
+	if w.Fluid != nil {
+		if name, ok := s.fluids.Name(int32(w.Fluid.ID)); ok && name != "water" {
+			c.mu.Unlock()
+			c.modMalformed("PluginMessage(RC)", &proto17.Error{Packet: "RC TILE_ENTITY water tank", Field: "fluidId",
+				Err: proto17.Invalidf("fluid id %d is %q, the water tank holds water", w.Fluid.ID, name)})
+			return
+		}
+	}
 	old, had := s.mods.tanks[pos]
 	if !had && len(s.mods.tanks) >= maxModEntries {
 		countName(c.stats.Skipped, "mod state over limit")
@@ -151,9 +161,16 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 	// position (syncInventory), so a water tank must be known from its
 	// tile data: the iron and steel tanks open the same GUI.
 	tank := kind != world.MachineWaterTank || s.mods.tankFormed(pos)
+	metal, isMetal := s.mods.metal[pos]
+	isMetal = isMetal && metal.IsMaster() && kind == world.MachineWaterTank
+	fluids := s.fluids
 	c.mu.Unlock()
 	if !ok {
 		c.skip("RC GUI_INTEGER (not a tank amount)")
+		return
+	}
+	if isMetal {
+		c.metalTankAmount(metal, fluids, v.Value)
 		return
 	}
 	if !tank {
@@ -179,5 +196,128 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 		c.skip(fmt.Sprintf("RC GUI_INTEGER (no %s known there)", kind))
 		return
 	}
+	c.notify()
+}
+
+// onForge reads a FORGE channel message: the server's fluid id map
+// (FluidIdMapMessage, sent once during the handshake, after the server's
+// first HandshakeAck), kept for the session. The dimension message is
+// skipped.
+func (c *Client) onForge(s *session, data []byte) {
+	d, err := modnet.FMLDiscriminator(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(FORGE)", err)
+		return
+	}
+	if d != modnet.ForgeFluidIDMap {
+		c.skip(fmt.Sprintf("FORGE(%d)", d))
+		return
+	}
+	m, err := modnet.DecodeFluidIDMap(data)
+	if err != nil {
+		c.modMalformed("PluginMessage(FORGE)", err)
+		return
+	}
+	c.mu.Lock()
+	s.fluids = m
+	c.mu.Unlock()
+	c.log.Info().Int("fluids", len(m.Names)).Msg("fluid registry")
+}
+
+// metalTankBlock is the block of Railcraft's iron and steel tanks
+// (EnumMachineBeta TANK_IRON_* and TANK_STEEL_*).
+const metalTankBlock = "Railcraft:machine.beta"
+
+// rcMetalTank records one iron or steel tank block's tile data. The tank is
+// put into the world at its master from the master's own data, which names
+// its pattern (so its capacity) and holds its fluid: an empty tank or one
+// of water is a water_tank, one of another fluid a fluid_tank with that
+// fluid, named through the server's fluid id map; a fluid the map does not
+// name leaves the tank's contents unknown. The other blocks cannot name
+// the master (its height in the pattern depends on a server setting), so
+// they are recorded only.
+func (c *Client) rcMetalTank(s *session, t modnet.RCTile, pos world.BlockPos) {
+	m, err := modnet.DecodeMetalTank(t)
+	if err != nil {
+		c.modMalformed("PluginMessage(RC)", err)
+		return
+	}
+	c.mu.Lock()
+	old, had := s.mods.metal[pos]
+	if !had && len(s.mods.metal) >= maxModEntries {
+		countName(c.stats.Skipped, "mod state over limit")
+		c.mu.Unlock()
+		return
+	}
+	s.mods.metal[pos] = m
+	fluids := s.fluids
+	c.mu.Unlock()
+	if !m.IsMaster() {
+		if had && old.IsMaster() {
+			c.state.Update(func(tx *world.Tx) {
+				if mc, ok := tx.Machine(pos); ok && isTankKind(mc.Kind) {
+					tx.RemoveMachine(pos)
+				}
+			})
+			c.notify()
+		}
+		return
+	}
+	mc := world.Machine{Kind: world.MachineWaterTank, Pos: pos, Formed: true}
+	name, known := "water", true
+	if m.Fluid != nil {
+		name, known = fluids.Name(int32(m.Fluid.ID))
+	}
+	switch {
+	case !known:
+		mc.Kind, mc.ContentsUnknown = world.MachineFluidTank, true
+		c.skip("RC tank fluid (not in the server's fluid map)")
+	case name != "water":
+		mc.Kind = world.MachineFluidTank
+		setFluid(&mc, name, m.Amount(), m.Capacity())
+	default:
+		setFluid(&mc, name, m.Amount(), m.Capacity())
+	}
+	c.state.Update(func(tx *world.Tx) { tx.PutMachine(mc) })
+	c.notify()
+}
+
+// isTankKind reports whether a machine kind is a tank's.
+func isTankKind(kind string) bool {
+	return kind == world.MachineWaterTank || kind == world.MachineFluidTank
+}
+
+// metalTankAmount applies an open iron or steel tank window's amount (tank
+// 0's GUI_INTEGER) to the tank at its master: the fluid is the one the
+// master's tile data named (the window's fluid id comes as a window
+// property, which the client does not read). An amount for a tank whose
+// data said empty or named no known fluid waits for the tile data, which
+// the tank sends again when its fluid changes (TileTankBase.syncClient).
+func (c *Client) metalTankAmount(m modnet.MetalTank, fluids modnet.FluidIDMap, value int32) {
+	if value < 0 || int(value) > m.Capacity() {
+		c.modMalformed("PluginMessage(RC)", &proto17.Error{Packet: "RC GUI_INTEGER", Field: "value", Offset: 3,
+			Err: proto17.Invalidf("%d mB in a tank of %d mB", value, m.Capacity())})
+		return
+	}
+	name, known := "water", true
+	if m.Fluid != nil {
+		name, known = fluids.Name(int32(m.Fluid.ID))
+	} else if value > 0 {
+		known = false
+	}
+	if !known {
+		c.skip("RC GUI_INTEGER (the tank's fluid is not known)")
+		return
+	}
+	pos := world.Pos(int(m.X), int(m.Y), int(m.Z))
+	c.state.Update(func(tx *world.Tx) {
+		mc, ok := tx.Machine(pos)
+		if !ok || !isTankKind(mc.Kind) {
+			return
+		}
+		setFluid(&mc, name, int(value), m.Capacity())
+		mc.ContentsUnknown = false
+		tx.PutMachine(mc)
+	})
 	c.notify()
 }

@@ -143,7 +143,10 @@ const (
 	MachineCokeOven    = "coke_oven"
 	MachineSteamBoiler = "steam_boiler"
 	MachineWaterTank   = "water_tank"
-	MachineChest       = "chest"
+	// MachineFluidTank is a tank that holds a fluid other than water (a
+	// Railcraft iron or steel tank holds any one fluid).
+	MachineFluidTank = "fluid_tank"
+	MachineChest     = "chest"
 )
 
 // Machine is a block entity the agent works with: a coke oven, a boiler, a

@@ -50,3 +50,39 @@ func TestRefillWaterTankOnAFakeServer(t *testing.T) {
 		})
 	}
 }
+
+// TestRefillIronTankOnAFakeServer: the same run with a Railcraft iron tank
+// (3×3×4 inside, 20 000 of 576 000 mB) in place of the water tank: it is a
+// water_tank from its master's tile data, its water named through the
+// server's fluid map, and both buckets go into the server's tank, in
+// NotEnoughIds and vanilla chunk formats.
+func TestRefillIronTankOnAFakeServer(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	iron := fakeserver.IronTank{X: 14, Y: 64, Z: 12, Water: 20000}
+	for _, format := range []string{"neid", "vanilla"} {
+		t.Run(format, func(t *testing.T) {
+			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
+				{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
+				{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
+			if format == "vanilla" {
+				o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
+			}
+			fakeserver.SteamAge(&o)
+			o.Boilers, o.WaterTanks = nil, nil
+			o.IronTanks = []fakeserver.IronTank{iron}
+			srv, err := fakeserver.New(o)
+			require.NoError(t, err)
+			defer srv.Close()
+			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+				"--goal", "run refill_water_tanks", "--config-file", agentYAML(t, tick), "--max-steps", "4")
+			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			assert.Contains(t, out, "goal met")
+			assert.Empty(t, srv.Kicks())
+			water, ok := srv.TankWater(iron.Master())
+			require.True(t, ok)
+			assert.Equal(t, 22000, water, "both water buckets went into the server's iron tank\n%s", out)
+			assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
+			assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
+		})
+	}
+}

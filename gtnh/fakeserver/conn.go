@@ -522,6 +522,13 @@ func (c *conn) fmlHandshake() error {
 			if err := send(StageNone, &proto17.HandshakeAck{Phase: proto17.PhaseServerWaitingCAck}); err != nil {
 				return err
 			}
+			// FMLHandshakeServerState.WAITINGCACK then fires the
+			// handshake event, on which Forge's
+			// ServerToClientConnectionEstablishedHandler sends the fluid
+			// id map on its FORGE channel.
+			if err := c.send(StageNone, &proto17.PluginMessage{Channel: proto17.ChannelForge, Data: ForgeFluidIDMap()}); err != nil {
+				return err
+			}
 			state = fmlComplete
 		case fmlComplete:
 			if ack, ok := r.FML.(*proto17.HandshakeAck); !ok || ack.Phase != proto17.PhaseClientWaitingServerComplete {

@@ -21,8 +21,9 @@
 //     item, otherwise the block is sent back), drops as item entities the
 //     player collects on touching them, tool wear, block placement, chat;
 //   - the steam age (Options.CokeOvens, Boilers, Chests, Ores, WaterTanks;
-//     SteamAge fills them): Railcraft coke oven bricks and water tank blocks
-//     in RC tile messages, GregTech coal boiler tile messages (bronze 100,
+//     SteamAge fills them; and IronTanks): Railcraft coke oven bricks, water
+//     tank and iron tank blocks in RC tile messages (an iron tank's master
+//     again after each pour), Forge's fluid id map in the handshake, GregTech coal boiler tile messages (bronze 100,
 //     or steel 101 with Boiler.Steel) and ORES, each after the chunk packet
 //     of its column; right-clicking a container opens it (vanilla Open
 //     Window or FML OpenGui with the slot layout of config/containers.yaml),

@@ -139,9 +139,12 @@ type box struct {
 	layout modnet.ContainerLayout
 	slots  []proto17.Slot // the container's own slots, by window slot; player slots unused
 	water  int            // a boiler's or a water tank's water, mB
-	steam  int
-	temp   int
-	boiler coalBoiler // a boiler's kind
+	// capacity is a tank's capacity, mB; metal marks an iron tank.
+	capacity int
+	metal    bool
+	steam    int
+	temp     int
+	boiler   coalBoiler // a boiler's kind
 	// creosote is a coke oven's creosote, mB.
 	creosote int
 }
@@ -153,6 +156,7 @@ type modWorld struct {
 	bricks map[world.BlockPos]world.BlockPos // coke oven brick → its master
 	ovens  []CokeOven
 	tanks  []WaterTank
+	irons  []IronTank
 	boils  []Boiler
 	ores   []Ore
 	window uint8 // the last window id used
@@ -177,6 +181,7 @@ func modBlocks(o Options) ([]Block, error) {
 		out = append(out, Block{X: b.X, Y: b.Y, Z: b.Z, Name: MachineBlock, Meta: 1})
 	}
 	out = append(out, tankBlocks(o)...)
+	out = append(out, ironTankBlocks(o)...)
 	for _, c := range o.Chests {
 		name := IronChestBlock
 		if c.Vanilla {
@@ -412,6 +417,7 @@ func (s *Server) modPacketsLocked(cols map[world.ChunkPos]bool) []proto17.Packet
 			Data: GregTechTile(f, bo.X, bo.Y, bo.Z, bo.kind().meta, 2|64, update)})
 	}
 	out = append(out, s.tankPacketsLocked(in)...)
+	out = append(out, s.ironTankPacketsLocked(in)...)
 	for _, r := range m.ores {
 		// Ores of the metadata format have no tile entity and no message.
 		if f.Ores == modnet.OreSourcePacket && in(r.X, r.Z) {

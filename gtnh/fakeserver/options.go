@@ -195,6 +195,8 @@ type Options struct {
 	Chests     []Chest
 	Ores       []Ore
 	WaterTanks []WaterTank
+	// IronTanks are formed Railcraft iron tanks (none in SteamAge).
+	IronTanks []IronTank
 	// Inventory is the player's starting inventory; nil means
 	// DefaultInventory, an empty slice an empty inventory.
 	Inventory []Item

@@ -77,13 +77,16 @@ func tankBlocks(o Options) []Block {
 // addTanks makes a box for each water tank at its master and maps its
 // blocks to the master.
 func (m *modWorld) addTanks(o Options, newBox func(world.BlockPos, string) *box) error {
+	if err := m.addIronTanks(o, newBox); err != nil {
+		return err
+	}
 	m.tanks = o.WaterTanks
 	for _, t := range o.WaterTanks {
 		if t.Water < 0 || t.Water > waterTankCapacity {
 			return fmt.Errorf("fakeserver: water tank at %d,%d,%d holds %d mB, outside 0..%d", t.X, t.Y, t.Z, t.Water, waterTankCapacity)
 		}
 		b := newBox(t.Master(), layoutTank)
-		b.water = t.Water
+		b.water, b.capacity = t.Water, waterTankCapacity
 		tankCells(t.X, t.Y, t.Z, func(p world.BlockPos, _, _, _ int) { m.bricks[p] = t.Master() })
 	}
 	return nil
@@ -148,7 +151,7 @@ func (c *conn) tankClickLocked(out *outbox, b *box) bool {
 	slot := hotbarFirst + c.held
 	switch held {
 	case "minecraft:water_bucket":
-		used := min(bucketMB, waterTankCapacity-b.water)
+		used := min(bucketMB, b.capacity-b.water)
 		if used <= 0 {
 			return false
 		}
@@ -178,8 +181,13 @@ func (c *conn) tankClickLocked(out *outbox, b *box) bool {
 		return false
 	}
 	out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(slot), Item: c.inv[slot]})
+	if b.metal {
+		// TileTankBase.blockActivated: master.syncClient, whose fluid
+		// changed, sends the master's tile data.
+		out.to(c, StageNone, ironMasterPacket(b))
+	}
 	s.notifyLocked()
-	s.logf("conn %d: %s on the water tank at %v: %d mB", c.id, held, b.pos, b.water)
+	s.logf("conn %d: %s on the tank at %v: %d mB", c.id, held, b.pos, b.water)
 	return true
 }
 
@@ -255,4 +263,173 @@ func (s *Server) TankWater(pos world.BlockPos) (int, bool) {
 		return 0, false
 	}
 	return b.water, true
+}
+
+// The server's Forge fluid registry: the ids it gave its fluids at start-up
+// (FluidRegistry; water and lava are registered first).
+var fluidRegistry = []struct {
+	name, defaultName string
+	id                int32
+}{
+	{"water", "minecraft:water", waterFluidID},
+	{"lava", "minecraft:lava", lavaFluidID},
+	{"creosote", "railcraft:creosote", creosoteFluidID},
+}
+
+// lavaFluidID is the Forge fluid id this server gives lava.
+const lavaFluidID = 2
+
+// ForgeFluidIDMap is the FORGE channel payload of the server's fluid id
+// map (ForgeRuntimeCodec discriminator 2, ForgeMessage.FluidIdMapMessage
+// .toBytes of Forge 10.13.4.1614: i32 count, count × (FML string name, i32
+// id), then count × FML string default name).
+func ForgeFluidIDMap() []byte {
+	b := be32([]byte{2}, int32(len(fluidRegistry)))
+	for _, f := range fluidRegistry {
+		b = fmlString(b, f.name)
+		b = be32(b, f.id)
+	}
+	for _, f := range fluidRegistry {
+		b = fmlString(b, f.defaultName)
+	}
+	return b
+}
+
+// fmlString is ByteBufUtils.writeUTF8String: a VarInt length, then UTF-8.
+func fmlString(b []byte, s string) []byte {
+	n := uint32(len(s))
+	for n >= 0x80 {
+		b = append(b, byte(n)|0x80)
+		n >>= 7
+	}
+	return append(append(b, byte(n)), s...)
+}
+
+// MetalTankBlock is the block of Railcraft's iron and steel tanks
+// (Railcraft:machine.beta; metadata 0 iron wall, 1 iron gauge,
+// EnumMachineBeta TANK_IRON_WALL and TANK_IRON_GAUGE).
+const MetalTankBlock = "Railcraft:machine.beta"
+
+const (
+	ironWallMeta  = 0
+	ironGaugeMeta = 1
+	// ironTankCapacity is pattern 0's: 3 × 3 × 4 blocks inside × 16
+	// buckets (TileTankBase.onPatternLock, CAPACITY_PER_BLOCK_IRON).
+	ironTankCapacity = 3 * 3 * 4 * 16 * bucketMB
+	// whitePaint is EnumColor.WHITE's ordinal, a tank block's colour
+	// until it is painted.
+	whitePaint = 15
+)
+
+// IronTank is a formed Railcraft iron tank of the smallest pattern
+// (TileTankBase pattern 0: 3×3 inside, 4 high, the server allowing tanks
+// to stack, its default): 34 blocks whose lowest corner is X, Y, Z (full
+// bottom and top layers, rings between, the middle layers' side centres
+// gauges), holding Water mB of water of its 576 000. Its master is the
+// bottom centre block (X+1, Y, Z+1), where its GUI opens; a water bucket
+// used on any block pours in and an empty bucket takes a bucket out
+// (TileTankBase.blockActivated, FluidHelper.handleRightClick), after which
+// the master sends its tile data (syncClient).
+type IronTank struct {
+	X, Y, Z int
+	Water   int
+}
+
+// Master is the position of the tank's master block.
+func (t IronTank) Master() world.BlockPos { return world.Pos(t.X+1, t.Y, t.Z+1) }
+
+// ironTankCells calls f for the tank's blocks with their cell in pattern 0
+// (x and z 1..3, y 0..3) and metadata.
+func ironTankCells(x, y, z int, f func(pos world.BlockPos, px, py, pz, meta int)) {
+	for dy := 0; dy < 4; dy++ {
+		for dx := 0; dx < 3; dx++ {
+			for dz := 0; dz < 3; dz++ {
+				middle := dy == 1 || dy == 2
+				if middle && dx == 1 && dz == 1 {
+					continue // 'A': air inside
+				}
+				meta := ironWallMeta
+				if middle && (dx == 1) != (dz == 1) {
+					meta = ironGaugeMeta // 'W': a gauge or valve
+				}
+				f(world.Pos(x+dx, y+dy, z+dz), dx+1, dy, dz+1, meta)
+			}
+		}
+	}
+}
+
+// ironTankBlocks are the blocks of the world's iron tanks.
+func ironTankBlocks(o Options) []Block {
+	var out []Block
+	for _, t := range o.IronTanks {
+		ironTankCells(t.X, t.Y, t.Z, func(p world.BlockPos, _, _, _, meta int) {
+			out = append(out, Block{X: p.X, Y: p.Y, Z: p.Z, Name: MetalTankBlock, Meta: meta})
+		})
+	}
+	return out
+}
+
+// addIronTanks makes a box for each iron tank at its master and maps its
+// blocks to the master.
+func (m *modWorld) addIronTanks(o Options, newBox func(world.BlockPos, string) *box) error {
+	m.irons = o.IronTanks
+	for _, t := range o.IronTanks {
+		if t.Water < 0 || t.Water > ironTankCapacity {
+			return fmt.Errorf("fakeserver: iron tank at %d,%d,%d holds %d mB, outside 0..%d", t.X, t.Y, t.Z, t.Water, ironTankCapacity)
+		}
+		b := newBox(t.Master(), layoutTank)
+		b.water, b.capacity, b.metal = t.Water, ironTankCapacity, true
+		ironTankCells(t.X, t.Y, t.Z, func(p world.BlockPos, _, _, _, _ int) { m.bricks[p] = t.Master() })
+	}
+	return nil
+}
+
+// RailcraftIronTank is an RC TILE_ENTITY payload of an iron tank block at
+// x, y, z with metadata meta, cell (px, py, pz) of a formed pattern-0 tank
+// (TileMultiBlock.writePacketData: hasMaster, pattern 0, the cell; then
+// TileTankBase.writePacketData: the colour byte, white, and the block's
+// own tank). water ≤ 0 is an empty tank (fluid id -1).
+func RailcraftIronTank(x, y, z, meta, px, py, pz int, water int) []byte {
+	b := []byte{modnet.RCTileEntity}
+	b = be32(b, int32(x))
+	b = be32(b, int32(y))
+	b = be32(b, int32(z))
+	b = be16(b, int16(meta))
+	b = append(b, 1, 0, byte(px), byte(py), byte(pz), whitePaint)
+	if water <= 0 {
+		return be16(b, -1)
+	}
+	b = be16(b, waterFluidID)
+	b = be32(b, int32(water))
+	return be32(b, whiteColor)
+}
+
+// ironMasterPacket is the tile message of an iron tank's master (cell 2,
+// 0, 2, a wall block) with the water its box holds now.
+func ironMasterPacket(b *box) *proto17.PluginMessage {
+	return &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
+		Data: RailcraftIronTank(b.pos.X, b.pos.Y, b.pos.Z, ironWallMeta, 2, 0, 2, b.water)}
+}
+
+// ironTankPacketsLocked are the tile messages of the iron tank blocks in
+// the given columns: every block's, the master's with its water. s.mu is
+// held.
+func (s *Server) ironTankPacketsLocked(in func(x, z int) bool) []proto17.Packet {
+	var out []proto17.Packet
+	m := s.mods
+	for _, t := range m.irons {
+		water := m.boxes[t.Master()].water
+		ironTankCells(t.X, t.Y, t.Z, func(p world.BlockPos, px, py, pz, meta int) {
+			if !in(p.X, p.Z) {
+				return
+			}
+			w := -1
+			if p == t.Master() {
+				w = water
+			}
+			out = append(out, &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
+				Data: RailcraftIronTank(p.X, p.Y, p.Z, meta, px, py, pz, w)})
+		})
+	}
+	return out
 }

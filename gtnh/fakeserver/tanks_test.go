@@ -112,3 +112,50 @@ func TestWaterTankClicksAndWindow(t *testing.T) {
 	assert.Equal(t, int32(20), c.openGui().GuiID)
 	assert.Equal(t, 999, amount())
 }
+
+// TestIronTankShapeAndData: the iron tank is pattern 0 of TileTankBase
+// (3×3 inside, 4 high): full bottom and top layers of walls, rings between
+// whose side centres are gauges, 34 blocks; every block's tile data
+// decodes as the client reads it, the master's with the water; the fluid
+// map decodes with water, lava and creosote under this server's ids.
+func TestIronTankShapeAndData(t *testing.T) {
+	tank := IronTank{X: 20, Y: 64, Z: 12, Water: 100000}
+	blocks := ironTankBlocks(Options{IronTanks: []IronTank{tank}})
+	metas := map[int]int{}
+	at := map[world.BlockPos]int{}
+	for _, b := range blocks {
+		require.Equal(t, MetalTankBlock, b.Name)
+		metas[b.Meta]++
+		at[world.Pos(b.X, b.Y, b.Z)] = b.Meta
+	}
+	assert.Equal(t, map[int]int{ironWallMeta: 26, ironGaugeMeta: 8}, metas)
+	assert.Equal(t, ironGaugeMeta, at[world.Pos(21, 65, 12)], "a side centre of a middle layer")
+	assert.Equal(t, ironWallMeta, at[world.Pos(20, 65, 12)], "a corner")
+	_, inside := at[world.Pos(21, 65, 13)]
+	assert.False(t, inside, "air inside")
+	assert.Equal(t, ironWallMeta, at[tank.Master()])
+
+	masters := 0
+	ironTankCells(tank.X, tank.Y, tank.Z, func(p world.BlockPos, px, py, pz, meta int) {
+		w := -1
+		if p == tank.Master() {
+			w = tank.Water
+		}
+		tile, err := modnet.DecodeRCTile(RailcraftIronTank(p.X, p.Y, p.Z, meta, px, py, pz, w))
+		require.NoError(t, err)
+		m, err := modnet.DecodeMetalTank(tile)
+		require.NoError(t, err, "block %v cell %d,%d,%d", p, px, py, pz)
+		if m.IsMaster() {
+			masters++
+			assert.Equal(t, tank.Master(), p)
+			assert.Equal(t, tank.Water, m.Amount())
+			assert.Equal(t, ironTankCapacity, m.Capacity())
+		}
+	})
+	assert.Equal(t, 1, masters)
+
+	fl, err := modnet.DecodeFluidIDMap(ForgeFluidIDMap())
+	require.NoError(t, err)
+	assert.Equal(t, map[int32]string{waterFluidID: "water", lavaFluidID: "lava", creosoteFluidID: "creosote"}, fl.Names)
+	assert.Len(t, fl.Defaults, 3)
+}

@@ -87,6 +87,7 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 	if f.NEID {
 		ore, ore2, machine, cokeOven, ironChest = oreIDNEID, ore2IDNEID, machineIDNEID, machineIDNEID+1, machineIDNEID+2
 	}
+	machineBeta := machine + 3
 	for _, e := range []struct {
 		kind string
 		id   int
@@ -98,6 +99,7 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 		{"item", metaItemID, MetaItem},
 		{"block", cokeOven, CokeOvenBlock}, {"item", cokeOven, CokeOvenBlock},
 		{"block", ironChest, IronChestBlock}, {"item", ironChest, IronChestBlock},
+		{"block", machineBeta, MetalTankBlock}, {"item", machineBeta, MetalTankBlock},
 		{"item", cokeItemID, CokeItem},
 	} {
 		if err := add(e.kind, e.id, e.name); err != nil {
@@ -133,6 +135,7 @@ var drops = map[string]string{
 	OreBlock2:             "-",
 	MachineBlock:          "-",
 	CokeOvenBlock:         "-",
+	MetalTankBlock:        "-",
 }
 
 // ruleFor returns the rule of a block name. The modded ore and machine of

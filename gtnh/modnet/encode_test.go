@@ -131,3 +131,25 @@ func encWaterTankBody(w WaterTank) []byte {
 func encWaterTank(w WaterTank) []byte {
 	return encRCTile(w.X, w.Y, w.Z, WaterTankMachineID, encWaterTankBody(w))
 }
+
+func encMetalTankBody(m MetalTank) []byte {
+	b := []byte{boolByte(m.Formed)}
+	if m.Formed {
+		b = append(b, byte(m.Pattern), byte(m.PatternX), byte(m.PatternY), byte(m.PatternZ))
+	}
+	b = append(b, byte(m.Color))
+	if m.Fluid == nil {
+		return be16(b, -1)
+	}
+	b = be16(b, m.Fluid.ID)
+	b = be32(b, m.Fluid.Amount)
+	return be32(b, m.Fluid.Color)
+}
+
+func encMetalTank(m MetalTank) []byte {
+	id := int16(IronTankWallID)
+	if m.Steel {
+		id = SteelTankWallID
+	}
+	return encRCTile(m.X, m.Y, m.Z, id, encMetalTankBody(m))
+}

@@ -154,6 +154,55 @@ func FuzzRCTile(f *testing.F) {
 	})
 }
 
+func FuzzFluidIDMap(f *testing.F) {
+	f.Add(encFluidIDMap([]fluidEntry{{"water", 1}, {"creosote", 42}}, []string{"minecraft:water", "railcraft:creosote"}))
+	f.Add(encFluidIDMap([]fluidEntry{{"water", 1}}, nil))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeFluidIDMap(data)
+		if err != nil {
+			return
+		}
+		if len(m.Names) > MaxFluids || len(m.Names)*5 > len(data) {
+			t.Fatalf("%d fluids from %d bytes", len(m.Names), len(data))
+		}
+		var entries []fluidEntry
+		for id, name := range m.Names {
+			entries = append(entries, fluidEntry{name, id})
+		}
+		again, err := DecodeFluidIDMap(encFluidIDMap(entries, m.Defaults))
+		if err != nil || !reflect.DeepEqual(again, m) {
+			t.Fatalf("map %+v → %+v, %v", m, again, err)
+		}
+	})
+}
+
+func FuzzMetalTank(f *testing.F) {
+	f.Add(encMetalTank(MetalTank{X: 20, Y: 64, Z: 4, Formed: true, PatternX: 2, PatternZ: 2, Color: 15,
+		Fluid: &TankFluid{ID: 1, Amount: 100000, Color: 0xffffff}}))
+	f.Add(encMetalTank(MetalTank{X: 1, Y: 2, Z: 3, Steel: true}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tile, err := DecodeRCTile(data)
+		if err != nil {
+			return
+		}
+		m, err := DecodeMetalTank(tile)
+		if err != nil {
+			return
+		}
+		tile.Body = encMetalTankBody(m)
+		again, err := DecodeMetalTank(tile)
+		if err != nil || !reflect.DeepEqual(again, m) {
+			t.Fatalf("tank %+v → %+v, %v", m, again, err)
+		}
+		if m.IsMaster() && (m.Amount() > m.Capacity() || m.Capacity() > MaxMetalTankCapacity) {
+			t.Fatalf("master holds %d of %d mB", m.Amount(), m.Capacity())
+		}
+		if a := m.Amount(); a < 0 || a > MaxMetalTankCapacity {
+			t.Fatalf("%d mB", a)
+		}
+	})
+}
+
 func FuzzWaterTank(f *testing.F) {
 	f.Add(encWaterTank(WaterTank{X: 10, Y: 70, Z: -5, Formed: true, PatternX: 2, PatternY: 1, PatternZ: 2,
 		Fluid: &TankFluid{ID: 1, Amount: 20000, Color: 0xffffff}}))
@@ -304,6 +353,21 @@ func TestWriteFuzzCorpus(t *testing.T) {
 			{encWaterTank(WaterTank{Formed: true, PatternX: 2, PatternY: 2, PatternZ: 2})},
 			{encWaterTank(WaterTank{Fluid: &TankFluid{ID: 1, Amount: -1}})},
 			{encRCTile(1, 2, 3, WaterTankMachineID, []byte{1, 0, 2, 1})},
+		},
+		"FuzzFluidIDMap": {
+			{encFluidIDMap([]fluidEntry{{"water", 1}, {"creosote", 42}}, []string{"minecraft:water", "railcraft:creosote"})},
+			{encFluidIDMap([]fluidEntry{{"water", 1}}, nil)},
+			{encFluidIDMap(nil, nil)},
+			{encFluidIDMap([]fluidEntry{{"water", 1}, {"water", 2}}, nil)},
+			{be32([]byte{ForgeFluidIDMap}, 1000)},
+		},
+		"FuzzMetalTank": {
+			{encMetalTank(MetalTank{X: 20, Y: 64, Z: 4, Formed: true, PatternX: 2, PatternZ: 2, Color: 15,
+				Fluid: &TankFluid{ID: 1, Amount: 100000, Color: 0xffffff}})},
+			{encMetalTank(MetalTank{X: 19, Y: 66, Z: 4, Formed: true, Pattern: 19, Steel: true, PatternX: 5, PatternY: 1, PatternZ: 5})},
+			{encMetalTank(MetalTank{X: 1, Y: 2, Z: 3, Steel: true})},
+			{encMetalTank(MetalTank{Formed: true, Pattern: 20, PatternX: 1, PatternZ: 1})},
+			{encRCTile(1, 2, 3, IronTankValveID, []byte{1, 4, 3, 0, 3, 0, 0, 1, 0, 0x04, 0x93, 0xe0, 0, 0, 0, 0})},
 		},
 		"FuzzRCGuiInteger": {
 			{encRCGuiInteger(RCGuiValue{WindowID: 3, DataID: 1, Value: 32000})},
