@@ -1,12 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,30 +22,14 @@ var steamBoiler = world.Pos(13, 64, 2)
 // returns the server, the exit code, the output and the trace's steps.
 func boilerRun(t *testing.T, goal string, mutate func(*fakeserver.Options)) (*fakeserver.Server, int, string, []loop.StepRecord) {
 	t.Helper()
-	const tick = 5 * time.Millisecond
-	o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-		{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32},
-		{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
-	fakeserver.SteamAge(&o)
+	o := steamAgeOptions("neid",
+		fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32},
+		fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
 	o.WaterTanks = nil
 	if mutate != nil {
 		mutate(&o)
 	}
-	srv, err := fakeserver.New(o)
-	require.NoError(t, err)
-	t.Cleanup(srv.Close)
-	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-		"--goal", goal, "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "4")
-	data, err := os.ReadFile(trace)
-	require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	var steps []loop.StepRecord
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var rec loop.StepRecord
-		require.NoError(t, json.Unmarshal([]byte(line), &rec))
-		steps = append(steps, rec)
-	}
-	return srv, code, out + errOut, steps
+	return steamAgeRun(t, o, goal, 4)
 }
 
 // TestRunRefillWaterTanksFullBoiler: the boiler is full, which the bot

@@ -1,12 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,30 +17,10 @@ import (
 // no contents: it has to open the oven to see what it holds.
 func cokeRun(t *testing.T, format string, output fakeserver.Item) (*fakeserver.Server, int, string, []loop.StepRecord) {
 	t.Helper()
-	const tick = 5 * time.Millisecond
-	o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-		{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32}}}
-	if format == "vanilla" {
-		o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
-	}
-	fakeserver.SteamAge(&o)
+	o := steamAgeOptions(format, fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32})
 	require.Len(t, o.CokeOvens, 1)
 	o.CokeOvens[0].Output = output
-	srv, err := fakeserver.New(o)
-	require.NoError(t, err)
-	t.Cleanup(srv.Close)
-	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-		"--goal", "run maintain_coke_ovens", "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "6")
-	data, err := os.ReadFile(trace)
-	require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	var steps []loop.StepRecord
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var rec loop.StepRecord
-		require.NoError(t, json.Unmarshal([]byte(line), &rec))
-		steps = append(steps, rec)
-	}
-	return srv, code, out + errOut, steps
+	return steamAgeRun(t, o, "run maintain_coke_ovens", 6)
 }
 
 // TestRunMaintainCokeOvensOnAFakeServer: `run maintain_coke_ovens` alone,

@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -61,13 +57,9 @@ func TestSteamAgeSkillsOnAFakeServer(t *testing.T) {
 	for _, format := range []struct{ name string }{{"neid"}, {"vanilla"}} {
 		for _, tc := range cases {
 			t.Run(format.name+"/"+tc.goal, func(t *testing.T) {
-				o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-					{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32},
-					{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
-				if format.name == "vanilla" {
-					o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
-				}
-				fakeserver.SteamAge(&o)
+				o := steamAgeOptions(format.name,
+					fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32},
+					fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
 				if tc.goal == "run refill_water_tanks" {
 					// The water tank, whose water the bot knows from its
 					// tile data, would take the buckets while the boiler
@@ -108,12 +100,8 @@ func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {
 	for _, format := range []string{"neid", "vanilla"} {
 		t.Run(format, func(t *testing.T) {
 			const tick = 5 * time.Millisecond
-			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-				{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32}}}
-			if format == "vanilla" {
-				o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
-			}
-			fakeserver.SteamAge(&o)
+			o := steamAgeOptions(format,
+				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32})
 			srv, err := fakeserver.New(o)
 			require.NoError(t, err)
 			defer srv.Close()
@@ -192,10 +180,9 @@ func TestSteelBoilerSkillsOnAFakeServer(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.goal, func(t *testing.T) {
-			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-				{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32},
-				{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
-			fakeserver.SteamAge(&o)
+			o := steamAgeOptions("neid",
+				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32},
+				fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
 			o.Boilers[0].Steel, o.Boilers[0].Water = true, 15500
 			o.WaterTanks = nil
 			srv, err := fakeserver.New(o)
@@ -216,27 +203,10 @@ func TestSteelBoilerSkillsOnAFakeServer(t *testing.T) {
 // the server, the exit code, the output and the trace's steps.
 func feedRun(t *testing.T, input fakeserver.Item) (*fakeserver.Server, int, string, []loop.StepRecord) {
 	t.Helper()
-	const tick = 5 * time.Millisecond
-	o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-		{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:coal", Count: 32}}}
-	fakeserver.SteamAge(&o)
+	o := steamAgeOptions("neid", fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32})
 	require.Len(t, o.CokeOvens, 1)
 	o.CokeOvens[0].Input = input
-	srv, err := fakeserver.New(o)
-	require.NoError(t, err)
-	t.Cleanup(srv.Close)
-	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-		"--goal", "run feed_coke_ovens", "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "6")
-	data, err := os.ReadFile(trace)
-	require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	var steps []loop.StepRecord
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var rec loop.StepRecord
-		require.NoError(t, json.Unmarshal([]byte(line), &rec))
-		steps = append(steps, rec)
-	}
-	return srv, code, out + errOut, steps
+	return steamAgeRun(t, o, "run feed_coke_ovens", 6)
 }
 
 // TestRunFeedCokeOvensOvenHoldsCoal: the oven already holds 10 coal, which

@@ -22,13 +22,9 @@ func TestRefillWaterTankOnAFakeServer(t *testing.T) {
 	tank := world.Pos(15, 64, 13)
 	for _, format := range []string{"neid", "vanilla"} {
 		t.Run(format, func(t *testing.T) {
-			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-				{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
-				{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
-			if format == "vanilla" {
-				o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
-			}
-			fakeserver.SteamAge(&o)
+			o := steamAgeOptions(format,
+				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
+				fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
 			// The boiler (6000 mB) is nearer, but its water is unknown
 			// until its window is opened: the bot looks into it and pours
 			// into the tank it knows.
@@ -61,13 +57,9 @@ func TestRefillIronTankOnAFakeServer(t *testing.T) {
 	iron := fakeserver.IronTank{X: 14, Y: 64, Z: 12, Water: 20000}
 	for _, format := range []string{"neid", "vanilla"} {
 		t.Run(format, func(t *testing.T) {
-			o := fakeserver.Options{TickDuration: tick, Inventory: []fakeserver.Item{
-				{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
-				{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, {Slot: 39, Name: "minecraft:water_bucket", Count: 1}}}
-			if format == "vanilla" {
-				o.Mods = fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid")
-			}
-			fakeserver.SteamAge(&o)
+			o := steamAgeOptions(format,
+				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
+				fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
 			o.Boilers, o.WaterTanks = nil, nil
 			o.IronTanks = []fakeserver.IronTank{iron}
 			srv, err := fakeserver.New(o)

@@ -106,18 +106,13 @@ func DecodeCokeOven(t RCTile) (CokeOven, error) {
 		return CokeOven{}, r.Err()
 	}
 	c := CokeOven{X: t.X, Y: t.Y, Z: t.Z}
-	c.Formed = r.Bool("hasMaster")
+	formed, pattern, x, y, z, patternAt, at := readMultiBlock(r)
+	c.Formed, c.Pattern, c.PatternX, c.PatternY, c.PatternZ = formed, pattern, x, y, z
 	if c.Formed {
-		at := r.Offset()
-		c.Pattern = r.I8("patternIndex")
 		if r.Err() == nil && c.Pattern != 0 {
 			// The coke oven has one pattern (TileCokeOven.patterns).
-			r.Failf("patternIndex", at, "pattern %d, the coke oven has only pattern 0", c.Pattern)
+			r.Failf("patternIndex", patternAt, "pattern %d, the coke oven has only pattern 0", c.Pattern)
 		}
-		at = r.Offset()
-		c.PatternX = r.I8("patternX")
-		c.PatternY = r.I8("patternY")
-		c.PatternZ = r.I8("patternZ")
 		// The oven's bricks fill cells 1..3 of the 5×5×5 pattern.
 		if r.Err() == nil && !(inBrick(c.PatternX) && inBrick(c.PatternY) && inBrick(c.PatternZ)) {
 			r.Failf("pattern position", at, "cell (%d,%d,%d) is not a brick of the pattern", c.PatternX, c.PatternY, c.PatternZ)

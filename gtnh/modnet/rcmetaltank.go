@@ -119,17 +119,12 @@ func DecodeMetalTank(t RCTile) (MetalTank, error) {
 		return MetalTank{}, r.Err()
 	}
 	m := MetalTank{X: t.X, Y: t.Y, Z: t.Z, Steel: steel}
-	m.Formed = r.Bool("hasMaster")
+	var patternAt, at int
+	m.Formed, m.Pattern, m.PatternX, m.PatternY, m.PatternZ, patternAt, at = readMultiBlock(r)
 	if m.Formed {
-		at := r.Offset()
-		m.Pattern = r.I8("patternIndex")
 		if r.Err() == nil && (m.Pattern < 0 || m.Pattern >= MetalTankPatterns) {
-			r.Failf("patternIndex", at, "pattern %d, the tanks have 0..%d", m.Pattern, MetalTankPatterns-1)
+			r.Failf("patternIndex", patternAt, "pattern %d, the tanks have 0..%d", m.Pattern, MetalTankPatterns-1)
 		}
-		at = r.Offset()
-		m.PatternX = r.I8("patternX")
-		m.PatternY = r.I8("patternY")
-		m.PatternZ = r.I8("patternZ")
 		if r.Err() == nil {
 			n, h, _ := metalPattern(m.Pattern)
 			// Inside the walls only the bottom and top layers are blocks
@@ -144,7 +139,7 @@ func DecodeMetalTank(t RCTile) (MetalTank, error) {
 			}
 		}
 	}
-	at := r.Offset()
+	at = r.Offset()
 	m.Color = r.I8("color")
 	if r.Err() == nil && (m.Color < 0 || m.Color > 15) {
 		r.Failf("color", at, "colour %d outside 0..15", m.Color)
@@ -156,21 +151,7 @@ func DecodeMetalTank(t RCTile) (MetalTank, error) {
 	if m.IsMaster() {
 		limit = m.Capacity()
 	}
-	at = r.Offset()
-	id := r.I16("fluidId")
-	if r.Err() == nil && id != -1 {
-		if id < 0 {
-			r.Failf("fluidId", at, "fluid id %d", id)
-		}
-		f := TankFluid{ID: id}
-		at = r.Offset()
-		f.Amount = r.I32("amount")
-		if r.Err() == nil && (f.Amount < 0 || int(f.Amount) > limit) {
-			r.Failf("amount", at, "%d mB is outside 0..%d", f.Amount, limit)
-		}
-		f.Color = r.I32("color")
-		m.Fluid = &f
-	}
+	m.Fluid = readTankFluid(r, limit)
 	if err := r.Finish(); err != nil {
 		return MetalTank{}, err
 	}

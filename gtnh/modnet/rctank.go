@@ -81,39 +81,58 @@ func DecodeWaterTank(t RCTile) (WaterTank, error) {
 		return WaterTank{}, r.Err()
 	}
 	w := WaterTank{X: t.X, Y: t.Y, Z: t.Z}
-	w.Formed = r.Bool("hasMaster")
+	var patternAt, at int
+	w.Formed, w.Pattern, w.PatternX, w.PatternY, w.PatternZ, patternAt, at = readMultiBlock(r)
 	if w.Formed {
-		at := r.Offset()
-		w.Pattern = r.I8("patternIndex")
 		if r.Err() == nil && w.Pattern != 0 {
-			r.Failf("patternIndex", at, "pattern %d, the water tank has only pattern 0", w.Pattern)
+			r.Failf("patternIndex", patternAt, "pattern %d, the water tank has only pattern 0", w.Pattern)
 		}
-		at = r.Offset()
-		w.PatternX = r.I8("patternX")
-		w.PatternY = r.I8("patternY")
-		w.PatternZ = r.I8("patternZ")
 		centre := w.PatternX == 2 && w.PatternY == 2 && w.PatternZ == 2
 		if r.Err() == nil && (!inBrick(w.PatternX) || !inBrick(w.PatternY) || !inBrick(w.PatternZ) || centre) {
 			r.Failf("pattern position", at, "cell (%d,%d,%d) is not a block of the tank", w.PatternX, w.PatternY, w.PatternZ)
 		}
 	}
-	at := r.Offset()
-	id := r.I16("fluidId")
-	if r.Err() == nil && id != -1 {
-		if id < 0 {
-			r.Failf("fluidId", at, "fluid id %d", id)
-		}
-		f := TankFluid{ID: id}
-		at = r.Offset()
-		f.Amount = r.I32("amount")
-		if r.Err() == nil && (f.Amount < 0 || f.Amount > WaterTankCapacity) {
-			r.Failf("amount", at, "%d mB is outside 0..%d", f.Amount, WaterTankCapacity)
-		}
-		f.Color = r.I32("color")
-		w.Fluid = &f
-	}
+	w.Fluid = readTankFluid(r, WaterTankCapacity)
 	if err := r.Finish(); err != nil {
 		return WaterTank{}, err
 	}
 	return w, nil
+}
+
+// readMultiBlock reads TileMultiBlock.writePacketData (Railcraft
+// common/blocks/machine/TileMultiBlock.java): bool hasMaster and, when set,
+// i8 pattern index and the block's i8 x, y, z cell in the pattern. It
+// returns the offsets of the pattern index and of the cell, for errors.
+func readMultiBlock(r *proto17.FieldReader) (formed bool, pattern, x, y, z int8, patternAt, cellAt int) {
+	formed = r.Bool("hasMaster")
+	if !formed {
+		return
+	}
+	patternAt = r.Offset()
+	pattern = r.I8("patternIndex")
+	cellAt = r.Offset()
+	x, y, z = r.I8("patternX"), r.I8("patternY"), r.I8("patternZ")
+	return
+}
+
+// readTankFluid reads one tank of TankManager.writePacketData (Railcraft
+// common/fluids/TankManager.java): i16 fluid id and, unless it is -1 (no
+// fluid, nil), i32 amount in mB (0..limit) and i32 colour.
+func readTankFluid(r *proto17.FieldReader, limit int) *TankFluid {
+	at := r.Offset()
+	id := r.I16("fluidId")
+	if r.Err() != nil || id == -1 {
+		return nil
+	}
+	if id < 0 {
+		r.Failf("fluidId", at, "fluid id %d", id)
+	}
+	f := TankFluid{ID: id}
+	at = r.Offset()
+	f.Amount = r.I32("amount")
+	if r.Err() == nil && (f.Amount < 0 || int(f.Amount) > limit) {
+		r.Failf("amount", at, "%d mB is outside 0..%d", f.Amount, limit)
+	}
+	f.Color = r.I32("color")
+	return &f
 }
