@@ -1,0 +1,81 @@
+package gtnh
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestIronTankWindowBeforeTheMap: an iron tank whose master's data came
+// before the server's fluid map has unknown contents; once the map names
+// its fluid, the open window's amount makes them known, a full tank's
+// amount (its capacity) included.
+func TestIronTankWindowBeforeTheMap(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	c, s := tankClient()
+	master := world.Pos(20, 64, 4)
+	c.rcMetalTank(s, metalTile(t, master, modnet.IronTankWallID, true, 0, 2, 0, 2, 1, 100000), master)
+	m, _ := machineAt(c, master)
+	require.True(t, m.ContentsUnknown, "no map: the fluid is not named")
+
+	c.onForge(s, fakeserver.ForgeFluidIDMap())
+	s.inv.open = newModContainer(3, d.Containers["railcraft_tank"])
+	s.inv.open.pos = &master
+	c.onRailcraft(s, fakeserver.RailcraftGuiInteger(3, 1, 576000))
+	m, _ = machineAt(c, master)
+	assert.False(t, m.ContentsUnknown, "the window showed the amount of a named fluid")
+	assert.Equal(t, world.FluidTank{Fluid: "water", Amount: 576000, Capacity: 576000}, m.Fluid("water"))
+	assert.Zero(t, c.Stats().Malformed["PluginMessage(RC)"], "a full tank is not malformed")
+}
+
+// TestTankWindowAtAnotherBlock: a tank window opened at an iron tank block
+// that is not the master reads no amount into the machine its slots made
+// there; a coke oven window's creosote does not go into a water tank at
+// its position.
+func TestTankWindowAtAnotherBlock(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	c, s := tankClient()
+	c.onForge(s, fakeserver.ForgeFluidIDMap())
+	wall := world.Pos(19, 67, 3)
+	c.rcMetalTank(s, metalTile(t, wall, modnet.IronTankWallID, true, 0, 1, 3, 1, -1, 0), wall)
+	c.state.Update(func(tx *world.Tx) {
+		tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: wall, Formed: true})
+	})
+	s.inv.open = newModContainer(3, d.Containers["railcraft_tank"])
+	s.inv.open.pos = &wall
+	c.onRailcraft(s, fakeserver.RailcraftGuiInteger(3, 1, 1000))
+	m, ok := machineAt(c, wall)
+	require.True(t, ok)
+	assert.Empty(t, m.Fluids, "not the master: the amount is not this block's")
+	assert.Equal(t, int64(1), c.Stats().Skipped["RC GUI_INTEGER (no water_tank known there)"])
+
+	tank := world.Pos(4, 4, 4)
+	c.state.Update(func(tx *world.Tx) {
+		tx.PutMachine(world.Machine{Kind: world.MachineWaterTank, Pos: tank, Formed: true})
+	})
+	s.inv.open = newModContainer(9, d.Containers["railcraft_coke_oven"])
+	s.inv.open.pos = &tank
+	c.onRailcraft(s, fakeserver.RailcraftGuiInteger(9, 1, 5000))
+	m, _ = machineAt(c, tank)
+	assert.Equal(t, world.MachineWaterTank, m.Kind)
+	assert.Empty(t, m.Fluids, "creosote is not a water tank's")
+	assert.Equal(t, int64(1), c.Stats().Skipped["RC GUI_INTEGER (no coke_oven known there)"])
+}
+
+// TestBoiledSinceNeverNegative: a reading from a later tick than now
+// (the tick counter is behind it) means nothing boiled, not water gained.
+func TestBoiledSinceNeverNegative(t *testing.T) {
+	for meta, spec := range coalBoilers {
+		assert.Zero(t, boiledSince(1000, 0, spec), "boiler %d", meta)
+		m := world.Machine{}
+		boilerState(&m, gtMachine{meta: meta, waterKnown: true, waterFloor: 2000, floorTick: 1000, readTick: 1000}, spec, 0)
+		assert.Equal(t, 2000, m.Fluid("water").Amount, "boiler %d", meta)
+	}
+}
