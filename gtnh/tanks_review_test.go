@@ -1,13 +1,16 @@
 package gtnh
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -77,5 +80,47 @@ func TestBoiledSinceNeverNegative(t *testing.T) {
 		m := world.Machine{}
 		boilerState(&m, gtMachine{meta: meta, waterKnown: true, waterFloor: 2000, floorTick: 1000, readTick: 1000}, spec, 0)
 		assert.Equal(t, 2000, m.Fluid("water").Amount, "boiler %d", meta)
+	}
+}
+
+// TestOpenTankWithBucketsInTheHotbar: open_container holds the last hotbar
+// slot when it is the only one without a bucket, and refuses to click the
+// tank when every hotbar slot holds one (the click would fill or empty the
+// held bucket instead of opening the window).
+func TestOpenTankWithBucketsInTheHotbar(t *testing.T) {
+	for _, free := range []bool{true, false} {
+		srv, c := steamAgeServer(t, false, func(o *fakeserver.Options) {
+			o.Inventory = nil
+			for i := range 9 {
+				if free && i == 8 {
+					continue
+				}
+				name := "minecraft:bucket"
+				if i%2 == 1 {
+					name = "minecraft:water_bucket"
+				}
+				o.Inventory = append(o.Inventory, fakeserver.Item{Slot: 36 + i, Name: name, Count: 1})
+			}
+		})
+		ctx := context.Background()
+		eventually(t, "the tank's water", func() bool {
+			return machine(t, c, world.MachineWaterTank, tankMaster).Fluid("water").Amount == 20000
+		})
+		r := c.Execute(ctx, action.MoveTo{Pos: world.Pos(15, 64, 10), Radius: 1})
+		require.Equal(t, ipc.OK, r.Code, r.Error)
+		r = c.Execute(ctx, action.OpenContainer{Pos: tankMaster})
+		if free {
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+			assert.Equal(t, "railcraft_tank", r.Details["container"])
+			r = c.Execute(ctx, action.CloseContainer{})
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+		} else {
+			assert.Equal(t, ipc.Rejected, r.Code)
+			assert.Contains(t, r.Error, "every hotbar slot holds a bucket or cell")
+		}
+		water, ok := srv.TankWater(tankMaster)
+		require.True(t, ok)
+		assert.Equal(t, 20000, water, "free slot %v: no bucket filled or emptied into the tank", free)
+		assert.Empty(t, srv.Kicks())
 	}
 }
