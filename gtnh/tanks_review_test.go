@@ -124,3 +124,37 @@ func TestOpenTankWithBucketsInTheHotbar(t *testing.T) {
 		assert.Empty(t, srv.Kicks())
 	}
 }
+
+// TestTankDataLeavesOtherMachines: a tank block's data and a tank window's
+// amount touch only a tank at their position: another machine known there
+// (the block was replaced since the tank's data came) stays as it is.
+func TestTankDataLeavesOtherMachines(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	c, s := tankClient()
+	c.onForge(s, fakeserver.ForgeFluidIDMap())
+	oven := func(p world.BlockPos) {
+		c.state.Update(func(tx *world.Tx) {
+			tx.PutMachine(world.Machine{Kind: world.MachineCokeOven, Pos: p, Formed: true})
+		})
+	}
+
+	// A water tank block that belongs to no tank, where a coke oven is.
+	p := world.Pos(7, 64, 7)
+	oven(p)
+	c.rcWaterTank(s, modnet.RCTile{X: 7, Y: 64, Z: 7, ID: modnet.WaterTankMachineID, Body: []byte{0, 0xff, 0xff}}, p)
+	m, ok := machineAt(c, p)
+	require.True(t, ok, "the coke oven stays")
+	assert.Equal(t, world.MachineCokeOven, m.Kind)
+
+	// An iron tank's master record, and a coke oven in the world there now.
+	master := world.Pos(20, 64, 4)
+	c.rcMetalTank(s, metalTile(t, master, modnet.IronTankWallID, true, 0, 2, 0, 2, 1, 100000), master)
+	oven(master)
+	s.inv.open = newModContainer(3, d.Containers["railcraft_tank"])
+	s.inv.open.pos = &master
+	c.onRailcraft(s, fakeserver.RailcraftGuiInteger(3, 1, 1000))
+	m, _ = machineAt(c, master)
+	assert.Equal(t, world.MachineCokeOven, m.Kind)
+	assert.Empty(t, m.Fluids, "a tank window's amount is not the oven's")
+}
