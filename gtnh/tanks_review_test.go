@@ -158,3 +158,49 @@ func TestTankDataLeavesOtherMachines(t *testing.T) {
 	assert.Equal(t, world.MachineCokeOven, m.Kind)
 	assert.Empty(t, m.Fluids, "a tank window's amount is not the oven's")
 }
+
+// TestTankBlocksLeaveWithTheirColumn: the water tank and iron tank blocks
+// the session keeps go with their column (the server sends their data
+// again if it comes back) and with the world; other columns' stay.
+func TestTankBlocksLeaveWithTheirColumn(t *testing.T) {
+	s := &session{mods: newModState()}
+	gone, kept := world.Pos(1<<4|3, 40, 2<<4|5), world.Pos(2<<4|3, 40, 1<<4|5)
+	for _, p := range []world.BlockPos{gone, kept} {
+		s.mods.tanks[p] = modnet.WaterTank{}
+		s.mods.metal[p] = modnet.MetalTank{}
+	}
+	s.mods.dropColumns(map[[2]int]bool{{1, 2}: true})
+	_, tank := s.mods.tanks[gone]
+	_, metal := s.mods.metal[gone]
+	assert.False(t, tank, "water tank block of the dropped column")
+	assert.False(t, metal, "iron tank block of the dropped column")
+	_, tank = s.mods.tanks[kept]
+	_, metal = s.mods.metal[kept]
+	assert.True(t, tank && metal, "the other column's")
+
+	s.mods.clearWorld()
+	assert.Empty(t, s.mods.tanks)
+	assert.Empty(t, s.mods.metal)
+}
+
+// TestIronTankBlocksBounded: the iron and steel tank blocks a session keeps
+// are bounded; a block past the bound is skipped, a known one still
+// updates.
+func TestIronTankBlocksBounded(t *testing.T) {
+	c, s := tankClient()
+	c.onForge(s, fakeserver.ForgeFluidIDMap())
+	for i := 0; i < maxModEntries; i++ {
+		s.mods.metal[world.Pos(i, 0, 1000)] = modnet.MetalTank{}
+	}
+	p := world.Pos(20, 64, 4)
+	c.rcMetalTank(s, metalTile(t, p, modnet.IronTankWallID, true, 0, 2, 0, 2, 1, 5000), p)
+	assert.Equal(t, int64(1), c.Stats().Skipped["mod state over limit"])
+	assert.Empty(t, c.State().Snapshot().Machines)
+	assert.Len(t, s.mods.metal, maxModEntries)
+
+	known := world.Pos(5, 0, 1000)
+	c.rcMetalTank(s, metalTile(t, known, modnet.IronTankWallID, true, 0, 2, 0, 2, 1, 5000), known)
+	m, ok := machineAt(c, known)
+	require.True(t, ok, "a block already known is updated")
+	assert.Equal(t, 5000, m.Fluid("water").Amount)
+}
