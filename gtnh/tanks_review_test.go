@@ -204,3 +204,19 @@ func TestIronTankBlocksBounded(t *testing.T) {
 	require.True(t, ok, "a block already known is updated")
 	assert.Equal(t, 5000, m.Fluid("water").Amount)
 }
+
+// TestOpenReturnsOnceTheTanksAreRead: open_container waits for a window's
+// tank amounts only until they are read, not for the whole answer time.
+func TestOpenReturnsOnceTheTanksAreRead(t *testing.T) {
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) { o.CokeOvens[0].Creosote = 12000 })
+	ctx := context.Background()
+	master := world.Pos(3, 64, 1)
+	machine(t, c, world.MachineCokeOven, master)
+	r := c.Execute(ctx, action.MoveTo{Pos: world.Pos(3, 64, 4), Radius: 1})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	start := c.ticks.Load()
+	r = c.Execute(ctx, action.OpenContainer{Pos: master})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	assert.Less(t, c.ticks.Load()-start, int64(answerTicks), "returned when the amounts came")
+	assert.Equal(t, 12000, machine(t, c, world.MachineCokeOven, master).Fluid("creosote").Amount)
+}
