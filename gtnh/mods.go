@@ -288,6 +288,7 @@ func (m *modState) dropColumns(cols map[[2]int]bool) {
 	maps.DeleteFunc(m.gtm, func(p world.BlockPos, _ gtMachine) bool { return in(p) })
 	maps.DeleteFunc(m.ovens, func(p world.BlockPos, _ modnet.CokeOven) bool { return in(p) })
 	maps.DeleteFunc(m.ores, func(p world.BlockPos, _ string) bool { return in(p) })
+	maps.DeleteFunc(m.tanks, func(p world.BlockPos, _ modnet.WaterTank) bool { return in(p) })
 	maps.DeleteFunc(m.metal, func(p world.BlockPos, _ modnet.MetalTank) bool { return in(p) })
 }
 
