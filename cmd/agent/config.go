@@ -171,6 +171,22 @@ func str(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string,
 	}
 }
 
+// intIn reads an integer key that must lie within lo..hi; a value outside
+// is an error naming the key and the range.
+func intIn(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string, lo, hi int, dst *int) {
+	v, ok := m[key]
+	if !ok {
+		return
+	}
+	p := strictyaml.Join(path, key)
+	if i, ok := d.Int(v.Value, p); ok {
+		if i < lo || i > hi {
+			d.Errorf(v.Value, p, "must be within %d..%d, got %d", lo, hi, i)
+		}
+		*dst = i
+	}
+}
+
 func dur(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string, dst *time.Duration) {
 	v, ok := m[key]
 	if !ok {
@@ -211,22 +227,8 @@ func decodeLLM(d *strictyaml.Decoder, n *yaml.Node, c *llm.Config) {
 	}
 	str(d, m, p, "embedding_model", &c.EmbeddingModel)
 	dur(d, m, p, "timeout", &c.Timeout)
-	if v, ok := m["max_calls"]; ok {
-		if i, ok := d.Int(v.Value, "llm.max_calls"); ok {
-			if i < 1 || i > 100 {
-				d.Errorf(v.Value, "llm.max_calls", "must be within 1..100, got %d", i)
-			}
-			c.MaxCalls = i
-		}
-	}
-	if v, ok := m["max_corrections"]; ok {
-		if i, ok := d.Int(v.Value, "llm.max_corrections"); ok {
-			if i < 1 || i > 20 {
-				d.Errorf(v.Value, "llm.max_corrections", "must be within 1..20, got %d", i)
-			}
-			c.MaxCorrections = i
-		}
-	}
+	intIn(d, m, p, "max_calls", 1, 100, &c.MaxCalls)
+	intIn(d, m, p, "max_corrections", 1, 20, &c.MaxCorrections)
 	if v, ok := m["mode"]; ok {
 		var mode string
 		if mode, ok = d.String(v.Value, "llm.mode"); ok {
@@ -276,14 +278,7 @@ func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
 			s.CommandsPerMinute = f
 		}
 	}
-	if v, ok := m["view_distance"]; ok {
-		if i, ok := d.Int(v.Value, "server.view_distance"); ok {
-			if i < 2 || i > 32 {
-				d.Errorf(v.Value, "server.view_distance", "must be within 2..32, got %d", i)
-			}
-			s.ViewDistance = i
-		}
-	}
+	intIn(d, m, p, "view_distance", 2, 32, &s.ViewDistance)
 	dur(d, m, p, "tick", &s.Tick)
 	if v, ok := m["break_factor"]; ok {
 		if f, ok := d.Float(v.Value, "server.break_factor"); ok {
