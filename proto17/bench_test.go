@@ -134,16 +134,18 @@ func formatName(f Formats) string {
 //	          the client does; reports allocs/column, alloc-B/column and
 //	          mem-B/column (world.Column.MemBytes of the decoded columns)
 //	overhead  inflate-only into a reused buffer, inflate-only into new
-//	          memory of the column's size, and decode, of every packet back
-//	          to back in a rotating order, each timed on its own so machine
-//	          drift cancels: inflate-ms, inflate-fresh-ms and decode-ms per
-//	          256 columns; parse-% is the decode time on top of inflate into
-//	          the reused (cache-hot) buffer, parse-fresh-% on top of inflate
-//	          into new memory — the floor for a decoder that keeps the
-//	          blocks, as the client must; parse-p50-% and
-//	          parse-fresh-p50-% are the medians of the same figures taken
-//	          a column at a time, which the other load of a busy machine
-//	          moves much less
+//	          memory of the column's size, inflate-only into new memory of
+//	          the sizes the decoder keeps (inflateKept), and decode, of every
+//	          packet back to back in a rotating order, each timed on its own
+//	          so machine drift cancels: inflate-ms, inflate-fresh-ms,
+//	          inflate-kept-ms and decode-ms per 256 columns; parse-% is the
+//	          decode time on top of inflate into the reused (cache-hot)
+//	          buffer, parse-fresh-% on top of inflate into new memory of the
+//	          column's size, parse-kept-% on top of inflate into the memory
+//	          the decoder keeps — the parse alone, since both write the same
+//	          new memory; the -p50-% figures are the medians of the same
+//	          figures taken a column at a time, which the other load of a
+//	          busy machine moves much less
 //	compact   decode, then the palette form of every raw section, the work
 //	          State.CompactChunks defers: compact-ms per 256 columns,
 //	          compact-us/section and mem-B/column once compacted
@@ -168,6 +170,41 @@ func (d *ChunkDecoder) inflateOnly(p *ChunkData, buf []byte) error {
 		return err
 	}
 	if err := d.read(buf[:l.size]); err != nil {
+		return err
+	}
+	return d.close()
+}
+
+// inflateKept inflates a Chunk Data payload as ChunkData does, into memory
+// of the sizes the decoder keeps, without looking at a byte: the block ids
+// and add arrays into one new allocation, keptMeta bytes of the metadata
+// copied into a second (the metadata bytes the decoder kept of this
+// packet), everything else into buf. Decode over this is the parse alone:
+// what the decoder adds to inflating into the memory it must keep.
+func (d *ChunkDecoder) inflateKept(p *ChunkData, buf []byte, keptMeta int) error {
+	l := columnLayout(d.Formats, p.PrimaryMask, p.AddMask, true, p.GroundUp)
+	if err := d.open(p.PacketName(), p.Data, l.size); err != nil {
+		return err
+	}
+	nIDs := l.n * l.idBytes
+	blocks := make([]byte, nIDs+l.nAdd*nibbleBytes)
+	if err := d.read(blocks[:nIDs]); err != nil {
+		return err
+	}
+	meta := buf[:l.n*l.metaBytes]
+	if err := d.read(meta); err != nil {
+		return err
+	}
+	if keptMeta > 0 {
+		copy(make([]byte, keptMeta), meta)
+	}
+	if err := d.read(buf[:l.add-l.light]); err != nil {
+		return err
+	}
+	if err := d.read(blocks[nIDs:]); err != nil {
+		return err
+	}
+	if err := d.read(buf[:l.size-l.bio]); err != nil {
 		return err
 	}
 	return d.close()
@@ -198,17 +235,25 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 	}
 	// Warm up: one pass sizes the heap, so the timed passes see a running
 	// client's steady state rather than the page faults of a growing heap.
+	// It also notes the metadata bytes the decoder keeps of each packet.
+	keptMeta := make(map[*ChunkData]int, len(set.packets))
 	for _, p := range set.packets {
 		inflate(p)
 		decode(p)
+		keptMeta[p] = d.keptMeta
+	}
+	inflateKept := func(p *ChunkData) {
+		if err := d.inflateKept(p, buf, keptMeta[p]); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.SetBytes(int64(set.raw))
 	b.ReportAllocs()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	mallocs, allocB := ms.Mallocs, ms.TotalAlloc
-	var tInflate, tFresh, tDecode, tCompact time.Duration
-	var ratios, freshRatios []float64 // overhead: decode over inflate, a column at a time
+	var tInflate, tFresh, tKept, tDecode, tCompact time.Duration
+	var ratios, freshRatios, keptRatios []float64 // overhead: decode over inflate, a column at a time
 	memBytes, packedBytes, sections := 0, 0, 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -222,19 +267,20 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 					memBytes += col.MemBytes()
 				}
 			case "overhead":
-				// The three in a rotating order, each timed on its own.
-				fns := [3]func(p *ChunkData){inflate, inflateFresh, func(p *ChunkData) { decode(p) }}
-				ts := [3]*time.Duration{&tInflate, &tFresh, &tDecode}
-				var dt [3]time.Duration
-				for k := range 3 {
-					m := (i + j + k) % 3
+				// The four in a rotating order, each timed on its own.
+				fns := [4]func(p *ChunkData){inflate, inflateFresh, inflateKept, func(p *ChunkData) { decode(p) }}
+				ts := [4]*time.Duration{&tInflate, &tFresh, &tKept, &tDecode}
+				var dt [4]time.Duration
+				for k := range 4 {
+					m := (i + j + k) % 4
 					t0 := time.Now()
 					fns[m](p)
 					dt[m] = time.Since(t0)
 					*ts[m] += dt[m]
 				}
-				ratios = append(ratios, float64(dt[2])/float64(dt[0]))
-				freshRatios = append(freshRatios, float64(dt[2])/float64(dt[1]))
+				ratios = append(ratios, float64(dt[3])/float64(dt[0]))
+				freshRatios = append(freshRatios, float64(dt[3])/float64(dt[1]))
+				keptRatios = append(keptRatios, float64(dt[3])/float64(dt[2]))
 			case "compact":
 				col := decode(p)
 				t0 := time.Now()
@@ -276,6 +322,9 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 		med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
 		b.ReportMetric(100*(med(ratios)-1), "parse-p50-%")
 		b.ReportMetric(100*(med(freshRatios)-1), "parse-fresh-p50-%")
+		b.ReportMetric(perN(tKept), "inflate-kept-ms")
+		b.ReportMetric(100*float64(tDecode-tKept)/float64(tKept), "parse-kept-%")
+		b.ReportMetric(100*(med(keptRatios)-1), "parse-kept-p50-%")
 	case "compact":
 		b.ReportMetric(perN(tCompact), "compact-ms")
 		if sections > 0 {

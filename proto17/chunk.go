@@ -235,6 +235,10 @@ type ChunkDecoder struct {
 	packet  string // the packet being inflated
 	got     int    // bytes inflated so far
 	want    int    // bytes the masks announce
+	// keptMeta is the metadata bytes the last column read kept; the
+	// benchmarks use it to inflate into memory of the sizes the decoder
+	// keeps.
+	keptMeta int
 }
 
 // NewChunkDecoder returns a decoder for the given formats.
@@ -471,6 +475,7 @@ func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out 
 		}
 		k++
 	}
+	d.keptMeta = keep
 	if keep > 0 {
 		kept := make([]byte, keep)
 		off := 0
