@@ -540,10 +540,21 @@ func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out 
 	return col, nil
 }
 
-// uniform reports whether every 8-byte word of b equals w. It stops at the
-// first word that differs, so on a mixed section it costs a few loads.
+// uniform reports whether every 8-byte word of b equals w. It compares
+// eight words a step (one branch for 64 bytes) and stops at the first step
+// that differs, so on a mixed section it costs a few loads.
 func uniform(b []byte, w uint64) bool {
-	for i := 0; i+8 <= len(b); i += 8 {
+	i := 0
+	for ; i+64 <= len(b); i += 64 {
+		c := b[i : i+64 : i+64]
+		if (binary.LittleEndian.Uint64(c[0:])^w)|(binary.LittleEndian.Uint64(c[8:])^w)|
+			(binary.LittleEndian.Uint64(c[16:])^w)|(binary.LittleEndian.Uint64(c[24:])^w)|
+			(binary.LittleEndian.Uint64(c[32:])^w)|(binary.LittleEndian.Uint64(c[40:])^w)|
+			(binary.LittleEndian.Uint64(c[48:])^w)|(binary.LittleEndian.Uint64(c[56:])^w) != 0 {
+			return false
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
 		if binary.LittleEndian.Uint64(b[i:]) != w {
 			return false
 		}

@@ -595,3 +595,30 @@ func TestNEIDMetaKindAndNibbles(t *testing.T) {
 		}
 	}
 }
+
+// TestUniformEveryByte changes each byte of arrays of the sizes the decoder
+// checks (and of sizes that are not a multiple of 64) and checks that
+// uniform and zeroWords see it, wherever it falls in a step of eight words.
+func TestUniformEveryByte(t *testing.T) {
+	for _, n := range []int{8, 56, 72, 136, 2048, 4096, 8192} {
+		for _, fill := range []byte{0, 0x11, 0xA7} {
+			b := bytes.Repeat([]byte{fill}, n)
+			if !uniform(b, broadcast(fill)) {
+				t.Fatalf("n %d fill %#x: uniform array reported mixed", n, fill)
+			}
+			if zeroWords(b) != (fill == 0) {
+				t.Fatalf("n %d fill %#x: zeroWords %v", n, fill, zeroWords(b))
+			}
+			for i := range b {
+				b[i] = fill ^ 0x40
+				if uniform(b, broadcast(fill)) {
+					t.Fatalf("n %d fill %#x: byte %d differs, uniform says not", n, fill, i)
+				}
+				if fill == 0 && zeroWords(b) {
+					t.Fatalf("n %d: byte %d set, zeroWords says all zero", n, i)
+				}
+				b[i] = fill
+			}
+		}
+	}
+}

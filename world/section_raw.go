@@ -79,11 +79,7 @@ func NewVanillaSection(ids, meta, add []byte) *Section {
 	if add == nil && zeroBytes(ids) {
 		return NewEmptySection()
 	}
-	return &Section{bits: kind, raw: &rawArrays{
-		ids:  ids[:VanillaIDBytes:VanillaIDBytes],
-		meta: meta[:vanillaMetaBytes:vanillaMetaBytes],
-		add:  add,
-	}}
+	return newRawSection(kind, ids[:VanillaIDBytes:VanillaIDBytes], meta[:vanillaMetaBytes:vanillaMetaBytes], add)
 }
 
 // NewNEIDSection returns a section that reads its blocks from NotEnoughIds
@@ -97,10 +93,7 @@ func NewNEIDSection(ids, meta []byte) *Section {
 	if zeroBytes(ids) {
 		return NewEmptySection()
 	}
-	return &Section{bits: bitsRawNEID, raw: &rawArrays{
-		ids:  ids[:NEIDIDBytes:NEIDIDBytes],
-		meta: meta[:NEIDMetaBytes:NEIDMetaBytes],
-	}}
+	return newRawSection(bitsRawNEID, ids[:NEIDIDBytes:NEIDIDBytes], meta[:NEIDMetaBytes:NEIDMetaBytes], nil)
 }
 
 // NewNEIDNibbleSection returns a section that reads NotEnoughIds block ids
@@ -122,10 +115,23 @@ func NewNEIDNibbleSection(ids, meta []byte) *Section {
 	if zeroBytes(ids) {
 		return NewEmptySection()
 	}
-	return &Section{bits: bitsRawNEIDNibble, raw: &rawArrays{
-		ids:  ids[:NEIDIDBytes:NEIDIDBytes],
-		meta: meta[:NibbleBytes:NibbleBytes],
-	}}
+	return newRawSection(bitsRawNEIDNibble, ids[:NEIDIDBytes:NEIDIDBytes], meta[:NibbleBytes:NibbleBytes], nil)
+}
+
+// rawSection is a raw section and its arrays in one allocation: a decoded
+// column makes one for each section that is not uniform, and they live and
+// die together (nothing else points at the arrays' header).
+type rawSection struct {
+	s Section
+	r rawArrays
+}
+
+// newRawSection returns a raw section of the given kind over the arrays.
+func newRawSection(kind uint8, ids, meta, add []byte) *Section {
+	x := &rawSection{}
+	x.r.ids, x.r.meta, x.r.add = ids, meta, add
+	x.s.bits, x.s.raw = kind, &x.r
+	return &x.s
 }
 
 func checkLen(name string, b []byte, want int) {
@@ -137,6 +143,16 @@ func checkLen(name string, b []byte, want int) {
 // zeroBytes reports whether every byte of b is zero, a word at a time.
 func zeroBytes(b []byte) bool {
 	i := 0
+	// Eight words a step: one branch for 64 bytes.
+	for ; i+64 <= len(b); i += 64 {
+		c := b[i : i+64 : i+64]
+		if binary.LittleEndian.Uint64(c[0:])|binary.LittleEndian.Uint64(c[8:])|
+			binary.LittleEndian.Uint64(c[16:])|binary.LittleEndian.Uint64(c[24:])|
+			binary.LittleEndian.Uint64(c[32:])|binary.LittleEndian.Uint64(c[40:])|
+			binary.LittleEndian.Uint64(c[48:])|binary.LittleEndian.Uint64(c[56:]) != 0 {
+			return false
+		}
+	}
 	for ; i+8 <= len(b); i += 8 {
 		if binary.LittleEndian.Uint64(b[i:]) != 0 {
 			return false

@@ -804,3 +804,21 @@ func TestRawSectionNilMetaIsSharedZeros(t *testing.T) {
 		})
 	}
 }
+
+// TestZeroBytesEveryByte sets each byte of arrays of the section sizes (and
+// of sizes that are not a multiple of 8 or 64) and checks zeroBytes sees it.
+func TestZeroBytesEveryByte(t *testing.T) {
+	for _, n := range []int{0, 3, 8, 13, 64, 77, NibbleBytes, VanillaIDBytes, NEIDIDBytes} {
+		b := make([]byte, n)
+		if !zeroBytes(b) {
+			t.Fatalf("n %d: all zero reported non-zero", n)
+		}
+		for i := range b {
+			b[i] = 0x80
+			if zeroBytes(b) {
+				t.Fatalf("n %d: byte %d set, zeroBytes says all zero", n, i)
+			}
+			b[i] = 0
+		}
+	}
+}
