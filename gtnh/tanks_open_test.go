@@ -1,0 +1,124 @@
+package gtnh
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestIronTankWindowNamesTheFluid: an iron tank whose fluid the server's
+// map does not name is a fluid_tank of unknown contents, and opening its
+// window does not make it "known, no fluids": its slots say nothing of the
+// fluid, and a window fluid id outside the map keeps it unknown. A window
+// fluid id the map names (window property 0) names the tank's fluid with
+// the window's amount, whichever of the two comes first, over what the
+// master's data said; an empty window (-1, 0 mB) is an empty water_tank.
+func TestIronTankWindowNamesTheFluid(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	c, s := tankClient()
+	c.onForge(s, fakeserver.ForgeFluidIDMap()) // water 1, lava 2, creosote 42
+	master := world.Pos(20, 64, 4)
+	c.rcMetalTank(s, metalTile(t, master, modnet.IronTankWallID, true, 0, 2, 0, 2, 99, 7000), master)
+	m, ok := machineAt(c, master)
+	require.True(t, ok)
+	require.True(t, m.ContentsUnknown, "fluid 99 is not in the map")
+	require.Equal(t, world.MachineFluidTank, m.Kind)
+
+	open := func(id uint8) {
+		s.inv.open = newModContainer(id, d.Containers["railcraft_tank"])
+		s.inv.open.pos = &master
+		s.inv.open.synced = true
+		c.syncInventory(s)
+	}
+	prop := func(id uint8, v int16) {
+		require.NoError(t, c.handle(s, &proto17.WindowProperty{WindowID: id, Property: 0, Value: v}))
+	}
+	amount := func(id uint8, v int32) { c.onRailcraft(s, fakeserver.RailcraftGuiInteger(id, 1, v)) }
+
+	open(3)
+	m, _ = machineAt(c, master)
+	assert.True(t, m.ContentsUnknown, "the window's slots do not name the fluid")
+	assert.Equal(t, world.MachineFluidTank, m.Kind)
+	prop(3, 99)
+	amount(3, 7000)
+	c.syncInventory(s)
+	m, _ = machineAt(c, master)
+	assert.True(t, m.ContentsUnknown, "the window's fluid id is not in the map either")
+	assert.Empty(t, m.Fluids)
+
+	// Another window on the tank, now of lava: the property first.
+	open(4)
+	prop(4, 2)
+	amount(4, 3000)
+	m, _ = machineAt(c, master)
+	assert.False(t, m.ContentsUnknown)
+	assert.Equal(t, world.MachineFluidTank, m.Kind)
+	assert.Equal(t, map[string]world.FluidTank{"lava": {Fluid: "lava", Amount: 3000, Capacity: 576000}}, m.Fluids)
+
+	// The amount first, then the property: creosote, though the master's
+	// data said lava.
+	c.rcMetalTank(s, metalTile(t, master, modnet.IronTankWallID, true, 0, 2, 0, 2, 2, 1000), master)
+	open(5)
+	amount(5, 4000)
+	prop(5, 42)
+	m, _ = machineAt(c, master)
+	assert.Equal(t, map[string]world.FluidTank{"creosote": {Fluid: "creosote", Amount: 4000, Capacity: 576000}}, m.Fluids)
+	assert.False(t, m.ContentsUnknown)
+
+	// Emptied: the window says -1 and 0 mB.
+	open(6)
+	prop(6, -1)
+	amount(6, 0)
+	m, _ = machineAt(c, master)
+	assert.Equal(t, world.MachineWaterTank, m.Kind)
+	assert.Equal(t, world.FluidTank{Fluid: "water", Capacity: 576000}, m.Fluid("water"))
+	assert.False(t, m.ContentsUnknown)
+
+	// Properties of another window, or that are no tank's fluid id, are
+	// skipped and change nothing.
+	skipped := c.Stats().Skipped["WindowProperty"]
+	require.NoError(t, c.handle(s, &proto17.WindowProperty{WindowID: 9, Property: 0, Value: 2}))
+	require.NoError(t, c.handle(s, &proto17.WindowProperty{WindowID: 6, Property: 3, Value: 2}))
+	require.NoError(t, c.handle(s, &proto17.WindowProperty{WindowID: 6, Property: -3, Value: 2}))
+	assert.Equal(t, skipped+3, c.Stats().Skipped["WindowProperty"])
+	m, _ = machineAt(c, master)
+	assert.Equal(t, world.MachineWaterTank, m.Kind)
+}
+
+// TestTankWindowSlotsAloneKnowNothing: a tank window's slots make a tank
+// machine at its position when none is known there, of unknown contents
+// (not an empty tank); the Railcraft water tank's amount makes them known.
+func TestTankWindowSlotsAloneKnowNothing(t *testing.T) {
+	d, err := modnet.DefaultData()
+	require.NoError(t, err)
+	c, s := tankClient()
+	pos := world.Pos(8, 64, 8)
+	s.inv.open = newModContainer(3, d.Containers["railcraft_tank"])
+	s.inv.open.pos = &pos
+	s.inv.open.synced = true
+	c.syncInventory(s)
+	m, ok := machineAt(c, pos)
+	require.True(t, ok)
+	assert.Equal(t, world.MachineWaterTank, m.Kind)
+	assert.True(t, m.ContentsUnknown)
+
+	// A water tank's master data that has not come yet: its blocks say it
+	// is formed, mastered here.
+	tile, err := modnet.DecodeRCTile(fakeserver.RailcraftWaterTank(pos.X-1, pos.Y, pos.Z-1, 1, 1, 1, -1))
+	require.NoError(t, err)
+	c.rcWaterTank(s, tile, world.Pos(pos.X-1, pos.Y, pos.Z-1))
+	m, _ = machineAt(c, pos)
+	require.True(t, m.ContentsUnknown)
+	c.onRailcraft(s, fakeserver.RailcraftGuiInteger(3, 1, 12000))
+	c.syncInventory(s)
+	m, _ = machineAt(c, pos)
+	assert.False(t, m.ContentsUnknown, "the window's amount")
+	assert.Equal(t, 12000, m.Fluid("water").Amount)
+}
