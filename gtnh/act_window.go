@@ -130,15 +130,23 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 		}
 	}
 	x.c.mu.Unlock()
+	// read says whether what the window was waited for came in time: the
+	// window is open all the same (the action's effect), but its contents
+	// are then what the world model knew before, not what the window shows.
+	read := true
 	if tanks > 0 {
-		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks }); err != nil {
+		got, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks })
+		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the tanks at %v", pos))
 		}
+		read = got
 	}
 	if boiler {
-		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.waterSeen }); err != nil {
+		got, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.waterSeen })
+		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the boiler's water at %v", pos))
 		}
+		read = read && got
 	}
 	x.c.syncInventory(x.s)
 	x.c.mu.Lock()
@@ -152,6 +160,11 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 		details["container"] = o.layout.Kind
 	}
 	x.c.mu.Unlock()
+	if tanks > 0 || boiler {
+		details["contents_read"] = read
+		x.c.log.Debug().Stringer("pos", pos).Bool("contents_read", read).Int("tanks", tanks).Bool("boiler", boiler).
+			Msg("opened a window with contents to read")
+	}
 	return ipc.Result{Code: ipc.OK, Details: details}
 }
 

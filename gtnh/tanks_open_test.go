@@ -1,13 +1,16 @@
 package gtnh
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -121,4 +124,59 @@ func TestTankWindowSlotsAloneKnowNothing(t *testing.T) {
 	m, _ = machineAt(c, pos)
 	assert.False(t, m.ContentsUnknown, "the window's amount")
 	assert.Equal(t, 12000, m.Fluid("water").Amount)
+}
+
+// TestOpenSaysWhetherContentsWereRead: open_container on a window with
+// contents to wait for (a Railcraft window's tank amounts, a coal boiler's
+// water bar) says whether they came ("contents_read"); a server that never
+// sends them (here: sends them broken) still leaves the window open (ok),
+// with contents_read false and the machine's contents as unknown as before.
+// A window with nothing to wait for has no contents_read.
+func TestOpenSaysWhetherContentsWereRead(t *testing.T) {
+	oven, boiler, chest := world.Pos(3, 64, 1), world.Pos(13, 64, 2), world.Pos(10, 64, 12)
+	for _, tc := range []struct {
+		name     string
+		pos      world.BlockPos
+		from     world.BlockPos
+		withhold fakeserver.Stage
+		want     any // contents_read, nil for none
+	}{
+		{"coke oven", oven, world.Pos(3, 64, 4), fakeserver.StageNone, true},
+		{"coke oven withheld", oven, world.Pos(3, 64, 4), fakeserver.StageTankGui, false},
+		{"boiler", boiler, world.Pos(13, 64, 4), fakeserver.StageNone, true},
+		{"boiler withheld", boiler, world.Pos(13, 64, 4), fakeserver.StageBoilerGui, false},
+		{"chest", chest, world.Pos(10, 64, 10), fakeserver.StageNone, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+				o.CokeOvens[0].Creosote = 12000
+				o.Faults = fakeserver.Faults{TruncateAt: tc.withhold}
+			})
+			ctx := context.Background()
+			r := c.Execute(ctx, action.MoveTo{Pos: tc.from, Radius: 1})
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+			r = c.Execute(ctx, action.OpenContainer{Pos: tc.pos})
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+			got, has := r.Details["contents_read"]
+			if tc.want == nil {
+				assert.False(t, has, "nothing to wait for: %v", r.Details)
+				return
+			}
+			assert.Equal(t, tc.want, got)
+			var m world.Machine
+			for _, mc := range c.State().Snapshot().Machines {
+				if mc.Pos == tc.pos {
+					m = mc
+				}
+			}
+			switch {
+			case tc.pos == boiler:
+				assert.Equal(t, tc.want == false, m.ContentsUnknown, "the boiler's water was read: %v", tc.want)
+			case tc.want == true:
+				assert.Equal(t, 12000, m.Fluid("creosote").Amount)
+			default:
+				assert.Zero(t, m.Fluid("creosote").Amount, "no amount came")
+			}
+		})
+	}
 }
