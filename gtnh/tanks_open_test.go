@@ -180,3 +180,84 @@ func TestOpenSaysWhetherContentsWereRead(t *testing.T) {
 		})
 	}
 }
+
+// gtLavaCell is GregTech's lava cell (gt.metaitem.01 damage 30700), a fluid
+// container the fake server knows and the shipped item tags do not.
+var gtLavaCell = fakeserver.Item{Name: fakeserver.MetaItem, Damage: 30700, Count: 1}
+
+// TestOpenTankHoldingAFluidContainer: open_container on an empty iron tank
+// (which takes any fluid) with a fluid container in hand opens the window
+// and pours nothing in. With an empty hotbar slot the bot holds it,
+// whatever it held (a lava bucket, a GregTech cell the client does not
+// know as a container, an axe); with none it holds the first item that is
+// not a known fluid container.
+func TestOpenTankHoldingAFluidContainer(t *testing.T) {
+	item := func(slot int, it fakeserver.Item) fakeserver.Item { it.Slot = 36 + slot; return it }
+	lava := fakeserver.Item{Name: "minecraft:lava_bucket", Count: 1}
+	axe := fakeserver.Item{Name: "minecraft:iron_axe", Count: 1}
+	coal := fakeserver.Item{Name: "minecraft:coal", Count: 16}
+	full := func(first fakeserver.Item) []fakeserver.Item {
+		inv := []fakeserver.Item{item(0, first), item(1, axe)}
+		for i := 2; i < 9; i++ {
+			inv = append(inv, item(i, coal))
+		}
+		return inv
+	}
+	for _, tc := range []struct {
+		name string
+		inv  []fakeserver.Item
+		held int // the hotbar slot held when the window opened
+	}{
+		{"lava bucket, an empty slot", []fakeserver.Item{item(0, lava), item(1, axe), item(2, coal)}, 3},
+		{"gregtech cell, an empty slot", []fakeserver.Item{item(0, gtLavaCell), item(1, axe), item(2, coal)}, 3},
+		{"axe, an empty slot", []fakeserver.Item{item(0, axe), item(1, lava)}, 2},
+		{"lava bucket, no empty slot", full(lava), 1},
+		{"axe, no empty slot", full(axe), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tank := fakeserver.IronTank{X: ironTank.X, Y: ironTank.Y, Z: ironTank.Z}
+			srv, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+				o.IronTanks = []fakeserver.IronTank{tank}
+				o.Inventory = tc.inv
+			})
+			master := tank.Master()
+			machine(t, c, world.MachineWaterTank, master)
+			ctx := context.Background()
+			r := c.Execute(ctx, action.MoveTo{Pos: world.Pos(21, 64, 10), Radius: 1})
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+			r = c.Execute(ctx, action.OpenContainer{Pos: master})
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+			assert.Equal(t, "railcraft_tank", r.Details["container"])
+			assert.Equal(t, tc.held, c.State().Snapshot().Inventory.Held)
+			fluid, amount, ok := srv.TankContents(master)
+			require.True(t, ok)
+			assert.Equal(t, "", fluid, "nothing poured")
+			assert.Zero(t, amount)
+			assert.Empty(t, srv.Kicks())
+		})
+	}
+}
+
+// TestIronTankOfLavaThroughItsWindow: the fake server's iron tank of lava
+// is a fluid_tank of lava from its master's data, and stays one, with the
+// window's amount, once its window (fluid id property, then the amount)
+// has been opened and read.
+func TestIronTankOfLavaThroughItsWindow(t *testing.T) {
+	tank := fakeserver.IronTank{X: ironTank.X, Y: ironTank.Y, Z: ironTank.Z, Water: 5000, Fluid: "lava"}
+	_, c := steamAgeServer(t, true, func(o *fakeserver.Options) { o.IronTanks = []fakeserver.IronTank{tank} })
+	master := tank.Master()
+	lava := world.FluidTank{Fluid: "lava", Amount: 5000, Capacity: 576000}
+	m := machine(t, c, world.MachineFluidTank, master)
+	assert.Equal(t, lava, m.Fluid("lava"))
+	ctx := context.Background()
+	for _, a := range []action.Action{action.MoveTo{Pos: world.Pos(21, 64, 10), Radius: 1}, action.OpenContainer{Pos: master}} {
+		r := c.Execute(ctx, a)
+		require.Equal(t, ipc.OK, r.Code, r.Error)
+		if _, ok := a.(action.OpenContainer); ok {
+			assert.Equal(t, true, r.Details["contents_read"])
+		}
+	}
+	m = machine(t, c, world.MachineFluidTank, master)
+	assert.False(t, m.ContentsUnknown)
+	assert.Equal(t, map[string]world.FluidTank{"lava": lava}, m.Fluids)
+}

@@ -68,11 +68,8 @@ func TestWaterTankClicksAndWindow(t *testing.T) {
 	wi := untilType[*proto17.WindowItems](c)
 	assert.Equal(t, uint8(g.WindowID), wi.WindowID)
 	assert.Len(t, wi.Items, 38)
-	prop := c.until("Window Property", func(p proto17.Packet) bool {
-		u, ok := p.(*unknown)
-		return ok && u.id == proto17.IDClientboundWindowProperty
-	})
-	assert.Equal(t, []byte{byte(g.WindowID), 0, 0, 0, waterFluidID}, prop.(*unknown).payload)
+	prop := untilType[*proto17.WindowProperty](c)
+	assert.Equal(t, proto17.WindowProperty{WindowID: uint8(g.WindowID), Property: 0, Value: waterFluidID}, *prop)
 	for _, want := range []struct {
 		data  uint8
 		value int32
