@@ -156,3 +156,74 @@ func TestIronTankShapeAndData(t *testing.T) {
 	assert.Equal(t, map[int32]string{waterFluidID: "water", lavaFluidID: "lava", creosoteFluidID: "creosote"}, fl.Names)
 	assert.Len(t, fl.Defaults, 3)
 }
+
+// TestTankClicksWithOtherContainers: FluidHelper.handleRightClick with the
+// other fluid containers the server knows. A lava bucket on the water tank
+// (a FilteredTank of water) pours nothing and the GUI opens; on an empty
+// iron tank it pours in and comes back empty, and so does GregTech's lava
+// cell, which leaves an empty cell; an empty bucket takes a bucket of lava
+// out, and the master sends its data, naming lava, after each.
+func TestTankClicksWithOtherContainers(t *testing.T) {
+	o := Options{Inventory: []Item{{Slot: 36, Name: "minecraft:lava_bucket", Count: 1},
+		{Slot: 37, Name: MetaItem, Damage: 30700, Count: 1}, {Slot: 38, Name: "minecraft:bucket", Count: 1}}}
+	SteamAge(&o)
+	iron := IronTank{X: 20, Y: 64, Z: 12}
+	o.IronTanks = []IronTank{iron}
+	s := newServer(t, o)
+	c, _ := enter(t, s, "bot")
+	id := func(name string) int16 { n, ok := s.IDs().ItemID(name); require.True(t, ok); return int16(n) }
+	click := func(p world.BlockPos) {
+		c.write(&proto17.PlayerBlockPlacement{X: int32(p.X), Y: uint8(p.Y), Z: int32(p.Z), Face: proto17.FaceNorth})
+	}
+	contents := func(master world.BlockPos) (string, int) {
+		f, a, ok := s.TankContents(master)
+		require.True(t, ok)
+		return f, a
+	}
+
+	c.moveTo(15.5, 64, 10.5)
+	click(world.Pos(15, 65, 12))
+	g := c.openGui()
+	assert.Equal(t, int32(20), g.GuiID, "the water tank takes no lava: its GUI opens")
+	f, a := contents(o.WaterTanks[0].Master())
+	assert.Equal(t, "water", f)
+	assert.Equal(t, o.WaterTanks[0].Water, a)
+	c.write(&proto17.ServerboundCloseWindow{WindowID: uint8(g.WindowID)})
+
+	c.moveTo(21.5, 64, 10.5)
+	gauge := world.Pos(21, 65, 12)
+	master := func() modnet.MetalTank {
+		t.Helper()
+		p := c.until("the iron tank master's data", func(p proto17.Packet) bool {
+			pm, ok := p.(*proto17.PluginMessage)
+			return ok && pm.Channel == modnet.RailcraftChannel && len(pm.Data) > 0 && pm.Data[0] == modnet.RCTileEntity
+		})
+		tile, err := modnet.DecodeRCTile(p.(*proto17.PluginMessage).Data)
+		require.NoError(t, err)
+		m, err := modnet.DecodeMetalTank(tile)
+		require.NoError(t, err)
+		return m
+	}
+	for _, step := range []struct {
+		hotbar int16
+		after  proto17.Slot
+		amount int
+	}{
+		{0, proto17.Slot{ID: id("minecraft:bucket"), Count: 1}, 1000},
+		{1, proto17.Slot{ID: id(EmptyCell), Count: 1}, 2000},
+		{2, proto17.Slot{ID: id("minecraft:lava_bucket"), Count: 1}, 1000},
+	} {
+		c.write(&proto17.ServerboundHeldItemChange{Slot: step.hotbar})
+		click(gauge)
+		ss := untilType[*proto17.SetSlot](c)
+		assert.Equal(t, step.after, ss.Item, "hotbar %d", step.hotbar)
+		f, a := contents(iron.Master())
+		assert.Equal(t, "lava", f)
+		assert.Equal(t, step.amount, a)
+		m := master()
+		require.True(t, m.IsMaster())
+		require.NotNil(t, m.Fluid)
+		assert.Equal(t, lavaFluidID, int(m.Fluid.ID))
+		assert.Equal(t, step.amount, m.Amount())
+	}
+}
