@@ -93,6 +93,16 @@ func TestIronTankWindowNamesTheFluid(t *testing.T) {
 	assert.Equal(t, skipped+3, c.Stats().Skipped["WindowProperty"])
 	m, _ = machineAt(c, master)
 	assert.Equal(t, world.MachineWaterTank, m.Kind)
+
+	// A known tank whose window names a fluid the map does not: unknown
+	// again, not the empty water tank it was.
+	open(7)
+	prop(7, 99)
+	amount(7, 2000)
+	m, _ = machineAt(c, master)
+	assert.True(t, m.ContentsUnknown)
+	assert.Equal(t, world.MachineFluidTank, m.Kind)
+	assert.Empty(t, m.Fluids)
 }
 
 // TestTankWindowSlotsAloneKnowNothing: a tank window's slots make a tank
