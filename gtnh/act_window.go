@@ -204,22 +204,20 @@ func (x *act) emptyHanded() (ipc.Result, bool) {
 	}
 	held := x.s.inv.held
 	free := -1
-	switch {
-	case empty(held):
+	if empty(held) {
 		free = held
-	default:
-		for i := 0; i < 9 && free < 0; i++ {
-			if empty(i) {
-				free = i
-			}
+	}
+	for i := 0; i < 9 && free < 0; i++ {
+		if empty(i) {
+			free = i
 		}
-		if free < 0 && !fluidContainer(held) {
-			free = held
-		}
-		for i := 0; i < 9 && free < 0; i++ {
-			if !fluidContainer(i) {
-				free = i
-			}
+	}
+	if free < 0 && !fluidContainer(held) {
+		free = held
+	}
+	for i := 0; i < 9 && free < 0; i++ {
+		if !fluidContainer(i) {
+			free = i
 		}
 	}
 	x.c.mu.Unlock()
