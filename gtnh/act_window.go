@@ -130,15 +130,23 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 		}
 	}
 	x.c.mu.Unlock()
+	// read says whether what the window was waited for came in time: the
+	// window is open all the same (the action's effect), but its contents
+	// are then what the world model knew before, not what the window shows.
+	read := true
 	if tanks > 0 {
-		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks }); err != nil {
+		got, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks })
+		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the tanks at %v", pos))
 		}
+		read = got
 	}
 	if boiler {
-		if _, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.waterSeen }); err != nil {
+		got, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.waterSeen })
+		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the boiler's water at %v", pos))
 		}
+		read = read && got
 	}
 	x.c.syncInventory(x.s)
 	x.c.mu.Lock()
@@ -152,44 +160,66 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 		details["container"] = o.layout.Kind
 	}
 	x.c.mu.Unlock()
+	if tanks > 0 || boiler {
+		details["contents_read"] = read
+		x.c.log.Debug().Stringer("pos", pos).Bool("contents_read", read).Int("tanks", tanks).Bool("boiler", boiler).
+			Msg("opened a window with contents to read")
+	}
 	return ipc.Result{Code: ipc.OK, Details: details}
 }
 
+// fluidContainerTags are the item tags (config/tags.yaml) of the fluid
+// containers the client knows: buckets and cells of water, full or empty,
+// and the other items Forge's fluid container registry knows.
+var fluidContainerTags = []string{"container_empty", "container_water", "fluid_container"}
+
 // emptyHanded makes sure the player does not hold a fluid container
-// (a bucket or cell, full or empty) before a click meant to open a window:
-// Railcraft's tanks and coke ovens treat that click as filling or emptying
-// the container and open no GUI (TileTankWater and TileTankBase
-// .blockActivated, FluidHelper.handleRightClick; TileCokeOven.blockActivated
-// opens nothing while a container is held), so opening a water tank with
-// an empty bucket in hand would take a bucket of its water. It holds the
-// first hotbar slot that is empty or holds something else.
+// before a click meant to open a window: Railcraft's tanks and coke ovens
+// treat that click as filling or emptying any container held, a lava
+// bucket or a GregTech cell as well as a water bucket, and open no GUI
+// (TileTankWater and TileTankBase.blockActivated,
+// FluidHelper.handleRightClick; TileCokeOven.blockActivated opens nothing
+// while a container is held), so opening an iron tank with a lava cell in
+// hand would pour the lava in. Only an empty hand is sure to be safe (the
+// client cannot know every mod's containers), so a hand holding anything
+// takes the first empty hotbar slot. With none empty it keeps the held
+// item, or takes the first hotbar slot, that is not a known fluid
+// container (fluidContainerTags).
 func (x *act) emptyHanded() (ipc.Result, bool) {
 	tags := world.DefaultTags()
 	x.c.mu.Lock()
 	ids := x.c.state.Resolver().IDs()
+	empty := func(i int) bool { return x.s.inv.player[invHotbar+i].Empty() }
 	fluidContainer := func(i int) bool {
 		st := toStack(x.s.inv.player[invHotbar+i], ids)
 		if st.Empty() {
 			return false
 		}
 		for _, t := range tags.ItemTags(st.ID, st.Meta) {
-			if t == "container_empty" || t == "container_water" {
+			if slices.Contains(fluidContainerTags, t) {
 				return true
 			}
 		}
 		return false
 	}
-	free := -1
-	if fluidContainer(x.s.inv.held) {
-		for i := 0; i < 9 && free < 0; i++ {
-			if !fluidContainer(i) {
-				free = i
-			}
-		}
-	} else {
-		free = x.s.inv.held
-	}
 	held := x.s.inv.held
+	free := -1
+	if empty(held) {
+		free = held
+	}
+	for i := 0; i < 9 && free < 0; i++ {
+		if empty(i) {
+			free = i
+		}
+	}
+	if free < 0 && !fluidContainer(held) {
+		free = held
+	}
+	for i := 0; i < 9 && free < 0; i++ {
+		if !fluidContainer(i) {
+			free = i
+		}
+	}
 	x.c.mu.Unlock()
 	switch {
 	case free < 0:

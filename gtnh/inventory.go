@@ -51,6 +51,33 @@ type container struct {
 	tanksSeen int
 	// waterSeen: a coal boiler's water bar (ModularUI) arrived for it.
 	waterSeen bool
+	// rcTanks is what a Railcraft window sent of its tanks, by the
+	// GUI_INTEGER data id of their amount (3i+1 for tank i); only tanks
+	// its layout names are kept.
+	rcTanks map[int]*rcTank
+}
+
+// rcTank is what an open Railcraft window sent of one of its tanks
+// (TankManager.initGuiData and updateGuiData): the fluid id as window
+// property 3i, the amount as RC GUI_INTEGER 3i+1.
+type rcTank struct {
+	fluid, amount         int32
+	fluidSeen, amountSeen bool
+}
+
+// rcTank returns the record of the tank whose amount has GUI_INTEGER data
+// id dataID, making it. Client.mu is held; the caller checked that the
+// layout names the tank, which bounds the map.
+func (o *container) rcTank(dataID int) *rcTank {
+	if o.rcTanks == nil {
+		o.rcTanks = map[int]*rcTank{}
+	}
+	t, ok := o.rcTanks[dataID]
+	if !ok {
+		t = &rcTank{}
+		o.rcTanks[dataID] = t
+	}
+	return t
 }
 
 // newContainer is a vanilla window with n own slots, then the player's.

@@ -341,6 +341,8 @@ func (c *Client) handle(s *session, p proto17.Packet) error {
 		c.onSetSlot(s, p)
 	case *proto17.WindowItems:
 		c.onWindowItems(s, p)
+	case *proto17.WindowProperty:
+		c.onWindowProperty(s, p)
 	case *proto17.ConfirmTransaction:
 		c.mu.Lock()
 		s.confirm(confirmKey{p.WindowID, p.Action}, p.Accepted)
@@ -871,9 +873,18 @@ func (c *Client) syncInventory(s *session) {
 				m.Kind = old.Kind // an iron tank of another fluid stays a fluid_tank
 			}
 
-			if old, ok := tx.Machine(m.Pos); ok && old.Kind == m.Kind {
+			old, ok := tx.Machine(m.Pos)
+			switch {
+			case ok && old.Kind == m.Kind && isTankKind(old.Kind):
+				// A tank's window slots say nothing of its fluid: the
+				// tile data or the window's tank values do.
+				old.Slots = m.Slots
+				m = old
+			case ok && old.Kind == m.Kind:
 				old.Slots, old.ContentsUnknown = m.Slots, waterUnknown
 				m = old
+			case isTankKind(m.Kind):
+				m.ContentsUnknown = true
 			}
 			tx.PutMachine(m)
 		}

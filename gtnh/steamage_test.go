@@ -697,7 +697,8 @@ func TestBoilerWindowShowsWaterSteamHeat(t *testing.T) {
 	var m world.Machine
 	eventually(t, "the boiler window's values", func() bool {
 		m = machine(t, c, world.MachineSteamBoiler, boiler)
-		return m.Fluid("steam").Amount == 4000
+		// The temperature bar comes after the steam and water bars.
+		return m.Fluid("steam").Amount == 4000 && m.Temperature > 101
 	})
 	// The water is a lower bound from the moment it was read, lowered by
 	// at most 0.75 mB a second: a few ticks later still above 5990.

@@ -152,8 +152,15 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 		return
 	}
 	name, spec, ok := o.layout.TankForGuiInteger(int(v.DataID))
+	var window *int32 // the fluid id the window sent for this tank
 	if ok {
 		o.tanksSeen++
+		t := o.rcTank(int(v.DataID))
+		t.amount, t.amountSeen = v.Value, true
+		if t.fluidSeen {
+			id := t.fluid
+			window = &id
+		}
 		c.notifyLocked()
 	}
 	kind, pos := o.layout.Machine, *o.pos
@@ -170,7 +177,7 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 		return
 	}
 	if isMetal {
-		c.metalTankAmount(metal, fluids, v.Value)
+		c.metalTankAmount(metal, fluids, window, v.Value)
 		return
 	}
 	if !tank {
@@ -190,6 +197,7 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 		}
 		known = true
 		setFluid(&m, name, int(v.Value), spec.Capacity)
+		m.ContentsUnknown = false
 		tx.PutMachine(m)
 	})
 	if !known {
@@ -197,6 +205,43 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 		return
 	}
 	c.notify()
+}
+
+// onWindowProperty reads a vanilla Window Property for the open window.
+// Railcraft sends a tank's fluid id as property 3i of a window whose
+// tank i's amount is GUI_INTEGER 3i+1 (TankManager.initGuiData, on
+// opening, before the amount; updateGuiData when the fluid changes): it is
+// kept with the window, and for an iron or steel tank's window it names the
+// tank's fluid through the server's fluid map, with the amount once that
+// came. Other properties (a coke oven's cook times, a furnace's progress)
+// and other windows' are skipped.
+func (c *Client) onWindowProperty(s *session, p *proto17.WindowProperty) {
+	c.mu.Lock()
+	o := s.inv.open
+	if o == nil || o.id != p.WindowID || o.layout == nil || o.pos == nil || p.Property < 0 || p.Property%3 != 0 {
+		c.mu.Unlock()
+		c.skip(p.PacketName())
+		return
+	}
+	dataID := int(p.Property) + 1
+	if _, _, ok := o.layout.TankForGuiInteger(dataID); !ok {
+		c.mu.Unlock()
+		c.skip(p.PacketName())
+		return
+	}
+	t := o.rcTank(dataID)
+	t.fluid, t.fluidSeen = int32(p.Value), true
+	amount, haveAmount := t.amount, t.amountSeen
+	pos := *o.pos
+	metal, isMetal := s.mods.metal[pos]
+	isMetal = isMetal && metal.IsMaster() && o.layout.Machine == world.MachineWaterTank
+	fluids := s.fluids
+	c.notifyLocked()
+	c.mu.Unlock()
+	if isMetal && haveAmount {
+		id := int32(p.Value)
+		c.metalTankAmount(metal, fluids, &id, amount)
+	}
 }
 
 // onForge reads a FORGE channel message: the server's fluid id map
@@ -288,34 +333,57 @@ func isTankKind(kind string) bool {
 }
 
 // metalTankAmount applies an open iron or steel tank window's amount (tank
-// 0's GUI_INTEGER) to the tank at its master: the fluid is the one the
-// master's tile data named (the window's fluid id comes as a window
-// property, which the client does not read). An amount for a tank whose
-// data said empty or named no known fluid waits for the tile data, which
-// the tank sends again when its fluid changes (TileTankBase.syncClient).
-func (c *Client) metalTankAmount(m modnet.MetalTank, fluids modnet.FluidIDMap, value int32) {
+// 0's GUI_INTEGER) to the tank at its master. The fluid is the one the
+// window named (window property 0, window non-nil; -1 is empty), else the
+// one the master's tile data named. A fluid the server's fluid map does not
+// name, or an amount in a tank said to be empty, leaves the tank's contents
+// unknown; the tile data, which the tank sends again when its fluid changes
+// (TileTankBase.syncClient), or the window's next values may name it.
+func (c *Client) metalTankAmount(m modnet.MetalTank, fluids modnet.FluidIDMap, window *int32, value int32) {
 	if value < 0 || int(value) > m.Capacity() {
 		c.modMalformed("PluginMessage(RC)", &proto17.Error{Packet: "RC GUI_INTEGER", Field: "value", Offset: 3,
 			Err: proto17.Invalidf("%d mB in a tank of %d mB", value, m.Capacity())})
 		return
 	}
-	name, known := "water", true
-	if m.Fluid != nil {
-		name, known = fluids.Name(int32(m.Fluid.ID))
+	id, named := int32(-1), false
+	switch {
+	case window != nil:
+		id, named = *window, *window >= 0
+	case m.Fluid != nil:
+		id, named = int32(m.Fluid.ID), true
+	}
+	name, known := "water", true // an empty tank is a water tank
+	if named {
+		name, known = fluids.Name(id)
 	} else if value > 0 {
 		known = false
 	}
+	pos := world.Pos(int(m.X), int(m.Y), int(m.Z))
 	if !known {
+		// Whatever was known of the tank is not its contents now: a
+		// fluid_tank of unknown contents, as its tile data would make it.
 		c.skip("RC GUI_INTEGER (the tank's fluid is not known)")
+		c.state.Update(func(tx *world.Tx) {
+			mc, ok := tx.Machine(pos)
+			if !ok || !isTankKind(mc.Kind) {
+				return
+			}
+			mc.Kind, mc.Fluids, mc.ContentsUnknown = world.MachineFluidTank, nil, true
+			tx.PutMachine(mc)
+		})
+		c.notify()
 		return
 	}
-	pos := world.Pos(int(m.X), int(m.Y), int(m.Z))
 	c.state.Update(func(tx *world.Tx) {
 		mc, ok := tx.Machine(pos)
 		if !ok || !isTankKind(mc.Kind) {
 			return
 		}
-		setFluid(&mc, name, int(value), m.Capacity())
+		mc.Kind = world.MachineWaterTank
+		if name != "water" {
+			mc.Kind = world.MachineFluidTank
+		}
+		mc.Fluids = map[string]world.FluidTank{name: {Fluid: name, Amount: int(value), Capacity: m.Capacity()}}
 		mc.ContentsUnknown = false
 		tx.PutMachine(mc)
 	})

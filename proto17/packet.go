@@ -73,6 +73,7 @@ var registry = map[registryKey]map[int32]func() Packet{
 		IDClientboundCloseWindow:           func() Packet { return new(CloseWindow) },
 		IDClientboundSetSlot:               func() Packet { return new(SetSlot) },
 		IDClientboundWindowItems:           func() Packet { return new(WindowItems) },
+		IDClientboundWindowProperty:        func() Packet { return new(WindowProperty) },
 		IDClientboundConfirmTransaction:    func() Packet { return new(ConfirmTransaction) },
 		IDClientboundPluginMessage:         func() Packet { return new(PluginMessage) },
 		IDClientboundDisconnect:            func() Packet { return new(Disconnect) },

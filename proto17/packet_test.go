@@ -90,6 +90,7 @@ func packetCases(t testing.TB) []packetCase {
 		{"SetSlot", Play, Clientbound, &SetSlot{WindowID: -1, Slot: -1, Item: slot}},
 		{"SetSlotEmpty", Play, Clientbound, &SetSlot{WindowID: 0, Slot: 36}},
 		{"WindowItems", Play, Clientbound, &WindowItems{WindowID: 0, Items: []Slot{{}, slot, {ID: 17, Count: 64, Damage: 3}, {}}}},
+		{"WindowProperty", Play, Clientbound, &WindowProperty{WindowID: 3, Property: 0, Value: -1}},
 		{"ConfirmTransaction", Play, Clientbound, &ConfirmTransaction{WindowID: 1, Action: -7, Accepted: false}},
 		{"PluginMessage", Play, Clientbound, &PluginMessage{Channel: "FML|HS", Data: []byte{0, 2, 0, 0, 0, 0}}},
 		{"PluginMessageLarge", Play, Clientbound, &PluginMessage{Channel: "FML|HS", Data: make([]byte, 0x8123)}},

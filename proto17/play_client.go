@@ -788,6 +788,37 @@ func (p *WindowItems) DecodePayload(data []byte, f Formats) error {
 	return r.finish()
 }
 
+// WindowProperty (0x31) sets one numeric property of an open window
+// (S31PacketWindowProperty: u8 window id, i16 property, i16 value; the
+// client's Container.updateProgressBar applies it). Vanilla uses it for a
+// furnace's progress and a brewing stand's; Railcraft for a tank's fluid id
+// (TankManager.initGuiData, property 3i for tank i).
+type WindowProperty struct {
+	WindowID uint8
+	Property int16
+	Value    int16
+}
+
+// PacketID implements Packet.
+func (*WindowProperty) PacketID() int32 { return IDClientboundWindowProperty }
+
+// PacketName implements Packet.
+func (*WindowProperty) PacketName() string { return "WindowProperty" }
+
+// AppendPayload implements Packet.
+func (p *WindowProperty) AppendPayload(b []byte, _ Formats) ([]byte, error) {
+	return appendI16(appendI16(append(b, p.WindowID), p.Property), p.Value), nil
+}
+
+// DecodePayload implements Packet.
+func (p *WindowProperty) DecodePayload(data []byte, _ Formats) error {
+	r := newReader(p.PacketName(), data)
+	p.WindowID = r.u8("window id")
+	p.Property = r.i16("property")
+	p.Value = r.i16("value")
+	return r.finish()
+}
+
 // ConfirmTransaction (0x32) accepts or rejects a window click; a rejected
 // click must be acknowledged with ServerboundConfirmTransaction.
 type ConfirmTransaction struct {

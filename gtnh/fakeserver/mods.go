@@ -138,7 +138,10 @@ type box struct {
 	pos    world.BlockPos
 	layout modnet.ContainerLayout
 	slots  []proto17.Slot // the container's own slots, by window slot; player slots unused
-	water  int            // a boiler's or a water tank's water, mB
+	water  int            // a boiler's or a water tank's water, mB; an iron tank's fluid
+	// fluid is what an iron tank holds when not water ("" for water or
+	// nothing; see tankFluid).
+	fluid string
 	// capacity is a tank's capacity, mB; metal marks an iron tank.
 	capacity int
 	metal    bool

@@ -138,35 +138,91 @@ func (s *Server) tankPacketsLocked(in func(x, z int) bool) []proto17.Packet {
 	return out
 }
 
-// tankClickLocked is FluidHelper.handleRightClick on a water tank (called
-// from TileTankWater.blockActivated with the tank's TankManager, so any
-// side takes water): a water bucket is poured in when the tank has room for
-// any of it (the tank takes what fits; the bucket comes back empty); an
-// empty bucket is filled from a tank holding a bucket's worth. It reports
-// whether the click was handled; otherwise the block opens its GUI
-// (TileMachineBase.blockActivated).
+// fluidItem is an item stack kind: a registry name and its damage.
+type fluidItem struct {
+	name   string
+	damage int
+}
+
+// filledContainers are the full fluid containers this server's
+// FluidContainerRegistry knows, with the fluid (a bucket's worth, 1000 mB)
+// and the empty container they leave: Forge 1.7.10 registers the water and
+// lava buckets (FluidContainerRegistry's static block); GregTech registers
+// its cells, gt.metaitem.01 damage 30000 + the material's id
+// (GT_MetaGenerated_Item_01's prefix list has cell 31st; Materials.Lava is
+// 700), emptied into IC2's empty cell (ItemList.Cell_Empty).
+var filledContainers = map[fluidItem]struct {
+	fluid string
+	empty fluidItem
+}{
+	{"minecraft:water_bucket", 0}: {"water", fluidItem{"minecraft:bucket", 0}},
+	{"minecraft:lava_bucket", 0}:  {"lava", fluidItem{"minecraft:bucket", 0}},
+	{MetaItem, 30700}:             {"lava", fluidItem{EmptyCell, 0}},
+}
+
+// filledWith returns the full container an empty one becomes with a fluid
+// (FluidContainerRegistry.fillFluidContainer).
+func filledWith(empty fluidItem, fluid string) (fluidItem, bool) {
+	for full, c := range filledContainers {
+		if c.empty == empty && c.fluid == fluid {
+			return full, true
+		}
+	}
+	return fluidItem{}, false
+}
+
+// tankFluid is the fluid a tank box holds ("" when empty).
+func (b *box) tankFluid() string {
+	if b.water <= 0 {
+		return ""
+	}
+	if b.fluid == "" {
+		return "water"
+	}
+	return b.fluid
+}
+
+// tankClickLocked is FluidHelper.handleRightClick on a Railcraft tank
+// (called from TileTankWater and TileTankBase.blockActivated with the
+// tank's TankManager, so any side): a full container the tank takes
+// (StandardTank.fill: its own fluid or any into an empty tank; the water
+// tank is a FilteredTank of water) is poured in when the tank has room for
+// any of it (the tank takes what fits; the container comes back empty); an
+// empty container is filled from a tank holding a container's worth of a
+// fluid it can hold. It reports whether the click was handled; otherwise
+// (a full container the tank does not take included: handleRightClick
+// tries the drain only for an item that is not full) the block opens its
+// GUI (TileMachineBase.blockActivated).
 func (c *conn) tankClickLocked(out *outbox, b *box) bool {
 	s := c.s
 	sl, held := c.heldLocked()
 	slot := hotbarFirst + c.held
-	switch held {
-	case "minecraft:water_bucket":
+	item := fluidItem{held, int(sl.Damage)}
+	put := func(it fluidItem) proto17.Slot {
+		id, _ := s.ids.ItemID(it.name)
+		return proto17.Slot{ID: int16(id), Count: 1, Damage: int16(it.damage)}
+	}
+	if full, ok := filledContainers[item]; ok {
+		fluid := b.tankFluid()
+		if fluid != "" && fluid != full.fluid || !b.metal && full.fluid != "water" {
+			return false
+		}
 		used := min(bucketMB, b.capacity-b.water)
 		if used <= 0 {
 			return false
 		}
 		b.water += used
-		id, _ := s.ids.ItemID("minecraft:bucket")
-		c.inv[slot] = proto17.Slot{ID: int16(id), Count: 1}
-	case "minecraft:bucket":
-		if b.water < bucketMB {
+		b.fluid = full.fluid
+		c.inv[slot] = put(full.empty)
+	} else {
+		fluid := b.tankFluid()
+		filled, ok := filledWith(item, fluid)
+		if !ok || b.water < bucketMB {
 			return false
 		}
-		id, _ := s.ids.ItemID("minecraft:water_bucket")
-		filled := proto17.Slot{ID: int16(id), Count: 1}
 		if sl.Count > 1 {
-			// The filled bucket goes elsewhere and the stack shrinks.
-			at, ok := c.addItemLocked(filled)
+			// The filled container goes elsewhere and the stack shrinks.
+			at, ok := c.addItemLocked(put(filled))
 			if !ok {
 				return false
 			}
@@ -174,11 +230,12 @@ func (c *conn) tankClickLocked(out *outbox, b *box) bool {
 			sl.Count--
 			c.inv[slot] = sl
 		} else {
-			c.inv[slot] = filled
+			c.inv[slot] = put(filled)
 		}
 		b.water -= bucketMB
-	default:
-		return false
+	}
+	if b.water == 0 {
+		b.fluid = "" // an emptied FluidTank's fluid is null
 	}
 	out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(slot), Item: c.inv[slot]})
 	if b.metal {
@@ -187,19 +244,30 @@ func (c *conn) tankClickLocked(out *outbox, b *box) bool {
 		out.to(c, StageNone, ironMasterPacket(b))
 	}
 	s.notifyLocked()
-	s.logf("conn %d: %s on the tank at %v: %d mB", c.id, held, b.pos, b.water)
+	s.logf("conn %d: %s on the tank at %v: %d mB of %q", c.id, held, b.pos, b.water, b.tankFluid())
 	return true
 }
 
-// heldFluidContainerLocked reports whether the player holds a bucket or a
-// cell, full or empty (Railcraft's FluidItemHelper.isContainer).
+// heldFluidContainerLocked reports whether the player holds a fluid
+// container, full or empty (Railcraft's FluidItemHelper.isContainer): one
+// this server's registry knows (filledContainers), or one the shared item
+// tags name so.
 func (c *conn) heldFluidContainerLocked() bool {
 	sl, name := c.heldLocked()
 	if name == "" {
 		return false
 	}
+	it := fluidItem{name, int(sl.Damage)}
+	if _, ok := filledContainers[it]; ok {
+		return true
+	}
+	for full, fc := range filledContainers {
+		if fc.empty == it || full == it {
+			return true
+		}
+	}
 	for _, t := range world.DefaultTags().ItemTags(name, int(sl.Damage)) {
-		if t == "container_empty" || t == "container_water" {
+		if t == "container_empty" || t == "container_water" || t == "fluid_container" {
 			return true
 		}
 	}
@@ -216,7 +284,7 @@ func railcraftTankGui(out *outbox, c *conn, w *openWindow) {
 	var amount, fluid int
 	switch w.box.layout.Kind {
 	case layoutTank:
-		amount, fluid = w.box.water, waterFluidID
+		amount, fluid = w.box.water, int(fluidID(w.box.tankFluid()))
 	case layoutCokeOven:
 		amount, fluid = w.box.creosote, creosoteFluidID
 	default:
@@ -239,12 +307,9 @@ func railcraftTankGui(out *outbox, c *conn, w *openWindow) {
 }
 
 // windowProperty is a vanilla Window Property packet (0x31,
-// S31PacketWindowProperty: u8 window, i16 property, i16 value), which
-// proto17 has no codec for.
+// S31PacketWindowProperty: u8 window, i16 property, i16 value).
 func windowProperty(c *conn, window uint8, property, value int) outgoing {
-	b := []byte{window}
-	b = be16(b, int16(property))
-	return outgoing{c: c, id: proto17.IDClientboundWindowProperty, payload: be16(b, int16(value))}
+	return outgoing{c: c, p: &proto17.WindowProperty{WindowID: window, Property: int16(property), Value: int16(value)}}
 }
 
 // RailcraftGuiInteger is an RC GUI_INTEGER payload (PacketGuiInteger
@@ -253,16 +318,26 @@ func RailcraftGuiInteger(window, dataID uint8, value int32) []byte {
 	return be32([]byte{modnet.RCGuiInteger, window, dataID}, value)
 }
 
-// TankWater returns the water in mB of the water tank whose master is at
-// pos.
+// TankWater returns the water in mB of the water or iron tank whose
+// master is at pos (0 when it holds another fluid).
 func (s *Server) TankWater(pos world.BlockPos) (int, bool) {
+	fluid, amount, ok := s.TankContents(pos)
+	if fluid != "water" {
+		amount = 0
+	}
+	return amount, ok
+}
+
+// TankContents returns the fluid ("" when empty) and its amount in mB of
+// the water or iron tank whose master is at pos.
+func (s *Server) TankContents(pos world.BlockPos) (string, int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b, ok := s.mods.boxes[pos]
 	if !ok || b.layout.Kind != layoutTank {
-		return 0, false
+		return "", 0, false
 	}
-	return b.water, true
+	return b.tankFluid(), b.water, true
 }
 
 // The server's Forge fluid registry: the ids it gave its fluids at start-up
@@ -278,6 +353,17 @@ var fluidRegistry = []struct {
 
 // lavaFluidID is the Forge fluid id this server gives lava.
 const lavaFluidID = 2
+
+// fluidID is the id this server gives a fluid by name: -1 for none ("")
+// or a fluid it does not register.
+func fluidID(name string) int32 {
+	for _, f := range fluidRegistry {
+		if f.name == name {
+			return f.id
+		}
+	}
+	return -1
+}
 
 // ForgeFluidIDMap is the FORGE channel payload of the server's fluid id
 // map (ForgeRuntimeCodec discriminator 2, ForgeMessage.FluidIdMapMessage
@@ -325,14 +411,17 @@ const (
 // (TileTankBase pattern 0: 3×3 inside, 4 high, the server allowing tanks
 // to stack, its default): 34 blocks whose lowest corner is X, Y, Z (full
 // bottom and top layers, rings between, the middle layers' side centres
-// gauges), holding Water mB of water of its 576 000. Its master is the
-// bottom centre block (X+1, Y, Z+1), where its GUI opens; a water bucket
-// used on any block pours in and an empty bucket takes a bucket out
-// (TileTankBase.blockActivated, FluidHelper.handleRightClick), after which
-// the master sends its tile data (syncClient).
+// gauges), holding Water mB of its 576 000 of Fluid (a name in the
+// server's fluid registry: water when empty, lava, creosote). Its master is
+// the bottom centre block (X+1, Y, Z+1), where its GUI opens; a full fluid
+// container the tank takes used on any block pours in and an empty one
+// takes a container's worth out (TileTankBase.blockActivated,
+// FluidHelper.handleRightClick), after which the master sends its tile
+// data (syncClient).
 type IronTank struct {
 	X, Y, Z int
 	Water   int
+	Fluid   string
 }
 
 // Master is the position of the tank's master block.
@@ -377,8 +466,14 @@ func (m *modWorld) addIronTanks(o Options, newBox func(world.BlockPos, string) *
 		if t.Water < 0 || t.Water > ironTankCapacity {
 			return fmt.Errorf("fakeserver: iron tank at %d,%d,%d holds %d mB, outside 0..%d", t.X, t.Y, t.Z, t.Water, ironTankCapacity)
 		}
+		if t.Fluid != "" && fluidID(t.Fluid) < 0 {
+			return fmt.Errorf("fakeserver: iron tank at %d,%d,%d holds %q, not in the fluid registry", t.X, t.Y, t.Z, t.Fluid)
+		}
 		b := newBox(t.Master(), layoutTank)
 		b.water, b.capacity, b.metal = t.Water, ironTankCapacity, true
+		if t.Fluid != "water" {
+			b.fluid = t.Fluid
+		}
 		ironTankCells(t.X, t.Y, t.Z, func(p world.BlockPos, _, _, _, _ int) { m.bricks[p] = t.Master() })
 	}
 	return nil
@@ -390,25 +485,31 @@ func (m *modWorld) addIronTanks(o Options, newBox func(world.BlockPos, string) *
 // TileTankBase.writePacketData: the colour byte, white, and the block's
 // own tank). water ≤ 0 is an empty tank (fluid id -1).
 func RailcraftIronTank(x, y, z, meta, px, py, pz int, water int) []byte {
+	return railcraftIronTank(x, y, z, meta, px, py, pz, waterFluidID, water)
+}
+
+// railcraftIronTank is RailcraftIronTank of a tank holding amount mB of
+// the fluid with id fluid.
+func railcraftIronTank(x, y, z, meta, px, py, pz int, fluid int32, amount int) []byte {
 	b := []byte{modnet.RCTileEntity}
 	b = be32(b, int32(x))
 	b = be32(b, int32(y))
 	b = be32(b, int32(z))
 	b = be16(b, int16(meta))
 	b = append(b, 1, 0, byte(px), byte(py), byte(pz), whitePaint)
-	if water <= 0 {
+	if amount <= 0 || fluid < 0 {
 		return be16(b, -1)
 	}
-	b = be16(b, waterFluidID)
-	b = be32(b, int32(water))
+	b = be16(b, int16(fluid))
+	b = be32(b, int32(amount))
 	return be32(b, whiteColor)
 }
 
 // ironMasterPacket is the tile message of an iron tank's master (cell 2,
-// 0, 2, a wall block) with the water its box holds now.
+// 0, 2, a wall block) with the fluid its box holds now.
 func ironMasterPacket(b *box) *proto17.PluginMessage {
 	return &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
-		Data: RailcraftIronTank(b.pos.X, b.pos.Y, b.pos.Z, ironWallMeta, 2, 0, 2, b.water)}
+		Data: railcraftIronTank(b.pos.X, b.pos.Y, b.pos.Z, ironWallMeta, 2, 0, 2, fluidID(b.tankFluid()), b.water)}
 }
 
 // ironTankPacketsLocked are the tile messages of the iron tank blocks in
@@ -418,17 +519,18 @@ func (s *Server) ironTankPacketsLocked(in func(x, z int) bool) []proto17.Packet 
 	var out []proto17.Packet
 	m := s.mods
 	for _, t := range m.irons {
-		water := m.boxes[t.Master()].water
+		b := m.boxes[t.Master()]
+		fluid := fluidID(b.tankFluid())
 		ironTankCells(t.X, t.Y, t.Z, func(p world.BlockPos, px, py, pz, meta int) {
 			if !in(p.X, p.Z) {
 				return
 			}
 			w := -1
 			if p == t.Master() {
-				w = water
+				w = b.water
 			}
 			out = append(out, &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
-				Data: RailcraftIronTank(p.X, p.Y, p.Z, meta, px, py, pz, w)})
+				Data: railcraftIronTank(p.X, p.Y, p.Z, meta, px, py, pz, fluid, w)})
 		})
 	}
 	return out

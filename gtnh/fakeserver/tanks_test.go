@@ -68,11 +68,8 @@ func TestWaterTankClicksAndWindow(t *testing.T) {
 	wi := untilType[*proto17.WindowItems](c)
 	assert.Equal(t, uint8(g.WindowID), wi.WindowID)
 	assert.Len(t, wi.Items, 38)
-	prop := c.until("Window Property", func(p proto17.Packet) bool {
-		u, ok := p.(*unknown)
-		return ok && u.id == proto17.IDClientboundWindowProperty
-	})
-	assert.Equal(t, []byte{byte(g.WindowID), 0, 0, 0, waterFluidID}, prop.(*unknown).payload)
+	prop := untilType[*proto17.WindowProperty](c)
+	assert.Equal(t, proto17.WindowProperty{WindowID: uint8(g.WindowID), Property: 0, Value: waterFluidID}, *prop)
 	for _, want := range []struct {
 		data  uint8
 		value int32
@@ -158,4 +155,76 @@ func TestIronTankShapeAndData(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[int32]string{waterFluidID: "water", lavaFluidID: "lava", creosoteFluidID: "creosote"}, fl.Names)
 	assert.Len(t, fl.Defaults, 3)
+}
+
+// TestTankClicksWithOtherContainers: FluidHelper.handleRightClick with the
+// other fluid containers the server knows. A lava bucket on the empty water
+// tank (a FilteredTank of water) pours nothing and the GUI opens; on an empty
+// iron tank it pours in and comes back empty, and so does GregTech's lava
+// cell, which leaves an empty cell; an empty bucket takes a bucket of lava
+// out, and the master sends its data, naming lava, after each.
+func TestTankClicksWithOtherContainers(t *testing.T) {
+	o := Options{Inventory: []Item{{Slot: 36, Name: "minecraft:lava_bucket", Count: 1},
+		{Slot: 37, Name: MetaItem, Damage: 30700, Count: 1}, {Slot: 38, Name: "minecraft:bucket", Count: 1}}}
+	SteamAge(&o)
+	o.WaterTanks[0].Water = 0
+	iron := IronTank{X: 20, Y: 64, Z: 12}
+	o.IronTanks = []IronTank{iron}
+	s := newServer(t, o)
+	c, _ := enter(t, s, "bot")
+	id := func(name string) int16 { n, ok := s.IDs().ItemID(name); require.True(t, ok); return int16(n) }
+	click := func(p world.BlockPos) {
+		c.write(&proto17.PlayerBlockPlacement{X: int32(p.X), Y: uint8(p.Y), Z: int32(p.Z), Face: proto17.FaceNorth})
+	}
+	contents := func(master world.BlockPos) (string, int) {
+		f, a, ok := s.TankContents(master)
+		require.True(t, ok)
+		return f, a
+	}
+
+	c.moveTo(15.5, 64, 10.5)
+	click(world.Pos(15, 65, 12))
+	g := c.openGui()
+	assert.Equal(t, int32(20), g.GuiID, "the water tank takes no lava: its GUI opens")
+	f, a := contents(o.WaterTanks[0].Master())
+	assert.Equal(t, "", f)
+	assert.Zero(t, a)
+	c.write(&proto17.ServerboundCloseWindow{WindowID: uint8(g.WindowID)})
+
+	c.moveTo(21.5, 64, 10.5)
+	gauge := world.Pos(21, 65, 12)
+	master := func() modnet.MetalTank {
+		t.Helper()
+		p := c.until("the iron tank master's data", func(p proto17.Packet) bool {
+			pm, ok := p.(*proto17.PluginMessage)
+			return ok && pm.Channel == modnet.RailcraftChannel && len(pm.Data) > 0 && pm.Data[0] == modnet.RCTileEntity
+		})
+		tile, err := modnet.DecodeRCTile(p.(*proto17.PluginMessage).Data)
+		require.NoError(t, err)
+		m, err := modnet.DecodeMetalTank(tile)
+		require.NoError(t, err)
+		return m
+	}
+	for _, step := range []struct {
+		hotbar int16
+		after  proto17.Slot
+		amount int
+	}{
+		{0, proto17.Slot{ID: id("minecraft:bucket"), Count: 1}, 1000},
+		{1, proto17.Slot{ID: id(EmptyCell), Count: 1}, 2000},
+		{2, proto17.Slot{ID: id("minecraft:lava_bucket"), Count: 1}, 1000},
+	} {
+		c.write(&proto17.ServerboundHeldItemChange{Slot: step.hotbar})
+		click(gauge)
+		ss := untilType[*proto17.SetSlot](c)
+		assert.Equal(t, step.after, ss.Item, "hotbar %d", step.hotbar)
+		f, a := contents(iron.Master())
+		assert.Equal(t, "lava", f)
+		assert.Equal(t, step.amount, a)
+		m := master()
+		require.True(t, m.IsMaster())
+		require.NotNil(t, m.Fluid)
+		assert.Equal(t, lavaFluidID, int(m.Fluid.ID))
+		assert.Equal(t, step.amount, m.Amount())
+	}
 }

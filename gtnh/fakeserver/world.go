@@ -23,6 +23,9 @@ const (
 	MachineBlock = "gregtech:gt.blockmachines"
 	// MetaItem is a modded item in the registry.
 	MetaItem = "gregtech:gt.metaitem.01"
+	// EmptyCell is IC2's empty cell (GregTech's ItemList.Cell_Empty), what
+	// a GregTech cell leaves when emptied.
+	EmptyCell = "IC2:itemCellEmpty"
 )
 
 // Numeric ids of the modded blocks: above 4095 with NotEnoughIds (only its
@@ -37,6 +40,7 @@ const (
 	machineIDVanilla = 1001
 	metaItemID       = 5000
 	cokeItemID       = 5001
+	emptyCellID      = 5002
 	fillerItemFirst  = 6000
 )
 
@@ -101,6 +105,7 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 		{"block", ironChest, IronChestBlock}, {"item", ironChest, IronChestBlock},
 		{"block", machineBeta, MetalTankBlock}, {"item", machineBeta, MetalTankBlock},
 		{"item", cokeItemID, CokeItem},
+		{"item", emptyCellID, EmptyCell},
 	} {
 		if err := add(e.kind, e.id, e.name); err != nil {
 			return nil, nil, err
