@@ -195,11 +195,12 @@ func TestRouterRadiusGoalOverWalledRegion(t *testing.T) {
 }
 
 // TestRouterOneWayDrop: the only way east is a drop off a cliff on a
-// region border; the landing below is a portal of the region it lands in.
+// region border (one region wide, so no other border leads into the
+// region below); the landings are portals of the region they land in.
 func TestRouterOneWayDrop(t *testing.T) {
-	g := newTestGrid(96, 8, 32)
+	g := newTestGrid(96, 8, 16)
 	for x := 0; x < 96; x++ {
-		for z := 0; z < 32; z++ {
+		for z := 0; z < 16; z++ {
 			top := 1
 			if x < 16 {
 				top = 4 // a plateau three blocks up
@@ -209,7 +210,7 @@ func TestRouterOneWayDrop(t *testing.T) {
 	}
 	r, err := NewRouter(g, RouteOptions{})
 	require.NoError(t, err)
-	from, to := world.Pos(5, 4, 10), world.Pos(80, 1, 20)
+	from, to := world.Pos(5, 4, 10), world.Pos(80, 1, 12)
 	rt, err := r.Find(from, At(to))
 	require.NoError(t, err)
 	require.True(t, rt.Complete, "%s", rt.Reason)
@@ -389,7 +390,9 @@ func TestRouterStampsWrap(t *testing.T) {
 	p := rrg.portals[len(rrg.portals)/2]
 	wantLocal := ref.localCosts(k, p, rrg.portals)
 
-	r.scratch.build(r, k, rg.portals, &r.graph) // allocates the stamps
+	// Allocate the stamps with nothing stamped: every position still
+	// holds stamp 0, which a wrapped counter must not take as current.
+	r.scratch.build(r, k, nil, &r.graph)
 	r.scratch.cur = math.MaxUint32
 	r.local.reset()
 	r.local.stamp = math.MaxUint32
@@ -451,4 +454,54 @@ func TestRouterWarmCacheSameSearch(t *testing.T) {
 	assert.Equal(t, want.CoarseExpanded, got.CoarseExpanded)
 	assert.Equal(t, want.AbstractExpanded, got.AbstractExpanded)
 	assert.Equal(t, want.Steps, got.Steps)
+}
+
+// TestRouterSetGrid: after SetGrid and the invalidation of what changed, a
+// router plans over the new grid — its move generator included — as a new
+// router over that grid does.
+func TestRouterSetGrid(t *testing.T) {
+	walled := wallWorld(96, 40, 80)
+	open := flatWorld(96)
+	r, err := NewRouter(walled, RouteOptions{Near: 1})
+	require.NoError(t, err)
+	from, to := world.Pos(10, 1, 12), world.Pos(85, 1, 12)
+	first, err := r.Find(from, At(to))
+	require.NoError(t, err)
+	require.True(t, passes(first, 40, 80, 81))
+	r.SetGrid(open)
+	for cx := 0; cx < 6; cx++ {
+		for cz := 0; cz < 6; cz++ {
+			r.InvalidateColumn(cx, cz)
+		}
+	}
+	got, err := r.Find(from, At(to))
+	require.NoError(t, err)
+	fr, err := NewRouter(open, RouteOptions{Near: 1})
+	require.NoError(t, err)
+	want, err := fr.Find(from, At(to))
+	require.NoError(t, err)
+	require.True(t, want.Complete)
+	assert.Equal(t, want.Steps, got.Steps)
+	assert.Equal(t, want.AbstractExpanded, got.AbstractExpanded)
+}
+
+// TestStandHeightsAtTheBottom: a body may stand with its feet at RouteMinY
+// when the feet cell holds its own floor (water, a carpet); on open air it
+// needs the solid block below, which the void is not.
+func TestStandHeightsAtTheBottom(t *testing.T) {
+	for _, c := range []struct {
+		bottom Cell
+		want   []int
+	}{{Water, []int{RouteMinY}}, {Low, []int{RouteMinY}}, {Passable, nil}} {
+		g := GridFunc(func(x, y, z int) Cell {
+			switch {
+			case y < RouteMinY:
+				return Unknown
+			case y == RouteMinY:
+				return c.bottom
+			}
+			return Passable
+		})
+		assert.Equal(t, c.want, standHeights(g, 0, 0, nil), "%v at the bottom", c.bottom)
+	}
 }
