@@ -151,7 +151,7 @@ func NewRouter(g Grid, opt RouteOptions) (*Router, error) {
 		return nil, errors.New("path: a Router plans walking routes: Options.Dig and Options.Place must be false")
 	}
 	if opt.Spacing < 0 || opt.Window < 0 || opt.Near < 0 || opt.Weight < 0 {
-		return nil, fmt.Errorf("path: RouteOptions Spacing %d, Window %d, Near %d: want ≥ 0", opt.Spacing, opt.Window, opt.Near)
+		return nil, fmt.Errorf("path: RouteOptions Spacing %d, Window %d, Near %d, Weight %v: want ≥ 0", opt.Spacing, opt.Window, opt.Near, opt.Weight)
 	}
 	o, err := opt.Options.normalize()
 	if err != nil {
@@ -466,8 +466,10 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 		default:
 			costs = r.distRow(rg, i)
 		}
+		// -1 is unreachable; 0 is a cost (moves may round to 0
+		// milli-ticks), and the node's own portal is closed.
 		for j, c := range costs {
-			if c > 0 {
+			if c >= 0 {
 				r.relaxA(rg, int32(j), g+c, e.n)
 			}
 		}
