@@ -52,7 +52,7 @@ func walkCell(w Walk, steps int, status string) string {
 	other := len(w.Invalid) - w.CornerCuts
 	s := fmt.Sprintf("%d steps: %d corner cut%s, %d other invalid", steps, w.CornerCuts, plural(w.CornerCuts), other)
 	if w.FallDamage > 0 {
-		s += fmt.Sprintf(", %d falls > %d blocks", w.FallDamage, MaxSafeDrop)
+		s += fmt.Sprintf(", %d fall%s > %d blocks", w.FallDamage, plural(w.FallDamage), MaxSafeDrop)
 	}
 	return s
 }

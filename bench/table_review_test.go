@@ -22,8 +22,10 @@ func TestTableCells(t *testing.T) {
 	assert.Equal(t, "–", ratio(1, math.NaN()))
 
 	w := Walk{Steps: 9, CornerCuts: 2, Invalid: make([]Problem, 3), FallDamage: 1}
-	assert.Equal(t, "9 steps: 2 corner cuts, 1 other invalid, 1 falls > 3 blocks", walkCell(w, 9, "success"))
-	assert.Equal(t, "9 steps: 2 corner cuts, 1 other invalid, 1 falls > 3 blocks", walkCell(w, 9, ""), "no status: a path of ours")
+	assert.Equal(t, "9 steps: 2 corner cuts, 1 other invalid, 1 fall > 3 blocks", walkCell(w, 9, "success"))
+	assert.Equal(t, "9 steps: 2 corner cuts, 1 other invalid, 1 fall > 3 blocks", walkCell(w, 9, ""), "no status: a path of ours")
 	assert.Equal(t, "timeout", walkCell(w, 9, "timeout"))
 	assert.Equal(t, "4 steps: 0 corner cuts, 0 other invalid", walkCell(Walk{Steps: 4}, 4, "success"))
+	assert.Equal(t, "4 steps: 1 corner cut, 0 other invalid, 2 falls > 3 blocks",
+		walkCell(Walk{Steps: 4, CornerCuts: 1, Invalid: make([]Problem, 1), FallDamage: 2}, 4, "success"))
 }

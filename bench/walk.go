@@ -71,7 +71,10 @@ const MaxSafeDrop = 3
 // apart from any pathfinder's move generator:
 //
 //   - every position after the start is standable: feet and head cells not
-//     solid, and a solid block below or the feet in water;
+//     solid, and a solid block below or the feet in water — except where a
+//     swim straight up leaves the water: a swimmer at the surface has the
+//     feet in the air cell above the water (the next step must then find
+//     ground or water);
 //   - consecutive positions are horizontal neighbours (8 directions) at
 //     most one block higher, or the same column one block up or down with
 //     water at either end (swimming);

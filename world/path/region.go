@@ -79,26 +79,6 @@ type dest struct {
 	j  int32
 }
 
-// standable reports whether a body may stand with the feet at (x, y, z):
-// the feet cell clear over a solid block or in water, or holding its own
-// floor (a slab also needs the cell two above clear), and the head cell
-// clear — the rule the move generator applies to every position it enters.
-func standable(g Grid, x, y, z int) bool {
-	feet, head := g.Cell(x, y, z), g.Cell(x, y+1, z)
-	if !isClear(head) {
-		return false
-	}
-	switch feet {
-	case Passable:
-		return g.Cell(x, y-1, z) == Solid
-	case Water, Low:
-		return true
-	case Slab:
-		return isClear(g.Cell(x, y+2, z))
-	}
-	return false
-}
-
 // standHeights appends the feet heights a body may stand at in column
 // (x, z), reading each cell once.
 func standHeights(g Grid, x, z int, out []int) []int {
