@@ -560,22 +560,33 @@ func slotName(l modnet.ContainerLayout, i int) string {
 	return ""
 }
 
-// clickLocked applies a mode-0 click in an open window as 1.7.10's
-// Container.slotClick does, after checking that the client's view of the
-// slot matches the server's (NetHandlerPlayServer.processClickWindow). It
-// reports whether the click was accepted.
+// clickLocked applies a mode-0 click in the window the player has open as
+// 1.7.10's Container.slotClick does, after checking that the client's view
+// of the slot matches the server's (NetHandlerPlayServer.processClickWindow
+// clicks only the player's openContainer, whose id must be the packet's, and
+// compares the packet's stack with the one slotClick returns: the slot's
+// before the click). With no container open that is the player's own window
+// (window 0, ContainerPlayer), of which the main (9-35) and hotbar (36-44)
+// slots, plain slots taking anything, are modelled; the crafting result and
+// grid (0-4) and the armour slots (5-8) are not, and clicks on them are
+// refused. It reports whether the click was accepted.
 func (c *conn) clickLocked(p *proto17.ClickWindow) bool {
-	w := c.window
-	if w == nil || w.id != p.WindowID || p.Mode != 0 || (p.Button != 0 && p.Button != 1) {
+	if p.Mode != 0 || (p.Button != 0 && p.Button != 1) {
 		return false
 	}
-	sl := c.slotLocked(w, int(p.Slot))
+	var sl *proto17.Slot
+	outputOnly := false
+	switch w := c.window; {
+	case w == nil && p.WindowID == 0:
+		sl = c.playerWindowSlotLocked(int(p.Slot))
+	case w != nil && w.id == p.WindowID:
+		sl = c.slotLocked(w, int(p.Slot))
+		outputOnly = takesOnly[w.box.layout.Kind][slotName(w.box.layout, int(p.Slot))]
+	}
 	if sl == nil || !sameStack(*sl, p.Clicked) {
 		return false
 	}
 	cur := &c.cursor
-	name := slotName(w.box.layout, int(p.Slot))
-	outputOnly := takesOnly[w.box.layout.Kind][name]
 	limit := func(st proto17.Slot) int32 { return int32(maxStack(c.s.itemOf(0, st).Name)) }
 	switch {
 	case sl.Empty() && cur.Empty():
@@ -620,6 +631,17 @@ func (c *conn) clickLocked(p *proto17.ClickWindow) bool {
 		*cur = proto17.Slot{}
 	}
 	return true
+}
+
+// playerWindowSlotLocked is the stack behind a slot of the player's own
+// window (window 0) that the server models: a main or hotbar slot, nil for
+// the others (ContainerPlayer: 0 crafting result, 1-4 crafting grid, 5-8
+// armour, 9-35 main, 36-44 hotbar).
+func (c *conn) playerWindowSlotLocked(i int) *proto17.Slot {
+	if i < 9 || i >= windowSlots {
+		return nil
+	}
+	return &c.inv[i]
 }
 
 // sameStack is ItemStack.areItemStacksEqual for the stacks this server

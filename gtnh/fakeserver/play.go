@@ -76,10 +76,12 @@ func (c *conn) handle(r Record) error {
 			c.held = int(p.Slot)
 		}
 	case *proto17.ClickWindow:
-		// Clicks in an open container window are applied to the
-		// server's state; anything else (the player's own window, other
-		// modes) is not modelled and refused as a real server refuses a
-		// click whose view is out of date: it resends the window.
+		// Mode-0 clicks in the open container window, or in the main
+		// and hotbar slots of the player's own window when none is
+		// open, are applied to the server's state; anything else (other
+		// modes, the crafting and armour slots) is not modelled and
+		// refused as a real server refuses a click whose view is out of
+		// date: it resends the window.
 		if c.clickLocked(p) {
 			out.to(c, StageNone, &proto17.ConfirmTransaction{WindowID: p.WindowID, Action: p.Action, Accepted: true})
 			s.notifyLocked()

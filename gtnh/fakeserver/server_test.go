@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -541,15 +542,66 @@ func TestPlacingABlock(t *testing.T) {
 	assert.Len(t, s.WorldChanges(), 1)
 }
 
-func TestWindowClicksAreRefused(t *testing.T) {
-	s := newServer(t, Options{})
+// TestPlayerWindowClicks: with no container open, mode-0 clicks on the
+// main and hotbar slots of the player's own window (window 0) are applied
+// as ContainerPlayer applies them: a stack picked up and put down elsewhere
+// moves there. A click whose stack is not the server's, on a slot the server
+// does not model (crafting, armour), of another mode or on another window is
+// refused and the window is sent again.
+func TestPlayerWindowClicks(t *testing.T) {
+	o := Options{Inventory: []Item{{Slot: 36, Name: "minecraft:coal", Count: 5}, {Slot: 9, Name: "minecraft:log", Count: 2}}}
+	SteamAge(&o)
+	s := newServer(t, o)
 	c, _ := enter(t, s, "bot")
-	c.write(&proto17.ClickWindow{WindowID: 0, Slot: 36, Button: 0, Action: 7, Mode: 0})
-	ct := untilType[*proto17.ConfirmTransaction](c)
-	assert.Equal(t, int16(7), ct.Action)
-	assert.False(t, ct.Accepted)
-	wi := untilType[*proto17.WindowItems](c)
-	assert.Len(t, wi.Items, 45)
+	coalID, _ := s.IDs().ItemID("minecraft:coal")
+	coal := proto17.Slot{ID: int16(coalID), Count: 5}
+	click := func(window uint8, slot int16, mode int8, clicked proto17.Slot, action int16) bool {
+		c.write(&proto17.ClickWindow{WindowID: window, Slot: slot, Button: 0, Action: action, Mode: mode, Clicked: clicked})
+		ct := untilType[*proto17.ConfirmTransaction](c)
+		require.Equal(t, action, ct.Action)
+		require.Equal(t, window, ct.WindowID)
+		if !ct.Accepted {
+			wi := untilType[*proto17.WindowItems](c)
+			assert.Len(t, wi.Items, 45)
+		}
+		return ct.Accepted
+	}
+	inv := func() map[int]string {
+		p, ok := s.Player("bot")
+		require.True(t, ok)
+		out := map[int]string{}
+		for _, it := range p.Inventory {
+			out[it.Slot] = fmt.Sprintf("%s×%d", it.Name, it.Count)
+		}
+		return out
+	}
+	before := map[int]string{36: "minecraft:coal×5", 9: "minecraft:log×2"}
+
+	assert.False(t, click(0, 36, 0, proto17.Slot{}, 1), "the hotbar slot holds coal, the packet says empty")
+	assert.False(t, click(0, 36, 2, proto17.Slot{}, 2), "mode 2 is not modelled")
+	assert.False(t, click(0, 0, 0, proto17.Slot{}, 3), "the crafting result is not modelled")
+	assert.False(t, click(0, 5, 0, proto17.Slot{}, 4), "the armour slots are not modelled")
+	assert.False(t, click(0, 45, 0, proto17.Slot{}, 5), "no slot 45")
+	assert.False(t, click(3, 36, 0, coal, 6), "no window 3 is open")
+	assert.Equal(t, before, inv())
+
+	// The coal picked up from the hotbar and put down on an empty main slot.
+	require.True(t, click(0, 36, 0, coal, 7))
+	require.True(t, click(0, 20, 0, proto17.Slot{}, 8))
+	assert.Equal(t, map[int]string{20: "minecraft:coal×5", 9: "minecraft:log×2"}, inv())
+
+	// With the water tank's window open, window 0 is not the player's
+	// open container: its clicks are refused until the window closes.
+	c.moveTo(15.5, 64, 10.5)
+	tank := world.Pos(15, 65, 12)
+	c.write(&proto17.PlayerBlockPlacement{X: int32(tank.X), Y: uint8(tank.Y), Z: int32(tank.Z), Face: proto17.FaceNorth})
+	g := c.openGui()
+	assert.False(t, click(0, 20, 0, coal, 9), "a container is open")
+	c.write(&proto17.ServerboundCloseWindow{WindowID: uint8(g.WindowID)})
+	require.True(t, click(0, 20, 0, coal, 10))
+	require.True(t, click(0, 36, 0, proto17.Slot{}, 11))
+	assert.Equal(t, before, inv())
+	assert.Empty(t, s.Kicks())
 }
 
 func TestUnknownAndBrokenPackets(t *testing.T) {
