@@ -1,6 +1,7 @@
 package gtnh
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -181,15 +182,17 @@ var fluidContainerTags = []string{"container_empty", "container_water", "fluid_c
 // FluidHelper.handleRightClick; TileCokeOven.blockActivated opens nothing
 // while a container is held), so opening an iron tank with a lava cell in
 // hand would pour the lava in. Only an empty hand is sure to be safe (the
-// client cannot know every mod's containers), so a hand holding anything
-// takes the first empty hotbar slot. With none empty it keeps the held
-// item, or takes the first hotbar slot, that is not a known fluid
-// container (fluidContainerTags).
+// client cannot know every mod's containers, GregTech's cells among them),
+// so a hand holding anything takes the first empty hotbar slot. With none
+// empty, the held stack goes into the first empty slot of the main
+// inventory (emptyHotbarSlot), which leaves the hand empty. Only with the
+// main inventory full too does it keep the held item, or take the first
+// hotbar slot, that is not a known fluid container (fluidContainerTags).
 func (x *act) emptyHanded() (ipc.Result, bool) {
 	tags := world.DefaultTags()
 	x.c.mu.Lock()
 	ids := x.c.state.Resolver().IDs()
-	empty := func(i int) bool { return x.s.inv.player[invHotbar+i].Empty() }
+	empty := func(i int) bool { return x.s.inv.player[i].Empty() }
 	fluidContainer := func(i int) bool {
 		st := toStack(x.s.inv.player[invHotbar+i], ids)
 		if st.Empty() {
@@ -203,33 +206,89 @@ func (x *act) emptyHanded() (ipc.Result, bool) {
 		return false
 	}
 	held := x.s.inv.held
+	// free is an empty hotbar slot, the held one first.
 	free := -1
-	if empty(held) {
+	if empty(invHotbar + held) {
 		free = held
 	}
 	for i := 0; i < 9 && free < 0; i++ {
-		if empty(i) {
+		if empty(invHotbar + i) {
 			free = i
 		}
 	}
-	if free < 0 && !fluidContainer(held) {
-		free = held
+	// room is the window-0 slot of the first empty main slot; with a
+	// stack on the cursor there is none (the first click would swap the
+	// cursor's stack into the hand).
+	room := -1
+	for i := invMain; i < invHotbar && room < 0 && x.s.inv.cursor.Empty(); i++ {
+		if empty(i) {
+			room = i
+		}
 	}
-	for i := 0; i < 9 && free < 0; i++ {
+	// safe is the held hotbar slot, or the first, whose item is not a
+	// known fluid container.
+	safe := -1
+	if !fluidContainer(held) {
+		safe = held
+	}
+	for i := 0; i < 9 && safe < 0; i++ {
 		if !fluidContainer(i) {
-			free = i
+			safe = i
 		}
 	}
 	x.c.mu.Unlock()
 	switch {
-	case free < 0:
-		return ipc.Failf(ipc.Rejected, 0, "every hotbar slot holds a bucket or cell, and a click with one fills or empties it instead of opening the window"), false
-	case free != held:
-		if err := x.hold(free); err != nil {
+	case free >= 0:
+		if free != held {
+			if err := x.hold(free); err != nil {
+				return x.fail(err, "emptying the hand"), false
+			}
+		}
+	case room >= 0:
+		if err := x.emptyHotbarSlot(held, room); err != nil {
+			return x.fail(err, "emptying the hand"), false
+		}
+	case safe < 0:
+		return ipc.Failf(ipc.Rejected, 0, "every hotbar slot holds a bucket or cell, the main inventory is full, and a click with one fills or empties it instead of opening the window"), false
+	case safe != held:
+		if err := x.hold(safe); err != nil {
 			return x.fail(err, "emptying the hand"), false
 		}
 	}
 	return ipc.Result{}, true
+}
+
+// emptyHotbarSlot moves the stack of a hotbar slot into the empty main
+// slot room (a window-0 slot) with two clicks in the player's own window,
+// which the server accepts while no container is open: pick the stack up,
+// put it down (1.7.10 ContainerPlayer: 9-35 main, 36-44 hotbar). Each click
+// waits for the server's confirmation; a refused click leaves the server's
+// resent window in the model. A stack left on the cursor (the server's
+// room was not empty after all) is put back into the inventory, and the
+// hotbar slot must be empty in the end.
+func (x *act) emptyHotbarSlot(hotbar, room int) error {
+	from := invHotbar + hotbar
+	if err := x.click(0, from, 0, 0); err != nil {
+		return fmt.Errorf("picking up the held stack: %w", err)
+	}
+	err := x.click(0, room, 0, 0)
+	if err != nil {
+		err = fmt.Errorf("putting the held stack down in slot %d: %w", room, err)
+	}
+	if serr := x.stowCursor(0); serr != nil {
+		return errors.Join(err, fmt.Errorf("putting the cursor stack back: %w", serr))
+	}
+	if err != nil {
+		return err
+	}
+	x.c.mu.Lock()
+	emptied := x.s.inv.player[from].Empty()
+	x.c.mu.Unlock()
+	if !emptied {
+		return fmt.Errorf("%w: hotbar slot %d is not empty after moving its stack to slot %d", errRejected, hotbar, room)
+	}
+	x.c.log.Debug().Int("hotbar", hotbar).Int("slot", room).Msg("moved the held stack into the main inventory before opening a window")
+	return nil
 }
 
 // closeContainer closes the open window (the cursor stack is put back

@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -199,17 +200,25 @@ var gtLavaCell = fakeserver.Item{Name: fakeserver.MetaItem, Damage: 30700, Count
 // (which takes any fluid) with a fluid container in hand opens the window
 // and pours nothing in. With an empty hotbar slot the bot holds it,
 // whatever it held (a lava bucket, a GregTech cell the client does not
-// know as a container, an axe); with none it holds the first item that is
-// not a known fluid container.
+// know as a container, an axe). With a full hotbar the held stack goes
+// into the first empty main slot, on the server too, and the hand is
+// empty; with the main inventory full as well the bot holds the first
+// item that is not a known fluid container.
 func TestOpenTankHoldingAFluidContainer(t *testing.T) {
 	item := func(slot int, it fakeserver.Item) fakeserver.Item { it.Slot = 36 + slot; return it }
 	lava := fakeserver.Item{Name: "minecraft:lava_bucket", Count: 1}
 	axe := fakeserver.Item{Name: "minecraft:iron_axe", Count: 1}
 	coal := fakeserver.Item{Name: "minecraft:coal", Count: 16}
-	full := func(first fakeserver.Item) []fakeserver.Item {
+	cobble := fakeserver.Item{Name: "minecraft:cobblestone", Count: 64}
+	full := func(first fakeserver.Item, mainFrom int) []fakeserver.Item {
 		inv := []fakeserver.Item{item(0, first), item(1, axe)}
 		for i := 2; i < 9; i++ {
 			inv = append(inv, item(i, coal))
+		}
+		for i := mainFrom; i < 36; i++ {
+			st := cobble
+			st.Slot = i
+			inv = append(inv, st)
 		}
 		return inv
 	}
@@ -217,12 +226,19 @@ func TestOpenTankHoldingAFluidContainer(t *testing.T) {
 		name string
 		inv  []fakeserver.Item
 		held int // the hotbar slot held when the window opened
+		// stowed is the window-0 slot the first hotbar stack moved to
+		// (0: it stayed).
+		stowed int
 	}{
-		{"lava bucket, an empty slot", []fakeserver.Item{item(0, lava), item(1, axe), item(2, coal)}, 3},
-		{"gregtech cell, an empty slot", []fakeserver.Item{item(0, gtLavaCell), item(1, axe), item(2, coal)}, 3},
-		{"axe, an empty slot", []fakeserver.Item{item(0, axe), item(1, lava)}, 2},
-		{"lava bucket, no empty slot", full(lava), 1},
-		{"axe, no empty slot", full(axe), 0},
+		{"lava bucket, an empty slot", []fakeserver.Item{item(0, lava), item(1, axe), item(2, coal)}, 3, 0},
+		{"gregtech cell, an empty slot", []fakeserver.Item{item(0, gtLavaCell), item(1, axe), item(2, coal)}, 3, 0},
+		{"axe, an empty slot", []fakeserver.Item{item(0, axe), item(1, lava)}, 2, 0},
+		{"gregtech cell, full hotbar", full(gtLavaCell, 36), 0, 9},
+		{"gregtech cell, full hotbar, one main slot free", full(gtLavaCell, 9)[:9+26], 0, 35},
+		{"lava bucket, full hotbar", full(lava, 12), 0, 9},
+		{"axe, full hotbar", full(axe, 36), 0, 9},
+		{"lava bucket, full hotbar and main", full(lava, 9), 1, 0},
+		{"axe, full hotbar and main", full(axe, 9), 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tank := fakeserver.IronTank{X: ironTank.X, Y: ironTank.Y, Z: ironTank.Z}
@@ -244,8 +260,122 @@ func TestOpenTankHoldingAFluidContainer(t *testing.T) {
 			assert.Equal(t, "", fluid, "nothing poured")
 			assert.Zero(t, amount)
 			assert.Empty(t, srv.Kicks())
+
+			// The server's inventory: the first hotbar stack where it
+			// moved (or stayed), nothing else changed.
+			p, ok := srv.Player("Bot")
+			require.True(t, ok)
+			want := map[int]fakeserver.Item{}
+			for _, it := range tc.inv {
+				want[it.Slot] = it
+			}
+			if tc.stowed > 0 {
+				it := want[36]
+				delete(want, 36)
+				it.Slot = tc.stowed
+				want[tc.stowed] = it
+			}
+			got := map[int]fakeserver.Item{}
+			for _, it := range p.Inventory {
+				got[it.Slot] = it
+			}
+			assert.Equal(t, want, got)
+			assert.Equal(t, tc.held, p.HeldSlot)
+			inv := c.State().Snapshot().Inventory
+			assert.True(t, inv.Slots[tc.held].Empty() == (tc.stowed > 0 || len(tc.inv) < 9), "the hand is empty: %v", inv.Slots[tc.held])
 		})
 	}
+}
+
+// liveAct is an action context on the client's live session, for tests
+// that click windows directly.
+func liveAct(t *testing.T, c *Client) *act {
+	t.Helper()
+	ctx := context.Background()
+	s, err := c.live(ctx)
+	require.NoError(t, err)
+	return &act{c: c, s: s, ctx: ctx, parent: ctx}
+}
+
+// serverSlots is the server's view of the player's inventory by window-0
+// slot, as "name×count".
+func serverSlots(t *testing.T, srv *fakeserver.Server) map[int]string {
+	t.Helper()
+	p, ok := srv.Player("Bot")
+	require.True(t, ok)
+	out := map[int]string{}
+	for _, it := range p.Inventory {
+		out[it.Slot] = fmt.Sprintf("%s×%d", it.Name, it.Count)
+	}
+	return out
+}
+
+// TestOpenTankWithAStackOnTheCursor: a stack on the cursor (picked up in
+// the player's window) would be swapped into the hand by the click that
+// picks up the held stack, so with one there the held stack is not moved:
+// the bot holds the first item that is not a known fluid container, and
+// the tank stays empty.
+func TestOpenTankWithAStackOnTheCursor(t *testing.T) {
+	inv := []fakeserver.Item{{Slot: 36, Name: "minecraft:lava_bucket", Count: 1}, {Slot: 37, Name: "minecraft:iron_axe", Count: 1}}
+	for i := 2; i < 9; i++ {
+		inv = append(inv, fakeserver.Item{Slot: 36 + i, Name: "minecraft:coal", Count: 16})
+	}
+	inv = append(inv, fakeserver.Item{Slot: 20, Name: "minecraft:cobblestone", Count: 64})
+	tank := fakeserver.IronTank{X: ironTank.X, Y: ironTank.Y, Z: ironTank.Z}
+	srv, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+		o.IronTanks = []fakeserver.IronTank{tank}
+		o.Inventory = inv
+	})
+	master := tank.Master()
+	machine(t, c, world.MachineWaterTank, master)
+	ctx := context.Background()
+	r := c.Execute(ctx, action.MoveTo{Pos: world.Pos(21, 64, 10), Radius: 1})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	require.NoError(t, liveAct(t, c).click(0, 20, 0, 0), "the cobblestone onto the cursor")
+	require.NotContains(t, serverSlots(t, srv), 20)
+
+	r = c.Execute(ctx, action.OpenContainer{Pos: master})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	assert.Equal(t, 1, c.State().Snapshot().Inventory.Held, "the axe")
+	fluid, amount, ok := srv.TankContents(master)
+	require.True(t, ok)
+	assert.Equal(t, "", fluid, "nothing poured")
+	assert.Zero(t, amount)
+	assert.Equal(t, "minecraft:lava_bucket×1", serverSlots(t, srv)[36], "the bucket stayed")
+	assert.Empty(t, srv.Kicks())
+}
+
+// TestEmptyHotbarSlotIntoAFilledSlot: when the slot the held stack is put
+// down on holds a stack on the server (the client's view was out of date),
+// the two stacks swap; the one on the cursor goes back into the inventory,
+// here the only free slot, the hotbar slot just emptied, and the move
+// fails: the hand is not empty. Client and server agree on every slot and
+// nothing is lost.
+func TestEmptyHotbarSlotIntoAFilledSlot(t *testing.T) {
+	inv := []fakeserver.Item{{Slot: 36, Name: "minecraft:lava_bucket", Count: 1}}
+	for i := 1; i < 9; i++ {
+		inv = append(inv, fakeserver.Item{Slot: 36 + i, Name: "minecraft:coal", Count: 16})
+	}
+	for i := 9; i < 36; i++ {
+		inv = append(inv, fakeserver.Item{Slot: i, Name: "minecraft:cobblestone", Count: 64})
+	}
+	srv, c := steamAgeServer(t, true, func(o *fakeserver.Options) { o.Inventory = inv })
+	x := liveAct(t, c)
+	err := x.emptyHotbarSlot(0, 9)
+	require.ErrorIs(t, err, errRejected)
+	assert.ErrorContains(t, err, "not empty")
+	want := map[int]string{}
+	for _, it := range inv {
+		want[it.Slot] = fmt.Sprintf("%s×%d", it.Name, it.Count)
+	}
+	want[9], want[36] = "minecraft:lava_bucket×1", "minecraft:cobblestone×64"
+	assert.Equal(t, want, serverSlots(t, srv))
+	snap := c.State().Snapshot().Inventory
+	assert.Equal(t, "minecraft:cobblestone", snap.Slots[0].ID)
+	assert.Equal(t, "minecraft:lava_bucket", snap.Slots[9].ID)
+	x.c.mu.Lock()
+	assert.True(t, x.s.inv.cursor.Empty())
+	x.c.mu.Unlock()
 }
 
 // TestIronTankOfLavaThroughItsWindow: the fake server's iron tank of lava
