@@ -237,6 +237,7 @@ func TestOpenTankHoldingAFluidContainer(t *testing.T) {
 		{"gregtech cell, full hotbar, one main slot free", full(gtLavaCell, 9)[:9+26], 0, 35},
 		{"lava bucket, full hotbar", full(lava, 12), 0, 9},
 		{"axe, full hotbar", full(axe, 36), 0, 9},
+		{"coal, full hotbar", full(coal, 36), 0, 9},
 		{"lava bucket, full hotbar and main", full(lava, 9), 1, 0},
 		{"axe, full hotbar and main", full(axe, 9), 0, 0},
 	} {
@@ -281,6 +282,11 @@ func TestOpenTankHoldingAFluidContainer(t *testing.T) {
 			}
 			assert.Equal(t, want, got)
 			assert.Equal(t, tc.held, p.HeldSlot)
+			clicks := 0
+			if tc.stowed > 0 {
+				clicks = 2 // picked up whole, put down whole
+			}
+			assert.Len(t, srv.ReceivedNamed("ClickWindow"), clicks)
 			inv := c.State().Snapshot().Inventory
 			assert.True(t, inv.Slots[tc.held].Empty() == (tc.stowed > 0 || len(tc.inv) < 9), "the hand is empty: %v", inv.Slots[tc.held])
 		})

@@ -578,7 +578,7 @@ func TestPlayerWindowClicks(t *testing.T) {
 	before := map[int]string{36: "minecraft:coal×5", 9: "minecraft:log×2"}
 
 	assert.False(t, click(0, 36, 0, proto17.Slot{}, 1), "the hotbar slot holds coal, the packet says empty")
-	assert.False(t, click(0, 36, 2, proto17.Slot{}, 2), "mode 2 is not modelled")
+	assert.False(t, click(0, 36, 2, coal, 2), "mode 2 is not modelled")
 	assert.False(t, click(0, 0, 0, proto17.Slot{}, 3), "the crafting result is not modelled")
 	assert.False(t, click(0, 5, 0, proto17.Slot{}, 4), "the armour slots are not modelled")
 	assert.False(t, click(0, 45, 0, proto17.Slot{}, 5), "no slot 45")
