@@ -27,7 +27,9 @@
 //     or steel 101 with Boiler.Steel) and ORES, each after the chunk packet
 //     of its column; right-clicking a container opens it (vanilla Open
 //     Window or FML OpenGui with the slot layout of config/containers.yaml),
-//     clicks are applied to the server's own containers, a water bucket
+//     mode-0 clicks are applied to the server's own containers and, with
+//     none open, to the main and hotbar slots of the player's own window
+//     (window 0), a water bucket
 //     used on a boiler or a water tank is poured in (an empty bucket takes
 //     a bucket from the tank), a boiler's window sends its steam, water
 //     and temperature bars (ModularUI SWidgetUpdate, widget ids 4 to 6),
