@@ -84,44 +84,58 @@ func TestBoiledSinceNeverNegative(t *testing.T) {
 }
 
 // TestOpenTankWithBucketsInTheHotbar: open_container holds the last hotbar
-// slot when it is the only one without a bucket, and refuses to click the
-// tank when every hotbar slot holds one (the click would fill or empty the
-// held bucket instead of opening the window).
+// slot when it is the only one without a bucket; with buckets in every
+// hotbar slot it moves the held one into the main inventory, and only with
+// the main inventory full too does it refuse to click the tank (the click
+// would fill or empty the held bucket instead of opening the window).
 func TestOpenTankWithBucketsInTheHotbar(t *testing.T) {
-	for _, free := range []bool{true, false} {
-		srv, c := steamAgeServer(t, false, func(o *fakeserver.Options) {
-			o.Inventory = nil
-			for i := range 9 {
-				if free && i == 8 {
-					continue
+	for _, tc := range []struct {
+		name           string
+		free, mainFull bool
+	}{
+		{"a free hotbar slot", true, false},
+		{"room in the main inventory", false, false},
+		{"everything full", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := steamAgeServer(t, false, func(o *fakeserver.Options) {
+				o.Inventory = nil
+				for i := range 9 {
+					if tc.free && i == 8 {
+						continue
+					}
+					name := "minecraft:bucket"
+					if i%2 == 1 {
+						name = "minecraft:water_bucket"
+					}
+					o.Inventory = append(o.Inventory, fakeserver.Item{Slot: 36 + i, Name: name, Count: 1})
 				}
-				name := "minecraft:bucket"
-				if i%2 == 1 {
-					name = "minecraft:water_bucket"
+				for i := 9; i < 36 && tc.mainFull; i++ {
+					o.Inventory = append(o.Inventory, fakeserver.Item{Slot: i, Name: "minecraft:cobblestone", Count: 64})
 				}
-				o.Inventory = append(o.Inventory, fakeserver.Item{Slot: 36 + i, Name: name, Count: 1})
+			})
+			ctx := context.Background()
+			eventually(t, "the tank's water", func() bool {
+				return machine(t, c, world.MachineWaterTank, tankMaster).Fluid("water").Amount == 20000
+			})
+			r := c.Execute(ctx, action.MoveTo{Pos: world.Pos(15, 64, 10), Radius: 1})
+			require.Equal(t, ipc.OK, r.Code, r.Error)
+			r = c.Execute(ctx, action.OpenContainer{Pos: tankMaster})
+			if tc.mainFull {
+				assert.Equal(t, ipc.Rejected, r.Code)
+				assert.Contains(t, r.Error, "every hotbar slot holds a bucket or cell")
+			} else {
+				require.Equal(t, ipc.OK, r.Code, r.Error)
+				assert.Equal(t, "railcraft_tank", r.Details["container"])
+				assert.True(t, c.State().Snapshot().Inventory.HeldStack().Empty(), "the hand is empty")
+				r = c.Execute(ctx, action.CloseContainer{})
+				require.Equal(t, ipc.OK, r.Code, r.Error)
 			}
+			water, ok := srv.TankWater(tankMaster)
+			require.True(t, ok)
+			assert.Equal(t, 20000, water, "no bucket filled or emptied into the tank")
+			assert.Empty(t, srv.Kicks())
 		})
-		ctx := context.Background()
-		eventually(t, "the tank's water", func() bool {
-			return machine(t, c, world.MachineWaterTank, tankMaster).Fluid("water").Amount == 20000
-		})
-		r := c.Execute(ctx, action.MoveTo{Pos: world.Pos(15, 64, 10), Radius: 1})
-		require.Equal(t, ipc.OK, r.Code, r.Error)
-		r = c.Execute(ctx, action.OpenContainer{Pos: tankMaster})
-		if free {
-			require.Equal(t, ipc.OK, r.Code, r.Error)
-			assert.Equal(t, "railcraft_tank", r.Details["container"])
-			r = c.Execute(ctx, action.CloseContainer{})
-			require.Equal(t, ipc.OK, r.Code, r.Error)
-		} else {
-			assert.Equal(t, ipc.Rejected, r.Code)
-			assert.Contains(t, r.Error, "every hotbar slot holds a bucket or cell")
-		}
-		water, ok := srv.TankWater(tankMaster)
-		require.True(t, ok)
-		assert.Equal(t, 20000, water, "free slot %v: no bucket filled or emptied into the tank", free)
-		assert.Empty(t, srv.Kicks())
 	}
 }
 
