@@ -161,7 +161,12 @@ type crossing struct {
 // neighbouring offsets whose heights differ by at most one block on both
 // sides) and each entrance keeps its two ends and a crossing every
 // r.spacing offsets between them, as in HPA*.
-func (r *Router) buildBorder(bk borderKey) *border {
+func (r *Router) buildBorder(bk borderKey) *border { return r.scanBorder(bk, r.crossHeights) }
+
+// scanBorder is buildBorder with far giving the heights of the far column
+// to try, from the standing heights of the near one (crossHeights; the
+// tests pass a whole-column scan to check it against).
+func (r *Router) scanBorder(bk borderKey, far func(x, z int, near, dst []int) []int) *border {
 	b := &border{}
 	lo, hi := bk.k, bk.k
 	if bk.axis == 0 {
@@ -191,7 +196,7 @@ func (r *Router) buildBorder(bk borderKey) *border {
 				}
 			}
 		}
-		yb = r.crossHeights(bx, bz, ya, yb[:0])
+		yb = far(bx, bz, ya, yb[:0])
 		for _, y := range yb {
 			for _, m := range r.gen.neighbors(bx, y, bz, r.grid.Cell(bx, y, bz)) {
 				if m.x != ax || m.z != az {
