@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -224,4 +225,30 @@ func TestChatSaidBeforeTheWatcherRunsIsSent(t *testing.T) {
 	}
 	assert.Equal(t, []string{"one", "two", "three"}, texts(&ev))
 	assert.Equal(t, []string{"three"}, texts(&late), "a later subscriber gets only what was said after its welcome")
+}
+
+// slowObserver is a body whose Observe waits before it reads the world, so
+// a comparison started before a burst of actions sees the world after them.
+type slowObserver struct {
+	*sim.Sim
+	delay time.Duration
+}
+
+func (b slowObserver) Observe(ctx context.Context) (*world.Snapshot, error) {
+	time.Sleep(b.delay)
+	return b.Sim.Observe(ctx)
+}
+
+// TestEventsFromTheWelcome: a subscriber hears of every change after its
+// welcome, even when the actions come before the server's watcher has
+// compared the world once (with no polling, nothing else would notice).
+func TestEventsFromTheWelcome(t *testing.T) {
+	addr, _ := serve(t, remote.ServerOptions{Body: slowObserver{Sim: newSim(t, 0), delay: 100 * time.Millisecond}, Poll: -1}, "unix")
+	agent := dial(t, addr, remote.ClientOptions{})
+	var ev events
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: ev.on})
+	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 5})
+	require.NoError(t, err)
+	require.True(t, res.OK(), res.Error)
+	waitFor(t, "a time event", func() bool { return len(ev.get(wire.EventTime)) > 0 })
 }

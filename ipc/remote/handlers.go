@@ -91,6 +91,7 @@ func handleHello(ctx context.Context, c *conn, payload json.RawMessage) (any, er
 	c.hello, c.role, c.subs, c.chatNext = true, h.Role, subs, chatFrom
 	c.mu.Unlock()
 	if len(subs) > 0 {
+		c.srv.watch.baseline()
 		c.srv.watch.changed()
 	}
 	c.log = c.log.With().Str("peer", h.Name).Str("role", h.Role).Logger()

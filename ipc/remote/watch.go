@@ -26,6 +26,9 @@ type watcher struct {
 	kick chan struct{}
 	done chan struct{}
 	once sync.Once
+	// mu orders a comparison pass and a new subscriber's baseline, so a
+	// pass that saw no subscribers cannot drop the baseline taken for one.
+	mu   sync.Mutex
 	prev *world.Snapshot
 }
 
@@ -45,6 +48,22 @@ func (w *watcher) changed() {
 
 func (w *watcher) stop() { w.once.Do(func() { <-w.done }) }
 
+// baseline makes sure the next comparison starts from a snapshot taken no
+// later than now: called as a subscriber is welcomed, so every change after
+// its welcome is reported even when the world changes before the watcher's
+// goroutine next runs (without it, the first pass after a burst of actions
+// would take the changed world as its starting point and report nothing).
+func (w *watcher) baseline() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.prev != nil {
+		return
+	}
+	if snap, err := w.srv.opts.Body.Observe(w.srv.ctx); err == nil && snap != nil {
+		w.prev = snap
+	}
+}
+
 func (w *watcher) run() {
 	defer close(w.done)
 	var tick <-chan time.Time
@@ -60,33 +79,40 @@ func (w *watcher) run() {
 		case <-w.kick:
 		case <-tick:
 		}
-		subs := w.srv.subscribers()
-		if len(subs) == 0 {
-			w.prev = nil
-			continue
-		}
-		snap, err := w.srv.opts.Body.Observe(w.srv.ctx)
-		if err != nil || snap == nil {
-			continue
-		}
-		cs, chats := w.srv.opts.Body.(ipc.ChatSource)
-		if w.prev != nil {
-			emit := func(kind, key string, payload any) {
-				line, err := wire.Encode(nil, kind, payload)
-				if err != nil {
-					return
-				}
-				for _, c := range subs {
-					c.event(kind, key, line)
-				}
-			}
-			lostTo(subs, "", diff(w.prev, snap, emit))
-		}
-		if chats {
-			chat(cs, w.srv.subscribers())
-		}
-		w.prev = snap
+		w.pass()
 	}
+}
+
+// pass compares the world with the last snapshot and sends the changes.
+func (w *watcher) pass() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	subs := w.srv.subscribers()
+	if len(subs) == 0 {
+		w.prev = nil
+		return
+	}
+	snap, err := w.srv.opts.Body.Observe(w.srv.ctx)
+	if err != nil || snap == nil {
+		return
+	}
+	cs, chats := w.srv.opts.Body.(ipc.ChatSource)
+	if w.prev != nil {
+		emit := func(kind, key string, payload any) {
+			line, err := wire.Encode(nil, kind, payload)
+			if err != nil {
+				return
+			}
+			for _, c := range subs {
+				c.event(kind, key, line)
+			}
+		}
+		lostTo(subs, "", diff(w.prev, snap, emit))
+	}
+	if chats {
+		chat(cs, w.srv.subscribers())
+	}
+	w.prev = snap
 }
 
 // lostTo counts n dropped events for the subscribers (those of kind, or
