@@ -53,15 +53,24 @@ func (w *watcher) stop() { w.once.Do(func() { <-w.done }) }
 // its welcome is reported even when the world changes before the watcher's
 // goroutine next runs (without it, the first pass after a burst of actions
 // would take the changed world as its starting point and report nothing).
+// It does not wait for a pass in progress: a pass holds the lock only to
+// compare, never while the body observes.
 func (w *watcher) baseline() {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.prev != nil {
+	have := w.prev != nil
+	w.mu.Unlock()
+	if have {
 		return
 	}
-	if snap, err := w.srv.opts.Body.Observe(w.srv.ctx); err == nil && snap != nil {
+	snap, err := w.srv.opts.Body.Observe(w.srv.ctx)
+	if err != nil || snap == nil {
+		return
+	}
+	w.mu.Lock()
+	if w.prev == nil {
 		w.prev = snap
 	}
+	w.mu.Unlock()
 }
 
 func (w *watcher) run() {
@@ -84,18 +93,24 @@ func (w *watcher) run() {
 }
 
 // pass compares the world with the last snapshot and sends the changes.
+// The comparison reads the snapshot to start from, and the subscribers to
+// tell, after the body observed: a baseline a new subscriber took meanwhile
+// is the one compared against, and that subscriber hears of the changes.
 func (w *watcher) pass() {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	subs := w.srv.subscribers()
-	if len(subs) == 0 {
+	if len(w.srv.subscribers()) == 0 {
 		w.prev = nil
+		w.mu.Unlock()
 		return
 	}
+	w.mu.Unlock()
 	snap, err := w.srv.opts.Body.Observe(w.srv.ctx)
 	if err != nil || snap == nil {
 		return
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	subs := w.srv.subscribers()
 	cs, chats := w.srv.opts.Body.(ipc.ChatSource)
 	if w.prev != nil {
 		emit := func(kind, key string, payload any) {
@@ -110,7 +125,7 @@ func (w *watcher) pass() {
 		lostTo(subs, "", diff(w.prev, snap, emit))
 	}
 	if chats {
-		chat(cs, w.srv.subscribers())
+		chat(cs, subs)
 	}
 	w.prev = snap
 }
