@@ -41,7 +41,16 @@ type snapGrid struct {
 	col                *world.Column
 }
 
-var _ path.ColumnGrid = (*snapGrid)(nil)
+var (
+	_ path.ColumnGrid = (*snapGrid)(nil)
+	_ path.GridViews  = (*snapGrid)(nil)
+)
+
+// View implements path.GridViews: a view of the same snapshot (which no one
+// writes) with its own memory of the last column and state read.
+func (g *snapGrid) View() path.Grid {
+	return &snapGrid{chunks: g.chunks, loaded: g.loaded, cache: map[world.StateID]path.Cell{}, lastCell: path.Unknown}
+}
 
 // Cell implements path.Grid.
 func (g *snapGrid) Cell(x, y, z int) path.Cell {
@@ -156,10 +165,14 @@ func arrivedSince(now, before map[[2]int]bool) bool {
 	return false
 }
 
-// Route budgets: each exact search of a route, and the whole route.
+// Route budgets: each exact search of a route, and the whole route; and
+// the goroutines that compute the costs inside the regions a route builds
+// while its search goes on (path.RouteOptions.Workers: at most one fewer
+// than the CPUs Go uses, none on one CPU).
 const (
 	routeMaxNodes = 200_000
 	routeMaxTime  = 2 * time.Second
+	routeWorkers  = 2
 )
 
 // routeCache keeps a path.Router's abstraction in step with the snapshots
@@ -184,6 +197,7 @@ func newRouteCache() (*routeCache, error) {
 	r, err := path.NewRouter(path.GridFunc(func(int, int, int) path.Cell { return path.Unknown }), path.RouteOptions{
 		Options: path.Options{MaxNodes: routeMaxNodes, MaxTime: routeMaxTime},
 		Loaded:  func(cx, cz int) bool { return rc.loaded[[2]int{cx, cz}] },
+		Workers: routeWorkers,
 	})
 	if err != nil {
 		return nil, err

@@ -69,6 +69,29 @@ func TestSnapGridColumn(t *testing.T) {
 	}
 	cg.Column(3, 4, 60, out[:6])
 	assert.Equal(t, []path.Cell{path.Solid, path.Solid, path.Solid, path.Solid, path.Water, path.Passable}[3:], out[3:6])
+
+	// Views read the same world, each with caches of its own, so the
+	// long-route planner's workers can read at once.
+	gv, ok := g.(path.GridViews)
+	require.True(t, ok, "the snapshot grid gives views")
+	var wg sync.WaitGroup
+	for range 3 {
+		v := gv.View()
+		require.NotSame(t, g, v)
+		v.(*snapGrid).cache[world.StateID(65535)] = path.Solid
+		_, shared := g.(*snapGrid).cache[world.StateID(65535)]
+		assert.False(t, shared, "a view has a cache of its own")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for y := -2; y < 258; y++ {
+				for _, c := range cols {
+					assert.Equal(t, want(c[0], y, c[1]), v.Cell(c[0], y, c[1]), "view: cell %v at y %d", c, y)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 var (
@@ -104,8 +127,9 @@ func benchStore() (*world.ChunkStore, *benchworld.World) {
 
 // BenchmarkLiveColdRoute times the first route (a new planner each time)
 // across the benchmark world read through the client's snapshot grid, as
-// move_to plans it: with whole-column reads (column) and with one Cell
-// call per block (cells).
+// move_to plans it: with whole-column reads (column), alone or with a
+// worker computing the costs inside regions (workers=1, through the grid's
+// views), and with one Cell call per block (cells).
 func BenchmarkLiveColdRoute(b *testing.B) {
 	store, w := benchStore()
 	loaded := map[[2]int]bool{}
@@ -117,16 +141,19 @@ func BenchmarkLiveColdRoute(b *testing.B) {
 	snap := &world.Snapshot{Blocks: store.View()}
 	from := world.Pos(20, w.StandY(20, 30), 30)
 	to := world.Pos(230, w.StandY(230, 200), 200)
-	for _, mode := range []string{"column", "cells"} {
-		b.Run(fmt.Sprintf("grid=%s", mode), func(b *testing.B) {
+	for _, c := range []struct {
+		mode    string
+		workers int
+	}{{"column", 0}, {"column", 1}, {"cells", 0}} {
+		b.Run(fmt.Sprintf("grid=%s/workers=%d", c.mode, c.workers), func(b *testing.B) {
 			var rt path.Route
 			cpu := cpuTime()
 			for b.Loop() {
 				g := snapshotGrid(snap, loaded)
-				if mode == "cells" {
+				if c.mode == "cells" {
 					g = path.GridFunc(g.Cell)
 				}
-				r, err := path.NewRouter(g, path.RouteOptions{Options: path.Options{MaxNodes: routeMaxNodes}})
+				r, err := path.NewRouter(g, path.RouteOptions{Options: path.Options{MaxNodes: routeMaxNodes}, Workers: c.workers})
 				require.NoError(b, err)
 				rt, err = r.Find(from, path.At(to))
 				require.NoError(b, err)

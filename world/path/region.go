@@ -3,6 +3,7 @@ package path
 import (
 	"math"
 	"math/bits"
+	"sync/atomic"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -54,10 +55,13 @@ type region struct {
 	out      [][]link // links leaving each portal
 	dest     [][]dest // the far end of each of out, resolved on first use
 	// dist[i] is the cost from portal i to each portal inside the region
-	// (-1: not reachable inside it), computed the first time a search
-	// expands portal i (distRow): most portals of the regions a route
-	// reaches are never expanded.
-	dist [][]int64
+	// (-1: not reachable inside it), all rows computed at once the first
+	// time a search expands one of its portals (distRow), or by a worker
+	// (rowPool) once the region is built. rows says which: dist may be
+	// read only once rows is rowsDone.
+	dist  [][]int64
+	rows  atomic.Int32
+	ready chan struct{} // closed when a queued region's rows are done
 
 	// The abstract search's node of each portal, valid while stamp is
 	// the Router's current search.
@@ -309,43 +313,93 @@ func (r *Router) regionAt(k regionKey) *region {
 	r.addFrontier(k, add)
 	r.regions[k] = rg
 	r.stats.Regions++
-	rg.dist = make([][]int64, len(rg.portals))
 	rg.dest = make([][]dest, len(rg.portals))
 	for i, ls := range rg.out {
 		rg.dest[i] = make([]dest, len(ls))
+	}
+	if r.pool != nil && len(rg.portals) > 0 {
+		r.pool.queue(rg)
 	}
 	return rg
 }
 
 // distRow returns the costs from portal i of rg to its other portals. The
-// first row a search needs computes the region's rows at once: the moves
-// inside the region are generated once, from the positions its portals
-// reach, into a compact graph (portalGraph), and a Dijkstra over that
-// graph from each portal costs a fraction of one that generates the moves
-// as it goes (localCosts). Computing only the rows of the portals a search
-// expands (two thirds of them) is slower: the graph must be kept or built
-// again, and the searches over it are cheap while it is in the CPU's
-// cache.
+// first row a search needs computes the region's rows at once (rowBuilder),
+// unless a worker has them: done, they are read; being computed, the search
+// waits for them; queued, the search takes the job back and computes them
+// itself. Computing only the rows of the portals a search expands (two
+// thirds of them) is slower: the graph must be kept or built again, and the
+// searches over it are cheap while it is in the CPU's cache.
 func (r *Router) distRow(rg *region, i int32) []int64 {
-	if d := rg.dist[i]; d != nil {
-		return d
-	}
-	t := time.Now()
-	g := &r.graph
-	r.scratch.build(r, rg.k, rg.portals, g)
-	buckets := g.lo >= 1 && g.hi/g.lo < maxBuckets/4
-	for j := range rg.portals {
-		row := make([]int64, len(rg.portals))
-		if buckets {
-			r.scratch.dial(g, int32(j), row)
-		} else {
-			r.scratch.dijkstra(g, int32(j), row)
+	for {
+		st := rg.rows.Load()
+		switch {
+		case st == rowsDone:
+			return rg.dist[i]
+		case st == rowsRunning:
+			r.waits++
+			if r.onWait != nil {
+				r.onWait()
+			}
+			<-rg.ready
+			continue
+		case st == rowsQueued:
+			if !rg.rows.CompareAndSwap(rowsQueued, rowsRunning) {
+				continue // a worker took it meanwhile
+			}
+			r.steals++
 		}
-		rg.dist[j] = row
-		r.stats.Rows++
+		t := time.Now()
+		rg.dist = r.rb.rows(rg.k, rg.portals)
+		rg.rows.Store(rowsDone)
+		if st == rowsQueued {
+			close(rg.ready)
+		}
+		r.stats.Rows += len(rg.portals)
+		r.stats.BuildTime += time.Since(t)
+		return rg.dist[i]
 	}
-	r.stats.BuildTime += time.Since(t)
-	return rg.dist[i]
+}
+
+// The states of a region's rows (region.rows).
+const (
+	rowsNone    = iota // not computed, not queued
+	rowsQueued         // waiting for a worker (region.ready is made)
+	rowsRunning        // being computed; region.ready is closed when done
+	rowsDone           // region.dist holds them
+)
+
+// rowBuilder computes the costs between the portals of a region: it
+// generates the moves inside the region, from the positions its portals
+// reach, into a compact graph (portalGraph), then runs a Dijkstra over that
+// graph from each portal, which costs a fraction of one that generates the
+// moves as it goes (localCosts). Each goroutine that computes rows has its
+// own, with its own view of the grid (gen.grid).
+type rowBuilder struct {
+	gen     *Finder // move generator
+	scratch graphScratch
+	graph   portalGraph
+}
+
+// rows returns the costs from each portal of region k to each of them (-1:
+// not reachable inside the region).
+func (b *rowBuilder) rows(k regionKey, portals []world.BlockPos) [][]int64 {
+	g := &b.graph
+	b.scratch.build(b.gen, k, portals, g)
+	buckets := g.lo >= 1 && g.hi/g.lo < maxBuckets/4
+	n := len(portals)
+	all := make([]int64, n*n)
+	out := make([][]int64, n)
+	for j := range portals {
+		row := all[j*n : (j+1)*n : (j+1)*n]
+		if buckets {
+			b.scratch.dial(g, int32(j), row)
+		} else {
+			b.scratch.dijkstra(g, int32(j), row)
+		}
+		out[j] = row
+	}
+	return out
 }
 
 // maxBuckets bounds the ring of graphScratch.dial.
@@ -377,8 +431,8 @@ type graphScratch struct {
 }
 
 // build numbers the positions of region k that the portals reach by moves
-// inside it into g, and records those moves.
-func (gs *graphScratch) build(r *Router, k regionKey, portals []world.BlockPos, g *portalGraph) {
+// inside it into g, and records those moves, generated by gen over its grid.
+func (gs *graphScratch) build(gen *Finder, k regionKey, portals []world.BlockPos, g *portalGraph) {
 	const size = regionSide * regionSide * routeH
 	if gs.id == nil {
 		gs.id, gs.stamp = make([]int32, size), make([]uint32, size)
@@ -415,7 +469,7 @@ func (gs *graphScratch) build(r *Router, k regionKey, portals []world.BlockPos, 
 		g.start = append(g.start, int32(len(g.to)))
 		d := int(gs.nodes[v])
 		x, z, y := x0+d&(regionSide-1), z0+(d>>regionShift)&(regionSide-1), RouteMinY+d>>(2*regionShift)
-		for _, m := range r.gen.neighbors(x, y, z, r.grid.Cell(x, y, z)) {
+		for _, m := range gen.neighbors(x, y, z, gen.grid.Cell(x, y, z)) {
 			if m.x>>regionShift != k.cx || m.z>>regionShift != k.cz || m.y < RouteMinY || m.y > RouteMaxY {
 				continue
 			}

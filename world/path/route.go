@@ -62,6 +62,27 @@ type RouteOptions struct {
 	// Near is the XZ distance below which the exact search alone plans a
 	// route (0: DefaultNear).
 	Near int
+	// Workers is the number of goroutines that compute the costs between
+	// the portals of the regions a route builds while its search goes on
+	// (0 to MaxWorkers; 0: the search computes them itself, when it first
+	// expands a portal of the region). Workers read the grid through views
+	// of their own (GridViews); over a grid without them, or on a single
+	// CPU, the search computes the costs itself. The routes are the same
+	// either way; only the time to the first route through new terrain
+	// changes. The workers run only while Find does.
+	Workers int
+}
+
+// MaxWorkers bounds RouteOptions.Workers.
+const MaxWorkers = 16
+
+// GridViews is a Grid that can give other goroutines views of the same
+// world: reads through different views may run at the same time (each view
+// is read by one goroutine). A grid whose reads are safe for concurrent use
+// returns itself.
+type GridViews interface {
+	Grid
+	View() Grid
 }
 
 // Route is a Router's result: the path (Result; its Expanded counts every
@@ -88,7 +109,12 @@ type Route struct {
 	// RowsBuilt counts the portals whose costs inside their region were
 	// computed for this route.
 	RowsBuilt int `json:"rows_built"`
-	// BuildTime is the part of Elapsed spent building regions and rows.
+	// WorkerRows counts those of RowsBuilt that workers computed
+	// (RouteOptions.Workers).
+	WorkerRows int `json:"worker_rows"`
+	// BuildTime is the time spent building regions and rows: a part of
+	// Elapsed when the search builds them alone; with workers, their time
+	// is added too, so it can exceed Elapsed.
 	BuildTime time.Duration `json:"build_time"`
 }
 
@@ -98,8 +124,9 @@ type RouterStats struct {
 	// (rebuilds included).
 	Regions, Borders int
 	// Rows counts the portals whose costs to the other portals of their
-	// region were computed (each the first time a search expanded it).
-	Rows int
+	// region were computed (each the first time a search expanded it, or
+	// by a worker); WorkerRows counts those the workers computed.
+	Rows, WorkerRows int
 	// BuildTime is the total time spent building them and their rows.
 	BuildTime time.Duration
 	// Cached is the number of regions in the cache now.
@@ -126,11 +153,18 @@ type Router struct {
 	opt     RouteOptions
 	spacing int
 
-	gen     *Finder // move generator and heuristic
-	finder  *Finder // exact legs
-	local   localSearch
-	scratch graphScratch
-	graph   portalGraph
+	gen    *Finder // move generator and heuristic
+	finder *Finder // exact legs
+	local  localSearch
+	rb     rowBuilder // rows the search computes itself
+
+	workers []*rowBuilder // kept from one Find to the next
+	pool    *rowPool      // while a Find runs with workers
+	// How often the search took a queued region back from the workers
+	// and waited for one a worker was computing; onWait, when set, is
+	// called before such a wait (tests).
+	steals, waits int
+	onWait        func()
 
 	regions map[regionKey]*region
 	borders map[borderKey]*border
@@ -152,6 +186,9 @@ func NewRouter(g Grid, opt RouteOptions) (*Router, error) {
 	}
 	if opt.Spacing < 0 || opt.Window < 0 || opt.Near < 0 || opt.Weight < 0 {
 		return nil, fmt.Errorf("path: RouteOptions Spacing %d, Window %d, Near %d, Weight %v: want ≥ 0", opt.Spacing, opt.Window, opt.Near, opt.Weight)
+	}
+	if opt.Workers < 0 || opt.Workers > MaxWorkers {
+		return nil, fmt.Errorf("path: RouteOptions Workers %d: want 0 to %d", opt.Workers, MaxWorkers)
 	}
 	o, err := opt.Options.normalize()
 	if err != nil {
@@ -175,6 +212,7 @@ func NewRouter(g Grid, opt RouteOptions) (*Router, error) {
 	r.weight = opt.Weight
 	r.gen.grid, r.gen.maxDrop = g, o.MaxDrop
 	r.gen.ct = compileCosts(o.Costs, o.MaxDrop, false, false)
+	r.rb.gen = r.gen
 	return r, nil
 }
 
@@ -313,9 +351,12 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 	}
 	statsBefore := r.stats
 	r.gen.goal, r.gen.r2 = goal, goal.Radius*goal.Radius
+	r.startWorkers()
 	defer func() {
+		r.stopWorkers()
 		out.RegionsBuilt = r.stats.Regions - statsBefore.Regions
 		out.RowsBuilt = r.stats.Rows - statsBefore.Rows
+		out.WorkerRows = r.stats.WorkerRows - statsBefore.WorkerRows
 		out.BuildTime = r.stats.BuildTime - statsBefore.BuildTime
 		out.Expanded = out.CoarseExpanded + out.AbstractExpanded + out.LegExpanded
 		out.Elapsed = time.Since(began)

@@ -29,6 +29,8 @@ func (t tiledGrid) Cell(x, y, z int) Cell { return t.g.Cell(mirror(x), y, mirror
 
 func (t tiledGrid) Column(x, z, y0 int, out []Cell) { t.g.Column(mirror(x), mirror(z), y0, out) }
 
+func (t tiledGrid) View() Grid { return t }
+
 var sharedTiled tiledGrid
 
 func tiled() tiledGrid {
@@ -157,28 +159,32 @@ func cpuTime() time.Duration {
 // BenchmarkColdRoute times the first route through new terrain: each
 // iteration plans with a new Router, so every region the route reaches is
 // built (its portals, the borders they come from and the costs between
-// them). build-ms is the part spent building; us/region the build time per
-// region built.
+// them), by the search alone (workers=0) or with a worker computing the
+// costs between portals alongside it (workers=1). build-ms is the time
+// spent building, summed over the goroutines; us/region that per region
+// built.
 func BenchmarkColdRoute(b *testing.B) {
 	g := tiled()
 	for _, d := range []int{1000, 5000} {
-		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
-			from, to := longRoute(d)
-			var rt Route
-			cpu := cpuTime()
-			for b.Loop() {
-				r, err := NewRouter(g, RouteOptions{})
-				require.NoError(b, err)
-				rt, err = r.Find(from, At(to))
-				require.NoError(b, err)
-				require.True(b, rt.Complete, "%v", rt.Reason)
-			}
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-			b.ReportMetric(float64(rt.BuildTime.Microseconds())/1000, "build-ms")
-			b.ReportMetric(float64(rt.RegionsBuilt), "regions")
-			b.ReportMetric(float64(rt.RowsBuilt), "rows")
-			b.ReportMetric(float64(rt.BuildTime.Microseconds())/float64(max(rt.RegionsBuilt, 1)), "us/region")
-			b.ReportMetric(rt.Cost, "ticks")
-		})
+		for _, workers := range []int{0, 1} {
+			b.Run(fmt.Sprintf("d=%d/workers=%d", d, workers), func(b *testing.B) {
+				from, to := longRoute(d)
+				var rt Route
+				cpu := cpuTime()
+				for b.Loop() {
+					r, err := NewRouter(g, RouteOptions{Workers: workers})
+					require.NoError(b, err)
+					rt, err = r.Find(from, At(to))
+					require.NoError(b, err)
+					require.True(b, rt.Complete, "%v", rt.Reason)
+				}
+				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64(rt.BuildTime.Microseconds())/1000, "build-ms")
+				b.ReportMetric(float64(rt.RegionsBuilt), "regions")
+				b.ReportMetric(float64(rt.RowsBuilt), "rows")
+				b.ReportMetric(float64(rt.BuildTime.Microseconds())/float64(max(rt.RegionsBuilt, 1)), "us/region")
+				b.ReportMetric(rt.Cost, "ticks")
+			})
+		}
 	}
 }

@@ -176,12 +176,12 @@ func TestRegionCostsQueues(t *testing.T) {
 	for _, k := range []regionKey{{7, 13}, {2, 3}, {3, 11}, {23, 18}, {8, 0}} {
 		rg := r.regionAt(k)
 		gr := &portalGraph{}
-		r.scratch.build(r, k, rg.portals, gr)
+		r.rb.scratch.build(r.gen, k, rg.portals, gr)
 		require.GreaterOrEqual(t, gr.lo, int64(1))
 		for i := range rg.portals {
 			a, b := make([]int64, len(rg.portals)), make([]int64, len(rg.portals))
-			r.scratch.dial(gr, int32(i), a)
-			r.scratch.dijkstra(gr, int32(i), b)
+			r.rb.scratch.dial(gr, int32(i), a)
+			r.rb.scratch.dijkstra(gr, int32(i), b)
 			require.Equal(t, b, a, "region %v portal %d", k, i)
 		}
 	}
@@ -191,7 +191,7 @@ func TestRegionCostsQueues(t *testing.T) {
 	k := regionKey{7, 13}
 	rg := cheap.regionAt(k)
 	gr := &portalGraph{}
-	cheap.scratch.build(cheap, k, rg.portals, gr)
+	cheap.rb.scratch.build(cheap.gen, k, rg.portals, gr)
 	require.Zero(t, gr.lo, "the cost model must give moves of zero milli-ticks")
 	masked := GridFunc(func(x, y, z int) Cell {
 		if regionOf(x, z) != k {
@@ -312,14 +312,14 @@ func TestRegionGraphGrows(t *testing.T) {
 	open, pit := world.Pos(2, 64, 2), world.Pos(10, 64, 10)
 	var gs graphScratch
 	gr := &portalGraph{}
-	gs.build(r, k, []world.BlockPos{open}, gr)
+	gs.build(r.gen, k, []world.BlockPos{open}, gr)
 	n := len(gr.target)
 	require.Greater(t, n, 200)
 	row := make([]int64, 1)
 	gs.dijkstra(gr, 0, row)
 	assert.Equal(t, []int64{0}, row)
 
-	gs.build(r, k, []world.BlockPos{open, pit}, gr)
+	gs.build(r.gen, k, []world.BlockPos{open, pit}, gr)
 	require.Len(t, gr.target, n+1, "the pit is one node more")
 	require.GreaterOrEqual(t, gr.lo, int64(1))
 	for i, want := range [][]int64{{0, -1}, {-1, 0}} {

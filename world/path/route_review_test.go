@@ -392,8 +392,8 @@ func TestRouterStampsWrap(t *testing.T) {
 
 	// Allocate the stamps with nothing stamped: every position still
 	// holds stamp 0, which a wrapped counter must not take as current.
-	r.scratch.build(r, k, nil, &r.graph)
-	r.scratch.cur = math.MaxUint32
+	r.rb.scratch.build(r.gen, k, nil, &r.rb.graph)
+	r.rb.scratch.cur = math.MaxUint32
 	r.local.reset()
 	r.local.stamp = math.MaxUint32
 	assert.Equal(t, want, r.distRow(rg, 0))

@@ -1,0 +1,298 @@
+package path
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// withProcs runs the test with at least n Ps, so that workers run on a
+// machine of fewer CPUs too.
+func withProcs(t *testing.T, n int) {
+	t.Helper()
+	if prev := runtime.GOMAXPROCS(0); prev < n {
+		runtime.GOMAXPROCS(n)
+		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+	}
+}
+
+// shared is a grid whose reads may run at once, as views of itself.
+type shared struct{ Grid }
+
+func (s shared) View() Grid { return s }
+
+// TestRouterWorkersSameRoutes: with workers computing the costs between
+// portals, the routes are the very same (steps, cost, regions built) as
+// the search's alone, first through new terrain and then over the cache;
+// the workers computed some of the rows, and the rows they computed are
+// those the search computes.
+func TestRouterWorkersSameRoutes(t *testing.T) {
+	withProcs(t, 3)
+	g := tiled()
+	alone, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	helped, err := NewRouter(g, RouteOptions{Workers: 2})
+	require.NoError(t, err)
+	worked := 0
+	for _, c := range []struct {
+		x, z, dist int
+		bearing    float64
+	}{
+		{20, 30, 1000, 0.35},
+		{20, 30, 1000, 0.35}, // again, over the cache
+		{100, 200, 260, 0},
+		{600, 700, 600, 4.2},
+		{300, 40, 220, 1.3},
+	} {
+		from, to := routeFrom(c.x, c.z, c.dist, c.bearing)
+		a, err := alone.Find(from, At(to))
+		require.NoError(t, err)
+		b, err := helped.Find(from, At(to))
+		require.NoError(t, err)
+		require.True(t, b.Complete, "%s", b.Reason)
+		assert.Equal(t, a.Steps, b.Steps, "%v→%v", from, to)
+		assert.Equal(t, a.Cost, b.Cost)
+		assert.Equal(t, a.RegionsBuilt, b.RegionsBuilt)
+		assert.Equal(t, a.AbstractExpanded, b.AbstractExpanded)
+		assert.GreaterOrEqual(t, b.RowsBuilt, a.RowsBuilt, "the workers compute rows the search would, and maybe a few more")
+		assert.Zero(t, a.WorkerRows)
+		assert.LessOrEqual(t, b.WorkerRows, b.RowsBuilt)
+		worked += b.WorkerRows
+	}
+	assert.Positive(t, worked, "the workers computed rows")
+	assert.Equal(t, worked, helped.Stats().WorkerRows)
+	checked := 0
+	for k, hrg := range helped.regions {
+		arg := alone.regions[k]
+		if arg == nil || hrg.rows.Load() != rowsDone || arg.rows.Load() != rowsDone {
+			continue
+		}
+		require.Equal(t, arg.portals, hrg.portals)
+		require.Equal(t, arg.dist, hrg.dist, "region %v", k)
+		checked++
+	}
+	assert.Greater(t, checked, 100)
+}
+
+// TestRouterWorkersCacheInvalidation: random block changes and columns
+// loading and unloading between routes planned with workers leave a cache
+// equal to one built afresh, with no region left queued or running.
+func TestRouterWorkersCacheInvalidation(t *testing.T) {
+	withProcs(t, 3)
+	const n = 96
+	rng := rand.New(rand.NewPCG(3, 5))
+	g := flatWorld(n)
+	for range 200 {
+		x, z := rng.IntN(n), rng.IntN(n)
+		g.set(x, 1, z, Solid).set(x, 2, z, Solid)
+	}
+	unloaded := map[regionKey]bool{}
+	r, err := NewRouter(shared{g}, RouteOptions{Near: 1, Workers: 2, Loaded: func(cx, cz int) bool { return !unloaded[regionKey{cx, cz}] }})
+	require.NoError(t, err)
+	worked := 0
+	for round := range 30 {
+		for range 4 {
+			x, z := rng.IntN(n), rng.IntN(n)
+			c := Passable
+			if g.Cell(x, 1, z) == Passable {
+				c = Solid
+			}
+			g.set(x, 1, z, c)
+			r.InvalidateBlock(x, 1, z)
+		}
+		if round%5 == 4 {
+			k := regionKey{rng.IntN(n / 16), rng.IntN(n / 16)}
+			unloaded[k] = !unloaded[k]
+			r.InvalidateColumn(k.cx, k.cz)
+		}
+		from, to := world.Pos(rng.IntN(n), 1, rng.IntN(n)), world.Pos(rng.IntN(n), 1, rng.IntN(n))
+		if !standableAt(g, from.X, from.Y, from.Z) || unloaded[regionOf(from.X, from.Z)] {
+			continue
+		}
+		rt, err := r.Find(from, At(to))
+		require.NoError(t, err)
+		worked += rt.WorkerRows
+		if len(rt.Steps) > 1 {
+			checkPath(t, g, rt.Result, Options{})
+		}
+		for k, rg := range r.regions {
+			st := rg.rows.Load()
+			require.True(t, st == rowsNone || st == rowsDone, "region %v left in state %d after Find", k, st)
+		}
+		assertCacheFresh(t, r)
+	}
+	assert.Positive(t, worked)
+}
+
+// gatedViews is a grid whose views block every read until the gate opens;
+// the Router's own reads go through.
+type gatedViews struct {
+	Grid
+	gate chan struct{}
+}
+
+func (g gatedViews) View() Grid { return gatedView(g) }
+
+type gatedView gatedViews
+
+func (g gatedView) Cell(x, y, z int) Cell {
+	<-g.gate
+	return g.Grid.Cell(x, y, z)
+}
+
+// TestRouterWorkersTakeBack: with the worker stuck on a region until the
+// search waits for it, the search computes the queued regions it needs
+// itself or waits for the one the worker holds, and plans the same route
+// as alone.
+func TestRouterWorkersTakeBack(t *testing.T) {
+	withProcs(t, 2)
+	g := flatWorld(160)
+	from, to := world.Pos(5, 1, 5), world.Pos(150, 1, 120)
+	solo, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	want, err := solo.Find(from, At(to))
+	require.NoError(t, err)
+	require.True(t, want.Complete)
+
+	gv := gatedViews{Grid: g, gate: make(chan struct{})}
+	var open sync.Once
+	release := func() { open.Do(func() { close(gv.gate) }) }
+	// Should the search never wait, the worker holding a region keeps
+	// Find from returning: let it go in the end.
+	stop := time.AfterFunc(10*time.Second, release)
+	defer stop.Stop()
+	r, err := NewRouter(gv, RouteOptions{Workers: 1})
+	require.NoError(t, err)
+	r.onWait = release
+	got, err := r.Find(from, At(to))
+	require.NoError(t, err)
+	assert.Equal(t, want.Steps, got.Steps)
+	assert.GreaterOrEqual(t, got.RowsBuilt, want.RowsBuilt)
+	assert.Positive(t, r.steals+r.waits, "the search took regions back or waited for one")
+}
+
+// TestDistRowTakesBackAQueuedRegion: a region still queued for the workers
+// is computed by the search itself, which marks it done and wakes any
+// waiter.
+func TestDistRowTakesBackAQueuedRegion(t *testing.T) {
+	g := flatWorld(48)
+	ref, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	r, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	k := regionKey{1, 1}
+	rg := r.regionAt(k)
+	require.NotEmpty(t, rg.portals)
+	rg.ready = make(chan struct{})
+	rg.rows.Store(rowsQueued)
+	assert.Equal(t, ref.distRow(ref.regionAt(k), 2), r.distRow(rg, 2))
+	assert.Equal(t, 1, r.steals)
+	assert.Zero(t, r.waits)
+	assert.Equal(t, int32(rowsDone), rg.rows.Load())
+	select {
+	case <-rg.ready:
+	default:
+		t.Fatal("ready is not closed")
+	}
+	assert.Equal(t, len(rg.portals), r.Stats().Rows)
+}
+
+// TestDistRowWaitsForTheWorker: a region a worker is computing is waited
+// for, and its rows are the worker's, not computed again.
+func TestDistRowWaitsForTheWorker(t *testing.T) {
+	r, err := NewRouter(flatWorld(48), RouteOptions{})
+	require.NoError(t, err)
+	rg := r.regionAt(regionKey{1, 1})
+	n := len(rg.portals)
+	rg.ready = make(chan struct{})
+	rg.rows.Store(rowsRunning)
+	theirs := make([][]int64, n)
+	for i := range theirs {
+		theirs[i] = []int64{int64(1000 + i)}
+	}
+	r.onWait = func() {
+		go func() {
+			rg.dist = theirs
+			rg.rows.Store(rowsDone)
+			close(rg.ready)
+		}()
+	}
+	assert.Equal(t, []int64{1001}, r.distRow(rg, 1))
+	assert.Equal(t, 1, r.waits)
+	assert.Zero(t, r.steals)
+	assert.Zero(t, r.Stats().Rows, "the search computed nothing")
+}
+
+// TestRouterWorkersNeedViewsAndCPUs: over a grid without views, or with one
+// CPU, the search computes every row itself.
+func TestRouterWorkersNeedViewsAndCPUs(t *testing.T) {
+	from, to := routeFrom(20, 30, 300, 0.35)
+	withProcs(t, 2)
+	plain := struct{ Grid }{tiled()}
+	r, err := NewRouter(plain, RouteOptions{Workers: 2})
+	require.NoError(t, err)
+	rt, err := r.Find(from, At(to))
+	require.NoError(t, err)
+	require.True(t, rt.Complete)
+	assert.Positive(t, rt.RowsBuilt)
+	assert.Zero(t, rt.WorkerRows, "a grid without views is read by the search alone")
+
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	r, err = NewRouter(tiled(), RouteOptions{Workers: 2})
+	require.NoError(t, err)
+	rt, err = r.Find(from, At(to))
+	require.NoError(t, err)
+	require.True(t, rt.Complete)
+	assert.Zero(t, rt.WorkerRows, "one CPU: no workers")
+}
+
+// workersRunning counts the goroutines running a rowPool's work.
+func workersRunning() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	return strings.Count(string(buf), "path.(*rowPool).work(")
+}
+
+// TestRouterWorkersEndWithFind: no worker outlives Find.
+func TestRouterWorkersEndWithFind(t *testing.T) {
+	withProcs(t, 3)
+	r, err := NewRouter(tiled(), RouteOptions{Workers: 2})
+	require.NoError(t, err)
+	r.onWait = func() {
+		assert.Equal(t, 2, workersRunning(), "the workers run while Find does")
+	}
+	from, to := routeFrom(20, 30, 500, 0.35)
+	rt, err := r.Find(from, At(to))
+	require.NoError(t, err)
+	require.Positive(t, rt.WorkerRows)
+	// A worker's goroutine ends just after it says it is done: give it
+	// the moment to.
+	deadline := time.Now().Add(5 * time.Second)
+	for workersRunning() > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	assert.Zero(t, workersRunning())
+	assert.Nil(t, r.pool)
+}
+
+// TestNewRouterWorkers: Workers outside 0..MaxWorkers is refused, naming
+// the option.
+func TestNewRouterWorkers(t *testing.T) {
+	for _, n := range []int{-1, MaxWorkers + 1} {
+		_, err := NewRouter(tiled(), RouteOptions{Workers: n})
+		require.Error(t, err, "%d", n)
+		assert.Contains(t, err.Error(), fmt.Sprintf("Workers %d", n))
+	}
+	_, err := NewRouter(tiled(), RouteOptions{Workers: MaxWorkers})
+	require.NoError(t, err)
+}
