@@ -3,39 +3,51 @@ package path
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 )
-
-// rowQueue bounds the regions waiting for a worker; a region built while the
-// queue is full is left to the search (its rows are computed when it first
-// expands one of its portals).
-const rowQueue = 4096
 
 // rowPool is the workers of one Find: goroutines that compute the rows of
 // regions as the search builds them (Router.regionAt queues each new
 // region), so the search finds them done when it first expands a portal
 // there. A job is a region in state rowsQueued; whoever moves it to
 // rowsRunning computes it (a worker, or the search taking it back), and the
-// others skip it or wait on its ready channel.
+// others skip it or wait on its ready channel. The workers take the region
+// queued last first: the search goes on from the portals it reached last,
+// so those are the regions it needs soonest.
 type rowPool struct {
-	jobs chan *region
-	wg   sync.WaitGroup
-	stop atomic.Bool // set when the Find ends: queued jobs go back to the search
+	mu     sync.Mutex
+	more   sync.Cond // signalled when a region is queued or the Find ends
+	stack  []*region
+	closed bool
+	wg     sync.WaitGroup
 	// What the workers did, added to the Router's stats when they stop.
 	rows []int
 	took []time.Duration
 }
 
-// queue hands region rg to the workers, unless the queue is full.
+// queue hands region rg to the workers.
 func (p *rowPool) queue(rg *region) {
 	rg.ready = make(chan struct{})
 	rg.rows.Store(rowsQueued)
-	select {
-	case p.jobs <- rg:
-	default:
-		rg.rows.Store(rowsNone)
+	p.mu.Lock()
+	p.stack = append(p.stack, rg)
+	p.mu.Unlock()
+	p.more.Signal()
+}
+
+// next returns the region queued last, nil when the Find is over.
+func (p *rowPool) next() *region {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.stack) == 0 && !p.closed {
+		p.more.Wait()
 	}
+	if p.closed {
+		return nil
+	}
+	rg := p.stack[len(p.stack)-1]
+	p.stack = p.stack[:len(p.stack)-1]
+	return rg
 }
 
 // startWorkers starts RouteOptions.Workers workers for one Find, each with
@@ -47,7 +59,8 @@ func (r *Router) startWorkers() {
 	if n <= 0 || !ok {
 		return
 	}
-	p := &rowPool{jobs: make(chan *region, rowQueue), rows: make([]int, n), took: make([]time.Duration, n)}
+	p := &rowPool{rows: make([]int, n), took: make([]time.Duration, n)}
+	p.more.L = &p.mu
 	for len(r.workers) < n {
 		r.workers = append(r.workers, &rowBuilder{gen: NewFinder()})
 	}
@@ -65,11 +78,10 @@ func (r *Router) startWorkers() {
 // work computes the rows of the queued regions until the Find ends.
 func (p *rowPool) work(b *rowBuilder, w int) {
 	defer p.wg.Done()
-	for rg := range p.jobs {
-		if p.stop.Load() {
-			// The Find is over: the region goes back to the search.
-			rg.rows.CompareAndSwap(rowsQueued, rowsNone)
-			continue
+	for {
+		rg := p.next()
+		if rg == nil {
+			return
 		}
 		if !rg.rows.CompareAndSwap(rowsQueued, rowsRunning) {
 			continue // the search took it back
@@ -92,9 +104,15 @@ func (r *Router) stopWorkers() {
 		return
 	}
 	r.pool = nil
-	p.stop.Store(true)
-	close(p.jobs)
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.more.Broadcast()
 	p.wg.Wait()
+	// The regions still queued go back to the search.
+	for _, rg := range p.stack {
+		rg.rows.CompareAndSwap(rowsQueued, rowsNone)
+	}
 	for w := range p.rows {
 		r.stats.Rows += p.rows[w]
 		r.stats.WorkerRows += p.rows[w]
