@@ -100,7 +100,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	}
 	// A finish the server finds early makes it break the block itself at
 	// the full vanilla time; allow for that.
-	gone, err := x.within(answerTicks+int64(math.Ceil(vanilla)), isAir)
+	gone, err := x.withinAtLeast(answerTicks+int64(math.Ceil(vanilla)), minAnswerWait, isAir)
 	if err != nil {
 		return x.fail(err, fmt.Sprintf("waiting for %v to break", a.Pos))
 	}
@@ -306,7 +306,7 @@ faces:
 		return x.fail(err, "placing")
 	}
 	_ = x.swing()
-	placed, err := x.within(answerTicks, func() bool {
+	placed, err := x.answer(func() bool {
 		now := x.s.inv.player[invHotbar+held]
 		shrunk := now.Empty() || now.ID != heldRaw.ID || now.Count < before
 		return shrunk && !x.blockAt(a.Pos).IsAir()

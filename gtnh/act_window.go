@@ -55,7 +55,7 @@ func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result
 		return err
 	}
 	var accepted bool
-	got, err := x.within(answerTicks, func() bool {
+	got, err := x.answer(func() bool {
 		accepted = pending.accepted
 		return pending.answered
 	})
@@ -101,7 +101,7 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	if err := x.rightClick(&pos); err != nil {
 		return x.fail(err, "opening")
 	}
-	opened, err := x.within(answerTicks, func() bool {
+	opened, err := x.answer(func() bool {
 		o := x.s.inv.open
 		return o != nil && o.synced && o.at(pos)
 	})
@@ -136,14 +136,14 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	// are then what the world model knew before, not what the window shows.
 	read := true
 	if tanks > 0 {
-		got, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks })
+		got, err := x.answer(func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks })
 		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the tanks at %v", pos))
 		}
 		read = got
 	}
 	if boiler {
-		got, err := x.within(answerTicks, func() bool { return x.s.inv.open != o || o.waterSeen })
+		got, err := x.answer(func() bool { return x.s.inv.open != o || o.waterSeen })
 		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the boiler's water at %v", pos))
 		}
@@ -637,7 +637,7 @@ func (x *act) craft(a action.Craft) ipc.Result {
 			}
 		}
 		for i := 0; i < batch && failure == nil; i++ {
-			ready, err := x.within(answerTicks, func() bool { return !x.s.inv.slot(window, result).Empty() })
+			ready, err := x.answer(func() bool { return !x.s.inv.slot(window, result).Empty() })
 			if err != nil {
 				failure = err
 				break

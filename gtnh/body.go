@@ -155,11 +155,31 @@ func (x *act) fail(err error, what string) ipc.Result {
 
 // within waits for cond up to n ticks; false when the ticks passed first.
 func (x *act) within(n int64, cond func() bool) (bool, error) {
+	return x.withinAtLeast(n, 0, cond)
+}
+
+// minAnswerWait is the least wall time a wait for the server's answer
+// (answer) lasts before it gives up. At the game's tick answerTicks is 3 s
+// and the floor changes nothing; a client configured with a faster tick (the
+// test servers run at 1–5 ms) would otherwise give a busy server a few
+// hundred milliseconds, and take a slow answer for none.
+const minAnswerWait = time.Second
+
+// answer waits for the server's answer (cond) up to answerTicks ticks and
+// at least minAnswerWait; false when both passed first.
+func (x *act) answer(cond func() bool) (bool, error) {
+	return x.withinAtLeast(answerTicks, minAnswerWait, cond)
+}
+
+// withinAtLeast waits for cond up to n ticks, and at least d of wall time;
+// false when both passed first.
+func (x *act) withinAtLeast(n int64, d time.Duration, cond func() bool) (bool, error) {
 	end := x.c.ticks.Load() + n
+	deadline := time.Now().Add(d)
 	var met bool
 	err := x.c.waitFor(x.ctx, x.s, func() bool {
 		met = cond()
-		return met || x.c.ticks.Load() >= end
+		return met || x.c.ticks.Load() >= end && (d <= 0 || !time.Now().Before(deadline))
 	})
 	return met, err
 }

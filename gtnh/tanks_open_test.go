@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -406,4 +407,28 @@ func TestIronTankOfLavaThroughItsWindow(t *testing.T) {
 	m = machine(t, c, world.MachineFluidTank, master)
 	assert.False(t, m.ContentsUnknown)
 	assert.Equal(t, map[string]world.FluidTank{"lava": lava}, m.Fluids)
+}
+
+// TestAnswerWaitsAtLeastASecond: a wait for the server's answer lasts
+// answerTicks of the client's clock and, with a fast test tick, at least
+// minAnswerWait of wall time before it gives up; an answer that is there
+// ends it at once. A wait counted in ticks alone (within) has no floor.
+func TestAnswerWaitsAtLeastASecond(t *testing.T) {
+	_, c := steamAgeServer(t, true, nil)
+	x := liveAct(t, c)
+	t0, ticks := time.Now(), c.ticks.Load()
+	got, err := x.answer(func() bool { return false })
+	require.NoError(t, err)
+	assert.False(t, got)
+	assert.GreaterOrEqual(t, time.Since(t0), minAnswerWait)
+	assert.GreaterOrEqual(t, c.ticks.Load()-ticks, int64(answerTicks))
+
+	got, err = x.answer(func() bool { return true })
+	require.NoError(t, err)
+	assert.True(t, got)
+
+	t0, ticks = time.Now(), c.ticks.Load()
+	got, err = x.within(answerTicks, func() bool { return time.Since(t0) > 2*minAnswerWait })
+	require.NoError(t, err)
+	assert.False(t, got, "within gives up after its ticks (%d ticks, %v)", c.ticks.Load()-ticks, time.Since(t0))
 }
