@@ -122,11 +122,11 @@ func standHeights(g Grid, x, z int, out []int) []int {
 // most a jump up (+1) or a drop (−MaxDrop), and ends where a body may
 // stand, so only the heights from y−1 to y+MaxDrop of each y in ya can
 // start one. It reads a few cells per height instead of the column.
-func (r *Router) crossHeights(x, z int, ya, out []int) []int {
+func crossHeights(gen *Finder, x, z int, ya, out []int) []int {
 	next := RouteMinY
 	for _, y := range ya {
-		for h := max(y-1, next); h <= min(y+r.gen.maxDrop, RouteMaxY); h++ {
-			if standsAt(r.grid, x, h, z) {
+		for h := max(y-1, next); h <= min(y+gen.maxDrop, RouteMaxY); h++ {
+			if standsAt(gen.grid, x, h, z) {
 				out = append(out, h)
 			}
 			next = h + 1
@@ -165,12 +165,23 @@ type crossing struct {
 // neighbouring offsets whose heights differ by at most one block on both
 // sides) and each entrance keeps its two ends and a crossing every
 // r.spacing offsets between them, as in HPA*.
-func (r *Router) buildBorder(bk borderKey) *border { return r.scanBorder(bk, r.crossHeights) }
+func (r *Router) buildBorder(bk borderKey) *border { return r.borderWith(r.gen, bk) }
+
+// borderWith is buildBorder reading the grid through gen (a worker's view).
+func (r *Router) borderWith(gen *Finder, bk borderKey) *border {
+	return r.scanBorderWith(gen, bk, func(x, z int, near, dst []int) []int { return crossHeights(gen, x, z, near, dst) })
+}
 
 // scanBorder is buildBorder with far giving the heights of the far column
 // to try, from the standing heights of the near one (crossHeights; the
 // tests pass a whole-column scan to check it against).
 func (r *Router) scanBorder(bk borderKey, far func(x, z int, near, dst []int) []int) *border {
+	return r.scanBorderWith(r.gen, bk, far)
+}
+
+// scanBorderWith is scanBorder with the grid and the moves of gen. It reads
+// nothing of r but its options (Loaded, the spacing), so workers may run it.
+func (r *Router) scanBorderWith(gen *Finder, bk borderKey, far func(x, z int, near, dst []int) []int) *border {
 	b := &border{}
 	lo, hi := bk.k, bk.k
 	if bk.axis == 0 {
@@ -192,9 +203,9 @@ func (r *Router) scanBorder(bk borderKey, far func(x, z int, near, dst []int) []
 			ax, az = lo.cx<<regionShift+t, lo.cz<<regionShift+regionSide-1
 			bx, bz = ax, az+1
 		}
-		ya = standHeights(r.grid, ax, az, ya[:0])
+		ya = standHeights(gen.grid, ax, az, ya[:0])
 		for _, y := range ya {
-			for _, m := range r.gen.neighbors(ax, y, az, r.grid.Cell(ax, y, az)) {
+			for _, m := range gen.neighbors(ax, y, az, gen.grid.Cell(ax, y, az)) {
 				if m.x == bx && m.z == bz {
 					cs = append(cs, crossing{t: t, a: world.Pos(ax, y, az), b: world.Pos(bx, m.y, bz), ab: m.cost, ba: -1})
 				}
@@ -202,7 +213,7 @@ func (r *Router) scanBorder(bk borderKey, far func(x, z int, near, dst []int) []
 		}
 		yb = far(bx, bz, ya, yb[:0])
 		for _, y := range yb {
-			for _, m := range r.gen.neighbors(bx, y, bz, r.grid.Cell(bx, y, bz)) {
+			for _, m := range gen.neighbors(bx, y, bz, gen.grid.Cell(bx, y, bz)) {
 				if m.x != ax || m.z != az {
 					continue
 				}
@@ -264,9 +275,23 @@ func representatives(n, spacing int) []int {
 	return append(out, n-1)
 }
 
-// borderAt returns the border bk, building it when it is not cached.
+// borderAt returns the border bk, building it when it is not cached (or
+// taking it from the workers, who build borders ahead of the search).
 func (r *Router) borderAt(bk borderKey) *border {
 	if b, ok := r.borders[bk]; ok {
+		return b
+	}
+	if p := r.pool; p != nil {
+		b := p.take(bk)
+		if b != nil {
+			r.bordersTaken++
+		} else {
+			b = r.buildBorder(bk)
+			r.stats.Borders++
+		}
+		p.mu.Lock()
+		r.borders[bk] = b
+		p.mu.Unlock()
 		return b
 	}
 	b := r.buildBorder(bk)

@@ -43,7 +43,8 @@ type RouteOptions struct {
 	Options
 	// Loaded reports whether the chunk column (cx, cz) is known; routes
 	// never enter other columns, and a goal in one is approached through
-	// the frontier (nil: every column is known).
+	// the frontier (nil: every column is known). With Workers, several
+	// goroutines call it at once during Find.
 	Loaded func(cx, cz int) bool
 	// Spacing is the distance between portals along a long entrance
 	// (0: DefaultSpacing). Smaller is closer to optimal and slower.
@@ -63,13 +64,14 @@ type RouteOptions struct {
 	// route (0: DefaultNear).
 	Near int
 	// Workers is the number of goroutines that compute the costs between
-	// the portals of the regions a route builds while its search goes on
-	// (0 to MaxWorkers; 0: the search computes them itself, when it first
-	// expands a portal of the region). Workers read the grid through views
-	// of their own (GridViews); over a grid without them, or on a single
-	// CPU, the search computes the costs itself. The routes are the same
-	// either way; only the time to the first route through new terrain
-	// changes. The workers run only while Find does.
+	// the portals of the regions a route builds, and build the borders of
+	// the regions beside them, while its search goes on (0 to MaxWorkers,
+	// and at most one fewer than GOMAXPROCS; 0: the search does it all
+	// itself, when it first needs them). Workers read the grid through
+	// views of their own (GridViews), and call Loaded: over a grid without
+	// views, or on a single CPU, the search works alone. The routes are the
+	// same either way; only the time to the first route through new
+	// terrain changes. The workers run only while Find does.
 	Workers int
 }
 
@@ -163,8 +165,8 @@ type Router struct {
 	// How often the search took a queued region back from the workers
 	// and waited for one a worker was computing; onWait, when set, is
 	// called before such a wait (tests).
-	steals, waits int
-	onWait        func()
+	steals, waits, bordersTaken int
+	onWait                      func()
 
 	regions map[regionKey]*region
 	borders map[borderKey]*border

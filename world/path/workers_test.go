@@ -33,8 +33,8 @@ func (s shared) View() Grid { return s }
 // TestRouterWorkersSameRoutes: with workers computing the costs between
 // portals, the routes are the very same (steps, cost, regions built) as
 // the search's alone, first through new terrain and then over the cache;
-// the workers computed some of the rows, and the rows they computed are
-// those the search computes.
+// the workers computed some of the rows and borders, and the rows and
+// borders they computed are those the search computes.
 func TestRouterWorkersSameRoutes(t *testing.T) {
 	withProcs(t, 3)
 	g := tiled()
@@ -70,6 +70,15 @@ func TestRouterWorkersSameRoutes(t *testing.T) {
 	}
 	assert.Positive(t, worked, "the workers computed rows")
 	assert.Equal(t, worked, helped.Stats().WorkerRows)
+	assert.Positive(t, helped.bordersTaken, "the search took borders the workers built")
+	same := 0
+	for bk, b := range helped.borders {
+		if ab, ok := alone.borders[bk]; ok {
+			require.Equal(t, ab.links, b.links, "border %v", bk)
+			same++
+		}
+	}
+	assert.Greater(t, same, 100)
 	checked := 0
 	for k, hrg := range helped.regions {
 		arg := alone.regions[k]
