@@ -789,9 +789,10 @@ func TestSteelBoilerWindow(t *testing.T) {
 	require.Equal(t, ipc.OK, c.Execute(ctx, action.MoveTo{Pos: world.Pos(13, 64, 4), Radius: 1}).Code)
 	require.Equal(t, ipc.OK, c.Execute(ctx, action.OpenContainer{Pos: boiler}).Code)
 	var m world.Machine
+	// The temperature bar follows the steam bar: wait for both.
 	eventually(t, "the steel boiler window's values", func() bool {
 		m = machine(t, c, world.MachineSteamBoiler, boiler)
-		return m.Fluid("steam").Amount == 30000
+		return m.Fluid("steam").Amount == 30000 && m.Temperature >= 800
 	})
 	// 300 mB of steam a second is under 2 mB of water a second.
 	assert.InDelta(t, 19995, m.Fluid("water").Amount, 5, "the window's water")

@@ -543,7 +543,12 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 			}
 		}
 	}
-	if bestFrontier >= 0 {
+	// A goal in unloaded terrain is approached through the best frontier
+	// point; a goal in loaded terrain that no walk through it reaches (a
+	// block in the way, a closed room) is unreachable: the best partial
+	// path ends nearest to it, not at the edge of the loaded terrain,
+	// however far that is.
+	if bestFrontier >= 0 && !goalLoaded {
 		return r.chain(bestFrontier), nil, ReachedFrontier, nil
 	}
 	return r.chain(best), nil, reason, nil

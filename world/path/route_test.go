@@ -186,6 +186,33 @@ func TestRouterFrontier(t *testing.T) {
 	checkPath(t, g, full.Result, Options{})
 }
 
+// TestRouterLoadedGoalUnreachable: a goal in loaded terrain that no walk
+// reaches (a block where the head would be, as under a tree trunk whose
+// lowest log was just broken) is unreachable: the partial path ends near
+// it, never at the edge of the loaded terrain (32 blocks away), although
+// the terrain has a frontier and the search reached it.
+func TestRouterLoadedGoalUnreachable(t *testing.T) {
+	g := flatWorld(96)
+	loaded := func(cx, cz int) bool { return cx >= 0 && cx <= 2 && cz >= 0 && cz <= 2 }
+	for _, c := range []struct{ from, goal world.BlockPos }{
+		{world.Pos(11, 1, 8), world.Pos(12, 1, 8)},  // next to it: the exact search alone
+		{world.Pos(40, 1, 40), world.Pos(12, 1, 8)}, // far enough for the portals
+	} {
+		g.set(c.goal.X, 2, c.goal.Z, Solid)
+		r, err := NewRouter(g, RouteOptions{Loaded: loaded})
+		require.NoError(t, err)
+		rt, err := r.Find(c.from, At(c.goal))
+		require.NoError(t, err)
+		assert.False(t, rt.Complete)
+		assert.Equal(t, Unreachable, rt.Reason, "from %v", c.from)
+		end := rt.Steps[len(rt.Steps)-1].Pos
+		// The exact search ends next to it; the portal search at the
+		// portal nearest to it.
+		assert.LessOrEqual(t, max(abs(end.X-c.goal.X), abs(end.Z-c.goal.Z)), 4, "from %v the path ends near the goal, at %v", c.from, end)
+		checkPath(t, g, rt.Result, Options{})
+	}
+}
+
 // TestRouterRadiusGoal: a goal with a radius that reaches into the next
 // regions (and is not standable itself) ends within the radius, at a cost
 // close to the exact search's.
