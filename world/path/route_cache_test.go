@@ -22,6 +22,8 @@ func assertCacheFresh(t *testing.T, r *Router) {
 		assert.Equal(t, fresh.buildBorder(bk).links, b.links, "border %v is stale", bk)
 	}
 	for k, rg := range r.regions {
+		st := rg.rows.Load()
+		require.True(t, st == rowsNone || st == rowsDone, "region %v left with its costs queued or being computed (%d)", k, st)
 		frg := fresh.regionAt(k)
 		require.NotNil(t, frg, "region %v is cached but not loaded", k)
 		assert.Equal(t, frg.portals, rg.portals, "portals of region %v are stale", k)
@@ -48,7 +50,11 @@ func assertCacheFresh(t *testing.T, r *Router) {
 // columns of regions, where borders are) and loads and unloads columns,
 // invalidating each change, plans a route after each round and checks
 // that everything cached matches a fresh build.
-func TestRouterCacheInvalidation(t *testing.T) {
+func TestRouterCacheInvalidation(t *testing.T) { cacheRounds(t, 0) }
+
+// cacheRounds is TestRouterCacheInvalidation with the workers given; it
+// returns the rows they computed.
+func cacheRounds(t *testing.T, workers int) int {
 	const n = 80
 	rng := rand.New(rand.NewPCG(7, 9))
 	g := flatWorld(n)
@@ -57,8 +63,9 @@ func TestRouterCacheInvalidation(t *testing.T) {
 		g.set(x, 1, z, Solid).set(x, 2, z, Solid)
 	}
 	unloaded := map[regionKey]bool{}
-	r, err := NewRouter(g, RouteOptions{Near: 1, Loaded: func(cx, cz int) bool { return !unloaded[regionKey{cx, cz}] }})
+	r, err := NewRouter(shared{g}, RouteOptions{Near: 1, Workers: workers, Loaded: func(cx, cz int) bool { return !unloaded[regionKey{cx, cz}] }})
 	require.NoError(t, err)
+	worked := 0
 	edge := []int{0, 15, 1, 14, 7}
 	for round := 0; round < 40; round++ {
 		for i := 0; i < 4; i++ {
@@ -86,12 +93,14 @@ func TestRouterCacheInvalidation(t *testing.T) {
 		}
 		rt, err := r.Find(from, At(to))
 		require.NoError(t, err)
+		worked += rt.WorkerRows
 		if len(rt.Steps) > 1 {
 			checkPath(t, g, rt.Result, Options{})
 		}
 		assertCacheFresh(t, r)
 	}
 	assert.NotEmpty(t, r.regions)
+	return worked
 }
 
 // TestRegionCostsExact checks the cached abstraction of regions of the

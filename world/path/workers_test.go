@@ -2,7 +2,6 @@ package path
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"strings"
 	"sync"
@@ -94,52 +93,11 @@ func TestRouterWorkersSameRoutes(t *testing.T) {
 
 // TestRouterWorkersCacheInvalidation: random block changes and columns
 // loading and unloading between routes planned with workers leave a cache
-// equal to one built afresh, with no region left queued or running.
+// equal to one built afresh, with no region left queued or running
+// (TestRouterCacheInvalidation's rounds, with two workers).
 func TestRouterWorkersCacheInvalidation(t *testing.T) {
 	withProcs(t, 3)
-	const n = 96
-	rng := rand.New(rand.NewPCG(3, 5))
-	g := flatWorld(n)
-	for range 200 {
-		x, z := rng.IntN(n), rng.IntN(n)
-		g.set(x, 1, z, Solid).set(x, 2, z, Solid)
-	}
-	unloaded := map[regionKey]bool{}
-	r, err := NewRouter(shared{g}, RouteOptions{Near: 1, Workers: 2, Loaded: func(cx, cz int) bool { return !unloaded[regionKey{cx, cz}] }})
-	require.NoError(t, err)
-	worked := 0
-	for round := range 30 {
-		for range 4 {
-			x, z := rng.IntN(n), rng.IntN(n)
-			c := Passable
-			if g.Cell(x, 1, z) == Passable {
-				c = Solid
-			}
-			g.set(x, 1, z, c)
-			r.InvalidateBlock(x, 1, z)
-		}
-		if round%5 == 4 {
-			k := regionKey{rng.IntN(n / 16), rng.IntN(n / 16)}
-			unloaded[k] = !unloaded[k]
-			r.InvalidateColumn(k.cx, k.cz)
-		}
-		from, to := world.Pos(rng.IntN(n), 1, rng.IntN(n)), world.Pos(rng.IntN(n), 1, rng.IntN(n))
-		if !standableAt(g, from.X, from.Y, from.Z) || unloaded[regionOf(from.X, from.Z)] {
-			continue
-		}
-		rt, err := r.Find(from, At(to))
-		require.NoError(t, err)
-		worked += rt.WorkerRows
-		if len(rt.Steps) > 1 {
-			checkPath(t, g, rt.Result, Options{})
-		}
-		for k, rg := range r.regions {
-			st := rg.rows.Load()
-			require.True(t, st == rowsNone || st == rowsDone, "region %v left in state %d after Find", k, st)
-		}
-		assertCacheFresh(t, r)
-	}
-	assert.Positive(t, worked)
+	assert.Positive(t, cacheRounds(t, 2), "the workers computed rows")
 }
 
 // gatedViews is a grid whose views block every read until the gate opens;
