@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -167,9 +168,14 @@ func TestOpenSaysWhetherContentsWereRead(t *testing.T) {
 			ctx := context.Background()
 			r := c.Execute(ctx, action.MoveTo{Pos: tc.from, Radius: 1})
 			require.Equal(t, ipc.OK, r.Code, r.Error)
+			t0 := time.Now()
 			r = c.Execute(ctx, action.OpenContainer{Pos: tc.pos})
+			took := time.Since(t0)
 			require.Equal(t, ipc.OK, r.Code, r.Error)
 			got, has := r.Details["contents_read"]
+			if tc.want == false {
+				assert.GreaterOrEqual(t, took, minAnswerWait, "a withheld answer is waited for at least minAnswerWait")
+			}
 			if tc.want == nil {
 				assert.False(t, has, "nothing to wait for: %v", r.Details)
 				return
@@ -411,8 +417,10 @@ func TestIronTankOfLavaThroughItsWindow(t *testing.T) {
 
 // TestAnswerWaitsAtLeastASecond: a wait for the server's answer lasts
 // answerTicks of the client's clock and, with a fast test tick, at least
-// minAnswerWait of wall time before it gives up; an answer that is there
-// ends it at once. A wait counted in ticks alone (within) has no floor.
+// minAnswerWait (the documented 1 s) of wall time before it gives up; an
+// answer that is there ends it at once. A wait counted in ticks alone
+// (within) has no floor: it lasts its ticks, and ends at the first look
+// after they passed.
 func TestAnswerWaitsAtLeastASecond(t *testing.T) {
 	_, c := steamAgeServer(t, true, nil)
 	x := liveAct(t, c)
@@ -420,15 +428,53 @@ func TestAnswerWaitsAtLeastASecond(t *testing.T) {
 	got, err := x.answer(func() bool { return false })
 	require.NoError(t, err)
 	assert.False(t, got)
-	assert.GreaterOrEqual(t, time.Since(t0), minAnswerWait)
+	assert.GreaterOrEqual(t, time.Since(t0), time.Second)
 	assert.GreaterOrEqual(t, c.ticks.Load()-ticks, int64(answerTicks))
 
 	got, err = x.answer(func() bool { return true })
 	require.NoError(t, err)
 	assert.True(t, got)
 
-	t0, ticks = time.Now(), c.ticks.Load()
-	got, err = x.within(answerTicks, func() bool { return time.Since(t0) > 2*minAnswerWait })
+	// The condition is asked with the client's lock held, so the ticks
+	// stand still while it and the wait's own test of them run: a wait
+	// that ends when its ticks pass is asked at most once after they did.
+	ticks = c.ticks.Load()
+	first, after := int64(-1), 0
+	got, err = x.within(answerTicks, func() bool {
+		now := c.ticks.Load()
+		if first < 0 {
+			first = now
+		}
+		if now >= first+answerTicks {
+			after++
+		}
+		return false
+	})
 	require.NoError(t, err)
-	assert.False(t, got, "within gives up after its ticks (%d ticks, %v)", c.ticks.Load()-ticks, time.Since(t0))
+	assert.False(t, got)
+	assert.GreaterOrEqual(t, c.ticks.Load()-ticks, int64(answerTicks), "within lasts its ticks")
+	assert.LessOrEqual(t, after, 1, "within went on after its ticks passed")
+}
+
+// TestAnswerWaitsItsTicksOnASlowTick: with a client tick slow enough that
+// answerTicks last longer than minAnswerWait, a wait for the server's
+// answer lasts all its ticks, not just the floor.
+func TestAnswerWaitsItsTicksOnASlowTick(t *testing.T) {
+	const tick = 25 * time.Millisecond // answerTicks: 1.5 s
+	require.Greater(t, answerTicks*tick, minAnswerWait)
+	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	require.NoError(t, c.Open(context.Background()))
+	x := liveAct(t, c)
+	t0, ticks := time.Now(), c.ticks.Load()
+	got, err := x.answer(func() bool { return false })
+	require.NoError(t, err)
+	assert.False(t, got)
+	assert.GreaterOrEqual(t, c.ticks.Load()-ticks, int64(answerTicks))
+	assert.GreaterOrEqual(t, time.Since(t0), minAnswerWait)
 }

@@ -3,6 +3,7 @@ package remote_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -254,6 +255,113 @@ func TestEventsFromTheWelcome(t *testing.T) {
 	agent := dial(t, addr, remote.ClientOptions{})
 	var ev events
 	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: ev.on})
+	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 5})
+	require.NoError(t, err)
+	require.True(t, res.OK(), res.Error)
+	waitFor(t, "a time event", func() bool { return len(ev.get(wire.EventTime)) > 0 })
+}
+
+// heldBody is a simulator whose Observe, after the first free calls, waits
+// for the gate; held hears when a call starts waiting.
+type heldBody struct {
+	*sim.Sim
+	gate chan struct{}
+	held chan struct{}
+	free atomic.Int32
+}
+
+func (b *heldBody) Observe(ctx context.Context) (*world.Snapshot, error) {
+	if b.free.Add(-1) >= 0 {
+		return b.Sim.Observe(ctx)
+	}
+	select {
+	case b.held <- struct{}{}:
+	default:
+	}
+	select {
+	case <-b.gate:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return b.Sim.Observe(ctx)
+}
+
+// TestEventsToASubscriberWelcomedDuringAComparison: a subscriber welcomed
+// while the watcher's comparison waits for the body hears of the changes
+// that comparison finds, made after its welcome: the comparison tells the
+// subscribers there are once the body has answered, not those there were
+// when it began.
+func TestEventsToASubscriberWelcomedDuringAComparison(t *testing.T) {
+	b := &heldBody{Sim: newSim(t, 0), gate: make(chan struct{}), held: make(chan struct{}, 1)}
+	b.free.Store(1) // the first subscriber's baseline
+	addr, _ := serve(t, remote.ServerOptions{Body: b, Poll: -1}, "unix")
+	agent := dial(t, addr, remote.ClientOptions{})
+	var first, late events
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: first.on})
+	select {
+	case <-b.held:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watcher did not compare for the first subscriber")
+	}
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: late.on})
+	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 5})
+	require.NoError(t, err)
+	require.True(t, res.OK(), res.Error)
+	close(b.gate)
+	waitFor(t, "a time event to the first subscriber", func() bool { return len(first.get(wire.EventTime)) > 0 })
+	waitFor(t, "a time event to the later one", func() bool { return len(late.get(wire.EventTime)) > 0 })
+}
+
+// TestEachChangeReportedOnce: a comparison starts from the snapshot the
+// one before it took, so a change is reported once: comparisons that find
+// nothing new (subscribers joining) send no event again.
+func TestEachChangeReportedOnce(t *testing.T) {
+	b := &chatBody{Body: newSim(t, 0)}
+	addr, _ := serve(t, remote.ServerOptions{Body: b, Poll: -1}, "unix")
+	agent := dial(t, addr, remote.ClientOptions{})
+	var ev events
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime, wire.EventChat}, OnEvent: ev.on})
+	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 5})
+	require.NoError(t, err)
+	require.True(t, res.OK(), res.Error)
+	waitFor(t, "a time event", func() bool { return len(ev.get(wire.EventTime)) > 0 })
+	// Its welcome comes after the comparison that sent the time event
+	// (a baseline waits for a comparison to finish).
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}})
+	// A comparison after this line sends it after anything it found.
+	b.add(100, "mark")
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventChat}})
+	waitFor(t, "the chat line", func() bool { return len(ev.get(wire.EventChat)) > 0 })
+	assert.Len(t, ev.get(wire.EventTime), 1, "the time changed once: %v", ev.list)
+}
+
+// failFirst is a simulator whose first fails Observe calls fail; calls
+// counts them all.
+type failFirst struct {
+	*sim.Sim
+	fails atomic.Int32
+	calls atomic.Int32
+}
+
+func (b *failFirst) Observe(ctx context.Context) (*world.Snapshot, error) {
+	b.calls.Add(1)
+	if b.fails.Add(-1) >= 0 {
+		return nil, errors.New("not now")
+	}
+	return b.Sim.Observe(ctx)
+}
+
+// TestEventsAfterAFailedBaseline: when the body cannot give a new
+// subscriber's baseline, the watcher's next look at the world is where the
+// comparisons start, and the changes after it are reported.
+func TestEventsAfterAFailedBaseline(t *testing.T) {
+	b := &failFirst{Sim: newSim(t, 0)}
+	b.fails.Store(1)
+	addr, _ := serve(t, remote.ServerOptions{Body: b, Poll: -1}, "unix")
+	agent := dial(t, addr, remote.ClientOptions{})
+	var ev events
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: ev.on})
+	waitFor(t, "the watcher's look after the failed baseline", func() bool { return b.calls.Load() >= 2 })
 	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 5})
 	require.NoError(t, err)
 	require.True(t, res.OK(), res.Error)

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -262,4 +263,111 @@ func TestNewRouterWorkers(t *testing.T) {
 	}
 	_, err := NewRouter(tiled(), RouteOptions{Workers: MaxWorkers})
 	require.NoError(t, err)
+}
+
+// newPool is a rowPool with no workers running, for the tests that drive
+// its queue by hand.
+func newPool() *rowPool {
+	p := &rowPool{}
+	p.more.L = &p.mu
+	return p
+}
+
+// TestWorkersTakeTheLastQueuedFirst: the workers take the region queued
+// last first, each once; once the Find is over they take none, even with
+// regions still queued (those go back to the search).
+func TestWorkersTakeTheLastQueuedFirst(t *testing.T) {
+	p := newPool()
+	rgs := make([]*region, 4)
+	for i := range rgs {
+		rgs[i] = &region{k: regionKey{i, 0}}
+		p.queue(rgs[i])
+		assert.Equal(t, int32(rowsQueued), rgs[i].rows.Load())
+	}
+	assert.Same(t, rgs[3], p.next())
+	assert.Same(t, rgs[2], p.next())
+	p.queue(&region{k: regionKey{9, 9}})
+	assert.Equal(t, regionKey{9, 9}, p.next().k, "queued after the others, taken before them")
+	assert.Same(t, rgs[1], p.next())
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	assert.Nil(t, p.next(), "the Find is over: %v stays queued for the search", rgs[0].k)
+	assert.Equal(t, []*region{rgs[0]}, p.stack)
+}
+
+// TestStopWorkersGivesBackOnlyQueuedRegions: as the Find ends, the regions
+// still queued go back to the search (rowsNone), while the rows of one the
+// search took back and computed stay done in the cache.
+func TestStopWorkersGivesBackOnlyQueuedRegions(t *testing.T) {
+	r, err := NewRouter(flatWorld(48), RouteOptions{})
+	require.NoError(t, err)
+	r.pool = newPool()
+	taken, left := r.regionAt(regionKey{1, 1}), r.regionAt(regionKey{1, 2})
+	require.NotEmpty(t, taken.portals)
+	require.NotEmpty(t, left.portals)
+	require.Equal(t, []*region{taken, left}, r.pool.stack, "regionAt queues the regions it builds")
+	r.distRow(taken, 0)
+	require.Equal(t, 1, r.steals)
+	r.stopWorkers()
+	assert.Nil(t, r.pool)
+	assert.Equal(t, int32(rowsDone), taken.rows.Load(), "the rows the search computed stay")
+	assert.NotNil(t, taken.dist)
+	assert.Equal(t, int32(rowsNone), left.rows.Load(), "a queued region goes back to the search")
+	rows := r.Stats().Rows
+	r.distRow(taken, 1)
+	assert.Equal(t, rows, r.Stats().Rows, "not computed again")
+}
+
+// countedViews is a grid whose views count their reads.
+type countedViews struct {
+	Grid
+	reads *atomic.Int64
+}
+
+func (g countedViews) View() Grid { return countedView(g) }
+
+type countedView countedViews
+
+func (g countedView) Cell(x, y, z int) Cell {
+	g.reads.Add(1)
+	return g.Grid.Cell(x, y, z)
+}
+
+// TestRouterWorkerRowsAndStats: a worker computes a queued region's rows
+// through a view of the grid of its own, the same rows the search would;
+// when the workers stop, its rows and its time are in the Router's stats
+// (Rows, WorkerRows, BuildTime) and the worker lets go of its view.
+func TestRouterWorkerRowsAndStats(t *testing.T) {
+	withProcs(t, 2)
+	g := flatWorld(48)
+	k := regionKey{1, 1}
+	ref, err := NewRouter(g, RouteOptions{})
+	require.NoError(t, err)
+	want := ref.regionAt(k)
+	ref.distRow(want, 0)
+
+	views := countedViews{Grid: g, reads: new(atomic.Int64)}
+	r, err := NewRouter(views, RouteOptions{Workers: 1})
+	require.NoError(t, err)
+	r.startWorkers()
+	require.NotNil(t, r.pool, "a worker runs")
+	rg := r.regionAt(k)
+	require.NotEmpty(t, rg.portals)
+	select {
+	case <-rg.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker did not compute the queued region")
+	}
+	r.stopWorkers()
+	require.Equal(t, int32(rowsDone), rg.rows.Load())
+	assert.Equal(t, want.dist, rg.dist)
+	assert.Positive(t, views.reads.Load(), "the worker reads through a view")
+	st := r.Stats()
+	assert.Equal(t, len(rg.portals), st.Rows)
+	assert.Equal(t, len(rg.portals), st.WorkerRows)
+	assert.Positive(t, st.BuildTime, "the worker's time counts")
+	assert.Zero(t, r.steals+r.waits)
+	require.Len(t, r.workers, 1)
+	assert.Nil(t, r.workers[0].gen.grid, "the worker keeps no view after the Find")
 }
