@@ -35,6 +35,10 @@ type snapGrid struct {
 	// the one before (air above the ground, stone below).
 	last     world.StateID
 	lastCell path.Cell
+	// memo holds recently classified states, one per slot by a hash of
+	// the state, in front of cache: terrain holds a few dozen states, and
+	// a slot costs a multiply where the map costs a hash and a probe.
+	memo [memoSlots]stateMemo
 	// The chunk column read last (column).
 	colValid, colKnown bool
 	colX, colZ         int
@@ -109,14 +113,34 @@ func (g *snapGrid) classify(st world.StateID) path.Cell {
 	if st == g.last && g.lastCell != path.Unknown {
 		return g.lastCell
 	}
+	m := &g.memo[memoSlot(st)]
+	if m.set && m.st == st {
+		g.last, g.lastCell = st, m.cell
+		return m.cell
+	}
 	c, ok := g.cache[st]
 	if !ok {
 		c = path.ClassifyByTags(g.chunks.Resolver().Block(st))
 		g.cache[st] = c
 	}
+	*m = stateMemo{st: st, cell: c, set: true}
 	g.last, g.lastCell = st, c
 	return c
 }
+
+// memoSlots is the size of snapGrid.memo, a power of two.
+const memoSlots = 256
+
+// stateMemo is one slot of snapGrid.memo.
+type stateMemo struct {
+	st   world.StateID
+	cell path.Cell
+	set  bool
+}
+
+// memoSlot is st's slot in snapGrid.memo (Fibonacci hashing: the top bits
+// of st times 2^32/φ).
+func memoSlot(st world.StateID) uint32 { return uint32(st) * 2654435769 >> 24 }
 
 // route turns path steps into waypoints at block centres, at the height
 // the feet stand there (standY).

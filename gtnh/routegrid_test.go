@@ -176,3 +176,34 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestSnapGridClassifyMemo: states that share a slot of the grid's memo
+// (more states than slots, asked in turns) are each classified as their
+// block's tags say, whatever was asked before.
+func TestSnapGridClassifyMemo(t *testing.T) {
+	store := world.NewChunkStore(nil)
+	res := store.Resolver()
+	g := snapshotGrid(&world.Snapshot{Blocks: store.View()}, nil).(*snapGrid)
+	var states []world.StateID
+	for _, name := range []string{"minecraft:stone", "minecraft:water", "minecraft:stone_slab", "minecraft:carpet", "minecraft:fence", "minecraft:log", "minecraft:air", "minecraft:snow_layer"} {
+		for meta := 0; meta < 16; meta++ {
+			st, ok := res.State(name, meta)
+			require.True(t, ok, name)
+			states = append(states, st)
+		}
+	}
+	for id := 1; id < 400; id++ {
+		states = append(states, world.MakeState(id, id%16))
+	}
+	slots := map[uint32]int{}
+	for _, st := range states {
+		slots[memoSlot(st)]++
+	}
+	require.Less(t, len(slots), len(states), "the states must share slots")
+	for round := range 3 {
+		for i := range states {
+			st := states[(i*7+round)%len(states)]
+			require.Equal(t, path.ClassifyByTags(res.Block(st)), g.classify(st), "state %v, round %d", st, round)
+		}
+	}
+}
