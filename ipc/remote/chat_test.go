@@ -186,16 +186,21 @@ func TestChatLostAndDropped(t *testing.T) {
 }
 
 // gatedBody holds Observe, after the first free calls, until the test
-// opens the gate.
+// opens the gate; held (when made) hears when a call starts waiting.
 type gatedBody struct {
 	*chatBody
 	gate chan struct{}
+	held chan struct{}
 	free atomic.Int32
 }
 
 func (b *gatedBody) Observe(ctx context.Context) (*world.Snapshot, error) {
 	if b.free.Add(-1) >= 0 {
 		return b.chatBody.Observe(ctx)
+	}
+	select {
+	case b.held <- struct{}{}:
+	default:
 	}
 	select {
 	case <-b.gate:
@@ -261,38 +266,13 @@ func TestEventsFromTheWelcome(t *testing.T) {
 	waitFor(t, "a time event", func() bool { return len(ev.get(wire.EventTime)) > 0 })
 }
 
-// heldBody is a simulator whose Observe, after the first free calls, waits
-// for the gate; held hears when a call starts waiting.
-type heldBody struct {
-	*sim.Sim
-	gate chan struct{}
-	held chan struct{}
-	free atomic.Int32
-}
-
-func (b *heldBody) Observe(ctx context.Context) (*world.Snapshot, error) {
-	if b.free.Add(-1) >= 0 {
-		return b.Sim.Observe(ctx)
-	}
-	select {
-	case b.held <- struct{}{}:
-	default:
-	}
-	select {
-	case <-b.gate:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	return b.Sim.Observe(ctx)
-}
-
 // TestEventsToASubscriberWelcomedDuringAComparison: a subscriber welcomed
 // while the watcher's comparison waits for the body hears of the changes
 // that comparison finds, made after its welcome: the comparison tells the
 // subscribers there are once the body has answered, not those there were
 // when it began.
 func TestEventsToASubscriberWelcomedDuringAComparison(t *testing.T) {
-	b := &heldBody{Sim: newSim(t, 0), gate: make(chan struct{}), held: make(chan struct{}, 1)}
+	b := &gatedBody{chatBody: &chatBody{Body: newSim(t, 0)}, gate: make(chan struct{}), held: make(chan struct{}, 1)}
 	b.free.Store(1) // the first subscriber's baseline
 	addr, _ := serve(t, remote.ServerOptions{Body: b, Poll: -1}, "unix")
 	agent := dial(t, addr, remote.ClientOptions{})

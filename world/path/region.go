@@ -281,22 +281,22 @@ func (r *Router) borderAt(bk borderKey) *border {
 	if b, ok := r.borders[bk]; ok {
 		return b
 	}
-	if p := r.pool; p != nil {
-		b := p.take(bk)
-		if b != nil {
-			r.bordersTaken++
-		} else {
-			b = r.buildBorder(bk)
-			r.stats.Borders++
-		}
-		p.mu.Lock()
-		r.borders[bk] = b
-		p.mu.Unlock()
-		return b
+	var b *border
+	if r.pool != nil {
+		b = r.pool.take(bk)
 	}
-	b := r.buildBorder(bk)
+	if b != nil {
+		r.bordersTaken++
+	} else {
+		b = r.buildBorder(bk)
+		r.stats.Borders++
+	}
+	if p := r.pool; p != nil {
+		// The workers read the map while they run.
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
 	r.borders[bk] = b
-	r.stats.Borders++
 	return b
 }
 
