@@ -221,3 +221,32 @@ func TestDefaultMaxSteps(t *testing.T) {
 	assert.Equal(t, loop.MaxSteps, r.out.Reason)
 	assert.Equal(t, 200, r.out.Steps)
 }
+
+// TestDriftDoesNotLiftANoop: "run refill_water_tanks" beside a full boiler
+// whose water falls a mB and whose temperature rises a degree at every
+// look (a boiling boiler, or the live client's bounds moving with the
+// clock) ends after one noop step, stuck; before, each look lifted the
+// block and the bot asked again, a noop a step.
+func TestDriftDoesNotLiftANoop(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	g, err := loop.ParseGoal("run refill_water_tanks", reg.Tiers())
+	require.NoError(t, err)
+	body := newToy()
+	body.tier = "steam_age"
+	body.add("minecraft:water_bucket", 2)
+	body.machines = []world.Machine{{Kind: world.MachineSteamBoiler, Pos: world.Pos(3, 64, 3), Formed: true, Temperature: 20,
+		Fluids: map[string]world.FluidTank{"water": {Fluid: "water", Amount: 32000, Capacity: 32000}}}}
+	body.onObserve = func(b *toyBody) {
+		m := &b.machines[0]
+		w := m.Fluids["water"]
+		w.Amount--
+		m.Fluids = map[string]world.FluidTank{"water": w}
+		m.Temperature++
+		b.tick += 11
+	}
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: g, MaxSteps: 10})
+	require.NoError(t, r.err)
+	assert.Equal(t, loop.Stuck, r.out.Reason, r.out.Why)
+	require.Len(t, r.trace, 1)
+	assert.Equal(t, loop.Noop, r.trace[0].Verdict, "%+v", r.trace[0])
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -730,10 +731,22 @@ func relevantKinds(inv Invocation, catalog []*registry.Description) []string {
 // fingerprint hashes what a retry of a blocked invocation could depend on:
 // the player's position and dimension, the inventory, the tier, and the
 // contents of the machines of the given kinds (slots, tanks, temperature,
-// formed). Block changes are not included, nor are the game clock, health,
-// food, or a machine's progress through its current item: those change on
-// their own every tick, and a retry would get the same answer until an item
-// or a tank actually moves.
+// formed, whether the contents are known). Block changes are not included,
+// nor are the game clock, health, food, or a machine's progress through its
+// current item: those change on their own every tick, and a retry would get
+// the same answer until an item or a tank actually moves.
+//
+// Tanks and temperatures also move on their own: a boiling boiler's water
+// and steam, a heating boiler's temperature, and on a live server the
+// client's bounds on what it last read (a coal boiler's water can only
+// have fallen by what it can boil at its full rate, its temperature only
+// have risen a degree every 12 ticks). So a tank counts by the bucket
+// (1000 mB, rounded to the nearest, and whether it holds any at all: every
+// transfer of the steam age moves a bucket or more), and a temperature by
+// its 100 °C band, the upper end in the band (1–100 °C, 101–200 °C, …:
+// GregTech boilers make steam above 100 °C). A drift of a few mB or degrees
+// does not lift a block; a bucket poured or taken, or a boiler passing
+// 100 °C, does.
 func fingerprint(w *world.Snapshot, kinds []string) uint64 {
 	s := Summarize(w)
 	view := struct {
@@ -742,16 +755,56 @@ func fingerprint(w *world.Snapshot, kinds []string) uint64 {
 		TechState string
 		Inventory map[string]int
 		Held      int
-		Machines  []world.Machine
+		Machines  []machinePrint
 	}{Pos: s.Pos, Dimension: s.Dimension, TechState: s.TechState, Inventory: s.Inventory, Held: w.Inventory.Held}
 	for _, m := range w.Machines {
 		if _, ok := slices.BinarySearch(kinds, m.Kind); ok {
-			m.Progress, m.Active = 0, false
-			view.Machines = append(view.Machines, m)
+			view.Machines = append(view.Machines, printMachine(m))
 		}
 	}
 	b, _ := json.Marshal(view)
 	h := fnv.New64a()
 	h.Write(b)
 	return h.Sum64()
+}
+
+// machinePrint is a machine's part of a fingerprint.
+type machinePrint struct {
+	Kind    string
+	Pos     world.BlockPos
+	Formed  bool
+	Tier    string
+	Facing  string
+	Unknown bool
+	Slots   map[string]world.ItemStack
+	Tanks   map[string]tankPrint
+	Heat    int
+}
+
+// tankPrint is a tank's part of a fingerprint: its fluid and capacity, its
+// amount to the nearest bucket, and whether it holds any.
+type tankPrint struct {
+	Fluid    string
+	Capacity int
+	Buckets  int
+	Any      bool
+}
+
+// bucketMB is the unit a tank's amount counts in for a fingerprint.
+const bucketMB = 1000
+
+// heatBandC is the width of the temperature bands of a fingerprint.
+const heatBandC = 100
+
+func printMachine(m world.Machine) machinePrint {
+	p := machinePrint{Kind: m.Kind, Pos: m.Pos, Formed: m.Formed, Tier: m.Tier, Facing: m.Facing,
+		Unknown: m.ContentsUnknown, Slots: m.Slots, Heat: int(math.Ceil(m.Temperature / heatBandC))}
+	if len(m.Fluids) > 0 {
+		p.Tanks = make(map[string]tankPrint, len(m.Fluids))
+		for name, t := range m.Fluids {
+			p.Tanks[name] = tankPrint{Fluid: t.Fluid, Capacity: t.Capacity,
+				Buckets: (t.Amount + bucketMB/2) / bucketMB, Any: t.Amount > 0}
+		}
+	}
+	return p
 }

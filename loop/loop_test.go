@@ -42,6 +42,8 @@ type toyBody struct {
 	breakDrops int
 	// machines are shown as they are; actions do not touch them.
 	machines []world.Machine
+	// onObserve, when set, runs under the lock before each observation.
+	onObserve func(b *toyBody)
 }
 
 func newToy(trees ...world.BlockPos) *toyBody {
@@ -64,6 +66,9 @@ func (b *toyBody) Info() ipc.Info { return ipc.Info{Name: "toy", Supports: b.sup
 func (b *toyBody) Observe(context.Context) (*world.Snapshot, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.onObserve != nil {
+		b.onObserve(b)
+	}
 	blocks := world.NewSparseBlocks()
 	for _, h := range b.blocks.Nearest(world.Pos(0, 64, 0), 1000, 0, nil) {
 		blocks.Set(h.Pos, h.Block)
