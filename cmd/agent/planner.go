@@ -213,6 +213,17 @@ func (pc *plannerConn) Close() {
 	}
 }
 
+// plannerStartAllowance is the least time a --planner-cmd program has to
+// start and say hello, whatever --planner-timeout says: starting a program
+// (an interpreter, its imports, a model) is not answering a plan request,
+// and a short plan timeout must not fail a program still starting on a
+// loaded machine.
+const plannerStartAllowance = 10 * time.Second
+
+// helloTimeout is how long a planner program has to say hello: the plan
+// timeout, and at least plannerStartAllowance.
+func helloTimeout(plan time.Duration) time.Duration { return max(plan, plannerStartAllowance) }
+
 // openPlanner starts (--planner-cmd) or dials (--planner ADDR) a planner
 // and says hello; the planner's queries are answered from conn.
 func openPlanner(ctx context.Context, e *env, cmdLine, addr, tokenFile string, timeout time.Duration,
@@ -227,7 +238,7 @@ func openPlanner(ctx context.Context, e *env, cmdLine, addr, tokenFile string, t
 			return nil, err
 		}
 		popts.Describe = pc.child.describe
-		hctx, cancel := context.WithTimeout(ctx, timeout)
+		hctx, cancel := context.WithTimeout(ctx, helloTimeout(timeout))
 		pc.client, err = remote.NewClient(hctx, pc.child, opts)
 		cancel()
 		if err != nil {

@@ -331,3 +331,31 @@ exit 0
 		assert.Equal(t, loop.PlannerDone, o.Reason)
 	}
 }
+
+// TestPlannerCmdSlowStart: a planner program that takes longer to start
+// and say hello than --planner-timeout gives one answer still runs (the
+// start has plannerStartAllowance); its plan answers are then timed by
+// --planner-timeout.
+func TestPlannerCmdSlowStart(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("SKIP: no sh (%v)", err)
+	}
+	script := filepath.Join(t.TempDir(), "planner.sh")
+	require.NoError(t, os.WriteFile(script, []byte(`read hello
+sleep 1
+echo '{"v":1,"id":1,"type":"reply","payload":{"protocol":1,"role":"planner","name":"sh","actions":[],"events":[],"requests":["hello","plan"],"max_message":4194304}}'
+read plan
+echo '{"v":1,"id":2,"type":"reply","payload":{"done":true,"reason":"started slowly"}}'
+`), 0o600))
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	code, out, errOut := runAgent(t, "run", "--planner-cmd", "'"+sh+"' '"+script+"'", "--planner-timeout", "300ms", "--json", "--trace", trace)
+	require.Equal(t, exitFail, code, errOut)
+	var o loop.Outcome
+	require.NoError(t, json.Unmarshal([]byte(out), &o), out)
+	assert.Equal(t, loop.PlannerDone, o.Reason, "the slow start was waited for: %s", errOut)
+	assert.Equal(t, "started slowly", o.Why)
+	assert.Equal(t, 10*time.Second, helloTimeout(300*time.Millisecond))
+	assert.Equal(t, time.Minute, helloTimeout(time.Minute), "a longer plan timeout is the start's too")
+}
+
