@@ -358,4 +358,3 @@ echo '{"v":1,"id":2,"type":"reply","payload":{"done":true,"reason":"started slow
 	assert.Equal(t, 10*time.Second, helloTimeout(300*time.Millisecond))
 	assert.Equal(t, time.Minute, helloTimeout(time.Minute), "a longer plan timeout is the start's too")
 }
-
