@@ -247,9 +247,23 @@ func (c *Client) notify() {
 
 // waitFor waits until cond (called with c.mu held) holds, ctx ends or the
 // session ends. It returns ctx's error, ErrNotConnected, or nil.
+//
+// A session that has ended fails the wait before cond is asked again: the
+// world cond reads is the client's, not the session's, and once the
+// session ended it is emptied (resetWorld unloads its columns, where a
+// block reads as air) and filled by the next session. A waiter that was
+// slow to run would otherwise take the unloaded block for one the server
+// broke. The check and cond run under c.mu, which the reset takes before
+// it changes the world, so cond never sees the reset or a later session.
 func (c *Client) waitFor(ctx context.Context, s *session, cond func() bool) error {
 	for {
 		c.mu.Lock()
+		select {
+		case <-s.ended:
+			c.mu.Unlock()
+			return fmt.Errorf("%w: %v", ErrNotConnected, s.cause())
+		default:
+		}
 		if cond() {
 			c.mu.Unlock()
 			return nil

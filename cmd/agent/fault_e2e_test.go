@@ -136,7 +136,7 @@ func (r *faultRun) finish(t *testing.T, hitFailed bool) time.Duration {
 		}
 	}
 	if hitFailed {
-		assert.GreaterOrEqual(t, failed, 1, "the step the fault hit failed and is in the trace")
+		assert.GreaterOrEqual(t, failed, 1, "the step the fault hit failed and is in the trace: %s\nstderr:\n%s", verdicts(recs), tail(r.agent.stderrText(), 8000))
 	}
 	last := recs[len(recs)-1]
 	require.NotNil(t, last.After)
@@ -283,3 +283,21 @@ func TestCtrlCWhileGenerating(t *testing.T) {
 	assert.Less(t, elapsed, 6*time.Second, "generation was cut short, not finished")
 	t.Logf("exited %v after the start", elapsed)
 }
+
+// verdicts renders each step's invocation, verdict, code and error, and
+// its actions' results, a line a step.
+func verdicts(recs []loop.StepRecord) string {
+	var b strings.Builder
+	for _, r := range recs {
+		inv := ""
+		if r.Invocation != nil {
+			inv = r.Invocation.Skill
+		}
+		fmt.Fprintf(&b, "step %d %s: %s %s %s\n", r.Step, inv, r.Verdict, r.Code, r.Error)
+		for _, a := range r.Actions {
+			fmt.Fprintf(&b, "    %+v\n", a)
+		}
+	}
+	return b.String()
+}
+
