@@ -300,4 +300,3 @@ func verdicts(recs []loop.StepRecord) string {
 	}
 	return b.String()
 }
-
