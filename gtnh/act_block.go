@@ -3,6 +3,7 @@ package gtnh
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -348,6 +349,16 @@ func (x *act) rightClick(p *world.BlockPos) error {
 	return x.swing()
 }
 
+// A use of an item waits up to useAnswerTicks ticks, and at least
+// useAnswerWait of wall time, for the server to change the held stack
+// (Set Slot). At the game's tick the ticks are half a second and the floor
+// changes nothing; with a test server's 1–5 ms tick it keeps a busy
+// machine's late answer from reading as "nothing changed".
+const (
+	useAnswerTicks = 10
+	useAnswerWait  = 500 * time.Millisecond
+)
+
 // useItem holds an item and right-clicks with it, on a block or in the air.
 // The result reports whether the held stack changed (a bucket filled, …);
 // the loop checks the skill's effects.
@@ -370,7 +381,7 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 	if err := x.rightClick(a.Target); err != nil {
 		return x.fail(err, "using "+a.Item)
 	}
-	changed, err := x.within(10, func() bool {
+	changed, err := x.withinAtLeast(useAnswerTicks, useAnswerWait, func() bool {
 		now := x.s.inv.heldSlot()
 		return now.ID != before.ID || now.Count != before.Count || now.Damage != before.Damage
 	})

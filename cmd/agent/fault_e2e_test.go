@@ -115,7 +115,7 @@ var (
 // for). It returns the run's wall time.
 func (r *faultRun) finish(t *testing.T, hitFailed bool) time.Duration {
 	t.Helper()
-	code, _, elapsed := r.agent.wait(t, 30*time.Second)
+	code, _, elapsed := r.agent.wait(t, 60*time.Second)
 	out := r.agent.stdout()
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, tail(r.agent.stderrText(), 4000))
 	m := afterStepsRE.FindStringSubmatch(out)
@@ -152,7 +152,7 @@ func TestFaultKickWhileDigging(t *testing.T) {
 	elapsed := r.finish(t, true)
 	assert.Equal(t, "Server restarting", r.srv.Kicks()[0].Reason)
 	t.Logf("kick while digging: the run took %v", elapsed)
-	assert.Less(t, elapsed, 20*time.Second)
+	assert.Less(t, elapsed, 45*time.Second, "a run of a few seconds, slower on a loaded machine: not stuck on the fault")
 }
 
 func TestFaultTruncatedPacket(t *testing.T) {
@@ -162,7 +162,7 @@ func TestFaultTruncatedPacket(t *testing.T) {
 	elapsed := r.finish(t, true)
 	assert.Equal(t, "truncate", r.srv.Strikes()[0].Fault)
 	t.Logf("truncated packet: the run took %v", elapsed)
-	assert.Less(t, elapsed, 20*time.Second)
+	assert.Less(t, elapsed, 45*time.Second, "a run of a few seconds, slower on a loaded machine: not stuck on the fault")
 }
 
 func TestFaultStalledServer(t *testing.T) {
@@ -175,7 +175,7 @@ func TestFaultStalledServer(t *testing.T) {
 	assert.Less(t, time.Since(stalled), 20*time.Second, "the agent noticed the silent server long before the 30 s stall ended")
 	assert.Contains(t, r.agent.stderrText(), "no packet from the server", "the log says why the connection was dropped")
 	t.Logf("stalled server: the run took %v", elapsed)
-	assert.Less(t, elapsed, 20*time.Second)
+	assert.Less(t, elapsed, 45*time.Second, "a run of a few seconds, slower on a loaded machine: not stuck on the fault")
 }
 
 func TestFaultServerRestart(t *testing.T) {
@@ -203,7 +203,7 @@ func TestFaultServerRestart(t *testing.T) {
 	}
 	assert.Contains(t, kicked, "Server closed")
 	t.Logf("server restart (1 s down): the run took %v", elapsed)
-	assert.Less(t, elapsed, 20*time.Second)
+	assert.Less(t, elapsed, 45*time.Second, "a run of a few seconds, slower on a loaded machine: not stuck on the fault")
 }
 
 // TestTraceSurvivesAKilledAgent: an agent killed mid-run (SIGKILL: no
@@ -260,7 +260,10 @@ func TestCtrlCWhileJoining(t *testing.T) {
 	cfg := filepath.Join(dir, "agent.yaml")
 	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf(faultConfig, faultReadTimeout)), 0o644))
 	a := startAgent(t, 0, "run", "--server", addr, "--username", "Bot", "--goal", faultGoal, "--config-file", cfg, "--reconnect")
-	time.Sleep(300 * time.Millisecond) // several refused attempts
+	// Signal once a refused attempt was retried: the agent is waiting for
+	// the server, with its Ctrl-C handler in place.
+	require.Eventually(t, func() bool { return strings.Contains(a.stderrText(), "retrying") }, 60*time.Second, 5*time.Millisecond,
+		"no refused attempt was retried: %s", a.stderrText())
 	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
 	code, _, elapsed := a.wait(t, 10*time.Second)
 	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"os"
@@ -50,13 +51,13 @@ func TestRunReconnectsAfterATransientKick(t *testing.T) {
 	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick})
 	require.NoError(t, err)
 	defer srv.Close()
+	kickCtx, stopKick := context.WithTimeout(context.Background(), 60*time.Second)
+	defer stopKick()
 	go func() {
-		for range 2000 {
-			if len(srv.Players()) > 0 {
-				srv.Kick("Server closed")
-				return
-			}
-			time.Sleep(time.Millisecond)
+		// Kick as soon as the player is there, however long the start and
+		// the join take on a loaded machine.
+		if srv.WaitFor(kickCtx, func() bool { return len(srv.Players()) > 0 }) == nil {
+			srv.Kick("Server closed")
 		}
 	}()
 	code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot", "--reconnect",
@@ -84,12 +85,17 @@ func TestRunWaitsForAServerThatIsDown(t *testing.T) {
 		out, errOut string
 	}
 	done := make(chan result, 1)
+	var errb syncBuffer
 	go func() {
-		code, out, errOut := runAgent(t, "run", "--server", addr, "--username", "Bot", "--reconnect",
-			"--goal", "collect 4 minecraft:log", "--config-file", reconnectYAML(t, tick), "--max-steps", "20")
-		done <- result{code, out, errOut}
+		var out bytes.Buffer
+		code := run([]string{"run", "--server", addr, "--username", "Bot", "--reconnect",
+			"--goal", "collect 4 minecraft:log", "--config-file", reconnectYAML(t, tick), "--max-steps", "20"}, &out, &errb)
+		done <- result{code, out.String(), errb.String()}
 	}()
-	time.Sleep(150 * time.Millisecond) // several refused attempts
+	// A refused attempt is retried before the server comes up, however long
+	// the agent takes to start.
+	require.Eventually(t, func() bool { return strings.Contains(errb.String(), "retrying") }, 60*time.Second, 5*time.Millisecond,
+		"no refused attempt was retried: %s", errb.String())
 	select {
 	case r := <-done:
 		t.Fatalf("the run ended while the server was down: %d\n%s", r.code, r.errOut)

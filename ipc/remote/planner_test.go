@@ -230,7 +230,7 @@ func TestRemotePlannerTimeout(t *testing.T) {
 	start := time.Now()
 	out, err := l.Run(context.Background())
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 1200*time.Millisecond, "three timeouts of 50ms")
+	assert.Less(t, time.Since(start), 10*time.Second, "three timeouts of 50ms, not the 30 s default")
 	assert.Equal(t, loop.Stuck, out.Reason)
 	require.Len(t, recs, 3)
 	for _, r := range recs {
