@@ -65,6 +65,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	vanilla, instant, harvest := x.breakTicks(b)
 	wait := int64(math.Ceil(vanilla * x.c.cfg.BreakFactor))
 	before := x.itemEntities()
+	inv := x.c.state.Snapshot().Inventory
 	eye := x.body().eye()
 	face := faceToward(a.Pos, eye)
 	if err := x.look(a.Pos.Center()); err != nil {
@@ -114,7 +115,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 		details["harvested"] = false // the held tool cannot harvest it: the server drops nothing
 	}
 	if !x.c.cfg.NoCollectDrops {
-		details["collected"] = x.collectDrops(a.Pos, before)
+		details["collected"] = x.collectDrops(a.Pos, before, inv)
 	}
 	return ipc.Result{Code: ipc.OK, Details: details}
 }
@@ -130,8 +131,12 @@ func (x *act) itemEntities() map[int]bool {
 
 // collectDrops picks up the items that appeared near a broken block:
 // those that land within pickup range are collected by standing still;
-// others are walked to. It returns what was collected.
-func (x *act) collectDrops(at world.BlockPos, before map[int]bool) []string {
+// others are walked to. It returns what was collected, once the inventory
+// shows it (inv is the inventory before the dig): the server sends the
+// Set Slot at the player's next update, after the Collect Item (vanilla
+// EntityPlayerMP.onUpdate → Container.detectAndSendChanges), and the loop
+// looks at the inventory as soon as the action ends.
+func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inventory) []string {
 	var got []string
 	x.c.mu.Lock()
 	mark := len(x.s.collected)
@@ -167,15 +172,33 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool) []string {
 		}
 		before[id] = true
 	}
+	want := map[string]int{} // by item id: the count the inventory should reach
 	x.c.mu.Lock()
 	for _, c := range x.s.collected[min(mark, len(x.s.collected)):] {
 		if c.item != nil {
 			got = append(got, c.item.String())
+			if _, ok := want[c.item.ID]; !ok {
+				want[c.item.ID] = inv.CountID(c.item.ID)
+			}
+			want[c.item.ID] += c.item.Count
 		} else {
 			got = append(got, fmt.Sprintf("entity %d", c.entity))
 		}
 	}
 	x.c.mu.Unlock()
+	if len(want) > 0 {
+		// Bounded by the answer time: a stack the server could only
+		// partly take (a nearly full inventory) never shows in whole.
+		_, _ = x.answer(func() bool {
+			now := x.c.state.Snapshot().Inventory
+			for id, n := range want {
+				if now.CountID(id) < n {
+					return false
+				}
+			}
+			return true
+		})
+	}
 	return got
 }
 

@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -196,6 +197,17 @@ func TestMoveToUnreachable(t *testing.T) {
 }
 
 func TestBreakBlockWaitsTheBreakTimeAndCollectsTheDrop(t *testing.T) {
+	// slotLag is how many of the bot's ticks the Set Slot comes after the
+	// Collect Item: vanilla sends the inventory's change at the player's
+	// next update (EntityPlayerMP.onUpdate → detectAndSendChanges), after
+	// the pickup's Collect Item; the action ends once the inventory shows
+	// the drop, so the loop's look after it sees the item.
+	for _, slotLag := range []int{0, 20} {
+		t.Run(fmt.Sprintf("set slot %d ticks later", slotLag), func(t *testing.T) { breakAndCollect(t, slotLag) })
+	}
+}
+
+func breakAndCollect(t *testing.T, slotLag int) {
 	logPos := world.Pos(-6, 64, -8)
 	var dugTicks int
 	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
@@ -230,6 +242,18 @@ func TestBreakBlockWaitsTheBreakTimeAndCollectsTheDrop(t *testing.T) {
 			case p := <-sc.in:
 				if pos, ok := p.(*proto17.ServerboundPlayerPositionAndLook); ok && math.Hypot(pos.X+5.5, pos.Z+7.5) < 1.0 {
 					sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
+					sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
+					for lag := 0; lag < slotLag; {
+						select {
+						case p := <-sc.in:
+							switch p.(type) {
+							case *proto17.Player, *proto17.ServerboundPlayerPositionAndLook, *proto17.PlayerLook:
+								lag++
+							}
+						case <-sc.done:
+							return
+						}
+					}
 					sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
 					return
 				}
