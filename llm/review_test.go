@@ -202,7 +202,15 @@ func TestCancellationIsTraced(t *testing.T) {
 		llmtest.Slow(10*time.Second, llmtest.File(t, "testdata/run/02-chop.json")))
 	g, obs, descs := f.observation(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	defer cancel()
+	go func() {
+		// Cancel once the model has the request, however long the prompt
+		// took to build on a loaded machine.
+		for len(f.srv.Requests()) == 0 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
 	dec, err := f.planner.Plan(ctx, g, obs, descs)
 	require.ErrorIs(t, err, context.Canceled)
 	require.NotNil(t, dec.Trace)
