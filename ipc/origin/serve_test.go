@@ -9,9 +9,11 @@ import (
 	"net"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -127,7 +129,7 @@ func (cl *client) raw(line string) {
 // messages read on the way are kept in seen.
 func (cl *client) until(typ string) msg {
 	cl.t.Helper()
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(20 * time.Second)
 	for {
 		select {
 		case m, ok := <-cl.in:
@@ -137,7 +139,7 @@ func (cl *client) until(typ string) msg {
 				return m
 			}
 		case <-timeout:
-			cl.t.Fatalf("no %s within 5 s; seen %v", typ, types(cl.seen))
+			cl.t.Fatalf("no %s within 20 s; seen %v", typ, types(cl.seen))
 		}
 	}
 }
@@ -469,14 +471,22 @@ func TestServeSlowClientLagsAndResyncs(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go Serve(ctx, ln, body, Options{Poll: 5 * time.Millisecond, QueueBytes: 64 << 10})
+	var logs lockedLog
+	lg := zerolog.New(&logs)
+	go Serve(ctx, ln, body, Options{Poll: 5 * time.Millisecond, QueueBytes: 64 << 10, Log: &lg})
 	c, err := net.Dial("tcp", ln.Addr().String())
 	require.NoError(t, err)
 	defer c.Close()
 	// Not reading: the kernel buffers fill up, then the queue. Meanwhile the
 	// world keeps changing (another owner of the body breaks and places
-	// blocks), and every change must go through at once.
+	// blocks), and every change must go through at once. It churns until
+	// the adapter says it dropped updates, however slow the machine.
 	churn(t, body, 500*time.Millisecond)
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(logs.String(), "client too slow") {
+		require.True(t, time.Now().Before(deadline), "the queue never overflowed: %s", logs.String())
+		churn(t, body, 100*time.Millisecond)
+	}
 	cl := &client{t: t, c: c, in: make(chan msg, 1<<16)}
 	go func() {
 		defer close(cl.in)
@@ -572,6 +582,24 @@ func TestServeConnEndsWhileWriting(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("ServeConn did not return")
 	}
+}
+
+// lockedLog is a log written and read concurrently.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 // churn changes a block in each of the four columns of the test world,
