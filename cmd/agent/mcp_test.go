@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,22 +16,23 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 )
 
 // mcpChild starts `agent mcp ARGS` as a child process and connects the
 // SDK's client to it over its stdin and stdout (CommandTransport).
-func mcpChild(t *testing.T, args ...string) (*mcp.ClientSession, *syncBuffer) {
+func mcpChild(t *testing.T, args ...string) (*mcp.ClientSession, *syncbuf.Buffer) {
 	t.Helper()
 	return mcpChildWith(t, nil, args...)
 }
 
 // mcpChildWith is mcpChild with the client's options (notification
 // handlers).
-func mcpChildWith(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.ClientSession, *syncBuffer) {
+func mcpChildWith(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.ClientSession, *syncbuf.Buffer) {
 	t.Helper()
 	cmd := exec.Command(agentBinary(t), append([]string{"mcp"}, args...)...)
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -46,24 +45,6 @@ func mcpChildWith(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.C
 		assert.True(t, cmd.ProcessState != nil && cmd.ProcessState.Success(), "agent mcp exit: %v\nstderr:\n%s", cmd.ProcessState, stderr)
 	})
 	return cs, stderr
-}
-
-// syncBuffer is a child's standard error, written and read concurrently.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
@@ -217,7 +198,7 @@ func TestMCPUsage(t *testing.T) {
 // with exit 1 and the reason, without reading it into memory whole.
 func TestMCPOverlongMessage(t *testing.T) {
 	cmd := exec.Command(agentBinary(t), "mcp")
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()
 	require.NoError(t, err)

@@ -11,13 +11,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 )
 
 // TestMCPSIGTERM: SIGTERM is the ordinary end of agent mcp: exit 0, and
 // nothing logged as an error.
 func TestMCPSIGTERM(t *testing.T) {
 	cmd := exec.Command(agentBinary(t), "mcp")
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe() // kept open: the client is still there
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 )
 
 // reconnectYAML is agentYAML with a fast backoff that is off unless
@@ -85,7 +86,7 @@ func TestRunWaitsForAServerThatIsDown(t *testing.T) {
 		out, errOut string
 	}
 	done := make(chan result, 1)
-	var errb syncBuffer
+	var errb syncbuf.Buffer
 	go func() {
 		var out bytes.Buffer
 		code := run([]string{"run", "--server", addr, "--username", "Bot", "--reconnect",

@@ -1,7 +1,6 @@
 package msauth_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/msauth"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/msauth/msauthtest"
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 )
 
 // clock is a fake clock: Sleep advances it and records the waits.
@@ -61,32 +61,15 @@ func (c *clock) Sleeps() []time.Duration {
 type rig struct {
 	fake    *msauthtest.Fake
 	clock   *clock
-	logs    *syncBuffer
+	logs    *syncbuf.Buffer
 	client  *msauth.Client
 	cache   *msauth.Cache
 	account *msauth.Account
 	prompts []*msauth.DeviceCode
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func newRig(t *testing.T) *rig {
-	r := &rig{fake: msauthtest.New(t), clock: newClock(), logs: &syncBuffer{}}
+	r := &rig{fake: msauthtest.New(t), clock: newClock(), logs: &syncbuf.Buffer{}}
 	r.client = &msauth.Client{
 		ClientID: "test-client", Endpoints: r.fake.Endpoints(),
 		Log: zerolog.New(r.logs).Level(zerolog.DebugLevel), Now: r.clock.Now, Sleep: r.clock.Sleep,

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -170,28 +170,10 @@ func TestWriterFlushesRegularly(t *testing.T) {
 	require.Error(t, w.Write(KindClosed, nil), "closed")
 }
 
-// syncBuffer is a bytes.Buffer safe for the flush timer's goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
-}
-
 // TestWriterFlushesWhenNothingFollows: a record after which nothing comes
 // is flushed by a timer, FlushEvery later.
 func TestWriterFlushesWhenNothingFollows(t *testing.T) {
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	w, err := NewWriter(&buf, WriterOptions{FlushEvery: 10 * time.Millisecond})
 	require.NoError(t, err)
 	time.Sleep(15 * time.Millisecond) // the next record is not flushed by its own write...
@@ -201,7 +183,7 @@ func TestWriterFlushesWhenNothingFollows(t *testing.T) {
 	n := 0
 	for n < 2 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
-		recs, _ := readAll(t, buf.bytes())
+		recs, _ := readAll(t, buf.Bytes())
 		n = len(recs)
 	}
 	assert.Equal(t, 2, n, "...but by the timer")

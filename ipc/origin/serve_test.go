@@ -9,7 +9,6 @@ import (
 	"net"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -471,7 +471,7 @@ func TestServeSlowClientLagsAndResyncs(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var logs lockedLog
+	var logs syncbuf.Buffer
 	lg := zerolog.New(&logs)
 	go Serve(ctx, ln, body, Options{Poll: 5 * time.Millisecond, QueueBytes: 64 << 10, Log: &lg})
 	c, err := net.Dial("tcp", ln.Addr().String())
@@ -582,24 +582,6 @@ func TestServeConnEndsWhileWriting(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("ServeConn did not return")
 	}
-}
-
-// lockedLog is a log written and read concurrently.
-type lockedLog struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
 
 // churn changes a block in each of the four columns of the test world,

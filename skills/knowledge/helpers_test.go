@@ -1,15 +1,15 @@
 package knowledge
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 )
 
 // skillMD builds a SKILL.md with the given name and description, extra
@@ -44,26 +44,8 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 	}
 }
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // newLib returns a library logging into a buffer.
-func newLib() (*Library, *syncBuffer) {
-	buf := &syncBuffer{}
+func newLib() (*Library, *syncbuf.Buffer) {
+	buf := &syncbuf.Buffer{}
 	return New(Options{Logger: zerolog.New(buf).Level(zerolog.InfoLevel)}), buf
 }
