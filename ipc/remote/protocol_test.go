@@ -536,7 +536,10 @@ func TestServerHousekeeping(t *testing.T) {
 	assert.NoError(t, r.sc.Err(), "closed (EOF), not a read timeout")
 	waitFor(t, "the connection to be freed", func() bool { return srv.Conns() == 0 })
 
-	// A client that floods requests and never reads.
+	// A client that floods requests and never reads, on a server with the
+	// default hello time, so that a hello read late on a loaded machine
+	// cannot end the connection before the flood fills it.
+	addr, srv = serve(t, remote.ServerOptions{Body: newSmall()}, "unix")
 	deaf := rawDial(t, addr)
 	deaf.send(helloLine)
 	var written atomic.Int64
@@ -559,6 +562,7 @@ func TestServerHousekeeping(t *testing.T) {
 		last = n
 		return stuck
 	})
+	require.Equal(t, 1, srv.Conns(), "the deaf connection is still open, its buffers full")
 	closed := make(chan struct{})
 	go func() {
 		srv.Close()
