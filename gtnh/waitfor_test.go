@@ -53,3 +53,38 @@ func TestWaitForEndedSession(t *testing.T) {
 	assert.False(t, gone)
 	assert.ErrorIs(t, err, ErrNotConnected)
 }
+
+// TestWaitForChecksTheEndUnderTheLock: a waiter whose session ends while
+// it waits for c.mu fails, though the session was live when it started to
+// wait: the end is checked with c.mu held, right before cond, not before
+// taking it (the reset that follows an end takes c.mu too, so a check
+// before the lock could pass and cond then read the emptied world).
+func TestWaitForChecksTheEndUnderTheLock(t *testing.T) {
+	const tick = 5 * time.Millisecond
+	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick})
+	require.NoError(t, err)
+	defer srv.Close()
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, c.Open(ctx))
+
+	c.mu.Lock()
+	s := c.sess
+	done := make(chan error, 1)
+	go func() { done <- c.waitFor(ctx, s, func() bool { return true }) }()
+	// Give the waiter time to reach c.mu; if it is slower, it sees the end
+	// all the same.
+	time.Sleep(50 * time.Millisecond)
+	s.end(errors.New("kicked while the waiter waited"))
+	c.mu.Unlock()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, ErrNotConnected, "the session ended before the waiter held c.mu")
+	case <-ctx.Done():
+		t.Fatal("the wait did not end")
+	}
+}

@@ -123,3 +123,47 @@ func TestFingerprintCoversEveryMachineField(t *testing.T) {
 		}
 	}
 }
+
+// TestFingerprintSeesThePlayersPlaceAndTier: the player's dimension and
+// the tech tier are part of what a retry depends on (a portal taken, a
+// tier reached), so either changing lifts a block.
+func TestFingerprintSeesThePlayersPlaceAndTier(t *testing.T) {
+	base := fingerprint(boilerWorld(32000, 5000, 20), boilerKinds)
+	nether := boilerWorld(32000, 5000, 20)
+	nether.Player.Dimension = "nether"
+	assert.NotEqual(t, base, fingerprint(nether, boilerKinds), "another dimension")
+	lv := boilerWorld(32000, 5000, 20)
+	lv.TechState = "lv"
+	assert.NotEqual(t, base, fingerprint(lv, boilerKinds), "another tier")
+}
+
+// TestFingerprintSeesAMachinesKind: a machine at the same place that is
+// now of another kind the invocation looks at (the block replaced) changes
+// the fingerprint, even when all else about it reads the same.
+func TestFingerprintSeesAMachinesKind(t *testing.T) {
+	kinds := []string{world.MachineSteamBoiler, world.MachineWaterTank} // sorted, as relevantKinds gives them
+	boiler := boilerWorld(32000, 5000, 20)
+	tank := boilerWorld(32000, 5000, 20)
+	tank.Machines[0].Kind = world.MachineWaterTank
+	assert.NotEqual(t, fingerprint(boiler, kinds), fingerprint(tank, kinds))
+}
+
+// TestFingerprintSeesTheFirstMillibucket: "whether it holds any" is any
+// amount above zero, the least a tank can hold included.
+func TestFingerprintSeesTheFirstMillibucket(t *testing.T) {
+	assert.NotEqual(t, fingerprint(boilerWorld(0, 5000, 20), boilerKinds), fingerprint(boilerWorld(1, 5000, 20), boilerKinds))
+}
+
+// TestFingerprintKeysTanksByName: a machine's tanks count by their names,
+// not their fluids: a bucket moved from one tank to another (an input to an
+// output, the first now empty) changes the fingerprint.
+func TestFingerprintKeysTanksByName(t *testing.T) {
+	tanks := func(in, out world.FluidTank) *world.Snapshot {
+		w := boilerWorld(0, 0, 20)
+		w.Machines[0].Fluids = map[string]world.FluidTank{"input": in, "output": out}
+		return w
+	}
+	water, empty := world.FluidTank{Fluid: "water", Amount: 1000, Capacity: 8000}, world.FluidTank{Capacity: 8000}
+	assert.NotEqual(t, fingerprint(tanks(water, empty), boilerKinds), fingerprint(tanks(empty, water), boilerKinds),
+		"the bucket moved from the input to the output")
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,12 +15,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
@@ -357,4 +361,39 @@ echo '{"v":1,"id":2,"type":"reply","payload":{"done":true,"reason":"started slow
 	assert.Equal(t, "started slowly", o.Why)
 	assert.Equal(t, 10*time.Second, helloTimeout(300*time.Millisecond))
 	assert.Equal(t, time.Minute, helloTimeout(time.Minute), "a longer plan timeout is the start's too")
+}
+
+// TestPlannerCmdHelloIsBounded: a planner program that never says hello
+// fails the start once its hello time is over, max(--planner-timeout,
+// plannerStartAllowance): not at the allowance when the plan timeout is
+// longer, and not only when the caller gives up. It waits the allowance
+// and half a second, the least that tells the two bounds apart.
+func TestPlannerCmdHelloIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: waits plannerStartAllowance")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("SKIP: no sh (%v)", err)
+	}
+	script := filepath.Join(t.TempDir(), "planner.sh")
+	require.NoError(t, os.WriteFile(script, []byte("while read -r line; do :; done\n"), 0o600)) // reads, never answers
+	sc, err := sim.DefaultScenario()
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	e := &env{stdout: io.Discard, stderr: io.Discard, log: zerolog.Nop()}
+
+	plan := plannerStartAllowance + 500*time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), plan+10*time.Second)
+	defer cancel()
+	t0 := time.Now()
+	pc, err := openPlanner(ctx, e, "'"+sh+"' '"+script+"'", "", "", plan, ipc.InProcess(w), nil)
+	elapsed := time.Since(t0)
+	if pc != nil {
+		pc.Close()
+	}
+	require.Error(t, err, "a planner that never says hello does not start")
+	assert.NoError(t, ctx.Err(), "the hello's own bound ended it, not the caller's (%v)", elapsed)
+	assert.GreaterOrEqual(t, elapsed, plan, "a plan timeout above the allowance is the hello's")
 }
