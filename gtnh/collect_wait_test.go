@@ -39,18 +39,9 @@ func TestBreakBlockWaitsForEveryCollectedCount(t *testing.T) {
 			sc.send(&proto17.SpawnObject{EntityID: d.id, Type: proto17.ObjectItem, X: proto17.ToFixed(-5.5), Y: proto17.ToFixed(64.1), Z: proto17.ToFixed(-7.5), Data: 1})
 			sc.send(&proto17.EntityMetadata{EntityID: d.id, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: d.item}}})
 		}
-		// ticks waits n of the bot's ticks (its movement packets).
 		ticks := func(n int) {
-			for seen := 0; seen < n; {
-				select {
-				case p := <-sc.in:
-					switch p.(type) {
-					case *proto17.Player, *proto17.ServerboundPlayerPositionAndLook, *proto17.PlayerLook:
-						seen++
-					}
-				case <-sc.done:
-					panic(scriptAbort{})
-				}
+			if !botTicks(sc, n) {
+				panic(scriptAbort{})
 			}
 		}
 		// Collect all three once the bot stands within a block of them.

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -51,17 +50,9 @@ func TestBadItemNBT(t *testing.T) {
 // zlib bomb column, the short Window Items and the FML|MP preamble, counts
 // each as malformed, keeps the real inventory and goes on playing.
 func TestHostileServerPacketsAreDropped(t *testing.T) {
-	const tick = 5 * time.Millisecond
-	srv, err := fakeserver.New(fakeserver.Options{Hostile: true, TickDuration: tick})
-	require.NoError(t, err)
-	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
-	require.NoError(t, err)
-	defer c.Close()
+	srv, c := joinedClient(t, fakeserver.Options{Hostile: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	require.NoError(t, c.Open(ctx))
 	want := []string{"SetSlot", "EntityMetadata", "ChunkData", "WindowItems", "PluginMessage(FML|MP)"}
 	require.NoError(t, c.waitFor(ctx, c.sess, func() bool {
 		for _, name := range want {

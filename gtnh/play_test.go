@@ -207,6 +207,23 @@ func TestBreakBlockWaitsTheBreakTimeAndCollectsTheDrop(t *testing.T) {
 	}
 }
 
+// botTicks waits for n of the bot's ticks, counted by its movement
+// packets; false when the connection ended first.
+func botTicks(sc *serverConn, n int) bool {
+	for seen := 0; seen < n; {
+		select {
+		case p := <-sc.in:
+			switch p.(type) {
+			case *proto17.Player, *proto17.ServerboundPlayerPositionAndLook, *proto17.PlayerLook:
+				seen++
+			}
+		case <-sc.done:
+			return false
+		}
+	}
+	return true
+}
+
 func breakAndCollect(t *testing.T, slotLag int) {
 	logPos := world.Pos(-6, 64, -8)
 	var dugTicks int
@@ -243,16 +260,8 @@ func breakAndCollect(t *testing.T, slotLag int) {
 				if pos, ok := p.(*proto17.ServerboundPlayerPositionAndLook); ok && math.Hypot(pos.X+5.5, pos.Z+7.5) < 1.0 {
 					sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
 					sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
-					for lag := 0; lag < slotLag; {
-						select {
-						case p := <-sc.in:
-							switch p.(type) {
-							case *proto17.Player, *proto17.ServerboundPlayerPositionAndLook, *proto17.PlayerLook:
-								lag++
-							}
-						case <-sc.done:
-							return
-						}
+					if !botTicks(sc, slotLag) {
+						return
 					}
 					sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
 					return

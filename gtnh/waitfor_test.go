@@ -13,6 +13,27 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 )
 
+// joinedClient starts the fake server with o (at a 5 ms tick unless o
+// says otherwise) and a client joined to it, logging errors only; both are
+// closed when the test ends.
+func joinedClient(t *testing.T, o fakeserver.Options) (*fakeserver.Server, *Client) {
+	t.Helper()
+	if o.TickDuration == 0 {
+		o.TickDuration = 5 * time.Millisecond
+	}
+	srv, err := fakeserver.New(o)
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: o.TickDuration,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, c.Open(ctx))
+	return srv, c
+}
+
 // TestWaitForEndedSession: a wait on a session that has ended fails with
 // ErrNotConnected even when its condition holds. The world the condition
 // reads outlives the session: once it ended, its columns are unloaded
@@ -20,17 +41,9 @@ import (
 // waiter slow to run would take a block the reset removed for one the
 // server broke (TestFaultKickWhileDigging failed so under load).
 func TestWaitForEndedSession(t *testing.T) {
-	const tick = 5 * time.Millisecond
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick})
-	require.NoError(t, err)
-	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
-	require.NoError(t, err)
-	defer c.Close()
+	_, c := joinedClient(t, fakeserver.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	require.NoError(t, c.Open(ctx))
 	c.mu.Lock()
 	s := c.sess
 	c.mu.Unlock()
@@ -39,7 +52,7 @@ func TestWaitForEndedSession(t *testing.T) {
 	require.False(t, c.State().Snapshot().Blocks.BlockAt(ground).IsAir(), "the ground under the player at %v", ground)
 
 	s.end(errors.New("kicked for the test"))
-	err = c.waitFor(ctx, s, func() bool { return true })
+	err := c.waitFor(ctx, s, func() bool { return true })
 	require.ErrorIs(t, err, ErrNotConnected)
 	assert.Contains(t, err.Error(), "kicked for the test")
 
@@ -60,17 +73,9 @@ func TestWaitForEndedSession(t *testing.T) {
 // taking it (the reset that follows an end takes c.mu too, so a check
 // before the lock could pass and cond then read the emptied world).
 func TestWaitForChecksTheEndUnderTheLock(t *testing.T) {
-	const tick = 5 * time.Millisecond
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick})
-	require.NoError(t, err)
-	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
-	require.NoError(t, err)
-	defer c.Close()
+	_, c := joinedClient(t, fakeserver.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	require.NoError(t, c.Open(ctx))
 
 	c.mu.Lock()
 	s := c.sess
