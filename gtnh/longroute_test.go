@@ -68,3 +68,30 @@ func TestMoveToIntoStreamedTerrain(t *testing.T) {
 	t.Logf("%d blocks in %d segments, %d steps, %d re-plans, %d walls, %v; planning %v ms in all, the longest %v ms",
 		dist, segments, res.Details["steps"], res.Details["replans"], walls, time.Since(began), res.Details["planning_ms"], res.Details["longest_plan_ms"])
 }
+
+// TestMoveToWaitsForALaggingServersColumns: a server that sends the
+// columns coming into view 800 ms late (a lagging server, or a loaded
+// machine) still gets the walk there: each wait at the edge of the loaded
+// terrain lasts its ticks and at least minAnswerWait, not the 60 ms its
+// ticks make at the test's 1 ms tick (four of those, 240 ms, gave up
+// before the first late column came).
+func TestMoveToWaitsForALaggingServersColumns(t *testing.T) {
+	const tick = time.Millisecond
+	const late = 800 * time.Millisecond
+	require.Less(t, columnWaitTicks*tick*(maxStalls+1), late, "the ticks alone would give up first")
+	require.Less(t, late, minAnswerWait)
+	srv, err := fakeserver.New(fakeserver.Options{Stream: true, StreamDelay: late, ViewRadius: 3, TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}})
+	require.NoError(t, err)
+	defer srv.Close()
+	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Open(context.Background()))
+	goal := world.Pos(8+120, 64, 8)
+	res := c.Execute(context.Background(), action.MoveTo{Pos: goal, Radius: 1})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	assert.LessOrEqual(t, c.State().Snapshot().Feet().DistSq(goal), 1)
+	assert.GreaterOrEqual(t, res.Details["segments"].(int), 1, "the walk waited at the edge for the late columns")
+	assert.Empty(t, srv.Corrections())
+}

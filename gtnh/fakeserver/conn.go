@@ -42,7 +42,10 @@ type conn struct {
 
 	closeOnce sync.Once
 	done      chan struct{}
-	ended     chan struct{} // closed when serve has finished (the player saved)
+
+	lateOnce sync.Once
+	late     chan lateBatch // Options.StreamDelay: batches waiting to be sent
+	ended    chan struct{}  // closed when serve has finished (the player saved)
 
 	state proto17.State // reader goroutine only (records read it under s.mu)
 
@@ -756,4 +759,42 @@ func packetColumns(p proto17.Packet) map[world.ChunkPos]bool {
 		}
 	}
 	return cols
+}
+
+// lateBatch is packets to send at due.
+type lateBatch struct {
+	due time.Time
+	out outbox
+}
+
+// sendLate sends out after d, after any batch sent late before it. A
+// backlog past the queue's room is sent at once.
+func (c *conn) sendLate(out outbox, d time.Duration) {
+	c.lateOnce.Do(func() {
+		c.late = make(chan lateBatch, 1024)
+		go c.deliverLate()
+	})
+	select {
+	case c.late <- lateBatch{due: time.Now().Add(d), out: out}:
+	default:
+		out.deliver()
+	}
+}
+
+func (c *conn) deliverLate() {
+	for {
+		select {
+		case <-c.done:
+			return
+		case b := <-c.late:
+			if wait := time.Until(b.due); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-c.done:
+					return
+				}
+			}
+			b.out.deliver()
+		}
+	}
 }

@@ -177,6 +177,9 @@ type Options struct {
 	// ones within ViewRadius of the player's column are sent and those
 	// farther than ViewRadius+2 unloaded, as a real server streams chunks.
 	Stream bool
+	// StreamDelay holds back the columns (and unloads) that streaming
+	// sends by this long, in order, as a lagging server sends them late.
+	StreamDelay time.Duration
 	// Trees are planted on the ground; nil means DefaultTrees, an empty
 	// slice none.
 	Trees []Tree
@@ -376,7 +379,7 @@ func (o Options) withDefaults() (Options, error) {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"TickDuration", o.TickDuration}, {"KeepAliveInterval", o.KeepAliveInterval}, {"ReadTimeout", o.ReadTimeout}, {"Faults.StallFor", o.Faults.StallFor}} {
+	}{{"TickDuration", o.TickDuration}, {"KeepAliveInterval", o.KeepAliveInterval}, {"ReadTimeout", o.ReadTimeout}, {"Faults.StallFor", o.Faults.StallFor}, {"StreamDelay", o.StreamDelay}} {
 		if d.v < 0 {
 			bad("%s %v: negative", d.name, d.v)
 		}

@@ -842,4 +842,6 @@ func TestOptionsAreValidated(t *testing.T) {
 	assert.ErrorContains(t, err, "not finite")
 	_, err = New(Options{Mods: WithoutMod(DefaultMods(), "neid"), Blocks: []Block{{X: 0, Y: 70, Z: 0, Name: OreBlock, Meta: 300}}})
 	assert.ErrorContains(t, err, "metadata 300 does not fit the vanilla format")
+	_, err = New(Options{Stream: true, StreamDelay: -time.Second})
+	assert.ErrorContains(t, err, "StreamDelay -1s: negative")
 }

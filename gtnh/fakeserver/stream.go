@@ -108,14 +108,20 @@ func (c *conn) streamLocked(out *outbox) {
 		delete(c.stream.sent, p)
 		pkts = append(pkts, u)
 	}
+	var sent outbox
 	for _, p := range pkts {
-		out.to(c, StageNone, p)
+		sent.to(c, StageNone, p)
 		// The tiles of a column that comes (back) into view follow it,
 		// as at the join.
 		for _, m := range s.modPacketsLocked(packetColumns(p)) {
-			out.to(c, StageNone, m)
+			sent.to(c, StageNone, m)
 		}
 	}
+	if d := s.opts.StreamDelay; d > 0 && len(sent) > 0 {
+		c.sendLate(sent, d)
+		return
+	}
+	out.add(sent...)
 }
 
 // chunkDist is the Chebyshev distance between two columns.
