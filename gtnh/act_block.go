@@ -17,7 +17,7 @@ const (
 	swingEvery    = 5  // arm swings while digging
 	answerTicks   = 60 // how long the server may take to answer (3 s)
 	dropWaitTicks = 12 // for the drops of a broken block to spawn
-	pickupTicks   = 30 // standing on an item until it is collected
+	pickupTicks   = 30 // standing on an item until it is collected (and at least minAnswerWait)
 	dropRadius    = 6  // drops farther than this from the block are left
 )
 
@@ -150,7 +150,11 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 		}
 		return out
 	}
-	if _, err := x.within(dropWaitTicks, func() bool { return false }); err != nil {
+	// Wait for the drops to spawn: until one is there (or already
+	// collected), up to dropWaitTicks and at least dropWaitFloor.
+	if _, err := x.withinAtLeast(dropWaitTicks, dropWaitFloor, func() bool {
+		return len(x.s.collected) > mark || len(fresh()) > 0
+	}); err != nil {
 		return got
 	}
 	for tries := 0; tries < 4; tries++ {
@@ -167,7 +171,7 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 			continue
 		}
 		id := e.ID
-		if _, err := x.within(pickupTicks, func() bool { return !x.s.entities[int32(id)] }); err != nil {
+		if _, err := x.withinAtLeast(pickupTicks, minAnswerWait, func() bool { return !x.s.entities[int32(id)] }); err != nil {
 			break
 		}
 		before[id] = true
@@ -371,6 +375,12 @@ func (x *act) rightClick(p *world.BlockPos) error {
 	}
 	return x.swing()
 }
+
+// dropWaitFloor is the least wall time collectDrops waits for a broken
+// block's drops to spawn when none has (a block that drops nothing): at the
+// game's tick dropWaitTicks are 600 ms; a test server's faster tick must
+// not take a late Spawn Object for no drop.
+const dropWaitFloor = 500 * time.Millisecond
 
 // A use of an item waits up to useAnswerTicks ticks, and at least
 // useAnswerWait of wall time, for the server to change the held stack

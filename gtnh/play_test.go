@@ -202,8 +202,16 @@ func TestBreakBlockWaitsTheBreakTimeAndCollectsTheDrop(t *testing.T) {
 	// next update (EntityPlayerMP.onUpdate → detectAndSendChanges), after
 	// the pickup's Collect Item; the action ends once the inventory shows
 	// the drop, so the loop's look after it sees the item.
-	for _, slotLag := range []int{0, 20} {
-		t.Run(fmt.Sprintf("set slot %d ticks later", slotLag), func(t *testing.T) { breakAndCollect(t, slotLag) })
+	//
+	// spawnLag and collectLag are how many ticks the drop's Spawn Object
+	// comes after the Block Change, and the Collect Item after the bot
+	// reached the drop: a busy server's answers that come after the
+	// client's dropWaitTicks or pickupTicks (at the test's 10 ms tick,
+	// 120 and 300 ms) but within their wall-time floors.
+	for _, lag := range []struct{ spawn, collect, slot int }{{0, 0, 0}, {0, 0, 20}, {25, 0, 0}, {0, 45, 0}} {
+		t.Run(fmt.Sprintf("spawn %d collect %d set slot %d ticks later", lag.spawn, lag.collect, lag.slot), func(t *testing.T) {
+			breakAndCollect(t, lag.spawn, lag.collect, lag.slot)
+		})
 	}
 }
 
@@ -224,7 +232,7 @@ func botTicks(sc *serverConn, n int) bool {
 	return true
 }
 
-func breakAndCollect(t *testing.T, slotLag int) {
+func breakAndCollect(t *testing.T, spawnLag, collectLag, slotLag int) {
 	logPos := world.Pos(-6, 64, -8)
 	var dugTicks int
 	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
@@ -251,6 +259,9 @@ func breakAndCollect(t *testing.T, slotLag int) {
 			return
 		}
 		sc.send(&proto17.BlockChange{X: -6, Y: 64, Z: -8, BlockID: 0})
+		if !botTicks(sc, spawnLag) {
+			return
+		}
 		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-5.5), Y: proto17.ToFixed(64.1), Z: proto17.ToFixed(-7.5), Data: 1})
 		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
 		// Collect once the bot stands within a block of the item.
@@ -258,6 +269,9 @@ func breakAndCollect(t *testing.T, slotLag int) {
 			select {
 			case p := <-sc.in:
 				if pos, ok := p.(*proto17.ServerboundPlayerPositionAndLook); ok && math.Hypot(pos.X+5.5, pos.Z+7.5) < 1.0 {
+					if !botTicks(sc, collectLag) {
+						return
+					}
 					sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
 					sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
 					if !botTicks(sc, slotLag) {
