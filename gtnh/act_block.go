@@ -3,7 +3,6 @@ package gtnh
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -17,7 +16,7 @@ const (
 	swingEvery    = 5  // arm swings while digging
 	answerTicks   = 60 // how long the server may take to answer (3 s)
 	dropWaitTicks = 12 // for the drops of a broken block to spawn
-	pickupTicks   = 30 // standing on an item until it is collected (and at least minAnswerWait)
+	pickupTicks   = 30 // standing on an item until it is collected
 	dropRadius    = 6  // drops farther than this from the block are left
 )
 
@@ -102,7 +101,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	}
 	// A finish the server finds early makes it break the block itself at
 	// the full vanilla time; allow for that.
-	gone, err := x.withinAtLeast(answerTicks+int64(math.Ceil(vanilla)), minAnswerWait, isAir)
+	gone, err := x.serverWait(answerTicks+int64(math.Ceil(vanilla)), isAir)
 	if err != nil {
 		return x.fail(err, fmt.Sprintf("waiting for %v to break", a.Pos))
 	}
@@ -151,8 +150,8 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 		return out
 	}
 	// Wait for the drops to spawn: until one is there (or already
-	// collected), up to dropWaitTicks and at least dropWaitFloor.
-	if _, err := x.withinAtLeast(dropWaitTicks, dropWaitFloor, func() bool {
+	// collected), up to dropWaitTicks (and at least their game time).
+	if _, err := x.serverWait(dropWaitTicks, func() bool {
 		return len(x.s.collected) > mark || len(fresh()) > 0
 	}); err != nil {
 		return got
@@ -171,7 +170,7 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 			continue
 		}
 		id := e.ID
-		if _, err := x.withinAtLeast(pickupTicks, minAnswerWait, func() bool { return !x.s.entities[int32(id)] }); err != nil {
+		if _, err := x.serverWait(pickupTicks, func() bool { return !x.s.entities[int32(id)] }); err != nil {
 			break
 		}
 		before[id] = true
@@ -376,21 +375,10 @@ func (x *act) rightClick(p *world.BlockPos) error {
 	return x.swing()
 }
 
-// dropWaitFloor is the least wall time collectDrops waits for a broken
-// block's drops to spawn when none has (a block that drops nothing): at the
-// game's tick dropWaitTicks are 600 ms; a test server's faster tick must
-// not take a late Spawn Object for no drop.
-const dropWaitFloor = 500 * time.Millisecond
-
-// A use of an item waits up to useAnswerTicks ticks, and at least
-// useAnswerWait of wall time, for the server to change the held stack
-// (Set Slot). At the game's tick the ticks are half a second and the floor
-// changes nothing; with a test server's 1–5 ms tick it keeps a busy
-// machine's late answer from reading as "nothing changed".
-const (
-	useAnswerTicks = 10
-	useAnswerWait  = 500 * time.Millisecond
-)
+// useAnswerTicks is how long a use of an item waits for the server to
+// change the held stack (Set Slot), half a second in the game
+// (serverWait: at least that of wall time at a faster tick).
+const useAnswerTicks = 10
 
 // useItem holds an item and right-clicks with it, on a block or in the air.
 // The result reports whether the held stack changed (a bucket filled, …);
@@ -414,7 +402,7 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 	if err := x.rightClick(a.Target); err != nil {
 		return x.fail(err, "using "+a.Item)
 	}
-	changed, err := x.withinAtLeast(useAnswerTicks, useAnswerWait, func() bool {
+	changed, err := x.serverWait(useAnswerTicks, func() bool {
 		now := x.s.inv.heldSlot()
 		return now.ID != before.ID || now.Count != before.Count || now.Damage != before.Damage
 	})

@@ -174,9 +174,8 @@ func snapshotStandY(snap *world.Snapshot) func(world.BlockPos) float64 {
 const maxStalls = 3
 
 // columnWaitTicks bounds one wait at the edge of the loaded terrain for
-// the server's next columns (3 s at 20 ticks a second), and the wait lasts
-// at least minAnswerWait of wall time (a client run at a test server's
-// faster tick); it ends as soon as one arrives. A busy server sends the
+// the server's next columns (3 s at 20 ticks a second; serverWait: at
+// least 1 s of wall time at a faster tick); it ends as soon as one arrives. A busy server sends the
 // columns around a moved player a few ticks later, a lagging one later
 // still.
 const columnWaitTicks = 60
@@ -337,7 +336,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 				// (a column not loaded when this round began: as the player
 				// moves the server also unloads columns behind it, so the
 				// count alone can stay the same).
-				if _, err := x.withinAtLeast(columnWaitTicks, minAnswerWait, func() bool { return arrivedSince(x.s.loaded, loaded) }); err != nil {
+				if _, err := x.serverWait(columnWaitTicks, func() bool { return arrivedSince(x.s.loaded, loaded) }); err != nil {
 					return x.fail(err, "waiting for chunks")
 				}
 				continue

@@ -158,18 +158,26 @@ func (x *act) within(n int64, cond func() bool) (bool, error) {
 	return x.withinAtLeast(n, 0, cond)
 }
 
-// minAnswerWait is the least wall time a wait for the server's answer
-// (answer) lasts before it gives up. At the game's tick answerTicks is 3 s
-// and the floor changes nothing; a client configured with a faster tick (the
-// test servers run at 1–5 ms) would otherwise give a busy server a few
-// hundred milliseconds, and take a slow answer for none.
+// minAnswerWait caps the wall-time floor of a wait for the server
+// (serverFloor).
 const minAnswerWait = time.Second
+
+// serverFloor is the least wall time a wait of n ticks for the server
+// lasts: what n ticks take at the game's tick (DefaultTick), at most
+// minAnswerWait. At the game's tick it changes nothing; a client configured
+// with a faster tick (the test servers run at 1–5 ms) would otherwise give
+// a busy server a few milliseconds, and take a slow answer for none.
+func serverFloor(n int64) time.Duration { return min(time.Duration(n)*DefaultTick, minAnswerWait) }
+
+// serverWait waits for the server (cond) up to n ticks and at least
+// serverFloor(n); false when both passed first.
+func (x *act) serverWait(n int64, cond func() bool) (bool, error) {
+	return x.withinAtLeast(n, serverFloor(n), cond)
+}
 
 // answer waits for the server's answer (cond) up to answerTicks ticks and
 // at least minAnswerWait; false when both passed first.
-func (x *act) answer(cond func() bool) (bool, error) {
-	return x.withinAtLeast(answerTicks, minAnswerWait, cond)
-}
+func (x *act) answer(cond func() bool) (bool, error) { return x.serverWait(answerTicks, cond) }
 
 // withinAtLeast waits for cond up to n ticks, and at least d of wall time;
 // false when both passed first.

@@ -16,7 +16,7 @@ import (
 // TestUseItemSeesALateAnswer: a server that answers a use of an item (the
 // held stack's Set Slot) late but within the use's wait is heard, and the
 // use reports the held stack changed, not "nothing changed". The wait is
-// useAnswerTicks ticks and at least useAnswerWait: at a 1 ms tick an
+// useAnswerTicks ticks and at least serverFloor(useAnswerTicks): at a 1 ms tick an
 // answer 150 ms late comes long after the ticks but within the floor; at a
 // 100 ms tick one 650 ms late comes after the floor but within the ticks.
 func TestUseItemSeesALateAnswer(t *testing.T) {
@@ -28,7 +28,7 @@ func TestUseItemSeesALateAnswer(t *testing.T) {
 		{"within the ticks", 100 * time.Millisecond, 650 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Less(t, tc.late, max(useAnswerTicks*tc.tick, useAnswerWait), "the answer comes within the wait")
+			require.Less(t, tc.late, max(useAnswerTicks*tc.tick, serverFloor(useAnswerTicks)), "the answer comes within the wait")
 			n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
 				items := make([]proto17.Slot, 45)
 				items[36] = proto17.Slot{ID: idDirt, Count: 2}
@@ -45,4 +45,16 @@ func TestUseItemSeesALateAnswer(t *testing.T) {
 			assert.Equal(t, true, r.Details["held_changed"], "the Set Slot %v late was waited for", tc.late)
 		})
 	}
+}
+
+// TestServerFloor: a wait of n ticks for the server lasts at least what n
+// ticks take at the game's tick, and never needs more than minAnswerWait of
+// wall time for it.
+func TestServerFloor(t *testing.T) {
+	assert.Equal(t, time.Duration(0), serverFloor(0))
+	assert.Equal(t, 500*time.Millisecond, serverFloor(useAnswerTicks))
+	assert.Equal(t, 600*time.Millisecond, serverFloor(dropWaitTicks))
+	assert.Equal(t, time.Second, serverFloor(pickupTicks), "1.5 s of game time, capped")
+	assert.Equal(t, minAnswerWait, serverFloor(answerTicks))
+	assert.Equal(t, time.Second, minAnswerWait)
 }
