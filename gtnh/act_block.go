@@ -65,6 +65,9 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	wait := int64(math.Ceil(vanilla * x.c.cfg.BreakFactor))
 	before := x.itemEntities()
 	inv := x.c.state.Snapshot().Inventory
+	x.c.mu.Lock()
+	mark := x.s.collectedN // what was collected before the dig
+	x.c.mu.Unlock()
 	eye := x.body().eye()
 	face := faceToward(a.Pos, eye)
 	if err := x.look(a.Pos.Center()); err != nil {
@@ -114,7 +117,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 		details["harvested"] = false // the held tool cannot harvest it: the server drops nothing
 	}
 	if !x.c.cfg.NoCollectDrops {
-		details["collected"] = x.collectDrops(a.Pos, before, inv)
+		details["collected"] = x.collectDrops(a.Pos, before, inv, mark)
 	}
 	return ipc.Result{Code: ipc.OK, Details: details}
 }
@@ -131,15 +134,14 @@ func (x *act) itemEntities() map[int]bool {
 // collectDrops picks up the items that appeared near a broken block:
 // those that land within pickup range are collected by standing still;
 // others are walked to. It returns what was collected, once the inventory
-// shows it (inv is the inventory before the dig): the server sends the
+// shows it (inv is the inventory before the dig, mark the number of
+// collected items then; a drop can be collected before the block's break
+// is seen, at a fast tick): the server sends the
 // Set Slot at the player's next update, after the Collect Item (vanilla
 // EntityPlayerMP.onUpdate → Container.detectAndSendChanges), and the loop
 // looks at the inventory as soon as the action ends.
-func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inventory) []string {
+func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inventory, mark int) []string {
 	var got []string
-	x.c.mu.Lock()
-	mark := len(x.s.collected)
-	x.c.mu.Unlock()
 	fresh := func() []world.Entity {
 		var out []world.Entity
 		for _, e := range x.c.state.Snapshot().EntitiesOfKind(world.EntityItem) {
@@ -152,7 +154,7 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 	// Wait for the drops to spawn: until one is there (or already
 	// collected), up to dropWaitTicks (and at least their game time).
 	if _, err := x.serverWait(dropWaitTicks, func() bool {
-		return len(x.s.collected) > mark || len(fresh()) > 0
+		return x.s.collectedN > mark || len(fresh()) > 0
 	}); err != nil {
 		return got
 	}
@@ -177,7 +179,7 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 	}
 	want := map[string]int{} // by item id: the count the inventory should reach
 	x.c.mu.Lock()
-	for _, c := range x.s.collected[min(mark, len(x.s.collected)):] {
+	for _, c := range x.s.collectedSince(mark) {
 		if c.item != nil {
 			got = append(got, c.item.String())
 			if _, ok := want[c.item.ID]; !ok {

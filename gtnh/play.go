@@ -644,20 +644,25 @@ func (c *Client) onMetadata(s *session, p *proto17.EntityMetadata) {
 	c.notify()
 }
 
+// onCollect forgets a collected item and, when the bot collected it,
+// records it. Both happen under c.mu: a reader that sees the item gone from
+// the world and then takes c.mu finds it recorded (break_block's
+// collectDrops reads them in that order).
 func (c *Client) onCollect(s *session, p *proto17.CollectItem) {
 	var item *world.ItemStack
+	c.mu.Lock()
 	c.state.Update(func(tx *world.Tx) {
 		if e, ok := tx.Entity(int(p.CollectedID)); ok {
 			item = e.Item
 		}
 		tx.RemoveEntity(int(p.CollectedID))
 	})
-	c.mu.Lock()
 	delete(s.entities, p.CollectedID)
 	if p.CollectorID == s.entityID {
 		s.collected = append(s.collected, collected{entity: p.CollectedID, item: item, tick: c.ticks.Load()})
-		if len(s.collected) > 256 {
-			s.collected = s.collected[len(s.collected)-256:]
+		s.collectedN++
+		if len(s.collected) > maxCollected {
+			s.collected = s.collected[len(s.collected)-maxCollected:]
 		}
 	}
 	c.notifyLocked()

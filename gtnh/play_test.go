@@ -413,3 +413,29 @@ func TestRespawnInAnotherDimensionResetsTheWorld(t *testing.T) {
 	assert.Empty(t, snap.Entities)
 	assert.Equal(t, 20.0, snap.Player.Health)
 }
+
+// TestBreakBlockSeesADropCollectedBeforeTheBreak: a server that has the bot
+// pick up the drop before the Block Change reaches it (the bot stands on
+// the spot, at a fast tick) still has break_block report the drop and wait
+// for the Set Slot; the count of collected items is taken before the dig,
+// with the inventory it is compared against.
+func TestBreakBlockSeesADropCollectedBeforeTheBreak(t *testing.T) {
+	logPos := world.Pos(-6, 64, -8)
+	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
+		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
+		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-5.5), Y: proto17.ToFixed(64.1), Z: proto17.ToFixed(-7.5), Data: 1})
+		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
+		sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
+		sc.send(&proto17.BlockChange{X: -6, Y: 64, Z: -8, BlockID: 0})
+		if botTicks(sc, 20) {
+			sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
+		}
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
+	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+}

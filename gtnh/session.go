@@ -44,8 +44,9 @@ type session struct {
 	inv        inventory
 	loaded     map[[2]int]bool
 	entities   map[int32]bool
-	players    map[int32]seenPlayer // spawned players, for their UUIDs
-	collected  []collected
+	players    map[int32]seenPlayer         // spawned players, for their UUIDs
+	collected  []collected                  // the last maxCollected items picked up
+	collectedN int                          // items picked up in the session (collected's last is the collectedN-th)
 	confirms   map[confirmKey]*pendingClick // clicks waiting for their Confirm Transaction
 	actionNum  int16
 	confirmSeq uint64
@@ -62,6 +63,16 @@ type session struct {
 	// changes, each of which voids it.
 	routes   *routeCache
 	worldGen uint64
+}
+
+// maxCollected bounds the collected items a session remembers.
+const maxCollected = 256
+
+// collectedSince is what was picked up after the first mark items of the
+// session (c.mu held); the oldest may have been forgotten.
+func (s *session) collectedSince(mark int) []collected {
+	first := s.collectedN - len(s.collected) // the session index of collected[0]
+	return s.collected[min(max(mark-first, 0), len(s.collected)):]
 }
 
 // collected is an item the bot picked up (Collect Item with its id).
