@@ -132,8 +132,8 @@ func (x *act) itemEntities() map[int]bool {
 }
 
 // collectDrops picks up the items that appeared near a broken block:
-// those that land within pickup range are collected by standing still;
-// others are walked to. It returns what was collected, once the inventory
+// those that land within pickup reach (inPickupReach) are collected by
+// standing still; others are walked to. It returns what was collected, once the inventory
 // shows it (inv is the inventory before the dig, mark the number of
 // collected items then; a drop can be collected before the block's break
 // is seen, at a fast tick): the server sends the
@@ -164,12 +164,22 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 			break
 		}
 		e := drops[0]
-		target := x.groundUnder(e.Pos)
-		res := x.moveTo(action.MoveTo{Pos: target, Radius: 0.5})
-		if res.Code != ipc.OK {
-			x.c.log.Debug().Str("error", res.Error).Int("entity", e.ID).Msg("drop out of reach")
-			before[e.ID] = true
-			continue
+		// Where it comes to rest: a drop still in the air (the server
+		// moves it over the next ticks) falls onto the ground below.
+		spot := x.groundUnder(e.Pos)
+		rest := world.Vec3{X: e.Pos.X, Y: min(e.Pos.Y, float64(spot.Y)), Z: e.Pos.Z}
+		if !x.inPickupReach(rest) {
+			// Walk onto it, or, where the bot cannot stand (under the rest
+			// of a tree, say), beside it.
+			res := x.moveTo(action.MoveTo{Pos: spot, Radius: 0.5})
+			if res.Code != ipc.OK {
+				res = x.moveTo(action.MoveTo{Pos: spot, Radius: 1.5})
+			}
+			if res.Code != ipc.OK || !x.inPickupReach(rest) {
+				x.c.log.Debug().Str("error", res.Error).Int("entity", e.ID).Msg("drop out of reach")
+				before[e.ID] = true
+				continue
+			}
 		}
 		id := e.ID
 		if _, err := x.serverWait(pickupTicks, func() bool { return !x.s.entities[int32(id)] }); err != nil {
@@ -205,6 +215,41 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 		})
 	}
 	return got
+}
+
+// Vanilla's pickup geometry (EntityPlayer.onLivingUpdate): the server
+// collects an item whose box meets the player's box grown by 1 block
+// sideways and 0.5 up and down (boundingBox.expand(1.0, 0.5, 1.0)); the
+// player's box is 0.6 wide and 1.8 tall from the feet, an item's 0.25 on
+// each side around its position (EntityItem: setSize(0.25, 0.25), yOffset
+// half its height). pickupMargin keeps the client's test inside that, for
+// positions sent in 1/32 of a block.
+const (
+	pickupGrowXZ = 1.0
+	pickupGrowY  = 0.5
+	playerHalfW  = 0.3
+	playerTall   = 1.8
+	itemHalf     = 0.125
+	pickupMargin = 0.1
+)
+
+// inPickupReach says whether a player whose feet are at feet stands close
+// enough to an item at item for the server to collect it (once the item's
+// pickup delay has passed) without moving.
+func inPickupReach(feet, item world.Vec3) bool {
+	side := playerHalfW + pickupGrowXZ + itemHalf - pickupMargin
+	if math.Abs(item.X-feet.X) >= side || math.Abs(item.Z-feet.Z) >= side {
+		return false
+	}
+	low := feet.Y - pickupGrowY + pickupMargin
+	high := feet.Y + playerTall + pickupGrowY - pickupMargin
+	return item.Y+itemHalf > low && item.Y-itemHalf < high
+}
+
+// inPickupReach says whether the bot stands within pickup reach of an item.
+func (x *act) inPickupReach(item world.Vec3) bool {
+	b := x.body()
+	return inPickupReach(world.Vec3{X: b.x, Y: b.y, Z: b.z}, item)
 }
 
 // groundUnder is the feet position on the ground below a point.

@@ -439,3 +439,96 @@ func TestBreakBlockSeesADropCollectedBeforeTheBreak(t *testing.T) {
 	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
 	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
 }
+
+// TestBreakBlockWaitsForADropWithinReach: a drop that lands within the
+// server's pickup reach of where the bot stands is collected without a
+// step; one out of reach on a spot the bot cannot stand on (under the rest
+// of the tree) is collected from beside it. The bot used to try to walk
+// onto the drop's spot, find no path and give the drop up before the
+// server collected it (TestServeLiveClient failed so under load): the dig
+// then came back without its log.
+func TestBreakBlockWaitsForADropWithinReach(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		log       world.BlockPos
+		tree      bool    // a log above: nobody stands on the drop's spot
+		dropY     float64 // where the drop is seen first
+		wantMoved bool
+	}{
+		{"within reach under the tree", world.Pos(-7, 64, -8), true, 64.1, false},
+		{"within reach on open ground", world.Pos(-7, 64, -8), false, 64.1, false},
+		{"out of reach under the tree", world.Pos(-6, 64, -8), true, 64.1, true},
+		// Seen in the air, out of reach, over a spot within reach: it falls there.
+		{"falling within reach", world.Pos(-7, 64, -8), false, 66.5, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			collectWithinReach(t, tc.log, tc.tree, tc.dropY, tc.wantMoved)
+		})
+	}
+}
+
+// collectWithinReach breaks the log at logPos (the bot's feet are at
+// (-7.5, 64, -7.5)); the drop shows at dropY over the log's centre, and
+// the server collects it 40 of the bot's ticks later, wherever the bot is.
+func collectWithinReach(t *testing.T, logPos world.BlockPos, tree bool, dropY float64, wantMoved bool) {
+	blocks := map[world.BlockPos][2]int{logPos: {idLog, 0}}
+	if tree {
+		blocks[logPos.Up()] = [2]int{idLog, 0}
+	}
+	var moved bool
+	n := newPipeNet(t, playScript(gtnhLogin(blocks), func(sc *serverConn) {
+		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
+		drop := logPos.Center()
+		sc.send(&proto17.BlockChange{X: int32(logPos.X), Y: uint8(logPos.Y), Z: int32(logPos.Z), BlockID: 0})
+		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(drop.X), Y: proto17.ToFixed(dropY), Z: proto17.ToFixed(drop.Z), Data: 1})
+		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		// The pickup delay and a busy server: the collect comes 40 ticks later.
+		for seen := 0; seen < 40; {
+			select {
+			case p := <-sc.in:
+				switch p := p.(type) {
+				case *proto17.Player, *proto17.PlayerLook:
+					seen++
+				case *proto17.ServerboundPlayerPositionAndLook:
+					seen++
+					moved = moved || math.Hypot(p.X+7.5, p.Z+7.5) > 0.01
+				}
+			case <-sc.done:
+				return
+			}
+		}
+		sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
+		sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
+		sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
+	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+	assert.Equal(t, wantMoved, moved, "whether the bot walked")
+}
+
+func TestInPickupReach(t *testing.T) {
+	feet := world.Vec3{X: 0.5, Y: 64, Z: 0.5}
+	for _, tc := range []struct {
+		item world.Vec3
+		want bool
+	}{
+		{world.Vec3{X: 0.5, Y: 64, Z: 0.5}, true},     // underfoot
+		{world.Vec3{X: 1.5, Y: 64, Z: 1.5}, true},     // the next block, diagonally
+		{world.Vec3{X: 1.7, Y: 64, Z: 0.5}, true},     // 1.2 away: inside 1.3 + 0.125
+		{world.Vec3{X: 1.8, Y: 64, Z: 0.5}, true},     // 1.3 away
+		{world.Vec3{X: 1.85, Y: 64, Z: 0.5}, false},   // 1.35 away: within the margin of the edge (1.425)
+		{world.Vec3{X: 2.5, Y: 64, Z: 0.5}, false},    // two blocks away
+		{world.Vec3{X: 0.5, Y: 64, Z: -0.85}, false},  // 1.35 away on z
+		{world.Vec3{X: 0.5, Y: 63.5, Z: 0.5}, true},   // half a block down
+		{world.Vec3{X: 0.5, Y: 63.2, Z: 0.5}, false},  // a block below the feet
+		{world.Vec3{X: 0.5, Y: 63.45, Z: 0.5}, false}, // within the margin of the lower edge (63.5)
+		{world.Vec3{X: 0.5, Y: 66.1, Z: 0.5}, true},   // above the head, within 0.5
+		{world.Vec3{X: 0.5, Y: 66.4, Z: 0.5}, false},  // above that
+	} {
+		assert.Equal(t, tc.want, inPickupReach(feet, tc.item), "item at %+v", tc.item)
+	}
+}
