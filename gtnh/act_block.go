@@ -131,6 +131,16 @@ func (x *act) itemEntities() map[int]bool {
 	return out
 }
 
+// itemEntity is the item entity with the given id, if it is known.
+func (x *act) itemEntity(id int) (world.Entity, bool) {
+	for _, e := range x.c.state.Snapshot().EntitiesOfKind(world.EntityItem) {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return world.Entity{}, false
+}
+
 // collectDrops picks up the items that appeared near a broken block:
 // those that land within pickup reach (inPickupReach) are collected by
 // standing still; others are walked to. It returns what was collected, once the inventory
@@ -182,10 +192,14 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 			}
 		}
 		id := e.ID
-		if _, err := x.serverWait(pickupTicks, func() bool { return !x.s.entities[int32(id)] }); err != nil {
+		gone, err := x.serverWait(pickupTicks, func() bool { return !x.s.entities[int32(id)] })
+		if err != nil {
 			break
 		}
-		before[id] = true
+		if now, ok := x.itemEntity(id); !gone && ok && now.Pos != e.Pos {
+			continue // it moved (a drop's own speed, or pushed): judge it again where it is
+		}
+		before[id] = true // collected, or left (a full inventory keeps it on the ground)
 	}
 	want := map[string]int{} // by item id: the count the inventory should reach
 	x.c.mu.Lock()

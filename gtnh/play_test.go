@@ -532,3 +532,41 @@ func TestInPickupReach(t *testing.T) {
 		assert.Equal(t, tc.want, inPickupReach(feet, tc.item), "item at %+v", tc.item)
 	}
 }
+
+// TestBreakBlockFollowsADropThatMoved: a drop that lands within reach and
+// then moves out of it (vanilla gives a drop a random speed; water and
+// pistons push it) is judged again where it went once the pickup wait runs
+// out, and walked to.
+func TestBreakBlockFollowsADropThatMoved(t *testing.T) {
+	logPos := world.Pos(-7, 64, -8) // beside the bot's feet at (-7.5, 64, -7.5)
+	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
+		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
+		sc.send(&proto17.BlockChange{X: -7, Y: 64, Z: -8, BlockID: 0})
+		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-6.5), Y: proto17.ToFixed(64.1), Z: proto17.ToFixed(-7.5), Data: 1})
+		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		if !botTicks(sc, 5) {
+			return
+		}
+		sc.send(&proto17.EntityTeleport{EntityID: 200, X: proto17.ToFixed(-3.5), Y: proto17.ToFixed(64), Z: proto17.ToFixed(-7.5)})
+		// Collected once the bot stands within a block of it.
+		for {
+			select {
+			case p := <-sc.in:
+				if pos, ok := p.(*proto17.ServerboundPlayerPositionAndLook); ok && math.Hypot(pos.X+3.5, pos.Z+7.5) < 1.0 {
+					sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
+					sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
+					sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
+					return
+				}
+			case <-sc.done:
+				return
+			}
+		}
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
+	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+}
