@@ -162,9 +162,17 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 		return out
 	}
 	// Wait for the drops to spawn: until one is there (or already
-	// collected), up to dropWaitTicks (and at least their game time).
+	// collected), up to dropWaitTicks (and at least their game time). An
+	// item the bot knew before the dig is no drop of this block, though
+	// the server may collect it meanwhile (the bot stands beside an
+	// earlier drop).
 	if _, err := x.serverWait(dropWaitTicks, func() bool {
-		return x.s.collectedN > mark || len(fresh()) > 0
+		for _, c := range x.s.collectedSince(mark) {
+			if !before[int(c.entity)] {
+				return true
+			}
+		}
+		return len(fresh()) > 0
 	}); err != nil {
 		return got
 	}

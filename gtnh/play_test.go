@@ -570,3 +570,44 @@ func TestBreakBlockFollowsADropThatMoved(t *testing.T) {
 	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
 	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
 }
+
+// TestBreakBlockWaitsForItsOwnDrop: the server collecting an item the bot
+// knew before the dig (an earlier drop beside it) is not this block's drop
+// being collected. The dig used to take that pickup for its own, stop
+// waiting for its drop to spawn, and return without it: felling a tree,
+// each log came back with the one before it, and the last was left on the
+// ground (TestFaultTruncatedPacket failed so under load).
+func TestBreakBlockWaitsForItsOwnDrop(t *testing.T) {
+	logPos := world.Pos(-7, 64, -8) // beside the bot's feet at (-7.5, 64, -7.5)
+	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
+		// An earlier drop lies at the bot's feet.
+		sc.send(&proto17.SpawnObject{EntityID: 150, Type: proto17.ObjectItem, X: proto17.ToFixed(-7.5), Y: proto17.ToFixed(64), Z: proto17.ToFixed(-7.5), Data: 1})
+		sc.send(&proto17.EntityMetadata{EntityID: 150, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigStart })
+		sc.send(&proto17.CollectItem{CollectedID: 150, CollectorID: 42})
+		sc.send(&proto17.DestroyEntities{IDs: []int32{150}})
+		sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
+		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
+		sc.send(&proto17.BlockChange{X: -7, Y: 64, Z: -8, BlockID: 0})
+		if !botTicks(sc, 5) {
+			return
+		}
+		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-6.5), Y: proto17.ToFixed(64), Z: proto17.ToFixed(-7.5), Data: 1})
+		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		if !botTicks(sc, 10) {
+			return
+		}
+		sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
+		sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
+		sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 2}})
+	}))
+	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
+	require.NoError(t, c.Open(context.Background()))
+	eventually(t, "the earlier drop", func() bool {
+		return len(c.State().Snapshot().EntitiesOfKind(world.EntityItem)) == 1
+	})
+	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
+	require.Equal(t, ipc.OK, res.Code, res.Error)
+	assert.Equal(t, []string{"1×minecraft:log", "1×minecraft:log"}, res.Details["collected"], "the earlier drop, then this block's")
+	assert.Equal(t, 2, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+}
