@@ -142,14 +142,16 @@ func (x *act) itemEntity(id int) (world.Entity, bool) {
 }
 
 // collectDrops picks up the items that appeared near a broken block:
-// those that land within pickup reach (inPickupReach) are collected by
-// standing still; others are walked to. It returns what was collected, once the inventory
-// shows it (inv is the inventory before the dig, mark the number of
-// collected items then; a drop can be collected before the block's break
-// is seen, at a fast tick): the server sends the
-// Set Slot at the player's next update, after the Collect Item (vanilla
-// EntityPlayerMP.onUpdate → Container.detectAndSendChanges), and the loop
-// looks at the inventory as soon as the action ends.
+// those that come to rest within pickup reach (inPickupReach) are collected
+// standing still; others are walked to. It returns what was collected
+// during the action, once the inventory shows it. inv is the inventory
+// before the dig and mark the number of items collected then (at a fast
+// tick a drop can be collected before the block's break is seen); before
+// holds the item entities known then, which are no drops of this block.
+// The server sends the Set Slot at the player's next update, after the
+// Collect Item (vanilla EntityPlayerMP.onUpdate →
+// Container.detectAndSendChanges), and the loop looks at the inventory as
+// soon as the action ends.
 func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inventory, mark int) []string {
 	var got []string
 	fresh := func() []world.Entity {
@@ -242,10 +244,10 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 // Vanilla's pickup geometry (EntityPlayer.onLivingUpdate): the server
 // collects an item whose box meets the player's box grown by 1 block
 // sideways and 0.5 up and down (boundingBox.expand(1.0, 0.5, 1.0)); the
-// player's box is 0.6 wide and 1.8 tall from the feet, an item's 0.25 on
-// each side around its position (EntityItem: setSize(0.25, 0.25), yOffset
-// half its height). pickupMargin keeps the client's test inside that, for
-// positions sent in 1/32 of a block.
+// player's box is 0.6 wide and 1.8 tall from the feet, an item's 0.25 wide
+// and tall, centred on its position (EntityItem: setSize(0.25, 0.25),
+// yOffset half its height). pickupMargin keeps the client's test inside
+// that, for positions sent in 1/32 of a block.
 const (
 	pickupGrowXZ = 1.0
 	pickupGrowY  = 0.5
