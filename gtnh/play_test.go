@@ -262,8 +262,7 @@ func breakAndCollect(t *testing.T, spawnLag, collectLag, slotLag int) {
 		if !botTicks(sc, spawnLag) {
 			return
 		}
-		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-5.5), Y: proto17.ToFixed(64.1), Z: proto17.ToFixed(-7.5), Data: 1})
-		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		sendLogDrop(sc, 200, world.Vec3{X: -5.5, Y: 64.1, Z: -7.5})
 		// Collect once the bot stands within a block of the item.
 		for {
 			select {
@@ -423,8 +422,7 @@ func TestBreakBlockSeesADropCollectedBeforeTheBreak(t *testing.T) {
 	logPos := world.Pos(-6, 64, -8)
 	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
 		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
-		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-5.5), Y: proto17.ToFixed(64.1), Z: proto17.ToFixed(-7.5), Data: 1})
-		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		sendLogDrop(sc, 200, world.Vec3{X: -5.5, Y: 64.1, Z: -7.5})
 		sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
 		sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
 		sc.send(&proto17.BlockChange{X: -6, Y: 64, Z: -8, BlockID: 0})
@@ -432,12 +430,7 @@ func TestBreakBlockSeesADropCollectedBeforeTheBreak(t *testing.T) {
 			sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
 		}
 	}))
-	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
-	require.NoError(t, c.Open(context.Background()))
-	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
-	require.Equal(t, ipc.OK, res.Code, res.Error)
-	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
-	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+	breakLogAndCollect(t, n, logPos, 0, []string{"1×minecraft:log"}, 1)
 }
 
 // TestBreakBlockWaitsForADropWithinReach: a drop that lands within the
@@ -480,8 +473,7 @@ func collectWithinReach(t *testing.T, logPos world.BlockPos, tree bool, dropY fl
 		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
 		drop := logPos.Center()
 		sc.send(&proto17.BlockChange{X: int32(logPos.X), Y: uint8(logPos.Y), Z: int32(logPos.Z), BlockID: 0})
-		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(drop.X), Y: proto17.ToFixed(dropY), Z: proto17.ToFixed(drop.Z), Data: 1})
-		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		sendLogDrop(sc, 200, world.Vec3{X: drop.X, Y: dropY, Z: drop.Z})
 		// The pickup delay and a busy server: the collect comes 40 ticks later.
 		for seen := 0; seen < 40; {
 			select {
@@ -497,16 +489,9 @@ func collectWithinReach(t *testing.T, logPos world.BlockPos, tree bool, dropY fl
 				return
 			}
 		}
-		sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
-		sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
-		sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
+		sendLogPickup(sc, 200, 1)
 	}))
-	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
-	require.NoError(t, c.Open(context.Background()))
-	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
-	require.Equal(t, ipc.OK, res.Code, res.Error)
-	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
-	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+	breakLogAndCollect(t, n, logPos, 0, []string{"1×minecraft:log"}, 1)
 	assert.Equal(t, wantMoved, moved, "whether the bot walked")
 }
 
@@ -542,8 +527,7 @@ func TestBreakBlockFollowsADropThatMoved(t *testing.T) {
 	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
 		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
 		sc.send(&proto17.BlockChange{X: -7, Y: 64, Z: -8, BlockID: 0})
-		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-6.5), Y: proto17.ToFixed(64.1), Z: proto17.ToFixed(-7.5), Data: 1})
-		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		sendLogDrop(sc, 200, world.Vec3{X: -6.5, Y: 64.1, Z: -7.5})
 		if !botTicks(sc, 5) {
 			return
 		}
@@ -553,9 +537,7 @@ func TestBreakBlockFollowsADropThatMoved(t *testing.T) {
 			select {
 			case p := <-sc.in:
 				if pos, ok := p.(*proto17.ServerboundPlayerPositionAndLook); ok && math.Hypot(pos.X+3.5, pos.Z+7.5) < 1.0 {
-					sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
-					sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
-					sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
+					sendLogPickup(sc, 200, 1)
 					return
 				}
 			case <-sc.done:
@@ -563,12 +545,7 @@ func TestBreakBlockFollowsADropThatMoved(t *testing.T) {
 			}
 		}
 	}))
-	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
-	require.NoError(t, c.Open(context.Background()))
-	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
-	require.Equal(t, ipc.OK, res.Code, res.Error)
-	assert.Equal(t, []string{"1×minecraft:log"}, res.Details["collected"])
-	assert.Equal(t, 1, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+	breakLogAndCollect(t, n, logPos, 0, []string{"1×minecraft:log"}, 1)
 }
 
 // TestBreakBlockWaitsForItsOwnDrop: the server collecting an item the bot
@@ -581,33 +558,49 @@ func TestBreakBlockWaitsForItsOwnDrop(t *testing.T) {
 	logPos := world.Pos(-7, 64, -8) // beside the bot's feet at (-7.5, 64, -7.5)
 	n := newPipeNet(t, playScript(gtnhLogin(map[world.BlockPos][2]int{logPos: {idLog, 0}}), func(sc *serverConn) {
 		// An earlier drop lies at the bot's feet.
-		sc.send(&proto17.SpawnObject{EntityID: 150, Type: proto17.ObjectItem, X: proto17.ToFixed(-7.5), Y: proto17.ToFixed(64), Z: proto17.ToFixed(-7.5), Data: 1})
-		sc.send(&proto17.EntityMetadata{EntityID: 150, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		sendLogDrop(sc, 150, world.Vec3{X: -7.5, Y: 64, Z: -7.5})
 		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigStart })
-		sc.send(&proto17.CollectItem{CollectedID: 150, CollectorID: 42})
-		sc.send(&proto17.DestroyEntities{IDs: []int32{150}})
-		sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 1}})
+		sendLogPickup(sc, 150, 1)
 		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
 		sc.send(&proto17.BlockChange{X: -7, Y: 64, Z: -8, BlockID: 0})
 		if !botTicks(sc, 5) {
 			return
 		}
-		sc.send(&proto17.SpawnObject{EntityID: 200, Type: proto17.ObjectItem, X: proto17.ToFixed(-6.5), Y: proto17.ToFixed(64), Z: proto17.ToFixed(-7.5), Data: 1})
-		sc.send(&proto17.EntityMetadata{EntityID: 200, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+		sendLogDrop(sc, 200, world.Vec3{X: -6.5, Y: 64, Z: -7.5})
 		if !botTicks(sc, 10) {
 			return
 		}
-		sc.send(&proto17.CollectItem{CollectedID: 200, CollectorID: 42})
-		sc.send(&proto17.DestroyEntities{IDs: []int32{200}})
-		sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: 2}})
+		sendLogPickup(sc, 200, 2)
 	}))
+	breakLogAndCollect(t, n, logPos, 1, []string{"1×minecraft:log", "1×minecraft:log"}, 2)
+}
+
+// sendLogDrop shows a dropped log (Spawn Object, then its stack).
+func sendLogDrop(sc *serverConn, id int32, at world.Vec3) {
+	sc.send(&proto17.SpawnObject{EntityID: id, Type: proto17.ObjectItem, X: proto17.ToFixed(at.X), Y: proto17.ToFixed(at.Y), Z: proto17.ToFixed(at.Z), Data: 1})
+	sc.send(&proto17.EntityMetadata{EntityID: id, Metadata: proto17.Metadata{{Key: proto17.MetaKeyItem, Type: proto17.MetaSlot, Slot: proto17.Slot{ID: idLog, Count: 1}}}})
+}
+
+// sendLogPickup has the bot (entity 42) collect a dropped log into the
+// first hotbar slot, which then holds count logs.
+func sendLogPickup(sc *serverConn, id int32, count int32) {
+	sc.send(&proto17.CollectItem{CollectedID: id, CollectorID: 42})
+	sc.send(&proto17.DestroyEntities{IDs: []int32{id}})
+	sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idLog, Count: count}})
+}
+
+// breakLogAndCollect joins, waits until the bot knows items items, breaks
+// the log at logPos and checks what the dig reports collected and that
+// the inventory then holds logs logs.
+func breakLogAndCollect(t *testing.T, n *pipeNet, logPos world.BlockPos, items int, collected []string, logs int) {
+	t.Helper()
 	c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods })
 	require.NoError(t, c.Open(context.Background()))
-	eventually(t, "the earlier drop", func() bool {
-		return len(c.State().Snapshot().EntitiesOfKind(world.EntityItem)) == 1
+	eventually(t, "the items known before the dig", func() bool {
+		return len(c.State().Snapshot().EntitiesOfKind(world.EntityItem)) == items
 	})
 	res := c.Execute(context.Background(), action.BreakBlock{Pos: logPos})
 	require.Equal(t, ipc.OK, res.Code, res.Error)
-	assert.Equal(t, []string{"1×minecraft:log", "1×minecraft:log"}, res.Details["collected"], "the earlier drop, then this block's")
-	assert.Equal(t, 2, c.State().Snapshot().Inventory.CountID("minecraft:log"))
+	assert.Equal(t, collected, res.Details["collected"])
+	assert.Equal(t, logs, c.State().Snapshot().Inventory.CountID("minecraft:log"))
 }
