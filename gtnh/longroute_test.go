@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -28,14 +27,7 @@ func TestMoveToIntoStreamedTerrain(t *testing.T) {
 		dist = 5000
 	}
 	const tick = time.Millisecond
-	srv, err := fakeserver.New(fakeserver.Options{Stream: true, ViewRadius: 3, TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}})
-	require.NoError(t, err)
-	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
-	require.NoError(t, err)
-	defer c.Close()
-	require.NoError(t, c.Open(context.Background()))
+	srv, c := joinedClient(t, fakeserver.Options{Stream: true, ViewRadius: 3, Trees: []fakeserver.Tree{}}, clientTick(tick))
 
 	goal := world.Pos(8+dist, 64, 8+dist/10)
 	c.mu.Lock()
@@ -80,14 +72,7 @@ func TestMoveToWaitsForALaggingServersColumns(t *testing.T) {
 	const late = 800 * time.Millisecond
 	require.Less(t, columnWaitTicks*tick*(maxStalls+1), late, "the ticks alone would give up first")
 	require.Less(t, late, minAnswerWait)
-	srv, err := fakeserver.New(fakeserver.Options{Stream: true, StreamDelay: late, ViewRadius: 3, TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}})
-	require.NoError(t, err)
-	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
-	require.NoError(t, err)
-	defer c.Close()
-	require.NoError(t, c.Open(context.Background()))
+	srv, c := joinedClient(t, fakeserver.Options{Stream: true, StreamDelay: late, ViewRadius: 3, Trees: []fakeserver.Tree{}}, clientTick(tick))
 	goal := world.Pos(8+120, 64, 8)
 	res := c.Execute(context.Background(), action.MoveTo{Pos: goal, Radius: 1})
 	require.Equal(t, ipc.OK, res.Code, res.Error)
@@ -95,3 +80,6 @@ func TestMoveToWaitsForALaggingServersColumns(t *testing.T) {
 	assert.GreaterOrEqual(t, res.Details["segments"].(int), 1, "the walk waited at the edge for the late columns")
 	assert.Empty(t, srv.Corrections())
 }
+
+// clientTick runs the client at its own tick, not the test server's.
+func clientTick(d time.Duration) func(*Config) { return func(cfg *Config) { cfg.Tick = d } }

@@ -16,7 +16,7 @@ import (
 // joinedClient starts the fake server with o (at a 5 ms tick unless o
 // says otherwise) and a client joined to it, logging errors only; both are
 // closed when the test ends.
-func joinedClient(t *testing.T, o fakeserver.Options) (*fakeserver.Server, *Client) {
+func joinedClient(t *testing.T, o fakeserver.Options, configure ...func(*Config)) (*fakeserver.Server, *Client) {
 	t.Helper()
 	if o.TickDuration == 0 {
 		o.TickDuration = 5 * time.Millisecond
@@ -24,8 +24,12 @@ func joinedClient(t *testing.T, o fakeserver.Options) (*fakeserver.Server, *Clie
 	srv, err := fakeserver.New(o)
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: o.TickDuration,
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
+	cfg := Config{Address: srv.Addr(), Username: "Bot", Tick: o.TickDuration,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
+	for _, f := range configure {
+		f(&cfg)
+	}
+	c, err := New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
