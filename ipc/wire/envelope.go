@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Version is the protocol version this package speaks. Every message carries
@@ -88,30 +89,35 @@ func checkID(id json.RawMessage) error {
 	return Errorf(CodeBadRequest, "the id must be a number or a string")
 }
 
-// Encode marshals a payload into a message line (without the newline).
+// Encode marshals a payload into a message line (without the newline). The
+// payload is encoded once, straight into the line: a reply of megabytes is
+// not copied again into an envelope.
 func Encode(id json.RawMessage, typ string, payload any) ([]byte, error) {
-	m := Message{V: Version, ID: id, Type: typ}
-	if payload != nil {
-		p, err := marshal(payload)
-		if err != nil {
-			return nil, fmt.Errorf("wire: encoding the %s payload: %w", typ, err)
-		}
-		m.Payload = p
-	}
-	return marshal(m)
-}
-
-// marshal encodes without HTML escaping, so that text passes through the
-// protocol unchanged (a trace written from a decoded message is the same
-// bytes as one written in process).
-func marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	buf.WriteString(`{"v":`)
+	buf.WriteString(strconv.Itoa(Version))
+	if len(id) > 0 {
+		buf.WriteString(`,"id":`)
+		if err := json.Compact(&buf, id); err != nil {
+			return nil, fmt.Errorf("wire: encoding the id of a %s: %w", typ, err)
+		}
+	}
+	buf.WriteString(`,"type":`)
+	if err := enc.Encode(typ); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	buf.Truncate(buf.Len() - 1) // the encoder's newline
+	if payload != nil {
+		buf.WriteString(`,"payload":`)
+		if err := enc.Encode(payload); err != nil {
+			return nil, fmt.Errorf("wire: encoding the %s payload: %w", typ, err)
+		}
+		buf.Truncate(buf.Len() - 1)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 // ErrorCode classifies a protocol error.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sync"
 )
 
@@ -35,17 +36,44 @@ type Reader struct {
 	br  *bufio.Reader
 	max int
 	buf []byte
+	// stop: a line over the limit ends the stream instead of being
+	// skipped (err then holds the error every later call returns).
+	stop bool
+	err  error
 }
+
+// defaultReadBuffer is the read buffer of NewReader.
+const defaultReadBuffer = 64 << 10
+
+// keepLineBuffer is the largest line buffer a Reader keeps between lines:
+// one long line does not pin its memory for the rest of the stream.
+const keepLineBuffer = 64 << 10
 
 // NewReader reads lines of at most max bytes from r (max <= 0 means
 // DefaultMaxMessage; values under 1 KiB are raised to 1 KiB).
-func NewReader(r io.Reader, max int) *Reader {
-	if max <= 0 {
-		max = DefaultMaxMessage
-	}
-	max = Limit(max)
-	return &Reader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+func NewReader(r io.Reader, max int) *Reader { return NewReaderSize(r, max, defaultReadBuffer) }
+
+// NewReaderSize is NewReader with a read buffer of size bytes (at least
+// 16): a server holding many connections that have not yet said who they
+// are keeps a small one, since their lines are short.
+func NewReaderSize(r io.Reader, max, size int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, size), max: Limit(max)}
 }
+
+// SetMax changes the line limit from the next line on (max as for
+// NewReader): a server raises it once a peer has said hello.
+func (r *Reader) SetMax(max int) { r.max = Limit(max) }
+
+// Max is the current line limit.
+func (r *Reader) Max() int { return r.max }
+
+// StopAtTooLarge makes a line over the limit end the stream (stop true):
+// Next returns the *TooLargeError as soon as the limit is passed, without
+// reading the rest of the line, and returns it again on every later call.
+// A server reading a peer that has not said hello uses it: such a peer
+// gets no time to send megabytes. With stop false (the default) a long
+// line is read to its end and skipped.
+func (r *Reader) StopAtTooLarge(stop bool) { r.stop = stop }
 
 // Limit returns the effective message limit for a configured value.
 func Limit(max int) int {
@@ -81,6 +109,12 @@ func (r *Reader) Next() ([]byte, error) {
 }
 
 func (r *Reader) next() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if cap(r.buf) > keepLineBuffer {
+		r.buf = nil
+	}
 	r.buf = r.buf[:0]
 	for {
 		chunk, err := r.br.ReadSlice('\n')
@@ -93,6 +127,10 @@ func (r *Reader) next() ([]byte, error) {
 			r.buf = r.buf[:0]
 			if err == nil {
 				return nil, &TooLargeError{Limit: r.max, Discarded: n}
+			}
+			if r.stop {
+				r.err = &TooLargeError{Limit: r.max, Discarded: n}
+				return nil, r.err
 			}
 			return nil, r.discard(n, err)
 		}
@@ -140,16 +178,25 @@ type Writer struct {
 // NewWriter writes lines of at most max bytes to w (max as for NewReader).
 func NewWriter(w io.Writer, max int) *Writer { return &Writer{w: w, max: Limit(max)} }
 
-// WriteLine writes line and a newline in one call. A line over the limit is
-// not written: the peer would refuse it.
+// WriteLine writes line and a newline, without copying the line (one
+// vectored write on a socket). A line over the limit is not written: the
+// peer would refuse it.
 func (w *Writer) WriteLine(line []byte) error {
 	if len(line) > w.max {
 		return Errorf(CodeTooLarge, "an outgoing message of %d bytes exceeds the limit of %d bytes", len(line), w.max)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	buf := make([]byte, 0, len(line)+1)
-	buf = append(append(buf, line...), '\n')
-	_, err := w.w.Write(buf)
+	_, err := WriteLine(w.w, line)
 	return err
+}
+
+var newline = []byte{'\n'}
+
+// WriteLine writes line and a newline to w without copying the line: a
+// socket gets one vectored write, any other writer two writes. It returns
+// the bytes written, the newline included.
+func WriteLine(w io.Writer, line []byte) (int64, error) {
+	bufs := net.Buffers{line, newline}
+	return bufs.WriteTo(w)
 }

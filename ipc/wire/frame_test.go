@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"runtime"
@@ -136,6 +137,83 @@ func TestDecode(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, m.IsEvent())
 	assert.False(t, m.IsRequest())
+}
+
+// TestEncodeIsTheWholeEnvelope: the one-pass encoding is the bytes the
+// envelope marshalled as a whole gives, for ids, events and payloads of
+// every shape.
+func TestEncodeIsTheWholeEnvelope(t *testing.T) {
+	for _, tc := range []struct {
+		id      string
+		typ     string
+		payload any
+	}{
+		{"1", TypeReply, map[string]any{"a": []int{1, 2}, "b": "<&>"}},
+		{`"x-y"`, TypeError, Errorf(CodeBusy, "m")},
+		{"", EventTime, TimeEvent{Tick: 3}},
+		{"", EventDisconnect, nil},
+		{"7", TypeReply, json.RawMessage(` { "spaced" : [ 1 , 2 ] } `)},
+		{"8", `odd "type" <x>`, (*TimeEvent)(nil)},
+		{" 9 ", TypeReply, "text\nwith\u2028separators"},
+	} {
+		got, err := Encode(json.RawMessage(tc.id), tc.typ, tc.payload)
+		require.NoError(t, err, tc)
+		assert.Equal(t, string(envelopeOf(t, json.RawMessage(tc.id), tc.typ, tc.payload)), string(got), tc)
+		m, err := Decode(got)
+		require.NoError(t, err, string(got))
+		assert.Equal(t, tc.typ, m.Type)
+	}
+	_, err := Encode(json.RawMessage("{"), TypeReply, nil)
+	assert.ErrorContains(t, err, "the id of a reply")
+	_, err = Encode(nil, TypeReply, json.RawMessage("{"))
+	assert.ErrorContains(t, err, "the reply payload")
+}
+
+// TestReaderSetMax: a reader started with a small limit (a server before
+// hello) takes longer lines once raised, and does not keep a long line's
+// buffer after it.
+func TestReaderSetMax(t *testing.T) {
+	long := strings.Repeat("x", 200_000)
+	r := NewReaderSize(strings.NewReader(long+"\n"+long+"\nok\n"), 1024, 16)
+	assert.Equal(t, 1024, r.Max())
+	_, err := r.Next()
+	var tl *TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.Equal(t, 1024, tl.Limit)
+	r.SetMax(1 << 20)
+	line, err := r.Next()
+	require.NoError(t, err)
+	assert.Len(t, line, len(long))
+	line, err = r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, "ok", string(line))
+	assert.LessOrEqual(t, cap(r.buf), keepLineBuffer, "the long line's buffer is let go")
+}
+
+// TestReaderStopAtTooLarge: a reader told to stop gives up on a long line
+// as soon as it passes the limit, without reading the rest, and stays
+// stopped.
+func TestReaderStopAtTooLarge(t *testing.T) {
+	src := &endless{n: 1 << 30}
+	r := NewReaderSize(src, 4096, 1024)
+	r.StopAtTooLarge(true)
+	_, err := r.Next()
+	var tl *TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.Equal(t, 4096, tl.Limit)
+	assert.Greater(t, src.n, int64(1<<30-16<<10), "read no more than the limit and a buffer")
+	_, err2 := r.Next()
+	assert.Same(t, err, err2, "the stream stays ended")
+	// A line within the limit, and a long line ending in the first read,
+	// are as without it.
+	r = NewReaderSize(strings.NewReader("short\n"+strings.Repeat("y", 600)+"\n"), 1024, 512)
+	r.StopAtTooLarge(true)
+	line, err := r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, "short", string(line))
+	line, err = r.Next()
+	require.NoError(t, err)
+	assert.Len(t, line, 600)
 }
 
 func TestEncodeKeepsText(t *testing.T) {

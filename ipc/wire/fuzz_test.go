@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -29,10 +30,37 @@ func FuzzDecode(f *testing.F) {
 		if m.Type == "" || m.V != Version {
 			t.Fatalf("accepted %+v", m)
 		}
-		if _, err := Encode(m.ID, m.Type, m.Payload); err != nil {
+		got, err := Encode(m.ID, m.Type, m.Payload)
+		if err != nil {
 			t.Fatalf("re-encoding %q: %v", line, err)
 		}
+		if want := envelopeOf(t, m.ID, m.Type, m.Payload); !bytes.Equal(got, want) {
+			t.Fatalf("Encode gave %s, the envelope marshalled whole is %s", got, want)
+		}
 	})
+}
+
+// envelopeOf is the line a Message marshalled as a whole gives: what
+// Encode must produce in its one pass.
+func envelopeOf(t *testing.T, id json.RawMessage, typ string, payload any) []byte {
+	t.Helper()
+	m := Message{V: Version, ID: id, Type: typ}
+	if payload != nil {
+		var p bytes.Buffer
+		enc := json.NewEncoder(&p)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(payload); err != nil {
+			t.Fatal(err)
+		}
+		m.Payload = bytes.TrimSuffix(p.Bytes(), []byte("\n"))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // FuzzReader: framing never returns a line over the limit and always
