@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -134,20 +135,31 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	// read says whether what the window was waited for came in time: the
 	// window is open all the same (the action's effect), but its contents
 	// are then what the world model knew before, not what the window shows.
+	// unread says what did not come (the result's "unread" detail).
 	read := true
+	var unread []string
 	if tanks > 0 {
 		got, err := x.answer(func() bool { return x.s.inv.open != o || o.tanksSeen >= tanks })
 		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the tanks at %v", pos))
 		}
-		read = got
+		if !got {
+			x.c.mu.Lock()
+			seen := o.tanksSeen
+			x.c.mu.Unlock()
+			read = false
+			unread = append(unread, fmt.Sprintf("the window sent %d of its %d tank amounts within %d ticks", seen, tanks, answerTicks))
+		}
 	}
 	if boiler {
 		got, err := x.answer(func() bool { return x.s.inv.open != o || o.waterSeen })
 		if err != nil {
 			return x.fail(err, fmt.Sprintf("reading the boiler's water at %v", pos))
 		}
-		read = read && got
+		if !got {
+			read = false
+			unread = append(unread, fmt.Sprintf("the boiler's window sent no water level within %d ticks (its server's ModularUI did not sync the window's bars)", answerTicks))
+		}
 	}
 	x.c.syncInventory(x.s)
 	x.c.mu.Lock()
@@ -163,6 +175,9 @@ func (x *act) openContainer(a action.OpenContainer) ipc.Result {
 	x.c.mu.Unlock()
 	if tanks > 0 || boiler {
 		details["contents_read"] = read
+		if !read {
+			details["unread"] = strings.Join(unread, "; ")
+		}
 		x.c.log.Debug().Stringer("pos", pos).Bool("contents_read", read).Int("tanks", tanks).Bool("boiler", boiler).
 			Msg("opened a window with contents to read")
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -658,29 +659,31 @@ func (c *Client) onRailcraft(s *session, data []byte) {
 // onFMLRuntime reads FML's runtime channel: OpenGui opens a mod window at a
 // position, with the slot layout the data gives its mod and gui id (or, for
 // a ModularUI window, the GregTech machine at the position). Other FML
-// messages, and GUIs the data does not describe, are skipped.
-func (c *Client) onFMLRuntime(s *session, data []byte) {
+// messages, and GUIs the data does not describe, are skipped. The error is
+// the connection's (a ModularUI window's SYNC_INIT could not be sent).
+func (c *Client) onFMLRuntime(s *session, data []byte) error {
 	d, err := modnet.FMLDiscriminator(data)
 	if err != nil {
 		c.modMalformed("PluginMessage(FML)", err)
-		return
+		return nil
 	}
 	if d != modnet.FMLOpenGui {
 		c.skip(fmt.Sprintf("FML(%d)", d))
-		return
+		return nil
 	}
 	g, err := modnet.DecodeOpenGui(data)
 	if err != nil {
 		c.modMalformed("PluginMessage(FML)", err)
-		return
+		return nil
 	}
 	md := modData()
 	pos := world.Pos(int(g.X), int(g.Y), int(g.Z))
 	var l modnet.ContainerLayout
 	ok := false
+	moduiWindow := g.ModID == modularUIModID
 	if md.d != nil {
 		l, ok = md.d.LayoutForOpenGui(g)
-		if !ok && g.ModID == "modularui" {
+		if !ok && moduiWindow {
 			c.mu.Lock()
 			m, known := s.mods.gtm[pos]
 			c.mu.Unlock()
@@ -692,9 +695,32 @@ func (c *Client) onFMLRuntime(s *session, data []byte) {
 	if !ok {
 		c.skip("FML OpenGui (unknown GUI)")
 		c.log.Warn().Str("mod", g.ModID).Int32("gui", g.GuiID).Int32("window", g.WindowID).Msg("a mod window with no known slot layout was not opened")
-		return
+		return nil
 	}
 	c.openWindow(s, newModContainer(uint8(g.WindowID), l), &pos)
+	if moduiWindow {
+		return c.initModularUI(s)
+	}
+	return nil
+}
+
+// modularUIModID is the mod id in the FML OpenGui of a ModularUI 1 window
+// (UIBuilder opens it through FMLNetworkHandler.openGui with ModularUI's own
+// mod instance), whatever mod's machine it shows.
+const modularUIModID = "modularui"
+
+// initModularUI tells the server's ModularUI that the client has built the
+// window it just opened, as ModularUI's own client does as soon as it has
+// (ModularUIContext.initialize sends CWidgetUpdate INTERNAL_SYNC/SYNC_INIT
+// for the main window, key 0). The server's ModularUIContainer syncs no
+// widget of a window before it is initialized, so without this a GregTech
+// machine's window shows its slots but never its bars (a boiler's water,
+// steam and heat). The message goes on the modularui channel whether or not
+// the server listed the channel: a server without ModularUI sends no
+// ModularUI windows.
+func (c *Client) initModularUI(s *session) error {
+	c.log.Debug().Msg("ModularUI window built: sending SYNC_INIT")
+	return c.send(s, &proto17.ServerboundPluginMessage{Channel: modnet.ModularUIChannel, Data: modnet.SyncInit(0)})
 }
 
 // joinSettleTicks is how long a join waits, after the player's column

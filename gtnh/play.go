@@ -399,8 +399,7 @@ func (c *Client) onPlugin(s *session, channel string, data []byte) error {
 		c.onRailcraft(s, data)
 		return nil
 	case modnet.FMLChannel:
-		c.onFMLRuntime(s, data)
-		return nil
+		return c.onFMLRuntime(s, data)
 	case modnet.ModularUIChannel:
 		c.onModularUI(s, data)
 		return nil

@@ -181,6 +181,13 @@ func TestOpenSaysWhetherContentsWereRead(t *testing.T) {
 				return
 			}
 			assert.Equal(t, tc.want, got)
+			unread, hasWhy := r.Details["unread"].(string)
+			assert.Equal(t, tc.want == false, hasWhy, "an unread window says what did not come: %v", r.Details)
+			if tc.pos == boiler && tc.want == false {
+				assert.Contains(t, unread, "the boiler's window sent no water level")
+			} else if tc.want == false {
+				assert.Contains(t, unread, "tank amounts")
+			}
 			var m world.Machine
 			for _, mc := range c.State().Snapshot().Machines {
 				if mc.Pos == tc.pos {

@@ -44,6 +44,15 @@ const (
 	Noop Verdict = "noop"
 	// PlannerError: the planner returned an error.
 	PlannerError Verdict = "planner_error"
+	// Looked: the step only looked into machines whose contents the body
+	// did not know (move_to, open_container, close_container: a live
+	// server shows a GregTech boiler's water or a Railcraft oven's slots
+	// only to a player with its window open), and their contents are known
+	// now. Its declared effects are not met (a look deposits nothing), but
+	// it is no failure of the skill: the learned metrics are not touched,
+	// the run counts it apart (SkillStats.Looks), and the next invocation
+	// acts on what the window showed.
+	Looked Verdict = "looked"
 	// StepInterrupted: the run was cancelled (Ctrl-C) while the step ran.
 	// It is neither a success nor a failure of the skill: the metrics are
 	// not touched, and the run ends with StopReason Interrupted.
@@ -51,7 +60,13 @@ const (
 )
 
 // failed reports whether a verdict counts as a failure for the retry policy.
-func (v Verdict) failed() bool { return v != Success && v != Noop }
+func (v Verdict) failed() bool { return v != Success && v != Noop && v != Looked }
+
+// CodeContentsUnread is the code of a step that opened a machine whose
+// contents were unknown, every action succeeding, and whose window still
+// did not show them (a server whose windows sync another way): the
+// skill cannot act on them safely. The verdict is ActionFailed.
+const CodeContentsUnread = "contents_unread"
 
 // StopReason says why a run ended.
 type StopReason string
@@ -145,6 +160,8 @@ type StepRecord struct {
 type SkillStats struct {
 	Attempts  int `json:"attempts"`
 	Successes int `json:"successes"`
+	// Looks are its Looked steps, which are not attempts.
+	Looks int `json:"looks,omitempty"`
 }
 
 // Outcome is the end of a run.
@@ -426,7 +443,11 @@ func (l *Loop) settle(st *runState, stats map[string]SkillStats, rec StepRecord,
 	if rec.Invocation != nil {
 		key = rec.Invocation.String()
 		s := stats[rec.Invocation.Skill]
-		if rec.Verdict != Rejected {
+		switch rec.Verdict {
+		case Rejected:
+		case Looked:
+			s.Looks++
+		default:
 			s.Attempts++
 		}
 		if rec.Verdict == Success {
@@ -607,9 +628,21 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 	}
 	checks, met := VerifyEffects(sk.Spec(), sug.Params, snap, after, cfg.Registry.Tiers())
 	rec.Effects = checks
-	if met {
+	read, unread := lookedInto(rec.Actions, rec.Results, snap, after)
+	switch {
+	case met:
 		rec.Verdict = Success
-	} else {
+	case len(unread) > 0:
+		// The window came but not what it was opened for: the skill cannot
+		// act on the machine, now or on the next try.
+		rec.Verdict, rec.Code = ActionFailed, CodeContentsUnread
+		rec.Error = strings.Join(unread, "; ")
+		l.record(sk, false, float64(rec.Ticks))
+		return after
+	case len(read) > 0 && onlyLooks(sug.Actions):
+		rec.Verdict = Looked
+		return after
+	default:
 		rec.Verdict = EffectsUnmet
 		var unmet []string
 		for _, c := range checks {

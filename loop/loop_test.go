@@ -867,7 +867,7 @@ func TestDeterministicFailureIsReportedTwice(t *testing.T) {
 		assert.Equal(t, loop.SkillFailed, st.Verdict)
 		assert.Equal(t, "no_target", st.Code)
 	}
-	assert.Equal(t, "stuck: the goal runs mine_block target=minecraft:gravel, which failed the same way twice here and is blocked until the world changes", r.out.Why)
+	assert.Equal(t, "stuck: the goal runs mine_block target=minecraft:gravel, which failed the same way twice here (no minecraft:gravel within 16 blocks) and is blocked until the world changes", r.out.Why)
 }
 
 // TestPlannerTraceReachesTheRecord: what a planner says about how it decided

@@ -83,11 +83,17 @@ func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, cata
 			return loop.Decision{Invocation: sub, Reason: "a tool for " + inv.Skill}, nil
 		}
 		if s.blocked[inv.String()] {
-			why := "failed the same way twice"
-			if obs.Last != nil && obs.Last.Verdict == loop.Noop && obs.Last.Invocation != nil && obs.Last.Invocation.String() == inv.String() {
-				why = "had nothing to do"
+			why := "failed the same way twice here"
+			if last := obs.Last; last != nil && last.Invocation != nil && last.Invocation.String() == inv.String() {
+				switch {
+				case last.Verdict == loop.Noop:
+					why = "had nothing to do here"
+				case last.Error != "":
+					// The failure, so the end of the run says why.
+					why += " (" + last.Error + ")"
+				}
 			}
-			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %s here and is blocked until the world changes", loop.ErrStuck, inv, why)
+			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %s and is blocked until the world changes", loop.ErrStuck, inv, why)
 		}
 		return loop.Decision{Invocation: &inv, Reason: "the goal names this skill"}, nil
 	}

@@ -51,7 +51,7 @@ func TestRunRefillWaterTanksFullBoiler(t *testing.T) {
 			assert.NotEqual(t, exitOK, code, out)
 			assert.NotContains(t, out, "goal met")
 			require.Len(t, steps, 2, out)
-			assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the boiler waters nothing: %+v", steps[0])
+			assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the boiler waters nothing: %+v", steps[0])
 			assert.Equal(t, loop.Noop, steps[1].Verdict, "the boiler is known to be full: nothing to do: %+v", steps[1])
 			for _, s := range steps {
 				assert.NotEqual(t, loop.Success, s.Verdict, "%+v", s)
@@ -74,7 +74,7 @@ func TestRunRefillWaterTanksBoilerReadsTheServer(t *testing.T) {
 	require.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "goal met")
 	require.Len(t, steps, 2, out)
-	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the boiler waters nothing: %+v", steps[0])
+	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the boiler waters nothing: %+v", steps[0])
 	assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
 	// The step ends by reading the boiler's window after the pour.
 	acts := steps[1].Actions
@@ -107,7 +107,7 @@ func TestRunFeedSteamBoilerLooksFirst(t *testing.T) {
 	require.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "goal met")
 	require.Len(t, steps, 2, out)
-	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the boiler fuels nothing: %+v", steps[0])
+	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the boiler fuels nothing: %+v", steps[0])
 	assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
 	items, _ := srv.ContainerItems(steamBoiler)
 	assert.Equal(t, "minecraft:coal", items["fuel"].Name)
@@ -126,7 +126,7 @@ func TestRunRefillWaterTanksHotDryBoiler(t *testing.T) {
 	assert.NotEqual(t, exitOK, code, out)
 	assert.NotContains(t, out, "goal met")
 	require.GreaterOrEqual(t, len(steps), 2, out)
-	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the boiler waters nothing: %+v", steps[0])
+	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the boiler waters nothing: %+v", steps[0])
 	assert.Equal(t, loop.SkillFailed, steps[1].Verdict, "%+v", steps[1])
 	assert.Equal(t, "unsafe", steps[1].Code, "%+v", steps[1])
 	for _, s := range steps {
@@ -135,4 +135,60 @@ func TestRunRefillWaterTanksHotDryBoiler(t *testing.T) {
 	water, _ := srv.BoilerWater(steamBoiler)
 	assert.Zero(t, water, "no water reached the hot dry boiler")
 	assert.Equal(t, 2, player(t, srv).Count("minecraft:water_bucket"))
+}
+
+// TestRunBoilerSkillsAgainstAModularUIServer: against a server whose
+// GregTech windows sync as ModularUI 1 does (only after the client's
+// SYNC_INIT), `run feed_steam_boiler` and `run refill_water_tanks` look
+// into the boiler (a step of its own, "looked") and then reach its fuel slot
+// and its tank, checked on the server.
+func TestRunBoilerSkillsAgainstAModularUIServer(t *testing.T) {
+	t.Run("feed_steam_boiler", func(t *testing.T) {
+		srv, code, out, steps := boilerRun(t, "run feed_steam_boiler", func(o *fakeserver.Options) { o.ModularUI = fakeserver.ModularUIFollow })
+		require.Equal(t, exitOK, code, out)
+		require.Len(t, steps, 2, out)
+		assert.Equal(t, loop.Looked, steps[0].Verdict, "%+v", steps[0])
+		assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
+		items, _ := srv.ContainerItems(steamBoiler)
+		assert.Equal(t, "minecraft:coal", items["fuel"].Name, "the server's fuel slot")
+		assert.Equal(t, 16, items["fuel"].Count, "the server's fuel slot")
+	})
+	t.Run("refill_water_tanks", func(t *testing.T) {
+		srv, code, out, steps := boilerRun(t, "run refill_water_tanks", nil)
+		require.Equal(t, exitOK, code, out)
+		require.Len(t, steps, 2, out)
+		assert.Equal(t, loop.Looked, steps[0].Verdict, "%+v", steps[0])
+		assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
+		water, _ := srv.BoilerWater(steamBoiler)
+		assert.Equal(t, 8000, water, "two buckets reached the server's boiler")
+	})
+}
+
+// TestRunBoilerSkillsAgainstASilentServer: against a server whose boiler
+// window never sends its values (another ModularUI), both skills open the
+// boiler, read nothing, and the run ends with the reason ("the boiler's
+// window sent no water level"), not unmet effects; no coal and no water
+// reach the boiler, whose water and heat the bot cannot know.
+func TestRunBoilerSkillsAgainstASilentServer(t *testing.T) {
+	for _, goal := range []string{"run feed_steam_boiler", "run refill_water_tanks"} {
+		t.Run(goal, func(t *testing.T) {
+			srv, code, out, steps := boilerRun(t, goal, func(o *fakeserver.Options) { o.ModularUI = fakeserver.ModularUISilent })
+			assert.NotEqual(t, exitOK, code, out)
+			assert.NotContains(t, out, "goal met")
+			assert.Contains(t, out, "the boiler's window sent no water level", "the output says why")
+			require.NotEmpty(t, steps, out)
+			for _, s := range steps {
+				assert.NotEqual(t, loop.EffectsUnmet, s.Verdict, "%+v", s)
+				assert.NotEqual(t, loop.Success, s.Verdict, "%+v", s)
+			}
+			assert.Equal(t, loop.ActionFailed, steps[0].Verdict, "%+v", steps[0])
+			assert.Equal(t, loop.CodeContentsUnread, steps[0].Code)
+			assert.Contains(t, steps[0].Error, "the boiler's window sent no water level")
+			items, _ := srv.ContainerItems(steamBoiler)
+			assert.Empty(t, items["fuel"].Name, "no coal in the server's boiler")
+			water, _ := srv.BoilerWater(steamBoiler)
+			assert.Equal(t, 6000, water, "no bucket reached the server's boiler")
+			assert.Equal(t, 2, player(t, srv).Count("minecraft:water_bucket"))
+		})
+	}
 }

@@ -35,7 +35,7 @@ func TestRunMaintainCokeOvensOnAFakeServer(t *testing.T) {
 			require.Equal(t, exitOK, code, out)
 			assert.Contains(t, out, "goal met")
 			require.Len(t, steps, 2, out)
-			assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the oven collects nothing")
+			assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven collects nothing")
 			assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
 			items, _ := srv.ContainerItems(master)
 			assert.NotContains(t, items, "output", "the server's output slot was emptied")
@@ -51,7 +51,7 @@ func TestRunMaintainCokeOvensEmptyOven(t *testing.T) {
 	assert.NotEqual(t, exitOK, code, out)
 	assert.NotContains(t, out, "goal met")
 	require.Len(t, steps, 2, out)
-	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the oven collects nothing")
+	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven collects nothing")
 	assert.Equal(t, loop.Noop, steps[1].Verdict, "the oven is known to be empty: nothing to do")
 	for _, s := range steps {
 		assert.NotEqual(t, loop.Success, s.Verdict, "%+v", s)

@@ -218,7 +218,7 @@ func TestRunFeedCokeOvensOvenHoldsCoal(t *testing.T) {
 	require.Equal(t, exitOK, code, out)
 	assert.Contains(t, out, "goal met")
 	require.Len(t, steps, 2, out)
-	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the oven loads nothing")
+	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven loads nothing")
 	assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
 	items, _ := srv.ContainerItems(master)
 	assert.Equal(t, fakeserver.Item{Name: "minecraft:coal", Count: 16}, items["input"], "topped up to per_oven on the server")
@@ -234,7 +234,7 @@ func TestRunFeedCokeOvensOvenHoldsCharcoal(t *testing.T) {
 	assert.NotEqual(t, exitOK, code, out)
 	assert.NotContains(t, out, "goal met")
 	require.NotEmpty(t, steps, out)
-	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, "looking into the oven loads nothing")
+	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven loads nothing")
 	for _, s := range steps[1:] {
 		assert.Equal(t, loop.SkillFailed, s.Verdict, "%+v", s)
 		assert.Contains(t, s.Error, "another input", "%+v", s)

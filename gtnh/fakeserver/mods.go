@@ -435,6 +435,14 @@ func (s *Server) modPacketsLocked(cols map[world.ChunkPos]bool) []proto17.Packet
 type openWindow struct {
 	id  uint8
 	box *box
+	// modui marks a ModularUI 1 window (a GregTech machine's). Its widget
+	// values are synced as ModularUIContainer.detectAndSendChanges does:
+	// none before the client's SYNC_INIT (ready), then every bar once
+	// (ModularWindow's initSync), then those that changed since they were
+	// last sent (bars).
+	modui bool
+	ready bool
+	bars  []float32
 }
 
 // slotLocked is the stack behind a window slot: the box's own slot or the
@@ -512,34 +520,75 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.FMLChannel, Data: OpenGui(int32(w.id), open.Mod, moduiGuiID, pos.X, pos.Y, pos.Z)})
 	}
 	out.to(c, StageNone, c.windowItemsLocked(w))
-	if b.layout.Kind == layoutBoiler {
-		for i, p := range boilerBars(b) {
-			stage := StageNone
-			if i == 1 {
-				stage = StageBoilerGui // the water bar
-			}
-			out.to(c, stage, &proto17.PluginMessage{Channel: modnet.ModularUIChannel, Data: p})
-		}
-	}
+	// A ModularUI window's bars wait for the client's SYNC_INIT
+	// (onModularUILocked).
+	w.modui = b.layout.Kind == layoutBoiler
 	railcraftTankGui(out, c, w)
 	s.logf("conn %d: opened %s at %v as window %d", c.id, b.layout.Kind, pos, w.id)
 	return true
 }
 
-// boilerBars are the SWidgetUpdates a boiler's ModularUI window sends when
-// it opens (ProgressBar.detectAndSendChanges with init): the steam, water,
-// temperature and fuel bars of MTEBoiler.addUIWidgets, sync ids 4 to 7 of
-// window 0, as fractions of the boiler's tanks and of its maxProgresstime
-// (the fuel bar, which the client does not read, as empty: this boiler
-// burns nothing).
-func boilerBars(b *box) [][]byte {
+// boilerBars are the values of a boiler window's ProgressBars: the steam,
+// water, temperature and fuel bars of MTEBoiler.addUIWidgets, sync ids 4 to
+// 7 of window 0, as fractions of the boiler's tanks and of its
+// maxProgresstime (the fuel bar, which the client does not read, as empty:
+// this boiler burns nothing).
+func boilerBars(b *box) []float32 {
 	c := float32(b.boiler.capacity)
-	bars := []float32{float32(b.steam) / c, float32(b.water) / c, float32(b.temp) / float32(b.boiler.tempScale), 0}
-	out := make([][]byte, len(bars))
-	for i, v := range bars {
-		out[i] = modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: int32(4 + i), Data: modnet.ProgressBarData(v)})
+	return []float32{float32(b.steam) / c, float32(b.water) / c, float32(b.temp) / float32(b.boiler.tempScale), 0}
+}
+
+// firstBoilerBar is the sync id of a boiler window's first bar (steam).
+const firstBoilerBar = 4
+
+// onModularUILocked applies a client's ModularUI message (CWidgetUpdate),
+// as CWidgetUpdate.executeServer and ModularUIContext.readClientPacket do:
+// only while a ModularUI window is open (else it is dropped, "hopefully
+// harmless ... network lag"), and of the context's own messages only
+// SYNC_INIT for the main window (key 0) means anything here: the window is
+// initialized and its first sync sends every bar. A payload that does not
+// decode is dropped and logged (a real server logs the codec's exception).
+func (c *conn) onModularUILocked(out *outbox, data []byte) {
+	s := c.s
+	u, err := modnet.DecodeClientWidgetUpdate(data)
+	if err != nil {
+		s.logf("conn %d: a ModularUI message that does not decode: %v", c.id, err)
+		return
 	}
-	return out
+	w := c.window
+	if w == nil || !w.modui {
+		return
+	}
+	if u.Widget != modnet.WidgetInternalSync || u.Code != modnet.CodeSyncInit || u.Window != 0 || w.ready {
+		return
+	}
+	w.ready = true
+	s.logf("conn %d: ModularUI window %d initialized by the client", c.id, w.id)
+	c.moduiSyncLocked(out)
+}
+
+// moduiSyncLocked sends the open ModularUI window's bars that changed since
+// they were last sent (all of them on the window's first sync), as
+// ModularUIContainer.detectAndSendChanges does every tick once the window is
+// initialized; with Options.ModularUI ModularUISilent it sends none.
+func (c *conn) moduiSyncLocked(out *outbox) {
+	w := c.window
+	if w == nil || !w.modui || !w.ready || c.s.opts.ModularUI == ModularUISilent {
+		return
+	}
+	bars := boilerBars(w.box)
+	for i, v := range bars {
+		if w.bars != nil && w.bars[i] == v {
+			continue
+		}
+		stage := StageNone
+		if firstBoilerBar+i == 5 {
+			stage = StageBoilerGui // the water bar
+		}
+		p := modnet.EncodeWidgetUpdate(modnet.WidgetUpdate{Widget: int32(firstBoilerBar + i), Data: modnet.ProgressBarData(v)})
+		out.to(c, stage, &proto17.PluginMessage{Channel: modnet.ModularUIChannel, Data: p})
+	}
+	w.bars = bars
 }
 
 // takesOnly are the slots a player cannot put anything into (Railcraft's

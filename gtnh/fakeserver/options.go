@@ -94,6 +94,21 @@ type Faults struct {
 	Once bool
 }
 
+// ModularUISync says how a server's ModularUI windows send their widget
+// values (a GregTech boiler's steam, water and temperature bars).
+type ModularUISync int
+
+const (
+	// ModularUIFollow syncs as ModularUI 1.2.20 does: nothing before the
+	// client's CWidgetUpdate SYNC_INIT for the window, then every widget's
+	// value once, then each change (checked every tick).
+	ModularUIFollow ModularUISync = iota
+	// ModularUISilent never sends the values, as a server whose windows
+	// sync some other way (another ModularUI) looks to this client: the
+	// window opens with its slots and nothing else.
+	ModularUISilent
+)
+
 // RegistryMode says how the server sends its id registry (FML|HS ModIdData).
 type RegistryMode int
 
@@ -231,6 +246,11 @@ type Options struct {
 	// PickupDelayTicks is the age a dropped item must reach before it can be
 	// collected (default 10 ticks, vanilla's delay for block drops).
 	PickupDelayTicks int
+
+	// ModularUI says how the GregTech windows (ModularUI 1) sync their
+	// widget values: by default as ModularUI 1.2.20 does, after the
+	// client's SYNC_INIT.
+	ModularUI ModularUISync
 
 	// Faults make the server misbehave.
 	Faults Faults
@@ -392,6 +412,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Faults.KickAt < StageNone || o.Faults.KickAt > StageBoilerGui {
 		bad("Faults.KickAt %d: unknown stage", o.Faults.KickAt)
+	}
+	if o.ModularUI < ModularUIFollow || o.ModularUI > ModularUISilent {
+		bad("ModularUI %d: unknown sync mode", o.ModularUI)
 	}
 	if o.Faults.TruncateAt < StageNone || o.Faults.TruncateAt > StageBoilerGui {
 		bad("Faults.TruncateAt %d: unknown stage", o.Faults.TruncateAt)

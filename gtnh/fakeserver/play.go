@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -96,6 +97,10 @@ func (c *conn) handle(r Record) error {
 		out.to(c, StageNone, &proto17.SetSlot{WindowID: -1, Slot: -1, Item: c.cursor})
 	case *proto17.ServerboundCloseWindow:
 		c.closeWindowLocked(&out)
+	case *proto17.ServerboundPluginMessage:
+		if p.Channel == modnet.ModularUIChannel {
+			c.onModularUILocked(&out, p.Data)
+		}
 	}
 	if kick == "" {
 		out.add(c.pickupLocked()...)
@@ -143,6 +148,7 @@ func (c *conn) ticker() {
 			}
 		}
 		out.add(c.pickupLocked()...)
+		c.moduiSyncLocked(&out)
 		s.mu.Unlock()
 		if kick != "" {
 			c.kick(kick)

@@ -115,3 +115,83 @@ func FuzzWidgetUpdate(f *testing.F) {
 		}
 	})
 }
+
+// TestSyncInitBytes: the client's SYNC_INIT for the main window is the nine
+// bytes ModularUI's own client writes (ModularUIContext.initialize →
+// sendClientPacket(SYNC_INIT, null, mainWindow, EMPTY_PACKET) →
+// CWidgetUpdate.encode), and the server side reads it back.
+func TestSyncInitBytes(t *testing.T) {
+	want := []byte{1, 0xff, 0xff, 0xff, 0xff, 0x0f, 2, 2, 0}
+	got := SyncInit(0)
+	if string(got) != string(want) {
+		t.Fatalf("SyncInit(0) = % x, want % x", got, want)
+	}
+	u, err := DecodeClientWidgetUpdate(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Widget != WidgetInternalSync || u.Code != CodeSyncInit || u.Window != 0 || len(u.Data) != 0 {
+		t.Fatalf("decoded %+v", u)
+	}
+	if _, err := DecodeWidgetUpdate(got); !errors.Is(err, proto17.ErrInvalid) {
+		t.Fatalf("a client message read as a server one: %v", err)
+	}
+	if _, err := DecodeClientWidgetUpdate(EncodeWidgetUpdate(u)); !errors.Is(err, proto17.ErrInvalid) {
+		t.Fatalf("a server message read as a client one: %v", err)
+	}
+}
+
+func TestDecodeClientWidgetUpdate(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []byte
+		want WidgetUpdate
+		err  error
+	}{
+		// A widget's own message: widget 3, code 1, window 0, one byte.
+		{"widget", []byte{1, 3, 3, 1, 0, 7}, WidgetUpdate{Widget: 3, Code: 1, Window: 0, Data: []byte{7}}, nil},
+		{"init window 2", []byte{1, 0xff, 0xff, 0xff, 0xff, 0x0f, 2, 4, 2}, WidgetUpdate{Widget: -1, Code: 4, Window: 2, Data: []byte{}}, nil},
+		{"empty", nil, WidgetUpdate{}, proto17.ErrTruncated},
+		{"server message", []byte{0, 3, 3, 1, 0, 7}, WidgetUpdate{}, proto17.ErrInvalid},
+		{"short body", []byte{1, 3, 3, 1, 0}, WidgetUpdate{}, proto17.ErrInvalid},
+		{"negative window", []byte{1, 3, 6, 1, 0xff, 0xff, 0xff, 0xff, 0x0f}, WidgetUpdate{}, proto17.ErrInvalid},
+		{"huge length", []byte{1, 3, 0xff, 0xff, 0xff, 0xff, 0x07, 0}, WidgetUpdate{}, proto17.ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DecodeClientWidgetUpdate(tt.in)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Widget != tt.want.Widget || got.Code != tt.want.Code || got.Window != tt.want.Window || string(got.Data) != string(tt.want.Data) {
+				t.Fatalf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzClientWidgetUpdate: the client message's encoder and decoder round
+// trip, and the decoder never reads past its input.
+func FuzzClientWidgetUpdate(f *testing.F) {
+	f.Add(SyncInit(0))
+	f.Add(EncodeClientWidgetUpdate(WidgetUpdate{Widget: 3, Code: 1, Data: []byte{7}}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := DecodeClientWidgetUpdate(data)
+		if err != nil {
+			return
+		}
+		if len(got.Data) > len(data) || got.Window < 0 {
+			t.Fatalf("decoded %+v from %d bytes", got, len(data))
+		}
+		again, err := DecodeClientWidgetUpdate(EncodeClientWidgetUpdate(got))
+		if err != nil || again.Widget != got.Widget || again.Code != got.Code || again.Window != got.Window || string(again.Data) != string(got.Data) {
+			t.Fatalf("%+v re-decodes to %+v, %v", got, again, err)
+		}
+	})
+}
