@@ -149,6 +149,7 @@ func TestRunBoilerSkillsAgainstAModularUIServer(t *testing.T) {
 		require.Len(t, steps, 2, out)
 		assert.Equal(t, loop.Looked, steps[0].Verdict, "%+v", steps[0])
 		assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
+		assert.Contains(t, out, "feed_steam_boiler    1/1 steps succeeded (and 1 looked into machines first)", "the look is no failed attempt")
 		items, _ := srv.ContainerItems(steamBoiler)
 		assert.Equal(t, "minecraft:coal", items["fuel"].Name, "the server's fuel slot")
 		assert.Equal(t, 16, items["fuel"].Count, "the server's fuel slot")

@@ -461,6 +461,9 @@ func printOutcome(w io.Writer, out loop.Outcome, reg *registry.Registry) {
 	for _, n := range names {
 		st := out.Skills[n]
 		line := fmt.Sprintf("  %-20s %d/%d steps succeeded", n, st.Successes, st.Attempts)
+		if st.Looks > 0 {
+			line += fmt.Sprintf(" (and %d looked into machines first)", st.Looks)
+		}
 		if d, err := reg.Describe(n); err == nil && d.Metrics.SuccessRate != nil {
 			line += fmt.Sprintf(", success rate %.0f%% over %d runs", *d.Metrics.SuccessRate*100, d.Metrics.Samples)
 		}
