@@ -226,7 +226,13 @@ type Craft struct {
 	Table *world.BlockPos `json:"table,omitempty"`
 }
 
-// Wait idles for Ticks.
+// MaxWaitTicks bounds one wait: an hour of game time (72,000 ticks), as
+// long as the wait_for skill allows. A longer idle is several waits, each
+// a step the loop can look between; one wait of years would hold the body
+// that long.
+const MaxWaitTicks = 72000
+
+// Wait idles for Ticks (1..MaxWaitTicks).
 type Wait struct {
 	Ticks Ticks `json:"ticks"`
 }
@@ -327,6 +333,9 @@ func (a Craft) Validate() error {
 func (a Wait) Validate() error {
 	if a.Ticks < 1 {
 		return fmt.Errorf("ticks: must be at least 1, got %d", a.Ticks)
+	}
+	if a.Ticks > MaxWaitTicks {
+		return fmt.Errorf("ticks: at most %d (an hour of game time) in one wait, got %d; wait several times", MaxWaitTicks, a.Ticks)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package action
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -192,6 +193,9 @@ func TestValidate(t *testing.T) {
 		{"craft count", Craft{Item: "a:b", Count: -1}, "count: must be at least 1, got -1"},
 		{"wait 0", Wait{}, "ticks: must be at least 1, got 0"},
 		{"wait 1", Wait{Ticks: 1}, ""},
+		{"wait an hour", Wait{Ticks: MaxWaitTicks}, ""},
+		{"wait past an hour", Wait{Ticks: MaxWaitTicks + 1}, "ticks: at most 72000 (an hour of game time) in one wait, got 72001"},
+		{"wait 2^63-1", Wait{Ticks: math.MaxInt64}, "got 9223372036854775807"},
 		{"chat carriage return", Chat{Message: "a\rb"}, "newlines"},
 		{"chat 101 runes", Chat{Message: strings.Repeat("ü", 101)}, "got 101"},
 	}
@@ -300,6 +304,8 @@ func TestUnmarshal(t *testing.T) {
 		{"pos missing key", `{"type":"break_block","pos":{"x":1,"y":2,"w":4}}`, nil, `parameter "pos"`},
 		{"radius huge", `{"type":"move_to","pos":[0,0,0],"radius":1e400}`, nil, `parameter "radius"`},
 		{"validate runs", `{"type":"wait","ticks":0}`, nil, "ticks: must be at least 1"},
+		{"wait 2^63-1", `{"type":"wait","ticks":9223372036854775807}`, nil, "ticks: at most 72000"},
+		{"wait 5h", `{"type":"wait","ticks":"5h"}`, nil, "ticks: at most 72000"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

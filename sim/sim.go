@@ -39,6 +39,9 @@ type Sim struct {
 	// boilers and ovens hold the machines' hidden tile-entity state.
 	boilers map[world.BlockPos]*boilerCore
 	ovens   map[world.BlockPos]*ovenCore
+	// acting holds one action at a time: an action's time passes in
+	// slices (see Execute), and another action must not run between them.
+	acting chan struct{}
 }
 
 var (
@@ -77,6 +80,7 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		finder:  path.NewFinder(),
 		boilers: map[world.BlockPos]*boilerCore{},
 		ovens:   map[world.BlockPos]*ovenCore{},
+		acting:  make(chan struct{}, 1),
 	}
 	var buildErr error
 	s.state.Update(func(tx *world.Tx) { buildErr = s.build(ctx, tx) })
@@ -342,11 +346,29 @@ func (s *Sim) said(from, text string, tick int64) {
 	s.chat = append(s.chat, ipc.ChatMessage{Seq: s.chatNext, From: from, Text: text, Tick: tick})
 }
 
+// advanceSlice is how much game time passes under the world's lock at
+// once: between slices others observe the world, and a cancelled action
+// stops. A minute of game time with every machine working is well under a
+// millisecond.
+const advanceSlice = 1200
+
 // Execute implements ipc.Body: it applies the game rules for one action,
 // lets the player fall if the action left nothing under the feet (see
 // gravity), advances the world clock by the ticks it took and runs the
-// machines for that time.
+// machines for that time. Time passes in slices of advanceSlice ticks,
+// each its own change of the world, so observers are not held up by a long
+// wait; when ctx ends between slices the action ends Interrupted with the
+// ticks that passed. Actions run one at a time.
 func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
+	if err := ctx.Err(); err != nil {
+		return ipc.Failf(ipc.Interrupted, 0, "%v", err)
+	}
+	select {
+	case s.acting <- struct{}{}:
+	case <-ctx.Done():
+		return ipc.Failf(ipc.Interrupted, 0, "%v", ctx.Err())
+	}
+	defer func() { <-s.acting }()
 	if err := ctx.Err(); err != nil {
 		return ipc.Failf(ipc.Interrupted, 0, "%v", err)
 	}
@@ -354,15 +376,24 @@ func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 	s.state.Update(func(tx *world.Tx) {
 		res = s.apply(tx, a)
 		s.gravity(tx, &res)
-		if res.Ticks > 0 {
-			if events := s.advance(tx, res.Ticks); len(events) > 0 {
-				if res.Details == nil {
-					res.Details = map[string]any{}
-				}
-				res.Details["events"] = events
-			}
-		}
 	})
+	var events []string
+	for done := int64(0); done < res.Ticks; {
+		if done > 0 && ctx.Err() != nil {
+			res.Code, res.Ticks = ipc.Interrupted, done
+			res.Error = fmt.Sprintf("%s interrupted after %d of %d ticks: %v", a.Kind(), done, res.Ticks, ctx.Err())
+			break
+		}
+		n := min(advanceSlice, res.Ticks-done)
+		s.state.Update(func(tx *world.Tx) { events = append(events, s.advance(tx, n)...) })
+		done += n
+	}
+	if len(events) > 0 {
+		if res.Details == nil {
+			res.Details = map[string]any{}
+		}
+		res.Details["events"] = events
+	}
 	return res
 }
 
