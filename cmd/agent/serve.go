@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -50,6 +51,7 @@ func serveCmd(e *env, args []string) error {
 	username := fs.String("username", "", "player name for --body server")
 	configFile := fs.String("config-file", "", "agent config file for --body server (default: "+defaultConfigFile+" when present)")
 	protocol := fs.String("protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
+	idleTimeout := fs.Duration("idle-timeout", origin.DefaultIdleTimeout, "--protocol origin: disconnect a client silent this long while none of its actions runs (0: never)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -72,8 +74,14 @@ func serveCmd(e *env, args []string) error {
 		if stdio || *tokenFile != "" || set["max-message"] {
 			return usagef("serve: --protocol origin listens on loopback TCP only, with no --token-file or --max-message")
 		}
+		if *idleTimeout < 0 {
+			return usagef("serve: --idle-timeout must be 0 (never) or more, got %v", *idleTimeout)
+		}
 	default:
 		return usagef("serve: unknown protocol %q%s (ndjson or origin)", *protocol, suggest.DidYouMean(*protocol, []string{"ndjson", "origin"}))
+	}
+	if set["idle-timeout"] && *protocol != "origin" {
+		return usagef("serve: --idle-timeout is for --protocol origin")
 	}
 	var addr wire.Addr
 	if !stdio {
@@ -162,7 +170,7 @@ func serveCmd(e *env, args []string) error {
 			return usagef("serve: %v", err)
 		}
 		fmt.Fprintf(e.stdout, "serving %s with the origin protocol on tcp://%s\n", what, ln.Addr())
-		return origin.Serve(ctx, ln, body, origin.Options{Log: &e.log})
+		return origin.Serve(ctx, ln, body, origin.Options{Log: &e.log, IdleTimeout: originIdle(*idleTimeout)})
 	}
 	srv, err := remote.NewServer(remote.ServerOptions{Body: body, Token: token, MaxMessage: *maxMessage,
 		Catalog: registryCatalog(reg), Log: e.log})
@@ -241,3 +249,12 @@ type stdioConn struct {
 
 // Close closes standard input, which ends a read in progress.
 func (stdioConn) Close() error { return os.Stdin.Close() }
+
+// originIdle maps --idle-timeout (0: never) to origin.Options.IdleTimeout
+// (0: the default, negative: never).
+func originIdle(flag time.Duration) time.Duration {
+	if flag == 0 {
+		return -1
+	}
+	return flag
+}

@@ -152,6 +152,8 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve", "--protocol", "origin", "--listen", "tcp://127.0.0.1:0", "--token-file", "x"}, "loopback TCP only"},
 		{[]string{"serve", "--protocol", "origin", "--listen", "unix://" + filepath.Join(dir, "o.sock")}, "loopback"},
 		{[]string{"serve", "--protocol", "origin", "--listen", "tcp://0.0.0.0:0"}, "loopback"},
+		{[]string{"serve", "--protocol", "origin", "--listen", "tcp://127.0.0.1:0", "--idle-timeout", "-1s"}, "--idle-timeout must be 0"},
+		{[]string{"serve", "--listen", "tcp://127.0.0.1:0", "--idle-timeout", "1m"}, "--idle-timeout is for --protocol origin"},
 	} {
 		code, _, stderr := runAgent(t, tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
@@ -286,4 +288,41 @@ func TestServeOriginProtocol(t *testing.T) {
 	require.NoError(t, srv.cmd.Process.Signal(os.Interrupt))
 	code, _, _ := srv.wait(t, 15*time.Second)
 	assert.Zero(t, code, "stderr:\n%s", tail(srv.stderrText(), 2000))
+}
+
+// TestServeOriginIdleTimeout: --idle-timeout reaches the adapter: a client
+// that says nothing is told it was idle and disconnected.
+func TestServeOriginIdleTimeout(t *testing.T) {
+	srv := startAgent(t, 0, "serve", "--protocol", "origin", "--listen", "tcp://127.0.0.1:0", "--idle-timeout", "100ms")
+	addr := waitServing(t, srv)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(addr, "tcp://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
+	dec := json.NewDecoder(conn)
+	var last struct {
+		Type    string         `json:"type"`
+		Payload map[string]any `json:"payload"`
+	}
+	for {
+		var m struct {
+			Type    string         `json:"type"`
+			Payload map[string]any `json:"payload"`
+		}
+		if err := dec.Decode(&m); err != nil {
+			require.ErrorIs(t, err, io.EOF, "the connection ends cleanly")
+			break
+		}
+		last = m
+	}
+	assert.Equal(t, "error", last.Type)
+	assert.Equal(t, "idle", last.Payload["code"], "%v", last.Payload)
+	require.NoError(t, srv.cmd.Process.Signal(os.Interrupt))
+	code, _, _ := srv.wait(t, 15*time.Second)
+	assert.Zero(t, code, "stderr:\n%s", tail(srv.stderrText(), 2000))
+}
+
+func TestOriginIdle(t *testing.T) {
+	assert.Negative(t, originIdle(0), "--idle-timeout 0 is never")
+	assert.Equal(t, 90*time.Second, originIdle(90*time.Second))
 }

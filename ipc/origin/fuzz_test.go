@@ -14,7 +14,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // FuzzDecodeLine: any line decodes to a request or a typed error, never a
@@ -29,6 +31,10 @@ func FuzzDecodeLine(f *testing.F) {
 		`{"type":"use_item","payload":{"target":{"x":1,"y":2,"z":3}}}`,
 		`{"type":"interact","payload":{"kind":"entity","entity_id":7}}`,
 		`{"type":"interact","payload":{"kind":"block","x":1,"y":2,"z":3}}`,
+		`{"type":"block_dig","payload":{"status":"start","x":1,"y":2,"z":3,"face":"auto","hand":"main","sequence":0}}`,
+		`{"type":"block_place","payload":{"x":1,"y":255,"z":3,"face":"auto"}}`,
+		`{"type":"use_item","payload":{"target":"entity","entity_id":7,"item":"minecraft:shears"}}`,
+		`{"type":"use_item","payload":{"target":"self","x":1,"y":2,"z":3}}`,
 		`{"type":`, `[]`, `null`, "",
 	} {
 		f.Add([]byte(s))
@@ -53,16 +59,28 @@ func FuzzDecodeLine(f *testing.F) {
 		if set != 1 {
 			t.Fatalf("%d payloads set for %q", set, line)
 		}
-		a, aerr := r.toAction("minecraft:dirt:0")
+		// The eyes of a player standing on the top of the world.
+		st := stance{inv: world.NewInventory(world.NewStack("minecraft:dirt", 0, 1)), eye: world.Vec3{X: 0.5, Y: 255 + proto17.EyeHeight, Z: 0.5}}
+		acts, aerr := r.toActions(st)
 		if aerr != nil {
-			t.Fatalf("a decoded request does not map to an action: %v", aerr)
+			// Only an auto face can point out of the world, which the
+			// decoder cannot know without the eyes.
+			if r.Place == nil || r.Place.Face != FaceAuto || !strings.Contains(aerr.Error(), "outside the world") {
+				t.Fatalf("a decoded request does not map to an action: %v", aerr)
+			}
+			return
 		}
-		if verr := a.Validate(); verr != nil {
-			t.Fatalf("%s: decoded action does not validate: %v", line, verr)
+		if len(acts) == 0 {
+			t.Fatalf("%s: no action", line)
+		}
+		for _, a := range acts {
+			if verr := a.Validate(); verr != nil {
+				t.Fatalf("%s: decoded action does not validate: %v", line, verr)
+			}
 		}
 		if r.Place != nil {
-			if y := r.Place.Target().Y; y < 0 || y > 255 {
-				t.Fatalf("place target y %d outside the world", y)
+			if _, tg := r.Place.Target(st.eye); tg.Y < 0 || tg.Y > 255 {
+				t.Fatalf("place target y %d outside the world", tg.Y)
 			}
 		}
 		if _, err := json.Marshal(encode(Out{Type: TypeError, ID: r.ID, Payload: errorPayload{}})); err != nil {

@@ -56,9 +56,15 @@ const (
 	// TooLarge: a line longer than the limit; it was skipped unread.
 	TooLarge ErrorCode = "too_large"
 	// Unsupported: a known message the body cannot carry out.
+	//
+	// Deprecated: the adapter no longer sends it (a use_item on an entity,
+	// once refused so, runs); kept for clients that name it.
 	Unsupported ErrorCode = "unsupported"
 	// Busy: too many actions queued, or another client is connected.
 	Busy ErrorCode = "busy"
+	// Idle: the client sent nothing for the idle timeout; the connection
+	// closes after this notice.
+	Idle ErrorCode = "idle"
 )
 
 // Error is an error reply: what went wrong with one incoming line.
@@ -99,7 +105,8 @@ type MoveStep struct {
 type BlockDig struct {
 	Status string
 	Pos    world.BlockPos
-	// Face is the face id (0..5), -1 when absent; the break ignores it.
+	// Face is the face id (0..5), -1 when absent, FaceAuto for "auto"; the
+	// break ignores it.
 	Face int8
 	// AnyPos is set on an abort that names no block: it ends whichever dig
 	// is under way.
@@ -109,21 +116,69 @@ type BlockDig struct {
 // BlockPlace clicks Face of the block at Pos with a block item; the new
 // block goes on the other side of that face.
 type BlockPlace struct {
-	Pos  world.BlockPos
+	Pos world.BlockPos
+	// Face is the face id (0..5) or FaceAuto: the face the player sees
+	// (AutoFace), chosen when the action starts.
 	Face int8
 	// Item is the item to place (an item matcher); empty means the held item.
 	Item string
 }
 
-// Target is where the new block goes: next to Pos, across Face.
-func (p BlockPlace) Target() world.BlockPos {
-	o := faceOffsets[p.Face]
-	return p.Pos.Add(o[0], o[1], o[2])
+// Target is the face clicked and where the new block goes (next to Pos,
+// across that face) for a player whose eyes are at eye.
+func (p BlockPlace) Target(eye world.Vec3) (face int8, target world.BlockPos) {
+	face = p.Face
+	if face == FaceAuto {
+		face = AutoFace(p.Pos, eye)
+	}
+	o := faceOffsets[face]
+	return face, p.Pos.Add(o[0], o[1], o[2])
 }
 
-// UseItem right-clicks an item in the air (Target nil) or on a block.
+// FaceAuto is the face "auto": the face of the block that a player standing
+// where the body stands would click (see AutoFace).
+const FaceAuto int8 = -2
+
+// AutoFace is the face of the block at pos that a player whose eyes are at
+// eye clicks when aiming at the block's centre: the face the line of sight
+// enters the block through. Along a line from the eyes to the centre the
+// block's slab on an axis is entered at 1 − ½/|d| of the way, where d is the
+// eyes' offset from the centre on that axis, so the block itself is entered
+// last through the axis with the largest |d|: the face on that axis on the
+// eyes' side. Eyes more above the block than off to any side click its top;
+// eyes below, its bottom; otherwise the side facing them. Ties (the line
+// through an edge or a corner) go to up/down, then north/south, then
+// west/east, and an offset of zero counts as the positive side (up, south,
+// east). The rule holds for eyes inside the block too, where the largest
+// offset is still the nearest face to leave by.
+func AutoFace(pos world.BlockPos, eye world.Vec3) int8 {
+	c := pos.Center()
+	dx, dy, dz := eye.X-c.X, eye.Y-c.Y, eye.Z-c.Z
+	ax, ay, az := math.Abs(dx), math.Abs(dy), math.Abs(dz)
+	switch {
+	case ay >= az && ay >= ax:
+		if dy >= 0 {
+			return proto17.FaceTop
+		}
+		return proto17.FaceBottom
+	case az >= ax:
+		if dz >= 0 {
+			return proto17.FaceSouth
+		}
+		return proto17.FaceNorth
+	default:
+		if dx >= 0 {
+			return proto17.FaceEast
+		}
+		return proto17.FaceWest
+	}
+}
+
+// UseItem right-clicks an item in the air (Target and Entity nil), on a
+// block (Target) or on an entity (Entity).
 type UseItem struct {
 	Target *world.BlockPos
+	Entity *int
 	// Item is the item to use; empty means the held item.
 	Item string
 }
@@ -311,8 +366,8 @@ func (f *fields) blockPos() (world.BlockPos, error) {
 	return world.Pos(x, y, z), nil
 }
 
-// face reads a face: an id 0..5 (down, up, north, south, west, east) or its
-// name. Absent gives -1.
+// face reads a face: an id 0..5 (down, up, north, south, west, east), its
+// name, or "auto" (FaceAuto). Absent gives -1.
 func (f *fields) face(required bool) (int8, error) {
 	if !f.has("face") {
 		if required {
@@ -326,9 +381,12 @@ func (f *fields) face(required bool) (int8, error) {
 		if err != nil {
 			return -1, err
 		}
+		if strings.EqualFold(s, "auto") {
+			return FaceAuto, nil
+		}
 		id, ok := faceByName[strings.ToLower(s)]
 		if !ok {
-			return -1, fmt.Errorf("face: %q is not a face (0..5 or down, up, north, south, west, east)", s)
+			return -1, fmt.Errorf("face: %q is not a face (0..5, down, up, north, south, west, east or auto)", s)
 		}
 		return id, nil
 	}
@@ -414,8 +472,10 @@ func decodePlace(f *fields) (*BlockPlace, error) {
 		return nil, err
 	}
 	p := &BlockPlace{Pos: pos, Face: face, Item: item}
-	if t := p.Target(); t.Y < 0 || t.Y >= world.WorldHeight {
-		return nil, fmt.Errorf("face: the new block at %v would be outside the world", t)
+	if face != FaceAuto {
+		if _, t := p.Target(world.Vec3{}); t.Y < 0 || t.Y >= world.WorldHeight {
+			return nil, fmt.Errorf("face: the new block at %v would be outside the world", t)
+		}
 	}
 	return p, nil
 }
@@ -458,11 +518,16 @@ func decodeUse(f *fields) (*UseItem, error) {
 			u.Target = &p
 			return u, nil
 		case "entity":
-			return nil, errorf(Unsupported, "use_item on an entity: send interact {kind: \"entity\"} while holding the item")
+			id, err := f.integer("entity_id", math.MinInt32, math.MaxInt32)
+			if err != nil {
+				return nil, err
+			}
+			u.Entity = &id
+			return u, nil
 		}
-		return nil, fmt.Errorf("target: must be \"air\", \"block\" or {x, y, z}, got %q", clip(t, 16))
+		return nil, fmt.Errorf("target: must be \"air\", \"self\", \"block\", \"entity\" or {x, y, z}, got %q", clip(t, 16))
 	}
-	return nil, fmt.Errorf("target: must be \"air\", \"block\" or {x, y, z}")
+	return nil, fmt.Errorf("target: must be \"air\", \"self\", \"block\", \"entity\" or {x, y, z}")
 }
 
 func decodeInteract(f *fields) (*Interact, error) {
@@ -497,13 +562,27 @@ func heldMatcher(inv world.Inventory) string {
 	return fmt.Sprintf("%s:%d", st.ID, st.Meta)
 }
 
-// toAction maps a request (other than a dig) to our action. held is the
-// held item's matcher, used when the request names no item.
-func (r Request) toAction(held string) (action.Action, error) {
+// stance is what a request's mapping needs to know of the body: the held
+// stack and where the eyes are.
+type stance struct {
+	inv world.Inventory
+	eye world.Vec3
+}
+
+func stanceOf(snap *world.Snapshot) stance {
+	p := snap.Player.Pos
+	return stance{inv: snap.Inventory, eye: world.Vec3{X: p.X, Y: p.Y + proto17.EyeHeight, Z: p.Z}}
+}
+
+// toActions maps a request to our actions, run in order: one, except a
+// use_item on an entity naming an item not in hand, which holds it first.
+// An item the request does not name is the held one.
+func (r Request) toActions(st stance) ([]action.Action, error) {
+	held := heldMatcher(st.inv)
 	switch {
 	case r.Move != nil:
 		p := world.Vec3{X: r.Move.X, Y: r.Move.Y, Z: r.Move.Z}.Block()
-		return action.MoveTo{Pos: p, Radius: r.Move.Radius}, nil
+		return []action.Action{action.MoveTo{Pos: p, Radius: r.Move.Radius}}, nil
 	case r.Place != nil:
 		item := r.Place.Item
 		if item == "" {
@@ -512,7 +591,11 @@ func (r Request) toAction(held string) (action.Action, error) {
 			}
 			item = held
 		}
-		return action.PlaceBlock{Pos: r.Place.Target(), Item: item, Face: faceActionNames[r.Place.Face]}, nil
+		face, target := r.Place.Target(st.eye)
+		if target.Y < 0 || target.Y >= world.WorldHeight {
+			return nil, fmt.Errorf("face %s of %v: the new block at %v would be outside the world", faceActionNames[face], r.Place.Pos, target)
+		}
+		return []action.Action{action.PlaceBlock{Pos: target, Item: item, Face: faceActionNames[face]}}, nil
 	case r.Use != nil:
 		item := r.Use.Item
 		if item == "" {
@@ -521,11 +604,19 @@ func (r Request) toAction(held string) (action.Action, error) {
 			}
 			item = held
 		}
-		return action.UseItem{Item: item, Target: r.Use.Target}, nil
+		if r.Use.Entity != nil {
+			// Our actions right-click an entity with whatever is in hand.
+			use := action.Interact{Entity: r.Use.Entity}
+			if m, err := world.ParseItemMatcher(item); err == nil && m.Matches(st.inv.HeldStack()) {
+				return []action.Action{use}, nil
+			}
+			return []action.Action{action.Equip{Item: item}, use}, nil
+		}
+		return []action.Action{action.UseItem{Item: item, Target: r.Use.Target}}, nil
 	case r.Interact != nil:
-		return action.Interact{Pos: r.Interact.Pos, Entity: r.Interact.Entity}, nil
+		return []action.Action{action.Interact{Pos: r.Interact.Pos, Entity: r.Interact.Entity}}, nil
 	case r.Dig != nil:
-		return action.BreakBlock{Pos: r.Dig.Pos}, nil
+		return []action.Action{action.BreakBlock{Pos: r.Dig.Pos}}, nil
 	}
 	return nil, fmt.Errorf("%s: not an action", r.Type)
 }

@@ -3,6 +3,7 @@ package origin
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -29,7 +30,13 @@ type outQueue struct {
 	dropped   int  // events dropped since the last lagged notice
 	resync    bool // events were dropped: the mirror must start over
 	closed    bool
+	// finished: the last line is queued; next reports errFinished once
+	// the queue is empty.
+	finished bool
 }
+
+// errFinished ends the writer after the last line of a session it ended.
+var errFinished = errors.New("origin: the session's last line is written")
 
 type entry struct {
 	line  []byte
@@ -187,15 +194,38 @@ func (q *outQueue) next(ctx context.Context) ([]byte, error) {
 				q.bytes -= len(line)
 			}
 		}
+		finished := q.finished
 		q.mu.Unlock()
 		if line != nil {
 			return line, nil
+		}
+		if finished {
+			return nil, errFinished
 		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-q.wake:
 		}
+	}
+}
+
+// finish queues o as the last line, past the reply limit (one line more at
+// most), and makes further messages no-ops: next reports errFinished once
+// everything queued is written.
+func (q *outQueue) finish(o Out) {
+	line := encode(o)
+	q.mu.Lock()
+	if !q.closed {
+		q.fifo = append(q.fifo, entry{line: line, reply: true})
+		q.nrep++
+		q.closed, q.finished = true, true
+	}
+	q.mu.Unlock()
+	q.signal()
+	select {
+	case q.room <- struct{}{}:
+	default:
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -35,20 +36,31 @@ type Options struct {
 	// MaxPending is how many actions may wait behind the running one
 	// (default 16); more are refused with busy.
 	MaxPending int
+	// IdleTimeout ends a client's connection after this long without a
+	// line from it while no action of its runs or waits, counted from its
+	// last line or its last result, whichever came later; it also bounds
+	// how long one write to a client that reads nothing may block (default
+	// 5 min; negative: never). The adapter serves one client at a time, so
+	// a silent one would otherwise keep every other client out.
+	IdleTimeout time.Duration
 	// Log receives the adapter's logs (default: none).
 	Log *zerolog.Logger
 }
 
 // Defaults.
 const (
-	DefaultMaxLine    = 64 << 10
-	DefaultViewRadius = 4
-	DefaultPoll       = 250 * time.Millisecond
-	DefaultDigTimeout = 30 * time.Second
-	DefaultQueueBytes = 16 << 20
-	DefaultMaxPending = 16
-	maxViewRadius     = 16
-	maxReplies        = 64
+	DefaultMaxLine     = 64 << 10
+	DefaultViewRadius  = 4
+	DefaultPoll        = 250 * time.Millisecond
+	DefaultDigTimeout  = 30 * time.Second
+	DefaultQueueBytes  = 16 << 20
+	DefaultMaxPending  = 16
+	DefaultIdleTimeout = 5 * time.Minute
+	// goodbyeWait bounds how long the idle notice may take to leave before
+	// the connection closes anyway.
+	goodbyeWait   = time.Second
+	maxViewRadius = 16
+	maxReplies    = 64
 )
 
 func (o Options) withDefaults() Options {
@@ -70,6 +82,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPending <= 0 {
 		o.MaxPending = DefaultMaxPending
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
 	}
 	if o.Log == nil {
 		nop := zerolog.Nop()
@@ -204,20 +219,23 @@ func ServeConn(ctx context.Context, c net.Conn, body ipc.Body, opts Options) err
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
-		opts: opts,
-		conn: ipc.InProcess(body),
-		q:    newOutQueue(opts.QueueBytes, maxReplies),
-		m:    newMirror(opts.ViewRadius),
-		reqs: make(chan Request, opts.MaxPending),
-		done: make(chan finished, 1),
-		log:  opts.Log.With().Str("component", "origin").Str("remote", c.RemoteAddr().String()).Logger(),
+		opts:  opts,
+		conn:  ipc.InProcess(body),
+		q:     newOutQueue(opts.QueueBytes, maxReplies),
+		m:     newMirror(opts.ViewRadius),
+		reqs:  make(chan Request, opts.MaxPending),
+		done:  make(chan finished, 1),
+		heard: make(chan struct{}, 1),
+		log:   opts.Log.With().Str("component", "origin").Str("remote", c.RemoteAddr().String()).Logger(),
 	}
 	var wg sync.WaitGroup
 	var werr, rerr error
+	wdone := make(chan struct{})
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		defer cancel()
+		defer close(wdone)
 		werr = s.write(ctx, c)
 	}()
 	go func() {
@@ -225,7 +243,16 @@ func ServeConn(ctx context.Context, c net.Conn, body ipc.Body, opts Options) err
 		defer cancel()
 		rerr = s.read(ctx, c)
 	}()
-	s.run(ctx)
+	if s.run(ctx) {
+		// Idle: the notice goes out after what is queued, then the
+		// connection closes, however the client reads.
+		t := time.NewTimer(goodbyeWait)
+		select {
+		case <-wdone:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	cancel()
 	s.q.close()
 	c.Close()
@@ -245,7 +272,9 @@ type session struct {
 	m    *mirror
 	reqs chan Request
 	done chan finished
-	log  zerolog.Logger
+	// heard gets a token for every line the client sends (capacity 1).
+	heard chan struct{}
+	log   zerolog.Logger
 
 	// mu guards running, which the reader reads to abort a dig in flight.
 	mu      sync.Mutex
@@ -274,10 +303,20 @@ type pendingDig struct {
 func (s *session) write(ctx context.Context, c net.Conn) error {
 	for {
 		line, err := s.q.next(ctx)
+		if errors.Is(err, errFinished) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
+		if s.opts.IdleTimeout > 0 {
+			c.SetWriteDeadline(time.Now().Add(s.opts.IdleTimeout))
+		}
 		if _, err := c.Write(line); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				s.log.Warn().Dur("idle_timeout", s.opts.IdleTimeout).Msg("the client read nothing for the idle timeout: dropped")
+				return nil
+			}
 			// The client left (or the session ended and closed the
 			// connection): the session is over, which is not an error of
 			// the adapter's.
@@ -291,6 +330,12 @@ func (s *session) read(ctx context.Context, c net.Conn) error {
 	lr := newLineReader(c, s.opts.MaxLine)
 	for {
 		line, err := lr.next()
+		if err == nil || errors.Is(err, errLineTooLarge) {
+			select {
+			case s.heard <- struct{}{}:
+			default:
+			}
+		}
 		if errors.Is(err, errLineTooLarge) {
 			if err := s.replyErr(ctx, "", nil, errorf(TooLarge, "line longer than %d bytes; skipped", s.opts.MaxLine)); err != nil {
 				return err
@@ -357,8 +402,9 @@ func (s *session) result(ctx context.Context, req Request, a action.Action, res 
 
 // run is the session's loop: it owns the mirror, the dig state and the
 // action queue, runs one action at a time and observes the world after
-// each and on every poll tick.
-func (s *session) run(ctx context.Context) {
+// each and on every poll tick. It reports true when it ended the session
+// because the client was idle; the idle notice is queued, last.
+func (s *session) run(ctx context.Context) (idled bool) {
 	var dig *pendingDig
 	var digTimeout <-chan time.Time
 	var poll <-chan time.Time
@@ -366,6 +412,14 @@ func (s *session) run(ctx context.Context) {
 		t := time.NewTicker(s.opts.Poll)
 		defer t.Stop()
 		poll = t.C
+	}
+	var idleC <-chan time.Time
+	heard := func() {}
+	if s.opts.IdleTimeout > 0 {
+		t := time.NewTimer(s.opts.IdleTimeout)
+		defer t.Stop()
+		idleC = t.C
+		heard = func() { t.Reset(s.opts.IdleTimeout) }
 	}
 	s.sync(ctx)
 	for {
@@ -388,7 +442,9 @@ func (s *session) run(ctx context.Context) {
 				r.cancel()
 				<-s.done // the body gives the action up before the session ends
 			}
-			return
+			return false
+		case <-s.heard:
+			heard()
 		case f := <-s.done:
 			s.mu.Lock()
 			s.running = nil
@@ -399,14 +455,25 @@ func (s *session) run(ctx context.Context) {
 			} else {
 				s.result(ctx, f.req, f.a, f.res)
 			}
+			heard()
 		case <-poll:
 			if idle {
 				s.sync(ctx)
 			}
+		case <-idleC:
+			if !idle || dig != nil || len(s.reqs) > 0 || len(s.heard) > 0 {
+				heard() // not idle while its actions run or wait, or a line just came
+				continue
+			}
+			s.log.Info().Dur("idle_timeout", s.opts.IdleTimeout).Msg("client idle: closing")
+			s.q.finish(Out{Type: TypeError, Payload: errorPayload{Code: Idle,
+				Message: fmt.Sprintf("nothing from the client for %v: closing the connection so another client can connect", s.opts.IdleTimeout)}})
+			return true
 		case <-digTimeout:
 			if dig != nil {
 				s.result(ctx, dig.req, nil, ipc.Failf(ipc.Timeout, 0, "no stop within %v of the dig start at %v", s.opts.DigTimeout, dig.req.Dig.Pos))
 				dig, digTimeout = nil, nil
+				heard()
 			}
 		case req := <-in:
 			if req.Dig == nil {
@@ -469,20 +536,32 @@ func (s *session) start(ctx context.Context, req, src Request) {
 		s.result(ctx, req, nil, ipc.Failf(ipc.IOError, 0, "observing the body: %v", err))
 		return
 	}
-	a, aerr := src.toAction(heldMatcher(snap.Inventory))
+	acts, aerr := src.toActions(stanceOf(snap))
 	if aerr != nil {
 		s.result(ctx, req, nil, ipc.Failf(ipc.InvalidParams, 0, "%v", aerr))
 		return
 	}
-	s.look(snap, a)
+	s.look(snap, acts[len(acts)-1])
 	actx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	s.running = &inflight{req: src, dig: src.Dig != nil, cancel: cancel}
 	s.mu.Unlock()
 	go func() {
 		defer cancel()
-		res, err := s.conn.Execute(actx, a)
-		s.done <- finished{req: req, a: a, res: res, err: err}
+		// The actions run in order until one fails; the result is the
+		// last one run, with the ticks of them all.
+		var f finished
+		var ticks int64
+		for _, a := range acts {
+			f = finished{req: req, a: a}
+			f.res, f.err = s.conn.Execute(actx, a)
+			ticks += f.res.Ticks
+			if f.err != nil || !f.res.OK() {
+				break
+			}
+		}
+		f.res.Ticks = ticks
+		s.done <- f
 	}()
 }
 

@@ -9,7 +9,9 @@ import (
 	"net"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -507,7 +509,8 @@ func TestServeSlowClientLagsAndResyncs(t *testing.T) {
 }
 
 // TestServePythonBotCore drives the adapter from Python (standard library
-// only), as the origin agent's bot core would.
+// only), as the origin agent's bot core would, with its defaults: a dig and
+// a place end to end.
 func TestServePythonBotCore(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -523,6 +526,7 @@ func TestServePythonBotCore(t *testing.T) {
 	out, err := exec.CommandContext(cmdCtx, py, "testdata/bot_core.py", fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.JSONEq(t, `{"before": "minecraft:log", "after": "minecraft:air", "walked": true, "dug": true,
+		"placed": true, "placed_block": "minecraft:dirt",
 		"position": [10.5, 64, 8.5], "slot1": {"id": "minecraft:log", "meta": 0, "count": 1}}`, string(out))
 }
 
@@ -647,4 +651,318 @@ func TestServeBusy(t *testing.T) {
 		m.decode(t, &r)
 		assert.True(t, r.OK, "%+v", r)
 	}
+}
+
+// TestServeOriginDefaults: the origin bot core's own message shapes, with
+// its defaults (face "auto") and the keys it passes through, dig a log and
+// place a block; the world the adapter sends shows both.
+func TestServeOriginDefaults(t *testing.T) {
+	cl, _ := serve(t, newSim(t), Options{Poll: -1})
+	cl.until(TypeWindowItems)
+	cl.raw(`{"type": "move_step", "payload": {"x": 10, "y": 64, "z": 8, "radius": 0, "sprint": false}}`)
+	require.True(t, cl.result().OK)
+	cl.take(TypeChunkData)
+
+	cl.raw(`{"type": "block_dig", "payload": {"status": "start", "x": 11, "y": 64, "z": 8, "face": "auto", "hand": "main", "sequence": 1}}`)
+	cl.raw(`{"type": "block_dig", "payload": {"status": "stop", "x": 11, "y": 64, "z": 8, "face": "auto", "hand": "main", "sequence": 2}}`)
+	r := cl.result()
+	require.True(t, r.OK, "%+v", r)
+	assert.Equal(t, "break_block", r.Action)
+	cd, ok := chunkAt(t, cl.take(TypeChunkData), 0, 0)
+	require.True(t, ok)
+	assert.Equal(t, PaletteEntry{ID: "minecraft:air"}, blockIn(t, cd, world.Pos(11, 64, 8)), "the log is dug")
+
+	// The ground two blocks south is seen from above: its top is clicked
+	// and the held dirt goes on it.
+	cl.raw(`{"type": "block_place", "payload": {"x": 10, "y": 63, "z": 10, "face": "auto", "hand": "main", "cursor": [0.5, 1, 0.5]}}`)
+	r = cl.result()
+	require.True(t, r.OK, "%+v", r)
+	assert.Equal(t, "place_block", r.Action)
+	cd, ok = chunkAt(t, cl.take(TypeChunkData), 0, 0)
+	require.True(t, ok)
+	assert.Equal(t, PaletteEntry{ID: "minecraft:dirt"}, blockIn(t, cd, world.Pos(10, 64, 10)))
+
+	// That dirt, two blocks south at the feet's level: its north side
+	// faces the eyes more than its top, so the next goes north of it.
+	cl.raw(`{"type": "block_place", "payload": {"x": 10, "y": 64, "z": 10, "face": "auto"}}`)
+	r = cl.result()
+	require.True(t, r.OK, "%+v", r)
+	cd, ok = chunkAt(t, cl.take(TypeChunkData), 0, 0)
+	require.True(t, ok)
+	assert.Equal(t, PaletteEntry{ID: "minecraft:dirt"}, blockIn(t, cd, world.Pos(10, 64, 9)))
+	assert.Equal(t, PaletteEntry{ID: "minecraft:air"}, blockIn(t, cd, world.Pos(10, 65, 10)), "not on its top")
+
+	cl.raw(`{"type": "use_item", "payload": {"target": "self", "hand": "main"}}`)
+	r = cl.result()
+	assert.True(t, r.OK, "%+v", r)
+	assert.Equal(t, "use_item", r.Action)
+}
+
+// advance moves the fake clock of the synctest bubble it runs in by d, once
+// every goroutine of the bubble is blocked.
+func advance(d time.Duration) {
+	<-time.After(d)
+	synctest.Wait()
+}
+
+// pipeClient is a client on one end of a net.Pipe whose lines arrive on in;
+// in closes when the adapter closes the connection.
+func pipeClient(c net.Conn) <-chan msg {
+	in := make(chan msg, 4096)
+	go func() {
+		defer close(in)
+		sc := bufio.NewScanner(c)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			var m msg
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				in <- m
+			}
+		}
+	}()
+	return in
+}
+
+// drain returns the messages waiting on in and whether it is still open.
+func drain(in <-chan msg) (ms []msg, open bool) {
+	for {
+		select {
+		case m, ok := <-in:
+			if !ok {
+				return ms, false
+			}
+			ms = append(ms, m)
+		default:
+			return ms, true
+		}
+	}
+}
+
+// TestServeConnIdleTimeout: a client that sends nothing for the idle
+// timeout is told so and disconnected; every line it sends, and every
+// result, starts the wait again. Time is the synctest bubble's.
+func TestServeConnIdleTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		server, client := net.Pipe()
+		errc := make(chan error, 1)
+		go func() {
+			errc <- ServeConn(context.Background(), server, newSim(t), Options{Poll: -1, IdleTimeout: time.Minute})
+		}()
+		in := pipeClient(client)
+		advance(time.Minute - time.Millisecond)
+		ms, open := drain(in)
+		require.True(t, open, "closed before the idle timeout")
+		assert.NotContains(t, types(ms), TypeError)
+
+		// A blank line is a line: the wait starts again.
+		_, err := client.Write([]byte("\n"))
+		require.NoError(t, err)
+		advance(time.Minute - time.Millisecond)
+		_, open = drain(in)
+		require.True(t, open, "a line did not restart the idle wait")
+
+		// An action: its result starts the wait again too.
+		_, err = client.Write([]byte(`{"type":"move_step","payload":{"x":9,"y":64,"z":8}}` + "\n"))
+		require.NoError(t, err)
+		synctest.Wait()
+		ms, open = drain(in)
+		require.True(t, open)
+		require.Contains(t, types(ms), TypeActionResult)
+		advance(time.Minute - time.Millisecond)
+		_, open = drain(in)
+		require.True(t, open, "closed less than the idle timeout after the result")
+
+		advance(time.Millisecond)
+		ms, open = drain(in)
+		assert.False(t, open, "still open after the idle timeout")
+		require.NotEmpty(t, ms)
+		last := ms[len(ms)-1]
+		require.Equal(t, TypeError, last.Type)
+		var e errorPayload
+		last.decode(t, &e)
+		assert.Equal(t, Idle, e.Code)
+		assert.Contains(t, e.Message, "1m0s")
+		assert.NoError(t, <-errc)
+	})
+}
+
+// held is a body whose actions wait until the test releases them.
+type held struct {
+	*sim.Sim
+	release chan struct{}
+}
+
+func (h *held) Execute(ctx context.Context, a action.Action) ipc.Result {
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+		return ipc.Failf(ipc.Interrupted, 0, "%v", ctx.Err())
+	}
+	return h.Sim.Execute(ctx, a)
+}
+
+// TestServeConnNotIdleWhileActing: a client waiting for a long action, or
+// with a dig started and not yet stopped, is not idle; the wait counts
+// from the result.
+func TestServeConnNotIdleWhileActing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		body := &held{Sim: newSim(t), release: make(chan struct{})}
+		server, client := net.Pipe()
+		errc := make(chan error, 1)
+		go func() {
+			errc <- ServeConn(context.Background(), server, body, Options{Poll: -1, IdleTimeout: time.Minute, DigTimeout: 90 * time.Second})
+		}()
+		in := pipeClient(client)
+		send := func(line string) {
+			_, err := client.Write([]byte(line + "\n"))
+			require.NoError(t, err)
+		}
+		// A dig start and no stop: its timeout's result comes at 90 s, and
+		// the idle wait starts there.
+		send(`{"type":"block_dig","payload":{"status":"start","x":11,"y":64,"z":8,"face":"auto"}}`)
+		advance(90 * time.Second)
+		ms, open := drain(in)
+		require.True(t, open, "closed while a dig waited for its stop")
+		require.Contains(t, types(ms), TypeActionResult, "the dig timed out")
+		advance(time.Minute - time.Millisecond)
+		_, open = drain(in)
+		require.True(t, open, "closed less than the idle timeout after the dig's result")
+
+		// A move that takes 10.5 minutes.
+		send(`{"type":"move_step","payload":{"x":9,"y":64,"z":8}}`)
+		advance(10*time.Minute + 30*time.Second)
+		ms, open = drain(in)
+		require.True(t, open, "closed while an action ran")
+		assert.NotContains(t, types(ms), TypeError)
+		close(body.release)
+		synctest.Wait()
+		ms, _ = drain(in)
+		require.Contains(t, types(ms), TypeActionResult)
+		advance(time.Minute - time.Millisecond)
+		_, open = drain(in)
+		require.True(t, open, "closed less than the idle timeout after the move's result")
+		advance(time.Millisecond)
+		_, open = drain(in)
+		assert.False(t, open, "still open a minute after the last result")
+		assert.NoError(t, <-errc)
+	})
+}
+
+// TestServeConnEquipFailureEndsTheUse: a use on an entity that must hold
+// another item first stops at a failed equip; the result is the equip's.
+func TestServeConnEquipFailureEndsTheUse(t *testing.T) {
+	cl, _ := serve(t, newSim(t), Options{Poll: -1})
+	cl.until(TypeWindowItems)
+	cl.raw(`{"type":"use_item","payload":{"target":"entity","entity_id":12345,"item":"minecraft:shears"}}`)
+	r := cl.result()
+	assert.Equal(t, ActionResult{Request: TypeUseItem, Action: "equip", Code: ipc.InvalidParams, Error: r.Error}, r)
+	// Holding it already: the entity is right-clicked at once.
+	cl.raw(`{"type":"use_item","payload":{"target":"entity","entity_id":12345,"item":"minecraft:dirt"}}`)
+	r = cl.result()
+	assert.Equal(t, "interact", r.Action, "%+v", r)
+}
+
+// TestOptionsDefaults: zero options take the documented defaults; a
+// negative idle timeout means none.
+func TestOptionsDefaults(t *testing.T) {
+	o := Options{}.withDefaults()
+	assert.Equal(t, Options{MaxLine: 64 << 10, ViewRadius: 4, Poll: 250 * time.Millisecond, DigTimeout: 30 * time.Second,
+		QueueBytes: 16 << 20, MaxPending: 16, IdleTimeout: 5 * time.Minute, Log: o.Log}, o)
+	assert.Equal(t, -time.Second, Options{IdleTimeout: -time.Second}.withDefaults().IdleTimeout)
+}
+
+// TestServeConnDropsAClientThatReadsNothing: a write that the client does
+// not take within the idle timeout ends the session, though the client
+// keeps sending.
+func TestServeConnDropsAClientThatReadsNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		server, client := net.Pipe()
+		defer client.Close()
+		errc := make(chan error, 1)
+		go func() {
+			errc <- ServeConn(context.Background(), server, newSim(t), Options{Poll: -1, IdleTimeout: time.Minute})
+		}()
+		ended := func() bool {
+			select {
+			case err := <-errc:
+				assert.NoError(t, err)
+				return true
+			default:
+				return false
+			}
+		}
+		// The first update's first line waits for the client from the start.
+		advance(30 * time.Second)
+		require.False(t, ended())
+		_, err := client.Write([]byte("\n"))
+		require.NoError(t, err, "the adapter reads while its write waits")
+		advance(30*time.Second - time.Millisecond)
+		require.False(t, ended(), "ended before a write waited the idle timeout")
+		advance(time.Millisecond)
+		assert.True(t, ended(), "a client that read nothing for the idle timeout is still served")
+	})
+}
+
+// pipeListener is a loopback listener whose connections are the test's
+// net.Pipe ends, so Serve runs inside a synctest bubble.
+type pipeListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error { l.once.Do(func() { close(l.closed) }); return nil }
+
+func (l *pipeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 25600} }
+
+func (l *pipeListener) dial() net.Conn {
+	server, client := net.Pipe()
+	l.conns <- server
+	return client
+}
+
+// TestServeIdleClientFreesTheSlot: while a silent client holds the only
+// slot, another is refused as busy; once the first times out, the next is
+// served.
+func TestServeIdleClientFreesTheSlot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ln := &pipeListener{conns: make(chan net.Conn), closed: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() { errc <- Serve(ctx, ln, newSim(t), Options{Poll: -1, IdleTimeout: time.Minute}) }()
+		first := pipeClient(ln.dial())
+		synctest.Wait()
+		second := pipeClient(ln.dial())
+		synctest.Wait()
+		ms, open := drain(second)
+		require.False(t, open)
+		require.Len(t, ms, 1)
+		var e errorPayload
+		ms[0].decode(t, &e)
+		assert.Equal(t, Busy, e.Code)
+
+		advance(time.Minute)
+		_, open = drain(first)
+		require.False(t, open, "the silent client was not disconnected")
+		third := ln.dial()
+		in := pipeClient(third)
+		_, err := third.Write([]byte(`{"type":"move_step","payload":{"x":9,"y":64,"z":8}}` + "\n"))
+		require.NoError(t, err)
+		synctest.Wait()
+		ms, open = drain(in)
+		require.True(t, open)
+		assert.Contains(t, types(ms), TypeActionResult, "the next client is served")
+		third.Close()
+		cancel()
+		assert.NoError(t, <-errc)
+	})
 }

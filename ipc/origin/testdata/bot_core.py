@@ -1,8 +1,10 @@
 """A minimal stand-in for the origin agent's bot core: standard library only.
 
 Usage: python3 bot_core.py PORT
-Walks next to the oak of the test scenario, digs its bottom log, and prints
-one JSON summary line of what it saw.
+Walks next to the oak of the test scenario, digs its bottom log and places
+the held dirt on the ground, with the origin bot core's defaults (face
+"auto", the hand passed through), and prints one JSON summary line of what
+it saw.
 """
 import json
 import socket
@@ -44,14 +46,25 @@ def main():
     send("move_step", {"x": 10, "y": 64, "z": 8, "radius": 0})
     walked = until("action_result")  # the world sent at connect came first
     before = block(11, 64, 8)
-    send("block_dig", {"status": "start", "x": 11, "y": 64, "z": 8, "face": 4})
-    send("block_dig", {"status": "stop", "x": 11, "y": 64, "z": 8, "face": 4})
-    dug = until("action_result")
+    def dig(x, y, z, face="auto", hand="main"):
+        for status in ("start", "stop"):
+            send("block_dig", {"status": status, "x": x, "y": y, "z": z, "face": face, "hand": hand})
+        return until("action_result")
+
+    def place(x, y, z, face="auto", hand="main"):
+        send("block_place", {"x": x, "y": y, "z": z, "face": face, "hand": hand})
+        return until("action_result")
+
+    dug = dig(11, 64, 8)
+    after = block(11, 64, 8)
+    placed = place(10, 63, 10)
     print(json.dumps({
         "before": before,
-        "after": block(11, 64, 8),
+        "after": after,
         "walked": walked["ok"],
         "dug": dug["ok"],
+        "placed": placed["ok"],
+        "placed_block": block(10, 64, 10),
         "position": [position["x"], position["y"], position["z"]],
         "slot1": slots.get(1),
     }))
