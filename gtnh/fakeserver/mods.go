@@ -568,12 +568,13 @@ func (c *conn) onModularUILocked(out *outbox, data []byte) {
 }
 
 // moduiSyncLocked sends the open ModularUI window's bars that changed since
-// they were last sent (all of them on the window's first sync), as
+// they were last sent (all of them on the window's first sync; only a
+// ModularUI window is ever ready, onModularUILocked), as
 // ModularUIContainer.detectAndSendChanges does every tick once the window is
 // initialized; with Options.ModularUI ModularUISilent it sends none.
 func (c *conn) moduiSyncLocked(out *outbox) {
 	w := c.window
-	if w == nil || !w.modui || !w.ready || c.s.opts.ModularUI == ModularUISilent {
+	if w == nil || !w.ready || c.s.opts.ModularUI == ModularUISilent {
 		return
 	}
 	bars := boilerBars(w.box)

@@ -116,11 +116,20 @@ func TestBoilerWindowSilent(t *testing.T) {
 }
 
 // TestSyncInitWithoutAWindow: a SYNC_INIT with no ModularUI window open
-// (before any, or after the window closed) is dropped, and the next
-// window waits for its own.
+// (after the window closed, or while a chest's is open) is dropped.
 func TestSyncInitWithoutAWindow(t *testing.T) {
 	_, c, _, g := openBoiler(t, nil)
 	c.write(&proto17.ServerboundCloseWindow{WindowID: uint8(g.WindowID)})
 	c.write(&proto17.ServerboundPluginMessage{Channel: modnet.ModularUIChannel, Data: modnet.SyncInit(0)})
 	assert.Empty(t, widgetsUntilChat(t, c))
+
+	o := Options{}
+	SteamAge(&o)
+	require.Len(t, o.Chests, 2)
+	ch := o.Chests[1] // the vanilla chest
+	c.moveTo(float64(ch.X)+0.5, 64, float64(ch.Z)-1.5)
+	c.write(&proto17.PlayerBlockPlacement{X: int32(ch.X), Y: uint8(ch.Y), Z: int32(ch.Z), Face: proto17.FaceNorth})
+	untilType[*proto17.OpenWindow](c)
+	c.write(&proto17.ServerboundPluginMessage{Channel: modnet.ModularUIChannel, Data: modnet.SyncInit(0)})
+	assert.Empty(t, widgetsUntilChat(t, c), "a chest's window is no ModularUI window")
 }
