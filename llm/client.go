@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 	"io"
 	"net/http"
 	"os"
@@ -16,9 +15,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/rs/zerolog"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 )
 
 // Bounds on what the model server may send and on retries.
@@ -46,7 +46,8 @@ type Options struct {
 	// Sleep waits between retries (default: a timer that ends early when
 	// ctx is done). Tests pass a recorder.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// Now is the clock for latency (default time.Now).
+	// Now is the clock for latency and for what is left of a call's
+	// timeout (default time.Now).
 	Now func() time.Time
 	// Retries bounds the retries of a 429 or 5xx answer (default 3;
 	// negative: none).
@@ -60,17 +61,17 @@ type Options struct {
 }
 
 // Client talks to an OpenAI-compatible server (Ollama, vLLM, llama.cpp's
-// server, a hosted API) through the official openai-go library. It reads no
-// OPENAI_* variable: the URL, model and key come from Config alone. The
-// library's own retries are off; Client retries 429 and 5xx answers itself,
-// honouring Retry-After (capped), and stops at once when ctx is done. The
-// key never appears in an error, a log line or a trace.
+// server, a hosted API) through the go-openai library, of which it uses
+// chat completions and embeddings. It reads no OPENAI_* variable: the URL,
+// model and key come from Config alone. Client retries 429 and 5xx answers
+// itself, honouring Retry-After (capped) within the call's timeout, and
+// stops at once when ctx is done. The key never appears in an error, a log
+// line or a trace.
 type Client struct {
-	cfg         Config
-	key         secret
-	opts        Options
-	completions openai.ChatCompletionService
-	emb         openai.EmbeddingService
+	cfg  Config
+	key  secret
+	opts Options
+	api  *openai.Client
 }
 
 // NewClient builds a client. The key is read from the environment variable
@@ -104,18 +105,12 @@ func NewClient(cfg Config, opts Options) (*Client, error) {
 		hc = &http.Client{}
 	}
 	c := &Client{cfg: cfg, key: secret(opts.Getenv(cfg.KeyEnv)), opts: opts}
-	// The services, unlike openai.NewClient, read nothing from the
-	// environment; every option is ours.
-	ro := []option.RequestOption{
-		option.WithBaseURL(cfg.URL),
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0),
-	}
-	if c.key != "" {
-		ro = append(ro, option.WithAPIKey(string(c.key)))
-	}
-	c.completions = openai.NewChatCompletionService(ro...)
-	c.emb = openai.NewEmbeddingService(ro...)
+	// Every setting is ours: the library reads nothing from the
+	// environment, and sends no Authorization header without a key.
+	ac := openai.DefaultConfig(string(c.key))
+	ac.BaseURL = cfg.URL
+	ac.HTTPClient = capturingDoer{hc: hc}
+	c.api = openai.NewClientWithConfig(ac)
 	return c, nil
 }
 
@@ -196,7 +191,8 @@ func (e *APIError) RejectsTools() bool {
 var ErrTimeout = errors.New("the model did not answer in time")
 
 // callStats is what one logical call cost: attempts, wall time waiting for
-// the server, and what happened (retries).
+// the server (answers and the waits between retries), and what happened
+// (retries, waits, the timeout).
 type callStats struct {
 	Attempts int
 	Latency  time.Duration
@@ -204,17 +200,28 @@ type callStats struct {
 }
 
 // capture records the HTTP status, headers and error body of one attempt,
-// whatever the library makes of them, and bounds the response body.
+// whatever the library makes of them. It travels in the request's context
+// to capturingDoer.
 type capture struct {
 	status int
 	header http.Header
 	body   []byte
 }
 
-func (cp *capture) middleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	res, err := next(req)
+type captureKey struct{}
+
+// capturingDoer sends the library's requests: it fills the attempt's
+// capture and bounds every response body.
+type capturingDoer struct{ hc *http.Client }
+
+func (d capturingDoer) Do(req *http.Request) (*http.Response, error) {
+	res, err := d.hc.Do(req)
 	if err != nil || res == nil {
 		return res, err
+	}
+	cp, _ := req.Context().Value(captureKey{}).(*capture)
+	if cp == nil {
+		cp = &capture{}
 	}
 	cp.status, cp.header = res.StatusCode, res.Header
 	if res.StatusCode >= 400 {
@@ -248,31 +255,34 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 
 func (l *limitedBody) Close() error { return l.rc.Close() }
 
-// do runs one logical call with its retries. fn makes one attempt with the
-// options given (a per-attempt context carries Config.Timeout).
-func (c *Client) do(ctx context.Context, what string, fn func(ctx context.Context, opts ...option.RequestOption) error) (callStats, error) {
+// do runs one logical call with its retries, all within Config.Timeout:
+// the attempts and the waits between them share one deadline, and a wait
+// the server asks for that would end past it is not waited for (the call
+// fails at once as a timeout). fn makes one attempt.
+func (c *Client) do(ctx context.Context, what string, fn func(ctx context.Context) error) (callStats, error) {
 	var st callStats
+	timeout := c.cfg.Timeout
+	deadline := c.opts.Now().Add(timeout)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return st, fmt.Errorf("%s: %w", what, err)
 		}
-		var cp capture
-		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+		cp := &capture{}
 		start := c.opts.Now()
-		err := fn(actx, option.WithMiddleware(cp.middleware))
+		err := fn(context.WithValue(cctx, captureKey{}, cp))
 		st.Latency += c.opts.Now().Sub(start)
 		st.Attempts++
-		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
-		cancel()
 		if err == nil {
 			return st, nil
 		}
 		if ctx.Err() != nil {
 			return st, fmt.Errorf("%s: %w", what, ctx.Err())
 		}
-		if timedOut {
-			st.Events = append(st.Events, fmt.Sprintf("%s: no answer within %v", what, c.cfg.Timeout))
-			return st, fmt.Errorf("%s: %w (timeout %v)", what, ErrTimeout, c.cfg.Timeout)
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			st.Events = append(st.Events, fmt.Sprintf("%s: no answer within %v", what, timeout))
+			return st, fmt.Errorf("%s: %w (timeout %v)", what, ErrTimeout, timeout)
 		}
 		if cp.status < 400 {
 			// A transport error or an answer that did not decode.
@@ -289,11 +299,24 @@ func (c *Client) do(ctx context.Context, what string, fn func(ctx context.Contex
 		if wait > c.opts.MaxRetryWait {
 			wait, why = c.opts.MaxRetryWait, why+", capped"
 		}
-		ev := fmt.Sprintf("%s: HTTP %d, retry %d/%d in %v (%s)", what, cp.status, attempt+1, c.opts.Retries, wait, why)
-		st.Events = append(st.Events, ev)
+		if left := deadline.Sub(c.opts.Now()); wait >= left {
+			// Waiting would spend the rest of the timeout and leave no
+			// time to ask again: give up now rather than at the deadline.
+			st.Events = append(st.Events, fmt.Sprintf("%s: HTTP %d, a wait of %v (%s) is more than the %v left of the %v timeout: not retried",
+				what, cp.status, wait, why, max(left, 0).Round(time.Millisecond), timeout))
+			return st, fmt.Errorf("%s: %w (timeout %v; the server asked to wait %v): %w", what, ErrTimeout, timeout, wait, apiErr)
+		}
+		st.Events = append(st.Events, fmt.Sprintf("%s: HTTP %d, retry %d/%d in %v (%s)", what, cp.status, attempt+1, c.opts.Retries, wait, why))
 		c.opts.Log.Warn().Int("status", cp.status).Dur("wait", wait).Int("retry", attempt+1).Str("call", what).Msg("the model server asked to wait; retrying")
-		if err := c.opts.Sleep(ctx, wait); err != nil {
-			return st, fmt.Errorf("%s: %w", what, err)
+		start = c.opts.Now()
+		err = c.opts.Sleep(cctx, wait)
+		st.Latency += c.opts.Now().Sub(start)
+		if err != nil {
+			if ctx.Err() != nil {
+				return st, fmt.Errorf("%s: %w", what, ctx.Err())
+			}
+			st.Events = append(st.Events, fmt.Sprintf("%s: no answer within %v", what, timeout))
+			return st, fmt.Errorf("%s: %w (timeout %v)", what, ErrTimeout, timeout)
 		}
 	}
 }
@@ -372,30 +395,49 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // chatResult is one chat completion with what it cost.
 type chatResult struct {
-	Completion *openai.ChatCompletion
+	Completion *openai.ChatCompletionResponse
 	Stats      callStats
 }
 
+// informational are the fields of a chat completion that only describe it:
+// a server that sends one of them in another JSON type (a model name that
+// is an object) has its answer taken all the same.
+var informational = []string{"id", "object", "created", "model", "system_fingerprint", "service_tier", "usage"}
+
+func informationalField(field string) bool {
+	for _, f := range informational {
+		if field == f || strings.HasPrefix(field, f+".") {
+			return true
+		}
+	}
+	return false
+}
+
 // chat sends one chat completion request.
-func (c *Client) chat(ctx context.Context, params openai.ChatCompletionNewParams) (chatResult, error) {
-	params.Model = c.cfg.Model
-	var res *openai.ChatCompletion
-	st, err := c.do(ctx, "chat completion", func(ctx context.Context, opts ...option.RequestOption) error {
+func (c *Client) chat(ctx context.Context, req openai.ChatCompletionRequest) (chatResult, error) {
+	req.Model = c.cfg.Model
+	var res openai.ChatCompletionResponse
+	st, err := c.do(ctx, "chat completion", func(ctx context.Context) error {
 		var err error
-		res, err = c.completions.New(ctx, params, opts...)
+		res, err = c.api.CreateChatCompletion(ctx, req)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && informationalField(te.Field) {
+			res.Model = "" // not a name: the configured one stands
+			return nil
+		}
 		return err
 	})
-	if err == nil && res == nil {
-		err = errors.New("chat completion: empty answer")
+	if err != nil {
+		return chatResult{Stats: st}, err
 	}
-	return chatResult{Completion: res, Stats: st}, err
+	return chatResult{Completion: &res, Stats: st}, nil
 }
 
 // Complete sends one prompt as a user message and returns the model's text
 // (selection.Model).
 func (c *Client) Complete(ctx context.Context, prompt string) (string, error) {
-	r, err := c.chat(ctx, openai.ChatCompletionNewParams{
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(prompt)},
+	r, err := c.chat(ctx, openai.ChatCompletionRequest{
+		Messages: []openai.ChatCompletionMessage{userMessage(prompt)},
 	})
 	if err != nil {
 		return "", err
@@ -431,41 +473,36 @@ func (c *Client) embed(ctx context.Context, model string, texts []string) ([][]f
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	var res *openai.CreateEmbeddingResponse
-	_, err := c.do(ctx, "embeddings", func(ctx context.Context, opts ...option.RequestOption) error {
+	var res openai.EmbeddingResponse
+	_, err := c.do(ctx, "embeddings", func(ctx context.Context) error {
 		var err error
-		res, err = c.emb.New(ctx, openai.EmbeddingNewParams{
-			Model:          model,
-			Input:          openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: texts},
-			EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat,
-		}, opts...)
+		res, err = c.api.CreateEmbeddings(ctx, openai.EmbeddingRequestStrings{
+			Model:          openai.EmbeddingModel(model),
+			Input:          texts,
+			EncodingFormat: openai.EmbeddingEncodingFormatFloat,
+		})
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if res == nil || len(res.Data) != len(texts) {
-		n := 0
-		if res != nil {
-			n = len(res.Data)
-		}
-		return nil, fmt.Errorf("embeddings: asked for %d vectors, got %d", len(texts), n)
+	if len(res.Data) != len(texts) {
+		return nil, fmt.Errorf("embeddings: asked for %d vectors, got %d", len(texts), len(res.Data))
 	}
 	out := make([][]float32, len(texts))
 	dim := -1
 	for _, d := range res.Data {
-		if d.Index < 0 || int(d.Index) >= len(texts) || out[d.Index] != nil {
+		if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
 			return nil, fmt.Errorf("embeddings: bad or repeated index %d", d.Index)
 		}
 		if dim >= 0 && len(d.Embedding) != dim {
 			return nil, fmt.Errorf("embeddings: vectors of different lengths (%d and %d)", dim, len(d.Embedding))
 		}
 		dim = len(d.Embedding)
-		v := make([]float32, len(d.Embedding))
-		for i, x := range d.Embedding {
-			v[i] = float32(x)
+		if d.Embedding == nil {
+			d.Embedding = []float32{} // marks the index as given
 		}
-		out[d.Index] = v
+		out[d.Index] = d.Embedding
 	}
 	return out, nil
 }

@@ -3,8 +3,11 @@ package llm_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,9 +57,10 @@ func TestCompleteRefusal(t *testing.T) {
 
 func TestCompleteBadAnswers(t *testing.T) {
 	for name, body := range map[string]string{
-		"not JSON":   `<html>502 Bad Gateway</html>`,
-		"no choices": `{"id":"x","object":"chat.completion","choices":[]}`,
-		"truncated":  `{"id":"x","choices":[{"message":{"content":"hel`,
+		"not JSON":           `<html>502 Bad Gateway</html>`,
+		"no choices":         `{"id":"x","object":"chat.completion","choices":[]}`,
+		"truncated":          `{"id":"x","choices":[{"message":{"content":"hel`,
+		"choices not a list": `{"id":"x","model":"m","choices":{"message":{"content":"hello"}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.Reply{Body: body})
@@ -66,6 +70,17 @@ func TestCompleteBadAnswers(t *testing.T) {
 			require.Error(t, err)
 		})
 	}
+}
+
+// TestCompleteTakesAnAnswerWithOddInformation: a field that only describes
+// the answer (its model, its usage) in another JSON type does not spoil it.
+func TestCompleteTakesAnAnswerWithOddInformation(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply{Body: `{"id":1,"model":["m"],"usage":"none","choices":[{"index":0,"message":{"role":"assistant","content":"hello"}}]}`})
+	c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m"}, llm.Options{})
+	require.NoError(t, err)
+	got, err := c.Complete(context.Background(), "hi")
+	require.NoError(t, err)
+	assert.Equal(t, "hello", got)
 }
 
 func TestEmbed(t *testing.T) {
@@ -179,4 +194,113 @@ func TestConnectionRefusedIsNotRetried(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "chat completion:")
 	assert.Empty(t, sl.all())
+}
+
+// TestRetryWaitsStayWithinTheTimeout: a model call, its retries and the
+// waits between them end within Config.Timeout; a wait that would end past
+// it is not waited for (the call fails at once as a timeout), and every
+// wait is in the trace: an event each, and in latency_ms.
+func TestRetryWaitsStayWithinTheTimeout(t *testing.T) {
+	chop := llmtest.ToolCall("invoke_skill", `{"skill":"chop_tree"}`)
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		replies []llmtest.Reply
+		waits   []time.Duration
+		calls   int
+		events  []string
+		ok      bool
+	}{
+		{"Retry-After beyond the timeout", 4 * time.Second, []llmtest.Reply{llmtest.RateLimited("3600")}, nil, 1,
+			[]string{"chat completion: HTTP 429, a wait of 30s (Retry-After, capped) is more than the 4s left of the 4s timeout: not retried"}, false},
+		{"waits until the time is spent", 4 * time.Second, []llmtest.Reply{llmtest.RateLimited("2"), llmtest.RateLimited("2")}, []time.Duration{2 * time.Second}, 2,
+			[]string{"chat completion: HTTP 429, retry 1/3 in 2s (Retry-After)", "chat completion: HTTP 429, a wait of 2s (Retry-After) is more than the 2s left of the 4s timeout: not retried"}, false},
+		{"backoff within the timeout", 2 * time.Second, []llmtest.Reply{llmtest.ServerError(), llmtest.ServerError(), llmtest.ServerError()}, []time.Duration{500 * time.Millisecond, time.Second}, 3,
+			[]string{"retry 1/3 in 500ms (backoff)", "retry 2/3 in 1s (backoff)", "HTTP 500, a wait of 2s (backoff) is more than the 500ms left of the 2s timeout: not retried"}, false},
+		{"a wait that fits", 4 * time.Second, []llmtest.Reply{llmtest.RateLimited("3"), chop}, []time.Duration{3 * time.Second}, 2,
+			[]string{"chat completion: HTTP 429, retry 1/3 in 3s (Retry-After)"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t, tt.replies...)
+			clock := newFakeClock()
+			c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "qwen3", Timeout: tt.timeout}, llm.Options{Now: clock.Now, Sleep: clock.Sleep})
+			require.NoError(t, err)
+			cat, _ := sharedFixture(t)
+			p, err := llm.NewPlanner(c, llm.PlannerOptions{Catalog: cat})
+			require.NoError(t, err)
+			f := &fixture{srv: srv, client: c, planner: p, cat: cat}
+			start := clock.Now()
+			dec, err := f.plan(t)
+			elapsed := clock.Now().Sub(start)
+			assert.LessOrEqual(t, elapsed, tt.timeout, "the call, its waits included, within its timeout")
+			assert.Equal(t, tt.waits, clock.all())
+			var waited time.Duration
+			for _, w := range tt.waits {
+				waited += w
+			}
+			require.NotNil(t, dec.Trace)
+			assert.Equal(t, waited.Milliseconds(), dec.Trace.LatencyMS, "the waits are in latency_ms")
+			assert.Equal(t, tt.calls, dec.Trace.Calls)
+			for _, ev := range tt.events {
+				assert.Contains(t, joined(dec.Trace.Events), ev)
+			}
+			assert.Zero(t, srv.Remaining())
+			if tt.ok {
+				require.NoError(t, err)
+				assert.Equal(t, "chop_tree", dec.Invocation.Skill)
+				return
+			}
+			require.ErrorIs(t, err, llm.ErrTimeout)
+			var ae *llm.APIError
+			require.ErrorAs(t, err, &ae, "the server's answer stays in the error")
+			assert.Equal(t, tt.replies[len(tt.replies)-1].Status, ae.Status)
+		})
+	}
+}
+
+// TestWholeCallWithinItsTimeoutInABubble: the same rule with the real
+// clock and timers, inside a testing/synctest bubble (the fake server's
+// replies served in process): the attempts and the waits share one
+// deadline, so a slow answer after a wait is cut at the call's timeout, not
+// a timeout after the wait.
+func TestWholeCallWithinItsTimeoutInABubble(t *testing.T) {
+	t.Run("a slow answer after a wait", func(t *testing.T) {
+		srv := llmtest.New(t, llmtest.RateLimited("1"), llmtest.Slow(time.Hour, llmtest.Text("late")))
+		synctest.Test(t, func(t *testing.T) {
+			c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m", Timeout: 4 * time.Second},
+				llm.Options{HTTPClient: &http.Client{Transport: srv.Transport()}})
+			require.NoError(t, err)
+			start := time.Now()
+			_, err = c.Complete(context.Background(), "hi")
+			require.ErrorIs(t, err, llm.ErrTimeout)
+			assert.Equal(t, 4*time.Second, time.Since(start))
+		})
+	})
+	t.Run("Retry-After an hour", func(t *testing.T) {
+		srv := llmtest.New(t, llmtest.RateLimited("3600"))
+		synctest.Test(t, func(t *testing.T) {
+			c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m", Timeout: 4 * time.Second},
+				llm.Options{HTTPClient: &http.Client{Transport: srv.Transport()}})
+			require.NoError(t, err)
+			start := time.Now()
+			_, err = c.Complete(context.Background(), "hi")
+			require.ErrorIs(t, err, llm.ErrTimeout)
+			assert.Contains(t, err.Error(), "the server asked to wait 30s")
+			assert.Zero(t, time.Since(start), "no wait that cannot end in time")
+		})
+	})
+	t.Run("waits that fit", func(t *testing.T) {
+		srv := llmtest.New(t, llmtest.RateLimited("1"), llmtest.RateLimited("1.5"), llmtest.Text("ok"))
+		synctest.Test(t, func(t *testing.T) {
+			c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m", Timeout: 4 * time.Second},
+				llm.Options{HTTPClient: &http.Client{Transport: srv.Transport()}})
+			require.NoError(t, err)
+			start := time.Now()
+			got, err := c.Complete(context.Background(), "hi")
+			require.NoError(t, err)
+			assert.Equal(t, "ok", got)
+			assert.Equal(t, 2500*time.Millisecond, time.Since(start), "the waits the server asked for, no more")
+		})
+	})
 }

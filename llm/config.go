@@ -51,7 +51,8 @@ type Config struct {
 	KeyEnv string
 	// EmbeddingModel is the model for /v1/embeddings ("" = none).
 	EmbeddingModel string
-	// Timeout bounds one model call (default 2m).
+	// Timeout bounds one model call, its retries and the waits between
+	// them included (default 2m).
 	Timeout time.Duration
 	// MaxCalls bounds the model calls of one step, retries included
 	// (default 8).

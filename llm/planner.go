@@ -10,9 +10,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 	"github.com/rs/zerolog"
+	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/loop"
@@ -248,22 +247,23 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 	if err != nil {
 		return loop.Decision{}, err
 	}
-	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(s.userPrompt())}
+	msgs := []openai.ChatCompletionMessage{systemMessage(system), userMessage(s.userPrompt())}
 	cfg := s.p.client.cfg
 	corrections, lastProblem := 0, ""
 	for {
 		if s.tr.Calls >= cfg.MaxCalls {
 			if lastProblem != "" {
-				return loop.Decision{}, fmt.Errorf("no decision after %d model calls (last problem: %s)", s.tr.Calls, lastProblem)
+				return loop.Decision{}, fmt.Errorf("no decision after %d model calls (last problem: %s)", s.tr.Calls, oneLine(lastProblem, maxErrorText))
 			}
 			return loop.Decision{}, fmt.Errorf("no decision after %d model calls", s.tr.Calls)
 		}
-		params := openai.ChatCompletionNewParams{Messages: msgs}
+		params := openai.ChatCompletionRequest{Messages: msgs}
 		jsonMode := s.p.json
 		if jsonMode {
-			params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: "decision", Schema: answerSchema(s.exec), Strict: openai.Bool(false)},
-			}}
+			params.ResponseFormat = &openai.ChatCompletionResponseFormat{
+				Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
+				JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "decision", Schema: answerSchema(s.exec), Strict: false},
+			}
 		} else {
 			params.Tools = toolDefs(s.exec)
 		}
@@ -295,8 +295,8 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 			return loop.Decision{}, err
 		}
 		c := res.Completion
-		s.tr.TokensIn += c.Usage.PromptTokens
-		s.tr.TokensOut += c.Usage.CompletionTokens
+		s.tr.TokensIn += int64(c.Usage.PromptTokens)
+		s.tr.TokensOut += int64(c.Usage.CompletionTokens)
 		if c.Model != "" {
 			// The server's word, untrusted: bounded, and without the key
 			// should a proxy echo it there.
@@ -306,7 +306,7 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 			corrections++
 			lastProblem = "an answer with no choices"
 			s.event("correction %d: the answer had no choices", corrections)
-			msgs = append(msgs, openai.UserMessage(s.nudge(jsonMode)))
+			msgs = append(msgs, userMessage(s.nudge(jsonMode)))
 		} else {
 			msg := c.Choices[0].Message
 			var dec *loop.Decision
@@ -322,7 +322,7 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 			corrections += n
 		}
 		if corrections > cfg.MaxCorrections {
-			return loop.Decision{}, fmt.Errorf("the model's answers were sent back %d times, more than %d (last: %s)", corrections, cfg.MaxCorrections, lastProblem)
+			return loop.Decision{}, fmt.Errorf("the model's answers were sent back %d times, more than %d (last: %s)", corrections, cfg.MaxCorrections, oneLine(lastProblem, maxErrorText))
 		}
 	}
 }
@@ -337,11 +337,11 @@ func (s *stepRun) nudge(jsonMode bool) string {
 
 // answerTools handles an answer in tools mode. It returns the messages for
 // the next call, the decision when there is one, and the corrections made.
-func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessageParamUnion, msg openai.ChatCompletionMessage, lastProblem string) ([]openai.ChatCompletionMessageParamUnion, *loop.Decision, int, string) {
+func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessage, msg openai.ChatCompletionMessage, lastProblem string) ([]openai.ChatCompletionMessage, *loop.Decision, int, string) {
 	if len(msg.ToolCalls) == 0 {
 		if msg.Refusal != "" {
 			s.event("refusal: %s", msg.Refusal)
-			msgs = append(msgs, msg.ToParam(), openai.UserMessage(s.nudge(false)))
+			msgs = append(msgs, echoAnswer(msg), userMessage(s.nudge(false)))
 			return msgs, nil, 1, "a refusal"
 		}
 		if strings.Contains(msg.Content, `"tool"`) {
@@ -352,7 +352,7 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessageParamUnion, msg
 				if out.decision != nil {
 					return msgs, out.decision, 0, lastProblem
 				}
-				msgs = append(msgs, msg.ToParam(), openai.UserMessage("Result of "+a.Tool+": "+out.result))
+				msgs = append(msgs, echoAnswer(msg), userMessage("Result of "+a.Tool+": "+out.result))
 				if out.problem != "" {
 					return msgs, nil, 1, out.problem
 				}
@@ -360,7 +360,7 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessageParamUnion, msg
 			}
 		}
 		s.event("no tool call in the answer: %q", oneLine(msg.Content, 120))
-		msgs = append(msgs, msg.ToParam(), openai.UserMessage(s.nudge(false)))
+		msgs = append(msgs, echoAnswer(msg), userMessage(s.nudge(false)))
 		return msgs, nil, 1, "an answer without a tool call"
 	}
 	calls := msg.ToolCalls
@@ -369,15 +369,15 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessageParamUnion, msg
 		calls = calls[:maxToolCalls]
 		msg.ToolCalls = calls // every call in the history gets its result
 	}
-	msgs = append(msgs, msg.ToParam())
+	msgs = append(msgs, echoAnswer(msg))
 	corrections := 0
 	for i, tc := range calls {
 		var out toolOutcome
 		if tc.Type != "" && tc.Type != "function" {
-			out = toolOutcome{result: "error: only the function tools " + strings.Join(ToolNames, ", ") + " exist", problem: "a " + tc.Type + " tool call"}
+			out = toolOutcome{result: "error: only the function tools " + strings.Join(ToolNames, ", ") + " exist", problem: "a " + oneLine(string(tc.Type), maxEchoID) + " tool call"}
 		} else if args, err := ParseToolArgs(tc.Function.Name, tc.Function.Arguments); err != nil {
 			s.event("malformed %s call: %v", tc.Function.Name, err)
-			out = toolOutcome{result: "error: " + err.Error(), problem: err.Error()}
+			out = toolOutcome{result: feedback("error: " + err.Error()), problem: err.Error()}
 		} else {
 			out = s.handle(tc.Function.Name, args)
 		}
@@ -391,29 +391,29 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessageParamUnion, msg
 			corrections++
 			lastProblem = out.problem
 		}
-		msgs = append(msgs, openai.ToolMessage(out.result, tc.ID))
+		msgs = append(msgs, toolMessage(out.result, tc.ID))
 	}
 	return msgs, nil, corrections, lastProblem
 }
 
 // answerJSON handles an answer in JSON mode.
-func (s *stepRun) answerJSON(msgs []openai.ChatCompletionMessageParamUnion, msg openai.ChatCompletionMessage, lastProblem string) ([]openai.ChatCompletionMessageParamUnion, *loop.Decision, int, string) {
+func (s *stepRun) answerJSON(msgs []openai.ChatCompletionMessage, msg openai.ChatCompletionMessage, lastProblem string) ([]openai.ChatCompletionMessage, *loop.Decision, int, string) {
 	if msg.Refusal != "" {
 		s.event("refusal: %s", msg.Refusal)
-		msgs = append(msgs, openai.AssistantMessage(msg.Refusal), openai.UserMessage(s.nudge(true)))
+		msgs = append(msgs, assistantText(msg.Refusal), userMessage(s.nudge(true)))
 		return msgs, nil, 1, "a refusal"
 	}
 	a, err := ParseAnswer(msg.Content)
 	if err != nil {
 		s.event("malformed answer: %v", err)
-		msgs = append(msgs, openai.AssistantMessage(msg.Content), openai.UserMessage("error: "+err.Error()))
+		msgs = append(msgs, assistantText(msg.Content), userMessage(feedback("error: "+err.Error())))
 		return msgs, nil, 1, err.Error()
 	}
 	out := s.handle(a.Tool, a.Args)
 	if out.decision != nil {
 		return msgs, out.decision, 0, lastProblem
 	}
-	msgs = append(msgs, openai.AssistantMessage(msg.Content), openai.UserMessage("Result of "+a.Tool+": "+out.result))
+	msgs = append(msgs, assistantText(msg.Content), userMessage("Result of "+a.Tool+": "+out.result))
 	if out.problem != "" {
 		return msgs, nil, 1, out.problem
 	}
@@ -439,7 +439,7 @@ func (s *stepRun) handle(tool string, a ToolArgs) toolOutcome {
 		inv := loop.Invocation{Skill: a.Skill, Params: a.Params}
 		if why := s.check(inv); why != "" {
 			s.event("invoke_skill %s sent back: %s", inv, why)
-			return toolOutcome{result: "rejected: " + why + ". Choose again.", problem: why}
+			return toolOutcome{result: feedback("rejected: " + why + ". Choose again."), problem: why}
 		}
 		return toolOutcome{decision: &loop.Decision{Invocation: &inv}}
 	case ToolFinish:
@@ -450,7 +450,7 @@ func (s *stepRun) handle(tool string, a ToolArgs) toolOutcome {
 		return toolOutcome{decision: &loop.Decision{Done: true, Reason: oneLine(s.p.client.key.redact(reason), maxErrorText)}}
 	}
 	why := fmt.Sprintf("unknown tool %q%s", tool, suggest.DidYouMean(tool, ToolNames))
-	return toolOutcome{result: "error: " + why, problem: why}
+	return toolOutcome{result: feedback("error: " + why), problem: why}
 }
 
 func (s *stepRun) loadSkill(name string) toolOutcome {
@@ -459,12 +459,12 @@ func (s *stepRun) loadSkill(name string) toolOutcome {
 	if !ok {
 		why := fmt.Sprintf("unknown skill %q%s", name, suggest.DidYouMean(name, knowledge.Names(cat.Entries())))
 		s.event("load_skill: %s", why)
-		return toolOutcome{result: "error: " + why}
+		return toolOutcome{result: feedback("error: " + why)}
 	}
 	l, err := cat.LoadSkill(e.Name)
 	if err != nil {
 		s.event("load_skill %s: %v", name, err)
-		return toolOutcome{result: "error: " + err.Error()}
+		return toolOutcome{result: feedback("error: " + err.Error())}
 	}
 	s.tr.Loaded = appendNew(s.tr.Loaded, l.Name)
 	if e.Kind.Knowledge() {
@@ -487,18 +487,18 @@ func (s *stepRun) readResource(name, path string) toolOutcome {
 	case !ok:
 		why := fmt.Sprintf("unknown skill %q%s", name, suggest.DidYouMean(name, knowledge.Names(knowledge.Knowledge(cat.Entries()))))
 		s.event("read_skill_resource: %s", why)
-		return toolOutcome{result: "error: " + why}
+		return toolOutcome{result: feedback("error: " + why)}
 	case !e.Kind.Knowledge() || cat.Library == nil:
-		return toolOutcome{result: fmt.Sprintf("error: %s is an executable skill and has no files", name)}
+		return toolOutcome{result: feedback(fmt.Sprintf("error: %s is an executable skill and has no files", name))}
 	}
 	data, err := cat.Library.ReadResource(e.Name, path)
 	if err != nil {
 		s.event("read_skill_resource %s %s: %v", e.Name, path, err)
-		return toolOutcome{result: "error: " + err.Error()}
+		return toolOutcome{result: feedback("error: " + err.Error())}
 	}
 	s.tr.Resources = appendNew(s.tr.Resources, e.Name+"/"+path)
 	if !utf8.Valid(data) {
-		return toolOutcome{result: fmt.Sprintf("%s is a binary file of %d bytes", path, len(data))}
+		return toolOutcome{result: feedback(fmt.Sprintf("%s is a binary file of %d bytes", path, len(data)))}
 	}
 	return toolOutcome{result: bound(string(data), maxResourceText)}
 }
@@ -723,9 +723,16 @@ func bound(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	head := cutAt(s, n)
+	return head + fmt.Sprintf("\n\n[cut: %d more bytes]", len(s)-len(head))
+}
+
+// cutAt is the first n bytes of s (len(s) > n), moved back to a rune
+// start so that no character is split.
+func cutAt(s string, n int) string {
 	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf("\n\n[cut: %d more bytes]", len(s)-cut)
+	return s[:cut]
 }

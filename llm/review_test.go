@@ -311,19 +311,27 @@ func TestUndecodableAnswerNeverShowsTheKey(t *testing.T) {
 
 // TestModelNameFromTheServerIsRedactedAndBounded: the trace's model is what
 // the server says it is; a server that echoes the key there (or sends a
-// page of text) does not put it in the trace.
+// page of text, or something that is not a name) does not put it in the
+// trace.
 func TestModelNameFromTheServerIsRedactedAndBounded(t *testing.T) {
 	chop := llmtest.ToolCall("invoke_skill", `{"skill":"chop_tree"}`)
 	echo := chop
-	echo.Body = strings.Replace(chop.Body, `"model":"fake-model"`, `"model":{"x":"Authorization: Bearer `+testKey+`"}`, 1)
+	echo.Body = strings.Replace(chop.Body, `"model":"fake-model"`, `"model":"Authorization: Bearer `+testKey+`"`, 1)
+	object := chop
+	object.Body = strings.Replace(chop.Body, `"model":"fake-model"`, `"model":{"x":"Authorization: Bearer `+testKey+`"}`, 1)
 	long := chop
 	long.Body = strings.Replace(chop.Body, `"model":"fake-model"`, `"model":"`+strings.Repeat("m", 5000)+`"`, 1)
-	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, echo, long)
+	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, echo, object, long)
 	dec, err := f.plan(t)
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation)
 	noKey(t, "trace", traceText(t, dec.Trace))
 	assert.Contains(t, dec.Trace.Model, "[REDACTED]")
+	dec, err = f.plan(t)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, "a model name that is not a string does not spoil the answer")
+	noKey(t, "trace", traceText(t, dec.Trace))
+	assert.Equal(t, "qwen3", dec.Trace.Model, "the configured name stands")
 	dec, err = f.plan(t)
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(dec.Trace.Model), 200+len("…"))

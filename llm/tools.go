@@ -8,8 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
+	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 )
@@ -254,25 +253,25 @@ func stripWrapping(s string) string {
 
 // toolDefs are the function tools offered in tools mode. skills lists the
 // executable skills at this step, offered as invoke_skill's enum.
-func toolDefs(skills []string) []openai.ChatCompletionToolUnionParam {
+func toolDefs(skills []string) []openai.Tool {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	skill := str("An executable skill from the catalog.")
 	if len(skills) > 0 {
 		skill["enum"] = skills
 	}
-	def := func(name, desc string, props map[string]any, required ...string) openai.ChatCompletionToolUnionParam {
+	def := func(name, desc string, props map[string]any, required ...string) openai.Tool {
 		if required == nil {
 			required = []string{}
 		}
-		return openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+		return openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 			Name:        name,
-			Description: openai.String(desc),
-			Parameters: shared.FunctionParameters{
+			Description: desc,
+			Parameters: map[string]any{
 				"type": "object", "properties": props, "required": required, "additionalProperties": false,
 			},
-		})
+		}}
 	}
-	return []openai.ChatCompletionToolUnionParam{
+	return []openai.Tool{
 		def(ToolLoadSkill, "Read a skill's full instructions (its SKILL.md body with the root path, or an executable skill's parameters, preconditions and effects).",
 			map[string]any{"name": str("The skill's name, as in the catalog.")}, "name"),
 		def(ToolReadResource, "Read one of a knowledge skill's listed files (scripts/, references/, assets/), by its path relative to the skill's root.",
@@ -284,13 +283,19 @@ func toolDefs(skills []string) []openai.ChatCompletionToolUnionParam {
 	}
 }
 
+// jsonSchema is a JSON Schema as the library's response_format takes it.
+type jsonSchema map[string]any
+
+// MarshalJSON implements json.Marshaler.
+func (s jsonSchema) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]any(s)) }
+
 // answerSchema is the JSON Schema of a JSON-mode answer.
-func answerSchema(skills []string) map[string]any {
+func answerSchema(skills []string) jsonSchema {
 	skill := map[string]any{"type": "string"}
 	if len(skills) > 0 {
 		skill["enum"] = skills
 	}
-	return map[string]any{
+	return jsonSchema{
 		"type": "object",
 		"properties": map[string]any{
 			"tool": map[string]any{"type": "string", "enum": ToolNames},

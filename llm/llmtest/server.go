@@ -134,6 +134,29 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, rep.Body)
 }
 
+// Transport serves requests in the calling goroutine, with no network
+// connection in between: for a client whose test runs inside a
+// testing/synctest bubble, where a socket would keep the bubble from ever
+// being idle (and its clock from moving). A reply's Delay is then the
+// bubble's time.
+//
+//	c, _ := llm.NewClient(cfg, llm.Options{HTTPClient: &http.Client{Transport: srv.Transport()}})
+func (s *Server) Transport() http.RoundTripper { return inProcess{s} }
+
+type inProcess struct{ s *Server }
+
+func (t inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		defer r.Body.Close()
+	}
+	rec := httptest.NewRecorder()
+	t.s.serve(rec, r)
+	if err := r.Context().Err(); err != nil {
+		return nil, err // the client gave up while the reply was held back
+	}
+	return rec.Result(), nil
+}
+
 // File is a reply with a recorded body read from a file.
 func File(tb testing.TB, path string) Reply {
 	tb.Helper()
