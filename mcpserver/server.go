@@ -108,6 +108,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		HasTools:     true,
 		HasResources: true,
 	})
+	s.srv.AddReceivingMiddleware(boundArgs)
 	s.addTools()
 	obs, err := l.Observe(ctx)
 	if err != nil {

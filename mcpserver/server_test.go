@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
@@ -67,13 +68,19 @@ func connect(t *testing.T, conn ipc.Conn, w *sim.Sim, goalText string, packs ...
 
 func connectCatalog(t *testing.T, cat *knowledge.Catalog, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
 	t.Helper()
-	ctx := context.Background()
 	opts := mcpserver.Options{Catalog: cat, Conn: conn, Log: zerolog.Nop(), Version: "test", Packs: packs}
 	if goalText != "" {
 		g, err := loop.ParseGoal(goalText, cat.Registry.Tiers())
 		require.NoError(t, err)
 		opts.Goal = g
 	}
+	return connectOpts(t, opts, w)
+}
+
+// connectOpts connects a client in memory to a server built with opts.
+func connectOpts(t *testing.T, opts mcpserver.Options, w *sim.Sim) *session {
+	t.Helper()
+	ctx := context.Background()
 	srv, err := mcpserver.New(ctx, opts)
 	require.NoError(t, err)
 	s := &session{t: t, sim: w, changed: make(chan string, 64), seen: map[string]bool{}}
@@ -650,4 +657,54 @@ func TestSetPacksFollowsTheToolList(t *testing.T) {
 	require.False(t, res.IsError, textOf(res))
 	s.waitChanged("tools")
 	assert.Contains(t, s.tools(), "skill_report_status", "an empty list enables every pack")
+}
+
+// TestArgumentsBound: invoke_skill and the skill tools refuse arguments over
+// 64 KiB before decoding them, the same way: a short error naming the size,
+// the parameter neither echoed nor traced, nothing run.
+func TestArgumentsBound(t *testing.T) {
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	var trace syncbuf.Buffer
+	s := connectOpts(t, mcpserver.Options{Catalog: shippedCatalog(t), Conn: ipc.InProcess(w), Log: zerolog.Nop(), Version: "test", Trace: &trace}, w)
+	before := structured[mcpserver.Observation](t, s.call("observe", nil))
+	huge := strings.Repeat("a", 900_000)
+	for _, c := range []struct {
+		tool string
+		args any
+	}{
+		{"invoke_skill", map[string]any{"skill": "chop_tree", "params": map[string]any{"radius": huge}}},
+		{"skill_chop_tree", map[string]any{"radius": huge}},
+		{"invoke_skill", map[string]any{"skill": huge}},
+		{"load_skill", map[string]any{"name": huge}},
+	} {
+		res := s.call(c.tool, c.args)
+		require.True(t, res.IsError, c.tool)
+		msg := textOf(res)
+		assert.Contains(t, msg, c.tool+": the arguments are 9000")
+		assert.Contains(t, msg, "at most 65536")
+		assert.Less(t, len(msg), 200, "the refusal is short: %.200s", msg)
+		assert.NotContains(t, msg, "aaaaaaaa", "the argument is not echoed")
+		b, err := json.Marshal(res)
+		require.NoError(t, err)
+		assert.Less(t, len(b), 1000, "the whole reply is small")
+	}
+	// Arguments of exactly 64 KiB pass the bound and reach the skill's own
+	// checks (here: an unknown parameter).
+	pad := 65536 - len(`{"skill":"chop_tree","params":{"x":""}}`)
+	raw := json.RawMessage(`{"skill":"chop_tree","params":{"x":"` + strings.Repeat("b", pad) + `"}}`)
+	require.Len(t, raw, 65536)
+	res := s.call("invoke_skill", raw)
+	require.True(t, res.IsError)
+	assert.Contains(t, textOf(res), `unknown parameter "x"`)
+	raw = json.RawMessage(`{"skill":"chop_tree","params":{"x":"` + strings.Repeat("b", pad+1) + `"}}`)
+	res = s.call("invoke_skill", raw)
+	require.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "the arguments are 65537 bytes")
+
+	after := structured[mcpserver.Observation](t, s.call("observe", nil))
+	assert.Equal(t, before.Tick, after.Tick, "nothing ran")
+	assert.NotContains(t, trace.String(), "aaaaaaaa", "nothing refused by the bound reached the trace")
 }

@@ -25,8 +25,30 @@ const (
 	maxNameLen   = 128      // a skill name
 	maxPathLen   = 1024     // a resource path
 	maxParams    = 64       // parameters of one invocation
-	maxArgsBytes = 64 << 10 // the arguments of one skill tool call
+	maxArgsBytes = 64 << 10 // the arguments of one tool call
 )
+
+// boundArgs refuses a tool call whose arguments are over maxArgsBytes
+// before anything decodes them: the one place the bound is kept, for
+// invoke_skill, the skill_NAME tools and the others alike. The refusal
+// names the size only, so the arguments are neither echoed to the client
+// nor carried into a step and its trace line.
+func boundArgs(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > maxArgsBytes {
+			return toolError("%s: the arguments are %d bytes; a tool call's arguments are at most %d", clipName(r.Params.Name), len(r.Params.Arguments), maxArgsBytes), nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// clipName bounds a client's tool name for an error message.
+func clipName(name string) string {
+	if len(name) > maxNameLen {
+		return name[:maxNameLen] + "…"
+	}
+	return name
+}
 
 // Tool names.
 const (
@@ -356,12 +378,10 @@ func (s *Server) skillHandler(skill string) mcp.ToolHandler {
 }
 
 // decodeParams reads a skill tool's arguments: a JSON object of parameters
-// (absent or null: none), at most maxArgsBytes long with at most maxParams
-// names. Numbers stay json.Number, so integers keep every digit.
+// (absent or null: none) with at most maxParams names; boundArgs has kept
+// them within maxArgsBytes. Numbers stay json.Number, so integers keep
+// every digit.
 func decodeParams(raw []byte) (map[string]any, error) {
-	if len(raw) > maxArgsBytes {
-		return nil, fmt.Errorf("the arguments are %d bytes; at most %d", len(raw), maxArgsBytes)
-	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, nil
 	}
