@@ -217,6 +217,9 @@ type Loop struct {
 	// Step or Observe).
 	steps *stepper
 	ran   bool // Run was called
+	// outcome is the step's outcome for its skill's metrics, held until
+	// emit has written the step's trace line (see record).
+	outcome func()
 }
 
 // New checks the configuration and the body: every action kind the enabled
@@ -495,12 +498,19 @@ func (l *Loop) settle(st *runState, stats map[string]SkillStats, rec StepRecord,
 	}
 }
 
-// emit writes a finished step to the trace and the OnStep callback.
+// emit writes a finished step to the trace, then its outcome to the
+// registry's metrics (see record), then calls OnStep. A step whose trace
+// line could not be written leaves the metrics alone.
 func (l *Loop) emit(rec StepRecord) error {
+	outcome := l.outcome
+	l.outcome = nil
 	if l.enc != nil {
 		if err := l.enc.Encode(rec); err != nil {
 			return fmt.Errorf("loop: writing the trace: %w", err)
 		}
+	}
+	if outcome != nil {
+		outcome()
 	}
 	if l.cfg.OnStep != nil {
 		l.cfg.OnStep(rec)
@@ -702,9 +712,15 @@ func (l *Loop) progressed(spec *skills.SkillSpec, p skills.Params, before, after
 	return ia > ib
 }
 
+// record notes the step's outcome for the skill's metrics; emit persists it
+// once the step's trace line is written, so the metrics state, which
+// RecordOutcome writes to disk at once, is never a step ahead of the trace
+// when the process is killed between the two.
 func (l *Loop) record(sk *registry.Skill, success bool, cost float64) {
-	if _, err := l.cfg.Registry.RecordOutcome(sk.Name(), sk.Version(), success, cost); err != nil {
-		l.cfg.Log.Warn().Err(err).Str("skill", sk.Name()).Msg("recording the outcome failed")
+	l.outcome = func() {
+		if _, err := l.cfg.Registry.RecordOutcome(sk.Name(), sk.Version(), success, cost); err != nil {
+			l.cfg.Log.Warn().Err(err).Str("skill", sk.Name()).Msg("recording the outcome failed")
+		}
 	}
 }
 
