@@ -61,6 +61,8 @@ func TestCompleteBadAnswers(t *testing.T) {
 		"no choices":         `{"id":"x","object":"chat.completion","choices":[]}`,
 		"truncated":          `{"id":"x","choices":[{"message":{"content":"hel`,
 		"choices not a list": `{"id":"x","model":"m","choices":{"message":{"content":"hello"}}}`,
+		"content a number":   `{"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":5}}]}`,
+		"index a string":     `{"id":"x","model":"m","choices":[{"index":"0","message":{"role":"assistant","content":"hello"}}]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.Reply{Body: body})

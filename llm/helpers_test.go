@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -106,6 +107,20 @@ type fixture struct {
 
 func newFixture(t *testing.T, cfg llm.Config, opts llm.PlannerOptions, replies ...llmtest.Reply) *fixture {
 	t.Helper()
+	return buildFixture(t, false, cfg, opts, replies...)
+}
+
+// newBubbleFixture is a fixture whose client reaches the fake server in
+// process, for a test that runs the planner inside a testing/synctest
+// bubble (build it outside the bubble). Its waits between retries are real
+// waits, on the bubble's clock.
+func newBubbleFixture(t *testing.T, cfg llm.Config, opts llm.PlannerOptions, replies ...llmtest.Reply) *fixture {
+	t.Helper()
+	return buildFixture(t, true, cfg, opts, replies...)
+}
+
+func buildFixture(t *testing.T, inProcess bool, cfg llm.Config, opts llm.PlannerOptions, replies ...llmtest.Reply) *fixture {
+	t.Helper()
 	srv := llmtest.New(t, replies...)
 	cfg.URL = srv.URL
 	if cfg.Model == "" {
@@ -115,7 +130,12 @@ func newFixture(t *testing.T, cfg llm.Config, opts llm.PlannerOptions, replies .
 	log := zerolog.New(&logs)
 	sl := &sleeps{}
 	env := map[string]string{llm.DefaultKeyEnv: testKey}
-	c, err := llm.NewClient(cfg, llm.Options{Sleep: sl.sleep, Log: log, Getenv: func(k string) string { return env[k] }})
+	copts := llm.Options{Sleep: sl.sleep, Log: log, Getenv: func(k string) string { return env[k] }}
+	if inProcess {
+		copts.Sleep = nil
+		copts.HTTPClient = &http.Client{Transport: srv.Transport()}
+	}
+	c, err := llm.NewClient(cfg, copts)
 	require.NoError(t, err)
 	if opts.Catalog == nil {
 		opts.Catalog, _ = sharedFixture(t)

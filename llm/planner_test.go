@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -315,51 +317,61 @@ func TestRetriesAreBounded(t *testing.T) {
 }
 
 func TestRealRetryAfterWait(t *testing.T) {
-	// The real clock: a tiny Retry-After is waited for, not skipped.
+	// The real timer, on a bubble's clock: a tiny Retry-After is waited
+	// for, not skipped, and no longer than asked.
 	srv := llmtest.New(t, llmtest.RateLimited("0.05"), llmtest.File(t, "testdata/run/02-chop.json"))
-	c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m"}, llm.Options{})
-	require.NoError(t, err)
-	start := time.Now()
-	_, err = c.Complete(context.Background(), "hi")
-	require.NoError(t, err)
-	assert.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m"}, llm.Options{HTTPClient: &http.Client{Transport: srv.Transport()}})
+		require.NoError(t, err)
+		start := time.Now()
+		_, err = c.Complete(context.Background(), "hi")
+		require.NoError(t, err)
+		assert.Equal(t, 50*time.Millisecond, time.Since(start))
+	})
 }
 
 func TestTimeout(t *testing.T) {
-	f := newFixture(t, llm.Config{Timeout: 50 * time.Millisecond}, llm.PlannerOptions{},
+	f := newBubbleFixture(t, llm.Config{Timeout: 50 * time.Millisecond}, llm.PlannerOptions{},
 		llmtest.Slow(5*time.Second, llmtest.File(t, "testdata/run/02-chop.json")))
-	start := time.Now()
-	dec, err := f.plan(t)
-	require.Error(t, err)
-	assert.Less(t, time.Since(start), 3*time.Second)
-	assert.ErrorIs(t, err, llm.ErrTimeout)
-	assert.Contains(t, joined(dec.Trace.Events), "no answer within 50ms")
-	assert.Empty(t, f.sleeps.all(), "a timeout is not retried")
+	g, obs, descs := f.observation(t)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		dec, err := f.planner.Plan(context.Background(), g, obs, descs)
+		require.Error(t, err)
+		assert.Equal(t, 50*time.Millisecond, time.Since(start))
+		assert.ErrorIs(t, err, llm.ErrTimeout)
+		assert.Contains(t, joined(dec.Trace.Events), "no answer within 50ms")
+		assert.Equal(t, 1, dec.Trace.Calls, "a timeout is not retried")
+	})
 }
 
 func TestCancellationReturnsPromptly(t *testing.T) {
-	f := newFixture(t, llm.Config{}, llm.PlannerOptions{},
+	f := newBubbleFixture(t, llm.Config{}, llm.PlannerOptions{},
 		llmtest.Slow(10*time.Second, llmtest.File(t, "testdata/run/02-chop.json")))
 	g, obs, descs := f.observation(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := f.planner.Plan(ctx, g, obs, descs)
-	require.Error(t, err)
-	assert.ErrorIs(t, err, context.Canceled)
-	assert.Less(t, time.Since(start), 3*time.Second)
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		start := time.Now()
+		_, err := f.planner.Plan(ctx, g, obs, descs)
+		require.Error(t, err)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, 50*time.Millisecond, time.Since(start))
+	})
 }
 
 func TestCancelledWhileWaitingToRetry(t *testing.T) {
 	srv := llmtest.New(t, llmtest.RateLimited("10"))
-	c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m"}, llm.Options{})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
-	_, err = c.Complete(ctx, "hi")
-	assert.ErrorIs(t, err, context.Canceled)
-	assert.Less(t, time.Since(start), 3*time.Second)
+	synctest.Test(t, func(t *testing.T) {
+		c, err := llm.NewClient(llm.Config{URL: srv.URL, Model: "m"}, llm.Options{HTTPClient: &http.Client{Transport: srv.Transport()}})
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		start := time.Now()
+		_, err = c.Complete(ctx, "hi")
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, 50*time.Millisecond, time.Since(start))
+	})
 }
 
 func TestServerWithoutToolCallingFallsBackToJSON(t *testing.T) {

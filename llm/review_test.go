@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -198,32 +199,39 @@ func TestTraceRecordsLatency(t *testing.T) {
 }
 
 func TestCancellationIsTraced(t *testing.T) {
-	f := newFixture(t, llm.Config{}, llm.PlannerOptions{},
+	f := newBubbleFixture(t, llm.Config{}, llm.PlannerOptions{},
 		llmtest.Slow(10*time.Second, llmtest.File(t, "testdata/run/02-chop.json")))
 	g, obs, descs := f.observation(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		// Cancel once the model has the request, however long the prompt
-		// took to build on a loaded machine.
-		for len(f.srv.Requests()) == 0 && ctx.Err() == nil {
-			time.Sleep(time.Millisecond)
-		}
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var dec loop.Decision
+		var err error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			dec, err = f.planner.Plan(ctx, g, obs, descs)
+		}()
+		synctest.Wait() // the model has the request and holds its answer back
+		require.Len(t, f.srv.Requests(), 1)
 		cancel()
-	}()
-	dec, err := f.planner.Plan(ctx, g, obs, descs)
-	require.ErrorIs(t, err, context.Canceled)
-	require.NotNil(t, dec.Trace)
-	assert.Contains(t, joined(dec.Trace.Events), "cancelled while waiting for the model")
-	assert.Equal(t, 1, dec.Trace.Calls)
+		<-done
+		require.ErrorIs(t, err, context.Canceled)
+		require.NotNil(t, dec.Trace)
+		assert.Contains(t, joined(dec.Trace.Events), "cancelled while waiting for the model")
+		assert.Equal(t, 1, dec.Trace.Calls)
+	})
 }
 
 func TestTimeoutIsTraced(t *testing.T) {
-	f := newFixture(t, llm.Config{Timeout: 50 * time.Millisecond}, llm.PlannerOptions{},
+	f := newBubbleFixture(t, llm.Config{Timeout: 50 * time.Millisecond}, llm.PlannerOptions{},
 		llmtest.Slow(5*time.Second, llmtest.File(t, "testdata/run/02-chop.json")))
-	dec, err := f.plan(t)
-	require.ErrorIs(t, err, llm.ErrTimeout)
-	assert.Contains(t, joined(dec.Trace.Events), "timeout: chat completion: the model did not answer in time")
+	g, obs, descs := f.observation(t)
+	synctest.Test(t, func(t *testing.T) {
+		dec, err := f.planner.Plan(context.Background(), g, obs, descs)
+		require.ErrorIs(t, err, llm.ErrTimeout)
+		assert.Contains(t, joined(dec.Trace.Events), "timeout: chat completion: the model did not answer in time")
+	})
 }
 
 func TestPreloadedSkillsAreGivenInFull(t *testing.T) {
