@@ -1,7 +1,9 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -92,6 +94,51 @@ func FuzzServerError(f *testing.F) {
 		h.Set("Retry-After-Ms", afterMs)
 		if d := retryAfter(h, time.Now()); d < 0 {
 			t.Fatalf("negative wait %v", d)
+		}
+	})
+}
+
+// roundTripFunc answers every request with what the function returns.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// FuzzCompletionBody: any body a server sends as a chat completion (200) is
+// an answer or an error, never a panic; an error is one line without the
+// key, and a body that is not an object with choices is never an answer.
+func FuzzCompletionBody(f *testing.F) {
+	f.Add(`{"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hello"}}],"usage":{"prompt_tokens":1}}`)
+	f.Add(`{"model":{"x":"y"},"choices":[{"index":0,"message":{"role":"assistant","content":"hello"}}]}`)
+	f.Add(`{"usage":"none","choices":[{"message":{"content":5}}]}`)
+	f.Add(`{"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":"hi"}]}}]}`)
+	f.Add(`{"choices":[{"message":{"tool_calls":[{"id":1,"function":{"name":"finish","arguments":{}}}]}}]}`)
+	f.Add(`{"choices":[]}`)
+	f.Add(`{"choices":[{"message":{"refusal":"no"}}]}`)
+	f.Add(`[]`)
+	f.Add(`{"choices":[{"message":{"content":"hel`)
+	const key = "sk-fuzz-KEY-0123456789abcdef"
+	f.Fuzz(func(t *testing.T, body string) {
+		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+				Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+		})}
+		c, err := NewClient(Config{URL: "http://127.0.0.1:1/v1", Model: "m"}, Options{HTTPClient: hc, Retries: -1,
+			Getenv: func(string) string { return key }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Complete(context.Background(), "hi")
+		if err != nil {
+			if strings.Contains(err.Error(), key) {
+				t.Fatalf("the key in the error: %v", err)
+			}
+			return
+		}
+		var v struct {
+			Choices []json.RawMessage `json:"choices"`
+		}
+		if json.Unmarshal([]byte(body), &v) == nil && len(v.Choices) == 0 {
+			t.Fatalf("an answer without choices was taken: %q", body)
 		}
 	})
 }
