@@ -82,6 +82,8 @@ type Options struct {
 	// Policy chooses versions for planners (default ActiveOnly).
 	Policy Policy
 	// StatePath is the metrics/status state file ("" = keep in memory only).
+	// Temporary files a killed process left beside it (older than a
+	// minute) are removed when the registry is built.
 	StatePath string
 	// Alpha is the moving-average weight (0 = DefaultAlpha).
 	Alpha float64
@@ -180,6 +182,9 @@ func New(specs []*skills.SkillSpec, opts Options) (*Registry, error) {
 	}
 	sort.Strings(r.names)
 	if r.statePath != "" {
+		// A leftover temporary file costs only disk space; one that cannot
+		// be removed is no reason not to start.
+		_, _ = removeStaleTemps(r.statePath)
 		st, err := readState(r.statePath)
 		if err != nil {
 			return nil, err

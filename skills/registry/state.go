@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/skills"
@@ -140,6 +141,56 @@ func (r *Registry) persistLocked(specs ...*skills.SkillSpec) error {
 	return writeFileAtomic(r.statePath, append(data, '\n'))
 }
 
+// tempPrefix starts the name of writeFileAtomic's temporary file beside
+// path.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
+
+// staleTempAge is the age past which a temporary state file is taken for
+// one a killed process left between creating and renaming it: a write takes
+// milliseconds (its fsync, on a slow disk, seconds), so a younger one may be
+// another process's write in flight.
+const staleTempAge = time.Minute
+
+// now is the clock removeStaleTemps judges ages by; tests replace it.
+var now = time.Now
+
+// removeStaleTemps deletes the temporary files beside the state file at path
+// that writeFileAtomic left when the process was killed mid-write (they are
+// never renamed, so nothing else would remove them): regular files named
+// like its temporaries and older than staleTempAge. It returns the names
+// removed and the first failure; the others are still tried.
+func removeStaleTemps(path string) ([]string, error) {
+	dir := filepath.Dir(path)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("registry: listing %s for stale temporary state files: %w", dir, err)
+	}
+	prefix := tempPrefix(path)
+	var removed []string
+	var first error
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now().Sub(info.ModTime()) < staleTempAge {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if first == nil {
+				first = fmt.Errorf("registry: removing the stale temporary state file %s: %w", name, err)
+			}
+			continue
+		}
+		removed = append(removed, name)
+	}
+	return removed, first
+}
+
 // writeData writes the new state into the temporary file; tests replace it
 // to make the write fail half-way (a full disk, an I/O error).
 var writeData = func(f *os.File, data []byte) (int, error) { return f.Write(data) }
@@ -152,7 +203,7 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("registry: state directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
 		return fmt.Errorf("registry: writing state: %w", err)
 	}
