@@ -46,10 +46,10 @@ func TestConformance(t *testing.T) {
 // joined is a client playing on a fresh scripted server.
 func joined(t *testing.T) *Client {
 	t.Helper()
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond})
+	srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: 5 * time.Millisecond}))
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })

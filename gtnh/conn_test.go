@@ -1,7 +1,6 @@
 package gtnh
 
 import (
-	"net"
 	"os"
 	"testing"
 	"time"
@@ -10,12 +9,14 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
 )
 
 // TestReadTimeoutNamesTheSilence: a server that sends nothing within the
 // read timeout ends the read with an error that says so.
 func TestReadTimeoutNamesTheSilence(t *testing.T) {
-	client, server := net.Pipe()
+	client, server := memnet.Pipe()
 	defer server.Close()
 	c := newConn(client, time.Second, zerolog.Nop())
 	defer c.close()

@@ -22,10 +22,10 @@ import (
 // and collecting the drops.
 func TestAgainstTheFakeServer(t *testing.T) {
 	for _, mode := range []fakeserver.RegistryMode{fakeserver.RegistrySingle, fakeserver.RegistryMultipart} {
-		srv, err := fakeserver.New(fakeserver.Options{Registry: mode, TickDuration: 5 * time.Millisecond})
+		srv, err := fakeserver.New(inMemory(fakeserver.Options{Registry: mode, TickDuration: 5 * time.Millisecond}))
 		require.NoError(t, err)
 		defer srv.Close()
-		c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+		c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond,
 			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 		require.NoError(t, err)
 		defer c.Close()
@@ -64,10 +64,10 @@ func rawSections(s *world.Snapshot) int {
 // arrays; the tick loop packs them (CompactPerTick), unless told not to.
 func TestChunksArePackedWhileIdle(t *testing.T) {
 	for _, per := range []int{-1, 0} {
-		srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond})
+		srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: 5 * time.Millisecond}))
 		require.NoError(t, err)
 		defer srv.Close()
-		c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond, CompactPerTick: per,
+		c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond, CompactPerTick: per,
 			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 		require.NoError(t, err)
 		defer c.Close()

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 )
 
@@ -21,17 +22,18 @@ const fastTick = 5 * time.Millisecond
 // fastBackoff retries every few milliseconds.
 var fastBackoff = Backoff{Enabled: true, Initial: 5 * time.Millisecond, Max: 20 * time.Millisecond}
 
-// countingDial dials TCP and counts the attempts (pings included).
+// countingDial dials the in-memory servers and counts the attempts (pings
+// included).
 func countingDial(n *atomic.Int64) Dialer {
 	return func(ctx context.Context, addr string) (net.Conn, error) {
 		n.Add(1)
-		return (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+		return memDial(ctx, addr)
 	}
 }
 
 func fakeClient(t *testing.T, addr string, mutate func(*Config)) *Client {
 	t.Helper()
-	cfg := Config{Address: addr, Username: "Bot", Tick: fastTick, LoginTimeout: 5 * time.Second,
+	cfg := Config{Address: addr, Dial: memDial, Username: "Bot", Tick: fastTick, LoginTimeout: 5 * time.Second,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
 	if mutate != nil {
 		mutate(&cfg)
@@ -45,20 +47,11 @@ func fakeClient(t *testing.T, addr string, mutate func(*Config)) *Client {
 func fakeServer(t *testing.T, o fakeserver.Options) *fakeserver.Server {
 	t.Helper()
 	o.TickDuration = fastTick
-	srv, err := fakeserver.New(o)
+	srv, err := fakeserver.New(inMemory(o))
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
+	t.Cleanup(registerMem(srv))
 	return srv
-}
-
-// freeAddr is an address nothing listens on (until a test starts a server
-// there).
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
 }
 
 // kick kicks the player once the server has it in play.
@@ -171,9 +164,10 @@ func TestModListIsReadAgainAfterAReconnect(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			addr := freeAddr(t)
-			old, err := fakeserver.New(fakeserver.Options{Addr: addr, TickDuration: fastTick})
+			old, err := fakeserver.New(inMemory(fakeserver.Options{Addr: addr, TickDuration: fastTick}))
 			require.NoError(t, err)
 			defer old.Close()
+			defer registerMem(old)()
 			c := fakeClient(t, addr, func(cfg *Config) {
 				cfg.Reconnect = fastBackoff
 				if configured {
@@ -203,7 +197,7 @@ func TestModListIsReadAgainAfterAReconnect(t *testing.T) {
 // ends with the kick the reader then reads. With no reader to end it, the
 // write error ends the session after the grace period.
 func TestAFailedWriteLetsTheReaderGiveTheReason(t *testing.T) {
-	a, b := net.Pipe()
+	a, b := memnet.Pipe()
 	defer b.Close()
 	s := newSession(nil, newConn(a, time.Second, zerolog.Nop()), nil, "")
 	writeErr := errors.New("writing Player: broken pipe")

@@ -18,13 +18,13 @@ import (
 // the second connection come 300 ms late).
 func TestObserveWaitsForTheRejoin(t *testing.T) {
 	const tick = 5 * time.Millisecond
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick,
+	srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: tick,
 		// The first connection gets five Map Chunk Bulks; the second
 		// connection's first one is held back.
-		Faults: fakeserver.Faults{StallAt: fakeserver.StageChunks, Skip: 5, Once: true, StallFor: 300 * time.Millisecond}})
+		Faults: fakeserver.Faults{StallAt: fakeserver.StageChunks, Skip: 5, Once: true, StallFor: 300 * time.Millisecond}}))
 	require.NoError(t, err)
 	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: tick,
 		Reconnect: Backoff{Enabled: true, Initial: 5 * time.Millisecond, Max: 20 * time.Millisecond},
 		Log:       zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)

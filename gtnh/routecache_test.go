@@ -93,10 +93,10 @@ func TestMoveToSharesTheRouteCache(t *testing.T) {
 			wall = append(wall, fakeserver.Block{X: wallX, Y: y, Z: z, Name: "minecraft:stone"})
 		}
 	}
-	srv, err := fakeserver.New(fakeserver.Options{ViewRadius: 3, TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}, Blocks: wall})
+	srv, err := fakeserver.New(inMemory(fakeserver.Options{ViewRadius: 3, TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}, Blocks: wall}))
 	require.NoError(t, err)
 	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: time.Millisecond,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: time.Millisecond,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer c.Close()

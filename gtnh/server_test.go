@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -83,7 +84,7 @@ func (n *pipeNet) dial(ctx context.Context, addr string) (net.Conn, error) {
 	}
 	script := n.scripts[n.dials]
 	n.dials++
-	client, server := net.Pipe()
+	client, server := memnet.Pipe()
 	sc := &serverConn{t: n.t, mc: mcnet.WrapConn(server), sock: server, in: make(chan proto17.Packet, 4096), done: make(chan struct{})}
 	n.wg.Add(1)
 	go func() {

@@ -38,10 +38,10 @@ func TestWalkingOverPartialBlocks(t *testing.T) {
 			blocks = append(blocks, fakeserver.Block{X: 11, Y: 64, Z: z, Name: "minecraft:fence"})
 		}
 	}
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}, Blocks: blocks})
+	srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{}, Blocks: blocks}))
 	require.NoError(t, err)
 	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer c.Close()
@@ -146,12 +146,12 @@ func TestBodyStepsUpHalfABlock(t *testing.T) {
 // TestPlaceOnAFence: a fence (or a slab) has faces to place against, though
 // it is no full block.
 func TestPlaceOnAFence(t *testing.T) {
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{},
+	srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: 5 * time.Millisecond, Trees: []fakeserver.Tree{},
 		Blocks:    []fakeserver.Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:fence"}, {X: 8, Y: 64, Z: 10, Name: "minecraft:stone_slab"}},
-		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:dirt", Count: 4}}})
+		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:dirt", Count: 4}}}))
 	require.NoError(t, err)
 	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer c.Close()
@@ -168,12 +168,12 @@ func TestPlaceOnAFence(t *testing.T) {
 // TestBreakWithoutHarvestSaysSo: a block the held tool cannot harvest
 // breaks (slowly) with nothing to collect, and the result says so.
 func TestBreakWithoutHarvestSaysSo(t *testing.T) {
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 2 * time.Millisecond, Trees: []fakeserver.Tree{},
+	srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: 2 * time.Millisecond, Trees: []fakeserver.Tree{},
 		Blocks:    []fakeserver.Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:iron_ore"}, {X: 10, Y: 65, Z: 8, Name: "minecraft:iron_ore"}},
-		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}, {Slot: 37, Name: "minecraft:stone_pickaxe", Count: 1}}})
+		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}, {Slot: 37, Name: "minecraft:stone_pickaxe", Count: 1}}}))
 	require.NoError(t, err)
 	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 2 * time.Millisecond, NoCollectDrops: true,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 2 * time.Millisecond, NoCollectDrops: true,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer c.Close()

@@ -32,10 +32,10 @@ func steamAgeServer(t *testing.T, neid bool, mutate func(*fakeserver.Options)) (
 	if mutate != nil {
 		mutate(&o)
 	}
-	srv, err := fakeserver.New(o)
+	srv, err := fakeserver.New(inMemory(o))
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
@@ -224,10 +224,10 @@ func TestUnknownGregTechVersionIsSkipped(t *testing.T) {
 	o := fakeserver.Options{TickDuration: 5 * time.Millisecond,
 		Mods: append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: "5.09.52.24"})}
 	fakeserver.SteamAge(&o)
-	srv, err := fakeserver.New(o)
+	srv, err := fakeserver.New(inMemory(o))
 	require.NoError(t, err)
 	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond, Log: zerolog.New(logs).Level(zerolog.WarnLevel)})
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond, Log: zerolog.New(logs).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer c.Close()
 	require.NoError(t, c.Open(context.Background()))
@@ -626,10 +626,10 @@ func TestOresFromMetadata(t *testing.T) {
 	o := fakeserver.Options{TickDuration: 5 * time.Millisecond,
 		Mods: append(fakeserver.WithoutMod(fakeserver.DefaultMods(), "gregtech"), proto17.ModInfo{ModID: "gregtech", Version: gt52})}
 	fakeserver.SteamAge(&o)
-	srv, err := fakeserver.New(o)
+	srv, err := fakeserver.New(inMemory(o))
 	require.NoError(t, err)
 	defer srv.Close()
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: 5 * time.Millisecond, Log: zerolog.New(logs).Level(zerolog.WarnLevel)})
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 5 * time.Millisecond, Log: zerolog.New(logs).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer c.Close()
 	require.NoError(t, c.Open(context.Background()))

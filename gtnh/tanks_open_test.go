@@ -469,10 +469,10 @@ func TestAnswerWaitsAtLeastASecond(t *testing.T) {
 func TestAnswerWaitsItsTicksOnASlowTick(t *testing.T) {
 	const tick = 25 * time.Millisecond // answerTicks: 1.5 s
 	require.Greater(t, answerTicks*tick, minAnswerWait)
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: 5 * time.Millisecond})
+	srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: 5 * time.Millisecond}))
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
-	c, err := New(Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
+	c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: tick,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })

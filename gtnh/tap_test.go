@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 )
 
@@ -134,7 +134,7 @@ func TestTapSeesDecryptedFramesAndNoToken(t *testing.T) {
 // a read that times out, is not reported (the buffer then holds the
 // previous frame or a part).
 func TestTapSeesWholeFramesOnly(t *testing.T) {
-	client, server := net.Pipe()
+	client, server := memnet.Pipe()
 	c := newConn(client, time.Second, zerolog.Nop())
 	tap := &captureTap{loginDone: true}
 	c.startTap(tap, TapConnection{})

@@ -21,10 +21,10 @@ func joinedClient(t *testing.T, o fakeserver.Options, configure ...func(*Config)
 	if o.TickDuration == 0 {
 		o.TickDuration = 5 * time.Millisecond
 	}
-	srv, err := fakeserver.New(o)
+	srv, err := fakeserver.New(inMemory(o))
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
-	cfg := Config{Address: srv.Addr(), Username: "Bot", Tick: o.TickDuration,
+	cfg := Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: o.TickDuration,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
 	for _, f := range configure {
 		f(&cfg)

@@ -167,8 +167,9 @@ type Options struct {
 	// MOTD is the server description.
 	MOTD string
 	// Addr is the address to listen on (default "127.0.0.1:0", a free
-	// port). Tests of reconnecting close a server and start another on
-	// the same address.
+	// port), or PipeAddr to listen in memory (clients connect with
+	// Server.Dial). Tests of reconnecting close a server and start another
+	// on the same address.
 	Addr string
 
 	// Registry is how the id registry is sent; PartSize is the size of one

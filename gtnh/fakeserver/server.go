@@ -195,7 +195,7 @@ func New(o Options) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr)
 	if err != nil {
 		return nil, fmt.Errorf("fakeserver: %w", err)
 	}
@@ -275,7 +275,7 @@ func (s *Server) Restart(downtime time.Duration) error {
 	time.Sleep(downtime)
 	var err error
 	for try := 0; try < 50; try++ { // the port can stay busy for a moment
-		if ln, err = net.Listen("tcp", s.addr); err == nil {
+		if ln, err = listen(s.addr); err == nil {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
