@@ -9,6 +9,8 @@
 //	agent ping HOST[:PORT]         show a GTNH server's MOTD, version, players and mods
 //	agent skills list|describe|validate|load|select|lint|inject
 //	agent packs list
+//	agent version                  the module version and source revision (also --version)
+//	agent help [COMMAND]           a command's usage and flags (also COMMAND --help)
 //
 // Every command reads the shipped configuration embedded in the binary unless
 // --config DIR names a directory with skills/ and skill_packs/, loaded and

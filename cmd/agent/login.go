@@ -11,8 +11,10 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh/msauth"
 )
 
-const loginUsage = `login [--client-id ID] [--cache FILE] [--config-file FILE] [--force]
-       logout [--cache FILE] [--config-file FILE]`
+const (
+	loginUsage  = `login [--client-id ID] [--cache FILE] [--config-file FILE] [--force]`
+	logoutUsage = `logout [--cache FILE] [--config-file FILE]`
+)
 
 // Environment variables of the Microsoft sign-in. The four *_URL ones point
 // the sign-in at other services (a local fake in tests); they are not meant
@@ -28,7 +30,11 @@ const (
 
 // accountCmd runs `agent login` and `agent logout`.
 func accountCmd(e *env, name string, args []string) error {
-	fs := newFlagSet(e, name, loginUsage)
+	usage := loginUsage
+	if name == "logout" {
+		usage = logoutUsage
+	}
+	fs := newFlagSet(e, name, usage)
 	clientID := fs.String("client-id", "", "Azure application (client) id (default: $"+envClientID+", then server.auth.client_id)")
 	cache := fs.String("cache", "", "token cache file (default: $"+envCache+", then server.auth.token_cache, then the user config directory)")
 	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
@@ -41,7 +47,7 @@ func accountCmd(e *env, name string, args []string) error {
 		return err
 	}
 	if len(pos) != 0 {
-		return usagef("%s: unexpected arguments %q\nusage: agent %s", name, pos, loginUsage)
+		return usagef("%s: unexpected arguments %q\nusage: agent %s", name, pos, usage)
 	}
 	acfg, err := loadAgentConfig(*configFile)
 	if err != nil {

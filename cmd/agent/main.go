@@ -87,6 +87,8 @@ commands:
   skills inject [--preload a,b] [--tech-state T]
                               print the skills part of a planner's system prompt
   packs list [--json]         list the skill packs and their tier gates
+  version                     show the module version and source revision (also --version)
+  help [COMMAND [SUBCOMMAND]] show a command's usage and flags (also COMMAND --help)
 
 With no command, agent runs the embedded scenario (a forest beside a small
 steam-age base) with the goal "` + defaultGoal + `".
@@ -97,8 +99,9 @@ Exit codes: 0 success (goal met); 1 failure (goal not met, the server ended
 the run, skills validate or lint found problems); 2 the command cannot start
 (usage, unknown names, unreadable or invalid files, a missing or invalid
 configuration); 130 interrupted (Ctrl-C; a second Ctrl-C exits at once).
-Common flags: --config DIR (default: the configuration embedded in the binary),
---state FILE (registry state with learned metrics).`
+Common flags: --config DIR (a directory whose skills and packs are added to the
+shipped ones), --state FILE (registry state with learned metrics), --log-level
+debug|info|warn|error (default warn), -v (debug). The reference is docs/cli.md.`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr, log: newLogger(stderr)}
@@ -134,89 +137,6 @@ func newLogger(w io.Writer) zerolog.Logger {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
 	}
 	return zerolog.New(w).With().Timestamp().Str("component", "cli").Logger().Level(zerolog.WarnLevel)
-}
-
-func dispatch(e *env, args []string) error {
-	if len(args) == 0 {
-		return runCmd(e, nil)
-	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprintln(e.stdout, topUsage)
-		return nil
-	case "run":
-		return runCmd(e, args[1:])
-	case "ping":
-		return pingCmd(e, args[1:])
-	case "login", "logout":
-		return accountCmd(e, args[0], args[1:])
-	case "replay":
-		return replayCmd(e, args[1:])
-	case "serve":
-		return serveCmd(e, args[1:])
-	case "mcp":
-		return mcpCmd(e, args[1:])
-	case "skills":
-		if len(args) < 2 {
-			return usagef("skills: missing subcommand (list, describe, validate, load, select, lint, inject)\n\n%s", topUsage)
-		}
-		switch args[1] {
-		case "list":
-			return skillsList(e, args[2:])
-		case "describe":
-			return skillsDescribe(e, args[2:])
-		case "validate":
-			return skillsValidate(e, args[2:])
-		case "load":
-			return skillsLoad(e, args[2:])
-		case "select":
-			return skillsSelect(e, args[2:])
-		case "lint":
-			return skillsLint(e, args[2:])
-		case "inject":
-			return skillsInject(e, args[2:])
-		}
-		return usagef("skills: unknown subcommand %q (list, describe, validate, load, select, lint, inject)", args[1])
-	case "packs":
-		if len(args) < 2 || args[1] != "list" {
-			return usagef("packs: expected `packs list`")
-		}
-		return packsList(e, args[2:])
-	}
-	return usagef("unknown command %q\n\n%s", args[0], topUsage)
-}
-
-// parseFlags parses flags that may come before, between or after positional
-// arguments, returning the positionals.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usagef("%s: %v", fs.Name(), err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-func newFlagSet(e *env, name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: agent %s\n", usage)
-		fs.PrintDefaults()
-	}
-	return fs
 }
 
 // configFlags are shared by the commands that load a registry.
