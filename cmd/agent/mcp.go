@@ -118,12 +118,12 @@ func mcpCmd(e *env, args []string) error {
 	}
 	var trace io.Writer
 	if *traceFile != "" {
-		f, err := os.Create(*traceFile)
+		f, err := createTrace(*traceFile)
 		if err != nil {
 			return usagef("mcp: %v", err)
 		}
 		defer f.Close()
-		trace = f // unbuffered: one write per finished step, as agent run
+		trace = f
 	}
 	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: body.conn(), Goal: goal, Packs: packs, Trace: trace, Log: e.log})
 	if err != nil {

@@ -248,14 +248,11 @@ func runCmd(e *env, args []string) error {
 
 	var trace io.Writer
 	if *traceFile != "" {
-		f, err := os.Create(*traceFile)
+		f, err := createTrace(*traceFile)
 		if err != nil {
 			return usagef("run: %v", err)
 		}
 		defer f.Close()
-		// Unbuffered: the loop encodes each step into one line and writes
-		// it with one call, so the file holds every finished step, whole,
-		// even when the process is killed or the connection drops.
 		trace = f
 	}
 	if *plannerCmd != "" || remotePlanner {

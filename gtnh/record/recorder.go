@@ -63,9 +63,10 @@ func NewRecorder(w io.Writer, opts RecorderOptions) (*Recorder, error) {
 }
 
 // Create records into a new file (replacing one that exists); Close closes
-// it.
+// it. A new file is readable and writable by its owner only, as the metrics
+// state is: a recording holds everything the server sent.
 func Create(path string, opts RecorderOptions) (*Recorder, error) {
-	f, err := os.Create(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
