@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
@@ -49,7 +50,14 @@ type Options struct {
 	// Version is reported to clients (default: the module version of the
 	// binary).
 	Version string
+	// SkillPoll is how often Run looks at the knowledge skills' directories
+	// for skills added, removed or edited on disk (default 2 s; negative:
+	// never). See WatchSkills.
+	SkillPoll time.Duration
 }
+
+// DefaultSkillPoll is Options.SkillPoll's default.
+const DefaultSkillPoll = 2 * time.Second
 
 // Server is an MCP server over one body. Build it with New, then serve
 // with Run (or connect transports to MCP()).
@@ -60,14 +68,15 @@ type Server struct {
 	goal  string
 	log   zerolog.Logger
 	srv   *mcp.Server
+	poll  time.Duration
 
 	// mu serializes what touches the body and the loop: one invocation or
 	// observation at a time, and the catalog sync that follows it.
 	mu        sync.Mutex
 	loop      *loop.Loop
 	tier      string
-	tools     map[string]string // mounted skill tools: name -> signature
-	resources map[string]bool   // mounted resource URIs
+	tools     map[string]string      // mounted skill tools: name -> signature
+	resources map[string]resourceRef // mounted resources by URI
 }
 
 // New checks the body (every action the enabled skills can emit must be
@@ -100,7 +109,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s := &Server{
 		cat: opts.Catalog, reg: reg, packs: packs, goal: opts.Goal.Text,
 		log: opts.Log.With().Str("component", "mcp").Logger(), loop: l,
-		tools: map[string]string{}, resources: map[string]bool{},
+		tools: map[string]string{}, resources: map[string]resourceRef{}, poll: opts.SkillPoll,
+	}
+	if s.poll == 0 {
+		s.poll = DefaultSkillPoll
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "gtnh-agent", Title: "GTNH agent", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -129,11 +141,27 @@ The skill tools follow the tech tier: when the tier changes, the tool list chang
 func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves one client on the transport until it disconnects (nil, or the
-// reason the connection broke) or ctx ends (ctx.Err()).
+// reason the connection broke) or ctx ends (ctx.Err()). Meanwhile it
+// watches the knowledge skills' directories every Options.SkillPoll (see
+// WatchSkills).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	ss, err := s.srv.Connect(ctx, t, nil)
 	if err != nil {
 		return err
+	}
+	if s.poll > 0 {
+		wctx, cancel := context.WithCancel(ctx)
+		tick := time.NewTicker(s.poll)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.WatchSkills(wctx, tick.C)
+		}()
+		defer func() {
+			cancel()
+			tick.Stop()
+			<-done
+		}()
 	}
 	// The end of ctx (Ctrl-C, SIGTERM) is an ordinary end of a server, not
 	// an error to log.
@@ -144,6 +172,46 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 		return ctx.Err()
 	}
 	return err
+}
+
+// WatchSkills picks up knowledge skills added, removed or edited on disk
+// while the server runs: on every tick it compares the library's directory
+// stamp (Library.Stamp: a few stats per skill) with the last one, and when
+// it moved, refreshes the library and mounts the resources to match; the
+// SDK tells the client with a resources list-changed notification (and a
+// tools one when a skill's tool changed). It returns when ctx ends or ticks
+// closes. Run calls it; a server connected some other way (MCP()) calls it
+// with its own ticker.
+func (s *Server) WatchSkills(ctx context.Context, ticks <-chan time.Time) {
+	lib := s.cat.Library
+	if lib == nil {
+		return
+	}
+	last := lib.Stamp()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-ticks:
+			if !ok {
+				return
+			}
+		}
+		stamp := lib.Stamp()
+		if stamp == last {
+			continue
+		}
+		last = stamp
+		lib.Refresh()
+		s.mu.Lock()
+		err := s.sync(s.tier)
+		s.mu.Unlock()
+		if err != nil {
+			s.log.Warn().Err(err).Msg("skills changed on disk; the tools and resources were not updated")
+			continue
+		}
+		s.log.Info().Int("knowledge_skills", len(lib.Skills())).Msg("skills changed on disk; refreshed")
+	}
 }
 
 // sync mounts the skill tools and resources of the catalog at a tier and
@@ -189,11 +257,11 @@ func (s *Server) sync(tier string) error {
 		s.srv.RemoveResources(gone...)
 	}
 	for _, uri := range slices.Sorted(maps.Keys(wantRes)) {
-		if s.resources[uri] {
+		ref := wantRes[uri]
+		if old, ok := s.resources[uri]; ok && old == ref {
 			continue
 		}
-		s.resources[uri] = true
-		ref := wantRes[uri]
+		s.resources[uri] = ref
 		s.srv.AddResource(&mcp.Resource{URI: uri, Name: ref.title, Description: ref.desc, MIMEType: mimeType(ref.path)},
 			s.resourceHandler(ref))
 	}

@@ -48,6 +48,7 @@ type session struct {
 	t       *testing.T
 	seen    map[string]bool // notifications received and not yet waited for
 	sim     *sim.Sim
+	srv     *mcpserver.Server
 	cs      *mcp.ClientSession
 	changed chan string // "tools" or "resources", per list-changed notification
 }
@@ -83,7 +84,7 @@ func connectOpts(t *testing.T, opts mcpserver.Options, w *sim.Sim) *session {
 	ctx := context.Background()
 	srv, err := mcpserver.New(ctx, opts)
 	require.NoError(t, err)
-	s := &session{t: t, sim: w, changed: make(chan string, 64), seen: map[string]bool{}}
+	s := &session{t: t, sim: w, srv: srv, changed: make(chan string, 64), seen: map[string]bool{}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { s.changed <- "tools" },
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { s.changed <- "resources" },
@@ -707,4 +708,84 @@ func TestArgumentsBound(t *testing.T) {
 	after := structured[mcpserver.Observation](t, s.call("observe", nil))
 	assert.Equal(t, before.Tick, after.Tick, "nothing ran")
 	assert.NotContains(t, trace.String(), "aaaaaaaa", "nothing refused by the bound reached the trace")
+}
+
+// TestWatchSkillsPicksUpChangesOnDisk: a knowledge skill directory added
+// to, edited in or removed from a custom source while the server runs is
+// picked up on the next tick, and the client is told the resources changed;
+// a tick with nothing changed on disk refreshes nothing.
+func TestWatchSkillsPicksUpChangesOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	cat := shippedCatalog(t)
+	_, err := cat.Library.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: dir, ReadOnly: true})
+	require.NoError(t, err)
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	var logs syncbuf.Buffer
+	s := connectOpts(t, mcpserver.Options{Catalog: cat, Conn: ipc.InProcess(w), Log: zerolog.New(&logs), Version: "test", SkillPoll: -1}, w)
+	ticks := make(chan time.Time)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.srv.WatchSkills(ctx, ticks)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	// tick hands the watcher a tick and waits until it has dealt with it
+	// (the next tick is only taken once the last is done).
+	tick := func() {
+		ticks <- time.Time{}
+		ticks <- time.Time{}
+	}
+	refreshes := func() int { return strings.Count(logs.String(), "skills changed on disk; refreshed") }
+	names := func() []string {
+		var out []string
+		for _, sk := range structured[mcpserver.SkillsList](t, s.call("list_skills", nil)).Skills {
+			out = append(out, sk.Name)
+		}
+		return out
+	}
+
+	tick()
+	assert.Zero(t, refreshes(), "nothing changed on disk")
+	assert.NotContains(t, s.resources(), "skill://field-notes")
+	s.drain()
+
+	skill := filepath.Join(dir, "field-notes")
+	require.NoError(t, os.MkdirAll(skill, 0o755))
+	md := filepath.Join(skill, "SKILL.md")
+	require.NoError(t, os.WriteFile(md, []byte("---\nname: field-notes\ndescription: Notes taken in the field about trees and ovens, for testing the watch.\nmetadata:\n  version: 1.0.0\n---\n\n# Field notes\n\nOaks first.\n"), 0o644))
+	tick()
+	s.waitChanged("resources")
+	assert.Equal(t, 1, refreshes())
+	assert.Contains(t, s.resources(), "skill://field-notes")
+	assert.Contains(t, names(), "field-notes")
+	assert.Contains(t, textOf(s.call("load_skill", map[string]any{"name": "field-notes"})), "Oaks first.")
+
+	// Edited in place: the new text is served, the resource describes it.
+	require.NoError(t, os.WriteFile(md, []byte("---\nname: field-notes\ndescription: Notes on birches and oaks, taken in the field, for testing the watch.\nmetadata:\n  version: 1.0.0\n---\n\n# Field notes\n\nBirches first, then oaks.\n"), 0o644))
+	tick()
+	s.waitChanged("resources")
+	assert.Equal(t, 2, refreshes())
+	assert.Contains(t, textOf(s.call("load_skill", map[string]any{"name": "field-notes"})), "Birches first")
+	for r, err := range s.cs.Resources(context.Background(), nil) {
+		require.NoError(t, err)
+		if r.URI == "skill://field-notes" {
+			assert.Contains(t, r.Description, "birches")
+		}
+	}
+	tick()
+	assert.Equal(t, 2, refreshes(), "nothing changed since")
+
+	s.drain()
+	require.NoError(t, os.RemoveAll(skill))
+	tick()
+	s.waitChanged("resources")
+	assert.NotContains(t, s.resources(), "skill://field-notes")
+	assert.NotContains(t, names(), "field-notes")
+
+	close(ticks)
+	<-done
 }
