@@ -47,6 +47,8 @@ func serveCmd(e *env, args []string) error {
 	listen := fs.String("listen", "", "address to listen on: unix:///path, tcp://127.0.0.1:PORT or stdio")
 	tokenFile := fs.String("token-file", "", "file holding the token every connection must present")
 	maxMessage := fs.Int("max-message", wire.DefaultMaxMessage, "largest message in bytes, in and out")
+	maxConns := fs.Int("max-conns", remote.DefaultMaxConns, "most connections open at once; past it one that has not said hello makes room, or the new one is refused")
+	writeTimeout := fs.Duration("write-timeout", remote.DefaultWriteTimeout, "drop a client that does not read a message within this long")
 	serverAddr := fs.String("server", "", "GTNH server (host:port) for --body server")
 	username := fs.String("username", "", "player name for --body server")
 	configFile := fs.String("config-file", "", "agent config file for --body server (default: "+defaultConfigFile+" when present)")
@@ -64,6 +66,12 @@ func serveCmd(e *env, args []string) error {
 	if *maxMessage < minServeMessage {
 		return usagef("serve: --max-message must be at least %d bytes (a chunk column of blocks must fit)", minServeMessage)
 	}
+	if *maxConns < 1 {
+		return usagef("serve: --max-conns must be at least 1, got %d", *maxConns)
+	}
+	if *writeTimeout <= 0 {
+		return usagef("serve: --write-timeout must be positive, got %s", *writeTimeout)
+	}
 	if *listen == "" {
 		return usagef("serve: --listen ADDR is required (unix:///path, tcp://127.0.0.1:PORT or stdio)")
 	}
@@ -71,8 +79,8 @@ func serveCmd(e *env, args []string) error {
 	switch *protocol {
 	case "ndjson":
 	case "origin":
-		if stdio || *tokenFile != "" || set["max-message"] {
-			return usagef("serve: --protocol origin listens on loopback TCP only, with no --token-file or --max-message")
+		if stdio || *tokenFile != "" || set["max-message"] || set["max-conns"] || set["write-timeout"] {
+			return usagef("serve: --protocol origin listens on loopback TCP only, with no --token-file, --max-message, --max-conns or --write-timeout")
 		}
 		if *idleTimeout < 0 {
 			return usagef("serve: --idle-timeout must be 0 (never) or more, got %v", *idleTimeout)
@@ -173,7 +181,7 @@ func serveCmd(e *env, args []string) error {
 		return origin.Serve(ctx, ln, body, origin.Options{Log: &e.log, IdleTimeout: originIdle(*idleTimeout)})
 	}
 	srv, err := remote.NewServer(remote.ServerOptions{Body: body, Token: token, MaxMessage: *maxMessage,
-		Catalog: registryCatalog(reg), Log: e.log})
+		MaxConns: *maxConns, WriteTimeout: *writeTimeout, Catalog: registryCatalog(reg), Log: e.log})
 	if err != nil {
 		return err
 	}
@@ -190,7 +198,7 @@ func serveCmd(e *env, args []string) error {
 		case <-ctx.Done():
 		case <-done:
 		}
-		srv.Close()
+		closeWithin(e, srv, shutdownGrace)
 		return nil
 	}
 	l, err := wire.Listen(addr, wire.ListenOptions{Authenticated: token != ""})
@@ -205,11 +213,31 @@ func serveCmd(e *env, args []string) error {
 	case <-ctx.Done():
 	case err = <-served:
 	}
-	srv.Close()
+	closeWithin(e, srv, shutdownGrace)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// shutdownGrace is how long a stopping serve waits for its connections to
+// end: requests are cancelled at once and the bodies stop within a slice of
+// game time, so this is only reached by something stuck.
+const shutdownGrace = 1500 * time.Millisecond
+
+// closeWithin closes the server, waiting at most grace for its connections
+// to end: Ctrl-C or SIGTERM ends the process in every state.
+func closeWithin(e *env, srv *remote.Server, grace time.Duration) {
+	closed := make(chan struct{})
+	go func() {
+		srv.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(grace):
+		e.log.Warn().Dur("waited", grace).Msg("connections did not end in time; stopping anyway")
+	}
 }
 
 // readToken reads a token file: its first line, without surrounding space.

@@ -10,17 +10,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // waitServing waits for agent serve's "serving … on ADDR" line and
@@ -147,6 +153,9 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"run", "--token-file", "x"}, "--token-file needs --body"},
 		{[]string{"serve", "--listen", "stdio", "--token-file", "x"}, "--token-file is for sockets"},
 		{[]string{"serve", "--listen", "stdio", "--max-message", "1000"}, "--max-message must be at least"},
+		{[]string{"serve", "--listen", "stdio", "--max-conns", "0"}, "--max-conns must be at least 1, got 0"},
+		{[]string{"serve", "--listen", "stdio", "--write-timeout", "0s"}, "--write-timeout must be positive, got 0s"},
+		{[]string{"serve", "--protocol", "origin", "--listen", "tcp://127.0.0.1:0", "--max-conns", "4"}, "loopback TCP only"},
 		{[]string{"serve", "--protocol", "orign", "--listen", "tcp://127.0.0.1:0"}, `did you mean "origin"`},
 		{[]string{"serve", "--protocol", "origin", "--listen", "stdio"}, "loopback TCP only"},
 		{[]string{"serve", "--protocol", "origin", "--listen", "tcp://127.0.0.1:0", "--token-file", "x"}, "loopback TCP only"},
@@ -325,4 +334,64 @@ func TestServeOriginIdleTimeout(t *testing.T) {
 func TestOriginIdle(t *testing.T) {
 	assert.Negative(t, originIdle(0), "--idle-timeout 0 is never")
 	assert.Equal(t, 90*time.Second, originIdle(90*time.Second))
+}
+
+// stuck is a body whose actions ignore cancellation until released.
+type stuck struct {
+	started, release chan struct{}
+}
+
+func (b stuck) Info() ipc.Info { return ipc.Info{Name: "stuck", Supports: action.Kinds()} }
+func (b stuck) Observe(context.Context) (*world.Snapshot, error) {
+	return &world.Snapshot{Inventory: world.NewInventory()}, nil
+}
+func (b stuck) Execute(context.Context, action.Action) ipc.Result {
+	close(b.started)
+	<-b.release
+	return ipc.Result{Code: ipc.OK, Ticks: 1}
+}
+
+// pipeListener accepts the pipe ends it is handed.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+func (l *pipeListener) Close() error   { l.once.Do(func() { close(l.done) }); return nil }
+func (l *pipeListener) Addr() net.Addr { return &net.UnixAddr{Name: "pipe", Net: "unix"} }
+
+// TestCloseWithin: a stopping serve waits for its connections at most its
+// grace time, even for a body that does not honour cancellation.
+func TestCloseWithin(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs syncbuf.Buffer
+		e := &env{stdout: io.Discard, stderr: io.Discard, log: zerolog.New(&logs)}
+		body := stuck{started: make(chan struct{}), release: make(chan struct{})}
+		srv, err := remote.NewServer(remote.ServerOptions{Body: body, Poll: -1})
+		require.NoError(t, err)
+		l := &pipeListener{conns: make(chan net.Conn, 1), done: make(chan struct{})}
+		go srv.Serve(l)
+		client, server := net.Pipe()
+		l.conns <- server
+		go io.Copy(io.Discard, client)
+		_, err = client.Write([]byte(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"agent"}}` + "\n" +
+			`{"v":1,"id":2,"type":"execute","payload":{"type":"wait","ticks":1}}` + "\n"))
+		require.NoError(t, err)
+		<-body.started
+		start := time.Now()
+		closeWithin(e, srv, shutdownGrace)
+		assert.Equal(t, shutdownGrace, time.Since(start), "waited its grace, no more")
+		assert.Contains(t, logs.String(), "connections did not end in time")
+		close(body.release)
+		client.Close()
+	})
 }
