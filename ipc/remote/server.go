@@ -46,9 +46,35 @@ type ServerOptions struct {
 	// HelloTimeout closes a connection that has not said hello by then
 	// (0: 10 s).
 	HelloTimeout time.Duration
+	// MaxConns bounds the open connections (0: DefaultMaxConns). When the
+	// server is full, a new connection takes the place of the oldest one
+	// that has not said hello yet; when every one has, the new one is
+	// told the server is full and closed.
+	MaxConns int
+	// ReplyBudget bounds the bytes of one connection's replies being
+	// prepared or sent (0: twice MaxMessage; at least MaxMessage). A
+	// query takes MaxMessage of it before it runs and gives back what its
+	// reply does not need; a request finding the budget taken waits.
+	ReplyBudget int
+	// WriteTimeout bounds the writing of one message (0:
+	// DefaultWriteTimeout): a client that does not read it by then is
+	// dropped, with a disconnect event saying why when one can be sent.
+	WriteTimeout time.Duration
 	// Log receives connection-level messages.
 	Log zerolog.Logger
 }
+
+// Defaults of ServerOptions.
+const (
+	// DefaultMaxConns is the default connection limit: a body serves an
+	// agent and a few observers, and each connection past hello may hold
+	// a message being read and twice that in replies (12 MiB at the
+	// default message limit).
+	DefaultMaxConns = 16
+	// DefaultWriteTimeout is the default time a client has to read one
+	// message: 4 MiB in 10 s is slower than any local reader that reads.
+	DefaultWriteTimeout = 10 * time.Second
+)
 
 // Server exposes an ipc.Body over the wire protocol: it answers hello,
 // execute, observe and the world queries, and sends events to the
@@ -65,8 +91,12 @@ type Server struct {
 	watch   *watcher
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
+	seq     uint64
 	lns     []net.Listener
 	closing bool
+	// fullLog logs refused connections, a few every ten seconds: a flood
+	// of them must not flood the log.
+	fullLog zerolog.Logger
 }
 
 // NewServer checks the options and returns a server; start it with Serve
@@ -88,9 +118,20 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	if opts.Poll == 0 {
 		opts.Poll = 50 * time.Millisecond
 	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
+	if opts.ReplyBudget <= 0 {
+		opts.ReplyBudget = 2 * opts.MaxMessage
+	}
+	opts.ReplyBudget = max(opts.ReplyBudget, opts.MaxMessage)
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{opts: opts, log: opts.Log.With().Str("component", "ipc-server").Logger(),
-		ctx: ctx, cancel: cancel, conns: map[*conn]struct{}{}}
+	log := opts.Log.With().Str("component", "ipc-server").Logger()
+	s := &Server{opts: opts, log: log, ctx: ctx, cancel: cancel, conns: map[*conn]struct{}{},
+		fullLog: log.Sample(&zerolog.BurstSampler{Burst: 5, Period: 10 * time.Second})}
 	s.queries = Queries{Observe: opts.Body.Observe, Catalog: opts.Catalog}
 	s.watch = newWatcher(s)
 	return s, nil
@@ -130,7 +171,9 @@ func (s *Server) Serve(l net.Listener) error {
 }
 
 // ServeConn serves one connection (a socket, or a child's stdin and
-// stdout) until it ends or the server closes; it closes rwc.
+// stdout) until it ends or the server closes; it closes rwc. Past
+// MaxConns, the oldest connection that has not said hello makes room, or,
+// when all have, rwc is told the server is full and closed.
 func (s *Server) ServeConn(rwc io.ReadWriteCloser) {
 	c := newConn(s, rwc)
 	s.mu.Lock()
@@ -139,13 +182,53 @@ func (s *Server) ServeConn(rwc io.ReadWriteCloser) {
 		rwc.Close()
 		return
 	}
+	var evicted *conn
+	if len(s.conns) >= s.opts.MaxConns {
+		if evicted = s.oldestWaiting(); evicted == nil {
+			n := len(s.conns)
+			s.mu.Unlock()
+			s.refuse(c, n)
+			return
+		}
+		delete(s.conns, evicted)
+	}
+	s.seq++
+	c.seq = s.seq
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
+	if evicted != nil {
+		reason := fmt.Sprintf("the server is at its limit of %d connections and this one had not said hello", s.opts.MaxConns)
+		s.fullLog.Warn().Str("reason", reason).Msg("dropping a client")
+		evicted.shutdown(reason)
+	}
 	c.run()
 	s.mu.Lock()
 	delete(s.conns, c)
 	s.mu.Unlock()
 	s.watch.changed()
+}
+
+// oldestWaiting is the connection that arrived first of those that have
+// not said hello; s.mu is held.
+func (s *Server) oldestWaiting() *conn {
+	var oldest *conn
+	for c := range s.conns {
+		if !c.said() && (oldest == nil || c.seq < oldest.seq) {
+			oldest = c
+		}
+	}
+	return oldest
+}
+
+// refuse tells a connection the server is full and closes it.
+func (s *Server) refuse(c *conn, n int) {
+	reason := fmt.Sprintf("the server is full: %d connections, all past hello (the limit is %d)", n, s.opts.MaxConns)
+	s.fullLog.Warn().Int("conns", n).Msg("refusing a connection: the server is full")
+	c.wmu <- struct{}{}
+	c.notice(reason, false)
+	<-c.wmu
+	c.cancel()
+	c.rwc.Close()
 }
 
 // Conns is the number of open connections.
