@@ -12,7 +12,11 @@
 // comparing the body's snapshots after every action and on a poll while it
 // is idle. Malformed or oversized lines get an error reply and the
 // connection goes on; a slow reader gets a lagged notice and a full resync
-// instead of stalling the body.
+// instead of stalling the body; a client silent for the idle timeout (or
+// that takes nothing the adapter writes for as long) is disconnected, so it
+// cannot keep the one slot from the next client. The bot core's defaults
+// are taken as sent: face "auto" is the face that looks at the player's
+// eyes (AutoFace).
 //
 // Serve runs the adapter on a listener made by Listen; docs/ipc-origin.md
 // describes the messages for users.
