@@ -134,7 +134,9 @@ func (b *bodyFlags) open(ctx context.Context, e *env, acfg *agentConfig, sc *sim
 			}
 		}
 	default:
+		stop := e.startProgress(worldProgress(sc.Name))
 		o.world, err = sim.NewContext(ctx, sc, sim.Options{Seed: *b.seed})
+		stop()
 	}
 	if err == nil {
 		return o, nil

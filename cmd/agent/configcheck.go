@@ -4,9 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
@@ -14,6 +22,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // errInvalidConfig ends every command that needs the configuration when it
@@ -53,19 +62,41 @@ func checkConfigRoot(dir string) error {
 	return nil
 }
 
-// checkConfig is the one loader and checker of a configuration root, used by
+// checkConfig is the one loader and checker of a configuration, used by
 // skills validate and by every command that loads the configuration, so the
 // two agree on what is valid: skill specs, packs and the skills they list,
-// the registry's version and implementation rules (loadRegistry), and every
-// SKILL.md directory (fields, references, the safety scan). It prints every
-// problem under prefix (warnings only when warn is set) and returns the
-// finalized registry (nil when the registry part failed) and the number of
-// problems.
-func checkConfig(e *env, fsys fs.FS, prefix string, kt knowledgeTarget, opts registry.Options, strict, warn bool) (*registry.Registry, int) {
-	reg, err := loadRegistry(fsys, opts, strict)
+// the registry's version and implementation rules, and every SKILL.md
+// directory (fields, references, the safety scan). dir is "" for the shipped
+// configuration alone; a directory with its own tiers.yaml is a
+// configuration of its own (loadRegistry); any other adds its skills and
+// packs to the shipped ones (loadMerged). It prints every problem (warnings
+// only when warn is set) and returns the finalized registry (nil when the
+// registry part failed) and the number of problems.
+func checkConfig(e *env, dir string, kt knowledgeTarget, opts registry.Options, warn bool) (*registry.Registry, int) {
+	var reg *registry.Registry
 	problems := 0
-	if err != nil {
-		problems += printErrors(e.stderr, prefix, err)
+	switch {
+	case dir == "":
+		var err error
+		if reg, err = loadRegistry(config.FS, opts, true); err != nil {
+			problems += printErrors(e.stderr, "config", err)
+		}
+	case ownTiers(dir):
+		var err error
+		if reg, err = loadRegistry(os.DirFS(dir), opts, false); err != nil {
+			problems += printErrors(e.stderr, dir, err)
+		}
+	default:
+		var err error
+		if reg, err = loadMerged(e.log, dir, opts); err != nil {
+			problems += printErrors(e.stderr, "", err)
+		}
+	}
+	if reg != nil && reg.Packs() == nil {
+		// Planners are offered the skills of packs only: a run, the MCP
+		// server and the loop refuse a registry without them.
+		fmt.Fprintf(e.stderr, "%s: no skill packs: a configuration with its own tiers.yaml needs skill_packs/ (planners are offered only the skills of packs)\n", dir)
+		problems++
 	}
 	names := shippedSpecNames()
 	if reg != nil {
@@ -79,6 +110,168 @@ func checkConfig(e *env, fsys fs.FS, prefix string, kt knowledgeTarget, opts reg
 		return nil, problems
 	}
 	return reg, 0
+}
+
+// ownTiers tells a configuration directory with its own tier table: the
+// shipped skills and packs are written for the shipped tiers, so such a
+// directory replaces the shipped configuration instead of adding to it.
+func ownTiers(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, "tiers.yaml"))
+	return err == nil && !st.IsDir()
+}
+
+// loadMerged loads the shipped configuration with the skills and packs of
+// dir added: a skill dir defines (any of its versions) replaces every
+// version of the shipped skill of that name, a pack replaces the shipped
+// pack of its name, each with a warning. Packs of dir may depend on shipped
+// packs and list shipped skills. Every problem is returned with its file
+// under dir (or config/ for the shipped files it touches).
+func loadMerged(log zerolog.Logger, dir string, opts registry.Options) (*registry.Registry, error) {
+	tiers, err := registry.ConfigTiers(config.FS, opts.Tiers)
+	if err != nil {
+		return nil, located("config", err)
+	}
+	custom := os.DirFS(dir)
+	var errs strictyaml.Errors
+	shipped, err := skills.LoadOptions{Tiers: tiers}.LoadDir(config.FS, "skills")
+	errs = append(errs, located("config", err)...)
+	own, err := skills.LoadOptions{Tiers: tiers}.LoadDir(custom, "skills")
+	errs = append(errs, located(dir, err)...)
+	replaced := map[string]string{} // skill → the file of dir that replaces it
+	for _, s := range own {
+		s.File = path.Join(dir, s.File)
+		if _, seen := replaced[s.Name]; !seen {
+			replaced[s.Name] = s.File
+		}
+	}
+	specs := own
+	shippedNames := map[string]bool{}
+	for _, s := range shipped {
+		shippedNames[s.Name] = true
+		if _, ok := replaced[s.Name]; ok {
+			continue
+		}
+		s.File = path.Join("config", s.File)
+		specs = append(specs, s)
+	}
+	for _, name := range slices.Sorted(maps.Keys(replaced)) {
+		if shippedNames[name] {
+			log.Warn().Str("skill", name).Str("file", replaced[name]).Msgf("skill %s in %s replaces the shipped skill of that name", name, replaced[name])
+		}
+	}
+
+	shippedPacks, perrs := parsePacks(config.FS, "config", tiers)
+	errs = append(errs, perrs...)
+	var ownPacks []*packs.Pack
+	if exists(custom, "skill_packs") {
+		ownPacks, perrs = parsePacks(custom, dir, tiers)
+		errs = append(errs, perrs...)
+	}
+	list := ownPacks
+	ownPack := map[string]bool{}
+	for _, p := range ownPacks {
+		ownPack[p.Name] = true
+	}
+	for _, p := range shippedPacks {
+		if ownPack[p.Name] {
+			log.Warn().Str("pack", p.Name).Msgf("skill pack %s in %s replaces the shipped pack of that name", p.Name, dir)
+			continue
+		}
+		list = append(list, p)
+	}
+	set, err := packs.NewSet(tiers, list...)
+	errs = append(errs, strictyaml.Flatten("", err)...)
+	if set != nil {
+		known := map[string]bool{}
+		for _, s := range specs {
+			known[s.Name] = true
+		}
+		if err := set.ValidateSkills(func(n string) bool { return known[n] }); err != nil {
+			errs = append(errs, strictyaml.Flatten("", err)...)
+			set = nil // reported; the registry would report it again
+		}
+	}
+	if set != nil {
+		inPack := map[string]bool{}
+		for _, p := range set.All() {
+			for _, n := range p.Skills {
+				inPack[n] = true
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(replaced)) {
+			if !inPack[name] {
+				log.Warn().Str("skill", name).Str("file", replaced[name]).Msgf("skill %s (%s) is in no skill pack: planners are never offered it; list it in a pack under %s", name, replaced[name], path.Join(dir, "skill_packs"))
+			}
+		}
+	}
+	opts.Tiers, opts.Packs = tiers, set
+	reg, err := registry.New(specs, opts)
+	if err != nil {
+		errs = append(errs, strictyaml.Flatten("", err)...)
+	} else {
+		for _, impl := range registry.Provided() {
+			err := reg.Register(impl)
+			switch {
+			case err == nil, errors.Is(err, registry.ErrNoSpec):
+			case errors.Is(err, registry.ErrNotGo) && replaced[impl.Name()] != "":
+				// dir replaced a shipped Go skill with a template.
+			default:
+				errs = append(errs, strictyaml.Flatten("", err)...)
+			}
+		}
+		if err := reg.Finalize(); err != nil {
+			errs = append(errs, strictyaml.Flatten("", err)...)
+		}
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return reg, nil
+}
+
+// parsePacks parses every pack file of skill_packs/ in fsys, each with its
+// file under prefix, without checking what spans files (packs.NewSet does,
+// over the merged list).
+func parsePacks(fsys fs.FS, prefix string, tiers *world.Tiers) ([]*packs.Pack, strictyaml.Errors) {
+	entries, err := fs.ReadDir(fsys, "skill_packs")
+	if err != nil {
+		return nil, strictyaml.Errors{{File: path.Join(prefix, "skill_packs"), Msg: fmt.Sprintf("cannot read pack directory: %v", err)}}
+	}
+	var list []*packs.Pack
+	var errs strictyaml.Errors
+	for _, en := range entries {
+		n := en.Name()
+		if en.IsDir() || strings.HasPrefix(n, ".") || !(strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml")) {
+			continue
+		}
+		file := path.Join(prefix, "skill_packs", n)
+		data, err := filelimit.ReadFS(fsys, path.Join("skill_packs", n), filelimit.MaxConfig)
+		if err != nil {
+			errs = append(errs, &strictyaml.Error{File: file, Msg: filelimit.Message(err)})
+			continue
+		}
+		p, err := packs.ParsePack(file, data, tiers)
+		if err != nil {
+			errs = append(errs, strictyaml.Flatten(file, err)...)
+			continue
+		}
+		list = append(list, p)
+	}
+	return list, errs
+}
+
+// located is err's problems with their files under prefix.
+func located(prefix string, err error) strictyaml.Errors {
+	list := strictyaml.Flatten("", err)
+	for i, x := range list {
+		if x.File != "" && !path.IsAbs(x.File) && !strings.HasPrefix(x.File, prefix+"/") {
+			c := *x
+			c.File = path.Join(prefix, x.File)
+			list[i] = &c
+		}
+	}
+	return list
 }
 
 // loadRegistry loads skills/ and skill_packs/ (a tiers.yaml at the root

@@ -168,3 +168,146 @@ func TestCommandLineNamesSuggest(t *testing.T) {
 		assert.Contains(t, errOut, tc.want, "%v", tc.args)
 	}
 }
+
+// greetSpec is a template skill a custom configuration adds.
+const greetSpec = "name: greet\nversion: 1\ndescription: say hi\naction_sequence:\n  - type: chat\n    message: hi\n"
+
+// TestConfigDirAddsToTheShippedOnes: --config DIR adds its skills and packs
+// to the shipped ones; its packs may depend on shipped packs and list
+// shipped skills; the default run still works with it.
+func TestConfigDirAddsToTheShippedOnes(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"skills/greet.yaml":       greetSpec,
+		"skill_packs/social.yaml": "name: social\nrequires_tech_state: any\ndepends_on_packs: [utility]\nskills: [greet, report_status]\n",
+	})
+	code, out, errOut := runAgent(t, "skills", "validate", dir)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, dir+": ok (13 skills, 13 spec versions, 5 packs, the shipped ones included)\n", out)
+	assert.Empty(t, errOut, "nothing replaced, every skill in a pack: no warning")
+
+	code, out, errOut = runAgent(t, "skills", "list", "--config", dir)
+	require.Equal(t, exitOK, code, errOut)
+	for _, s := range []string{"greet", "chop_tree", "mine_block", "sustainable-wood"} {
+		assert.Contains(t, out, s)
+	}
+	code, out, _ = runAgent(t, "packs", "list", "--config", dir)
+	require.Equal(t, exitOK, code)
+	for _, p := range []string{"social", "stone_age", "steam_age", "utility"} {
+		assert.Contains(t, out, p)
+	}
+	code, out, errOut = runAgent(t, "run", "--config", dir, "--goal", "run greet")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal met")
+	code, out, errOut = runAgent(t, "run", "--config", dir, "--goal", "collect 2 minecraft:log")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal met", "the shipped skills are still there")
+}
+
+// TestConfigDirReplacesByName: a skill or pack of a shipped name replaces
+// the shipped one, with a warning; a Go skill may be replaced by a
+// template; a knowledge skill of a shipped name overrides the shipped one.
+func TestConfigDirReplacesByName(t *testing.T) {
+	dir := t.TempDir()
+	mine := strings.Replace(mustShipped(t, "skills/mine_block.yaml"), "default: 16", "default: 40", 1)
+	mine = strings.Replace(mine, "Walk to the nearest block", "Walk far to the nearest block", 1)
+	writeFiles(t, dir, map[string]string{
+		"skills/mine_block.yaml":           mine,
+		"skills/chop_tree.yaml":            "name: chop_tree\nversion: 2\ndescription: say timber\naction_sequence:\n  - type: chat\n    message: timber\n",
+		"skills/greet.yaml":                greetSpec,
+		"skill_packs/utility.yaml":         "name: utility\nrequires_tech_state: any\nskills: [report_status, wait_for, greet]\n",
+		"skills/sustainable-wood/SKILL.md": "---\nname: sustainable-wood\ndescription: Our own wood notes. Use when wood runs short.\n---\n# Wood\n\nPlant more trees.\n",
+	})
+	for _, args := range [][]string{
+		{"skills", "validate", dir},
+		{"skills", "describe", "mine_block", "--config", dir},
+	} {
+		code, _, errOut := runAgent(t, args...)
+		require.Equal(t, exitOK, code, "%v: %s", args, errOut)
+		for _, w := range []string{
+			"skill mine_block in " + filepath.Join(dir, "skills/mine_block.yaml") + " replaces the shipped skill of that name",
+			"skill chop_tree in " + filepath.Join(dir, "skills/chop_tree.yaml") + " replaces the shipped skill of that name",
+			"skill pack utility in " + dir + " replaces the shipped pack of that name",
+		} {
+			assert.Contains(t, errOut, w, "%v", args)
+		}
+		assert.NotContains(t, errOut, "skill greet", "%v: greet is new, and in a pack", args)
+	}
+	code, out, errOut := runAgent(t, "skills", "describe", "mine_block", "--config", dir)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "Walk far to the nearest block")
+	assert.Contains(t, out, "40", "the replacing spec's default radius")
+	code, out, _ = runAgent(t, "skills", "describe", "chop_tree", "--config", dir)
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "chop_tree  (version 2, active, manual, template)", "the Go skill is replaced by the template, version 1 is gone")
+	code, _, _ = runAgent(t, "skills", "describe", "chop_tree@1", "--config", dir)
+	assert.Equal(t, exitUsage, code, "every shipped version is replaced")
+	code, out, errOut = runAgent(t, "skills", "describe", "sustainable-wood", "--config", dir)
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "Our own wood notes")
+	assert.Contains(t, errOut, "overrides shipped skill")
+	code, out, errOut = runAgent(t, "run", "--config", dir, "--goal", "run chop_tree")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "chop_tree            1/1 steps succeeded")
+	assert.NotContains(t, out, "minecraft:log", "the template says timber; the shipped Go skill would have felled a tree")
+}
+
+func mustShipped(t *testing.T, name string) string {
+	t.Helper()
+	data, err := fs.ReadFile(config.FS, name)
+	require.NoError(t, err)
+	return string(data)
+}
+
+// TestValidateAndRunAgreeOnAnAddedConfiguration: skills validate DIR and
+// --config DIR go through the same code, so a problem in what DIR adds is
+// found by both, line for line; a skill in no pack is a warning of both.
+func TestValidateAndRunAgreeOnAnAddedConfiguration(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		wants []string
+	}{
+		{"a pack depends on an unknown pack", map[string]string{"skills/greet.yaml": greetSpec,
+			"skill_packs/social.yaml": "name: social\nrequires_tech_state: any\ndepends_on_packs: [stone_ag]\nskills: [greet]\n"},
+			[]string{`skill_packs/social.yaml:3:20: depends_on_packs: pack "social" depends on unknown pack "stone_ag"`}},
+		{"a pack lists an unknown skill", map[string]string{"skills/greet.yaml": greetSpec,
+			"skill_packs/social.yaml": "name: social\nrequires_tech_state: any\nskills: [greet, chop_tre]\n"},
+			[]string{`skill_packs/social.yaml:3:17: skills: pack "social" lists unknown skill "chop_tre"`}},
+		{"a spec typo", map[string]string{"skills/greet.yaml": "name: greet\nversion: 1\ndescription: say hi\nparms: {}\naction_sequence:\n  - type: chat\n    message: hi\n"},
+			[]string{`skills/greet.yaml:4:1: parms: unknown field "parms" (did you mean "params"?)`}},
+		{"only packs, no skills/", map[string]string{"skill_packs/social.yaml": "name: social\nrequires_tech_state: any\nskills: [report_status]\n"},
+			[]string{"has no skills/ directory"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			vcode, vout, verr := runAgent(t, "skills", "validate", dir)
+			assert.Equal(t, exitFail, vcode, verr)
+			assert.NotContains(t, vout, "ok")
+			code, out, errOut := runAgent(t, "run", "--config", dir, "--max-steps", "1")
+			assert.Equal(t, exitUsage, code, errOut)
+			assert.NotContains(t, out, "step")
+			for _, w := range tc.wants {
+				assert.Contains(t, verr, w)
+				assert.Contains(t, errOut, w)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(verr), "\n") {
+				if !strings.Contains(line, "problem(s) found") {
+					assert.Contains(t, errOut, line)
+				}
+			}
+		})
+	}
+
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"skills/greet.yaml": greetSpec})
+	want := "skill greet (" + filepath.Join(dir, "skills/greet.yaml") + ") is in no skill pack: planners are never offered it"
+	code, out, errOut := runAgent(t, "skills", "validate", dir)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "ok (13 skills")
+	assert.Contains(t, errOut, want)
+	code, _, errOut = runAgent(t, "skills", "list", "--config", dir)
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, errOut, want)
+}

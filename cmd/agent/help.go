@@ -310,14 +310,23 @@ func registerLogFlags(fs *flag.FlagSet, e *env) {
 			return fmt.Errorf("unknown level %q%s (debug, info, warn or error)", s, suggest.DidYouMean(s, logLevels))
 		}
 		lvl, _ := zerolog.ParseLevel(s)
-		e.log = e.log.Level(lvl)
+		e.setLevel(lvl)
 		return nil
 	})
 	fs.BoolFunc("v", "verbose: log at debug level (as --log-level debug)", func(s string) error {
 		if s != "true" {
 			return fmt.Errorf("-v takes no value")
 		}
-		e.log = e.log.Level(zerolog.DebugLevel)
+		e.setLevel(zerolog.DebugLevel)
 		return nil
 	})
+}
+
+// setLevel sets the level of every logger the command hands out.
+func (e *env) setLevel(lvl zerolog.Level) {
+	e.log = e.log.Level(lvl)
+	if e.base != nil {
+		b := e.base.Level(lvl)
+		e.base = &b
+	}
 }

@@ -77,17 +77,29 @@ func (k *knowledgeFlags) library(e *env, cf *configFlags, reg *registry.Registry
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := knowledge.Options{Logger: e.log}
+	opts := knowledge.Options{Logger: e.pkgLog()}
 	if reg != nil {
 		opts.Tiers = reg.Tiers()
 	}
 	lib := knowledge.New(opts)
 	shipped := knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"}
-	if cf.dir != "" {
+	var added *knowledge.Source
+	switch {
+	case cf.dir != "" && ownTiers(cf.dir):
+		// A configuration of its own replaces the shipped one.
 		shipped = knowledge.Source{Label: knowledge.LabelShipped, Dir: filepath.Join(cf.dir, "skills"), ReadOnly: true}
+	case cf.dir != "":
+		// Its skills are added to the shipped ones; one of the same name
+		// overrides the shipped one, with a warning naming both.
+		added = &knowledge.Source{Label: knowledge.LabelCustom, Dir: filepath.Join(cf.dir, "skills"), ReadOnly: true}
 	}
 	if _, err := lib.Add(shipped); err != nil {
 		return nil, nil, err
+	}
+	if added != nil {
+		if _, err := lib.Add(*added); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, d := range cfg.Dirs {
 		if _, err := lib.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: d.Path, Recursive: d.Recursive}); err != nil {

@@ -195,7 +195,8 @@ func TestSkillsValidateKnowledge(t *testing.T) {
 	}
 	code, out, errOut = runAgent(t, "skills", "validate", root)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Equal(t, root+": ok (0 skills, 0 spec versions, 0 packs, 2 knowledge skills)\n", out)
+	assert.Equal(t, root+": ok (12 skills, 12 spec versions, 4 packs, the shipped ones included, 2 knowledge skills)\n", out,
+		"the shipped skills and packs, and the directory's knowledge skills")
 
 	// One skill directory, with its executable spec.
 	one := filepath.Join(root, "skills", "gather-flint")

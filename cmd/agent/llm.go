@@ -105,7 +105,7 @@ func knowledgeAdvisor(e *env, client *llm.Client, cat *knowledge.Catalog, kcfg *
 		emb = client.Embedder(model)
 	}
 	adv, err := selection.NewAdvisor(selection.AdvisorOptions{Catalog: cat, Config: cfg, Model: client, Embedder: emb,
-		Logger: e.log.With().Str("component", "knowledge").Logger()})
+		Logger: e.pkgLog()})
 	if err != nil {
 		return nil, fmt.Errorf("run: knowledge skills: %w", err)
 	}
@@ -134,7 +134,7 @@ func llmPlanner(e *env, cfg llm.Config, kf *knowledgeFlags, cf *configFlags, reg
 	if err != nil {
 		return nil, usagef("run: %v", err)
 	}
-	log := e.log.With().Str("component", "llm").Logger()
+	log := e.component("llm")
 	client, err := llm.NewClient(cfg, llm.Options{Log: log})
 	if err != nil {
 		return nil, usagef("run: %v", err)

@@ -82,7 +82,7 @@ func accountCmd(e *env, name string, args []string) error {
 	if account.Client.ClientID == "" {
 		return usagef("login: no Azure application (client) id: give --client-id, set %s or server.auth.client_id (see docs/online-mode.md)", envClientID)
 	}
-	account.Client.Log = e.log.With().Str("component", "msauth").Logger()
+	account.Client.Log = e.component("msauth")
 	account.Prompt = func(dc *msauth.DeviceCode) {
 		fmt.Fprintf(e.stderr, "To sign in with your Microsoft account, open %s and enter the code %s\n(the code is valid for %s; waiting…)\n",
 			dc.VerificationURI, dc.UserCode, dc.ExpiresIn)

@@ -5,15 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -42,7 +41,28 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // env is what every subcommand gets.
 type env struct {
 	stdout, stderr io.Writer
-	log            zerolog.Logger
+	// log is the command's own logger (component cli).
+	log zerolog.Logger
+	// base is log without a component, for the packages that name their
+	// own (nil: log stands in).
+	base *zerolog.Logger
+	// clock times the progress lines (nil: the wall clock on a terminal,
+	// none otherwise).
+	clock *progressClock
+}
+
+// pkgLog is the logger to give a package that adds its own component
+// (gtnh, knowledge, mcp, …): one "component" key per line, not two.
+func (e *env) pkgLog() zerolog.Logger {
+	if e.base == nil {
+		return e.log
+	}
+	return *e.base
+}
+
+// component is a logger for a part of the command with a name of its own.
+func (e *env) component(name string) zerolog.Logger {
+	return e.pkgLog().With().Str("component", name).Logger()
 }
 
 const topUsage = `usage: agent <command> [arguments]
@@ -104,7 +124,8 @@ shipped ones), --state FILE (registry state with learned metrics), --log-level
 debug|info|warn|error (default warn), -v (debug). The reference is docs/cli.md.`
 
 func run(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr, log: newLogger(stderr)}
+	base := newBaseLogger(stderr)
+	e := &env{stdout: stdout, stderr: stderr, log: base.With().Str("component", "cli").Logger(), base: &base}
 	err := dispatch(e, args)
 	if err == nil {
 		return exitOK
@@ -132,11 +153,25 @@ type reportedError struct{ summary string }
 
 func (e *reportedError) Error() string { return e.summary }
 
+// newLogger is the command's own logger on w (component cli).
 func newLogger(w io.Writer) zerolog.Logger {
-	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+	return newBaseLogger(w).With().Str("component", "cli").Logger()
+}
+
+// newBaseLogger logs on w at warn level: human console lines on a terminal,
+// JSON otherwise. It names no component: each user of it adds its own.
+func newBaseLogger(w io.Writer) zerolog.Logger {
+	if isTerminal(w) {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
 	}
-	return zerolog.New(w).With().Timestamp().Str("component", "cli").Logger().Level(zerolog.WarnLevel)
+	return zerolog.New(w).With().Timestamp().Logger().Level(zerolog.WarnLevel)
+}
+
+// isTerminal tells whether w is a terminal (progress lines and console
+// logs are for people watching).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // configFlags are shared by the commands that load a registry.
@@ -146,29 +181,21 @@ type configFlags struct {
 }
 
 func (c *configFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.dir, "config", "", "configuration directory with skills/ and skill_packs/ (default: embedded)")
+	fs.StringVar(&c.dir, "config", "", "configuration `DIR` whose skills/ and skill_packs/ are added to the shipped ones (with its own tiers.yaml it replaces them)")
 	fs.StringVar(&c.state, "state", "", "registry state file with learned metrics (default: none)")
-}
-
-// source returns the configuration file system and the prefix that makes
-// its paths readable in messages.
-func (c *configFlags) source() (fs.FS, string) {
-	if c.dir == "" {
-		return config.FS, "config"
-	}
-	return os.DirFS(c.dir), c.dir
 }
 
 // load builds and finalizes the registry from the configuration, with the
 // checks skills validate makes (checkConfig): an invalid configuration is
 // printed and refused with exit status 2 by every command.
 func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, error) {
-	fsys, prefix := c.source()
 	// The SKILL.md directories of the configuration in the binary cannot
 	// change after the tests that validate them (TestSkillsValidateEmbedded),
 	// so they are not scanned again at every start.
 	var kt knowledgeTarget
-	if c.dir != "" {
+	dir := c.dir
+	if dir != "" {
+		dir = filepath.Clean(dir)
 		if err := checkConfigRoot(c.dir); err != nil {
 			return nil, err
 		}
@@ -177,7 +204,7 @@ func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, 
 			return nil, err
 		}
 	}
-	reg, problems := checkConfig(e, fsys, prefix, kt, registry.Options{Policy: policy, StatePath: c.state}, c.dir == "", false)
+	reg, problems := checkConfig(e, dir, kt, registry.Options{Policy: policy, StatePath: c.state}, false)
 	if problems > 0 {
 		return nil, errInvalidConfig
 	}
@@ -198,3 +225,6 @@ func printErrors(w io.Writer, prefix string, err error) int {
 	}
 	return len(list)
 }
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

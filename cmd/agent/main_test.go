@@ -150,7 +150,7 @@ func TestSkillsValidateReportsEveryError(t *testing.T) {
 	writeFiles(t, root, map[string]string{"skill_packs/p.yaml": "name: p\nrequires_tech_state: \">= steam_age\"\nskills: [good]\n"})
 	code, out, errOut = runAgent(t, "skills", "validate", root)
 	assert.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, "ok (3 skills, 3 spec versions, 1 packs)")
+	assert.Contains(t, out, "ok (15 skills, 15 spec versions, 5 packs, the shipped ones included)", "three skills and a pack added to the shipped 12 and 4")
 }
 
 func TestSkillsValidatePlainSpecDir(t *testing.T) {

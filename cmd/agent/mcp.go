@@ -125,7 +125,7 @@ func mcpCmd(e *env, args []string) error {
 		defer f.Close()
 		trace = f
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: body.conn(), Goal: goal, Packs: packs, Trace: trace, Log: e.log})
+	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: body.conn(), Goal: goal, Packs: packs, Trace: trace, Log: e.pkgLog()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted

@@ -228,7 +228,7 @@ func helloTimeout(plan time.Duration) time.Duration { return max(plan, plannerSt
 // and says hello; the planner's queries are answered from conn.
 func openPlanner(ctx context.Context, e *env, cmdLine, addr, tokenFile string, timeout time.Duration,
 	conn ipc.Conn, reg *registry.Registry) (*plannerConn, error) {
-	opts := remote.ClientOptions{Name: "agent run", Log: e.log.With().Str("component", "planner").Logger(),
+	opts := remote.ClientOptions{Name: "agent run", Log: e.component("planner"),
 		Handle: remote.AgentHandler(conn.Observe, registryCatalog(reg))}
 	pc := &plannerConn{}
 	popts := remote.PlannerOptions{Timeout: timeout}

@@ -176,7 +176,7 @@ func itemName(st world.ItemStack) string {
 func recording(e *env, file string, limitMB int64) (*record.Recorder, error) {
 	rec, err := record.Create(file, record.RecorderOptions{
 		WriterOptions: record.WriterOptions{Limit: limitMB << 20},
-		Log:           e.log,
+		Log:           e.pkgLog(), // the recorder names its component
 	})
 	if err != nil {
 		return nil, usagef("run: --record: %v", err)

@@ -266,12 +266,17 @@ func runCmd(e *env, args []string) error {
 		defer pc.Close()
 		pl = pc.planner
 	}
+	conn, stepProgressed, stopProgress := e.runProgress(conn)
+	defer stopProgress()
 	cfg := loop.Config{Registry: reg, Conn: conn, Planner: pl, Goal: goal, Trace: trace,
 		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}
 	if llmPl != nil {
 		header += fmt.Sprintf(", planner llm (%s at %s)", llmCfg.Model, llmCfg.URL)
 	}
 	var onStep []func(loop.StepRecord)
+	if stepProgressed != nil {
+		onStep = append(onStep, stepProgressed)
+	}
 	if llmPl != nil {
 		onStep = append(onStep, llmPl.StepDone) // credits the knowledge that informed the step
 	}
@@ -291,6 +296,7 @@ func runCmd(e *env, args []string) error {
 		return &usageError{err.Error()}
 	}
 	out, err := l.Run(ctx)
+	stopProgress() // no progress line after the summary
 	if client != nil && client.Err() != nil {
 		// The connection ended for good (a kick that a retry cannot
 		// change, or no reconnecting); the loop stopped on the failed
@@ -364,7 +370,7 @@ func openClient(ctx context.Context, e *env, srv serverConfig, stopRun context.C
 	if err != nil {
 		return nil, usagef("run: %v", err)
 	}
-	cfg.Log = e.log.With().Logger()
+	cfg.Log = e.pkgLog() // the client names its component
 	cfg.OnCommand = chatCommands(e.log, stopRun)
 	for _, o := range opts {
 		o(&cfg)

@@ -178,10 +178,10 @@ func serveCmd(e *env, args []string) error {
 			return usagef("serve: %v", err)
 		}
 		fmt.Fprintf(e.stdout, "serving %s with the origin protocol on tcp://%s\n", what, ln.Addr())
-		return origin.Serve(ctx, ln, body, origin.Options{Log: &e.log, IdleTimeout: originIdle(*idleTimeout)})
+		return origin.Serve(ctx, ln, body, origin.Options{Log: ptr(e.pkgLog()), IdleTimeout: originIdle(*idleTimeout)})
 	}
 	srv, err := remote.NewServer(remote.ServerOptions{Body: body, Token: token, MaxMessage: *maxMessage,
-		MaxConns: *maxConns, WriteTimeout: *writeTimeout, Catalog: registryCatalog(reg), Log: e.log})
+		MaxConns: *maxConns, WriteTimeout: *writeTimeout, Catalog: registryCatalog(reg), Log: e.pkgLog()})
 	if err != nil {
 		return err
 	}

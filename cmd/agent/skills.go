@@ -310,12 +310,12 @@ func skillsValidate(e *env, args []string) error {
 	type target struct {
 		fsys   fs.FS
 		prefix string
+		dir    string // as --config DIR takes it; "" for the shipped configuration
 		kt     knowledgeTarget
-		strict bool // the shipped configuration covers every shipped Go skill
 	}
 	var targets []target
 	if len(pos) == 0 {
-		targets = append(targets, target{config.FS, "config", embeddedTarget(), true})
+		targets = append(targets, target{config.FS, "config", "", embeddedTarget()})
 	}
 	for _, dir := range pos {
 		if err := checkConfigDir(dir); err != nil {
@@ -325,7 +325,8 @@ func skillsValidate(e *env, args []string) error {
 		if err != nil {
 			return usagef("skills validate: %v", err)
 		}
-		targets = append(targets, target{os.DirFS(dir), filepath.Clean(dir), kt, false})
+		dir = filepath.Clean(dir)
+		targets = append(targets, target{os.DirFS(dir), dir, dir, kt})
 	}
 	shipped := shippedSpecNames()
 	problems := 0
@@ -340,10 +341,20 @@ func skillsValidate(e *env, args []string) error {
 			n, kskills = validateKnowledge(e, t.kt, names, knowledge.ValidateOptions{}, true)
 		case exists(t.fsys, "skills") || exists(t.fsys, "skill_packs"):
 			// A configuration root: exactly what --config DIR loads.
+			if t.dir != "" {
+				if err := checkConfigRoot(t.dir); err != nil {
+					fmt.Fprintln(e.stderr, err)
+					n++
+					break
+				}
+			}
 			var reg *registry.Registry
-			reg, n = checkConfig(e, t.fsys, t.prefix, t.kt, registry.Options{}, t.strict, true)
+			reg, n = checkConfig(e, t.dir, t.kt, registry.Options{}, true)
 			if reg != nil {
 				summary = configSummary(reg)
+				if t.dir != "" && !ownTiers(t.dir) {
+					summary += ", the shipped ones included"
+				}
 			}
 			kskills = len(t.kt.dirs)
 		default:
