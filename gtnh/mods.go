@@ -332,7 +332,7 @@ func (c *Client) modMalformed(name string, err error) {
 	c.mu.Lock()
 	countName(c.stats.Malformed, name)
 	c.mu.Unlock()
-	c.log.Warn().Err(err).Str("message", name).Msg("malformed mod message dropped")
+	c.log.Warn().Err(err).Str("mod_message", name).Msg("malformed mod message dropped")
 }
 
 // onGregTech reads a GregTech channel message in the server's formats. With
