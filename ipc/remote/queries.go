@@ -1,9 +1,12 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -81,18 +84,77 @@ func (q Queries) blocksIn(ctx context.Context, payload json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	out := wire.BlocksReply{Blocks: []wire.PosBlock{}}
-	for y := lo.Y; y <= hi.Y; y++ {
-		for z := lo.Z; z <= hi.Z; z++ {
-			for x := lo.X; x <= hi.X; x++ {
-				p := world.Pos(x, y, z)
-				if b := snap.BlockAt(p); !b.IsAir() {
-					out.Blocks = append(out.Blocks, wire.PosBlock{Pos: p, Block: b})
+	return blocksJSON(snap, lo, hi)
+}
+
+// blocksJSON is the blocks_in reply for the box lo..hi as JSON: the form
+// wire.BlocksReply marshals to, written from the blocks read, so a box of
+// 32,768 blocks is one buffer of exactly its JSON and not a slice of Go
+// blocks besides. Each kind of block is encoded once; a first pass over the
+// box sizes the buffer.
+func blocksJSON(snap *world.Snapshot, lo, hi world.BlockPos) (json.RawMessage, error) {
+	kinds := map[string][]byte{}
+	var failed error
+	each := func(f func(x, y, z int, block []byte)) {
+		for y := lo.Y; y <= hi.Y; y++ {
+			for z := lo.Z; z <= hi.Z; z++ {
+				for x := lo.X; x <= hi.X; x++ {
+					b := snap.BlockAt(world.Pos(x, y, z))
+					if b.IsAir() {
+						continue
+					}
+					key := b.ID + "\x00" + strconv.Itoa(b.Meta) + "\x00" + strings.Join(b.Tags, ",")
+					enc, ok := kinds[key]
+					if !ok {
+						var buf bytes.Buffer
+						e := json.NewEncoder(&buf)
+						e.SetEscapeHTML(false) // as the envelope is encoded
+						if err := e.Encode(b); err != nil {
+							failed = err
+							return
+						}
+						enc = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+						kinds[key] = enc
+					}
+					f(x, y, z, enc)
 				}
 			}
 		}
 	}
-	return out, nil
+	const (
+		head, tail = `{"blocks":[`, `]}`
+		pos, y, z  = `{"pos":{"x":`, `,"y":`, `,"z":`
+		block      = `},"block":`
+	)
+	var digits [20]byte
+	size, n := len(head)+len(tail), 0
+	each(func(bx, by, bz int, enc []byte) {
+		size += len(pos) + len(y) + len(z) + len(block) + len(enc) + 1 +
+			len(strconv.AppendInt(digits[:0], int64(bx), 10)) +
+			len(strconv.AppendInt(digits[:0], int64(by), 10)) +
+			len(strconv.AppendInt(digits[:0], int64(bz), 10))
+		n++
+	})
+	if failed != nil {
+		return nil, failed
+	}
+	out := make([]byte, 0, size+max(n-1, 0))
+	out = append(out, head...)
+	each(func(bx, by, bz int, enc []byte) {
+		if len(out) > len(head) {
+			out = append(out, ',')
+		}
+		out = append(out, pos...)
+		out = strconv.AppendInt(out, int64(bx), 10)
+		out = append(out, y...)
+		out = strconv.AppendInt(out, int64(by), 10)
+		out = append(out, z...)
+		out = strconv.AppendInt(out, int64(bz), 10)
+		out = append(out, block...)
+		out = append(out, enc...)
+		out = append(out, '}')
+	})
+	return append(out, tail...), nil
 }
 
 func (q Queries) nearest(ctx context.Context, payload json.RawMessage) (any, error) {

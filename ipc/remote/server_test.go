@@ -19,6 +19,7 @@ func TestConnectionLimit(t *testing.T) {
 		agent := connect(t, srv)
 		agent.hello()
 		older := connect(t, srv)
+		synctest.Wait() // older arrives first
 		newer := connect(t, srv)
 		synctest.Wait()
 		assert.Equal(t, 3, srv.Conns())

@@ -91,9 +91,15 @@ func checkID(id json.RawMessage) error {
 
 // Encode marshals a payload into a message line (without the newline). The
 // payload is encoded once, straight into the line: a reply of megabytes is
-// not copied again into an envelope.
+// not copied again into an envelope. A json.RawMessage payload (a reply
+// built as JSON as it was gathered) is checked and copied into a line
+// sized for it.
 func Encode(id json.RawMessage, typ string, payload any) ([]byte, error) {
 	var buf bytes.Buffer
+	raw, isRaw := payload.(json.RawMessage)
+	if isRaw {
+		buf.Grow(len(`{"v":,"id":,"type":"","payload":}`) + 8 + len(id) + 2*len(typ) + max(len(raw), 4))
+	}
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	buf.WriteString(`{"v":`)
@@ -109,7 +115,15 @@ func Encode(id json.RawMessage, typ string, payload any) ([]byte, error) {
 		return nil, err
 	}
 	buf.Truncate(buf.Len() - 1) // the encoder's newline
-	if payload != nil {
+	switch {
+	case isRaw && len(raw) == 0:
+		buf.WriteString(`,"payload":null`)
+	case isRaw:
+		buf.WriteString(`,"payload":`)
+		if err := json.Compact(&buf, raw); err != nil {
+			return nil, fmt.Errorf("wire: encoding the %s payload: %w", typ, err)
+		}
+	case payload != nil:
 		buf.WriteString(`,"payload":`)
 		if err := enc.Encode(payload); err != nil {
 			return nil, fmt.Errorf("wire: encoding the %s payload: %w", typ, err)

@@ -155,6 +155,8 @@ func TestEncodeIsTheWholeEnvelope(t *testing.T) {
 		{"7", TypeReply, json.RawMessage(` { "spaced" : [ 1 , 2 ] } `)},
 		{"8", `odd "type" <x>`, (*TimeEvent)(nil)},
 		{" 9 ", TypeReply, "text\nwith\u2028separators"},
+		{"10", TypeReply, json.RawMessage(nil)},
+		{"11", TypeReply, json.RawMessage(`{"a":"<&>"}`)},
 	} {
 		got, err := Encode(json.RawMessage(tc.id), tc.typ, tc.payload)
 		require.NoError(t, err, tc)
@@ -214,6 +216,19 @@ func TestReaderStopAtTooLarge(t *testing.T) {
 	line, err = r.Next()
 	require.NoError(t, err)
 	assert.Len(t, line, 600)
+}
+
+// TestEncodeAllocatesTheLineOnce: a big reply built as JSON is copied
+// into a line of its size, once: no growing buffers, no second envelope.
+func TestEncodeAllocatesTheLineOnce(t *testing.T) {
+	payload := json.RawMessage(`{"blocks":[` + strings.Repeat(`{"pos":{"x":1,"y":2,"z":3},"block":{"id":"minecraft:stone"}},`, 40000) + `{}]}`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	line, err := Encode(json.RawMessage("12"), TypeReply, payload)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(len(line))*11/10, "allocated for a line of %d bytes", len(line))
 }
 
 func TestEncodeKeepsText(t *testing.T) {
