@@ -19,18 +19,34 @@ import (
 // boxes with logs and leaves (tags, metadata), water, ground, and only air.
 func TestBlocksInIsTheReplyMarshalled(t *testing.T) {
 	w := newSim(t, 0)
-	q := remote.Queries{Observe: w.Observe}
 	snap, err := w.Observe(context.Background())
 	require.NoError(t, err)
 	logs := snap.NearestBlocks(64, 1, "log")
 	require.NotEmpty(t, logs)
 	tree := logs[0].Pos
-	for _, box := range [][2]world.BlockPos{
-		{tree.Add(-3, -2, -3), tree.Add(3, 6, 3)},
-		{world.Pos(48, 60, 42), world.Pos(56, 64, 50)},
-		{world.Pos(8, 20, 16), world.Pos(39, 51, 47)},
-		{world.Pos(0, 200, 0), world.Pos(3, 203, 3)},
+	// A world of one block in several metadata: each is a kind of its own.
+	wool := newSmall()
+	wool.st.Update(func(tx *world.Tx) {
+		for i := range 16 {
+			tx.SetBlock(world.Pos(i, 5, 0), "minecraft:wool", i%4)
+		}
+	})
+	for _, tc := range []struct {
+		body interface {
+			Observe(context.Context) (*world.Snapshot, error)
+		}
+		box [2]world.BlockPos
+	}{
+		{w, [2]world.BlockPos{tree.Add(-3, -2, -3), tree.Add(3, 6, 3)}},
+		{w, [2]world.BlockPos{world.Pos(48, 60, 42), world.Pos(56, 64, 50)}},
+		{w, [2]world.BlockPos{world.Pos(8, 20, 16), world.Pos(39, 51, 47)}},
+		{w, [2]world.BlockPos{world.Pos(0, 200, 0), world.Pos(3, 203, 3)}},
+		{wool, [2]world.BlockPos{world.Pos(-1, 3, -1), world.Pos(16, 5, 1)}},
 	} {
+		q := remote.Queries{Observe: tc.body.Observe}
+		snap, err := tc.body.Observe(context.Background())
+		require.NoError(t, err)
+		box := tc.box
 		want := wire.BlocksReply{Blocks: []wire.PosBlock{}}
 		for y := box[0].Y; y <= box[1].Y; y++ {
 			for z := box[0].Z; z <= box[1].Z; z++ {

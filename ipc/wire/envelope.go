@@ -97,9 +97,6 @@ func checkID(id json.RawMessage) error {
 func Encode(id json.RawMessage, typ string, payload any) ([]byte, error) {
 	var buf bytes.Buffer
 	raw, isRaw := payload.(json.RawMessage)
-	if isRaw {
-		buf.Grow(len(`{"v":,"id":,"type":"","payload":}`) + 8 + len(id) + 2*len(typ) + max(len(raw), 4))
-	}
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	buf.WriteString(`{"v":`)

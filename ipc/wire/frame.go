@@ -125,12 +125,12 @@ func (r *Reader) next() ([]byte, error) {
 		if len(r.buf)+len(body) > r.max {
 			n := int64(len(r.buf) + len(body))
 			r.buf = r.buf[:0]
-			if err == nil {
-				return nil, &TooLargeError{Limit: r.max, Discarded: n}
-			}
 			if r.stop {
 				r.err = &TooLargeError{Limit: r.max, Discarded: n}
 				return nil, r.err
+			}
+			if err == nil {
+				return nil, &TooLargeError{Limit: r.max, Discarded: n}
 			}
 			return nil, r.discard(n, err)
 		}

@@ -63,6 +63,50 @@ func envelopeOf(t *testing.T, id json.RawMessage, typ string, payload any) []byt
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
+// FuzzReaderStop: a reader read as a server reads a new connection (a
+// small limit that ends the stream when passed, raised after the first
+// line) never returns a line over the limit in force, stays ended once
+// ended, and always makes progress.
+func FuzzReaderStop(f *testing.F) {
+	f.Add("{\"hello\":1}\n"+strings.Repeat("y", 5000)+"\nok\n", 1024, 8192)
+	f.Add(strings.Repeat("x", 3000)+"\nok\n", 1024, 4096)
+	f.Add("a\r\n\n\nb", 2000, 0)
+	f.Fuzz(func(t *testing.T, data string, small, large int) {
+		r := NewReaderSize(strings.NewReader(data), small, 16)
+		r.StopAtTooLarge(true)
+		var ended error
+		for range len(data) + 2 {
+			limit := r.Max()
+			line, err := r.Next()
+			var tl *TooLargeError
+			switch {
+			case ended != nil:
+				if err != ended {
+					t.Fatalf("an ended stream gave %v after %v", err, ended)
+				}
+				return
+			case errors.As(err, &tl):
+				if tl.Limit != limit {
+					t.Fatalf("too large for %d with %d in force", tl.Limit, limit)
+				}
+				if r.stop {
+					ended = err
+				}
+				continue
+			case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if len(line) > limit {
+				t.Fatalf("a line of %d bytes over the limit %d", len(line), limit)
+			}
+			r.SetMax(large)
+			r.StopAtTooLarge(false)
+		}
+	})
+}
+
 // FuzzReader: framing never returns a line over the limit and always
 // makes progress.
 func FuzzReader(f *testing.F) {
