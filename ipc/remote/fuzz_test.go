@@ -1,6 +1,7 @@
 package remote_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net"
@@ -61,7 +62,8 @@ func FuzzServerLine(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	srv, err := remote.NewServer(remote.ServerOptions{Body: newSmall(), MaxMessage: 1 << 16, Poll: -1})
+	// The connections of earlier inputs may still be closing: no limit.
+	srv, err := remote.NewServer(remote.ServerOptions{Body: newSmall(), MaxMessage: 1 << 16, Poll: -1, MaxConns: 1 << 20})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -85,6 +87,71 @@ func FuzzServerLine(f *testing.F) {
 			m, err := wire.Decode(l)
 			if err != nil {
 				t.Fatalf("the server sent %q: %v", l, err)
+			}
+			if string(m.ID) != `"probe"` {
+				continue
+			}
+			var rep wire.BlockReply
+			if m.Type != wire.TypeReply || json.Unmarshal(m.Payload, &rep) != nil || rep.Block.ID != "minecraft:log" {
+				t.Fatalf("probe answered %s", l)
+			}
+			return
+		}
+	})
+}
+
+// FuzzServerFirstLine: whatever a connection sends before its hello, the
+// hello after it is answered and so is a query, or, for a line over the
+// pre-hello limit, the connection ends with the reason.
+func FuzzServerFirstLine(f *testing.F) {
+	for _, s := range []string{
+		`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"agent"}}`,
+		`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"planner"}}`,
+		`{"v":1,"id":7,"type":"observe"}`,
+		`{"v":1,"id":1,"type":"hello","payload":{"x":"` + strings.Repeat("x", 70000),
+		`{"v":1,"type":"cancel","payload":{"id":1}}`,
+		"\r\n \t",
+		`not json`,
+	} {
+		f.Add([]byte(s))
+	}
+	srv, err := remote.NewServer(remote.ServerOptions{Body: newSmall(), Poll: -1, MaxConns: 1 << 20})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer srv.Close()
+	f.Fuzz(func(t *testing.T, line []byte) {
+		a, b := net.Pipe()
+		go srv.ServeConn(b)
+		defer a.Close()
+		a.SetDeadline(time.Now().Add(10 * time.Second))
+		r := wire.NewReader(a, 1<<20)
+		go func() {
+			a.Write(append(append([]byte(nil), line...), '\n'))
+			a.Write([]byte(`{"v":1,"id":"hi","type":"hello","payload":{"protocol":1,"role":"agent"}}` + "\n"))
+			a.Write([]byte(`{"v":1,"id":"probe","type":"block_at","payload":{"pos":{"x":5,"y":4,"z":5}}}` + "\n"))
+		}()
+		long := false
+		for _, part := range bytes.Split(line, []byte("\n")) {
+			long = long || len(part) > 64<<10
+		}
+		for {
+			l, err := r.Next()
+			if err != nil {
+				t.Fatalf("no answer to the probe after %.200q: %v", line, err)
+			}
+			m, err := wire.Decode(l)
+			if err != nil {
+				t.Fatalf("the server sent %q: %v", l, err)
+			}
+			if long {
+				if m.Type == wire.EventDisconnect {
+					return
+				}
+				if m.Type != wire.TypeError {
+					t.Fatalf("a line of %d bytes before hello answered %s", len(line), l)
+				}
+				continue
 			}
 			if string(m.ID) != `"probe"` {
 				continue
