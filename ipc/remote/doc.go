@@ -8,7 +8,11 @@
 // actions one after another, and sends events to the connections that
 // subscribe, found by comparing the body's snapshots; a slow reader's
 // events are coalesced or dropped with a lagged notice, never waited for.
-// A dropped connection cancels its requests. The client keeps a mirror of
+// A dropped connection cancels its requests. A hostile client is bounded:
+// the server holds at most MaxConns connections (one that has not said
+// hello gives way to a newcomer), reads at most 64 KiB before hello,
+// prepares at most ReplyBudget bytes of replies per connection, and drops
+// a client that does not read a message within WriteTimeout. The client keeps a mirror of
 // the world's chunks from the block deltas of observe, so its snapshots
 // are what an in-process body would give: the same loop, skills, planners
 // and trace.
