@@ -12,9 +12,11 @@
 //	agent version                  the module version and source revision (also --version)
 //	agent help [COMMAND]           a command's usage and flags (also COMMAND --help)
 //
-// Every command reads the shipped configuration embedded in the binary unless
-// --config DIR names a directory with skills/ and skill_packs/, loaded and
-// checked as skills validate does. Exit codes: 0 success (goal met); 1
+// Every command reads the shipped configuration embedded in the binary;
+// --config DIR adds the skills/ and skill_packs/ of a directory to it (a
+// directory with its own tiers.yaml replaces it), loaded and checked as
+// skills validate does. agent help COMMAND prints a command's flags; see
+// docs/cli.md. Exit codes: 0 success (goal met); 1
 // failure (goal not met, the server ended the run, skills validate or lint
 // found problems); 2 the command cannot start (usage, unknown names in goals,
 // scripts and scenarios, unreadable or invalid files, a missing or invalid
