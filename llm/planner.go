@@ -130,8 +130,9 @@ func (p *Planner) settle(rec loop.StepRecord) {
 	switch rec.Verdict {
 	case loop.Success:
 		p.opts.Advisor.StepEnded(informed, true)
-	case loop.Noop, loop.StepInterrupted:
-		// Nothing to do, or cut short: neither helped nor failed.
+	case loop.Noop, loop.Looked, loop.StepInterrupted:
+		// Nothing to do, only a look first, or cut short: neither helped
+		// nor failed.
 	default:
 		p.opts.Advisor.StepEnded(informed, false)
 	}

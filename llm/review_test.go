@@ -126,8 +126,8 @@ func TestSelectionKeepsOnlyKnowledgeSkills(t *testing.T) {
 
 // TestStepVerdictsCreditTheKnowledge: the knowledge behind a decision is
 // credited once, by the verdict of the step that decision ran as: success
-// completes it, a failure is a fallback, nothing to do or an interrupted
-// step say nothing.
+// completes it, a failure is a fallback, nothing to do, a look into
+// machines first or an interrupted step say nothing.
 func TestStepVerdictsCreditTheKnowledge(t *testing.T) {
 	for _, tt := range []struct {
 		verdict loop.Verdict
@@ -138,6 +138,7 @@ func TestStepVerdictsCreditTheKnowledge(t *testing.T) {
 		{loop.EffectsUnmet, []string{"sustainable-wood failed"}},
 		{loop.Rejected, []string{"sustainable-wood failed"}},
 		{loop.Noop, nil},
+		{loop.Looked, nil},
 		{loop.StepInterrupted, nil},
 	} {
 		t.Run(string(tt.verdict), func(t *testing.T) {
