@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -56,19 +57,21 @@ func TestCollectIsRecordedBeforeTheItemLeavesTheWorld(t *testing.T) {
 // maxCollected were collected, the remembered list is trimmed from the
 // front and a mark is not an index into it.
 func TestCollectedSinceCountsTheWholeSession(t *testing.T) {
-	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
-	s := &session{entityID: 1, entities: map[int32]bool{}}
-	const n = maxCollected + 44
-	for id := int32(1); id <= n; id++ {
-		c.onCollect(s, &proto17.CollectItem{CollectedID: id + 100, CollectorID: 1})
-	}
-	c.onCollect(s, &proto17.CollectItem{CollectedID: 99, CollectorID: 2}) // another player's pickup
-	assert.Equal(t, n, s.collectedN)
-	assert.Len(t, s.collected, maxCollected)
-	since := s.collectedSince(n - 10)
-	require.Len(t, since, 10)
-	assert.Equal(t, int32(n-9+100), since[0].entity)
-	assert.Equal(t, int32(n+100), since[9].entity)
-	assert.Len(t, s.collectedSince(10), maxCollected, "the forgotten ones are gone, the rest are all there")
-	assert.Empty(t, s.collectedSince(n))
+	synctest.Test(t, func(t *testing.T) {
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{})}
+		s := &session{entityID: 1, entities: map[int32]bool{}}
+		const n = maxCollected + 44
+		for id := int32(1); id <= n; id++ {
+			c.onCollect(s, &proto17.CollectItem{CollectedID: id + 100, CollectorID: 1})
+		}
+		c.onCollect(s, &proto17.CollectItem{CollectedID: 99, CollectorID: 2}) // another player's pickup
+		assert.Equal(t, n, s.collectedN)
+		assert.Len(t, s.collected, maxCollected)
+		since := s.collectedSince(n - 10)
+		require.Len(t, since, 10)
+		assert.Equal(t, int32(n-9+100), since[0].entity)
+		assert.Equal(t, int32(n+100), since[9].entity)
+		assert.Len(t, s.collectedSince(10), maxCollected, "the forgotten ones are gone, the rest are all there")
+		assert.Empty(t, s.collectedSince(n))
+	})
 }

@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"testing"
+	"testing/synctest"
 
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
@@ -35,32 +36,34 @@ func assertMods(t *testing.T, s *session, p world.BlockPos, want bool, msg strin
 // evicts it; the state of other columns, even ones sharing the column's x
 // or z, stays.
 func TestModStateLeavesWithItsColumn(t *testing.T) {
-	s := &session{mods: newModState(), loaded: map[[2]int]bool{}}
-	a, b, d := modsAt(s, 1, 2), modsAt(s, 2, 1), modsAt(s, 1, 1)
-	s.mods.dropColumns(map[[2]int]bool{{1, 2}: true})
-	assertMods(t, s, a, false, "dropped column")
-	assertMods(t, s, b, true, "column (2, 1)")
-	assertMods(t, s, d, true, "column (1, 1)")
+	synctest.Test(t, func(t *testing.T) {
+		s := &session{mods: newModState(), loaded: map[[2]int]bool{}}
+		a, b, d := modsAt(s, 1, 2), modsAt(s, 2, 1), modsAt(s, 1, 1)
+		s.mods.dropColumns(map[[2]int]bool{{1, 2}: true})
+		assertMods(t, s, a, false, "dropped column")
+		assertMods(t, s, b, true, "column (2, 1)")
+		assertMods(t, s, d, true, "column (1, 1)")
 
-	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{}),
-		unknown: map[string]bool{}, stats: Stats{Skipped: map[string]int64{}}}
-	s.loaded[[2]int{1, 1}] = true
-	c.forgetColumn(s, 1, 1)
-	assertMods(t, s, d, false, "forgotten column")
-	assertMods(t, s, b, true, "column (2, 1)")
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{}),
+			unknown: map[string]bool{}, stats: Stats{Skipped: map[string]int64{}}}
+		s.loaded[[2]int{1, 1}] = true
+		c.forgetColumn(s, 1, 1)
+		assertMods(t, s, d, false, "forgotten column")
+		assertMods(t, s, b, true, "column (2, 1)")
 
-	// The player stands in column (0, 0) with maxColumns loaded; a new
-	// column evicts the farthest, (0, 64).
-	clear(s.loaded)
-	for cx := range 65 {
-		for cz := range 65 {
-			s.loaded[[2]int{cx, cz}] = true
+		// The player stands in column (0, 0) with maxColumns loaded; a new
+		// column evicts the farthest, (0, 64).
+		clear(s.loaded)
+		for cx := range 65 {
+			for cz := range 65 {
+				s.loaded[[2]int{cx, cz}] = true
+			}
 		}
-	}
-	far := modsAt(s, 0, 64)
-	near := modsAt(s, 3, 3)
-	c.applyColumns(s, []proto17.ChunkColumn{{X: 1, Z: -1, GroundUp: true, Column: world.NewColumn(1, -1)}})
-	assert.False(t, s.loaded[[2]int{0, 64}], "evicted")
-	assertMods(t, s, far, false, "evicted column")
-	assertMods(t, s, near, true, "column (3, 3)")
+		far := modsAt(s, 0, 64)
+		near := modsAt(s, 3, 3)
+		c.applyColumns(s, []proto17.ChunkColumn{{X: 1, Z: -1, GroundUp: true, Column: world.NewColumn(1, -1)}})
+		assert.False(t, s.loaded[[2]int{0, 64}], "evicted")
+		assertMods(t, s, far, false, "evicted column")
+		assertMods(t, s, near, true, "column (3, 3)")
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"runtime"
 	"testing"
+	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,32 +37,34 @@ func enchListBomb() []byte {
 }
 
 func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
-	n := &proto17.NBT{Root: proto17.Compound{
-		"GT.ToolStats": proto17.Compound{"Damage": int64(1200), "MaxDamage": int64(51200), "PrimaryMaterial": "Steel"},
-		"ench": proto17.List{Type: proto17.TagCompound, Values: []any{
-			proto17.Compound{"id": int16(34), "lvl": int16(1)},
-			proto17.Compound{"id": int16(32), "lvl": int16(3)},
-		}},
-	}}
-	gz, err := n.Gzip()
-	require.NoError(t, err)
-	s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}
-	st := toStack(s, world.VanillaIDs())
-	assert.Equal(t, 1200, st.Damage)
-	assert.Equal(t, 51200, st.MaxDamage)
-	assert.Equal(t, 3, efficiency(s))
+	synctest.Test(t, func(t *testing.T) {
+		n := &proto17.NBT{Root: proto17.Compound{
+			"GT.ToolStats": proto17.Compound{"Damage": int64(1200), "MaxDamage": int64(51200), "PrimaryMaterial": "Steel"},
+			"ench": proto17.List{Type: proto17.TagCompound, Values: []any{
+				proto17.Compound{"id": int16(34), "lvl": int16(1)},
+				proto17.Compound{"id": int16(32), "lvl": int16(3)},
+			}},
+		}}
+		gz, err := n.Gzip()
+		require.NoError(t, err)
+		s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}
+		st := toStack(s, world.VanillaIDs())
+		assert.Equal(t, 1200, st.Damage)
+		assert.Equal(t, 51200, st.MaxDamage)
+		assert.Equal(t, 3, efficiency(s))
 
-	// Without GT.ToolStats (or with a MaxDamage of 0) there is no wear.
-	n.Root["GT.ToolStats"] = proto17.Compound{"Damage": int64(5), "MaxDamage": int64(0)}
-	gz, err = n.Gzip()
-	require.NoError(t, err)
-	st = toStack(proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}, world.VanillaIDs())
-	assert.Zero(t, st.MaxDamage)
-	assert.Zero(t, st.Damage)
-	// Undecodable NBT is no wear and no enchantment.
-	bad := proto17.Slot{ID: gtToolID, Count: 1, NBT: []byte{1, 2, 3}}
-	assert.Zero(t, toStack(bad, world.VanillaIDs()).MaxDamage)
-	assert.Zero(t, efficiency(bad))
+		// Without GT.ToolStats (or with a MaxDamage of 0) there is no wear.
+		n.Root["GT.ToolStats"] = proto17.Compound{"Damage": int64(5), "MaxDamage": int64(0)}
+		gz, err = n.Gzip()
+		require.NoError(t, err)
+		st = toStack(proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}, world.VanillaIDs())
+		assert.Zero(t, st.MaxDamage)
+		assert.Zero(t, st.Damage)
+		// Undecodable NBT is no wear and no enchantment.
+		bad := proto17.Slot{ID: gtToolID, Count: 1, NBT: []byte{1, 2, 3}}
+		assert.Zero(t, toStack(bad, world.VanillaIDs()).MaxDamage)
+		assert.Zero(t, efficiency(bad))
+	})
 }
 
 // TestItemNBTListBomb: a list announcing 2^31-1 compounds in a few bytes
@@ -69,23 +72,25 @@ func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
 // (go-mc's decoder sized the list from the count: an ~8 GiB allocation,
 // fatal where memory is not overcommitted).
 func TestItemNBTListBomb(t *testing.T) {
-	s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gzipBytes(t, enchListBomb())}
-	ids := world.VanillaIDs()
-	var st world.ItemStack
-	var eff int
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	st = toStack(s, ids)
-	eff = efficiency(s)
-	runtime.ReadMemStats(&after)
-	assert.Zero(t, eff)
-	assert.Zero(t, st.MaxDamage)
-	assert.Equal(t, 1, st.Count)
-	got := after.TotalAlloc - before.TotalAlloc
-	assert.Less(t, got, uint64(4<<20), "decoding the bomb allocated %d bytes", got)
-	_, ok := readItemNBT(s.NBT)
-	assert.False(t, ok)
+	synctest.Test(t, func(t *testing.T) {
+		s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gzipBytes(t, enchListBomb())}
+		ids := world.VanillaIDs()
+		var st world.ItemStack
+		var eff int
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		st = toStack(s, ids)
+		eff = efficiency(s)
+		runtime.ReadMemStats(&after)
+		assert.Zero(t, eff)
+		assert.Zero(t, st.MaxDamage)
+		assert.Equal(t, 1, st.Count)
+		got := after.TotalAlloc - before.TotalAlloc
+		assert.Less(t, got, uint64(4<<20), "decoding the bomb allocated %d bytes", got)
+		_, ok := readItemNBT(s.NBT)
+		assert.False(t, ok)
+	})
 }
 
 // FuzzItemNBT feeds item NBT through the client's slot-to-stack path. The

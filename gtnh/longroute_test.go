@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -59,6 +60,7 @@ func TestMoveToIntoStreamedTerrain(t *testing.T) {
 	assert.LessOrEqual(t, res.Details["longest_plan_ms"], res.Details["planning_ms"])
 	t.Logf("%d blocks in %d segments, %d steps, %d re-plans, %d walls, %v; planning %v ms in all, the longest %v ms",
 		dist, segments, res.Details["steps"], res.Details["replans"], walls, time.Since(began), res.Details["planning_ms"], res.Details["longest_plan_ms"])
+
 }
 
 // TestMoveToWaitsForALaggingServersColumns: a server that sends the
@@ -68,17 +70,19 @@ func TestMoveToIntoStreamedTerrain(t *testing.T) {
 // ticks make at the test's 1 ms tick (four of those, 240 ms, gave up
 // before the first late column came).
 func TestMoveToWaitsForALaggingServersColumns(t *testing.T) {
-	const tick = time.Millisecond
-	const late = 800 * time.Millisecond
-	require.Less(t, columnWaitTicks*tick*(maxStalls+1), late, "the ticks alone would give up first")
-	require.Less(t, late, minAnswerWait)
-	srv, c := joinedClient(t, fakeserver.Options{Stream: true, StreamDelay: late, ViewRadius: 3, Trees: []fakeserver.Tree{}}, clientTick(tick))
-	goal := world.Pos(8+120, 64, 8)
-	res := c.Execute(context.Background(), action.MoveTo{Pos: goal, Radius: 1})
-	require.Equal(t, ipc.OK, res.Code, res.Error)
-	assert.LessOrEqual(t, c.State().Snapshot().Feet().DistSq(goal), 1)
-	assert.GreaterOrEqual(t, res.Details["segments"].(int), 1, "the walk waited at the edge for the late columns")
-	assert.Empty(t, srv.Corrections())
+	synctest.Test(t, func(t *testing.T) {
+		const tick = time.Millisecond
+		const late = 800 * time.Millisecond
+		require.Less(t, columnWaitTicks*tick*(maxStalls+1), late, "the ticks alone would give up first")
+		require.Less(t, late, minAnswerWait)
+		srv, c := joinedClient(t, fakeserver.Options{Stream: true, StreamDelay: late, ViewRadius: 3, Trees: []fakeserver.Tree{}}, clientTick(tick))
+		goal := world.Pos(8+120, 64, 8)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: goal, Radius: 1})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.LessOrEqual(t, c.State().Snapshot().Feet().DistSq(goal), 1)
+		assert.GreaterOrEqual(t, res.Details["segments"].(int), 1, "the walk waited at the edge for the late columns")
+		assert.Empty(t, srv.Corrections())
+	})
 }
 
 // clientTick runs the client at its own tick, not the test server's.

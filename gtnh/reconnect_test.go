@@ -6,6 +6,7 @@ import (
 	"net"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -76,78 +77,86 @@ func waitDone(t *testing.T, c *Client) {
 func TestPermanentKickEndsReconnecting(t *testing.T) {
 	const banned = "You are banned from this server!\nReason: griefing"
 	t.Run("at login", func(t *testing.T) {
-		srv := fakeServer(t, fakeserver.Options{Faults: fakeserver.Faults{KickAt: fakeserver.StageLogin, KickReason: banned}})
-		c := fakeClient(t, srv.Addr(), func(cfg *Config) { cfg.Reconnect = fastBackoff })
-		// Bounded, so that a client retrying a ban fails the test.
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		err := c.Open(ctx)
-		var ke *KickError
-		require.ErrorAs(t, err, &ke)
-		assert.Equal(t, "You are banned from this server!\nReason: griefing", ke.Reason)
-		time.Sleep(50 * time.Millisecond) // several backoff delays
-		assert.Len(t, srv.Kicks(), 1, "no second attempt")
+		synctest.Test(t, func(t *testing.T) {
+			srv := fakeServer(t, fakeserver.Options{Faults: fakeserver.Faults{KickAt: fakeserver.StageLogin, KickReason: banned}})
+			c := fakeClient(t, srv.Addr(), func(cfg *Config) { cfg.Reconnect = fastBackoff })
+			// Bounded, so that a client retrying a ban fails the test.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			err := c.Open(ctx)
+			var ke *KickError
+			require.ErrorAs(t, err, &ke)
+			assert.Equal(t, "You are banned from this server!\nReason: griefing", ke.Reason)
+			time.Sleep(50 * time.Millisecond) // several backoff delays
+			assert.Len(t, srv.Kicks(), 1, "no second attempt")
+		})
 	})
 	t.Run("in play", func(t *testing.T) {
-		srv := fakeServer(t, fakeserver.Options{})
-		c := fakeClient(t, srv.Addr(), func(cfg *Config) { cfg.Reconnect = fastBackoff })
-		require.NoError(t, c.Open(context.Background()))
-		kick(t, srv, "You are banned from this server.")
-		waitDone(t, c)
-		var ke *KickError
-		require.ErrorAs(t, c.Err(), &ke)
-		assert.Equal(t, "You are banned from this server.", ke.Reason)
-		time.Sleep(50 * time.Millisecond)
-		assert.Zero(t, c.Stats().Reconnects)
-		assert.Len(t, srv.Players(), 0, "no one logged in again")
+		synctest.Test(t, func(t *testing.T) {
+			srv := fakeServer(t, fakeserver.Options{})
+			c := fakeClient(t, srv.Addr(), func(cfg *Config) { cfg.Reconnect = fastBackoff })
+			require.NoError(t, c.Open(context.Background()))
+			kick(t, srv, "You are banned from this server.")
+			waitDone(t, c)
+			var ke *KickError
+			require.ErrorAs(t, c.Err(), &ke)
+			assert.Equal(t, "You are banned from this server.", ke.Reason)
+			time.Sleep(50 * time.Millisecond)
+			assert.Zero(t, c.Stats().Reconnects)
+			assert.Len(t, srv.Players(), 0, "no one logged in again")
+		})
 	})
 }
 
 // TestTransientKickReconnects: "Server closed" and a dropped connection are
 // worth a retry.
 func TestTransientKickReconnects(t *testing.T) {
-	srv := fakeServer(t, fakeserver.Options{})
-	c := fakeClient(t, srv.Addr(), func(cfg *Config) { cfg.Reconnect = fastBackoff })
-	require.NoError(t, c.Open(context.Background()))
-	kick(t, srv, "Server closed")
-	eventually(t, "a reconnect", func() bool { return c.Stats().Reconnects == 1 && c.Connected() })
-	kick(t, srv, "Timed out")
-	eventually(t, "a second reconnect", func() bool { return c.Stats().Reconnects == 2 && c.Connected() })
-	assert.Nil(t, c.Err())
+	synctest.Test(t, func(t *testing.T) {
+		srv := fakeServer(t, fakeserver.Options{})
+		c := fakeClient(t, srv.Addr(), func(cfg *Config) { cfg.Reconnect = fastBackoff })
+		require.NoError(t, c.Open(context.Background()))
+		kick(t, srv, "Server closed")
+		eventually(t, "a reconnect", func() bool { return c.Stats().Reconnects == 1 && c.Connected() })
+		kick(t, srv, "Timed out")
+		eventually(t, "a second reconnect", func() bool { return c.Stats().Reconnects == 2 && c.Connected() })
+		assert.Nil(t, c.Err())
+	})
 }
 
 // TestReconnectRetriesTheFirstJoin: with reconnecting on, Open waits for a
 // server that is down; without, it fails at once.
 func TestReconnectRetriesTheFirstJoin(t *testing.T) {
-	addr := freeAddr(t)
-	var dials atomic.Int64
-	once := fakeClient(t, addr, func(cfg *Config) { cfg.Dial = countingDial(&dials) })
-	err := once.Open(context.Background())
-	var le *LoginError
-	require.ErrorAs(t, err, &le)
-	assert.Equal(t, StageDial, le.Stage)
+	synctest.Test(t, func(t *testing.T) {
+		addr := freeAddr(t)
+		var dials atomic.Int64
+		once := fakeClient(t, addr, func(cfg *Config) { cfg.Dial = countingDial(&dials) })
+		err := once.Open(context.Background())
+		var le *LoginError
+		require.ErrorAs(t, err, &le)
+		assert.Equal(t, StageDial, le.Stage)
 
-	dials.Store(0)
-	c := fakeClient(t, addr, func(cfg *Config) { cfg.Dial = countingDial(&dials); cfg.Reconnect = fastBackoff })
-	opened := make(chan error, 1)
-	go func() { opened <- c.Open(context.Background()) }()
-	eventually(t, "three refused attempts", func() bool { return dials.Load() >= 3 })
-	select {
-	case err := <-opened:
-		t.Fatalf("Open returned while the server is down: %v", err)
-	default:
-	}
-	fakeServer(t, fakeserver.Options{Addr: addr})
-	require.NoError(t, recv(t, opened))
-	assert.True(t, c.Connected())
+		dials.Store(0)
+		c := fakeClient(t, addr, func(cfg *Config) { cfg.Dial = countingDial(&dials); cfg.Reconnect = fastBackoff })
+		opened := make(chan error, 1)
+		go func() { opened <- c.Open(context.Background()) }()
+		eventually(t, "three refused attempts", func() bool { return dials.Load() >= 3 })
+		select {
+		case err := <-opened:
+			t.Fatalf("Open returned while the server is down: %v", err)
+		default:
+		}
+		fakeServer(t, fakeserver.Options{Addr: addr})
+		require.NoError(t, recv(t, opened))
+		assert.True(t, c.Connected())
 
-	// A context that ends stops the retries, with the last cause.
-	stopped := fakeClient(t, freeAddr(t), func(cfg *Config) { cfg.Reconnect = fastBackoff })
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
-	defer cancel()
-	err = stopped.Open(ctx)
-	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Contains(t, err.Error(), "refused")
+		// A context that ends stops the retries, with the last cause.
+		stopped := fakeClient(t, freeAddr(t), func(cfg *Config) { cfg.Reconnect = fastBackoff })
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
+		defer cancel()
+		err = stopped.Open(ctx)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Contains(t, err.Error(), "refused")
+	})
 }
 
 // TestModListIsReadAgainAfterAReconnect: the server comes back with
@@ -163,31 +172,33 @@ func TestModListIsReadAgainAfterAReconnect(t *testing.T) {
 			name = "configured"
 		}
 		t.Run(name, func(t *testing.T) {
-			addr := freeAddr(t)
-			old, err := fakeserver.New(inMemory(fakeserver.Options{Addr: addr, TickDuration: fastTick}))
-			require.NoError(t, err)
-			defer old.Close()
-			defer registerMem(old)()
-			c := fakeClient(t, addr, func(cfg *Config) {
-				cfg.Reconnect = fastBackoff
+			synctest.Test(t, func(t *testing.T) {
+				addr := freeAddr(t)
+				old, err := fakeserver.New(inMemory(fakeserver.Options{Addr: addr, TickDuration: fastTick}))
+				require.NoError(t, err)
+				defer old.Close()
+				defer registerMem(old)()
+				c := fakeClient(t, addr, func(cfg *Config) {
+					cfg.Reconnect = fastBackoff
+					if configured {
+						cfg.Mods = fakeserver.DefaultMods()
+					}
+				})
+				require.NoError(t, c.Open(context.Background()))
+				old.Close() // the server restarts with an update
+				srv := fakeServer(t, fakeserver.Options{Addr: addr, Mods: updated})
 				if configured {
-					cfg.Mods = fakeserver.DefaultMods()
+					waitDone(t, c)
+					var ke *KickError
+					require.ErrorAs(t, c.Err(), &ke)
+					assert.Contains(t, ke.Reason, "Mod rejections")
+					return
 				}
+				eventually(t, "a reconnect", func() bool { return c.Stats().Reconnects == 1 && c.Connected() })
+				assert.Empty(t, srv.Kicks())
+				require.NotNil(t, c.Server())
+				assert.Equal(t, updated, c.Server().Mods)
 			})
-			require.NoError(t, c.Open(context.Background()))
-			old.Close() // the server restarts with an update
-			srv := fakeServer(t, fakeserver.Options{Addr: addr, Mods: updated})
-			if configured {
-				waitDone(t, c)
-				var ke *KickError
-				require.ErrorAs(t, c.Err(), &ke)
-				assert.Contains(t, ke.Reason, "Mod rejections")
-				return
-			}
-			eventually(t, "a reconnect", func() bool { return c.Stats().Reconnects == 1 && c.Connected() })
-			assert.Empty(t, srv.Kicks())
-			require.NotNil(t, c.Server())
-			assert.Equal(t, updated, c.Server().Mods)
 		})
 	}
 }
@@ -197,20 +208,22 @@ func TestModListIsReadAgainAfterAReconnect(t *testing.T) {
 // ends with the kick the reader then reads. With no reader to end it, the
 // write error ends the session after the grace period.
 func TestAFailedWriteLetsTheReaderGiveTheReason(t *testing.T) {
-	a, b := memnet.Pipe()
-	defer b.Close()
-	s := newSession(nil, newConn(a, time.Second, zerolog.Nop()), nil, "")
-	writeErr := errors.New("writing Player: broken pipe")
-	go s.endAfterWrite(writeErr)
-	time.Sleep(20 * time.Millisecond) // the write failed first
-	kick := &KickError{Reason: "Server closed"}
-	s.end(kick)
-	<-s.ended
-	assert.Equal(t, error(kick), s.cause())
+	synctest.Test(t, func(t *testing.T) {
+		a, b := memnet.Pipe()
+		defer b.Close()
+		s := newSession(nil, newConn(a, time.Second, zerolog.Nop()), nil, "")
+		writeErr := errors.New("writing Player: broken pipe")
+		go s.endAfterWrite(writeErr)
+		time.Sleep(20 * time.Millisecond) // the write failed first
+		kick := &KickError{Reason: "Server closed"}
+		s.end(kick)
+		<-s.ended
+		assert.Equal(t, error(kick), s.cause())
 
-	alone := newSession(nil, newConn(b, time.Second, zerolog.Nop()), nil, "")
-	start := time.Now()
-	alone.endAfterWrite(writeErr)
-	assert.Equal(t, writeErr, alone.cause())
-	assert.GreaterOrEqual(t, time.Since(start), writeGrace)
+		alone := newSession(nil, newConn(b, time.Second, zerolog.Nop()), nil, "")
+		start := time.Now()
+		alone.endAfterWrite(writeErr)
+		assert.Equal(t, writeErr, alone.cause())
+		assert.GreaterOrEqual(t, time.Since(start), writeGrace)
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -20,78 +21,80 @@ import (
 // not hold (air), unloaded columns, negative coordinates and both ends of
 // the height range.
 func TestSnapGridColumn(t *testing.T) {
-	store := world.NewChunkStore(nil)
-	res := store.Resolver()
-	for _, b := range []struct {
-		x, y, z int
-		name    string
-	}{
-		{3, 63, 4, "minecraft:stone"}, {3, 64, 4, "minecraft:water"}, {-5, 0, -7, "minecraft:bedrock"},
-		{-5, 255, -7, "minecraft:stone_slab"}, {20, 70, 3, "minecraft:fence"}, {20, 71, 3, "minecraft:carpet"},
-		{3, 63, 20, "minecraft:stone"},
-	} {
-		st, ok := res.State(b.name, 0)
-		require.True(t, ok, b.name)
-		store.SetState(b.x, b.y, b.z, st)
-	}
-	loaded := map[[2]int]bool{{0, 0}: true, {-1, -1}: true, {5, 5}: true}
-	view := store.View()
-	g := snapshotGrid(&world.Snapshot{Blocks: view}, loaded)
-	cg, ok := g.(path.ColumnGrid)
-	require.True(t, ok, "the snapshot grid reads whole columns")
-	// want classifies a block independently of the grid's caches.
-	want := func(x, y, z int) path.Cell {
-		switch {
-		case y < 0:
-			return path.Unknown
-		case y > 255:
-			return path.Passable
-		case !loaded[[2]int{x >> 4, z >> 4}]:
-			return path.Unknown
+	synctest.Test(t, func(t *testing.T) {
+		store := world.NewChunkStore(nil)
+		res := store.Resolver()
+		for _, b := range []struct {
+			x, y, z int
+			name    string
+		}{
+			{3, 63, 4, "minecraft:stone"}, {3, 64, 4, "minecraft:water"}, {-5, 0, -7, "minecraft:bedrock"},
+			{-5, 255, -7, "minecraft:stone_slab"}, {20, 70, 3, "minecraft:fence"}, {20, 71, 3, "minecraft:carpet"},
+			{3, 63, 20, "minecraft:stone"},
+		} {
+			st, ok := res.State(b.name, 0)
+			require.True(t, ok, b.name)
+			store.SetState(b.x, b.y, b.z, st)
 		}
-		return path.ClassifyByTags(view.BlockAt(world.Pos(x, y, z)))
-	}
-	out := make([]path.Cell, 260)
-	// Columns (0, 0) and (0, 1), (5, 5) and (5, 0) share cx: one of each
-	// pair is loaded.
-	cols := [][2]int{{3, 4}, {3, 20}, {-5, -7}, {20, 3}, {0, 15}, {85, 90}, {85, 10}, {40, 40}}
-	for _, c := range cols {
-		cg.Column(c[0], c[1], -2, out)
-		for i, got := range out {
-			require.Equal(t, want(c[0], i-2, c[1]), got, "column %v at y %d", c, i-2)
-		}
-	}
-	// Cell, hopping between columns at every read.
-	for y := -2; y < 258; y++ {
-		for _, c := range cols {
-			require.Equal(t, want(c[0], y, c[1]), g.Cell(c[0], y, c[1]), "cell %v at y %d", c, y)
-		}
-	}
-	cg.Column(3, 4, 60, out[:6])
-	assert.Equal(t, []path.Cell{path.Solid, path.Solid, path.Solid, path.Solid, path.Water, path.Passable}[3:], out[3:6])
-
-	// Views read the same world, each with caches of its own, so the
-	// long-route planner's workers can read at once.
-	gv, ok := g.(path.GridViews)
-	require.True(t, ok, "the snapshot grid gives views")
-	var wg sync.WaitGroup
-	for range 3 {
-		v := gv.View()
-		require.NotSame(t, g, v)
-		v.(*snapGrid).cache[world.StateID(65535)] = path.Solid
-		_, shared := g.(*snapGrid).cache[world.StateID(65535)]
-		assert.False(t, shared, "a view has a cache of its own")
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for y := -2; y < 258; y++ {
-				for _, c := range cols {
-					assert.Equal(t, want(c[0], y, c[1]), v.Cell(c[0], y, c[1]), "view: cell %v at y %d", c, y)
-				}
+		loaded := map[[2]int]bool{{0, 0}: true, {-1, -1}: true, {5, 5}: true}
+		view := store.View()
+		g := snapshotGrid(&world.Snapshot{Blocks: view}, loaded)
+		cg, ok := g.(path.ColumnGrid)
+		require.True(t, ok, "the snapshot grid reads whole columns")
+		// want classifies a block independently of the grid's caches.
+		want := func(x, y, z int) path.Cell {
+			switch {
+			case y < 0:
+				return path.Unknown
+			case y > 255:
+				return path.Passable
+			case !loaded[[2]int{x >> 4, z >> 4}]:
+				return path.Unknown
 			}
-		}()
-	}
-	wg.Wait()
+			return path.ClassifyByTags(view.BlockAt(world.Pos(x, y, z)))
+		}
+		out := make([]path.Cell, 260)
+		// Columns (0, 0) and (0, 1), (5, 5) and (5, 0) share cx: one of each
+		// pair is loaded.
+		cols := [][2]int{{3, 4}, {3, 20}, {-5, -7}, {20, 3}, {0, 15}, {85, 90}, {85, 10}, {40, 40}}
+		for _, c := range cols {
+			cg.Column(c[0], c[1], -2, out)
+			for i, got := range out {
+				require.Equal(t, want(c[0], i-2, c[1]), got, "column %v at y %d", c, i-2)
+			}
+		}
+		// Cell, hopping between columns at every read.
+		for y := -2; y < 258; y++ {
+			for _, c := range cols {
+				require.Equal(t, want(c[0], y, c[1]), g.Cell(c[0], y, c[1]), "cell %v at y %d", c, y)
+			}
+		}
+		cg.Column(3, 4, 60, out[:6])
+		assert.Equal(t, []path.Cell{path.Solid, path.Solid, path.Solid, path.Solid, path.Water, path.Passable}[3:], out[3:6])
+
+		// Views read the same world, each with caches of its own, so the
+		// long-route planner's workers can read at once.
+		gv, ok := g.(path.GridViews)
+		require.True(t, ok, "the snapshot grid gives views")
+		var wg sync.WaitGroup
+		for range 3 {
+			v := gv.View()
+			require.NotSame(t, g, v)
+			v.(*snapGrid).cache[world.StateID(65535)] = path.Solid
+			_, shared := g.(*snapGrid).cache[world.StateID(65535)]
+			assert.False(t, shared, "a view has a cache of its own")
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for y := -2; y < 258; y++ {
+					for _, c := range cols {
+						assert.Equal(t, want(c[0], y, c[1]), v.Cell(c[0], y, c[1]), "view: cell %v at y %d", c, y)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	})
 }
 
 var (
@@ -181,29 +184,31 @@ func cpuTime() time.Duration {
 // (more states than slots, asked in turns) are each classified as their
 // block's tags say, whatever was asked before.
 func TestSnapGridClassifyMemo(t *testing.T) {
-	store := world.NewChunkStore(nil)
-	res := store.Resolver()
-	g := snapshotGrid(&world.Snapshot{Blocks: store.View()}, nil).(*snapGrid)
-	var states []world.StateID
-	for _, name := range []string{"minecraft:stone", "minecraft:water", "minecraft:stone_slab", "minecraft:carpet", "minecraft:fence", "minecraft:log", "minecraft:air", "minecraft:snow_layer"} {
-		for meta := 0; meta < 16; meta++ {
-			st, ok := res.State(name, meta)
-			require.True(t, ok, name)
-			states = append(states, st)
+	synctest.Test(t, func(t *testing.T) {
+		store := world.NewChunkStore(nil)
+		res := store.Resolver()
+		g := snapshotGrid(&world.Snapshot{Blocks: store.View()}, nil).(*snapGrid)
+		var states []world.StateID
+		for _, name := range []string{"minecraft:stone", "minecraft:water", "minecraft:stone_slab", "minecraft:carpet", "minecraft:fence", "minecraft:log", "minecraft:air", "minecraft:snow_layer"} {
+			for meta := 0; meta < 16; meta++ {
+				st, ok := res.State(name, meta)
+				require.True(t, ok, name)
+				states = append(states, st)
+			}
 		}
-	}
-	for id := 1; id < 400; id++ {
-		states = append(states, world.MakeState(id, id%16))
-	}
-	slots := map[uint32]int{}
-	for _, st := range states {
-		slots[memoSlot(st)]++
-	}
-	require.Less(t, len(slots), len(states), "the states must share slots")
-	for round := range 3 {
-		for i := range states {
-			st := states[(i*7+round)%len(states)]
-			require.Equal(t, path.ClassifyByTags(res.Block(st)), g.classify(st), "state %v, round %d", st, round)
+		for id := 1; id < 400; id++ {
+			states = append(states, world.MakeState(id, id%16))
 		}
-	}
+		slots := map[uint32]int{}
+		for _, st := range states {
+			slots[memoSlot(st)]++
+		}
+		require.Less(t, len(slots), len(states), "the states must share slots")
+		for round := range 3 {
+			for i := range states {
+				st := states[(i*7+round)%len(states)]
+				require.Equal(t, path.ClassifyByTags(res.Block(st)), g.classify(st), "state %v, round %d", st, round)
+			}
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -69,10 +70,12 @@ func TestSanitizeChat(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, cut := SanitizeChat(tc.in)
-			assert.Equal(t, tc.want, got)
-			assert.Equal(t, tc.cut, cut)
-			require.NoError(t, serverAccepts(got))
+			synctest.Test(t, func(t *testing.T) {
+				got, cut := SanitizeChat(tc.in)
+				assert.Equal(t, tc.want, got)
+				assert.Equal(t, tc.cut, cut)
+				require.NoError(t, serverAccepts(got))
+			})
 		})
 	}
 }
@@ -95,19 +98,21 @@ func FuzzSanitizeChat(f *testing.F) {
 }
 
 func TestOperatorEntries(t *testing.T) {
-	_, u, err := parseOperator("uuid:069A79F4-44E9-4726-A5BE-FCA90E38AAF5")
-	require.NoError(t, err)
-	assert.Equal(t, "069a79f444e94726a5befca90e38aaf5", u)
-	name, _, err := parseOperator(" Alice ")
-	require.NoError(t, err)
-	assert.Equal(t, "alice", name)
-	for _, bad := range []string{"uuid:1234", "uuid:zz9a79f444e94726a5befca90e38aaf5", "Al ice", "", "ThisNameIsWayTooLong"} {
-		_, _, err := parseOperator(bad)
-		assert.Error(t, err, bad)
-	}
-	err = Config{Address: "h:1", Username: "Bot", Operators: []string{"Alice", "uuid:nope"}}.Validate()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `operators: "uuid:nope"`)
+	synctest.Test(t, func(t *testing.T) {
+		_, u, err := parseOperator("uuid:069A79F4-44E9-4726-A5BE-FCA90E38AAF5")
+		require.NoError(t, err)
+		assert.Equal(t, "069a79f444e94726a5befca90e38aaf5", u)
+		name, _, err := parseOperator(" Alice ")
+		require.NoError(t, err)
+		assert.Equal(t, "alice", name)
+		for _, bad := range []string{"uuid:1234", "uuid:zz9a79f444e94726a5befca90e38aaf5", "Al ice", "", "ThisNameIsWayTooLong"} {
+			_, _, err := parseOperator(bad)
+			assert.Error(t, err, bad)
+		}
+		err = Config{Address: "h:1", Username: "Bot", Operators: []string{"Alice", "uuid:nope"}}.Validate()
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), `operators: "uuid:nope"`)
+	})
 }
 
 const (
@@ -116,117 +121,127 @@ const (
 )
 
 func TestGuardOperatorsByUUID(t *testing.T) {
-	g := newGuard([]string{"uuid:" + aliceUUID, "Bob"}, CommandConfig{Burst: 100})
-	cases := []struct {
-		name string
-		m    ChatMessage
-		want int
-	}{
-		{"uuid known and equal", ChatMessage{Sender: "Alice", SenderUUID: strings.ReplaceAll(aliceUUID, "-", ""), Text: "!bot stop"}, verdictObey},
-		{"uuid unknown: a name is not enough", ChatMessage{Sender: "Alice", Text: "!bot stop"}, verdictNotOperator},
-		{"uuid differs (impostor with the name)", ChatMessage{Sender: "Alice", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictNotOperator},
-		{"the uuid as a name", ChatMessage{Sender: "uuid:" + aliceUUID, Text: "!bot stop"}, verdictNotOperator},
-		{"name operator", ChatMessage{Sender: "bob", Text: "!bot stop"}, verdictObey},
-		{"name operator whatever the uuid", ChatMessage{Sender: "Bob", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictObey},
-		{"stranger", ChatMessage{Sender: "Mallory", Text: "!bot stop"}, verdictNotOperator},
-	}
-	for _, tc := range cases {
-		_, v := g.check(tc.m, "Bot")
-		assert.Equal(t, tc.want, v, tc.name)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		g := newGuard([]string{"uuid:" + aliceUUID, "Bob"}, CommandConfig{Burst: 100})
+		cases := []struct {
+			name string
+			m    ChatMessage
+			want int
+		}{
+			{"uuid known and equal", ChatMessage{Sender: "Alice", SenderUUID: strings.ReplaceAll(aliceUUID, "-", ""), Text: "!bot stop"}, verdictObey},
+			{"uuid unknown: a name is not enough", ChatMessage{Sender: "Alice", Text: "!bot stop"}, verdictNotOperator},
+			{"uuid differs (impostor with the name)", ChatMessage{Sender: "Alice", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictNotOperator},
+			{"the uuid as a name", ChatMessage{Sender: "uuid:" + aliceUUID, Text: "!bot stop"}, verdictNotOperator},
+			{"name operator", ChatMessage{Sender: "bob", Text: "!bot stop"}, verdictObey},
+			{"name operator whatever the uuid", ChatMessage{Sender: "Bob", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictObey},
+			{"stranger", ChatMessage{Sender: "Mallory", Text: "!bot stop"}, verdictNotOperator},
+		}
+		for _, tc := range cases {
+			_, v := g.check(tc.m, "Bot")
+			assert.Equal(t, tc.want, v, tc.name)
+		}
+	})
 }
 
 func TestGuardSecret(t *testing.T) {
-	sec := CommandConfig{Burst: 100, Secret: NewSecret(testSecret)}
-	g := newGuard([]string{"Alice"}, sec)
-	cases := []struct {
-		name string
-		m    ChatMessage
-		want int
-	}{
-		{"whispered with the secret", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret + " goto 1 2 3"}, verdictObey},
-		{"name alone is not enough", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot goto 1 2 3"}, verdictBadSecret},
-		{"wrong secret", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot hunter2-correct-horsE stop"}, verdictBadSecret},
-		{"secret prefix only", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot hunter2 stop"}, verdictBadSecret},
-		{"secret in public chat", ChatMessage{Sender: "Alice", Text: "!bot " + testSecret + " stop"}, verdictNotWhispered},
-		{"secret but not an operator", ChatMessage{Sender: "Mallory", Whisper: true, Text: "!bot " + testSecret + " stop"}, verdictNotOperator},
-		{"secret and nothing else", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret}, verdictNotCommand},
-	}
-	for _, tc := range cases {
-		cmd, v := g.check(tc.m, "Bot")
-		assert.Equal(t, tc.want, v, tc.name)
-		if v == verdictObey {
-			assert.Equal(t, Command{From: "Alice", Name: "goto", Args: "1 2 3"}, cmd)
+	synctest.Test(t, func(t *testing.T) {
+		sec := CommandConfig{Burst: 100, Secret: NewSecret(testSecret)}
+		g := newGuard([]string{"Alice"}, sec)
+		cases := []struct {
+			name string
+			m    ChatMessage
+			want int
+		}{
+			{"whispered with the secret", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret + " goto 1 2 3"}, verdictObey},
+			{"name alone is not enough", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot goto 1 2 3"}, verdictBadSecret},
+			{"wrong secret", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot hunter2-correct-horsE stop"}, verdictBadSecret},
+			{"secret prefix only", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot hunter2 stop"}, verdictBadSecret},
+			{"secret in public chat", ChatMessage{Sender: "Alice", Text: "!bot " + testSecret + " stop"}, verdictNotWhispered},
+			{"secret but not an operator", ChatMessage{Sender: "Mallory", Whisper: true, Text: "!bot " + testSecret + " stop"}, verdictNotOperator},
+			{"secret and nothing else", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret}, verdictNotCommand},
 		}
-	}
-	// Without operators, the secret alone commands.
-	open := newGuard(nil, sec)
-	_, v := open.check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot " + testSecret + " stop"}, "Bot")
-	assert.Equal(t, verdictObey, v)
-	_, v = open.check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
-	assert.Equal(t, verdictBadSecret, v)
-	// Without a secret or operators, nobody.
-	_, v = newGuard(nil, CommandConfig{}).check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
-	assert.Equal(t, verdictNotOperator, v)
-	assert.NotContains(t, g.String(), testSecret)
+		for _, tc := range cases {
+			cmd, v := g.check(tc.m, "Bot")
+			assert.Equal(t, tc.want, v, tc.name)
+			if v == verdictObey {
+				assert.Equal(t, Command{From: "Alice", Name: "goto", Args: "1 2 3"}, cmd)
+			}
+		}
+		// Without operators, the secret alone commands.
+		open := newGuard(nil, sec)
+		_, v := open.check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot " + testSecret + " stop"}, "Bot")
+		assert.Equal(t, verdictObey, v)
+		_, v = open.check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
+		assert.Equal(t, verdictBadSecret, v)
+		// Without a secret or operators, nobody.
+		_, v = newGuard(nil, CommandConfig{}).check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
+		assert.Equal(t, verdictNotOperator, v)
+		assert.NotContains(t, g.String(), testSecret)
+	})
 }
 
 func TestSecretValidation(t *testing.T) {
-	for _, bad := range []string{"short", "has space in it", "tab\there-x", "§cformatted"} {
-		err := CommandConfig{Secret: NewSecret(bad)}.Validate()
-		require.Error(t, err, bad)
-		assert.NotContains(t, err.Error(), bad)
-	}
-	assert.NoError(t, CommandConfig{Secret: NewSecret(testSecret)}.Validate())
+	synctest.Test(t, func(t *testing.T) {
+		for _, bad := range []string{"short", "has space in it", "tab\there-x", "§cformatted"} {
+			err := CommandConfig{Secret: NewSecret(bad)}.Validate()
+			require.Error(t, err, bad)
+			assert.NotContains(t, err.Error(), bad)
+		}
+		assert.NoError(t, CommandConfig{Secret: NewSecret(testSecret)}.Validate())
+	})
 }
 
 func TestParseChatTakesTheAccountNameFromTheClickEvent(t *testing.T) {
-	// EntityPlayer.getFormattedCommandSenderName: the decorated display
-	// name, with "/msg <account name> " as its click event.
-	raw := `{"translate":"chat.type.text","with":[{"text":"[Admin] Alice","clickEvent":{"action":"suggest_command","value":"/msg Alice "}},"!bot ping"]}`
-	m := parseChat(raw)
-	assert.Equal(t, "Alice", m.Sender)
-	assert.Equal(t, "!bot ping", m.Text)
-	// A click event that is not a /msg falls back to the text.
-	m = parseChat(`{"translate":"chat.type.text","with":[{"text":"Bob","clickEvent":{"action":"open_url","value":"http://x"}},"hi"]}`)
-	assert.Equal(t, "Bob", m.Sender)
+	synctest.Test(t, func(t *testing.T) {
+		// EntityPlayer.getFormattedCommandSenderName: the decorated display
+		// name, with "/msg <account name> " as its click event.
+		raw := `{"translate":"chat.type.text","with":[{"text":"[Admin] Alice","clickEvent":{"action":"suggest_command","value":"/msg Alice "}},"!bot ping"]}`
+		m := parseChat(raw)
+		assert.Equal(t, "Alice", m.Sender)
+		assert.Equal(t, "!bot ping", m.Text)
+		// A click event that is not a /msg falls back to the text.
+		m = parseChat(`{"translate":"chat.type.text","with":[{"text":"Bob","clickEvent":{"action":"open_url","value":"http://x"}},"hi"]}`)
+		assert.Equal(t, "Bob", m.Sender)
+	})
 }
 
 func TestKickClassification(t *testing.T) {
-	permanent := []struct{ raw, why string }{
-		{`{"text":"You are banned from this server!\nReason: griefing"}`, "banned"},
-		{`{"text":"You are banned from this server."}`, "banned"},
-		{`{"text":"Your IP address is banned from this server!\nReason: x"}`, "IP banned"},
-		{`{"text":"You are not white-listed on this server!"}`, "not on the white-list"},
-		{`{"text":"You are not whitelisted on this server!"}`, "not on the white-list"},
-		{`{"text":"Outdated server! I'm still on 1.7.10"}`, "client version refused"},
-		{`{"text":"Outdated client! Please use 1.7.10"}`, "client version refused"},
-		{`{"text":"Failed to verify username!"}`, "the session service did not verify the account"},
-		{`{"text":"Mod rejections [gregtech, neid]"}`, "the mod list does not match"},
-		{`{"text":"You logged in from another location"}`, "the account logged in from another client"},
-		{`{"text":"Kicked by an operator."}`, "an operator kicked the bot"},
-		{`{"translate":"multiplayer.disconnect.not_whitelisted"}`, "not on the white-list"},
-		{`{"translate":"multiplayer.disconnect.banned.reason","with":["x"]}`, "banned"},
-		{`{"translate":"multiplayer.disconnect.outdated_client","with":["1.12.2"]}`, "client version refused"},
-		{`"mod rejections {x=missing}"`, "the mod list does not match"},
-	}
-	for _, tc := range permanent {
-		k := kickFrom(tc.raw)
-		why, ok := k.Permanent()
-		assert.True(t, ok, tc.raw)
-		assert.Equal(t, tc.why, why, tc.raw)
-		assert.True(t, fatal(&LoginError{Stage: StageLogin, Err: k}), tc.raw)
-	}
-	for _, raw := range []string{`{"text":"Server closed"}`, `{"translate":"disconnect.timeout"}`, `{"text":"Timed out"}`,
-		`{"text":"The server is full!"}`, `{"text":"disconnect.spam"}`, `{"text":"Took too long to log in"}`,
-		`{"text":"Authentication servers are down. Please try again later, sorry!"}`, `{"text":"Internal Exception: java.io.IOException: Connection reset by peer"}`,
-		`{"text":"Banned words are not allowed"}`, `not json`, ``} {
-		k := kickFrom(raw)
-		_, ok := k.Permanent()
-		assert.False(t, ok, raw)
-		assert.False(t, fatal(k), raw)
-	}
-	assert.Equal(t, "multiplayer.disconnect.not_whitelisted", kickFrom(`{"translate":"multiplayer.disconnect.not_whitelisted"}`).Key)
+	synctest.Test(t, func(t *testing.T) {
+		permanent := []struct{ raw, why string }{
+			{`{"text":"You are banned from this server!\nReason: griefing"}`, "banned"},
+			{`{"text":"You are banned from this server."}`, "banned"},
+			{`{"text":"Your IP address is banned from this server!\nReason: x"}`, "IP banned"},
+			{`{"text":"You are not white-listed on this server!"}`, "not on the white-list"},
+			{`{"text":"You are not whitelisted on this server!"}`, "not on the white-list"},
+			{`{"text":"Outdated server! I'm still on 1.7.10"}`, "client version refused"},
+			{`{"text":"Outdated client! Please use 1.7.10"}`, "client version refused"},
+			{`{"text":"Failed to verify username!"}`, "the session service did not verify the account"},
+			{`{"text":"Mod rejections [gregtech, neid]"}`, "the mod list does not match"},
+			{`{"text":"You logged in from another location"}`, "the account logged in from another client"},
+			{`{"text":"Kicked by an operator."}`, "an operator kicked the bot"},
+			{`{"translate":"multiplayer.disconnect.not_whitelisted"}`, "not on the white-list"},
+			{`{"translate":"multiplayer.disconnect.banned.reason","with":["x"]}`, "banned"},
+			{`{"translate":"multiplayer.disconnect.outdated_client","with":["1.12.2"]}`, "client version refused"},
+			{`"mod rejections {x=missing}"`, "the mod list does not match"},
+		}
+		for _, tc := range permanent {
+			k := kickFrom(tc.raw)
+			why, ok := k.Permanent()
+			assert.True(t, ok, tc.raw)
+			assert.Equal(t, tc.why, why, tc.raw)
+			assert.True(t, fatal(&LoginError{Stage: StageLogin, Err: k}), tc.raw)
+		}
+		for _, raw := range []string{`{"text":"Server closed"}`, `{"translate":"disconnect.timeout"}`, `{"text":"Timed out"}`,
+			`{"text":"The server is full!"}`, `{"text":"disconnect.spam"}`, `{"text":"Took too long to log in"}`,
+			`{"text":"Authentication servers are down. Please try again later, sorry!"}`, `{"text":"Internal Exception: java.io.IOException: Connection reset by peer"}`,
+			`{"text":"Banned words are not allowed"}`, `not json`, ``} {
+			k := kickFrom(raw)
+			_, ok := k.Permanent()
+			assert.False(t, ok, raw)
+			assert.False(t, fatal(k), raw)
+		}
+		assert.Equal(t, "multiplayer.disconnect.not_whitelisted", kickFrom(`{"translate":"multiplayer.disconnect.not_whitelisted"}`).Key)
+	})
 }
 
 // whisper is a 1.7.10 /msg to the bot.
@@ -267,72 +282,74 @@ func (s *syncBuffer) String() string {
 // appears nowhere the client exposes: logs (at debug level), the chat
 // history, the commands handed on, the stats, the configuration printed.
 func TestSecretNeverLeaves(t *testing.T) {
-	logs := newSyncBuffer()
-	commands := make(chan Command, 4)
-	done, own := make(chan struct{}), make(chan string, 1)
-	var said []string
-	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
-		sc.send(whisper("Alice", "!bot "+testSecret+" ping"))
-		said = append(said, expect(sc, func(*proto17.ServerboundChat) bool { return true }).Message)
-		sc.send(whisper("Alice", "!bot "+testSecret+" stop now"))
-		sc.send(publicChat("Alice", "!bot "+testSecret+" stop")) // said in public: refused
-		sc.send(publicChat("Mallory", "my guess: "+testSecret))  // someone repeats it
-		sc.send(whisper("Alice", "!bot wrong-secret-here stop")) // wrong secret
-		sc.send(&proto17.KeepAlive{ID: 1})
-		expect(sc, func(*proto17.ServerboundKeepAlive) bool { return true })
-		close(done)
-		own <- expect(sc, func(*proto17.ServerboundChat) bool { return true }).Message
-	}))
-	cfg := func(cfg *Config) {
-		cfg.Mods = testMods
-		cfg.Operators = []string{"Alice"}
-		cfg.Commands = CommandConfig{Secret: NewSecret(testSecret)}
-		cfg.OnCommand = func(cmd Command) { commands <- cmd }
-		cfg.Log = zerolog.New(logs).Level(zerolog.DebugLevel)
-	}
-	c := testClient(t, n, cfg)
-	require.NoError(t, c.Open(context.Background()))
-	recv(t, done)
-	assert.Equal(t, []string{"pong"}, said)
-	assert.Equal(t, Command{From: "Alice", Name: "stop", Args: "now"}, recv(t, commands))
-	// The bot's own chat never carries it either.
-	res := c.Execute(context.Background(), action.Chat{Message: "the secret is " + testSecret})
-	require.Equal(t, ipc.OK, res.Code, res.Error)
-	assert.Equal(t, "the secret is "+redacted, recv(t, own))
-
-	st := c.Stats()
-	assert.Equal(t, 2, st.Commands)
-	assert.Equal(t, 2, st.Ignored, "the public line and the wrong secret")
-	history, err := json.Marshal(c.Chat())
-	require.NoError(t, err)
-	stats, err := json.Marshal(st)
-	require.NoError(t, err)
-	// What the body server forwards as chat events: every line received,
-	// scrubbed.
-	lines, next := c.ChatSince(0)
-	require.Len(t, lines, 5)
-	assert.Equal(t, uint64(6), next)
-	assert.Equal(t, "Alice", lines[0].From)
-	assert.Equal(t, "!bot "+redacted+" ping", lines[0].Text, "the whispered command is forwarded scrubbed")
-	assert.Equal(t, "Mallory", lines[3].From)
-	source, err := json.Marshal(lines)
-	require.NoError(t, err)
-	require.NoError(t, c.Close())
-	var cfgDump Config
-	cfg(&cfgDump)
-	for what, text := range map[string]string{"logs": logs.String(), "chat history": string(history), "chat source": string(source), "stats": string(stats),
-		"config": fmt.Sprintf("%v %+v %#v", cfgDump, cfgDump, cfgDump.Commands)} {
-		assert.NotContains(t, text, testSecret, what)
-	}
-	assert.Contains(t, string(history), redacted)
-	assert.Contains(t, logs.String(), "must be whispered", "the refusal says why")
-	sent := 0
-	for _, l := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(l, `"message":"chat"`) {
-			sent++
+	synctest.Test(t, func(t *testing.T) {
+		logs := newSyncBuffer()
+		commands := make(chan Command, 4)
+		done, own := make(chan struct{}), make(chan string, 1)
+		var said []string
+		n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+			sc.send(whisper("Alice", "!bot "+testSecret+" ping"))
+			said = append(said, expect(sc, func(*proto17.ServerboundChat) bool { return true }).Message)
+			sc.send(whisper("Alice", "!bot "+testSecret+" stop now"))
+			sc.send(publicChat("Alice", "!bot "+testSecret+" stop")) // said in public: refused
+			sc.send(publicChat("Mallory", "my guess: "+testSecret))  // someone repeats it
+			sc.send(whisper("Alice", "!bot wrong-secret-here stop")) // wrong secret
+			sc.send(&proto17.KeepAlive{ID: 1})
+			expect(sc, func(*proto17.ServerboundKeepAlive) bool { return true })
+			close(done)
+			own <- expect(sc, func(*proto17.ServerboundChat) bool { return true }).Message
+		}))
+		cfg := func(cfg *Config) {
+			cfg.Mods = testMods
+			cfg.Operators = []string{"Alice"}
+			cfg.Commands = CommandConfig{Secret: NewSecret(testSecret)}
+			cfg.OnCommand = func(cmd Command) { commands <- cmd }
+			cfg.Log = zerolog.New(logs).Level(zerolog.DebugLevel)
 		}
-	}
-	assert.Equal(t, 5, sent, "every line was logged (scrubbed)")
+		c := testClient(t, n, cfg)
+		require.NoError(t, c.Open(context.Background()))
+		recv(t, done)
+		assert.Equal(t, []string{"pong"}, said)
+		assert.Equal(t, Command{From: "Alice", Name: "stop", Args: "now"}, recv(t, commands))
+		// The bot's own chat never carries it either.
+		res := c.Execute(context.Background(), action.Chat{Message: "the secret is " + testSecret})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, "the secret is "+redacted, recv(t, own))
+
+		st := c.Stats()
+		assert.Equal(t, 2, st.Commands)
+		assert.Equal(t, 2, st.Ignored, "the public line and the wrong secret")
+		history, err := json.Marshal(c.Chat())
+		require.NoError(t, err)
+		stats, err := json.Marshal(st)
+		require.NoError(t, err)
+		// What the body server forwards as chat events: every line received,
+		// scrubbed.
+		lines, next := c.ChatSince(0)
+		require.Len(t, lines, 5)
+		assert.Equal(t, uint64(6), next)
+		assert.Equal(t, "Alice", lines[0].From)
+		assert.Equal(t, "!bot "+redacted+" ping", lines[0].Text, "the whispered command is forwarded scrubbed")
+		assert.Equal(t, "Mallory", lines[3].From)
+		source, err := json.Marshal(lines)
+		require.NoError(t, err)
+		require.NoError(t, c.Close())
+		var cfgDump Config
+		cfg(&cfgDump)
+		for what, text := range map[string]string{"logs": logs.String(), "chat history": string(history), "chat source": string(source), "stats": string(stats),
+			"config": fmt.Sprintf("%v %+v %#v", cfgDump, cfgDump, cfgDump.Commands)} {
+			assert.NotContains(t, text, testSecret, what)
+		}
+		assert.Contains(t, string(history), redacted)
+		assert.Contains(t, logs.String(), "must be whispered", "the refusal says why")
+		sent := 0
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, `"message":"chat"`) {
+				sent++
+			}
+		}
+		assert.Equal(t, 5, sent, "every line was logged (scrubbed)")
+	})
 }
 
 // chatScript logs in, then reports every chat message the client sends
@@ -374,30 +391,32 @@ func TestChatActionSanitizesAndRefusesCommands(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, stop := make(chan string, 4), make(chan struct{})
-			defer close(stop)
-			n := newPipeNet(t, chatScript(got, stop))
-			c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.AllowCommands = tc.allow })
-			require.NoError(t, c.Open(context.Background()))
-			res := c.Execute(context.Background(), action.Chat{Message: tc.msg})
-			require.Equal(t, tc.code, res.Code, res.Error)
-			if tc.code == ipc.Rejected {
-				assert.Contains(t, res.Error, "allow_commands")
-			}
-			// The reply of an operator command goes through the same door.
-			require.NoError(t, c.Say("marker"))
-			var sent []string
-			for m := recv(t, got); m != "marker"; m = recv(t, got) {
-				sent = append(sent, m)
-			}
-			if tc.sent == "" {
-				assert.Empty(t, sent, "nothing reached the server")
-			} else {
-				assert.Equal(t, []string{tc.sent}, sent)
-			}
-			if !tc.allow {
-				assert.ErrorIs(t, c.Say("/stop"), ErrChatCommand)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				got, stop := make(chan string, 4), make(chan struct{})
+				defer close(stop)
+				n := newPipeNet(t, chatScript(got, stop))
+				c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.AllowCommands = tc.allow })
+				require.NoError(t, c.Open(context.Background()))
+				res := c.Execute(context.Background(), action.Chat{Message: tc.msg})
+				require.Equal(t, tc.code, res.Code, res.Error)
+				if tc.code == ipc.Rejected {
+					assert.Contains(t, res.Error, "allow_commands")
+				}
+				// The reply of an operator command goes through the same door.
+				require.NoError(t, c.Say("marker"))
+				var sent []string
+				for m := recv(t, got); m != "marker"; m = recv(t, got) {
+					sent = append(sent, m)
+				}
+				if tc.sent == "" {
+					assert.Empty(t, sent, "nothing reached the server")
+				} else {
+					assert.Equal(t, []string{tc.sent}, sent)
+				}
+				if !tc.allow {
+					assert.ErrorIs(t, c.Say("/stop"), ErrChatCommand)
+				}
+			})
 		})
 	}
 }
@@ -407,36 +426,38 @@ func TestChatActionSanitizesAndRefusesCommands(t *testing.T) {
 // UUID); out of view, or with another UUID under the same name (an
 // offline-mode impostor), the name alone does not command.
 func TestOperatorByUUIDNeedsTheServersUUID(t *testing.T) {
-	done := make(chan struct{})
-	var said []string
-	impostor := offlineUUID("Alice")
-	n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
-		sc.send(publicChat("Alice", "!bot ping")) // not in view: no UUID
-		sc.send(&proto17.SpawnPlayer{EntityID: 50, UUID: aliceUUID, Name: "Alice", X: 32, Y: 64 * 32, Z: 32})
-		sc.send(publicChat("Alice", "!bot ping"))
-		said = append(said, expect(sc, func(*proto17.ServerboundChat) bool { return true }).Message)
-		sc.send(&proto17.DestroyEntities{IDs: []int32{50}})
-		sc.send(publicChat("Alice", "!bot ping"))
-		sc.send(&proto17.SpawnPlayer{EntityID: 51, UUID: impostor, Name: "Alice", X: 32, Y: 64 * 32, Z: 32})
-		sc.send(publicChat("Alice", "!bot ping"))
-		sc.send(&proto17.KeepAlive{ID: 1})
-		expect(sc, func(*proto17.ServerboundKeepAlive) bool { return true })
-		close(done)
-	}))
-	c := testClient(t, n, func(cfg *Config) {
-		cfg.Mods = testMods
-		cfg.Operators = []string{"uuid:" + aliceUUID}
+	synctest.Test(t, func(t *testing.T) {
+		done := make(chan struct{})
+		var said []string
+		impostor := offlineUUID("Alice")
+		n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
+			sc.send(publicChat("Alice", "!bot ping")) // not in view: no UUID
+			sc.send(&proto17.SpawnPlayer{EntityID: 50, UUID: aliceUUID, Name: "Alice", X: 32, Y: 64 * 32, Z: 32})
+			sc.send(publicChat("Alice", "!bot ping"))
+			said = append(said, expect(sc, func(*proto17.ServerboundChat) bool { return true }).Message)
+			sc.send(&proto17.DestroyEntities{IDs: []int32{50}})
+			sc.send(publicChat("Alice", "!bot ping"))
+			sc.send(&proto17.SpawnPlayer{EntityID: 51, UUID: impostor, Name: "Alice", X: 32, Y: 64 * 32, Z: 32})
+			sc.send(publicChat("Alice", "!bot ping"))
+			sc.send(&proto17.KeepAlive{ID: 1})
+			expect(sc, func(*proto17.ServerboundKeepAlive) bool { return true })
+			close(done)
+		}))
+		c := testClient(t, n, func(cfg *Config) {
+			cfg.Mods = testMods
+			cfg.Operators = []string{"uuid:" + aliceUUID}
+		})
+		require.NoError(t, c.Open(context.Background()))
+		recv(t, done)
+		assert.Equal(t, []string{"pong"}, said)
+		st := c.Stats()
+		assert.Equal(t, 1, st.Commands)
+		assert.Equal(t, 3, st.Ignored)
+		lines := c.Chat()
+		require.Len(t, lines, 4)
+		assert.Equal(t, []string{"", strings.ReplaceAll(aliceUUID, "-", ""), "", strings.ReplaceAll(impostor, "-", "")},
+			[]string{lines[0].SenderUUID, lines[1].SenderUUID, lines[2].SenderUUID, lines[3].SenderUUID})
 	})
-	require.NoError(t, c.Open(context.Background()))
-	recv(t, done)
-	assert.Equal(t, []string{"pong"}, said)
-	st := c.Stats()
-	assert.Equal(t, 1, st.Commands)
-	assert.Equal(t, 3, st.Ignored)
-	lines := c.Chat()
-	require.Len(t, lines, 4)
-	assert.Equal(t, []string{"", strings.ReplaceAll(aliceUUID, "-", ""), "", strings.ReplaceAll(impostor, "-", "")},
-		[]string{lines[0].SenderUUID, lines[1].SenderUUID, lines[2].SenderUUID, lines[3].SenderUUID})
 }
 
 // offlineUUID is the UUID an offline-mode server gives a name: UUID v3 of

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	pk "github.com/Tnze/go-mc/net/packet"
@@ -134,23 +135,25 @@ func TestTapSeesDecryptedFramesAndNoToken(t *testing.T) {
 // a read that times out, is not reported (the buffer then holds the
 // previous frame or a part).
 func TestTapSeesWholeFramesOnly(t *testing.T) {
-	client, server := memnet.Pipe()
-	c := newConn(client, time.Second, zerolog.Nop())
-	tap := &captureTap{loginDone: true}
-	c.startTap(tap, TapConnection{})
-	go func() {
-		_, _ = server.Write([]byte{2, 0x00, 7})    // Keep Alive, whole
-		_, _ = server.Write([]byte{5, 0x00, 1, 2}) // cut: 5 bytes announced, 3 sent
-		_ = server.Close()
-	}()
-	var buf pk.Packet
-	require.NoError(t, c.read(&buf, time.Second))
-	require.Error(t, c.read(&buf, time.Second))
-	require.Error(t, c.read(&buf, 10*time.Millisecond))
-	c.close()
-	tap.mu.Lock()
-	defer tap.mu.Unlock()
-	require.Len(t, tap.raw, 1)
-	assert.Equal(t, []byte{7}, tap.raw[0])
-	assert.Equal(t, 1, tap.closed)
+	synctest.Test(t, func(t *testing.T) {
+		client, server := memnet.Pipe()
+		c := newConn(client, time.Second, zerolog.Nop())
+		tap := &captureTap{loginDone: true}
+		c.startTap(tap, TapConnection{})
+		go func() {
+			_, _ = server.Write([]byte{2, 0x00, 7})    // Keep Alive, whole
+			_, _ = server.Write([]byte{5, 0x00, 1, 2}) // cut: 5 bytes announced, 3 sent
+			_ = server.Close()
+		}()
+		var buf pk.Packet
+		require.NoError(t, c.read(&buf, time.Second))
+		require.Error(t, c.read(&buf, time.Second))
+		require.Error(t, c.read(&buf, 10*time.Millisecond))
+		c.close()
+		tap.mu.Lock()
+		defer tap.mu.Unlock()
+		require.Len(t, tap.raw, 1)
+		assert.Equal(t, []byte{7}, tap.raw[0])
+		assert.Equal(t, 1, tap.closed)
+	})
 }

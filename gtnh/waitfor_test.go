@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -45,30 +46,32 @@ func joinedClient(t *testing.T, o fakeserver.Options, configure ...func(*Config)
 // waiter slow to run would take a block the reset removed for one the
 // server broke (TestFaultKickWhileDigging failed so under load).
 func TestWaitForEndedSession(t *testing.T) {
-	_, c := joinedClient(t, fakeserver.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c.mu.Lock()
-	s := c.sess
-	c.mu.Unlock()
-	require.NoError(t, c.waitFor(ctx, s, func() bool { return true }), "a live session's wait ends when its condition holds")
-	ground := c.State().Snapshot().Player.Pos.Block().Add(0, -1, 0)
-	require.False(t, c.State().Snapshot().Blocks.BlockAt(ground).IsAir(), "the ground under the player at %v", ground)
+	synctest.Test(t, func(t *testing.T) {
+		_, c := joinedClient(t, fakeserver.Options{})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c.mu.Lock()
+		s := c.sess
+		c.mu.Unlock()
+		require.NoError(t, c.waitFor(ctx, s, func() bool { return true }), "a live session's wait ends when its condition holds")
+		ground := c.State().Snapshot().Player.Pos.Block().Add(0, -1, 0)
+		require.False(t, c.State().Snapshot().Blocks.BlockAt(ground).IsAir(), "the ground under the player at %v", ground)
 
-	s.end(errors.New("kicked for the test"))
-	err := c.waitFor(ctx, s, func() bool { return true })
-	require.ErrorIs(t, err, ErrNotConnected)
-	assert.Contains(t, err.Error(), "kicked for the test")
+		s.end(errors.New("kicked for the test"))
+		err := c.waitFor(ctx, s, func() bool { return true })
+		require.ErrorIs(t, err, ErrNotConnected)
+		assert.Contains(t, err.Error(), "kicked for the test")
 
-	// After the reset a block of the session's world reads as air: the
-	// unloaded column. The wait for it to break still fails.
-	require.Eventually(t, func() bool {
-		return c.State().Snapshot().Blocks.BlockAt(ground).IsAir()
-	}, 5*time.Second, time.Millisecond)
-	x := &act{c: c, s: s, ctx: ctx}
-	gone, err := x.within(1, func() bool { return x.blockAt(ground).IsAir() })
-	assert.False(t, gone)
-	assert.ErrorIs(t, err, ErrNotConnected)
+		// After the reset a block of the session's world reads as air: the
+		// unloaded column. The wait for it to break still fails.
+		require.Eventually(t, func() bool {
+			return c.State().Snapshot().Blocks.BlockAt(ground).IsAir()
+		}, 5*time.Second, time.Millisecond)
+		x := &act{c: c, s: s, ctx: ctx}
+		gone, err := x.within(1, func() bool { return x.blockAt(ground).IsAir() })
+		assert.False(t, gone)
+		assert.ErrorIs(t, err, ErrNotConnected)
+	})
 }
 
 // TestWaitForChecksTheEndUnderTheLock: a waiter whose session ends while
@@ -96,4 +99,5 @@ func TestWaitForChecksTheEndUnderTheLock(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the wait did not end")
 	}
+
 }
