@@ -164,7 +164,7 @@ func (x *act) collectDrops(at world.BlockPos, before map[int]bool, inv world.Inv
 		return out
 	}
 	// Wait for the drops to spawn: until one is there (or already
-	// collected), up to dropWaitTicks (and at least their game time). An
+	// collected), up to dropWaitTicks. An
 	// item the bot knew before the dig is no drop of this block, though
 	// the server may collect it meanwhile (the bot stands beside an
 	// earlier drop).
@@ -447,8 +447,7 @@ func (x *act) rightClick(p *world.BlockPos) error {
 }
 
 // useAnswerTicks is how long a use of an item waits for the server to
-// change the held stack (Set Slot), half a second in the game
-// (serverWait: at least that of wall time at a faster tick).
+// change the held stack (Set Slot), half a second in the game.
 const useAnswerTicks = 10
 
 // useItem holds an item and right-clicks with it, on a block or in the air.

@@ -174,8 +174,8 @@ func snapshotStandY(snap *world.Snapshot) func(world.BlockPos) float64 {
 const maxStalls = 3
 
 // columnWaitTicks bounds one wait at the edge of the loaded terrain for
-// the server's next columns (3 s at 20 ticks a second; serverWait: at
-// least 1 s of wall time at a faster tick); it ends as soon as one arrives. A busy server sends the
+// the server's next columns (3 s at 20 ticks a second); it ends as soon
+// as one arrives. A busy server sends the
 // columns around a moved player a few ticks later, a lagging one later
 // still.
 const columnWaitTicks = 60

@@ -155,42 +155,24 @@ func (x *act) fail(err error, what string) ipc.Result {
 
 // within waits for cond up to n ticks; false when the ticks passed first.
 func (x *act) within(n int64, cond func() bool) (bool, error) {
-	return x.withinAtLeast(n, 0, cond)
-}
-
-// minAnswerWait caps the wall-time floor of a wait for the server
-// (serverFloor).
-const minAnswerWait = time.Second
-
-// serverFloor is the least wall time a wait of n ticks for the server
-// lasts: what n ticks take at the game's tick (DefaultTick), at most
-// minAnswerWait. At the game's tick it changes nothing; a client configured
-// with a faster tick (the test servers run at 1–5 ms) would otherwise give
-// a busy server a few milliseconds, and take a slow answer for none.
-func serverFloor(n int64) time.Duration { return min(time.Duration(n)*DefaultTick, minAnswerWait) }
-
-// serverWait waits for the server (cond) up to n ticks and at least
-// serverFloor(n); false when both passed first.
-func (x *act) serverWait(n int64, cond func() bool) (bool, error) {
-	return x.withinAtLeast(n, serverFloor(n), cond)
-}
-
-// answer waits for the server's answer (cond) up to answerTicks ticks and
-// at least minAnswerWait; false when both passed first.
-func (x *act) answer(cond func() bool) (bool, error) { return x.serverWait(answerTicks, cond) }
-
-// withinAtLeast waits for cond up to n ticks, and at least d of wall time;
-// false when both passed first.
-func (x *act) withinAtLeast(n int64, d time.Duration, cond func() bool) (bool, error) {
 	end := x.c.ticks.Load() + n
-	deadline := time.Now().Add(d)
 	var met bool
 	err := x.c.waitFor(x.ctx, x.s, func() bool {
 		met = cond()
-		return met || x.c.ticks.Load() >= end && (d <= 0 || !time.Now().Before(deadline))
+		return met || x.c.ticks.Load() >= end
 	})
 	return met, err
 }
+
+// serverWait waits for the server (cond) up to n of the client's ticks;
+// false when they passed first. The client ticks at the game's rate
+// (Config.Tick, DefaultTick), so n ticks are the time the server takes for
+// n of its own.
+func (x *act) serverWait(n int64, cond func() bool) (bool, error) { return x.within(n, cond) }
+
+// answer waits for the server's answer (cond) up to answerTicks ticks;
+// false when they passed first.
+func (x *act) answer(cond func() bool) (bool, error) { return x.serverWait(answerTicks, cond) }
 
 // blockAt reads one block (c.mu may be held).
 func (x *act) blockAt(p world.BlockPos) world.Block {

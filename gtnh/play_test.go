@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -214,10 +215,9 @@ func TestBreakBlockWaitsTheBreakTimeAndCollectsTheDrop(t *testing.T) {
 	//
 	// spawnLag and collectLag are how many ticks the drop's Spawn Object
 	// comes after the Block Change, and the Collect Item after the bot
-	// reached the drop: a busy server's answers that come after the
-	// client's dropWaitTicks or pickupTicks (at the test's 10 ms tick,
-	// 120 and 300 ms) but within their wall-time floors.
-	for _, lag := range []struct{ spawn, collect, slot int }{{0, 0, 0}, {0, 0, 20}, {25, 0, 0}, {0, 45, 0}} {
+	// reached the drop: a busy server's answers that come late but within
+	// the client's dropWaitTicks (12) and pickupTicks (30).
+	for _, lag := range []struct{ spawn, collect, slot int }{{0, 0, 0}, {0, 0, 20}, {10, 0, 0}, {0, 25, 0}} {
 		t.Run(fmt.Sprintf("spawn %d collect %d set slot %d ticks later", lag.spawn, lag.collect, lag.slot), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				breakAndCollect(t, lag.spawn, lag.collect, lag.slot)
@@ -487,20 +487,39 @@ func TestBreakBlockWaitsForADropWithinReach(t *testing.T) {
 
 // collectWithinReach breaks the log at logPos (the bot's feet are at
 // (-7.5, 64, -7.5)); the drop shows at dropY over the log's centre, and
-// the server collects it 40 of the bot's ticks later, wherever the bot is.
+// the server collects it 25 of the bot's ticks later, wherever the bot is.
 func collectWithinReach(t *testing.T, logPos world.BlockPos, tree bool, dropY float64, wantMoved bool) {
+	moved := collectAfter(t, logPos, tree, dropY, 25, []string{"1×minecraft:log"}, 1)
+	assert.Equal(t, wantMoved, moved, "whether the bot walked")
+}
+
+// TestBreakBlockGivesADropItsTicks: the wait for the server to collect a
+// drop lasts pickupTicks of the bot's clock: a collect that comes later
+// (two ticks after them) is not waited for, and the dig returns
+// without it.
+func TestBreakBlockGivesADropItsTicks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		collectAfter(t, world.Pos(-7, 64, -8), false, 64.1, 32, nil, 0) // pickupTicks is 30
+	})
+}
+
+// collectAfter breaks the log at logPos, shows its drop at dropY over the
+// log's centre and collects it lag of the bot's ticks later, wherever the
+// bot is; it checks what the dig reports collected and the logs in the
+// inventory when it returns, and returns whether the bot walked.
+func collectAfter(t *testing.T, logPos world.BlockPos, tree bool, dropY float64, lag int, collected []string, logs int) bool {
+	t.Helper()
 	blocks := map[world.BlockPos][2]int{logPos: {idLog, 0}}
 	if tree {
 		blocks[logPos.Up()] = [2]int{idLog, 0}
 	}
-	var moved bool
+	var moved atomic.Bool
 	n := newPipeNet(t, playScript(gtnhLogin(blocks), func(sc *serverConn) {
 		expect(sc, func(p *proto17.PlayerDigging) bool { return p.Status == proto17.DigFinish })
 		drop := logPos.Center()
 		sc.send(&proto17.BlockChange{X: int32(logPos.X), Y: uint8(logPos.Y), Z: int32(logPos.Z), BlockID: 0})
 		sendLogDrop(sc, 200, world.Vec3{X: drop.X, Y: dropY, Z: drop.Z})
-		// The pickup delay and a busy server: the collect comes 40 ticks later.
-		for seen := 0; seen < 40; {
+		for seen := 0; seen < lag; {
 			select {
 			case p := <-sc.in:
 				switch p := p.(type) {
@@ -508,7 +527,9 @@ func collectWithinReach(t *testing.T, logPos world.BlockPos, tree bool, dropY fl
 					seen++
 				case *proto17.ServerboundPlayerPositionAndLook:
 					seen++
-					moved = moved || math.Hypot(p.X+7.5, p.Z+7.5) > 0.01
+					if math.Hypot(p.X+7.5, p.Z+7.5) > 0.01 {
+						moved.Store(true)
+					}
 				}
 			case <-sc.done:
 				return
@@ -516,8 +537,8 @@ func collectWithinReach(t *testing.T, logPos world.BlockPos, tree bool, dropY fl
 		}
 		sendLogPickup(sc, 200, 1)
 	}))
-	breakLogAndCollect(t, n, logPos, 0, []string{"1×minecraft:log"}, 1)
-	assert.Equal(t, wantMoved, moved, "whether the bot walked")
+	breakLogAndCollect(t, n, logPos, 0, collected, logs)
+	return moved.Load()
 }
 
 func TestInPickupReach(t *testing.T) {

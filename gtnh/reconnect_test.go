@@ -51,7 +51,6 @@ func fakeServer(t *testing.T, o fakeserver.Options) *fakeserver.Server {
 	srv, err := fakeserver.New(inMemory(o))
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
-	t.Cleanup(registerMem(srv))
 	return srv
 }
 
@@ -177,7 +176,6 @@ func TestModListIsReadAgainAfterAReconnect(t *testing.T) {
 				old, err := fakeserver.New(inMemory(fakeserver.Options{Addr: addr, TickDuration: fastTick}))
 				require.NoError(t, err)
 				defer old.Close()
-				defer registerMem(old)()
 				c := fakeClient(t, addr, func(cfg *Config) {
 					cfg.Reconnect = fastBackoff
 					if configured {

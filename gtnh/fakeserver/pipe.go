@@ -2,8 +2,10 @@ package fakeserver
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
+	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
 )
@@ -45,4 +47,52 @@ func (s *Server) Dial(ctx context.Context, _ string) (net.Conn, error) {
 	}
 	var d net.Dialer
 	return d.DialContext(ctx, "tcp", s.addr)
+}
+
+// memServers are the in-memory servers by address, for clients that dial
+// an address (DialMemory) rather than a server: a server registers itself
+// when it starts and leaves when it closes; a later server at the same
+// address takes its place.
+var memServers = struct {
+	sync.Mutex
+	next int
+	by   map[string]*Server
+}{by: map[string]*Server{}}
+
+// MemoryAddr is a fresh in-memory address ("pipe:N") that no server has
+// used.
+func MemoryAddr() string {
+	memServers.Lock()
+	defer memServers.Unlock()
+	memServers.next++
+	return fmt.Sprintf("%s:%d", PipeAddr, memServers.next)
+}
+
+func (s *Server) registerMemory() {
+	if !InMemory(s.addr) {
+		return
+	}
+	memServers.Lock()
+	memServers.by[s.addr] = s
+	memServers.Unlock()
+}
+
+func (s *Server) unregisterMemory() {
+	memServers.Lock()
+	if memServers.by[s.addr] == s {
+		delete(memServers.by, s.addr)
+	}
+	memServers.Unlock()
+}
+
+// DialMemory connects to the in-memory server at an address (a Dialer of
+// the live client's shape): refused when none listens there.
+func DialMemory(ctx context.Context, addr string) (net.Conn, error) {
+	memServers.Lock()
+	s := memServers.by[addr]
+	memServers.Unlock()
+	if s == nil {
+		return nil, fmt.Errorf("dial %s: %w", addr, memnet.ErrRefused)
+	}
+	return s.Dial(ctx, addr)
 }

@@ -204,6 +204,7 @@ func New(o Options) (*Server, error) {
 		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{}, mods: mods,
 		nextEID: 100, items: map[int32]*droppedItem{}, reached: map[Stage]int{}, saved: map[string]*savedPlayer{},
 	}
+	s.registerMemory()
 	s.wg.Add(1)
 	go s.accept(ln)
 	return s, nil
@@ -230,6 +231,7 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
+	s.unregisterMemory()
 	conns := make([]*conn, 0, len(s.conns))
 	for _, c := range s.conns {
 		conns = append(conns, c)
