@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -18,6 +21,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
@@ -38,6 +42,20 @@ func TestMain(m *testing.M) {
 		// planner (planner_test.go).
 		os.Exit(fakePlanner(mode))
 	}
+	// The test servers listen in memory where a test gives them a
+	// fakeserver.MemoryAddr address (the tests that run inside
+	// testing/synctest bubbles); other addresses are TCP.
+	dialServer = func(ctx context.Context, addr string) (net.Conn, error) {
+		if fakeserver.InMemory(addr) {
+			return fakeserver.DialMemory(ctx, addr)
+		}
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", addr)
+	}
+	// os/signal starts its watcher goroutine on the first Notify: start it
+	// here, outside any bubble, so a bubble's agent run does not own it
+	// (a bubble waits for its goroutines to end).
+	signal.Stop(notifyOnce())
 	code := m.Run()
 	if agentDir != "" {
 		os.RemoveAll(agentDir)
@@ -329,4 +347,12 @@ func ranSteps(recs []loop.StepRecord) map[string]int {
 		}
 	}
 	return out
+}
+
+// notifyOnce subscribes a channel to SIGINT (and so starts os/signal's
+// watcher) and returns it.
+func notifyOnce() chan os.Signal {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	return ch
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,15 +32,17 @@ func cokeRun(t *testing.T, format string, output fakeserver.Item) (*fakeserver.S
 func TestRunMaintainCokeOvensOnAFakeServer(t *testing.T) {
 	for _, format := range []string{"neid", "vanilla"} {
 		t.Run(format, func(t *testing.T) {
-			srv, code, out, steps := cokeRun(t, format, fakeserver.Item{Name: fakeserver.CokeItem, Count: 12})
-			require.Equal(t, exitOK, code, out)
-			assert.Contains(t, out, "goal met")
-			require.Len(t, steps, 2, out)
-			assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven collects nothing")
-			assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
-			items, _ := srv.ContainerItems(master)
-			assert.NotContains(t, items, "output", "the server's output slot was emptied")
-			assert.Equal(t, 12, player(t, srv).Count(fakeserver.CokeItem), "the coke is in the player's inventory on the server")
+			synctest.Test(t, func(t *testing.T) {
+				srv, code, out, steps := cokeRun(t, format, fakeserver.Item{Name: fakeserver.CokeItem, Count: 12})
+				require.Equal(t, exitOK, code, out)
+				assert.Contains(t, out, "goal met")
+				require.Len(t, steps, 2, out)
+				assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven collects nothing")
+				assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
+				items, _ := srv.ContainerItems(master)
+				assert.NotContains(t, items, "output", "the server's output slot was emptied")
+				assert.Equal(t, 12, player(t, srv).Count(fakeserver.CokeItem), "the coke is in the player's inventory on the server")
+			})
 		})
 	}
 }
@@ -47,14 +50,16 @@ func TestRunMaintainCokeOvensOnAFakeServer(t *testing.T) {
 // TestRunMaintainCokeOvensEmptyOven: an oven that turns out empty when
 // looked into is no success: the goal is not met.
 func TestRunMaintainCokeOvensEmptyOven(t *testing.T) {
-	srv, code, out, steps := cokeRun(t, "neid", fakeserver.Item{})
-	assert.NotEqual(t, exitOK, code, out)
-	assert.NotContains(t, out, "goal met")
-	require.Len(t, steps, 2, out)
-	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven collects nothing")
-	assert.Equal(t, loop.Noop, steps[1].Verdict, "the oven is known to be empty: nothing to do")
-	for _, s := range steps {
-		assert.NotEqual(t, loop.Success, s.Verdict, "%+v", s)
-	}
-	assert.Zero(t, player(t, srv).Count(fakeserver.CokeItem))
+	synctest.Test(t, func(t *testing.T) {
+		srv, code, out, steps := cokeRun(t, "neid", fakeserver.Item{})
+		assert.NotEqual(t, exitOK, code, out)
+		assert.NotContains(t, out, "goal met")
+		require.Len(t, steps, 2, out)
+		assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven collects nothing")
+		assert.Equal(t, loop.Noop, steps[1].Verdict, "the oven is known to be empty: nothing to do")
+		for _, s := range steps {
+			assert.NotEqual(t, loop.Success, s.Verdict, "%+v", s)
+		}
+		assert.Zero(t, player(t, srv).Count(fakeserver.CokeItem))
+	})
 }

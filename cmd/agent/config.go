@@ -362,10 +362,15 @@ func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
 	}
 }
 
+// dialServer opens the connection to a game server; nil dials TCP. The
+// tests set it to reach their test servers in memory (inside
+// testing/synctest bubbles); nothing else does.
+var dialServer gtnh.Dialer
+
 // clientConfig turns the server section into the client's configuration.
 func (s serverConfig) clientConfig() (gtnh.Config, error) {
 	cfg := gtnh.Config{
-		Address: s.Address, Username: s.Username, Operators: s.Operators,
+		Address: s.Address, Dial: dialServer, Username: s.Username, Operators: s.Operators,
 		Commands:     gtnh.CommandConfig{Prefix: s.CommandPrefix, Burst: s.CommandBurst, PerMinute: s.CommandsPerMinute},
 		ViewDistance: s.ViewDistance, Tick: s.Tick, BreakFactor: s.BreakFactor,
 		DialTimeout: s.Dial, LoginTimeout: s.Login, ReadTimeout: s.Read, ActionTimeout: s.Action,

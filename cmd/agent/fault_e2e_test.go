@@ -24,14 +24,14 @@ import (
 // quickly; %s is the read timeout, after which a silent server is given up
 // (the server sends a keep-alive every 100 ms).
 const faultConfig = `server:
-  tick: 20ms
+  tick: 50ms
   timeouts: {dial: 2s, login: 10s, read: %s, action: 30s}
   reconnect: {enabled: true, initial: 100ms, max: 500ms, jitter: 0}
 `
 
 // Read timeouts: a generous one for most faults (a loaded machine must not
 // time out a live server), and for the stall one shorter than the client's
-// wait for the server to answer a dig (70 ticks, 1.4 s), so the stall is
+// wait for the server to answer a dig (70 ticks, 3.5 s), so the stall is
 // noticed before the actions give up on it.
 const (
 	faultReadTimeout = "3s"
@@ -60,7 +60,7 @@ type faultRun struct {
 
 func startFaultRun(t *testing.T, opts fakeserver.Options, readTimeout string) *faultRun {
 	t.Helper()
-	opts.TickDuration = 20 * time.Millisecond
+	opts.TickDuration = 50 * time.Millisecond // the game's: the agent is a child process, outside any synctest bubble
 	opts.KeepAliveInterval = 100 * time.Millisecond
 	srv, err := fakeserver.New(opts)
 	require.NoError(t, err)

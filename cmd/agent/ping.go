@@ -29,7 +29,7 @@ func pingCmd(e *env, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	info, err := gtnh.Ping(ctx, gtnh.Config{Address: pos[0], DialTimeout: *timeout, LoginTimeout: *timeout, ReadTimeout: *timeout})
+	info, err := gtnh.Ping(ctx, gtnh.Config{Address: pos[0], Dial: dialServer, DialTimeout: *timeout, LoginTimeout: *timeout, ReadTimeout: *timeout})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -37,7 +38,7 @@ func TestRecordAndReplay(t *testing.T) {
 		{"vanilla", fakeserver.WithoutMod(fakeserver.DefaultMods(), "neid"), "neid=false"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := fakeserver.New(fakeserver.Options{Mods: tc.mods, TickDuration: tick, ViewRadius: 1, RegistryFiller: -1})
+			srv, err := fakeserver.New(inMemory(fakeserver.Options{Mods: tc.mods, TickDuration: tick, ViewRadius: 1, RegistryFiller: -1}))
 			require.NoError(t, err)
 			defer srv.Close()
 			dir := t.TempDir()
@@ -98,6 +99,7 @@ func TestRecordAndReplay(t *testing.T) {
 			code, out, errOut = runAgent(t, "replay", file, "--at", "1")
 			require.Equal(t, exitOK, code, errOut)
 			assert.Contains(t, out, "chunks loaded: 0")
+
 		})
 	}
 }
@@ -105,32 +107,34 @@ func TestRecordAndReplay(t *testing.T) {
 // TestReplayRefusesBadInput: usage errors exit 2, a broken file exits 1
 // after printing what was whole.
 func TestReplayRefusesBadInput(t *testing.T) {
-	code, _, errOut := runAgent(t, "replay")
-	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "expected one recording FILE")
-	code, _, errOut = runAgent(t, "replay", filepath.Join(t.TempDir(), "missing.rec"))
-	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "no such file")
-	code, _, errOut = runAgent(t, "replay", "x.rec", "--at", "-5")
-	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "--at must not be negative")
-	notRec := filepath.Join(t.TempDir(), "trace.jsonl")
-	require.NoError(t, os.WriteFile(notRec, []byte(`{"step":1}`+"\n"), 0o644))
-	code, _, errOut = runAgent(t, "replay", notRec)
-	assert.Equal(t, exitFail, code)
-	assert.Contains(t, errOut, "at byte 0: expected the header GTNH-REC")
+	synctest.Test(t, func(t *testing.T) {
+		code, _, errOut := runAgent(t, "replay")
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, errOut, "expected one recording FILE")
+		code, _, errOut = runAgent(t, "replay", filepath.Join(t.TempDir(), "missing.rec"))
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, errOut, "no such file")
+		code, _, errOut = runAgent(t, "replay", "x.rec", "--at", "-5")
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, errOut, "--at must not be negative")
+		notRec := filepath.Join(t.TempDir(), "trace.jsonl")
+		require.NoError(t, os.WriteFile(notRec, []byte(`{"step":1}`+"\n"), 0o644))
+		code, _, errOut = runAgent(t, "replay", notRec)
+		assert.Equal(t, exitFail, code)
+		assert.Contains(t, errOut, "at byte 0: expected the header GTNH-REC")
 
-	fixture, err := os.ReadFile(filepath.Join("..", "..", "gtnh", "record", "testdata", "session-neid.rec"))
-	require.NoError(t, err)
-	cut := filepath.Join(t.TempDir(), "cut.rec")
-	require.NoError(t, os.WriteFile(cut, fixture[:len(fixture)-20], 0o644))
-	code, out, errOut := runAgent(t, "replay", cut)
-	assert.Equal(t, exitFail, code)
-	assert.Contains(t, out, "chunks loaded: 9", "what was whole is shown")
-	assert.Contains(t, errOut, "expected")
-	assert.Contains(t, errOut, "unexpected EOF")
+		fixture, err := os.ReadFile(filepath.Join("..", "..", "gtnh", "record", "testdata", "session-neid.rec"))
+		require.NoError(t, err)
+		cut := filepath.Join(t.TempDir(), "cut.rec")
+		require.NoError(t, os.WriteFile(cut, fixture[:len(fixture)-20], 0o644))
+		code, out, errOut := runAgent(t, "replay", cut)
+		assert.Equal(t, exitFail, code)
+		assert.Contains(t, out, "chunks loaded: 9", "what was whole is shown")
+		assert.Contains(t, errOut, "expected")
+		assert.Contains(t, errOut, "unexpected EOF")
 
-	code, _, errOut = runAgent(t, "run", "--record", filepath.Join(t.TempDir(), "x.rec"), "--max-steps", "1")
-	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "--record needs a server")
+		code, _, errOut = runAgent(t, "run", "--record", filepath.Join(t.TempDir(), "x.rec"), "--max-steps", "1")
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, errOut, "--record needs a server")
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -40,32 +41,34 @@ func TestRunOnAFakeGTNHServer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := fakeserver.New(tc.opts)
-			require.NoError(t, err)
-			defer srv.Close()
-			trace := filepath.Join(t.TempDir(), "trace.jsonl")
-			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-				"--goal", "collect 4 minecraft:log", "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "10")
-			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-			assert.Contains(t, out, "chop_tree")
-			assert.Contains(t, out, "goal met")
-			assert.Empty(t, srv.Kicks())
-			accepted := 0
-			for _, d := range srv.Digs() {
-				assert.True(t, d.Accepted, "every dig finished after the server's 70%% rule: %+v", d)
-				if d.Accepted {
-					accepted++
+			synctest.Test(t, func(t *testing.T) {
+				srv, err := fakeserver.New(inMemory(tc.opts))
+				require.NoError(t, err)
+				defer srv.Close()
+				trace := filepath.Join(t.TempDir(), "trace.jsonl")
+				code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+					"--goal", "collect 4 minecraft:log", "--config-file", agentYAML(t, tick), "--trace", trace, "--max-steps", "10")
+				require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+				assert.Contains(t, out, "chop_tree")
+				assert.Contains(t, out, "goal met")
+				assert.Empty(t, srv.Kicks())
+				accepted := 0
+				for _, d := range srv.Digs() {
+					assert.True(t, d.Accepted, "every dig finished after the server's 70%% rule: %+v", d)
+					if d.Accepted {
+						accepted++
+					}
 				}
-			}
-			assert.GreaterOrEqual(t, accepted, 4, "the server broke at least four logs for the bot")
-			data, err := os.ReadFile(trace)
-			require.NoError(t, err)
-			assert.Contains(t, string(data), `"verdict":"success"`)
-			var last loop.StepRecord
-			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-			require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &last))
-			require.NotNil(t, last.After)
-			assert.GreaterOrEqual(t, last.After.Inventory["minecraft:log"], 4, "the logs the server gave are in the inventory")
+				assert.GreaterOrEqual(t, accepted, 4, "the server broke at least four logs for the bot")
+				data, err := os.ReadFile(trace)
+				require.NoError(t, err)
+				assert.Contains(t, string(data), `"verdict":"success"`)
+				var last loop.StepRecord
+				lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+				require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &last))
+				require.NotNil(t, last.After)
+				assert.GreaterOrEqual(t, last.After.Inventory["minecraft:log"], 4, "the logs the server gave are in the inventory")
+			})
 		})
 	}
 }
@@ -86,13 +89,15 @@ func TestRunAgainstAMisbehavingServer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := fakeserver.New(tc.opts)
-			require.NoError(t, err)
-			defer srv.Close()
-			code, _, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-				"--goal", "collect 4 minecraft:log", "--config-file", agentYAML(t, tick))
-			assert.Equal(t, exitFail, code, errOut)
-			assert.Contains(t, errOut, tc.want)
+			synctest.Test(t, func(t *testing.T) {
+				srv, err := fakeserver.New(inMemory(tc.opts))
+				require.NoError(t, err)
+				defer srv.Close()
+				code, _, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+					"--goal", "collect 4 minecraft:log", "--config-file", agentYAML(t, tick))
+				assert.Equal(t, exitFail, code, errOut)
+				assert.Contains(t, errOut, tc.want)
+			})
 		})
 	}
 }

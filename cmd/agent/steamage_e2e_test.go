@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -57,24 +58,26 @@ func TestSteamAgeSkillsOnAFakeServer(t *testing.T) {
 	for _, format := range []struct{ name string }{{"neid"}, {"vanilla"}} {
 		for _, tc := range cases {
 			t.Run(format.name+"/"+tc.goal, func(t *testing.T) {
-				o := steamAgeOptions(format.name,
-					fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32},
-					fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
-				if tc.goal == "run refill_water_tanks" {
-					// The water tank, whose water the bot knows from its
-					// tile data, would take the buckets while the boiler
-					// is looked into.
-					o.WaterTanks = nil
-				}
-				srv, err := fakeserver.New(o)
-				require.NoError(t, err)
-				defer srv.Close()
-				code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-					"--goal", tc.goal, "--config-file", agentYAML(t, tick), "--max-steps", "8")
-				require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-				assert.Contains(t, out, "goal met")
-				assert.Empty(t, srv.Kicks())
-				tc.check(t, srv)
+				synctest.Test(t, func(t *testing.T) {
+					o := steamAgeOptions(format.name,
+						fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32},
+						fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
+					if tc.goal == "run refill_water_tanks" {
+						// The water tank, whose water the bot knows from its
+						// tile data, would take the buckets while the boiler
+						// is looked into.
+						o.WaterTanks = nil
+					}
+					srv, err := fakeserver.New(inMemory(o))
+					require.NoError(t, err)
+					defer srv.Close()
+					code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+						"--goal", tc.goal, "--config-file", agentYAML(t, tick), "--max-steps", "8")
+					require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+					assert.Contains(t, out, "goal met")
+					assert.Empty(t, srv.Kicks())
+					tc.check(t, srv)
+				})
 			})
 		}
 	}
@@ -99,52 +102,54 @@ func player(t *testing.T, srv *fakeserver.Server) fakeserver.PlayerInfo {
 func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {
 	for _, format := range []string{"neid", "vanilla"} {
 		t.Run(format, func(t *testing.T) {
-			const tick = 5 * time.Millisecond
-			o := steamAgeOptions(format,
-				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32})
-			srv, err := fakeserver.New(o)
-			require.NoError(t, err)
-			defer srv.Close()
-			c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Username: "Bot", Tick: tick,
-				Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
-			require.NoError(t, err)
-			defer c.Close()
-			require.NoError(t, c.Open(context.Background()))
-			for _, sk := range []struct {
-				impl skills.Implementation
-				p    skills.Params
-			}{
-				{base.FeedCokeOvens{}, skills.Params{"radius": 24, "per_oven": 16, "fuel": "ore:gemCoal"}},
-				{base.MaintainCokeOvens{}, skills.Params{"radius": 24, "min_output": 1, "drain_threshold": 0.75}},
-			} {
-				data, err := fs.ReadFile(config.FS, "skills/"+sk.impl.Name()+".yaml")
+			synctest.Test(t, func(t *testing.T) {
+				const tick = 5 * time.Millisecond
+				o := steamAgeOptions(format,
+					fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32})
+				srv, err := fakeserver.New(inMemory(o))
 				require.NoError(t, err)
-				spec, err := skills.ParseSpec(sk.impl.Name()+".yaml", data)
+				defer srv.Close()
+				c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: tick,
+					Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 				require.NoError(t, err)
-				invoke := func() bool {
-					before := c.State().Snapshot()
-					acts, err := sk.impl.SuggestActions(before, sk.p)
-					require.NoError(t, err, sk.impl.Name())
-					require.NotEmpty(t, acts, sk.impl.Name())
-					for _, a := range acts {
-						r := c.Execute(context.Background(), a)
-						require.Equal(t, ipc.OK, r.Code, "%s: %T %+v: %s", sk.impl.Name(), a, a, r.Error)
+				defer c.Close()
+				require.NoError(t, c.Open(context.Background()))
+				for _, sk := range []struct {
+					impl skills.Implementation
+					p    skills.Params
+				}{
+					{base.FeedCokeOvens{}, skills.Params{"radius": 24, "per_oven": 16, "fuel": "ore:gemCoal"}},
+					{base.MaintainCokeOvens{}, skills.Params{"radius": 24, "min_output": 1, "drain_threshold": 0.75}},
+				} {
+					data, err := fs.ReadFile(config.FS, "skills/"+sk.impl.Name()+".yaml")
+					require.NoError(t, err)
+					spec, err := skills.ParseSpec(sk.impl.Name()+".yaml", data)
+					require.NoError(t, err)
+					invoke := func() bool {
+						before := c.State().Snapshot()
+						acts, err := sk.impl.SuggestActions(before, sk.p)
+						require.NoError(t, err, sk.impl.Name())
+						require.NotEmpty(t, acts, sk.impl.Name())
+						for _, a := range acts {
+							r := c.Execute(context.Background(), a)
+							require.Equal(t, ipc.OK, r.Code, "%s: %T %+v: %s", sk.impl.Name(), a, a, r.Error)
+						}
+						_, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), world.DefaultTiers())
+						return ok
 					}
-					_, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), world.DefaultTiers())
-					return ok
+					if sk.impl.Name() == "feed_coke_ovens" {
+						// The oven is known from its bricks only: the first
+						// invocation looks into it and loads nothing.
+						assert.False(t, invoke(), "a look meets no effect")
+					}
+					assert.True(t, invoke(), sk.impl.Name())
 				}
-				if sk.impl.Name() == "feed_coke_ovens" {
-					// The oven is known from its bricks only: the first
-					// invocation looks into it and loads nothing.
-					assert.False(t, invoke(), "a look meets no effect")
-				}
-				assert.True(t, invoke(), sk.impl.Name())
-			}
-			require.NoError(t, c.Close())
-			items, _ := srv.ContainerItems(master)
-			assert.NotContains(t, items, "output", "the server's output slot was emptied")
-			assert.Equal(t, 16, items["input"].Count)
-			assert.Equal(t, 12, player(t, srv).Count(fakeserver.CokeItem), "the coke is in the player's inventory on the server")
+				require.NoError(t, c.Close())
+				items, _ := srv.ContainerItems(master)
+				assert.NotContains(t, items, "output", "the server's output slot was emptied")
+				assert.Equal(t, 16, items["input"].Count)
+				assert.Equal(t, 12, player(t, srv).Count(fakeserver.CokeItem), "the coke is in the player's inventory on the server")
+			})
 		})
 	}
 }
@@ -180,20 +185,22 @@ func TestSteelBoilerSkillsOnAFakeServer(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.goal, func(t *testing.T) {
-			o := steamAgeOptions("neid",
-				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32},
-				fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
-			o.Boilers[0].Steel, o.Boilers[0].Water = true, 15500
-			o.WaterTanks = nil
-			srv, err := fakeserver.New(o)
-			require.NoError(t, err)
-			defer srv.Close()
-			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-				"--goal", tc.goal, "--config-file", agentYAML(t, tick), "--max-steps", "8")
-			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-			assert.Contains(t, out, "goal met")
-			assert.Empty(t, srv.Kicks())
-			tc.check(t, srv)
+			synctest.Test(t, func(t *testing.T) {
+				o := steamAgeOptions("neid",
+					fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:coal", Count: 32},
+					fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
+				o.Boilers[0].Steel, o.Boilers[0].Water = true, 15500
+				o.WaterTanks = nil
+				srv, err := fakeserver.New(inMemory(o))
+				require.NoError(t, err)
+				defer srv.Close()
+				code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+					"--goal", tc.goal, "--config-file", agentYAML(t, tick), "--max-steps", "8")
+				require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+				assert.Contains(t, out, "goal met")
+				assert.Empty(t, srv.Kicks())
+				tc.check(t, srv)
+			})
 		})
 	}
 }
@@ -214,15 +221,17 @@ func feedRun(t *testing.T, input fakeserver.Item) (*fakeserver.Server, int, stri
 // that loads nothing), then tops the input up to 16; a blind deposit of 16
 // would have left 26 on the server.
 func TestRunFeedCokeOvensOvenHoldsCoal(t *testing.T) {
-	srv, code, out, steps := feedRun(t, fakeserver.Item{Name: "minecraft:coal", Count: 10})
-	require.Equal(t, exitOK, code, out)
-	assert.Contains(t, out, "goal met")
-	require.Len(t, steps, 2, out)
-	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven loads nothing")
-	assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
-	items, _ := srv.ContainerItems(master)
-	assert.Equal(t, fakeserver.Item{Name: "minecraft:coal", Count: 16}, items["input"], "topped up to per_oven on the server")
-	assert.Equal(t, 26, player(t, srv).Count("minecraft:coal"))
+	synctest.Test(t, func(t *testing.T) {
+		srv, code, out, steps := feedRun(t, fakeserver.Item{Name: "minecraft:coal", Count: 10})
+		require.Equal(t, exitOK, code, out)
+		assert.Contains(t, out, "goal met")
+		require.Len(t, steps, 2, out)
+		assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven loads nothing")
+		assert.Equal(t, loop.Success, steps[1].Verdict, "%+v", steps[1])
+		items, _ := srv.ContainerItems(master)
+		assert.Equal(t, fakeserver.Item{Name: "minecraft:coal", Count: 16}, items["input"], "topped up to per_oven on the server")
+		assert.Equal(t, 26, player(t, srv).Count("minecraft:coal"))
+	})
 }
 
 // TestRunFeedCokeOvensOvenHoldsCharcoal: the oven's input holds charcoal,
@@ -230,19 +239,21 @@ func TestRunFeedCokeOvensOvenHoldsCoal(t *testing.T) {
 // oven busy with another input and puts nothing in (a blind deposit would
 // have been refused by the slot after the window was opened).
 func TestRunFeedCokeOvensOvenHoldsCharcoal(t *testing.T) {
-	srv, code, out, steps := feedRun(t, fakeserver.Item{Name: "minecraft:coal", Damage: 1, Count: 5})
-	assert.NotEqual(t, exitOK, code, out)
-	assert.NotContains(t, out, "goal met")
-	require.NotEmpty(t, steps, out)
-	assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven loads nothing")
-	for _, s := range steps[1:] {
-		assert.Equal(t, loop.SkillFailed, s.Verdict, "%+v", s)
-		assert.Contains(t, s.Error, "another input", "%+v", s)
-	}
-	for _, s := range steps {
-		assert.NotEqual(t, loop.ActionFailed, s.Verdict, "no deposit was tried: %+v", s)
-	}
-	items, _ := srv.ContainerItems(master)
-	assert.Equal(t, fakeserver.Item{Name: "minecraft:coal", Damage: 1, Count: 5}, items["input"])
-	assert.Equal(t, 32, player(t, srv).Count("minecraft:coal"))
+	synctest.Test(t, func(t *testing.T) {
+		srv, code, out, steps := feedRun(t, fakeserver.Item{Name: "minecraft:coal", Damage: 1, Count: 5})
+		assert.NotEqual(t, exitOK, code, out)
+		assert.NotContains(t, out, "goal met")
+		require.NotEmpty(t, steps, out)
+		assert.Equal(t, loop.Looked, steps[0].Verdict, "looking into the oven loads nothing")
+		for _, s := range steps[1:] {
+			assert.Equal(t, loop.SkillFailed, s.Verdict, "%+v", s)
+			assert.Contains(t, s.Error, "another input", "%+v", s)
+		}
+		for _, s := range steps {
+			assert.NotEqual(t, loop.ActionFailed, s.Verdict, "no deposit was tried: %+v", s)
+		}
+		items, _ := srv.ContainerItems(master)
+		assert.Equal(t, fakeserver.Item{Name: "minecraft:coal", Damage: 1, Count: 5}, items["input"])
+		assert.Equal(t, 32, player(t, srv).Count("minecraft:coal"))
+	})
 }

@@ -35,6 +35,9 @@ func steamAgeOptions(format string, inv ...fakeserver.Item) fakeserver.Options {
 // code, stdout and stderr together, and the trace's steps.
 func steamAgeRun(t *testing.T, o fakeserver.Options, goal string, maxSteps int) (*fakeserver.Server, int, string, []loop.StepRecord) {
 	t.Helper()
+	if o.Addr == "" {
+		o.Addr = fakeserver.MemoryAddr() // in memory: the test runs in a synctest bubble
+	}
 	srv, err := fakeserver.New(o)
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
@@ -50,4 +53,14 @@ func steamAgeRun(t *testing.T, o fakeserver.Options, goal string, maxSteps int) 
 		steps = append(steps, rec)
 	}
 	return srv, code, out + errOut, steps
+}
+
+// inMemory makes a test server listen in memory at an address of its own
+// (unless the test chose one), for a test inside a synctest bubble: the
+// agent reaches it through dialServer.
+func inMemory(o fakeserver.Options) fakeserver.Options {
+	if o.Addr == "" {
+		o.Addr = fakeserver.MemoryAddr()
+	}
+	return o
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -22,27 +23,29 @@ func TestRefillWaterTankOnAFakeServer(t *testing.T) {
 	tank := world.Pos(15, 64, 13)
 	for _, format := range []string{"neid", "vanilla"} {
 		t.Run(format, func(t *testing.T) {
-			o := steamAgeOptions(format,
-				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
-				fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
-			// The boiler (6000 mB) is nearer, but its water is unknown
-			// until its window is opened: the bot looks into it and pours
-			// into the tank it knows.
-			srv, err := fakeserver.New(o)
-			require.NoError(t, err)
-			defer srv.Close()
-			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-				"--goal", "run refill_water_tanks", "--config-file", agentYAML(t, tick), "--max-steps", "4")
-			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-			assert.Contains(t, out, "goal met")
-			assert.Empty(t, srv.Kicks())
-			water, ok := srv.TankWater(tank)
-			require.True(t, ok)
-			assert.Equal(t, 22000, water, "both water buckets went into the server's tank\n%s", out)
-			assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
-			assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
-			boiler, _ := srv.BoilerWater(world.Pos(13, 64, 2))
-			assert.Equal(t, 6000, boiler, "the boiler was only looked into")
+			synctest.Test(t, func(t *testing.T) {
+				o := steamAgeOptions(format,
+					fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
+					fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
+				// The boiler (6000 mB) is nearer, but its water is unknown
+				// until its window is opened: the bot looks into it and pours
+				// into the tank it knows.
+				srv, err := fakeserver.New(inMemory(o))
+				require.NoError(t, err)
+				defer srv.Close()
+				code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+					"--goal", "run refill_water_tanks", "--config-file", agentYAML(t, tick), "--max-steps", "4")
+				require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+				assert.Contains(t, out, "goal met")
+				assert.Empty(t, srv.Kicks())
+				water, ok := srv.TankWater(tank)
+				require.True(t, ok)
+				assert.Equal(t, 22000, water, "both water buckets went into the server's tank\n%s", out)
+				assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
+				assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
+				boiler, _ := srv.BoilerWater(world.Pos(13, 64, 2))
+				assert.Equal(t, 6000, boiler, "the boiler was only looked into")
+			})
 		})
 	}
 }
@@ -57,24 +60,26 @@ func TestRefillIronTankOnAFakeServer(t *testing.T) {
 	iron := fakeserver.IronTank{X: 14, Y: 64, Z: 12, Water: 20000}
 	for _, format := range []string{"neid", "vanilla"} {
 		t.Run(format, func(t *testing.T) {
-			o := steamAgeOptions(format,
-				fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
-				fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
-			o.Boilers, o.WaterTanks = nil, nil
-			o.IronTanks = []fakeserver.IronTank{iron}
-			srv, err := fakeserver.New(o)
-			require.NoError(t, err)
-			defer srv.Close()
-			code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
-				"--goal", "run refill_water_tanks", "--config-file", agentYAML(t, tick), "--max-steps", "4")
-			require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-			assert.Contains(t, out, "goal met")
-			assert.Empty(t, srv.Kicks())
-			water, ok := srv.TankWater(iron.Master())
-			require.True(t, ok)
-			assert.Equal(t, 22000, water, "both water buckets went into the server's iron tank\n%s", out)
-			assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
-			assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
+			synctest.Test(t, func(t *testing.T) {
+				o := steamAgeOptions(format,
+					fakeserver.Item{Slot: 36, Name: "minecraft:iron_axe", Count: 1},
+					fakeserver.Item{Slot: 38, Name: "minecraft:water_bucket", Count: 1}, fakeserver.Item{Slot: 39, Name: "minecraft:water_bucket", Count: 1})
+				o.Boilers, o.WaterTanks = nil, nil
+				o.IronTanks = []fakeserver.IronTank{iron}
+				srv, err := fakeserver.New(inMemory(o))
+				require.NoError(t, err)
+				defer srv.Close()
+				code, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot",
+					"--goal", "run refill_water_tanks", "--config-file", agentYAML(t, tick), "--max-steps", "4")
+				require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+				assert.Contains(t, out, "goal met")
+				assert.Empty(t, srv.Kicks())
+				water, ok := srv.TankWater(iron.Master())
+				require.True(t, ok)
+				assert.Equal(t, 22000, water, "both water buckets went into the server's iron tank\n%s", out)
+				assert.Equal(t, 2, player(t, srv).Count("minecraft:bucket"))
+				assert.Zero(t, player(t, srv).Count("minecraft:water_bucket"))
+			})
 		})
 	}
 }
