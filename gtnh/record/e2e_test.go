@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -36,13 +37,13 @@ var chunkFormats = []struct {
 // the world as the live client had it at the end.
 func recordSession(t *testing.T, mods []proto17.ModInfo, logs int) ([]byte, *world.Snapshot, gtnh.Stats) {
 	t.Helper()
-	srv, err := fakeserver.New(fakeserver.Options{Mods: mods, TickDuration: tick, ViewRadius: 1, RegistryFiller: -1})
+	srv, err := fakeserver.New(fakeserver.Options{Addr: fakeserver.MemoryAddr(), Mods: mods, TickDuration: tick, ViewRadius: 1, RegistryFiller: -1})
 	require.NoError(t, err)
 	defer srv.Close()
 	var buf bytes.Buffer
 	rec, err := NewRecorder(&buf, RecorderOptions{})
 	require.NoError(t, err)
-	c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Username: "Bot", Tick: tick, Tap: rec,
+	c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: tick, Tap: rec,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer c.Close()
@@ -105,22 +106,24 @@ func assertSameWorld(t *testing.T, want, got *world.Snapshot) {
 func TestRecordedSessionReplaysToTheLiveWorld(t *testing.T) {
 	for _, f := range chunkFormats {
 		t.Run(f.name, func(t *testing.T) {
-			data, live, stats := recordSession(t, f.mods, 2)
-			require.Equal(t, 2, live.Inventory.CountID("minecraft:log"), "the live bot collected the logs")
-			res, err := Replay(context.Background(), bytes.NewReader(data), ReplayOptions{})
-			require.NoError(t, err)
-			require.Nil(t, res.Stopped)
-			assert.Equal(t, 1, res.Connections)
-			assert.Equal(t, f.neid, res.Formats.NEID, "the formats the handshake chose")
-			assert.Equal(t, "Bot", res.Username)
-			assert.NotEmpty(t, res.Mods)
-			assert.Positive(t, res.Positions)
-			assert.Equal(t, 1, res.Packets["login/LoginSuccess"])
-			assert.Positive(t, res.Packets["play/BlockChange"], "the felled logs")
-			assert.GreaterOrEqual(t, int64(sumPlay(res.Packets)), stats.PacketsIn, "every packet the live client had read was replayed")
-			assertSameWorld(t, live, res.World)
-			assert.Empty(t, res.Stats.Malformed)
-			assert.Equal(t, stats.Corrections, res.Stats.Corrections, "the positions applied are not corrections")
+			synctest.Test(t, func(t *testing.T) {
+				data, live, stats := recordSession(t, f.mods, 2)
+				require.Equal(t, 2, live.Inventory.CountID("minecraft:log"), "the live bot collected the logs")
+				res, err := Replay(context.Background(), bytes.NewReader(data), ReplayOptions{})
+				require.NoError(t, err)
+				require.Nil(t, res.Stopped)
+				assert.Equal(t, 1, res.Connections)
+				assert.Equal(t, f.neid, res.Formats.NEID, "the formats the handshake chose")
+				assert.Equal(t, "Bot", res.Username)
+				assert.NotEmpty(t, res.Mods)
+				assert.Positive(t, res.Positions)
+				assert.Equal(t, 1, res.Packets["login/LoginSuccess"])
+				assert.Positive(t, res.Packets["play/BlockChange"], "the felled logs")
+				assert.GreaterOrEqual(t, int64(sumPlay(res.Packets)), stats.PacketsIn, "every packet the live client had read was replayed")
+				assertSameWorld(t, live, res.World)
+				assert.Empty(t, res.Stats.Malformed)
+				assert.Equal(t, stats.Corrections, res.Stats.Corrections, "the positions applied are not corrections")
+			})
 		})
 	}
 }
@@ -148,19 +151,21 @@ func TestReconnectsAreConnectionsOfOneRecording(t *testing.T) {
 		{"kick", fakeserver.Faults{KickAt: fakeserver.StageKeepAlive, KickReason: "restarting", Skip: 1, Once: true}, 1},
 		{"cut", fakeserver.Faults{TruncateAt: fakeserver.StageKeepAlive, Truncate: fakeserver.TruncateFrame, Skip: 1, Once: true}, 0},
 	} {
-		t.Run(tc.name, func(t *testing.T) { testReconnect(t, tc.faults, tc.kicked) })
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { testReconnect(t, tc.faults, tc.kicked) })
+		})
 	}
 }
 
 func testReconnect(t *testing.T, faults fakeserver.Faults, kicked int) {
-	srv, err := fakeserver.New(fakeserver.Options{TickDuration: tick, ViewRadius: 1, RegistryFiller: -1,
+	srv, err := fakeserver.New(fakeserver.Options{Addr: fakeserver.MemoryAddr(), TickDuration: tick, ViewRadius: 1, RegistryFiller: -1,
 		KeepAliveInterval: 20 * time.Millisecond, Faults: faults})
 	require.NoError(t, err)
 	defer srv.Close()
 	var buf bytes.Buffer
 	rec, err := NewRecorder(&buf, RecorderOptions{})
 	require.NoError(t, err)
-	c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Username: "Bot", Tick: tick, Tap: rec,
+	c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: tick, Tap: rec,
 		Reconnect: gtnh.Backoff{Enabled: true, Initial: 10 * time.Millisecond, Max: 10 * time.Millisecond},
 		Log:       zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
 	require.NoError(t, err)
