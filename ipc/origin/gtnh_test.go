@@ -26,8 +26,7 @@ func TestServeLiveClient(t *testing.T) {
 	srv, err := fakeserver.New(fakeserver.Options{Addr: fakeserver.MemoryAddr(), TickDuration: gtnh.DefaultTick})
 	require.NoError(t, err)
 	defer srv.Close()
-	body, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: gtnh.DefaultTick, // the game's: the adapter's own clock runs in wall time, outside a synctest bubble
-
+	body, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: gtnh.DefaultTick,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	defer body.Close()
