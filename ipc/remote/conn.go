@@ -180,11 +180,16 @@ func (c *conn) finish() {
 // once) and closes the connection; run then returns. A write in progress
 // is not waited for: closing ends it.
 func (c *conn) shutdown(reason string) {
+	// Another write may be under way (an event, a reply): the notice goes
+	// after it, but a write stuck on a peer that does not read is not
+	// waited for beyond noticeTimeout.
+	t := time.NewTimer(noticeTimeout)
 	select {
 	case c.wmu <- struct{}{}:
+		t.Stop()
 		c.notice(reason, false)
 		<-c.wmu
-	default:
+	case <-t.C:
 	}
 	c.cancel()
 	c.rwc.Close()

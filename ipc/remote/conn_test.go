@@ -312,3 +312,24 @@ func TestHugeWaitIsRefused(t *testing.T) {
 		assert.Equal(t, ipc.OK, res.Code, res.Error)
 	})
 }
+
+// TestCloseNoticeWaitsForAWriteUnderWay: a server that closes while a
+// reply is being written to a client still tells the client why, after the
+// reply (the notice used to be skipped whenever another write held the
+// line, so a client under load saw the connection end without it).
+func TestCloseNoticeWaitsForAWriteUnderWay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, _ := pipeServer(t, remote.ServerOptions{Body: newSmall()})
+		c := connect(t, srv)
+		c.hello()
+		c.send(`{"v":1,"id":"late","type":"observe"}`)
+		synctest.Wait() // the reply's write waits for the client to read
+		closed := make(chan struct{})
+		go func() { srv.Close(); close(closed) }()
+		synctest.Wait()
+		m := c.next()
+		require.Equal(t, wire.TypeReply, m.Type, string(m.Payload))
+		assert.Contains(t, c.expectDisconnect(), "server shutting down")
+		<-closed
+	})
+}

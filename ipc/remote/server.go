@@ -268,9 +268,13 @@ func (s *Server) Close() error {
 	for _, l := range lns {
 		l.Close()
 	}
+	// At once, so that peers that do not read cost noticeTimeout in all,
+	// not each.
+	var shut sync.WaitGroup
 	for _, c := range conns {
-		c.shutdown("server shutting down")
+		shut.Go(func() { c.shutdown("server shutting down") })
 	}
+	shut.Wait()
 	s.cancel()
 	s.wg.Wait()
 	s.watch.stop()
