@@ -5,9 +5,9 @@
 // unknown, or one of the partial shapes: a low floor, a slab, a fence).
 // Classes come from the collision shapes of the shared table in package
 // world ([world.KnownShape], [CellOf]), the same the simulator and the live
-// client's movement use. Adapters turn a [world.BlockSource] ([BlockGrid], classifying
-// blocks by their tags) or the shared benchmark world ([BenchGrid]) into a
-// Grid, so the pathfinder never sees block names or chunk storage.
+// client's movement use. An adapter turns a [world.BlockSource] ([BlockGrid],
+// classifying blocks by their tags) into a Grid, so the pathfinder never
+// sees block names or chunk storage.
 //
 // [Find] (or a reusable [Finder]) runs A* over player feet positions. A
 // player is two blocks tall: feet and head cells must be passable or water,
