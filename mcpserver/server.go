@@ -149,20 +149,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	if err != nil {
 		return err
 	}
-	if s.poll > 0 {
-		wctx, cancel := context.WithCancel(ctx)
-		tick := time.NewTicker(s.poll)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			s.WatchSkills(wctx, tick.C)
-		}()
-		defer func() {
-			cancel()
-			tick.Stop()
-			<-done
-		}()
-	}
+	defer s.watch(ctx)()
 	// The end of ctx (Ctrl-C, SIGTERM) is an ordinary end of a server, not
 	// an error to log.
 	stop := context.AfterFunc(ctx, func() { ss.Close() })
@@ -172,6 +159,26 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 		return ctx.Err()
 	}
 	return err
+}
+
+// watch runs WatchSkills every Options.SkillPoll until ctx ends or the
+// returned stop is called (stop waits for it).
+func (s *Server) watch(ctx context.Context) (stop func()) {
+	if s.poll <= 0 {
+		return func() {}
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	tick := time.NewTicker(s.poll)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.WatchSkills(wctx, tick.C)
+	}()
+	return func() {
+		cancel()
+		tick.Stop()
+		<-done
+	}
 }
 
 // WatchSkills picks up knowledge skills added, removed or edited on disk

@@ -1,0 +1,154 @@
+package mcpserver
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
+)
+
+const goodToken = "0123456789abcdef0123456789abcdef"
+
+// guard is the token check in front of a handler that answers 200.
+func guard(now func() time.Time) *httpHandler {
+	opts := HTTPOptions{Token: goodToken, now: now}
+	opts.defaults()
+	return &httpHandler{opts: opts, log: zerolog.Nop(), fails: map[string]*rate.Limiter{},
+		overflow: rate.NewLimiter(rate.Every(authEvery), authBurst),
+		sdk:      http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })}
+}
+
+func try(h *httpHandler, remote, token string) int {
+	r := httptest.NewRequest(http.MethodGet, HTTPPath, nil)
+	r.RemoteAddr = remote
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	if h.authorized(w, r) {
+		return http.StatusOK
+	}
+	return w.Code
+}
+
+// TestAuthFailuresAreSlowed: after authBurst wrong tokens an address is
+// refused with 429 without its guess being checked (the right token too),
+// one more guess is allowed per authEvery, and other addresses are not
+// affected. The limiter's clock is the test's.
+func TestAuthFailuresAreSlowed(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	h := guard(func() time.Time { return now })
+	const a, b = "192.0.2.1:5000", "192.0.2.2:5000"
+	for i := range authBurst {
+		assert.Equal(t, http.StatusUnauthorized, try(h, a, "wrong"), "guess %d", i+1)
+	}
+	assert.Equal(t, http.StatusTooManyRequests, try(h, a, goodToken), "the allowance is used up")
+	assert.Equal(t, http.StatusTooManyRequests, try(h, "192.0.2.1:6000", "wrong"), "another port of the same host")
+	assert.Equal(t, http.StatusOK, try(h, b, goodToken), "another address is served")
+	assert.Equal(t, http.StatusUnauthorized, try(h, b, "wrong"))
+
+	now = now.Add(authEvery - time.Millisecond)
+	assert.Equal(t, http.StatusTooManyRequests, try(h, a, goodToken))
+	now = now.Add(time.Millisecond)
+	assert.Equal(t, http.StatusUnauthorized, try(h, a, "wrong"), "one guess per authEvery")
+	assert.Equal(t, http.StatusTooManyRequests, try(h, a, goodToken))
+	now = now.Add(authEvery)
+	assert.Equal(t, http.StatusOK, try(h, a, goodToken))
+	assert.Equal(t, http.StatusOK, try(h, a, goodToken), "right tokens cost nothing")
+
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodGet, HTTPPath, nil)
+	r.RemoteAddr = a
+	for range authBurst {
+		h.authorized(httptest.NewRecorder(), r)
+	}
+	h.authorized(w, r)
+	assert.Equal(t, http.StatusTooManyRequests, w.Code)
+	assert.Equal(t, strconv.Itoa(int(authEvery/time.Second)), w.Header().Get("Retry-After"))
+}
+
+// TestAuthTrackersBounded: the table of addresses stays at
+// maxAuthTrackers; past it, addresses with nothing against them are
+// forgotten, and when none is, new addresses share one limiter.
+func TestAuthTrackersBounded(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	h := guard(func() time.Time { return now })
+	addr := func(i int) string {
+		return net.JoinHostPort(net.IPv4(10, byte(i>>16), byte(i>>8), byte(i)).String(), "1")
+	}
+	for i := range maxAuthTrackers {
+		require.Equal(t, http.StatusUnauthorized, try(h, addr(i), "wrong"))
+	}
+	assert.Len(t, h.fails, maxAuthTrackers)
+	for i := range authBurst {
+		assert.Equal(t, http.StatusUnauthorized, try(h, addr(maxAuthTrackers+i), "wrong"))
+	}
+	assert.Len(t, h.fails, maxAuthTrackers)
+	assert.Equal(t, http.StatusTooManyRequests, try(h, addr(maxAuthTrackers+100), goodToken), "the overflow limiter is shared")
+	now = now.Add(authBurst * authEvery)
+	assert.Equal(t, http.StatusOK, try(h, addr(maxAuthTrackers+200), goodToken))
+	assert.Len(t, h.fails, 1, "the full allowances were forgotten")
+}
+
+// fakeListener hands out the connections sent on its channel.
+type fakeListener struct{ conns chan net.Conn }
+
+func (l fakeListener) Accept() (net.Conn, error) {
+	c, ok := <-l.conns
+	if !ok {
+		return nil, net.ErrClosed
+	}
+	return c, nil
+}
+func (l fakeListener) Close() error   { return nil }
+func (l fakeListener) Addr() net.Addr { return &net.TCPAddr{} }
+
+// TestLimitListener: with n connections open, Accept waits until one
+// closes; Close wakes a waiting Accept.
+func TestLimitListener(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fl := fakeListener{conns: make(chan net.Conn, 4)}
+		for range 3 {
+			c, _ := net.Pipe()
+			fl.conns <- c
+		}
+		l := limitListener(fl, 2)
+		c1, err := l.Accept()
+		require.NoError(t, err)
+		_, err = l.Accept()
+		require.NoError(t, err)
+		got := make(chan net.Conn, 1)
+		go func() {
+			c, _ := l.Accept()
+			got <- c
+		}()
+		synctest.Wait()
+		select {
+		case <-got:
+			t.Fatal("a third connection was accepted with two open")
+		default:
+		}
+		require.NoError(t, c1.Close())
+		require.NoError(t, c1.Close(), "closing twice frees one slot")
+		synctest.Wait()
+		c3 := <-got
+		require.NotNil(t, c3)
+
+		go func() {
+			_, err := l.Accept()
+			got <- nil
+			assert.ErrorIs(t, err, net.ErrClosed)
+		}()
+		synctest.Wait()
+		require.NoError(t, l.Close())
+		<-got
+	})
+}
