@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 )
 
 // DefaultKeyEnv is the environment variable holding the API key when the
@@ -18,6 +21,13 @@ const (
 	DefaultTimeout        = 2 * time.Minute
 	DefaultMaxCalls       = 8
 	DefaultMaxCorrections = 3
+	// DefaultContext is the model's context length in tokens when the
+	// configuration names none: Ollama's own default is smaller (it cuts
+	// longer prompts silently), so set the server's and this one alike.
+	DefaultContext = 8192
+	// MinContext and MaxContext bound the context length accepted.
+	MinContext = 1024
+	MaxContext = 1 << 21
 )
 
 // Mode is how the planner asks the model for a decision.
@@ -62,6 +72,14 @@ type Config struct {
 	MaxCorrections int
 	// Mode is auto (default), tools or json.
 	Mode Mode
+	// Context is the model's context length in tokens (default 8192): the
+	// prompt of a step is made to fit it (see PromptBudget), and a server
+	// reporting more prompt tokens than this is warned about.
+	Context int
+	// System replaces the built-in instructions at the head of the system
+	// prompt ("" = the built-in ones); the catalog and the observation
+	// still follow. Read it from a file with ReadSystemFile.
+	System string
 }
 
 // WithDefaults returns the configuration with every unset field defaulted.
@@ -80,6 +98,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Mode == "" {
 		c.Mode = ModeAuto
+	}
+	if c.Context == 0 {
+		c.Context = DefaultContext
 	}
 	return c
 }
@@ -112,6 +133,12 @@ func (c Config) Validate() error {
 	if c.MaxCorrections < 0 || c.MaxCorrections > 20 {
 		add("max_corrections: must be within 1..20, got %d", c.MaxCorrections)
 	}
+	if c.Context != 0 && (c.Context < MinContext || c.Context > MaxContext) {
+		add("context: must be within %d..%d tokens, got %d", MinContext, MaxContext, c.Context)
+	}
+	if len(c.System) > MaxSystemBytes {
+		add("system: %d bytes, more than %d", len(c.System), MaxSystemBytes)
+	}
 	switch c.Mode {
 	case "", ModeAuto, ModeTools, ModeJSON:
 	default:
@@ -143,4 +170,24 @@ func CheckURL(raw string) error {
 		return fmt.Errorf("no query or fragment, got %q", raw)
 	}
 	return nil
+}
+
+// MaxSystemBytes bounds a system prompt read from a file (--llm-system):
+// it is sent with every model call, so it must leave room in the context.
+const MaxSystemBytes = 16 << 10
+
+// ReadSystemFile reads a replacement for the built-in instructions: UTF-8
+// text of at most MaxSystemBytes, not blank.
+func ReadSystemFile(file string) (string, error) {
+	data, err := filelimit.ReadFile(file, MaxSystemBytes)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(data) {
+		return "", fmt.Errorf("%s: not UTF-8 text", file)
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return "", fmt.Errorf("%s: empty: write the instructions the model reads before the skill catalog", file)
+	}
+	return string(data), nil
 }

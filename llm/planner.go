@@ -72,6 +72,9 @@ type Planner struct {
 	pending  *pending
 	history  []string
 	seen     int // the last step remembered in history
+	// warnedCut: the warning that the server cut a prompt is logged once
+	// a run (each occurrence is in the trace).
+	warnedCut bool
 }
 
 // pending is the last decision's knowledge, settled when its step ends.
@@ -206,6 +209,7 @@ type stepRun struct {
 	catalog []*registry.Description
 	byName  map[string]*registry.Description
 	exec    []string // executable skills at this step, sorted
+	room    int      // tokens left in the context for the results of the answer being handled
 	full    []string // skills given in full
 	loaded  []string // knowledge skills loaded this step
 }
@@ -244,11 +248,12 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 	if err := s.selectKnowledge(ctx); err != nil {
 		return loop.Decision{}, err
 	}
-	system, err := s.systemPrompt()
+	user := s.userPrompt()
+	system, err := s.systemPrompt(user, s.requestBase())
 	if err != nil {
 		return loop.Decision{}, err
 	}
-	msgs := []openai.ChatCompletionMessage{systemMessage(system), userMessage(s.userPrompt())}
+	msgs := []openai.ChatCompletionMessage{systemMessage(system), userMessage(user)}
 	cfg := s.p.client.cfg
 	corrections, lastProblem := 0, ""
 	for {
@@ -258,16 +263,10 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 			}
 			return loop.Decision{}, fmt.Errorf("no decision after %d model calls", s.tr.Calls)
 		}
-		params := openai.ChatCompletionRequest{Messages: msgs}
+		params := s.requestBase()
+		params.Messages = msgs
 		jsonMode := s.p.json
-		if jsonMode {
-			params.ResponseFormat = &openai.ChatCompletionResponseFormat{
-				Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
-				JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "decision", Schema: answerSchema(s.exec), Strict: false},
-			}
-		} else {
-			params.Tools = toolDefs(s.exec)
-		}
+		sent := requestTokens(params)
 		res, err := s.p.client.chat(ctx, params)
 		s.tr.Calls += res.Stats.Attempts
 		s.tr.LatencyMS += res.Stats.Latency.Milliseconds()
@@ -296,6 +295,7 @@ func (s *stepRun) run(ctx context.Context) (loop.Decision, error) {
 			return loop.Decision{}, err
 		}
 		c := res.Completion
+		s.checkCut(c.Usage.PromptTokens, sent)
 		s.tr.TokensIn += int64(c.Usage.PromptTokens)
 		s.tr.TokensOut += int64(c.Usage.CompletionTokens)
 		if c.Model != "" {
@@ -349,6 +349,7 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessage, msg openai.Ch
 			// Some servers leave a tool call in the text.
 			if a, err := ParseAnswer(msg.Content); err == nil {
 				s.event("the model wrote its %s call as text", a.Tool)
+				s.measureRoom(append(msgs, echoAnswer(msg)), 1)
 				out := s.handle(a.Tool, a.Args)
 				if out.decision != nil {
 					return msgs, out.decision, 0, lastProblem
@@ -371,6 +372,7 @@ func (s *stepRun) answerTools(msgs []openai.ChatCompletionMessage, msg openai.Ch
 		msg.ToolCalls = calls // every call in the history gets its result
 	}
 	msgs = append(msgs, echoAnswer(msg))
+	s.measureRoom(msgs, len(calls))
 	corrections := 0
 	for i, tc := range calls {
 		var out toolOutcome
@@ -410,6 +412,7 @@ func (s *stepRun) answerJSON(msgs []openai.ChatCompletionMessage, msg openai.Cha
 		msgs = append(msgs, assistantText(msg.Content), userMessage(feedback("error: "+err.Error())))
 		return msgs, nil, 1, err.Error()
 	}
+	s.measureRoom(append(msgs, assistantText(msg.Content)), 1)
 	out := s.handle(a.Tool, a.Args)
 	if out.decision != nil {
 		return msgs, out.decision, 0, lastProblem
@@ -478,7 +481,7 @@ func (s *stepRun) loadSkill(name string) toolOutcome {
 			s.p.carried = s.p.carried[len(s.p.carried)-maxCarried:]
 		}
 	}
-	return toolOutcome{result: bound(l.Text(), maxSkillText)}
+	return toolOutcome{result: s.fit(l.Text(), maxSkillText, "the skill "+l.Name)}
 }
 
 func (s *stepRun) readResource(name, path string) toolOutcome {
@@ -501,7 +504,7 @@ func (s *stepRun) readResource(name, path string) toolOutcome {
 	if !utf8.Valid(data) {
 		return toolOutcome{result: feedback(fmt.Sprintf("%s is a binary file of %d bytes", path, len(data)))}
 	}
-	return toolOutcome{result: bound(string(data), maxResourceText)}
+	return toolOutcome{result: s.fit(string(data), maxResourceText, e.Name+"/"+path)}
 }
 
 // check applies the registry's rules to an invocation before it reaches
@@ -617,15 +620,17 @@ func (s *stepRun) entries() []knowledge.Entry {
 	return out
 }
 
+// instructions are the built-in head of the system prompt; a
+// configuration's System replaces them.
 const instructions = `You are the planner of an autonomous player in GregTech: New Horizons, the Minecraft 1.7.10 modpack. Each turn you choose the next executable skill to run, or end the run.
 
 Tools:
-- invoke_skill {skill, params}: run an executable skill from the catalog, with parameters from its list below (leave one out for its default). This ends your turn; the next turn shows the result.
+- invoke_skill {skill, params}: run an executable skill listed below. This ends your turn; the next turn shows the result.
 - finish {reason}: end the run when the goal is met or cannot be reached with these skills here.
 - load_skill {name}: read a skill's full instructions. Knowledge skills explain how to play; they are read, never invoked.
-- read_skill_resource {name, path}: read a file a knowledge skill lists.
+- read_skill_resource {name, path}: read a file a knowledge skill names, by the path it gives (references/x.md).
 
-Rules: invoke only the executable skills listed under "Executable skills and their parameters". An invocation listed as blocked is refused until the world changes: choose another. Ask a skill for what it can deliver now (a gathering skill for what is in reach) rather than the whole goal at once.`
+Rules: an invocation listed as blocked is refused until the world changes: choose another. Ask a skill for what it can deliver now (a gathering skill for what is in reach) rather than the whole goal at once.`
 
 const toolsNote = `
 
@@ -635,39 +640,73 @@ const jsonNote = `
 
 Answer with exactly one JSON object and nothing else: {"tool": "load_skill" | "read_skill_resource" | "invoke_skill" | "finish", "arguments": {...}}, for example {"tool": "invoke_skill", "arguments": {"skill": "chop_tree", "params": {"min_logs": 4}}}. The result of load_skill and read_skill_resource comes back in the next message.`
 
-func (s *stepRun) systemPrompt() (string, error) {
-	cat := s.p.opts.Catalog
-	for _, n := range append(slices.Clone(s.p.opts.Preload), append(slices.Clone(s.p.selected), s.p.carried...)...) {
-		if e, ok := cat.Lookup(n); ok && !slices.Contains(s.full, e.Name) {
-			s.full = append(s.full, e.Name)
-		}
-	}
-	injection, err := cat.Injection(s.entries(), s.full)
-	if err != nil {
-		s.event("skills given in full could not be loaded (%v): catalog only", err)
-		s.full = nil
-		if injection, err = cat.Injection(s.entries(), nil); err != nil {
-			return "", fmt.Errorf("rendering the skill catalog: %w", err)
-		}
-	}
+// head is the system prompt before the catalog: the instructions (or the
+// configured replacement) and how to answer.
+func (s *stepRun) head() string {
 	var b strings.Builder
-	b.WriteString(instructions)
+	if sys := s.p.client.cfg.System; sys != "" {
+		b.WriteString(strings.TrimSpace(sys))
+	} else {
+		b.WriteString(instructions)
+	}
 	if s.p.json {
 		b.WriteString(jsonNote)
 	} else {
 		b.WriteString(toolsNote)
 	}
-	b.WriteString("\n\n")
-	b.WriteString(injection)
-	b.WriteString("\n### Executable skills and their parameters\n\n")
-	if len(s.catalog) == 0 {
-		b.WriteString("None at this tier.\n")
+	return b.String()
+}
+
+// systemPrompt builds the system message fitted to the context: the head,
+// then the catalog shrunk until the first request (with the user message
+// and the tools) is within PromptBudget.
+func (s *stepRun) systemPrompt(user string, base openai.ChatCompletionRequest) (string, error) {
+	cat := s.p.opts.Catalog
+	var full []loadedSkill
+	var names []string
+	for _, n := range append(slices.Clone(s.p.opts.Preload), append(slices.Clone(s.p.selected), s.p.carried...)...) {
+		e, ok := cat.Lookup(n)
+		if !ok || slices.Contains(names, e.Name) {
+			continue
+		}
+		l, err := cat.LoadSkill(e.Name)
+		if err != nil {
+			s.event("skill %s could not be loaded to give it in full: %v", e.Name, err)
+			continue
+		}
+		names = append(names, e.Name)
+		full = append(full, loadedSkill{name: l.Name, text: fullText(l)})
 	}
-	for _, d := range s.catalog {
-		b.WriteString(ParamLine(d))
-		b.WriteString("\n")
+	head := s.head() + "\n\n"
+	req := base
+	req.Messages = []openai.ChatCompletionMessage{systemMessage(head), userMessage(user)}
+	fixed := requestTokens(req)
+	cfg := s.p.client.cfg
+	budget := PromptBudget(cfg.Context)
+	words, entries := goalWords(s.goal.Text), s.entries()
+	var plan promptPlan
+	var system string
+	var sent int
+	// The fitter counts parts; the request as marshalled may differ by a
+	// few bytes of framing: fit again with the difference taken off.
+	for target := budget; ; {
+		plan = fitCatalog(fixed, target, s.catalog, entries, full, words, s.tier())
+		system = head + plan.catalog
+		req.Messages[0] = systemMessage(system)
+		sent = requestTokens(req)
+		if sent <= budget || plan.overflow || target < budget-64 {
+			break
+		}
+		target -= sent - budget
 	}
-	return b.String(), nil
+	s.full = plan.full
+	if sent > budget {
+		s.event("the prompt is %d tokens (estimated), over its budget of %d (context %d): the catalog is as short as it gets", sent, budget, cfg.Context)
+	}
+	if left := len(full) - len(plan.full); left > 0 || len(plan.omitted) > 0 {
+		s.event("prompt fitted to %d of %d tokens (context %d): %d of %d skills to give in full given, %d knowledge skills by name only", sent, budget, cfg.Context, len(plan.full), len(full), len(plan.omitted))
+	}
+	return system, nil
 }
 
 // ParamLine renders an executable skill's parameter schema on one line:

@@ -53,7 +53,9 @@ func (a *advisor) StepEnded(informed []string, success bool) {
 func TestRunMeetsDefaultGoalThroughToolCalls(t *testing.T) {
 	adv := &advisor{names: []string{"sustainable-wood"}}
 	// Its own catalog: the run records outcomes in the registry.
-	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv, Catalog: catalog(t)}, llmtest.Files(t, recordedRun...)...)
+	// A large context: every skill given in full fits (the budget's own
+	// tests are in prompt_test.go).
+	f := newFixture(t, llm.Config{Context: 32768}, llm.PlannerOptions{Advisor: adv, Catalog: catalog(t)}, llmtest.Files(t, recordedRun...)...)
 	sc, err := sim.DefaultScenario()
 	require.NoError(t, err)
 	w, err := sim.New(sc, sim.Options{})
@@ -122,10 +124,12 @@ func TestRunMeetsDefaultGoalThroughToolCalls(t *testing.T) {
 	}
 	assert.Equal(t, []string{"load_skill", "read_skill_resource", "invoke_skill", "finish"}, names)
 	system := msgs[0]["content"].(string)
-	assert.Contains(t, system, "## Agent Skills")
-	assert.Contains(t, system, "- **chop_tree** (go;")
-	assert.Contains(t, system, "- **coke-oven-operation** (knowledge;")
-	assert.Contains(t, system, "- `chop_tree`: min_logs (int, default 4, min 1, max 256)")
+	assert.Contains(t, system, "## Skills")
+	assert.Contains(t, system, "- chop_tree(min_logs int=4 1..256, radius int=16 1..64, require_axe bool=false): Find the nearest tree")
+	assert.Contains(t, system, "- basic_crafting(count int=1 1..64, item item_id required): ")
+	assert.Contains(t, system, "- coke-oven-operation: Build, fill")
+	assert.Equal(t, 1, strings.Count(system, "chop_tree("), "each skill described once")
+	assert.NotContains(t, system, "Root Path", "no file paths the model cannot open")
 	assert.Contains(t, system, "#### sustainable-wood", "the selected skill in full")
 	user := msgs[1]["content"].(string)
 	assert.Contains(t, user, "Goal: "+defaultGoal)
@@ -474,7 +478,7 @@ func TestLoadedKnowledgeCarriedIntoLaterSteps(t *testing.T) {
 		`{"id":"c6","type":"function","function":{"name":"invoke_skill","arguments":"{\"skill\":\"chop_tree\"}"}},` +
 		`{"id":"c7","type":"function","function":{"name":"finish","arguments":"{}"}}]}}]}`
 	chop := llmtest.File(t, "testdata/run/02-chop.json")
-	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, llmtest.Reply{Body: loads}, chop)
+	f := newFixture(t, llm.Config{Context: 32768}, llm.PlannerOptions{}, llmtest.Reply{Body: loads}, chop)
 	dec, err := f.plan(t)
 	require.NoError(t, err)
 	assert.Equal(t, "chop_tree", dec.Invocation.Skill, "the first decision in the answer wins")

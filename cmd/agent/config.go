@@ -64,6 +64,7 @@ const defaultOperatorSecretEnv = "GTNH_AGENT_OPERATOR_SECRET"
 //	  max_calls: 8                # model calls per step
 //	  max_corrections: 3          # answers sent back per step
 //	  mode: auto                  # auto | tools | json
+//	  context: 8192               # the model's context length in tokens
 type agentConfig struct {
 	File   string
 	Server serverConfig
@@ -207,7 +208,7 @@ func dur(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string,
 
 func decodeLLM(d *strictyaml.Decoder, n *yaml.Node, c *llm.Config) {
 	const p = "llm"
-	m := d.Mapping(n, p, []string{"url", "model", "key_env", "embedding_model", "timeout", "max_calls", "max_corrections", "mode"})
+	m := d.Mapping(n, p, []string{"url", "model", "key_env", "embedding_model", "timeout", "max_calls", "max_corrections", "mode", "context"})
 	str(d, m, p, "url", &c.URL)
 	if v, ok := m["url"]; ok && c.URL != "" {
 		if err := llm.CheckURL(c.URL); err != nil {
@@ -229,6 +230,7 @@ func decodeLLM(d *strictyaml.Decoder, n *yaml.Node, c *llm.Config) {
 	dur(d, m, p, "timeout", &c.Timeout)
 	intIn(d, m, p, "max_calls", 1, 100, &c.MaxCalls)
 	intIn(d, m, p, "max_corrections", 1, 20, &c.MaxCorrections)
+	intIn(d, m, p, "context", llm.MinContext, llm.MaxContext, &c.Context)
 	if v, ok := m["mode"]; ok {
 		var mode string
 		if mode, ok = d.String(v.Value, "llm.mode"); ok {

@@ -19,6 +19,7 @@ import (
 // config file's llm section.
 type llmFlags struct {
 	url, model, keyEnv, mode string
+	context                  int
 }
 
 func (f *llmFlags) register(fs *flag.FlagSet) {
@@ -26,10 +27,11 @@ func (f *llmFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "llm-model", "", "model name on that server for --planner llm, e.g. qwen3")
 	fs.StringVar(&f.keyEnv, "llm-key-env", "", "environment variable holding the API key (default: "+llm.DefaultKeyEnv+"; local servers need none)")
 	fs.StringVar(&f.mode, "llm-mode", "", "auto (tool calls, JSON answers when the server has no tool calling), tools or json (default: auto)")
+	fs.IntVar(&f.context, "llm-context", 0, fmt.Sprintf("the model's context length in tokens, as the server is set up (default %d); the prompt is fitted to it", llm.DefaultContext))
 }
 
 // llmFlagNames are the flags that only --planner llm reads.
-var llmFlagNames = []string{"llm-url", "llm-model", "llm-key-env", "llm-mode"}
+var llmFlagNames = []string{"llm-url", "llm-model", "llm-key-env", "llm-mode", "llm-context"}
 
 // config merges the config file's llm section and the flags, and checks
 // the result: exit 2 naming what is missing or wrong.
@@ -53,6 +55,12 @@ func (f *llmFlags) config(acfg *agentConfig, set map[string]bool) (llm.Config, e
 			return cfg, usagef("run: --llm-mode: unknown mode %q%s (known: %s)", f.mode, suggest.DidYouMean(f.mode, llm.Modes), strings.Join(llm.Modes, ", "))
 		}
 		cfg.Mode = llm.Mode(f.mode)
+	}
+	if set["llm-context"] {
+		if f.context < llm.MinContext || f.context > llm.MaxContext {
+			return cfg, usagef("run: --llm-context: %d tokens is outside %d..%d (Ollama's default is 4096 or less; set num_ctx on the server and the same here)", f.context, llm.MinContext, llm.MaxContext)
+		}
+		cfg.Context = f.context
 	}
 	from := func(flagName, key string) string {
 		if acfg.File != "" {

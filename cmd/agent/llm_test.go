@@ -146,6 +146,8 @@ func TestRunLLMFlagErrors(t *testing.T) {
 		{"planner typo", []string{"--planner", "lm"}, `unknown planner "lm" (did you mean "llm"?)`},
 		{"script with llm", []string{"--planner", "llm", "--llm-url", url, "--llm-model", "q", "--script", "x.yaml"}, "--script needs --planner script"},
 		{"preload typo", []string{"--planner", "llm", "--llm-url", url, "--llm-model", "q", "--skills-config", kcfg}, `unknown skill to preload "coke-oven-operaton" (did you mean "coke-oven-operation"?)`},
+		{"context too small", []string{"--planner", "llm", "--llm-url", url, "--llm-model", "q", "--llm-context", "512"}, "--llm-context: 512 tokens is outside 1024..2097152"},
+		{"context without llm", []string{"--llm-context", "4096"}, "--llm-context is for --planner llm"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -167,10 +169,11 @@ func TestAgentConfigLLMSection(t *testing.T) {
   max_calls: 6
   max_corrections: 2
   mode: tools
+  context: 4096
 `))
 	require.NoError(t, err)
 	assert.Equal(t, llm.Config{URL: "http://127.0.0.1:8000/v1", Model: "Qwen/Qwen3-8B", KeyEnv: "VLLM_KEY", EmbeddingModel: "bge-m3",
-		Timeout: 45e9, MaxCalls: 6, MaxCorrections: 2, Mode: llm.ModeTools}, cfg.LLM)
+		Timeout: 45e9, MaxCalls: 6, MaxCorrections: 2, Mode: llm.ModeTools, Context: 4096}, cfg.LLM)
 
 	for _, tt := range []struct{ yaml, want string }{
 		{"llm:\n  urll: x\n", `agent.yaml:2:3: llm.urll: unknown field "urll" (did you mean "url"?)`},
@@ -182,6 +185,7 @@ func TestAgentConfigLLMSection(t *testing.T) {
 		{"llm:\n  max_corrections: 99\n", "agent.yaml:2:20: llm.max_corrections: must be within 1..20, got 99"},
 		{"llm:\n  timeout: soon\n", `agent.yaml:2:12: llm.timeout: want a positive duration`},
 		{"llm:\n  key_env: sk-abc\n", `agent.yaml:2:12: llm.key_env: want the name of an environment variable`},
+		{"llm:\n  context: 100\n", "agent.yaml:2:12: llm.context: must be within 1024..2097152, got 100"},
 	} {
 		_, err := parseAgentConfig("agent.yaml", []byte(tt.yaml))
 		require.Error(t, err, tt.yaml)
@@ -321,15 +325,22 @@ func TestRunLLMWritesTheQualityFile(t *testing.T) {
 }
 
 // TestRunLLMPreloadsTheConfiguredSkills: the knowledge configuration's
-// preload list reaches the model in full.
+// preload list reaches the model in full when the context has room for it
+// (--llm-context), and is named only when it has not.
 func TestRunLLMPreloadsTheConfiguredSkills(t *testing.T) {
-	srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
 	kcfg := filepath.Join(t.TempDir(), "skills.yaml")
-	require.NoError(t, os.WriteFile(kcfg, []byte("preload: [coke-oven-operation]\n"), 0o644))
-	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
-		"--skills-config", kcfg, "--goal", "collect 4 minecraft:log")
-	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, "goal met after 1 steps")
-	system := srv.Requests()[1].JSON()["messages"].([]any)[0].(map[string]any)["content"].(string)
-	assert.Contains(t, system, "#### coke-oven-operation")
+	require.NoError(t, os.WriteFile(kcfg, []byte("preload: [steam-age-boilers]\n"), 0o644))
+	for _, tt := range []struct {
+		context string
+		full    bool
+	}{{"32768", true}, {"4096", false}} {
+		srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+		code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
+			"--skills-config", kcfg, "--goal", "collect 4 minecraft:log", "--llm-context", tt.context)
+		require.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, "goal met after 1 steps")
+		system := srv.Requests()[1].JSON()["messages"].([]any)[0].(map[string]any)["content"].(string)
+		assert.Equal(t, tt.full, strings.Contains(system, "#### steam-age-boilers"), "context %s", tt.context)
+		assert.Contains(t, system, "steam-age-boilers")
+	}
 }

@@ -61,6 +61,35 @@ type Server struct {
 	replies []Reply
 	reqs    []Request
 	extra   int
+	ctxLen  int
+	over    Overflow
+}
+
+// Overflow is what a server with a context length does with a prompt
+// longer than it.
+type Overflow int
+
+const (
+	// Refuse answers HTTP 400 and serves no reply, as vLLM and llama.cpp's
+	// server do.
+	Refuse Overflow = iota
+	// Cut serves the reply as if the prompt had been cut to the context,
+	// reporting prompt_tokens equal to the context, as Ollama does.
+	Cut
+)
+
+// TokensOf is the server's count of a request's prompt: one token per
+// four bytes of the body, the estimate the planner documents.
+func TokensOf(body []byte) int { return (len(body) + 3) / 4 }
+
+// SetContext makes the server a model server with a context of n tokens
+// (counted by TokensOf): a longer prompt is refused or cut as over says,
+// and every reply with a usage object reports the server's count as its
+// prompt_tokens. n = 0 turns it off.
+func (s *Server) SetContext(n int, over Overflow) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ctxLen, s.over = n, over
 }
 
 // New starts a server answering the replies in order, one per request on
@@ -100,6 +129,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes))
 	s.mu.Lock()
 	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	ctxLen, over := s.ctxLen, s.over
+	tokens := TokensOf(body)
+	if ctxLen > 0 && tokens > ctxLen && over == Refuse {
+		// Refused before the script moves on: no reply is used up.
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = fmt.Fprintf(w, `{"error":{"code":400,"message":"the request exceeds the available context size: %d tokens, the context is %d","type":"exceed_context_size_error"}}`, tokens, ctxLen)
+		return
+	}
 	var rep Reply
 	ok := len(s.replies) > 0
 	if ok {
@@ -108,6 +147,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.extra++
 	}
 	s.mu.Unlock()
+	if ok && ctxLen > 0 {
+		rep.Body = withPromptTokens(rep.Body, min(tokens, ctxLen))
+	}
 	if !ok {
 		s.tb.Errorf("llmtest: request %d to %s beyond the script", len(s.Requests()), r.URL.Path)
 		http.Error(w, `{"error":{"message":"llmtest: no reply left"}}`, http.StatusInternalServerError)
@@ -224,4 +266,25 @@ func Refusal(text string) Reply {
 
 func completion(message, finish string) string {
 	return strings.Join([]string{`{"id":"chatcmpl-test","object":"chat.completion","created":1764000000,"model":"fake-model","choices":[{"index":0,"finish_reason":"`, finish, `","message":`, message, `}],"usage":{"prompt_tokens":100,"completion_tokens":10,"total_tokens":110}}`}, "")
+}
+
+// withPromptTokens sets usage.prompt_tokens in a reply's JSON body, when it
+// has a usage object.
+func withPromptTokens(body string, n int) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(body), &m) != nil {
+		return body
+	}
+	var usage map[string]any
+	if json.Unmarshal(m["usage"], &usage) != nil || usage == nil {
+		return body
+	}
+	usage["prompt_tokens"] = n
+	u, _ := json.Marshal(usage)
+	m["usage"] = u
+	b, err := json.Marshal(m)
+	if err != nil {
+		return body
+	}
+	return string(b)
 }
