@@ -1,7 +1,7 @@
 package gtnh
 
 import (
-	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 )
 
 // The client tests run inside testing/synctest bubbles: the test server

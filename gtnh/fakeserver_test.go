@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
-	"github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // TestAgainstTheFakeServer runs the client against the independent
-// scripted server of gtnh/fakeserver (over TCP): ping, login, the FML
+// scripted server of internal/fakeserver (in memory): ping, login, the FML
 // handshake with the registry in one message and in FML|MP parts, walking
 // to the first tree, felling its trunk with the timing the server checks,
 // and collecting the drops.

@@ -15,7 +15,7 @@ import (
 // TestOnlyTestsImportThePackage keeps the fake server out of the binary:
 // no non-test Go file of the module may import it.
 func TestOnlyTestsImportThePackage(t *testing.T) {
-	const self = "github.com/gtnh-agent/gtnh-agent/gtnh/fakeserver"
+	const self = "github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	require.NoError(t, err)
 	fset := token.NewFileSet()
