@@ -29,7 +29,7 @@ func commands() []command {
 	return []command{
 		{name: "run", summary: "play until the goal holds: in the simulated world, on a GTNH server (--server) or in a served body (--body)", run: runCmd},
 		{name: "serve", summary: "expose a body (the simulated world or a player on a server) over the IPC protocol (docs/ipc.md)", run: serveCmd},
-		{name: "mcp", summary: "serve the skills to an MCP client on stdin and stdout (docs/mcp.md)", run: mcpCmd},
+		{name: "mcp", summary: "serve the skills to an MCP client on stdin and stdout, or over HTTP with --listen HOST:PORT (docs/mcp.md)", run: mcpCmd},
 		{name: "replay", summary: "replay a recording of agent run --record offline and show what the bot saw", run: replayCmd},
 		{name: "ping", summary: "show a server's MOTD, version, players, mods and wire formats", run: pingCmd},
 		{name: "login", summary: "sign in with a Microsoft account for online-mode servers (docs/online-mode.md)", run: func(e *env, args []string) error { return accountCmd(e, "login", args) }},

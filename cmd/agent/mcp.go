@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -21,17 +24,21 @@ import (
 const mcpUsage = `mcp [--scenario FILE] [--seed N] [--goal "..."] [--packs a,b] [--trace FILE] [--config DIR] [--skills-config FILE]
        mcp --server HOST:PORT --username NAME [--reconnect] [--config-file FILE] ...
        mcp --body ADDR [--token-file FILE] ...
+       mcp --listen HOST:PORT [--token-file FILE] [--max-sessions N] ...
 Serves the skills to an MCP client (a desktop assistant, an IDE) with the
-Model Context Protocol on standard input and output; see docs/mcp.md. The
-body is chosen as for agent run: the simulated world by default. Logs go to
-standard error.`
+Model Context Protocol on standard input and output, or with --listen over
+HTTP (the Streamable HTTP transport, at /mcp); see docs/mcp.md. The body is
+chosen as for agent run: the simulated world by default. A --listen address
+other than loopback needs --token-file: clients then send
+"Authorization: Bearer TOKEN". With --body too, the same token is presented
+to the body. Logs go to standard error.`
 
 // maxMCPMessage bounds one message from the MCP client: tool arguments are
 // a skill name and a few parameters.
 const maxMCPMessage = 1 << 20
 
 // mcpCmd serves the skills over MCP on stdin and stdout until the client
-// disconnects, Ctrl-C or SIGTERM.
+// disconnects, or over HTTP (--listen), until Ctrl-C or SIGTERM.
 func mcpCmd(e *env, args []string) error {
 	fs := newFlagSet(e, "mcp", mcpUsage)
 	var cf configFlags
@@ -43,6 +50,8 @@ func mcpCmd(e *env, args []string) error {
 	goalText := fs.String("goal", "", `goal that goal_status and observe report on, e.g. "collect 16 minecraft:log" (default: none)`)
 	packList := fs.String("packs", "", "comma-separated skill packs to enable (default: every pack); a pack is active when the tier fits it")
 	traceFile := fs.String("trace", "", "write one JSON line per invocation to FILE, as agent run's trace")
+	listen := fs.String("listen", "", "serve over HTTP on HOST:PORT (at "+mcpserver.HTTPPath+") instead of stdin and stdout; loopback unless --token-file is given")
+	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "--listen: most MCP sessions open at once")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -57,8 +66,12 @@ func mcpCmd(e *env, args []string) error {
 	if err := bf.checkRemote("mcp"); err != nil {
 		return err
 	}
-	if *bf.tokenFile != "" && !bf.remote {
-		return usagef("mcp: --token-file needs --body")
+	if *bf.tokenFile != "" && !bf.remote && *listen == "" {
+		return usagef("mcp: --token-file needs --body or --listen")
+	}
+	hl, err := parseMCPListen(e, fs, *listen, *bf.tokenFile, *maxSessions)
+	if err != nil {
+		return err
 	}
 	if err := bf.checkLive("mcp"); err != nil {
 		return err
@@ -132,6 +145,17 @@ func mcpCmd(e *env, args []string) error {
 		}
 		return err
 	}
+	if hl != nil {
+		ln, err := wire.Listen(hl.addr, wire.ListenOptions{Authenticated: hl.opts.Token != ""})
+		if err != nil {
+			return usagef("mcp: --listen: %v", err)
+		}
+		fmt.Fprintf(e.stdout, "serving the skills on %s over MCP at http://%s%s\n", what, ln.Addr(), mcpserver.HTTPPath)
+		if err := srv.RunHTTP(ctx, ln, hl.opts); err != nil {
+			return fmt.Errorf("mcp: %w", err)
+		}
+		return nil
+	}
 	fmt.Fprintf(e.stderr, "serving the skills on %s over MCP on stdin and stdout\n", what)
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: nopWriteCloser{e.stdout}, MaxLineLength: maxMCPMessage})
 	switch {
@@ -141,6 +165,53 @@ func mcpCmd(e *env, args []string) error {
 		return fmt.Errorf("mcp: the connection to the client: %w", err)
 	}
 	return nil
+}
+
+// mcpListen is where and how agent mcp --listen serves.
+type mcpListen struct {
+	addr wire.Addr
+	opts mcpserver.HTTPOptions
+}
+
+// parseMCPListen checks --listen and its token before anything starts (nil
+// without --listen): the address is HOST:PORT (or tcp://HOST:PORT), and one
+// other than loopback needs a token file holding a strong token
+// (mcpserver.CheckToken), read as agent serve reads it.
+func parseMCPListen(e *env, fs *flag.FlagSet, listen, tokenFile string, maxSessions int) (*mcpListen, error) {
+	if listen == "" {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "max-sessions" })
+		if set {
+			return nil, usagef("mcp: --max-sessions needs --listen")
+		}
+		return nil, nil
+	}
+	if maxSessions < 1 {
+		return nil, usagef("mcp: --max-sessions must be at least 1, got %d", maxSessions)
+	}
+	spec := listen
+	if !strings.Contains(spec, "://") {
+		spec = "tcp://" + spec
+	}
+	addr, err := wire.ParseAddr(spec)
+	if err != nil || addr.Network != "tcp" {
+		return nil, usagef("mcp: --listen %q: want HOST:PORT, e.g. 127.0.0.1:8765", listen)
+	}
+	hl := &mcpListen{addr: addr, opts: mcpserver.HTTPOptions{MaxSessions: maxSessions}}
+	if tokenFile != "" {
+		if hl.opts.Token, err = readToken(tokenFile); err != nil {
+			return nil, usagef("mcp: --token-file: %v", err)
+		}
+		if err := mcpserver.CheckToken(hl.opts.Token); err != nil {
+			return nil, usagef("mcp: --token-file %s: %v", tokenFile, err)
+		}
+		if fi, err := os.Stat(tokenFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			e.log.Warn().Str("file", tokenFile).Str("mode", fi.Mode().Perm().String()).Msg("the token file is readable by other users; chmod 600 it")
+		}
+	} else if !addr.IsLoopback() {
+		return nil, usagef("mcp: --listen %s is not a loopback address: give --token-file FILE (a random token of at least %d characters) so that only clients holding it are served", listen, mcpserver.MinTokenLen)
+	}
+	return hl, nil
 }
 
 // nopWriteCloser keeps standard output open when the session closes.
