@@ -187,13 +187,26 @@ func TestHTTPSessionCap(t *testing.T) {
 	require.NoError(t, second.Close())
 }
 
-// TestHTTPOtherPaths: only HTTPPath is served.
+// TestHTTPOtherPaths: only HTTPPath is served, and only to a loopback
+// Host on a loopback address.
 func TestHTTPOtherPaths(t *testing.T) {
 	srv := httpServer(t)
 	ts := httptest.NewServer(srv.HTTPHandler(mcpserver.HTTPOptions{}))
 	defer ts.Close()
 	resp, _ := post(t, ts.URL+"/", "", initialize)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+
+	// A request reaching loopback must name a loopback host (DNS
+	// rebinding).
+	req, err := http.NewRequest(http.MethodPost, ts.URL+mcpserver.HTTPPath, strings.NewReader(initialize))
+	require.NoError(t, err)
+	req.Host = "evil.example:80"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
 }
 
 // TestRunHTTPStopsWithItsContext: RunHTTP serves a client on a real
