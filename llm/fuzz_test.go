@@ -24,6 +24,7 @@ func FuzzParseToolArgs(f *testing.F) {
 	f.Add("read_skill_resource", `{"name":"coke-oven-operation","path":"references/build-layers.md"}`)
 	f.Add("finish", ``)
 	f.Add("finish", `null`)
+	f.Add("finish", `{"reason":"done","met":true,"items":{"minecraft:coal":4},"machines":["coke_oven"]}`)
 	f.Add("invoke", `{}`)
 	f.Add("invoke_skill", `{"skill":1}{}`)
 	f.Fuzz(func(t *testing.T, tool, raw string) {

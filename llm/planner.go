@@ -75,6 +75,7 @@ type Planner struct {
 	// warnedCut: the warning that the server cut a prompt is logged once
 	// a run (each occurrence is in the trace).
 	warnedCut bool
+	finished  *Finish // how the model ended the run
 }
 
 // pending is the last decision's knowledge, settled when its step ends.
@@ -447,11 +448,7 @@ func (s *stepRun) handle(tool string, a ToolArgs) toolOutcome {
 		}
 		return toolOutcome{decision: &loop.Decision{Invocation: &inv}}
 	case ToolFinish:
-		reason := a.Reason
-		if reason == "" {
-			reason = "the model finished the run"
-		}
-		return toolOutcome{decision: &loop.Decision{Done: true, Reason: oneLine(s.p.client.key.redact(reason), maxErrorText)}}
+		return s.finish(a)
 	}
 	why := fmt.Sprintf("unknown tool %q%s", tool, suggest.DidYouMean(tool, ToolNames))
 	return toolOutcome{result: feedback("error: " + why), problem: why}
@@ -648,6 +645,9 @@ func (s *stepRun) head() string {
 		b.WriteString(strings.TrimSpace(sys))
 	} else {
 		b.WriteString(instructions)
+	}
+	if s.goal.Words {
+		b.WriteString(wordsNote)
 	}
 	if s.p.json {
 		b.WriteString(jsonNote)

@@ -354,7 +354,7 @@ func (s *stepRun) requestBase() openai.ChatCompletionRequest {
 			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "decision", Schema: answerSchema(s.exec), Strict: false},
 		}
 	} else {
-		req.Tools = toolDefs(s.exec)
+		req.Tools = toolDefs(s.exec, s.goal.Words)
 	}
 	return req
 }

@@ -68,7 +68,7 @@ func TestSchemasNameTheChoices(t *testing.T) {
 	assert.Equal(t, skills, args["properties"].(map[string]any)["skill"].(map[string]any)["enum"])
 	assert.Equal(t, []string{"tool", "arguments"}, s["required"])
 
-	defs := toolDefs(skills)
+	defs := toolDefs(skills, false)
 	require.Len(t, defs, len(ToolNames))
 	for i, d := range defs {
 		b, err := json.Marshal(d)

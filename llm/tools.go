@@ -39,14 +39,27 @@ type ToolArgs struct {
 	Params map[string]any `json:"params,omitempty"`
 	// Reason is finish's account.
 	Reason string `json:"reason,omitempty"`
+	// Met, Items and Machines are finish's claims: whether the goal is
+	// met, the items the inventory holds (at least these counts) and the
+	// machine kinds that stand formed nearby. The planner checks them
+	// against the world before the run ends.
+	Met      *bool          `json:"met,omitempty"`
+	Items    map[string]int `json:"items,omitempty"`
+	Machines []string       `json:"machines,omitempty"`
 }
+
+// Bounds on finish's claims.
+const (
+	maxClaims     = 16
+	maxClaimBytes = 200
+)
 
 // toolFields are the argument fields of each tool, and which are required.
 var toolFields = map[string]struct{ all, required []string }{
 	ToolLoadSkill:    {[]string{"name"}, []string{"name"}},
 	ToolReadResource: {[]string{"name", "path"}, []string{"name", "path"}},
 	ToolInvokeSkill:  {[]string{"skill", "params"}, []string{"skill"}},
-	ToolFinish:       {[]string{"reason"}, nil},
+	ToolFinish:       {[]string{"reason", "met", "items", "machines"}, nil},
 }
 
 // ParseToolArgs decodes a tool call's arguments: one JSON object (empty
@@ -129,6 +142,37 @@ func argsFrom(tool string, all, required []string, fields map[string]json.RawMes
 	str("path", &a.Path)
 	str("skill", &a.Skill)
 	str("reason", &a.Reason)
+	if v, ok := fields["met"]; ok && string(v) != "null" && slices.Contains(all, "met") {
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			problems = append(problems, `"met" must be true or false`)
+		} else {
+			a.Met = &b
+		}
+	}
+	if v, ok := fields["items"]; ok && string(v) != "null" && slices.Contains(all, "items") {
+		if err := json.Unmarshal(v, &a.Items); err != nil {
+			problems = append(problems, `"items" must be an object of item ids and counts, e.g. {"minecraft:log": 8}`)
+		} else if len(a.Items) > maxClaims {
+			problems = append(problems, fmt.Sprintf(`"items" names %d items, more than %d`, len(a.Items), maxClaims))
+		} else {
+			for k, n := range a.Items {
+				if len(k) > maxClaimBytes || n < 1 {
+					problems = append(problems, fmt.Sprintf(`"items": want an item id of at most %d bytes and a count of at least 1`, maxClaimBytes))
+					break
+				}
+			}
+		}
+	}
+	if v, ok := fields["machines"]; ok && string(v) != "null" && slices.Contains(all, "machines") {
+		if err := json.Unmarshal(v, &a.Machines); err != nil {
+			problems = append(problems, `"machines" must be a list of machine kinds, e.g. ["coke_oven"]`)
+		} else if len(a.Machines) > maxClaims {
+			problems = append(problems, fmt.Sprintf(`"machines" names %d machines, more than %d`, len(a.Machines), maxClaims))
+		} else if slices.ContainsFunc(a.Machines, func(m string) bool { return m == "" || len(m) > maxClaimBytes }) {
+			problems = append(problems, fmt.Sprintf(`"machines": each kind must be 1 to %d bytes`, maxClaimBytes))
+		}
+	}
 	if v, ok := fields["params"]; ok && string(v) != "null" && slices.Contains(all, "params") {
 		p, err := decodeParams(v)
 		if err != nil {
@@ -252,8 +296,9 @@ func stripWrapping(s string) string {
 }
 
 // toolDefs are the function tools offered in tools mode. skills lists the
-// executable skills at this step, offered as invoke_skill's enum.
-func toolDefs(skills []string) []openai.Tool {
+// executable skills at this step, offered as invoke_skill's enum; words
+// adds finish's claims (met, items, machines), for a goal in words.
+func toolDefs(skills []string, words bool) []openai.Tool {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	skill := str("An executable skill from the catalog.")
 	if len(skills) > 0 {
@@ -271,6 +316,12 @@ func toolDefs(skills []string) []openai.Tool {
 			},
 		}}
 	}
+	finish := map[string]any{"reason": str("Why the run should end.")}
+	if words {
+		finish["met"] = map[string]any{"type": "boolean", "description": "Whether the goal is met."}
+		finish["items"] = map[string]any{"type": "object", "description": "Items the inventory holds that show the goal is met, at least these counts.", "additionalProperties": map[string]any{"type": "integer", "minimum": 1}}
+		finish["machines"] = map[string]any{"type": "array", "description": "Machine kinds standing formed nearby that show the goal is met.", "items": map[string]any{"type": "string"}}
+	}
 	return []openai.Tool{
 		def(ToolLoadSkill, "Read a skill's full instructions (its SKILL.md body with the root path, or an executable skill's parameters, preconditions and effects).",
 			map[string]any{"name": str("The skill's name, as in the catalog.")}, "name"),
@@ -278,8 +329,7 @@ func toolDefs(skills []string) []openai.Tool {
 			map[string]any{"name": str("The skill's name."), "path": str("The file's path relative to the skill's root, e.g. references/build-layers.md.")}, "name", "path"),
 		def(ToolInvokeSkill, "Run an executable skill now. This ends your turn: the agent runs it and shows you the result next turn.",
 			map[string]any{"skill": skill, "params": map[string]any{"type": "object", "description": "The skill's parameters by name; omitted ones take their defaults."}}, "skill"),
-		def(ToolFinish, "End the run: the goal is met, or it cannot be reached with these skills in this world.",
-			map[string]any{"reason": str("Why the run should end.")}, "reason"),
+		def(ToolFinish, "End the run: the goal is met, or it cannot be reached with these skills in this world.", finish, "reason"),
 	}
 }
 
@@ -302,11 +352,14 @@ func answerSchema(skills []string) jsonSchema {
 			"arguments": map[string]any{
 				"type": "object",
 				"properties": map[string]any{
-					"name":   map[string]any{"type": "string"},
-					"path":   map[string]any{"type": "string"},
-					"skill":  skill,
-					"params": map[string]any{"type": "object"},
-					"reason": map[string]any{"type": "string"},
+					"name":     map[string]any{"type": "string"},
+					"path":     map[string]any{"type": "string"},
+					"skill":    skill,
+					"params":   map[string]any{"type": "object"},
+					"reason":   map[string]any{"type": "string"},
+					"met":      map[string]any{"type": "boolean"},
+					"items":    map[string]any{"type": "object"},
+					"machines": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 				},
 				"additionalProperties": false,
 			},

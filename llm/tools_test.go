@@ -1,6 +1,8 @@
 package llm_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,4 +68,38 @@ func TestParseAnswer(t *testing.T) {
 		require.Error(t, err, raw)
 		assert.Contains(t, err.Error(), want, raw)
 	}
+}
+
+// TestFinishClaimsParsed: finish's claims are decoded and bounded.
+func TestFinishClaimsParsed(t *testing.T) {
+	yes := true
+	got, err := llm.ParseToolArgs("finish", `{"reason":"done","met":true,"items":{"minecraft:coal":4},"machines":["coke_oven"]}`)
+	require.NoError(t, err)
+	assert.Equal(t, llm.ToolArgs{Reason: "done", Met: &yes, Items: map[string]int{"minecraft:coal": 4}, Machines: []string{"coke_oven"}}, got)
+
+	many := func(n int, item string) string {
+		var parts []string
+		for i := range n {
+			parts = append(parts, strings.ReplaceAll(item, "N", strconv.Itoa(i)))
+		}
+		return strings.Join(parts, ",")
+	}
+	for _, tt := range []struct{ raw, want string }{
+		{`{"met":1}`, `"met" must be true or false`},
+		{`{"items":[1]}`, `"items" must be an object`},
+		{`{"items":{"a":-1}}`, "a count of at least 1"},
+		{`{"items":{"` + strings.Repeat("a", 201) + `":1}}`, "at most 200 bytes"},
+		{`{"items":{` + many(17, `"i:N":1`) + `}}`, `"items" names 17 items, more than 16`},
+		{`{"machines":"coke_oven"}`, `"machines" must be a list`},
+		{`{"machines":[` + many(17, `"mN"`) + `]}`, `"machines" names 17 machines, more than 16`},
+		{`{"machines":[""]}`, "each kind must be 1 to 200 bytes"},
+	} {
+		_, err := llm.ParseToolArgs("finish", tt.raw)
+		require.Error(t, err, tt.raw)
+		assert.Contains(t, err.Error(), tt.want, tt.raw)
+	}
+	_, err = llm.ParseToolArgs("finish", `{"items":{`+many(16, `"i:N":1`)+`},"machines":[`+many(16, `"mN"`)+`]}`)
+	require.NoError(t, err, "16 of each")
+	_, err = llm.ParseToolArgs("invoke_skill", `{"skill":"x","met":true}`)
+	require.Error(t, err, "claims are finish's only")
 }

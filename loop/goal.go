@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
@@ -58,7 +60,36 @@ type Goal struct {
 	// Skill: run this skill successfully once ("run mine_block target=minecraft:gravel");
 	// template skills are resolved by name this way, as in seed 001.
 	Skill *Invocation `json:"skill,omitempty"`
+	// Words marks a goal given in words only, for a planner that reads
+	// them (the model planner): no part of it is checked here, Check never
+	// holds, and the run ends when the planner says it is done.
+	Words bool `json:"words,omitempty"`
 }
+
+// MaxWordsGoal bounds a goal in words, in bytes.
+const MaxWordsGoal = 1000
+
+// WordsGoal is a goal in words ("build a coke oven next to the boiler")
+// for a planner that reads them: text the goal grammar does not parse.
+// It is refused when empty, longer than MaxWordsGoal or holding control
+// characters.
+func WordsGoal(text string) (Goal, error) {
+	t := strings.TrimSpace(text)
+	switch {
+	case t == "":
+		return Goal{}, fmt.Errorf("empty goal")
+	case len(t) > MaxWordsGoal:
+		return Goal{}, fmt.Errorf("a goal in words is %d bytes, more than %d", len(t), MaxWordsGoal)
+	case !utf8.ValidString(t):
+		return Goal{}, fmt.Errorf("a goal in words must be UTF-8 text")
+	case strings.IndexFunc(t, unicode.IsControl) >= 0:
+		return Goal{}, fmt.Errorf("a goal in words must be one line of text, without control characters")
+	}
+	return Goal{Text: t, Words: true}, nil
+}
+
+// WordsUnmet is what Check says of a goal in words.
+const WordsUnmet = "a goal in words: the planner says when it is met"
 
 // Invocation is one call of a skill.
 type Invocation struct {
@@ -328,6 +359,9 @@ func (g Goal) Check(w *world.Snapshot, tiers *world.Tiers, skillDone bool) Progr
 	}
 	if g.Skill != nil && !skillDone {
 		unmet = append(unmet, "run "+g.Skill.Skill)
+	}
+	if g.Words {
+		unmet = append(unmet, WordsUnmet)
 	}
 	return Progress{Met: len(unmet) == 0, Unmet: unmet}
 }

@@ -344,3 +344,32 @@ func TestRunLLMPreloadsTheConfiguredSkills(t *testing.T) {
 		assert.Contains(t, system, "steam-age-boilers")
 	}
 }
+
+// TestRunLLMGoalInWords: with --planner llm a goal the grammar does not
+// parse goes to the model in words, and the run is met when the model
+// finishes it with claims that hold; other planners keep the grammar.
+func TestRunLLMGoalInWords(t *testing.T) {
+	const goal = "build a coke oven next to the boiler"
+	srv := llmtest.New(t, selectionAnswer(),
+		llmtest.ToolCall("finish", `{"reason":"two ovens stand by the boiler","met":true,"machines":["coke_oven","steam_boiler"]}`))
+	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--goal", goal)
+	require.Equal(t, exitOK, code, errOut+out)
+	assert.Contains(t, out, "goal: "+goal)
+	assert.Contains(t, out, "goal met after 0 steps")
+	assert.Contains(t, out, "the model says the goal is met (checked: a formed coke_oven nearby, a formed steam_boiler nearby): two ovens stand by the boiler")
+	user := srv.Requests()[1].JSON()["messages"].([]any)[1].(map[string]any)["content"].(string)
+	assert.Contains(t, user, "Goal: "+goal)
+
+	// Not met in the model's word: exit 1.
+	srv = llmtest.New(t, selectionAnswer(), llmtest.ToolCall("finish", `{"reason":"no bricks","met":false}`))
+	code, out, _ = runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--goal", goal, "--json")
+	assert.Equal(t, exitFail, code, out)
+	assert.Contains(t, out, `"goal_met": false`)
+
+	code, out, errOut = runAgent(t, "run", "--goal", goal)
+	assert.Equal(t, exitUsage, code, out)
+	assert.Contains(t, errOut, `a goal clause starts with collect, have, reach or run (a goal in words is for --planner llm)`)
+	code, _, errOut = runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--goal", "build\x01it")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "without control characters")
+}

@@ -210,7 +210,16 @@ func runCmd(e *env, args []string) error {
 			if !set["goal"] && acfg.Run.Goal != "" {
 				from = acfg.File + ": run.goal" // the config file's default goal
 			}
-			return usagef("run: %s: %v", from, err)
+			if !useLLM {
+				return usagef("run: %s: %v (a goal in words is for --planner llm)", from, err)
+			}
+			// The model reads the goal in words; the grammar's error says
+			// why it is one.
+			var werr error
+			if goal, werr = loop.WordsGoal(text); werr != nil {
+				return usagef("run: %s: %v", from, werr)
+			}
+			e.log.Info().Str("goal", goal.Text).Str("grammar", err.Error()).Msg("the goal is in words: the model says when it is met")
 		}
 	}
 	var header string
@@ -296,6 +305,7 @@ func runCmd(e *env, args []string) error {
 		return &usageError{err.Error()}
 	}
 	out, err := l.Run(ctx)
+	wordsGoalMet(goal, &out, llmPl)
 	stopProgress() // no progress line after the summary
 	if client != nil && client.Err() != nil {
 		// The connection ended for good (a kick that a retry cannot
@@ -323,6 +333,18 @@ func runCmd(e *env, args []string) error {
 		return &reportedError{(&goalMissed{out.Reason}).Error()}
 	}
 	return nil
+}
+
+// wordsGoalMet settles a run whose goal is in words: the model planner
+// ended it (finish) saying the goal is met, and the claims it made held.
+func wordsGoalMet(goal loop.Goal, out *loop.Outcome, pl *llm.Planner) {
+	if !goal.Words || pl == nil || out.Reason != loop.PlannerDone {
+		return
+	}
+	if f, ok := pl.Finished(); ok && f.Met {
+		out.GoalMet = true
+		out.Progress = loop.Progress{Met: true}
+	}
 }
 
 // errInterrupted ends a run the user interrupted (Ctrl-C): exit 130, as a
