@@ -20,6 +20,7 @@ import (
 type llmFlags struct {
 	url, model, keyEnv, mode string
 	context                  int
+	system                   string
 }
 
 func (f *llmFlags) register(fs *flag.FlagSet) {
@@ -27,11 +28,12 @@ func (f *llmFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "llm-model", "", "model name on that server for --planner llm, e.g. qwen3")
 	fs.StringVar(&f.keyEnv, "llm-key-env", "", "environment variable holding the API key (default: "+llm.DefaultKeyEnv+"; local servers need none)")
 	fs.StringVar(&f.mode, "llm-mode", "", "auto (tool calls, JSON answers when the server has no tool calling), tools or json (default: auto)")
+	fs.StringVar(&f.system, "llm-system", "", fmt.Sprintf("replace the built-in instructions of the system prompt with this file's text (at most %d KiB); the skill catalog still follows", llm.MaxSystemBytes>>10))
 	fs.IntVar(&f.context, "llm-context", 0, fmt.Sprintf("the model's context length in tokens, as the server is set up (default %d); the prompt is fitted to it", llm.DefaultContext))
 }
 
 // llmFlagNames are the flags that only --planner llm reads.
-var llmFlagNames = []string{"llm-url", "llm-model", "llm-key-env", "llm-mode", "llm-context"}
+var llmFlagNames = []string{"llm-url", "llm-model", "llm-key-env", "llm-mode", "llm-context", "llm-system"}
 
 // config merges the config file's llm section and the flags, and checks
 // the result: exit 2 naming what is missing or wrong.
@@ -61,6 +63,13 @@ func (f *llmFlags) config(acfg *agentConfig, set map[string]bool) (llm.Config, e
 			return cfg, usagef("run: --llm-context: %d tokens is outside %d..%d (Ollama's default is 4096 or less; set num_ctx on the server and the same here)", f.context, llm.MinContext, llm.MaxContext)
 		}
 		cfg.Context = f.context
+	}
+	if set["llm-system"] {
+		text, err := llm.ReadSystemFile(f.system)
+		if err != nil {
+			return cfg, usagef("run: --llm-system: %v", err)
+		}
+		cfg.System = text
 	}
 	from := func(flagName, key string) string {
 		if acfg.File != "" {

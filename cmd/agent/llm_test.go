@@ -373,3 +373,37 @@ func TestRunLLMGoalInWords(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "without control characters")
 }
+
+// TestRunLLMSystemFile: --llm-system replaces the built-in instructions
+// with a file's text; a file that is missing, too large or empty stops the
+// command with exit 2.
+func TestRunLLMSystemFile(t *testing.T) {
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "andy.md")
+	require.NoError(t, os.WriteFile(profile, []byte("You are Andy. Chop first, ask later.\n"), 0o600))
+	srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
+		"--llm-system", profile, "--goal", "collect 4 minecraft:log")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal met after 1 steps")
+	system := srv.Requests()[1].JSON()["messages"].([]any)[0].(map[string]any)["content"].(string)
+	assert.True(t, strings.HasPrefix(system, "You are Andy. Chop first, ask later."), system[:80])
+	assert.Contains(t, system, "- chop_tree(")
+
+	big := filepath.Join(dir, "big.md")
+	require.NoError(t, os.WriteFile(big, []byte(strings.Repeat("a", llm.MaxSystemBytes+1)), 0o600))
+	empty := filepath.Join(dir, "empty.md")
+	require.NoError(t, os.WriteFile(empty, []byte("\n"), 0o600))
+	for _, tt := range []struct{ file, want string }{
+		{filepath.Join(dir, "missing.md"), "--llm-system: open " + filepath.Join(dir, "missing.md")},
+		{big, "--llm-system: " + big + ": file is too large"},
+		{empty, "--llm-system: " + empty + ": empty"},
+	} {
+		code, _, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--llm-system", tt.file)
+		assert.Equal(t, exitUsage, code, tt.file)
+		assert.Contains(t, errOut, tt.want)
+	}
+	code, _, errOut = runAgent(t, "run", "--llm-system", profile)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--llm-system is for --planner llm")
+}

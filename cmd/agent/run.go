@@ -33,7 +33,7 @@ const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
           [--max-steps N] [--max-ticks N] [--planner goal|script|llm|ADDR] [--script FILE] [--json]
           [--planner-cmd "COMMAND ARGS"] [--planner-timeout D] [--config DIR] [--state FILE]
-       run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] [--llm-mode auto|tools|json] [--llm-context N]
+       run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] [--llm-mode auto|tools|json] [--llm-context N] [--llm-system FILE]
           [--skills-config FILE] [--skills-dir DIR] [--workspace DIR] ...
        run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
           [--record FILE] [--record-max-mb N] ...
