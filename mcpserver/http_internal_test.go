@@ -152,3 +152,31 @@ func TestLimitListener(t *testing.T) {
 		<-got
 	})
 }
+
+// TestSettleWriter: the session slot is settled once, as the answer
+// starts, with the session id of a successful answer only, whether the
+// handler sets the status itself or writes straight away.
+func TestSettleWriter(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		write func(w http.ResponseWriter)
+		want  string
+	}{
+		{"status then body", func(w http.ResponseWriter) { w.WriteHeader(http.StatusOK); w.Write([]byte("x")) }, "S1"},
+		{"body only", func(w http.ResponseWriter) { w.Write([]byte("x")) }, "S1"},
+		{"flush only", func(w http.ResponseWriter) { w.(http.Flusher).Flush() }, "S1"},
+		{"an error", func(w http.ResponseWriter) { w.WriteHeader(http.StatusInternalServerError) }, ""},
+		{"nothing written", func(w http.ResponseWriter) {}, ""},
+	} {
+		var got []string
+		rec := httptest.NewRecorder()
+		sw := &settleWriter{ResponseWriter: rec, settle: func(id string) { got = append(got, id) }}
+		sw.Header().Set(sessionHeader, "S1")
+		c.write(sw)
+		if c.name != "nothing written" {
+			assert.Equal(t, []string{c.want}, got, "%s: settled as the answer starts", c.name)
+		}
+		sw.done(0)
+		assert.Equal(t, []string{c.want}, got, "%s: once", c.name)
+	}
+}

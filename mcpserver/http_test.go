@@ -163,9 +163,9 @@ func TestHTTPBodyLimit(t *testing.T) {
 	// The default is 1 MiB, the same as one message on standard input.
 	ts2 := httptest.NewServer(srv.HTTPHandler(mcpserver.HTTPOptions{}))
 	defer ts2.Close()
-	resp, _ = post(t, ts2.URL+mcpserver.HTTPPath, "", pad(mcpserver.DefaultMaxBody+1))
+	resp, _ = post(t, ts2.URL+mcpserver.HTTPPath, "", pad(1<<20+1))
 	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
-	resp, body = post(t, ts2.URL+mcpserver.HTTPPath, "", pad(mcpserver.DefaultMaxBody))
+	resp, body = post(t, ts2.URL+mcpserver.HTTPPath, "", pad(1<<20))
 	assert.Equal(t, http.StatusOK, resp.StatusCode, body)
 }
 

@@ -33,9 +33,9 @@ func writeToken(t *testing.T, token string) string {
 	return file
 }
 
-// TestMCPListenUsage: every --listen mistake is refused at start, before a
-// body opens, with exit 2 and what to do; above all a listen address other
-// than loopback without a strong token.
+// TestMCPListenUsage: every --listen mistake is refused at start, before
+// anything is loaded or a body opens, with exit 2 and what to do; above
+// all a listen address other than loopback without a strong token.
 func TestMCPListenUsage(t *testing.T) {
 	weak := writeToken(t, "hunter2")
 	same := writeToken(t, strings.Repeat("ab", 12))
@@ -56,7 +56,10 @@ func TestMCPListenUsage(t *testing.T) {
 		{[]string{"mcp", "--max-sessions", "3"}, "--max-sessions needs --listen"},
 		{[]string{"mcp", "--token-file", weak}, "--token-file needs --body or --listen"},
 	} {
-		code, _, errOut := runAgent(t, tc.args...)
+		// A scenario that does not exist: were --listen not checked first,
+		// the command would fail on it instead of serving for ever.
+		args := append(tc.args, "--scenario", "no-such-scenario.yaml")
+		code, _, errOut := runAgent(t, args...)
 		assert.Equal(t, exitUsage, code, "%v: %s", tc.args, errOut)
 		assert.Contains(t, errOut, tc.want, tc.args)
 		assert.NotContains(t, errOut, "hunter2", "the token is never shown")
