@@ -83,8 +83,9 @@ commands:
   serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
   mcp [--scenario FILE] [--goal "..."] | --server HOST:PORT --username NAME | --body ADDR
-                              serve the skills to an MCP client on stdin and stdout
-                              (docs/mcp.md)
+      [--listen HOST:PORT [--token-file FILE]]
+                              serve the skills to an MCP client on stdin and stdout,
+                              or over HTTP with --listen (docs/mcp.md)
   run --server HOST:PORT --record FILE ...
                               play and record what the server sends (docs/recording.md)
   replay FILE [--at MS] [--json]
