@@ -212,7 +212,7 @@ func TestAFailedWriteLetsTheReaderGiveTheReason(t *testing.T) {
 		s := newSession(nil, newConn(a, time.Second, zerolog.Nop()), nil, "")
 		writeErr := errors.New("writing Player: broken pipe")
 		go s.endAfterWrite(writeErr)
-		time.Sleep(20 * time.Millisecond) // the write failed first
+		synctest.Wait() // the write failed first: endAfterWrite waits for the reader
 		kick := &KickError{Reason: "Server closed"}
 		s.end(kick)
 		<-s.ended

@@ -22,7 +22,7 @@ func lookedInto(acts []action.Envelope, results []ipc.Result, before, after *wor
 			continue
 		}
 		seen[open.Pos] = true
-		b, ok := machineOpenedAt(before, open.Pos)
+		b, ok := machineAt(before, "", open.Pos)
 		if !ok || !b.ContentsUnknown {
 			continue
 		}
@@ -54,14 +54,4 @@ func onlyLooks(acts []action.Action) bool {
 		}
 	}
 	return true
-}
-
-// machineOpenedAt is the machine of a snapshot at a position, of any kind.
-func machineOpenedAt(w *world.Snapshot, pos world.BlockPos) (world.Machine, bool) {
-	for _, m := range w.Machines {
-		if m.Pos == pos {
-			return m, true
-		}
-	}
-	return world.Machine{}, false
 }

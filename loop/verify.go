@@ -298,9 +298,10 @@ func verifyMachine(mc skills.MachineChange, p skills.Params, before, after *worl
 	return c
 }
 
+// machineAt is the machine of a kind ("" for any) at a position.
 func machineAt(w *world.Snapshot, kind string, pos world.BlockPos) (world.Machine, bool) {
 	for _, m := range w.Machines {
-		if m.Kind == kind && m.Pos == pos {
+		if (kind == "" || m.Kind == kind) && m.Pos == pos {
 			return m, true
 		}
 	}

@@ -12,12 +12,7 @@ func TestDecodeWidgetUpdate(t *testing.T) {
 	water := []byte{0, 5, 6, 0, 0, 0x3f, 0, 0, 0}
 	// Widget -1 (internal), code 5 (CLOSE_WINDOW), window 2, no data.
 	internal := []byte{0, 0xff, 0xff, 0xff, 0xff, 0x0f, 2, 5, 2}
-	tests := []struct {
-		name string
-		in   []byte
-		want WidgetUpdate
-		err  error
-	}{
+	tests := []decodeCase{
 		{"progress", water, WidgetUpdate{Widget: 5, Code: 0, Window: 0, Data: []byte{0x3f, 0, 0, 0}}, nil},
 		{"internal", internal, WidgetUpdate{Widget: -1, Code: 5, Window: 2, Data: []byte{}}, nil},
 		{"empty", nil, WidgetUpdate{}, proto17.ErrTruncated},
@@ -28,9 +23,23 @@ func TestDecodeWidgetUpdate(t *testing.T) {
 		{"negative window", []byte{0, 5, 6, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}, WidgetUpdate{}, proto17.ErrInvalid},
 		{"no window", []byte{0, 5, 1, 0}, WidgetUpdate{}, proto17.ErrTruncated},
 	}
+	checkDecodes(t, DecodeWidgetUpdate, tests)
+}
+
+// decodeCase is one input of a widget message decoder and what it gives.
+type decodeCase struct {
+	name string
+	in   []byte
+	want WidgetUpdate
+	err  error
+}
+
+// checkDecodes runs a decoder over its cases.
+func checkDecodes(t *testing.T, decode func([]byte) (WidgetUpdate, error), tests []decodeCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := DecodeWidgetUpdate(tt.in)
+			got, err := decode(tt.in)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -142,12 +151,7 @@ func TestSyncInitBytes(t *testing.T) {
 }
 
 func TestDecodeClientWidgetUpdate(t *testing.T) {
-	tests := []struct {
-		name string
-		in   []byte
-		want WidgetUpdate
-		err  error
-	}{
+	tests := []decodeCase{
 		// A widget's own message: widget 3, code 1, window 0, one byte.
 		{"widget", []byte{1, 3, 3, 1, 0, 7}, WidgetUpdate{Widget: 3, Code: 1, Window: 0, Data: []byte{7}}, nil},
 		{"init window 2", []byte{1, 0xff, 0xff, 0xff, 0xff, 0x0f, 2, 4, 2}, WidgetUpdate{Widget: -1, Code: 4, Window: 2, Data: []byte{}}, nil},
@@ -157,23 +161,7 @@ func TestDecodeClientWidgetUpdate(t *testing.T) {
 		{"negative window", []byte{1, 3, 6, 1, 0xff, 0xff, 0xff, 0xff, 0x0f}, WidgetUpdate{}, proto17.ErrInvalid},
 		{"huge length", []byte{1, 3, 0xff, 0xff, 0xff, 0xff, 0x07, 0}, WidgetUpdate{}, proto17.ErrInvalid},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := DecodeClientWidgetUpdate(tt.in)
-			if tt.err != nil {
-				if !errors.Is(err, tt.err) {
-					t.Fatalf("err = %v, want %v", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Widget != tt.want.Widget || got.Code != tt.want.Code || got.Window != tt.want.Window || string(got.Data) != string(tt.want.Data) {
-				t.Fatalf("got %+v, want %+v", got, tt.want)
-			}
-		})
-	}
+	checkDecodes(t, DecodeClientWidgetUpdate, tests)
 }
 
 // FuzzClientWidgetUpdate: the client message's encoder and decoder round
