@@ -84,4 +84,3 @@ func TestMoveToWaitsForALaggingServersColumns(t *testing.T) {
 		assert.Empty(t, srv.Corrections())
 	})
 }
-
