@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,9 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
-	"golang.org/x/time/rate"
 )
 
 // HTTPPath is where the Streamable HTTP transport is served; every other
@@ -53,39 +51,6 @@ const (
 	idleTimeout       = 2 * time.Minute
 	maxHeaderBytes    = 32 << 10
 )
-
-// MinTokenLen and MinTokenDistinct are the weakest token accepted: at least
-// 16 characters, at least 8 of them different (a random hex string of 16
-// bytes has 32 characters).
-const (
-	MinTokenLen      = 16
-	MinTokenDistinct = 8
-)
-
-// Repeated wrong tokens from one address are slowed: after authBurst
-// failures, one more guess per authEvery; a guess past that is refused
-// with 429 without being checked.
-const (
-	authBurst       = 5
-	authEvery       = 2 * time.Second
-	maxAuthTrackers = 4096
-)
-
-// CheckToken reports whether a token is strong enough to guard a server
-// that other hosts can reach. The error never shows the token.
-func CheckToken(token string) error {
-	if len(token) < MinTokenLen {
-		return fmt.Errorf("the token is %d characters; at least %d are needed (e.g. 32 random hex digits)", len(token), MinTokenLen)
-	}
-	distinct := map[byte]bool{}
-	for i := 0; i < len(token); i++ {
-		distinct[token[i]] = true
-	}
-	if len(distinct) < MinTokenDistinct {
-		return fmt.Errorf("the token has %d different characters; at least %d are needed (use a random token)", len(distinct), MinTokenDistinct)
-	}
-	return nil
-}
 
 // HTTPOptions configure the Streamable HTTP transport.
 type HTTPOptions struct {
@@ -138,8 +103,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 		SessionTimeout:      opts.SessionIdle,
 		MaxRequestBodyBytes: opts.MaxBody,
 	})
-	h := &httpHandler{s: s, opts: opts, sdk: sdk, fails: map[string]*rate.Limiter{}, open: map[string]bool{},
-		overflow: rate.NewLimiter(rate.Every(authEvery), authBurst), log: s.log}
+	h := &httpHandler{s: s, opts: opts, sdk: sdk, fails: authguard.NewFailures(), open: map[string]bool{}, log: s.log}
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, h)
 	return mux
@@ -156,10 +120,9 @@ type httpHandler struct {
 	// open holds the sessions opened here and not seen to end; opening
 	// counts the requests that may be opening one right now, so that two
 	// at once cannot both pass the cap.
-	open     map[string]bool
-	opening  int
-	fails    map[string]*rate.Limiter // wrong tokens by remote address
-	overflow *rate.Limiter            // shared by addresses past maxAuthTrackers
+	open    map[string]bool
+	opening int
+	fails   *authguard.Failures // wrong tokens by remote address
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -268,56 +231,29 @@ func (w *settleWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection.
 func (w *settleWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// authorized checks the bearer token in constant time (of the token's
-// length too: both sides are hashed first). A failure answers 401 with no
-// detail, or 429 when the address has guessed wrong too often.
+// authorized checks the bearer token (authguard.Equal). A failure answers
+// 401 with no detail, or 429 when the address has guessed wrong too often
+// (authguard.Failures).
 func (h *httpHandler) authorized(w http.ResponseWriter, r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
 	now := h.opts.now()
-	lim := h.limiter(host, now)
-	if lim.TokensAt(now) < 1 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(authEvery/time.Second)))
+	if !h.fails.Allowed(host, now) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(authguard.Every/time.Second)))
 		http.Error(w, http.StatusText(http.StatusTooManyRequests), http.StatusTooManyRequests)
 		return false
 	}
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	gotSum, wantSum := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(h.opts.Token))
-	if ok && subtle.ConstantTimeCompare(gotSum[:], wantSum[:]) == 1 {
+	if ok && authguard.Equal(got, h.opts.Token) {
 		return true
 	}
-	lim.AllowN(now, 1)
+	h.fails.Fail(host, now)
 	h.log.Warn().Str("remote", host).Msg("MCP request refused: missing or wrong token")
 	w.Header().Set("WWW-Authenticate", "Bearer")
 	http.Error(w, http.StatusText(http.StatusUnauthorized), http.StatusUnauthorized)
 	return false
-}
-
-// limiter is the failure limiter of one remote address. The table is
-// bounded: when full, addresses with a full allowance (harmless) are
-// forgotten, and if that frees nothing the address shares the overflow
-// limiter.
-func (h *httpHandler) limiter(host string, now time.Time) *rate.Limiter {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if l, ok := h.fails[host]; ok {
-		return l
-	}
-	if len(h.fails) >= maxAuthTrackers {
-		for k, l := range h.fails {
-			if l.TokensAt(now) >= authBurst {
-				delete(h.fails, k)
-			}
-		}
-		if len(h.fails) >= maxAuthTrackers {
-			return h.overflow
-		}
-	}
-	l := rate.NewLimiter(rate.Every(authEvery), authBurst)
-	h.fails[host] = l
-	return l
 }
 
 // RunHTTP serves the server over HTTP on ln (see HTTPHandler) until ctx

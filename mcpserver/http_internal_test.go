@@ -9,10 +9,10 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/time/rate"
 )
 
 const goodToken = "0123456789abcdef0123456789abcdef"
@@ -21,9 +21,8 @@ const goodToken = "0123456789abcdef0123456789abcdef"
 func guard(now func() time.Time) *httpHandler {
 	opts := HTTPOptions{Token: goodToken, now: now}
 	opts.defaults()
-	return &httpHandler{opts: opts, log: zerolog.Nop(), fails: map[string]*rate.Limiter{},
-		overflow: rate.NewLimiter(rate.Every(authEvery), authBurst),
-		sdk:      http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })}
+	return &httpHandler{opts: opts, log: zerolog.Nop(), fails: authguard.NewFailures(),
+		sdk: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })}
 }
 
 func try(h *httpHandler, remote, token string) int {
@@ -39,15 +38,15 @@ func try(h *httpHandler, remote, token string) int {
 	return w.Code
 }
 
-// TestAuthFailuresAreSlowed: after authBurst wrong tokens an address is
+// TestAuthFailuresAreSlowed: after authguard.Burst wrong tokens an address is
 // refused with 429 without its guess being checked (the right token too),
-// one more guess is allowed per authEvery, and other addresses are not
+// one more guess is allowed per authguard.Every, and other addresses are not
 // affected. The limiter's clock is the test's.
 func TestAuthFailuresAreSlowed(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
 	h := guard(func() time.Time { return now })
 	const a, b = "192.0.2.1:5000", "192.0.2.2:5000"
-	for i := range authBurst {
+	for i := range authguard.Burst {
 		assert.Equal(t, http.StatusUnauthorized, try(h, a, "wrong"), "guess %d", i+1)
 	}
 	assert.Equal(t, http.StatusTooManyRequests, try(h, a, goodToken), "the allowance is used up")
@@ -55,47 +54,24 @@ func TestAuthFailuresAreSlowed(t *testing.T) {
 	assert.Equal(t, http.StatusOK, try(h, b, goodToken), "another address is served")
 	assert.Equal(t, http.StatusUnauthorized, try(h, b, "wrong"))
 
-	now = now.Add(authEvery - time.Millisecond)
+	now = now.Add(authguard.Every - time.Millisecond)
 	assert.Equal(t, http.StatusTooManyRequests, try(h, a, goodToken))
 	now = now.Add(time.Millisecond)
-	assert.Equal(t, http.StatusUnauthorized, try(h, a, "wrong"), "one guess per authEvery")
+	assert.Equal(t, http.StatusUnauthorized, try(h, a, "wrong"), "one guess per authguard.Every")
 	assert.Equal(t, http.StatusTooManyRequests, try(h, a, goodToken))
-	now = now.Add(authEvery)
+	now = now.Add(authguard.Every)
 	assert.Equal(t, http.StatusOK, try(h, a, goodToken))
 	assert.Equal(t, http.StatusOK, try(h, a, goodToken), "right tokens cost nothing")
 
 	w := httptest.NewRecorder()
 	r := httptest.NewRequest(http.MethodGet, HTTPPath, nil)
 	r.RemoteAddr = a
-	for range authBurst {
+	for range authguard.Burst {
 		h.authorized(httptest.NewRecorder(), r)
 	}
 	h.authorized(w, r)
 	assert.Equal(t, http.StatusTooManyRequests, w.Code)
-	assert.Equal(t, strconv.Itoa(int(authEvery/time.Second)), w.Header().Get("Retry-After"))
-}
-
-// TestAuthTrackersBounded: the table of addresses stays at
-// maxAuthTrackers; past it, addresses with nothing against them are
-// forgotten, and when none is, new addresses share one limiter.
-func TestAuthTrackersBounded(t *testing.T) {
-	now := time.Unix(1_000_000, 0)
-	h := guard(func() time.Time { return now })
-	addr := func(i int) string {
-		return net.JoinHostPort(net.IPv4(10, byte(i>>16), byte(i>>8), byte(i)).String(), "1")
-	}
-	for i := range maxAuthTrackers {
-		require.Equal(t, http.StatusUnauthorized, try(h, addr(i), "wrong"))
-	}
-	assert.Len(t, h.fails, maxAuthTrackers)
-	for i := range authBurst {
-		assert.Equal(t, http.StatusUnauthorized, try(h, addr(maxAuthTrackers+i), "wrong"))
-	}
-	assert.Len(t, h.fails, maxAuthTrackers)
-	assert.Equal(t, http.StatusTooManyRequests, try(h, addr(maxAuthTrackers+100), goodToken), "the overflow limiter is shared")
-	now = now.Add(authBurst * authEvery)
-	assert.Equal(t, http.StatusOK, try(h, addr(maxAuthTrackers+200), goodToken))
-	assert.Len(t, h.fails, 1, "the full allowances were forgotten")
+	assert.Equal(t, strconv.Itoa(int(authguard.Every/time.Second)), w.Header().Get("Retry-After"))
 }
 
 // fakeListener hands out the connections sent on its channel.

@@ -236,28 +236,3 @@ func TestRunHTTPStopsWithItsContext(t *testing.T) {
 	}
 	cs.Close()
 }
-
-func TestCheckToken(t *testing.T) {
-	for _, c := range []struct {
-		token, err string
-	}{
-		{testToken, ""},
-		{"x", "is 1 characters; at least 16"},
-		{"abcdefghijklmno", "is 15 characters"},
-		{"abcdefghijklmnop", ""},
-		{"aaaaaaaaaaaaaaaaaaaaaaaa", "1 different characters; at least 8"},
-		{"1234123412341234", "4 different characters"},
-		{"1234567_1234567_", ""},
-	} {
-		err := mcpserver.CheckToken(c.token)
-		if c.err == "" {
-			assert.NoError(t, err, c.token)
-			continue
-		}
-		require.Error(t, err, c.token)
-		assert.Contains(t, err.Error(), c.err)
-		if len(c.token) > 8 {
-			assert.NotContains(t, err.Error(), c.token, "the token is not shown")
-		}
-	}
-}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
@@ -176,7 +177,7 @@ type mcpListen struct {
 // parseMCPListen checks --listen and its token before anything starts (nil
 // without --listen): the address is HOST:PORT (or tcp://HOST:PORT), and one
 // other than loopback needs a token file holding a strong token
-// (mcpserver.CheckToken), read as agent serve reads it.
+// (authguard.CheckToken), read as agent serve reads it.
 func parseMCPListen(e *env, fs *flag.FlagSet, listen, tokenFile string, maxSessions int) (*mcpListen, error) {
 	if listen == "" {
 		set := false
@@ -202,14 +203,14 @@ func parseMCPListen(e *env, fs *flag.FlagSet, listen, tokenFile string, maxSessi
 		if hl.opts.Token, err = readToken(tokenFile); err != nil {
 			return nil, usagef("mcp: --token-file: %v", err)
 		}
-		if err := mcpserver.CheckToken(hl.opts.Token); err != nil {
+		if err := authguard.CheckToken(hl.opts.Token); err != nil {
 			return nil, usagef("mcp: --token-file %s: %v", tokenFile, err)
 		}
 		if fi, err := os.Stat(tokenFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
 			e.log.Warn().Str("file", tokenFile).Str("mode", fi.Mode().Perm().String()).Msg("the token file is readable by other users; chmod 600 it")
 		}
 	} else if !addr.IsLoopback() {
-		return nil, usagef("mcp: --listen %s is not a loopback address: give --token-file FILE (a random token of at least %d characters) so that only clients holding it are served", listen, mcpserver.MinTokenLen)
+		return nil, usagef("mcp: --listen %s is not a loopback address: give --token-file FILE (a random token of at least %d characters) so that only clients holding it are served", listen, authguard.MinTokenLen)
 	}
 	return hl, nil
 }

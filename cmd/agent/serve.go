@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/origin"
@@ -106,6 +107,15 @@ func serveCmd(e *env, args []string) error {
 		}
 		if fi, err := os.Stat(*tokenFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
 			e.log.Warn().Str("file", *tokenFile).Str("mode", fi.Mode().Perm().String()).Msg("the token file is readable by other users; chmod 600 it")
+		}
+		if err := authguard.CheckToken(token); err != nil {
+			// Other hosts can guess at a TCP address that is not
+			// loopback: a weak token there is refused; a local one only
+			// warned about.
+			if !addr.IsLoopback() {
+				return usagef("serve: --token-file %s: %v; --listen %s is reachable from other hosts", *tokenFile, err, *listen)
+			}
+			e.log.Warn().Str("file", *tokenFile).Msg("the token is weak (" + err.Error() + "); that is enough only while the server listens on loopback or a Unix socket")
 		}
 	}
 	switch *bodyName {

@@ -112,6 +112,9 @@ func TestRemoteBodySameTrace(t *testing.T) {
 			code, _, _ = srv.wait(t, 10*time.Second)
 			assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 			assert.NotContains(t, srv.stderrText(), "s3cret", "the token is never logged")
+			if tc.extra != nil {
+				assert.Contains(t, srv.stderrText(), "the token is weak", "a weak token on loopback is warned about")
+			}
 		})
 	}
 }
@@ -140,6 +143,9 @@ func TestServeUsage(t *testing.T) {
 	dir := shortDir(t)
 	notSock := filepath.Join(dir, "file")
 	require.NoError(t, os.WriteFile(notSock, []byte("keep me"), 0o600))
+	short, same := filepath.Join(dir, "short"), filepath.Join(dir, "same")
+	require.NoError(t, os.WriteFile(short, []byte("s3cret-tok\n"), 0o600))
+	require.NoError(t, os.WriteFile(same, []byte("abababababababababababab\n"), 0o600))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -147,6 +153,8 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve"}, "--listen ADDR is required"},
 		{[]string{"serve", "--listen", "http://x"}, "unknown scheme"},
 		{[]string{"serve", "--listen", "tcp://0.0.0.0:0"}, "not a loopback address"},
+		{[]string{"serve", "--listen", "tcp://0.0.0.0:0", "--token-file", short}, "the token is 10 characters; at least 16 are needed (e.g. 32 random hex digits); --listen tcp://0.0.0.0:0 is reachable from other hosts"},
+		{[]string{"serve", "--listen", "tcp://0.0.0.0:0", "--token-file", same}, "the token has 2 different characters; at least 8"},
 		{[]string{"serve", "--listen", "unix://" + notSock}, "not a socket"},
 		{[]string{"serve", "--body", "sin", "--listen", "tcp://127.0.0.1:0"}, `did you mean "sim"`},
 		{[]string{"run", "--body", "unix:///x", "--seed", "3"}, "give them to agent serve"},
@@ -167,6 +175,8 @@ func TestServeUsage(t *testing.T) {
 		code, _, stderr := runAgent(t, tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.want, tc.args)
+		assert.NotContains(t, stderr, "s3cret", "the token is never shown")
+		assert.NotContains(t, stderr, "ababab", "the token is never shown")
 	}
 	data, err := os.ReadFile(notSock)
 	require.NoError(t, err)

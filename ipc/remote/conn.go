@@ -85,6 +85,19 @@ func newConn(s *Server, rwc io.ReadWriteCloser) *conn {
 		replies: semaphore.NewWeighted(int64(s.opts.ReplyBudget)), wmu: make(chan struct{}, 1)}
 }
 
+// peerHost names the peer for the failure limiter: the remote IP of a TCP
+// connection, "local" for a Unix socket or a pipe (one local user).
+func (c *conn) peerHost() string {
+	ra, ok := c.rwc.(interface{ RemoteAddr() net.Addr })
+	if !ok || ra.RemoteAddr() == nil {
+		return "local"
+	}
+	if tcp, ok := ra.RemoteAddr().(*net.TCPAddr); ok {
+		return tcp.IP.String()
+	}
+	return "local"
+}
+
 type execJob struct {
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -60,16 +62,28 @@ func handleHello(ctx context.Context, c *conn, payload json.RawMessage) (any, er
 	if h.Protocol != wire.Version {
 		return nil, wire.Errorf(wire.CodeVersion, "protocol %d is not supported (this body speaks %d)", h.Protocol, wire.Version)
 	}
-	if !c.srv.checkToken(h.Token) {
-		// One guess per connection: the connection closes after the
-		// reply.
-		c.mu.Lock()
-		c.closeAfter = true
-		c.mu.Unlock()
-		if h.Token == "" {
-			return nil, wire.Errorf(wire.CodeUnauthorized, "this server needs a token in hello")
+	if c.srv.opts.Token != "" {
+		// One guess per connection: a refused one closes it after the
+		// reply. Repeated guesses from one address are slowed.
+		host, now := c.peerHost(), time.Now()
+		refuse := func(err error) (any, error) {
+			c.mu.Lock()
+			c.closeAfter = true
+			c.mu.Unlock()
+			return nil, err
 		}
-		return nil, wire.Errorf(wire.CodeUnauthorized, "wrong token")
+		if !c.srv.fails.Allowed(host, now) {
+			c.log.Warn().Str("remote", host).Msg("hello refused unchecked: too many wrong tokens from this address")
+			return refuse(wire.Errorf(wire.CodeUnauthorized, "too many wrong tokens from this address; try again in %s", authguard.Every))
+		}
+		if !c.srv.checkToken(h.Token) {
+			c.srv.fails.Fail(host, now)
+			c.log.Warn().Str("remote", host).Msg("hello refused: missing or wrong token")
+			if h.Token == "" {
+				return refuse(wire.Errorf(wire.CodeUnauthorized, "this server needs a token in hello"))
+			}
+			return refuse(wire.Errorf(wire.CodeUnauthorized, "wrong token"))
+		}
 	}
 	switch h.Role {
 	case wire.RoleAgent, wire.RoleObserver:

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 )
@@ -30,7 +30,9 @@ type ServerOptions struct {
 	// Catalog answers catalog requests (nil: they are unsupported).
 	Catalog CatalogFunc
 	// Token, when not empty, must be presented in every hello. It is never
-	// logged.
+	// logged. A wrong or missing one closes the connection; after
+	// authguard.Burst of them from one address, that address may try once
+	// per authguard.Every and a hello past that is refused unchecked.
 	Token string
 	// MaxMessage limits one message line (0: wire.DefaultMaxMessage).
 	MaxMessage int
@@ -94,6 +96,8 @@ type Server struct {
 	seq     uint64
 	lns     []net.Listener
 	closing bool
+	// fails slows repeated wrong tokens, by remote address.
+	fails *authguard.Failures
 	// fullLog logs refused connections, a few every ten seconds: a flood
 	// of them must not flood the log.
 	fullLog zerolog.Logger
@@ -131,7 +135,8 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	log := opts.Log.With().Str("component", "ipc-server").Logger()
 	s := &Server{opts: opts, log: log, ctx: ctx, cancel: cancel, conns: map[*conn]struct{}{},
-		fullLog: log.Sample(&zerolog.BurstSampler{Burst: 5, Period: 10 * time.Second})}
+		fullLog: log.Sample(&zerolog.BurstSampler{Burst: 5, Period: 10 * time.Second}),
+		fails:   authguard.NewFailures()}
 	s.queries = Queries{Observe: opts.Body.Observe, Catalog: opts.Catalog}
 	s.watch = newWatcher(s)
 	return s, nil
@@ -300,7 +305,7 @@ func (s *Server) checkToken(got string) bool {
 	if s.opts.Token == "" {
 		return true
 	}
-	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
+	return authguard.Equal(got, s.opts.Token)
 }
 
 func (s *Server) welcome() wire.Welcome {
