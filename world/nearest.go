@@ -373,7 +373,7 @@ func (q *nearestQuery) scanRow(c sectionCand, want []bool, y, z, dyz int) {
 	case 0:
 		for x := 0; x < SectionSize; x++ {
 			if d := dyz + sq(x0+x); d <= q.bound {
-				q.add(d, BlockPos{c.ox + x, wy, wz}, sec.palette[0])
+				q.add(d, BlockPos{X: c.ox + x, Y: wy, Z: wz}, sec.palette[0])
 			}
 		}
 	case 4:
@@ -382,13 +382,13 @@ func (q *nearestQuery) scanRow(c sectionCand, want []bool, y, z, dyz int) {
 			if lo := b & 15; want[lo] {
 				x := 2 * i
 				if d := dyz + sq(x0+x); d <= q.bound {
-					q.add(d, BlockPos{c.ox + x, wy, wz}, sec.palette[lo])
+					q.add(d, BlockPos{X: c.ox + x, Y: wy, Z: wz}, sec.palette[lo])
 				}
 			}
 			if hi := b >> 4; want[hi] {
 				x := 2*i + 1
 				if d := dyz + sq(x0+x); d <= q.bound {
-					q.add(d, BlockPos{c.ox + x, wy, wz}, sec.palette[hi])
+					q.add(d, BlockPos{X: c.ox + x, Y: wy, Z: wz}, sec.palette[hi])
 				}
 			}
 		}
@@ -397,7 +397,7 @@ func (q *nearestQuery) scanRow(c sectionCand, want []bool, y, z, dyz int) {
 		for x, v := range row {
 			if want[v] {
 				if d := dyz + sq(x0+x); d <= q.bound {
-					q.add(d, BlockPos{c.ox + x, wy, wz}, sec.palette[v])
+					q.add(d, BlockPos{X: c.ox + x, Y: wy, Z: wz}, sec.palette[v])
 				}
 			}
 		}
@@ -406,7 +406,7 @@ func (q *nearestQuery) scanRow(c sectionCand, want []bool, y, z, dyz int) {
 		for x, v := range row {
 			if want[v] {
 				if d := dyz + sq(x0+x); d <= q.bound {
-					q.add(d, BlockPos{c.ox + x, wy, wz}, sec.palette[v])
+					q.add(d, BlockPos{X: c.ox + x, Y: wy, Z: wz}, sec.palette[v])
 				}
 			}
 		}

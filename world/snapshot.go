@@ -11,33 +11,9 @@ const (
 	End       = "end"
 )
 
-// Block is the content of one block position. The zero Block is air.
-type Block struct {
-	ID   string   `json:"id"`
-	Meta int      `json:"meta,omitempty"`
-	Tags []string `json:"tags,omitempty"`
-}
-
-// Air is the empty block.
-var Air = Block{}
-
-// IsAir reports whether the block is empty.
-func (b Block) IsAir() bool { return b.ID == "" || b.ID == "minecraft:air" }
-
-// HasTag reports whether the block carries a semantic tag.
-func (b Block) HasTag(tag string) bool { return hasString(b.Tags, tag) }
-
 // NewBlock builds a block with tags from the shipped tag table.
 func NewBlock(id string, meta int) Block {
 	return Block{ID: id, Meta: meta, Tags: DefaultTags().BlockTags(id, meta)}
-}
-
-// BlockHit is a block found by a spatial query.
-type BlockHit struct {
-	Pos   BlockPos `json:"pos"`
-	Block Block    `json:"block"`
-	// DistSq is the squared distance from the query centre.
-	DistSq int `json:"dist_sq"`
 }
 
 // BlockSource answers block queries for a snapshot. Implementations must be
@@ -105,16 +81,6 @@ func (s *SparseBlocks) Nearest(center BlockPos, radius, k int, match func(Block)
 	return hits
 }
 
-// SortHits orders hits nearest first, ties by position.
-func SortHits(hits []BlockHit) {
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].DistSq != hits[j].DistSq {
-			return hits[i].DistSq < hits[j].DistSq
-		}
-		return hits[i].Pos.Less(hits[j].Pos)
-	})
-}
-
 // Entity kinds.
 const (
 	EntityItem   = "item"   // a dropped item stack
@@ -130,62 +96,6 @@ type Entity struct {
 	Pos  Vec3       `json:"pos"`
 	Item *ItemStack `json:"item,omitempty"` // for dropped items
 }
-
-// FluidTank is a machine's fluid tank, in millibuckets.
-type FluidTank struct {
-	Fluid    string `json:"fluid,omitempty"`
-	Amount   int    `json:"amount"`
-	Capacity int    `json:"capacity"`
-}
-
-// Machine kinds that the shipped skills know.
-const (
-	MachineCokeOven    = "coke_oven"
-	MachineSteamBoiler = "steam_boiler"
-	MachineWaterTank   = "water_tank"
-	// MachineFluidTank is a tank that holds a fluid other than water (a
-	// Railcraft iron or steel tank holds any one fluid).
-	MachineFluidTank = "fluid_tank"
-	MachineChest     = "chest"
-)
-
-// Machine is a block entity the agent works with: a coke oven, a boiler, a
-// tank, a chest. Slots are named ("input", "output", "fuel", or "0".."26" for
-// chests); Fluids likewise ("water", "steam", "creosote").
-type Machine struct {
-	Kind   string   `json:"kind"`
-	Pos    BlockPos `json:"pos"`
-	Formed bool     `json:"formed"` // multiblock structure complete
-	Active bool     `json:"active,omitempty"`
-	// Tier is the voltage tier of an electric machine ("lv", "mv", …), empty
-	// for steam and unpowered ones. Tech inference reads it.
-	Tier   string               `json:"tier,omitempty"`
-	Slots  map[string]ItemStack `json:"slots,omitempty"`
-	Fluids map[string]FluidTank `json:"fluids,omitempty"`
-	// ContentsUnknown: the machine is known (its blocks, whether it is
-	// formed) but its slots and tanks are not, so empty Slots and Fluids
-	// say nothing. A live server sends a Railcraft coke oven's contents, and
-	// a GregTech coal boiler's water and fuel slot, only to a player with
-	// its window open; a player opens it to look. The simulator always
-	// knows contents and never sets it.
-	ContentsUnknown bool `json:"contents_unknown,omitempty"`
-	// Temperature in °C. GT boilers make steam above 100 °C (bronze ones top
-	// out at 500, steel at 1000), and explode when water is added while they
-	// are above 100 °C and dry.
-	Temperature float64 `json:"temperature,omitempty"`
-	// Progress of the current operation, 0..1.
-	Progress float64 `json:"progress,omitempty"`
-	// Facing is the side the machine's front faces ("north", "south",
-	// "west", "east", "up" or "down"), where the body can tell: a live
-	// server sends it for GregTech machines. Empty when unknown.
-	Facing string `json:"facing,omitempty"`
-}
-
-// Slot returns the named slot (empty when absent).
-func (m Machine) Slot(name string) ItemStack { return m.Slots[name] }
-
-// Fluid returns the named tank (zero when absent).
-func (m Machine) Fluid(name string) FluidTank { return m.Fluids[name] }
 
 // Player is the agent's own body.
 type Player struct {

@@ -15,7 +15,7 @@ func TestBlockPosGeometry(t *testing.T) {
 	assert.Equal(t, Pos(1, 63, -2), p.Down())
 	assert.Equal(t, 0, p.DistSq(p))
 	assert.Equal(t, 1+4+9, p.DistSq(Pos(2, 66, 1)))
-	assert.Equal(t, Vec3{1.5, 64.5, -1.5}, p.Center())
+	assert.Equal(t, Vec3{X: 1.5, Y: 64.5, Z: -1.5}, p.Center())
 	assert.Equal(t, "(1, 64, -2)", p.String())
 
 	less := []struct {
@@ -36,7 +36,7 @@ func TestBlockPosGeometry(t *testing.T) {
 
 	v := Vec3{X: -0.5, Y: 64.99, Z: 3.0}
 	assert.Equal(t, Pos(-1, 64, 3), v.Block(), "negative coordinates floor, not truncate")
-	assert.InDelta(t, 0.25+1+4, Vec3{}.DistSq(Vec3{0.5, 1, -2}), 1e-9)
+	assert.InDelta(t, 0.25+1+4, Vec3{}.DistSq(Vec3{X: 0.5, Y: 1, Z: -2}), 1e-9)
 	assert.Equal(t, "(-0.50, 64.99, 3.00)", v.String())
 }
 
@@ -138,13 +138,13 @@ func testSnapshot() *Snapshot {
 		SetID(Pos(1, 64, 1), "minecraft:flowing_water", 0)
 	return &Snapshot{
 		Tick:      100,
-		Player:    Player{Name: "agent", Pos: Vec3{0.5, 64, 0.5}, Dimension: Overworld, Health: 20, Food: 20},
+		Player:    Player{Name: "agent", Pos: Vec3{X: 0.5, Y: 64, Z: 0.5}, Dimension: Overworld, Health: 20, Food: 20},
 		Inventory: NewInventory(NewStack("minecraft:log", 0, 2)),
 		Blocks:    blocks,
 		Entities: []Entity{
-			{ID: 1, Kind: EntityMob, Name: "zombie", Pos: Vec3{5, 64, 5}},
-			{ID: 2, Kind: EntityItem, Pos: Vec3{1, 64, 1}, Item: &ItemStack{ID: "minecraft:sapling", Count: 1}},
-			{ID: 3, Kind: EntityMob, Name: "skeleton", Pos: Vec3{9, 64, 9}},
+			{ID: 1, Kind: EntityMob, Name: "zombie", Pos: Vec3{X: 5, Y: 64, Z: 5}},
+			{ID: 2, Kind: EntityItem, Pos: Vec3{X: 1, Y: 64, Z: 1}, Item: &ItemStack{ID: "minecraft:sapling", Count: 1}},
+			{ID: 3, Kind: EntityMob, Name: "skeleton", Pos: Vec3{X: 9, Y: 64, Z: 9}},
 		},
 		Machines: []Machine{
 			{Kind: MachineCokeOven, Pos: Pos(10, 64, 0), Formed: true},
@@ -200,7 +200,7 @@ func TestSnapshotQueries(t *testing.T) {
 }
 
 func TestSnapshotWithoutBlocks(t *testing.T) {
-	w := &Snapshot{Player: Player{Pos: Vec3{-0.5, 70, 2.2}}}
+	w := &Snapshot{Player: Player{Pos: Vec3{X: -0.5, Y: 70, Z: 2.2}}}
 	assert.NotPanics(t, func() {
 		assert.True(t, w.BlockAt(Pos(0, 0, 0)).IsAir())
 		assert.Nil(t, w.NearestBlocks(100, 0, "log"))

@@ -3,35 +3,14 @@ package world
 import (
 	"fmt"
 	"io/fs"
-	"regexp"
+	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
-
-// idRE matches "modid:name" and "modid:name:meta". Mod ids in 1.7.10 may carry
-// capitals and '|' (BuildCraft|Factory); names may carry dots.
-var idRE = regexp.MustCompile(`^[A-Za-z0-9_|.\-]+:[A-Za-z0-9_.\-/]+(:[0-9]+)?$`)
-
-// SplitID splits "modid:name[:meta]" into the id and metadata (-1 when absent).
-func SplitID(s string) (id string, meta int, err error) {
-	if !idRE.MatchString(s) {
-		return "", 0, fmt.Errorf("%q is not an id of the form modid:name or modid:name:meta", s)
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) == 3 {
-		m, err := strconv.Atoi(parts[2])
-		if err != nil || m > 32767 {
-			return "", 0, fmt.Errorf("%q: metadata out of range", s)
-		}
-		return parts[0] + ":" + parts[1], m, nil
-	}
-	return s, -1, nil
-}
 
 // TagTable maps block and item ids to semantic tags.
 type TagTable struct {
@@ -109,7 +88,7 @@ func (t *TagTable) ItemTags(id string, meta int) []string { return lookup(t.item
 func (t *TagTable) BlockIDsWithTag(tag string) []string {
 	var out []string
 	for id, tags := range t.blocks {
-		if hasString(tags, tag) {
+		if slices.Contains(tags, tag) {
 			out = append(out, id)
 		}
 	}
@@ -122,19 +101,10 @@ func (t *TagTable) BlockIDsWithTag(tag string) []string {
 func (t *TagTable) ItemIDsWithTag(tag string) []string {
 	var out []string
 	for id, tags := range t.items {
-		if hasString(tags, tag) {
+		if slices.Contains(tags, tag) {
 			out = append(out, id)
 		}
 	}
 	sort.Strings(out)
 	return out
-}
-
-func hasString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
