@@ -15,6 +15,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -22,12 +23,12 @@ var (
 	fixOnce    sync.Once
 	fixWorld   *benchworld.World
 	fixPackets []*proto17.ChunkData
-	fixChunks  *world.Chunks
+	fixChunks  *chunk.Chunks
 )
 
 // fixture is the benchmark world, its packets and the chunk store decoded
 // from them, as Run builds them.
-func fixture(t testing.TB) (*benchworld.World, []*proto17.ChunkData, *world.Chunks) {
+func fixture(t testing.TB) (*benchworld.World, []*proto17.ChunkData, *chunk.Chunks) {
 	fixOnce.Do(func() {
 		fixWorld = benchworld.Generate(1337)
 		var err error
@@ -35,7 +36,7 @@ func fixture(t testing.TB) (*benchworld.World, []*proto17.ChunkData, *world.Chun
 		if err != nil {
 			panic(err)
 		}
-		store := world.NewChunkStore(nil)
+		store := chunk.NewChunkStore(nil)
 		if err := Decode(proto17.NewChunkDecoder(proto17.Formats{}), fixPackets, store); err != nil {
 			panic(err)
 		}

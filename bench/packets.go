@@ -12,31 +12,31 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Columns cuts the benchmark world into its 16×16 columns, chunk (cx, cz)
 // holding blocks cx*16.. and cz*16.., in row order (z outer).
-func Columns(w *benchworld.World) []*world.Column {
-	var out []*world.Column
-	var st [world.SectionVolume]world.StateID
+func Columns(w *benchworld.World) []*chunk.Column {
+	var out []*chunk.Column
+	var st [chunk.SectionVolume]chunk.StateID
 	for cz := 0; cz < benchworld.SZ/16; cz++ {
 		for cx := 0; cx < benchworld.SX/16; cx++ {
-			col := world.NewColumn(cx, cz)
-			for cy := 0; cy < world.ColumnSections; cy++ {
+			col := chunk.NewColumn(cx, cz)
+			for cy := 0; cy < chunk.ColumnSections; cy++ {
 				any := false
 				for y := 0; y < 16; y++ {
 					for z := 0; z < 16; z++ {
 						row := benchworld.Index(cx*16, cy*16+y, cz*16+z)
 						for x := 0; x < 16; x++ {
-							v := world.LegacyState(w.W[row+x])
-							st[world.SectionIndex(x, y, z)] = v
-							any = any || v != world.AirState
+							v := chunk.LegacyState(w.W[row+x])
+							st[chunk.SectionIndex(x, y, z)] = v
+							any = any || v != chunk.AirState
 						}
 					}
 				}
 				if any {
-					col.SetSection(cy, world.NewSection(&st))
+					col.SetSection(cy, chunk.NewSection(&st))
 				}
 			}
 			out = append(out, col)
@@ -47,7 +47,7 @@ func Columns(w *benchworld.World) []*world.Column {
 
 // Packets encodes columns as vanilla 1.7.10 Chunk Data payloads, ground-up
 // with sky light, as a server sends them.
-func Packets(cols []*world.Column) ([]*proto17.ChunkData, error) {
+func Packets(cols []*chunk.Column) ([]*proto17.ChunkData, error) {
 	enc := proto17.NewChunkEncoder(proto17.Formats{})
 	out := make([]*proto17.ChunkData, 0, len(cols))
 	for _, c := range cols {
@@ -95,7 +95,7 @@ func WritePacketFile(name string, packets []*proto17.ChunkData) error {
 }
 
 // Decode decodes packets into a chunk store, as the client does.
-func Decode(d *proto17.ChunkDecoder, packets []*proto17.ChunkData, store *world.ChunkStore) error {
+func Decode(d *proto17.ChunkDecoder, packets []*proto17.ChunkData, store *chunk.ChunkStore) error {
 	for _, p := range packets {
 		c, err := d.ChunkData(p, true)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -123,8 +124,8 @@ func (c Config) progress(format string, args ...any) {
 
 // chunkGrid is the pathfinder's view of the decoded chunk store, as the
 // live client builds it: block states classified once per state.
-func chunkGrid(chunks *world.Chunks) path.Grid {
-	cache := map[world.StateID]path.Cell{}
+func chunkGrid(chunks *chunk.Chunks) path.Grid {
+	cache := map[chunk.StateID]path.Cell{}
 	return path.GridFunc(func(x, y, z int) path.Cell {
 		if y < 0 {
 			return path.Unknown
@@ -189,7 +190,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	cfg.progress("world: %d columns, identical on both sides (sha256 %.12s…); JavaScript load %.0f ms", loaded.Columns, loaded.SHA256, loaded.Ms)
 
-	store := world.NewChunkStore(nil)
+	store := chunk.NewChunkStore(nil)
 	if err := Decode(proto17.NewChunkDecoder(proto17.Formats{}), packets, store); err != nil {
 		return nil, err
 	}
@@ -234,7 +235,7 @@ type jsPath struct {
 	Path     [][3]int `json:"path"`
 }
 
-func runPaths(cfg Config, rep *Report, w *benchworld.World, chunks *world.Chunks, js *Worker) error {
+func runPaths(cfg Config, rep *Report, w *benchworld.World, chunks *chunk.Chunks, js *Worker) error {
 	g := chunkGrid(chunks)
 	f := path.NewFinder()
 	for _, c := range PathCases {
@@ -315,7 +316,7 @@ func xyz(p world.BlockPos) [3]int { return [3]int{p.X, p.Y, p.Z} }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
-func runNearest(cfg Config, rep *Report, w *benchworld.World, chunks *world.Chunks, js *Worker) error {
+func runNearest(cfg Config, rep *Report, w *benchworld.World, chunks *chunk.Chunks, js *Worker) error {
 	for _, c := range NearestCases() {
 		r := NearestResult{Case: c}
 		name := "minecraft:" + c.Block
@@ -429,12 +430,12 @@ func runDecode(cfg Config, rep *Report, packets []*proto17.ChunkData, js *Worker
 		return m.HeapAlloc
 	}
 	base := heap()
-	store := world.NewChunkStore(nil)
+	store := chunk.NewChunkStore(nil)
 	if err := Decode(proto17.NewChunkDecoder(proto17.Formats{}), packets, store); err != nil {
 		return err
 	}
 	d.GoMemRaw = int(heap() - base)
-	store.Compact(len(packets) * world.ColumnSections)
+	store.Compact(len(packets) * chunk.ColumnSections)
 	d.GoMemPacked = int(heap() - base)
 	runtime.KeepAlive(store)
 	var mem struct {

@@ -7,6 +7,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -36,8 +37,8 @@ func (x *act) breakTicks(b world.Block) (float64, bool, bool) {
 	x.c.mu.Unlock()
 	held := x.c.state.Snapshot().Inventory.HeldStack()
 	speed := toolSpeed(held, raw, info.Tool)
-	harvest := world.DefaultMiningRules().Harvests(info, held, otherToolLevel)
-	t := world.BreakTicks(info.Hardness, speed, harvest)
+	harvest := rules.DefaultMiningRules().Harvests(info, held, otherToolLevel)
+	t := rules.BreakTicks(info.Hardness, speed, harvest)
 	if !onGround {
 		t *= 5 // the server divides the dig speed by 5 off the ground
 	}

@@ -8,7 +8,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -21,19 +23,19 @@ const maxReplans = 4
 // Unknown.
 func snapshotGrid(snap *world.Snapshot, loaded map[[2]int]bool) path.Grid {
 	chunks, _ := world.ChunksOf(snap.Blocks)
-	return &snapGrid{chunks: chunks, loaded: loaded, cache: map[world.StateID]path.Cell{}, lastCell: path.Unknown}
+	return &snapGrid{chunks: chunks, loaded: loaded, cache: map[chunk.StateID]path.Cell{}, lastCell: path.Unknown}
 }
 
 // snapGrid is snapshotGrid's grid. It reads whole columns for the
 // long-route planner (path.ColumnGrid) with one lookup of the chunk column
 // instead of one per block.
 type snapGrid struct {
-	chunks *world.Chunks
+	chunks *chunk.Chunks
 	loaded map[[2]int]bool
-	cache  map[world.StateID]path.Cell
+	cache  map[chunk.StateID]path.Cell
 	// last is the state classified last and its cell: most reads repeat
 	// the one before (air above the ground, stone below).
-	last     world.StateID
+	last     chunk.StateID
 	lastCell path.Cell
 	// memo holds recently classified states, one per slot by a hash of
 	// the state, in front of cache: terrain holds a few dozen states, and
@@ -42,7 +44,7 @@ type snapGrid struct {
 	// The chunk column read last (column).
 	colValid, colKnown bool
 	colX, colZ         int
-	col                *world.Column
+	col                *chunk.Column
 }
 
 var (
@@ -53,7 +55,7 @@ var (
 // View implements path.GridViews: a view of the same snapshot (which no one
 // writes) with its own memory of the last column and state read.
 func (g *snapGrid) View() path.Grid {
-	return &snapGrid{chunks: g.chunks, loaded: g.loaded, cache: map[world.StateID]path.Cell{}, lastCell: path.Unknown}
+	return &snapGrid{chunks: g.chunks, loaded: g.loaded, cache: map[chunk.StateID]path.Cell{}, lastCell: path.Unknown}
 }
 
 // Cell implements path.Grid.
@@ -69,7 +71,7 @@ func (g *snapGrid) Cell(x, y, z int) path.Cell {
 	case !known:
 		return path.Unknown
 	case col == nil:
-		return g.classify(world.AirState)
+		return g.classify(chunk.AirState)
 	}
 	return g.classify(col.StateAt(x, y, z))
 }
@@ -86,7 +88,7 @@ func (g *snapGrid) Column(x, z, y0 int, out []path.Cell) {
 		case !known:
 			out[i] = path.Unknown
 		case col == nil:
-			out[i] = g.classify(world.AirState)
+			out[i] = g.classify(chunk.AirState)
 		default:
 			out[i] = g.classify(col.StateAt(x, y, z))
 		}
@@ -96,11 +98,11 @@ func (g *snapGrid) Column(x, z, y0 int, out []path.Cell) {
 // column returns chunk column (cx, cz) (nil: all air) and whether it is
 // known, remembering the last one asked for: a search reads the cells
 // around one position at a time, nearly all in one column.
-func (g *snapGrid) column(cx, cz int) (*world.Column, bool) {
+func (g *snapGrid) column(cx, cz int) (*chunk.Column, bool) {
 	if g.colValid && cx == g.colX && cz == g.colZ {
 		return g.col, g.colKnown
 	}
-	var col *world.Column
+	var col *chunk.Column
 	known := g.chunks != nil && g.loaded[[2]int{cx, cz}]
 	if known {
 		col = g.chunks.Column(cx, cz)
@@ -109,7 +111,7 @@ func (g *snapGrid) column(cx, cz int) (*world.Column, bool) {
 	return col, known
 }
 
-func (g *snapGrid) classify(st world.StateID) path.Cell {
+func (g *snapGrid) classify(st chunk.StateID) path.Cell {
 	if st == g.last && g.lastCell != path.Unknown {
 		return g.lastCell
 	}
@@ -133,14 +135,14 @@ const memoSlots = 256
 
 // stateMemo is one slot of snapGrid.memo.
 type stateMemo struct {
-	st   world.StateID
+	st   chunk.StateID
 	cell path.Cell
 	set  bool
 }
 
 // memoSlot is st's slot in snapGrid.memo (Fibonacci hashing: the top bits
 // of st times 2^32/φ).
-func memoSlot(st world.StateID) uint32 { return uint32(st) * 2654435769 >> 24 }
+func memoSlot(st chunk.StateID) uint32 { return uint32(st) * 2654435769 >> 24 }
 
 // route turns path steps into waypoints at block centres, at the height
 // the feet stand there (standY).
@@ -161,7 +163,7 @@ func route(steps []path.Step, standY func(world.BlockPos) float64) []waypoint {
 // shape table.
 func snapshotStandY(snap *world.Snapshot) func(world.BlockPos) float64 {
 	return func(p world.BlockPos) float64 {
-		s := world.ShapeOf(snap.BlockAt(p), func(dy int) world.Block { return snap.BlockAt(p.Add(0, dy, 0)) })
+		s := rules.ShapeOf(snap.BlockAt(p), func(dy int) world.Block { return snap.BlockAt(p.Add(0, dy, 0)) })
 		if c := path.CellOf(s); c == path.Low || c == path.Slab {
 			return float64(p.Y) + s.Top()
 		}
@@ -202,7 +204,7 @@ const (
 
 // routeCache keeps a path.Router's abstraction in step with the snapshots
 // of the client's world: a column whose contents changed between two
-// snapshots is a different *world.Column (the chunk store copies a column
+// snapshots is a different *chunk.Column (the chunk store copies a column
 // a snapshot shares before writing to it), so comparing the pointers
 // finds every loaded, unloaded or edited column.
 //
@@ -213,12 +215,12 @@ const (
 type routeCache struct {
 	router *path.Router
 	loaded map[[2]int]bool
-	cols   map[[2]int]*world.Column
+	cols   map[[2]int]*chunk.Column
 	gen    uint64 // the session's worldGen it was built for
 }
 
 func newRouteCache() (*routeCache, error) {
-	rc := &routeCache{cols: map[[2]int]*world.Column{}}
+	rc := &routeCache{cols: map[[2]int]*chunk.Column{}}
 	r, err := path.NewRouter(path.GridFunc(func(int, int, int) path.Cell { return path.Unknown }), path.RouteOptions{
 		Options: path.Options{MaxNodes: routeMaxNodes, MaxTime: routeMaxTime},
 		Loaded:  func(cx, cz int) bool { return rc.loaded[[2]int{cx, cz}] },
@@ -239,7 +241,7 @@ func (rc *routeCache) sync(snap *world.Snapshot, loaded map[[2]int]bool) {
 	// ChunksOf, not a type assertion: with ore position tags the block
 	// source is a tagged view over the chunks.
 	chunks, _ := world.ChunksOf(snap.Blocks)
-	column := func(k [2]int) *world.Column {
+	column := func(k [2]int) *chunk.Column {
 		if chunks == nil || !loaded[k] {
 			return nil
 		}

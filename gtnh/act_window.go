@@ -10,6 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -204,7 +205,7 @@ var fluidContainerTags = []string{"container_empty", "container_water", "fluid_c
 // main inventory full too does it keep the held item, or take the first
 // hotbar slot, that is not a known fluid container (fluidContainerTags).
 func (x *act) emptyHanded() (ipc.Result, bool) {
-	tags := world.DefaultTags()
+	tags := rules.DefaultTags()
 	x.c.mu.Lock()
 	ids := x.c.state.Resolver().IDs()
 	empty := func(i int) bool { return x.s.inv.player[i].Empty() }
@@ -536,7 +537,7 @@ var shapes = map[string][][]int{
 
 // layout places a recipe on a grid of the given width: the cell indexes
 // (row-major) and what goes in each (ingredient or tool index).
-func layout(r world.Recipe, width int) (cells []int, what []int, ok bool) {
+func layout(r rules.Recipe, width int) (cells []int, what []int, ok bool) {
 	if sh, found := shapes[r.Output]; found && len(sh) <= width && (len(r.Tools) == 0) {
 		for y, row := range sh {
 			if len(row) > width {
@@ -569,7 +570,7 @@ func layout(r world.Recipe, width int) (cells []int, what []int, ok bool) {
 // ingredients are clicked into the grid, the result is taken from the
 // result slot as often as asked, and leftovers go back to the inventory.
 func (x *act) craft(a action.Craft) ipc.Result {
-	book := world.DefaultRecipes()
+	book := rules.DefaultRecipes()
 	recipes := book.For(a.Item)
 	if len(recipes) == 0 {
 		if id, meta, err := world.SplitID(a.Item); err == nil && meta == 0 {
@@ -580,7 +581,7 @@ func (x *act) craft(a action.Craft) ipc.Result {
 		return ipc.Failf(ipc.InvalidParams, 0, "no recipe makes %s", a.Item)
 	}
 	inv := x.c.state.Snapshot().Inventory
-	var chosen *world.Recipe
+	var chosen *rules.Recipe
 	for i := range recipes {
 		r := recipes[i]
 		ok := true

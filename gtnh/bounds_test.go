@@ -19,6 +19,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // TestUnknownMarksAreBounded: a server sending malformed chunks for ever
@@ -323,7 +324,7 @@ func TestColumnsAreBounded(t *testing.T) {
 		n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
 			// One stone section a column, 200 columns a bulk.
 			enc := proto17.NewChunkEncoder(gtnhFormats)
-			var cols []*world.Column
+			var cols []*chunk.Column
 			flush := func() {
 				p, err := enc.MapChunkBulk(cols, true)
 				if err != nil {
@@ -334,8 +335,8 @@ func TestColumnsAreBounded(t *testing.T) {
 			}
 			for x := range side {
 				for z := range side {
-					col := world.NewColumn(x, z)
-					col.SetSection(0, world.NewUniformSection(world.MakeState(idStone, 0)))
+					col := chunk.NewColumn(x, z)
+					col.SetSection(0, chunk.NewUniformSection(chunk.MakeState(idStone, 0)))
 					if cols = append(cols, col); len(cols) == 200 {
 						flush()
 					}
@@ -354,7 +355,7 @@ func TestColumnsAreBounded(t *testing.T) {
 		case <-time.After(2 * time.Minute):
 			t.Fatal("timed out waiting for the scripted server")
 		}
-		chunks := c.State().Snapshot().Blocks.(*world.Chunks)
+		chunks := c.State().Snapshot().Blocks.(*chunk.Chunks)
 		assert.Equal(t, maxColumns, chunks.Columns())
 		// The login loaded 4 columns, (0, 0) among them.
 		assert.Equal(t, int64(side*side+3-maxColumns), c.Stats().Skipped["column over limit"])

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // The terrain the server sends: columns, single and multiple block changes.
@@ -132,7 +133,7 @@ func (c *Client) applyColumns(s *session, cols []proto17.ChunkColumn) {
 			case col.GroundUp:
 				tx.LoadColumn(col.Column)
 			default:
-				for cy := 0; cy < world.ColumnSections; cy++ {
+				for cy := 0; cy < chunk.ColumnSections; cy++ {
 					if col.Mask&(1<<cy) != 0 {
 						tx.SetSection(col.X, cy, col.Z, col.Column.Section(cy))
 					}

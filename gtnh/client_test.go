@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 func TestAuthDigestMatchesJavaVectors(t *testing.T) {
@@ -216,7 +217,7 @@ func TestKeepAliveIsEchoedAndPlayKickEnds(t *testing.T) {
 		require.ErrorAs(t, c.Err(), &ke)
 		assert.Equal(t, "Server closed", ke.Reason)
 		assert.Equal(t, 1, c.Stats().KeepAlives)
-		assert.Zero(t, c.State().Snapshot().Blocks.(*world.Chunks).Columns(), "the world of a lost connection is dropped")
+		assert.Zero(t, c.State().Snapshot().Blocks.(*chunk.Chunks).Columns(), "the world of a lost connection is dropped")
 	})
 }
 

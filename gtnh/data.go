@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -13,14 +14,14 @@ import (
 // any tool or the hand breaks. A wrong guess costs time, not the block: a
 // finish sent early makes the server break the block itself at the full
 // time.
-var defaultBlock = world.BlockRule{Hardness: 2, Tool: "pickaxe"}
+var defaultBlock = rules.BlockRule{Hardness: 2, Tool: "pickaxe"}
 
-func blockInfoOf(b world.Block) world.BlockRule {
-	if r, ok := world.DefaultMiningRules().Block(b.ID); ok {
+func blockInfoOf(b world.Block) rules.BlockRule {
+	if r, ok := rules.DefaultMiningRules().Block(b.ID); ok {
 		return r
 	}
 	if strings.HasPrefix(b.ID, "gregtech:gt.blockores") {
-		return world.BlockRule{Hardness: 3, Tool: "pickaxe", NeedsTool: true}
+		return rules.BlockRule{Hardness: 3, Tool: "pickaxe", NeedsTool: true}
 	}
 	return defaultBlock
 }
@@ -30,7 +31,7 @@ func blockInfoOf(b world.Block) world.BlockRule {
 // of the class (GregTech's, Tinkers') taken as stone-grade so the wait errs
 // long.
 func toolSpeed(st world.ItemStack, raw proto17.Slot, tool string) float64 {
-	speed := world.DefaultMiningRules().ToolSpeed(st, tool, 4)
+	speed := rules.DefaultMiningRules().ToolSpeed(st, tool, 4)
 	if speed > 1 {
 		if e := efficiency(raw); e > 0 {
 			speed += float64(e*e + 1)
@@ -52,7 +53,7 @@ func vanillaDurability(id string) int {
 	}
 	for _, class := range []string{"_sword", "_shovel", "_pickaxe", "_axe", "_hoe"} {
 		if strings.HasSuffix(id, class) {
-			if m, ok := world.DefaultMiningRules().Material(id); ok {
+			if m, ok := rules.DefaultMiningRules().Material(id); ok {
 				return m.Durability
 			}
 		}
@@ -67,7 +68,7 @@ var stack16 = map[string]bool{
 }
 
 // maxStackOf is an item's stack limit, from its registry name.
-func maxStackOf(ids *world.IDMap) func(proto17.Slot) int {
+func maxStackOf(ids *rules.IDMap) func(proto17.Slot) int {
 	return func(s proto17.Slot) int {
 		name, _ := ids.ItemName(int(s.ID))
 		switch {

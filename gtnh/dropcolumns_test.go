@@ -10,6 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // modsAt puts a GregTech machine, a coke oven brick and an ore into the
@@ -61,7 +62,7 @@ func TestModStateLeavesWithItsColumn(t *testing.T) {
 		}
 		far := modsAt(s, 0, 64)
 		near := modsAt(s, 3, 3)
-		c.applyColumns(s, []proto17.ChunkColumn{{X: 1, Z: -1, GroundUp: true, Column: world.NewColumn(1, -1)}})
+		c.applyColumns(s, []proto17.ChunkColumn{{X: 1, Z: -1, GroundUp: true, Column: chunk.NewColumn(1, -1)}})
 		assert.False(t, s.loaded[[2]int{0, 64}], "evicted")
 		assertMods(t, s, far, false, "evicted column")
 		assertMods(t, s, near, true, "column (3, 3)")

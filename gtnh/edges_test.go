@@ -20,6 +20,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Edge cases of the chat guard, the outgoing chat and the kick
@@ -293,7 +294,7 @@ func TestObserveWaitsForTheReconnectToJoin(t *testing.T) {
 		open()
 		snap, err := c.Observe(context.Background())
 		require.NoError(t, err)
-		assert.NotNil(t, snap.Blocks.(*world.Chunks).Column(-1, -1), "the player's column")
+		assert.NotNil(t, snap.Blocks.(*chunk.Chunks).Column(-1, -1), "the player's column")
 		// Counted once the retry returns, which may be after the observation.
 		eventually(t, "the reconnect counted", func() bool { return c.Stats().Reconnects == 1 })
 	})

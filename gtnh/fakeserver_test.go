@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // TestAgainstTheFakeServer runs the client against the independent
@@ -53,8 +54,8 @@ func TestAgainstTheFakeServer(t *testing.T) {
 // arrays.
 func rawSections(s *world.Snapshot) int {
 	n := 0
-	s.Blocks.(*world.Chunks).ForEachColumn(func(c *world.Column) {
-		for cy := 0; cy < world.ColumnSections; cy++ {
+	s.Blocks.(*chunk.Chunks).ForEachColumn(func(c *chunk.Column) {
+		for cy := 0; cy < chunk.ColumnSections; cy++ {
 			if sec := c.Section(cy); sec != nil && sec.IsRaw() {
 				n++
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // fmlState is the client's FML handshake state (FMLHandshakeClientState of
@@ -59,7 +59,7 @@ type fmlHandshake struct {
 	mods []proto17.ModInfo
 	// serverMods is the list the server sent; ids its registry.
 	serverMods []proto17.ModInfo
-	ids        *world.IDMap
+	ids        *rules.IDMap
 	idErr      error
 	// dimension is the ServerHello's override dimension (0 when the
 	// server's FML protocol is 1, which sends none).
@@ -134,7 +134,7 @@ func (h *fmlHandshake) handle(data []byte) ([]pluginOut, error) {
 		if !ok {
 			return nil, h.orderErr(name)
 		}
-		ids := world.NewIDMap()
+		ids := rules.NewIDMap()
 		h.idErr = reg.FillIDMap(ids)
 		if _, ok := ids.BlockID("minecraft:air"); !ok {
 			_ = ids.SetBlock(0, "minecraft:air")

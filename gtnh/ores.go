@@ -4,6 +4,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // GregTech ores in the metadata format (GregTech 5.09.52.25 on,
@@ -22,22 +23,22 @@ func (c *Client) metaOres(s *session) bool {
 // oreFinder finds named ore blocks inside one world update.
 type oreFinder struct {
 	d     *modnet.Data
-	res   *world.Resolver
-	names map[world.StateID]string // per state: its ore name, "" for none
+	res   *chunk.Resolver
+	names map[chunk.StateID]string // per state: its ore name, "" for none
 	found []foundOre
 }
 
 // foundOre is an ore block found at a position, in the state it had.
 type foundOre struct {
 	pos   world.BlockPos
-	state world.StateID
+	state chunk.StateID
 	name  string
 }
 
 // name is the ore dictionary name of a state, "" when it is not a named
 // GregTech ore (another block, a stone without a name in the data, an
 // unknown material).
-func (t *oreFinder) name(st world.StateID) string {
+func (t *oreFinder) name(st chunk.StateID) string {
 	if n, ok := t.names[st]; ok {
 		return n
 	}
@@ -54,7 +55,7 @@ func (t *oreFinder) name(st world.StateID) string {
 }
 
 // check notes the block at p when it is a named ore.
-func (t *oreFinder) check(p world.BlockPos, st world.StateID) {
+func (t *oreFinder) check(p world.BlockPos, st chunk.StateID) {
 	if n := t.name(st); n != "" {
 		t.found = append(t.found, foundOre{pos: p, state: st, name: n})
 	}
@@ -71,7 +72,7 @@ func (c *Client) tagOres(s *session, fn func(tx *world.Tx, t *oreFinder)) {
 	if md.d == nil {
 		return
 	}
-	t := &oreFinder{d: md.d, names: map[world.StateID]string{}}
+	t := &oreFinder{d: md.d, names: map[chunk.StateID]string{}}
 	c.state.Update(func(tx *world.Tx) {
 		t.res = tx.Resolver()
 		fn(tx, t)
@@ -103,12 +104,12 @@ func (c *Client) tagOres(s *session, fn func(tx *world.Tx, t *oreFinder)) {
 // tagOreColumns tags the ores of the sections that arrived.
 func (c *Client) tagOreColumns(s *session, cols []proto17.ChunkColumn) {
 	c.tagOres(s, func(_ *world.Tx, t *oreFinder) {
-		var states [world.SectionVolume]world.StateID
+		var states [chunk.SectionVolume]chunk.StateID
 		for _, col := range cols {
 			if col.Unload || col.Column == nil {
 				continue
 			}
-			for cy := 0; cy < world.ColumnSections; cy++ {
+			for cy := 0; cy < chunk.ColumnSections; cy++ {
 				sec := col.Column.Section(cy)
 				if col.Mask&(1<<cy) == 0 || sec == nil || !t.anyOre(sec.Palette()) {
 					continue
@@ -126,7 +127,7 @@ func (c *Client) tagOreColumns(s *session, cols []proto17.ChunkColumn) {
 }
 
 // anyOre reports whether a section's palette holds a named ore.
-func (t *oreFinder) anyOre(palette []world.StateID) bool {
+func (t *oreFinder) anyOre(palette []chunk.StateID) bool {
 	for _, st := range palette {
 		if t.name(st) != "" {
 			return true

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -62,11 +63,11 @@ func (m *motion) lookAt(p world.Vec3) {
 }
 
 // cells answers the body's block queries: a block's cell class (water,
-// for swimming) and its collision shape (world.KnownShape, the table the
+// for swimming) and its collision shape (rules.KnownShape, the table the
 // pathfinder and the simulator share).
 type cells struct {
 	cell  func(x, y, z int) path.Cell
-	shape func(x, y, z int) world.Shape
+	shape func(x, y, z int) rules.Shape
 }
 
 // stepHeight is how high the player walks up without jumping (1.7.10
@@ -334,20 +335,20 @@ func txCells(tx *world.Tx, loaded map[[2]int]bool) cells {
 			}
 			return path.ClassifyByTags(b)
 		},
-		shape: func(x, y, z int) world.Shape {
+		shape: func(x, y, z int) rules.Shape {
 			if y < 0 {
-				return world.ShapeFull
+				return rules.ShapeFull
 			}
 			b, ok := block(x, y, z)
 			if !ok {
-				return world.ShapeEmpty
+				return rules.ShapeEmpty
 			}
 			if c := path.ClassifyByTags(b); c == path.Passable || c == path.Water || c == path.Danger {
-				if s, known := world.KnownShape(b, nil); !known || s.Empty() {
-					return world.ShapeEmpty // plants, liquids, fire: nothing to collide with
+				if s, known := rules.KnownShape(b, nil); !known || s.Empty() {
+					return rules.ShapeEmpty // plants, liquids, fire: nothing to collide with
 				}
 			}
-			return world.ShapeOf(b, func(dy int) world.Block { o, _ := block(x, y+dy, z); return o })
+			return rules.ShapeOf(b, func(dy int) world.Block { o, _ := block(x, y+dy, z); return o })
 		},
 	}
 }

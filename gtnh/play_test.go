@@ -16,6 +16,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // playScript logs in and then runs body on the server side.
@@ -68,7 +69,7 @@ func TestChunksAndBlockChangesInBothFormats(t *testing.T) {
 				require.NoError(t, c.Open(context.Background()))
 				recv(t, step)
 				snap := c.State().Snapshot()
-				chunks := snap.Blocks.(*world.Chunks)
+				chunks := snap.Blocks.(*chunk.Chunks)
 				assert.Equal(t, 5, chunks.Columns(), "4 from the login, 2 from the bulk, 1 dropped")
 				assert.Equal(t, "minecraft:grass", snap.BlockAt(world.Pos(20, 63, -3)).ID, "bulk column")
 				assert.True(t, snap.BlockAt(world.Pos(-8, 63, -8)).IsAir(), "block change to air")
@@ -428,7 +429,7 @@ func TestRespawnInAnotherDimensionResetsTheWorld(t *testing.T) {
 		recv(t, done)
 		snap := c.State().Snapshot()
 		assert.Equal(t, world.Nether, snap.Player.Dimension)
-		assert.Zero(t, snap.Blocks.(*world.Chunks).Columns())
+		assert.Zero(t, snap.Blocks.(*chunk.Chunks).Columns())
 		assert.Empty(t, snap.Entities)
 		assert.Equal(t, 20.0, snap.Player.Health)
 	})

@@ -15,6 +15,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -23,7 +24,7 @@ import (
 // only those.
 func TestRouteCacheFollowsSnapshots(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := world.NewChunkStore(nil)
+		store := chunk.NewChunkStore(nil)
 		stone, ok := store.Resolver().State("minecraft:stone", 0)
 		require.True(t, ok)
 		loaded := map[[2]int]bool{}

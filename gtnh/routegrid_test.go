@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -22,7 +23,7 @@ import (
 // the height range.
 func TestSnapGridColumn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := world.NewChunkStore(nil)
+		store := chunk.NewChunkStore(nil)
 		res := store.Resolver()
 		for _, b := range []struct {
 			x, y, z int
@@ -80,8 +81,8 @@ func TestSnapGridColumn(t *testing.T) {
 		for range 3 {
 			v := gv.View()
 			require.NotSame(t, g, v)
-			v.(*snapGrid).cache[world.StateID(65535)] = path.Solid
-			_, shared := g.(*snapGrid).cache[world.StateID(65535)]
+			v.(*snapGrid).cache[chunk.StateID(65535)] = path.Solid
+			_, shared := g.(*snapGrid).cache[chunk.StateID(65535)]
 			assert.False(t, shared, "a view has a cache of its own")
 			wg.Add(1)
 			go func() {
@@ -99,26 +100,26 @@ func TestSnapGridColumn(t *testing.T) {
 
 var (
 	liveOnce  sync.Once
-	liveStore *world.ChunkStore
+	liveStore *chunk.ChunkStore
 	liveWorld *benchworld.World
 )
 
 // benchStore is the benchmark world (256×256 columns of blocks) in a chunk
 // store, as the client holds chunks the server sent.
-func benchStore() (*world.ChunkStore, *benchworld.World) {
+func benchStore() (*chunk.ChunkStore, *benchworld.World) {
 	liveOnce.Do(func() {
 		w := benchworld.Generate(1337)
-		store := world.NewChunkStore(nil)
-		var states [world.SectionVolume]world.StateID
+		store := chunk.NewChunkStore(nil)
+		var states [chunk.SectionVolume]chunk.StateID
 		for cz := 0; cz < benchworld.SZ/16; cz++ {
 			for cx := 0; cx < benchworld.SX/16; cx++ {
-				col := world.NewColumn(cx, cz)
-				for cy := 0; cy < world.ColumnSections; cy++ {
+				col := chunk.NewColumn(cx, cz)
+				for cy := 0; cy < chunk.ColumnSections; cy++ {
 					for i := range states {
 						y, z, x := cy<<4|i>>8, cz<<4|(i>>4)&15, cx<<4|i&15
-						states[i] = world.LegacyState(w.W[benchworld.Index(x, y, z)])
+						states[i] = chunk.LegacyState(w.W[benchworld.Index(x, y, z)])
 					}
-					col.SetSection(cy, world.NewSection(&states))
+					col.SetSection(cy, chunk.NewSection(&states))
 				}
 				store.LoadColumn(col)
 			}
@@ -185,10 +186,10 @@ func cpuTime() time.Duration {
 // block's tags say, whatever was asked before.
 func TestSnapGridClassifyMemo(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := world.NewChunkStore(nil)
+		store := chunk.NewChunkStore(nil)
 		res := store.Resolver()
 		g := snapshotGrid(&world.Snapshot{Blocks: store.View()}, nil).(*snapGrid)
-		var states []world.StateID
+		var states []chunk.StateID
 		for _, name := range []string{"minecraft:stone", "minecraft:water", "minecraft:stone_slab", "minecraft:carpet", "minecraft:fence", "minecraft:log", "minecraft:air", "minecraft:snow_layer"} {
 			for meta := 0; meta < 16; meta++ {
 				st, ok := res.State(name, meta)
@@ -197,7 +198,7 @@ func TestSnapGridClassifyMemo(t *testing.T) {
 			}
 		}
 		for id := 1; id < 400; id++ {
-			states = append(states, world.MakeState(id, id%16))
+			states = append(states, chunk.MakeState(id, id%16))
 		}
 		slots := map[uint32]int{}
 		for _, st := range states {

@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -95,8 +96,8 @@ func shapeCells(blocks map[world.BlockPos]world.Block) cells {
 	}
 	return cells{
 		cell: func(x, y, z int) path.Cell { return path.ClassifyByTags(at(x, y, z)) },
-		shape: func(x, y, z int) world.Shape {
-			return world.ShapeOf(at(x, y, z), func(dy int) world.Block { return at(x, y+dy, z) })
+		shape: func(x, y, z int) rules.Shape {
+			return rules.ShapeOf(at(x, y, z), func(dy int) world.Block { return at(x, y+dy, z) })
 		},
 	}
 }
@@ -238,7 +239,7 @@ func TestSlabsAndCarpetsAreWalkedOnto(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		for _, b := range []world.Block{world.NewBlock("minecraft:stone_slab", 0), world.NewBlock("minecraft:carpet", 0)} {
 			g := shapeCells(map[world.BlockPos]world.Block{world.Pos(1, 64, 0): b})
-			top := 64 + world.ShapeOf(b, nil).Top()
+			top := 64 + rules.ShapeOf(b, nil).Top()
 			m := motion{x: 0.5, y: 64, z: 0.5, onGround: true, route: []waypoint{{x: 1.5, y: top, z: 0.5, move: path.MoveWalk}}}
 			m.best = math.Inf(1)
 			for i := 0; i < 40 && len(m.route) > 0; i++ {

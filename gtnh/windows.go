@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -147,7 +148,7 @@ func (c *Client) syncInventory(s *session) {
 // machineOf describes an open container as a world machine: its kind and
 // slot names from its layout (config/containers.yaml), else chests by slot
 // number and furnaces by name.
-func machineOf(o *container, ids *world.IDMap) world.Machine {
+func machineOf(o *container, ids *rules.IDMap) world.Machine {
 	m := world.Machine{Kind: world.MachineChest, Pos: *o.pos, Formed: true, Slots: map[string]world.ItemStack{}}
 	switch {
 	case o.layout != nil:

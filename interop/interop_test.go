@@ -22,7 +22,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Values server.js sends.
@@ -251,14 +251,14 @@ func TestNodeMinecraftProtocolServer(t *testing.T) {
 	assert.Equal(t, float64(proto17.ProtocolVersion), login["protocol"])
 
 	// Play: read the whole script.
-	store := world.NewChunkStore(world.DefaultResolver())
+	store := chunk.NewChunkStore(chunk.DefaultResolver())
 	dec := proto17.NewChunkDecoder(f)
 	var (
 		join     *proto17.JoinGame
 		spawn    *proto17.SpawnPosition
 		pos      *proto17.PlayerPositionAndLook
 		ka       *proto17.KeepAlive
-		chunk    proto17.ChunkColumn
+		column   proto17.ChunkColumn
 		bc       *proto17.BlockChange
 		mbc      *proto17.MultiBlockChange
 		plugins  = map[string][]byte{}
@@ -281,12 +281,12 @@ func TestNodeMinecraftProtocolServer(t *testing.T) {
 			ka = p
 			c.write(&proto17.ServerboundKeepAlive{ID: p.ID})
 		case *proto17.ChunkData:
-			chunk, err = dec.ChunkData(p, true)
+			column, err = dec.ChunkData(p, true)
 			require.NoError(t, err)
-			require.NotNil(t, chunk.Column)
-			store.LoadColumn(chunk.Column.Clone()) // the store takes ownership; keep the decoded column as it came
+			require.NotNil(t, column.Column)
+			store.LoadColumn(column.Column.Clone()) // the store takes ownership; keep the decoded column as it came
 		case *proto17.BlockChange:
-			require.NotNil(t, chunk.Column, "the block change follows the chunk")
+			require.NotNil(t, column.Column, "the block change follows the chunk")
 			bc = p
 			store.SetState(int(p.X), int(p.Y), int(p.Z), p.State())
 		case *proto17.MultiBlockChange:
@@ -316,22 +316,22 @@ func TestNodeMinecraftProtocolServer(t *testing.T) {
 	assert.Equal(t, int32(keepAliveID), ka.ID)
 
 	// The chunk, decoded into world sections.
-	assert.True(t, chunk.GroundUp)
-	assert.Equal(t, uint16(0b11), chunk.Mask)
-	assert.Equal(t, byte(4), chunk.Biomes[0])
-	assert.Equal(t, byte(4), chunk.Biomes[255])
-	sec0 := chunk.Column.Section(0)
+	assert.True(t, column.GroundUp)
+	assert.Equal(t, uint16(0b11), column.Mask)
+	assert.Equal(t, byte(4), column.Biomes[0])
+	assert.Equal(t, byte(4), column.Biomes[255])
+	sec0 := column.Column.Section(0)
 	require.NotNil(t, sec0)
 	assert.Equal(t, 256*4+2, sec0.NonAir(), "bedrock, three stone layers, a log and glass")
-	assert.Equal(t, world.MakeState(7, 0), sec0.Get(0, 0, 0))
-	assert.Equal(t, world.MakeState(1, 0), sec0.Get(9, 3, 14))
-	assert.Equal(t, world.MakeState(17, 1), sec0.Get(5, 4, 6), "a spruce log, before the block change")
-	assert.Equal(t, world.MakeState(20, 0), sec0.Get(3, 12, 4))
-	sec1 := chunk.Column.Section(1)
+	assert.Equal(t, chunk.MakeState(7, 0), sec0.Get(0, 0, 0))
+	assert.Equal(t, chunk.MakeState(1, 0), sec0.Get(9, 3, 14))
+	assert.Equal(t, chunk.MakeState(17, 1), sec0.Get(5, 4, 6), "a spruce log, before the block change")
+	assert.Equal(t, chunk.MakeState(20, 0), sec0.Get(3, 12, 4))
+	sec1 := column.Column.Section(1)
 	require.NotNil(t, sec1)
 	assert.Equal(t, 2, sec1.NonAir())
-	assert.Equal(t, world.MakeState(300, 7), sec1.Get(1, 17, 1), "the add nibble carries the id's high bits")
-	assert.Equal(t, world.MakeState(35, 14), sec1.Get(15, 31, 15))
+	assert.Equal(t, chunk.MakeState(300, 7), sec1.Get(1, 17, 1), "the add nibble carries the id's high bits")
+	assert.Equal(t, chunk.MakeState(35, 14), sec1.Get(15, 31, 15))
 
 	// Block Change (node-minecraft-protocol's own encoder) and the raw
 	// Multi Block Change in the real server's layout.
@@ -343,11 +343,11 @@ func TestNodeMinecraftProtocolServer(t *testing.T) {
 		{X: 15, Y: 31, Z: 15, BlockID: 35, Meta: 3},
 		{X: 0, Y: 255, Z: 0, BlockID: 89, Meta: 0},
 	}, mbc.Records)
-	assert.Equal(t, world.AirState, store.StateAt(5, 4, 6))
-	assert.Equal(t, world.MakeState(4, 0), store.StateAt(3, 12, 4))
-	assert.Equal(t, world.MakeState(35, 3), store.StateAt(15, 31, 15))
-	assert.Equal(t, world.MakeState(89, 0), store.StateAt(0, 255, 0))
-	assert.Equal(t, world.MakeState(300, 7), store.StateAt(1, 17, 1))
+	assert.Equal(t, chunk.AirState, store.StateAt(5, 4, 6))
+	assert.Equal(t, chunk.MakeState(4, 0), store.StateAt(3, 12, 4))
+	assert.Equal(t, chunk.MakeState(35, 3), store.StateAt(15, 31, 15))
+	assert.Equal(t, chunk.MakeState(89, 0), store.StateAt(0, 255, 0))
+	assert.Equal(t, chunk.MakeState(300, 7), store.StateAt(1, 17, 1))
 
 	// Plugin messages with Forge's varshort length, one past 32767 bytes.
 	assert.Equal(t, append(proto17.AppendVarInt(nil, 3), "nmp"...), plugins["MC|Brand"])

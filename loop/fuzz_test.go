@@ -8,6 +8,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -22,7 +23,7 @@ func FuzzParseGoal(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	tiers := world.DefaultTiers()
+	tiers := rules.DefaultTiers()
 	f.Fuzz(func(t *testing.T, text string) {
 		g, err := loop.ParseGoal(text, tiers)
 		if err != nil {
@@ -49,7 +50,7 @@ func FuzzGoalParserNames(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	tiers := world.DefaultTiers()
+	tiers := rules.DefaultTiers()
 	names := knownNames{}
 	checked := loop.GoalParser{Tiers: tiers, Names: names}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -84,7 +85,7 @@ func FuzzGoalParserNames(f *testing.F) {
 // skills (any parameters).
 type knownNames struct{}
 
-func (knownNames) Item(s string) error { return world.DefaultNames().CheckItem(s) }
+func (knownNames) Item(s string) error { return rules.DefaultNames().CheckItem(s) }
 
 func (knownNames) Invocation(inv loop.Invocation) error {
 	switch inv.Skill {
@@ -107,7 +108,7 @@ func FuzzParseGoalYAML(f *testing.F) {
 	} {
 		f.Add("goal.yaml", []byte(s))
 	}
-	tiers := world.DefaultTiers()
+	tiers := rules.DefaultTiers()
 	f.Fuzz(func(t *testing.T, file string, data []byte) {
 		g, err := loop.ParseGoalYAML(file, data, tiers)
 		if err != nil {
@@ -121,7 +122,7 @@ func FuzzParseGoalYAML(f *testing.F) {
 		checkGoal(t, g, tiers)
 		if _, err := (loop.GoalParser{Tiers: tiers, Names: knownNames{}}).ParseYAML(file, data); err == nil {
 			for _, ig := range g.Items {
-				if err := world.DefaultNames().CheckItem(ig.Item); err != nil {
+				if err := rules.DefaultNames().CheckItem(ig.Item); err != nil {
 					t.Fatalf("accepted unknown item with names checked: %v", err)
 				}
 			}
@@ -129,7 +130,7 @@ func FuzzParseGoalYAML(f *testing.F) {
 	})
 }
 
-func checkGoal(t *testing.T, g loop.Goal, tiers *world.Tiers) {
+func checkGoal(t *testing.T, g loop.Goal, tiers *rules.Tiers) {
 	t.Helper()
 	if len(g.Items) == 0 && g.Tier == "" && g.Skill == nil {
 		t.Fatal("accepted a goal with nothing to achieve")

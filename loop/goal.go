@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -116,13 +117,13 @@ func (inv Invocation) String() string {
 // GoalParser parses goals against a tier table and, when Names is set,
 // checks every item, skill and parameter they name.
 type GoalParser struct {
-	Tiers *world.Tiers
+	Tiers *rules.Tiers
 	Names Names
 }
 
 // ParseGoal parses a goal written on the command line against a tier table,
 // checking no names (GoalParser.Parse does).
-func ParseGoal(text string, tiers *world.Tiers) (Goal, error) {
+func ParseGoal(text string, tiers *rules.Tiers) (Goal, error) {
 	return GoalParser{Tiers: tiers}.Parse(text)
 }
 
@@ -227,7 +228,7 @@ func (p GoalParser) item(s string) error {
 
 // ParseGoalYAML parses a goal file against a tier table, checking no names
 // (GoalParser.ParseYAML does).
-func ParseGoalYAML(file string, data []byte, tiers *world.Tiers) (Goal, error) {
+func ParseGoalYAML(file string, data []byte, tiers *rules.Tiers) (Goal, error) {
 	return GoalParser{Tiers: tiers}.ParseYAML(file, data)
 }
 
@@ -336,7 +337,7 @@ type Progress struct {
 
 // Check evaluates the goal against a snapshot. skillDone says whether the
 // goal's skill has already run successfully.
-func (g Goal) Check(w *world.Snapshot, tiers *world.Tiers, skillDone bool) Progress {
+func (g Goal) Check(w *world.Snapshot, tiers *rules.Tiers, skillDone bool) Progress {
 	var unmet []string
 	for _, ig := range g.Items {
 		m, err := world.ParseItemMatcher(ig.Item)
@@ -383,7 +384,7 @@ func (g Goal) skillRunMet(rec StepRecord, checkable bool) bool {
 
 // LoadGoalFile reads and parses a goal file (at most filelimit.MaxConfig
 // bytes), checking no names (GoalParser.LoadFile does).
-func LoadGoalFile(file string, tiers *world.Tiers) (Goal, error) {
+func LoadGoalFile(file string, tiers *rules.Tiers) (Goal, error) {
 	return GoalParser{Tiers: tiers}.LoadFile(file)
 }
 

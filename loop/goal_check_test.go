@@ -6,13 +6,14 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // TestTierGoalOnAnUnknownTier: a world whose tier the tier table does not
 // know (a body reporting another table's tier) does not meet a tier goal.
 func TestTierGoalOnAnUnknownTier(t *testing.T) {
-	tiers := world.DefaultTiers()
+	tiers := rules.DefaultTiers()
 	g := loop.Goal{Tier: "steam_age"}
 	for _, tc := range []struct {
 		tier string

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -17,7 +18,7 @@ func TestWordsGoal(t *testing.T) {
 	g, err := loop.WordsGoal("  build a coke oven next to the boiler ")
 	require.NoError(t, err)
 	assert.Equal(t, loop.Goal{Text: "build a coke oven next to the boiler", Words: true}, g)
-	p := g.Anchor(&world.Snapshot{}).Check(&world.Snapshot{TechState: "steam_age"}, world.DefaultTiers(), true)
+	p := g.Anchor(&world.Snapshot{}).Check(&world.Snapshot{TechState: "steam_age"}, rules.DefaultTiers(), true)
 	assert.False(t, p.Met)
 	assert.Equal(t, []string{loop.WordsUnmet}, p.Unmet)
 
@@ -36,7 +37,7 @@ func TestWordsGoal(t *testing.T) {
 	require.NoError(t, err, "at the bound")
 
 	// The grammar stays strict.
-	_, err = loop.ParseGoal("build a coke oven next to the boiler", world.DefaultTiers())
+	_, err = loop.ParseGoal("build a coke oven next to the boiler", rules.DefaultTiers())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a goal clause starts with collect, have, reach or run")
 }

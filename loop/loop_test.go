@@ -19,6 +19,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
@@ -136,7 +137,7 @@ func (b *toyBody) Execute(_ context.Context, a action.Action) ipc.Result {
 		}
 		res.Ticks = 30
 	case action.Craft:
-		rs := world.DefaultRecipes().For(x.Item)
+		rs := rules.DefaultRecipes().For(x.Item)
 		if len(rs) == 0 {
 			res = ipc.Failf(ipc.InvalidParams, 0, "no recipe for %s", x.Item)
 			break

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -51,7 +52,7 @@ func stacks(kv ...any) []world.ItemStack {
 
 func verify(t *testing.T, s *skills.SkillSpec, raw map[string]any, before, after *world.Snapshot) ([]loop.EffectCheck, bool) {
 	t.Helper()
-	return loop.VerifyEffects(s, params(t, s, raw), before, after, world.DefaultTiers())
+	return loop.VerifyEffects(s, params(t, s, raw), before, after, rules.DefaultTiers())
 }
 
 func TestVerifyInventoryDeltas(t *testing.T) {

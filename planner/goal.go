@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -43,13 +44,13 @@ const tableRadius = 16
 // for each piece.
 type Goal struct {
 	// Recipes is the recipe book (nil = the shipped one).
-	Recipes *world.Recipes
+	Recipes *rules.Recipes
 	// Tags resolves an item's ore-dictionary names and tool classes (nil =
 	// the shipped table).
-	Tags *world.TagTable
+	Tags *rules.TagTable
 	// Tech is the tier evidence a tier goal is planned towards (nil = the
 	// shipped config/tech.yaml).
-	Tech *world.TechRules
+	Tech *rules.TechRules
 }
 
 var _ loop.Planner = Goal{}
@@ -57,13 +58,13 @@ var _ loop.Planner = Goal{}
 // Plan implements loop.Planner.
 func (g Goal) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, catalog []*registry.Description) (loop.Decision, error) {
 	if g.Recipes == nil {
-		g.Recipes = world.DefaultRecipes()
+		g.Recipes = rules.DefaultRecipes()
 	}
 	if g.Tags == nil {
-		g.Tags = world.DefaultTags()
+		g.Tags = rules.DefaultTags()
 	}
 	if g.Tech == nil {
-		g.Tech = world.DefaultTech()
+		g.Tech = rules.DefaultTech()
 	}
 	s := &search{Goal: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -154,7 +155,7 @@ func (s *search) towardsTier(tier string) (loop.Decision, error) {
 	var reasons []string
 	for _, ev := range s.Tech.Evidence(tier) {
 		switch ev.Kind {
-		case world.EvidenceItem:
+		case rules.EvidenceItem:
 			inv, err := s.obtain(ev.Item.String(), max(ev.Count, 1), 0)
 			if err != nil {
 				reasons = append(reasons, fmt.Sprintf("%s: %v", ev, err))
@@ -163,7 +164,7 @@ func (s *search) towardsTier(tier string) (loop.Decision, error) {
 			if inv != nil {
 				return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %s (evidence of %s)", ev, tier)}, nil
 			}
-		case world.EvidenceMachine:
+		case rules.EvidenceMachine:
 			why := "no skill builds machines"
 			for _, m := range s.w.Machines {
 				if m.Kind == ev.Machine && ev.Formed && !m.Formed {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -16,7 +17,7 @@ import (
 // not usable and the run is stuck saying so.
 func TestRecipeToolsMustBeHeld(t *testing.T) {
 	reg := shipped(t)
-	book, err := world.ParseRecipes("sawn.yaml", []byte(`recipes:
+	book, err := rules.ParseRecipes("sawn.yaml", []byte(`recipes:
   - output: minecraft:stick
     count: 4
     grid: 2x2

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -18,11 +19,11 @@ import (
 )
 
 // torchTech is the test tier evidence of testdata/tech_torches.yaml.
-func torchTech(t *testing.T) *world.TechRules {
+func torchTech(t *testing.T) *rules.TechRules {
 	t.Helper()
 	data, err := os.ReadFile("testdata/tech_torches.yaml")
 	require.NoError(t, err)
-	tech, err := world.ParseTech("testdata/tech_torches.yaml", data, world.DefaultTiers())
+	tech, err := rules.ParseTech("testdata/tech_torches.yaml", data, rules.DefaultTiers())
 	require.NoError(t, err)
 	return tech
 }
@@ -30,7 +31,7 @@ func torchTech(t *testing.T) *world.TechRules {
 // retiered shows a body's world with the tier inferred by other evidence.
 type retiered struct {
 	ipc.Body
-	tech *world.TechRules
+	tech *rules.TechRules
 }
 
 func (r retiered) Observe(ctx context.Context) (*world.Snapshot, error) {
@@ -130,7 +131,7 @@ func withSkills(t *testing.T, reaches map[string]string) []*registry.Description
 	return catalog
 }
 
-func planTier(t *testing.T, catalog []*registry.Description, tech *world.TechRules, w *world.Snapshot, text string, blocked ...loop.Invocation) (loop.Decision, error) {
+func planTier(t *testing.T, catalog []*registry.Description, tech *rules.TechRules, w *world.Snapshot, text string, blocked ...loop.Invocation) (loop.Decision, error) {
 	t.Helper()
 	reg := shipped(t)
 	goal, err := loop.ParseGoal(text, reg.Tiers())

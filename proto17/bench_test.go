@@ -14,26 +14,26 @@ import (
 	"github.com/klauspost/compress/zlib"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // benchColumn cuts column (cx, cz) out of the benchmark world.
-func benchColumn(w *benchworld.World, cx, cz int) *world.Column {
-	col := world.NewColumn(cx, cz)
-	var st [world.SectionVolume]world.StateID
-	for cy := 0; cy < world.ColumnSections; cy++ {
+func benchColumn(w *benchworld.World, cx, cz int) *chunk.Column {
+	col := chunk.NewColumn(cx, cz)
+	var st [chunk.SectionVolume]chunk.StateID
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		any := false
 		for y := 0; y < 16; y++ {
 			for z := 0; z < 16; z++ {
 				for x := 0; x < 16; x++ {
-					v := world.LegacyState(w.W[benchworld.Index(cx*16+x, cy*16+y, cz*16+z)])
-					st[world.SectionIndex(x, y, z)] = v
-					any = any || v != world.AirState
+					v := chunk.LegacyState(w.W[benchworld.Index(cx*16+x, cy*16+y, cz*16+z)])
+					st[chunk.SectionIndex(x, y, z)] = v
+					any = any || v != chunk.AirState
 				}
 			}
 		}
 		if any {
-			col.SetSection(cy, world.NewSection(&st))
+			col.SetSection(cy, chunk.NewSection(&st))
 		}
 	}
 	return col
@@ -43,11 +43,11 @@ func benchColumn(w *benchworld.World, cx, cz int) *world.Column {
 // is: stone varieties (metadata 0..6), ores of a dozen kinds with random
 // metadata, dirt and gravel pockets, small caves, and the surface layers of
 // the benchmark column on top.
-func entropyColumn(rng *rand.Rand, base *world.Column) *world.Column {
-	col := world.NewColumn(base.Pos().X, base.Pos().Z)
+func entropyColumn(rng *rand.Rand, base *chunk.Column) *chunk.Column {
+	col := chunk.NewColumn(base.Pos().X, base.Pos().Z)
 	ores := []int{14, 15, 16, 21, 56, 73, 129, 153, 1, 13, 3, 82}
-	var st [world.SectionVolume]world.StateID
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	var st [chunk.SectionVolume]chunk.StateID
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		s := base.Section(cy)
 		if s == nil {
 			continue
@@ -59,14 +59,14 @@ func entropyColumn(rng *rand.Rand, base *world.Column) *world.Column {
 			}
 			switch r := rng.Intn(100); {
 			case r < 6:
-				st[i] = world.AirState // caves
+				st[i] = chunk.AirState // caves
 			case r < 22:
-				st[i] = world.MakeState(ores[rng.Intn(len(ores))], rng.Intn(16))
+				st[i] = chunk.MakeState(ores[rng.Intn(len(ores))], rng.Intn(16))
 			default:
-				st[i] = world.MakeState(benchworld.Stone, rng.Intn(7))
+				st[i] = chunk.MakeState(benchworld.Stone, rng.Intn(7))
 			}
 		}
-		col.SetSection(cy, world.NewSection(&st))
+		col.SetSection(cy, chunk.NewSection(&st))
 	}
 	return col
 }
@@ -74,7 +74,7 @@ func entropyColumn(rng *rand.Rand, base *world.Column) *world.Column {
 // benchSet is the 256 columns of the benchmark world encoded as Chunk Data
 // packets.
 type benchSet struct {
-	cols       []*world.Column // the source columns, for tests
+	cols       []*chunk.Column // the source columns, for tests
 	packets    []*ChunkData
 	raw        int // inflated bytes in all
 	compressed int // zlib bytes in all
@@ -89,7 +89,7 @@ func benchData(_ testing.TB, name string) *benchSet {
 	benchOnce.Do(func() {
 		w := benchworld.Generate(1337)
 		rng := rand.New(rand.NewSource(1))
-		var terrain, entropy []*world.Column
+		var terrain, entropy []*chunk.Column
 		for cz := 0; cz < benchworld.SZ/16; cz++ {
 			for cx := 0; cx < benchworld.SX/16; cx++ {
 				c := benchColumn(w, cx, cz)
@@ -100,7 +100,7 @@ func benchData(_ testing.TB, name string) *benchSet {
 		benchSets = map[string]*benchSet{}
 		for _, f := range []Formats{vanilla, neid} {
 			enc := NewChunkEncoder(f)
-			for wname, cols := range map[string][]*world.Column{"terrain": terrain, "entropy": entropy} {
+			for wname, cols := range map[string][]*chunk.Column{"terrain": terrain, "entropy": entropy} {
 				set := &benchSet{cols: cols}
 				for _, c := range cols {
 					p, err := enc.ChunkData(c, ColumnOptions{GroundUp: true, SkyLight: true})
@@ -130,9 +130,9 @@ func formatName(f Formats) string {
 // higher-entropy variant. Stages:
 //
 //	inflate   zlib only, into a reused buffer: the floor any decoder pays
-//	decode    ChunkDecoder.ChunkData: inflate + parse into world.Column, as
+//	decode    ChunkDecoder.ChunkData: inflate + parse into chunk.Column, as
 //	          the client does; reports allocs/column, alloc-B/column and
-//	          mem-B/column (world.Column.MemBytes of the decoded columns)
+//	          mem-B/column (chunk.Column.MemBytes of the decoded columns)
 //	overhead  inflate-only into a reused buffer, inflate-only into new
 //	          memory of the column's size, inflate-only into new memory of
 //	          the sizes the decoder keeps (inflateKept), and decode, of every
@@ -213,7 +213,7 @@ func (d *ChunkDecoder) inflateKept(p *ChunkData, buf []byte, keptMeta int) error
 func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 	d := NewChunkDecoder(f)
 	buf := make([]byte, columnLayout(f, 0xFFFF, 0xFFFF, true, true).size)
-	decode := func(p *ChunkData) *world.Column {
+	decode := func(p *ChunkData) *chunk.Column {
 		c, err := d.ChunkData(p, true)
 		if err != nil {
 			b.Fatal(err)
@@ -284,7 +284,7 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 			case "compact":
 				col := decode(p)
 				t0 := time.Now()
-				for cy := 0; cy < world.ColumnSections; cy++ {
+				for cy := 0; cy < chunk.ColumnSections; cy++ {
 					if s := col.Section(cy); s != nil && s.IsRaw() {
 						s.NonAir() // builds and caches the palette form
 						if i == 0 {
@@ -336,10 +336,10 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 
 // compactedMem is the memory a column keeps once ChunkStore.Compact swapped
 // every raw section for its palette form.
-func compactedMem(col *world.Column) int {
-	store := world.NewChunkStore(nil)
+func compactedMem(col *chunk.Column) int {
+	store := chunk.NewChunkStore(nil)
 	store.LoadColumn(col)
-	store.Compact(world.ColumnSections)
+	store.Compact(chunk.ColumnSections)
 	return store.View().Column(col.Pos().X, col.Pos().Z).MemBytes()
 }
 
@@ -364,7 +364,7 @@ func BenchmarkViewMemory(b *testing.B) {
 				}
 				for b.Loop() {
 					base := heap()
-					store := world.NewChunkStore(nil)
+					store := chunk.NewChunkStore(nil)
 					d := NewChunkDecoder(f)
 					for cz := 0; cz < side; cz++ {
 						for cx := 0; cx < side; cx++ {
@@ -379,7 +379,7 @@ func BenchmarkViewMemory(b *testing.B) {
 					}
 					d = nil
 					raw = heap() - base
-					store.Compact(side * side * world.ColumnSections)
+					store.Compact(side * side * chunk.ColumnSections)
 					packed = heap() - base
 					runtime.KeepAlive(store)
 				}

@@ -3,7 +3,8 @@ package proto17
 import (
 	"math"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // BlockChange (0x23) changes one block. The id is a VarInt in both formats;
@@ -17,7 +18,7 @@ type BlockChange struct {
 }
 
 // State is the block's new state.
-func (p *BlockChange) State() world.StateID { return world.MakeState(int(p.BlockID), int(p.Meta)) }
+func (p *BlockChange) State() chunk.StateID { return chunk.MakeState(int(p.BlockID), int(p.Meta)) }
 
 // PacketID implements Packet.
 func (*BlockChange) PacketID() int32 { return IDClientboundBlockChange }
@@ -27,8 +28,8 @@ func (*BlockChange) PacketName() string { return "BlockChange" }
 
 // AppendPayload implements Packet.
 func (p *BlockChange) AppendPayload(b []byte, f Formats) ([]byte, error) {
-	if p.BlockID < 0 || p.BlockID > world.MaxNumericID {
-		return b, encodeErr(p.PacketName(), "block id", invalidf("%d outside 0..%d", p.BlockID, world.MaxNumericID))
+	if p.BlockID < 0 || p.BlockID > rules.MaxNumericID {
+		return b, encodeErr(p.PacketName(), "block id", invalidf("%d outside 0..%d", p.BlockID, rules.MaxNumericID))
 	}
 	if !f.NEID && p.Meta > math.MaxUint8 {
 		return b, encodeErr(p.PacketName(), "meta", tooLargef("%d needs NotEnoughIds", p.Meta))
@@ -50,8 +51,8 @@ func (p *BlockChange) DecodePayload(data []byte, f Formats) error {
 	p.Z = r.i32("z")
 	start := r.off
 	p.BlockID = r.varint("block id")
-	if r.ok() && (p.BlockID < 0 || p.BlockID > world.MaxNumericID) {
-		r.failAt("block id", start, invalidf("%d outside 0..%d", p.BlockID, world.MaxNumericID))
+	if r.ok() && (p.BlockID < 0 || p.BlockID > rules.MaxNumericID) {
+		r.failAt("block id", start, invalidf("%d outside 0..%d", p.BlockID, rules.MaxNumericID))
 	}
 	if f.NEID {
 		p.Meta = r.u16("meta")
@@ -70,7 +71,7 @@ type BlockRecord struct {
 }
 
 // State is the block's new state.
-func (r BlockRecord) State() world.StateID { return world.MakeState(int(r.BlockID), int(r.Meta)) }
+func (r BlockRecord) State() chunk.StateID { return chunk.MakeState(int(r.BlockID), int(r.Meta)) }
 
 // MultiBlockChange (0x22) changes several blocks of one chunk column. A
 // vanilla record is 4 bytes: u16 x<<12|z<<8|y, then u16 id<<4|meta. A

@@ -9,18 +9,17 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/klauspost/compress/zlib"
-
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Byte sizes of the per-section arrays.
 const (
-	vanillaIDBytes   = world.VanillaIDBytes
-	vanillaMetaBytes = world.NibbleBytes
-	neidIDBytes      = world.NEIDIDBytes
-	neidMetaBytes    = world.NEIDMetaBytes
-	nibbleBytes      = world.NibbleBytes // light and add arrays
+	vanillaIDBytes   = chunk.VanillaIDBytes
+	vanillaMetaBytes = chunk.NibbleBytes
+	neidIDBytes      = chunk.NEIDIDBytes
+	neidMetaBytes    = chunk.NEIDMetaBytes
+	nibbleBytes      = chunk.NibbleBytes // light and add arrays
 	biomeBytes       = 256
 )
 
@@ -164,7 +163,7 @@ type ChunkColumn struct {
 	// Mask is the set of sections the packet carried (bit cy). A section in
 	// Mask that is all air is nil in Column: it must be cleared.
 	Mask   uint16
-	Column *world.Column
+	Column *chunk.Column
 	Biomes [biomeBytes]byte
 }
 
@@ -215,8 +214,8 @@ func checkMasks(f Formats, mask, addMask uint16) error {
 // ChunkDecoder turns Chunk Data and Map Chunk Bulk packets into world
 // columns. It inflates each column's block ids (and vanilla add arrays)
 // straight into one allocation that its sections then read in place
-// (world.NewVanillaSection, world.NewNEIDSection,
-// world.NewNEIDNibbleSection); metadata goes through scratch and is kept
+// (chunk.NewVanillaSection, chunk.NewNEIDSection,
+// chunk.NewNEIDNibbleSection); metadata goes through scratch and is kept
 // only when not all zero, NotEnoughIds metadata narrowed to nibbles when
 // every value is below 16 (see readColumn). Decoding adds no pass over the
 // block ids beyond spotting uniform sections, and the palette form is built
@@ -423,7 +422,7 @@ const (
 // always), and what is kept goes into a second allocation. The light arrays
 // are inflated into scratch and dropped, the biomes go into out when the
 // column is ground-up.
-func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out *ChunkColumn) (*world.Column, error) {
+func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out *ChunkColumn) (*chunk.Column, error) {
 	nIDs, nMeta := l.n*l.idBytes, l.n*l.metaBytes
 	var blocks []byte
 	if size := nIDs + l.nAdd*nibbleBytes; size > 0 {
@@ -441,14 +440,14 @@ func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out 
 	// Sections that are air or one state throughout are settled here, while
 	// their metadata is in scratch; the others keep what metaKind says.
 	var (
-		secs    [world.ColumnSections]*world.Section
-		settled [world.ColumnSections]bool
-		kinds   [world.ColumnSections]uint8
-		metas   [world.ColumnSections][]byte
+		secs    [chunk.ColumnSections]*chunk.Section
+		settled [chunk.ColumnSections]bool
+		kinds   [chunk.ColumnSections]uint8
+		metas   [chunk.ColumnSections][]byte
 	)
 	keep := 0
 	k := 0
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		if mask&(1<<cy) == 0 {
 			continue
 		}
@@ -506,9 +505,9 @@ func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out 
 			return nil, err
 		}
 	}
-	col := world.NewColumn(x, z)
+	col := chunk.NewColumn(x, z)
 	k, a := 0, 0
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		if mask&(1<<cy) == 0 {
 			continue
 		}
@@ -524,9 +523,9 @@ func (d *ChunkDecoder) readColumn(l layout, x, z int, mask, addMask uint16, out 
 				}
 				sec = vanillaSection(sid, metas[k], sadd)
 			case kinds[k] == metaFull:
-				sec = world.NewNEIDSection(sid, metas[k])
+				sec = chunk.NewNEIDSection(sid, metas[k])
 			default:
-				sec = world.NewNEIDNibbleSection(sid, metas[k])
+				sec = chunk.NewNEIDNibbleSection(sid, metas[k])
 			}
 			if sec.IsEmpty() {
 				sec = nil
@@ -571,7 +570,7 @@ func broadcast(c byte) uint64 { return uint64(c) * 0x0101010101010101 }
 // vanillaUniform settles a vanilla section without an add array whose ids
 // are all one value: nil when it is air, a uniform section when the
 // metadata is one value too. settled is false for any other section.
-func vanillaUniform(ids, meta []byte) (sec *world.Section, settled bool) {
+func vanillaUniform(ids, meta []byte) (sec *chunk.Section, settled bool) {
 	ids = ids[:vanillaIDBytes]
 	meta = meta[:vanillaMetaBytes]
 	if !uniform(ids, broadcast(ids[0])) {
@@ -582,7 +581,7 @@ func vanillaUniform(ids, meta []byte) (sec *world.Section, settled bool) {
 	}
 	m0 := meta[0] & 15
 	if uniform(meta, broadcast(m0|m0<<4)) {
-		return world.NewUniformSection(world.MakeState(int(ids[0]), int(m0))), true
+		return chunk.NewUniformSection(chunk.MakeState(int(ids[0]), int(m0))), true
 	}
 	return nil, false
 }
@@ -591,7 +590,7 @@ func vanillaUniform(ids, meta []byte) (sec *world.Section, settled bool) {
 // zero, add may be nil. It returns an empty section for an all-air section
 // and a uniform section when every block is the same; otherwise the section
 // reads the arrays in place.
-func vanillaSection(ids, meta, add []byte) *world.Section {
+func vanillaSection(ids, meta, add []byte) *chunk.Section {
 	ids = ids[:vanillaIDBytes]
 	if uniform(ids, broadcast(ids[0])) && (add == nil || uniform(add, broadcast(add[0]&15*0x11))) {
 		id := int(ids[0])
@@ -599,23 +598,23 @@ func vanillaSection(ids, meta, add []byte) *world.Section {
 			id |= int(add[0]&15) << 8
 		}
 		if id == 0 {
-			return world.NewEmptySection()
+			return chunk.NewEmptySection()
 		}
 		var m0 byte
 		if meta != nil {
 			m0 = meta[0] & 15
 		}
 		if meta == nil || uniform(meta, broadcast(m0|m0<<4)) {
-			return world.NewUniformSection(world.MakeState(id, int(m0)))
+			return chunk.NewUniformSection(chunk.MakeState(id, int(m0)))
 		}
 	}
-	return world.NewVanillaSection(ids, meta, add)
+	return chunk.NewVanillaSection(ids, meta, add)
 }
 
 // neidUniform settles a NotEnoughIds section whose ids are all one value:
 // nil when it is air, a uniform section when the metadata is one value
 // too. settled is false for any other section.
-func neidUniform(ids, meta []byte) (sec *world.Section, settled bool) {
+func neidUniform(ids, meta []byte) (sec *chunk.Section, settled bool) {
 	ids = ids[:neidIDBytes]
 	meta = meta[:neidMetaBytes]
 	if !uniform(ids, uint64(binary.LittleEndian.Uint16(ids))*0x0001000100010001) {
@@ -626,7 +625,7 @@ func neidUniform(ids, meta []byte) (sec *world.Section, settled bool) {
 		return nil, true
 	}
 	if uniform(meta, uint64(binary.LittleEndian.Uint16(meta))*0x0001000100010001) {
-		return world.NewUniformSection(world.MakeState(int(id0), int(binary.BigEndian.Uint16(meta)))), true
+		return chunk.NewUniformSection(chunk.MakeState(int(id0), int(binary.BigEndian.Uint16(meta)))), true
 	}
 	return nil, false
 }

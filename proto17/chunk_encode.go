@@ -5,7 +5,7 @@ import (
 	"compress/zlib"
 	"slices"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // BiomePlains is the biome id the encoder writes when none is given.
@@ -39,14 +39,14 @@ type ChunkEncoder struct {
 	zlevel int
 	out    bytes.Buffer
 	raw    []byte
-	states [world.ColumnSections][world.SectionVolume]world.StateID
+	states [chunk.ColumnSections][chunk.SectionVolume]chunk.StateID
 }
 
 // NewChunkEncoder returns an encoder for the given formats.
 func NewChunkEncoder(f Formats) *ChunkEncoder { return &ChunkEncoder{Formats: f} }
 
 // ChunkData encodes one column as a Chunk Data packet.
-func (e *ChunkEncoder) ChunkData(col *world.Column, opt ColumnOptions) (*ChunkData, error) {
+func (e *ChunkEncoder) ChunkData(col *chunk.Column, opt ColumnOptions) (*ChunkData, error) {
 	mask := opt.Mask
 	if mask == 0 && opt.GroundUp {
 		mask = sectionMask(col)
@@ -68,13 +68,13 @@ func (e *ChunkEncoder) ChunkData(col *world.Column, opt ColumnOptions) (*ChunkDa
 // Unload encodes the Chunk Data packet that unloads column (x, z): ground-up
 // with no sections and plains biomes, as the vanilla server sends it.
 func (e *ChunkEncoder) Unload(x, z int32) (*ChunkData, error) {
-	col := world.NewColumn(int(x), int(z))
+	col := chunk.NewColumn(int(x), int(z))
 	return e.ChunkData(col, ColumnOptions{GroundUp: true})
 }
 
 // MapChunkBulk encodes columns (ground-up, every non-empty section) as one
 // Map Chunk Bulk packet; skyLight as in ColumnOptions.
-func (e *ChunkEncoder) MapChunkBulk(cols []*world.Column, skyLight bool) (*MapChunkBulk, error) {
+func (e *ChunkEncoder) MapChunkBulk(cols []*chunk.Column, skyLight bool) (*MapChunkBulk, error) {
 	p := &MapChunkBulk{SkyLight: skyLight, Columns: make([]BulkColumn, 0, len(cols))}
 	e.raw = e.raw[:0]
 	for _, col := range cols {
@@ -97,9 +97,9 @@ func (e *ChunkEncoder) MapChunkBulk(cols []*world.Column, skyLight bool) (*MapCh
 }
 
 // sectionMask is the mask of a column's non-empty sections.
-func sectionMask(col *world.Column) uint16 {
+func sectionMask(col *chunk.Column) uint16 {
 	var m uint16
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		if s := col.Section(cy); s != nil && !s.IsEmpty() {
 			m |= 1 << cy
 		}
@@ -133,7 +133,7 @@ func (e *ChunkEncoder) compress(raw []byte) ([]byte, error) {
 
 // appendColumn appends one column's uncompressed data and returns the add
 // mask it used.
-func (e *ChunkEncoder) appendColumn(dst []byte, col *world.Column, mask uint16, sky, groundUp bool, biomes *[biomeBytes]byte) ([]byte, uint16, error) {
+func (e *ChunkEncoder) appendColumn(dst []byte, col *chunk.Column, mask uint16, sky, groundUp bool, biomes *[biomeBytes]byte) ([]byte, uint16, error) {
 	// Load the states of the sent sections and find the add mask (vanilla
 	// ids above 255) and the column heights for sky light.
 	var add uint16
@@ -141,12 +141,12 @@ func (e *ChunkEncoder) appendColumn(dst []byte, col *world.Column, mask uint16, 
 	for i := range heights {
 		heights[i] = -1
 	}
-	for cy := world.ColumnSections - 1; cy >= 0; cy-- {
+	for cy := chunk.ColumnSections - 1; cy >= 0; cy-- {
 		s := col.Section(cy)
 		st := &e.states[cy]
 		if s == nil {
 			if mask&(1<<cy) != 0 {
-				*st = [world.SectionVolume]world.StateID{}
+				*st = [chunk.SectionVolume]chunk.StateID{}
 			}
 			continue
 		}
@@ -181,7 +181,7 @@ func (e *ChunkEncoder) appendColumn(dst []byte, col *world.Column, mask uint16, 
 	out := dst[base:]
 	clear(out)
 	k, a := 0, 0
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		if mask&(1<<cy) == 0 {
 			continue
 		}
@@ -213,7 +213,7 @@ func (e *ChunkEncoder) appendColumn(dst []byte, col *world.Column, mask uint16, 
 		}
 		if sky {
 			skyArr := out[l.sky+k*nibbleBytes:]
-			for i := 0; i < world.SectionVolume; i++ {
+			for i := 0; i < chunk.SectionVolume; i++ {
 				if cy*16+i>>8 > heights[i&0xFF] {
 					skyArr[i>>1] |= 15 << (uint(i&1) * 4)
 				}

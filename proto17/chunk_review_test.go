@@ -5,10 +5,9 @@ import (
 	"compress/zlib"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // rawChunk deflates a column's inflated data, laid out for the formats,
@@ -30,7 +29,7 @@ func rawChunk(t *testing.T, f Formats, mask, addMask uint16, fill func(raw []byt
 // sectionStates decodes a one-section packet and returns the section's
 // states (nil for an absent section) and what the decoder kept of its
 // metadata.
-func sectionStates(t *testing.T, f Formats, p *ChunkData) (*[world.SectionVolume]world.StateID, int) {
+func sectionStates(t *testing.T, f Formats, p *ChunkData) (*[chunk.SectionVolume]chunk.StateID, int) {
 	t.Helper()
 	d := NewChunkDecoder(f)
 	out, err := d.ChunkData(p, true)
@@ -39,7 +38,7 @@ func sectionStates(t *testing.T, f Formats, p *ChunkData) (*[world.SectionVolume
 	if s == nil {
 		return nil, d.keptMeta
 	}
-	var st [world.SectionVolume]world.StateID
+	var st [chunk.SectionVolume]chunk.StateID
 	s.States(&st)
 	return &st, d.keptMeta
 }
@@ -52,7 +51,7 @@ func sectionStates(t *testing.T, f Formats, p *ChunkData) (*[world.SectionVolume
 func TestChunkUniformLookalikes(t *testing.T) {
 	fillV := func(id, meta, add byte) func([]byte, layout) {
 		return func(raw []byte, l layout) {
-			for i := range world.SectionVolume {
+			for i := range chunk.SectionVolume {
 				raw[i] = id
 			}
 			for i := range nibbleBytes {
@@ -63,8 +62,8 @@ func TestChunkUniformLookalikes(t *testing.T) {
 			}
 		}
 	}
-	want := func(even, odd world.StateID) *[world.SectionVolume]world.StateID {
-		var st [world.SectionVolume]world.StateID
+	want := func(even, odd chunk.StateID) *[chunk.SectionVolume]chunk.StateID {
+		var st [chunk.SectionVolume]chunk.StateID
 		for i := range st {
 			st[i] = even
 			if i%2 == 1 {
@@ -76,13 +75,13 @@ func TestChunkUniformLookalikes(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		p        *ChunkData
-		want     *[world.SectionVolume]world.StateID
+		want     *[chunk.SectionVolume]chunk.StateID
 		keptMeta int // -1: not checked
 	}{
-		{"metadata 3 on even blocks only", rawChunk(t, vanilla, 1, 0, fillV(1, 0x03, 0), 0), want(world.MakeState(1, 3), world.MakeState(1, 0)), nibbleBytes},
-		{"metadata 3 on every block", rawChunk(t, vanilla, 1, 0, fillV(1, 0x33, 0), 0), want(world.MakeState(1, 3), world.MakeState(1, 3)), 0},
-		{"add 1 on even blocks, 2 on odd ones", rawChunk(t, vanilla, 1, 1, fillV(7, 0, 0x21), 0), want(world.MakeState(0x107, 0), world.MakeState(0x207, 0)), 0},
-		{"add 2 on every block", rawChunk(t, vanilla, 1, 1, fillV(7, 0x55, 0x22), 0), want(world.MakeState(0x207, 5), world.MakeState(0x207, 5)), -1},
+		{"metadata 3 on even blocks only", rawChunk(t, vanilla, 1, 0, fillV(1, 0x03, 0), 0), want(chunk.MakeState(1, 3), chunk.MakeState(1, 0)), nibbleBytes},
+		{"metadata 3 on every block", rawChunk(t, vanilla, 1, 0, fillV(1, 0x33, 0), 0), want(chunk.MakeState(1, 3), chunk.MakeState(1, 3)), 0},
+		{"add 1 on even blocks, 2 on odd ones", rawChunk(t, vanilla, 1, 1, fillV(7, 0, 0x21), 0), want(chunk.MakeState(0x107, 0), chunk.MakeState(0x207, 0)), 0},
+		{"add 2 on every block", rawChunk(t, vanilla, 1, 1, fillV(7, 0x55, 0x22), 0), want(chunk.MakeState(0x207, 5), chunk.MakeState(0x207, 5)), -1},
 		{"air with metadata", rawChunk(t, vanilla, 1, 0, fillV(0, 0x55, 0), 0), nil, 0},
 		{"air with metadata and an add array of zeros", rawChunk(t, vanilla, 1, 1, fillV(0, 0x55, 0), 0), nil, -1},
 	} {
@@ -97,7 +96,7 @@ func TestChunkUniformLookalikes(t *testing.T) {
 
 	fillN := func(id, meta uint16) func([]byte, layout) {
 		return func(raw []byte, l layout) {
-			for i := range world.SectionVolume {
+			for i := range chunk.SectionVolume {
 				raw[2*i], raw[2*i+1] = byte(id>>8), byte(id)
 				raw[l.meta+2*i], raw[l.meta+2*i+1] = byte(meta>>8), byte(meta)
 			}
@@ -106,11 +105,11 @@ func TestChunkUniformLookalikes(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		p        *ChunkData
-		want     *[world.SectionVolume]world.StateID
+		want     *[chunk.SectionVolume]chunk.StateID
 		keptMeta int
 	}{
-		{"one state, metadata 5", rawChunk(t, neid, 1, 0, fillN(0x1234, 5), 0), want(world.MakeState(0x1234, 5), world.MakeState(0x1234, 5)), 0},
-		{"one state, metadata 0x0500", rawChunk(t, neid, 1, 0, fillN(0x1234, 0x0500), 0), want(world.MakeState(0x1234, 0x500), world.MakeState(0x1234, 0x500)), 0},
+		{"one state, metadata 5", rawChunk(t, neid, 1, 0, fillN(0x1234, 5), 0), want(chunk.MakeState(0x1234, 5), chunk.MakeState(0x1234, 5)), 0},
+		{"one state, metadata 0x0500", rawChunk(t, neid, 1, 0, fillN(0x1234, 0x0500), 0), want(chunk.MakeState(0x1234, 0x500), chunk.MakeState(0x1234, 0x500)), 0},
 		{"air with metadata", rawChunk(t, neid, 1, 0, fillN(0, 7), 0), nil, 0},
 	} {
 		t.Run("neid "+c.name, func(t *testing.T) {
@@ -131,8 +130,8 @@ func TestChunkUniformLookalikes(t *testing.T) {
 		}, 0)
 		got, kept := sectionStates(t, neid, p)
 		require.NotNil(t, got)
-		assert.Equal(t, world.MakeState(0x1235, int(c.meta)), got[100])
-		assert.Equal(t, world.MakeState(0x1234, int(c.meta)), got[101])
+		assert.Equal(t, chunk.MakeState(0x1235, int(c.meta)), got[100])
+		assert.Equal(t, chunk.MakeState(0x1234, int(c.meta)), got[101])
 		assert.Equal(t, c.kept, kept, "metadata %#x", c.meta)
 	}
 }
@@ -143,7 +142,7 @@ func TestChunkUniformLookalikes(t *testing.T) {
 // Data and Map Chunk Bulk.
 func TestChunkInflatedSizeExact(t *testing.T) {
 	fill := func(raw []byte, l layout) {
-		for i := range world.SectionVolume {
+		for i := range chunk.SectionVolume {
 			raw[i] = byte(i%5 + 1)
 		}
 	}
@@ -208,7 +207,7 @@ func TestChunkPartialPackets(t *testing.T) {
 	assert.True(t, (&ChunkData{GroundUp: true}).Unload())
 
 	fill := func(raw []byte, l layout) {
-		for i := range world.SectionVolume {
+		for i := range chunk.SectionVolume {
 			raw[i] = byte(i%3 + 1)
 		}
 	}

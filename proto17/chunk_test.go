@@ -12,30 +12,30 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // randomState returns a state the format can carry.
-func randomState(rng *rand.Rand, f Formats, wide bool) world.StateID {
+func randomState(rng *rand.Rand, f Formats, wide bool) chunk.StateID {
 	if f.NEID {
-		return world.MakeState(rng.Intn(1<<16), rng.Intn(1<<16))
+		return chunk.MakeState(rng.Intn(1<<16), rng.Intn(1<<16))
 	}
 	if wide {
-		return world.MakeState(rng.Intn(1<<12), rng.Intn(16))
+		return chunk.MakeState(rng.Intn(1<<12), rng.Intn(16))
 	}
-	return world.MakeState(rng.Intn(256), rng.Intn(16))
+	return chunk.MakeState(rng.Intn(256), rng.Intn(16))
 }
 
 // randomColumn builds a column mixing empty, uniform, sparse and dense
 // sections. wide puts vanilla ids above 255 in (add arrays).
-func randomColumn(rng *rand.Rand, cx, cz int, f Formats, wide bool) *world.Column {
-	col := world.NewColumn(cx, cz)
-	var st [world.SectionVolume]world.StateID
-	for cy := 0; cy < world.ColumnSections; cy++ {
+func randomColumn(rng *rand.Rand, cx, cz int, f Formats, wide bool) *chunk.Column {
+	col := chunk.NewColumn(cx, cz)
+	var st [chunk.SectionVolume]chunk.StateID
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		switch rng.Intn(5) {
 		case 0: // absent
 		case 1:
-			col.SetSection(cy, world.NewUniformSection(randomState(rng, f, wide)))
+			col.SetSection(cy, chunk.NewUniformSection(randomState(rng, f, wide)))
 		case 2:
 			base := randomState(rng, f, wide)
 			for i := range st {
@@ -44,12 +44,12 @@ func randomColumn(rng *rand.Rand, cx, cz int, f Formats, wide bool) *world.Colum
 					st[i] = randomState(rng, f, wide)
 				}
 			}
-			col.SetSection(cy, world.NewSection(&st))
+			col.SetSection(cy, chunk.NewSection(&st))
 		default:
 			for i := range st {
 				st[i] = randomState(rng, f, wide)
 			}
-			col.SetSection(cy, world.NewSection(&st))
+			col.SetSection(cy, chunk.NewSection(&st))
 		}
 	}
 	return col
@@ -57,10 +57,10 @@ func randomColumn(rng *rand.Rand, cx, cz int, f Formats, wide bool) *world.Colum
 
 // assertSections checks that got holds want's sections for every section in
 // mask (nil and all-air are the same).
-func assertSections(t *testing.T, want, got *world.Column, mask uint16) {
+func assertSections(t *testing.T, want, got *chunk.Column, mask uint16) {
 	t.Helper()
-	var a, b [world.SectionVolume]world.StateID
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	var a, b [chunk.SectionVolume]chunk.StateID
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		if mask&(1<<cy) == 0 {
 			assert.Nil(t, got.Section(cy), "section %d outside the mask", cy)
 			continue
@@ -106,7 +106,7 @@ func TestChunkDataRoundTrip(t *testing.T) {
 					p = decodeChunkPayload(t, p, f)
 					got, err := dec.ChunkData(p, sky)
 					require.NoError(t, err, "%v ground-up %v sky %v", f, groundUp, sky)
-					assert.Equal(t, col.Pos(), world.ChunkPos{X: got.X, Z: got.Z})
+					assert.Equal(t, col.Pos(), chunk.ChunkPos{X: got.X, Z: got.Z})
 					assert.Equal(t, groundUp, got.GroundUp)
 					assert.Equal(t, p.PrimaryMask, got.Mask)
 					if p.Unload() {
@@ -126,25 +126,25 @@ func TestChunkDataRoundTrip(t *testing.T) {
 }
 
 func TestChunkDataAddArrays(t *testing.T) {
-	col := world.NewColumn(0, 0)
-	col.SetState(0, 0, 0, world.MakeState(300, 5)) // section 0 needs an add array
-	col.SetState(1, 40, 2, world.MakeState(17, 1)) // section 2 does not
-	col.SetState(15, 255, 15, world.MakeState(4095, 15))
+	col := chunk.NewColumn(0, 0)
+	col.SetState(0, 0, 0, chunk.MakeState(300, 5)) // section 0 needs an add array
+	col.SetState(1, 40, 2, chunk.MakeState(17, 1)) // section 2 does not
+	col.SetState(15, 255, 15, chunk.MakeState(4095, 15))
 	p, err := NewChunkEncoder(vanilla).ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
 	require.NoError(t, err)
 	assert.Equal(t, uint16(1<<0|1<<2|1<<15), p.PrimaryMask)
 	assert.Equal(t, uint16(1<<0|1<<15), p.AddMask)
 	got, err := NewChunkDecoder(vanilla).ChunkData(decodeChunkPayload(t, p, vanilla), true)
 	require.NoError(t, err)
-	assert.Equal(t, world.MakeState(300, 5), got.Column.StateAt(0, 0, 0))
-	assert.Equal(t, world.MakeState(17, 1), got.Column.StateAt(1, 40, 2))
-	assert.Equal(t, world.MakeState(4095, 15), got.Column.StateAt(15, 255, 15))
-	assert.Equal(t, world.AirState, got.Column.StateAt(2, 40, 2))
+	assert.Equal(t, chunk.MakeState(300, 5), got.Column.StateAt(0, 0, 0))
+	assert.Equal(t, chunk.MakeState(17, 1), got.Column.StateAt(1, 40, 2))
+	assert.Equal(t, chunk.MakeState(4095, 15), got.Column.StateAt(15, 255, 15))
+	assert.Equal(t, chunk.AirState, got.Column.StateAt(2, 40, 2))
 
 	// The same column cannot be NEID-encoded with an add mask, and vanilla
 	// cannot carry 16-bit ids.
-	big := world.NewColumn(0, 0)
-	big.SetState(0, 0, 0, world.MakeState(5000, 0))
+	big := chunk.NewColumn(0, 0)
+	big.SetState(0, 0, 0, chunk.MakeState(5000, 0))
 	_, err = NewChunkEncoder(vanilla).ChunkData(big, ColumnOptions{GroundUp: true})
 	assert.ErrorIs(t, err, ErrTooLarge)
 }
@@ -188,11 +188,11 @@ func TestVanillaLayoutGolden(t *testing.T) {
 	got, err := NewChunkDecoder(vanilla).ChunkData(p, true)
 	require.NoError(t, err)
 	c := got.Column
-	assert.Equal(t, world.MakeState(1, 1), c.StateAt(0, 64, 0))
-	assert.Equal(t, world.MakeState(2|1<<8, 2), c.StateAt(1, 64, 0))
-	assert.Equal(t, world.MakeState(3, 7), c.StateAt(0, 65, 0), "index 256 is y+1")
-	assert.Equal(t, world.MakeState(4|10<<8, 15), c.StateAt(15, 79, 15))
-	assert.Equal(t, world.AirState, c.StateAt(2, 64, 0))
+	assert.Equal(t, chunk.MakeState(1, 1), c.StateAt(0, 64, 0))
+	assert.Equal(t, chunk.MakeState(2|1<<8, 2), c.StateAt(1, 64, 0))
+	assert.Equal(t, chunk.MakeState(3, 7), c.StateAt(0, 65, 0), "index 256 is y+1")
+	assert.Equal(t, chunk.MakeState(4|10<<8, 15), c.StateAt(15, 79, 15))
+	assert.Equal(t, chunk.AirState, c.StateAt(2, 64, 0))
 	assert.Equal(t, byte(21), got.Biomes[5])
 	_ = sky
 
@@ -228,10 +228,10 @@ func TestNEIDLayoutGolden(t *testing.T) {
 	got, err := NewChunkDecoder(neid).ChunkData(p, false)
 	require.NoError(t, err)
 	c := got.Column
-	assert.Equal(t, world.MakeState(0x1234, 0x0102), c.StateAt(0, 0, 0))
-	assert.Equal(t, world.MakeState(1, 0), c.StateAt(1, 0, 0))
-	assert.Equal(t, world.MakeState(0xABCD, 0xFFFF), c.StateAt(15, 47, 15))
-	assert.Equal(t, world.AirState, c.StateAt(1, 32, 1))
+	assert.Equal(t, chunk.MakeState(0x1234, 0x0102), c.StateAt(0, 0, 0))
+	assert.Equal(t, chunk.MakeState(1, 0), c.StateAt(1, 0, 0))
+	assert.Equal(t, chunk.MakeState(0xABCD, 0xFFFF), c.StateAt(15, 47, 15))
+	assert.Equal(t, chunk.AirState, c.StateAt(1, 32, 1))
 	assert.Nil(t, c.Section(1))
 
 	p2, err := NewChunkEncoder(neid).ChunkData(c, ColumnOptions{GroundUp: true})
@@ -269,11 +269,11 @@ func TestMapChunkBulkRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	for _, f := range []Formats{vanilla, neid} {
 		for _, sky := range []bool{true, false} {
-			cols := make([]*world.Column, 7)
+			cols := make([]*chunk.Column, 7)
 			for i := range cols {
 				cols[i] = randomColumn(rng, i, -i, f, true)
 			}
-			cols[3] = world.NewColumn(3, -3) // empty: an all-air column
+			cols[3] = chunk.NewColumn(3, -3) // empty: an all-air column
 			p, err := NewChunkEncoder(f).MapChunkBulk(cols, sky)
 			require.NoError(t, err)
 			data, err := Payload(p, f)
@@ -309,7 +309,7 @@ func TestChunkBenchworldColumns(t *testing.T) {
 			for y := 0; y < 256; y++ {
 				for z := 0; z < 16; z++ {
 					for x := 0; x < 16; x++ {
-						want := world.LegacyState(w.W[benchworld.Index(pos[0]*16+x, y, pos[1]*16+z)])
+						want := chunk.LegacyState(w.W[benchworld.Index(pos[0]*16+x, y, pos[1]*16+z)])
 						if g := got.Column.StateAt(x, y, z); g != want {
 							t.Fatalf("%v column %v: (%d,%d,%d) = %v, want %v", f, pos, x, y, z, g, want)
 						}
@@ -322,11 +322,11 @@ func TestChunkBenchworldColumns(t *testing.T) {
 
 func TestChunkErrors(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
-	col := world.NewColumn(1, 1)
+	col := chunk.NewColumn(1, 1)
 	for i := 0; i < 300; i++ {
 		col.SetState(rng.Intn(16), rng.Intn(40), rng.Intn(16), randomState(rng, vanilla, false))
 	}
-	col.SetState(0, 0, 0, world.MakeState(300, 1))
+	col.SetState(0, 0, 0, chunk.MakeState(300, 1))
 	p, err := NewChunkEncoder(vanilla).ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
 	require.NoError(t, err)
 	require.NotZero(t, p.AddMask)
@@ -396,7 +396,7 @@ func TestChunkErrors(t *testing.T) {
 		assert.ErrorIs(t, err, ErrTooLarge)
 	})
 	t.Run("bulk truncated", func(t *testing.T) {
-		b, err := NewChunkEncoder(vanilla).MapChunkBulk([]*world.Column{col, col}, true)
+		b, err := NewChunkEncoder(vanilla).MapChunkBulk([]*chunk.Column{col, col}, true)
 		require.NoError(t, err)
 		b.Columns = append(b.Columns, BulkColumn{PrimaryMask: 1})
 		_, err = NewChunkDecoder(vanilla).MapChunkBulk(nil, b)
@@ -412,17 +412,17 @@ func TestChunkDecodeKeepsWireArrays(t *testing.T) {
 	rng := rand.New(rand.NewSource(21))
 	for _, f := range []Formats{vanilla, neid} {
 		enc, dec := NewChunkEncoder(f), NewChunkDecoder(f)
-		var want, got []*world.Column
+		var want, got []*chunk.Column
 		for i := 0; i < 12; i++ {
 			col := randomColumn(rng, i, 2*i, f, i%3 == 0)
 			// Section 15: one block id, metadata varying; section 14: one
 			// state throughout.
-			var st [world.SectionVolume]world.StateID
+			var st [chunk.SectionVolume]chunk.StateID
 			for j := range st {
-				st[j] = world.MakeState(1, j%7)
+				st[j] = chunk.MakeState(1, j%7)
 			}
-			col.SetSection(15, world.NewSection(&st))
-			col.SetSection(14, world.NewUniformSection(world.MakeState(4, 0)))
+			col.SetSection(15, chunk.NewSection(&st))
+			col.SetSection(14, chunk.NewUniformSection(chunk.MakeState(4, 0)))
 			p, err := enc.ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
 			require.NoError(t, err)
 			out, err := dec.ChunkData(decodeChunkPayload(t, p, f), true)
@@ -431,7 +431,7 @@ func TestChunkDecodeKeepsWireArrays(t *testing.T) {
 			assert.False(t, out.Column.Section(14).IsRaw(), "%v: a uniform section is packed at once", f)
 			want, got = append(want, col), append(got, out.Column)
 		}
-		store := world.NewChunkStore(nil)
+		store := chunk.NewChunkStore(nil)
 		for i := range got {
 			assertSections(t, want[i], got[i], 0xFFFF)
 			store.LoadColumn(got[i])
@@ -442,7 +442,7 @@ func TestChunkDecodeKeepsWireArrays(t *testing.T) {
 		view := store.View()
 		for i := range want {
 			c := view.Column(want[i].Pos().X, want[i].Pos().Z)
-			for cy := 0; cy < world.ColumnSections; cy++ {
+			for cy := 0; cy < chunk.ColumnSections; cy++ {
 				if s := c.Section(cy); s != nil {
 					assert.False(t, s.IsRaw(), "%v column %d section %d still raw after Compact", f, i, cy)
 				}
@@ -456,10 +456,10 @@ func TestChunkDecodeKeepsWireArrays(t *testing.T) {
 // carry: ids above 4095 (bit 12, 13, 14 or 15 set by section), and in odd
 // sections metadata above 15 wherever it is not 0, so a decoder meets
 // sections whose metadata is all zero, all below 16, and wider.
-func widenColumn(src *world.Column) *world.Column {
-	col := world.NewColumn(src.Pos().X, src.Pos().Z)
-	var st [world.SectionVolume]world.StateID
-	for cy := 0; cy < world.ColumnSections; cy++ {
+func widenColumn(src *chunk.Column) *chunk.Column {
+	col := chunk.NewColumn(src.Pos().X, src.Pos().Z)
+	var st [chunk.SectionVolume]chunk.StateID
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		s := src.Section(cy)
 		if s == nil {
 			continue
@@ -473,9 +473,9 @@ func widenColumn(src *world.Column) *world.Column {
 			if cy%2 == 1 {
 				meta = meta * 4099 & 0xFFFF
 			}
-			st[i] = world.MakeState(v.ID()|0x1000<<(cy%4), meta)
+			st[i] = chunk.MakeState(v.ID()|0x1000<<(cy%4), meta)
 		}
-		col.SetSection(cy, world.NewSection(&st))
+		col.SetSection(cy, chunk.NewSection(&st))
 	}
 	return col
 }
@@ -487,7 +487,7 @@ func widenColumn(src *world.Column) *world.Column {
 // is all zero, all below 16, and wider, which the decoder keeps in
 // different forms.
 func TestChunkDecodeBenchSets(t *testing.T) {
-	var st [world.SectionVolume]world.StateID
+	var st [chunk.SectionVolume]chunk.StateID
 	for _, name := range []string{"vanilla/terrain", "vanilla/entropy", "neid/terrain", "neid/entropy"} {
 		set := benchData(t, name)
 		f, wide := vanilla, name[:4] == "neid"
@@ -514,7 +514,7 @@ func TestChunkDecodeBenchSets(t *testing.T) {
 				got, err := dec.ChunkData(p, true)
 				require.NoError(t, err)
 				assertSections(t, cols[i], got.Column, p.PrimaryMask)
-				for cy := 0; cy < world.ColumnSections; cy++ {
+				for cy := 0; cy < chunk.ColumnSections; cy++ {
 					s := got.Column.Section(cy)
 					if s == nil {
 						continue
@@ -543,7 +543,7 @@ func TestChunkDecodeBenchSets(t *testing.T) {
 			for m := range mem {
 				sizes = append(sizes, m)
 			}
-			assert.Equal(t, world.NibbleBytes, max(sizes[0], sizes[1])-min(sizes[0], sizes[1]))
+			assert.Equal(t, chunk.NibbleBytes, max(sizes[0], sizes[1])-min(sizes[0], sizes[1]))
 			if wide {
 				assert.Positive(t, wideIDs, "blocks with ids above 4095")
 				assert.Positive(t, kinds["section{raw neid}"], "sections with metadata above 15")
@@ -579,7 +579,7 @@ func TestNEIDMetaKindAndNibbles(t *testing.T) {
 			}
 			require.Equal(t, want, neidMetaKind(meta), "value %#x at block %d", v, pos)
 			// The same with every other block below 16.
-			vals := make([]uint16, world.SectionVolume)
+			vals := make([]uint16, chunk.SectionVolume)
 			for i := range vals {
 				vals[i] = uint16(rng.Intn(16))
 				put(meta, i, vals[i])

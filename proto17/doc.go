@@ -24,7 +24,7 @@
 //
 // Chunks: [ChunkData] and [MapChunkBulk] decode only their headers; a
 // [ChunkDecoder] inflates each column's block ids into one allocation
-// that its [world.Section]s read in place, keeps metadata only when it is
+// that its [chunk.Section]s read in place, keeps metadata only when it is
 // not all zero (NotEnoughIds metadata as nibbles when every value is below
 // 16), packs uniform sections at once and drops light, reusing its
 // inflater and scratch buffer; the palette form comes
@@ -39,7 +39,7 @@
 // Forge's plugin-message length; [RegisterPayload] builds the REGISTER list.
 //
 // Item stacks are [Slot]s (with their gzipped NBT, decoded by a bounded NBT
-// reader) and convert to [world.ItemStack] through an [world.IDMap].
+// reader) and convert to [world.ItemStack] through an [rules.IDMap].
 //
 // The formats were checked against Forge 1.7.10 (FMLHandshakeMessage,
 // ByteBufUtils, the S3FPacketCustomPayload patch, NetworkDispatcher's

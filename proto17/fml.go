@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Plugin channels of the Forge handshake.
@@ -332,7 +332,7 @@ const maxReportedIDErrors = 20
 // rejects — malformed names, ids out of range, a name or id registered twice
 // with different partners — are skipped and listed in the returned error;
 // every other entry is registered. Entries of other kinds are ignored.
-func (m *ModIDData) FillIDMap(ids *world.IDMap) error {
+func (m *ModIDData) FillIDMap(ids *rules.IDMap) error {
 	var errs []error
 	skipped := 0
 	for _, e := range m.Entries {

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 func TestFMLRoundTrip(t *testing.T) {
@@ -112,7 +111,7 @@ func TestModIDDataFillIDMap(t *testing.T) {
 		{"\u0002gregtech:gt.metaitem.01", 32000},
 		{"\u0003other:thing", 5},
 	}}
-	ids := world.NewIDMap()
+	ids := rules.NewIDMap()
 	require.NoError(t, m.FillIDMap(ids))
 	name, ok := ids.BlockName(4500)
 	assert.True(t, ok)
@@ -131,7 +130,7 @@ func TestModIDDataFillIDMap(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		bad.Entries = append(bad.Entries, RegistryEntry{fmt.Sprintf("\u0002bad name %d", i), int32(100 + i)})
 	}
-	ids = world.NewIDMap()
+	ids = rules.NewIDMap()
 	err := bad.FillIDMap(ids)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "32 of 34 entries skipped")

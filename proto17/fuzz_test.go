@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Fuzz inputs start with a flags byte: bit 0 NEID, bit 1 ModularUI, bit 2 sky
@@ -250,7 +251,7 @@ func FuzzFML(f *testing.F) {
 			return
 		}
 		if d, ok := m.(*ModIDData); ok {
-			_ = d.FillIDMap(world.NewIDMap())
+			_ = d.FillIDMap(rules.NewIDMap())
 		}
 		e1, err := EncodeFML(m)
 		if err != nil {
@@ -406,7 +407,7 @@ func FuzzMapChunkBulk(f *testing.F) {
 		if len(cols) != len(p.Columns) {
 			t.Fatalf("%d columns of %d", len(cols), len(p.Columns))
 		}
-		var in []*world.Column
+		var in []*chunk.Column
 		for _, c := range cols {
 			in = append(in, c.Column)
 		}
@@ -434,7 +435,7 @@ func checkChunkRoundTrip(t *testing.T, fm Formats, sky bool, p *ChunkData, col C
 		}
 		return
 	}
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		if p.PrimaryMask&(1<<cy) == 0 && col.Column.Section(cy) != nil {
 			t.Fatalf("section %d outside the mask", cy)
 		}
@@ -457,10 +458,10 @@ func checkChunkRoundTrip(t *testing.T, fm Formats, sky bool, p *ChunkData, col C
 	sameColumn(t, col.Column, again.Column)
 }
 
-func sameColumn(t *testing.T, a, b *world.Column) {
+func sameColumn(t *testing.T, a, b *chunk.Column) {
 	t.Helper()
-	var sa, sb [world.SectionVolume]world.StateID
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	var sa, sb [chunk.SectionVolume]chunk.StateID
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		x, y := a.Section(cy), b.Section(cy)
 		if (x == nil) != (y == nil) {
 			t.Fatalf("section %d: %v vs %v", cy, x, y)
@@ -480,9 +481,9 @@ func sameColumn(t *testing.T, a, b *world.Column) {
 // checkSummary checks a section's palette summary (built lazily for a raw
 // section) against its blocks: the non-air count, the palette and the
 // per-state counts.
-func checkSummary(t *testing.T, cy int, s *world.Section, st *[world.SectionVolume]world.StateID) {
+func checkSummary(t *testing.T, cy int, s *chunk.Section, st *[chunk.SectionVolume]chunk.StateID) {
 	t.Helper()
-	counts := map[world.StateID]int{}
+	counts := map[chunk.StateID]int{}
 	nonAir := 0
 	for i, v := range st {
 		counts[v]++
@@ -536,11 +537,11 @@ func chunkSeeds(t testing.TB) [][]byte {
 	rng := rand.New(rand.NewSource(5))
 	for _, fm := range []Formats{vanilla, neid} {
 		enc := NewChunkEncoder(fm)
-		col := world.NewColumn(3, 4)
+		col := chunk.NewColumn(3, 4)
 		for i := 0; i < 40; i++ {
 			col.SetState(rng.Intn(16), rng.Intn(48), rng.Intn(16), randomState(rng, fm, true))
 		}
-		col.SetSection(5, world.NewUniformSection(world.MakeState(1, 0)))
+		col.SetSection(5, chunk.NewUniformSection(chunk.MakeState(1, 0)))
 		for _, opt := range []ColumnOptions{{GroundUp: true, SkyLight: true}, {GroundUp: false, Mask: 0b100001}, {GroundUp: true}} {
 			p, err := enc.ChunkData(col, opt)
 			if err != nil {
@@ -558,14 +559,14 @@ func chunkSeeds(t testing.TB) [][]byte {
 	// than a nibble with ids above 4095 (NotEnoughIds), ids above 255 (add
 	// arrays, vanilla).
 	for _, fm := range []Formats{vanilla, neid} {
-		col := world.NewColumn(-2, 7)
-		for i := 0; i < world.SectionVolume; i++ {
+		col := chunk.NewColumn(-2, 7)
+		for i := 0; i < chunk.SectionVolume; i++ {
 			x, y, z := i&15, i>>8, i>>4&15
-			col.SetState(x, y, z, world.MakeState(1+2*(i%2), 0))          // zero metadata
-			col.SetState(x, 16+y, z, world.MakeState(1+i%5, i%16))        // nibbles
-			col.SetState(x, 32+y, z, world.MakeState(256+i%3, (i>>2)%16)) // add array in vanilla
+			col.SetState(x, y, z, chunk.MakeState(1+2*(i%2), 0))          // zero metadata
+			col.SetState(x, 16+y, z, chunk.MakeState(1+i%5, i%16))        // nibbles
+			col.SetState(x, 32+y, z, chunk.MakeState(256+i%3, (i>>2)%16)) // add array in vanilla
 			if fm.NEID {
-				col.SetState(x, 48+y, z, world.MakeState(4096+i%7, 16*(i%9))) // wide
+				col.SetState(x, 48+y, z, chunk.MakeState(4096+i%7, 16*(i%9))) // wide
 			}
 		}
 		p, err := NewChunkEncoder(fm).ChunkData(col, ColumnOptions{GroundUp: true, SkyLight: true})
@@ -581,12 +582,12 @@ func chunkSeeds(t testing.TB) [][]byte {
 func bulkSeeds(t testing.TB) [][]byte {
 	var out [][]byte
 	for _, fm := range []Formats{vanilla, neid} {
-		a := world.NewColumn(0, 0)
-		a.SetState(1, 2, 3, world.MakeState(17, 1))
-		b := world.NewColumn(1, 0)
-		b.SetState(5, 200, 5, world.MakeState(300, 2))
+		a := chunk.NewColumn(0, 0)
+		a.SetState(1, 2, 3, chunk.MakeState(17, 1))
+		b := chunk.NewColumn(1, 0)
+		b.SetState(5, 200, 5, chunk.MakeState(300, 2))
 		for _, sky := range []bool{true, false} {
-			p, err := NewChunkEncoder(fm).MapChunkBulk([]*world.Column{a, b, world.NewColumn(2, 0)}, sky)
+			p, err := NewChunkEncoder(fm).MapChunkBulk([]*chunk.Column{a, b, chunk.NewColumn(2, 0)}, sky)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -38,7 +39,7 @@ func (s Slot) Tag() (*NBT, error) {
 // through ids (the server's registry). An id the map does not know becomes
 // "unknown:<id>" and ok is false. The damage field becomes Meta; a body that
 // knows which items are damageable moves it into Damage.
-func (s Slot) ItemStack(ids *world.IDMap) (st world.ItemStack, ok bool) {
+func (s Slot) ItemStack(ids *rules.IDMap) (st world.ItemStack, ok bool) {
 	if s.Empty() {
 		return world.ItemStack{}, true
 	}

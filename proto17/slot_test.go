@@ -7,10 +7,9 @@ import (
 	"testing"
 
 	gonbt "github.com/Tnze/go-mc/nbt"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 func TestNBTRoundTrip(t *testing.T) {
@@ -145,7 +144,7 @@ func TestSlot(t *testing.T) {
 }
 
 func TestSlotItemStack(t *testing.T) {
-	ids := world.NewIDMap()
+	ids := rules.NewIDMap()
 	require.NoError(t, ids.SetBlock(17, "minecraft:log"))
 	require.NoError(t, ids.SetItem(263, "minecraft:coal"))
 	st, ok := Slot{ID: 263, Count: 3, Damage: 1}.ItemStack(ids)

@@ -3,15 +3,16 @@ package sim
 import (
 	"strconv"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // unknownBlock is the simulator's guess for a block the mining table does
 // not know: stone-like.
-var unknownBlock = world.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
+var unknownBlock = rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
 
-func ruleOf(b world.Block) world.BlockRule {
-	if r, ok := world.DefaultMiningRules().Block(b.ID); ok {
+func ruleOf(b world.Block) rules.BlockRule {
+	if r, ok := rules.DefaultMiningRules().Block(b.ID); ok {
 		return r
 	}
 	return unknownBlock
@@ -23,14 +24,14 @@ const gtToolLevel = 2
 
 // canHarvest reports whether the held stack makes a block drop (harvest
 // levels included, config/mining.yaml).
-func canHarvest(rule world.BlockRule, held world.ItemStack) bool {
-	return world.DefaultMiningRules().Harvests(rule, held, gtToolLevel)
+func canHarvest(rule rules.BlockRule, held world.ItemStack) bool {
+	return rules.DefaultMiningRules().Harvests(rule, held, gtToolLevel)
 }
 
 // toolSpeed is the mining speed of a held item against a block's tool class
 // (config/mining.yaml); GregTech and Tinkers' tools count as iron-grade.
 func toolSpeed(held world.ItemStack, tool string) float64 {
-	return world.DefaultMiningRules().ToolSpeed(held, tool, 6)
+	return rules.DefaultMiningRules().ToolSpeed(held, tool, 6)
 }
 
 // blockItems maps an item id to the block it places (most block items share

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -22,9 +23,9 @@ const (
 )
 
 // shapeAt is the collision shape of the block at p, doors read with their
-// other half (world.KnownShape).
-func shapeAt(tx *world.Tx, p world.BlockPos) world.Shape {
-	return world.ShapeOf(tx.BlockAt(p), func(dy int) world.Block { return tx.BlockAt(p.Add(0, dy, 0)) })
+// other half (rules.KnownShape).
+func shapeAt(tx *world.Tx, p world.BlockPos) rules.Shape {
+	return rules.ShapeOf(tx.BlockAt(p), func(dy int) world.Block { return tx.BlockAt(p.Add(0, dy, 0)) })
 }
 
 // standHeight is where the feet rest when the player stands in the cell p

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -9,7 +10,7 @@ import (
 // move_to actions of a simulation, so a route reuses the regions earlier
 // ones built. The store writes in place into columns no snapshot shares,
 // so a changed column keeps its pointer: the cache compares each column's
-// pointer and its edit count (world.Column.Edits) with those it saw, and
+// pointer and its edit count (chunk.Column.Edits) with those it saw, and
 // rebuilds the regions of the columns that differ.
 type routeCache struct {
 	router   *path.Router
@@ -20,7 +21,7 @@ type routeCache struct {
 // columnStamp is what a column was when the cache last looked: nil when
 // none was loaded.
 type columnStamp struct {
-	col   *world.Column
+	col   *chunk.Column
 	edits uint64
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -140,7 +141,7 @@ func (s *Sim) reachable(tx *world.Tx, p world.BlockPos) (ipc.Result, bool) {
 // breakBlock mines a block with the held item: the time follows 1.7.10
 // (hardness, tool speed, whether the tool's class and harvest level let it
 // harvest the block), the held tool wears on every block with hardness
-// (world.Wear) and breaks past its durability, and the drops (seeded
+// (rules.Wear) and breaks past its durability, and the drops (seeded
 // chances) go to the inventory — none when the block was not harvested.
 // Details carry "harvested": false when the held item could not harvest
 // the block, and "tool_broke" when the tool broke.
@@ -162,10 +163,10 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	harvest := canHarvest(info, held)
 	ticks := int64(0)
 	if info.Hardness > 0 {
-		ticks = int64(math.Ceil(world.BreakTicks(info.Hardness, speed, harvest)))
+		ticks = int64(math.Ceil(rules.BreakTicks(info.Hardness, speed, harvest)))
 	}
 	tx.SetBlock(a.Pos, "minecraft:air", 0)
-	worn := world.Worn(held, world.Wear(held, info.Hardness))
+	worn := rules.Worn(held, rules.Wear(held, info.Hardness))
 	inv.Slots[inv.Held] = worn
 	var got []string
 	if harvest {
@@ -592,7 +593,7 @@ func firstMatchingSlot(m world.Machine, it world.ItemMatcher) string {
 }
 
 func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
-	recipes := world.DefaultRecipes().For(a.Item)
+	recipes := rules.DefaultRecipes().For(a.Item)
 	if len(recipes) == 0 {
 		return ipc.Failf(ipc.InvalidParams, 0, "no recipe makes %s", a.Item)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -107,7 +108,7 @@ var machineBlocks = map[string]string{
 // simulator comes from (a test keeps it so). The simulator knows nothing
 // else, so a scenario, goal or script naming anything else is refused
 // before a run. Shared: Clone it before adding names.
-func Names() *world.Names { return world.DefaultNames() }
+func Names() *rules.Names { return rules.DefaultNames() }
 
 // machineFluids are the tanks each machine kind has in the simulator: a
 // scenario may fill these and no others (a misspelt tank would be a tank the

@@ -10,7 +10,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -23,7 +25,7 @@ type Sim struct {
 	sc    *Scenario
 	state *world.State
 	rng   *rand.Rand
-	cells map[world.StateID]path.Cell
+	cells map[chunk.StateID]path.Cell
 	// open is the container whose window is open, if any.
 	open *world.BlockPos
 	// chat is the newest chatHistory messages the player sent, chatNext
@@ -76,7 +78,7 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		sc:      sc,
 		state:   world.NewState(world.StateOptions{IDs: ids}),
 		rng:     rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
-		cells:   map[world.StateID]path.Cell{},
+		cells:   map[chunk.StateID]path.Cell{},
 		finder:  path.NewFinder(),
 		boilers: map[world.BlockPos]*boilerCore{},
 		ovens:   map[world.BlockPos]*ovenCore{},
@@ -92,8 +94,8 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 
 // idsFor extends the vanilla id map with the modded blocks a scenario uses,
 // numbering them from 4096 up in name order (NotEnoughIds-sized ids).
-func idsFor(sc *Scenario) (*world.IDMap, error) {
-	ids := world.VanillaIDs().Clone()
+func idsFor(sc *Scenario) (*rules.IDMap, error) {
+	ids := rules.VanillaIDs().Clone()
 	names := map[string]bool{}
 	for _, b := range sc.Blocks {
 		id, _, _ := world.SplitID(b.Block)

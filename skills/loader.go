@@ -17,6 +17,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -51,7 +52,7 @@ var (
 type LoadOptions struct {
 	// Tiers validates tech_states_any_of and tech_delta.reaches_tier; nil
 	// uses the shipped table.
-	Tiers *world.Tiers
+	Tiers *rules.Tiers
 }
 
 // ParseSpec parses and validates one spec document. file names the source in
@@ -70,7 +71,7 @@ func (o LoadOptions) ParseSpec(file string, data []byte) (*SkillSpec, error) {
 	}
 	tiers := o.Tiers
 	if tiers == nil {
-		tiers = world.DefaultTiers()
+		tiers = rules.DefaultTiers()
 	}
 	p := &specParser{Decoder: strictyaml.NewDecoder(file), tiers: tiers}
 	spec := p.spec(root)
@@ -116,7 +117,7 @@ func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 		files = append(files, n)
 	}
 	if o.Tiers == nil {
-		o.Tiers = world.DefaultTiers()
+		o.Tiers = rules.DefaultTiers()
 	}
 	specs := make([]*SkillSpec, len(files))
 	errs := make([]Errors, len(files))
@@ -195,7 +196,7 @@ func skillDirSpecs(fsys fs.FS, dir, sub string) []string {
 
 type specParser struct {
 	*strictyaml.Decoder
-	tiers *world.Tiers
+	tiers *rules.Tiers
 }
 
 func (p *specParser) checkFileName(root *yaml.Node, s *SkillSpec) {

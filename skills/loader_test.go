@@ -15,6 +15,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -898,7 +899,7 @@ action_sequence:
 }
 
 func TestLoadOptionsTiers(t *testing.T) {
-	tiers, err := world.ParseTiers("t.yaml", []byte("tiers:\n  - name: early\n  - name: late\n"))
+	tiers, err := rules.ParseTiers("t.yaml", []byte("tiers:\n  - name: early\n  - name: late\n"))
 	require.NoError(t, err)
 	opts := LoadOptions{Tiers: tiers}
 	src := goHdr + "preconditions:\n  tech_states_any_of: [\">= early\"]\neffects:\n  tech_delta:\n    reaches_tier: late\n"

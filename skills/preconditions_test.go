@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -18,7 +19,7 @@ func preSpec(t *testing.T, preconditions string) *SkillSpec {
 
 func checkPre(t *testing.T, spec *SkillSpec, w *world.Snapshot) error {
 	t.Helper()
-	return CheckPreconditions(spec, w, world.DefaultTiers())
+	return CheckPreconditions(spec, w, rules.DefaultTiers())
 }
 
 func assertPre(t *testing.T, err error, code Code, msg string) {
@@ -80,7 +81,7 @@ func TestCheckPreconditionsTier(t *testing.T) {
 		assertPre(t, checkPre(t, spec, w), "", "")
 	})
 	t.Run("custom tier table", func(t *testing.T) {
-		tiers, err := world.ParseTiers("t.yaml", []byte("tiers:\n  - name: early\n  - name: late\n"))
+		tiers, err := rules.ParseTiers("t.yaml", []byte("tiers:\n  - name: early\n  - name: late\n"))
 		require.NoError(t, err)
 		spec := &SkillSpec{Name: "dig", Preconditions: Preconditions{TechStatesAnyOf: []string{">= late"}}}
 		w := snapshot(nil)

@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Validate checks a spec built or changed in code (the loader checks files
 // itself, with positions). It returns every problem found, joined.
-func (s *SkillSpec) Validate(tiers *world.Tiers) error {
+func (s *SkillSpec) Validate(tiers *rules.Tiers) error {
 	if tiers == nil {
-		tiers = world.DefaultTiers()
+		tiers = rules.DefaultTiers()
 	}
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }

@@ -1,5 +1,6 @@
-// Package world is the agent's model of the Minecraft world: positions, blocks,
-// items, inventories, entities, machines and the GTNH tech tiers.
+// Package world is the agent's model of the Minecraft world: the state owner
+// and the snapshots it hands out (player, inventory, entities, machines,
+// blocks, the inferred tech tier).
 //
 // The package knows nothing of skills, planners or the loop; everything built on
 // top of it reads a [Snapshot], an immutable view taken from the state owner at
@@ -10,36 +11,14 @@
 // machines and tick, changes only inside [State.Update] under a lock, and hands
 // out snapshots that stay consistent while the body keeps writing.
 //
-// Blocks are stored as [StateID] values (block id << 16 | metadata, both 16 bits
-// wide as GTNH's NotEnoughIds allows) in chunk [Column]s of sixteen [Section]s.
-// A section keeps a palette of its distinct states with block counts and packs
-// one palette index per block in 0, 4, 8 or 16 bits; the counts let spatial
-// queries skip sections that cannot match. A section decoded from a chunk
-// packet first reads the packet's own arrays in place ([NewVanillaSection],
-// [NewNEIDSection], [NewNEIDNibbleSection]: "raw"), which makes decoding
-// cost little more than inflating; its palette form is built by the first
-// query that needs it, and
-// [State.CompactChunks] (the live client calls it every tick) swaps it in so
-// the arrays are freed. A [ChunkStore] is the mutable
-// storage; its [ChunkStore.View] is an immutable [Chunks] that shares every
-// unchanged column and section (copy-on-write), implements [BlockSource] and
-// answers exact nearest-block queries ([Chunks.Nearest]) section by section.
-// An [IDMap] names numeric ids (the server's registry, or the shipped vanilla
-// 1.7.10 map) and a [Resolver] turns states into [Block]s with their tags.
+// What the world stands on, from the bottom:
 //
-// Tags come from a data file (config/tags.yaml): blocks carry semantic tags such
-// as "log", "tree" or "water", items carry ore-dictionary names ("ore:logWood")
-// and tool classes ("tool:axe"). Item matchers ([ParseItemMatcher]) select items
-// by exact id, id and metadata, ore-dictionary name or tool class, which is how
-// GTNH recipes and tools are written in practice.
-//
-// How blocks break ([MiningRules], config/mining.yaml: hardness, tool class,
-// harvest level, tool materials, wear) and how they collide ([KnownShape]: the
-// 1.7.10 collision boxes of slabs, snow, carpets, trapdoors, doors, fences,
-// walls and gates) are one table each, read by the simulator, the pathfinder
-// and the live client alike.
-//
-// The tech state is inferred from evidence ([TechRules], config/tech.yaml): the
-// highest tier for which the inventory holds a tier item (a circuit, a motor, a
-// tier metal) or a known machine shows it; an empty inventory is stone_age.
+//   - package game: the nouns every layer shares (positions, blocks, item
+//     stacks and matchers, inventories, machines). This package re-exports
+//     them under the same names (aliases), so code built on snapshots needs
+//     one import.
+//   - package rules: the game's rules and data tables (ids, tags, recipes,
+//     mining, collision shapes, tiers, tech evidence).
+//   - package world/chunk: the chunk engine (block states, sections,
+//     columns, the copy-on-write chunk store and exact nearest-block search).
 package world

@@ -1,6 +1,10 @@
 package world
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
+)
 
 // Position tags: tags a block has because of what the server said about it,
 // not because of its id and metadata. A GregTech ore (gregtech:gt.blockores
@@ -13,7 +17,7 @@ import "slices"
 
 // posTag is the tags of one position and the state they belong to.
 type posTag struct {
-	state StateID
+	state chunk.StateID
 	tags  []string
 }
 
@@ -44,7 +48,7 @@ func clonePosTags(m map[BlockPos]posTag) map[BlockPos]posTag {
 // taggedView is a BlockSource that adds position tags to a chunk view.
 type taggedView struct {
 	base BlockSource
-	st   func(p BlockPos) StateID
+	st   func(p BlockPos) chunk.StateID
 	tags map[BlockPos]posTag // read-only
 }
 
@@ -137,9 +141,9 @@ func (v *taggedView) Nearest(center BlockPos, radius, k int, match func(Block) b
 // ChunksOf returns the chunk view behind a snapshot's block source (a
 // *Chunks, or one with position tags over it), for the readers that need
 // the chunks themselves (the pathfinder, a mirror of the world).
-func ChunksOf(src BlockSource) (*Chunks, bool) {
+func ChunksOf(src BlockSource) (*chunk.Chunks, bool) {
 	switch b := src.(type) {
-	case *Chunks:
+	case *chunk.Chunks:
 		return b, b != nil
 	case *taggedView:
 		return ChunksOf(b.base)

@@ -3,6 +3,7 @@ package world
 import (
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -11,8 +12,8 @@ import (
 // until the block changes.
 func TestPositionTags(t *testing.T) {
 	s := NewState(StateOptions{})
-	col := NewColumn(0, 0)
-	stone := MakeState(1, 0)
+	col := chunk.NewColumn(0, 0)
+	stone := chunk.MakeState(1, 0)
 	for x := 0; x < 16; x++ {
 		for z := 0; z < 16; z++ {
 			col.SetState(x, 10, z, stone)
@@ -32,7 +33,7 @@ func TestPositionTags(t *testing.T) {
 	assert.Empty(t, snap.NearestBlocks(3, 0, "ore:oreCopper"), "outside the radius")
 
 	// Mined: the tag goes with the block; the old snapshot keeps its view.
-	s.Update(func(tx *Tx) { tx.SetState(Pos(5, 10, 5), AirState) })
+	s.Update(func(tx *Tx) { tx.SetState(Pos(5, 10, 5), chunk.AirState) })
 	assert.Empty(t, s.Snapshot().NearestBlocks(32, 0, "ore:oreCopper"))
 	assert.Len(t, snap.NearestBlocks(32, 0, "ore:oreCopper"), 1)
 }
@@ -44,7 +45,7 @@ func TestChunksOf(t *testing.T) {
 	require.True(t, ok)
 	s.Update(func(tx *Tx) { tx.SetBlockTags(Pos(0, 0, 0), []string{"x"}) })
 	snap := s.Snapshot()
-	_, plain := snap.Blocks.(*Chunks)
+	_, plain := snap.Blocks.(*chunk.Chunks)
 	assert.False(t, plain, "tags wrap the view")
 	c2, ok := ChunksOf(snap.Blocks)
 	require.True(t, ok)

@@ -2,6 +2,8 @@ package world
 
 import (
 	"sort"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Dimension names used in specs and snapshots.
@@ -13,7 +15,7 @@ const (
 
 // NewBlock builds a block with tags from the shipped tag table.
 func NewBlock(id string, meta int) Block {
-	return Block{ID: id, Meta: meta, Tags: DefaultTags().BlockTags(id, meta)}
+	return Block{ID: id, Meta: meta, Tags: rules.DefaultTags().BlockTags(id, meta)}
 }
 
 // BlockSource answers block queries for a snapshot. Implementations must be

@@ -5,6 +5,9 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // State is the one owner of the mutable world: chunks, entities, the
@@ -20,7 +23,7 @@ import (
 // changed.
 type State struct {
 	mu       sync.Mutex
-	chunks   *ChunkStore
+	chunks   *chunk.ChunkStore
 	entities map[int]Entity
 	inv      Inventory
 	player   Player
@@ -30,8 +33,8 @@ type State struct {
 	posTags       map[BlockPos]posTag
 	posTagsShared bool
 	tick          int64
-	tags          *TagTable
-	tech          *TechRules
+	tags          *rules.TagTable
+	tech          *rules.TechRules
 	version       uint64
 
 	// Derived data, rebuilt on demand after a change.
@@ -43,22 +46,22 @@ type State struct {
 
 // StateOptions configures a State; zero fields take the shipped defaults.
 type StateOptions struct {
-	IDs  *IDMap     // VanillaIDs when nil; frozen by NewState
-	Tags *TagTable  // DefaultTags when nil
-	Tech *TechRules // DefaultTech when nil
+	IDs  *rules.IDMap     // VanillaIDs when nil; frozen by NewState
+	Tags *rules.TagTable  // DefaultTags when nil
+	Tech *rules.TechRules // DefaultTech when nil
 }
 
 // NewState returns an empty world: no chunks, an empty 36-slot inventory, a
 // player in the overworld at full health and food, tick 0.
 func NewState(opts StateOptions) *State {
 	if opts.Tags == nil {
-		opts.Tags = DefaultTags()
+		opts.Tags = rules.DefaultTags()
 	}
 	if opts.Tech == nil {
-		opts.Tech = DefaultTech()
+		opts.Tech = rules.DefaultTech()
 	}
 	s := &State{
-		chunks:   NewChunkStore(NewResolver(opts.IDs, opts.Tags)),
+		chunks:   chunk.NewChunkStore(chunk.NewResolver(opts.IDs, opts.Tags)),
 		entities: map[int]Entity{},
 		inv:      NewInventory(),
 		player:   Player{Dimension: Overworld, Health: 20, Food: 20},
@@ -89,7 +92,7 @@ func (s *State) Version() uint64 {
 }
 
 // Resolver returns the resolver in use (it changes when SetIDMap is called).
-func (s *State) Resolver() *Resolver {
+func (s *State) Resolver() *chunk.Resolver {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.chunks.Resolver()
@@ -111,7 +114,7 @@ func (s *State) Snapshot() *Snapshot {
 	view := s.chunks.View()
 	var blocks BlockSource = view
 	if len(s.posTags) > 0 {
-		blocks = &taggedView{base: view, st: func(p BlockPos) StateID { return view.StateAt(p.X, p.Y, p.Z) }, tags: s.posTags}
+		blocks = &taggedView{base: view, st: func(p BlockPos) chunk.StateID { return view.StateAt(p.X, p.Y, p.Z) }, tags: s.posTags}
 		s.posTagsShared = true
 	}
 	return &Snapshot{
@@ -133,23 +136,15 @@ func (s *State) Snapshot() *Snapshot {
 // calls it when idle, e.g. once a tick with a budget.
 func (s *State) CompactChunks(max int) int {
 	s.mu.Lock()
-	if !s.chunks.RawSections() || max <= 0 {
-		s.mu.Unlock()
+	plan := s.chunks.PlanCompact(max)
+	s.mu.Unlock()
+	if plan == nil {
 		return 0
 	}
-	spots, all := rawSpots(s.chunks.regions, max)
-	adopted := s.chunks.rawAdopted
-	s.mu.Unlock()
-	for _, p := range spots {
-		p.raw.packedForm(p.kind)
-	}
+	plan.Build()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := s.chunks.swapPacked(spots)
-	if all && s.chunks.rawAdopted == adopted {
-		s.chunks.mayHaveRaw = false
-	}
-	return n
+	return s.chunks.ApplyCompact(plan)
 }
 
 func (s *State) entityList() []Entity {
@@ -228,32 +223,35 @@ func (tx *Tx) SetTick(t int64) {
 func (tx *Tx) AdvanceTick(n int64) { tx.SetTick(tx.st().tick + n) }
 
 // Resolver returns the resolver in use.
-func (tx *Tx) Resolver() *Resolver { return tx.st().chunks.Resolver() }
+func (tx *Tx) Resolver() *chunk.Resolver { return tx.st().chunks.Resolver() }
 
 // SetIDMap replaces the id map (a server's registry received at login);
 // the map is frozen. Stored states keep their numbers and resolve through the
 // new map from the next snapshot on.
-func (tx *Tx) SetIDMap(ids *IDMap) {
+func (tx *Tx) SetIDMap(ids *rules.IDMap) {
 	s := tx.st()
-	s.chunks.SetResolver(NewResolver(ids, s.tags))
+	s.chunks.SetResolver(chunk.NewResolver(ids, s.tags))
 	tx.changed()
 }
 
 // StateAt returns the block state at p.
-func (tx *Tx) StateAt(p BlockPos) StateID { return tx.st().chunks.StateAt(p.X, p.Y, p.Z) }
+func (tx *Tx) StateAt(p BlockPos) chunk.StateID { return tx.st().chunks.StateAt(p.X, p.Y, p.Z) }
 
 // BlockAt returns the block at p.
 func (tx *Tx) BlockAt(p BlockPos) Block { return tx.st().chunks.BlockAt(p) }
 
 // SetState changes the block at p and returns the previous state; heights
 // outside 0..255 are ignored.
-func (tx *Tx) SetState(p BlockPos, st StateID) StateID {
+func (tx *Tx) SetState(p BlockPos, st chunk.StateID) chunk.StateID {
 	s := tx.st()
-	if uint(p.Y) >= WorldHeight {
-		return AirState
+	if uint(p.Y) >= chunk.WorldHeight {
+		return chunk.AirState
+	}
+	if st.IsAir() {
+		st = chunk.AirState // every block-id-0 state is stored as AirState
 	}
 	prev := s.chunks.SetState(p.X, p.Y, p.Z, st)
-	if prev != normState(st) {
+	if prev != st {
 		tx.changed()
 	}
 	return prev
@@ -272,7 +270,7 @@ func (tx *Tx) SetBlock(p BlockPos, name string, meta int) error {
 
 // LoadColumn stores a column (replacing one at its position); the state owns
 // it from now on.
-func (tx *Tx) LoadColumn(c *Column) {
+func (tx *Tx) LoadColumn(c *chunk.Column) {
 	tx.st().chunks.LoadColumn(c)
 	tx.changed()
 }
@@ -289,7 +287,7 @@ func (tx *Tx) UnloadColumn(cx, cz int) bool {
 	if ok {
 		tx.changed()
 	}
-	in := func(p BlockPos) bool { return ChunkOf(p) == ChunkPos{cx, cz} }
+	in := func(p BlockPos) bool { return chunk.ChunkOf(p) == chunk.ChunkPos{X: cx, Z: cz} }
 	gone := false
 	for p := range s.machines {
 		if in(p) {
@@ -323,14 +321,14 @@ func (tx *Tx) UnloadColumn(cx, cz int) bool {
 
 // SetSection replaces one section of column (cx, cz); see
 // ChunkStore.SetSection.
-func (tx *Tx) SetSection(cx, cy, cz int, sec *Section) {
+func (tx *Tx) SetSection(cx, cy, cz int, sec *chunk.Section) {
 	tx.st().chunks.SetSection(cx, cy, cz, sec)
 	tx.changed()
 }
 
 // Column returns the loaded column at (cx, cz) or nil; it must be treated as
 // read-only, and its pointer and Edits tell a later call whether it changed.
-func (tx *Tx) Column(cx, cz int) *Column { return tx.st().chunks.Column(cx, cz) }
+func (tx *Tx) Column(cx, cz int) *chunk.Column { return tx.st().chunks.Column(cx, cz) }
 
 // Columns is the number of loaded columns.
 func (tx *Tx) Columns() int { return tx.st().chunks.Columns() }

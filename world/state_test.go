@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +24,7 @@ func TestNewStateDefaults(t *testing.T) {
 	assert.Empty(t, snap.Entities)
 	assert.Empty(t, snap.Machines)
 	assert.True(t, snap.BlockAt(Pos(0, 64, 0)).IsAir())
-	assert.Same(t, VanillaIDs(), s.Resolver().IDs())
+	assert.Same(t, rules.VanillaIDs(), s.Resolver().IDs())
 	assert.Equal(t, uint64(0), s.Version())
 }
 
@@ -34,9 +36,9 @@ func TestStateUpdateAndSnapshot(t *testing.T) {
 		assert.Equal(t, int64(105), tx.Tick())
 		require.NoError(t, tx.SetBlock(Pos(3, 64, 3), "minecraft:log", 0))
 		assert.Error(t, tx.SetBlock(Pos(3, 65, 3), "mod:unknown", 0))
-		tx.SetState(Pos(3, 63, 3), MakeState(2, 0))
+		tx.SetState(Pos(3, 63, 3), chunk.MakeState(2, 0))
 		assert.Equal(t, "minecraft:log", tx.BlockAt(Pos(3, 64, 3)).ID)
-		assert.Equal(t, MakeState(2, 0), tx.StateAt(Pos(3, 63, 3)))
+		assert.Equal(t, chunk.MakeState(2, 0), tx.StateAt(Pos(3, 63, 3)))
 		tx.MovePlayer(Vec3{X: 3.5, Y: 65, Z: 5.5})
 		tx.SetHealth(15, 18)
 		require.NoError(t, tx.SetSlot(0, NewTool("minecraft:stone_axe", 0, 100, 131)))
@@ -72,8 +74,8 @@ func TestStateUpdateAndSnapshot(t *testing.T) {
 	v := s.Version()
 	assert.Positive(t, v)
 	s.Update(func(tx *Tx) {
-		tx.SetState(Pos(3, 64, 3), MakeState(17, 0)) // unchanged
-		tx.SetTick(105)                              // unchanged
+		tx.SetState(Pos(3, 64, 3), chunk.MakeState(17, 0)) // unchanged
+		tx.SetTick(105)                                    // unchanged
 		assert.False(t, tx.RemoveEntity(99))
 		assert.False(t, tx.RemoveMachine(Pos(0, 0, 0)))
 		assert.False(t, tx.UnloadColumn(40, 40))
@@ -86,7 +88,7 @@ func TestStateSnapshotsAreIsolated(t *testing.T) {
 	s := NewState(StateOptions{})
 	slots := map[string]ItemStack{"fuel": NewStack("minecraft:coal", 0, 4)}
 	s.Update(func(tx *Tx) {
-		tx.SetState(Pos(0, 64, 0), MakeState(17, 0))
+		tx.SetState(Pos(0, 64, 0), chunk.MakeState(17, 0))
 		tx.PutMachine(Machine{Kind: MachineSteamBoiler, Pos: Pos(1, 64, 0), Slots: slots})
 		require.NoError(t, tx.SetSlot(0, NewStack("minecraft:log", 0, 1)))
 		tx.PutEntity(Entity{ID: 1, Kind: EntityItem, Item: &ItemStack{ID: "minecraft:log", Count: 1}})
@@ -95,7 +97,7 @@ func TestStateSnapshotsAreIsolated(t *testing.T) {
 	before := s.Snapshot()
 
 	s.Update(func(tx *Tx) {
-		tx.SetState(Pos(0, 64, 0), AirState)
+		tx.SetState(Pos(0, 64, 0), chunk.AirState)
 		m, ok := tx.Machine(Pos(1, 64, 0))
 		require.True(t, ok)
 		assert.Equal(t, 4, m.Slot("fuel").Count)
@@ -129,7 +131,7 @@ func TestStateSnapshotsAreIsolated(t *testing.T) {
 func TestStateDimensionChangeDropsTheOldWorld(t *testing.T) {
 	s := NewState(StateOptions{})
 	s.Update(func(tx *Tx) {
-		tx.SetState(Pos(0, 64, 0), MakeState(1, 0))
+		tx.SetState(Pos(0, 64, 0), chunk.MakeState(1, 0))
 		tx.PutEntity(Entity{ID: 1, Kind: EntityMob})
 		tx.PutMachine(Machine{Kind: MachineChest, Pos: Pos(0, 65, 0)})
 	})
@@ -143,7 +145,7 @@ func TestStateDimensionChangeDropsTheOldWorld(t *testing.T) {
 	assert.Equal(t, "minecraft:stone", old.BlockAt(Pos(0, 64, 0)).ID)
 
 	s.Update(func(tx *Tx) {
-		tx.SetState(Pos(0, 64, 0), MakeState(87, 0))
+		tx.SetState(Pos(0, 64, 0), chunk.MakeState(87, 0))
 		tx.SetPlayer(Player{Dimension: Overworld, Health: 20, Food: 20})
 	})
 	assert.True(t, s.Snapshot().BlockAt(Pos(0, 64, 0)).IsAir(), "SetPlayer into another dimension drops it too")
@@ -165,9 +167,9 @@ func TestStateTechFollowsEvidence(t *testing.T) {
 
 func TestStateIDMapChange(t *testing.T) {
 	s := NewState(StateOptions{})
-	s.Update(func(tx *Tx) { tx.SetState(Pos(0, 0, 0), MakeState(1050, 1)) })
+	s.Update(func(tx *Tx) { tx.SetState(Pos(0, 0, 0), chunk.MakeState(1050, 1)) })
 	assert.Equal(t, "unknown:1050", s.Snapshot().BlockAt(Pos(0, 0, 0)).ID)
-	ids := NewIDMap()
+	ids := rules.NewIDMap()
 	require.NoError(t, ids.SetBlock(1050, "gregtech:gt.blockmachines"))
 	s.Update(func(tx *Tx) {
 		tx.SetIDMap(ids)
@@ -196,12 +198,12 @@ func TestStateLoadColumnsAndSections(t *testing.T) {
 		for bx := 0; bx < 2; bx++ {
 			tx.LoadColumn(benchColumn(w, bx, 0, bx, 0))
 		}
-		tx.SetSection(5, 1, 5, NewUniformSection(MakeState(1, 0)))
+		tx.SetSection(5, 1, 5, chunk.NewUniformSection(chunk.MakeState(1, 0)))
 		assert.Equal(t, 3, tx.Columns())
 		assert.True(t, tx.UnloadColumn(5, 5))
 	})
 	snap := s.Snapshot()
-	chunks := snap.Blocks.(*Chunks)
+	chunks := snap.Blocks.(*chunk.Chunks)
 	assert.Equal(t, 2, chunks.Columns())
 	assert.Equal(t, "minecraft:bedrock", snap.BlockAt(Pos(17, 0, 3)).ID)
 }
@@ -216,10 +218,10 @@ func TestStateConcurrentWritersAndReaders(t *testing.T) {
 	s := NewState(StateOptions{})
 	const row = 32
 	s.Update(func(tx *Tx) {
-		tx.SetState(Pos(0, 70, 0), MakeState(17, 0))
+		tx.SetState(Pos(0, 70, 0), chunk.MakeState(17, 0))
 		require.NoError(t, tx.SetSlot(0, NewStack("minecraft:log", 0, 1)))
 		for x := 0; x < 64; x++ {
-			tx.SetState(Pos(x, 60, -x), MakeState(1, 0)) // ground spanning several columns
+			tx.SetState(Pos(x, 60, -x), chunk.MakeState(1, 0)) // ground spanning several columns
 		}
 	})
 	check := func(snap *Snapshot) error {
@@ -255,10 +257,10 @@ func TestStateConcurrentWritersAndReaders(t *testing.T) {
 		for i := 0; i < 3000; i++ {
 			s.Update(func(tx *Tx) {
 				t0 := tx.Tick()
-				tx.SetState(Pos(int(t0%row), 70, 0), AirState)
+				tx.SetState(Pos(int(t0%row), 70, 0), chunk.AirState)
 				tx.AdvanceTick(1)
 				t1 := tx.Tick()
-				tx.SetState(Pos(int(t1%row), 70, 0), MakeState(17, 0))
+				tx.SetState(Pos(int(t1%row), 70, 0), chunk.MakeState(17, 0))
 				_ = tx.SetSlot(0, NewStack("minecraft:log", 0, int(t1%64)+1))
 				tx.PutEntity(Entity{ID: int(t1 % 5), Kind: EntityMob, Pos: Vec3{X: float64(t1), Y: 64, Z: 0}})
 				if t1%7 == 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
@@ -22,7 +23,6 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // errInvalidConfig ends every command that needs the configuration when it
@@ -233,7 +233,7 @@ func loadMerged(log zerolog.Logger, dir string, opts registry.Options) (*registr
 // parsePacks parses every pack file of skill_packs/ in fsys, each with its
 // file under prefix, without checking what spans files (packs.NewSet does,
 // over the merged list).
-func parsePacks(fsys fs.FS, prefix string, tiers *world.Tiers) ([]*packs.Pack, strictyaml.Errors) {
+func parsePacks(fsys fs.FS, prefix string, tiers *rules.Tiers) ([]*packs.Pack, strictyaml.Errors) {
 	entries, err := fs.ReadDir(fsys, "skill_packs")
 	if err != nil {
 		return nil, strictyaml.Errors{{File: path.Join(prefix, "skill_packs"), Msg: fmt.Sprintf("cannot read pack directory: %v", err)}}

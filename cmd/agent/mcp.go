@@ -17,9 +17,9 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 const mcpUsage = `mcp [--scenario FILE] [--seed N] [--goal "..."] [--packs a,b] [--trace FILE] [--config DIR] [--skills-config FILE]
@@ -98,7 +98,7 @@ func mcpCmd(e *env, args []string) error {
 		}
 	}
 	var sc *sim.Scenario
-	names := world.DefaultNames()
+	names := rules.DefaultNames()
 	if !bf.live && !bf.remote {
 		if sc, err = loadScenario(*bf.scenario); err != nil {
 			return configError(e, err)

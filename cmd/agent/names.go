@@ -12,8 +12,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // runNames checks what a goal, a goal file or a script names against the
@@ -29,7 +29,7 @@ import (
 // may well exist on the server: it is a warning, not an error.
 type runNames struct {
 	reg   *registry.Registry
-	names *world.Names
+	names *rules.Names
 	live  bool
 	log   zerolog.Logger
 
@@ -39,7 +39,7 @@ type runNames struct {
 
 var _ loop.Names = (*runNames)(nil)
 
-func newRunNames(reg *registry.Registry, names *world.Names, live bool, log zerolog.Logger) *runNames {
+func newRunNames(reg *registry.Registry, names *rules.Names, live bool, log zerolog.Logger) *runNames {
 	return &runNames{reg: reg, names: names, live: live, log: log, warned: map[string]bool{}}
 }
 
@@ -51,7 +51,7 @@ func (n *runNames) block(s string) error { return n.lenient(s, n.names.CheckBloc
 // lenient lets an unknown mod id through on a live server, with one warning
 // per name.
 func (n *runNames) lenient(s string, err error) error {
-	var ue *world.UnknownNameError
+	var ue *rules.UnknownNameError
 	if !n.live || !errors.As(err, &ue) || !ue.Mod {
 		return err
 	}

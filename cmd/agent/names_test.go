@@ -14,9 +14,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 func shippedRegistry(t *testing.T) *registry.Registry {
@@ -30,7 +30,7 @@ func TestRunNamesItems(t *testing.T) {
 	var logs bytes.Buffer
 	log := zerolog.New(&logs)
 	simNames := newRunNames(shippedRegistry(t), sim.Names(), false, log)
-	liveNames := newRunNames(shippedRegistry(t), world.DefaultNames(), true, log)
+	liveNames := newRunNames(shippedRegistry(t), rules.DefaultNames(), true, log)
 	for _, n := range []*runNames{simNames, liveNames} {
 		assert.NoError(t, n.Item("minecraft:log"))
 		assert.NoError(t, n.Item("ore:plankWood"))

@@ -20,6 +20,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // TestRecordAndReplay: `agent run --record` against the test server, then
@@ -85,7 +86,7 @@ func TestRecordAndReplay(t *testing.T) {
 			require.Equal(t, exitOK, code, errOut)
 			var got struct {
 				World   world.Snapshot   `json:"world"`
-				Columns []world.ChunkPos `json:"columns"`
+				Columns []chunk.ChunkPos `json:"columns"`
 			}
 			require.NoError(t, json.Unmarshal([]byte(out), &got))
 			replayed := loop.Summarize(&got.World)

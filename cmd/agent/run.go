@@ -21,9 +21,9 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/llm"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // defaultGoal shows the goal planner chaining skills: sticks need planks,
@@ -166,7 +166,7 @@ func runCmd(e *env, args []string) error {
 		}
 	}
 	var sc *sim.Scenario
-	names := world.DefaultNames()
+	names := rules.DefaultNames()
 	if !live && !remoteBody {
 		if sc, err = loadScenario(*bf.scenario); err != nil {
 			return configError(e, err)

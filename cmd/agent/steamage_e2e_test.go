@@ -17,6 +17,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/base"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -134,7 +135,7 @@ func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {
 							r := c.Execute(context.Background(), a)
 							require.Equal(t, ipc.OK, r.Code, "%s: %T %+v: %s", sk.impl.Name(), a, a, r.Error)
 						}
-						_, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), world.DefaultTiers())
+						_, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), rules.DefaultTiers())
 						return ok
 					}
 					if sk.impl.Name() == "feed_coke_ovens" {

@@ -17,6 +17,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 const tick = 5 * time.Millisecond
@@ -80,11 +81,11 @@ func assertSameWorld(t *testing.T, want, got *world.Snapshot) {
 	cols := Columns(want)
 	require.NotEmpty(t, cols)
 	require.Equal(t, cols, Columns(got))
-	wc, gc := want.Blocks.(*world.Chunks), got.Blocks.(*world.Chunks)
+	wc, gc := want.Blocks.(*chunk.Chunks), got.Blocks.(*chunk.Chunks)
 	diffs := 0
 	for _, p := range cols {
 		a, b := wc.Column(p.X, p.Z), gc.Column(p.X, p.Z)
-		for y := 0; y < world.WorldHeight; y++ {
+		for y := 0; y < chunk.WorldHeight; y++ {
 			for z := 0; z < 16; z++ {
 				for x := 0; x < 16; x++ {
 					if a.StateAt(x, y, z) != b.StateAt(x, y, z) {

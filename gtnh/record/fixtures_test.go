@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Recordings of the test server, committed as fixtures: a session in each
@@ -67,10 +68,10 @@ func TestFixturesReplayToAKnownState(t *testing.T) {
 			assert.True(t, w.BlockAt(world.Pos(12, 65, 8)).IsAir(), "felled")
 			assert.Equal(t, "minecraft:log", w.BlockAt(world.Pos(12, 66, 8)).ID, "the rest of the trunk")
 			assert.Equal(t, "minecraft:grass", w.BlockAt(world.Pos(12, 63, 8)).ID)
-			var cols []world.ChunkPos
+			var cols []chunk.ChunkPos
 			for x := -1; x <= 1; x++ {
 				for z := -1; z <= 1; z++ {
-					cols = append(cols, world.ChunkPos{X: x, Z: z})
+					cols = append(cols, chunk.ChunkPos{X: x, Z: z})
 				}
 			}
 			assert.Equal(t, cols, Columns(w))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Magic opens every recording; Version follows it as a big-endian uint16.
@@ -203,7 +204,7 @@ func (r Record) BlockClick() (world.BlockPos, error) {
 	}
 	be := binary.BigEndian
 	p := world.Pos(int(int32(be.Uint32(r.Body))), int(int32(be.Uint32(r.Body[4:]))), int(int32(be.Uint32(r.Body[8:]))))
-	if p.Y < 0 || p.Y >= world.WorldHeight {
+	if p.Y < 0 || p.Y >= chunk.WorldHeight {
 		return world.BlockPos{}, r.bad("a height in 0..255", fmt.Errorf("%d", p.Y))
 	}
 	return p, nil

@@ -18,6 +18,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // ReplayOptions tune Replay.
@@ -529,14 +530,14 @@ func (c *replayConn) SetReadDeadline(time.Time) error  { return nil }
 func (c *replayConn) SetWriteDeadline(time.Time) error { return nil }
 
 // Columns lists the chunk columns a snapshot holds, sorted by x then z.
-func Columns(s *world.Snapshot) []world.ChunkPos {
-	ch, ok := s.Blocks.(*world.Chunks)
+func Columns(s *world.Snapshot) []chunk.ChunkPos {
+	ch, ok := s.Blocks.(*chunk.Chunks)
 	if !ok {
 		return nil
 	}
-	var out []world.ChunkPos
-	ch.ForEachColumn(func(c *world.Column) { out = append(out, c.Pos()) })
-	slices.SortFunc(out, func(a, b world.ChunkPos) int {
+	var out []chunk.ChunkPos
+	ch.ForEachColumn(func(c *chunk.Column) { out = append(out, c.Pos()) })
+	slices.SortFunc(out, func(a, b chunk.ChunkPos) int {
 		if a.X != b.X {
 			return cmp.Compare(a.X, b.X)
 		}

@@ -11,12 +11,12 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/badfiles"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // shipped returns the embedded configuration files matching pattern.
@@ -43,7 +43,7 @@ func errOf[T any](_ T, err error) error { return err }
 // inputs; the loaders with unexported parsers (agent.yaml, the metrics
 // state file, the quality file) have their own TestBadFiles… beside them.
 func TestBadFiles(t *testing.T) {
-	tiers := world.DefaultTiers()
+	tiers := rules.DefaultTiers()
 	loaders := []badfiles.Loader{
 		{Name: "skill spec", File: "chop_tree.yaml", YAML: true, DirLoader: true,
 			Bombs: [][]byte{
@@ -96,20 +96,20 @@ func TestBadFiles(t *testing.T) {
 			Load:  func(p string) error { return errOf(planner.LoadScript(p)) }},
 		{Name: "tier table", File: "tiers.yaml", YAML: true, DirLoader: true,
 			Valid: shipped(t, config.FS, "tiers.yaml"),
-			Parse: func(f string, d []byte) error { return errOf(world.ParseTiers(f, d)) },
+			Parse: func(f string, d []byte) error { return errOf(rules.ParseTiers(f, d)) },
 			Load: func(p string) error {
 				return errOf(registry.ConfigTiers(os.DirFS(filepath.Dir(p)), nil))
 			}},
 		{Name: "tag table", File: "tags.yaml", YAML: true, Valid: shipped(t, config.FS, "tags.yaml"),
-			Parse: func(f string, d []byte) error { return errOf(world.ParseTags(f, d)) }},
+			Parse: func(f string, d []byte) error { return errOf(rules.ParseTags(f, d)) }},
 		{Name: "recipe book", File: "recipes.yaml", YAML: true, Valid: shipped(t, config.FS, "recipes.yaml"),
-			Parse: func(f string, d []byte) error { return errOf(world.ParseRecipes(f, d)) }},
+			Parse: func(f string, d []byte) error { return errOf(rules.ParseRecipes(f, d)) }},
 		{Name: "mining rules", File: "mining.yaml", YAML: true, Valid: shipped(t, config.FS, "mining.yaml"),
-			Parse: func(f string, d []byte) error { return errOf(world.ParseMiningRules(f, d)) }},
+			Parse: func(f string, d []byte) error { return errOf(rules.ParseMiningRules(f, d)) }},
 		{Name: "tech rules", File: "tech.yaml", YAML: true, Valid: shipped(t, config.FS, "tech.yaml"),
-			Parse: func(f string, d []byte) error { return errOf(world.ParseTech(f, d, tiers)) }},
+			Parse: func(f string, d []byte) error { return errOf(rules.ParseTech(f, d, tiers)) }},
 		{Name: "id map", File: "vanilla_ids.yaml", YAML: true, Valid: shipped(t, config.FS, "vanilla_ids.yaml"),
-			Parse: func(f string, d []byte) error { return errOf(world.ParseIDMap(f, d)) }},
+			Parse: func(f string, d []byte) error { return errOf(rules.ParseIDMap(f, d)) }},
 	}
 	for _, l := range loaders {
 		t.Run(strings.ReplaceAll(l.Name, " ", "_"), func(t *testing.T) { badfiles.Run(t, l) })

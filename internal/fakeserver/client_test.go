@@ -15,7 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // tclient is a minimal hand-written 1.7.10 Forge client on proto17: enough
@@ -233,7 +234,7 @@ func (c *tclient) fmlMessage() (proto17.FMLMessage, int, error) {
 
 // registrySeen is what the client learned in the FML handshake.
 type registrySeen struct {
-	ids      *world.IDMap
+	ids      *rules.IDMap
 	data     *proto17.ModIDData
 	mpParts  int
 	serverML []proto17.ModInfo
@@ -265,7 +266,7 @@ func (c *tclient) fml(mods []proto17.ModInfo) registrySeen {
 	reg, ok := m.(*proto17.ModIDData)
 	require.True(c.t, ok, "want ModIdData, got %T", m)
 	seen.data, seen.mpParts = reg, parts
-	seen.ids = world.NewIDMap()
+	seen.ids = rules.NewIDMap()
 	require.NoError(c.t, reg.FillIDMap(seen.ids))
 	c.writeFML(&proto17.HandshakeAck{Phase: proto17.PhaseClientWaitingServerComplete})
 
@@ -290,7 +291,7 @@ type joined struct {
 	join    *proto17.JoinGame
 	pos     *proto17.PlayerPositionAndLook
 	inv     *proto17.WindowItems
-	chunks  *world.ChunkStore
+	chunks  *chunk.ChunkStore
 	columns int
 	packets []proto17.Packet
 }
@@ -301,7 +302,7 @@ func (c *tclient) join(s *Server) joined {
 	c.t.Helper()
 	var j joined
 	want := (2*s.opts.ViewRadius + 1) * (2*s.opts.ViewRadius + 1)
-	j.chunks = world.NewChunkStore(world.DefaultResolver())
+	j.chunks = chunk.NewChunkStore(chunk.DefaultResolver())
 	dec := proto17.NewChunkDecoder(c.f)
 	for j.columns < want {
 		p := c.must()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // windowSlots is the size of the player's inventory window (window 0):
@@ -708,13 +709,13 @@ func (c *conn) windowItems() *proto17.WindowItems {
 func (c *conn) sendChunks() error {
 	s := c.s
 	s.mu.Lock()
-	cols := make([]*world.Column, 0, len(s.cols))
+	cols := make([]*chunk.Column, 0, len(s.cols))
 	for _, col := range s.cols {
 		cols = append(cols, col.Clone())
 	}
-	sp := world.ChunkOf(s.Spawn().Block())
+	sp := chunk.ChunkOf(s.Spawn().Block())
 	s.mu.Unlock()
-	dist := func(p world.ChunkPos) int {
+	dist := func(p chunk.ChunkPos) int {
 		dx, dz := p.X-sp.X, p.Z-sp.Z
 		return dx*dx + dz*dz
 	}
@@ -746,16 +747,16 @@ func (c *conn) sendChunks() error {
 }
 
 // packetColumns are the columns a chunk packet loads (none for an unload).
-func packetColumns(p proto17.Packet) map[world.ChunkPos]bool {
-	cols := map[world.ChunkPos]bool{}
+func packetColumns(p proto17.Packet) map[chunk.ChunkPos]bool {
+	cols := map[chunk.ChunkPos]bool{}
 	switch p := p.(type) {
 	case *proto17.ChunkData:
 		if !p.Unload() {
-			cols[world.ChunkPos{X: int(p.X), Z: int(p.Z)}] = true
+			cols[chunk.ChunkPos{X: int(p.X), Z: int(p.Z)}] = true
 		}
 	case *proto17.MapChunkBulk:
 		for _, bc := range p.Columns {
-			cols[world.ChunkPos{X: int(bc.X), Z: int(bc.Z)}] = true
+			cols[chunk.ChunkPos{X: int(bc.X), Z: int(bc.Z)}] = true
 		}
 	}
 	return cols

@@ -6,7 +6,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // The steam-age part of the fake world: Railcraft coke ovens, GregTech coal
@@ -209,7 +211,7 @@ func modBlocks(o Options) ([]Block, error) {
 }
 
 // newModWorld builds the containers of the steam-age world.
-func newModWorld(o Options, ids *world.IDMap) (*modWorld, error) {
+func newModWorld(o Options, ids *rules.IDMap) (*modWorld, error) {
 	d, err := modnet.DefaultData()
 	if err != nil {
 		return nil, fmt.Errorf("fakeserver: mod data: %w", err)
@@ -382,7 +384,7 @@ func OpenGui(window int32, mod string, gui int32, x, y, z int) []byte {
 // the coke oven bricks, boilers, water tanks and ores there. The mod
 // world's layout does not change after New; the water a tank holds does,
 // so s.mu is taken (modPacketsLocked is for callers that hold it).
-func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
+func (s *Server) modPackets(cols map[chunk.ChunkPos]bool) []proto17.Packet {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.modPacketsLocked(cols)
@@ -390,11 +392,11 @@ func (s *Server) modPackets(cols map[world.ChunkPos]bool) []proto17.Packet {
 
 // modPacketsLocked is modPackets with s.mu held (a column streamed in as
 // the player moves).
-func (s *Server) modPacketsLocked(cols map[world.ChunkPos]bool) []proto17.Packet {
+func (s *Server) modPacketsLocked(cols map[chunk.ChunkPos]bool) []proto17.Packet {
 	var out []proto17.Packet
 	m := s.mods
 	f := gtFormats(s.opts.Mods)
-	in := func(x, z int) bool { return cols[world.ChunkPos{X: x >> 4, Z: z >> 4}] }
+	in := func(x, z int) bool { return cols[chunk.ChunkPos{X: x >> 4, Z: z >> 4}] }
 	for _, ov := range m.ovens {
 		for dx := 0; dx < 3; dx++ {
 			for dy := 0; dy < 3; dy++ {

@@ -9,7 +9,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // droppedItem is an item entity in the world.
@@ -226,7 +228,7 @@ const (
 )
 
 // collidesLocked reports whether a player with the feet at p overlaps a
-// block's collision box (world.ShapeOf, the 1.7.10 shapes: a bottom slab
+// block's collision box (rules.ShapeOf, the 1.7.10 shapes: a bottom slab
 // is half a block high, a fence 1.5), as the server's collision check sees
 // it; the cell below the feet is included for the boxes that reach above
 // it.
@@ -243,7 +245,7 @@ func (s *Server) collidesLocked(p world.Vec3) bool {
 		for y := int(math.Floor(y0)) - 1; y <= int(math.Floor(y1)); y++ {
 			for z := int(math.Floor(z0)); z <= int(math.Floor(z1)); z++ {
 				q := world.Pos(x, y, z)
-				shape := world.ShapeOf(block(q), func(dy int) world.Block { return block(q.Add(0, dy, 0)) })
+				shape := rules.ShapeOf(block(q), func(dy int) world.Block { return block(q.Add(0, dy, 0)) })
 				for _, b := range shape.Boxes {
 					if float64(x)+b.MaxX > x0 && float64(x)+b.MinX < x1 && float64(z)+b.MaxZ > z0 && float64(z)+b.MinZ < z1 &&
 						float64(y)+b.MaxY > y0 && float64(y)+b.MinY < y1 {
@@ -355,7 +357,7 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 	block := s.blockName(st)
 	sl, held := c.heldLocked()
 	_, harvest := relativeHardness(block, held, true)
-	s.setBlockLocked(c.id, pos, world.AirState, "dig")
+	s.setBlockLocked(c.id, pos, chunk.AirState, "dig")
 	bc := s.blockChange(pos)
 	out.to(c, StageDig, bc)
 	for _, o := range s.conns {
@@ -587,7 +589,7 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 	if meta < 0 || (!s.formats.NEID && meta > 15) {
 		meta = 0
 	}
-	s.setBlockLocked(c.id, target, world.MakeState(blockID, meta), "place")
+	s.setBlockLocked(c.id, target, chunk.MakeState(blockID, meta), "place")
 	sl.Count--
 	if sl.Count <= 0 {
 		sl = proto17.Slot{}

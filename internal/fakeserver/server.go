@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Record is one packet the server received or sent.
@@ -35,7 +37,7 @@ type Record struct {
 type WorldChange struct {
 	Conn     int // the player's connection, 0 for changes a test made
 	Pos      world.BlockPos
-	From, To world.StateID
+	From, To chunk.StateID
 	// FromName and ToName are the registry names of the states' blocks.
 	FromName, ToName string
 	Cause            string // "dig", "place" or "SetBlocks"
@@ -125,7 +127,7 @@ type DroppedItem struct {
 type Server struct {
 	opts     Options
 	formats  proto17.Formats
-	ids      *world.IDMap
+	ids      *rules.IDMap
 	registry []byte // the encoded FML|HS ModIdData message
 	start    time.Time
 
@@ -140,7 +142,7 @@ type Server struct {
 	strikes  []Strike
 	bursts   int                     // hostile bursts sent
 	saved    map[string]*savedPlayer // players who left, by name
-	cols     map[world.ChunkPos]*world.Column
+	cols     map[chunk.ChunkPos]*chunk.Column
 	conns    map[int]*conn
 	nextConn int
 	nextEID  int32
@@ -219,7 +221,7 @@ func (s *Server) Formats() proto17.Formats { return s.formats }
 
 // IDs is the server's id registry (frozen), the map a client learns from
 // the FML handshake.
-func (s *Server) IDs() *world.IDMap { return s.ids }
+func (s *Server) IDs() *rules.IDMap { return s.ids }
 
 // Close stops listening, drops every connection and waits for the server's
 // goroutines.
@@ -526,10 +528,10 @@ func (s *Server) SetBlocks(blocks ...Block) error {
 	s.mu.Lock()
 	type change struct {
 		pos world.BlockPos
-		st  world.StateID
+		st  chunk.StateID
 	}
-	byCol := map[world.ChunkPos][]change{}
-	var order []world.ChunkPos
+	byCol := map[chunk.ChunkPos][]change{}
+	var order []chunk.ChunkPos
 	for _, b := range blocks {
 		id, ok := s.ids.BlockID(b.Name)
 		if !ok {
@@ -541,7 +543,7 @@ func (s *Server) SetBlocks(blocks ...Block) error {
 			return fmt.Errorf("fakeserver: SetBlocks: %s:%d does not fit the %s format", b.Name, b.Meta, formatName(s.formats))
 		}
 		p := world.Pos(b.X, b.Y, b.Z)
-		cp := world.ChunkOf(p)
+		cp := chunk.ChunkOf(p)
 		if s.cols[cp] == nil || b.Y < 0 || b.Y > 255 {
 			s.mu.Unlock()
 			return fmt.Errorf("fakeserver: SetBlocks: %v is outside the world", p)
@@ -549,7 +551,7 @@ func (s *Server) SetBlocks(blocks ...Block) error {
 		if _, seen := byCol[cp]; !seen {
 			order = append(order, cp)
 		}
-		byCol[cp] = append(byCol[cp], change{p, world.MakeState(id, b.Meta)})
+		byCol[cp] = append(byCol[cp], change{p, chunk.MakeState(id, b.Meta)})
 	}
 	var out outbox
 	for _, cp := range order {
@@ -609,7 +611,7 @@ func (s *Server) itemOf(slot int, sl proto17.Slot) Item {
 	return Item{Slot: slot, Name: name, Count: int(sl.Count), Damage: int(sl.Damage)}
 }
 
-func (s *Server) blockName(st world.StateID) string {
+func (s *Server) blockName(st chunk.StateID) string {
 	name, ok := s.ids.BlockName(st.ID())
 	if !ok {
 		return fmt.Sprintf("unknown:%d", st.ID())
@@ -618,22 +620,22 @@ func (s *Server) blockName(st world.StateID) string {
 }
 
 // stateAt is the block at p; s.mu is held.
-func (s *Server) stateAt(p world.BlockPos) world.StateID {
-	col := s.cols[world.ChunkOf(p)]
+func (s *Server) stateAt(p world.BlockPos) chunk.StateID {
+	col := s.cols[chunk.ChunkOf(p)]
 	if col == nil {
-		return world.AirState
+		return chunk.AirState
 	}
 	return col.StateAt(p.X, p.Y, p.Z)
 }
 
 // loaded reports whether p is inside the world's columns.
 func (s *Server) loaded(p world.BlockPos) bool {
-	return s.cols[world.ChunkOf(p)] != nil && p.Y >= 0 && p.Y < world.WorldHeight
+	return s.cols[chunk.ChunkOf(p)] != nil && p.Y >= 0 && p.Y < chunk.WorldHeight
 }
 
 // setBlockLocked changes a block and records it; s.mu is held.
-func (s *Server) setBlockLocked(connID int, p world.BlockPos, st world.StateID, cause string) {
-	col := s.cols[world.ChunkOf(p)]
+func (s *Server) setBlockLocked(connID int, p world.BlockPos, st chunk.StateID, cause string) {
+	col := s.cols[chunk.ChunkOf(p)]
 	if col == nil {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 func newServer(t *testing.T, o Options) *Server {
@@ -126,7 +127,7 @@ func TestLiveSequence(t *testing.T) {
 			assert.Equal(t, []string{"JoinGame", "SpawnPosition", "PlayerPositionAndLook", "WindowItems"}, order)
 
 			// The chunks decode in the NEID format into the world model.
-			res := world.NewResolver(reg.ids.Clone().Freeze(), world.DefaultResolver().Tags())
+			res := chunk.NewResolver(reg.ids.Clone().Freeze(), chunk.DefaultResolver().Tags())
 			j.chunks.SetResolver(res)
 			assert.Equal(t, 25, j.columns)
 			assert.Equal(t, "minecraft:grass", j.chunks.BlockAt(world.Pos(0, 63, 0)).ID)
@@ -166,7 +167,7 @@ func TestVanillaFormatWhenNEIDIsNotListed(t *testing.T) {
 	assert.Equal(t, proto17.Formats{ModularUI: true}, s.Formats())
 	c, j := enter(t, s, "bot")
 	_ = c
-	res := world.NewResolver(s.IDs(), world.DefaultResolver().Tags())
+	res := chunk.NewResolver(s.IDs(), chunk.DefaultResolver().Tags())
 	j.chunks.SetResolver(res)
 	ore := j.chunks.BlockAt(world.Pos(8, 43, 8))
 	assert.Equal(t, OreBlock, ore.ID, "an id above 255 travels in the add nibbles")
@@ -314,7 +315,7 @@ func TestDigTimingDropAndPickup(t *testing.T) {
 
 	changes := s.WorldChanges()
 	require.Len(t, changes, 1)
-	assert.Equal(t, WorldChange{Conn: c1(s), Pos: log, From: world.MakeState(logID, 0), To: world.AirState,
+	assert.Equal(t, WorldChange{Conn: c1(s), Pos: log, From: chunk.MakeState(logID, 0), To: chunk.AirState,
 		FromName: "minecraft:log", ToName: "minecraft:air", Cause: "dig"}, changes[0])
 
 	// The log above still stands, so the item lies where the broken log was;

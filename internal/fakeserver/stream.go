@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Streamed terrain (Options.Stream): the flat ground of the spawn area,
@@ -32,8 +32,8 @@ func StreamWall(x, z int) bool {
 
 // streamState is what one player has been sent of a streamed world.
 type streamState struct {
-	at   world.ChunkPos
-	sent map[world.ChunkPos]bool
+	at   chunk.ChunkPos
+	sent map[chunk.ChunkPos]bool
 }
 
 // streamLocked sends the columns that came into view since the player's
@@ -43,10 +43,10 @@ func (c *conn) streamLocked(out *outbox) {
 	if !s.opts.Stream {
 		return
 	}
-	at := world.ChunkOf(c.pos.Block())
+	at := chunk.ChunkOf(c.pos.Block())
 	if c.stream == nil {
 		// The join sent every column the server had.
-		c.stream = &streamState{at: at, sent: map[world.ChunkPos]bool{}}
+		c.stream = &streamState{at: at, sent: map[chunk.ChunkPos]bool{}}
 		for p := range s.cols {
 			c.stream.sent[p] = true
 		}
@@ -55,10 +55,10 @@ func (c *conn) streamLocked(out *outbox) {
 	}
 	c.stream.at = at
 	r := s.opts.ViewRadius
-	var fresh []*world.Column
+	var fresh []*chunk.Column
 	for cx := at.X - r; cx <= at.X+r; cx++ {
 		for cz := at.Z - r; cz <= at.Z+r; cz++ {
-			p := world.ChunkPos{X: cx, Z: cz}
+			p := chunk.ChunkPos{X: cx, Z: cz}
 			if c.stream.sent[p] {
 				continue
 			}
@@ -71,7 +71,7 @@ func (c *conn) streamLocked(out *outbox) {
 			fresh = append(fresh, col.Clone())
 		}
 	}
-	slices.SortFunc(fresh, func(a, b *world.Column) int {
+	slices.SortFunc(fresh, func(a, b *chunk.Column) int {
 		da, db := chunkDist(a.Pos(), at), chunkDist(b.Pos(), at)
 		if da != db {
 			return da - db
@@ -86,13 +86,13 @@ func (c *conn) streamLocked(out *outbox) {
 		s.logf("conn %d: streaming columns: %v", c.id, err)
 		return
 	}
-	var far []world.ChunkPos
+	var far []chunk.ChunkPos
 	for p := range c.stream.sent {
 		if chunkDist(p, at) > r+2 {
 			far = append(far, p)
 		}
 	}
-	slices.SortFunc(far, func(a, b world.ChunkPos) int {
+	slices.SortFunc(far, func(a, b chunk.ChunkPos) int {
 		if a.X != b.X {
 			return a.X - b.X
 		}
@@ -125,7 +125,7 @@ func (c *conn) streamLocked(out *outbox) {
 }
 
 // chunkDist is the Chebyshev distance between two columns.
-func chunkDist(a, b world.ChunkPos) int {
+func chunkDist(a, b chunk.ChunkPos) int {
 	return max(abs(a.X-b.X), abs(a.Z-b.Z))
 }
 
@@ -137,14 +137,14 @@ func abs(v int) int {
 }
 
 // streamColumn generates a column of the streamed terrain.
-func (s *Server) streamColumn(p world.ChunkPos) *world.Column {
-	state := func(name string) world.StateID {
+func (s *Server) streamColumn(p chunk.ChunkPos) *chunk.Column {
+	state := func(name string) chunk.StateID {
 		id, _ := s.ids.BlockID(name) // vanilla names are always in the registry
-		return world.MakeState(id, 0)
+		return chunk.MakeState(id, 0)
 	}
 	bedrock, stone, dirt, grass := state("minecraft:bedrock"), state("minecraft:stone"), state("minecraft:dirt"), state("minecraft:grass")
 	g := s.opts.GroundY
-	col := world.NewColumn(p.X, p.Z)
+	col := chunk.NewColumn(p.X, p.Z)
 	for x := 0; x < 16; x++ {
 		for z := 0; z < 16; z++ {
 			col.SetState(x, 0, z, bedrock)

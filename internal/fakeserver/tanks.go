@@ -5,6 +5,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -266,7 +267,7 @@ func (c *conn) heldFluidContainerLocked() bool {
 			return true
 		}
 	}
-	for _, t := range world.DefaultTags().ItemTags(name, int(sl.Damage)) {
+	for _, t := range rules.DefaultTags().ItemTags(name, int(sl.Damage)) {
 		if t == "container_empty" || t == "container_water" || t == "fluid_container" {
 			return true
 		}

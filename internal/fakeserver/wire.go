@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // The 1.7.10 frame: a VarInt length (at most three bytes, as the 1.7.10
@@ -74,7 +74,7 @@ func readFrame(r *bufio.Reader) (int32, []byte, error) {
 
 // chunkPackets builds the packets that carry cols: Map Chunk Bulk packets of
 // up to five columns, or one Chunk Data packet per column.
-func chunkPackets(cols []*world.Column, f proto17.Formats, mode ChunkMode) ([]proto17.Packet, error) {
+func chunkPackets(cols []*chunk.Column, f proto17.Formats, mode ChunkMode) ([]proto17.Packet, error) {
 	enc := proto17.NewChunkEncoder(f)
 	var out []proto17.Packet
 	if mode == ChunksSingle {

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 func TestFrameRoundTrip(t *testing.T) {
@@ -40,24 +40,24 @@ func TestFrameRoundTrip(t *testing.T) {
 }
 
 // randomColumn fills some sections with random states that fit the format.
-func randomColumn(rng *rand.Rand, neid bool) *world.Column {
-	col := world.NewColumn(rng.IntN(64)-32, rng.IntN(64)-32)
+func randomColumn(rng *rand.Rand, neid bool) *chunk.Column {
+	col := chunk.NewColumn(rng.IntN(64)-32, rng.IntN(64)-32)
 	maxID, maxMeta := 4095, 15
 	if neid {
 		maxID, maxMeta = 65535, 65535
 	}
-	for cy := 0; cy < world.ColumnSections; cy++ {
+	for cy := 0; cy < chunk.ColumnSections; cy++ {
 		switch rng.IntN(3) {
 		case 0: // left empty
 		case 1: // a few blocks
 			for range 20 {
-				col.SetState(rng.IntN(16), cy*16+rng.IntN(16), rng.IntN(16), world.MakeState(1+rng.IntN(maxID), rng.IntN(maxMeta+1)))
+				col.SetState(rng.IntN(16), cy*16+rng.IntN(16), rng.IntN(16), chunk.MakeState(1+rng.IntN(maxID), rng.IntN(maxMeta+1)))
 			}
 		case 2: // dense, small ids only (no add nibbles in vanilla)
 			for x := 0; x < 16; x++ {
 				for y := 0; y < 16; y++ {
 					for z := 0; z < 16; z++ {
-						col.SetState(x, cy*16+y, z, world.MakeState(rng.IntN(256), rng.IntN(16)))
+						col.SetState(x, cy*16+y, z, chunk.MakeState(rng.IntN(256), rng.IntN(16)))
 					}
 				}
 			}
@@ -73,7 +73,7 @@ func TestChunkEncodingRoundTrips(t *testing.T) {
 	for _, neid := range []bool{false, true} {
 		f := proto17.Formats{NEID: neid}
 		for _, mode := range []ChunkMode{ChunksBulk, ChunksSingle} {
-			cols := make([]*world.Column, 7)
+			cols := make([]*chunk.Column, 7)
 			for i := range cols {
 				cols[i] = randomColumn(rng, neid)
 			}
@@ -101,15 +101,15 @@ func TestChunkEncodingRoundTrips(t *testing.T) {
 			require.Len(t, got, len(cols))
 			for i, c := range got {
 				want := cols[i]
-				require.Equal(t, want.Pos(), world.ChunkPos{X: c.X, Z: c.Z})
-				for cy := 0; cy < world.ColumnSections; cy++ {
+				require.Equal(t, want.Pos(), chunk.ChunkPos{X: c.X, Z: c.Z})
+				for cy := 0; cy < chunk.ColumnSections; cy++ {
 					ws, gs := want.Section(cy), c.Column.Section(cy)
 					if ws == nil {
 						assert.Nil(t, gs, "column %d section %d", i, cy)
 						continue
 					}
 					require.NotNil(t, gs, "column %d section %d", i, cy)
-					var a, b [world.SectionVolume]world.StateID
+					var a, b [chunk.SectionVolume]chunk.StateID
 					ws.States(&a)
 					gs.States(&b)
 					require.Equal(t, a, b, "neid=%t mode=%d column %d section %d", neid, mode, i, cy)
@@ -118,8 +118,8 @@ func TestChunkEncodingRoundTrips(t *testing.T) {
 		}
 	}
 
-	col := world.NewColumn(0, 0)
-	col.SetState(0, 0, 0, world.MakeState(5000, 0))
-	_, err := chunkPackets([]*world.Column{col}, proto17.Formats{}, ChunksSingle)
+	col := chunk.NewColumn(0, 0)
+	col.SetState(0, 0, 0, chunk.MakeState(5000, 0))
+	_, err := chunkPackets([]*chunk.Column{col}, proto17.Formats{}, ChunksSingle)
 	assert.Error(t, err, "an id above 4095 does not fit the vanilla chunk format")
 }

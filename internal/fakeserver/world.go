@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Modded registry entries of the fake GTNH server. Ids differ per world on a
@@ -47,9 +49,9 @@ const (
 // buildRegistry makes the server's id registry: every vanilla block and item
 // (block items under the block's id, as Forge registers them), the GregTech
 // entries and filler items.
-func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.IDMap, error) {
-	van := world.VanillaIDs()
-	ids := world.NewIDMap()
+func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *rules.IDMap, error) {
+	van := rules.VanillaIDs()
+	ids := rules.NewIDMap()
 	data := &proto17.ModIDData{HasSubstitutions: true}
 	add := func(kind string, id int, name string) error {
 		var err error
@@ -123,7 +125,7 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *world.ID
 // 1.7.10 mining rule (config/mining.yaml) and what it drops ("" for
 // itself, "-" for nothing).
 type blockRule struct {
-	world.BlockRule
+	rules.BlockRule
 	drop string
 }
 
@@ -147,15 +149,15 @@ var drops = map[string]string{
 // the fake world are a GregTech ore and machine; unknown blocks are
 // stone-like.
 func ruleFor(name string) blockRule {
-	r, ok := world.DefaultMiningRules().Block(name)
+	r, ok := rules.DefaultMiningRules().Block(name)
 	switch {
 	case ok:
 	case name == OreBlock || name == OreBlock2:
-		r = world.BlockRule{Hardness: 3, Tool: "pickaxe", NeedsTool: true}
+		r = rules.BlockRule{Hardness: 3, Tool: "pickaxe", NeedsTool: true}
 	case name == MachineBlock:
-		r = world.BlockRule{Hardness: -1}
+		r = rules.BlockRule{Hardness: -1}
 	default:
-		r = world.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
+		r = rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
 	}
 	return blockRule{BlockRule: r, drop: drops[name]}
 }
@@ -179,19 +181,19 @@ func toolClass(item string) string {
 }
 
 func toolSpeed(item string) float64 {
-	if m, ok := world.DefaultMiningRules().Material(item); ok {
+	if m, ok := rules.DefaultMiningRules().Material(item); ok {
 		return m.Speed
 	}
 	return 1
 }
 
 // wearOf is the durability the held item loses for breaking a block of the
-// given hardness (world.Wear: 1 for pickaxes, axes and shovels, 2 for
+// given hardness (rules.Wear: 1 for pickaxes, axes and shovels, 2 for
 // swords, 0 for hoes).
 func wearOf(held string, hardness float64) int {
 	st := world.NewStack(held, 0, 1)
 	st.MaxDamage = maxDamage(held)
-	return world.Wear(st, hardness)
+	return rules.Wear(st, hardness)
 }
 
 // maxDamage is the durability of a vanilla tool (0: not a tool).
@@ -199,7 +201,7 @@ func maxDamage(item string) int {
 	if toolClass(item) == "" {
 		return 0
 	}
-	if m, ok := world.DefaultMiningRules().Material(item); ok {
+	if m, ok := rules.DefaultMiningRules().Material(item); ok {
 		return m.Durability
 	}
 	return 0
@@ -226,7 +228,7 @@ func relativeHardness(block, held string, onGround bool) (perTick float64, harve
 	speed, level := 1.0, -1
 	if r.Tool != "" && toolClass(held) == r.Tool {
 		speed = toolSpeed(held)
-		if m, ok := world.DefaultMiningRules().Material(held); ok {
+		if m, ok := rules.DefaultMiningRules().Material(held); ok {
 			level = m.Level
 		}
 	}
@@ -262,15 +264,15 @@ func VanillaBreakTicks(block, held string) int {
 
 // generate builds the world: bedrock at 0, stone, three layers of dirt and
 // grass at GroundY, then the trees and extra blocks.
-func generate(o Options, ids *world.IDMap, f proto17.Formats) (map[world.ChunkPos]*world.Column, error) {
-	state := func(name string, meta int) (world.StateID, error) {
+func generate(o Options, ids *rules.IDMap, f proto17.Formats) (map[chunk.ChunkPos]*chunk.Column, error) {
+	state := func(name string, meta int) (chunk.StateID, error) {
 		id, ok := ids.BlockID(name)
 		if !ok {
 			return 0, fmt.Errorf("fakeserver: block %q is not in the registry", name)
 		}
-		return world.MakeState(id, meta), nil
+		return chunk.MakeState(id, meta), nil
 	}
-	must := func(name string) world.StateID {
+	must := func(name string) chunk.StateID {
 		st, err := state(name, 0)
 		if err != nil {
 			panic(err) // vanilla names are always in the registry
@@ -281,10 +283,10 @@ func generate(o Options, ids *world.IDMap, f proto17.Formats) (map[world.ChunkPo
 	logS, leaves := must("minecraft:log"), must("minecraft:leaves")
 
 	cx0, cz0 := int(math.Floor(o.Spawn[0]))>>4, int(math.Floor(o.Spawn[2]))>>4
-	cols := map[world.ChunkPos]*world.Column{}
+	cols := map[chunk.ChunkPos]*chunk.Column{}
 	for cx := cx0 - o.ViewRadius; cx <= cx0+o.ViewRadius; cx++ {
 		for cz := cz0 - o.ViewRadius; cz <= cz0+o.ViewRadius; cz++ {
-			col := world.NewColumn(cx, cz)
+			col := chunk.NewColumn(cx, cz)
 			for x := 0; x < 16; x++ {
 				for z := 0; z < 16; z++ {
 					col.SetState(x, 0, z, bedrock)
@@ -297,11 +299,11 @@ func generate(o Options, ids *world.IDMap, f proto17.Formats) (map[world.ChunkPo
 					col.SetState(x, o.GroundY, z, grass)
 				}
 			}
-			cols[world.ChunkPos{X: cx, Z: cz}] = col
+			cols[chunk.ChunkPos{X: cx, Z: cz}] = col
 		}
 	}
-	set := func(x, y, z int, st world.StateID, onlyAir bool) {
-		col := cols[world.ChunkPos{X: x >> 4, Z: z >> 4}]
+	set := func(x, y, z int, st chunk.StateID, onlyAir bool) {
+		col := cols[chunk.ChunkPos{X: x >> 4, Z: z >> 4}]
 		if col == nil || y < 0 || y > 255 {
 			return
 		}
@@ -357,7 +359,7 @@ func generate(o Options, ids *world.IDMap, f proto17.Formats) (map[world.ChunkPo
 		if b.Meta < 0 || b.Meta > 0xFFFF || (!f.NEID && b.Meta > 15) {
 			return nil, fmt.Errorf("fakeserver: block %s at %d,%d,%d: metadata %d does not fit the %s format", b.Name, b.X, b.Y, b.Z, b.Meta, formatName(f))
 		}
-		if cols[world.ChunkPos{X: b.X >> 4, Z: b.Z >> 4}] == nil || b.Y < 0 || b.Y > 255 {
+		if cols[chunk.ChunkPos{X: b.X >> 4, Z: b.Z >> 4}] == nil || b.Y < 0 || b.Y > 255 {
 			return nil, fmt.Errorf("fakeserver: block %s at %d,%d,%d is outside the world", b.Name, b.X, b.Y, b.Z)
 		}
 		set(b.X, b.Y, b.Z, st, false)

@@ -10,6 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Message types the client sends.
@@ -355,7 +356,7 @@ func (f *fields) blockPos() (world.BlockPos, error) {
 	if err != nil {
 		return world.BlockPos{}, err
 	}
-	y, err := f.integer("y", 0, world.WorldHeight-1)
+	y, err := f.integer("y", 0, chunk.WorldHeight-1)
 	if err != nil {
 		return world.BlockPos{}, err
 	}
@@ -415,7 +416,7 @@ func decodeMove(f *fields) (*MoveStep, error) {
 		name   string
 		dst    *float64
 		lo, hi float64
-	}{{"x", &m.X, -maxCoord, maxCoord}, {"y", &m.Y, 0, world.WorldHeight - 1}, {"z", &m.Z, -maxCoord, maxCoord}} {
+	}{{"x", &m.X, -maxCoord, maxCoord}, {"y", &m.Y, 0, chunk.WorldHeight - 1}, {"z", &m.Z, -maxCoord, maxCoord}} {
 		if *c.dst, _, err = f.number(c.name, true); err != nil {
 			return nil, err
 		}
@@ -473,7 +474,7 @@ func decodePlace(f *fields) (*BlockPlace, error) {
 	}
 	p := &BlockPlace{Pos: pos, Face: face, Item: item}
 	if face != FaceAuto {
-		if _, t := p.Target(world.Vec3{}); t.Y < 0 || t.Y >= world.WorldHeight {
+		if _, t := p.Target(world.Vec3{}); t.Y < 0 || t.Y >= chunk.WorldHeight {
 			return nil, fmt.Errorf("face: the new block at %v would be outside the world", t)
 		}
 	}
@@ -592,7 +593,7 @@ func (r Request) toActions(st stance) ([]action.Action, error) {
 			item = held
 		}
 		face, target := r.Place.Target(st.eye)
-		if target.Y < 0 || target.Y >= world.WorldHeight {
+		if target.Y < 0 || target.Y >= chunk.WorldHeight {
 			return nil, fmt.Errorf("face %s of %v: the new block at %v would be outside the world", faceActionNames[face], r.Place.Pos, target)
 		}
 		return []action.Action{action.PlaceBlock{Pos: target, Item: item, Face: faceActionNames[face]}}, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Out is one outgoing message: a type and its payload.
@@ -43,7 +44,7 @@ type (
 	// (coordinates within the section).
 	ChunkBlocks struct {
 		Palette  []PaletteEntry                 `json:"palette"`
-		Sections [world.ColumnSections][]uint32 `json:"sections"`
+		Sections [chunk.ColumnSections][]uint32 `json:"sections"`
 	}
 	// PaletteEntry is a block state: its registry name and metadata.
 	PaletteEntry struct {
@@ -108,7 +109,7 @@ type mirror struct {
 	pos      PositionUpdate
 	slots    []world.ItemStack
 	held     int
-	chunks   map[world.ChunkPos][world.ColumnSections]*world.Section
+	chunks   map[chunk.ChunkPos][chunk.ColumnSections]*chunk.Section
 	entities map[int]world.Entity
 	// yaw and pitch are where the player looks: bodies do not report it,
 	// so the adapter derives it from the last action (see look).
@@ -125,7 +126,7 @@ func newMirror(radius int) *mirror {
 // reset forgets what the client was told: the next update is a full one.
 func (m *mirror) reset() {
 	m.synced = false
-	m.chunks = map[world.ChunkPos][world.ColumnSections]*world.Section{}
+	m.chunks = map[chunk.ChunkPos][chunk.ColumnSections]*chunk.Section{}
 	m.entities = map[int]world.Entity{}
 	m.slots = nil
 }
@@ -181,7 +182,7 @@ func (m *mirror) update(s *world.Snapshot) []Out {
 		if !full {
 			// A new dimension: the client drops the old world, as vanilla's
 			// does on Respawn, and gets the new one in full.
-			m.chunks = map[world.ChunkPos][world.ColumnSections]*world.Section{}
+			m.chunks = map[chunk.ChunkPos][chunk.ColumnSections]*chunk.Section{}
 			m.entities = map[int]world.Entity{}
 		}
 		m.dim = s.Player.Dimension
@@ -247,7 +248,7 @@ func (m *mirror) columns(out []Out, s *world.Snapshot) []Out {
 	if !ok {
 		return out
 	}
-	at := world.ChunkOf(s.Feet())
+	at := chunk.ChunkOf(s.Feet())
 	for pos := range m.chunks {
 		if abs(pos.X-at.X) > m.radius || abs(pos.Z-at.Z) > m.radius {
 			delete(m.chunks, pos)
@@ -255,13 +256,13 @@ func (m *mirror) columns(out []Out, s *world.Snapshot) []Out {
 	}
 	for cz := at.Z - m.radius; cz <= at.Z+m.radius; cz++ {
 		for cx := at.X - m.radius; cx <= at.X+m.radius; cx++ {
-			pos := world.ChunkPos{X: cx, Z: cz}
+			pos := chunk.ChunkPos{X: cx, Z: cz}
 			col := chunks.Column(cx, cz)
 			if col == nil {
 				delete(m.chunks, pos)
 				continue
 			}
-			var secs [world.ColumnSections]*world.Section
+			var secs [chunk.ColumnSections]*chunk.Section
 			for cy := range secs {
 				secs[cy] = col.Section(cy)
 			}
@@ -277,19 +278,19 @@ func (m *mirror) columns(out []Out, s *world.Snapshot) []Out {
 
 // encodeColumn builds a column's chunk_data: one palette for the column,
 // air first.
-func encodeColumn(cx, cz int, secs *[world.ColumnSections]*world.Section, res *world.Resolver) ChunkData {
+func encodeColumn(cx, cz int, secs *[chunk.ColumnSections]*chunk.Section, res *chunk.Resolver) ChunkData {
 	d := ChunkData{ChunkX: cx, ChunkZ: cz}
 	// A column has 65,536 blocks, so with air its palette may reach 65,537
 	// entries: the indices are 32-bit.
-	index := map[world.StateID]uint32{world.AirState: 0}
+	index := map[chunk.StateID]uint32{chunk.AirState: 0}
 	d.Blocks.Palette = []PaletteEntry{{ID: "minecraft:air"}}
-	var states [world.SectionVolume]world.StateID
+	var states [chunk.SectionVolume]chunk.StateID
 	for cy, sec := range secs {
 		if sec == nil || sec.IsEmpty() {
 			continue
 		}
 		sec.States(&states)
-		idx := make([]uint32, world.SectionVolume)
+		idx := make([]uint32, chunk.SectionVolume)
 		for i, st := range states {
 			j, ok := index[st]
 			if !ok {

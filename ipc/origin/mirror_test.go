@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // mirrorWorld is a small state: two columns of ground at y 0..3, the
@@ -236,16 +237,16 @@ func TestOnGround(t *testing.T) {
 // TestEncodeColumnEveryBlockDistinct: a column (from a hostile server)
 // whose 65,536 blocks are all different states still encodes exactly.
 func TestEncodeColumnEveryBlockDistinct(t *testing.T) {
-	var secs [world.ColumnSections]*world.Section
+	var secs [chunk.ColumnSections]*chunk.Section
 	for cy := range secs {
-		var states [world.SectionVolume]world.StateID
+		var states [chunk.SectionVolume]chunk.StateID
 		for i := range states {
-			states[i] = world.MakeState(1+cy, i) // stone with 4096 metas per section
+			states[i] = chunk.MakeState(1+cy, i) // stone with 4096 metas per section
 		}
-		secs[cy] = world.NewSection(&states)
+		secs[cy] = chunk.NewSection(&states)
 	}
-	cd := encodeColumn(0, 0, &secs, world.DefaultResolver())
-	require.Len(t, cd.Blocks.Palette, 1+world.ColumnSections*world.SectionVolume)
+	cd := encodeColumn(0, 0, &secs, chunk.DefaultResolver())
+	require.Len(t, cd.Blocks.Palette, 1+chunk.ColumnSections*chunk.SectionVolume)
 	p := world.Pos(15, 255, 15)
-	assert.Equal(t, PaletteEntry{ID: world.DefaultResolver().Block(world.MakeState(16, world.SectionIndex(15, 255, 15))).ID, Meta: world.SectionIndex(15, 255, 15)}, blockIn(t, cd, p))
+	assert.Equal(t, PaletteEntry{ID: chunk.DefaultResolver().Block(chunk.MakeState(16, chunk.SectionIndex(15, 255, 15))).ID, Meta: chunk.SectionIndex(15, 255, 15)}, blockIn(t, cd, p))
 }

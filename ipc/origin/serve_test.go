@@ -23,6 +23,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // testScenario: a flat 32×32 plain at y 63, a 4-high oak at (11, 8), the
@@ -193,8 +194,8 @@ func blockIn(t *testing.T, cd ChunkData, p world.BlockPos) PaletteEntry {
 	if sec == nil {
 		return PaletteEntry{ID: "minecraft:air"}
 	}
-	require.Len(t, sec, world.SectionVolume)
-	return cd.Blocks.Palette[sec[world.SectionIndex(p.X, p.Y, p.Z)]]
+	require.Len(t, sec, chunk.SectionVolume)
+	return cd.Blocks.Palette[sec[chunk.SectionIndex(p.X, p.Y, p.Z)]]
 }
 
 // chunkAt finds the newest chunk_data of a column among ms.

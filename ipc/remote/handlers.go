@@ -13,6 +13,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // handler answers one request; a *wire.Error becomes an error reply with
@@ -171,7 +172,7 @@ func handleObserve(ctx context.Context, c *conn, payload json.RawMessage) (any, 
 	}
 	out := wire.Observation{Snapshot: snap}
 	if req.Blocks == "delta" {
-		var chunks *world.Chunks
+		var chunks *chunk.Chunks
 		if snap.Blocks != nil {
 			var ok bool
 			if chunks, ok = world.ChunksOf(snap.Blocks); !ok {

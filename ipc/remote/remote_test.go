@@ -10,7 +10,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // TestSameSnapshotAsInProcess: the client's snapshot of a simulated world
@@ -27,21 +27,21 @@ func TestSameSnapshotAsInProcess(t *testing.T) {
 			want, err := ipc.InProcess(w).Observe(context.Background())
 			require.NoError(t, err)
 			assert.Equal(t, string(mustJSON(t, want)), string(mustJSON(t, got)))
-			wc, gc := want.Blocks.(*world.Chunks), got.Blocks.(*world.Chunks)
+			wc, gc := want.Blocks.(*chunk.Chunks), got.Blocks.(*chunk.Chunks)
 			require.Equal(t, wc.Columns(), gc.Columns())
 			// Every block of every section: the states differ in number
 			// (the mirror has its own id map), the blocks they stand for
 			// must not.
 			n := 0
-			checked := map[[2]world.StateID]bool{}
-			var ws, gs [world.SectionVolume]world.StateID
-			wc.ForEachColumn(func(col *world.Column) {
+			checked := map[[2]chunk.StateID]bool{}
+			var ws, gs [chunk.SectionVolume]chunk.StateID
+			wc.ForEachColumn(func(col *chunk.Column) {
 				gcol := gc.Column(col.Pos().X, col.Pos().Z)
 				if !assert.NotNil(t, gcol, "column %v", col.Pos()) {
 					return
 				}
-				for cy := 0; cy < world.ColumnSections; cy++ {
-					ws, gs = [world.SectionVolume]world.StateID{}, [world.SectionVolume]world.StateID{}
+				for cy := 0; cy < chunk.ColumnSections; cy++ {
+					ws, gs = [chunk.SectionVolume]chunk.StateID{}, [chunk.SectionVolume]chunk.StateID{}
 					if sec := col.Section(cy); sec != nil {
 						sec.States(&ws)
 					}
@@ -49,7 +49,7 @@ func TestSameSnapshotAsInProcess(t *testing.T) {
 						sec.States(&gs)
 					}
 					for i := range ws {
-						pair := [2]world.StateID{ws[i], gs[i]}
+						pair := [2]chunk.StateID{ws[i], gs[i]}
 						if checked[pair] {
 							continue
 						}

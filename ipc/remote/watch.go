@@ -10,6 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // maxBlockEvents bounds the block_change events one comparison produces;
@@ -231,18 +232,18 @@ func diff(a, b *world.Snapshot, emit func(kind, key string, payload any)) int64 
 	return diffChunks(ca, cb, emit)
 }
 
-func diffChunks(a, b *world.Chunks, emit func(kind, key string, payload any)) int64 {
+func diffChunks(a, b *chunk.Chunks, emit func(kind, key string, payload any)) int64 {
 	if a == b || b == nil {
 		return 0
 	}
 	var lost int64
 	budget := maxBlockEvents
-	var sa, sb [world.SectionVolume]world.StateID
-	seen := map[world.ChunkPos]bool{}
-	b.ForEachColumn(func(cb *world.Column) {
+	var sa, sb [chunk.SectionVolume]chunk.StateID
+	seen := map[chunk.ChunkPos]bool{}
+	b.ForEachColumn(func(cb *chunk.Column) {
 		p := cb.Pos()
 		seen[p] = true
-		var ca *world.Column
+		var ca *chunk.Column
 		if a != nil {
 			ca = a.Column(p.X, p.Z)
 		}
@@ -253,7 +254,7 @@ func diffChunks(a, b *world.Chunks, emit func(kind, key string, payload any)) in
 		if ca == cb {
 			return
 		}
-		for cy := 0; cy < world.ColumnSections; cy++ {
+		for cy := 0; cy < chunk.ColumnSections; cy++ {
 			x, y := ca.Section(cy), cb.Section(cy)
 			if x == y {
 				continue
@@ -276,7 +277,7 @@ func diffChunks(a, b *world.Chunks, emit func(kind, key string, payload any)) in
 		}
 	})
 	if a != nil {
-		a.ForEachColumn(func(c *world.Column) {
+		a.ForEachColumn(func(c *chunk.Column) {
 			if !seen[c.Pos()] {
 				emit(wire.EventChunkUnloaded, "", wire.ChunkEvent{X: c.Pos().X, Z: c.Pos().Z})
 			}
@@ -285,7 +286,7 @@ func diffChunks(a, b *world.Chunks, emit func(kind, key string, payload any)) in
 	return lost
 }
 
-func states(s *world.Section, dst *[world.SectionVolume]world.StateID) {
+func states(s *chunk.Section, dst *[chunk.SectionVolume]chunk.StateID) {
 	if s == nil {
 		clear(dst[:])
 		return

@@ -9,12 +9,13 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // The wire form of blocks. A section (16×16×16 blocks) is a palette of
 // block names with metadata and, unless the palette has a single entry, the
-// palette index of every block in world.SectionIndex order (y, z, x): one
+// palette index of every block in chunk.SectionIndex order (y, z, x): one
 // byte per block when the palette has at most 256 entries, two (big-endian)
 // otherwise, compressed with raw DEFLATE (RFC 1951) and base64-encoded. A
 // section without a palette is all air. Names rather than numeric ids cross
@@ -57,25 +58,25 @@ type BlockDelta struct {
 	// last delta of a series.
 	More     bool             `json:"more,omitempty"`
 	Columns  []ColumnData     `json:"columns,omitempty"`
-	Unloaded []world.ChunkPos `json:"unloaded,omitempty"`
+	Unloaded []chunk.ChunkPos `json:"unloaded,omitempty"`
 }
 
 const airName = "minecraft:air"
 
 // EncodeSection builds the wire form of section cy (nil: all air).
-func EncodeSection(cy int, sec *world.Section, res *world.Resolver) SectionData {
+func EncodeSection(cy int, sec *chunk.Section, res *chunk.Resolver) SectionData {
 	out := SectionData{Y: cy}
 	if sec == nil || sec.IsEmpty() {
 		return out
 	}
-	var states [world.SectionVolume]world.StateID
+	var states [chunk.SectionVolume]chunk.StateID
 	sec.States(&states)
 	// Runs of one state are the common case: the map is consulted only
 	// where the state changes.
-	var idx [world.SectionVolume]uint16
-	index := map[world.StateID]int{}
-	var pal []world.StateID
-	last, lastIdx := world.StateID(0), -1
+	var idx [chunk.SectionVolume]uint16
+	index := map[chunk.StateID]int{}
+	var pal []chunk.StateID
+	last, lastIdx := chunk.StateID(0), -1
 	for i, st := range states {
 		if lastIdx < 0 || st != last {
 			j, ok := index[st]
@@ -103,7 +104,7 @@ func EncodeSection(cy int, sec *world.Section, res *world.Resolver) SectionData 
 	if len(pal) > 256 {
 		width = 2
 	}
-	raw := make([]byte, 0, world.SectionVolume*width)
+	raw := make([]byte, 0, chunk.SectionVolume*width)
 	for _, i := range idx {
 		if width == 2 {
 			raw = append(raw, byte(i>>8))
@@ -132,18 +133,18 @@ var (
 
 // maxEncodedData bounds a section's base64 data: DEFLATE expands
 // incompressible input by well under 1%.
-const maxEncodedData = 4 * (world.SectionVolume*2 + 1024) / 3
+const maxEncodedData = 4 * (chunk.SectionVolume*2 + 1024) / 3
 
 // DecodeSection parses a section's palette and indices into block states,
 // resolving names through state. The error says what is wrong.
-func DecodeSection(d SectionData, state func(PaletteEntry) (world.StateID, error), dst *[world.SectionVolume]world.StateID) error {
-	if d.Y < 0 || d.Y >= world.ColumnSections {
-		return fmt.Errorf("section y %d out of range 0..%d", d.Y, world.ColumnSections-1)
+func DecodeSection(d SectionData, state func(PaletteEntry) (chunk.StateID, error), dst *[chunk.SectionVolume]chunk.StateID) error {
+	if d.Y < 0 || d.Y >= chunk.ColumnSections {
+		return fmt.Errorf("section y %d out of range 0..%d", d.Y, chunk.ColumnSections-1)
 	}
-	if len(d.Palette) > world.SectionVolume {
-		return fmt.Errorf("section %d: a palette of %d entries (at most %d)", d.Y, len(d.Palette), world.SectionVolume)
+	if len(d.Palette) > chunk.SectionVolume {
+		return fmt.Errorf("section %d: a palette of %d entries (at most %d)", d.Y, len(d.Palette), chunk.SectionVolume)
 	}
-	pal := make([]world.StateID, len(d.Palette))
+	pal := make([]chunk.StateID, len(d.Palette))
 	for i, e := range d.Palette {
 		st, err := state(e)
 		if err != nil {
@@ -178,7 +179,7 @@ func DecodeSection(d SectionData, state func(PaletteEntry) (world.StateID, error
 	if len(pal) > 256 {
 		width = 2
 	}
-	raw := make([]byte, world.SectionVolume*width)
+	raw := make([]byte, chunk.SectionVolume*width)
 	zr := flateReaders.Get().(io.ReadCloser)
 	defer flateReaders.Put(zr)
 	if err := zr.(flate.Resetter).Reset(bytes.NewReader(comp), nil); err != nil {
@@ -211,8 +212,8 @@ func DecodeSection(d SectionData, state func(PaletteEntry) (world.StateID, error
 
 // sentColumn is what a client holds of one column.
 type sentColumn struct {
-	col  *world.Column
-	secs [world.ColumnSections]*world.Section
+	col  *chunk.Column
+	secs [chunk.ColumnSections]*chunk.Section
 }
 
 // Tracker computes block deltas for one connection: it remembers which
@@ -221,12 +222,12 @@ type sentColumn struct {
 // per loaded section plus the encoding of what changed.
 type Tracker struct {
 	seq  uint64
-	sent map[world.ChunkPos]*sentColumn
+	sent map[chunk.ChunkPos]*sentColumn
 }
 
 // NewTracker returns a tracker for a client that holds nothing yet.
 func NewTracker() *Tracker {
-	return &Tracker{sent: map[world.ChunkPos]*sentColumn{}}
+	return &Tracker{sent: map[chunk.ChunkPos]*sentColumn{}}
 }
 
 // approxSize estimates a section's encoded size.
@@ -243,7 +244,7 @@ func approxSize(d SectionData) int {
 // section is always sent, so a series of deltas ends); the rest is left for
 // the next delta and More is set. A base that is not the last delta sent
 // resets the client.
-func (t *Tracker) Delta(chunks *world.Chunks, base uint64, budget int) *BlockDelta {
+func (t *Tracker) Delta(chunks *chunk.Chunks, base uint64, budget int) *BlockDelta {
 	t.seq++
 	d := &BlockDelta{Seq: t.seq}
 	if base == 0 || base != t.seq-1 {
@@ -258,10 +259,10 @@ func (t *Tracker) Delta(chunks *world.Chunks, base uint64, budget int) *BlockDel
 		sortChunks(d.Unloaded)
 		return d
 	}
-	var cols []*world.Column
-	chunks.ForEachColumn(func(c *world.Column) { cols = append(cols, c) })
-	slices.SortFunc(cols, func(a, b *world.Column) int { return cmpChunk(a.Pos(), b.Pos()) })
-	present := make(map[world.ChunkPos]bool, len(cols))
+	var cols []*chunk.Column
+	chunks.ForEachColumn(func(c *chunk.Column) { cols = append(cols, c) })
+	slices.SortFunc(cols, func(a, b *chunk.Column) int { return cmpChunk(a.Pos(), b.Pos()) })
+	present := make(map[chunk.ChunkPos]bool, len(cols))
 	res := chunks.Resolver()
 	size := 0
 	for _, c := range cols {
@@ -281,7 +282,7 @@ func (t *Tracker) Delta(chunks *world.Chunks, base uint64, budget int) *BlockDel
 		if s != nil {
 			ns.secs = s.secs
 		}
-		for cy := 0; cy < world.ColumnSections; cy++ {
+		for cy := 0; cy < chunk.ColumnSections; cy++ {
 			sec := c.Section(cy)
 			if ns.secs[cy] == sec {
 				continue
@@ -311,32 +312,32 @@ func (t *Tracker) Delta(chunks *world.Chunks, base uint64, budget int) *BlockDel
 	return d
 }
 
-func cmpChunk(a, b world.ChunkPos) int {
+func cmpChunk(a, b chunk.ChunkPos) int {
 	if a.X != b.X {
 		return a.X - b.X
 	}
 	return a.Z - b.Z
 }
 
-func sortChunks(ps []world.ChunkPos) { slices.SortFunc(ps, cmpChunk) }
+func sortChunks(ps []chunk.ChunkPos) { slices.SortFunc(ps, cmpChunk) }
 
 // MirrorOptions bound a Mirror.
 type MirrorOptions struct {
 	// MaxColumns bounds the loaded columns (0: 65536, a 256-chunk square).
 	MaxColumns int
 	// Tags gives blocks their tags (nil: the shipped table).
-	Tags *world.TagTable
+	Tags *rules.TagTable
 }
 
 // Mirror is a client's copy of a remote world's blocks, kept up to date by
-// applying block deltas. Its View is a world.Chunks, the same kind of block
+// applying block deltas. Its View is a chunk.Chunks, the same kind of block
 // source an in-process body's snapshots carry, so the pathfinder and the
 // nearest-block search see the same world. Not safe for concurrent use.
 type Mirror struct {
-	store *world.ChunkStore
-	ids   *world.IDMap
+	store *chunk.ChunkStore
+	ids   *rules.IDMap
 	names map[string]int
-	tags  *world.TagTable
+	tags  *rules.TagTable
 	seq   uint64
 	max   int
 }
@@ -347,7 +348,7 @@ func NewMirror(opts MirrorOptions) *Mirror {
 		opts.MaxColumns = 1 << 16
 	}
 	if opts.Tags == nil {
-		opts.Tags = world.DefaultTags()
+		opts.Tags = rules.DefaultTags()
 	}
 	m := &Mirror{tags: opts.Tags, max: opts.MaxColumns}
 	m.reset()
@@ -355,18 +356,18 @@ func NewMirror(opts MirrorOptions) *Mirror {
 }
 
 func (m *Mirror) reset() {
-	m.ids = world.NewIDMap()
+	m.ids = rules.NewIDMap()
 	m.ids.SetBlock(0, airName)
 	m.names = map[string]int{airName: 0}
-	m.store = world.NewChunkStore(world.NewResolver(m.ids.Clone(), m.tags))
+	m.store = chunk.NewChunkStore(chunk.NewResolver(m.ids.Clone(), m.tags))
 	m.seq = 0
 }
 
 // Seq is the last delta applied (0: none); send it as Base.
 func (m *Mirror) Seq() uint64 { return m.seq }
 
-// View returns the blocks as an immutable world.Chunks.
-func (m *Mirror) View() *world.Chunks { return m.store.View() }
+// View returns the blocks as an immutable chunk.Chunks.
+func (m *Mirror) View() *chunk.Chunks { return m.store.View() }
 
 // Apply applies a delta. On error the mirror is emptied and Seq is 0, so
 // the next observe asks for everything again.
@@ -398,8 +399,8 @@ func (m *Mirror) apply(d *BlockDelta) error {
 					return fmt.Errorf("column (%d, %d) section %d: a palette entry without an id", c.X, c.Z, s.Y)
 				}
 				id := len(m.names)
-				if id > world.MaxNumericID {
-					return fmt.Errorf("more than %d distinct block names", world.MaxNumericID)
+				if id > rules.MaxNumericID {
+					return fmt.Errorf("more than %d distinct block names", rules.MaxNumericID)
 				}
 				if err := m.ids.SetBlock(id, e.ID); err != nil {
 					return fmt.Errorf("column (%d, %d) section %d: %w", c.X, c.Z, s.Y, err)
@@ -410,18 +411,18 @@ func (m *Mirror) apply(d *BlockDelta) error {
 		}
 	}
 	if fresh {
-		m.store.SetResolver(world.NewResolver(m.ids.Clone(), m.tags))
+		m.store.SetResolver(chunk.NewResolver(m.ids.Clone(), m.tags))
 	}
-	state := func(e PaletteEntry) (world.StateID, error) {
+	state := func(e PaletteEntry) (chunk.StateID, error) {
 		if e.Meta < 0 || e.Meta > 0xFFFF {
 			return 0, fmt.Errorf("%s: metadata %d out of range", e.ID, e.Meta)
 		}
 		if e.ID == airName {
-			return world.AirState, nil
+			return chunk.AirState, nil
 		}
-		return world.MakeState(m.names[e.ID], e.Meta), nil
+		return chunk.MakeState(m.names[e.ID], e.Meta), nil
 	}
-	var states [world.SectionVolume]world.StateID
+	var states [chunk.SectionVolume]chunk.StateID
 	for _, p := range d.Unloaded {
 		m.store.UnloadColumn(p.X, p.Z)
 	}
@@ -430,26 +431,26 @@ func (m *Mirror) apply(d *BlockDelta) error {
 			return fmt.Errorf("more than %d loaded columns", m.max)
 		}
 		if c.Full {
-			m.store.LoadColumn(world.NewColumn(c.X, c.Z))
+			m.store.LoadColumn(chunk.NewColumn(c.X, c.Z))
 		}
 		for _, s := range c.Sections {
 			if err := DecodeSection(s, state, &states); err != nil {
 				return fmt.Errorf("column (%d, %d): %w", c.X, c.Z, err)
 			}
-			var sec *world.Section
+			var sec *chunk.Section
 			if len(s.Palette) > 0 {
-				sec = world.NewSection(&states)
+				sec = chunk.NewSection(&states)
 			}
 			if sec == nil && m.store.Column(c.X, c.Z) == nil {
 				// Clearing a section of a column the mirror does not hold
 				// would leave nothing either way; load it so the column
 				// exists as the server has it.
-				m.store.LoadColumn(world.NewColumn(c.X, c.Z))
+				m.store.LoadColumn(chunk.NewColumn(c.X, c.Z))
 			}
 			m.store.SetSection(c.X, s.Y, c.Z, sec)
 		}
 		if m.store.Column(c.X, c.Z) == nil {
-			m.store.LoadColumn(world.NewColumn(c.X, c.Z))
+			m.store.LoadColumn(chunk.NewColumn(c.X, c.Z))
 		}
 	}
 	return nil

@@ -9,20 +9,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // names resolves palette entries with a fixed vanilla-like table.
-func testIDs(t testing.TB, extra int) *world.Resolver {
-	ids := world.VanillaIDs().Clone()
+func testIDs(t testing.TB, extra int) *chunk.Resolver {
+	ids := rules.VanillaIDs().Clone()
 	for i := range extra {
 		require.NoError(t, ids.SetBlock(4096+i, fmt.Sprintf("test:block_%d", i)))
 	}
-	return world.NewResolver(ids, nil)
+	return chunk.NewResolver(ids, nil)
 }
 
-func stateFunc(res *world.Resolver) func(PaletteEntry) (world.StateID, error) {
-	return func(e PaletteEntry) (world.StateID, error) {
+func stateFunc(res *chunk.Resolver) func(PaletteEntry) (chunk.StateID, error) {
+	return func(e PaletteEntry) (chunk.StateID, error) {
 		st, ok := res.State(e.ID, e.Meta)
 		if !ok {
 			return 0, fmt.Errorf("unknown %s", e.ID)
@@ -35,11 +37,11 @@ func TestSectionRoundTrip(t *testing.T) {
 	res := testIDs(t, 400)
 	stone, _ := res.State("minecraft:stone", 0)
 	wool3, _ := res.State("minecraft:wool", 3)
-	var many [world.SectionVolume]world.StateID
+	var many [chunk.SectionVolume]chunk.StateID
 	for i := range many {
-		many[i] = world.MakeState(4096+i%300, 0)
+		many[i] = chunk.MakeState(4096+i%300, 0)
 	}
-	var two [world.SectionVolume]world.StateID
+	var two [chunk.SectionVolume]chunk.StateID
 	for i := range two {
 		if i%7 == 0 {
 			two[i] = wool3
@@ -47,20 +49,20 @@ func TestSectionRoundTrip(t *testing.T) {
 			two[i] = stone
 		}
 	}
-	for name, sec := range map[string]*world.Section{
+	for name, sec := range map[string]*chunk.Section{
 		"nil":     nil,
-		"uniform": world.NewUniformSection(stone),
-		"mixed":   world.NewSection(&two),
-		"wide":    world.NewSection(&many),
+		"uniform": chunk.NewUniformSection(stone),
+		"mixed":   chunk.NewSection(&two),
+		"wide":    chunk.NewSection(&many),
 	} {
 		d := EncodeSection(5, sec, res)
 		b, err := json.Marshal(d)
 		require.NoError(t, err)
 		var back SectionData
 		require.NoError(t, json.Unmarshal(b, &back))
-		var got [world.SectionVolume]world.StateID
+		var got [chunk.SectionVolume]chunk.StateID
 		require.NoError(t, DecodeSection(back, stateFunc(res), &got), name)
-		var want [world.SectionVolume]world.StateID
+		var want [chunk.SectionVolume]chunk.StateID
 		if sec != nil {
 			sec.States(&want)
 		}
@@ -86,8 +88,8 @@ func TestDecodeSectionErrors(t *testing.T) {
 	enc := func(raw []byte) string {
 		return base64.StdEncoding.EncodeToString(deflate(raw))
 	}
-	full := make([]byte, world.SectionVolume)
-	bad := make([]byte, world.SectionVolume)
+	full := make([]byte, chunk.SectionVolume)
+	bad := make([]byte, chunk.SectionVolume)
 	bad[100] = 2
 	for _, tc := range []struct {
 		d    SectionData
@@ -103,13 +105,13 @@ func TestDecodeSectionErrors(t *testing.T) {
 		{SectionData{Palette: two, Data: enc(append(full, 0))}, "more than 4096 index bytes"},
 		{SectionData{Palette: two, Data: enc(bad)}, "palette index 2 of 2"},
 		{SectionData{Palette: two, Data: base64.StdEncoding.EncodeToString([]byte{0xff, 0xff, 0xff})}, "data"},
-		{SectionData{Palette: make([]PaletteEntry, world.SectionVolume+1)}, "at most 4096"},
+		{SectionData{Palette: make([]PaletteEntry, chunk.SectionVolume+1)}, "at most 4096"},
 	} {
-		var dst [world.SectionVolume]world.StateID
+		var dst [chunk.SectionVolume]chunk.StateID
 		err := DecodeSection(tc.d, stateFunc(res), &dst)
 		assert.ErrorContains(t, err, tc.want)
 	}
-	var dst [world.SectionVolume]world.StateID
+	var dst [chunk.SectionVolume]chunk.StateID
 	require.NoError(t, DecodeSection(SectionData{Palette: two, Data: enc(full)}, stateFunc(res), &dst))
 }
 
@@ -132,13 +134,13 @@ func world1(t testing.TB) *world.State {
 }
 
 // sameBlocks checks that the mirror holds exactly the state's blocks.
-func sameBlocks(t *testing.T, want *world.Chunks, got *world.Chunks) {
+func sameBlocks(t *testing.T, want *chunk.Chunks, got *chunk.Chunks) {
 	t.Helper()
 	require.Equal(t, want.Columns(), got.Columns())
-	want.ForEachColumn(func(c *world.Column) {
+	want.ForEachColumn(func(c *chunk.Column) {
 		g := got.Column(c.Pos().X, c.Pos().Z)
 		require.NotNil(t, g, "column %v", c.Pos())
-		for y := 0; y < world.WorldHeight; y++ {
+		for y := 0; y < chunk.WorldHeight; y++ {
 			for z := 0; z < 16; z++ {
 				for x := 0; x < 16; x++ {
 					p := world.Pos(c.Pos().X*16+x, y, c.Pos().Z*16+z)
@@ -163,7 +165,7 @@ func TestTrackerAndMirror(t *testing.T) {
 	st := world1(t)
 	tr := NewTracker()
 	m := NewMirror(MirrorOptions{})
-	view := st.Snapshot().Blocks.(*world.Chunks)
+	view := st.Snapshot().Blocks.(*chunk.Chunks)
 	d := tr.Delta(view, m.Seq(), 1<<20)
 	assert.True(t, d.Reset)
 	assert.Len(t, d.Columns, 2)
@@ -180,7 +182,7 @@ func TestTrackerAndMirror(t *testing.T) {
 
 	// One block: one section of one column.
 	st.Update(func(tx *world.Tx) { tx.SetBlock(world.Pos(3, 5, 3), "minecraft:air", 0) })
-	view = st.Snapshot().Blocks.(*world.Chunks)
+	view = st.Snapshot().Blocks.(*chunk.Chunks)
 	d = tr.Delta(view, m.Seq(), 1<<20)
 	require.Len(t, d.Columns, 1)
 	assert.False(t, d.Columns[0].Full)
@@ -191,7 +193,7 @@ func TestTrackerAndMirror(t *testing.T) {
 
 	// Clearing a section (the wool up high) sends an empty one.
 	st.Update(func(tx *world.Tx) { tx.SetBlock(world.Pos(-3, 40, 3), "minecraft:air", 0) })
-	view = st.Snapshot().Blocks.(*world.Chunks)
+	view = st.Snapshot().Blocks.(*chunk.Chunks)
 	d = tr.Delta(view, m.Seq(), 1<<20)
 	require.Len(t, d.Columns, 1)
 	assert.Equal(t, []SectionData{{Y: 2}}, d.Columns[0].Sections)
@@ -200,9 +202,9 @@ func TestTrackerAndMirror(t *testing.T) {
 
 	// Unloading.
 	st.Update(func(tx *world.Tx) { tx.UnloadColumn(-1, 0) })
-	view = st.Snapshot().Blocks.(*world.Chunks)
+	view = st.Snapshot().Blocks.(*chunk.Chunks)
 	d = tr.Delta(view, m.Seq(), 1<<20)
-	assert.Equal(t, []world.ChunkPos{{X: -1, Z: 0}}, d.Unloaded)
+	assert.Equal(t, []chunk.ChunkPos{{X: -1, Z: 0}}, d.Unloaded)
 	require.NoError(t, m.Apply(roundTrip(t, d)))
 	sameBlocks(t, view, m.View())
 
@@ -226,7 +228,7 @@ func TestTrackerBudget(t *testing.T) {
 			}
 		}
 	})
-	view := st.Snapshot().Blocks.(*world.Chunks)
+	view := st.Snapshot().Blocks.(*chunk.Chunks)
 	tr := NewTracker()
 	m := NewMirror(MirrorOptions{})
 	rounds := 0

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // FuzzDecode: any line decodes to a message or an *Error, never a panic,
@@ -137,12 +138,12 @@ func FuzzReader(f *testing.F) {
 // FuzzDecodeSection: a section from the wire decodes or fails with an
 // error, within its fixed-size destination.
 func FuzzDecodeSection(f *testing.F) {
-	res := world.DefaultResolver()
-	var st [world.SectionVolume]world.StateID
+	res := chunk.DefaultResolver()
+	var st [chunk.SectionVolume]chunk.StateID
 	for i := range st {
-		st[i] = world.MakeState(1+i%3, i%2)
+		st[i] = chunk.MakeState(1+i%3, i%2)
 	}
-	for _, sec := range []*world.Section{nil, world.NewUniformSection(world.MakeState(1, 0)), world.NewSection(&st)} {
+	for _, sec := range []*chunk.Section{nil, chunk.NewUniformSection(chunk.MakeState(1, 0)), chunk.NewSection(&st)} {
 		b, _ := json.Marshal(EncodeSection(3, sec, res))
 		f.Add(b)
 	}
@@ -151,8 +152,8 @@ func FuzzDecodeSection(f *testing.F) {
 		if json.Unmarshal(data, &d) != nil {
 			return
 		}
-		var dst [world.SectionVolume]world.StateID
-		DecodeSection(d, func(e PaletteEntry) (world.StateID, error) {
+		var dst [chunk.SectionVolume]chunk.StateID
+		DecodeSection(d, func(e PaletteEntry) (chunk.StateID, error) {
 			st, ok := res.State(e.ID, e.Meta)
 			if !ok {
 				return 0, errors.New("unknown")
@@ -170,7 +171,7 @@ func FuzzMirrorApply(f *testing.F) {
 		tx.SetBlock(world.Pos(1, 2, 3), "minecraft:log", 1)
 		tx.SetBlock(world.Pos(-20, 70, 5), "minecraft:stone", 0)
 	})
-	d := NewTracker().Delta(st.Snapshot().Blocks.(*world.Chunks), 0, 1<<20)
+	d := NewTracker().Delta(st.Snapshot().Blocks.(*chunk.Chunks), 0, 1<<20)
 	b, _ := json.Marshal(d)
 	f.Add(b)
 	f.Add([]byte(`{"seq":2,"unloaded":[{"x":0,"z":0}],"columns":[{"x":1,"z":1,"sections":[{"y":0}]}]}`))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -55,7 +56,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"count\": must be at least 1, got %d", count)
 	}
 
-	book := world.DefaultRecipes()
+	book := rules.DefaultRecipes()
 	recipes := book.For(item)
 	if len(recipes) == 0 {
 		if id, meta, err := world.SplitID(item); err == nil && meta == 0 {
@@ -70,7 +71,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 	inv := w.Inventory
 	// Recipes with tools held come first (the GTNH saw doubles planks and
 	// sticks), then plain recipes.
-	var ranked []world.Recipe
+	var ranked []rules.Recipe
 	var lackingTools []string
 	for _, r := range recipes {
 		if len(r.Tools) == 0 {
@@ -91,7 +92,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 		return nil, skills.Failf(skills.CodeMissingTool, "every recipe for %s needs a tool in the grid: %s", item, strings.Join(lackingTools, ", "))
 	}
 
-	var chosen *world.Recipe
+	var chosen *rules.Recipe
 	var ops int
 	for i := range ranked {
 		n := ceilDiv(count, ranked[i].Count)
@@ -135,7 +136,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 }
 
 // missingTools lists the recipe's tools the inventory lacks (or has worn out).
-func missingTools(inv world.Inventory, r world.Recipe) []string {
+func missingTools(inv world.Inventory, r rules.Recipe) []string {
 	var out []string
 	for _, t := range r.Tools {
 		if inv.BestTool(t, 1) < 0 {
@@ -147,7 +148,7 @@ func missingTools(inv world.Inventory, r world.Recipe) []string {
 
 // missingIngredients lists what is short for ops crafting operations, as
 // "N matcher (have M)". Ingredients written with the same matcher are added up.
-func missingIngredients(inv world.Inventory, r world.Recipe, ops int) []string {
+func missingIngredients(inv world.Inventory, r rules.Recipe, ops int) []string {
 	var order []string
 	need := map[string]int{}
 	matcher := map[string]world.ItemMatcher{}
@@ -169,7 +170,7 @@ func missingIngredients(inv world.Inventory, r world.Recipe, ops int) []string {
 }
 
 // describeRecipe writes a recipe compactly: "2x2: 1 ore:logWood -> 2".
-func describeRecipe(r world.Recipe) string {
+func describeRecipe(r rules.Recipe) string {
 	parts := make([]string, len(r.Ingredients))
 	for i, ing := range r.Ingredients {
 		parts[i] = fmt.Sprintf("%d %s", ing.Count, ing.Item)
@@ -186,7 +187,7 @@ func describeRecipe(r world.Recipe) string {
 }
 
 // knownOutputs lists the recipe book's outputs, sorted and deduplicated.
-func knownOutputs(book *world.Recipes) []string {
+func knownOutputs(book *rules.Recipes) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range book.All() {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -110,7 +111,7 @@ func itemRef(inv world.Inventory, s world.ItemStack) string {
 // copy; the snapshot is not touched.
 func withTags(s world.ItemStack) world.ItemStack {
 	if len(s.Tags) == 0 && !s.Empty() {
-		s.Tags = world.DefaultTags().ItemTags(s.ID, s.Meta)
+		s.Tags = rules.DefaultTags().ItemTags(s.ID, s.Meta)
 	}
 	return s
 }

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Kind says what a catalog entry is.
@@ -81,17 +81,17 @@ type Catalog struct {
 	Library  *Library
 	// Tiers gate knowledge skills (nil = the registry's, else the shipped
 	// table).
-	Tiers *world.Tiers
+	Tiers *rules.Tiers
 }
 
-func (c *Catalog) tiers() *world.Tiers {
+func (c *Catalog) tiers() *rules.Tiers {
 	if c.Tiers != nil {
 		return c.Tiers
 	}
 	if c.Registry != nil {
 		return c.Registry.Tiers()
 	}
-	return world.DefaultTiers()
+	return rules.DefaultTiers()
 }
 
 // Entries returns every skill, both kinds, sorted by name. A knowledge skill
@@ -128,7 +128,7 @@ func (c *Catalog) ForTechState(tier string, enabledPacks []string) ([]Entry, err
 
 // TierAllows reports whether a tier satisfies any of the expressions (an
 // empty list allows every tier; an unparsable expression allows nothing).
-func TierAllows(t *world.Tiers, exprs []string, tier string) bool {
+func TierAllows(t *rules.Tiers, exprs []string, tier string) bool {
 	if len(exprs) == 0 {
 		return true
 	}
@@ -420,7 +420,7 @@ func Knowledge(entries []Entry) []Entry {
 // Specs parses the executable specs carried by the library's active skill
 // directories (see Skill.Specs), validated against tiers (nil = shipped).
 // Every problem is returned together.
-func (l *Library) Specs(tiers *world.Tiers) ([]*skills.SkillSpec, error) {
+func (l *Library) Specs(tiers *rules.Tiers) ([]*skills.SkillSpec, error) {
 	var out []*skills.SkillSpec
 	var errs []error
 	for _, sk := range l.Skills() {

@@ -21,7 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Errors returned by the library; test with errors.Is.
@@ -173,7 +173,7 @@ type Options struct {
 	// Logger receives warnings (overrides, broken and blocked skills).
 	Logger zerolog.Logger
 	// Tiers validates metadata.tiers (nil = the shipped tier table).
-	Tiers *world.Tiers
+	Tiers *rules.Tiers
 }
 
 // Library discovers SKILL.md skills in ordered sources and serves them.
@@ -196,7 +196,7 @@ type Options struct {
 // A Library is safe for concurrent use.
 type Library struct {
 	log   zerolog.Logger
-	tiers *world.Tiers
+	tiers *rules.Tiers
 
 	mu      sync.RWMutex
 	sources []*source
@@ -234,7 +234,7 @@ type entry struct {
 func New(opts Options) *Library {
 	t := opts.Tiers
 	if t == nil {
-		t = world.DefaultTiers()
+		t = rules.DefaultTiers()
 	}
 	return &Library{
 		log:    opts.Logger.With().Str("component", "knowledge").Logger(),

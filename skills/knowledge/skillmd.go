@@ -13,7 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // File names inside a skill directory.
@@ -93,7 +93,7 @@ type ParseOptions struct {
 	// skill name must equal it.
 	Dir string
 	// Tiers validates metadata.tiers (nil = the shipped tier table).
-	Tiers *world.Tiers
+	Tiers *rules.Tiers
 }
 
 // ParseSkillMD parses a whole SKILL.md. file names the source in errors. The
@@ -251,7 +251,7 @@ func parseFrontmatter(file string, data []byte, firstLine int, opts ParseOptions
 	}
 	tiers := opts.Tiers
 	if tiers == nil {
-		tiers = world.DefaultTiers()
+		tiers = rules.DefaultTiers()
 	}
 	d := strictyaml.NewDecoder(file)
 	fm := &Frontmatter{}
@@ -319,7 +319,7 @@ func parseFrontmatter(file string, data []byte, firstLine int, opts ParseOptions
 	return fm, nil
 }
 
-func parseMetadata(d *strictyaml.Decoder, n *yaml.Node, tiers *world.Tiers) Metadata {
+func parseMetadata(d *strictyaml.Decoder, n *yaml.Node, tiers *rules.Tiers) Metadata {
 	var m Metadata
 	for key, fld := range d.Mapping(n, "metadata", nil) {
 		path := "metadata." + key

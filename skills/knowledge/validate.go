@@ -15,8 +15,8 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Report is the validation of one skill directory.
@@ -44,7 +44,7 @@ func (r *Report) OK() bool { return len(r.Errors) == 0 && len(r.Blocked()) == 0 
 // ValidateOptions tune validation.
 type ValidateOptions struct {
 	// Tiers validates metadata.tiers and executable specs (nil = shipped).
-	Tiers *world.Tiers
+	Tiers *rules.Tiers
 	// Known reports whether an executable skill exists, for metadata.uses;
 	// nil skips that check.
 	Known func(name string) bool

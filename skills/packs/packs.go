@@ -12,7 +12,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Ref is a name written in a pack file, with its position for errors.
@@ -27,7 +27,7 @@ type Pack struct {
 	Name              string          `json:"name"`
 	Description       string          `json:"description,omitempty"`
 	RequiresTechState string          `json:"requires_tech_state"`
-	Range             world.TierRange `json:"-"`
+	Range             rules.TierRange `json:"-"`
 	Tags              []string        `json:"tags"`
 	Skills            []string        `json:"skills"`
 	DependsOn         []string        `json:"depends_on_packs"`
@@ -47,9 +47,9 @@ var packKeys = []string{"name", "description", "requires_tech_state", "tags", "s
 
 // ParsePack parses and validates one pack file against a tier table (nil =
 // the shipped tiers). Problems are returned together as strictyaml.Errors.
-func ParsePack(file string, data []byte, tiers *world.Tiers) (*Pack, error) {
+func ParsePack(file string, data []byte, tiers *rules.Tiers) (*Pack, error) {
 	if tiers == nil {
-		tiers = world.DefaultTiers()
+		tiers = rules.DefaultTiers()
 	}
 	root, err := strictyaml.Parse(file, data)
 	if err != nil {
@@ -158,16 +158,16 @@ func names(refs []Ref) []string {
 // Set is a validated collection of packs. It is immutable and safe for
 // concurrent use.
 type Set struct {
-	tiers *world.Tiers
+	tiers *rules.Tiers
 	packs map[string]*Pack
 	names []string // sorted
 }
 
 // NewSet builds a set from parsed packs and checks what spans files:
 // duplicate names, unknown dependencies and conflicts, and dependency cycles.
-func NewSet(tiers *world.Tiers, list ...*Pack) (*Set, error) {
+func NewSet(tiers *rules.Tiers, list ...*Pack) (*Set, error) {
 	if tiers == nil {
-		tiers = world.DefaultTiers()
+		tiers = rules.DefaultTiers()
 	}
 	s := &Set{tiers: tiers, packs: map[string]*Pack{}}
 	var errs strictyaml.Errors
@@ -247,7 +247,7 @@ func (s *Set) cycles() strictyaml.Errors {
 
 // LoadDir loads every *.yaml / *.yml pack in dir of fsys and builds a Set,
 // reporting every problem in every file at once.
-func LoadDir(fsys fs.FS, dir string, tiers *world.Tiers) (*Set, error) {
+func LoadDir(fsys fs.FS, dir string, tiers *rules.Tiers) (*Set, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, strictyaml.Errors{{File: dir, Msg: fmt.Sprintf("cannot read pack directory: %v", err)}}
@@ -319,7 +319,7 @@ func (s *Set) All() []*Pack {
 }
 
 // Tiers returns the tier table the set was validated against.
-func (s *Set) Tiers() *world.Tiers { return s.tiers }
+func (s *Set) Tiers() *rules.Tiers { return s.tiers }
 
 // PackState is one pack's part in a resolution.
 type PackState struct {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
-	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Errors returned by the registry; test with errors.Is.
@@ -76,7 +76,7 @@ const DefaultAlpha = 0.2
 // Options configure a Registry.
 type Options struct {
 	// Tiers is the tier table (nil = the shipped table).
-	Tiers *world.Tiers
+	Tiers *rules.Tiers
 	// Packs gates DescribeForTechState (nil = no packs; that call then fails).
 	Packs *packs.Set
 	// Policy chooses versions for planners (default ActiveOnly).
@@ -126,7 +126,7 @@ func (e *entry) newestCandidate() *skills.SkillSpec {
 // LoadConfig.
 type Registry struct {
 	mu        sync.RWMutex
-	tiers     *world.Tiers
+	tiers     *rules.Tiers
 	packs     *packs.Set
 	policy    Policy
 	alpha     float64
@@ -158,7 +158,7 @@ func New(specs []*skills.SkillSpec, opts Options) (*Registry, error) {
 		catalogs:  map[string]*catalog{},
 	}
 	if r.tiers == nil {
-		r.tiers = world.DefaultTiers()
+		r.tiers = rules.DefaultTiers()
 	}
 	if r.alpha <= 0 || r.alpha > 1 {
 		r.alpha = DefaultAlpha
@@ -227,18 +227,18 @@ func checkOneActive(e *entry) error {
 
 // ConfigTiers returns the tier table of a configuration root: tiers when not
 // nil, else the root's tiers.yaml when it has one, else the shipped table.
-func ConfigTiers(fsys fs.FS, tiers *world.Tiers) (*world.Tiers, error) {
+func ConfigTiers(fsys fs.FS, tiers *rules.Tiers) (*rules.Tiers, error) {
 	if tiers != nil {
 		return tiers, nil
 	}
 	data, err := filelimit.ReadFS(fsys, "tiers.yaml", filelimit.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
-		return world.DefaultTiers(), nil
+		return rules.DefaultTiers(), nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return world.ParseTiers("tiers.yaml", data)
+	return rules.ParseTiers("tiers.yaml", data)
 }
 
 // LoadConfig loads specs from skills/ and packs from skill_packs/ under the
@@ -278,7 +278,7 @@ func LoadConfig(fsys fs.FS, opts Options) (*Registry, error) {
 }
 
 // Tiers returns the registry's tier table.
-func (r *Registry) Tiers() *world.Tiers { return r.tiers }
+func (r *Registry) Tiers() *rules.Tiers { return r.tiers }
 
 // Packs returns the registry's pack set (nil when none).
 func (r *Registry) Packs() *packs.Set { return r.packs }

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -16,7 +17,7 @@ import (
 type Skill struct {
 	spec  *skills.SkillSpec
 	impl  skills.Implementation
-	tiers *world.Tiers
+	tiers *rules.Tiers
 }
 
 // Name is the skill name.

@@ -3,6 +3,7 @@ package path
 import (
 	"math"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -18,7 +19,7 @@ var dangerIDs = map[string]bool{
 // ClassifyByTags is the default Classifier. It reads the block's semantic
 // tags (config/tags.yaml): "lava" or "hazard" is Danger, "water" or another
 // "liquid" is Water. Fire, cactus and cobweb are Danger. Blocks the shared
-// shape table knows (world.KnownShape: air, plants, torches, slabs, snow,
+// shape table knows (rules.KnownShape: air, plants, torches, slabs, snow,
 // carpets, trapdoors, doors, fences, walls, gates) take the class of their
 // shape (CellOf); of the rest, "replaceable" or "plant" is Passable and
 // everything else — including blocks nothing knows, such as most mod
@@ -50,7 +51,7 @@ func ClassifyByTags(b world.Block) Cell {
 		// half alone reads as open, see below).
 		return Fence
 	}
-	if s, ok := world.KnownShape(b, nil); ok {
+	if s, ok := rules.KnownShape(b, nil); ok {
 		return CellOf(s)
 	}
 	for _, t := range b.Tags {
@@ -138,7 +139,7 @@ func LegacyCell(id int) Cell { return LegacyStateCell(id, 0) }
 // numeric world and a named one agree. Ids the table does not know — mod
 // blocks — are Solid.
 func LegacyStateCell(id, meta int) Cell {
-	name, ok := world.VanillaIDs().BlockName(id)
+	name, ok := rules.VanillaIDs().BlockName(id)
 	if !ok {
 		return Solid
 	}

@@ -3,7 +3,7 @@ package path
 import (
 	"fmt"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Cell is what the pathfinder needs to know about one block position.
@@ -56,13 +56,13 @@ func isClear(c Cell) bool { return uint8(c-Passable) < 2 }
 // Slab).
 func isFloor(c Cell) bool { return uint8(c-Low) < 2 }
 
-// CellOf is the cell class of a collision shape (world.KnownShape): no box
+// CellOf is the cell class of a collision shape (rules.KnownShape): no box
 // or an open door, trapdoor or gate is Passable; a shape above 1 block is
 // Fence; a floor covering the whole cell from its bottom is Low up to 0.2
 // high and Slab up to 0.5; anything else is Solid (stood on at the top of
 // the cell, which is exact for full cubes and a little high for chests,
 // soul sand or a top slab).
-func CellOf(s world.Shape) Cell {
+func CellOf(s rules.Shape) Cell {
 	switch top := s.Top(); {
 	case s.Empty() || s.Open:
 		return Passable

@@ -2,8 +2,9 @@ package path
 
 import (
 	"fmt"
-	"github.com/gtnh-agent/gtnh-agent/world"
 	"math"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Costs are the durations, in game ticks (20 per second), the cost model
@@ -97,7 +98,7 @@ func FallTicks(blocks float64) float64 {
 // tool can harvest it (the break is 10/3 times slower otherwise). Hardness
 // below zero (bedrock) is unbreakable: +Inf.
 func BreakTicks(hardness, speed float64, harvest bool) float64 {
-	return world.BreakTicks(hardness, speed, harvest)
+	return rules.BreakTicks(hardness, speed, harvest)
 }
 
 // withDefaults fills zero fields and checks the rest.

@@ -4,7 +4,7 @@
 // classifies a block position as a [Cell] (passable, solid, water, danger,
 // unknown, or one of the partial shapes: a low floor, a slab, a fence).
 // Classes come from the collision shapes of the shared table in package
-// world ([world.KnownShape], [CellOf]), the same the simulator and the live
+// world ([rules.KnownShape], [CellOf]), the same the simulator and the live
 // client's movement use. An adapter turns a [world.BlockSource] ([BlockGrid],
 // classifying blocks by their tags) into a Grid, so the pathfinder never
 // sees block names or chunk storage.

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -40,7 +41,7 @@ func TestClassifyShapes(t *testing.T) {
 		{"minecraft:chest", 2, Solid},
 	} {
 		assert.Equal(t, c.want, ClassifyByTags(world.NewBlock(c.id, c.meta)), "%s:%d", c.id, c.meta)
-		id, ok := world.VanillaIDs().BlockID(c.id)
+		id, ok := rules.VanillaIDs().BlockID(c.id)
 		require.True(t, ok, c.id)
 		assert.Equal(t, c.want, LegacyStateCell(id, c.meta), "numeric %s:%d", c.id, c.meta)
 	}
@@ -140,7 +141,7 @@ func TestFeetCell(t *testing.T) {
 // height) still leaves room for the body in two cells and is Low; up to 0.5
 // it is a Slab; the bounds are inclusive.
 func TestCellOfFloorHeights(t *testing.T) {
-	floor := func(h float64) world.Shape { return world.Shape{Boxes: []world.Box{{MaxX: 1, MaxY: h, MaxZ: 1}}} }
+	floor := func(h float64) rules.Shape { return rules.Shape{Boxes: []rules.Box{{MaxX: 1, MaxY: h, MaxZ: 1}}} }
 	assert.Equal(t, Low, CellOf(floor(0.2)))
 	assert.Equal(t, Slab, CellOf(floor(0.2001)))
 	assert.Equal(t, Slab, CellOf(floor(0.5)))

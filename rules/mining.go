@@ -1,0 +1,269 @@
+package rules
+
+import (
+	"fmt"
+	"io/fs"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+)
+
+// BlockRule is how a block breaks in 1.7.10: its hardness (negative =
+// unbreakable), the tool class that mines it fast, whether it needs that
+// tool to drop anything (and to break at the fast rate), and the harvest
+// level the tool must have (Block.setHarvestLevel; Forge's
+// ForgeHooks.initTools sets iron and lapis ore to 1, gold, diamond, emerald
+// and redstone ore and the gold block to 2, obsidian to 3).
+type BlockRule struct {
+	Hardness  float64
+	Tool      string
+	NeedsTool bool
+	Level     int
+}
+
+// ToolMaterial is a vanilla tool material, matched by item-id prefix: its
+// mining speed, durability and harvest level (Item.ToolMaterial: wood 0,
+// stone 1, iron 2, diamond 3, gold 0).
+type ToolMaterial struct {
+	Prefix     string
+	Speed      float64
+	Durability int
+	Level      int
+}
+
+// MiningRules is the table of block hardness and tool materials
+// (config/mining.yaml). The simulator, the fake test server and the live
+// client share it, so the time a bot waits and the time a server checks
+// agree. Immutable once parsed.
+type MiningRules struct {
+	blocks    map[string]BlockRule
+	materials []ToolMaterial
+}
+
+// ParseMiningRules reads a mining table; every problem is reported with
+// file:line:column.
+func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	d := strictyaml.NewDecoder(file)
+	r := &MiningRules{blocks: map[string]BlockRule{}}
+	top := d.Mapping(root, "", []string{"blocks", "tools"})
+	if f, ok := top["blocks"]; ok {
+		for id, fld := range d.Mapping(f.Value, "blocks", nil) {
+			path := strictyaml.Join("blocks", id)
+			if _, _, err := game.SplitID(id); err != nil {
+				d.Errorf(fld.Key, path, "%v", err)
+				continue
+			}
+			bf := d.Mapping(fld.Value, path, []string{"hardness", "tool", "needs_tool", "harvest_level"})
+			d.Require(fld.Value, path, bf, "hardness")
+			var rule BlockRule
+			if v, ok := bf["hardness"]; ok {
+				rule.Hardness, _ = d.Float(v.Value, path+".hardness")
+			}
+			if v, ok := bf["tool"]; ok {
+				if t, ok := d.String(v.Value, path+".tool"); ok {
+					switch t {
+					case "pickaxe", "axe", "shovel", "hoe", "sword", "shears":
+						rule.Tool = t
+					default:
+						d.Errorf(v.Value, path+".tool", "unknown tool class %q (pickaxe, axe, shovel, hoe, sword, shears)", t)
+					}
+				}
+			}
+			if v, ok := bf["needs_tool"]; ok {
+				rule.NeedsTool, _ = d.Bool(v.Value, path+".needs_tool")
+				if rule.NeedsTool && rule.Tool == "" {
+					d.Errorf(v.Value, path+".needs_tool", "needs_tool requires a tool class")
+				}
+			}
+			if v, ok := bf["harvest_level"]; ok {
+				if n, ok := d.Int(v.Value, path+".harvest_level"); ok {
+					switch {
+					case n < 0:
+						d.Errorf(v.Value, path+".harvest_level", "must be at least 0")
+					case !rule.NeedsTool:
+						d.Errorf(v.Value, path+".harvest_level", "harvest_level requires needs_tool: true")
+					}
+					rule.Level = n
+				}
+			}
+			r.blocks[id] = rule
+		}
+	}
+	if f, ok := top["tools"]; ok {
+		for i, n := range d.Sequence(f.Value, "tools") {
+			path := strictyaml.Index("tools", i)
+			tf := d.Mapping(n, path, []string{"prefix", "speed", "durability", "harvest_level"})
+			d.Require(n, path, tf, "prefix", "speed", "durability")
+			var m ToolMaterial
+			if v, ok := tf["prefix"]; ok {
+				m.Prefix, _ = d.String(v.Value, path+".prefix")
+			}
+			if v, ok := tf["speed"]; ok {
+				if s, ok := d.Float(v.Value, path+".speed"); ok {
+					if s < 1 {
+						d.Errorf(v.Value, path+".speed", "must be at least 1 (the hand)")
+					}
+					m.Speed = s
+				}
+			}
+			if v, ok := tf["durability"]; ok {
+				if n, ok := d.Int(v.Value, path+".durability"); ok {
+					if n < 1 {
+						d.Errorf(v.Value, path+".durability", "must be at least 1")
+					}
+					m.Durability = n
+				}
+			}
+			if v, ok := tf["harvest_level"]; ok {
+				if n, ok := d.Int(v.Value, path+".harvest_level"); ok {
+					if n < 0 {
+						d.Errorf(v.Value, path+".harvest_level", "must be at least 0")
+					}
+					m.Level = n
+				}
+			}
+			r.materials = append(r.materials, m)
+		}
+	}
+	if err := d.Err(); err != nil {
+		d.Errs.Sort()
+		return nil, d.Errs
+	}
+	return r, nil
+}
+
+var (
+	defaultMiningOnce sync.Once
+	defaultMining     *MiningRules
+)
+
+// DefaultMiningRules returns the shipped table (config/mining.yaml).
+func DefaultMiningRules() *MiningRules {
+	defaultMiningOnce.Do(func() {
+		data, err := fs.ReadFile(config.FS, "mining.yaml")
+		if err == nil {
+			defaultMining, err = ParseMiningRules("config/mining.yaml", data)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("world: shipped mining.yaml is invalid: %v", err))
+		}
+	})
+	return defaultMining
+}
+
+// Block returns the rule of a block id ("modid:name"); false when the table
+// does not know it (callers choose their own guess for mod blocks).
+func (r *MiningRules) Block(id string) (BlockRule, bool) {
+	rule, ok := r.blocks[id]
+	return rule, ok
+}
+
+// Material returns the vanilla material of an item id, if any.
+func (r *MiningRules) Material(id string) (ToolMaterial, bool) {
+	for _, m := range r.materials {
+		if strings.HasPrefix(id, m.Prefix) {
+			return m, true
+		}
+	}
+	return ToolMaterial{}, false
+}
+
+// ToolSpeed is the mining speed of the held stack against a tool class: 1
+// when the stack is not a tool of that class (the hand), the material's
+// speed for vanilla tools, and other for tools of the class the table does
+// not know (GregTech's, Tinkers') — callers pick how to guess.
+func (r *MiningRules) ToolSpeed(held game.ItemStack, class string, other float64) float64 {
+	if class == "" || held.Empty() || !held.HasTag("tool:"+class) {
+		return 1
+	}
+	if m, ok := r.Material(held.ID); ok {
+		return m.Speed
+	}
+	return other
+}
+
+// ToolLevel is the harvest level of the held stack for a tool class: -1
+// when the stack is not a tool of that class (the hand), the material's
+// level for vanilla tools, and other for tools of the class the table does
+// not know (GregTech's, Tinkers') — callers pick how to guess.
+func (r *MiningRules) ToolLevel(held game.ItemStack, class string, other int) int {
+	if class == "" || held.Empty() || !held.HasTag("tool:"+class) {
+		return -1
+	}
+	if m, ok := r.Material(held.ID); ok {
+		return m.Level
+	}
+	return other
+}
+
+// Harvests reports whether the held stack makes the block drop, as
+// Forge 1.7.10's ForgeHooks.canHarvestBlock decides: a block that needs a
+// tool drops only for a tool of its class whose harvest level is at least
+// the block's (a wooden pickaxe on diamond ore, or the hand on a gold
+// block, breaks it at the slow rate and drops nothing). other is the level
+// assumed for tools the table does not know (see ToolLevel).
+func (r *MiningRules) Harvests(rule BlockRule, held game.ItemStack, other int) bool {
+	if !rule.NeedsTool {
+		return true
+	}
+	return r.ToolLevel(held, rule.Tool, other) >= rule.Level
+}
+
+// Wear is the durability a held stack loses for breaking a block of the
+// given hardness in 1.7.10: ItemTool.onBlockDestroyed (pickaxes, axes,
+// shovels) damages by 1 and ItemSword.onBlockDestroyed by 2 whenever the
+// block's hardness is not 0, whatever the block and whether or not the tool
+// suits it; hoes and other items (ItemHoe does not override
+// Item.onBlockDestroyed) do not wear, and nothing wears on a block that
+// breaks at once.
+func Wear(held game.ItemStack, hardness float64) int {
+	if hardness == 0 || held.Empty() || held.MaxDamage <= 0 {
+		return 0
+	}
+	switch {
+	case held.HasTag("tool:sword") || strings.HasSuffix(held.ID, "_sword"):
+		return 2
+	case held.HasTag("tool:pickaxe"), held.HasTag("tool:axe"), held.HasTag("tool:shovel"):
+		return 1
+	}
+	return 0
+}
+
+// Worn is the held stack after it loses n durability: ItemStack.
+// attemptDamageItem breaks an item once its damage exceeds its maximum, so
+// a tool with MaxDamage 59 has 60 uses; a broken tool is the empty stack.
+func Worn(held game.ItemStack, n int) game.ItemStack {
+	if n <= 0 || held.MaxDamage <= 0 {
+		return held
+	}
+	held.Damage += n
+	if held.Damage > held.MaxDamage {
+		return game.ItemStack{}
+	}
+	return held
+}
+
+// BreakTicks is 1.7.10's break time in ticks on the ground: hardness × 30
+// / speed when the tool harvests the block, × 100 / speed otherwise; 1 for
+// an instant break and +Inf for an unbreakable block.
+func BreakTicks(hardness, speed float64, harvest bool) float64 {
+	if hardness < 0 || speed <= 0 {
+		return math.Inf(1)
+	}
+	if hardness == 0 {
+		return 1
+	}
+	div := 100.0
+	if harvest {
+		div = 30
+	}
+	return math.Ceil(hardness * div / speed)
+}

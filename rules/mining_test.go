@@ -1,0 +1,199 @@
+package rules
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+)
+
+func TestShippedMiningRules(t *testing.T) {
+	r := DefaultMiningRules()
+	log, ok := r.Block("minecraft:log")
+	require.True(t, ok)
+	assert.Equal(t, BlockRule{Hardness: 2, Tool: "axe"}, log)
+	stone, _ := r.Block("minecraft:stone")
+	assert.True(t, stone.NeedsTool)
+	_, ok = r.Block("gregtech:gt.blockores")
+	assert.False(t, ok, "mod blocks are left to the caller's guess")
+
+	axe := newTool("minecraft:iron_axe", 0, 250, 250)
+	assert.Equal(t, 6.0, r.ToolSpeed(axe, "axe", 4))
+	assert.Equal(t, 1.0, r.ToolSpeed(axe, "pickaxe", 4), "the wrong class mines like a hand")
+	assert.Equal(t, 1.0, r.ToolSpeed(game.ItemStack{}, "axe", 4))
+	gt := newStack("gregtech:gt.metatool.01", 6, 1)
+	assert.Equal(t, 4.0, r.ToolSpeed(gt, "axe", 4), "unknown materials take the caller's guess")
+	m, ok := r.Material("minecraft:diamond_pickaxe")
+	require.True(t, ok)
+	assert.Equal(t, 1561, m.Durability)
+
+	assert.True(t, r.Harvests(stone, newTool("minecraft:stone_pickaxe", 0, 131, 131), 0))
+	assert.True(t, r.Harvests(stone, newTool("minecraft:wooden_pickaxe", 0, 59, 59), 0))
+	assert.False(t, r.Harvests(stone, game.ItemStack{}, 3))
+	assert.False(t, r.Harvests(stone, newTool("minecraft:iron_axe", 0, 250, 250), 3), "the wrong class")
+	assert.True(t, r.Harvests(log, game.ItemStack{}, 0))
+}
+
+// TestHarvestLevels: Forge's ForgeHooks.initTools levels against
+// Item.ToolMaterial's.
+func TestHarvestLevels(t *testing.T) {
+	r := DefaultMiningRules()
+	pick := func(material string) game.ItemStack {
+		m, ok := r.Material("minecraft:" + material + "_pickaxe")
+		require.True(t, ok, material)
+		return newTool("minecraft:"+material+"_pickaxe", 0, m.Durability, m.Durability)
+	}
+	for _, c := range []struct {
+		block string
+		held  game.ItemStack
+		want  bool
+	}{
+		{"minecraft:diamond_ore", pick("wooden"), false},
+		{"minecraft:diamond_ore", pick("stone"), false},
+		{"minecraft:diamond_ore", pick("iron"), true},
+		{"minecraft:diamond_ore", pick("golden"), false},
+		{"minecraft:iron_ore", pick("wooden"), false},
+		{"minecraft:iron_ore", pick("stone"), true},
+		{"minecraft:lapis_ore", pick("stone"), true},
+		{"minecraft:gold_ore", pick("stone"), false},
+		{"minecraft:redstone_ore", pick("iron"), true},
+		{"minecraft:emerald_ore", pick("stone"), false},
+		{"minecraft:gold_block", game.ItemStack{}, false},
+		{"minecraft:gold_block", pick("iron"), true},
+		{"minecraft:obsidian", pick("iron"), false},
+		{"minecraft:obsidian", pick("diamond"), true},
+		{"minecraft:coal_ore", pick("wooden"), true},
+	} {
+		rule, ok := r.Block(c.block)
+		require.True(t, ok, c.block)
+		assert.Equal(t, c.want, r.Harvests(rule, c.held, 0), "%s with %s", c.block, c.held.ID)
+	}
+	gt := newStack("gregtech:gt.metatool.01", 2, 1)
+	diamond, _ := r.Block("minecraft:diamond_ore")
+	assert.Equal(t, 2, r.ToolLevel(gt, "pickaxe", 2), "unknown materials take the caller's level")
+	assert.True(t, r.Harvests(diamond, gt, 2))
+	assert.False(t, r.Harvests(diamond, gt, 1))
+	assert.Equal(t, -1, r.ToolLevel(gt, "axe", 2), "not a tool of the class")
+}
+
+// TestWear: ItemTool and ItemSword.onBlockDestroyed, and
+// ItemStack.attemptDamageItem's "damage above the maximum breaks".
+func TestWear(t *testing.T) {
+	wood, ok := DefaultMiningRules().Material("minecraft:wooden_pickaxe")
+	require.True(t, ok)
+	pick := newTool("minecraft:wooden_pickaxe", 0, wood.Durability, wood.Durability)
+	assert.Equal(t, 1, Wear(pick, 1.5))
+	assert.Equal(t, 1, Wear(pick, 0.5), "any block with hardness, not only the tool's own")
+	assert.Equal(t, 0, Wear(pick, 0), "instant blocks do not wear")
+	assert.Equal(t, 2, Wear(newTool("minecraft:iron_sword", 0, 250, 250), 2))
+	assert.Equal(t, 0, Wear(newTool("minecraft:iron_hoe", 0, 250, 250), 2))
+	assert.Equal(t, 0, Wear(newStack("minecraft:stick", 0, 1), 2), "not damageable")
+	assert.Equal(t, 0, Wear(game.ItemStack{}, 2))
+
+	uses := 0
+	for st := pick; !st.Empty(); st = Worn(st, Wear(st, 1.5)) {
+		uses++
+		require.Less(t, uses, 100)
+	}
+	assert.Equal(t, 65, uses, "a GTNH wooden pickaxe (max damage 64) breaks on its 65th block")
+	last := newTool("minecraft:iron_sword", 0, 1, 250)
+	assert.True(t, Worn(last, 2).Empty(), "a sword with one use left breaks on a block")
+	assert.Equal(t, last, Worn(last, 0))
+}
+
+// TestWearByToolClass: ItemTool.onBlockDestroyed covers pickaxes, axes and
+// shovels alike; a tool whose durability is unknown (MaxDamage 0) is not
+// worn, and no wear (n <= 0) leaves a stack as it is.
+func TestWearByToolClass(t *testing.T) {
+	assert.Equal(t, 1, Wear(newTool("minecraft:stone_shovel", 0, 131, 131), 0.5))
+	assert.Equal(t, 1, Wear(newTool("minecraft:stone_axe", 0, 131, 131), 2))
+	assert.Equal(t, 0, Wear(newStack("minecraft:iron_pickaxe", 0, 1), 1.5), "no maximum damage known")
+	pick := newTool("minecraft:iron_pickaxe", 0, 100, 250)
+	assert.Equal(t, pick, Worn(pick, -1))
+}
+
+// TestShippedLevelsMatchForge pins every harvest level in mining.yaml to
+// Forge 1.7.10's ForgeHooks.initTools and every tool material to
+// Item.ToolMaterial (WOOD 0/59/2, STONE 1/131/4, IRON 2/250/6, EMERALD
+// 3/1561/8, GOLD 0/32/12), with GTNH's wooden maximum damage of 64
+// (GT5-Unofficial GTPostLoad.changeWoodenVanillaTools).
+func TestShippedLevelsMatchForge(t *testing.T) {
+	r := DefaultMiningRules()
+	for id, level := range map[string]int{
+		"minecraft:obsidian":    3,
+		"minecraft:emerald_ore": 2, "minecraft:emerald_block": 2, "minecraft:diamond_ore": 2,
+		"minecraft:diamond_block": 2, "minecraft:gold_ore": 2, "minecraft:gold_block": 2,
+		"minecraft:redstone_ore": 2, "minecraft:lit_redstone_ore": 2,
+		"minecraft:iron_ore": 1, "minecraft:iron_block": 1, "minecraft:lapis_ore": 1, "minecraft:lapis_block": 1,
+		"minecraft:coal_ore": 0, "minecraft:stone": 0, "minecraft:cobblestone": 0,
+	} {
+		rule, ok := r.Block(id)
+		require.True(t, ok, id)
+		assert.Equal(t, level, rule.Level, id)
+		assert.Equal(t, "pickaxe", rule.Tool, id)
+		assert.True(t, rule.NeedsTool, id)
+	}
+	for prefix, want := range map[string]ToolMaterial{
+		"minecraft:wooden_":  {Prefix: "minecraft:wooden_", Speed: 2, Durability: 64, Level: 0},
+		"minecraft:stone_":   {Prefix: "minecraft:stone_", Speed: 4, Durability: 131, Level: 1},
+		"minecraft:iron_":    {Prefix: "minecraft:iron_", Speed: 6, Durability: 250, Level: 2},
+		"minecraft:diamond_": {Prefix: "minecraft:diamond_", Speed: 8, Durability: 1561, Level: 3},
+		"minecraft:golden_":  {Prefix: "minecraft:golden_", Speed: 12, Durability: 32, Level: 0},
+	} {
+		m, ok := r.Material(prefix + "pickaxe")
+		require.True(t, ok, prefix)
+		assert.Equal(t, want, m)
+	}
+}
+
+func TestBreakTicks(t *testing.T) {
+	assert.Equal(t, 60.0, BreakTicks(2, 1, true), "a log by hand")
+	assert.Equal(t, 10.0, BreakTicks(2, 6, true), "with an iron axe")
+	assert.Equal(t, 150.0, BreakTicks(1.5, 1, false), "stone by hand: no harvest")
+	assert.Equal(t, 1.0, BreakTicks(0, 1, true))
+	assert.True(t, math.IsInf(BreakTicks(-1, 1, true), 1))
+}
+
+func TestParseMiningRulesErrors(t *testing.T) {
+	_, err := ParseMiningRules("m.yaml", []byte("blocks:\n  minecraft:log: {hardness: 2, tool: spoon}\n  stone: {hardness: 1}\n  minecraft:dirt: {tool: shovel}\n  minecraft:x: {hardness: 1, needs_tool: true}\n  minecraft:y: {hardness: 1, tool: axe, harvest_level: 1}\n  minecraft:z: {hardness: 1, tool: axe, needs_tool: true, harvest_level: -1}\ntools:\n  - {prefix: \"minecraft:wooden_\", speed: 0.5, durability: 0, harvest_level: -2}\n"))
+	var list strictyaml.Errors
+	require.True(t, errors.As(err, &list))
+	var got []string
+	for _, e := range list {
+		got = append(got, e.Error())
+	}
+	assert.Contains(t, got, `m.yaml:2:38: blocks.minecraft:log.tool: unknown tool class "spoon" (pickaxe, axe, shovel, hoe, sword, shears)`)
+	assert.Contains(t, got, `m.yaml:3:3: blocks.stone: "stone" is not an id of the form modid:name or modid:name:meta`)
+	assert.Contains(t, got, `m.yaml:4:19: blocks.minecraft:dirt.hardness: required field is missing`)
+	assert.Contains(t, got, `m.yaml:5:42: blocks.minecraft:x.needs_tool: needs_tool requires a tool class`)
+	assert.Contains(t, got, `m.yaml:6:56: blocks.minecraft:y.harvest_level: harvest_level requires needs_tool: true`)
+	assert.Contains(t, got, `m.yaml:7:74: blocks.minecraft:z.harvest_level: must be at least 0`)
+	assert.Contains(t, got, `m.yaml:9:42: tools[0].speed: must be at least 1 (the hand)`)
+	assert.Contains(t, got, `m.yaml:9:59: tools[0].durability: must be at least 1`)
+	assert.Contains(t, got, `m.yaml:9:77: tools[0].harvest_level: must be at least 0`)
+}
+
+func FuzzParseMiningRules(f *testing.F) {
+	f.Add([]byte("blocks:\n  minecraft:log: {hardness: 2, tool: axe}\ntools:\n  - {prefix: \"minecraft:iron_\", speed: 6, durability: 250}\n"))
+	f.Add([]byte("blocks: {minecraft:x: {hardness: -1}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseMiningRules("m.yaml", data)
+		if err != nil {
+			var list strictyaml.Errors
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error is not a located list: %T %v", err, err)
+			}
+			return
+		}
+		for _, m := range r.materials {
+			if m.Speed < 1 || m.Durability < 1 || m.Level < 0 {
+				t.Fatalf("accepted a bad material %+v", m)
+			}
+		}
+	})
+}

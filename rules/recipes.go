@@ -1,0 +1,179 @@
+package rules
+
+import (
+	"fmt"
+	"io/fs"
+	"sync"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+)
+
+// Ingredient is one input of a recipe.
+type Ingredient struct {
+	Item  game.ItemMatcher `json:"item"`
+	Count int              `json:"count"`
+}
+
+// Recipe is a crafting-grid recipe. Grid is "2x2" (inventory) or "3x3"
+// (crafting table). Tools are needed in the grid but not consumed.
+type Recipe struct {
+	Output      string             `json:"output"` // modid:name[:meta]
+	Count       int                `json:"count"`
+	Grid        string             `json:"grid"`
+	Ingredients []Ingredient       `json:"ingredients"`
+	Tools       []game.ItemMatcher `json:"tools,omitempty"`
+}
+
+// NeedsTable reports whether the recipe needs a crafting table.
+func (r Recipe) NeedsTable() bool { return r.Grid == "3x3" }
+
+// Recipes is a recipe book indexed by output item.
+type Recipes struct {
+	list     []Recipe
+	byOutput map[string][]int
+}
+
+// ParseRecipes reads a recipes data file (see config/recipes.yaml).
+func ParseRecipes(file string, data []byte) (*Recipes, error) {
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	d := strictyaml.NewDecoder(file)
+	top := d.Mapping(root, "", []string{"recipes"})
+	book := &Recipes{byOutput: map[string][]int{}}
+	item := func(n strictyaml.Field, path string) (game.ItemMatcher, bool) {
+		s, ok := d.String(n.Value, path)
+		if !ok {
+			return game.ItemMatcher{}, false
+		}
+		m, err := game.ParseItemMatcher(s)
+		if err != nil {
+			d.Errorf(n.Value, path, "%v", err)
+			return game.ItemMatcher{}, false
+		}
+		return m, true
+	}
+	if f, ok := top["recipes"]; ok {
+		for i, n := range d.Sequence(f.Value, "recipes") {
+			path := strictyaml.Index("recipes", i)
+			fs := d.Mapping(n, path, []string{"output", "count", "grid", "ingredients", "tools"})
+			d.Require(n, path, fs, "output", "ingredients")
+			r := Recipe{Count: 1, Grid: "3x3"}
+			valid := true
+			if f, ok := fs["output"]; ok {
+				if s, ok := d.String(f.Value, path+".output"); ok {
+					if _, _, err := game.SplitID(s); err != nil {
+						d.Errorf(f.Value, path+".output", "%v", err)
+						valid = false
+					}
+					r.Output = s
+				}
+			}
+			if f, ok := fs["count"]; ok {
+				if c, ok := d.Int(f.Value, path+".count"); ok {
+					if c < 1 || c > 64 {
+						d.Errorf(f.Value, path+".count", "count must be 1..64, got %d", c)
+					}
+					r.Count = c
+				}
+			}
+			if f, ok := fs["grid"]; ok {
+				if s, ok := d.String(f.Value, path+".grid"); ok {
+					if s != "2x2" && s != "3x3" {
+						d.Errorf(f.Value, path+".grid", "grid must be 2x2 or 3x3, got %q", s)
+					}
+					r.Grid = s
+				}
+			}
+			if f, ok := fs["ingredients"]; ok {
+				slots := 0
+				for j, in := range d.Sequence(f.Value, path+".ingredients") {
+					ip := strictyaml.Index(path+".ingredients", j)
+					ifs := d.Mapping(in, ip, []string{"item", "count"})
+					d.Require(in, ip, ifs, "item")
+					ing := Ingredient{Count: 1}
+					if f, ok := ifs["item"]; ok {
+						if m, ok := item(f, ip+".item"); ok {
+							ing.Item = m
+						} else {
+							valid = false
+						}
+					}
+					if f, ok := ifs["count"]; ok {
+						if c, ok := d.Int(f.Value, ip+".count"); ok {
+							if c < 1 || c > 9 {
+								d.Errorf(f.Value, ip+".count", "count must be 1..9, got %d", c)
+							}
+							ing.Count = c
+						}
+					}
+					slots += ing.Count
+					r.Ingredients = append(r.Ingredients, ing)
+				}
+				if max := gridSlots(r.Grid); slots > max {
+					d.Errorf(f.Value, path+".ingredients", "%d ingredients do not fit a %s grid", slots, r.Grid)
+				}
+			}
+			if f, ok := fs["tools"]; ok {
+				for j, s := range d.StringList(f.Value, path+".tools") {
+					m, err := game.ParseItemMatcher(s)
+					if err != nil {
+						d.Errorf(f.Value, strictyaml.Index(path+".tools", j), "%v", err)
+						continue
+					}
+					r.Tools = append(r.Tools, m)
+				}
+			}
+			if valid && r.Output != "" {
+				book.byOutput[r.Output] = append(book.byOutput[r.Output], len(book.list))
+				book.list = append(book.list, r)
+			}
+		}
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	return book, nil
+}
+
+func gridSlots(grid string) int {
+	if grid == "2x2" {
+		return 4
+	}
+	return 9
+}
+
+var (
+	defaultRecipesOnce sync.Once
+	defaultRecipes     *Recipes
+)
+
+// DefaultRecipes returns the shipped recipe book (config/recipes.yaml).
+func DefaultRecipes() *Recipes {
+	defaultRecipesOnce.Do(func() {
+		data, err := fs.ReadFile(config.FS, "recipes.yaml")
+		if err == nil {
+			defaultRecipes, err = ParseRecipes("config/recipes.yaml", data)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("world: shipped recipes.yaml is invalid: %v", err))
+		}
+	})
+	return defaultRecipes
+}
+
+// For returns the recipes producing an item id ("modid:name[:meta]"), in file order.
+func (b *Recipes) For(output string) []Recipe {
+	idx := b.byOutput[output]
+	out := make([]Recipe, len(idx))
+	for i, j := range idx {
+		out[i] = b.list[j]
+	}
+	return out
+}
+
+// All returns every recipe in file order.
+func (b *Recipes) All() []Recipe { return append([]Recipe(nil), b.list...) }

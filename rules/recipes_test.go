@@ -1,0 +1,155 @@
+package rules
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+)
+
+func TestDefaultRecipes(t *testing.T) {
+	book := DefaultRecipes()
+	assert.Same(t, book, DefaultRecipes())
+	assert.Len(t, book.All(), 12)
+
+	planks := book.For("minecraft:planks")
+	require.Len(t, planks, 2, "hand and saw recipes, in file order")
+	assert.Equal(t, 2, planks[0].Count)
+	assert.Empty(t, planks[0].Tools)
+	assert.Equal(t, "2x2", planks[0].Grid)
+	assert.False(t, planks[0].NeedsTable())
+	require.Len(t, planks[0].Ingredients, 1)
+	assert.Equal(t, "ore:logWood", planks[0].Ingredients[0].Item.String())
+	assert.Equal(t, 1, planks[0].Ingredients[0].Count)
+	assert.Equal(t, 4, planks[1].Count)
+	require.Len(t, planks[1].Tools, 1)
+	assert.Equal(t, "ore:craftingToolSaw", planks[1].Tools[0].String())
+
+	table := book.For("minecraft:crafting_table")
+	require.Len(t, table, 1)
+	assert.Equal(t, "minecraft:flint", table[0].Ingredients[0].Item.String())
+	assert.Equal(t, 2, table[0].Ingredients[0].Count)
+	assert.False(t, table[0].NeedsTable())
+
+	chest := book.For("minecraft:chest")
+	require.Len(t, chest, 1)
+	assert.True(t, chest[0].NeedsTable())
+	require.Len(t, chest[0].Ingredients, 3, "GTNH: 4 logs, 4 planks and a flint")
+	assert.Equal(t, "ore:logWood", chest[0].Ingredients[0].Item.String())
+	assert.Equal(t, 4, chest[0].Ingredients[0].Count)
+	assert.Equal(t, 4, chest[0].Ingredients[1].Count)
+	assert.Equal(t, "minecraft:flint", chest[0].Ingredients[2].Item.String())
+
+	torches := map[string]int{}
+	for _, r := range book.For("minecraft:torch") {
+		torches[r.Ingredients[0].Item.String()] = r.Count
+	}
+	assert.Equal(t, map[string]int{"ore:gemCoal": 3, "ore:gemCharcoal": 2, "ore:fuelCoke": 5, "ore:gemLignite": 1}, torches)
+	sticks := book.For("minecraft:stick")
+	require.Len(t, sticks, 2)
+	assert.True(t, sticks[1].NeedsTable(), "saw over two planks is three rows tall")
+
+	axe := book.For("minecraft:wooden_axe")
+	require.Len(t, axe, 1)
+	assert.Equal(t, "3x3", axe[0].Grid)
+
+	assert.Empty(t, book.For("minecraft:diamond"))
+	assert.Empty(t, book.For("minecraft:planks:0"), "outputs are looked up by exact id")
+
+	// The recipe ingredients match the real items.
+	saw := newTool("gregtech:gt.metatool.01", 10, 100, 100)
+	assert.True(t, planks[1].Tools[0].Matches(saw))
+	assert.True(t, planks[0].Ingredients[0].Item.Matches(newStack("minecraft:log2", 0, 1)))
+
+	// All returns a copy.
+	all := book.All()
+	all[0].Output = "changed"
+	assert.Equal(t, "minecraft:planks", book.All()[0].Output)
+}
+
+func TestParseRecipes(t *testing.T) {
+	t.Run("defaults", func(t *testing.T) {
+		book, err := ParseRecipes("r.yaml", []byte("recipes:\n  - output: a:b\n    ingredients:\n      - item: c:d\n"))
+		require.NoError(t, err)
+		rs := book.For("a:b")
+		require.Len(t, rs, 1)
+		assert.Equal(t, 1, rs[0].Count)
+		assert.Equal(t, "3x3", rs[0].Grid)
+		assert.True(t, rs[0].NeedsTable())
+		assert.Equal(t, 1, rs[0].Ingredients[0].Count)
+	})
+	t.Run("empty", func(t *testing.T) {
+		for _, src := range []string{"", "recipes: []\n", "recipes:\n"} {
+			book, err := ParseRecipes("r.yaml", []byte(src))
+			require.NoError(t, err, "%q", src)
+			assert.Empty(t, book.All())
+		}
+	})
+
+	type wantErr struct {
+		line, col int
+		field     string
+		msg       string
+	}
+	tests := []struct {
+		name string
+		src  string
+		want []wantErr
+	}{
+		{"unknown top-level key", "recipe: []\n",
+			[]wantErr{{1, 1, "recipe", `unknown field "recipe" (did you mean "recipes"?)`}}},
+		{"missing output and ingredients", "recipes:\n  - count: 1\n",
+			[]wantErr{
+				{2, 5, "recipes[0].output", "required field is missing"},
+				{2, 5, "recipes[0].ingredients", "required field is missing"},
+			}},
+		{"bad output id", "recipes:\n  - output: planks\n    ingredients: [{item: ore:logWood}]\n",
+			[]wantErr{{2, 13, "recipes[0].output", `"planks" is not an id`}}},
+		{"unknown recipe key", "recipes:\n  - output: a:b\n    ingredient: []\n    ingredients: [{item: c:d}]\n",
+			[]wantErr{{3, 5, "recipes[0].ingredient", `did you mean "ingredients"?`}}},
+		{"count out of range", "recipes:\n  - output: a:b\n    count: 65\n    ingredients: [{item: c:d}]\n",
+			[]wantErr{{3, 12, "recipes[0].count", "count must be 1..64, got 65"}}},
+		{"bad grid", "recipes:\n  - output: a:b\n    grid: 4x4\n    ingredients: [{item: c:d}]\n",
+			[]wantErr{{3, 11, "recipes[0].grid", `grid must be 2x2 or 3x3, got "4x4"`}}},
+		{"bad ingredient item", "recipes:\n  - output: a:b\n    ingredients:\n      - item: \"ore:\"\n",
+			[]wantErr{{4, 15, "recipes[0].ingredients[0].item", "ore-dictionary name expected"}}},
+		{"ingredient count", "recipes:\n  - output: a:b\n    ingredients:\n      - {item: c:d, count: 10}\n",
+			[]wantErr{
+				{4, 28, "recipes[0].ingredients[0].count", "count must be 1..9, got 10"},
+				{4, 7, "recipes[0].ingredients", "10 ingredients do not fit a 3x3 grid"},
+			}},
+		{"too many for 2x2", "recipes:\n  - output: a:b\n    grid: 2x2\n    ingredients:\n      - {item: c:d, count: 3}\n      - {item: e:f, count: 2}\n",
+			[]wantErr{{5, 7, "recipes[0].ingredients", "5 ingredients do not fit a 2x2 grid"}}},
+		{"bad tool", "recipes:\n  - output: a:b\n    ingredients: [{item: c:d}]\n    tools: [saw]\n",
+			[]wantErr{{4, 12, "recipes[0].tools[0]", `"saw" is not an item`}}},
+		{"ingredient missing item", "recipes:\n  - output: a:b\n    ingredients:\n      - count: 2\n",
+			[]wantErr{{4, 9, "recipes[0].ingredients[0].item", "required field is missing"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			book, err := ParseRecipes("r.yaml", []byte(tc.src))
+			require.Error(t, err)
+			assert.Nil(t, book)
+			var es strictyaml.Errors
+			require.True(t, errors.As(err, &es))
+			require.Len(t, es, len(tc.want), "%v", err)
+			for i, w := range tc.want {
+				assert.Equal(t, "r.yaml", es[i].File)
+				assert.Equal(t, w.line, es[i].Line, "line of %v", es[i])
+				assert.Equal(t, w.col, es[i].Column, "column of %v", es[i])
+				assert.Equal(t, w.field, es[i].Field)
+				assert.Contains(t, es[i].Msg, w.msg)
+			}
+		})
+	}
+
+	t.Run("syntax error", func(t *testing.T) {
+		_, err := ParseRecipes("r.yaml", []byte("recipes:\n  - output: a:b\n    count: a: b\n"))
+		var e *strictyaml.Error
+		require.True(t, errors.As(err, &e))
+		assert.Equal(t, 3, e.Line)
+	})
+}
