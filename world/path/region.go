@@ -451,7 +451,7 @@ type graphScratch struct {
 	nodes []int32 // dense position of each node
 	dist  []int64
 	done  []bool
-	heap  []localEntry
+	heap  openSet
 	ring  [][]int32 // dial's buckets
 }
 
@@ -533,30 +533,29 @@ func (gs *graphScratch) dijkstra(g *portalGraph, i int32, row []int64) {
 	dist, done := gs.reset(g, row)
 	src := g.portal[i]
 	dist[src] = 0
-	h := gs.heap[:0]
-	h = pushLocal(h, localEntry{0, src})
+	h := &gs.heap
+	h.reset()
+	h.push(entry{f: 0, n: src})
 	left := len(row)
-	for len(h) > 0 && left > 0 {
-		var e localEntry
-		e, h = popLocal(h)
+	for h.Len() > 0 && left > 0 {
+		e := h.pop()
 		v := e.n
 		if done[v] {
 			continue
 		}
 		done[v] = true
 		if t := g.target[v]; t >= 0 {
-			row[t] = e.d
+			row[t] = e.f
 			left--
 		}
 		for a := g.start[v]; a < g.start[v+1]; a++ {
-			w, nd := g.to[a], e.d+g.cost[a]
+			w, nd := g.to[a], e.f+g.cost[a]
 			if nd < dist[w] {
 				dist[w] = nd
-				h = pushLocal(h, localEntry{nd, w})
+				h.push(entry{f: nd, n: w})
 			}
 		}
 	}
-	gs.heap = h
 }
 
 // dial is dijkstra with a bucket queue (Dial's algorithm with buckets w
@@ -619,46 +618,6 @@ func (gs *graphScratch) dial(g *portalGraph, i int32, row []int64) {
 	}
 }
 
-func pushLocal(h []localEntry, e localEntry) []localEntry {
-	h = append(h, e)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].d <= e.d {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
-	return h
-}
-
-func popLocal(h []localEntry) (localEntry, []localEntry) {
-	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if rc := c + 1; rc < len(h) && h[rc].d < h[c].d {
-			c = rc
-		}
-		if h[c].d >= last.d {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	if len(h) > 0 {
-		h[i] = last
-	}
-	return top, h
-}
-
 // addFrontier adds, for each side of region k whose neighbour is not
 // loaded, the standing positions of its edge column every r.spacing blocks
 // (and at both ends): the points a route into unloaded terrain heads for.
@@ -705,9 +664,10 @@ func (r *Router) localCosts(k regionKey, p world.BlockPos, targets []world.Block
 	left := len(want)
 	start := idx(p.X, p.Y, p.Z)
 	l.set(start, 0)
-	l.push(0, int32(start))
-	for len(l.heap) > 0 && left > 0 {
-		d, n := l.pop()
+	l.heap.push(entry{f: 0, n: int32(start)})
+	for l.heap.Len() > 0 && left > 0 {
+		e := l.heap.pop()
+		d, n := e.f, e.n
 		if l.done[n] == l.stamp || d > l.dist[n] {
 			continue
 		}
@@ -725,7 +685,7 @@ func (r *Router) localCosts(k regionKey, p world.BlockPos, targets []world.Block
 			nd := d + m.cost
 			if l.seen[j] != l.stamp || nd < l.dist[j] {
 				l.set(j, nd)
-				l.push(nd, int32(j))
+				l.heap.push(entry{f: nd, n: int32(j)})
 			}
 		}
 	}
@@ -739,12 +699,7 @@ type localSearch struct {
 	seen  []uint32
 	done  []uint32
 	stamp uint32
-	heap  []localEntry
-}
-
-type localEntry struct {
-	d int64
-	n int32
+	heap  openSet
 }
 
 func (l *localSearch) reset() {
@@ -758,49 +713,7 @@ func (l *localSearch) reset() {
 		clear(l.done)
 		l.stamp = 1
 	}
-	l.heap = l.heap[:0]
+	l.heap.reset()
 }
 
 func (l *localSearch) set(i int, d int64) { l.dist[i], l.seen[i] = d, l.stamp }
-
-func (l *localSearch) push(d int64, n int32) {
-	h := append(l.heap, localEntry{d, n})
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].d < d || (h[p].d == d && h[p].n <= n) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = localEntry{d, n}
-	l.heap = h
-}
-
-func (l *localSearch) pop() (int64, int32) {
-	h := l.heap
-	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if rc := c + 1; rc < len(h) && (h[rc].d < h[c].d || (h[rc].d == h[c].d && h[rc].n < h[c].n)) {
-			c = rc
-		}
-		if h[c].d > last.d || (h[c].d == last.d && h[c].n >= last.n) {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	if len(h) > 0 {
-		h[i] = last
-	}
-	l.heap = h
-	return top.d, top.n
-}

@@ -177,7 +177,7 @@ type Router struct {
 	weight      float64            // the current search's heuristic weight
 
 	nodes  []anode
-	open   []aentry
+	open   openSet
 	search uint32 // stamps regions' node slots
 }
 
@@ -308,31 +308,12 @@ type anode struct {
 	pi     int32 // portal index in rg; -1 for a start that is no portal
 }
 
-// Kinds of abstract open-set entries.
+// Kinds of the Router's open-set entries (entry.kind).
 const (
 	kindNode     = iota
 	kindGoal     // the node's exact leg reaches the goal: f is exact
 	kindFrontier // the node is on the frontier: f assumes open terrain beyond
 )
-
-type aentry struct {
-	f, h int64
-	n    int32
-	kind uint8
-}
-
-func (a aentry) before(b aentry) bool {
-	if a.f != b.f {
-		return a.f < b.f
-	}
-	if a.h != b.h {
-		return a.h < b.h
-	}
-	if a.kind != b.kind {
-		return a.kind > b.kind
-	}
-	return a.n < b.n
-}
 
 // Find plans a walking route from feet at start to goal. Routes shorter
 // than RouteOptions.Near are the exact search's. The error reports invalid
@@ -433,7 +414,7 @@ func (r *Router) leg(from world.BlockPos, goal Goal, out *Route) (Result, error)
 // the goal (nil otherwise), and the reason the search ended.
 func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, began time.Time, out *Route) ([]world.BlockPos, *Result, Reason, error) {
 	r.nodes = r.nodes[:0]
-	r.open = r.open[:0]
+	r.open.reset()
 	r.search++
 	legs := map[int32]Result{}
 
@@ -453,13 +434,13 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 			srg.node[i], r.nodes[0].pi = 0, int32(i)
 		}
 	}
-	r.pushA(aentry{f: h0, h: h0, n: 0})
+	r.open.push(entry{f: h0, h: h0, n: 0})
 
 	bestFrontier, bestFrontierF := int32(-1), int64(0)
 	best := int32(0)
 	reason := Unreachable
-	for len(r.open) > 0 {
-		e := r.popA()
+	for r.open.Len() > 0 {
+		e := r.open.pop()
 		switch e.kind {
 		case kindGoal:
 			res := legs[e.n]
@@ -491,7 +472,7 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 			}
 			if res.Complete {
 				legs[e.n] = res
-				r.pushA(aentry{f: g + toMilli(res.Cost), n: e.n, kind: kindGoal})
+				r.open.push(entry{f: g + toMilli(res.Cost), n: e.n, kind: kindGoal})
 			}
 		}
 		if i >= 0 && rg.frontier[i] {
@@ -499,7 +480,7 @@ func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, bega
 				bestFrontier, bestFrontierF = e.n, f
 			}
 			if !goalLoaded {
-				r.pushA(aentry{f: g + n.h, h: n.h, n: e.n, kind: kindFrontier})
+				r.open.push(entry{f: g + n.h, h: n.h, n: e.n, kind: kindFrontier})
 			}
 		}
 		var costs []int64
@@ -588,7 +569,7 @@ func (r *Router) relaxA(rg *region, j int32, g int64, parent int32) {
 			return
 		}
 		n.g, n.parent = g, parent
-		r.pushA(aentry{f: g + n.h, h: n.h, n: i})
+		r.open.push(entry{f: g + n.h, h: n.h, n: i})
 		return
 	}
 	p := rg.portals[j]
@@ -596,7 +577,7 @@ func (r *Router) relaxA(rg *region, j int32, g int64, parent int32) {
 	i := int32(len(r.nodes))
 	r.nodes = append(r.nodes, anode{pos: p, g: g, h: h, parent: parent, rg: rg, pi: j})
 	rg.node[j] = i
-	r.pushA(aentry{f: g + h, h: h, n: i})
+	r.open.push(entry{f: g + h, h: h, n: i})
 }
 
 // hA is the abstract search's heuristic: the exact search's, inflated by
@@ -678,46 +659,4 @@ func (r *Router) refine(chain []world.BlockPos, tail *Result, goal Goal, reason 
 		res.Reason = Reached
 	}
 	return res, nil
-}
-
-func (r *Router) pushA(e aentry) {
-	h := append(r.open, e)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !e.before(h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
-	r.open = h
-}
-
-func (r *Router) popA() aentry {
-	h := r.open
-	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if rc := c + 1; rc < len(h) && h[rc].before(h[c]) {
-			c = rc
-		}
-		if !h[c].before(last) {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	if len(h) > 0 {
-		h[i] = last
-	}
-	r.open = h
-	return top
 }
