@@ -19,35 +19,38 @@ import (
 type command struct {
 	name    string
 	summary string
-	run     func(e *env, args []string) error
+	new     func() subcommand // a fresh command to execute
 	subs    []command
 }
+
+// exec executes a fresh instance of c on args.
+func (c command) exec(e *env, args []string) error { return execute(e, c.new(), args) }
 
 // commands is the command table in the order `agent help` shows it. It is a
 // function, not a variable, because helpCmd is in it and reads it.
 func commands() []command {
 	return []command{
-		{name: "run", summary: "play until the goal holds: in the simulated world, on a GTNH server (--server) or in a served body (--body)", run: runCmd},
-		{name: "serve", summary: "expose a body (the simulated world or a player on a server) over the IPC protocol (docs/ipc.md)", run: serveCmd},
-		{name: "mcp", summary: "serve the skills to an MCP client on stdin and stdout, or over HTTP with --listen HOST:PORT (docs/mcp.md)", run: mcpCmd},
-		{name: "replay", summary: "replay a recording of agent run --record offline and show what the bot saw", run: replayCmd},
-		{name: "ping", summary: "show a server's MOTD, version, players, mods and wire formats", run: pingCmd},
-		{name: "login", summary: "sign in with a Microsoft account for online-mode servers (docs/online-mode.md)", run: func(e *env, args []string) error { return accountCmd(e, "login", args) }},
-		{name: "logout", summary: "forget the saved Microsoft login", run: func(e *env, args []string) error { return accountCmd(e, "logout", args) }},
+		{name: "run", summary: "play until the goal holds: in the simulated world, on a GTNH server (--server) or in a served body (--body)", new: func() subcommand { return &runCommand{} }},
+		{name: "serve", summary: "expose a body (the simulated world or a player on a server) over the IPC protocol (docs/ipc.md)", new: oneFunc(serveCmd)},
+		{name: "mcp", summary: "serve the skills to an MCP client on stdin and stdout, or over HTTP with --listen HOST:PORT (docs/mcp.md)", new: oneFunc(mcpCmd)},
+		{name: "replay", summary: "replay a recording of agent run --record offline and show what the bot saw", new: oneFunc(replayCmd)},
+		{name: "ping", summary: "show a server's MOTD, version, players, mods and wire formats", new: oneFunc(pingCmd)},
+		{name: "login", summary: "sign in with a Microsoft account for online-mode servers (docs/online-mode.md)", new: oneFunc(func(e *env, args []string) error { return accountCmd(e, "login", args) })},
+		{name: "logout", summary: "forget the saved Microsoft login", new: oneFunc(func(e *env, args []string) error { return accountCmd(e, "logout", args) })},
 		{name: "skills", summary: "list, describe, validate, load, select, lint and inject skills", subs: []command{
-			{name: "list", summary: "list the skills planners can use", run: skillsList},
-			{name: "describe", summary: "show one skill's full metadata", run: skillsDescribe},
-			{name: "validate", summary: "check configuration, spec, pack and SKILL.md directories exactly as --config DIR loads them; exit 1 naming every invalid or blocked skill", run: skillsValidate},
-			{name: "load", summary: "print what the load_skill tool returns for a skill", run: skillsLoad},
-			{name: "select", summary: "rank the catalog for a task and show the selection", run: skillsSelect},
-			{name: "lint", summary: "report style issues in SKILL.md instructions", run: skillsLint},
-			{name: "inject", summary: "print the skills part of a planner's system prompt", run: skillsInject},
+			{name: "list", summary: "list the skills planners can use", new: oneFunc(skillsList)},
+			{name: "describe", summary: "show one skill's full metadata", new: oneFunc(skillsDescribe)},
+			{name: "validate", summary: "check configuration, spec, pack and SKILL.md directories exactly as --config DIR loads them; exit 1 naming every invalid or blocked skill", new: oneFunc(skillsValidate)},
+			{name: "load", summary: "print what the load_skill tool returns for a skill", new: oneFunc(skillsLoad)},
+			{name: "select", summary: "rank the catalog for a task and show the selection", new: oneFunc(skillsSelect)},
+			{name: "lint", summary: "report style issues in SKILL.md instructions", new: oneFunc(skillsLint)},
+			{name: "inject", summary: "print the skills part of a planner's system prompt", new: oneFunc(skillsInject)},
 		}},
 		{name: "packs", summary: "list the skill packs and their tier gates", subs: []command{
-			{name: "list", summary: "list the skill packs, their tier gates, dependencies, conflicts and skills", run: packsList},
+			{name: "list", summary: "list the skill packs, their tier gates, dependencies, conflicts and skills", new: oneFunc(packsList)},
 		}},
-		{name: "version", summary: "show the module version and the source revision the binary was built from", run: versionCmd},
-		{name: "help", summary: "show a command's usage and flags", run: helpCmd},
+		{name: "version", summary: "show the module version and the source revision the binary was built from", new: oneFunc(versionCmd)},
+		{name: "help", summary: "show a command's usage and flags", new: oneFunc(helpCmd)},
 	}
 }
 
@@ -76,7 +79,7 @@ func isVersion(arg string) bool { return arg == "--version" || arg == "-version"
 
 func dispatch(e *env, args []string) error {
 	if len(args) == 0 {
-		return runCmd(e, nil)
+		return execute(e, &runCommand{}, nil)
 	}
 	switch {
 	case args[0] == "help":
@@ -89,14 +92,14 @@ func dispatch(e *env, args []string) error {
 	case strings.HasPrefix(args[0], "-"):
 		// Flags without a command are the default command's: agent -v is
 		// agent run -v.
-		return runCmd(e, args)
+		return execute(e, &runCommand{}, args)
 	}
 	c, ok := findCommand(commands(), args[0])
 	if !ok {
 		return unknownCommand("", args[0], commands())
 	}
 	if c.subs == nil {
-		return c.run(e, args[1:])
+		return c.exec(e, args[1:])
 	}
 	if len(args) < 2 {
 		return usagef("%s: missing subcommand (%s)\n%s", c.name, strings.Join(commandNames(c.subs), ", "), helpHint(c.name))
@@ -109,7 +112,7 @@ func dispatch(e *env, args []string) error {
 	if !ok {
 		return unknownCommand(c.name, args[1], c.subs)
 	}
-	return sub.run(e, args[2:])
+	return sub.exec(e, args[2:])
 }
 
 // unknownCommand is one line with the nearest name and a hint.
@@ -147,7 +150,7 @@ func helpCmd(e *env, args []string) error {
 		if len(args) > 1 {
 			return usagef("help: %s has no subcommands\n%s", c.name, helpHint(c.name))
 		}
-		return c.run(e, []string{"--help"})
+		return c.exec(e, []string{"--help"})
 	}
 	if len(args) == 1 {
 		printGroupHelp(e.stdout, c)
@@ -160,7 +163,7 @@ func helpCmd(e *env, args []string) error {
 	if !ok {
 		return unknownCommand(c.name, args[1], c.subs)
 	}
-	return sub.run(e, []string{"--help"})
+	return sub.exec(e, []string{"--help"})
 }
 
 func printGroupHelp(w io.Writer, c command) {

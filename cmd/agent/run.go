@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -11,11 +12,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/llm"
@@ -44,253 +47,384 @@ type goalMissed struct{ reason loop.StopReason }
 
 func (g *goalMissed) Error() string { return "goal not met: " + string(g.reason) }
 
-func runCmd(e *env, args []string) error {
+// runCommand is agent run: it plays in the simulated world, on a server or
+// in a served body until the goal holds. Its phases: parse the flags;
+// validate them with the agent config file; load the registry, the world's
+// names, the planner and the goal; open the body and what the run writes
+// to; run the loop; report.
+type runCommand struct {
+	fs *flag.FlagSet
+	cf configFlags
+	lf llmFlags
+	kf knowledgeFlags
+	bf bodyFlags
+
+	goalText, goalFile, traceFile string
+	maxSteps                      int
+	maxTicks                      int64
+	plannerName, plannerCmd       string
+	plannerTimeout                time.Duration
+	scriptFile                    string
+	asJSON                        bool
+	recordFile                    string
+	recordMaxMB                   int64
+
+	// Set by validate.
+	acfg          *agentConfig
+	remotePlanner bool // --planner names an address
+	useLLM        bool // the model planner, in this process
+	llmCfg        llm.Config
+}
+
+var _ subcommand = (*runCommand)(nil)
+
+func (c *runCommand) parse(e *env, args []string) error {
 	fs := newFlagSet(e, "run", runUsage)
-	var cf configFlags
-	cf.register(fs)
-	var lf llmFlags
-	lf.register(fs)
-	var kf knowledgeFlags
-	kf.register(fs)
-	var bf bodyFlags
-	bf.register(fs, reconnectUse+"; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)", "token to present to --body and to --planner ADDR")
-	goalText := fs.String("goal", "", `goal, e.g. "collect 16 minecraft:log" (default: "`+defaultGoal+`")`)
-	goalFile := fs.String("goal-file", "", "goal as YAML (items, tier, skill)")
-	traceFile := fs.String("trace", "", "write the JSONL trace to FILE")
-	maxSteps := fs.Int("max-steps", 100, "stop after N steps")
-	maxTicks := fs.Int64("max-ticks", 0, "stop after N game ticks (0 = no limit)")
-	plannerName := fs.String("planner", "goal", "goal (chains skills), script (replays --script), llm (a language model: --llm-url, --llm-model), or the ADDR of a planner to connect to (unix:///path or tcp://HOST:PORT)")
-	plannerCmd := fs.String("planner-cmd", "", `start this planner program and talk to it on its stdin and stdout, e.g. "python3 my_planner.py"`)
-	plannerTimeout := fs.Duration("planner-timeout", remote.DefaultPlanTimeout, "how long a planner program or ADDR has to answer one plan request")
-	scriptFile := fs.String("script", "", "YAML list of invocations for --planner script")
-	asJSON := fs.Bool("json", false, "print the outcome as JSON instead of step lines")
-	recordFile := fs.String("record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
-	recordMaxMB := fs.Int64("record-max-mb", 4096, "stop recording when the recording reaches this many MB before compression (0: no limit)")
+	c.fs = fs
+	c.cf.register(fs)
+	c.lf.register(fs)
+	c.kf.register(fs)
+	c.bf.register(fs, reconnectUse+"; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)", "token to present to --body and to --planner ADDR")
+	fs.StringVar(&c.goalText, "goal", "", `goal, e.g. "collect 16 minecraft:log" (default: "`+defaultGoal+`")`)
+	fs.StringVar(&c.goalFile, "goal-file", "", "goal as YAML (items, tier, skill)")
+	fs.StringVar(&c.traceFile, "trace", "", "write the JSONL trace to FILE")
+	fs.IntVar(&c.maxSteps, "max-steps", 100, "stop after N steps")
+	fs.Int64Var(&c.maxTicks, "max-ticks", 0, "stop after N game ticks (0 = no limit)")
+	fs.StringVar(&c.plannerName, "planner", "goal", "goal (chains skills), script (replays --script), llm (a language model: --llm-url, --llm-model), or the ADDR of a planner to connect to (unix:///path or tcp://HOST:PORT)")
+	fs.StringVar(&c.plannerCmd, "planner-cmd", "", `start this planner program and talk to it on its stdin and stdout, e.g. "python3 my_planner.py"`)
+	fs.DurationVar(&c.plannerTimeout, "planner-timeout", remote.DefaultPlanTimeout, "how long a planner program or ADDR has to answer one plan request")
+	fs.StringVar(&c.scriptFile, "script", "", "YAML list of invocations for --planner script")
+	fs.BoolVar(&c.asJSON, "json", false, "print the outcome as JSON instead of step lines")
+	fs.StringVar(&c.recordFile, "record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
+	fs.Int64Var(&c.recordMaxMB, "record-max-mb", 4096, "stop recording when the recording reaches this many MB before compression (0: no limit)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("run: unexpected argument %q", pos[0])
-	}
-	acfg, err := bf.choose(e, fs)
+	return noArgs("run", pos)
+}
+
+// validate loads the agent config file, which chooses the body and gives
+// defaults to the flags the command line did not set, then checks the
+// flags of the body, the goal and the planner.
+func (c *runCommand) validate(e *env) error {
+	acfg, err := c.bf.choose(e, c.fs)
 	if err != nil {
 		return err
 	}
-	set, remoteBody, live, tokenFile := bf.set, bf.remote, bf.live, bf.tokenFile
-	applyRunDefaults(acfg, set, goalText, traceFile, maxSteps, maxTicks)
-	if err := bf.checkRemote("run"); err != nil {
+	c.acfg = acfg
+	applyRunDefaults(acfg, c.bf.set, &c.goalText, &c.traceFile, &c.maxSteps, &c.maxTicks)
+	c.remotePlanner = strings.Contains(c.plannerName, "://")
+	if err := c.checkBody(); err != nil {
 		return err
 	}
-	remotePlanner := strings.Contains(*plannerName, "://")
-	if *tokenFile != "" && !remoteBody && !remotePlanner {
-		return usagef("run: --token-file needs --body or --planner ADDR")
-	}
-	if (*recordFile != "" || set["record-max-mb"]) && !live {
-		return usagef("%v", errNoRecording)
-	}
-	if *recordMaxMB < 0 {
-		return usagef("run: --record-max-mb must not be negative")
-	}
-	if err := bf.checkLive("run"); err != nil {
-		return err
-	}
-	if *goalText != "" && *goalFile != "" {
+	if c.goalText != "" && c.goalFile != "" {
 		return usagef("run: give --goal or --goal-file, not both")
 	}
-	if *maxSteps < 1 {
+	if c.maxSteps < 1 {
 		return usagef("run: --max-steps must be at least 1")
 	}
-	if *plannerCmd != "" && set["planner"] {
+	if err := c.checkPlanner(); err != nil {
+		return err
+	}
+	if c.useLLM {
+		c.llmCfg, err = c.lf.config(acfg, c.bf.set)
+	}
+	return err
+}
+
+// checkBody checks the flags of the body and of what the run records.
+func (c *runCommand) checkBody() error {
+	set := c.bf.set
+	if err := c.bf.checkRemote("run"); err != nil {
+		return err
+	}
+	if *c.bf.tokenFile != "" && !c.bf.remote && !c.remotePlanner {
+		return usagef("run: --token-file needs --body or --planner ADDR")
+	}
+	if (c.recordFile != "" || set["record-max-mb"]) && !c.bf.live {
+		return usagef("%v", errNoRecording)
+	}
+	if c.recordMaxMB < 0 {
+		return usagef("run: --record-max-mb must not be negative")
+	}
+	return c.bf.checkLive("run")
+}
+
+// checkPlanner checks the flags of the planner: one way to name it, the
+// flags each kind takes and no other kind's.
+func (c *runCommand) checkPlanner() error {
+	set := c.bf.set
+	if c.plannerCmd != "" && set["planner"] {
 		return usagef("run: give --planner or --planner-cmd, not both")
 	}
-	if set["planner-timeout"] && *plannerCmd == "" && !remotePlanner {
+	if set["planner-timeout"] && c.plannerCmd == "" && !c.remotePlanner {
 		return usagef("run: --planner-timeout is for --planner-cmd and --planner ADDR")
 	}
-	if *plannerTimeout <= 0 {
+	if c.plannerTimeout <= 0 {
 		return usagef("run: --planner-timeout must be positive, e.g. 30s")
 	}
 	switch {
-	case *plannerCmd != "" || remotePlanner:
-		if *scriptFile != "" {
+	case c.plannerCmd != "" || c.remotePlanner:
+		if c.scriptFile != "" {
 			return usagef("run: --script needs --planner script")
 		}
-		if remotePlanner {
-			if _, err := wire.ParseAddr(*plannerName); err != nil {
+		if c.remotePlanner {
+			if _, err := wire.ParseAddr(c.plannerName); err != nil {
 				return usagef("run: --planner: %v", err)
 			}
 		}
-	case *plannerName == "goal":
-		if *scriptFile != "" {
+	case c.plannerName == "goal", c.plannerName == "llm":
+		if c.scriptFile != "" {
 			return usagef("run: --script needs --planner script")
 		}
-	case *plannerName == "script":
-		if *scriptFile == "" {
+	case c.plannerName == "script":
+		if c.scriptFile == "" {
 			return usagef("run: --planner script needs --script FILE")
 		}
-	case *plannerName == "llm":
-		if *scriptFile != "" {
-			return usagef("run: --script needs --planner script")
-		}
 	default:
-		return usagef("run: unknown planner %q%s (goal, script, llm, or a planner's address: unix:///path or tcp://HOST:PORT)", *plannerName, suggest.DidYouMean(*plannerName, []string{"goal", "script", "llm"}))
+		return usagef("run: unknown planner %q%s (goal, script, llm, or a planner's address: unix:///path or tcp://HOST:PORT)", c.plannerName, suggest.DidYouMean(c.plannerName, []string{"goal", "script", "llm"}))
 	}
-	useLLM := *plannerName == "llm" && *plannerCmd == ""
-	if !useLLM {
+	c.useLLM = c.plannerName == "llm" && c.plannerCmd == ""
+	if !c.useLLM {
 		for _, n := range append(slices.Clone(llmFlagNames), "skills-config", "skills-dir", "workspace") {
 			if set[n] {
 				return usagef("run: --%s is for --planner llm", n)
 			}
 		}
 	}
-	var llmCfg llm.Config
-	if useLLM {
-		if llmCfg, err = lf.config(acfg, set); err != nil {
-			return err
-		}
-	}
+	return nil
+}
 
-	// Everything the run names is checked before it starts: the
-	// configuration, the scenario, then the goal and the script against
-	// both (a typo is exit 2 with a hint, not steps that fail).
-	reg, err := cf.load(e, registry.ActiveOnly)
+func (c *runCommand) run(e *env) error {
+	p, err := c.prepare(e)
 	if err != nil {
 		return err
 	}
-	var llmPl *llm.Planner
-	if useLLM {
+	sigCtx, stop := interruptContext()
+	defer stop()
+	s := &runSession{}
+	defer s.close()
+	if err := c.open(sigCtx, e, p, s); err != nil {
+		return err
+	}
+	out, err := c.play(e, p, s)
+	if err != nil {
+		return err
+	}
+	return c.report(e, p, s, out)
+}
+
+// runPlan is what a run is checked against before it starts.
+type runPlan struct {
+	reg   *registry.Registry
+	sc    *sim.Scenario // nil on a server or a served body
+	pl    loop.Planner  // replaced by a remote planner once the body is open
+	llmPl *llm.Planner  // the model planner, if it plans
+	goal  loop.Goal
+}
+
+// prepare checks everything the run names before it starts: the
+// configuration, the scenario, then the goal and the script against both
+// (a typo is exit 2 with a hint, not steps that fail).
+func (c *runCommand) prepare(e *env) (*runPlan, error) {
+	p := &runPlan{pl: planner.Goal{}}
+	var err error
+	if p.reg, err = c.cf.load(e, registry.ActiveOnly); err != nil {
+		return nil, err
+	}
+	if c.useLLM {
 		// The knowledge skills' Advisor: selection for the goal and the
 		// quality store.
-		if llmPl, err = llmPlanner(e, llmCfg, &kf, &cf, reg, knowledgeAdvisor); err != nil {
-			return err
+		if p.llmPl, err = llmPlanner(e, c.llmCfg, &c.kf, &c.cf, p.reg, knowledgeAdvisor); err != nil {
+			return nil, err
 		}
 	}
-	var sc *sim.Scenario
 	names := rules.DefaultNames()
-	if !live && !remoteBody {
-		if sc, err = loadScenario(*bf.scenario); err != nil {
-			return configError(e, err)
+	if !c.bf.live && !c.bf.remote {
+		if p.sc, err = loadScenario(*c.bf.scenario); err != nil {
+			return nil, configError(e, err)
 		}
 		names = sim.Names()
 	}
 	// A remote body's names are not known here: they are checked as on a
 	// live server.
-	checker := newRunNames(reg, names, live || remoteBody, e.log)
-	var pl loop.Planner = planner.Goal{}
-	if *plannerName == "script" {
-		steps, err := planner.ScriptParser{Names: checker}.Load(*scriptFile)
+	checker := newRunNames(p.reg, names, c.bf.live || c.bf.remote, e.log)
+	if c.plannerName == "script" {
+		if p.pl, err = c.scripted(e, checker); err != nil {
+			return nil, err
+		}
+	}
+	if p.llmPl != nil {
+		p.pl = p.llmPl
+	}
+	if p.goal, err = c.loadGoal(e, loop.GoalParser{Tiers: p.reg.Tiers(), Names: checker}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// scripted is the planner that replays --script.
+func (c *runCommand) scripted(e *env, checker *runNames) (loop.Planner, error) {
+	steps, err := planner.ScriptParser{Names: checker}.Load(c.scriptFile)
+	if err != nil {
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+			return nil, usagef("run: --script: %v", err) // cannot open or read the file
+		}
+		return nil, configError(e, err)
+	}
+	return planner.NewScripted(steps...), nil
+}
+
+// loadGoal reads --goal-file, or parses --goal (or the config file's or
+// the default goal); for the model planner a goal the grammar refuses is a
+// goal in words.
+func (c *runCommand) loadGoal(e *env, parser loop.GoalParser) (loop.Goal, error) {
+	if c.goalFile != "" {
+		goal, err := parser.LoadFile(c.goalFile)
 		if err != nil {
 			if pe := (*os.PathError)(nil); errors.As(err, &pe) {
-				return usagef("run: --script: %v", err) // cannot open or read the file
+				return goal, usagef("run: %v", err) // cannot open or read the file
 			}
-			return configError(e, err)
+			return goal, configError(e, err)
 		}
-		pl = planner.NewScripted(steps...)
+		return goal, nil
 	}
-	if llmPl != nil {
-		pl = llmPl
+	text := c.goalText
+	if text == "" {
+		text = defaultGoal
 	}
-	parser := loop.GoalParser{Tiers: reg.Tiers(), Names: checker}
-	var goal loop.Goal
-	switch {
-	case *goalFile != "":
-		if goal, err = parser.LoadFile(*goalFile); err != nil {
-			if pe := (*os.PathError)(nil); errors.As(err, &pe) {
-				return usagef("run: %v", err) // cannot open or read the file
-			}
-			return configError(e, err)
-		}
-	default:
-		text := *goalText
-		if text == "" {
-			text = defaultGoal
-		}
-		if goal, err = parser.Parse(text); err != nil {
-			from := "--goal"
-			if !set["goal"] && acfg.Run.Goal != "" {
-				from = acfg.File + ": run.goal" // the config file's default goal
-			}
-			if !useLLM {
-				return usagef("run: %s: %v (a goal in words is for --planner llm)", from, err)
-			}
-			// The model reads the goal in words; the grammar's error says
-			// why it is one.
-			var werr error
-			if goal, werr = loop.WordsGoal(text); werr != nil {
-				return usagef("run: %s: %v", from, werr)
-			}
-			e.log.Info().Str("goal", goal.Text).Str("grammar", err.Error()).Msg("the goal is in words: the model says when it is met")
-		}
+	goal, err := parser.Parse(text)
+	if err == nil {
+		return goal, nil
 	}
-	var header string
-	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	from := "--goal"
+	if !c.bf.set["goal"] && c.acfg.Run.Goal != "" {
+		from = c.acfg.File + ": run.goal" // the config file's default goal
+	}
+	if !c.useLLM {
+		return goal, usagef("run: %s: %v (a goal in words is for --planner llm)", from, err)
+	}
+	// The model reads the goal in words; the grammar's error says why it
+	// is one.
+	goal, werr := loop.WordsGoal(text)
+	if werr != nil {
+		return goal, usagef("run: %s: %v", from, werr)
+	}
+	e.log.Info().Str("goal", goal.Text).Str("grammar", err.Error()).Msg("the goal is in words: the model says when it is met")
+	return goal, nil
+}
+
+// interruptContext is cancelled by the first Ctrl-C: the run finishes its
+// step and the trace; with the handler gone, a second Ctrl-C ends the
+// process at once.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	go func() {
-		// After the first Ctrl-C the run finishes its step and the trace;
-		// with the handler gone, a second Ctrl-C ends the process at once.
-		<-sigCtx.Done()
+		<-ctx.Done()
 		stop()
 	}()
+	return ctx, stop
+}
+
+// runSession is what a run opened: the body, the trace, a remote planner,
+// the progress lines; close releases them in the reverse order.
+type runSession struct {
+	ctx     context.Context // cancelled by Ctrl-C or the operator's "stop"
+	opened  *openedBody
+	conn    ipc.Conn // the body's connection, with the progress lines
+	trace   io.Writer
+	header  string
+	onStep  []func(loop.StepRecord)
+	stopPro func() // stops the progress lines
+	closers []func()
+}
+
+func (s *runSession) defer_(f func()) { s.closers = append(s.closers, f) }
+
+func (s *runSession) close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+// open starts the recording, opens the body, the trace and a remote
+// planner, and the progress lines.
+func (c *runCommand) open(ctx context.Context, e *env, p *runPlan, s *runSession) error {
 	var tap []func(*gtnh.Config)
-	if *recordFile != "" {
-		rec, err := recording(e, *recordFile, *recordMaxMB)
+	if c.recordFile != "" {
+		rec, err := recording(e, c.recordFile, c.recordMaxMB)
 		if err != nil {
 			return err
 		}
-		defer rec.Close() // after the client's Close, deferred below
+		s.defer_(func() { rec.Close() }) // after the client's Close
 		tap = append(tap, recordInto(rec))
 	}
-	opened, err := bf.open(sigCtx, e, acfg, sc, tap...)
+	opened, err := c.bf.open(ctx, e, c.acfg, p.sc, tap...)
 	if err != nil {
 		return err
 	}
-	defer opened.close()
-	ctx, conn, client := opened.ctx, opened.conn(), opened.client
-	switch {
-	case remoteBody:
-		header = fmt.Sprintf("body %s (%s), goal: %s", *bf.addr, opened.remote.Welcome().Name, goal.Text)
-	case live:
-		header = fmt.Sprintf("server %s as %s, goal: %s", opened.server.Address, opened.server.Username, goal.Text)
-	default:
-		header = fmt.Sprintf("scenario %s, goal: %s", sc.Name, goal.Text)
-	}
-
-	var trace io.Writer
-	if *traceFile != "" {
-		f, err := createTrace(*traceFile)
+	s.defer_(opened.close)
+	s.opened, s.ctx, s.conn = opened, opened.ctx, opened.conn()
+	s.header = c.header(opened, p)
+	if c.traceFile != "" {
+		f, err := createTrace(c.traceFile)
 		if err != nil {
 			return usagef("run: %v", err)
 		}
-		defer f.Close()
-		trace = f
+		s.defer_(func() { f.Close() })
+		s.trace = f
 	}
-	if *plannerCmd != "" || remotePlanner {
-		pc, err := openPlanner(ctx, e, *plannerCmd, *plannerName, *tokenFile, *plannerTimeout, conn, reg)
+	if c.plannerCmd != "" || c.remotePlanner {
+		pc, err := openPlanner(s.ctx, e, c.plannerCmd, c.plannerName, *c.bf.tokenFile, c.plannerTimeout, s.conn, p.reg)
 		if err != nil {
-			if ctx.Err() != nil {
+			if s.ctx.Err() != nil {
 				return errInterrupted
 			}
 			return err
 		}
-		defer pc.Close()
-		pl = pc.planner
+		s.defer_(pc.Close)
+		p.pl = pc.planner
 	}
-	conn, stepProgressed, stopProgress := e.runProgress(conn)
-	defer stopProgress()
-	cfg := loop.Config{Registry: reg, Conn: conn, Planner: pl, Goal: goal, Trace: trace,
-		MaxSteps: *maxSteps, MaxTicks: *maxTicks, Log: e.log}
-	if llmPl != nil {
-		header += fmt.Sprintf(", planner llm (%s at %s)", llmCfg.Model, llmCfg.URL)
-	}
-	var onStep []func(loop.StepRecord)
+	var stepProgressed func(loop.StepRecord)
+	s.conn, stepProgressed, s.stopPro = e.runProgress(s.conn)
+	s.defer_(s.stopPro)
 	if stepProgressed != nil {
-		onStep = append(onStep, stepProgressed)
+		s.onStep = append(s.onStep, stepProgressed)
 	}
-	if llmPl != nil {
-		onStep = append(onStep, llmPl.StepDone) // credits the knowledge that informed the step
+	return nil
+}
+
+// header is the line before the steps: the body and the goal.
+func (c *runCommand) header(o *openedBody, p *runPlan) string {
+	var h string
+	switch {
+	case c.bf.remote:
+		h = fmt.Sprintf("body %s (%s), goal: %s", *c.bf.addr, o.remote.Welcome().Name, p.goal.Text)
+	case c.bf.live:
+		h = fmt.Sprintf("server %s as %s, goal: %s", o.server.Address, o.server.Username, p.goal.Text)
+	default:
+		h = fmt.Sprintf("scenario %s, goal: %s", p.sc.Name, p.goal.Text)
 	}
-	if !*asJSON {
-		fmt.Fprintln(e.stdout, header)
+	if p.llmPl != nil {
+		h += fmt.Sprintf(", planner llm (%s at %s)", c.llmCfg.Model, c.llmCfg.URL)
+	}
+	return h
+}
+
+// play runs the loop, printing the header and a line per step unless the
+// outcome is asked for as JSON. An error ends the run: the server ended it,
+// or the loop failed.
+func (c *runCommand) play(e *env, p *runPlan, s *runSession) (loop.Outcome, error) {
+	cfg := loop.Config{Registry: p.reg, Conn: s.conn, Planner: p.pl, Goal: p.goal, Trace: s.trace,
+		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log}
+	onStep := s.onStep
+	if p.llmPl != nil {
+		onStep = append(onStep, p.llmPl.StepDone) // credits the knowledge that informed the step
+	}
+	if !c.asJSON {
+		fmt.Fprintln(e.stdout, s.header)
 		onStep = append(onStep, func(r loop.StepRecord) { fmt.Fprintln(e.stdout, stepLine(r)) })
 	}
 	if len(onStep) > 0 {
@@ -300,29 +434,32 @@ func runCmd(e *env, args []string) error {
 			}
 		}
 	}
-	l, err := loop.New(ctx, cfg)
+	l, err := loop.New(s.ctx, cfg)
 	if err != nil {
-		return &usageError{err.Error()}
+		return loop.Outcome{}, &usageError{err.Error()}
 	}
-	out, err := l.Run(ctx)
-	wordsGoalMet(goal, &out, llmPl)
-	stopProgress() // no progress line after the summary
-	if client != nil && client.Err() != nil {
+	out, err := l.Run(s.ctx)
+	wordsGoalMet(p.goal, &out, p.llmPl)
+	s.stopPro() // no progress line after the summary
+	if client := s.opened.client; client != nil && client.Err() != nil {
 		// The connection ended for good (a kick that a retry cannot
 		// change, or no reconnecting); the loop stopped on the failed
 		// observation, and the server's reason is the outcome.
-		return fmt.Errorf("the server ended the run: %w", client.Err())
+		return out, fmt.Errorf("the server ended the run: %w", client.Err())
 	}
-	if err != nil {
-		return err
-	}
-	if *asJSON {
+	return out, err
+}
+
+// report prints the outcome and makes it the exit status: 0 when the goal
+// holds, 130 when interrupted, 1 otherwise.
+func (c *runCommand) report(e *env, p *runPlan, s *runSession, out loop.Outcome) error {
+	if c.asJSON {
 		if err := writeJSON(e.stdout, out); err != nil {
 			return err
 		}
 	} else {
-		printOutcome(e.stdout, out, reg)
-		if client != nil {
+		printOutcome(e.stdout, out, p.reg)
+		if client := s.opened.client; client != nil {
 			fmt.Fprintln(e.stdout, connectionLine(client.Stats()))
 		}
 	}
