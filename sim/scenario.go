@@ -24,8 +24,11 @@ type Scenario struct {
 	Seed        int64
 	// SizeX, SizeZ: the world spans x in [0, SizeX) and z in [0, SizeZ).
 	SizeX, SizeZ int
-	// Generator is "flat" (grass at GroundY) or "hills" (gentle seeded
-	// hills around GroundY).
+	// Generator is "flat" (grass at GroundY), "hills" (gentle seeded
+	// hills around GroundY) or "natural" (a seeded countryside around the
+	// player's start: hills, a lake with sand, clay and gravel, gravel
+	// patches, a stone outcrop; the player stands on the ground at its x
+	// and z).
 	Generator string
 	GroundY   int
 	Player    PlayerSpec
@@ -92,6 +95,9 @@ type MachineSpec struct {
 	Fluids      map[string]world.FluidTank
 	Temperature float64
 }
+
+// generators are the terrains a scenario can ask for.
+var generators = []string{"flat", "hills", "natural"}
 
 var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines"}
 
@@ -169,8 +175,8 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 		}
 	}
 	str("generator", &sc.Generator)
-	if n, ok := f["generator"]; ok && sc.Generator != "flat" && sc.Generator != "hills" {
-		d.Errorf(n.Value, "generator", "must be flat or hills, got %q", sc.Generator)
+	if n, ok := f["generator"]; ok && !slices.Contains(generators, sc.Generator) {
+		d.Errorf(n.Value, "generator", "must be flat, hills or natural, got %q%s", sc.Generator, suggest.DidYouMean(sc.Generator, generators))
 	}
 	if n, ok := f["ground_y"]; ok {
 		if v, ok := d.Int(n.Value, "ground_y"); ok {

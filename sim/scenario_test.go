@@ -97,7 +97,11 @@ func TestScenarioErrors(t *testing.T) {
 }
 
 func FuzzParseScenario(f *testing.F) {
-	f.Add([]byte(defaultScenarioYAML))
+	for _, name := range EmbeddedNames() {
+		data, err := embedded.ReadFile(embeddedFiles[name])
+		require.NoError(f, err)
+		f.Add(data)
+	}
 	f.Add([]byte("name: x\nplayer: {pos: [1, 64, 1]}\ntrees:\n  - {random: 3}\n"))
 	f.Add([]byte("name: [\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -23,6 +23,7 @@ import (
 // same world.
 type Sim struct {
 	sc    *Scenario
+	seed  int64 // the scenario's, or the override
 	state *world.State
 	rng   *rand.Rand
 	cells map[chunk.StateID]path.Cell
@@ -77,6 +78,7 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 	s := &Sim{
 		sc:      sc,
 		state:   world.NewState(world.StateOptions{IDs: ids}),
+		seed:    seed,
 		rng:     rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
 		cells:   map[chunk.StateID]path.Cell{},
 		finder:  path.NewFinder(),
@@ -133,11 +135,35 @@ func (s *Sim) set(tx *world.Tx, p world.BlockPos, block string) error {
 
 func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 	sc := s.sc
+	ground, err := s.terrain(ctx, tx)
+	if err != nil {
+		return err
+	}
+	top := func(x, z int) int { return ground[z*sc.SizeX+x] }
+	if err := s.place(ctx, tx, top); err != nil {
+		return err
+	}
+	p := sc.Player
+	if sc.Generator == "natural" {
+		p.Pos.Y = top(p.Pos.X, p.Pos.Z) + 1 // on the ground the generator made
+	}
+	tx.SetPlayer(world.Player{Name: "Bot", Pos: world.Vec3{X: float64(p.Pos.X) + 0.5, Y: float64(p.Pos.Y), Z: float64(p.Pos.Z) + 0.5},
+		Dimension: p.Dimension, Health: p.Health, Food: p.Food})
+	return nil
+}
+
+// terrain lays the ground of the scenario's generator and returns the
+// surface height of every column (x + z·SizeX).
+func (s *Sim) terrain(ctx context.Context, tx *world.Tx) ([]int, error) {
+	sc := s.sc
+	if sc.Generator == "natural" {
+		return s.natural(ctx, tx)
+	}
 	ground := make([]int, sc.SizeX*sc.SizeZ)
 	phaseX, phaseZ := s.rng.Float64()*math.Pi*2, s.rng.Float64()*math.Pi*2
 	for z := 0; z < sc.SizeZ; z++ {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("generating the terrain: %w", err)
+			return nil, fmt.Errorf("generating the terrain: %w", err)
 		}
 		for x := 0; x < sc.SizeX; x++ {
 			h := sc.GroundY
@@ -146,7 +172,7 @@ func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 			}
 			ground[z*sc.SizeX+x] = h
 			if err := s.set(tx, world.Pos(x, 0, z), "minecraft:bedrock"); err != nil {
-				return err
+				return nil, err
 			}
 			for y := 1; y <= h; y++ {
 				b := "minecraft:stone"
@@ -157,12 +183,18 @@ func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 					b = "minecraft:dirt"
 				}
 				if err := s.set(tx, world.Pos(x, y, z), b); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
 	}
-	top := func(x, z int) int { return ground[z*sc.SizeX+x] }
+	return ground, nil
+}
+
+// place puts the scenario's blocks, trees, machines and inventory on the
+// terrain.
+func (s *Sim) place(ctx context.Context, tx *world.Tx, top func(x, z int) int) error {
+	sc := s.sc
 	for _, b := range sc.Blocks {
 		if b.Pos != nil {
 			if err := s.set(tx, *b.Pos, b.Block); err != nil {
@@ -273,9 +305,6 @@ func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 		inv.Slots[i] = st.Stack()
 	}
 	tx.SetInventory(inv)
-	p := sc.Player
-	tx.SetPlayer(world.Player{Name: "Bot", Pos: world.Vec3{X: float64(p.Pos.X) + 0.5, Y: float64(p.Pos.Y), Z: float64(p.Pos.Z) + 0.5},
-		Dimension: p.Dimension, Health: p.Health, Food: p.Food})
 	return nil
 }
 

@@ -30,7 +30,7 @@ type bodyFlags struct {
 // register adds the flags to fs, with the command's help for --reconnect
 // and --token-file.
 func (b *bodyFlags) register(fs *flag.FlagSet, reconnectHelp, tokenHelp string) {
-	b.scenario = fs.String("scenario", "", "scenario YAML (default: the embedded forest_base)")
+	b.scenario = fs.String("scenario", "", "scenario: an embedded one by name (forest_base, fresh_start) or a YAML file (default: forest_base)")
 	b.seed = fs.Int64("seed", 0, "override the scenario's seed")
 	b.server = fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	b.username = fs.String("username", "", "player name on the server")

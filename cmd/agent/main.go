@@ -68,7 +68,7 @@ func (e *env) component(name string) zerolog.Logger {
 const topUsage = `usage: agent <command> [arguments]
 
 commands:
-  run [--scenario FILE] [--goal "..."] [--seed N] [--trace FILE] [--max-steps N]
+  run [--scenario NAME|FILE] [--goal "..."] [--seed N] [--trace FILE] [--max-steps N]
       [--planner goal|script|llm] [--json]
                               play in the simulated world until the goal holds
   run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
@@ -80,9 +80,9 @@ commands:
   run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] ...
                               let a language model plan (Ollama, vLLM, llama.cpp, a
                               hosted API; docs/llm.md)
-  serve --body sim|server --listen ADDR [--token-file FILE] [--scenario FILE] [--seed N]
+  serve --body sim|server --listen ADDR [--token-file FILE] [--scenario NAME|FILE] [--seed N]
                               expose a body over the IPC protocol (docs/ipc.md)
-  mcp [--scenario FILE] [--goal "..."] | --server HOST:PORT --username NAME | --body ADDR
+  mcp [--scenario NAME|FILE] [--goal "..."] | --server HOST:PORT --username NAME | --body ADDR
       [--listen HOST:PORT [--token-file FILE]]
                               serve the skills to an MCP client on stdin and stdout,
                               or over HTTP with --listen (docs/mcp.md)

@@ -33,7 +33,7 @@ import (
 // planks need logs, logs need trees.
 const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 
-const runUsage = `run [--scenario FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
+const runUsage = `run [--scenario NAME|FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
           [--max-steps N] [--max-ticks N] [--planner goal|script|llm|ADDR] [--script FILE] [--json]
           [--planner-cmd "COMMAND ARGS"] [--planner-timeout D] [--config DIR] [--state FILE]
        run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] [--llm-mode auto|tools|json] [--llm-context N] [--llm-system FILE]
@@ -564,11 +564,11 @@ func configError(e *env, err error) error {
 	return &usageError{"invalid input (see above)"}
 }
 
-func loadScenario(file string) (*sim.Scenario, error) {
-	if file == "" {
+func loadScenario(arg string) (*sim.Scenario, error) {
+	if arg == "" {
 		return sim.DefaultScenario()
 	}
-	return sim.LoadScenario(file)
+	return sim.Resolve(arg)
 }
 
 // stepLine is the one human-readable line per step.

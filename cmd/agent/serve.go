@@ -22,7 +22,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
-const serveUsage = `serve --body sim [--scenario FILE] [--seed N] --listen ADDR [--token-file FILE]
+const serveUsage = `serve --body sim [--scenario NAME|FILE] [--seed N] --listen ADDR [--token-file FILE]
        serve --body server --server HOST:PORT --username NAME --listen ADDR [--token-file FILE]
        serve ... --protocol origin --listen tcp://127.0.0.1:PORT
 ADDR is unix:///path/to/socket, tcp://127.0.0.1:PORT (loopback only unless
@@ -43,7 +43,7 @@ func serveCmd(e *env, args []string) error {
 	var cf configFlags
 	cf.register(fs)
 	bodyName := fs.String("body", "sim", "the body to expose: sim (the simulated world) or server (a GTNH server)")
-	scenarioFile := fs.String("scenario", "", "scenario YAML for --body sim (default: the embedded forest_base)")
+	scenarioFile := fs.String("scenario", "", "scenario for --body sim: an embedded one by name (forest_base, fresh_start) or a YAML file (default: forest_base)")
 	seed := fs.Int64("seed", 0, "override the scenario's seed")
 	listen := fs.String("listen", "", "address to listen on: unix:///path, tcp://127.0.0.1:PORT or stdio")
 	tokenFile := fs.String("token-file", "", "file holding the token every connection must present")
