@@ -112,7 +112,9 @@ func TestCompactRefuses(t *testing.T) {
 		{"cell naming a missing input", bad(func(r *Recipe) { r.Cells[3] = 5 }), "recipe 1: cells[3]: names input 5 of 2"},
 		{"shape too wide", bad(func(r *Recipe) { r.Width = 4 }), "recipe 1: width: a shape is 1..3 cells wide and tall, got 4x2"},
 		{"too many items for the grid", bad(func(r *Recipe) { r.Kind, r.Width, r.Height, r.Cells = Shapeless, 0, 0, nil; r.Inputs[0].Count = 8 }), "recipe 1: inputs: 10 items do not fit a 3x3 grid"},
-		{"machine without a name", bad(func(r *Recipe) { r.Kind, r.Width, r.Height, r.Cells, r.Machine = Machine, 0, 0, nil, strings.Repeat("x", 129) }), "recipe 1: machine: a machine recipe needs the machine's name (1..128 bytes"},
+		{"machine without a name", bad(func(r *Recipe) {
+			r.Kind, r.Width, r.Height, r.Cells, r.Machine = Machine, 0, 0, nil, strings.Repeat("x", 129)
+		}), "recipe 1: machine: a machine recipe needs the machine's name (1..128 bytes"},
 		{"fluid of 0 mB", bad(func(r *Recipe) {
 			r.Kind, r.Width, r.Height, r.Cells, r.Machine = Machine, 0, 0, nil, "Mixer"
 			r.FluidInputs = []Fluid{{Name: "water", Amount: 0}}

@@ -167,8 +167,8 @@ func TestRecEx(t *testing.T) {
 
 func TestRecExShapes(t *testing.T) {
 	for _, tc := range []struct {
-		n          int
-		w, h       int
+		n           int
+		w, h        int
 		guessed, ok bool
 	}{
 		{1, 1, 1, false, true}, {2, 1, 2, true, true}, {3, 1, 3, true, true}, {4, 2, 2, false, true},
@@ -216,8 +216,8 @@ func TestMalformedDumps(t *testing.T) {
 	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	for _, tc := range []struct {
 		name, format, doc string
-		err              string // an error containing this, or
-		skipped          string // one recipe skipped for this reason
+		err               string // an error containing this, or
+		skipped           string // one recipe skipped for this reason
 	}{
 		{name: "truncated", format: FormatGuineaUtil, doc: guOne(`{"stack":[` + guFlint + `],"relx":25`), err: "dump.json: at byte"},
 		{name: "truncated recex", format: FormatRecEx, doc: `{"sources":[{"type":"shaped","recipes":[{"iI":[`, err: "unexpected EOF"},
