@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Book is a set of recipes, in the order they were read.
@@ -38,8 +39,8 @@ func (b *Book) Count() map[Kind]int {
 
 // Crafting returns the book's grid-crafting recipes in the agent's recipe
 // model (see Recipe.Crafting), in book order.
-func (b *Book) Crafting() ([]world.Recipe, error) {
-	var out []world.Recipe
+func (b *Book) Crafting() ([]rules.Recipe, error) {
+	var out []rules.Recipe
 	for i := range b.Recipes {
 		rec, ok, err := b.Recipes[i].Crafting()
 		if err != nil {
@@ -158,7 +159,7 @@ func itemName(id string, meta int, output bool) (string, error) {
 	if len(id) > MaxNameLen {
 		return "", skipErr("an item id longer than 256 bytes")
 	}
-	if _, m, err := world.SplitID(id); err != nil || m != -1 {
+	if _, m, err := game.SplitID(id); err != nil || m != -1 {
 		return "", skipErr("an item id that is not modid:name")
 	}
 	name := id
@@ -168,7 +169,7 @@ func itemName(id string, meta int, output bool) (string, error) {
 		}
 		name = id + ":" + strconv.Itoa(meta)
 	}
-	if _, _, err := world.SplitID(name); err != nil {
+	if _, _, err := game.SplitID(name); err != nil {
 		return "", skipErr("an item id that is not modid:name")
 	}
 	return name, nil
@@ -196,7 +197,7 @@ func isKnownTool(name string) bool {
 	if knownTools[name] {
 		return true
 	}
-	if id, _, err := world.SplitID(name); err == nil && knownTools[id] {
+	if id, _, err := game.SplitID(name); err == nil && knownTools[id] {
 		return true
 	}
 	return false
@@ -232,7 +233,7 @@ func chooseOptions(in interner, alts []stackInfo, declaredOre []string) (opts []
 	}
 	if len(declaredOre) > 0 {
 		o := "ore:" + declaredOre[0]
-		if _, err := world.ParseItemMatcher(o); err != nil || len(o) > MaxNameLen {
+		if _, err := game.ParseItemMatcher(o); err != nil || len(o) > MaxNameLen {
 			return nil, false, skipErr("an ore-dictionary name that is not a name")
 		}
 		return []string{in.get(o)}, false, nil

@@ -12,7 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 func fixtures(t testing.TB) *Book {
@@ -167,10 +168,10 @@ func TestCrafting(t *testing.T) {
 	r, ok, err := find(t, b, Shapeless, "dreamcraft:item.WoodenBrickForm").Crafting()
 	require.NoError(t, err)
 	require.True(t, ok)
-	assert.Equal(t, world.Recipe{
+	assert.Equal(t, rules.Recipe{
 		Output: "dreamcraft:item.WoodenBrickForm", Count: 1, Grid: "2x2",
-		Ingredients: []world.Ingredient{{Item: world.MustItem("TConstruct:blankPattern:0"), Count: 1}},
-		Tools:       []world.ItemMatcher{world.MustItem("ore:craftingToolKnife")},
+		Ingredients: []rules.Ingredient{{Item: game.MustItem("TConstruct:blankPattern:0"), Count: 1}},
+		Tools:       []game.ItemMatcher{game.MustItem("ore:craftingToolKnife")},
 	}, r)
 
 	r, ok, err = find(t, b, Shaped, "minecraft:wooden_pickaxe").Crafting()
@@ -178,16 +179,16 @@ func TestCrafting(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "3x3", r.Grid)
 	assert.True(t, r.NeedsTable())
-	assert.Equal(t, []world.Ingredient{
-		{Item: world.MustItem("ore:plankWood"), Count: 3},
-		{Item: world.MustItem("minecraft:stick:0"), Count: 2},
+	assert.Equal(t, []rules.Ingredient{
+		{Item: game.MustItem("ore:plankWood"), Count: 3},
+		{Item: game.MustItem("minecraft:stick:0"), Count: 2},
 	}, r.Ingredients)
 
 	// The unfired coke oven bricks: 3 clay, 5 sand, the form as a tool.
 	r, _, err = find(t, b, Shaped, "dreamcraft:item.UnfiredCokeOvenBrick").Crafting()
 	require.NoError(t, err)
 	assert.Equal(t, 3, r.Count)
-	assert.Equal(t, []world.ItemMatcher{world.MustItem("dreamcraft:item.WoodenBrickForm")}, r.Tools)
+	assert.Equal(t, []game.ItemMatcher{game.MustItem("dreamcraft:item.WoodenBrickForm")}, r.Tools)
 
 	_, ok, err = find(t, b, Smelting, "minecraft:stone").Crafting()
 	require.NoError(t, err)

@@ -10,7 +10,7 @@
 // A Book is written with [Write] and read back with [Read]: a versioned
 // binary file with its strings interned, every recipe checked when read
 // (the file is untrusted bytes). [Recipe.Crafting] maps a crafting recipe
-// onto the agent's recipe model (world.Recipe).
+// onto the agent's recipe model (rules.Recipe).
 //
 // Items are named as the agent names them: "modid:name" (any metadata, or
 // metadata 0 for an output), "modid:name:meta", or "ore:Name" for an

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Kind is what makes a recipe: a crafting grid, a furnace or a machine.
@@ -313,10 +314,10 @@ func checkItem(s string, input bool) error {
 		if !input {
 			return fmt.Errorf("%q: an output is an item, not an ore-dictionary entry", s)
 		}
-		_, err := world.ParseItemMatcher(s)
+		_, err := game.ParseItemMatcher(s)
 		return err
 	}
-	_, _, err := world.SplitID(s)
+	_, _, err := game.SplitID(s)
 	return err
 }
 
@@ -324,27 +325,27 @@ func checkItem(s string, input bool) error {
 // input with several options becomes its first option (the model names one
 // item or ore entry per ingredient); tools go to the model's tools and are
 // not ingredients. ok is false for recipes that are not grid crafting.
-func (r *Recipe) Crafting() (rec world.Recipe, ok bool, err error) {
+func (r *Recipe) Crafting() (rec rules.Recipe, ok bool, err error) {
 	if r.Kind != Shaped && r.Kind != Shapeless {
-		return world.Recipe{}, false, nil
+		return rules.Recipe{}, false, nil
 	}
 	if len(r.Outputs) != 1 {
-		return world.Recipe{}, false, fieldErr("outputs", "a crafting recipe makes one stack, got %d", len(r.Outputs))
+		return rules.Recipe{}, false, fieldErr("outputs", "a crafting recipe makes one stack, got %d", len(r.Outputs))
 	}
-	rec = world.Recipe{Output: r.Outputs[0].Item, Count: int(r.Outputs[0].Count), Grid: r.Grid()}
+	rec = rules.Recipe{Output: r.Outputs[0].Item, Count: int(r.Outputs[0].Count), Grid: r.Grid()}
 	for i, in := range r.Inputs {
 		if len(in.Options) == 0 {
-			return world.Recipe{}, false, fieldErr(fmt.Sprintf("inputs[%d].options", i), "no item")
+			return rules.Recipe{}, false, fieldErr(fmt.Sprintf("inputs[%d].options", i), "no item")
 		}
-		m, err := world.ParseItemMatcher(in.Options[0])
+		m, err := game.ParseItemMatcher(in.Options[0])
 		if err != nil {
-			return world.Recipe{}, false, fieldErr(fmt.Sprintf("inputs[%d].options[0]", i), "%v", err)
+			return rules.Recipe{}, false, fieldErr(fmt.Sprintf("inputs[%d].options[0]", i), "%v", err)
 		}
 		if in.Tool {
 			rec.Tools = append(rec.Tools, m)
 			continue
 		}
-		rec.Ingredients = append(rec.Ingredients, world.Ingredient{Item: m, Count: int(in.Count)})
+		rec.Ingredients = append(rec.Ingredients, rules.Ingredient{Item: m, Count: int(in.Count)})
 	}
 	return rec, true, nil
 }
