@@ -9,7 +9,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -36,7 +36,7 @@ func TestAnyItemGainIsProgress(t *testing.T) {
 	}
 	inv := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}
 	var steps []loop.StepRecord
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv, inv, inv, inv),
 		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) { steps = append(steps, r) }})
 	require.NoError(t, r.err)
 	require.Len(t, steps, 4)
@@ -59,7 +59,7 @@ func TestAnyItemGainIsProgress(t *testing.T) {
 		return nil
 	}
 	steps = nil
-	r = runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body2), Planner: planner.NewScripted(inv, inv, inv),
+	r = runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body2), Planner: script.New(inv, inv, inv),
 		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) { steps = append(steps, r) }})
 	require.NoError(t, r.err)
 	require.Len(t, steps, 3)
@@ -93,7 +93,7 @@ func TestAnyItemUseIsProgress(t *testing.T) {
 			r := ipc.Failf(ipc.Rejected, 1, "the fire went out")
 			return &r
 		}
-		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(loop.Invocation{Skill: "tender"}),
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(loop.Invocation{Skill: "tender"}),
 			Goal: goal(t, reg, "have 99 minecraft:diamond")})
 		require.NoError(t, r.err)
 		require.Len(t, r.trace, 1)

@@ -10,7 +10,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -59,7 +60,7 @@ func TestBlockedByTheKindItsParameterNames(t *testing.T) {
 	}
 	inv := loop.Invocation{Skill: "tender", Params: map[string]any{"machine": world.MachineSteamBoiler}}
 	var steps []loop.StepRecord
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv, inv, inv, inv),
 		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) {
 			steps = append(steps, r)
 			body.mu.Lock()
@@ -96,7 +97,7 @@ func TestDifferentFailuresDoNotBlock(t *testing.T) {
 		return nil
 	}
 	chop := loop.Invocation{Skill: "chop_tree"}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(chop, chop, chop, chop, chop),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(chop, chop, chop, chop, chop),
 		Goal: goal(t, reg, "have 99 minecraft:diamond")})
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 5)
@@ -137,7 +138,7 @@ func liftedBlock(t *testing.T, change func(b *toyBody)) {
 		return nil
 	}
 	chop := loop.Invocation{Skill: "chop_tree"}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(chop, chop, chop, chop, chop, chop),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(chop, chop, chop, chop, chop, chop),
 		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) {
 			if r.Step == 3 { // blocked; now the world changes
 				body.mu.Lock()
@@ -171,7 +172,7 @@ func TestSuccessResetsTheFailureCount(t *testing.T) {
 		return &r
 	}
 	chop := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1}}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(chop, chop, chop, chop, chop),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(chop, chop, chop, chop, chop),
 		Goal: goal(t, reg, "have 99 minecraft:diamond")})
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 5)
@@ -188,11 +189,11 @@ func TestSuccessResetsTheFailureCount(t *testing.T) {
 func TestRejectedIsNotBlocked(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	bad := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": -5}}
-	script := make([]loop.Invocation, 12)
-	for i := range script {
-		script[i] = bad
+	invs := make([]loop.Invocation, 12)
+	for i := range invs {
+		invs[i] = bad
 	}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy(world.Pos(3, 64, 2))), Planner: planner.NewScripted(script...),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy(world.Pos(3, 64, 2))), Planner: script.New(invs...),
 		Goal: goal(t, reg, "have 99 minecraft:diamond")})
 	require.NoError(t, r.err)
 	assert.Equal(t, loop.Stuck, r.out.Reason)
@@ -244,7 +245,7 @@ func TestDriftDoesNotLiftANoop(t *testing.T) {
 		m.Temperature++
 		b.tick += 11
 	}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: g, MaxSteps: 10})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{}, Goal: g, MaxSteps: 10})
 	require.NoError(t, r.err)
 	assert.Equal(t, loop.Stuck, r.out.Reason, r.out.Why)
 	require.Len(t, r.trace, 1)

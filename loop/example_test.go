@@ -8,7 +8,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // the Go skills register themselves
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -55,7 +55,7 @@ func Example() {
 	l, err := loop.New(ctx, loop.Config{
 		Registry: reg,
 		Conn:     ipc.InProcess(world),
-		Planner:  planner.Goal{},
+		Planner:  chain.Planner{},
 		Goal:     goal,
 		OnStep: func(r loop.StepRecord) {
 			fmt.Printf("step %d: %s %s\n", r.Step, r.Invocation, r.Verdict)

@@ -10,7 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/packs"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -102,7 +102,7 @@ func TestLookInARunIsCountedApart(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	body := unknownBoilerBody(true)
 	inv := loop.Invocation{Skill: "feed_steam_boiler"}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv, inv),
 		Goal: goal(t, reg, "run feed_steam_boiler"), MaxSteps: 2, MaxConsecutiveFailures: 1})
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 2)

@@ -18,7 +18,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
@@ -200,7 +201,7 @@ func runLoop(t *testing.T, cfg loop.Config) run {
 func TestGoalPlannerCollectsLogs(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: goal(t, reg, "have 4 minecraft:planks")})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{}, Goal: goal(t, reg, "have 4 minecraft:planks")})
 	require.NoError(t, r.err)
 	assert.Equal(t, loop.GoalMet, r.out.Reason)
 	assert.True(t, r.out.GoalMet)
@@ -224,7 +225,7 @@ func TestDeterministicTrace(t *testing.T) {
 	for i := range traces {
 		reg := shipped(t, registry.Options{})
 		body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
-		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: goal(t, reg, "have 8 minecraft:stick")})
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{}, Goal: goal(t, reg, "have 8 minecraft:stick")})
 		require.NoError(t, r.err)
 		require.True(t, r.out.GoalMet, r.raw)
 		traces[i] = r.raw
@@ -271,7 +272,7 @@ func TestStepVerdicts(t *testing.T) {
 			if tc.tune != nil {
 				tc.tune(body)
 			}
-			r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(tc.script...), Goal: goal(t, reg, "have 99 minecraft:diamond")})
+			r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(tc.script...), Goal: goal(t, reg, "have 99 minecraft:diamond")})
 			require.NoError(t, r.err)
 			assert.Equal(t, loop.PlannerDone, r.out.Reason, "the loop keeps going after a bad step")
 			require.Len(t, r.trace, len(tc.verdict))
@@ -303,7 +304,7 @@ func TestPanickingSkillIsAFailedStep(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, reg.Register(panicky{}))
 	require.NoError(t, reg.Finalize())
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.NewScripted(loop.Invocation{Skill: "panicky"}, loop.Invocation{Skill: "panicky"}), Goal: loop.Goal{Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1}}}})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: script.New(loop.Invocation{Skill: "panicky"}, loop.Invocation{Skill: "panicky"}), Goal: loop.Goal{Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1}}}})
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 2)
 	assert.Equal(t, loop.SkillFailed, r.trace[0].Verdict)
@@ -326,9 +327,9 @@ func TestRepeatedFailureIsBlockedUntilTheWorldChanges(t *testing.T) {
 		return nil
 	}
 	inv := loop.Invocation{Skill: "chop_tree"}
-	script := []loop.Invocation{inv, inv, inv, {Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:planks"}}, inv}
+	invs := []loop.Invocation{inv, inv, inv, {Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:planks"}}, inv}
 	var steps []loop.StepRecord
-	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(script...),
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(invs...),
 		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) {
 			steps = append(steps, r)
 			if r.Step == 3 {
@@ -366,7 +367,7 @@ func TestLostConnectionsDoNotBlock(t *testing.T) {
 		return nil
 	}
 	inv := loop.Invocation{Skill: "chop_tree"}
-	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv),
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv, inv, inv, inv),
 		Goal: goal(t, reg, "have 99 minecraft:diamond")}
 	r := runLoop(t, cfg)
 	require.NoError(t, r.err)
@@ -393,10 +394,10 @@ func TestBudgetsAndStuck(t *testing.T) {
 		cfg  loop.Config
 		want loop.StopReason
 	}{
-		{"max steps", loop.Config{Planner: planner.NewScripted(repeat(10, status)...), MaxSteps: 3}, loop.MaxSteps},
-		{"max ticks", loop.Config{Planner: planner.NewScripted(repeat(10, status)...), MaxTicks: 12}, loop.MaxTicks},
-		{"stuck", loop.Config{Planner: planner.NewScripted(repeat(20, loop.Invocation{Skill: "nope"})...), MaxConsecutiveFailures: 4}, loop.Stuck},
-		{"wall time", loop.Config{Planner: planner.NewScripted(repeat(10, status)...), MaxWall: time.Second, Now: fakeClock(400 * time.Millisecond)}, loop.WallTime},
+		{"max steps", loop.Config{Planner: script.New(repeat(10, status)...), MaxSteps: 3}, loop.MaxSteps},
+		{"max ticks", loop.Config{Planner: script.New(repeat(10, status)...), MaxTicks: 12}, loop.MaxTicks},
+		{"stuck", loop.Config{Planner: script.New(repeat(20, loop.Invocation{Skill: "nope"})...), MaxConsecutiveFailures: 4}, loop.Stuck},
+		{"wall time", loop.Config{Planner: script.New(repeat(10, status)...), MaxWall: time.Second, Now: fakeClock(400 * time.Millisecond)}, loop.WallTime},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -425,15 +426,15 @@ func TestStartupCheckNamesSkillAndAction(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	body := newToy()
 	body.supports = []action.Kind{action.KindMoveTo, action.KindBreakBlock, action.KindChat, action.KindWait}
-	_, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: goal(t, reg, "have 1 minecraft:log")})
+	_, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{}, Goal: goal(t, reg, "have 1 minecraft:log")})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "skill chop_tree (pack ")
 	assert.Contains(t, err.Error(), "emits equip")
 	assert.Contains(t, err.Error(), "skill basic_crafting")
 
-	_, err = loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Packs: []string{"utility"}})
+	_, err = loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{}, Packs: []string{"utility"}})
 	assert.NoError(t, err, "only the enabled packs' skills must be supported")
-	_, err = loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Packs: []string{"nope"}})
+	_, err = loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{}, Packs: []string{"nope"}})
 	assert.Error(t, err)
 }
 
@@ -535,7 +536,7 @@ func TestNoopIsAnAnswer(t *testing.T) {
 	body := newToy()
 	inv := loop.Invocation{Skill: "idler"}
 	var steps []loop.StepRecord
-	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv),
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv, inv, inv, inv),
 		Goal: loop.Goal{Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1}}}, OnStep: func(r loop.StepRecord) {
 			steps = append(steps, r)
 			if r.Step == 2 {
@@ -560,7 +561,7 @@ func TestRunGoalOfAnIdleSkillIsStuck(t *testing.T) {
 	reg := idlerRegistry(t)
 	g, err := loop.ParseGoal("run idler", reg.Tiers())
 	require.NoError(t, err)
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.Goal{}, Goal: g, MaxSteps: 100})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: chain.Planner{}, Goal: g, MaxSteps: 100})
 	require.NoError(t, r.err)
 	assert.Equal(t, loop.Stuck, r.out.Reason)
 	assert.Equal(t, 1, r.out.Steps)
@@ -596,7 +597,7 @@ func TestCollectCountsFromTheStart(t *testing.T) {
 	body.add("minecraft:log", 2)
 	g, err := loop.ParseGoal("collect 4 minecraft:log", reg.Tiers())
 	require.NoError(t, err)
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{}, Goal: g})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{}, Goal: g})
 	require.NoError(t, r.err)
 	require.True(t, r.out.GoalMet)
 	last := r.trace[len(r.trace)-1]
@@ -621,7 +622,7 @@ func TestCtrlCInterruptsTheStep(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	var printed []loop.StepRecord
-	l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.Goal{},
+	l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: chain.Planner{},
 		Goal: goal(t, reg, "have 4 minecraft:log"), Trace: &buf, OnStep: func(r loop.StepRecord) { printed = append(printed, r) }})
 	require.NoError(t, err)
 	out, err := l.Run(ctx)
@@ -661,9 +662,9 @@ func TestBlocksLiftOnlyOnRelevantChanges(t *testing.T) {
 	}
 	chop := loop.Invocation{Skill: "chop_tree"}
 	maintain := loop.Invocation{Skill: "maintain_coke_ovens"}
-	script := []loop.Invocation{chop, chop, chop, maintain, maintain, chop, maintain}
+	invs := []loop.Invocation{chop, chop, chop, maintain, maintain, chop, maintain}
 	var steps []loop.StepRecord
-	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(script...),
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(invs...),
 		Goal: goal(t, reg, "have 99 minecraft:diamond"), OnStep: func(r loop.StepRecord) {
 			steps = append(steps, r)
 			body.mu.Lock()
@@ -681,7 +682,7 @@ func TestBlocksLiftOnlyOnRelevantChanges(t *testing.T) {
 		}}
 	r := runLoop(t, cfg)
 	require.NoError(t, r.err)
-	require.Len(t, steps, len(script))
+	require.Len(t, steps, len(invs))
 	want := []loop.Verdict{loop.ActionFailed, loop.ActionFailed, loop.Rejected, loop.Noop, loop.Rejected, loop.Rejected}
 	for i, v := range want {
 		assert.Equal(t, v, steps[i].Verdict, "step %d: %s", i+1, steps[i].Error)
@@ -701,7 +702,7 @@ func TestProgressIsNotAFailureToBlock(t *testing.T) {
 	inv := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 100}}
 	trees := []world.BlockPos{world.Pos(-3, 64, 4), world.Pos(2, 64, -5)}
 	var steps []loop.StepRecord
-	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv, inv, inv, inv, inv, inv),
+	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv, inv, inv, inv, inv, inv),
 		Goal: goal(t, reg, "have 99 minecraft:diamond"), MaxConsecutiveFailures: 3, OnStep: func(r loop.StepRecord) {
 			steps = append(steps, r)
 			if r.Step <= len(trees) { // another tree comes in reach
@@ -739,11 +740,11 @@ func TestTickBudgetBoundary(t *testing.T) {
 		steps  int
 		ticks  int64
 	}{{5, 1, 5}, {10, 2, 10}, {11, 3, 15}, {15, 3, 15}} {
-		script := make([]loop.Invocation, 10)
-		for i := range script {
-			script[i] = status
+		invs := make([]loop.Invocation, 10)
+		for i := range invs {
+			invs[i] = status
 		}
-		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.NewScripted(script...),
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: script.New(invs...),
 			Goal: goal(t, reg, "have 1 minecraft:diamond"), MaxTicks: tc.budget})
 		require.NoError(t, r.err)
 		assert.Equal(t, loop.MaxTicks, r.out.Reason, "budget %d", tc.budget)
@@ -759,8 +760,8 @@ func TestConsecutiveFailuresReset(t *testing.T) {
 	reg := shipped(t, registry.Options{})
 	bad := loop.Invocation{Skill: "nope"}
 	good := loop.Invocation{Skill: "report_status"}
-	run := func(script ...loop.Invocation) loop.Outcome {
-		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.NewScripted(script...),
+	run := func(invs ...loop.Invocation) loop.Outcome {
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: script.New(invs...),
 			Goal: goal(t, reg, "have 1 minecraft:diamond"), MaxConsecutiveFailures: 2})
 		require.NoError(t, r.err)
 		return r.out
@@ -770,7 +771,7 @@ func TestConsecutiveFailuresReset(t *testing.T) {
 	assert.Equal(t, 7, out.Steps)
 	// A failure that gained logs also breaks the row.
 	gain := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 100}}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy(world.Pos(3, 64, 2))), Planner: planner.NewScripted(bad, gain, bad, good),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy(world.Pos(3, 64, 2))), Planner: script.New(bad, gain, bad, good),
 		Goal: goal(t, reg, "have 1 minecraft:diamond"), MaxConsecutiveFailures: 2})
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 4)
@@ -845,7 +846,7 @@ func TestProgressTowardsTheGoal(t *testing.T) {
 		}
 		g, err := loop.ParseGoal(tc.goal, reg.Tiers())
 		require.NoError(t, err)
-		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(loop.Invocation{Skill: "digger"}), Goal: g})
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(loop.Invocation{Skill: "digger"}), Goal: g})
 		require.NoError(t, r.err)
 		require.Len(t, r.trace, 1)
 		assert.Equal(t, loop.ActionFailed, r.trace[0].Verdict)
@@ -859,7 +860,7 @@ func TestProgressTowardsTheGoal(t *testing.T) {
 // MaxConsecutiveFailures (8) identical failures.
 func TestDeterministicFailureIsReportedTwice(t *testing.T) {
 	reg := shipped(t, registry.Options{})
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.Goal{},
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: chain.Planner{},
 		Goal: goal(t, reg, "run mine_block target=minecraft:gravel"), MaxSteps: 100})
 	require.NoError(t, r.err)
 	assert.Equal(t, loop.Stuck, r.out.Reason)

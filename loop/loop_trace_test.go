@@ -14,7 +14,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -68,7 +68,7 @@ func TestTraceLineBeforeMetrics(t *testing.T) {
 	body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5), world.Pos(6, 64, -6), world.Pos(-7, 64, -3))
 	chop := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1}}
 	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body),
-		Planner: planner.NewScripted(chop, chop), Goal: goal(t, reg, "have 99 minecraft:diamond"), Trace: w})
+		Planner: script.New(chop, chop), Goal: goal(t, reg, "have 99 minecraft:diamond"), Trace: w})
 	require.NoError(t, err)
 	out, err := l.Run(context.Background())
 	require.NoError(t, err)

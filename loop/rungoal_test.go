@@ -9,7 +9,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -23,7 +23,7 @@ func TestRunGoalNeedsObservedEffects(t *testing.T) {
 		reg := shipped(t, registry.Options{})
 		body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
 		body.breakDrops = drops
-		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv),
+		r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv),
 			Goal: goal(t, reg, "run chop_tree min_logs=4")})
 		require.NoError(t, r.err)
 		require.Len(t, r.trace, 1, r.raw)
@@ -57,7 +57,7 @@ func TestActionFailureIsNotASuccess(t *testing.T) {
 		return nil
 	}
 	inv := loop.Invocation{Skill: "chop_tree"}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(inv), Goal: goal(t, reg, "run chop_tree")})
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(inv), Goal: goal(t, reg, "run chop_tree")})
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 1)
 	assert.Equal(t, loop.ActionFailed, r.trace[0].Verdict)
@@ -75,7 +75,7 @@ func TestActionFailureIsNotASuccess(t *testing.T) {
 // actions succeed.
 func TestRunGoalOfASkillWithoutWorldEffects(t *testing.T) {
 	reg := shipped(t, registry.Options{})
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.NewScripted(loop.Invocation{Skill: "report_status"}),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: script.New(loop.Invocation{Skill: "report_status"}),
 		Goal: goal(t, reg, "run report_status")})
 	require.NoError(t, r.err)
 	assert.True(t, r.out.GoalMet, r.raw)
@@ -92,7 +92,7 @@ func TestRunGoalOfAFailedChatIsNotMet(t *testing.T) {
 		r := ipc.Failf(ipc.Rejected, 0, "chat is disabled")
 		return &r
 	}
-	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: planner.NewScripted(loop.Invocation{Skill: "report_status"}),
+	r := runLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: script.New(loop.Invocation{Skill: "report_status"}),
 		Goal: goal(t, reg, "run report_status")})
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 1)

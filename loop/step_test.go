@@ -13,7 +13,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -166,13 +166,13 @@ func TestStepAndRunDoNotMix(t *testing.T) {
 	_, err := l.Run(ctx)
 	require.ErrorContains(t, err, "Run needs a Planner")
 
-	l = stepLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.Goal{}})
+	l = stepLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: chain.Planner{}})
 	_, err = l.Observe(ctx)
 	require.NoError(t, err)
 	_, err = l.Run(ctx)
 	require.ErrorContains(t, err, "cannot follow Step")
 
-	l = stepLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: planner.Goal{}, MaxSteps: 1,
+	l = stepLoop(t, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: chain.Planner{}, MaxSteps: 1,
 		Goal: goal(t, reg, "have 1 minecraft:diamond")})
 	_, err = l.Run(ctx)
 	require.NoError(t, err)

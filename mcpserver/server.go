@@ -19,7 +19,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
@@ -35,7 +35,7 @@ const URIScheme = "skill"
 type Options struct {
 	// Catalog joins the executable skills (its Registry, required) and the
 	// knowledge skills (its Library, optional).
-	Catalog *knowledge.Catalog
+	Catalog *catalog.Catalog
 	// Conn is the body the skills run on.
 	Conn ipc.Conn
 	// Goal, when its Text is set, is what goal_status and observe report
@@ -62,7 +62,7 @@ const DefaultSkillPoll = 2 * time.Second
 // Server is an MCP server over one body. Build it with New, then serve
 // with Run (or connect transports to MCP()).
 type Server struct {
-	cat   *knowledge.Catalog
+	cat   *catalog.Catalog
 	reg   *registry.Registry
 	packs []string
 	goal  string

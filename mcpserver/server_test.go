@@ -24,6 +24,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -31,7 +32,7 @@ import (
 
 // shippedCatalog is the configuration in the binary: the registry and the
 // shipped knowledge skills.
-func shippedCatalog(t *testing.T) *knowledge.Catalog {
+func shippedCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	reg, err := registry.LoadConfig(config.FS, registry.Options{})
 	require.NoError(t, err)
@@ -40,7 +41,7 @@ func shippedCatalog(t *testing.T) *knowledge.Catalog {
 	lib := knowledge.New(knowledge.Options{Tiers: reg.Tiers()})
 	_, err = lib.Add(knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"})
 	require.NoError(t, err)
-	return &knowledge.Catalog{Registry: reg, Library: lib}
+	return &catalog.Catalog{Registry: reg, Library: lib}
 }
 
 // session is a client connected in memory to a server on a simulated body.
@@ -67,7 +68,7 @@ func connect(t *testing.T, conn ipc.Conn, w *sim.Sim, goalText string, packs ...
 	return connectCatalog(t, shippedCatalog(t), conn, w, goalText, packs...)
 }
 
-func connectCatalog(t *testing.T, cat *knowledge.Catalog, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
+func connectCatalog(t *testing.T, cat *catalog.Catalog, conn ipc.Conn, w *sim.Sim, goalText string, packs ...string) *session {
 	t.Helper()
 	opts := mcpserver.Options{Catalog: cat, Conn: conn, Log: zerolog.Nop(), Version: "test", Packs: packs}
 	if goalText != "" {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -189,16 +190,16 @@ func (s *Server) activePacks(tier string) []string {
 }
 
 // lookup finds a skill of the catalog by name or id, or explains why not.
-func (s *Server) lookup(name string) (knowledge.Entry, error) {
+func (s *Server) lookup(name string) (catalog.Entry, error) {
 	switch {
 	case name == "":
-		return knowledge.Entry{}, errors.New("name is empty: give a skill's name (list_skills)")
+		return catalog.Entry{}, errors.New("name is empty: give a skill's name (list_skills)")
 	case len(name) > maxNameLen:
-		return knowledge.Entry{}, fmt.Errorf("name is %d bytes; skill names are at most %d", len(name), maxNameLen)
+		return catalog.Entry{}, fmt.Errorf("name is %d bytes; skill names are at most %d", len(name), maxNameLen)
 	}
 	e, ok := s.cat.Lookup(name)
 	if !ok {
-		return knowledge.Entry{}, fmt.Errorf("unknown skill %q%s (list_skills lists them)", name, suggest.DidYouMean(name, knowledge.Names(s.cat.Entries())))
+		return catalog.Entry{}, fmt.Errorf("unknown skill %q%s (list_skills lists them)", name, suggest.DidYouMean(name, catalog.Names(s.cat.Entries())))
 	}
 	return e, nil
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 )
 
@@ -58,7 +58,7 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	const goal = "run mine_block target=minecraft:iron_ore"
 	inv := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:iron_ore"}}
 
-	out, steps, trace := runGoal(t, oreScenario(t, ""), goal, planner.NewScripted(inv))
+	out, steps, trace := runGoal(t, oreScenario(t, ""), goal, script.New(inv))
 	require.Len(t, steps, 1, trace)
 	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, steps[0].Error)
 	assert.Contains(t, steps[0].Error, "any item increases by >= 1")
@@ -73,7 +73,7 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	}
 	assert.True(t, removed, "the removal was observed: %+v", steps[0].Effects)
 
-	out, steps, trace = runGoal(t, oreScenario(t, "minecraft:stone_pickaxe"), goal, planner.NewScripted(inv))
+	out, steps, trace = runGoal(t, oreScenario(t, "minecraft:stone_pickaxe"), goal, script.New(inv))
 	require.NotEmpty(t, steps, trace)
 	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.Equal(t, 1, steps[0].After.Inventory["minecraft:iron_ore"])
@@ -82,12 +82,12 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	// Diamond ore needs harvest level 2 (iron): a wooden pickaxe (level 0,
 	// Item.ToolMaterial.WOOD) breaks it and gets nothing.
 	diamond := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:diamond_ore"}}
-	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:wooden_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", planner.NewScripted(diamond))
+	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:wooden_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", script.New(diamond))
 	require.Len(t, steps, 1, trace)
 	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, steps[0].Error)
 	assert.Zero(t, steps[0].After.Inventory["minecraft:diamond"], "no diamond")
 	assert.False(t, out.GoalMet, trace)
-	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:iron_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", planner.NewScripted(diamond))
+	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:iron_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", script.New(diamond))
 	require.NotEmpty(t, steps, trace)
 	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.True(t, out.GoalMet, trace)
@@ -160,7 +160,7 @@ func TestEveryGoodOutcomeIsASuccess(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := baseScenario(t, tc.inv, tc.machines)
-			_, steps, trace := runGoal(t, s, "run "+tc.skill, planner.NewScripted(loop.Invocation{Skill: tc.skill}))
+			_, steps, trace := runGoal(t, s, "run "+tc.skill, script.New(loop.Invocation{Skill: tc.skill}))
 			require.NotEmpty(t, steps, trace)
 			st := steps[0]
 			require.Equal(t, loop.Success, st.Verdict, "%s %s\n%s", st.Code, st.Error, trace)

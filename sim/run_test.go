@@ -11,7 +11,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -51,7 +52,7 @@ func runGoal(t *testing.T, s *sim.Sim, text string, pl loop.Planner) (loop.Outco
 }
 
 func TestCollectLogsInTheDefaultScenario(t *testing.T) {
-	out, steps, trace := runGoal(t, defaultSim(t), "collect 16 minecraft:log", planner.Goal{})
+	out, steps, trace := runGoal(t, defaultSim(t), "collect 16 minecraft:log", chain.Planner{})
 	for _, st := range steps {
 		t.Logf("step %d %v %s %s %s", st.Step, st.Invocation, st.Verdict, st.Code, st.Error)
 	}
@@ -62,7 +63,7 @@ func TestCollectLogsInTheDefaultScenario(t *testing.T) {
 // TestSkillsReachTheirEffects runs every shipped skill in the default
 // scenario through the real loop and checks its declared effects held.
 func TestSkillsReachTheirEffects(t *testing.T) {
-	script := []loop.Invocation{
+	invs := []loop.Invocation{
 		{Skill: "chop_tree", Params: map[string]any{"min_logs": 6}},
 		{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:planks", "count": 4}},
 		{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:stick", "count": 2}},
@@ -77,9 +78,9 @@ func TestSkillsReachTheirEffects(t *testing.T) {
 		{Skill: "report_status", Params: map[string]any{"note": "done"}},
 	}
 	s := defaultSim(t)
-	out, steps, trace := runGoal(t, s, "have 1 minecraft:diamond", planner.NewScripted(script...))
+	out, steps, trace := runGoal(t, s, "have 1 minecraft:diamond", script.New(invs...))
 	assert.Equal(t, loop.PlannerDone, out.Reason)
-	require.Len(t, steps, len(script), trace)
+	require.Len(t, steps, len(invs), trace)
 	for i, st := range steps {
 		assert.Equal(t, loop.Success, st.Verdict, "step %d %s: %s %s", i+1, st.Invocation, st.Code, st.Error)
 	}
@@ -115,7 +116,7 @@ func TestSkillsFailWithTheRightCode(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.inv.String(), func(t *testing.T) {
-			_, steps, _ := runGoal(t, defaultSim(t), "have 1 minecraft:diamond", planner.NewScripted(tc.inv))
+			_, steps, _ := runGoal(t, defaultSim(t), "have 1 minecraft:diamond", script.New(tc.inv))
 			require.Len(t, steps, 1)
 			assert.Equal(t, loop.SkillFailed, steps[0].Verdict, steps[0].Error)
 			assert.Equal(t, tc.want, steps[0].Code, steps[0].Error)
@@ -126,7 +127,7 @@ func TestSkillsFailWithTheRightCode(t *testing.T) {
 func TestDeterministicTrace(t *testing.T) {
 	var traces []string
 	for range 3 {
-		_, _, trace := runGoal(t, defaultSim(t), "have 8 minecraft:stick", planner.Goal{})
+		_, _, trace := runGoal(t, defaultSim(t), "have 8 minecraft:stick", chain.Planner{})
 		traces = append(traces, trace)
 	}
 	require.NotEmpty(t, traces[0])

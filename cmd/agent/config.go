@@ -15,7 +15,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
-	"github.com/gtnh-agent/gtnh-agent/llm"
+	"github.com/gtnh-agent/gtnh-agent/planner/llm"
 )
 
 // defaultConfigFile is read when present and no --config-file is given.

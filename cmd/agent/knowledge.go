@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
@@ -110,7 +111,7 @@ func (k *knowledgeFlags) library(e *env, cf *configFlags, reg *registry.Registry
 }
 
 // catalog loads the registry and the knowledge library and joins them.
-func (k *knowledgeFlags) catalog(e *env, cf *configFlags, policy registry.Policy) (*knowledge.Catalog, *knowledge.Config, error) {
+func (k *knowledgeFlags) catalog(e *env, cf *configFlags, policy registry.Policy) (*catalog.Catalog, *knowledge.Config, error) {
 	reg, err := cf.load(e, policy)
 	if err != nil {
 		return nil, nil, err
@@ -119,7 +120,7 @@ func (k *knowledgeFlags) catalog(e *env, cf *configFlags, policy registry.Policy
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &knowledge.Catalog{Registry: reg, Library: lib}
+	c := &catalog.Catalog{Registry: reg, Library: lib}
 	if err := c.RegisterSpecs(); err != nil {
 		e.log.Warn().Err(err).Msg("executable specs in custom skill directories were not registered")
 	}
@@ -146,7 +147,7 @@ func skillsLoad(e *env, args []string) error {
 		return err
 	}
 	if _, ok := cat.Lookup(pos[0]); !ok {
-		return unknownName("skill", pos[0], knowledge.Names(cat.Entries()))
+		return unknownName("skill", pos[0], catalog.Names(cat.Entries()))
 	}
 	l, err := cat.LoadSkill(pos[0])
 	if err != nil {
@@ -187,7 +188,7 @@ func skillsInject(e *env, args []string) error {
 	}
 	for _, p := range list {
 		if _, ok := cat.Lookup(p); !ok && !strings.ContainsAny(p, `/\`) {
-			return unknownName("skill", p, knowledge.Names(cat.Entries()))
+			return unknownName("skill", p, catalog.Names(cat.Entries()))
 		}
 	}
 	names, err := cat.Preload(list, cfg.Workspace)
@@ -207,7 +208,7 @@ func skillsInject(e *env, args []string) error {
 }
 
 // catalogEntries returns the whole catalog, or the tier-gated view.
-func catalogEntries(cat *knowledge.Catalog, tech, packList string) ([]knowledge.Entry, error) {
+func catalogEntries(cat *catalog.Catalog, tech, packList string) ([]catalog.Entry, error) {
 	if tech == "" {
 		if packList != "" {
 			return nil, usagef("--packs needs --tech-state")

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -61,7 +62,7 @@ func TestSkillsListShowsBothKinds(t *testing.T) {
 }
 
 // shippedCatalog builds the catalog the CLI builds by default.
-func shippedCatalog(t *testing.T) *knowledge.Catalog {
+func shippedCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	reg, err := registry.LoadConfig(config.FS, registry.Options{})
 	require.NoError(t, err)
@@ -70,7 +71,7 @@ func shippedCatalog(t *testing.T) *knowledge.Catalog {
 	lib := knowledge.New(knowledge.Options{})
 	_, err = lib.Add(knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"})
 	require.NoError(t, err)
-	return &knowledge.Catalog{Registry: reg, Library: lib}
+	return &catalog.Catalog{Registry: reg, Library: lib}
 }
 
 func TestSkillsLoadPrintsLoadSkill(t *testing.T) {

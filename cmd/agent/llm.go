@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
-	"github.com/gtnh-agent/gtnh-agent/llm"
+	"github.com/gtnh-agent/gtnh-agent/planner/llm"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
@@ -99,7 +100,7 @@ func (f *llmFlags) config(acfg *agentConfig, set map[string]bool) (llm.Config, e
 // newAdvisor makes the knowledge skills' Advisor (selection and the
 // quality store) from the model client, the catalog and the knowledge
 // configuration; nil, or a nil Advisor, runs without selection.
-type newAdvisor func(e *env, client *llm.Client, cat *knowledge.Catalog, kcfg *knowledge.Config) (llm.Advisor, error)
+type newAdvisor func(e *env, client *llm.Client, cat *catalog.Catalog, kcfg *knowledge.Config) (llm.Advisor, error)
 
 // knowledgeAdvisor is the Advisor of a run with the model planner: the
 // knowledge selection, with the model choosing among the BM25 matches, the
@@ -107,7 +108,7 @@ type newAdvisor func(e *env, client *llm.Client, cat *knowledge.Catalog, kcfg *k
 // named (in the knowledge configuration's selection.embedding_model, else
 // in llm.embedding_model), and the quality file of the knowledge
 // configuration.
-func knowledgeAdvisor(e *env, client *llm.Client, cat *knowledge.Catalog, kcfg *knowledge.Config) (llm.Advisor, error) {
+func knowledgeAdvisor(e *env, client *llm.Client, cat *catalog.Catalog, kcfg *knowledge.Config) (llm.Advisor, error) {
 	cfg := *kcfg
 	model := cfg.EmbeddingModel
 	if llmModel := client.Config().EmbeddingModel; llmModel != "" {
@@ -138,13 +139,13 @@ func llmPlanner(e *env, cfg llm.Config, kf *knowledgeFlags, cf *configFlags, reg
 	if err != nil {
 		return nil, err
 	}
-	cat := &knowledge.Catalog{Registry: reg, Library: lib}
+	cat := &catalog.Catalog{Registry: reg, Library: lib}
 	if err := cat.RegisterSpecs(); err != nil {
 		e.log.Warn().Err(err).Msg("executable specs in custom skill directories were not registered")
 	}
 	for _, p := range kcfg.Preload {
 		if _, ok := cat.Lookup(p); !ok && !strings.ContainsAny(p, `/\`) {
-			return nil, unknownName("skill to preload", p, knowledge.Names(cat.Entries()))
+			return nil, unknownName("skill to preload", p, catalog.Names(cat.Entries()))
 		}
 	}
 	preload, err := cat.Preload(kcfg.Preload, kcfg.Workspace)

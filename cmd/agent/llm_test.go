@@ -20,10 +20,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
-	"github.com/gtnh-agent/gtnh-agent/llm"
-	"github.com/gtnh-agent/gtnh-agent/llm/llmtest"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner/llm"
+	"github.com/gtnh-agent/gtnh-agent/planner/llm/llmtest"
 	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -31,11 +32,11 @@ import (
 // llmKey is a recognisable API key: no output may contain it.
 const llmKey = "sk-cli-KEY-5e8d1a7c9b3f2e40-never-print"
 
-// recordedRun plays the default goal through tool calls (llm/testdata).
+// recordedRun plays the default goal through tool calls (planner/llm/testdata).
 func recordedRun(t *testing.T) []llmtest.Reply {
 	return append([]llmtest.Reply{selectionAnswer("sustainable-wood")}, llmtest.Files(t,
-		"../../llm/testdata/run/01-load.json", "../../llm/testdata/run/02-chop.json", "../../llm/testdata/run/03-planks.json",
-		"../../llm/testdata/run/04-sticks.json", "../../llm/testdata/run/05-chop.json")...)
+		"../../planner/llm/testdata/run/01-load.json", "../../planner/llm/testdata/run/02-chop.json", "../../planner/llm/testdata/run/03-planks.json",
+		"../../planner/llm/testdata/run/04-sticks.json", "../../planner/llm/testdata/run/05-chop.json")...)
 }
 
 // selectionAnswer is the model's answer to the knowledge-skill selection
@@ -210,12 +211,12 @@ func TestLLMPlannerMakesTheAdvisor(t *testing.T) {
 	var cf configFlags
 	reg, err := cf.load(e, registry.ActiveOnly)
 	require.NoError(t, err)
-	srv := llmtest.New(t, llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	srv := llmtest.New(t, llmtest.File(t, "../../planner/llm/testdata/run/02-chop.json"))
 	adv := &recordingAdvisor{}
 	var gotClient *llm.Client
 	var gotKnowledge int
-	mk := func(_ *env, c *llm.Client, cat *knowledge.Catalog, _ *knowledge.Config) (llm.Advisor, error) {
-		gotClient, gotKnowledge = c, len(knowledge.Knowledge(cat.Entries()))
+	mk := func(_ *env, c *llm.Client, cat *catalog.Catalog, _ *knowledge.Config) (llm.Advisor, error) {
+		gotClient, gotKnowledge = c, len(catalog.Knowledge(cat.Entries()))
 		return adv, nil
 	}
 	pl, err := llmPlanner(e, llm.Config{URL: srv.URL, Model: "qwen3"}.WithDefaults(), &knowledgeFlags{}, &cf, reg, mk)
@@ -238,7 +239,7 @@ func TestLLMPlannerMakesTheAdvisor(t *testing.T) {
 	assert.Equal(t, []string{"sustainable-wood"}, dec.Trace.Selected)
 
 	_, err = llmPlanner(e, llm.Config{URL: srv.URL, Model: "qwen3"}.WithDefaults(), &knowledgeFlags{}, &cf, reg,
-		func(*env, *llm.Client, *knowledge.Catalog, *knowledge.Config) (llm.Advisor, error) {
+		func(*env, *llm.Client, *catalog.Catalog, *knowledge.Config) (llm.Advisor, error) {
 			return nil, errors.New("quality file unreadable")
 		})
 	require.ErrorContains(t, err, "quality file unreadable")
@@ -300,7 +301,7 @@ func mustURL(t *testing.T, s string) *url.URL {
 // completed (that step succeeded). The run ends with that step, so only
 // the step's own report credits it.
 func TestRunLLMWritesTheQualityFile(t *testing.T) {
-	srv := llmtest.New(t, selectionAnswer("sustainable-wood"), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	srv := llmtest.New(t, selectionAnswer("sustainable-wood"), llmtest.File(t, "../../planner/llm/testdata/run/02-chop.json"))
 	dir := t.TempDir()
 	kcfg := filepath.Join(dir, "skills.yaml")
 	require.NoError(t, os.WriteFile(kcfg, []byte("quality_file: "+filepath.Join(dir, "quality.json")+"\n"), 0o644))
@@ -334,7 +335,7 @@ func TestRunLLMPreloadsTheConfiguredSkills(t *testing.T) {
 		context string
 		full    bool
 	}{{"32768", true}, {"4096", false}} {
-		srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+		srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../planner/llm/testdata/run/02-chop.json"))
 		code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
 			"--skills-config", kcfg, "--goal", "collect 4 minecraft:log", "--llm-context", tt.context)
 		require.Equal(t, exitOK, code, errOut)
@@ -381,7 +382,7 @@ func TestRunLLMSystemFile(t *testing.T) {
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "andy.md")
 	require.NoError(t, os.WriteFile(profile, []byte("You are Andy. Chop first, ask later.\n"), 0o600))
-	srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../llm/testdata/run/02-chop.json"))
+	srv := llmtest.New(t, selectionAnswer(), llmtest.File(t, "../../planner/llm/testdata/run/02-chop.json"))
 	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
 		"--llm-system", profile, "--goal", "collect 4 minecraft:log")
 	require.Equal(t, exitOK, code, errOut)

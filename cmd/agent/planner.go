@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+	"github.com/gtnh-agent/gtnh-agent/planner/peer"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
@@ -199,7 +200,7 @@ func (p *plannerChild) describe(err error) error {
 
 // plannerConn is the connection to a remote planner and what to close.
 type plannerConn struct {
-	planner *remote.Planner
+	planner *peer.Planner
 	client  *remote.Client
 	child   *plannerChild
 }
@@ -231,7 +232,7 @@ func openPlanner(ctx context.Context, e *env, cmdLine, addr, tokenFile string, t
 	opts := remote.ClientOptions{Name: "agent run", Log: e.component("planner"),
 		Handle: remote.AgentHandler(conn.Observe, registryCatalog(reg))}
 	pc := &plannerConn{}
-	popts := remote.PlannerOptions{Timeout: timeout}
+	popts := peer.PlannerOptions{Timeout: timeout}
 	var err error
 	if cmdLine != "" {
 		if pc.child, err = startPlannerChild(cmdLine, e.stderr); err != nil {
@@ -256,7 +257,7 @@ func openPlanner(ctx context.Context, e *env, cmdLine, addr, tokenFile string, t
 			return nil, fmt.Errorf("run: connecting to the planner: %w", err)
 		}
 	}
-	if pc.planner, err = remote.NewPlanner(pc.client, popts); err != nil {
+	if pc.planner, err = peer.NewPlanner(pc.client, popts); err != nil {
 		pc.Close()
 		return nil, fmt.Errorf("run: %w", err)
 	}

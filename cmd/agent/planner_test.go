@@ -21,9 +21,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/ipc"
-	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner/peer"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -68,7 +68,7 @@ func fakePlanner(mode string) int {
 		}
 		return loop.Decision{Done: true}, nil
 	})
-	srv, err := remote.NewPlannerServer(remote.PlannerServerOptions{Planner: p, Name: "fake " + mode})
+	srv, err := peer.NewPlannerServer(peer.PlannerServerOptions{Planner: p, Name: "fake " + mode})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -208,7 +208,7 @@ func TestPlannerAddr(t *testing.T) {
 	// Counted atomically: the planner's goroutine and the test meet only
 	// through the socket, which the race detector does not see as an edge.
 	var asked atomic.Int32
-	srv, err := remote.NewPlannerServer(remote.PlannerServerOptions{Token: "s3cret", Planner: loop.PlannerFunc(
+	srv, err := peer.NewPlannerServer(peer.PlannerServerOptions{Token: "s3cret", Planner: loop.PlannerFunc(
 		func(ctx context.Context, g loop.Goal, obs loop.Observation, cat []*registry.Description) (loop.Decision, error) {
 			asked.Add(1)
 			if obs.Progress.Met || obs.Step > 3 {

@@ -21,9 +21,11 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
-	"github.com/gtnh-agent/gtnh-agent/llm"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
+	"github.com/gtnh-agent/gtnh-agent/planner/llm"
+	"github.com/gtnh-agent/gtnh-agent/planner/peer"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -92,7 +94,7 @@ func (c *runCommand) parse(e *env, args []string) error {
 	fs.Int64Var(&c.maxTicks, "max-ticks", 0, "stop after N game ticks (0 = no limit)")
 	fs.StringVar(&c.plannerName, "planner", "goal", "goal (chains skills), script (replays --script), llm (a language model: --llm-url, --llm-model), or the ADDR of a planner to connect to (unix:///path or tcp://HOST:PORT)")
 	fs.StringVar(&c.plannerCmd, "planner-cmd", "", `start this planner program and talk to it on its stdin and stdout, e.g. "python3 my_planner.py"`)
-	fs.DurationVar(&c.plannerTimeout, "planner-timeout", remote.DefaultPlanTimeout, "how long a planner program or ADDR has to answer one plan request")
+	fs.DurationVar(&c.plannerTimeout, "planner-timeout", peer.DefaultPlanTimeout, "how long a planner program or ADDR has to answer one plan request")
 	fs.StringVar(&c.scriptFile, "script", "", "YAML list of invocations for --planner script")
 	fs.BoolVar(&c.asJSON, "json", false, "print the outcome as JSON instead of step lines")
 	fs.StringVar(&c.recordFile, "record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
@@ -228,7 +230,7 @@ type runPlan struct {
 // configuration, the scenario, then the goal and the script against both
 // (a typo is exit 2 with a hint, not steps that fail).
 func (c *runCommand) prepare(e *env) (*runPlan, error) {
-	p := &runPlan{pl: planner.Goal{}}
+	p := &runPlan{pl: chain.Planner{}}
 	var err error
 	if p.reg, err = c.cf.load(e, registry.ActiveOnly); err != nil {
 		return nil, err
@@ -266,14 +268,14 @@ func (c *runCommand) prepare(e *env) (*runPlan, error) {
 
 // scripted is the planner that replays --script.
 func (c *runCommand) scripted(e *env, checker *runNames) (loop.Planner, error) {
-	steps, err := planner.ScriptParser{Names: checker}.Load(c.scriptFile)
+	steps, err := script.Parser{Names: checker}.Load(c.scriptFile)
 	if err != nil {
 		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
 			return nil, usagef("run: --script: %v", err) // cannot open or read the file
 		}
 		return nil, configError(e, err)
 	}
-	return planner.NewScripted(steps...), nil
+	return script.New(steps...), nil
 }
 
 // loadGoal reads --goal-file, or parses --goal (or the config file's or

@@ -16,6 +16,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -88,7 +89,7 @@ func skillsList(e *env, args []string) error {
 // listEntry is a catalog entry as `skills list --json` prints it: the
 // unified fields, plus the full registry description of executable skills.
 type listEntry struct {
-	knowledge.Entry
+	catalog.Entry
 	Spec *registry.Description `json:"spec,omitempty"`
 }
 
@@ -177,7 +178,7 @@ func skillsDescribe(e *env, args []string) error {
 	}
 	if err != nil {
 		if errors.Is(err, registry.ErrUnknownSkill) && version == 0 {
-			known := append(reg.Names(), knowledge.Names(knowledge.Knowledge(cat.Entries()))...)
+			known := append(reg.Names(), catalog.Names(catalog.Knowledge(cat.Entries()))...)
 			return unknownName("skill", name, known)
 		}
 		if errors.Is(err, registry.ErrUnknownSkill) {

@@ -10,7 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/badfiles"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills"
@@ -92,8 +92,8 @@ func TestBadFiles(t *testing.T) {
 			Valid: [][]byte{
 				[]byte("- {skill: chop_tree, params: {min_logs: 4}}\n- {skill: basic_crafting, params: {item: minecraft:planks, count: 8}}\n- skill: report_status\n  params:\n    note: done\n"),
 			},
-			Parse: func(f string, d []byte) error { return errOf(planner.ParseScript(f, d)) },
-			Load:  func(p string) error { return errOf(planner.LoadScript(p)) }},
+			Parse: func(f string, d []byte) error { return errOf(script.Parse(f, d)) },
+			Load:  func(p string) error { return errOf(script.Load(p)) }},
 		{Name: "tier table", File: "tiers.yaml", YAML: true, DirLoader: true,
 			Valid: shipped(t, config.FS, "tiers.yaml"),
 			Parse: func(f string, d []byte) error { return errOf(rules.ParseTiers(f, d)) },

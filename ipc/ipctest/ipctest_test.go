@@ -18,7 +18,9 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
+	"github.com/gtnh-agent/gtnh-agent/planner/peer"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -140,7 +142,7 @@ func plannerCases(t *testing.T, reg *registry.Registry) []ipctest.PlannerCase {
 
 func TestGoalPlanner(t *testing.T) {
 	reg := registryOf(t)
-	ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return planner.Goal{} }, plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
+	ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return chain.Planner{} }, plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
 }
 
 func TestScriptedPlanner(t *testing.T) {
@@ -149,17 +151,17 @@ func TestScriptedPlanner(t *testing.T) {
 		nil, // done at once
 		{{Skill: "chop_tree", Params: map[string]any{"min_logs": 2}}},
 	} {
-		ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return planner.NewScripted(steps...) }, plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
+		ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return script.New(steps...) }, plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
 	}
 }
 
-// TestRemotePlanner: a planner in another process (remote.Planner talking
-// to a remote.PlannerServer over OS pipes) keeps the planner contract, and
+// TestRemotePlanner: a planner in another process (peer.Planner talking
+// to a peer.PlannerServer over OS pipes) keeps the planner contract, and
 // decides what the planner it serves decides in process.
 func TestRemotePlanner(t *testing.T) {
 	reg := registryOf(t)
 	remoteOf := func(t *testing.T, inner loop.Planner) loop.Planner {
-		srv, err := remote.NewPlannerServer(remote.PlannerServerOptions{Planner: inner, Name: "scripted"})
+		srv, err := peer.NewPlannerServer(peer.PlannerServerOptions{Planner: inner, Name: "scripted"})
 		require.NoError(t, err)
 		agentSide, plannerSide := ipctest.Pipes(t)
 		go srv.ServeConn(plannerSide)
@@ -168,7 +170,7 @@ func TestRemotePlanner(t *testing.T) {
 		c, err := remote.NewClient(ctx, agentSide, remote.ClientOptions{Name: "test"})
 		require.NoError(t, err)
 		t.Cleanup(func() { c.Close() })
-		p, err := remote.NewPlanner(c, remote.PlannerOptions{Timeout: 5 * time.Second})
+		p, err := peer.NewPlanner(c, peer.PlannerOptions{Timeout: 5 * time.Second})
 		require.NoError(t, err)
 		return p
 	}
@@ -176,14 +178,14 @@ func TestRemotePlanner(t *testing.T) {
 		nil, // done at once
 		{{Skill: "chop_tree", Params: map[string]any{"min_logs": 2}}},
 	} {
-		ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return remoteOf(t, planner.NewScripted(steps...)) },
+		ipctest.TestPlanner(t, func(t *testing.T) loop.Planner { return remoteOf(t, script.New(steps...)) },
 			plannerCases(t, reg), ipctest.PlannerOptions{Registry: reg})
 		for _, tc := range plannerCases(t, reg) {
 			catalog, err := reg.DescribeForTechState(tc.Observation.Snapshot.TechState, nil)
 			require.NoError(t, err)
-			want, err := planner.NewScripted(steps...).Plan(context.Background(), tc.Goal, tc.Observation, catalog)
+			want, err := script.New(steps...).Plan(context.Background(), tc.Goal, tc.Observation, catalog)
 			require.NoError(t, err)
-			got, err := remoteOf(t, planner.NewScripted(steps...)).Plan(context.Background(), tc.Goal, tc.Observation, catalog)
+			got, err := remoteOf(t, script.New(steps...)).Plan(context.Background(), tc.Goal, tc.Observation, catalog)
 			require.NoError(t, err)
 			assert.Equal(t, want.Done, got.Done, tc.Name)
 			if want.Invocation != nil {

@@ -18,10 +18,7 @@
 // and trace.
 //
 // Planners in other processes use the same protocol, the agent still being
-// the client: [Planner] is a loop.Planner whose Plan is a plan request to
-// a peer that said hello as a planner (a child on its stdin and stdout, or
-// a socket), with the peer's world queries answered by [AgentHandler];
-// [PlannerServer] serves a Go loop.Planner to agents, and the planner asks
-// about the world through [AgentOf] while it plans. docs/ipc.md describes
-// the protocol.
+// the client; package planner/peer holds that planner and its server, and
+// [AgentHandler] answers the world queries such a planner asks its agent.
+// docs/ipc.md describes the protocol.
 package remote

@@ -35,19 +35,8 @@ func init() {
 	}
 }
 
-// decode parses a request payload strictly: unknown fields are errors, so a
-// misspelt field is reported rather than ignored.
-func decode(payload json.RawMessage, v any) error {
-	if len(payload) == 0 {
-		payload = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return wire.Errorf(wire.CodeBadRequest, "payload: %v", err)
-	}
-	return nil
-}
+// decode parses a request payload strictly (wire.DecodePayload).
+func decode(payload json.RawMessage, v any) error { return wire.DecodePayload(payload, v) }
 
 func handleHello(ctx context.Context, c *conn, payload json.RawMessage) (any, error) {
 	var h wire.Hello

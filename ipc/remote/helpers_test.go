@@ -17,7 +17,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -99,7 +99,7 @@ func runTrace(t testing.TB, conn ipc.Conn, goalText string, maxSteps int) ([]byt
 	g, err := loop.ParseGoal(goalText, reg.Tiers())
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: conn, Planner: planner.Goal{}, Goal: g,
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: conn, Planner: chain.Planner{}, Goal: g,
 		Trace: &buf, MaxSteps: maxSteps})
 	require.NoError(t, err)
 	out, err := l.Run(context.Background())

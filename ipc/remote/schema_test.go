@@ -21,7 +21,8 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
+	"github.com/gtnh-agent/gtnh-agent/planner/peer"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -225,13 +226,13 @@ func TestPlanMessagesMatchSchemas(t *testing.T) {
 	require.NoError(t, err)
 	requests := 0
 	p := loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, cat []*registry.Description) (loop.Decision, error) {
-		req, err := remote.NewPlanRequest(g, obs, cat)
+		req, err := peer.NewPlanRequest(g, obs, cat)
 		require.NoError(t, err)
 		validate(t, s, "plan", mustJSON(t, req), "plan request")
 		requests++
 		dec := loop.Decision{Invocation: &loop.Invocation{Skill: "no_such_skill"}}
 		if obs.Step > 1 {
-			if dec, err = (planner.Goal{}).Plan(ctx, g, obs, cat); err != nil {
+			if dec, err = (chain.Planner{}).Plan(ctx, g, obs, cat); err != nil {
 				return dec, err
 			}
 		}

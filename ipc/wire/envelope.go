@@ -186,3 +186,18 @@ func CodeOf(err error) ErrorCode {
 	}
 	return ""
 }
+
+// DecodePayload parses a request payload strictly into v: unknown fields
+// are errors, so a misspelt field is reported rather than ignored, and an
+// empty payload is an empty object. The error is a bad_request *Error.
+func DecodePayload(payload json.RawMessage, v any) error {
+	if len(payload) == 0 {
+		payload = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return Errorf(CodeBadRequest, "payload: %v", err)
+	}
+	return nil
+}

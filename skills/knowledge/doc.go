@@ -37,12 +37,11 @@
 // # One catalog
 //
 // A skill directory may also carry an executable spec
-// (<name_with_underscores>.yaml, loaded into the registry by skills.LoadDir).
-// Catalog joins the registry's executable skills and the library's knowledge
-// skills into one list of entries (name, description, kind, tags, tier
-// gating); Catalog.LoadSkill is the load_skill tool, and Catalog.Injection
-// renders seed 004's system-prompt text in dynamic mode (catalog only) or
-// preloaded mode (catalog plus the full instructions of configured skills).
+// (<name_with_underscores>.yaml, loaded into the registry by skills.LoadDir;
+// Library.Specs parses those of directories added later). Package
+// skills/catalog joins the registry's executable skills and the library's
+// knowledge skills into one list; this package does not import the
+// registry.
 //
 // # Tools
 //

@@ -10,11 +10,12 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
-func shippedCatalog(t *testing.T) *knowledge.Catalog {
+func shippedCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	reg, err := registry.LoadConfig(config.FS, registry.Options{})
 	require.NoError(t, err)
@@ -24,7 +25,7 @@ func shippedCatalog(t *testing.T) *knowledge.Catalog {
 	_, err = lib.Add(knowledge.Source{Label: knowledge.LabelShipped, FS: config.FS, FSDir: "skills", Display: "config/skills"})
 	require.NoError(t, err)
 	require.Empty(t, lib.Problems())
-	return &knowledge.Catalog{Registry: reg, Library: lib}
+	return &catalog.Catalog{Registry: reg, Library: lib}
 }
 
 // The shipped knowledge skills satisfy the shipped-skill contract: valid,
@@ -85,7 +86,7 @@ func TestShippedKnowledgeFacts(t *testing.T) {
 	// The shipped knowledge skills show up in the tier-gated catalog.
 	steam, err := cat.ForTechState("steam_age", cat.Registry.Packs().Names())
 	require.NoError(t, err)
-	names := knowledge.Names(steam)
+	names := catalog.Names(steam)
 	assert.Contains(t, names, "steam-age-boilers")
 	assert.Contains(t, names, "feed_steam_boiler")
 	assert.NotContains(t, names, "stone-age-progression", "gated to stone_age")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 )
@@ -30,7 +31,7 @@ type Advice struct {
 // AdvisorOptions configure an Advisor.
 type AdvisorOptions struct {
 	// Catalog holds the knowledge skills (required).
-	Catalog *knowledge.Catalog
+	Catalog *catalog.Catalog
 	// Config gives max_skills, prefilter_threshold, timeout, min_score and
 	// the embeddings settings.
 	Config knowledge.Config
@@ -71,7 +72,7 @@ const maxEpisodes = 64
 // even if the model never loaded it (it was given in full). An Advisor is
 // safe for concurrent use.
 type Advisor struct {
-	cat      *knowledge.Catalog
+	cat      *catalog.Catalog
 	opts     Options
 	quality  *QualityStore
 	log      zerolog.Logger
@@ -166,7 +167,7 @@ func (a *Advisor) Select(ctx context.Context, task, tier string, packs []string)
 	if a.embedErr != "" {
 		events = append(events, a.embedErr)
 	}
-	cands, errs := FromCatalog(a.cat, knowledge.Knowledge(entries))
+	cands, errs := FromCatalog(a.cat, catalog.Knowledge(entries))
 	for _, err := range errs {
 		events = append(events, fmt.Sprintf("left out of selection: %v", err))
 	}

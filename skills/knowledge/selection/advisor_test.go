@@ -16,7 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gtnh-agent/gtnh-agent/llm"
+	"github.com/gtnh-agent/gtnh-agent/planner/llm"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
@@ -25,7 +26,7 @@ import (
 // The model planner's contract, met without selection importing llm.
 var _ llm.Advisor = (*selection.Advisor)(nil)
 
-func newAdvisor(t *testing.T, cat *knowledge.Catalog, o selection.AdvisorOptions) *selection.Advisor {
+func newAdvisor(t *testing.T, cat *catalog.Catalog, o selection.AdvisorOptions) *selection.Advisor {
 	t.Helper()
 	o.Catalog = cat
 	if o.Config.MaxSkills == 0 {
@@ -36,7 +37,7 @@ func newAdvisor(t *testing.T, cat *knowledge.Catalog, o selection.AdvisorOptions
 	return a
 }
 
-func idOf(t *testing.T, cat *knowledge.Catalog, name string) string {
+func idOf(t *testing.T, cat *catalog.Catalog, name string) string {
 	t.Helper()
 	e, ok := cat.Lookup(name)
 	require.True(t, ok, name)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -18,13 +19,13 @@ import (
 
 var shipped struct {
 	once sync.Once
-	cat  *knowledge.Catalog
+	cat  *catalog.Catalog
 	err  error
 }
 
 // shippedCatalog is the shipped registry and knowledge skills, loaded once
 // (a Catalog holds no state of its own).
-func shippedCatalog(t testing.TB) *knowledge.Catalog {
+func shippedCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
 	shipped.once.Do(func() {
 		reg, err := registry.LoadConfig(config.FS, registry.Options{})
@@ -47,7 +48,7 @@ func shippedCatalog(t testing.TB) *knowledge.Catalog {
 			shipped.err = fmt.Errorf("shipped skills: %v", p)
 			return
 		}
-		shipped.cat = &knowledge.Catalog{Registry: reg, Library: lib}
+		shipped.cat = &catalog.Catalog{Registry: reg, Library: lib}
 	})
 	require.NoError(t, shipped.err)
 	return shipped.cat
@@ -106,10 +107,10 @@ func TestScoreFloorShipped(t *testing.T) {
 	require.NoError(t, err)
 	indexes := []struct {
 		name    string
-		entries []knowledge.Entry
+		entries []catalog.Entry
 	}{
-		{"knowledge skills", knowledge.Knowledge(cat.Entries())},
-		{"knowledge skills at lv", knowledge.Knowledge(lv)},
+		{"knowledge skills", catalog.Knowledge(cat.Entries())},
+		{"knowledge skills at lv", catalog.Knowledge(lv)},
 		{"whole catalog", cat.Entries()},
 	}
 	floor := knowledge.DefaultMinScore

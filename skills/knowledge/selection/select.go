@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 )
@@ -28,7 +29,7 @@ type Candidate struct {
 // every knowledge skill (cached by the library) and rendering every
 // executable spec. Entries whose body cannot be loaded are skipped and
 // reported.
-func FromCatalog(c *knowledge.Catalog, entries []knowledge.Entry) ([]Candidate, []error) {
+func FromCatalog(c *catalog.Catalog, entries []catalog.Entry) ([]Candidate, []error) {
 	var out []Candidate
 	var errs []error
 	for _, e := range entries {
@@ -42,7 +43,7 @@ func FromCatalog(c *knowledge.Catalog, entries []knowledge.Entry) ([]Candidate, 
 			cand.Body = body
 		}
 		if e.Spec() != nil {
-			cand.Body += "\n" + knowledge.RenderSpec(e.Spec())
+			cand.Body += "\n" + catalog.RenderSpec(e.Spec())
 		}
 		out = append(out, cand)
 	}

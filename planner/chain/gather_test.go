@@ -1,0 +1,100 @@
+package chain
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// trunk is a column of n logs at (x, 64, z).
+func trunk(b *world.SparseBlocks, x, z, n int) *world.SparseBlocks {
+	for y := 0; y < n; y++ {
+		b.SetID(world.Pos(x, 64+y, z), "minecraft:log", 0)
+	}
+	return b
+}
+
+// TestGatherersAskForWhatIsInRange: chop_tree is asked for the logs in its
+// radius, not for the whole goal at once; the radius widens to reach the
+// nearest tree; with no tree in the largest radius the planner says so.
+func TestGatherersAskForWhatIsInRange(t *testing.T) {
+	reg := shipped(t)
+	tests := []struct {
+		name   string
+		blocks *world.SparseBlocks
+		want   *loop.Invocation
+		err    string
+	}{
+		{"the logs in range", trunk(world.NewSparseBlocks(), 5, 0, 10),
+			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 10}}, ""},
+		{"two trees in range", trunk(trunk(world.NewSparseBlocks(), 5, 0, 10), -4, 6, 7),
+			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 17}}, ""},
+		{"leaves are not logs", trunk(world.NewSparseBlocks(), 5, 0, 3).SetID(world.Pos(5, 67, 0), "minecraft:leaves", 0),
+			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 3}}, ""},
+		{"the radius widens to the nearest tree", trunk(world.NewSparseBlocks(), 30, 0, 5),
+			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1, "radius": 30}}, ""},
+		{"just past the default radius", trunk(world.NewSparseBlocks(), 17, 0, 1),
+			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1, "radius": 17}}, ""},
+		{"at the default radius", trunk(world.NewSparseBlocks(), 16, 0, 1),
+			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1}}, ""},
+		{"at the largest radius", trunk(world.NewSparseBlocks(), 64, 0, 1),
+			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1, "radius": 64}}, ""},
+		{"beyond the largest radius", trunk(world.NewSparseBlocks(), 65, 0, 1), nil,
+			"stuck: no plan: cannot get 3000 minecraft:log: chop_tree: no block it gathers minecraft:log from (tagged tree) within 64 blocks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dec, err := plan(t, reg, "collect 3000 minecraft:log", snapshot("stone_age", tc.blocks))
+			if tc.err != "" {
+				require.ErrorIs(t, err, loop.ErrStuck)
+				assert.Equal(t, tc.err, err.Error())
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, dec.Invocation)
+		})
+	}
+	dec, err := plan(t, reg, "collect 4 minecraft:log", snapshot("stone_age", trunk(world.NewSparseBlocks(), 5, 0, 10)))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 4}}, dec.Invocation, "no more than the goal needs")
+}
+
+// TestCollectKeepsGoingInTheSimulator: "collect 3000 minecraft:log" in the
+// default scenario fells every tree of the world, one successful step per
+// patch of forest, and then ends stuck saying why, instead of stalling
+// after two steps with the trees around still standing.
+func TestCollectKeepsGoingInTheSimulator(t *testing.T) {
+	reg := shipped(t)
+	sc, err := sim.DefaultScenario()
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	start, err := s.Observe(context.Background())
+	require.NoError(t, err)
+	logs := len(start.NearestBlocks(200, 0, "log"))
+	require.Greater(t, logs, 60, "the default forest")
+	g, err := loop.ParseGoal("collect 3000 minecraft:log", reg.Tiers())
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: Planner{}, Goal: g, Trace: &buf, MaxSteps: 100})
+	require.NoError(t, err)
+	out, err := l.Run(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, loop.Stuck, out.Reason, buf.String())
+	assert.Contains(t, out.Why, "chop_tree: no block it gathers minecraft:log from (tagged tree) within 64 blocks")
+	assert.Greater(t, out.Steps, 2)
+	st := out.Skills["chop_tree"]
+	assert.Equal(t, st.Attempts, st.Successes, "every step promised what it could keep")
+	end, err := s.Observe(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, end.NearestBlocks(200, 0, "log"), "every tree is felled")
+	assert.Equal(t, logs, end.Inventory.CountID("minecraft:log"), "every log is collected")
+}

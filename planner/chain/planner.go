@@ -1,0 +1,667 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// maxDepth bounds how deep the goal planner chains sub-goals.
+const maxDepth = 8
+
+// tableRadius is how far a crafting table may be for 3x3 recipes (the
+// basic_crafting skill uses the same distance).
+const tableRadius = 16
+
+// Planner is the goal-driven planner. For each unmet item goal it finds a skill
+// whose declared effects produce the item (an inventory_delta min_increase
+// on the item, on an ore-dictionary name or tool class the item carries, or
+// on an item_id parameter such as basic_crafting's "{item}" when the recipe
+// book knows the item), and works backwards: missing recipe ingredients,
+// a missing crafting table for 3x3 recipes and missing required tools become
+// sub-goals first. Among several producers it prefers the best learned
+// metrics (success rate, then cost), then the name. Invocations the loop has
+// blocked are skipped. A gathering skill (chop_tree) is asked for what its
+// radius holds rather than the whole goal at once, so each step promises
+// what it can keep; the radius widens up to its maximum to reach the
+// nearest source, and a gatherer with no source in reach is a reason, not
+// a step. An item collected from machines (coke from coke ovens) with
+// nothing to collect yet is planned through the machines' cycle: wait while
+// they work, feed them when they are idle. A tier goal takes a skill that declares it reaches the tier, or
+// works towards the first piece of the tier's evidence (config/tech.yaml)
+// that it can obtain; when none can be, the run is stuck with the reason
+// for each piece.
+type Planner struct {
+	// Recipes is the recipe book (nil = the shipped one).
+	Recipes *rules.Recipes
+	// Tags resolves an item's ore-dictionary names and tool classes (nil =
+	// the shipped table).
+	Tags *rules.TagTable
+	// Tech is the tier evidence a tier goal is planned towards (nil = the
+	// shipped config/tech.yaml).
+	Tech *rules.TechRules
+}
+
+var _ loop.Planner = Planner{}
+
+// Plan implements loop.Planner.
+func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, catalog []*registry.Description) (loop.Decision, error) {
+	if g.Recipes == nil {
+		g.Recipes = rules.DefaultRecipes()
+	}
+	if g.Tags == nil {
+		g.Tags = rules.DefaultTags()
+	}
+	if g.Tech == nil {
+		g.Tech = rules.DefaultTech()
+	}
+	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
+	for _, b := range obs.Blocked {
+		s.blocked[b.String()] = true
+	}
+	if goal.Skill != nil && containsUnmet(obs.Progress, "run "+goal.Skill.Skill) {
+		if s.find(goal.Skill.Skill) == nil {
+			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which is not available at tier %s", loop.ErrStuck, goal.Skill.Skill, obs.Snapshot.TechState)
+		}
+		inv := *goal.Skill
+		if sub, err := s.tools(s.find(inv.Skill), 0); err != nil {
+			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %v", loop.ErrStuck, inv.Skill, err)
+		} else if sub != nil {
+			if s.blocked[sub.String()] {
+				return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, whose tools need %s, which is blocked", loop.ErrStuck, inv.Skill, sub)
+			}
+			return loop.Decision{Invocation: sub, Reason: "a tool for " + inv.Skill}, nil
+		}
+		if s.blocked[inv.String()] {
+			why := "failed the same way twice here"
+			if last := obs.Last; last != nil && last.Invocation != nil && last.Invocation.String() == inv.String() {
+				switch {
+				case last.Verdict == loop.Noop:
+					why = "had nothing to do here"
+				case last.Error != "":
+					// The failure, so the end of the run says why.
+					why += " (" + last.Error + ")"
+				}
+			}
+			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %s and is blocked until the world changes", loop.ErrStuck, inv, why)
+		}
+		return loop.Decision{Invocation: &inv, Reason: "the goal names this skill"}, nil
+	}
+	var whyNot []string
+	for _, ig := range goal.Items {
+		inv, err := s.obtain(ig.Item, ig.Target(), 0)
+		if err != nil {
+			whyNot = append(whyNot, err.Error())
+			continue
+		}
+		if inv != nil {
+			return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Target(), ig.Item)}, nil
+		}
+	}
+	if goal.Tier != "" && containsUnmetPrefix(obs.Progress, "tier ") {
+		dec, err := s.towardsTier(goal.Tier)
+		if err == nil {
+			return dec, nil
+		}
+		whyNot = append(whyNot, err.Error())
+	}
+	if len(whyNot) > 0 {
+		// The search is deterministic: asking again in the same world gives
+		// the same answer, so the run is stuck.
+		return loop.Decision{}, fmt.Errorf("%w: no plan: %s", loop.ErrStuck, strings.Join(whyNot, "; "))
+	}
+	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
+}
+
+// towardsTier plans the next step towards a tier: a skill that declares it
+// reaches the tier (or a higher one), else the first piece of the tier's
+// evidence in config/tech.yaml that a chain of skills can obtain (an item:
+// its producers and recipe chain, as for an item goal). When there is none
+// the error says, for each piece of evidence, why it cannot be obtained.
+func (s *search) towardsTier(tier string) (loop.Decision, error) {
+	tiers := s.Tech.Tiers()
+	want, ok := tiers.Index(tier)
+	if !ok {
+		return loop.Decision{}, fmt.Errorf("unknown tier %s", tier)
+	}
+	var blocked []string
+	for _, d := range s.ranked(s.catalog) {
+		r := d.Effects.TechDelta.ReachesTier
+		if i, ok := tiers.Index(r); !ok || r == "" || i < want {
+			continue
+		}
+		inv := loop.Invocation{Skill: d.Name}
+		if s.blocked[inv.String()] {
+			blocked = append(blocked, inv.String())
+			continue
+		}
+		return loop.Decision{Invocation: &inv, Reason: "reaches " + r}, nil
+	}
+	head := fmt.Sprintf("no available skill reaches %s", tier)
+	if len(blocked) > 0 {
+		head = fmt.Sprintf("the skills that reach %s are blocked (%s)", tier, strings.Join(blocked, ", "))
+	}
+	var reasons []string
+	for _, ev := range s.Tech.Evidence(tier) {
+		switch ev.Kind {
+		case rules.EvidenceItem:
+			inv, err := s.obtain(ev.Item.String(), max(ev.Count, 1), 0)
+			if err != nil {
+				reasons = append(reasons, fmt.Sprintf("%s: %v", ev, err))
+				continue
+			}
+			if inv != nil {
+				return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %s (evidence of %s)", ev, tier)}, nil
+			}
+		case rules.EvidenceMachine:
+			why := "no skill builds machines"
+			for _, m := range s.w.Machines {
+				if m.Kind == ev.Machine && ev.Formed && !m.Formed {
+					why = fmt.Sprintf("the %s at %s is not formed, and no skill builds machines", m.Kind, m.Pos)
+					break
+				}
+			}
+			reasons = append(reasons, fmt.Sprintf("%s: %s", ev, why))
+		default:
+			reasons = append(reasons, fmt.Sprintf("%s: no skill builds machines", ev))
+		}
+	}
+	return loop.Decision{}, fmt.Errorf("tier %s, want %s: %s and none of its evidence can be obtained: %s", s.w.TechState, tier, head, strings.Join(reasons, "; "))
+}
+
+func containsUnmet(p loop.Progress, s string) bool {
+	for _, u := range p.Unmet {
+		if u == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsUnmetPrefix(p loop.Progress, prefix string) bool {
+	for _, u := range p.Unmet {
+		if strings.HasPrefix(u, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+type search struct {
+	Planner
+	w        *world.Snapshot
+	catalog  []*registry.Description
+	blocked  map[string]bool
+	visiting map[string]bool
+}
+
+func (s *search) find(name string) *registry.Description {
+	for _, d := range s.catalog {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// ranked orders skills by learned success rate (unknown = 0.5), then
+// average cost (unknown = 0), then name.
+func (s *search) ranked(ds []*registry.Description) []*registry.Description {
+	out := append([]*registry.Description(nil), ds...)
+	rate := func(d *registry.Description) float64 {
+		if d.Metrics.SuccessRate == nil {
+			return 0.5
+		}
+		return *d.Metrics.SuccessRate
+	}
+	cost := func(d *registry.Description) float64 {
+		if d.Metrics.AvgCost == nil {
+			return 0
+		}
+		return *d.Metrics.AvgCost
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if ri, rj := rate(out[i]), rate(out[j]); ri != rj {
+			return ri > rj
+		}
+		if ci, cj := cost(out[i]), cost(out[j]); ci != cj {
+			return ci < cj
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// producer is a skill that can increase an item, and how.
+type producer struct {
+	desc *registry.Description
+	// param is the item_id parameter to set to the item (generic producers
+	// such as basic_crafting), or "".
+	param string
+	// amount is the int parameter the increase is tied to ("{min_logs}"), or "".
+	amount string
+}
+
+// itemTags returns the tags of an exact item id ("modid:name[:meta]").
+func (s *search) itemTags(item string) []string {
+	id, meta, err := world.SplitID(item)
+	if err != nil {
+		return nil
+	}
+	if meta < 0 {
+		meta = 0
+	}
+	return s.Tags.ItemTags(id, meta)
+}
+
+// produces reports whether an effect key covers the wanted item matcher.
+func (s *search) produces(key, want string) bool {
+	if key == want {
+		return true
+	}
+	if strings.HasPrefix(want, "ore:") || strings.HasPrefix(want, "tool:") {
+		// The key is an exact item carrying the wanted tag.
+		for _, t := range s.itemTags(key) {
+			if t == want {
+				return true
+			}
+		}
+		return false
+	}
+	// want is an exact item; the key may be its plain id or one of its tags.
+	if id, _, err := world.SplitID(want); err == nil && key == id {
+		return true
+	}
+	for _, t := range s.itemTags(want) {
+		if t == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *search) producers(item string) []producer {
+	var out []producer
+	for _, d := range s.ranked(s.catalog) {
+		// What a skill gains: its inventory_delta, and that of each any_of
+		// alternative (a skill whose outcomes differ, such as collecting
+		// coke or charcoal, produces each of them).
+		gains := map[string]skills.InventoryChange{}
+		for _, alt := range d.Effects.AnyOf {
+			maps.Copy(gains, alt.InventoryDelta)
+		}
+		maps.Copy(gains, d.Effects.InventoryDelta)
+		keys := slices.Sorted(maps.Keys(gains))
+		for _, key := range keys {
+			ch := gains[key]
+			if ch.MinIncrease == nil {
+				continue
+			}
+			p := producer{desc: d, amount: ch.MinIncrease.Param}
+			if strings.HasPrefix(key, "{") && strings.HasSuffix(key, "}") {
+				param := key[1 : len(key)-1]
+				if pd, ok := d.Params[param]; !ok || pd.Type != action.TypeItemID {
+					continue
+				}
+				if len(s.Recipes.For(item)) == 0 {
+					continue // the generic producer here is crafting; it needs a recipe
+				}
+				p.param = param
+			} else if !s.produces(key, item) {
+				continue
+			}
+			out = append(out, p)
+			break
+		}
+	}
+	return out
+}
+
+// obtain returns the next invocation towards having need items matching
+// item, nil when they are already there, or an error when no skill can make
+// them.
+func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) {
+	m, err := world.ParseItemMatcher(item)
+	if err != nil {
+		return nil, err
+	}
+	have := s.w.Inventory.Count(m)
+	if have >= need {
+		return nil, nil
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: sub-goals nest deeper than %d", item, maxDepth)
+	}
+	if s.visiting[item] {
+		return nil, fmt.Errorf("%s: circular dependency", item)
+	}
+	s.visiting[item] = true
+	defer delete(s.visiting, item)
+
+	missing := need - have
+	var reasons []string
+	for _, p := range s.producers(item) {
+		inv, err := s.via(p, item, missing, depth)
+		if err != nil {
+			reasons = append(reasons, fmt.Sprintf("%s: %v", p.desc.Name, err))
+			continue
+		}
+		if inv != nil && s.blocked[inv.String()] {
+			// A machine's output is collected when there is some: with
+			// nothing to collect, the machine must work first.
+			if next, why := s.machineCycle(p.desc); next != nil {
+				return next, nil
+			} else if why != "" {
+				reasons = append(reasons, fmt.Sprintf("%s is blocked (%s)", inv, why))
+				continue
+			}
+			reasons = append(reasons, fmt.Sprintf("%s is blocked", inv))
+			continue
+		}
+		if inv != nil {
+			return inv, nil
+		}
+	}
+	// An ore-dictionary or tool-class want can be met by any craftable item
+	// carrying the tag (ore:plankWood by minecraft:planks).
+	if m.IsTag() {
+		for _, exact := range s.craftableWithTag(item) {
+			em, _ := world.ParseItemMatcher(exact)
+			inv, err := s.obtain(exact, s.w.Inventory.Count(em)+missing, depth+1)
+			if err != nil {
+				reasons = append(reasons, err.Error())
+				continue
+			}
+			if inv != nil {
+				return inv, nil
+			}
+		}
+	}
+	if len(reasons) == 0 {
+		return nil, fmt.Errorf("no available skill produces %s", item)
+	}
+	return nil, fmt.Errorf("cannot get %d %s: %s", missing, item, strings.Join(reasons, "; "))
+}
+
+// craftableWithTag lists recipe outputs carrying a tag, sorted.
+func (s *search) craftableWithTag(tag string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range s.Recipes.All() {
+		if seen[r.Output] {
+			continue
+		}
+		seen[r.Output] = true
+		for _, t := range s.itemTags(r.Output) {
+			if t == tag {
+				out = append(out, r.Output)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// via plans getting missing items through one producer: its sub-goals
+// first, then the producer itself.
+func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocation, error) {
+	if sub, err := s.tools(p.desc, depth); err != nil || sub != nil {
+		return sub, err
+	}
+	inv := &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{}}
+	if p.param != "" {
+		sub, err := s.craftInputs(item, missing, depth)
+		if err != nil || sub != nil {
+			return sub, err
+		}
+		inv.Params[p.param] = item
+	}
+	if p.amount != "" {
+		n := missing
+		if pd, ok := p.desc.Params[p.amount]; ok && pd.Max != nil {
+			n = int(math.Min(float64(n), *pd.Max))
+		}
+		if g, ok := s.gatherable(p.desc, item); ok {
+			if g.inRange == 0 {
+				return nil, fmt.Errorf("no block it gathers %s from (tagged %s) within %d blocks", item, strings.Join(p.desc.Preconditions.SemanticTagsAnyOf, " or "), g.limit)
+			}
+			// Ask for what the world in range holds, not for more than
+			// one visit can give: the step then promises what it can keep.
+			n = min(n, g.inRange)
+			if g.radius > 0 {
+				inv.Params["radius"] = g.radius
+			}
+		}
+		inv.Params[p.amount] = n
+	}
+	if len(inv.Params) == 0 {
+		inv.Params = nil
+	}
+	return inv, nil
+}
+
+// tools returns the sub-goal towards the first of a skill's required tools
+// (preconditions.required_tools) that the inventory lacks, nil when every
+// one is there, or an error saying which tool cannot be obtained and why.
+func (s *search) tools(d *registry.Description, depth int) (*loop.Invocation, error) {
+	for _, tool := range d.Preconditions.RequiredTools {
+		tm, err := world.ParseItemMatcher(tool.ItemID)
+		if err != nil {
+			return nil, err
+		}
+		if s.w.Inventory.BestTool(tm, tool.MinDurability) >= 0 {
+			continue
+		}
+		sub, err := s.obtain(tool.ItemID, s.w.Inventory.Count(tm)+1, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("needs %s: %w", tool.ItemID, err)
+		}
+		if sub != nil {
+			return sub, nil
+		}
+	}
+	return nil, nil
+}
+
+// craftInputs returns the sub-goal that must come before crafting missing
+// items: an ingredient, or a crafting table for 3x3 recipes.
+func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation, error) {
+	recipes := s.Recipes.For(item)
+	var firstErr error
+	for _, r := range recipes {
+		usable := true
+		for _, t := range r.Tools {
+			if s.w.Inventory.Find(t) < 0 {
+				usable = false
+			}
+		}
+		if !usable {
+			continue
+		}
+		ops := (missing + r.Count - 1) / r.Count
+		var sub *loop.Invocation
+		var err error
+		for _, ing := range r.Ingredients {
+			sub, err = s.obtain(ing.Item.String(), ing.Count*ops, depth+1)
+			if err != nil || sub != nil {
+				break
+			}
+		}
+		if err == nil && sub == nil && r.NeedsTable() && len(s.w.NearestBlocks(tableRadius, 1, "crafting_table")) == 0 {
+			sub, err = s.obtain("minecraft:crafting_table", 1, depth+1)
+		}
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		return sub, nil
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("no usable recipe for %s", item)
+	}
+	return nil, firstErr
+}
+
+// gathering is what a gathering skill would find (see gatherable).
+type gathering struct {
+	radius  int // the radius to ask for; 0 = the skill's default
+	inRange int // matching blocks within that radius
+	limit   int // the largest radius the skill takes
+}
+
+// gatherable looks at what a gathering skill would find: a skill with an
+// int "radius" parameter that searches for blocks carrying its
+// semantic_tags_any_of (chop_tree: tree) and gets the wanted item from
+// blocks that are that item (a log block drops a log). It counts such
+// blocks within the skill's default radius and, when there are none, finds
+// the smallest radius up to the parameter's maximum that reaches the
+// nearest one. ok is false when the skill is not such a gatherer.
+func (s *search) gatherable(d *registry.Description, item string) (g gathering, ok bool) {
+	tags := d.Preconditions.SemanticTagsAnyOf
+	rp, has := d.Params["radius"]
+	if len(tags) == 0 || !has || rp.Type != action.TypeInt {
+		return g, false
+	}
+	def, isNum := number(rp.Default)
+	if !isNum {
+		return g, false
+	}
+	g.limit = def
+	if rp.Max != nil {
+		g.limit = max(def, int(*rp.Max))
+	}
+	var hits []world.BlockHit
+	for _, h := range s.w.NearestBlocks(g.limit, 0, tags...) {
+		if s.produces(h.Block.ID, item) {
+			hits = append(hits, h)
+		}
+	}
+	if len(hits) == 0 {
+		return g, true
+	}
+	if hits[0].DistSq > def*def {
+		g.radius = int(math.Ceil(math.Sqrt(float64(hits[0].DistSq))))
+		def = g.radius
+	}
+	for _, h := range hits {
+		if h.DistSq <= def*def {
+			g.inRange++
+		}
+	}
+	return g, true
+}
+
+// number reads an int parameter default (an int, or a float from YAML).
+func number(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case float64:
+		return int(n), true
+	}
+	return 0, false
+}
+
+// machineCycle plans how a machine's output comes about when the skill
+// that collects it (maintain_coke_ovens) has nothing to collect: while a
+// machine of a kind the collector works on (its semantic_tags_any_of) is
+// busy, pass time with a skill tagged passes_time (wait_for); when none is
+// busy, load them with a skill tagged feeds_machines that works on the same
+// kind and whose input (a min_decrease on an item_id parameter) the
+// inventory holds at its default. The reason is empty when the collector
+// works on no known machine.
+func (s *search) machineCycle(collector *registry.Description) (*loop.Invocation, string) {
+	kinds := map[string]bool{}
+	for _, k := range collector.Preconditions.SemanticTagsAnyOf {
+		kinds[k] = true
+	}
+	var machines []world.Machine
+	for _, m := range s.w.Machines {
+		if kinds[m.Kind] && m.Formed {
+			machines = append(machines, m)
+		}
+	}
+	if len(machines) == 0 {
+		return nil, ""
+	}
+	busy := false
+	for _, m := range machines {
+		busy = busy || m.Active
+	}
+	if busy {
+		for _, d := range s.ranked(s.catalog) {
+			inv := loop.Invocation{Skill: d.Name}
+			if slices.Contains(d.Effects.Tags, "passes_time") && !s.blocked[inv.String()] {
+				return &inv, ""
+			}
+		}
+		return nil, "the machines are working and no skill passes time"
+	}
+	var why []string
+	for _, d := range s.ranked(s.catalog) {
+		if !slices.Contains(d.Effects.Tags, "feeds_machines") || !slices.ContainsFunc(d.Preconditions.SemanticTagsAnyOf, func(k string) bool { return kinds[k] }) {
+			continue
+		}
+		inv := loop.Invocation{Skill: d.Name}
+		if s.blocked[inv.String()] {
+			why = append(why, inv.String()+" is blocked")
+			continue
+		}
+		if input, ok := s.feedInput(d); ok {
+			return &inv, ""
+		} else if input != "" {
+			why = append(why, fmt.Sprintf("%s needs %s", d.Name, input))
+		}
+	}
+	if len(why) == 0 {
+		return nil, "the machines are idle and no skill feeds them"
+	}
+	return nil, "the machines are idle: " + strings.Join(why, "; ")
+}
+
+// feedInput reports the items a feeding skill uses up by default (the
+// defaults of the item_id parameters its min_decrease entries name) and
+// whether the inventory holds every one: it returns the first missing one in
+// key order, else the first one. The item is "" when the skill declares no
+// such input.
+func (s *search) feedInput(d *registry.Description) (string, bool) {
+	first := ""
+	for _, key := range slices.Sorted(maps.Keys(d.Effects.InventoryDelta)) {
+		ch := d.Effects.InventoryDelta[key]
+		if ch.MinDecrease == nil || !strings.HasPrefix(key, "{") || !strings.HasSuffix(key, "}") {
+			continue
+		}
+		pd, ok := d.Params[key[1:len(key)-1]]
+		if !ok || pd.Type != action.TypeItemID {
+			continue
+		}
+		item, _ := pd.Default.(string)
+		m, err := world.ParseItemMatcher(item)
+		if err != nil {
+			continue
+		}
+		if s.w.Inventory.Count(m) == 0 {
+			return item, false
+		}
+		if first == "" {
+			first = item
+		}
+	}
+	return first, first != ""
+}
