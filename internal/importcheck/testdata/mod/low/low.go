@@ -1,0 +1,5 @@
+package low
+
+import "strings"
+
+var _ = strings.ToUpper

@@ -1,0 +1,3 @@
+package skipped
+
+import _ "example.com/mod/top"

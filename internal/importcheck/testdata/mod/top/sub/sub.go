@@ -1,0 +1,5 @@
+//go:build ignore
+
+package sub
+
+import _ "example.com/mod/low"

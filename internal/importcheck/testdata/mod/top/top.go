@@ -1,0 +1,3 @@
+package top
+
+import _ "example.com/mod/mid"
