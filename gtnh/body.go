@@ -261,13 +261,13 @@ func faceCursor(face int8) (uint8, uint8, uint8) {
 // ChatSince implements ipc.ChatSource: the received lines numbered seq or
 // later, of the last 256, as the chat log keeps them (the operator secret
 // already replaced by [REDACTED]).
-func (c *Client) ChatSince(seq uint64) ([]ipc.ChatMessage, uint64) {
+func (c *Client) ChatSince(seq uint64) ([]ipc.ChatLine, uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []ipc.ChatMessage
+	var out []ipc.ChatLine
 	for _, m := range c.chatLog {
 		if m.Seq >= seq {
-			out = append(out, ipc.ChatMessage{Seq: m.Seq, From: m.Sender, Text: m.Text, Tick: m.Tick})
+			out = append(out, ipc.ChatLine{Seq: m.Seq, From: m.Sender, Text: m.Text, Tick: m.Tick})
 		}
 	}
 	return out, c.chatSeq + 1

@@ -67,7 +67,7 @@ type Client struct {
 	sess     *session
 	mods     []proto17.ModInfo
 	info     *ServerInfo
-	chatLog  []ChatMessage
+	chatLog  []ReceivedChat
 	chatSeq  uint64 // the Seq of the newest line received
 	stats    Stats
 	unknown  map[string]bool
@@ -128,7 +128,7 @@ func (c *Client) Stats() Stats {
 }
 
 // Chat returns the chat lines received so far (the last 256).
-func (c *Client) Chat() []ChatMessage {
+func (c *Client) Chat() []ReceivedChat {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.chatLog)

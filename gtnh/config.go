@@ -88,7 +88,7 @@ type Config struct {
 
 	// Operators may command the bot in chat: player names, or
 	// "uuid:<uuid>" entries that match only a sender whose UUID the
-	// server sent (see ChatMessage.SenderUUID). Names can be taken by
+	// server sent (see ReceivedChat.SenderUUID). Names can be taken by
 	// anyone on an offline-mode server, whose UUIDs are derived from the
 	// name (UUID v3 of "OfflinePlayer:<name>"), so there only
 	// Commands.Secret protects the commands. Commands tunes them.

@@ -34,20 +34,20 @@ func TestGuardEdges(t *testing.T) {
 			// server spells it; the bot must not obey itself even when an
 			// operator entry names it.
 			g := newGuard([]string{"Bot"}, CommandConfig{})
-			_, v := g.check(ChatMessage{Sender: "BOT", Text: "!bot ping"}, "bot")
+			_, v := g.check(ReceivedChat{Sender: "BOT", Text: "!bot ping"}, "bot")
 			assert.Equal(t, verdictNotCommand, v)
 		})
 	})
 	t.Run("a prefix ending in a space ends a word", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			g := newGuard([]string{"Op"}, CommandConfig{})
-			_, v := g.check(ChatMessage{Sender: "Op", Text: "!botstop"}, "Bot")
+			_, v := g.check(ReceivedChat{Sender: "Op", Text: "!botstop"}, "Bot")
 			assert.Equal(t, verdictNotCommand, v, "the default prefix is \"!bot \"")
-			cmd, v := g.check(ChatMessage{Sender: "Op", Text: "!bot\tstop"}, "Bot")
+			cmd, v := g.check(ReceivedChat{Sender: "Op", Text: "!bot\tstop"}, "Bot")
 			assert.Equal(t, verdictObey, v)
 			assert.Equal(t, "stop", cmd.Name)
 			// A prefix without the space takes the command right after it.
-			cmd, v = newGuard([]string{"Op"}, CommandConfig{Prefix: "!"}).check(ChatMessage{Sender: "Op", Text: "!stop"}, "Bot")
+			cmd, v = newGuard([]string{"Op"}, CommandConfig{Prefix: "!"}).check(ReceivedChat{Sender: "Op", Text: "!stop"}, "Bot")
 			assert.Equal(t, verdictObey, v)
 			assert.Equal(t, "stop", cmd.Name)
 		})
@@ -56,7 +56,7 @@ func TestGuardEdges(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			now := time.Unix(0, 0)
 			g := newGuard([]string{"Op"}, CommandConfig{Burst: 3, PerMinute: 6, Now: func() time.Time { return now }})
-			m := ChatMessage{Sender: "Op", Text: "!bot ping"}
+			m := ReceivedChat{Sender: "Op", Text: "!bot ping"}
 			for range 3 {
 				_, v := g.check(m, "Bot")
 				require.Equal(t, verdictObey, v)
@@ -335,7 +335,7 @@ func TestChatLogKeepsTheLastLines(t *testing.T) {
 		all, next := c.ChatSince(0)
 		require.Len(t, all, maxChatLog)
 		assert.Equal(t, uint64(maxChatLog+11), next)
-		assert.Equal(t, ipc.ChatMessage{Seq: 11, Text: "line 10", Tick: 77}, all[0])
+		assert.Equal(t, ipc.ChatLine{Seq: 11, Text: "line 10", Tick: 77}, all[0])
 		assert.Equal(t, uint64(maxChatLog+10), all[len(all)-1].Seq)
 		tail, next2 := c.ChatSince(maxChatLog + 9)
 		assert.Equal(t, next, next2)

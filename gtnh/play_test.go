@@ -395,7 +395,7 @@ func TestGuardRefillsOverTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Unix(0, 0)
 		g := newGuard([]string{"Op"}, CommandConfig{Burst: 2, PerMinute: 60, Now: func() time.Time { return now }})
-		m := ChatMessage{Sender: "op", Text: "!bot status"}
+		m := ReceivedChat{Sender: "op", Text: "!bot status"}
 		for i, want := range []int{verdictObey, verdictObey, verdictRateLimited} {
 			_, v := g.check(m, "Bot")
 			assert.Equal(t, want, v, i)
@@ -404,9 +404,9 @@ func TestGuardRefillsOverTime(t *testing.T) {
 		cmd, v := g.check(m, "Bot")
 		assert.Equal(t, verdictObey, v)
 		assert.Equal(t, "status", cmd.Name)
-		_, v = g.check(ChatMessage{Sender: "Bot", Text: "!bot ping"}, "Bot")
+		_, v = g.check(ReceivedChat{Sender: "Bot", Text: "!bot ping"}, "Bot")
 		assert.Equal(t, verdictNotCommand, v, "own messages")
-		_, v = g.check(ChatMessage{Text: "!bot ping"}, "Bot")
+		_, v = g.check(ReceivedChat{Text: "!bot ping"}, "Bot")
 		assert.Equal(t, verdictNotCommand, v, "server messages")
 	})
 }

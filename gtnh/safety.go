@@ -132,8 +132,8 @@ func ValidOperators(entries []string) error {
 	return errors.Join(errs...)
 }
 
-// ChatMessage is a chat line the client received.
-type ChatMessage struct {
+// ReceivedChat is a chat line the client received.
+type ReceivedChat struct {
 	// Sender is the player who wrote it ("" for server messages).
 	Sender string `json:"sender,omitempty"`
 	// SenderUUID is the sender's UUID (32 hex digits) when the server sent
@@ -173,9 +173,9 @@ type Command struct {
 // taken from that click event when present, else from the text. 1.7.10's
 // HoverEvent has no show_entity action (only show_text, show_achievement
 // and show_item), so chat never carries the sender's UUID.
-func parseChat(raw string) ChatMessage {
+func parseChat(raw string) ReceivedChat {
 	var m chat.Message
-	msg := ChatMessage{Plain: proto17.PlainText(raw)}
+	msg := ReceivedChat{Plain: proto17.PlainText(raw)}
 	if err := json.Unmarshal([]byte(raw), &m); err != nil {
 		msg.Text = msg.Plain
 		return msg
@@ -283,7 +283,7 @@ func (g *guard) scrub(text string) string { return scrub(text, g.cfg.Secret) }
 
 // isOperator matches the sender by name or, for operators given by UUID,
 // by the UUID the server sent for that player.
-func (g *guard) isOperator(m ChatMessage) bool {
+func (g *guard) isOperator(m ReceivedChat) bool {
 	if g.names[strings.ToLower(m.Sender)] {
 		return true
 	}
@@ -294,7 +294,7 @@ func (g *guard) isOperator(m ChatMessage) bool {
 }
 
 // check classifies a message; for verdictObey it returns the command.
-func (g *guard) check(m ChatMessage, self string) (Command, int) {
+func (g *guard) check(m ReceivedChat, self string) (Command, int) {
 	if m.Sender == "" || strings.EqualFold(m.Sender, self) {
 		return Command{}, verdictNotCommand
 	}

@@ -125,16 +125,16 @@ func TestGuardOperatorsByUUID(t *testing.T) {
 		g := newGuard([]string{"uuid:" + aliceUUID, "Bob"}, CommandConfig{Burst: 100})
 		cases := []struct {
 			name string
-			m    ChatMessage
+			m    ReceivedChat
 			want int
 		}{
-			{"uuid known and equal", ChatMessage{Sender: "Alice", SenderUUID: strings.ReplaceAll(aliceUUID, "-", ""), Text: "!bot stop"}, verdictObey},
-			{"uuid unknown: a name is not enough", ChatMessage{Sender: "Alice", Text: "!bot stop"}, verdictNotOperator},
-			{"uuid differs (impostor with the name)", ChatMessage{Sender: "Alice", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictNotOperator},
-			{"the uuid as a name", ChatMessage{Sender: "uuid:" + aliceUUID, Text: "!bot stop"}, verdictNotOperator},
-			{"name operator", ChatMessage{Sender: "bob", Text: "!bot stop"}, verdictObey},
-			{"name operator whatever the uuid", ChatMessage{Sender: "Bob", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictObey},
-			{"stranger", ChatMessage{Sender: "Mallory", Text: "!bot stop"}, verdictNotOperator},
+			{"uuid known and equal", ReceivedChat{Sender: "Alice", SenderUUID: strings.ReplaceAll(aliceUUID, "-", ""), Text: "!bot stop"}, verdictObey},
+			{"uuid unknown: a name is not enough", ReceivedChat{Sender: "Alice", Text: "!bot stop"}, verdictNotOperator},
+			{"uuid differs (impostor with the name)", ReceivedChat{Sender: "Alice", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictNotOperator},
+			{"the uuid as a name", ReceivedChat{Sender: "uuid:" + aliceUUID, Text: "!bot stop"}, verdictNotOperator},
+			{"name operator", ReceivedChat{Sender: "bob", Text: "!bot stop"}, verdictObey},
+			{"name operator whatever the uuid", ReceivedChat{Sender: "Bob", SenderUUID: "00000000000000000000000000000001", Text: "!bot stop"}, verdictObey},
+			{"stranger", ReceivedChat{Sender: "Mallory", Text: "!bot stop"}, verdictNotOperator},
 		}
 		for _, tc := range cases {
 			_, v := g.check(tc.m, "Bot")
@@ -149,16 +149,16 @@ func TestGuardSecret(t *testing.T) {
 		g := newGuard([]string{"Alice"}, sec)
 		cases := []struct {
 			name string
-			m    ChatMessage
+			m    ReceivedChat
 			want int
 		}{
-			{"whispered with the secret", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret + " goto 1 2 3"}, verdictObey},
-			{"name alone is not enough", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot goto 1 2 3"}, verdictBadSecret},
-			{"wrong secret", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot hunter2-correct-horsE stop"}, verdictBadSecret},
-			{"secret prefix only", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot hunter2 stop"}, verdictBadSecret},
-			{"secret in public chat", ChatMessage{Sender: "Alice", Text: "!bot " + testSecret + " stop"}, verdictNotWhispered},
-			{"secret but not an operator", ChatMessage{Sender: "Mallory", Whisper: true, Text: "!bot " + testSecret + " stop"}, verdictNotOperator},
-			{"secret and nothing else", ChatMessage{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret}, verdictNotCommand},
+			{"whispered with the secret", ReceivedChat{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret + " goto 1 2 3"}, verdictObey},
+			{"name alone is not enough", ReceivedChat{Sender: "Alice", Whisper: true, Text: "!bot goto 1 2 3"}, verdictBadSecret},
+			{"wrong secret", ReceivedChat{Sender: "Alice", Whisper: true, Text: "!bot hunter2-correct-horsE stop"}, verdictBadSecret},
+			{"secret prefix only", ReceivedChat{Sender: "Alice", Whisper: true, Text: "!bot hunter2 stop"}, verdictBadSecret},
+			{"secret in public chat", ReceivedChat{Sender: "Alice", Text: "!bot " + testSecret + " stop"}, verdictNotWhispered},
+			{"secret but not an operator", ReceivedChat{Sender: "Mallory", Whisper: true, Text: "!bot " + testSecret + " stop"}, verdictNotOperator},
+			{"secret and nothing else", ReceivedChat{Sender: "Alice", Whisper: true, Text: "!bot " + testSecret}, verdictNotCommand},
 		}
 		for _, tc := range cases {
 			cmd, v := g.check(tc.m, "Bot")
@@ -169,12 +169,12 @@ func TestGuardSecret(t *testing.T) {
 		}
 		// Without operators, the secret alone commands.
 		open := newGuard(nil, sec)
-		_, v := open.check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot " + testSecret + " stop"}, "Bot")
+		_, v := open.check(ReceivedChat{Sender: "Anyone", Whisper: true, Text: "!bot " + testSecret + " stop"}, "Bot")
 		assert.Equal(t, verdictObey, v)
-		_, v = open.check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
+		_, v = open.check(ReceivedChat{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
 		assert.Equal(t, verdictBadSecret, v)
 		// Without a secret or operators, nobody.
-		_, v = newGuard(nil, CommandConfig{}).check(ChatMessage{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
+		_, v = newGuard(nil, CommandConfig{}).check(ReceivedChat{Sender: "Anyone", Whisper: true, Text: "!bot stop"}, "Bot")
 		assert.Equal(t, verdictNotOperator, v)
 		assert.NotContains(t, g.String(), testSecret)
 	})

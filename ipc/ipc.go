@@ -87,8 +87,8 @@ type Body interface {
 	Execute(ctx context.Context, a action.Action) Result
 }
 
-// ChatMessage is one chat line a body saw.
-type ChatMessage struct {
+// ChatLine is one chat line a body saw.
+type ChatLine struct {
 	// Seq numbers the body's chat lines: 1, 2, 3, … in the order they came.
 	Seq uint64
 	// From is the player who wrote it ("" for the server).
@@ -106,7 +106,7 @@ type ChatMessage struct {
 // seq, the lines between were lost from the log. It must be safe to call
 // while the body executes an action.
 type ChatSource interface {
-	ChatSince(seq uint64) (msgs []ChatMessage, next uint64)
+	ChatSince(seq uint64) (msgs []ChatLine, next uint64)
 }
 
 // Conn is the loop's view of a body, whatever the transport.

@@ -33,7 +33,7 @@ type Sim struct {
 	// the number the next one gets; chatMu guards both (ChatSince runs
 	// beside Execute).
 	chatMu   sync.Mutex
-	chat     []ipc.ChatMessage
+	chat     []ipc.ChatLine
 	chatNext uint64
 	finder   *path.Finder
 	// routes is the long-route planner move_to keeps between actions
@@ -345,7 +345,7 @@ func (s *Sim) Chat() []string {
 
 // ChatSince implements ipc.ChatSource: the messages the player sent,
 // numbered seq or later (of the newest chatHistory), from the player's name.
-func (s *Sim) ChatSince(seq uint64) ([]ipc.ChatMessage, uint64) {
+func (s *Sim) ChatSince(seq uint64) ([]ipc.ChatLine, uint64) {
 	s.chatMu.Lock()
 	defer s.chatMu.Unlock()
 	next := s.chatNext + 1
@@ -361,7 +361,7 @@ func (s *Sim) ChatSince(seq uint64) ([]ipc.ChatMessage, uint64) {
 	if i == len(s.chat) {
 		return nil, next
 	}
-	return append([]ipc.ChatMessage(nil), s.chat[i:]...), next
+	return append([]ipc.ChatLine(nil), s.chat[i:]...), next
 }
 
 // said logs a message the player sent.
@@ -374,7 +374,7 @@ func (s *Sim) said(from, text string, tick int64) {
 		s.chat = s.chat[:chatHistory-1]
 	}
 	s.chatNext++
-	s.chat = append(s.chat, ipc.ChatMessage{Seq: s.chatNext, From: from, Text: text, Tick: tick})
+	s.chat = append(s.chat, ipc.ChatLine{Seq: s.chatNext, From: from, Text: text, Tick: tick})
 }
 
 // advanceSlice is how much game time passes under the world's lock at

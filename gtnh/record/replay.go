@@ -60,7 +60,7 @@ type Result struct {
 	// positions the replay applied).
 	World *world.Snapshot
 	Stats gtnh.Stats
-	Chat  []gtnh.ChatMessage
+	Chat  []gtnh.ReceivedChat
 	// Stopped is why the client stopped before the recording ended (a
 	// kick it does not retry, a broken handshake), nil otherwise.
 	Stopped error
@@ -160,7 +160,7 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 	res.Stats.Corrections = max(0, res.Stats.Corrections-res.Positions)
 	res.Chat = client.Chat()
 	if res.Chat == nil {
-		res.Chat = []gtnh.ChatMessage{}
+		res.Chat = []gtnh.ReceivedChat{}
 	}
 	drained := false
 	select {

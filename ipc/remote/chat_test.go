@@ -74,14 +74,14 @@ type plainBody struct{ ipc.Body }
 type chatBody struct {
 	ipc.Body
 	mu   sync.Mutex
-	log  []ipc.ChatMessage
+	log  []ipc.ChatLine
 	next uint64
 }
 
-func (b *chatBody) ChatSince(seq uint64) ([]ipc.ChatMessage, uint64) {
+func (b *chatBody) ChatSince(seq uint64) ([]ipc.ChatLine, uint64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []ipc.ChatMessage
+	var out []ipc.ChatLine
 	for _, m := range b.log {
 		if m.Seq >= seq {
 			out = append(out, m)
@@ -95,7 +95,7 @@ func (b *chatBody) add(keep int, texts ...string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, x := range texts {
-		b.log = append(b.log, ipc.ChatMessage{Seq: b.next, From: "Alice", Text: x, Tick: int64(b.next)})
+		b.log = append(b.log, ipc.ChatLine{Seq: b.next, From: "Alice", Text: x, Tick: int64(b.next)})
 		b.next++
 	}
 	if len(b.log) > keep {

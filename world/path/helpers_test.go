@@ -85,7 +85,7 @@ func standableAt(g Grid, x, y, z int) bool {
 
 // moveGen returns a Finder set up as Find sets it up, to call neighbors and
 // heuristic directly.
-func moveGen(t testing.TB, g Grid, opt Options, goal Goal) *Finder {
+func moveGen(t testing.TB, g Grid, opt Options, goal Target) *Finder {
 	t.Helper()
 	f := NewFinder()
 	opt, err := opt.normalize()

@@ -200,7 +200,7 @@ func TestHeuristicConsistent(t *testing.T) {
 				if gi%4 != 0 {
 					continue
 				}
-				for _, gl := range []Goal{At(goal), Near(goal, 1.5), Near(goal, 4)} {
+				for _, gl := range []Target{At(goal), Near(goal, 1.5), Near(goal, 4)} {
 					f := moveGen(t, w.g, o.opt, gl)
 					if gl.Radius == 0 {
 						require.Zero(t, f.heuristic(goal.X, goal.Y, goal.Z))
@@ -472,7 +472,7 @@ func TestInvalidInput(t *testing.T) {
 	ok := world.Pos(0, 1, 0)
 	for name, c := range map[string]struct {
 		start world.BlockPos
-		goal  Goal
+		goal  Target
 		opt   Options
 	}{
 		"negative budget":   {ok, At(ok), Options{MaxNodes: -1}},

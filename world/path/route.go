@@ -321,7 +321,7 @@ const (
 // best partial path; a goal in unloaded terrain gives a path to the best
 // frontier point with Reason ReachedFrontier — walk it, and plan again as
 // columns load.
-func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
+func (r *Router) Find(start world.BlockPos, goal Target) (out Route, err error) {
 	began := time.Now()
 	if err := checkPos("start", start); err != nil {
 		return Route{}, err
@@ -397,7 +397,7 @@ func (r *Router) Find(start world.BlockPos, goal Goal) (out Route, err error) {
 }
 
 // leg runs one exact search.
-func (r *Router) leg(from world.BlockPos, goal Goal, out *Route) (Result, error) {
+func (r *Router) leg(from world.BlockPos, goal Target, out *Route) (Result, error) {
 	o := r.opt.Options
 	o.MaxTime = 0
 	res, err := r.finder.Find(r.grid, from, goal, o)
@@ -412,7 +412,7 @@ func (r *Router) leg(from world.BlockPos, goal Goal, out *Route) (Result, error)
 // abstract runs the A* over portals. It returns the chain of portals from
 // the start, the exact path from the last one to the goal when it reaches
 // the goal (nil otherwise), and the reason the search ended.
-func (r *Router) abstract(start world.BlockPos, goal Goal, goalLoaded bool, began time.Time, out *Route) ([]world.BlockPos, *Result, Reason, error) {
+func (r *Router) abstract(start world.BlockPos, goal Target, goalLoaded bool, began time.Time, out *Route) ([]world.BlockPos, *Result, Reason, error) {
 	r.nodes = r.nodes[:0]
 	r.open.reset()
 	r.search++
@@ -606,7 +606,7 @@ func (r *Router) chain(n int32) []world.BlockPos {
 // the current position to the farthest portal within the window, then to
 // the goal itself once it is within the window (or the exact tail the
 // abstract search found).
-func (r *Router) refine(chain []world.BlockPos, tail *Result, goal Goal, reason Reason, began time.Time, out *Route) (Result, error) {
+func (r *Router) refine(chain []world.BlockPos, tail *Result, goal Target, reason Reason, began time.Time, out *Route) (Result, error) {
 	res := Result{Steps: []Step{{Pos: chain[0], Move: MoveStart}}, Reason: reason}
 	cur := chain[0]
 	win := r.opt.Window

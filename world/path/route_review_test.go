@@ -178,7 +178,7 @@ func TestRouterRadiusGoalOverWalledRegion(t *testing.T) {
 	r, err := NewRouter(g, RouteOptions{})
 	require.NoError(t, err)
 	for _, c := range []struct {
-		goal Goal
+		goal Target
 		end  regionKey
 	}{
 		{Near(world.Pos(81, 1, 88), 4), regionKey{4, 5}},

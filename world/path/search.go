@@ -41,7 +41,7 @@ type Finder struct {
 	dig      bool
 	place    bool
 	digTicks func(x, y, z int) float64
-	goal     Goal
+	goal     Target
 	r2       float64
 }
 
@@ -49,7 +49,7 @@ type Finder struct {
 func NewFinder() *Finder { return &Finder{} }
 
 // Find searches with a fresh Finder; see Finder.Find.
-func Find(g Grid, start world.BlockPos, goal Goal, opt Options) (Result, error) {
+func Find(g Grid, start world.BlockPos, goal Target, opt Options) (Result, error) {
 	return NewFinder().Find(g, start, goal, opt)
 }
 
@@ -57,7 +57,7 @@ func Find(g Grid, start world.BlockPos, goal Goal, opt Options) (Result, error) 
 // error reports invalid options or coordinates; an unreachable goal or an
 // exhausted budget is not an error but a Result with Complete false, the
 // Reason, and the best partial path.
-func (f *Finder) Find(g Grid, start world.BlockPos, goal Goal, opt Options) (Result, error) {
+func (f *Finder) Find(g Grid, start world.BlockPos, goal Target, opt Options) (Result, error) {
 	began := time.Now()
 	opt, err := opt.normalize()
 	if err != nil {

@@ -48,22 +48,22 @@ func (m Move) String() string {
 	return fmt.Sprintf("move(%d)", uint8(m))
 }
 
-// Goal is where a path must end: feet at Pos exactly (Radius 0) or within
+// Target is where a path must end: feet at Pos exactly (Radius 0) or within
 // Radius blocks (Euclidean, between block positions) of Pos — what move_to
 // with a radius asks for.
-type Goal struct {
+type Target struct {
 	Pos    world.BlockPos `json:"pos"`
 	Radius float64        `json:"radius,omitempty"`
 }
 
-// At is the goal of standing with the feet exactly at p.
-func At(p world.BlockPos) Goal { return Goal{Pos: p} }
+// At is the target of standing with the feet exactly at p.
+func At(p world.BlockPos) Target { return Target{Pos: p} }
 
-// Near is the goal of standing with the feet within radius blocks of p.
-func Near(p world.BlockPos, radius float64) Goal { return Goal{Pos: p, Radius: radius} }
+// Near is the target of standing with the feet within radius blocks of p.
+func Near(p world.BlockPos, radius float64) Target { return Target{Pos: p, Radius: radius} }
 
-// Reached reports whether feet at p satisfy the goal.
-func (g Goal) Reached(p world.BlockPos) bool {
+// Reached reports whether feet at p satisfy the target.
+func (g Target) Reached(p world.BlockPos) bool {
 	if g.Radius <= 0 {
 		return p == g.Pos
 	}
@@ -207,7 +207,7 @@ func checkPos(what string, p world.BlockPos) error {
 	return nil
 }
 
-func checkGoal(g Goal) error {
+func checkGoal(g Target) error {
 	if err := checkPos("goal", g.Pos); err != nil {
 		return err
 	}
