@@ -134,16 +134,53 @@ func (s *Summary) String() string {
 	return b.String()
 }
 
-// interner shares one copy of each string among the recipes.
-type interner map[string]string
+// interner shares one copy of each string among the recipes and
+// remembers the names it has checked, so a dump naming the same few
+// thousand items a million times checks each once.
+type interner struct {
+	strs  map[string]string
+	names map[nameKey]nameVal
+	memo  itemMemo
+}
 
-func (in interner) get(s string) string {
-	if v, ok := in[s]; ok {
+type nameKey struct {
+	id     string
+	meta   int
+	output bool
+}
+
+type nameVal struct {
+	name string
+	err  error
+}
+
+func newInterner() *interner {
+	return &interner{strs: map[string]string{}, names: map[nameKey]nameVal{}, memo: itemMemo{}}
+}
+
+func (in *interner) get(s string) string {
+	if v, ok := in.strs[s]; ok {
 		return v
 	}
 	s = strings.Clone(s)
-	in[s] = s
+	in.strs[s] = s
 	return s
+}
+
+// name is itemName, interned and remembered.
+func (in *interner) name(id string, meta int, output bool) (string, error) {
+	k := nameKey{id, meta, output}
+	if v, ok := in.names[k]; ok {
+		return v.name, v.err
+	}
+	name, err := itemName(id, meta, output)
+	if err == nil {
+		name = in.get(name)
+	}
+	if len(in.names) < 1<<20 {
+		in.names[nameKey{in.get(id), meta, output}] = nameVal{name, err}
+	}
+	return name, err
 }
 
 // wildcardMeta is OreDictionary.WILDCARD_VALUE: any metadata.
@@ -215,7 +252,7 @@ type stackInfo struct {
 // options: a crafting tool's ore entry when any alternative is one, one
 // item when there is one, an ore-dictionary entry every alternative shares,
 // or else the items themselves.
-func chooseOptions(in interner, alts []stackInfo, declaredOre []string) (opts []string, tool bool, err error) {
+func chooseOptions(in *interner, alts []stackInfo, declaredOre []string) (opts []string, tool bool, err error) {
 	if len(alts) == 0 && len(declaredOre) == 0 {
 		return nil, false, skipErr("an ingredient with no item")
 	}
@@ -239,18 +276,18 @@ func chooseOptions(in interner, alts []stackInfo, declaredOre []string) (opts []
 		return []string{in.get(o)}, false, nil
 	}
 	if len(alts) == 1 {
-		name, err := itemName(alts[0].id, alts[0].meta, false)
+		name, err := in.name(alts[0].id, alts[0].meta, false)
 		if err != nil {
 			return nil, false, err
 		}
-		return []string{in.get(name)}, isKnownTool(name), nil
+		return []string{name}, isKnownTool(name), nil
 	}
 	if ore := commonOre(alts); ore != "" {
 		return []string{in.get("ore:" + ore)}, false, nil
 	}
 	seen := map[string]bool{}
 	for _, a := range alts {
-		name, err := itemName(a.id, a.meta, false)
+		name, err := in.name(a.id, a.meta, false)
 		if err != nil {
 			return nil, false, err
 		}
@@ -261,7 +298,7 @@ func chooseOptions(in interner, alts []stackInfo, declaredOre []string) (opts []
 		if isKnownTool(name) {
 			tool = true
 		}
-		opts = append(opts, in.get(name))
+		opts = append(opts, name)
 	}
 	if len(opts) > MaxOptions {
 		return nil, false, errTooManyOptions
@@ -395,8 +432,8 @@ func equalStrings(a, b []string) bool {
 
 // keep checks a built recipe and adds it to the book, or counts it as
 // skipped with the reason.
-func keep(b *Book, s *Summary, r Recipe) {
-	if err := r.Check(); err != nil {
+func keep(b *Book, s *Summary, r Recipe, in *interner) {
+	if err := r.check(in.memo.check); err != nil {
 		s.skip("invalid: "+reasonOf(err), 1)
 		return
 	}

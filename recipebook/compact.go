@@ -261,6 +261,7 @@ func Read(file string, r io.Reader) (*Book, error) {
 	}
 	// Grown as recipes decode, so memory follows the recipes really there.
 	b := &Book{Recipes: make([]Recipe, 0, min(n, 4096))}
+	memo := itemMemo{}
 	for i := 0; i < n; i++ {
 		b.Recipes = append(b.Recipes, Recipe{})
 		if err := d.recipe(&b.Recipes[i]); err != nil {
@@ -270,7 +271,7 @@ func Read(file string, r io.Reader) (*Book, error) {
 			}
 			return nil, &FileError{File: file, Recipe: i, Err: err}
 		}
-		if err := b.Recipes[i].Check(); err != nil {
+		if err := b.Recipes[i].check(memo.check); err != nil {
 			var fe *FieldError
 			if errors.As(err, &fe) {
 				return nil, &FileError{File: file, Recipe: i, Field: fe.Field, Err: errors.New(fe.Msg)}
@@ -457,22 +458,8 @@ func (d *decoder) recipe(r *Recipe) error {
 	}
 	r.Inputs = d.inputs.take(n)
 	for i := range r.Inputs {
-		p := fmt.Sprintf("inputs[%d]", i)
-		no, err := d.listLen(p+".options", MaxOptions, 1)
-		if err != nil {
-			return err
-		}
-		r.Inputs[i].Options = d.strs.take(no)
-		for j := range r.Inputs[i].Options {
-			if r.Inputs[i].Options[j], err = d.str(fmt.Sprintf("%s.options[%d]", p, j)); err != nil {
-				return err
-			}
-		}
-		if r.Inputs[i].Count, err = d.num32(p + ".count"); err != nil {
-			return err
-		}
-		if r.Inputs[i].Tool, err = d.flag(p + ".tool"); err != nil {
-			return err
+		if err := d.input(&r.Inputs[i]); err != nil {
+			return within(fmt.Sprintf("inputs[%d]", i), err)
 		}
 	}
 	if n, err = d.listLen("outputs", MaxOutputs, 3); err != nil {
@@ -480,15 +467,14 @@ func (d *decoder) recipe(r *Recipe) error {
 	}
 	r.Outputs = d.outputs.take(n)
 	for i := range r.Outputs {
-		p := fmt.Sprintf("outputs[%d]", i)
-		if r.Outputs[i].Item, err = d.str(p + ".item"); err != nil {
-			return err
+		o := &r.Outputs[i]
+		if o.Item, err = d.str("item"); err == nil {
+			if o.Count, err = d.num32("count"); err == nil {
+				o.Chance, err = d.num32("chance")
+			}
 		}
-		if r.Outputs[i].Count, err = d.num32(p + ".count"); err != nil {
-			return err
-		}
-		if r.Outputs[i].Chance, err = d.num32(p + ".chance"); err != nil {
-			return err
+		if err != nil {
+			return within(fmt.Sprintf("outputs[%d]", i), err)
 		}
 	}
 	for _, side := range []struct {
@@ -500,15 +486,41 @@ func (d *decoder) recipe(r *Recipe) error {
 		}
 		*side.into = d.fluids.take(n)
 		for i := range *side.into {
-			p := fmt.Sprintf("%s[%d]", side.field, i)
 			f := &(*side.into)[i]
-			if f.Name, err = d.str(p + ".name"); err != nil {
-				return err
+			if f.Name, err = d.str("name"); err == nil {
+				f.Amount, err = d.num32("amount")
 			}
-			if f.Amount, err = d.num32(p + ".amount"); err != nil {
-				return err
+			if err != nil {
+				return within(fmt.Sprintf("%s[%d]", side.field, i), err)
 			}
 		}
 	}
 	return nil
+}
+
+func (d *decoder) input(in *Input) error {
+	no, err := d.listLen("options", MaxOptions, 1)
+	if err != nil {
+		return err
+	}
+	in.Options = d.strs.take(no)
+	for j := range in.Options {
+		if in.Options[j], err = d.str("option"); err != nil {
+			return within(fmt.Sprintf("options[%d]", j), err)
+		}
+	}
+	if in.Count, err = d.num32("count"); err != nil {
+		return err
+	}
+	in.Tool, err = d.flag("tool")
+	return err
+}
+
+// within puts a field error inside a list element's path.
+func within(path string, err error) error {
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return fieldErr(path+"."+fe.Field, "%s", fe.Msg)
+	}
+	return fieldErr(path, "%v", err)
 }

@@ -155,7 +155,7 @@ func (im *Importer) ReadGuineaUtil(file string, r io.Reader) error {
 			s.skip(reasonOf(err), 1)
 			continue
 		}
-		keep(b, s, r)
+		keep(b, s, r, in)
 	}
 	return nil
 }
@@ -175,8 +175,8 @@ func guInfos(stacks []guStack) []stackInfo {
 	return out
 }
 
-func guOutput(st guStack, in interner) (Output, error) {
-	name, err := itemName(st.Name, st.Damage, true)
+func guOutput(st guStack, in *interner) (Output, error) {
+	name, err := in.name(st.Name, st.Damage, true)
 	if err != nil {
 		return Output{}, err
 	}
@@ -192,10 +192,10 @@ func guOutput(st guStack, in interner) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	return Output{Item: in.get(name), Count: count, Chance: c}, nil
+	return Output{Item: name, Count: count, Chance: c}, nil
 }
 
-func guConvert(k Kind, machine string, rec guRecipe, in interner) (Recipe, error) {
+func guConvert(k Kind, machine string, rec guRecipe, in *interner) (Recipe, error) {
 	switch k {
 	case Smelting:
 		if rec.Input == nil || rec.Output == nil {
@@ -309,7 +309,7 @@ func neiCell(relx, rely int) (col, row int, ok bool) {
 	return col, row, col <= 2 && row <= 2
 }
 
-func guFluids(fs []guFluid, in interner) ([]Fluid, error) {
+func guFluids(fs []guFluid, in *interner) ([]Fluid, error) {
 	var out []Fluid
 	for _, f := range fs {
 		n, err := to32(f.Amount)

@@ -24,12 +24,12 @@ const (
 type Importer struct {
 	book Book
 	sum  *Summary
-	in   interner
+	in   *interner
 }
 
 // NewImporter returns an importer whose summary names format.
 func NewImporter(format string) *Importer {
-	return &Importer{sum: newSummary(format), in: interner{}}
+	return &Importer{sum: newSummary(format), in: newInterner()}
 }
 
 // Result returns the book and the summary of what was read.

@@ -121,7 +121,7 @@ func (im *Importer) ReadRecEx(file string, r io.Reader) error {
 					im.sum.skip(reasonOf(err), 1)
 					continue
 				}
-				keep(&im.book, im.sum, r)
+				keep(&im.book, im.sum, r, im.in)
 			}
 			return nil
 		})
@@ -183,12 +183,12 @@ func (im *Importer) rxMachine(st *stream) error {
 			im.sum.skip(reasonOf(err), 1)
 			continue
 		}
-		keep(&im.book, im.sum, r)
+		keep(&im.book, im.sum, r, im.in)
 	}
 	return nil
 }
 
-func rxMachineRecipe(name string, rec rxGT, in interner) (Recipe, error) {
+func rxMachineRecipe(name string, rec rxGT, in *interner) (Recipe, error) {
 	if name == "" {
 		return Recipe{}, skipErr("a machine without a name")
 	}
@@ -235,7 +235,7 @@ func rxMachineRecipe(name string, rec rxGT, in interner) (Recipe, error) {
 	return r, nil
 }
 
-func rxFluids(fs []rxFluid, in interner) ([]Fluid, error) {
+func rxFluids(fs []rxFluid, in *interner) ([]Fluid, error) {
 	var out []Fluid
 	for _, f := range fs {
 		n, err := to32(f.A)
@@ -247,8 +247,8 @@ func rxFluids(fs []rxFluid, in interner) ([]Fluid, error) {
 	return out, nil
 }
 
-func rxOutput(it rxPlain, in interner) (Output, error) {
-	name, err := itemName(it.ID, it.M, true)
+func rxOutput(it rxPlain, in *interner) (Output, error) {
+	name, err := in.name(it.ID, it.M, true)
 	if err != nil {
 		return Output{}, err
 	}
@@ -256,10 +256,10 @@ func rxOutput(it rxPlain, in interner) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	return Output{Item: in.get(name), Count: n, Chance: ChanceAlways}, nil
+	return Output{Item: name, Count: n, Chance: ChanceAlways}, nil
 }
 
-func rxOptions(it *rxItem, in interner) ([]string, bool, error) {
+func rxOptions(it *rxItem, in *interner) ([]string, bool, error) {
 	if it.DNS != nil || it.IMS != nil {
 		alts := make([]stackInfo, len(it.IMS))
 		for i, p := range it.IMS {
@@ -290,7 +290,7 @@ func rxShape(n int) (w, h int, guessed bool, ok bool) {
 	return 0, 0, false, false
 }
 
-func rxConvert(typ string, rec rxRecipe, in interner) (Recipe, error) {
+func rxConvert(typ string, rec rxRecipe, in *interner) (Recipe, error) {
 	switch typ {
 	case "smelting":
 		if rec.Input == nil || rec.Output == nil {

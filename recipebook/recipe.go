@@ -154,7 +154,11 @@ func fieldErr(field, format string, args ...any) *FieldError {
 
 // Check reports the first thing wrong with a recipe: a count out of
 // range, an id that is not an item, a shape that does not fit the grid.
-func (r *Recipe) Check() error {
+func (r *Recipe) Check() error { return r.check(checkItem) }
+
+// check is Check with the item-name check given, so that a reader holding
+// many recipes over few names checks each name once.
+func (r *Recipe) check(item func(s string, input bool) error) error {
 	if err := checkList("inputs", len(r.Inputs), MaxInputs); err != nil {
 		return err
 	}
@@ -168,38 +172,36 @@ func (r *Recipe) Check() error {
 		return err
 	}
 	for i, in := range r.Inputs {
-		p := fmt.Sprintf("inputs[%d]", i)
 		if len(in.Options) == 0 || len(in.Options) > MaxOptions {
-			return fieldErr(p+".options", "must name 1..%d items, got %d", MaxOptions, len(in.Options))
+			return fieldErr(fmt.Sprintf("inputs[%d].options", i), "must name 1..%d items, got %d", MaxOptions, len(in.Options))
 		}
 		for j, o := range in.Options {
-			if err := checkItem(o, true); err != nil {
-				return fieldErr(fmt.Sprintf("%s.options[%d]", p, j), "%v", err)
+			if err := item(o, true); err != nil {
+				return fieldErr(fmt.Sprintf("inputs[%d].options[%d]", i, j), "%v", err)
 			}
 		}
 		if in.Count < 1 || in.Count > MaxCount {
-			return fieldErr(p+".count", "count must be 1..%d, got %d", MaxCount, in.Count)
+			return fieldErr(fmt.Sprintf("inputs[%d].count", i), "count must be 1..%d, got %d", MaxCount, in.Count)
 		}
 	}
 	for i, out := range r.Outputs {
-		p := fmt.Sprintf("outputs[%d]", i)
-		if err := checkItem(out.Item, false); err != nil {
-			return fieldErr(p+".item", "%v", err)
+		if err := item(out.Item, false); err != nil {
+			return fieldErr(fmt.Sprintf("outputs[%d].item", i), "%v", err)
 		}
 		if out.Count < 1 || out.Count > MaxCount {
-			return fieldErr(p+".count", "count must be 1..%d, got %d", MaxCount, out.Count)
+			return fieldErr(fmt.Sprintf("outputs[%d].count", i), "count must be 1..%d, got %d", MaxCount, out.Count)
 		}
 		if out.Chance < 1 || out.Chance > ChanceAlways {
-			return fieldErr(p+".chance", "chance must be 1..%d (1/100 %%), got %d", ChanceAlways, out.Chance)
+			return fieldErr(fmt.Sprintf("outputs[%d].chance", i), "chance must be 1..%d (1/100 %%), got %d", ChanceAlways, out.Chance)
 		}
 	}
 	for i, f := range r.FluidInputs {
-		if err := checkFluid(fmt.Sprintf("fluid_inputs[%d]", i), f); err != nil {
+		if err := checkFluid("fluid_inputs", i, f); err != nil {
 			return err
 		}
 	}
 	for i, f := range r.FluidOutputs {
-		if err := checkFluid(fmt.Sprintf("fluid_outputs[%d]", i), f); err != nil {
+		if err := checkFluid("fluid_outputs", i, f); err != nil {
 			return err
 		}
 	}
@@ -295,13 +297,36 @@ func checkList(field string, n, max int) error {
 	return nil
 }
 
-func checkFluid(p string, f Fluid) error {
+func checkFluid(list string, i int, f Fluid) error {
 	if f.Name == "" || len(f.Name) > MaxNameLen || strings.ContainsAny(f.Name, " \t\n") || !utf8.ValidString(f.Name) {
-		return fieldErr(p+".name", "%q is not a fluid name", f.Name)
+		return fieldErr(fmt.Sprintf("%s[%d].name", list, i), "%q is not a fluid name", f.Name)
 	}
 	if f.Amount < 1 || f.Amount > MaxFluidMB {
-		return fieldErr(p+".amount", "amount must be 1..%d mB, got %d", MaxFluidMB, f.Amount)
+		return fieldErr(fmt.Sprintf("%s[%d].amount", list, i), "amount must be 1..%d mB, got %d", MaxFluidMB, f.Amount)
 	}
+	return nil
+}
+
+// itemMemo remembers which names passed checkItem.
+type itemMemo map[string]uint8
+
+const (
+	memoOutput uint8 = 1 << iota // passed as an output
+	memoInput                    // passed as an input
+)
+
+func (m itemMemo) check(s string, input bool) error {
+	bit := memoOutput
+	if input {
+		bit = memoInput
+	}
+	if m[s]&bit != 0 {
+		return nil
+	}
+	if err := checkItem(s, input); err != nil {
+		return err
+	}
+	m[s] |= bit
 	return nil
 }
 
