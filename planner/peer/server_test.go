@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,8 @@ func TestPlannerServerHello(t *testing.T) {
 	assert.Equal(t, "error/unknown_type", typ+"/"+code)
 	typ, code = ask(`{"v":1,"id":7,"type":"plan","payload":{"goal":{"text":"x"}}}`)
 	assert.Equal(t, "error/bad_request", typ+"/"+code, "no observation")
+	typ, code = ask(strings.Replace(plan, `"catalog":[]`, `"catalog":[],"catalogue":[]`, 1))
+	assert.Equal(t, "error/bad_request", typ+"/"+code, "a misspelt field is an error, not ignored")
 	typ, out := ask(plan)
 	assert.Equal(t, wire.TypeReply, typ)
 	assert.JSONEq(t, `{"done":true}`, out)
