@@ -134,6 +134,7 @@ func (b *bodyFlags) open(ctx context.Context, e *env, acfg *agentConfig, sc *sim
 			}
 		}
 	default:
+		e.log.Debug().Str("scenario", sc.Name).Msg("generating the world")
 		stop := e.startProgress(worldProgress(sc.Name))
 		o.world, err = sim.NewContext(ctx, sc, sim.Options{Seed: *b.seed})
 		stop()

@@ -83,10 +83,12 @@ func agentBinary(t *testing.T) string {
 	return agentPath
 }
 
-// child is a running agent.
+// child is a running agent: a child process (startAgent) or a run of
+// the command in this process (startInProcess; cmd is nil).
 type child struct {
 	cmd   *exec.Cmd
 	start time.Time
+	code  int // the in-process run's exit code
 
 	mu      sync.Mutex
 	lines   []string // stdout so far
@@ -128,9 +130,7 @@ func startAgent(t *testing.T, vmemKiB int, args ...string) *child {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			c.mu.Lock()
-			c.lines = append(c.lines, sc.Text())
-			close(c.changed)
-			c.changed = make(chan struct{})
+			c.addLineLocked(sc.Text())
 			c.mu.Unlock()
 		}
 		err := cmd.Wait()
@@ -148,6 +148,64 @@ func startAgent(t *testing.T, vmemKiB int, args ...string) *child {
 		}
 	})
 	return c
+}
+
+// startInProcess runs the agent's command line in this process, in a
+// goroutine, for a test inside a synctest bubble that is not about the
+// process (its exit, signals or memory): the run's waits are the bubble's
+// virtual time, so its outcome does not depend on the machine's load.
+func startInProcess(t *testing.T, args ...string) *child {
+	t.Helper()
+	c := &child{changed: make(chan struct{}), done: make(chan struct{}), start: time.Now()}
+	out := &stdoutLines{c: c}
+	go func() {
+		code := run(args, out, &lockedWriter{mu: &c.mu, buf: &c.stderr})
+		out.flush()
+		c.mu.Lock()
+		c.code, c.elapsed = code, time.Since(c.start)
+		c.mu.Unlock()
+		close(c.done)
+	}()
+	t.Cleanup(func() { <-c.done })
+	return c
+}
+
+// stdoutLines collects an in-process run's stdout a line at a time, the
+// way startAgent's scanner does for a child's.
+type stdoutLines struct {
+	c       *child
+	partial []byte
+}
+
+func (w *stdoutLines) Write(p []byte) (int, error) {
+	w.c.mu.Lock()
+	defer w.c.mu.Unlock()
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		w.c.addLineLocked(string(w.partial[:i]))
+		w.partial = w.partial[i+1:]
+	}
+}
+
+// flush keeps a last line without a newline.
+func (w *stdoutLines) flush() {
+	w.c.mu.Lock()
+	defer w.c.mu.Unlock()
+	if len(w.partial) > 0 {
+		w.c.addLineLocked(string(w.partial))
+		w.partial = nil
+	}
+}
+
+// addLineLocked records a line of stdout and wakes the waiters.
+func (c *child) addLineLocked(l string) {
+	c.lines = append(c.lines, l)
+	close(c.changed)
+	c.changed = make(chan struct{})
 }
 
 // sampleMemory reads the child's peak resident memory (VmHWM in
@@ -263,12 +321,18 @@ func (c *child) wait(t *testing.T, timeout time.Duration) (code int, peak int64,
 	select {
 	case <-c.done:
 	case <-time.After(timeout):
+		if c.cmd == nil {
+			t.Fatalf("the agent's run did not finish within %v\nstdout:\n%s\nstderr:\n%s", timeout, c.stdout(), tail(c.stderrText(), 3000))
+		}
 		c.cmd.Process.Kill()
 		<-c.done
 		t.Fatalf("the agent did not finish within %v\nstdout:\n%s\nstderr:\n%s", timeout, c.stdout(), tail(c.stderrText(), 3000))
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.cmd == nil {
+		return c.code, 0, c.elapsed
+	}
 	return c.cmd.ProcessState.ExitCode(), c.peak, c.elapsed
 }
 
