@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -387,21 +388,26 @@ func entityByID(s *world.Snapshot, id int) (world.Entity, bool) {
 // the server closed it.
 type failingConn struct {
 	net.Conn
-	fail *atomic.Bool
+	fail   *atomic.Bool
+	failed func() // called at every failed write
 }
 
 // failWritesWhen makes the client's connections fail their writes once
-// fail is set.
-func failWritesWhen(cfg *Config, fail *atomic.Bool) {
+// fail is set. The channel it returns is closed at the first failed write.
+func failWritesWhen(cfg *Config, fail *atomic.Bool) <-chan struct{} {
 	dial := cfg.Dial
+	failed := make(chan struct{})
+	var once sync.Once
 	cfg.Dial = func(ctx context.Context, addr string) (net.Conn, error) {
 		cn, err := dial(ctx, addr)
-		return failingConn{Conn: cn, fail: fail}, err
+		return failingConn{Conn: cn, fail: fail, failed: func() { once.Do(func() { close(failed) }) }}, err
 	}
+	return failed
 }
 
 func (f failingConn) Write(b []byte) (int, error) {
 	if f.fail.Load() {
+		f.failed()
 		return 0, syscall.EPIPE
 	}
 	return f.Conn.Write(b)
@@ -413,15 +419,16 @@ func (f failingConn) Write(b []byte) (int, error) {
 func TestAKickWinsOverAFailedWrite(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var fail atomic.Bool
+		var failed <-chan struct{}
 		n := newPipeNet(t, playScript(gtnhLogin(nil), func(sc *serverConn) {
 			fail.Store(true)
 			sc.send(&proto17.KeepAlive{ID: 1}) // the answer fails to send
-			time.Sleep(50 * time.Millisecond)
+			<-failed
 			sc.send(&proto17.Disconnect{Reason: `{"text":"You are banned from this server.\nReason: griefing"}`})
 		}))
 		c := testClient(t, n, func(cfg *Config) {
 			cfg.Mods = testMods
-			failWritesWhen(cfg, &fail)
+			failed = failWritesWhen(cfg, &fail)
 			cfg.Reconnect = Backoff{Enabled: true, Initial: time.Millisecond, Max: time.Millisecond}
 		})
 		require.NoError(t, c.Open(context.Background()))

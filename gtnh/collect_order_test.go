@@ -3,7 +3,6 @@ package gtnh
 import (
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
@@ -34,13 +33,15 @@ func TestCollectIsRecordedBeforeTheItemLeavesTheWorld(t *testing.T) {
 		defer close(done)
 		c.onCollect(s, &proto17.CollectItem{CollectedID: 7, CollectorID: 1})
 	}()
-	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); time.Sleep(time.Millisecond) {
-		if !inWorld() {
-			c.mu.Unlock()
-			t.Fatal("the collected item left the world before it was recorded under c.mu")
-		}
+	// onCollect has done all it does before c.mu once it waits for c.mu;
+	// if it ends without waiting, it never took c.mu at all.
+	parked := parkedOnLock("(*Client).onCollect", func() bool { return closed(done) })
+	if !inWorld() {
+		c.mu.Unlock()
+		t.Fatal("the collected item left the world before it was recorded under c.mu")
 	}
 	c.mu.Unlock()
+	assert.True(t, parked, "onCollect records the pickup under c.mu")
 	<-done
 	assert.False(t, inWorld())
 	c.mu.Lock()

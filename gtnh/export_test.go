@@ -69,3 +69,10 @@ func EquipClientForTest(t *testing.T, tap Tap) *Client {
 		cfg.Tap = tap
 	})
 }
+
+// Eventually is eventually for external tests: it polls cond in the
+// bubble's time until it holds.
+func Eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	eventually(t, what, cond)
+}

@@ -79,12 +79,12 @@ func TestChunksArePackedWhileIdle(t *testing.T) {
 			require.NoError(t, c.Open(context.Background()))
 			want := c.State().Snapshot().BlockAt(world.Pos(12, 64, 8))
 			// Wait 20 ticks, or (packing on) until nothing is left raw.
-			start, deadline := c.Ticks(), time.Now().Add(10*time.Second)
-			after := c.State().Snapshot()
-			for time.Now().Before(deadline) && (c.Ticks() < start+20 || per >= 0 && rawSections(after) > 0) {
-				time.Sleep(5 * time.Millisecond)
+			start := c.Ticks()
+			var after *world.Snapshot
+			eventually(t, "20 ticks and, packing on, no raw section", func() bool {
 				after = c.State().Snapshot()
-			}
+				return c.Ticks() >= start+20 && (per < 0 || rawSections(after) == 0)
+			})
 			if per < 0 {
 				assert.Positive(t, rawSections(after), "packing is off: mixed sections keep their wire arrays")
 			} else {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,10 +60,7 @@ func TestReplayedCraftIsTheLiveOne(t *testing.T) {
 		c := gtnh.CraftClientForTest(t, rec)
 		ctx := context.Background()
 		require.NoError(t, c.Open(ctx))
-		deadline := time.Now().Add(5 * time.Second)
-		for c.State().Snapshot().Inventory.CountID("minecraft:log") != 3 && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
+		gtnh.Eventually(t, "three logs", func() bool { return c.State().Snapshot().Inventory.CountID("minecraft:log") == 3 })
 		res := c.Execute(ctx, action.Craft{Item: "minecraft:planks", Count: 1})
 		require.Equal(t, ipc.OK, res.Code, res.Error)
 		live := c.State().Snapshot()
@@ -144,10 +140,7 @@ func TestReplayedHotbarSwapIsTheLiveOne(t *testing.T) {
 		c := gtnh.EquipClientForTest(t, rec)
 		ctx := context.Background()
 		require.NoError(t, c.Open(ctx))
-		deadline := time.Now().Add(5 * time.Second)
-		for c.State().Snapshot().Inventory.CountID("minecraft:iron_axe") != 1 && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
+		gtnh.Eventually(t, "the iron axe", func() bool { return c.State().Snapshot().Inventory.CountID("minecraft:iron_axe") == 1 })
 		res := c.Execute(ctx, action.Equip{Item: "minecraft:iron_axe"})
 		require.Equal(t, ipc.OK, res.Code, res.Error)
 		require.Equal(t, "minecraft:iron_axe", c.State().Snapshot().Inventory.HeldStack().ID)

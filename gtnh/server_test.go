@@ -454,7 +454,9 @@ func recv[T any](t *testing.T, ch <-chan T) T {
 	return zero
 }
 
-// eventually polls cond for up to 5 s.
+// eventually polls cond for up to 5 s. Every caller runs in a synctest
+// bubble: the seconds are the bubble's, so a loaded machine does not shorten
+// them.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -462,6 +464,9 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		if cond() {
 			return
 		}
+		// Sleep reason: cond reads state that changes at the client's or
+		// the server's ticks, with no event to wait on; in the bubble the
+		// sleep passes 2 ms of virtual time, not the wall clock's.
 		time.Sleep(2 * time.Millisecond)
 	}
 	t.Fatalf("timed out waiting for %s", what)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,11 +20,11 @@ import (
 func TestUseItemSeesALateAnswer(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		late  time.Duration
+		late  int // the bot's ticks between the use and the answer
 		heard bool
 	}{
-		{"within the ticks", 400 * time.Millisecond, true},
-		{"after the ticks", 700 * time.Millisecond, false},
+		{"within the ticks", 8, true},
+		{"after the ticks", 14, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -34,7 +33,9 @@ func TestUseItemSeesALateAnswer(t *testing.T) {
 					items[36] = proto17.Slot{ID: idDirt, Count: 2}
 					sc.send(&proto17.WindowItems{WindowID: 0, Items: items})
 					expect(sc, func(p *proto17.PlayerBlockPlacement) bool { return p.Face == -1 })
-					time.Sleep(tc.late)
+					if !botTicks(sc, tc.late) {
+						return
+					}
 					sc.send(&proto17.SetSlot{WindowID: 0, Slot: 36, Item: proto17.Slot{ID: idDirt, Count: 1}})
 				}))
 				c := testClient(t, n, func(cfg *Config) { cfg.Mods = testMods; cfg.Tick = DefaultTick })
@@ -42,8 +43,9 @@ func TestUseItemSeesALateAnswer(t *testing.T) {
 				eventually(t, "the dirt in the hotbar", func() bool { return c.State().Snapshot().Inventory.CountID("minecraft:dirt") == 2 })
 				r := c.Execute(context.Background(), action.UseItem{Item: "minecraft:dirt"})
 				require.Equal(t, ipc.OK, r.Code, "%+v", r)
-				assert.Equal(t, tc.heard, r.Details["held_changed"], "the Set Slot %v late", tc.late)
+				assert.Equal(t, tc.heard, r.Details["held_changed"], "the Set Slot %d ticks late", tc.late)
 			})
 		})
 	}
 }
+

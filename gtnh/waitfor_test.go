@@ -87,10 +87,13 @@ func TestWaitForChecksTheEndUnderTheLock(t *testing.T) {
 	c.mu.Lock()
 	s := c.sess
 	done := make(chan error, 1)
-	go func() { done <- c.waitFor(ctx, s, func() bool { return true }) }()
-	// Give the waiter time to reach c.mu; if it is slower, it sees the end
-	// all the same.
-	time.Sleep(50 * time.Millisecond)
+	returned := make(chan struct{})
+	go func() {
+		done <- c.waitFor(ctx, s, func() bool { return true })
+		close(returned)
+	}()
+	// The session ends while the waiter waits for c.mu.
+	require.True(t, parkedOnLock("(*Client).waitFor", func() bool { return closed(returned) }), "the waiter waits for c.mu")
 	s.end(errors.New("kicked while the waiter waited"))
 	c.mu.Unlock()
 	select {

@@ -64,8 +64,16 @@ func TestMain(m *testing.M) {
 }
 
 // agentBinary builds cmd/agent once per test process.
+//
+// Under the race detector it skips the test: the binary it would start is
+// built without the detector, so a child-process test finds no race in the
+// agent and only repeats what the plain run already proved (the agent's
+// code runs under the detector in this package's in-process tests).
 func agentBinary(t *testing.T) string {
 	t.Helper()
+	if raceEnabled {
+		t.Skip("SKIP under -race: the agent child process is built without the race detector; the plain go test run covers this test")
+	}
 	agentOnce.Do(func() {
 		goTool, err := exec.LookPath("go")
 		if err != nil {
