@@ -173,17 +173,17 @@ func testReconnect(t *testing.T, faults fakeserver.Faults, kicked int) {
 	defer c.Close()
 	ctx := context.Background()
 	require.NoError(t, c.Open(ctx))
-	deadline := time.Now().Add(10 * time.Second)
-	for (c.Stats().Reconnects < 1 || !c.Connected()) && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	require.Equal(t, 1, c.Stats().Reconnects)
+	// The second login; the first action then waits for the join.
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	require.NoError(t, srv.WaitFor(wctx, func() bool { return len(srv.ReceivedNamed("LoginStart")) >= 2 }))
 	require.Equal(t, ipc.OK, c.Execute(ctx, action.Equip{Item: "tool:axe"}).Code)
 	res := c.Execute(ctx, action.BreakBlock{Pos: world.Pos(12, 64, 8)})
 	require.Equal(t, ipc.OK, res.Code, res.Error)
 	live := c.State().Snapshot()
 	require.NoError(t, c.Close())
 	require.NoError(t, rec.Close())
+	require.Equal(t, 1, c.Stats().Reconnects)
 
 	got, err := Replay(context.Background(), bytes.NewReader(buf.Bytes()), ReplayOptions{})
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -170,25 +171,48 @@ func TestWriterFlushesRegularly(t *testing.T) {
 	require.Error(t, w.Write(KindClosed, nil), "closed")
 }
 
-// TestWriterFlushesWhenNothingFollows: a record after which nothing comes
-// is flushed by a timer, FlushEvery later.
+// TestWriterFlushesWhenNothingFollows: records after which nothing comes
+// are not flushed by their own writes but by a timer, FlushEvery after the
+// first (the bubble's time: exactly 10 ms).
 func TestWriterFlushesWhenNothingFollows(t *testing.T) {
-	var buf syncbuf.Buffer
-	w, err := NewWriter(&buf, WriterOptions{FlushEvery: 10 * time.Millisecond})
-	require.NoError(t, err)
-	time.Sleep(15 * time.Millisecond) // the next record is not flushed by its own write...
-	require.NoError(t, w.Write(KindClosed, nil))
-	require.NoError(t, w.Write(KindClosed, nil))
-	deadline := time.Now().Add(5 * time.Second)
-	n := 0
-	for n < 2 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-		recs, _ := readAll(t, buf.Bytes())
-		n = len(recs)
-	}
-	assert.Equal(t, 2, n, "...but by the timer")
-	require.NoError(t, w.Close())
+	synctest.Test(t, func(t *testing.T) {
+		dst := &notifyingBuffer{wrote: make(chan struct{}, 64)}
+		w, err := NewWriter(dst, WriterOptions{FlushEvery: 10 * time.Millisecond})
+		require.NoError(t, err)
+		start := time.Now()
+		require.NoError(t, w.Write(KindClosed, nil))
+		require.NoError(t, w.Write(KindClosed, nil))
+		synctest.Wait()
+		for len(dst.wrote) > 0 { // the stream's header, written at once
+			<-dst.wrote
+		}
+		recs, _ := readAll(t, dst.Bytes())
+		assert.Empty(t, recs, "not flushed by their own writes")
+		<-dst.wrote
+		assert.Equal(t, 10*time.Millisecond, time.Since(start), "flushed by the timer, FlushEvery later")
+		recs, _ = readAll(t, dst.Bytes())
+		assert.Len(t, recs, 2)
+		require.NoError(t, w.Close())
+	})
 }
+
+// notifyingBuffer is a buffer safe for concurrent use that says on wrote
+// when it was written to.
+type notifyingBuffer struct {
+	buf   syncbuf.Buffer
+	wrote chan struct{}
+}
+
+func (b *notifyingBuffer) Write(p []byte) (int, error) {
+	n, err := b.buf.Write(p)
+	select {
+	case b.wrote <- struct{}{}:
+	default:
+	}
+	return n, err
+}
+
+func (b *notifyingBuffer) Bytes() []byte { return b.buf.Bytes() }
 
 // TestWriterLimit: the record that would pass the limit becomes a limit
 // record, and nothing is written after it.
