@@ -93,9 +93,23 @@ func BenchmarkRun(b *testing.B) {
 func BenchmarkEvents(b *testing.B) {
 	body := &churn{}
 	addr, _ := serve(b, remote.ServerOptions{Body: body, Poll: -1, EventQueue: 1 << 16}, "unix")
-	var got, lastAt atomic.Int64
-	dial(b, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventEntity, wire.EventEntityGone},
-		OnEvent: func(string, json.RawMessage) {
+	var got, lastAt, sentinel atomic.Int64
+	sentinel.Store(-1)
+	seen := make(chan struct{})
+	var stopped atomic.Bool
+	dial(b, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventEntity, wire.EventEntityGone, wire.EventTime},
+		OnEvent: func(kind string, p json.RawMessage) {
+			if stopped.Load() {
+				return
+			}
+			if kind == wire.EventTime {
+				var te wire.TimeEvent
+				if json.Unmarshal(p, &te) == nil && te.Tick == sentinel.Load() {
+					stopped.Store(true)
+					close(seen)
+				}
+				return
+			}
 			got.Add(1)
 			lastAt.Store(time.Now().UnixNano())
 		}})
@@ -108,16 +122,18 @@ func BenchmarkEvents(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	// Every action's changes are reported (coalesced comparisons may
-	// merge two actions into one, which reports fewer entity_gone events).
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		n := got.Load()
-		time.Sleep(20 * time.Millisecond)
-		if got.Load() == n && n > 0 {
-			break
-		}
-	}
 	b.StopTimer()
+	// One more action, uncounted: its pass reports the time first, so when
+	// its tick arrives every event of the actions before it has (events
+	// keep their order on a connection).
+	sentinel.Store(int64(b.N) + 1)
+	if _, err := agent.Execute(ctx, action.Wait{Ticks: 1}); err != nil {
+		b.Fatal(err)
+	}
+	select {
+	case <-seen:
+	case <-time.After(30 * time.Second):
+		b.Fatal("the observer never heard of the last action")
+	}
 	b.ReportMetric(float64(got.Load())/time.Duration(lastAt.Load()-start.UnixNano()).Seconds(), "events/s")
 }

@@ -133,6 +133,7 @@ func TestChatLostAndDropped(t *testing.T) {
 	r.expectReply("1", &wel)
 	var other events
 	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: other.on})
+	agent := dial(t, addr, remote.ClientOptions{})
 	// Write 6 lines of which the log keeps 3: 3 lost.
 	b.add(3, "a", "b", "c", "d", "e", "f")
 	var got []string
@@ -154,7 +155,12 @@ func TestChatLostAndDropped(t *testing.T) {
 	}
 	assert.Equal(t, []string{"d", "e", "f"}, got)
 	assert.Equal(t, int64(3), dropped)
-	time.Sleep(50 * time.Millisecond)
+	// A time event after the chat: a lagged notice for the lost chat would
+	// have come before it, on the same connection.
+	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 1})
+	require.NoError(t, err)
+	require.True(t, res.OK(), res.Error)
+	waitFor(t, "a time event after the chat", func() bool { return len(other.get(wire.EventTime)) > 0 })
 	assert.Empty(t, other.get(wire.EventLagged), "lost chat is no loss to a connection that did not ask for chat")
 
 	// Lines alike are each an event of their own.
@@ -240,29 +246,28 @@ func TestChatSaidBeforeTheWatcherRunsIsSent(t *testing.T) {
 	assert.Equal(t, []string{"three"}, texts(&late), "a later subscriber gets only what was said after its welcome")
 }
 
-// slowObserver is a body whose Observe waits before it reads the world, so
-// a comparison started before a burst of actions sees the world after them.
-type slowObserver struct {
-	*sim.Sim
-	delay time.Duration
-}
-
-func (b slowObserver) Observe(ctx context.Context) (*world.Snapshot, error) {
-	time.Sleep(b.delay)
-	return b.Sim.Observe(ctx)
-}
-
 // TestEventsFromTheWelcome: a subscriber hears of every change after its
 // welcome, even when the actions come before the server's watcher has
 // compared the world once (with no polling, nothing else would notice).
 func TestEventsFromTheWelcome(t *testing.T) {
-	addr, _ := serve(t, remote.ServerOptions{Body: slowObserver{Sim: newSim(t, 0), delay: 100 * time.Millisecond}, Poll: -1}, "unix")
+	// The watcher's first look at the body after the welcome (which looked
+	// once) waits until the actions are done, so it sees the world after
+	// them.
+	b := &gatedBody{chatBody: &chatBody{Body: newSim(t, 0)}, gate: make(chan struct{}), held: make(chan struct{}, 1)}
+	b.free.Store(1)
+	addr, _ := serve(t, remote.ServerOptions{Body: b, Poll: -1}, "unix")
 	agent := dial(t, addr, remote.ClientOptions{})
 	var ev events
 	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: ev.on})
+	select {
+	case <-b.held:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the watcher did not look at the body for the subscriber")
+	}
 	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 5})
 	require.NoError(t, err)
 	require.True(t, res.OK(), res.Error)
+	close(b.gate)
 	waitFor(t, "a time event", func() bool { return len(ev.get(wire.EventTime)) > 0 })
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -282,15 +283,40 @@ func (b *blocking) Execute(ctx context.Context, a action.Action) ipc.Result {
 	}
 }
 
+// waitFor polls cond until it holds, for up to 30 s: a bound no loaded
+// machine comes near, only a broken server.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
+		// Sleep reason: cond reads the server's counters (connections,
+		// events received by a client callback), which have no event to
+		// wait on; the poll decides nothing by its timing.
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// goroutineParked says whether a goroutine whose stack holds every one of
+// frames is parked in the state (runtime.Stack's "[IO wait", for one).
+func goroutineParked(state string, frames ...string) bool {
+	buf := make([]byte, 4<<20)
+	n := runtime.Stack(buf, true)
+next:
+	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+		if !strings.Contains(g, state) {
+			continue
+		}
+		for _, f := range frames {
+			if !strings.Contains(g, f) {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // TestOneActionAtATime: actions sent on one connection run one after
@@ -476,13 +502,23 @@ func TestSlowReaderDoesNotStallTheBody(t *testing.T) {
 	r.send(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"observer","events":["entity","entity_gone","time"]}}`)
 	r.expectReply("1", nil)
 	agent := dial(t, addr, remote.ClientOptions{})
+	// An observer that reads: its time event for a tick says the watcher
+	// compared the world after that action, so no two actions share a
+	// comparison (their events would be coalesced).
+	ticks := make(chan struct{}, 512)
+	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime},
+		OnEvent: func(string, json.RawMessage) { ticks <- struct{}{} }})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for i := range 300 {
 		res, err := agent.Execute(ctx, action.Wait{Ticks: 1})
 		require.NoError(t, err, "action %d", i)
 		require.True(t, res.OK())
-		time.Sleep(200 * time.Microsecond) // let the watcher compare
+		select {
+		case <-ticks:
+		case <-ctx.Done():
+			t.Fatalf("no time event after action %d", i)
+		}
 	}
 	// Now read: somewhere there is a lagged notice with a count.
 	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
@@ -552,15 +588,10 @@ func TestServerHousekeeping(t *testing.T) {
 			written.Add(1)
 		}
 	}()
-	// The server is stuck writing to the deaf peer once the flood stops
-	// moving: both directions' buffers are full.
-	last := int64(-1)
+	// The server is stuck writing to the deaf peer once the flood waits on
+	// the socket: the server no longer reads, both directions are full.
 	waitFor(t, "the deaf connection to fill its buffers", func() bool {
-		time.Sleep(100 * time.Millisecond)
-		n := written.Load()
-		stuck := n == last && n > 0
-		last = n
-		return stuck
+		return written.Load() > 0 && goroutineParked("[IO wait", "TestServerHousekeeping.func", ").Write(")
 	})
 	require.Equal(t, 1, srv.Conns(), "the deaf connection is still open, its buffers full")
 	closed := make(chan struct{})

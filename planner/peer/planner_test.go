@@ -9,11 +9,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -65,6 +67,13 @@ func servePlannerOn(t *testing.T, build func(body ipc.Conn) loop.Planner, networ
 	defer cancel()
 	var c *remote.Client
 	switch network {
+	case "memory": // in-memory connections, for a test in a synctest bubble
+		agentSide, plannerSide := memnet.Pipe()
+		done := make(chan struct{})
+		go func() { defer close(done); srv.ServeConn(plannerSide) }()
+		c, err = remote.NewClient(ctx, agentSide, opts)
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close(); <-done })
 	case "pipe":
 		agentSide, plannerSide := pipePair(t)
 		done := make(chan struct{})
@@ -325,12 +334,31 @@ func TestNewPlannerNeedsAPlanner(t *testing.T) {
 // default, 30 s (the documented --planner-timeout), not less.
 func TestRemotePlannerDefaultTimeout(t *testing.T) {
 	assert.Equal(t, 30*time.Second, peer.DefaultPlanTimeout)
-	p := loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, cat []*registry.Description) (loop.Decision, error) {
-		time.Sleep(150 * time.Millisecond)
-		return loop.Decision{Done: true}, nil
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		p := loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, cat []*registry.Description) (loop.Decision, error) {
+			<-release
+			return loop.Decision{Done: true}, nil
+		})
+		s := servePlanner(t, p, "memory", 0)
+		type answer struct {
+			dec loop.Decision
+			err error
+		}
+		done := make(chan answer, 1)
+		go func() {
+			dec, err := s.pl.Plan(context.Background(), loop.Goal{Text: "x"}, loop.Observation{Step: 1, Snapshot: &world.Snapshot{}}, nil)
+			done <- answer{dec, err}
+		}()
+		// The bubble's clock: the plan is still awaited just before 30 s.
+		select {
+		case a := <-done:
+			t.Fatalf("the plan ended before the default timeout: %+v", a)
+		case <-time.After(peer.DefaultPlanTimeout - time.Millisecond):
+		}
+		close(release)
+		a := <-done
+		require.NoError(t, a.err)
+		assert.True(t, a.dec.Done)
 	})
-	s := servePlanner(t, p, "pipe", 0)
-	dec, err := s.pl.Plan(context.Background(), loop.Goal{Text: "x"}, loop.Observation{Step: 1, Snapshot: &world.Snapshot{}}, nil)
-	require.NoError(t, err)
-	assert.True(t, dec.Done)
 }
