@@ -48,4 +48,3 @@ func TestUseItemSeesALateAnswer(t *testing.T) {
 		})
 	}
 }
-
