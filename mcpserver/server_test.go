@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -514,21 +515,34 @@ func TestLostBodyIsAToolError(t *testing.T) {
 // TestNoChangeNoNotification: observations and invocations that leave the
 // tier as it was do not touch the lists, so clients are not told to list
 // them again.
+//
+// It runs in a synctest bubble (the client and server talk in memory), so
+// the SDK's 10 ms debounce and the quiet period are the bubble's time.
 func TestNoChangeNoNotification(t *testing.T) {
-	s := newSession(t, "testdata/coke_kit.yaml", "")
-	time.Sleep(50 * time.Millisecond) // past the SDK's 10 ms debounce of anything left from the start
-	s.drain()
-	before := s.tools()
-	structured[mcpserver.Observation](t, s.call("observe", nil))
-	step := structured[mcpserver.StepResult](t, s.call("skill_chop_tree", map[string]any{"min_logs": 1}))
-	require.Equal(t, "success", step.Verdict, step.Error)
-	structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
-	select {
-	case k := <-s.changed:
-		t.Fatalf("a %s list-changed notification without a change", k)
-	case <-time.After(300 * time.Millisecond):
-	}
-	assert.Equal(t, before, s.tools())
+	synctest.Test(t, func(t *testing.T) {
+		s := newSession(t, "testdata/coke_kit.yaml", "")
+		// Whatever the start left comes within the debounce.
+		for quiet := time.After(50 * time.Millisecond); ; {
+			select {
+			case <-s.changed:
+				continue
+			case <-quiet:
+			}
+			break
+		}
+		s.drain()
+		before := s.tools()
+		structured[mcpserver.Observation](t, s.call("observe", nil))
+		step := structured[mcpserver.StepResult](t, s.call("skill_chop_tree", map[string]any{"min_logs": 1}))
+		require.Equal(t, "success", step.Verdict, step.Error)
+		structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+		select {
+		case k := <-s.changed:
+			t.Fatalf("a %s list-changed notification without a change", k)
+		case <-time.After(300 * time.Millisecond):
+		}
+		assert.Equal(t, before, s.tools())
+	})
 }
 
 // TestSkillToolArguments: a skill tool's arguments must be one JSON object

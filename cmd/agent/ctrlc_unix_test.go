@@ -66,10 +66,9 @@ func TestCtrlCEndsAPlannerChild(t *testing.T) {
 	cmd, pidFile := fakeCmd(t, "hang")
 	a := startAgent(t, 0, "run", "--planner-cmd", cmd, "--planner-timeout", "1h")
 	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(pidFile)
-		return err == nil && len(b) > 0
-	}, 10*time.Second, 10*time.Millisecond, "the planner started")
-	time.Sleep(200 * time.Millisecond) // the plan request is under way
+		_, err := os.Stat(pidFile + ".planning")
+		return err == nil
+	}, 30*time.Second, 10*time.Millisecond, "the planner got the plan request")
 	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
 	code, _, _ := a.wait(t, 10*time.Second)
 	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))

@@ -50,7 +50,10 @@ func fakePlanner(mode string) int {
 	p := loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, cat []*registry.Description) (loop.Decision, error) {
 		switch mode {
 		case "hang":
-			time.Sleep(time.Hour) // not even a cancel ends it
+			if f := os.Getenv(fakePidEnv); f != "" {
+				os.WriteFile(f+".planning", nil, 0o600) // the plan request arrived
+			}
+			select {} // not even a cancel ends it
 		case "crash":
 			fmt.Fprintln(os.Stderr, "fake planner: start of a long story")
 			fmt.Fprintln(os.Stderr, strings.Repeat("x", 8<<10))
