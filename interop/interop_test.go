@@ -34,10 +34,12 @@ const (
 
 // nodeServer is server.js running under node, with the events it reports.
 type nodeServer struct {
-	mu     sync.Mutex
-	events []map[string]any
-	stderr bytes.Buffer
-	port   int
+	mu      sync.Mutex
+	events  []map[string]any
+	changed chan struct{} // closed and replaced at each event
+	ended   chan struct{} // closed when node's output ends
+	stderr  bytes.Buffer
+	port    int
 }
 
 // startNode starts server.js, or skips the test when node or the npm
@@ -58,7 +60,7 @@ func startNode(t *testing.T) *nodeServer {
 		missing("interop/node_modules is absent: run npm ci in interop/ — .ci/run does this")
 	}
 
-	ns := &nodeServer{}
+	ns := &nodeServer{changed: make(chan struct{})}
 	cmd := exec.Command(node, "server.js")
 	cmd.Env = append(os.Environ(), "PORT=0")
 	cmd.Stderr = &lockedWriter{mu: &ns.mu, w: &ns.stderr}
@@ -66,6 +68,7 @@ func startNode(t *testing.T) *nodeServer {
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	done := make(chan struct{})
+	ns.ended = done
 	go func() {
 		defer close(done)
 		sc := bufio.NewScanner(out)
@@ -77,6 +80,8 @@ func startNode(t *testing.T) *nodeServer {
 			}
 			ns.mu.Lock()
 			ns.events = append(ns.events, ev)
+			close(ns.changed)
+			ns.changed = make(chan struct{})
 			ns.mu.Unlock()
 		}
 	}()
@@ -116,9 +121,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // wait returns the first event (seen so far or to come) that matches.
 func (ns *nodeServer) wait(t *testing.T, what string, timeout time.Duration, match func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.After(timeout)
 	for {
 		ns.mu.Lock()
+		changed := ns.changed
 		for _, ev := range ns.events {
 			if match(ev) {
 				ns.mu.Unlock()
@@ -130,10 +136,18 @@ func (ns *nodeServer) wait(t *testing.T, what string, timeout time.Duration, mat
 			}
 		}
 		ns.mu.Unlock()
-		if time.Now().After(deadline) {
+		select {
+		case <-changed:
+		case <-ns.ended:
+			select {
+			case <-changed:
+				continue // events came as node ended: look at them first
+			default:
+			}
+			t.Fatalf("node: ended without %s", what)
+		case <-deadline:
 			t.Fatalf("node: no %s within %v", what, timeout)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -243,11 +243,11 @@ func TestRouterWorkersEndWithFind(t *testing.T) {
 	rt, err := r.Find(from, At(to))
 	require.NoError(t, err)
 	require.Positive(t, rt.WorkerRows)
-	// A worker's goroutine ends just after it says it is done: give it
-	// the moment to.
-	deadline := time.Now().Add(5 * time.Second)
-	for workersRunning() > 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	// A worker's goroutine ends just after it says it is done (its
+	// deferred wg.Done): yield to it until it has; a worker that outlived
+	// Find for good is still there after any number of yields.
+	for i := 0; workersRunning() > 0 && i < 10000; i++ {
+		runtime.Gosched()
 	}
 	assert.Zero(t, workersRunning())
 	assert.Nil(t, r.pool)
