@@ -35,18 +35,3 @@ func noArgs(cmd string, pos []string) error {
 	}
 	return nil
 }
-
-// funcCommand is a command not yet split into its phases: parse keeps the
-// arguments and run does everything.
-type funcCommand struct {
-	f    func(e *env, args []string) error
-	args []string
-}
-
-func oneFunc(f func(e *env, args []string) error) func() subcommand {
-	return func() subcommand { return &funcCommand{f: f} }
-}
-
-func (c *funcCommand) parse(_ *env, args []string) error { c.args = args; return nil }
-func (c *funcCommand) validate(*env) error               { return nil }
-func (c *funcCommand) run(e *env) error                  { return c.f(e, c.args) }

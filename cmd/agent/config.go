@@ -264,22 +264,7 @@ func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
 	if v, ok := m["allow_commands"]; ok {
 		s.AllowCommands, _ = d.Bool(v.Value, "server.allow_commands")
 	}
-	if v, ok := m["command_burst"]; ok {
-		if i, ok := d.Int(v.Value, "server.command_burst"); ok {
-			if i < 1 {
-				d.Errorf(v.Value, "server.command_burst", "must be at least 1, got %d", i)
-			}
-			s.CommandBurst = i
-		}
-	}
-	if v, ok := m["commands_per_minute"]; ok {
-		if f, ok := d.Float(v.Value, "server.commands_per_minute"); ok {
-			if f <= 0 {
-				d.Errorf(v.Value, "server.commands_per_minute", "must be positive, got %v", f)
-			}
-			s.CommandsPerMinute = f
-		}
-	}
+	decodeCommandRate(d, m, s)
 	intIn(d, m, p, "view_distance", 2, 32, &s.ViewDistance)
 	dur(d, m, p, "tick", &s.Tick)
 	if v, ok := m["break_factor"]; ok {
@@ -303,65 +288,99 @@ func decodeServer(d *strictyaml.Decoder, n *yaml.Node, s *serverConfig) {
 		dur(d, t, "server.timeouts", "action", &s.Action)
 	}
 	if v, ok := m["reconnect"]; ok {
-		const rp = "server.reconnect"
-		r := d.Mapping(v.Value, rp, []string{"enabled", "initial", "max", "multiplier", "jitter", "max_attempts"})
-		s.Reconnect.Enabled = true
-		if e, ok := r["enabled"]; ok {
-			s.Reconnect.Enabled, _ = d.Bool(e.Value, rp+".enabled")
-		}
-		dur(d, r, rp, "initial", &s.Reconnect.Initial)
-		dur(d, r, rp, "max", &s.Reconnect.Max)
-		if e, ok := r["multiplier"]; ok {
-			if f, ok := d.Float(e.Value, rp+".multiplier"); ok {
-				if f < 1 {
-					d.Errorf(e.Value, rp+".multiplier", "must be at least 1, got %v", f)
-				}
-				s.Reconnect.Multiplier = f
-			}
-		}
-		if e, ok := r["jitter"]; ok {
-			if f, ok := d.Float(e.Value, rp+".jitter"); ok {
-				if f < 0 || f > 1 {
-					d.Errorf(e.Value, rp+".jitter", "must be within 0..1, got %v", f)
-				}
-				s.Reconnect.Jitter = f
-			}
-		}
-		if e, ok := r["max_attempts"]; ok {
-			if i, ok := d.Int(e.Value, rp+".max_attempts"); ok {
-				if i < 0 {
-					d.Errorf(e.Value, rp+".max_attempts", "must not be negative, got %d", i)
-				}
-				s.Reconnect.MaxAttempts = i
-			}
-		}
-		if s.Reconnect.Initial > 0 && s.Reconnect.Max > 0 && s.Reconnect.Initial > s.Reconnect.Max {
-			d.Errorf(v.Value, rp, "initial %v exceeds max %v", s.Reconnect.Initial, s.Reconnect.Max)
-		}
+		decodeReconnect(d, v.Value, &s.Reconnect)
 	}
 	if v, ok := m["auth"]; ok {
-		const ap = "server.auth"
-		a := d.Mapping(v.Value, ap, []string{"session_url", "player", "profile_id", "access_token_env", "microsoft", "client_id", "token_cache"})
-		s.Auth = &authConfig{}
-		if f, ok := a["microsoft"]; ok {
-			s.Auth.Microsoft, _ = d.Bool(f.Value, ap+".microsoft")
-		}
-		if s.Auth.Microsoft {
-			for _, k := range []string{"player", "profile_id", "access_token_env"} {
-				if f, ok := a[k]; ok {
-					d.Errorf(f.Value, ap+"."+k, "not used with microsoft: true (the player and token come from `agent login`)")
-				}
-			}
-		} else {
-			d.Require(v.Value, ap, a, "session_url", "player", "profile_id", "access_token_env")
-		}
-		str(d, a, ap, "client_id", &s.Auth.ClientID)
-		str(d, a, ap, "token_cache", &s.Auth.TokenCache)
-		str(d, a, ap, "session_url", &s.Auth.SessionURL)
-		str(d, a, ap, "player", &s.Auth.Player)
-		str(d, a, ap, "profile_id", &s.Auth.ProfileID)
-		str(d, a, ap, "access_token_env", &s.Auth.TokenEnv)
+		s.Auth = decodeAuth(d, v.Value)
 	}
+}
+
+// decodeCommandRate decodes the rate limit of the commands the bot sends:
+// server.command_burst and server.commands_per_minute.
+func decodeCommandRate(d *strictyaml.Decoder, m map[string]strictyaml.Field, s *serverConfig) {
+	if v, ok := m["command_burst"]; ok {
+		if i, ok := d.Int(v.Value, "server.command_burst"); ok {
+			if i < 1 {
+				d.Errorf(v.Value, "server.command_burst", "must be at least 1, got %d", i)
+			}
+			s.CommandBurst = i
+		}
+	}
+	if v, ok := m["commands_per_minute"]; ok {
+		if f, ok := d.Float(v.Value, "server.commands_per_minute"); ok {
+			if f <= 0 {
+				d.Errorf(v.Value, "server.commands_per_minute", "must be positive, got %v", f)
+			}
+			s.CommandsPerMinute = f
+		}
+	}
+}
+
+// decodeReconnect decodes server.reconnect: a section that is present
+// turns reconnecting on unless it says enabled: false.
+func decodeReconnect(d *strictyaml.Decoder, n *yaml.Node, rc *gtnh.Backoff) {
+	const rp = "server.reconnect"
+	r := d.Mapping(n, rp, []string{"enabled", "initial", "max", "multiplier", "jitter", "max_attempts"})
+	rc.Enabled = true
+	if e, ok := r["enabled"]; ok {
+		rc.Enabled, _ = d.Bool(e.Value, rp+".enabled")
+	}
+	dur(d, r, rp, "initial", &rc.Initial)
+	dur(d, r, rp, "max", &rc.Max)
+	if e, ok := r["multiplier"]; ok {
+		if f, ok := d.Float(e.Value, rp+".multiplier"); ok {
+			if f < 1 {
+				d.Errorf(e.Value, rp+".multiplier", "must be at least 1, got %v", f)
+			}
+			rc.Multiplier = f
+		}
+	}
+	if e, ok := r["jitter"]; ok {
+		if f, ok := d.Float(e.Value, rp+".jitter"); ok {
+			if f < 0 || f > 1 {
+				d.Errorf(e.Value, rp+".jitter", "must be within 0..1, got %v", f)
+			}
+			rc.Jitter = f
+		}
+	}
+	if e, ok := r["max_attempts"]; ok {
+		if i, ok := d.Int(e.Value, rp+".max_attempts"); ok {
+			if i < 0 {
+				d.Errorf(e.Value, rp+".max_attempts", "must not be negative, got %d", i)
+			}
+			rc.MaxAttempts = i
+		}
+	}
+	if rc.Initial > 0 && rc.Max > 0 && rc.Initial > rc.Max {
+		d.Errorf(n, rp, "initial %v exceeds max %v", rc.Initial, rc.Max)
+	}
+}
+
+// decodeAuth decodes server.auth: a Microsoft account, or a session
+// server with a player, profile id and access token.
+func decodeAuth(d *strictyaml.Decoder, n *yaml.Node) *authConfig {
+	const ap = "server.auth"
+	a := d.Mapping(n, ap, []string{"session_url", "player", "profile_id", "access_token_env", "microsoft", "client_id", "token_cache"})
+	auth := &authConfig{}
+	if f, ok := a["microsoft"]; ok {
+		auth.Microsoft, _ = d.Bool(f.Value, ap+".microsoft")
+	}
+	if auth.Microsoft {
+		for _, k := range []string{"player", "profile_id", "access_token_env"} {
+			if f, ok := a[k]; ok {
+				d.Errorf(f.Value, ap+"."+k, "not used with microsoft: true (the player and token come from `agent login`)")
+			}
+		}
+	} else {
+		d.Require(n, ap, a, "session_url", "player", "profile_id", "access_token_env")
+	}
+	str(d, a, ap, "client_id", &auth.ClientID)
+	str(d, a, ap, "token_cache", &auth.TokenCache)
+	str(d, a, ap, "session_url", &auth.SessionURL)
+	str(d, a, ap, "player", &auth.Player)
+	str(d, a, ap, "profile_id", &auth.ProfileID)
+	str(d, a, ap, "access_token_env", &auth.TokenEnv)
+	return auth
 }
 
 // dialServer opens the connection to a game server; nil dials TCP. The

@@ -131,41 +131,73 @@ func loadMerged(log zerolog.Logger, dir string, opts registry.Options) (*registr
 	if err != nil {
 		return nil, located("config", err)
 	}
-	custom := os.DirFS(dir)
-	var errs strictyaml.Errors
-	shipped, err := skills.LoadOptions{Tiers: tiers}.LoadDir(config.FS, "skills")
-	errs = append(errs, located("config", err)...)
-	own, err := skills.LoadOptions{Tiers: tiers}.LoadDir(custom, "skills")
-	errs = append(errs, located(dir, err)...)
-	replaced := map[string]string{} // skill → the file of dir that replaces it
+	m := &merge{log: log, dir: dir, custom: os.DirFS(dir), tiers: tiers}
+	m.mergeSpecs()
+	m.mergePacks()
+	opts.Tiers, opts.Packs = tiers, m.set
+	reg := m.registry(opts)
+	if len(m.errs) > 0 {
+		m.errs.Sort()
+		return nil, m.errs
+	}
+	return reg, nil
+}
+
+// merge is the state of loadMerged: the shipped configuration and dir's,
+// and every problem found.
+type merge struct {
+	log    zerolog.Logger
+	dir    string
+	custom fs.FS
+	tiers  *rules.Tiers
+	errs   strictyaml.Errors
+
+	specs    []*skills.SkillSpec
+	replaced map[string]string // skill → the file of dir that replaces it
+	set      *packs.Set        // nil when the packs are invalid (reported)
+}
+
+// mergeSpecs loads the skill specs of dir and the shipped ones it does not
+// replace, warning about each it replaces.
+func (m *merge) mergeSpecs() {
+	shipped, err := skills.LoadOptions{Tiers: m.tiers}.LoadDir(config.FS, "skills")
+	m.errs = append(m.errs, located("config", err)...)
+	own, err := skills.LoadOptions{Tiers: m.tiers}.LoadDir(m.custom, "skills")
+	m.errs = append(m.errs, located(m.dir, err)...)
+	m.replaced = map[string]string{}
 	for _, s := range own {
-		s.File = path.Join(dir, s.File)
-		if _, seen := replaced[s.Name]; !seen {
-			replaced[s.Name] = s.File
+		s.File = path.Join(m.dir, s.File)
+		if _, seen := m.replaced[s.Name]; !seen {
+			m.replaced[s.Name] = s.File
 		}
 	}
-	specs := own
+	m.specs = own
 	shippedNames := map[string]bool{}
 	for _, s := range shipped {
 		shippedNames[s.Name] = true
-		if _, ok := replaced[s.Name]; ok {
+		if _, ok := m.replaced[s.Name]; ok {
 			continue
 		}
 		s.File = path.Join("config", s.File)
-		specs = append(specs, s)
+		m.specs = append(m.specs, s)
 	}
-	for _, name := range slices.Sorted(maps.Keys(replaced)) {
+	for _, name := range slices.Sorted(maps.Keys(m.replaced)) {
 		if shippedNames[name] {
-			log.Warn().Str("skill", name).Str("file", replaced[name]).Msgf("skill %s in %s replaces the shipped skill of that name", name, replaced[name])
+			m.log.Warn().Str("skill", name).Str("file", m.replaced[name]).Msgf("skill %s in %s replaces the shipped skill of that name", name, m.replaced[name])
 		}
 	}
+}
 
-	shippedPacks, perrs := parsePacks(config.FS, "config", tiers)
-	errs = append(errs, perrs...)
+// mergePacks builds the pack set from dir's packs and the shipped ones
+// they do not replace, checks the skills they list, and warns about each
+// skill of dir in no pack.
+func (m *merge) mergePacks() {
+	shippedPacks, perrs := parsePacks(config.FS, "config", m.tiers)
+	m.errs = append(m.errs, perrs...)
 	var ownPacks []*packs.Pack
-	if exists(custom, "skill_packs") {
-		ownPacks, perrs = parsePacks(custom, dir, tiers)
-		errs = append(errs, perrs...)
+	if exists(m.custom, "skill_packs") {
+		ownPacks, perrs = parsePacks(m.custom, m.dir, m.tiers)
+		m.errs = append(m.errs, perrs...)
 	}
 	list := ownPacks
 	ownPack := map[string]bool{}
@@ -174,60 +206,60 @@ func loadMerged(log zerolog.Logger, dir string, opts registry.Options) (*registr
 	}
 	for _, p := range shippedPacks {
 		if ownPack[p.Name] {
-			log.Warn().Str("pack", p.Name).Msgf("skill pack %s in %s replaces the shipped pack of that name", p.Name, dir)
+			m.log.Warn().Str("pack", p.Name).Msgf("skill pack %s in %s replaces the shipped pack of that name", p.Name, m.dir)
 			continue
 		}
 		list = append(list, p)
 	}
-	set, err := packs.NewSet(tiers, list...)
-	errs = append(errs, strictyaml.Flatten("", err)...)
-	if set != nil {
-		known := map[string]bool{}
-		for _, s := range specs {
-			known[s.Name] = true
-		}
-		if err := set.ValidateSkills(func(n string) bool { return known[n] }); err != nil {
-			errs = append(errs, strictyaml.Flatten("", err)...)
-			set = nil // reported; the registry would report it again
+	set, err := packs.NewSet(m.tiers, list...)
+	m.errs = append(m.errs, strictyaml.Flatten("", err)...)
+	if set == nil {
+		return
+	}
+	known := map[string]bool{}
+	for _, s := range m.specs {
+		known[s.Name] = true
+	}
+	if err := set.ValidateSkills(func(n string) bool { return known[n] }); err != nil {
+		m.errs = append(m.errs, strictyaml.Flatten("", err)...)
+		return // reported; the registry would report it again
+	}
+	m.set = set
+	inPack := map[string]bool{}
+	for _, p := range set.All() {
+		for _, n := range p.Skills {
+			inPack[n] = true
 		}
 	}
-	if set != nil {
-		inPack := map[string]bool{}
-		for _, p := range set.All() {
-			for _, n := range p.Skills {
-				inPack[n] = true
-			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(replaced)) {
-			if !inPack[name] {
-				log.Warn().Str("skill", name).Str("file", replaced[name]).Msgf("skill %s (%s) is in no skill pack: planners are never offered it; list it in a pack under %s", name, replaced[name], path.Join(dir, "skill_packs"))
-			}
+	for _, name := range slices.Sorted(maps.Keys(m.replaced)) {
+		if !inPack[name] {
+			m.log.Warn().Str("skill", name).Str("file", m.replaced[name]).Msgf("skill %s (%s) is in no skill pack: planners are never offered it; list it in a pack under %s", name, m.replaced[name], path.Join(m.dir, "skill_packs"))
 		}
 	}
-	opts.Tiers, opts.Packs = tiers, set
-	reg, err := registry.New(specs, opts)
+}
+
+// registry builds and finalizes the registry of the merged specs with the
+// Go skills; a Go skill dir replaced with a template is not an error.
+func (m *merge) registry(opts registry.Options) *registry.Registry {
+	reg, err := registry.New(m.specs, opts)
 	if err != nil {
-		errs = append(errs, strictyaml.Flatten("", err)...)
-	} else {
-		for _, impl := range registry.Provided() {
-			err := reg.Register(impl)
-			switch {
-			case err == nil, errors.Is(err, registry.ErrNoSpec):
-			case errors.Is(err, registry.ErrNotGo) && replaced[impl.Name()] != "":
-				// dir replaced a shipped Go skill with a template.
-			default:
-				errs = append(errs, strictyaml.Flatten("", err)...)
-			}
-		}
-		if err := reg.Finalize(); err != nil {
-			errs = append(errs, strictyaml.Flatten("", err)...)
+		m.errs = append(m.errs, strictyaml.Flatten("", err)...)
+		return nil
+	}
+	for _, impl := range registry.Provided() {
+		err := reg.Register(impl)
+		switch {
+		case err == nil, errors.Is(err, registry.ErrNoSpec):
+		case errors.Is(err, registry.ErrNotGo) && m.replaced[impl.Name()] != "":
+			// dir replaced a shipped Go skill with a template.
+		default:
+			m.errs = append(m.errs, strictyaml.Flatten("", err)...)
 		}
 	}
-	if len(errs) > 0 {
-		errs.Sort()
-		return nil, errs
+	if err := reg.Finalize(); err != nil {
+		m.errs = append(m.errs, strictyaml.Flatten("", err)...)
 	}
-	return reg, nil
+	return reg
 }
 
 // parsePacks parses every pack file of skill_packs/ in fsys, each with its

@@ -31,26 +31,26 @@ func (c command) exec(e *env, args []string) error { return execute(e, c.new(), 
 func commands() []command {
 	return []command{
 		{name: "run", summary: "play until the goal holds: in the simulated world, on a GTNH server (--server) or in a served body (--body)", new: func() subcommand { return &runCommand{} }},
-		{name: "serve", summary: "expose a body (the simulated world or a player on a server) over the IPC protocol (docs/ipc.md)", new: oneFunc(serveCmd)},
-		{name: "mcp", summary: "serve the skills to an MCP client on stdin and stdout, or over HTTP with --listen HOST:PORT (docs/mcp.md)", new: oneFunc(mcpCmd)},
-		{name: "replay", summary: "replay a recording of agent run --record offline and show what the bot saw", new: oneFunc(replayCmd)},
-		{name: "ping", summary: "show a server's MOTD, version, players, mods and wire formats", new: oneFunc(pingCmd)},
-		{name: "login", summary: "sign in with a Microsoft account for online-mode servers (docs/online-mode.md)", new: oneFunc(func(e *env, args []string) error { return accountCmd(e, "login", args) })},
-		{name: "logout", summary: "forget the saved Microsoft login", new: oneFunc(func(e *env, args []string) error { return accountCmd(e, "logout", args) })},
+		{name: "serve", summary: "expose a body (the simulated world or a player on a server) over the IPC protocol (docs/ipc.md)", new: func() subcommand { return &serveCommand{} }},
+		{name: "mcp", summary: "serve the skills to an MCP client on stdin and stdout, or over HTTP with --listen HOST:PORT (docs/mcp.md)", new: func() subcommand { return &mcpCommand{} }},
+		{name: "replay", summary: "replay a recording of agent run --record offline and show what the bot saw", new: func() subcommand { return &replayCommand{} }},
+		{name: "ping", summary: "show a server's MOTD, version, players, mods and wire formats", new: func() subcommand { return &pingCommand{} }},
+		{name: "login", summary: "sign in with a Microsoft account for online-mode servers (docs/online-mode.md)", new: newAccountCommand("login")},
+		{name: "logout", summary: "forget the saved Microsoft login", new: newAccountCommand("logout")},
 		{name: "skills", summary: "list, describe, validate, load, select, lint and inject skills", subs: []command{
-			{name: "list", summary: "list the skills planners can use", new: oneFunc(skillsList)},
-			{name: "describe", summary: "show one skill's full metadata", new: oneFunc(skillsDescribe)},
-			{name: "validate", summary: "check configuration, spec, pack and SKILL.md directories exactly as --config DIR loads them; exit 1 naming every invalid or blocked skill", new: oneFunc(skillsValidate)},
-			{name: "load", summary: "print what the load_skill tool returns for a skill", new: oneFunc(skillsLoad)},
-			{name: "select", summary: "rank the catalog for a task and show the selection", new: oneFunc(skillsSelect)},
-			{name: "lint", summary: "report style issues in SKILL.md instructions", new: oneFunc(skillsLint)},
-			{name: "inject", summary: "print the skills part of a planner's system prompt", new: oneFunc(skillsInject)},
+			{name: "list", summary: "list the skills planners can use", new: func() subcommand { return &skillsListCommand{} }},
+			{name: "describe", summary: "show one skill's full metadata", new: func() subcommand { return &skillsDescribeCommand{} }},
+			{name: "validate", summary: "check configuration, spec, pack and SKILL.md directories exactly as --config DIR loads them; exit 1 naming every invalid or blocked skill", new: func() subcommand { return &skillsValidateCommand{} }},
+			{name: "load", summary: "print what the load_skill tool returns for a skill", new: func() subcommand { return &skillsLoadCommand{} }},
+			{name: "select", summary: "rank the catalog for a task and show the selection", new: func() subcommand { return &skillsSelectCommand{} }},
+			{name: "lint", summary: "report style issues in SKILL.md instructions", new: func() subcommand { return &skillsLintCommand{} }},
+			{name: "inject", summary: "print the skills part of a planner's system prompt", new: func() subcommand { return &skillsInjectCommand{} }},
 		}},
 		{name: "packs", summary: "list the skill packs and their tier gates", subs: []command{
-			{name: "list", summary: "list the skill packs, their tier gates, dependencies, conflicts and skills", new: oneFunc(packsList)},
+			{name: "list", summary: "list the skill packs, their tier gates, dependencies, conflicts and skills", new: func() subcommand { return &packsListCommand{} }},
 		}},
-		{name: "version", summary: "show the module version and the source revision the binary was built from", new: oneFunc(versionCmd)},
-		{name: "help", summary: "show a command's usage and flags", new: oneFunc(helpCmd)},
+		{name: "version", summary: "show the module version and the source revision the binary was built from", new: func() subcommand { return &versionCommand{} }},
+		{name: "help", summary: "show a command's usage and flags", new: func() subcommand { return &helpCommand{} }},
 	}
 }
 
@@ -83,12 +83,12 @@ func dispatch(e *env, args []string) error {
 	}
 	switch {
 	case args[0] == "help":
-		return helpCmd(e, args[1:])
+		return execute(e, &helpCommand{}, args[1:])
 	case isHelp(args[0]):
 		fmt.Fprintln(e.stdout, topUsage)
 		return nil
 	case isVersion(args[0]):
-		return versionCmd(e, args[1:])
+		return execute(e, &versionCommand{}, args[1:])
 	case strings.HasPrefix(args[0], "-"):
 		// Flags without a command are the default command's: agent -v is
 		// agent run -v.
@@ -132,9 +132,18 @@ func helpHint(cmd string) string {
 	return "run `agent help " + cmd + "` for its usage"
 }
 
-// helpCmd is `agent help [COMMAND [SUBCOMMAND]]`: the same text as
-// `agent COMMAND --help`, exit 0.
-func helpCmd(e *env, args []string) error {
+// helpCommand is `agent help [COMMAND [SUBCOMMAND]]`: the same text as
+// `agent COMMAND --help`, exit 0. It takes words, not flags: `agent help
+// --help` is the global help.
+type helpCommand struct{ args []string }
+
+var _ subcommand = (*helpCommand)(nil)
+
+func (h *helpCommand) parse(_ *env, args []string) error { h.args = args; return nil }
+func (h *helpCommand) validate(*env) error               { return nil }
+
+func (h *helpCommand) run(e *env) error {
+	args := h.args
 	if len(args) == 0 || (len(args) == 1 && isHelp(args[0])) {
 		fmt.Fprintln(e.stdout, topUsage)
 		return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
-	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/rank"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge/selection"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -127,86 +125,6 @@ func (k *knowledgeFlags) catalog(e *env, cf *configFlags, policy registry.Policy
 	return c, cfg, nil
 }
 
-// skillsLoad prints exactly what the load_skill tool returns.
-func skillsLoad(e *env, args []string) error {
-	fs := newFlagSet(e, "skills load", "skills load NAME [--json] [--config DIR] [--skills-dir DIR] [--skills-config FILE]")
-	var cf configFlags
-	var kf knowledgeFlags
-	cf.register(fs)
-	kf.register(fs)
-	asJSON := fs.Bool("json", false, "print the loaded skill as JSON (name, id, kind, root, resources, body)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("skills load: expected one skill name, got %d arguments", len(pos))
-	}
-	cat, _, err := kf.catalog(e, &cf, registry.ActiveOnly)
-	if err != nil {
-		return err
-	}
-	if _, ok := cat.Lookup(pos[0]); !ok {
-		return unknownName("skill", pos[0], catalog.Names(cat.Entries()))
-	}
-	l, err := cat.LoadSkill(pos[0])
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, l)
-	}
-	_, err = fmt.Fprint(e.stdout, l.Text())
-	return err
-}
-
-// skillsInject prints the system-prompt injection: the catalog, the path
-// rules and, in preloaded mode, the preloaded skills in full.
-func skillsInject(e *env, args []string) error {
-	fs := newFlagSet(e, "skills inject", "skills inject [--preload a,b] [--tech-state T] [--packs a,b] [--config DIR] [--skills-dir DIR] [--skills-config FILE]")
-	var cf configFlags
-	var kf knowledgeFlags
-	cf.register(fs)
-	kf.register(fs)
-	preload := fs.String("preload", "", "comma-separated skills (names or directories) to inject in full (default: the configuration's preload list; none = dynamic mode)")
-	tech := fs.String("tech-state", "", "list only the skills usable at this tier")
-	packList := fs.String("packs", "", "comma-separated packs to enable with --tech-state (default: all packs)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("skills inject: unexpected argument %q", pos[0])
-	}
-	cat, cfg, err := kf.catalog(e, &cf, registry.ActiveOnly)
-	if err != nil {
-		return err
-	}
-	list := cfg.Preload
-	if *preload != "" {
-		list = splitList(*preload)
-	}
-	for _, p := range list {
-		if _, ok := cat.Lookup(p); !ok && !strings.ContainsAny(p, `/\`) {
-			return unknownName("skill", p, catalog.Names(cat.Entries()))
-		}
-	}
-	names, err := cat.Preload(list, cfg.Workspace)
-	if err != nil {
-		return err
-	}
-	entries, err := catalogEntries(cat, *tech, *packList)
-	if err != nil {
-		return err
-	}
-	text, err := cat.Injection(entries, names)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprint(e.stdout, text)
-	return err
-}
-
 // catalogEntries returns the whole catalog, or the tier-gated view.
 func catalogEntries(cat *catalog.Catalog, tech, packList string) ([]catalog.Entry, error) {
 	if tech == "" {
@@ -229,101 +147,6 @@ func catalogEntries(cat *catalog.Catalog, tech, packList string) ([]catalog.Entr
 		}
 	}
 	return cat.ForTechState(tech, enabled)
-}
-
-// skillsSelect shows how a task would be matched to skills: the quality
-// filter, the BM25 ranking, the pre-filter and the selection. The CLI has
-// no model client, so the selection is the BM25 fallback, as the output
-// says.
-func skillsSelect(e *env, args []string) error {
-	fs := newFlagSet(e, "skills select", `skills select --task "..." [--max N] [--json] [--threshold N] [--min-score F] [--embeddings] [--quality FILE] [--tech-state T] [--packs a,b] [--top N]`)
-	var cf configFlags
-	var kf knowledgeFlags
-	cf.register(fs)
-	kf.register(fs)
-	task := fs.String("task", "", "the task to select skills for (required)")
-	maxN := fs.Int("max", 0, "select at most N skills (default: the configuration's max_skills, 3)")
-	asJSON := fs.Bool("json", false, "print the whole selection trace as JSON")
-	threshold := fs.Int("threshold", 0, "BM25 pre-filter above this many candidates (default: the configuration's, 20)")
-	minScore := fs.Float64("min-score", 0, "score floor of the BM25 selection, 0 = none (default: the configuration's min_score, 1.1)")
-	embeddings := fs.Bool("embeddings", false, "re-rank BM25 hits with the hashing embedder (the offline fallback)")
-	qualityFile := fs.String("quality", "", "skill quality file (default: the configuration's quality_file)")
-	tech := fs.String("tech-state", "", "offer only the skills usable at this tier")
-	packList := fs.String("packs", "", "comma-separated packs to enable with --tech-state")
-	top := fs.Int("top", 10, "ranking lines to print")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("skills select: unexpected argument %q", pos[0])
-	}
-	if strings.TrimSpace(*task) == "" {
-		return usagef("skills select: --task is required")
-	}
-	if *maxN < 0 || *threshold < 0 {
-		return usagef("skills select: --max and --threshold must not be negative")
-	}
-	minScoreSet := false
-	fs.Visit(func(f *flag.Flag) { minScoreSet = minScoreSet || f.Name == "min-score" })
-	if minScoreSet && (!(*minScore >= 0) || *minScore > knowledge.MaxMinScore) {
-		return usagef("skills select: --min-score must be between 0 (no floor) and %g", knowledge.MaxMinScore)
-	}
-	cat, cfg, err := kf.catalog(e, &cf, registry.ActiveOnly)
-	if err != nil {
-		return err
-	}
-	entries, err := catalogEntries(cat, *tech, *packList)
-	if err != nil {
-		return err
-	}
-	cands, errs := selection.FromCatalog(cat, entries)
-	for _, err := range errs {
-		e.log.Warn().Err(err).Msg("skill left out of selection")
-	}
-	opts := selection.Options{
-		MaxSkills: cfg.MaxSkills, PrefilterThreshold: cfg.PrefilterThreshold, Timeout: cfg.SelectionTimeout,
-		MinScore: cfg.MinScore,
-	}
-	if minScoreSet {
-		opts.MinScore = *minScore
-	}
-	if *maxN > 0 {
-		opts.MaxSkills = *maxN
-	}
-	if *threshold > 0 {
-		opts.PrefilterThreshold = *threshold
-	}
-	var notes []string
-	if *embeddings || cfg.Embeddings {
-		// The command has no model client: an embedding model named in
-		// the configuration is stood in for by the hashing embedder.
-		opts.Embedder = rank.HashEmbedder{}
-		if cfg.EmbeddingModel != "" {
-			notes = append(notes, fmt.Sprintf("selection.embedding_model %q is used by runs with a model server; here the hashing embedder (the offline fallback) re-ranks", cfg.EmbeddingModel))
-		}
-	}
-	qf := cfg.QualityFile
-	if *qualityFile != "" {
-		qf = *qualityFile
-	}
-	if qf != "" {
-		store, err := selection.OpenQualityStore(qf)
-		if err != nil {
-			return err
-		}
-		opts.Quality = store.All()
-	}
-	res, err := selection.Select(context.Background(), *task, cands, opts)
-	if err != nil {
-		return err
-	}
-	res.Notes = append(notes, res.Notes...)
-	if *asJSON {
-		return writeJSON(e.stdout, res)
-	}
-	printSelection(e, res, cands, *top)
-	return nil
 }
 
 func printSelection(e *env, res *selection.Result, cands []selection.Candidate, top int) {
@@ -399,43 +222,6 @@ func printSelection(e *env, res *selection.Result, cands []selection.Candidate, 
 		}
 		fmt.Fprintf(w, "below the score floor: %s\n", strings.Join(below, ", "))
 	}
-}
-
-// skillsLint reports style issues in SKILL.md files: the shipped ones, or
-// those under each DIR (a configuration root with skills/, a directory of
-// skill directories, or one skill directory). Exit 1 when there are any.
-func skillsLint(e *env, args []string) error {
-	fs := newFlagSet(e, "skills lint", "skills lint [DIR...]")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	targets, err := knowledgeTargets(pos)
-	if err != nil {
-		return err
-	}
-	known := shippedSpecNames()
-	issues, skillsSeen := 0, 0
-	for _, t := range targets {
-		for _, d := range t.dirs {
-			skillsSeen++
-			rep := d.validate(knowledge.ValidateOptions{})
-			if rep.Doc == nil {
-				issues += printErrors(e.stderr, "", rep.Errors)
-				continue
-			}
-			for _, is := range knowledge.Lint(filepath.ToSlash(d.file()), rep.Doc, rep.Resources, knowledge.LintOptions{Known: known.has}) {
-				fmt.Fprintln(e.stderr, is)
-				issues++
-			}
-		}
-	}
-	if issues > 0 {
-		fmt.Fprintf(e.stderr, "%d style issue(s) in %d skill(s)\n", issues, skillsSeen)
-		return &reportedError{fmt.Sprintf("%d style issues", issues)}
-	}
-	fmt.Fprintf(e.stdout, "%d skill(s): no style issues\n", skillsSeen)
-	return nil
 }
 
 // knowledgeTarget is a place whose skill directories are checked.

@@ -28,28 +28,52 @@ const (
 	envMinecraftURL = "GTNH_AGENT_MSA_MINECRAFT_URL"
 )
 
-// accountCmd runs `agent login` and `agent logout`.
-func accountCmd(e *env, name string, args []string) error {
+// accountCommand is agent login (name "login") and agent logout: sign in
+// with a Microsoft account for online-mode servers, or forget the login.
+type accountCommand struct {
+	name       string
+	usage      string
+	clientID   string
+	cache      string
+	configFile string
+	force      bool
+
+	// Set by validate.
+	account *msauth.Account
+}
+
+var _ subcommand = (*accountCommand)(nil)
+
+func newAccountCommand(name string) func() subcommand {
 	usage := loginUsage
 	if name == "logout" {
 		usage = logoutUsage
 	}
-	fs := newFlagSet(e, name, usage)
-	clientID := fs.String("client-id", "", "Azure application (client) id (default: $"+envClientID+", then server.auth.client_id)")
-	cache := fs.String("cache", "", "token cache file (default: $"+envCache+", then server.auth.token_cache, then the user config directory)")
-	configFile := fs.String("config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
-	force := false
-	if name == "login" {
-		fs.BoolVar(&force, "force", false, "sign in again even when the saved login still works")
+	return func() subcommand { return &accountCommand{name: name, usage: usage} }
+}
+
+func (c *accountCommand) parse(e *env, args []string) error {
+	fs := newFlagSet(e, c.name, c.usage)
+	fs.StringVar(&c.clientID, "client-id", "", "Azure application (client) id (default: $"+envClientID+", then server.auth.client_id)")
+	fs.StringVar(&c.cache, "cache", "", "token cache file (default: $"+envCache+", then server.auth.token_cache, then the user config directory)")
+	fs.StringVar(&c.configFile, "config-file", "", "agent config file (default: "+defaultConfigFile+" when present)")
+	if c.name == "login" {
+		fs.BoolVar(&c.force, "force", false, "sign in again even when the saved login still works")
 	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
-		return usagef("%s: unexpected arguments %q\nusage: agent %s", name, pos, usage)
+		return usagef("%s: unexpected arguments %q\nusage: agent %s", c.name, pos, c.usage)
 	}
-	acfg, err := loadAgentConfig(*configFile)
+	return nil
+}
+
+// validate builds the account from the config file's auth section under
+// the flags; login needs a client id.
+func (c *accountCommand) validate(e *env) error {
+	acfg, err := loadAgentConfig(c.configFile)
 	if err != nil {
 		return configError(e, err)
 	}
@@ -57,31 +81,47 @@ func accountCmd(e *env, name string, args []string) error {
 	if acfg.Server.Auth != nil {
 		auth = *acfg.Server.Auth
 	}
-	if *clientID != "" {
-		auth.ClientID = *clientID
+	if c.clientID != "" {
+		auth.ClientID = c.clientID
 	}
-	if *cache != "" {
-		auth.TokenCache = *cache
+	if c.cache != "" {
+		auth.TokenCache = c.cache
 	}
-	account, err := auth.account()
-	if err != nil {
-		return usagef("%s: %v", name, err)
+	if c.account, err = auth.account(); err != nil {
+		return usagef("%s: %v", c.name, err)
 	}
-	if name == "logout" {
-		removed, err := account.Cache.Remove()
-		if err != nil {
-			return err
-		}
-		if removed {
-			fmt.Fprintf(e.stdout, "logged out: removed %s\n", account.Cache.Path)
-		} else {
-			fmt.Fprintf(e.stdout, "not logged in (no %s)\n", account.Cache.Path)
-		}
-		return nil
-	}
-	if account.Client.ClientID == "" {
+	if c.name == "login" && c.account.Client.ClientID == "" {
 		return usagef("login: no Azure application (client) id: give --client-id, set %s or server.auth.client_id (see docs/online-mode.md)", envClientID)
 	}
+	return nil
+}
+
+func (c *accountCommand) run(e *env) error {
+	if c.name == "logout" {
+		return c.logout(e)
+	}
+	return c.login(e)
+}
+
+// logout removes the saved login.
+func (c *accountCommand) logout(e *env) error {
+	account := c.account
+	removed, err := account.Cache.Remove()
+	if err != nil {
+		return err
+	}
+	if removed {
+		fmt.Fprintf(e.stdout, "logged out: removed %s\n", account.Cache.Path)
+	} else {
+		fmt.Fprintf(e.stdout, "not logged in (no %s)\n", account.Cache.Path)
+	}
+	return nil
+}
+
+// login signs in with the device code flow, unless the saved login still
+// works (and --force is not given).
+func (c *accountCommand) login(e *env) error {
+	account := c.account
 	account.Client.Log = e.component("msauth")
 	account.Prompt = func(dc *msauth.DeviceCode) {
 		fmt.Fprintf(e.stderr, "To sign in with your Microsoft account, open %s and enter the code %s\n(the code is valid for %s; waiting…)\n",
@@ -90,7 +130,8 @@ func accountCmd(e *env, name string, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var l *msauth.Login
-	if force {
+	var err error
+	if c.force {
 		l, err = account.SignIn(ctx)
 	} else {
 		l, err = account.Session(ctx)

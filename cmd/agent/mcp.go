@@ -19,6 +19,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
@@ -38,127 +39,176 @@ to the body. Logs go to standard error.`
 // a skill name and a few parameters.
 const maxMCPMessage = 1 << 20
 
-// mcpCmd serves the skills over MCP on stdin and stdout until the client
-// disconnects, or over HTTP (--listen), until Ctrl-C or SIGTERM.
-func mcpCmd(e *env, args []string) error {
+// mcpCommand is agent mcp: it serves the skills over MCP on stdin and
+// stdout until the client disconnects, or over HTTP (--listen), until
+// Ctrl-C or SIGTERM.
+type mcpCommand struct {
+	fs          *flag.FlagSet
+	cf          configFlags
+	kf          knowledgeFlags
+	bf          bodyFlags
+	goalText    string
+	packList    string
+	traceFile   string
+	listen      string
+	maxSessions int
+
+	// Set by validate.
+	acfg *agentConfig
+	hl   *mcpListen // nil: stdin and stdout
+}
+
+var _ subcommand = (*mcpCommand)(nil)
+
+func (c *mcpCommand) parse(e *env, args []string) error {
 	fs := newFlagSet(e, "mcp", mcpUsage)
-	var cf configFlags
-	var kf knowledgeFlags
-	cf.register(fs)
-	kf.register(fs)
-	var bf bodyFlags
-	bf.register(fs, reconnectUse, "token to present to --body")
-	goalText := fs.String("goal", "", `goal that goal_status and observe report on, e.g. "collect 16 minecraft:log" (default: none)`)
-	packList := fs.String("packs", "", "comma-separated skill packs to enable (default: every pack); a pack is active when the tier fits it")
-	traceFile := fs.String("trace", "", "write one JSON line per invocation to FILE, as agent run's trace")
-	listen := fs.String("listen", "", "serve over HTTP on HOST:PORT (at "+mcpserver.HTTPPath+") instead of stdin and stdout; loopback unless --token-file is given")
-	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "--listen: most MCP sessions open at once")
+	c.fs = fs
+	c.cf.register(fs)
+	c.kf.register(fs)
+	c.bf.register(fs, reconnectUse, "token to present to --body")
+	fs.StringVar(&c.goalText, "goal", "", `goal that goal_status and observe report on, e.g. "collect 16 minecraft:log" (default: none)`)
+	fs.StringVar(&c.packList, "packs", "", "comma-separated skill packs to enable (default: every pack); a pack is active when the tier fits it")
+	fs.StringVar(&c.traceFile, "trace", "", "write one JSON line per invocation to FILE, as agent run's trace")
+	fs.StringVar(&c.listen, "listen", "", "serve over HTTP on HOST:PORT (at "+mcpserver.HTTPPath+") instead of stdin and stdout; loopback unless --token-file is given")
+	fs.IntVar(&c.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "--listen: most MCP sessions open at once")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("mcp: unexpected argument %q", pos[0])
-	}
-	acfg, err := bf.choose(e, fs)
-	if err != nil {
+	return noArgs("mcp", pos)
+}
+
+// validate loads the agent config file, which chooses the body, and checks
+// the flags of the body and of --listen.
+func (c *mcpCommand) validate(e *env) error {
+	var err error
+	if c.acfg, err = c.bf.choose(e, c.fs); err != nil {
 		return err
 	}
-	if err := bf.checkRemote("mcp"); err != nil {
+	if err := c.bf.checkRemote("mcp"); err != nil {
 		return err
 	}
-	if *bf.tokenFile != "" && !bf.remote && *listen == "" {
+	if *c.bf.tokenFile != "" && !c.bf.remote && c.listen == "" {
 		return usagef("mcp: --token-file needs --body or --listen")
 	}
-	hl, err := parseMCPListen(e, fs, *listen, *bf.tokenFile, *maxSessions)
-	if err != nil {
+	if c.hl, err = parseMCPListen(e, c.fs, c.listen, *c.bf.tokenFile, c.maxSessions); err != nil {
 		return err
 	}
-	if err := bf.checkLive("mcp"); err != nil {
+	if err := c.bf.checkLive("mcp"); err != nil {
 		return err
 	}
-	if !bf.live && (bf.set["username"] || bf.set["reconnect"]) {
+	if !c.bf.live && (c.bf.set["username"] || c.bf.set["reconnect"]) {
 		return usagef("mcp: --username and --reconnect need --server")
 	}
+	return nil
+}
 
-	// Everything named is checked before the server starts: a typo is exit 2
-	// with a hint, not a client that cannot connect.
-	cat, _, err := kf.catalog(e, &cf, registry.ActiveOnly)
+func (c *mcpCommand) run(e *env) error {
+	p, err := c.prepare(e)
 	if err != nil {
 		return err
 	}
-	reg := cat.Registry
-	var packs []string // nil: every pack
-	if *packList != "" {
-		packs = splitList(*packList)
-		for _, p := range packs {
-			if _, ok := reg.Packs().Get(p); !ok {
-				return unknownName("pack", p, reg.Packs().Names())
-			}
-		}
-	}
-	var sc *sim.Scenario
-	names := rules.DefaultNames()
-	if !bf.live && !bf.remote {
-		if sc, err = loadScenario(*bf.scenario); err != nil {
-			return configError(e, err)
-		}
-		names = sim.Names()
-	}
-	var goal loop.Goal
-	if *goalText != "" {
-		parser := loop.GoalParser{Tiers: reg.Tiers(), Names: newRunNames(reg, names, bf.live || bf.remote, e.log)}
-		if goal, err = parser.Parse(*goalText); err != nil {
-			return usagef("mcp: --goal: %v", err)
-		}
-	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	body, err := bf.open(ctx, e, acfg, sc)
+	body, err := c.bf.open(ctx, e, c.acfg, p.sc)
 	if err != nil {
 		return err
 	}
 	defer body.close()
 	ctx = body.ctx
-	var what string
-	switch {
-	case body.remote != nil:
-		what = fmt.Sprintf("the body at %s (%s)", *bf.addr, body.remote.Welcome().Name)
-	case body.client != nil:
-		what = fmt.Sprintf("server %s as %s", body.server.Address, body.server.Username)
-	default:
-		what = "the simulated world " + sc.Name
-	}
 	var trace io.Writer
-	if *traceFile != "" {
-		f, err := createTrace(*traceFile)
+	if c.traceFile != "" {
+		f, err := createTrace(c.traceFile)
 		if err != nil {
 			return usagef("mcp: %v", err)
 		}
 		defer f.Close()
 		trace = f
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: cat, Conn: body.conn(), Goal: goal, Packs: packs, Trace: trace, Log: e.pkgLog()})
+	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: p.cat, Conn: body.conn(), Goal: p.goal, Packs: p.packs, Trace: trace, Log: e.pkgLog()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
 		return err
 	}
-	if hl != nil {
-		ln, err := wire.Listen(hl.addr, wire.ListenOptions{Authenticated: hl.opts.Token != ""})
-		if err != nil {
-			return usagef("mcp: --listen: %v", err)
-		}
-		fmt.Fprintf(e.stdout, "serving the skills on %s over MCP at http://%s%s\n", what, ln.Addr(), mcpserver.HTTPPath)
-		if err := srv.RunHTTP(ctx, ln, hl.opts); err != nil {
-			return fmt.Errorf("mcp: %w", err)
-		}
-		return nil
+	what := c.what(body, p.sc)
+	if c.hl != nil {
+		return c.serveHTTP(ctx, e, srv, what)
 	}
+	return c.serveStdio(ctx, e, srv, what)
+}
+
+// mcpPlan is what the server is checked against before it starts.
+type mcpPlan struct {
+	cat   *catalog.Catalog
+	packs []string      // nil: every pack
+	sc    *sim.Scenario // nil on a server or a served body
+	goal  loop.Goal
+}
+
+// prepare checks everything named before the server starts: a typo is
+// exit 2 with a hint, not a client that cannot connect.
+func (c *mcpCommand) prepare(e *env) (*mcpPlan, error) {
+	cat, _, err := c.kf.catalog(e, &c.cf, registry.ActiveOnly)
+	if err != nil {
+		return nil, err
+	}
+	p := &mcpPlan{cat: cat}
+	reg := cat.Registry
+	if c.packList != "" {
+		p.packs = splitList(c.packList)
+		for _, name := range p.packs {
+			if _, ok := reg.Packs().Get(name); !ok {
+				return nil, unknownName("pack", name, reg.Packs().Names())
+			}
+		}
+	}
+	names := rules.DefaultNames()
+	if !c.bf.live && !c.bf.remote {
+		if p.sc, err = loadScenario(*c.bf.scenario); err != nil {
+			return nil, configError(e, err)
+		}
+		names = sim.Names()
+	}
+	if c.goalText != "" {
+		parser := loop.GoalParser{Tiers: reg.Tiers(), Names: newRunNames(reg, names, c.bf.live || c.bf.remote, e.log)}
+		if p.goal, err = parser.Parse(c.goalText); err != nil {
+			return nil, usagef("mcp: --goal: %v", err)
+		}
+	}
+	return p, nil
+}
+
+// what names the body for the banner.
+func (c *mcpCommand) what(body *openedBody, sc *sim.Scenario) string {
+	switch {
+	case body.remote != nil:
+		return fmt.Sprintf("the body at %s (%s)", *c.bf.addr, body.remote.Welcome().Name)
+	case body.client != nil:
+		return fmt.Sprintf("server %s as %s", body.server.Address, body.server.Username)
+	}
+	return "the simulated world " + sc.Name
+}
+
+// serveHTTP serves over HTTP on --listen until ctx ends.
+func (c *mcpCommand) serveHTTP(ctx context.Context, e *env, srv *mcpserver.Server, what string) error {
+	ln, err := wire.Listen(c.hl.addr, wire.ListenOptions{Authenticated: c.hl.opts.Token != ""})
+	if err != nil {
+		return usagef("mcp: --listen: %v", err)
+	}
+	fmt.Fprintf(e.stdout, "serving the skills on %s over MCP at http://%s%s\n", what, ln.Addr(), mcpserver.HTTPPath)
+	if err := srv.RunHTTP(ctx, ln, c.hl.opts); err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
+}
+
+// serveStdio serves one client on standard input and output until it
+// disconnects or ctx ends.
+func (c *mcpCommand) serveStdio(ctx context.Context, e *env, srv *mcpserver.Server, what string) error {
 	fmt.Fprintf(e.stderr, "serving the skills on %s over MCP on stdin and stdout\n", what)
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: nopWriteCloser{e.stdout}, MaxLineLength: maxMCPMessage})
+	err := srv.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: nopWriteCloser{e.stdout}, MaxLineLength: maxMCPMessage})
 	switch {
 	case ctx.Err() != nil:
 		return nil // Ctrl-C, SIGTERM or "stop" in chat: the normal end of a server

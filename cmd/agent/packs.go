@@ -8,24 +8,35 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
-func packsList(e *env, args []string) error {
+// packsListCommand is agent packs list: the skill packs, their tier gates,
+// dependencies, conflicts and skills.
+type packsListCommand struct {
+	cf     configFlags
+	asJSON bool
+}
+
+var _ subcommand = (*packsListCommand)(nil)
+
+func (c *packsListCommand) parse(e *env, args []string) error {
 	fs := newFlagSet(e, "packs list", "packs list [--json] [--config DIR]")
-	var cf configFlags
-	cf.register(fs)
-	asJSON := fs.Bool("json", false, "print packs as JSON")
+	c.cf.register(fs)
+	fs.BoolVar(&c.asJSON, "json", false, "print packs as JSON")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("packs list: unexpected argument %q", pos[0])
-	}
-	reg, err := cf.load(e, registry.ActiveOnly)
+	return noArgs("packs list", pos)
+}
+
+func (c *packsListCommand) validate(*env) error { return nil }
+
+func (c *packsListCommand) run(e *env) error {
+	reg, err := c.cf.load(e, registry.ActiveOnly)
 	if err != nil {
 		return err
 	}
 	all := reg.Packs().All()
-	if *asJSON {
+	if c.asJSON {
 		return writeJSON(e.stdout, all)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)

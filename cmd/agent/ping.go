@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -11,12 +12,20 @@ import (
 
 const pingUsage = `ping HOST[:PORT] [--json] [--timeout D]`
 
-// pingCmd runs a Server List Ping and prints what a player's server list
-// shows, plus the mods that change the wire format.
-func pingCmd(e *env, args []string) error {
+// pingCommand is agent ping: it runs a Server List Ping and prints what a
+// player's server list shows, plus the mods that change the wire format.
+type pingCommand struct {
+	addr    string
+	asJSON  bool
+	timeout time.Duration
+}
+
+var _ subcommand = (*pingCommand)(nil)
+
+func (c *pingCommand) parse(e *env, args []string) error {
 	fs := newFlagSet(e, "ping", pingUsage)
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long")
+	fs.BoolVar(&c.asJSON, "json", false, "print the result as JSON")
+	fs.DurationVar(&c.timeout, "timeout", 10*time.Second, "give up after this long")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -24,19 +33,33 @@ func pingCmd(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("ping: expected one HOST[:PORT], got %d arguments\nusage: agent %s", len(pos), pingUsage)
 	}
-	if *timeout <= 0 {
+	c.addr = pos[0]
+	return nil
+}
+
+func (c *pingCommand) validate(*env) error {
+	if c.timeout <= 0 {
 		return usagef("ping: --timeout must be positive")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	return nil
+}
+
+func (c *pingCommand) run(e *env) error {
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
-	info, err := gtnh.Ping(ctx, gtnh.Config{Address: pos[0], Dial: dialServer, DialTimeout: *timeout, LoginTimeout: *timeout, ReadTimeout: *timeout})
+	info, err := gtnh.Ping(ctx, gtnh.Config{Address: c.addr, Dial: dialServer, DialTimeout: c.timeout, LoginTimeout: c.timeout, ReadTimeout: c.timeout})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if c.asJSON {
 		return writeJSON(e.stdout, info)
 	}
-	w := e.stdout
+	printPing(e.stdout, info)
+	return nil
+}
+
+// printPing prints the server list entry.
+func printPing(w io.Writer, info *gtnh.ServerInfo) {
 	fmt.Fprintf(w, "%s  (%d ms)\n", info.Address, info.Latency.Milliseconds())
 	fmt.Fprintf(w, "motd:      %s\n", info.MOTD)
 	fmt.Fprintf(w, "version:   %s (protocol %d)\n", info.Version, info.Protocol)
@@ -63,5 +86,4 @@ func pingCmd(e *env, args []string) error {
 	} else {
 		fmt.Fprintf(w, "formats:   %s\n", info.Formats)
 	}
-	return nil
 }

@@ -20,13 +20,22 @@ import (
 
 const replayUsage = `replay FILE [--at MS] [--json] [--chat N]`
 
-// replayCmd feeds a recording (agent run --record) to the client's world
-// model offline and prints what the bot saw.
-func replayCmd(e *env, args []string) error {
+// replayCommand is agent replay: it feeds a recording (agent run --record)
+// to the client's world model offline and prints what the bot saw.
+type replayCommand struct {
+	file      string
+	at        int64
+	asJSON    bool
+	chatLines int
+}
+
+var _ subcommand = (*replayCommand)(nil)
+
+func (c *replayCommand) parse(e *env, args []string) error {
 	fs := newFlagSet(e, "replay", replayUsage)
-	at := fs.Int64("at", 0, "stop after the packets of this time (milliseconds since the recording started; 0: the whole recording)")
-	asJSON := fs.Bool("json", false, "print the world at the end (and the summary) as JSON")
-	chatLines := fs.Int("chat", 10, "how many of the last chat lines of the recording to print")
+	fs.Int64Var(&c.at, "at", 0, "stop after the packets of this time (milliseconds since the recording started; 0: the whole recording)")
+	fs.BoolVar(&c.asJSON, "json", false, "print the world at the end (and the summary) as JSON")
+	fs.IntVar(&c.chatLines, "chat", 10, "how many of the last chat lines of the recording to print")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -34,39 +43,48 @@ func replayCmd(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("replay: expected one recording FILE, got %d arguments\nusage: agent %s", len(pos), replayUsage)
 	}
-	if *at < 0 {
+	c.file = pos[0]
+	return nil
+}
+
+func (c *replayCommand) validate(*env) error {
+	if c.at < 0 {
 		return usagef("replay: --at must not be negative")
 	}
-	if *chatLines < 0 {
+	if c.chatLines < 0 {
 		return usagef("replay: --chat must not be negative")
 	}
-	f, err := os.Open(pos[0])
+	return nil
+}
+
+func (c *replayCommand) run(e *env) error {
+	f, err := os.Open(c.file)
 	if err != nil {
 		return usagef("replay: %v", err)
 	}
 	defer f.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := record.Replay(ctx, f, record.ReplayOptions{Until: msDuration(*at), Log: e.log.With().Logger()})
+	res, err := record.Replay(ctx, f, record.ReplayOptions{Until: msDuration(c.at), Log: e.log.With().Logger()})
 	if res == nil {
 		if err != nil && ctx.Err() != nil {
 			return errInterrupted
 		}
-		return fmt.Errorf("replay %s: %w", pos[0], err)
+		return fmt.Errorf("replay %s: %w", c.file, err)
 	}
-	if *asJSON {
+	if c.asJSON {
 		if werr := writeJSON(e.stdout, replayJSON(res, err)); werr != nil {
 			return werr
 		}
 	} else {
-		printReplay(e.stdout, pos[0], res, *chatLines)
+		printReplay(e.stdout, c.file, res, c.chatLines)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
 		// What was whole was replayed and printed; the file is still bad.
-		return fmt.Errorf("replay %s: %w", pos[0], err)
+		return fmt.Errorf("replay %s: %w", c.file, err)
 	}
 	return nil
 }

@@ -36,187 +36,275 @@ agent's bot core expects instead (loopback TCP only, no token).`
 // compress) with room to spare.
 const minServeMessage = 512 << 10
 
-// serveCmd exposes a body over the IPC wire protocol until Ctrl-C or
-// SIGTERM.
-func serveCmd(e *env, args []string) error {
+// serveCommand is agent serve: it exposes a body over the IPC wire
+// protocol (or the origin protocol) until Ctrl-C or SIGTERM.
+type serveCommand struct {
+	fs           *flag.FlagSet
+	cf           configFlags
+	bodyName     string
+	scenarioFile string
+	seed         int64
+	listen       string
+	tokenFile    string
+	maxMessage   int
+	maxConns     int
+	writeTimeout time.Duration
+	serverAddr   string
+	username     string
+	configFile   string
+	protocol     string
+	idleTimeout  time.Duration
+
+	// Set by validate.
+	set   map[string]bool // the flags the command line gave
+	stdio bool            // --listen stdio
+	addr  wire.Addr       // the socket, unless stdio
+	token string
+}
+
+var _ subcommand = (*serveCommand)(nil)
+
+func (c *serveCommand) parse(e *env, args []string) error {
 	fs := newFlagSet(e, "serve", serveUsage)
-	var cf configFlags
-	cf.register(fs)
-	bodyName := fs.String("body", "sim", "the body to expose: sim (the simulated world) or server (a GTNH server)")
-	scenarioFile := fs.String("scenario", "", "scenario for --body sim: an embedded one by name (forest_base, fresh_start) or a YAML file (default: forest_base)")
-	seed := fs.Int64("seed", 0, "override the scenario's seed")
-	listen := fs.String("listen", "", "address to listen on: unix:///path, tcp://127.0.0.1:PORT or stdio")
-	tokenFile := fs.String("token-file", "", "file holding the token every connection must present")
-	maxMessage := fs.Int("max-message", wire.DefaultMaxMessage, "largest message in bytes, in and out")
-	maxConns := fs.Int("max-conns", remote.DefaultMaxConns, "most connections open at once; past it one that has not said hello makes room, or the new one is refused")
-	writeTimeout := fs.Duration("write-timeout", remote.DefaultWriteTimeout, "drop a client that does not read a message within this long")
-	serverAddr := fs.String("server", "", "GTNH server (host:port) for --body server")
-	username := fs.String("username", "", "player name for --body server")
-	configFile := fs.String("config-file", "", "agent config file for --body server (default: "+defaultConfigFile+" when present)")
-	protocol := fs.String("protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
-	idleTimeout := fs.Duration("idle-timeout", origin.DefaultIdleTimeout, "--protocol origin: disconnect a client silent this long while none of its actions runs (0: never)")
+	c.fs = fs
+	c.cf.register(fs)
+	fs.StringVar(&c.bodyName, "body", "sim", "the body to expose: sim (the simulated world) or server (a GTNH server)")
+	fs.StringVar(&c.scenarioFile, "scenario", "", "scenario for --body sim: an embedded one by name (forest_base, fresh_start) or a YAML file (default: forest_base)")
+	fs.Int64Var(&c.seed, "seed", 0, "override the scenario's seed")
+	fs.StringVar(&c.listen, "listen", "", "address to listen on: unix:///path, tcp://127.0.0.1:PORT or stdio")
+	fs.StringVar(&c.tokenFile, "token-file", "", "file holding the token every connection must present")
+	fs.IntVar(&c.maxMessage, "max-message", wire.DefaultMaxMessage, "largest message in bytes, in and out")
+	fs.IntVar(&c.maxConns, "max-conns", remote.DefaultMaxConns, "most connections open at once; past it one that has not said hello makes room, or the new one is refused")
+	fs.DurationVar(&c.writeTimeout, "write-timeout", remote.DefaultWriteTimeout, "drop a client that does not read a message within this long")
+	fs.StringVar(&c.serverAddr, "server", "", "GTNH server (host:port) for --body server")
+	fs.StringVar(&c.username, "username", "", "player name for --body server")
+	fs.StringVar(&c.configFile, "config-file", "", "agent config file for --body server (default: "+defaultConfigFile+" when present)")
+	fs.StringVar(&c.protocol, "protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", origin.DefaultIdleTimeout, "--protocol origin: disconnect a client silent this long while none of its actions runs (0: never)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("serve: unexpected argument %q", pos[0])
+	return noArgs("serve", pos)
+}
+
+// validate checks the limits, the protocol and its flags, the address and
+// the token file, and the flags of the body.
+func (c *serveCommand) validate(e *env) error {
+	c.set = map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	if err := c.checkLimits(); err != nil {
+		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *maxMessage < minServeMessage {
-		return usagef("serve: --max-message must be at least %d bytes (a chunk column of blocks must fit)", minServeMessage)
+	if err := c.checkProtocol(); err != nil {
+		return err
 	}
-	if *maxConns < 1 {
-		return usagef("serve: --max-conns must be at least 1, got %d", *maxConns)
+	if err := c.checkListen(e); err != nil {
+		return err
 	}
-	if *writeTimeout <= 0 {
-		return usagef("serve: --write-timeout must be positive, got %s", *writeTimeout)
-	}
-	if *listen == "" {
-		return usagef("serve: --listen ADDR is required (unix:///path, tcp://127.0.0.1:PORT or stdio)")
-	}
-	stdio := *listen == "stdio"
-	switch *protocol {
-	case "ndjson":
-	case "origin":
-		if stdio || *tokenFile != "" || set["max-message"] || set["max-conns"] || set["write-timeout"] {
-			return usagef("serve: --protocol origin listens on loopback TCP only, with no --token-file, --max-message, --max-conns or --write-timeout")
-		}
-		if *idleTimeout < 0 {
-			return usagef("serve: --idle-timeout must be 0 (never) or more, got %v", *idleTimeout)
-		}
-	default:
-		return usagef("serve: unknown protocol %q%s (ndjson or origin)", *protocol, suggest.DidYouMean(*protocol, []string{"ndjson", "origin"}))
-	}
-	if set["idle-timeout"] && *protocol != "origin" {
-		return usagef("serve: --idle-timeout is for --protocol origin")
-	}
-	var addr wire.Addr
-	if !stdio {
-		if addr, err = wire.ParseAddr(*listen); err != nil {
-			return usagef("serve: --listen: %v", err)
-		}
-	} else if *tokenFile != "" {
-		return usagef("serve: --token-file is for sockets; on stdio the parent process owns the connection")
-	}
-	token := ""
-	if *tokenFile != "" {
-		if token, err = readToken(*tokenFile); err != nil {
-			return usagef("serve: --token-file: %v", err)
-		}
-		if fi, err := os.Stat(*tokenFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
-			e.log.Warn().Str("file", *tokenFile).Str("mode", fi.Mode().Perm().String()).Msg("the token file is readable by other users; chmod 600 it")
-		}
-		if err := authguard.CheckToken(token); err != nil {
-			// Other hosts can guess at a TCP address that is not
-			// loopback: a weak token there is refused; a local one only
-			// warned about.
-			if !addr.IsLoopback() {
-				return usagef("serve: --token-file %s: %v; --listen %s is reachable from other hosts", *tokenFile, err, *listen)
-			}
-			e.log.Warn().Str("file", *tokenFile).Msg("the token is weak (" + err.Error() + "); that is enough only while the server listens on loopback or a Unix socket")
-		}
-	}
-	switch *bodyName {
+	switch c.bodyName {
 	case "sim":
-		if set["server"] || set["username"] || set["config-file"] {
+		if c.set["server"] || c.set["username"] || c.set["config-file"] {
 			return usagef("serve: --server, --username and --config-file are for --body server")
 		}
 	case "server":
-		if set["scenario"] || set["seed"] {
+		if c.set["scenario"] || c.set["seed"] {
 			return usagef("serve: --scenario and --seed are for --body sim")
 		}
 	default:
-		return usagef("serve: unknown body %q%s (sim or server)", *bodyName, suggest.DidYouMean(*bodyName, []string{"sim", "server"}))
+		return usagef("serve: unknown body %q%s (sim or server)", c.bodyName, suggest.DidYouMean(c.bodyName, []string{"sim", "server"}))
 	}
-	reg, err := cf.load(e, registry.ActiveOnly)
+	return nil
+}
+
+// checkLimits checks --max-message, --max-conns, --write-timeout and that
+// --listen is given.
+func (c *serveCommand) checkLimits() error {
+	if c.maxMessage < minServeMessage {
+		return usagef("serve: --max-message must be at least %d bytes (a chunk column of blocks must fit)", minServeMessage)
+	}
+	if c.maxConns < 1 {
+		return usagef("serve: --max-conns must be at least 1, got %d", c.maxConns)
+	}
+	if c.writeTimeout <= 0 {
+		return usagef("serve: --write-timeout must be positive, got %s", c.writeTimeout)
+	}
+	if c.listen == "" {
+		return usagef("serve: --listen ADDR is required (unix:///path, tcp://127.0.0.1:PORT or stdio)")
+	}
+	c.stdio = c.listen == "stdio"
+	return nil
+}
+
+// checkProtocol checks --protocol and the flags only one protocol takes.
+func (c *serveCommand) checkProtocol() error {
+	switch c.protocol {
+	case "ndjson":
+	case "origin":
+		if c.stdio || c.tokenFile != "" || c.set["max-message"] || c.set["max-conns"] || c.set["write-timeout"] {
+			return usagef("serve: --protocol origin listens on loopback TCP only, with no --token-file, --max-message, --max-conns or --write-timeout")
+		}
+		if c.idleTimeout < 0 {
+			return usagef("serve: --idle-timeout must be 0 (never) or more, got %v", c.idleTimeout)
+		}
+	default:
+		return usagef("serve: unknown protocol %q%s (ndjson or origin)", c.protocol, suggest.DidYouMean(c.protocol, []string{"ndjson", "origin"}))
+	}
+	if c.set["idle-timeout"] && c.protocol != "origin" {
+		return usagef("serve: --idle-timeout is for --protocol origin")
+	}
+	return nil
+}
+
+// checkListen parses --listen and reads --token-file: a warning when other
+// users can read it; a weak token is refused on an address other hosts can
+// reach and warned about on loopback.
+func (c *serveCommand) checkListen(e *env) error {
+	var err error
+	if !c.stdio {
+		if c.addr, err = wire.ParseAddr(c.listen); err != nil {
+			return usagef("serve: --listen: %v", err)
+		}
+	} else if c.tokenFile != "" {
+		return usagef("serve: --token-file is for sockets; on stdio the parent process owns the connection")
+	}
+	if c.tokenFile == "" {
+		return nil
+	}
+	if c.token, err = readToken(c.tokenFile); err != nil {
+		return usagef("serve: --token-file: %v", err)
+	}
+	if fi, err := os.Stat(c.tokenFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		e.log.Warn().Str("file", c.tokenFile).Str("mode", fi.Mode().Perm().String()).Msg("the token file is readable by other users; chmod 600 it")
+	}
+	if err := authguard.CheckToken(c.token); err != nil {
+		// Other hosts can guess at a TCP address that is not loopback: a
+		// weak token there is refused; a local one only warned about.
+		if !c.addr.IsLoopback() {
+			return usagef("serve: --token-file %s: %v; --listen %s is reachable from other hosts", c.tokenFile, err, c.listen)
+		}
+		e.log.Warn().Str("file", c.tokenFile).Msg("the token is weak (" + err.Error() + "); that is enough only while the server listens on loopback or a Unix socket")
+	}
+	return nil
+}
+
+func (c *serveCommand) run(e *env) error {
+	reg, err := c.cf.load(e, registry.ActiveOnly)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
-	var body ipc.Body
-	what := ""
-	if *bodyName == "sim" {
-		sc, err := loadScenario(*scenarioFile)
-		if err != nil {
-			return configError(e, err)
-		}
-		w, err := sim.NewContext(ctx, sc, sim.Options{Seed: *seed})
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return configError(e, err)
-		}
-		body, what = w, "the simulated world "+sc.Name
-	} else {
-		acfg, err := loadAgentConfig(*configFile)
-		if err != nil {
-			return configError(e, err)
-		}
-		srv := acfg.Server
-		if *serverAddr != "" {
-			srv.Address = *serverAddr
-		}
-		if *username != "" {
-			srv.Username = *username
-		}
-		srv.fillAccountName()
-		if srv.Address == "" {
-			return usagef("serve: --body server needs --server HOST:PORT (or server.address in the config file)")
-		}
-		runCtx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		client, err := openClient(runCtx, e, srv, cancel)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return err
-		}
-		defer client.Close()
-		body, what = client, "server "+srv.Address+" as "+srv.Username
-		ctx = runCtx
-	}
-
-	if *protocol == "origin" {
-		ln, err := origin.Listen(*listen)
-		if err != nil {
-			return usagef("serve: %v", err)
-		}
-		fmt.Fprintf(e.stdout, "serving %s with the origin protocol on tcp://%s\n", what, ln.Addr())
-		return origin.Serve(ctx, ln, body, origin.Options{Log: ptr(e.pkgLog()), IdleTimeout: originIdle(*idleTimeout)})
-	}
-	srv, err := remote.NewServer(remote.ServerOptions{Body: body, Token: token, MaxMessage: *maxMessage,
-		MaxConns: *maxConns, WriteTimeout: *writeTimeout, Catalog: registryCatalog(reg), Log: e.pkgLog()})
+	b, err := c.openBody(ctx, e)
 	if err != nil {
 		return err
 	}
-	if stdio {
-		// Standard output carries the protocol: the banner goes to
-		// standard error, and the end of standard input ends the serve.
-		fmt.Fprintf(e.stderr, "serving %s on stdin and stdout\n", what)
-		done := make(chan struct{})
-		go func() {
-			srv.ServeConn(stdioConn{Reader: os.Stdin, Writer: e.stdout})
-			close(done)
-		}()
-		select {
-		case <-ctx.Done():
-		case <-done:
-		}
-		closeWithin(e, srv, shutdownGrace)
+	defer b.close()
+	if c.protocol == "origin" {
+		return c.serveOrigin(b.ctx, e, b)
+	}
+	srv, err := remote.NewServer(remote.ServerOptions{Body: b.body, Token: c.token, MaxMessage: c.maxMessage,
+		MaxConns: c.maxConns, WriteTimeout: c.writeTimeout, Catalog: registryCatalog(reg), Log: e.pkgLog()})
+	if err != nil {
+		return err
+	}
+	if c.stdio {
+		c.serveStdio(b.ctx, e, srv, b.what)
 		return nil
 	}
-	l, err := wire.Listen(addr, wire.ListenOptions{Authenticated: token != ""})
+	return c.serveSocket(b.ctx, e, srv, b.what)
+}
+
+// servedBody is the body a serve exposes.
+type servedBody struct {
+	ctx   context.Context // cancelled by Ctrl-C, SIGTERM or the operator's "stop"
+	body  ipc.Body
+	what  string // for the banner
+	close func()
+}
+
+// openBody creates the simulated world or joins the server.
+func (c *serveCommand) openBody(ctx context.Context, e *env) (*servedBody, error) {
+	if c.bodyName == "sim" {
+		sc, err := loadScenario(c.scenarioFile)
+		if err != nil {
+			return nil, configError(e, err)
+		}
+		w, err := sim.NewContext(ctx, sc, sim.Options{Seed: c.seed})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, errInterrupted
+			}
+			return nil, configError(e, err)
+		}
+		return &servedBody{ctx: ctx, body: w, what: "the simulated world " + sc.Name, close: func() {}}, nil
+	}
+	acfg, err := loadAgentConfig(c.configFile)
+	if err != nil {
+		return nil, configError(e, err)
+	}
+	srv := acfg.Server
+	if c.serverAddr != "" {
+		srv.Address = c.serverAddr
+	}
+	if c.username != "" {
+		srv.Username = c.username
+	}
+	srv.fillAccountName()
+	if srv.Address == "" {
+		return nil, usagef("serve: --body server needs --server HOST:PORT (or server.address in the config file)")
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	client, err := openClient(runCtx, e, srv, cancel)
+	if err != nil {
+		cancel()
+		if ctx.Err() != nil {
+			return nil, errInterrupted
+		}
+		return nil, err
+	}
+	return &servedBody{ctx: runCtx, body: client, what: "server " + srv.Address + " as " + srv.Username, close: func() {
+		client.Close()
+		cancel()
+	}}, nil
+}
+
+// serveOrigin serves the body with the origin protocol.
+func (c *serveCommand) serveOrigin(ctx context.Context, e *env, b *servedBody) error {
+	ln, err := origin.Listen(c.listen)
+	if err != nil {
+		return usagef("serve: %v", err)
+	}
+	fmt.Fprintf(e.stdout, "serving %s with the origin protocol on tcp://%s\n", b.what, ln.Addr())
+	return origin.Serve(ctx, ln, b.body, origin.Options{Log: ptr(e.pkgLog()), IdleTimeout: originIdle(c.idleTimeout)})
+}
+
+// serveStdio serves one connection on standard input and output, until
+// the end of standard input or ctx.
+func (c *serveCommand) serveStdio(ctx context.Context, e *env, srv *remote.Server, what string) {
+	// Standard output carries the protocol: the banner goes to standard
+	// error, and the end of standard input ends the serve.
+	fmt.Fprintf(e.stderr, "serving %s on stdin and stdout\n", what)
+	done := make(chan struct{})
+	go func() {
+		srv.ServeConn(stdioConn{Reader: os.Stdin, Writer: e.stdout})
+		close(done)
+	}()
+	select {
+	case <-ctx.Done():
+	case <-done:
+	}
+	closeWithin(e, srv, shutdownGrace)
+}
+
+// serveSocket listens on --listen and serves until ctx ends.
+func (c *serveCommand) serveSocket(ctx context.Context, e *env, srv *remote.Server, what string) error {
+	l, err := wire.Listen(c.addr, wire.ListenOptions{Authenticated: c.token != ""})
 	if err != nil {
 		srv.Close()
 		return usagef("serve: %v", err)
 	}
-	fmt.Fprintf(e.stdout, "serving %s on %s\n", what, addr)
+	fmt.Fprintf(e.stdout, "serving %s on %s\n", what, c.addr)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	select {

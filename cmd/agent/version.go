@@ -8,19 +8,25 @@ import (
 	"strings"
 )
 
-// versionCmd prints what the binary was built from: the module version (a
-// release tag when installed with go install MODULE@VERSION, "(devel)" when
-// built in a checkout) and the version control revision, its time and
-// whether the work tree had changes.
-func versionCmd(e *env, args []string) error {
-	fs := newFlagSet(e, "version", "version")
-	pos, err := parseFlags(fs, args)
+// versionCommand is agent version: it prints what the binary was built
+// from: the module version (a release tag when installed with go install
+// MODULE@VERSION, "(devel)" when built in a checkout) and the version
+// control revision, its time and whether the work tree had changes.
+type versionCommand struct{}
+
+var _ subcommand = (*versionCommand)(nil)
+
+func (c *versionCommand) parse(e *env, args []string) error {
+	pos, err := parseFlags(newFlagSet(e, "version", "version"), args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("version: unexpected argument %q", pos[0])
-	}
+	return noArgs("version", pos)
+}
+
+func (c *versionCommand) validate(*env) error { return nil }
+
+func (c *versionCommand) run(e *env) error {
 	bi, ok := debug.ReadBuildInfo()
 	writeVersion(e.stdout, bi, ok)
 	return nil
