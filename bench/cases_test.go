@@ -14,6 +14,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
@@ -36,7 +37,7 @@ func fixture(t testing.TB) (*benchworld.World, []*proto17.ChunkData, *chunk.Chun
 		if err != nil {
 			panic(err)
 		}
-		store := chunk.NewChunkStore(nil)
+		store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 		if err := Decode(proto17.NewChunkDecoder(proto17.Formats{}), fixPackets, store); err != nil {
 			panic(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
@@ -190,7 +191,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	cfg.progress("world: %d columns, identical on both sides (sha256 %.12s…); JavaScript load %.0f ms", loaded.Columns, loaded.SHA256, loaded.Ms)
 
-	store := chunk.NewChunkStore(nil)
+	store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 	if err := Decode(proto17.NewChunkDecoder(proto17.Formats{}), packets, store); err != nil {
 		return nil, err
 	}
@@ -430,7 +431,7 @@ func runDecode(cfg Config, rep *Report, packets []*proto17.ChunkData, js *Worker
 		return m.HeapAlloc
 	}
 	base := heap()
-	store := chunk.NewChunkStore(nil)
+	store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 	if err := Decode(proto17.NewChunkDecoder(proto17.Formats{}), packets, store); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func (x *act) breakTicks(b world.Block) (float64, bool, bool) {
 	x.c.mu.Unlock()
 	held := x.c.state.Snapshot().Inventory.HeldStack()
 	speed := toolSpeed(held, raw, info.Tool)
-	harvest := rules.DefaultMiningRules().Harvests(info, held, otherToolLevel)
+	harvest := rules.Default().Mining.Harvests(info, held, otherToolLevel)
 	t := rules.BreakTicks(info.Hardness, speed, harvest)
 	if !onGround {
 		t *= 5 // the server divides the dig speed by 5 off the ground

@@ -205,7 +205,7 @@ var fluidContainerTags = []string{"container_empty", "container_water", "fluid_c
 // main inventory full too does it keep the held item, or take the first
 // hotbar slot, that is not a known fluid container (fluidContainerTags).
 func (x *act) emptyHanded() (ipc.Result, bool) {
-	tags := rules.DefaultTags()
+	tags := rules.Default().Tags
 	x.c.mu.Lock()
 	ids := x.c.state.Resolver().IDs()
 	empty := func(i int) bool { return x.s.inv.player[i].Empty() }
@@ -570,7 +570,7 @@ func layout(r rules.Recipe, width int) (cells []int, what []int, ok bool) {
 // ingredients are clicked into the grid, the result is taken from the
 // result slot as often as asked, and leftovers go back to the inventory.
 func (x *act) craft(a action.Craft) ipc.Result {
-	book := rules.DefaultRecipes()
+	book := rules.Default().Recipes
 	recipes := book.For(a.Item)
 	if len(recipes) == 0 {
 		if id, meta, err := world.SplitID(a.Item); err == nil && meta == 0 {

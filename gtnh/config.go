@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -137,7 +138,7 @@ func (c Config) withDefaults() Config {
 		c.CompactPerTick = DefaultCompactPerTick
 	}
 	if c.State == nil {
-		c.State = world.NewState(world.StateOptions{})
+		c.State = world.NewState(world.StateOptions{Rules: rules.Default()})
 	}
 	c.Commands = c.Commands.withDefaults()
 	c.Reconnect = c.Reconnect.withDefaults()

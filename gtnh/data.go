@@ -17,7 +17,7 @@ import (
 var defaultBlock = rules.BlockRule{Hardness: 2, Tool: "pickaxe"}
 
 func blockInfoOf(b world.Block) rules.BlockRule {
-	if r, ok := rules.DefaultMiningRules().Block(b.ID); ok {
+	if r, ok := rules.Default().Mining.Block(b.ID); ok {
 		return r
 	}
 	if strings.HasPrefix(b.ID, "gregtech:gt.blockores") {
@@ -31,7 +31,7 @@ func blockInfoOf(b world.Block) rules.BlockRule {
 // of the class (GregTech's, Tinkers') taken as stone-grade so the wait errs
 // long.
 func toolSpeed(st world.ItemStack, raw proto17.Slot, tool string) float64 {
-	speed := rules.DefaultMiningRules().ToolSpeed(st, tool, 4)
+	speed := rules.Default().Mining.ToolSpeed(st, tool, 4)
 	if speed > 1 {
 		if e := efficiency(raw); e > 0 {
 			speed += float64(e*e + 1)
@@ -53,7 +53,7 @@ func vanillaDurability(id string) int {
 	}
 	for _, class := range []string{"_sword", "_shovel", "_pickaxe", "_axe", "_hoe"} {
 		if strings.HasSuffix(id, class) {
-			if m, ok := rules.DefaultMiningRules().Material(id); ok {
+			if m, ok := rules.Default().Mining.Material(id); ok {
 				return m.Durability
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -45,7 +46,7 @@ func TestModStateLeavesWithItsColumn(t *testing.T) {
 		assertMods(t, s, b, true, "column (2, 1)")
 		assertMods(t, s, d, true, "column (1, 1)")
 
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{}),
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}),
 			unknown: map[string]bool{}, stats: Stats{Skipped: map[string]int64{}}}
 		s.loaded[[2]int{1, 1}] = true
 		c.forgetColumn(s, 1, 1)

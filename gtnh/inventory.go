@@ -310,7 +310,7 @@ func toStack(s proto17.Slot, ids *rules.IDMap) world.ItemStack {
 	st, _ := s.ItemStack(ids)
 	if max := vanillaDurability(st.ID); max > 0 {
 		st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, max
-		st.Tags = rules.DefaultTags().ItemTags(st.ID, 0)
+		st.Tags = rules.Default().Tags.ItemTags(st.ID, 0)
 	} else if dmg, maxDmg, ok := gtToolWear(s.NBT); ok {
 		st.Damage, st.MaxDamage = dmg, maxDmg
 	}

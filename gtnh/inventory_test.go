@@ -49,7 +49,7 @@ func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
 		gz, err := n.Gzip()
 		require.NoError(t, err)
 		s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}
-		st := toStack(s, rules.VanillaIDs())
+		st := toStack(s, rules.Default().IDs)
 		assert.Equal(t, 1200, st.Damage)
 		assert.Equal(t, 51200, st.MaxDamage)
 		assert.Equal(t, 3, efficiency(s))
@@ -58,12 +58,12 @@ func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
 		n.Root["GT.ToolStats"] = proto17.Compound{"Damage": int64(5), "MaxDamage": int64(0)}
 		gz, err = n.Gzip()
 		require.NoError(t, err)
-		st = toStack(proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}, rules.VanillaIDs())
+		st = toStack(proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}, rules.Default().IDs)
 		assert.Zero(t, st.MaxDamage)
 		assert.Zero(t, st.Damage)
 		// Undecodable NBT is no wear and no enchantment.
 		bad := proto17.Slot{ID: gtToolID, Count: 1, NBT: []byte{1, 2, 3}}
-		assert.Zero(t, toStack(bad, rules.VanillaIDs()).MaxDamage)
+		assert.Zero(t, toStack(bad, rules.Default().IDs).MaxDamage)
 		assert.Zero(t, efficiency(bad))
 	})
 }
@@ -75,7 +75,7 @@ func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
 func TestItemNBTListBomb(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gzipBytes(t, enchListBomb())}
-		ids := rules.VanillaIDs()
+		ids := rules.Default().IDs
 		var st world.ItemStack
 		var eff int
 		var before, after runtime.MemStats
@@ -107,7 +107,7 @@ func FuzzItemNBT(f *testing.F) {
 	f.Add(append([]byte{0}, raw...))
 	f.Add(append([]byte{0}, enchListBomb()...))
 	f.Add(append([]byte{1}, gzipBytes(f, enchListBomb())...))
-	ids := rules.VanillaIDs()
+	ids := rules.Default().IDs
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return

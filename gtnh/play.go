@@ -317,7 +317,7 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 	c.mu.Unlock()
 	if vanilla {
 		c.log.Info().Msg("no FML handshake: a vanilla server; vanilla ids")
-		c.state.Update(func(tx *world.Tx) { tx.SetIDMap(rules.VanillaIDs()) })
+		c.state.Update(func(tx *world.Tx) { tx.SetIDMap(rules.Default().IDs) })
 	}
 	name := c.cfg.Username
 	c.state.Update(func(tx *world.Tx) {

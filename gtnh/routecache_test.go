@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
@@ -24,7 +25,7 @@ import (
 // only those.
 func TestRouteCacheFollowsSnapshots(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := chunk.NewChunkStore(nil)
+		store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 		stone, ok := store.Resolver().State("minecraft:stone", 0)
 		require.True(t, ok)
 		loaded := map[[2]int]bool{}

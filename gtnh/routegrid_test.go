@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
@@ -23,7 +24,7 @@ import (
 // the height range.
 func TestSnapGridColumn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := chunk.NewChunkStore(nil)
+		store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 		res := store.Resolver()
 		for _, b := range []struct {
 			x, y, z int
@@ -109,7 +110,7 @@ var (
 func benchStore() (*chunk.ChunkStore, *benchworld.World) {
 	liveOnce.Do(func() {
 		w := benchworld.Generate(1337)
-		store := chunk.NewChunkStore(nil)
+		store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 		var states [chunk.SectionVolume]chunk.StateID
 		for cz := 0; cz < benchworld.SZ/16; cz++ {
 			for cx := 0; cx < benchworld.SX/16; cx++ {
@@ -186,7 +187,7 @@ func cpuTime() time.Duration {
 // block's tags say, whatever was asked before.
 func TestSnapGridClassifyMemo(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := chunk.NewChunkStore(nil)
+		store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 		res := store.Resolver()
 		g := snapshotGrid(&world.Snapshot{Blocks: store.View()}, nil).(*snapGrid)
 		var states []chunk.StateID

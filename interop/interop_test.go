@@ -22,6 +22,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
@@ -265,7 +266,7 @@ func TestNodeMinecraftProtocolServer(t *testing.T) {
 	assert.Equal(t, float64(proto17.ProtocolVersion), login["protocol"])
 
 	// Play: read the whole script.
-	store := chunk.NewChunkStore(chunk.DefaultResolver())
+	store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 	dec := proto17.NewChunkDecoder(f)
 	var (
 		join     *proto17.JoinGame

@@ -23,7 +23,7 @@ func FuzzParseGoal(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	tiers := rules.DefaultTiers()
+	tiers := rules.Default().Tiers
 	f.Fuzz(func(t *testing.T, text string) {
 		g, err := loop.ParseGoal(text, tiers)
 		if err != nil {
@@ -50,7 +50,7 @@ func FuzzGoalParserNames(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	tiers := rules.DefaultTiers()
+	tiers := rules.Default().Tiers
 	names := knownNames{}
 	checked := loop.GoalParser{Tiers: tiers, Names: names}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -85,7 +85,7 @@ func FuzzGoalParserNames(f *testing.F) {
 // skills (any parameters).
 type knownNames struct{}
 
-func (knownNames) Item(s string) error { return rules.DefaultNames().CheckItem(s) }
+func (knownNames) Item(s string) error { return rules.Default().Names.CheckItem(s) }
 
 func (knownNames) Invocation(inv loop.Invocation) error {
 	switch inv.Skill {
@@ -108,7 +108,7 @@ func FuzzParseGoalYAML(f *testing.F) {
 	} {
 		f.Add("goal.yaml", []byte(s))
 	}
-	tiers := rules.DefaultTiers()
+	tiers := rules.Default().Tiers
 	f.Fuzz(func(t *testing.T, file string, data []byte) {
 		g, err := loop.ParseGoalYAML(file, data, tiers)
 		if err != nil {
@@ -122,7 +122,7 @@ func FuzzParseGoalYAML(f *testing.F) {
 		checkGoal(t, g, tiers)
 		if _, err := (loop.GoalParser{Tiers: tiers, Names: knownNames{}}).ParseYAML(file, data); err == nil {
 			for _, ig := range g.Items {
-				if err := rules.DefaultNames().CheckItem(ig.Item); err != nil {
+				if err := rules.Default().Names.CheckItem(ig.Item); err != nil {
 					t.Fatalf("accepted unknown item with names checked: %v", err)
 				}
 			}

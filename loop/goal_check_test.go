@@ -13,7 +13,7 @@ import (
 // TestTierGoalOnAnUnknownTier: a world whose tier the tier table does not
 // know (a body reporting another table's tier) does not meet a tier goal.
 func TestTierGoalOnAnUnknownTier(t *testing.T) {
-	tiers := rules.DefaultTiers()
+	tiers := rules.Default().Tiers
 	g := loop.Goal{Tier: "steam_age"}
 	for _, tc := range []struct {
 		tier string

@@ -18,7 +18,7 @@ func TestWordsGoal(t *testing.T) {
 	g, err := loop.WordsGoal("  build a coke oven next to the boiler ")
 	require.NoError(t, err)
 	assert.Equal(t, loop.Goal{Text: "build a coke oven next to the boiler", Words: true}, g)
-	p := g.Anchor(&world.Snapshot{}).Check(&world.Snapshot{TechState: "steam_age"}, rules.DefaultTiers(), true)
+	p := g.Anchor(&world.Snapshot{}).Check(&world.Snapshot{TechState: "steam_age"}, rules.Default().Tiers, true)
 	assert.False(t, p.Met)
 	assert.Equal(t, []string{loop.WordsUnmet}, p.Unmet)
 
@@ -37,7 +37,7 @@ func TestWordsGoal(t *testing.T) {
 	require.NoError(t, err, "at the bound")
 
 	// The grammar stays strict.
-	_, err = loop.ParseGoal("build a coke oven next to the boiler", rules.DefaultTiers())
+	_, err = loop.ParseGoal("build a coke oven next to the boiler", rules.Default().Tiers)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a goal clause starts with collect, have, reach or run")
 }

@@ -138,7 +138,7 @@ func (b *toyBody) Execute(_ context.Context, a action.Action) ipc.Result {
 		}
 		res.Ticks = 30
 	case action.Craft:
-		rs := rules.DefaultRecipes().For(x.Item)
+		rs := rules.Default().Recipes.For(x.Item)
 		if len(rs) == 0 {
 			res = ipc.Failf(ipc.InvalidParams, 0, "no recipe for %s", x.Item)
 			break

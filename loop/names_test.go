@@ -37,7 +37,7 @@ func (f *fakeNames) Invocation(inv loop.Invocation) error {
 
 func TestGoalParserChecksNames(t *testing.T) {
 	names := &fakeNames{}
-	p := loop.GoalParser{Tiers: rules.DefaultTiers(), Names: names}
+	p := loop.GoalParser{Tiers: rules.Default().Tiers, Names: names}
 	g, err := p.Parse("collect 3 minecraft:log and have 2 ore:logWood and run chop_tree min_logs=2 and reach steam_age")
 	require.NoError(t, err)
 	assert.Len(t, g.Items, 2)
@@ -57,12 +57,12 @@ func TestGoalParserChecksNames(t *testing.T) {
 	}
 
 	// Without Names only the syntax is checked (ParseGoal).
-	_, err = loop.ParseGoal("collect 3 minecraft:lgo and run chop_tre", rules.DefaultTiers())
+	_, err = loop.ParseGoal("collect 3 minecraft:lgo and run chop_tre", rules.Default().Tiers)
 	assert.NoError(t, err)
 }
 
 func TestGoalParserChecksGoalFileNames(t *testing.T) {
-	p := loop.GoalParser{Tiers: rules.DefaultTiers(), Names: &fakeNames{}}
+	p := loop.GoalParser{Tiers: rules.Default().Tiers, Names: &fakeNames{}}
 	_, err := p.ParseYAML("goal.yaml", []byte(`items:
   - {item: minecraft:log, collect: 3}
   - {item: minecraft:lgo, count: 3}
@@ -80,6 +80,6 @@ skill: {name: chop_tree, params: {min_log: 2}}
 	require.NoError(t, err)
 	assert.Equal(t, "chop_tree", g.Skill.Skill)
 
-	_, err = loop.ParseGoalYAML("goal.yaml", []byte("skill: {name: chop_tre}\n"), rules.DefaultTiers())
+	_, err = loop.ParseGoalYAML("goal.yaml", []byte("skill: {name: chop_tre}\n"), rules.Default().Tiers)
 	assert.NoError(t, err, "without Names only the syntax is checked")
 }

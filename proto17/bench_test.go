@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zlib"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
@@ -337,7 +338,7 @@ func benchDecodeStage(b *testing.B, f Formats, set *benchSet, stage string) {
 // compactedMem is the memory a column keeps once ChunkStore.Compact swapped
 // every raw section for its palette form.
 func compactedMem(col *chunk.Column) int {
-	store := chunk.NewChunkStore(nil)
+	store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 	store.LoadColumn(col)
 	store.Compact(chunk.ColumnSections)
 	return store.View().Column(col.Pos().X, col.Pos().Z).MemBytes()
@@ -364,7 +365,7 @@ func BenchmarkViewMemory(b *testing.B) {
 				}
 				for b.Loop() {
 					base := heap()
-					store := chunk.NewChunkStore(nil)
+					store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 					d := NewChunkDecoder(f)
 					for cz := 0; cz < side; cz++ {
 						for cx := 0; cx < side; cx++ {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
@@ -431,7 +432,7 @@ func TestChunkDecodeKeepsWireArrays(t *testing.T) {
 			assert.False(t, out.Column.Section(14).IsRaw(), "%v: a uniform section is packed at once", f)
 			want, got = append(want, col), append(got, out.Column)
 		}
-		store := chunk.NewChunkStore(nil)
+		store := chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 		for i := range got {
 			assertSections(t, want[i], got[i], 0xFFFF)
 			store.LoadColumn(got[i])

@@ -6,7 +6,7 @@ import "github.com/gtnh-agent/gtnh-agent/game"
 // table, as world.NewStack, world.NewTool and world.NewBlock do above this
 // package.
 func newStack(id string, meta, count int) game.ItemStack {
-	return game.ItemStack{ID: id, Meta: meta, Count: count, Tags: DefaultTags().ItemTags(id, meta)}
+	return game.ItemStack{ID: id, Meta: meta, Count: count, Tags: loadTags().ItemTags(id, meta)}
 }
 
 func newTool(id string, meta, durability, maxDurability int) game.ItemStack {
@@ -17,5 +17,5 @@ func newTool(id string, meta, durability, maxDurability int) game.ItemStack {
 }
 
 func newBlock(id string, meta int) game.Block {
-	return game.Block{ID: id, Meta: meta, Tags: DefaultTags().BlockTags(id, meta)}
+	return game.Block{ID: id, Meta: meta, Tags: loadTags().BlockTags(id, meta)}
 }

@@ -20,7 +20,7 @@ import (
 const MaxNumericID = 0xFFFF
 
 // ErrFrozen is returned when an IDMap is changed after it was frozen.
-var ErrFrozen = errors.New("world: the id map is frozen")
+var ErrFrozen = errors.New("rules: the id map is frozen")
 
 // IDMap maps numeric block and item ids to registry names ("modid:name") and
 // back. A GTNH server sends its map at login (the FML registry); the
@@ -211,20 +211,20 @@ func nodeBefore(a, b *yaml.Node) bool {
 
 var (
 	vanillaOnce sync.Once
-	vanillaIDs  *IDMap
+	vanillaMap  *IDMap
 )
 
-// VanillaIDs returns the shipped vanilla 1.7.10 id map
+// loadVanillaIDs returns the shipped vanilla 1.7.10 id map
 // (config/vanilla_ids.yaml), frozen.
-func VanillaIDs() *IDMap {
+func loadVanillaIDs() *IDMap {
 	vanillaOnce.Do(func() {
 		data, err := fs.ReadFile(config.FS, "vanilla_ids.yaml")
 		if err == nil {
-			vanillaIDs, err = ParseIDMap("config/vanilla_ids.yaml", data)
+			vanillaMap, err = ParseIDMap("config/vanilla_ids.yaml", data)
 		}
 		if err != nil {
-			panic(fmt.Sprintf("world: shipped vanilla_ids.yaml is invalid: %v", err))
+			panic(fmt.Sprintf("rules: shipped vanilla_ids.yaml is invalid: %v", err))
 		}
 	})
-	return vanillaIDs
+	return vanillaMap
 }

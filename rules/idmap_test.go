@@ -18,7 +18,7 @@ func TestVanillaIDs(t *testing.T) {
 	ids, err := ParseIDMap("config/vanilla_ids.yaml", data)
 	require.NoError(t, err)
 	assert.True(t, ids.Frozen())
-	assert.Same(t, VanillaIDs(), VanillaIDs())
+	assert.Same(t, loadVanillaIDs(), loadVanillaIDs())
 
 	for id := 0; id <= 175; id++ {
 		name, ok := ids.BlockName(id)

@@ -145,15 +145,15 @@ var (
 	defaultMining     *MiningRules
 )
 
-// DefaultMiningRules returns the shipped table (config/mining.yaml).
-func DefaultMiningRules() *MiningRules {
+// loadMiningRules returns the shipped table (config/mining.yaml).
+func loadMiningRules() *MiningRules {
 	defaultMiningOnce.Do(func() {
 		data, err := fs.ReadFile(config.FS, "mining.yaml")
 		if err == nil {
 			defaultMining, err = ParseMiningRules("config/mining.yaml", data)
 		}
 		if err != nil {
-			panic(fmt.Sprintf("world: shipped mining.yaml is invalid: %v", err))
+			panic(fmt.Sprintf("rules: shipped mining.yaml is invalid: %v", err))
 		}
 	})
 	return defaultMining

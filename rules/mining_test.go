@@ -13,7 +13,7 @@ import (
 )
 
 func TestShippedMiningRules(t *testing.T) {
-	r := DefaultMiningRules()
+	r := loadMiningRules()
 	log, ok := r.Block("minecraft:log")
 	require.True(t, ok)
 	assert.Equal(t, BlockRule{Hardness: 2, Tool: "axe"}, log)
@@ -42,7 +42,7 @@ func TestShippedMiningRules(t *testing.T) {
 // TestHarvestLevels: Forge's ForgeHooks.initTools levels against
 // Item.ToolMaterial's.
 func TestHarvestLevels(t *testing.T) {
-	r := DefaultMiningRules()
+	r := loadMiningRules()
 	pick := func(material string) game.ItemStack {
 		m, ok := r.Material("minecraft:" + material + "_pickaxe")
 		require.True(t, ok, material)
@@ -84,7 +84,7 @@ func TestHarvestLevels(t *testing.T) {
 // TestWear: ItemTool and ItemSword.onBlockDestroyed, and
 // ItemStack.attemptDamageItem's "damage above the maximum breaks".
 func TestWear(t *testing.T) {
-	wood, ok := DefaultMiningRules().Material("minecraft:wooden_pickaxe")
+	wood, ok := loadMiningRules().Material("minecraft:wooden_pickaxe")
 	require.True(t, ok)
 	pick := newTool("minecraft:wooden_pickaxe", 0, wood.Durability, wood.Durability)
 	assert.Equal(t, 1, Wear(pick, 1.5))
@@ -123,7 +123,7 @@ func TestWearByToolClass(t *testing.T) {
 // 3/1561/8, GOLD 0/32/12), with GTNH's wooden maximum damage of 64
 // (GT5-Unofficial GTPostLoad.changeWoodenVanillaTools).
 func TestShippedLevelsMatchForge(t *testing.T) {
-	r := DefaultMiningRules()
+	r := loadMiningRules()
 	for id, level := range map[string]int{
 		"minecraft:obsidian":    3,
 		"minecraft:emerald_ore": 2, "minecraft:emerald_block": 2, "minecraft:diamond_ore": 2,

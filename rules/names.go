@@ -41,16 +41,16 @@ var (
 	defaultNames     *Names
 )
 
-// DefaultNames returns the names of the shipped tables. The result is
+// loadNames returns the names of the shipped tables. The result is
 // shared: Clone it before adding names.
-func DefaultNames() *Names {
+func loadNames() *Names {
 	defaultNamesOnce.Do(func() {
 		n := NewNames()
-		n.AddIDMap(VanillaIDs())
-		n.AddTags(DefaultTags())
-		n.AddRecipes(DefaultRecipes())
-		n.AddMining(DefaultMiningRules())
-		n.AddTech(DefaultTech())
+		n.AddIDMap(loadVanillaIDs())
+		n.AddTags(loadTags())
+		n.AddRecipes(loadRecipes())
+		n.AddMining(loadMiningRules())
+		n.AddTech(loadTech())
 		defaultNames = n
 	})
 	return defaultNames

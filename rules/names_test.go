@@ -10,7 +10,7 @@ import (
 )
 
 func TestDefaultNamesCheckItem(t *testing.T) {
-	n := DefaultNames()
+	n := loadNames()
 	for _, known := range []string{
 		"minecraft:log", "minecraft:log:1", "minecraft:stick", // vanilla_ids.yaml
 		"minecraft:planks:3",                                      // any metadata of a known id
@@ -46,7 +46,7 @@ func TestDefaultNamesCheckItem(t *testing.T) {
 }
 
 func TestNamesCheckBlockAndAdd(t *testing.T) {
-	n := DefaultNames()
+	n := loadNames()
 	assert.NoError(t, n.CheckBlock("minecraft:gravel"))
 	assert.NoError(t, n.CheckBlock("minecraft:log:2"))
 	assert.EqualError(t, n.CheckBlock("minecraft:gravle"), `unknown block "minecraft:gravle" (did you mean "minecraft:gravel"?)`)
@@ -66,7 +66,7 @@ func TestNamesCheckBlockAndAdd(t *testing.T) {
 // Suggestions are built on first use; the shared set is checked from
 // several goroutines (the race detector watches).
 func TestNamesConcurrentChecks(t *testing.T) {
-	n := DefaultNames().Clone()
+	n := loadNames().Clone()
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
@@ -81,7 +81,7 @@ func TestNamesConcurrentChecks(t *testing.T) {
 }
 
 func TestUnknownTierSuggests(t *testing.T) {
-	tiers := DefaultTiers()
+	tiers := loadTiers()
 	assert.ErrorContains(t, tiers.UnknownError("stem_age"), `unknown tier "stem_age" (did you mean "steam_age"? known: stone_age, steam_age, lv,`)
 	assert.ErrorContains(t, tiers.UnknownError("industrial"), `unknown tier "industrial" (known: stone_age, steam_age, lv,`)
 	_, err := tiers.Compare("stem_age", "lv")

@@ -151,15 +151,15 @@ var (
 	defaultRecipes     *Recipes
 )
 
-// DefaultRecipes returns the shipped recipe book (config/recipes.yaml).
-func DefaultRecipes() *Recipes {
+// loadRecipes returns the shipped recipe book (config/recipes.yaml).
+func loadRecipes() *Recipes {
 	defaultRecipesOnce.Do(func() {
 		data, err := fs.ReadFile(config.FS, "recipes.yaml")
 		if err == nil {
 			defaultRecipes, err = ParseRecipes("config/recipes.yaml", data)
 		}
 		if err != nil {
-			panic(fmt.Sprintf("world: shipped recipes.yaml is invalid: %v", err))
+			panic(fmt.Sprintf("rules: shipped recipes.yaml is invalid: %v", err))
 		}
 	})
 	return defaultRecipes

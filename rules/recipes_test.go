@@ -11,8 +11,8 @@ import (
 )
 
 func TestDefaultRecipes(t *testing.T) {
-	book := DefaultRecipes()
-	assert.Same(t, book, DefaultRecipes())
+	book := loadRecipes()
+	assert.Same(t, book, loadRecipes())
 	assert.Len(t, book.All(), 12)
 
 	planks := book.For("minecraft:planks")

@@ -56,15 +56,15 @@ var (
 	defaultTags     *TagTable
 )
 
-// DefaultTags returns the shipped tag table (config/tags.yaml).
-func DefaultTags() *TagTable {
+// loadTags returns the shipped tag table (config/tags.yaml).
+func loadTags() *TagTable {
 	defaultTagsOnce.Do(func() {
 		data, err := fs.ReadFile(config.FS, "tags.yaml")
 		if err == nil {
 			defaultTags, err = ParseTags("config/tags.yaml", data)
 		}
 		if err != nil {
-			panic(fmt.Sprintf("world: shipped tags.yaml is invalid: %v", err))
+			panic(fmt.Sprintf("rules: shipped tags.yaml is invalid: %v", err))
 		}
 	})
 	return defaultTags

@@ -11,8 +11,8 @@ import (
 )
 
 func TestDefaultTagsLookups(t *testing.T) {
-	tags := DefaultTags()
-	assert.Same(t, tags, DefaultTags())
+	tags := loadTags()
+	assert.Same(t, tags, loadTags())
 	tests := []struct {
 		name  string
 		block bool

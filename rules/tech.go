@@ -229,16 +229,16 @@ var (
 	defaultTech     *TechRules
 )
 
-// DefaultTech returns the shipped requirements (config/tech.yaml) over the
+// loadTech returns the shipped requirements (config/tech.yaml) over the
 // shipped tier table.
-func DefaultTech() *TechRules {
+func loadTech() *TechRules {
 	defaultTechOnce.Do(func() {
 		data, err := fs.ReadFile(config.FS, "tech.yaml")
 		if err == nil {
-			defaultTech, err = ParseTech("config/tech.yaml", data, DefaultTiers())
+			defaultTech, err = ParseTech("config/tech.yaml", data, loadTiers())
 		}
 		if err != nil {
-			panic(fmt.Sprintf("world: shipped tech.yaml is invalid: %v", err))
+			panic(fmt.Sprintf("rules: shipped tech.yaml is invalid: %v", err))
 		}
 	})
 	return defaultTech

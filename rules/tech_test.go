@@ -22,7 +22,7 @@ func evidenceWorld(t *testing.T, e Evidence) (game.Inventory, []game.Machine) {
 	case EvidenceItem:
 		count := max(e.Count, 1)
 		if e.Item.IsTag() {
-			keys := DefaultTags().ItemIDsWithTag(e.Item.String())
+			keys := loadTags().ItemIDsWithTag(e.Item.String())
 			require.NotEmpty(t, keys, "config/tags.yaml gives no item the tag %s used in config/tech.yaml", e.Item)
 			id, meta, err := game.SplitID(keys[0])
 			require.NoError(t, err)
@@ -42,12 +42,12 @@ func evidenceWorld(t *testing.T, e Evidence) (game.Inventory, []game.Machine) {
 func TestShippedTechEveryTierReachable(t *testing.T) {
 	data, err := fs.ReadFile(config.FS, "tech.yaml")
 	require.NoError(t, err)
-	tech, err := ParseTech("config/tech.yaml", data, DefaultTiers())
+	tech, err := ParseTech("config/tech.yaml", data, loadTiers())
 	require.NoError(t, err)
-	assert.Same(t, DefaultTech(), DefaultTech())
-	assert.Same(t, DefaultTiers(), DefaultTech().Tiers())
+	assert.Same(t, loadTech(), loadTech())
+	assert.Same(t, loadTiers(), loadTech().Tiers())
 
-	names := DefaultTiers().Names()
+	names := loadTiers().Names()
 	require.Equal(t, shippedTierOrder, names)
 	assert.Empty(t, tech.Evidence("stone_age"), "the lowest tier needs nothing")
 	assert.Nil(t, tech.Evidence("bronze_age"))
@@ -66,7 +66,7 @@ func TestShippedTechEveryTierReachable(t *testing.T) {
 }
 
 func TestShippedTechInference(t *testing.T) {
-	tech := DefaultTech()
+	tech := loadTech()
 	bronze := newStack("gregtech:gt.metaitem.01", 11300, 4)
 	lvCircuit := newStack("IC2:itemPartCircuit", 0, 1)
 	mvCircuit := newStack("gregtech:gt.metaitem.03", 32080, 1)

@@ -92,8 +92,8 @@ var (
 	defaultTiersErr  error
 )
 
-// DefaultTiers returns the shipped GTNH tier table (config/tiers.yaml).
-func DefaultTiers() *Tiers {
+// loadTiers returns the shipped GTNH tier table (config/tiers.yaml).
+func loadTiers() *Tiers {
 	defaultTiersOnce.Do(func() {
 		data, err := fs.ReadFile(config.FS, "tiers.yaml")
 		if err != nil {
@@ -104,7 +104,7 @@ func DefaultTiers() *Tiers {
 	})
 	if defaultTiersErr != nil {
 		// The file is embedded and covered by tests; failing here is a build defect.
-		panic(fmt.Sprintf("world: shipped tiers.yaml is invalid: %v", defaultTiersErr))
+		panic(fmt.Sprintf("rules: shipped tiers.yaml is invalid: %v", defaultTiersErr))
 	}
 	return defaultTiers
 }

@@ -24,8 +24,8 @@ func TestShippedTiersOrder(t *testing.T) {
 	require.NoError(t, err)
 
 	assert.Equal(t, shippedTierOrder, tiers.Names())
-	assert.Equal(t, shippedTierOrder, DefaultTiers().Names())
-	assert.Same(t, DefaultTiers(), DefaultTiers(), "the shipped table is loaded once")
+	assert.Equal(t, shippedTierOrder, loadTiers().Names())
+	assert.Same(t, loadTiers(), loadTiers(), "the shipped table is loaded once")
 	assert.Equal(t, "stone_age", tiers.Lowest())
 
 	for i := range shippedTierOrder {
@@ -65,7 +65,7 @@ func TestShippedTiersOrder(t *testing.T) {
 }
 
 func TestTiersCompareUnknown(t *testing.T) {
-	tiers := DefaultTiers()
+	tiers := loadTiers()
 	_, err := tiers.Compare("lv", "nope")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown tier "nope"`)
@@ -77,7 +77,7 @@ func TestTiersCompareUnknown(t *testing.T) {
 }
 
 func TestParseRange(t *testing.T) {
-	tiers := DefaultTiers()
+	tiers := loadTiers()
 	idx := func(name string) int {
 		i, ok := tiers.Index(name)
 		require.True(t, ok, name)

@@ -11,8 +11,8 @@ import (
 // not know: stone-like.
 var unknownBlock = rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
 
-func ruleOf(b world.Block) rules.BlockRule {
-	if r, ok := rules.DefaultMiningRules().Block(b.ID); ok {
+func (s *Sim) ruleOf(b world.Block) rules.BlockRule {
+	if r, ok := s.rules.Mining.Block(b.ID); ok {
 		return r
 	}
 	return unknownBlock
@@ -24,14 +24,14 @@ const gtToolLevel = 2
 
 // canHarvest reports whether the held stack makes a block drop (harvest
 // levels included, config/mining.yaml).
-func canHarvest(rule rules.BlockRule, held world.ItemStack) bool {
-	return rules.DefaultMiningRules().Harvests(rule, held, gtToolLevel)
+func (s *Sim) canHarvest(rule rules.BlockRule, held world.ItemStack) bool {
+	return s.rules.Mining.Harvests(rule, held, gtToolLevel)
 }
 
 // toolSpeed is the mining speed of a held item against a block's tool class
 // (config/mining.yaml); GregTech and Tinkers' tools count as iron-grade.
-func toolSpeed(held world.ItemStack, tool string) float64 {
-	return rules.DefaultMiningRules().ToolSpeed(held, tool, 6)
+func (s *Sim) toolSpeed(held world.ItemStack, tool string) float64 {
+	return s.rules.Mining.ToolSpeed(held, tool, 6)
 }
 
 // blockItems maps an item id to the block it places (most block items share

@@ -126,7 +126,7 @@ func (s *Sim) runCokeOven(tx *world.Tx, m world.Machine, start, n int64) {
 			m.Slots["input"] = in
 		}
 		if out.Empty() {
-			out = world.NewStack(r.output, r.meta, 0)
+			out = s.rules.Stack(r.output, r.meta, 0)
 		}
 		out.Count++
 		m.Slots["output"] = out
@@ -164,7 +164,7 @@ func (s *Sim) runBoiler(tx *world.Tx, m world.Machine, start, n int64) string {
 	spec := smallCoalBoiler
 	c := s.boilerCore(m.Pos)
 	for t := start + 1; t <= start+n; t++ {
-		emptyWaterContainer(&m, spec)
+		s.emptyWaterContainer(&m, spec)
 		if m.Temperature <= ambientC {
 			m.Temperature, c.lossTimer = ambientC, 0
 		} else if c.lossTimer++; c.lossTimer > spec.cooldownInterval {
@@ -230,7 +230,7 @@ func produceSteam(m *world.Machine, c *boilerCore, amount int) {
 // slot: one water container whose water fits into the tank is emptied per
 // tick, its empty form going to the fluid output slot (which must be able to
 // take it).
-func emptyWaterContainer(m *world.Machine, spec boilerSpec) {
+func (s *Sim) emptyWaterContainer(m *world.Machine, spec boilerSpec) {
 	in := m.Slots["fluid_in"]
 	if in.Empty() || !in.HasTag("container_water") {
 		return
@@ -239,7 +239,7 @@ func emptyWaterContainer(m *world.Machine, spec boilerSpec) {
 	if water.Amount+bucketMB > spec.capacity {
 		return
 	}
-	_, empty := waterContainer(in)
+	_, empty := s.waterContainer(in)
 	out := m.Slots["fluid_out"]
 	if !out.Empty() && (!sameItem(out, empty) || out.Count >= stackLimit(empty)) {
 		return

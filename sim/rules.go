@@ -153,14 +153,14 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	if b.IsAir() {
 		return ipc.Failf(ipc.Rejected, 0, "nothing to break at %v", a.Pos)
 	}
-	info := ruleOf(b)
+	info := s.ruleOf(b)
 	if info.Hardness < 0 {
 		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
 	}
 	inv := tx.Inventory()
 	held := inv.HeldStack()
-	speed := toolSpeed(held, info.Tool)
-	harvest := canHarvest(info, held)
+	speed := s.toolSpeed(held, info.Tool)
+	harvest := s.canHarvest(info, held)
 	ticks := int64(0)
 	if info.Hardness > 0 {
 		ticks = int64(math.Ceil(rules.BreakTicks(info.Hardness, speed, harvest)))
@@ -189,17 +189,17 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 
 // drops are the items a broken block yields, with vanilla chances.
 func (s *Sim) drops(b world.Block) []world.ItemStack {
-	one := func(id string, meta int) []world.ItemStack { return []world.ItemStack{world.NewStack(id, meta, 1)} }
+	one := func(id string, meta int) []world.ItemStack { return []world.ItemStack{s.rules.Stack(id, meta, 1)} }
 	switch b.ID {
 	case "minecraft:log", "minecraft:log2":
 		return one(b.ID, b.Meta&3)
 	case "minecraft:leaves", "minecraft:leaves2":
 		var out []world.ItemStack
 		if s.rng.IntN(20) == 0 {
-			out = append(out, world.NewStack("minecraft:sapling", b.Meta&3, 1))
+			out = append(out, s.rules.Stack("minecraft:sapling", b.Meta&3, 1))
 		}
 		if b.ID == "minecraft:leaves" && b.Meta&3 == 0 && s.rng.IntN(200) == 0 {
-			out = append(out, world.NewStack("minecraft:apple", 0, 1))
+			out = append(out, s.rules.Stack("minecraft:apple", 0, 1))
 		}
 		return out
 	case "minecraft:grass":
@@ -399,7 +399,7 @@ func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
 	}
 	empty := st.HasTag("container_empty")
 	full := st.HasTag("container_water")
-	filled, emptied := waterContainer(st)
+	filled, emptied := s.waterContainer(st)
 	if mach, ok := tx.Machine(*a.Target); ok {
 		switch {
 		case full && mach.Kind == world.MachineSteamBoiler:
@@ -426,7 +426,7 @@ func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
 			mach.Fluids["creosote"] = tank
 			tx.PutMachine(mach)
 			take(&inv, world.MustItem(describeStack(st)+metaSuffix(st)), 1)
-			s.give(&inv, world.NewStack("Railcraft:fluid.creosote.bucket", 0, 1))
+			s.give(&inv, s.rules.Stack("Railcraft:fluid.creosote.bucket", 0, 1))
 			tx.SetInventory(inv)
 			return ipc.Result{Code: ipc.OK, Ticks: 4}
 		}
@@ -467,11 +467,11 @@ func (s *Sim) waterBoiler(tx *world.Tx, mach world.Machine, inv *world.Inventory
 }
 
 // waterContainer gives the filled and the emptied form of a bucket or cell.
-func waterContainer(st world.ItemStack) (filled, emptied world.ItemStack) {
+func (s *Sim) waterContainer(st world.ItemStack) (filled, emptied world.ItemStack) {
 	if st.ID == "IC2:itemCellEmpty" {
-		return world.NewStack("IC2:itemCellEmpty", 1, 1), world.NewStack("IC2:itemCellEmpty", 0, 1)
+		return s.rules.Stack("IC2:itemCellEmpty", 1, 1), s.rules.Stack("IC2:itemCellEmpty", 0, 1)
 	}
-	return world.NewStack("minecraft:water_bucket", 0, 1), world.NewStack("minecraft:bucket", 0, 1)
+	return s.rules.Stack("minecraft:water_bucket", 0, 1), s.rules.Stack("minecraft:bucket", 0, 1)
 }
 
 func (s *Sim) transfer(tx *world.Tx, a action.TransferItems) ipc.Result {
@@ -593,7 +593,7 @@ func firstMatchingSlot(m world.Machine, it world.ItemMatcher) string {
 }
 
 func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
-	recipes := rules.DefaultRecipes().For(a.Item)
+	recipes := s.rules.Recipes.For(a.Item)
 	if len(recipes) == 0 {
 		return ipc.Failf(ipc.InvalidParams, 0, "no recipe makes %s", a.Item)
 	}
@@ -630,7 +630,7 @@ func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
 		if meta < 0 {
 			meta = 0
 		}
-		if !s.give(&inv, world.NewStack(id, meta, r.Count*a.Count)) {
+		if !s.give(&inv, s.rules.Stack(id, meta, r.Count*a.Count)) {
 			return ipc.Failf(ipc.Rejected, 0, "the inventory has no room for %d %s", r.Count*a.Count, r.Output)
 		}
 		tx.SetInventory(inv)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -242,4 +243,29 @@ func TestToolBreaksAfterItsDurability(t *testing.T) {
 	w := snap(t, s)
 	assert.True(t, w.Inventory.HeldStack().Empty(), "the pickaxe broke")
 	assert.Equal(t, 3, w.Inventory.CountID("minecraft:cobblestone"))
+}
+
+// TestSimFollowsTheRulesItIsGiven: a world built with other rules (here
+// logs twice as hard, with a tag table where they are no wood) breaks and
+// tags by those, not by the shipped tables.
+func TestSimFollowsTheRulesItIsGiven(t *testing.T) {
+	shipped := rules.Default()
+	mining, err := rules.ParseMiningRules("mining.yaml", []byte("blocks:\n  minecraft:log: {hardness: 4, tool: axe}\ntools:\n  - {prefix: \"minecraft:iron_\", speed: 6, durability: 250, harvest_level: 2}\n"))
+	require.NoError(t, err)
+	tags, err := rules.ParseTags("tags.yaml", []byte("blocks:\n  minecraft:log: [hard_log]\nitems: {}\n"))
+	require.NoError(t, err)
+	other := *shipped
+	other.Mining, other.Tags = mining, tags
+
+	sc, err := ParseScenario("t.yaml", []byte("name: t\nseed: 5\nsize: {x: 16, z: 16}\nplayer:\n  pos: [8, 64, 8]\ntrees:\n  - {at: [10, 8], height: 5}\n"))
+	require.NoError(t, err)
+	s, err := New(sc, Options{Rules: &other})
+	require.NoError(t, err)
+	log := world.Pos(10, 65, 8)
+	assert.Equal(t, []string{"hard_log"}, snap(t, s).BlockAt(log).Tags, "the state tags blocks by the given table")
+	r := exec(t, s, action.BreakBlock{Pos: log})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, int64(120), r.Ticks, "hardness 4 by hand: 4 × 30 / 1 → 120 ticks (the shipped 2 gives 60)")
+	got := snap(t, s).Inventory.Slots[snap(t, s).Inventory.Find(world.MustItem("minecraft:log"))]
+	assert.Empty(t, got.Tags, "the drop carries the given item tags (none), not the shipped ore:logWood")
 }

@@ -56,13 +56,13 @@ type StackSpec struct {
 	MaxDurability int
 }
 
-// Stack converts the spec to an item stack with tags.
-func (s StackSpec) Stack() world.ItemStack {
+// Stack converts the spec to an item stack with tags from a tag table.
+func (s StackSpec) Stack(tags *rules.TagTable) world.ItemStack {
 	id, meta, _ := world.SplitID(s.Item)
 	if meta < 0 {
 		meta = 0
 	}
-	st := world.NewStack(id, meta, s.Count)
+	st := tags.Stack(id, meta, s.Count)
 	if s.MaxDurability > 0 {
 		st.MaxDamage = s.MaxDurability
 		st.Damage = s.MaxDurability - s.Durability
@@ -114,7 +114,7 @@ var machineBlocks = map[string]string{
 // simulator comes from (a test keeps it so). The simulator knows nothing
 // else, so a scenario, goal or script naming anything else is refused
 // before a run. Shared: Clone it before adding names.
-func Names() *rules.Names { return rules.DefaultNames() }
+func Names() *rules.Names { return rules.Default().Names }
 
 // machineFluids are the tanks each machine kind has in the simulator: a
 // scenario may fill these and no others (a misspelt tank would be a tank the

@@ -23,7 +23,8 @@ import (
 // same world.
 type Sim struct {
 	sc    *Scenario
-	seed  int64 // the scenario's, or the override
+	seed  int64      // the scenario's, or the override
+	rules *rules.Set // the game's rules this world follows
 	state *world.State
 	rng   *rand.Rand
 	cells map[chunk.StateID]path.Cell
@@ -56,6 +57,9 @@ var (
 type Options struct {
 	// Seed overrides the scenario's seed when not zero.
 	Seed int64
+	// Rules are the game's rules the world follows: ids, tags, mining,
+	// recipes, tech; rules.Default(), the shipped set, when nil.
+	Rules *rules.Set
 }
 
 // New builds the world of a scenario.
@@ -71,13 +75,18 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 	if opts.Seed != 0 {
 		seed = opts.Seed
 	}
-	ids, err := idsFor(sc)
+	set := opts.Rules
+	if set == nil {
+		set = rules.Default()
+	}
+	ids, err := idsFor(sc, set.IDs)
 	if err != nil {
 		return nil, err
 	}
 	s := &Sim{
 		sc:      sc,
-		state:   world.NewState(world.StateOptions{IDs: ids}),
+		rules:   set,
+		state:   world.NewState(world.StateOptions{Rules: set, IDs: ids}),
 		seed:    seed,
 		rng:     rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
 		cells:   map[chunk.StateID]path.Cell{},
@@ -96,8 +105,8 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 
 // idsFor extends the vanilla id map with the modded blocks a scenario uses,
 // numbering them from 4096 up in name order (NotEnoughIds-sized ids).
-func idsFor(sc *Scenario) (*rules.IDMap, error) {
-	ids := rules.VanillaIDs().Clone()
+func idsFor(sc *Scenario, base *rules.IDMap) (*rules.IDMap, error) {
+	ids := base.Clone()
 	names := map[string]bool{}
 	for _, b := range sc.Blocks {
 		id, _, _ := world.SplitID(b.Block)
@@ -292,7 +301,7 @@ func (s *Sim) place(ctx context.Context, tx *world.Tx, top func(x, z int) int) e
 			wm.Temperature = 20
 		}
 		for name, st := range m.Slots {
-			wm.Slots[name] = st.Stack()
+			wm.Slots[name] = st.Stack(s.rules.Tags)
 		}
 		for name, f := range m.Fluids {
 			wm.Fluids[name] = f
@@ -302,7 +311,7 @@ func (s *Sim) place(ctx context.Context, tx *world.Tx, top func(x, z int) int) e
 	}
 	inv := world.NewInventory()
 	for i, st := range sc.Player.Inventory {
-		inv.Slots[i] = st.Stack()
+		inv.Slots[i] = st.Stack(s.rules.Tags)
 	}
 	tx.SetInventory(inv)
 	return nil

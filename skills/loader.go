@@ -71,7 +71,7 @@ func (o LoadOptions) ParseSpec(file string, data []byte) (*SkillSpec, error) {
 	}
 	tiers := o.Tiers
 	if tiers == nil {
-		tiers = rules.DefaultTiers()
+		tiers = rules.Default().Tiers
 	}
 	p := &specParser{Decoder: strictyaml.NewDecoder(file), tiers: tiers}
 	spec := p.spec(root)
@@ -117,7 +117,7 @@ func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 		files = append(files, n)
 	}
 	if o.Tiers == nil {
-		o.Tiers = rules.DefaultTiers()
+		o.Tiers = rules.Default().Tiers
 	}
 	specs := make([]*SkillSpec, len(files))
 	errs := make([]Errors, len(files))

@@ -19,7 +19,7 @@ func preSpec(t *testing.T, preconditions string) *SkillSpec {
 
 func checkPre(t *testing.T, spec *SkillSpec, w *world.Snapshot) error {
 	t.Helper()
-	return CheckPreconditions(spec, w, rules.DefaultTiers())
+	return CheckPreconditions(spec, w, rules.Default().Tiers)
 }
 
 func assertPre(t *testing.T, err error, code Code, msg string) {

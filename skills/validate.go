@@ -12,7 +12,7 @@ import (
 // itself, with positions). It returns every problem found, joined.
 func (s *SkillSpec) Validate(tiers *rules.Tiers) error {
 	if tiers == nil {
-		tiers = rules.DefaultTiers()
+		tiers = rules.Default().Tiers
 	}
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }

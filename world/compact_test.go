@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/benchworld"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
@@ -121,7 +122,7 @@ func benchColumn(w *benchworld.World, bx, bz, cx, cz int) *chunk.Column {
 
 func TestStateCompactChunks(t *testing.T) {
 	a := newRawColumn(t, 6, 0, 0)
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	assert.Zero(t, s.CompactChunks(10), "no chunks")
 	s.Update(func(tx *Tx) { tx.LoadColumn(a.col) })
 	ver := s.Version()
@@ -175,7 +176,7 @@ func TestStateCompactChunks(t *testing.T) {
 // so a column written in place before packing is still written in place
 // after it (no new store generation forces a copy).
 func TestStateCompactChunksTakesNoView(t *testing.T) {
-	st := NewState(StateOptions{})
+	st := NewState(StateOptions{Rules: rules.Default()})
 	rc := newRawColumn(t, 5, 0, 0)
 	plain := chunk.NewColumn(4, 4)
 	plain.SetState(0, 0, 0, chunk.MakeState(1, 0))
@@ -194,7 +195,7 @@ func TestStateCompactChunksTakesNoView(t *testing.T) {
 // 21×21 view: the cost that copy-on-write keeps independent of the view size.
 func BenchmarkSnapshot(b *testing.B) {
 	w := sharedWorld()
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	s.Update(func(tx *Tx) {
 		for cz := 0; cz < 21; cz++ {
 			for cx := 0; cx < 21; cx++ {

@@ -3,6 +3,7 @@ package world
 import (
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -11,7 +12,7 @@ import (
 // A position tag makes the block found by that tag, at that position only,
 // until the block changes.
 func TestPositionTags(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	col := chunk.NewColumn(0, 0)
 	stone := chunk.MakeState(1, 0)
 	for x := 0; x < 16; x++ {
@@ -40,7 +41,7 @@ func TestPositionTags(t *testing.T) {
 
 // ChunksOf finds the chunk view under position tags.
 func TestChunksOf(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	c, ok := ChunksOf(s.Snapshot().Blocks)
 	require.True(t, ok)
 	s.Update(func(tx *Tx) { tx.SetBlockTags(Pos(0, 0, 0), []string{"x"}) })

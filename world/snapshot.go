@@ -3,7 +3,7 @@ package world
 import (
 	"sort"
 
-	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Dimension names used in specs and snapshots.
@@ -12,11 +12,6 @@ const (
 	Nether    = "nether"
 	End       = "end"
 )
-
-// NewBlock builds a block with tags from the shipped tag table.
-func NewBlock(id string, meta int) Block {
-	return Block{ID: id, Meta: meta, Tags: rules.DefaultTags().BlockTags(id, meta)}
-}
 
 // BlockSource answers block queries for a snapshot. Implementations must be
 // safe for concurrent readers and must not change while a snapshot holds them.
@@ -178,3 +173,5 @@ func (s *Snapshot) EntitiesOfKind(kind string) []Entity {
 	}
 	return out
 }
+
+var _ BlockSource = (*chunk.Chunks)(nil)

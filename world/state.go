@@ -19,7 +19,7 @@ import (
 // O(loaded blocks).
 //
 // The tech state of a snapshot is inferred from the inventory and the known
-// machines with the state's TechRules, and recomputed only when either
+// machines by the state's Rules, and recomputed only when either
 // changed.
 type State struct {
 	mu       sync.Mutex
@@ -33,8 +33,7 @@ type State struct {
 	posTags       map[BlockPos]posTag
 	posTagsShared bool
 	tick          int64
-	tags          *rules.TagTable
-	tech          *rules.TechRules
+	rules         Rules
 	version       uint64
 
 	// Derived data, rebuilt on demand after a change.
@@ -44,30 +43,33 @@ type State struct {
 	techValid bool
 }
 
-// StateOptions configures a State; zero fields take the shipped defaults.
+// StateOptions configures a State.
 type StateOptions struct {
-	IDs  *rules.IDMap     // VanillaIDs when nil; frozen by NewState
-	Tags *rules.TagTable  // DefaultTags when nil
-	Tech *rules.TechRules // DefaultTech when nil
+	// Rules gives blocks their tags and infers the tech tier; required
+	// (rules.Default() is the shipped set).
+	Rules Rules
+	// IDs names the block ids of chunk data; Rules.StartIDs() when nil.
+	// Frozen by NewState.
+	IDs *rules.IDMap
 }
 
 // NewState returns an empty world: no chunks, an empty 36-slot inventory, a
 // player in the overworld at full health and food, tick 0.
+// It panics without opts.Rules, a mistake of the code that builds it.
 func NewState(opts StateOptions) *State {
-	if opts.Tags == nil {
-		opts.Tags = rules.DefaultTags()
+	if opts.Rules == nil {
+		panic("world: NewState needs StateOptions.Rules (rules.Default() is the shipped set)")
 	}
-	if opts.Tech == nil {
-		opts.Tech = rules.DefaultTech()
+	if opts.IDs == nil {
+		opts.IDs = opts.Rules.StartIDs()
 	}
 	s := &State{
-		chunks:   chunk.NewChunkStore(chunk.NewResolver(opts.IDs, opts.Tags)),
+		chunks:   chunk.NewChunkStore(chunk.NewResolver(opts.IDs, opts.Rules)),
 		entities: map[int]Entity{},
 		inv:      NewInventory(),
 		player:   Player{Dimension: Overworld, Health: 20, Food: 20},
 		machines: map[BlockPos]Machine{},
-		tags:     opts.Tags,
-		tech:     opts.Tech,
+		rules:    opts.Rules,
 	}
 	return s
 }
@@ -108,7 +110,7 @@ func (s *State) Snapshot() *Snapshot {
 	defer s.mu.Unlock()
 	machines := s.machineList()
 	if !s.techValid {
-		s.techState = s.tech.Infer(s.inv, machines)
+		s.techState = s.rules.InferTier(s.inv, machines)
 		s.techValid = true
 	}
 	view := s.chunks.View()
@@ -230,7 +232,7 @@ func (tx *Tx) Resolver() *chunk.Resolver { return tx.st().chunks.Resolver() }
 // new map from the next snapshot on.
 func (tx *Tx) SetIDMap(ids *rules.IDMap) {
 	s := tx.st()
-	s.chunks.SetResolver(chunk.NewResolver(ids, s.tags))
+	s.chunks.SetResolver(chunk.NewResolver(ids, s.rules))
 	tx.changed()
 }
 

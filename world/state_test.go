@@ -14,7 +14,7 @@ import (
 )
 
 func TestNewStateDefaults(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	snap := s.Snapshot()
 	assert.Equal(t, int64(0), snap.Tick)
 	assert.Equal(t, Overworld, snap.Player.Dimension)
@@ -24,12 +24,12 @@ func TestNewStateDefaults(t *testing.T) {
 	assert.Empty(t, snap.Entities)
 	assert.Empty(t, snap.Machines)
 	assert.True(t, snap.BlockAt(Pos(0, 64, 0)).IsAir())
-	assert.Same(t, rules.VanillaIDs(), s.Resolver().IDs())
+	assert.Same(t, rules.Default().IDs, s.Resolver().IDs())
 	assert.Equal(t, uint64(0), s.Version())
 }
 
 func TestStateUpdateAndSnapshot(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	s.Update(func(tx *Tx) {
 		tx.SetTick(100)
 		tx.AdvanceTick(5)
@@ -85,7 +85,7 @@ func TestStateUpdateAndSnapshot(t *testing.T) {
 }
 
 func TestStateSnapshotsAreIsolated(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	slots := map[string]ItemStack{"fuel": NewStack("minecraft:coal", 0, 4)}
 	s.Update(func(tx *Tx) {
 		tx.SetState(Pos(0, 64, 0), chunk.MakeState(17, 0))
@@ -129,7 +129,7 @@ func TestStateSnapshotsAreIsolated(t *testing.T) {
 }
 
 func TestStateDimensionChangeDropsTheOldWorld(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	s.Update(func(tx *Tx) {
 		tx.SetState(Pos(0, 64, 0), chunk.MakeState(1, 0))
 		tx.PutEntity(Entity{ID: 1, Kind: EntityMob})
@@ -152,7 +152,7 @@ func TestStateDimensionChangeDropsTheOldWorld(t *testing.T) {
 }
 
 func TestStateTechFollowsEvidence(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	assert.Equal(t, "stone_age", s.Snapshot().TechState)
 	s.Update(func(tx *Tx) { tx.PutMachine(Machine{Kind: MachineCokeOven, Pos: Pos(1, 1, 1), Formed: true}) })
 	assert.Equal(t, "steam_age", s.Snapshot().TechState)
@@ -166,7 +166,7 @@ func TestStateTechFollowsEvidence(t *testing.T) {
 }
 
 func TestStateIDMapChange(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	s.Update(func(tx *Tx) { tx.SetState(Pos(0, 0, 0), chunk.MakeState(1050, 1)) })
 	assert.Equal(t, "unknown:1050", s.Snapshot().BlockAt(Pos(0, 0, 0)).ID)
 	ids := rules.NewIDMap()
@@ -183,7 +183,7 @@ func TestStateIDMapChange(t *testing.T) {
 }
 
 func TestStateTxAfterUpdatePanics(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	var kept *Tx
 	s.Update(func(tx *Tx) { kept = tx })
 	assert.Panics(t, func() { kept.SetTick(3) })
@@ -192,7 +192,7 @@ func TestStateTxAfterUpdatePanics(t *testing.T) {
 }
 
 func TestStateLoadColumnsAndSections(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	w := sharedWorld()
 	s.Update(func(tx *Tx) {
 		for bx := 0; bx < 2; bx++ {
@@ -215,7 +215,7 @@ func TestStateLoadColumnsAndSections(t *testing.T) {
 // show the invariant for its own tick, and must still show it when read
 // again after the writer has moved on.
 func TestStateConcurrentWritersAndReaders(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	const row = 32
 	s.Update(func(tx *Tx) {
 		tx.SetState(Pos(0, 70, 0), chunk.MakeState(17, 0))
@@ -305,7 +305,7 @@ func TestStateConcurrentWritersAndReaders(t *testing.T) {
 // machines and position tags inside it, and only those; a snapshot taken
 // before keeps them.
 func TestUnloadColumnDropsItsMachinesAndTags(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	w := sharedWorld()
 	in, out := Pos(5, 1, 5), Pos(21, 1, 5) // columns (0, 0) and (1, 0)
 	s.Update(func(tx *Tx) {
@@ -343,7 +343,7 @@ func TestUnloadColumnDropsItsMachinesAndTags(t *testing.T) {
 // loaded goes too, and the change is counted (Version) even though no
 // column was unloaded.
 func TestUnloadColumnTagsOnlyThere(t *testing.T) {
-	s := NewState(StateOptions{})
+	s := NewState(StateOptions{Rules: rules.Default()})
 	w := sharedWorld()
 	in := Pos(5, 1, 5) // column (0, 0)
 	s.Update(func(tx *Tx) {

@@ -164,7 +164,7 @@ func (c *mcpCommand) prepare(e *env) (*mcpPlan, error) {
 			}
 		}
 	}
-	names := rules.DefaultNames()
+	names := rules.Default().Names
 	if !c.bf.live && !c.bf.remote {
 		if p.sc, err = loadScenario(*c.bf.scenario); err != nil {
 			return nil, configError(e, err)

@@ -30,7 +30,7 @@ func TestRunNamesItems(t *testing.T) {
 	var logs bytes.Buffer
 	log := zerolog.New(&logs)
 	simNames := newRunNames(shippedRegistry(t), sim.Names(), false, log)
-	liveNames := newRunNames(shippedRegistry(t), rules.DefaultNames(), true, log)
+	liveNames := newRunNames(shippedRegistry(t), rules.Default().Names, true, log)
 	for _, n := range []*runNames{simNames, liveNames} {
 		assert.NoError(t, n.Item("minecraft:log"))
 		assert.NoError(t, n.Item("ore:plankWood"))

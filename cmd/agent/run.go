@@ -242,7 +242,7 @@ func (c *runCommand) prepare(e *env) (*runPlan, error) {
 			return nil, err
 		}
 	}
-	names := rules.DefaultNames()
+	names := rules.Default().Names
 	if !c.bf.live && !c.bf.remote {
 		if p.sc, err = loadScenario(*c.bf.scenario); err != nil {
 			return nil, configError(e, err)

@@ -43,7 +43,7 @@ func errOf[T any](_ T, err error) error { return err }
 // inputs; the loaders with unexported parsers (agent.yaml, the metrics
 // state file, the quality file) have their own TestBadFiles… beside them.
 func TestBadFiles(t *testing.T) {
-	tiers := rules.DefaultTiers()
+	tiers := rules.Default().Tiers
 	loaders := []badfiles.Loader{
 		{Name: "skill spec", File: "chop_tree.yaml", YAML: true, DirLoader: true,
 			Bombs: [][]byte{

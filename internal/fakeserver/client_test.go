@@ -302,7 +302,7 @@ func (c *tclient) join(s *Server) joined {
 	c.t.Helper()
 	var j joined
 	want := (2*s.opts.ViewRadius + 1) * (2*s.opts.ViewRadius + 1)
-	j.chunks = chunk.NewChunkStore(chunk.DefaultResolver())
+	j.chunks = chunk.NewChunkStore(chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 	dec := proto17.NewChunkDecoder(c.f)
 	for j.columns < want {
 		p := c.must()

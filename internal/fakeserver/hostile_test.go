@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -259,7 +260,7 @@ func TestRestartKeepsTheWorld(t *testing.T) {
 	assert.Equal(t, int16(1), axe.Damage, "the saved inventory, with the axe's wear")
 	name, _ := s.BlockAt(6, 64, 6)
 	assert.Equal(t, "minecraft:stone", name)
-	j.chunks.SetResolver(chunk.NewResolver(s.IDs(), chunk.DefaultResolver().Tags()))
+	j.chunks.SetResolver(chunk.NewResolver(s.IDs(), rules.Default().Tags))
 	assert.Equal(t, "minecraft:stone", j.chunks.BlockAt(world.Pos(6, 64, 6)).ID, "the world kept its change")
 	so := untilType[*proto17.SpawnObject](c)
 	assert.Equal(t, s.DroppedItems()[0].EntityID, so.EntityID, "the lying item is shown to the rejoining player")

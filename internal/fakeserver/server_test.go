@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -127,7 +128,7 @@ func TestLiveSequence(t *testing.T) {
 			assert.Equal(t, []string{"JoinGame", "SpawnPosition", "PlayerPositionAndLook", "WindowItems"}, order)
 
 			// The chunks decode in the NEID format into the world model.
-			res := chunk.NewResolver(reg.ids.Clone().Freeze(), chunk.DefaultResolver().Tags())
+			res := chunk.NewResolver(reg.ids.Clone().Freeze(), rules.Default().Tags)
 			j.chunks.SetResolver(res)
 			assert.Equal(t, 25, j.columns)
 			assert.Equal(t, "minecraft:grass", j.chunks.BlockAt(world.Pos(0, 63, 0)).ID)
@@ -167,7 +168,7 @@ func TestVanillaFormatWhenNEIDIsNotListed(t *testing.T) {
 	assert.Equal(t, proto17.Formats{ModularUI: true}, s.Formats())
 	c, j := enter(t, s, "bot")
 	_ = c
-	res := chunk.NewResolver(s.IDs(), chunk.DefaultResolver().Tags())
+	res := chunk.NewResolver(s.IDs(), rules.Default().Tags)
 	j.chunks.SetResolver(res)
 	ore := j.chunks.BlockAt(world.Pos(8, 43, 8))
 	assert.Equal(t, OreBlock, ore.ID, "an id above 255 travels in the add nibbles")

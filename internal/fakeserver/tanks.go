@@ -267,7 +267,7 @@ func (c *conn) heldFluidContainerLocked() bool {
 			return true
 		}
 	}
-	for _, t := range rules.DefaultTags().ItemTags(name, int(sl.Damage)) {
+	for _, t := range rules.Default().Tags.ItemTags(name, int(sl.Damage)) {
 		if t == "container_empty" || t == "container_water" || t == "fluid_container" {
 			return true
 		}

@@ -50,7 +50,7 @@ const (
 // (block items under the block's id, as Forge registers them), the GregTech
 // entries and filler items.
 func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *rules.IDMap, error) {
-	van := rules.VanillaIDs()
+	van := rules.Default().IDs
 	ids := rules.NewIDMap()
 	data := &proto17.ModIDData{HasSubstitutions: true}
 	add := func(kind string, id int, name string) error {
@@ -149,7 +149,7 @@ var drops = map[string]string{
 // the fake world are a GregTech ore and machine; unknown blocks are
 // stone-like.
 func ruleFor(name string) blockRule {
-	r, ok := rules.DefaultMiningRules().Block(name)
+	r, ok := rules.Default().Mining.Block(name)
 	switch {
 	case ok:
 	case name == OreBlock || name == OreBlock2:
@@ -181,7 +181,7 @@ func toolClass(item string) string {
 }
 
 func toolSpeed(item string) float64 {
-	if m, ok := rules.DefaultMiningRules().Material(item); ok {
+	if m, ok := rules.Default().Mining.Material(item); ok {
 		return m.Speed
 	}
 	return 1
@@ -201,7 +201,7 @@ func maxDamage(item string) int {
 	if toolClass(item) == "" {
 		return 0
 	}
-	if m, ok := rules.DefaultMiningRules().Material(item); ok {
+	if m, ok := rules.Default().Mining.Material(item); ok {
 		return m.Durability
 	}
 	return 0
@@ -228,7 +228,7 @@ func relativeHardness(block, held string, onGround bool) (perTick float64, harve
 	speed, level := 1.0, -1
 	if r.Tool != "" && toolClass(held) == r.Tool {
 		speed = toolSpeed(held)
-		if m, ok := rules.DefaultMiningRules().Material(held); ok {
+		if m, ok := rules.Default().Mining.Material(held); ok {
 			level = m.Level
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -15,7 +16,7 @@ import (
 // mirrorWorld is a small state: two columns of ground at y 0..3, the
 // player standing on it in column (0, 0).
 func mirrorWorld(t *testing.T) *world.State {
-	st := world.NewState(world.StateOptions{})
+	st := world.NewState(world.StateOptions{Rules: rules.Default()})
 	st.Update(func(tx *world.Tx) {
 		for x := 0; x < 32; x++ {
 			for z := 0; z < 16; z++ {
@@ -245,8 +246,8 @@ func TestEncodeColumnEveryBlockDistinct(t *testing.T) {
 		}
 		secs[cy] = chunk.NewSection(&states)
 	}
-	cd := encodeColumn(0, 0, &secs, chunk.DefaultResolver())
+	cd := encodeColumn(0, 0, &secs, chunk.NewResolver(rules.Default().IDs, rules.Default().Tags))
 	require.Len(t, cd.Blocks.Palette, 1+chunk.ColumnSections*chunk.SectionVolume)
 	p := world.Pos(15, 255, 15)
-	assert.Equal(t, PaletteEntry{ID: chunk.DefaultResolver().Block(chunk.MakeState(16, chunk.SectionIndex(15, 255, 15))).ID, Meta: chunk.SectionIndex(15, 255, 15)}, blockIn(t, cd, p))
+	assert.Equal(t, PaletteEntry{ID: chunk.NewResolver(rules.Default().IDs, rules.Default().Tags).Block(chunk.MakeState(16, chunk.SectionIndex(15, 255, 15))).ID, Meta: chunk.SectionIndex(15, 255, 15)}, blockIn(t, cd, p))
 }

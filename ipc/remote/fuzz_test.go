@@ -13,6 +13,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -20,7 +21,7 @@ import (
 type small struct{ st *world.State }
 
 func newSmall() *small {
-	st := world.NewState(world.StateOptions{})
+	st := world.NewState(world.StateOptions{Rules: rules.Default()})
 	st.Update(func(tx *world.Tx) {
 		for x := 0; x < 16; x++ {
 			for z := 0; z < 16; z++ {

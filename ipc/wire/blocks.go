@@ -348,7 +348,7 @@ func NewMirror(opts MirrorOptions) *Mirror {
 		opts.MaxColumns = 1 << 16
 	}
 	if opts.Tags == nil {
-		opts.Tags = rules.DefaultTags()
+		opts.Tags = rules.Default().Tags
 	}
 	m := &Mirror{tags: opts.Tags, max: opts.MaxColumns}
 	m.reset()

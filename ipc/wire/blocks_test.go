@@ -16,11 +16,11 @@ import (
 
 // names resolves palette entries with a fixed vanilla-like table.
 func testIDs(t testing.TB, extra int) *chunk.Resolver {
-	ids := rules.VanillaIDs().Clone()
+	ids := rules.Default().IDs.Clone()
 	for i := range extra {
 		require.NoError(t, ids.SetBlock(4096+i, fmt.Sprintf("test:block_%d", i)))
 	}
-	return chunk.NewResolver(ids, nil)
+	return chunk.NewResolver(ids, rules.Default().Tags)
 }
 
 func stateFunc(res *chunk.Resolver) func(PaletteEntry) (chunk.StateID, error) {
@@ -117,7 +117,7 @@ func TestDecodeSectionErrors(t *testing.T) {
 
 // world1 is a small world: two columns with terrain and a few blocks.
 func world1(t testing.TB) *world.State {
-	st := world.NewState(world.StateOptions{})
+	st := world.NewState(world.StateOptions{Rules: rules.Default()})
 	st.Update(func(tx *world.Tx) {
 		for x := -16; x < 16; x++ {
 			for z := 0; z < 16; z++ {
@@ -220,7 +220,7 @@ func TestTrackerAndMirror(t *testing.T) {
 // TestTrackerBudget: past its budget a delta says More, and the rest comes
 // in the next ones.
 func TestTrackerBudget(t *testing.T) {
-	st := world.NewState(world.StateOptions{})
+	st := world.NewState(world.StateOptions{Rules: rules.Default()})
 	st.Update(func(tx *world.Tx) {
 		for cx := 0; cx < 6; cx++ {
 			for i := 0; i < 40; i++ {

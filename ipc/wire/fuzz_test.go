@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -138,7 +139,7 @@ func FuzzReader(f *testing.F) {
 // FuzzDecodeSection: a section from the wire decodes or fails with an
 // error, within its fixed-size destination.
 func FuzzDecodeSection(f *testing.F) {
-	res := chunk.DefaultResolver()
+	res := chunk.NewResolver(rules.Default().IDs, rules.Default().Tags)
 	var st [chunk.SectionVolume]chunk.StateID
 	for i := range st {
 		st[i] = chunk.MakeState(1+i%3, i%2)
@@ -166,7 +167,7 @@ func FuzzDecodeSection(f *testing.F) {
 // FuzzMirrorApply: an observe reply's blocks apply or fail; a failure
 // leaves an empty mirror, never a panic.
 func FuzzMirrorApply(f *testing.F) {
-	st := world.NewState(world.StateOptions{})
+	st := world.NewState(world.StateOptions{Rules: rules.Default()})
 	st.Update(func(tx *world.Tx) {
 		tx.SetBlock(world.Pos(1, 2, 3), "minecraft:log", 1)
 		tx.SetBlock(world.Pos(-20, 70, 5), "minecraft:stone", 0)

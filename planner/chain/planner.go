@@ -58,13 +58,13 @@ var _ loop.Planner = Planner{}
 // Plan implements loop.Planner.
 func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, catalog []*registry.Description) (loop.Decision, error) {
 	if g.Recipes == nil {
-		g.Recipes = rules.DefaultRecipes()
+		g.Recipes = rules.Default().Recipes
 	}
 	if g.Tags == nil {
-		g.Tags = rules.DefaultTags()
+		g.Tags = rules.Default().Tags
 	}
 	if g.Tech == nil {
-		g.Tech = rules.DefaultTech()
+		g.Tech = rules.Default().Tech
 	}
 	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {

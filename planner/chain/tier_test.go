@@ -23,7 +23,7 @@ func torchTech(t *testing.T) *rules.TechRules {
 	t.Helper()
 	data, err := os.ReadFile("testdata/tech_torches.yaml")
 	require.NoError(t, err)
-	tech, err := rules.ParseTech("testdata/tech_torches.yaml", data, rules.DefaultTiers())
+	tech, err := rules.ParseTech("testdata/tech_torches.yaml", data, rules.Default().Tiers)
 	require.NoError(t, err)
 	return tech
 }

@@ -56,7 +56,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"count\": must be at least 1, got %d", count)
 	}
 
-	book := rules.DefaultRecipes()
+	book := rules.Default().Recipes
 	recipes := book.For(item)
 	if len(recipes) == 0 {
 		if id, meta, err := world.SplitID(item); err == nil && meta == 0 {

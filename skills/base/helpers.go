@@ -111,7 +111,7 @@ func itemRef(inv world.Inventory, s world.ItemStack) string {
 // copy; the snapshot is not touched.
 func withTags(s world.ItemStack) world.ItemStack {
 	if len(s.Tags) == 0 && !s.Empty() {
-		s.Tags = rules.DefaultTags().ItemTags(s.ID, s.Meta)
+		s.Tags = rules.Default().Tags.ItemTags(s.ID, s.Meta)
 	}
 	return s
 }

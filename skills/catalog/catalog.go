@@ -68,7 +68,7 @@ func (c *Catalog) tiers() *rules.Tiers {
 	if c.Registry != nil {
 		return c.Registry.Tiers()
 	}
-	return rules.DefaultTiers()
+	return rules.Default().Tiers
 }
 
 // Entries returns every skill, both kinds, sorted by name. A knowledge skill

@@ -234,7 +234,7 @@ type entry struct {
 func New(opts Options) *Library {
 	t := opts.Tiers
 	if t == nil {
-		t = rules.DefaultTiers()
+		t = rules.Default().Tiers
 	}
 	return &Library{
 		log:    opts.Logger.With().Str("component", "knowledge").Logger(),

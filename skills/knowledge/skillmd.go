@@ -251,7 +251,7 @@ func parseFrontmatter(file string, data []byte, firstLine int, opts ParseOptions
 	}
 	tiers := opts.Tiers
 	if tiers == nil {
-		tiers = rules.DefaultTiers()
+		tiers = rules.Default().Tiers
 	}
 	d := strictyaml.NewDecoder(file)
 	fm := &Frontmatter{}

@@ -49,7 +49,7 @@ var packKeys = []string{"name", "description", "requires_tech_state", "tags", "s
 // the shipped tiers). Problems are returned together as strictyaml.Errors.
 func ParsePack(file string, data []byte, tiers *rules.Tiers) (*Pack, error) {
 	if tiers == nil {
-		tiers = rules.DefaultTiers()
+		tiers = rules.Default().Tiers
 	}
 	root, err := strictyaml.Parse(file, data)
 	if err != nil {
@@ -167,7 +167,7 @@ type Set struct {
 // duplicate names, unknown dependencies and conflicts, and dependency cycles.
 func NewSet(tiers *rules.Tiers, list ...*Pack) (*Set, error) {
 	if tiers == nil {
-		tiers = rules.DefaultTiers()
+		tiers = rules.Default().Tiers
 	}
 	s := &Set{tiers: tiers, packs: map[string]*Pack{}}
 	var errs strictyaml.Errors

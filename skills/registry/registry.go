@@ -158,7 +158,7 @@ func New(specs []*skills.SkillSpec, opts Options) (*Registry, error) {
 		catalogs:  map[string]*catalog{},
 	}
 	if r.tiers == nil {
-		r.tiers = rules.DefaultTiers()
+		r.tiers = rules.Default().Tiers
 	}
 	if r.alpha <= 0 || r.alpha > 1 {
 		r.alpha = DefaultAlpha
@@ -233,7 +233,7 @@ func ConfigTiers(fsys fs.FS, tiers *rules.Tiers) (*rules.Tiers, error) {
 	}
 	data, err := filelimit.ReadFS(fsys, "tiers.yaml", filelimit.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
-		return rules.DefaultTiers(), nil
+		return rules.Default().Tiers, nil
 	}
 	if err != nil {
 		return nil, err

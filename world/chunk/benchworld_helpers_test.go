@@ -48,7 +48,7 @@ func benchColumn(w *benchworld.World, bx, bz, cx, cz int) *Column {
 
 // loadBenchWorld loads the 16×16 columns of the benchmark world.
 func loadBenchWorld(w *benchworld.World) *ChunkStore {
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	for bz := 0; bz < benchworld.SZ/16; bz++ {
 		for bx := 0; bx < benchworld.SX/16; bx++ {
 			store.LoadColumn(benchColumn(w, bx, bz, bx, bz))
@@ -103,7 +103,7 @@ func bruteNearest(w *benchworld.World, c game.BlockPos, radius, k int, match fun
 }
 
 func legacyName(st StateID) string {
-	name, _ := rules.VanillaIDs().BlockName(st.ID())
+	name, _ := rules.Default().IDs.BlockName(st.ID())
 	return name
 }
 

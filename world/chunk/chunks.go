@@ -92,11 +92,11 @@ type ChunkStore struct {
 	rawAdopted uint64 // raw sections adopted so far
 }
 
-// NewChunkStore returns an empty store resolving states with res (nil means
-// DefaultResolver: vanilla 1.7.10 ids and the shipped tags).
+// NewChunkStore returns an empty store resolving states with res, which is
+// required.
 func NewChunkStore(res *Resolver) *ChunkStore {
 	if res == nil {
-		res = DefaultResolver()
+		panic("chunk: NewChunkStore needs a resolver")
 	}
 	g := nextGen()
 	return &ChunkStore{regions: chunkMap{}, gen: g, mapGen: g, res: res}
@@ -109,7 +109,7 @@ func (s *ChunkStore) Resolver() *Resolver { return s.res }
 // taken from now on use it.
 func (s *ChunkStore) SetResolver(res *Resolver) {
 	if res == nil {
-		res = DefaultResolver()
+		panic("chunk: SetResolver needs a resolver")
 	}
 	s.res = res
 	s.view = nil

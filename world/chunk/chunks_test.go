@@ -19,7 +19,7 @@ var (
 )
 
 func TestChunkStoreGetSet(t *testing.T) {
-	s := NewChunkStore(nil)
+	s := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	tests := []struct {
 		name string
 		pos  game.BlockPos
@@ -53,7 +53,7 @@ func TestChunkStoreGetSet(t *testing.T) {
 }
 
 func TestChunkStoreViewsNeverChange(t *testing.T) {
-	s := NewChunkStore(nil)
+	s := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	s.SetState(1, 64, 1, logSt)
 	s.SetState(40, 64, 40, dirt)
 	v1 := s.View()
@@ -99,7 +99,7 @@ func TestChunkStoreRandomWritesAgainstReference(t *testing.T) {
 	// Random writes interleaved with views; every view must equal the
 	// reference as it was when the view was taken.
 	rng := rand.New(rand.NewPCG(42, 42))
-	s := NewChunkStore(nil)
+	s := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	ref := map[game.BlockPos]StateID{}
 	type frozen struct {
 		view *Chunks
@@ -150,7 +150,7 @@ func TestChunkStoreRandomWritesAgainstReference(t *testing.T) {
 }
 
 func TestChunkStoreSharedSectionsAreCopiedBeforeWrites(t *testing.T) {
-	s := NewChunkStore(nil)
+	s := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	shared := NewUniformSection(stone)
 	a, b := NewColumn(0, 0), NewColumn(1, 0)
 	a.SetSection(0, shared)
@@ -164,7 +164,7 @@ func TestChunkStoreSharedSectionsAreCopiedBeforeWrites(t *testing.T) {
 
 	// A column from one store's view loaded into another store stays intact
 	// in the first.
-	other := NewChunkStore(nil)
+	other := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	fromView := s.View().Column(0, 0)
 	other.LoadColumn(fromView)
 	other.SetState(1, 0, 0, dirt)
@@ -189,17 +189,22 @@ func TestChunkStoreSharedSectionsAreCopiedBeforeWrites(t *testing.T) {
 func TestChunkStoreResolver(t *testing.T) {
 	ids := rules.NewIDMap()
 	require.NoError(t, ids.SetBlock(1, "mod:thing"))
-	s := NewChunkStore(nil)
+	shipped := NewResolver(rules.Default().IDs, rules.Default().Tags)
+	s := NewChunkStore(shipped)
 	s.SetState(0, 0, 0, stone)
 	v1 := s.View()
-	assert.Same(t, DefaultResolver(), s.Resolver())
-	s.SetResolver(NewResolver(ids, nil))
+	assert.Same(t, shipped, s.Resolver())
+	s.SetResolver(NewResolver(ids, rules.Default().Tags))
 	v2 := s.View()
 	assert.Equal(t, "minecraft:stone", v1.BlockAt(game.Pos(0, 0, 0)).ID)
 	assert.Equal(t, "mod:thing", v2.BlockAt(game.Pos(0, 0, 0)).ID)
 	assert.Equal(t, "mod:thing", v2.Resolver().Block(stone).ID)
-	s.SetResolver(nil)
-	assert.Same(t, DefaultResolver(), s.Resolver())
+	// The engine has no tables of its own: a missing resolver is a mistake
+	// of the caller, not a reason to reach for the shipped ones.
+	assert.PanicsWithValue(t, "chunk: SetResolver needs a resolver", func() { s.SetResolver(nil) })
+	assert.PanicsWithValue(t, "chunk: NewChunkStore needs a resolver", func() { NewChunkStore(nil) })
+	assert.PanicsWithValue(t, "chunk: NewResolver needs an id map and a tagger", func() { NewResolver(nil, rules.Default().Tags) })
+	assert.PanicsWithValue(t, "chunk: NewResolver needs an id map and a tagger", func() { NewResolver(ids, nil) })
 }
 
 func TestChunksMatchesBenchWorld(t *testing.T) {
@@ -227,7 +232,7 @@ func TestChunksMatchesBenchWorld(t *testing.T) {
 // reader comparing pointer and count sees each change; a write that
 // changes nothing does not count.
 func TestColumnEdits(t *testing.T) {
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	store.SetState(3, 10, 4, stone)
 	c := store.Column(0, 0)
 	require.NotNil(t, c)

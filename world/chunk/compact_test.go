@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -170,7 +171,7 @@ func countRawSections(src columnGetter, cols ...*rawColumn) int {
 func TestChunkStoreCompact(t *testing.T) {
 	a := newRawColumn(t, 1, 0, 0)
 	b := newRawColumn(t, 2, -1, 9) // another region
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	assert.False(t, store.RawSections(), "an empty store has no raw sections")
 	assert.Zero(t, store.Compact(100))
 	store.LoadColumn(a.col)
@@ -234,7 +235,7 @@ func TestChunkStoreCompactUsesCachedForm(t *testing.T) {
 		cached[cy] = rs.raw.packed.Load()
 		require.NotNil(t, cached[cy])
 	}
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	store.LoadColumn(a.col)
 	require.Equal(t, rawColumnRaws, store.Compact(100))
 	for cy, p := range cached {
@@ -248,7 +249,7 @@ func TestChunkStoreSetStateAfterCompact(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			a := newRawColumn(t, 4, -3, 2)
 			orig := a.copyWant()
-			store := NewChunkStore(nil)
+			store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 			store.LoadColumn(a.col)
 			var before, after *Chunks
 			if mode == "view before compaction" {
@@ -303,7 +304,7 @@ func TestChunkStoreSetStateAfterCompact(t *testing.T) {
 func TestChunkStoreSetStateOnRawSection(t *testing.T) {
 	t.Run("no view since load: materialized in place", func(t *testing.T) {
 		a := newRawColumn(t, 5, 1, -1)
-		store := NewChunkStore(nil)
+		store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 		store.LoadColumn(a.col)
 		rs := a.raw[3]
 		x, y, z := 4, 3*16+9, 11
@@ -327,7 +328,7 @@ func TestChunkStoreSetStateOnRawSection(t *testing.T) {
 	t.Run("view first: copied", func(t *testing.T) {
 		a := newRawColumn(t, 5, 1, -1)
 		orig := a.copyWant()
-		store := NewChunkStore(nil)
+		store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 		store.LoadColumn(a.col)
 		v := store.View()
 		rs := a.raw[7]
@@ -364,7 +365,7 @@ func TestChunkStoreSetStateOnRawSection(t *testing.T) {
 		rs := NewVanillaSection(ids, meta, nil)
 		require.True(t, rs.IsRaw())
 
-		store := NewChunkStore(nil)
+		store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 		store.SetSection(2, 9, 3, rs)
 		require.True(t, store.RawSections())
 		v := store.View()
@@ -413,8 +414,8 @@ func bruteHits(res *Resolver, want func(x, y, z int) StateID, center game.BlockP
 }
 
 func TestNearestOverRawSections(t *testing.T) {
-	rawStore := NewChunkStore(nil)
-	palStore := NewChunkStore(nil)
+	rawStore := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
+	palStore := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	cols := map[ChunkPos]*rawColumn{}
 	seed := uint64(20)
 	// Nine columns, across region borders on both axes.

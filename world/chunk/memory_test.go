@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,7 +14,7 @@ import (
 // returns the view.
 func loadTiled(side int) *Chunks {
 	w := sharedWorld()
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	for cz := 0; cz < side; cz++ {
 		for cx := 0; cx < side; cx++ {
 			store.LoadColumn(benchColumn(w, cx%16, cz%16, cx, cz))
@@ -65,7 +66,7 @@ func BenchmarkColumnMemory(b *testing.B) {
 // from full state arrays and loading it.
 func BenchmarkLoadColumn(b *testing.B) {
 	w := sharedWorld()
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	i := 0
 	for b.Loop() {
 		store.LoadColumn(benchColumn(w, i&15, (i>>4)&15, i&15, (i>>4)&15))

@@ -117,7 +117,7 @@ func syntheticWorld(t testing.TB, seed uint64, states int) (*ChunkStore, *sparse
 	for id := 1; id <= states; id++ {
 		require.NoError(t, ids.SetBlock(id, fmt.Sprintf("test:b%d", id)))
 	}
-	res := NewResolver(ids, rules.DefaultTags())
+	res := NewResolver(ids, rules.Default().Tags)
 	store := NewChunkStore(res)
 	sparse := &sparseBlocks{m: map[game.BlockPos]game.Block{}}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
@@ -213,7 +213,7 @@ func TestNearestAgreesWithBruteForce(t *testing.T) {
 }
 
 func TestNearestTiesAndEdges(t *testing.T) {
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	log := MakeState(17, 0)
 	center := game.Pos(0, 64, 0)
 	// Six logs at distance 2 around a centre on a chunk corner, so the ties
@@ -253,7 +253,7 @@ func TestNearestTiesAndEdges(t *testing.T) {
 		})
 	}
 
-	empty := NewChunkStore(nil).View()
+	empty := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags)).View()
 	assert.Nil(t, empty.Nearest(center, 64, 1, nil))
 	assert.Nil(t, chunks.Nearest(game.Pos(0, 1000, 0), 100, 1, nil), "a centre far above the world reaches nothing")
 	assert.Len(t, chunks.Nearest(game.Pos(0, 1000, 0), 935, 0, nil), 1, "…until the radius reaches the top log")
@@ -280,7 +280,7 @@ func TestNearestEvaluatesMatchOncePerState(t *testing.T) {
 func TestNearestSkipsNonMatchingSections(t *testing.T) {
 	// Sections whose palette lacks the target are never opened: a world of
 	// stone with one log answers a log query after scanning one section.
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	stone := NewUniformSection(MakeState(1, 0))
 	for cx := -4; cx < 4; cx++ {
 		for cz := -4; cz < 4; cz++ {

@@ -8,44 +8,36 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
+// Tagger gives a block its semantic tags; *rules.TagTable is one, and so
+// is a *rules.Set.
+type Tagger interface {
+	BlockTags(id string, meta int) []string
+}
+
 // Resolver turns block states into Blocks (registry name, metadata and tags)
 // and names into states. It caches each state's Block, so a state is resolved
 // once however often it is seen. Safe for concurrent use.
 type Resolver struct {
 	ids   *rules.IDMap
-	tags  *rules.TagTable
+	tags  Tagger
 	cache sync.Map // StateID → Block
 }
 
 // NewResolver returns a resolver over an id map (frozen by this call) and a
-// tag table; nil arguments mean VanillaIDs and DefaultTags.
-func NewResolver(ids *rules.IDMap, tags *rules.TagTable) *Resolver {
-	if ids == nil {
-		ids = rules.VanillaIDs()
-	}
-	if tags == nil {
-		tags = rules.DefaultTags()
+// tagger. Both are required: the chunk engine has no tables of its own.
+func NewResolver(ids *rules.IDMap, tags Tagger) *Resolver {
+	if ids == nil || tags == nil {
+		panic("chunk: NewResolver needs an id map and a tagger")
 	}
 	ids.Freeze()
 	return &Resolver{ids: ids, tags: tags}
 }
 
-var (
-	defaultResolverOnce sync.Once
-	defaultResolver     *Resolver
-)
-
-// DefaultResolver resolves with the vanilla 1.7.10 ids and the shipped tags.
-func DefaultResolver() *Resolver {
-	defaultResolverOnce.Do(func() { defaultResolver = NewResolver(nil, nil) })
-	return defaultResolver
-}
-
 // IDs returns the id map.
 func (r *Resolver) IDs() *rules.IDMap { return r.ids }
 
-// Tags returns the tag table.
-func (r *Resolver) Tags() *rules.TagTable { return r.tags }
+// Tags returns the tagger.
+func (r *Resolver) Tags() Tagger { return r.tags }
 
 // Block converts a state into a Block. Air is the zero Block; an id missing
 // from the map becomes "unknown:<id>" so the block is still non-air and

@@ -12,9 +12,9 @@ import (
 )
 
 func TestResolver(t *testing.T) {
-	r := DefaultResolver()
-	assert.Same(t, rules.VanillaIDs(), r.IDs())
-	assert.Same(t, rules.DefaultTags(), r.Tags())
+	r := NewResolver(rules.Default().IDs, rules.Default().Tags)
+	assert.Same(t, rules.Default().IDs, r.IDs())
+	assert.Same(t, rules.Default().Tags, r.Tags())
 	tests := []struct {
 		st   StateID
 		want game.Block
@@ -51,7 +51,7 @@ func TestResolver(t *testing.T) {
 	require.NoError(t, ids.SetBlock(0, "minecraft:air"))
 	require.NoError(t, ids.SetBlock(1050, "gregtech:gt.blockmachines"))
 	require.NoError(t, ids.SetBlock(1500, "Railcraft:machine.alpha"))
-	g := NewResolver(ids, nil)
+	g := NewResolver(ids, rules.Default().Tags)
 	assert.True(t, ids.Frozen(), "a resolver freezes its map")
 	assert.True(t, g.Block(MakeState(1050, 1)).HasTag("gregtech_machine"))
 	assert.False(t, g.Block(MakeState(1050, 1)).HasTag("steam_boiler"))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -169,7 +170,7 @@ func TestOwnedSectionsAndColumnsRefuseDirectWrites(t *testing.T) {
 	sec := NewUniformSection(MakeState(1, 0))
 	col := NewColumn(0, 0)
 	col.SetSection(0, sec)
-	store := NewChunkStore(nil)
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
 	store.LoadColumn(col)
 	assert.Panics(t, func() { sec.Set(0, 0, 0, AirState) })
 	assert.Panics(t, func() { col.SetState(0, 0, 0, AirState) })

@@ -139,7 +139,7 @@ func LegacyCell(id int) Cell { return LegacyStateCell(id, 0) }
 // numeric world and a named one agree. Ids the table does not know — mod
 // blocks — are Solid.
 func LegacyStateCell(id, meta int) Cell {
-	name, ok := rules.VanillaIDs().BlockName(id)
+	name, ok := rules.Default().IDs.BlockName(id)
 	if !ok {
 		return Solid
 	}

@@ -41,7 +41,7 @@ func TestClassifyShapes(t *testing.T) {
 		{"minecraft:chest", 2, Solid},
 	} {
 		assert.Equal(t, c.want, ClassifyByTags(world.NewBlock(c.id, c.meta)), "%s:%d", c.id, c.meta)
-		id, ok := rules.VanillaIDs().BlockID(c.id)
+		id, ok := rules.Default().IDs.BlockID(c.id)
 		require.True(t, ok, c.id)
 		assert.Equal(t, c.want, LegacyStateCell(id, c.meta), "numeric %s:%d", c.id, c.meta)
 	}

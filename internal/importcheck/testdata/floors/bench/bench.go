@@ -1,0 +1,6 @@
+// Package bench is a stand-in for the layering test.
+package bench
+
+import (
+	_ "example.com/floors/internal/benchworld"
+)

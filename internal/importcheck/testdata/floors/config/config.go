@@ -1,0 +1,2 @@
+// Package config is a stand-in for the layering test.
+package config

@@ -1,0 +1,2 @@
+// Package game is a stand-in for the layering test.
+package game

@@ -1,0 +1,3 @@
+module example.com/floors
+
+go 1.26

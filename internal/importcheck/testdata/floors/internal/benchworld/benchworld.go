@@ -1,0 +1,2 @@
+// Package benchworld is a stand-in for the layering test.
+package benchworld

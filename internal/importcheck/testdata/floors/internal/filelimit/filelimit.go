@@ -1,0 +1,2 @@
+// Package filelimit is a stand-in for the layering test.
+package filelimit

@@ -1,0 +1,2 @@
+// Package memnet is a stand-in for the layering test.
+package memnet

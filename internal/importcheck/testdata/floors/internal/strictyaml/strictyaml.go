@@ -1,0 +1,2 @@
+// Package strictyaml is a stand-in for the layering test.
+package strictyaml

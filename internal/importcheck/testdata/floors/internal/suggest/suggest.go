@@ -1,0 +1,2 @@
+// Package suggest is a stand-in for the layering test.
+package suggest

@@ -1,0 +1,2 @@
+// Package skills is a stand-in for the layering test.
+package skills

@@ -1,0 +1,2 @@
+// Package path is a stand-in for the layering test.
+package path
