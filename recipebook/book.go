@@ -234,8 +234,9 @@ func isKnownTool(name string) bool {
 	if knownTools[name] {
 		return true
 	}
-	if id, _, err := game.SplitID(name); err == nil && knownTools[id] {
-		return true
+	// "modid:name:meta" names the same tool as "modid:name".
+	if i := strings.LastIndexByte(name, ':'); i > 0 && strings.IndexByte(name[:i], ':') > 0 {
+		return knownTools[name[:i]]
 	}
 	return false
 }
@@ -269,11 +270,11 @@ func chooseOptions(in *interner, alts []stackInfo, declaredOre []string) (opts [
 		}
 	}
 	if len(declaredOre) > 0 {
-		o := "ore:" + declaredOre[0]
-		if _, err := game.ParseItemMatcher(o); err != nil || len(o) > MaxNameLen {
+		o := declaredOre[0]
+		if o == "" || len(o) > MaxNameLen-4 || strings.ContainsAny(o, ": ") {
 			return nil, false, skipErr("an ore-dictionary name that is not a name")
 		}
-		return []string{in.get(o)}, false, nil
+		return []string{in.get("ore:" + o)}, false, nil
 	}
 	if len(alts) == 1 {
 		name, err := in.name(alts[0].id, alts[0].meta, false)

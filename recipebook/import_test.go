@@ -279,3 +279,20 @@ func TestImportErrors(t *testing.T) {
 	_, _, err = Import("testdata", FormatAuto)
 	assert.ErrorContains(t, err, "no .json files")
 }
+
+func TestRecipeString(t *testing.T) {
+	b, _, err := Import("testdata/guineautil", FormatAuto)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		k          Kind
+		item, want string
+	}{
+		{Shaped, "minecraft:crafting_table", "minecraft:crafting_table ×1 ← shaped 2x2 [AA/BB] A=minecraft:flint:0 B=ore:logWood"},
+		{Shaped, "minecraft:planks", "minecraft:planks ×4 ← shaped 2x2 [A/B] A=ore:craftingToolSaw (tool) B=minecraft:log:0"},
+		{Shapeless, "minecraft:flint", "minecraft:flint ×1 ← shapeless 2x2: 3 minecraft:gravel:0"},
+		{Smelting, "minecraft:stone", "minecraft:stone ×1 ← furnace: 1 minecraft:cobblestone:0"},
+		{Machine, "gregtech:gt.metaitem.01:2035", "gregtech:gt.metaitem.01:2035 ×1 (75%) + 160 mB steam ← Alloy Smelter (100 t, 30 EU/t): 1 gregtech:gt.integrated_circuit:1 (tool), 1 gregtech:gt.metaitem.01:11035, 1000 mB water"},
+	} {
+		assert.Equal(t, tc.want, find(t, b, tc.k, tc.item).String())
+	}
+}

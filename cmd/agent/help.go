@@ -49,6 +49,10 @@ func commands() []command {
 		{name: "packs", summary: "list the skill packs and their tier gates", subs: []command{
 			{name: "list", summary: "list the skill packs, their tier gates, dependencies, conflicts and skills", new: func() subcommand { return &packsListCommand{} }},
 		}},
+		{name: "recipes", summary: "import a recipe dump of your modpack into a compact recipe file, and show what one holds", subs: []command{
+			{name: "import", summary: "read a GuineaUtil or RecEx recipe dump and write a compact recipe file, printing what was kept and dropped (docs/recipes.md)", new: func() subcommand { return &recipesImportCommand{} }},
+			{name: "show", summary: "list what a compact recipe file holds", new: func() subcommand { return &recipesShowCommand{} }},
+		}},
 		{name: "version", summary: "show the module version and the source revision the binary was built from", new: func() subcommand { return &versionCommand{} }},
 		{name: "help", summary: "show a command's usage and flags", new: func() subcommand { return &helpCommand{} }},
 	}

@@ -108,6 +108,11 @@ commands:
   skills inject [--preload a,b] [--tech-state T]
                               print the skills part of a planner's system prompt
   packs list [--json]         list the skill packs and their tier gates
+  recipes import FILE|DIR [--format guineautil|recex|auto] -o FILE
+                              read a recipe dump (GuineaUtil or RecEx) into a compact
+                              recipe file (docs/recipes.md)
+  recipes show FILE [--output ITEM] [--kind K] [--limit N]
+                              list what a compact recipe file holds
   version                     show the module version and source revision (also --version)
   help [COMMAND [SUBCOMMAND]] show a command's usage and flags (also COMMAND --help)
 
