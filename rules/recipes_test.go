@@ -13,7 +13,15 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 12)
+	assert.Len(t, book.All(), 13)
+
+	flint := book.For("minecraft:flint")
+	require.Len(t, flint, 1, "GTNH: flint is crafted from gravel")
+	assert.Equal(t, 1, flint[0].Count)
+	assert.Equal(t, "2x2", flint[0].Grid, "three items fit the inventory grid")
+	require.Len(t, flint[0].Ingredients, 1)
+	assert.Equal(t, "minecraft:gravel", flint[0].Ingredients[0].Item.String())
+	assert.Equal(t, 3, flint[0].Ingredients[0].Count, "IguanaTinkerTweaks gravelPerFlint=3")
 
 	planks := book.For("minecraft:planks")
 	require.Len(t, planks, 2, "hand and saw recipes, in file order")

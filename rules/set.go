@@ -17,6 +17,7 @@ type Set struct {
 	Tags    *TagTable    // block tags, ore-dictionary names, tool classes
 	Recipes *Recipes     // the crafting-grid recipe book
 	Mining  *MiningRules // how blocks break, tool materials
+	Drops   *Drops       // what a harvested block gives
 	Tiers   *Tiers       // the GTNH tech tiers, in order
 	Tech    *TechRules   // the evidence that shows each tier
 	Names   *Names       // every name the tables know; Clone before adding
@@ -37,6 +38,7 @@ func Default() *Set {
 			Tags:    loadTags(),
 			Recipes: loadRecipes(),
 			Mining:  loadMiningRules(),
+			Drops:   loadDrops(),
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
 			Names:   loadNames(),

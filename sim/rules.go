@@ -187,13 +187,17 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	return ipc.Result{Code: ipc.OK, Ticks: max(ticks, 1), Details: details}
 }
 
-// drops are the items a broken block yields, with vanilla chances.
+// drops are the items a broken block yields: the shipped drop table
+// (config/drops.yaml), and the rolled drops of leaves and tall grass with
+// vanilla's chances.
 func (s *Sim) drops(b world.Block) []world.ItemStack {
-	one := func(id string, meta int) []world.ItemStack { return []world.ItemStack{s.rules.Stack(id, meta, 1)} }
+	d, random := s.rules.Drops.Of(b)
+	if !random {
+		return []world.ItemStack{s.rules.Stack(d.Item, d.Meta, d.Count)}
+	}
 	switch b.ID {
-	case "minecraft:log", "minecraft:log2":
-		return one(b.ID, b.Meta&3)
 	case "minecraft:leaves", "minecraft:leaves2":
+		// vanilla 1.7.10 BlockLeaves: a sapling 1 in 20, an oak apple 1 in 200
 		var out []world.ItemStack
 		if s.rng.IntN(20) == 0 {
 			out = append(out, s.rules.Stack("minecraft:sapling", b.Meta&3, 1))
@@ -202,28 +206,13 @@ func (s *Sim) drops(b world.Block) []world.ItemStack {
 			out = append(out, s.rules.Stack("minecraft:apple", 0, 1))
 		}
 		return out
-	case "minecraft:grass":
-		return one("minecraft:dirt", 0)
-	case "minecraft:stone":
-		return one("minecraft:cobblestone", 0)
-	case "minecraft:gravel":
-		if s.rng.IntN(10) == 0 {
-			return one("minecraft:flint", 0)
-		}
-		return one("minecraft:gravel", 0)
-	case "minecraft:coal_ore":
-		return one("minecraft:coal", 0)
-	case "minecraft:diamond_ore":
-		return one("minecraft:diamond", 0)
-	case "minecraft:emerald_ore":
-		return one("minecraft:emerald", 0)
 	case "minecraft:tallgrass":
+		// vanilla 1.7.10 BlockTallGrass: wheat seeds 1 in 8
 		if s.rng.IntN(8) == 0 {
-			return one("minecraft:wheat_seeds", 0)
+			return []world.ItemStack{world.NewStack("minecraft:wheat_seeds", 0, 1)}
 		}
-		return nil
 	}
-	return one(b.ID, b.Meta)
+	return nil
 }
 
 // stackLimit is how many items of a kind share a slot.

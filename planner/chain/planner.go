@@ -51,6 +51,11 @@ type Planner struct {
 	// Tech is the tier evidence a tier goal is planned towards (nil = the
 	// shipped config/tech.yaml).
 	Tech *rules.TechRules
+	// Drops says which blocks give an item when mined (nil = the shipped
+	// config/drops.yaml), and Mining which of them need a tool (nil = the
+	// shipped config/mining.yaml).
+	Drops  *rules.Drops
+	Mining *rules.MiningRules
 }
 
 var _ loop.Planner = Planner{}
@@ -65,6 +70,12 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	}
 	if g.Tech == nil {
 		g.Tech = rules.Default().Tech
+	}
+	if g.Drops == nil {
+		g.Drops = rules.Default().Drops
+	}
+	if g.Mining == nil {
+		g.Mining = rules.Default().Mining
 	}
 	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -251,6 +262,11 @@ type producer struct {
 	param string
 	// amount is the int parameter the increase is tied to ("{min_logs}"), or "".
 	amount string
+	// mine is a block to mine for the item (mine_block), set as the
+	// skill's block_id parameter blockParam, with the radius to ask for (0:
+	// the skill's default).
+	mine, blockParam string
+	radius           int
 }
 
 // itemTags returns the tags of an exact item id ("modid:name[:meta]").
@@ -294,6 +310,12 @@ func (s *search) produces(key, want string) bool {
 func (s *search) producers(item string) []producer {
 	var out []producer
 	for _, d := range s.ranked(s.catalog) {
+		if param := minerParam(d); param != "" {
+			if block, radius, ok := s.mineable(d, item); ok && s.minerFits(d, block) {
+				out = append(out, producer{desc: d, mine: block, blockParam: param, radius: radius})
+			}
+			continue
+		}
 		// What a skill gains: its inventory_delta, and that of each any_of
 		// alternative (a skill whose outcomes differ, such as collecting
 		// coke or charcoal, produces each of them).
@@ -326,6 +348,63 @@ func (s *search) producers(item string) []producer {
 		}
 	}
 	return out
+}
+
+// minerParam is the block_id parameter of a skill that mines one block of
+// a given id (effects tagged mines_block: mine_block's target), or "".
+func minerParam(d *registry.Description) string {
+	if !slices.Contains(d.Effects.Tags, "mines_block") {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(d.Params)) {
+		if d.Params[name].Type == action.TypeBlockID {
+			return name
+		}
+	}
+	return ""
+}
+
+// minerFits reports whether a mining skill is the one for a block: a block
+// that drops without a tool is mined by a skill that needs none (mine_block),
+// one that needs a tool class by a skill that requires a tool of that class
+// and holds it (mine_ore: tool:pickaxe).
+func (s *search) minerFits(d *registry.Description, block string) bool {
+	rule, _ := s.Mining.Block(block)
+	if !rule.NeedsTool {
+		return len(d.Preconditions.RequiredTools) == 0
+	}
+	return slices.ContainsFunc(d.Preconditions.RequiredTools, func(t skills.ToolRequirement) bool { return t.ItemID == "tool:"+rule.Tool })
+}
+
+// mineable finds the nearest block that surely gives the item when mined
+// (the drop table: gravel for gravel, clay for clay balls) within the
+// mining skill's largest radius; radius is the one to ask for when the
+// block lies past the default (0 otherwise).
+func (s *search) mineable(d *registry.Description, item string) (block string, radius int, ok bool) {
+	if s.w.Blocks == nil {
+		return "", 0, false
+	}
+	sources := s.Drops.Sources(item, func(id string) bool { _, ok := s.Mining.Block(id); return ok })
+	if len(sources) == 0 {
+		return "", 0, false
+	}
+	def, limit := 16, 16
+	if rp, has := d.Params["radius"]; has {
+		if n, isNum := number(rp.Default); isNum {
+			def, limit = n, n
+		}
+		if rp.Max != nil {
+			limit = max(limit, int(*rp.Max))
+		}
+	}
+	hits := s.w.Blocks.Nearest(s.w.Feet(), limit, 1, func(b world.Block) bool { return slices.Contains(sources, b.ID) })
+	if len(hits) == 0 {
+		return "", 0, false
+	}
+	if hits[0].DistSq > def*def {
+		radius = int(math.Ceil(math.Sqrt(float64(hits[0].DistSq))))
+	}
+	return hits[0].Block.ID, radius, true
 }
 
 // obtain returns the next invocation towards having need items matching
@@ -421,6 +500,20 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		return sub, err
 	}
 	inv := &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{}}
+	if p.mine != "" {
+		// The skill's tools are in the inventory (above): the best of
+		// them must also reach the block's harvest level.
+		if rule, ok := s.Mining.Block(p.mine); ok && rule.NeedsTool {
+			if best := s.bestLevel(rule.Tool); best < rule.Level {
+				return nil, fmt.Errorf("%s drops nothing without a %s of harvest level %d or more, and the best in the inventory is level %d", p.mine, rule.Tool, rule.Level, best)
+			}
+		}
+		inv.Params[p.blockParam] = p.mine
+		if p.radius > 0 {
+			inv.Params["radius"] = p.radius
+		}
+		return inv, nil
+	}
 	if p.param != "" {
 		sub, err := s.craftInputs(item, missing, depth)
 		if err != nil || sub != nil {
@@ -450,6 +543,19 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		inv.Params = nil
 	}
 	return inv, nil
+}
+
+// bestLevel is the highest harvest level of a tool class among the
+// inventory's tools with durability left (-1: none).
+func (s *search) bestLevel(class string) int {
+	best := -1
+	for _, st := range s.w.Inventory.Slots {
+		if st.Empty() || !st.HasTag("tool:"+class) || st.MaxDamage > 0 && st.Damage >= st.MaxDamage {
+			continue
+		}
+		best = max(best, s.Mining.ToolLevel(st, class, -1))
+	}
+	return best
 }
 
 // tools returns the sub-goal towards the first of a skill's required tools

@@ -57,6 +57,21 @@ func plan(t *testing.T, reg *registry.Registry, goalText string, w *world.Snapsh
 
 func stack(id string, n int) world.ItemStack { return world.NewStack(id, 0, n) }
 
+// gravel is a gravel block dx blocks east (dz south) of the player, on the
+// ground.
+func gravel(dx, dz int) *world.SparseBlocks {
+	return world.NewSparseBlocks().SetID(world.Pos(dx, 63, dz), "minecraft:gravel", 0)
+}
+
+// clay and stone are a block of each n blocks east of the player.
+func clay(n int) *world.SparseBlocks {
+	return world.NewSparseBlocks().SetID(world.Pos(n, 63, 0), "minecraft:clay", 0)
+}
+
+func stone(n int) *world.SparseBlocks {
+	return world.NewSparseBlocks().SetID(world.Pos(n, 63, 0), "minecraft:stone", 0)
+}
+
 func TestGoalPlannerChains(t *testing.T) {
 	reg := shipped(t)
 	table := world.NewSparseBlocks().SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0)
@@ -86,8 +101,22 @@ func TestGoalPlannerChains(t *testing.T) {
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:crafting_table", "count": 1}}, false, ""},
 		{"a chest at a table in reach (GTNH: 4 logs, 4 planks, a flint)", "have 1 minecraft:chest", snapshot("stone_age", table, stack("minecraft:planks", 4), stack("minecraft:log", 4), stack("minecraft:flint", 1)),
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:chest", "count": 1}}, false, ""},
-		{"flint has no producer", "have 1 minecraft:chest", snapshot("stone_age", table, stack("minecraft:planks", 8), stack("minecraft:log", 4)),
-			nil, false, "no available skill produces minecraft:flint"},
+		{"GTNH flint is crafted from 3 gravel", "have 1 minecraft:chest", snapshot("stone_age", table, stack("minecraft:planks", 8), stack("minecraft:log", 4), stack("minecraft:gravel", 3)),
+			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:flint", "count": 1}}, false, ""},
+		{"gravel is mined for flint", "have 2 minecraft:flint", snapshot("stone_age", gravel(3, 0), stack("minecraft:gravel", 5)),
+			&loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}, false, ""},
+		{"gravel past the default radius is asked for", "have 1 minecraft:gravel", snapshot("stone_age", gravel(30, 0)),
+			&loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel", "radius": 31}}, false, ""}, // 30 east and one down: 30.02 blocks
+		{"no gravel in reach, no flint", "have 1 minecraft:chest", snapshot("stone_age", table, stack("minecraft:planks", 8), stack("minecraft:log", 4)),
+			nil, false, "cannot get 1 minecraft:flint: basic_crafting: no available skill produces minecraft:gravel"},
+		{"clay balls from clay blocks", "have 8 minecraft:clay_ball", snapshot("stone_age", clay(4)),
+			&loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:clay"}}, false, ""},
+		{"cobblestone is mined with a pickaxe", "have 1 minecraft:cobblestone", snapshot("stone_age", stone(3), pickaxe(59)),
+			&loop.Invocation{Skill: "mine_ore", Params: map[string]any{"target": "minecraft:stone"}}, false, ""},
+		{"cobblestone needs a pickaxe first", "have 1 minecraft:cobblestone", snapshot("stone_age", stone(3).SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), stack("minecraft:planks", 3), stack("minecraft:stick", 2)),
+			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_pickaxe", "count": 1}}, false, ""},
+		{"iron ore wants more than a wooden pickaxe", "have 1 minecraft:iron_ore", snapshot("stone_age", world.NewSparseBlocks().SetID(world.Pos(3, 63, 0), "minecraft:iron_ore", 0), pickaxe(59)),
+			nil, false, "minecraft:iron_ore drops nothing without a pickaxe of harvest level 1 or more, and the best in the inventory is level 0"},
 		{"goal met", "have 2 minecraft:log", snapshot("stone_age", nil, stack("minecraft:log", 2)), nil, true, ""},
 		{"template skills by name", "run mine_block target=minecraft:gravel", snapshot("stone_age", nil),
 			&loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}, false, ""},
@@ -113,7 +142,12 @@ func TestGoalPlannerChains(t *testing.T) {
 func TestGoalPlannerSkipsBlocked(t *testing.T) {
 	reg := shipped(t)
 	blocked := loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 4}}
-	_, err := plan(t, reg, "collect 4 minecraft:log", snapshot("stone_age", nil), blocked)
+	dec, err := plan(t, reg, "collect 4 minecraft:log", snapshot("stone_age", nil), blocked)
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:log"}}, dec.Invocation,
+		"with chop_tree blocked, a log is still mined by hand")
+	dec, err = plan(t, reg, "collect 4 minecraft:log", snapshot("stone_age", nil), blocked, *dec.Invocation)
+	t.Logf("%v", dec.Invocation)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "blocked")
 	assert.ErrorIs(t, err, loop.ErrStuck, "the same world gives the same answer: the run is stuck")
