@@ -3,7 +3,9 @@ package rules
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -266,4 +268,9 @@ func BreakTicks(hardness, speed float64, harvest bool) float64 {
 		div = 30
 	}
 	return math.Ceil(hardness * div / speed)
+}
+
+// Blocks lists the block ids the table knows, sorted.
+func (r *MiningRules) Blocks() []string {
+	return slices.Sorted(maps.Keys(r.blocks))
 }

@@ -13,7 +13,16 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 13)
+	assert.Len(t, book.All(), 14)
+
+	furnace := book.For("minecraft:furnace")
+	require.Len(t, furnace, 1)
+	assert.True(t, furnace[0].NeedsTable())
+	require.Len(t, furnace[0].Ingredients, 2, "GTNH: 6 cobblestone around 3 flint")
+	assert.Equal(t, "ore:cobblestone", furnace[0].Ingredients[0].Item.String())
+	assert.Equal(t, 6, furnace[0].Ingredients[0].Count)
+	assert.Equal(t, "minecraft:flint", furnace[0].Ingredients[1].Item.String())
+	assert.Equal(t, 3, furnace[0].Ingredients[1].Count)
 
 	flint := book.For("minecraft:flint")
 	require.Len(t, flint, 1, "GTNH: flint is crafted from gravel")

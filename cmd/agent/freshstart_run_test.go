@@ -37,3 +37,15 @@ func TestFreshStartCraftingTable(t *testing.T) {
 		})
 	}
 }
+
+// TestFreshStartFurnace: GTNH's "Fire, Fire, Grandpa!" from an empty
+// inventory: a wooden pickaxe mines stone into cobblestone, and 6
+// cobblestone around 3 flint make the furnace at the crafting table.
+func TestFreshStartFurnace(t *testing.T) {
+	code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--goal", "have 1 minecraft:furnace")
+	require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "goal met")
+	assert.Contains(t, stdout, "+1 minecraft:wooden_pickaxe")
+	assert.Contains(t, stdout, "mine_ore target=minecraft:stone")
+	assert.Contains(t, stdout, "-6 minecraft:cobblestone, -3 minecraft:flint, +1 minecraft:furnace")
+}

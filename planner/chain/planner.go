@@ -364,6 +364,22 @@ func minerParam(d *registry.Description) string {
 	return ""
 }
 
+// dropSources lists the blocks whose harvest surely gives the item, or an
+// item carrying the tag (ore:cobblestone from stone).
+func (s *search) dropSources(item string) []string {
+	if !strings.HasPrefix(item, "ore:") && !strings.HasPrefix(item, "tool:") {
+		return s.Drops.Sources(item, func(id string) bool { _, ok := s.Mining.Block(id); return ok })
+	}
+	var out []string
+	for _, b := range s.Mining.Blocks() {
+		d, random := s.Drops.Of(world.Block{ID: b})
+		if !random && slices.Contains(s.itemTags(fmt.Sprintf("%s:%d", d.Item, d.Meta)), item) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // minerFits reports whether a mining skill is the one for a block: a block
 // that drops without a tool is mined by a skill that needs none (mine_block),
 // one that needs a tool class by a skill that requires a tool of that class
@@ -384,7 +400,7 @@ func (s *search) mineable(d *registry.Description, item string) (block string, r
 	if s.w.Blocks == nil {
 		return "", 0, false
 	}
-	sources := s.Drops.Sources(item, func(id string) bool { _, ok := s.Mining.Block(id); return ok })
+	sources := s.dropSources(item)
 	if len(sources) == 0 {
 		return "", 0, false
 	}

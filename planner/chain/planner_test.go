@@ -115,6 +115,8 @@ func TestGoalPlannerChains(t *testing.T) {
 			&loop.Invocation{Skill: "mine_ore", Params: map[string]any{"target": "minecraft:stone"}}, false, ""},
 		{"cobblestone needs a pickaxe first", "have 1 minecraft:cobblestone", snapshot("stone_age", stone(3).SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), stack("minecraft:planks", 3), stack("minecraft:stick", 2)),
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_pickaxe", "count": 1}}, false, ""},
+		{"ore:cobblestone comes from stone", "have 1 minecraft:furnace", snapshot("stone_age", stone(3).SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), pickaxe(59), stack("minecraft:flint", 3)),
+			&loop.Invocation{Skill: "mine_ore", Params: map[string]any{"target": "minecraft:stone"}}, false, ""},
 		{"iron ore wants more than a wooden pickaxe", "have 1 minecraft:iron_ore", snapshot("stone_age", world.NewSparseBlocks().SetID(world.Pos(3, 63, 0), "minecraft:iron_ore", 0), pickaxe(59)),
 			nil, false, "minecraft:iron_ore drops nothing without a pickaxe of harvest level 1 or more, and the best in the inventory is level 0"},
 		{"goal met", "have 2 minecraft:log", snapshot("stone_age", nil, stack("minecraft:log", 2)), nil, true, ""},
