@@ -9,6 +9,8 @@
 //   - recipes: [Recipes], the crafting-grid recipe book (config/recipes.yaml);
 //   - mining: [MiningRules], how blocks break (hardness, tool class, harvest
 //     level, tool materials, wear; config/mining.yaml);
+//   - drops: [Drops], what a harvested block gives (GTNH's gravel never
+//     flint; config/drops.yaml);
 //   - shapes: [KnownShape], the 1.7.10 collision boxes of slabs, snow,
 //     carpets, trapdoors, doors, fences, walls and gates;
 //   - tiers: [Tiers], the GTNH tech tiers in order (config/tiers.yaml);
