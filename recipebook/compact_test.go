@@ -104,6 +104,7 @@ func TestCompactRefuses(t *testing.T) {
 		{"cut short", good[:len(good)-7], "checksum mismatch"},
 		{"trailing bytes", reseal(append(append([]byte(nil), good[:len(good)-4]...), 0, 0, 0, 0, 0)), "after the last recipe"},
 		{"output count 65", bad(func(r *Recipe) { r.Outputs[0].Count = 65 }), "f.rcp: recipe 1: outputs[0].count: count must be 1..64, got 65"},
+		{"input count 0", bad(func(r *Recipe) { r.Kind, r.Width, r.Height, r.Cells = Shapeless, 0, 0, nil; r.Inputs[0].Count = 0 }), "recipe 1: inputs[0].count: count must be 1..64, got 0"},
 		{"output count 0", bad(func(r *Recipe) { r.Outputs[0].Count = 0 }), "recipe 1: outputs[0].count: count must be 1..64, got 0"},
 		{"input count disagrees with the shape", bad(func(r *Recipe) { r.Inputs[0].Count = 3 }), "recipe 1: inputs[0].count: count 3 but the shape has it in 2 cells"},
 		{"id without a mod", bad(func(r *Recipe) { r.Outputs[0].Item = "crafting_table" }), "recipe 1: outputs[0].item:"},

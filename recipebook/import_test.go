@@ -235,6 +235,7 @@ func TestMalformedDumps(t *testing.T) {
 		{name: "count past 32 bits", format: FormatGuineaUtil, doc: `{` + guShaped + `,"recipes":[{"outputs":[{"name":"minecraft:stick","size":4294967297}],"inputs":[{"stack":[` + guFlint + `],"relx":25,"rely":6}]}]}`, skipped: "a number out of range"},
 		{name: "zero count", format: FormatGuineaUtil, doc: `{` + guShaped + `,"recipes":[{"outputs":[{"name":"minecraft:stick","size":0}],"inputs":[{"stack":[` + guFlint + `],"relx":25,"rely":6}]}]}`, skipped: "invalid: count: count must be 1..64"},
 		{name: "empty id", format: FormatGuineaUtil, doc: guOne(`{"stack":[{"name":"","size":1}],"relx":25,"rely":6}`), skipped: "an item with an empty id"},
+		{name: "id carrying a meta of its own", format: FormatGuineaUtil, doc: guOne(`{"stack":[{"name":"minecraft:wool:3","damage":32767,"size":1}],"relx":25,"rely":6}`), skipped: "an item id that is not modid:name"},
 		{name: "id without a mod", format: FormatGuineaUtil, doc: guOne(`{"stack":[{"name":"flint","size":1}],"relx":25,"rely":6}`), skipped: "an item id that is not modid:name"},
 		{name: "ingredient with no item", format: FormatGuineaUtil, doc: guOne(`{"stack":[],"relx":25,"rely":6}`), skipped: "an ingredient with no item"},
 		{name: "cell outside the grid", format: FormatGuineaUtil, doc: guOne(`{"stack":[` + guFlint + `],"relx":79,"rely":6}`), skipped: "a cell outside the 3x3 grid"},
@@ -294,5 +295,36 @@ func TestRecipeString(t *testing.T) {
 		{Machine, "gregtech:gt.metaitem.01:2035", "gregtech:gt.metaitem.01:2035 ×1 (75%) + 160 mB steam ← Alloy Smelter (100 t, 30 EU/t): 1 gregtech:gt.integrated_circuit:1 (tool), 1 gregtech:gt.metaitem.01:11035, 1000 mB water"},
 	} {
 		assert.Equal(t, tc.want, find(t, b, tc.k, tc.item).String())
+	}
+}
+
+// TestGrid: a recipe that fits the inventory's 2x2 grid, or needs a table.
+func TestGrid(t *testing.T) {
+	shaped := func(w, h uint8) *Recipe { return &Recipe{Kind: Shaped, Width: w, Height: h} }
+	shapeless := func(n int32) *Recipe { return &Recipe{Kind: Shapeless, Inputs: []Input{{Count: n}}} }
+	for _, tc := range []struct {
+		r    *Recipe
+		want string
+	}{
+		{shaped(1, 1), "2x2"}, {shaped(2, 2), "2x2"}, {shaped(1, 2), "2x2"},
+		{shaped(3, 1), "3x3"}, {shaped(1, 3), "3x3"}, {shaped(3, 2), "3x3"},
+		{shapeless(4), "2x2"}, {shapeless(5), "3x3"}, {shapeless(1), "2x2"},
+		{&Recipe{Kind: Smelting}, "3x3"},
+	} {
+		assert.Equal(t, tc.want, tc.r.Grid(), "%v %dx%d %v", tc.r.Kind, tc.r.Width, tc.r.Height, tc.r.Inputs)
+	}
+}
+
+func TestKnownTools(t *testing.T) {
+	for name, want := range map[string]bool{
+		"dreamcraft:item.WoodenBrickForm":   true,
+		"dreamcraft:item.WoodenBrickForm:0": true,
+		"gregtech:gt.metatool.01:34":        true,
+		"gregtech:gt.metatool.01:24":        true,
+		"gregtech:gt.metatool.01:10":        false,
+		"gregtech:gt.metatool.01":           false,
+		"minecraft:stick:0":                 false,
+	} {
+		assert.Equal(t, want, isKnownTool(name), name)
 	}
 }
