@@ -505,3 +505,34 @@ func rawColumnsOf(m map[ChunkPos]*rawColumn) []*rawColumn {
 	}
 	return out
 }
+
+// TestCompactionInSteps: a plan built under the owner's lock, built
+// outside it and applied under it again packs what it listed; a raw column
+// loaded in between is not lost to it: the store still knows it has raw
+// sections, and the next compaction packs them.
+func TestCompactionInSteps(t *testing.T) {
+	store := NewChunkStore(NewResolver(rules.Default().IDs, rules.Default().Tags))
+	assert.Nil(t, store.PlanCompact(10), "nothing raw, nothing to plan")
+	a := newRawColumn(t, 11, 0, 0)
+	store.LoadColumn(a.col)
+	require.True(t, store.RawSections())
+	assert.Nil(t, store.PlanCompact(0), "no budget")
+
+	plan := store.PlanCompact(100)
+	require.NotNil(t, plan)
+	plan.Build()
+	b := newRawColumn(t, 12, 3, 3)
+	store.LoadColumn(b.col) // arrives between the plan and its application
+	assert.Equal(t, rawColumnRaws, store.ApplyCompact(plan))
+	assert.Zero(t, countRawSections(store.View(), a))
+	assert.True(t, store.RawSections(), "the column loaded meanwhile still has raw sections")
+	assert.Equal(t, rawColumnRaws, countRawSections(store.View(), b))
+
+	plan = store.PlanCompact(100)
+	plan.Build()
+	assert.Equal(t, rawColumnRaws, store.ApplyCompact(plan))
+	assert.False(t, store.RawSections(), "all packed")
+	assert.Zero(t, store.ApplyCompact(nil))
+	checkColumnContent(t, store.View(), 0, 0, &a.want, "first column")
+	checkColumnContent(t, store.View(), 3, 3, &b.want, "second column")
+}

@@ -14,6 +14,8 @@ type Tagger interface {
 	BlockTags(id string, meta int) []string
 }
 
+var _ Tagger = (*rules.TagTable)(nil)
+
 // Resolver turns block states into Blocks (registry name, metadata and tags)
 // and names into states. It caches each state's Block, so a state is resolved
 // once however often it is seen. Safe for concurrent use.
