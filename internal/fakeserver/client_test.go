@@ -37,7 +37,9 @@ type tclient struct {
 
 func dialT(t *testing.T, s *Server) *tclient {
 	t.Helper()
-	nc, err := net.DialTimeout("tcp", s.Addr(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	nc, err := s.Dial(ctx, s.Addr())
 	require.NoError(t, err)
 	t.Cleanup(func() { nc.Close() })
 	return &tclient{t: t, nc: nc, br: bufio.NewReader(nc), state: proto17.Handshaking, f: s.Formats(), echo: true}

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"encoding/binary"
 	"io"
 	"math"
-	"net"
 	"testing"
 	"time"
 
@@ -236,7 +236,7 @@ func TestRestartKeepsTheWorld(t *testing.T) {
 	dc := untilType[*proto17.Disconnect](c)
 	assert.Equal(t, "Server closed", proto17.PlainText(dc.Reason), "as a stopping 1.7.10 server kicks")
 	waitFor(t, s, "the player gone", func() bool { return len(s.Players()) == 0 })
-	if nc, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+	if nc, err := s.Dial(context.Background(), addr); err == nil {
 		nc.Close()
 		select {
 		case err := <-done:

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -18,8 +20,13 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
+// newServer starts a test server; it listens in memory unless o says
+// where, so a test in a synctest bubble can use it.
 func newServer(t *testing.T, o Options) *Server {
 	t.Helper()
+	if o.Addr == "" {
+		o.Addr = MemoryAddr()
+	}
 	if o.Logf == nil {
 		o.Logf = t.Logf
 	}
@@ -258,163 +265,175 @@ func TestLoginChecksProtocolAndName(t *testing.T) {
 	assert.Equal(t, "Invalid username", proto17.PlainText(d.Reason))
 }
 
+// serverTime lets d of the server's time pass. Sleep reason: the server
+// times digs and walks by its clock (the ticks since it started), with no
+// event to wait on; the tests that use it run in synctest bubbles, where d
+// is exactly d of virtual time, however loaded the machine.
+func serverTime(d time.Duration) { time.Sleep(d) }
+
 // digAt digs the block: start, wait, finish. It returns the server's verdict.
 func digAt(t *testing.T, c *tclient, s *Server, p world.BlockPos, wait time.Duration) Dig {
 	t.Helper()
 	n := len(s.Digs())
 	c.write(&proto17.PlayerDigging{Status: proto17.DigStart, X: int32(p.X), Y: uint8(p.Y), Z: int32(p.Z), Face: proto17.FaceWest})
 	c.write(&proto17.Animation{EntityID: 0, Animation: proto17.AnimationSwingArm})
-	time.Sleep(wait)
+	serverTime(wait)
 	c.write(&proto17.PlayerDigging{Status: proto17.DigFinish, X: int32(p.X), Y: uint8(p.Y), Z: int32(p.Z), Face: proto17.FaceWest})
 	waitFor(t, s, "the dig verdict", func() bool { return len(s.Digs()) > n })
 	return s.Digs()[n]
 }
 
 func TestDigTimingDropAndPickup(t *testing.T) {
-	s := newServer(t, Options{})
-	c, _ := enter(t, s, "bot")
-	log := s.Trees()[0] // (12, 64, 8); the player stands at (8.5, 64, 8.5)
-	logID, _ := s.IDs().BlockID("minecraft:log")
+	synctest.Test(t, func(t *testing.T) {
+		s := newServer(t, Options{})
+		c, _ := enter(t, s, "bot")
+		log := s.Trees()[0] // (12, 64, 8); the player stands at (8.5, 64, 8.5)
+		logID, _ := s.IDs().BlockID("minecraft:log")
 
-	// Too early: refused, and the block is sent back.
-	d := digAt(t, c, s, log, 0)
-	assert.False(t, d.Accepted)
-	assert.Equal(t, "minecraft:log", d.Block)
-	assert.Equal(t, "minecraft:iron_axe", d.Held)
-	assert.Equal(t, 6, d.Needed, "an iron axe breaks a log in 10 ticks; 70% is 7 ticks, counting the start")
-	assert.Contains(t, d.Reason, "too early")
-	bc := untilType[*proto17.BlockChange](c)
-	assert.Equal(t, int32(logID), bc.BlockID, "the log is restored")
-	name, _ := s.BlockAt(log.X, log.Y, log.Z)
-	assert.Equal(t, "minecraft:log", name)
+		// Too early: refused, and the block is sent back.
+		d := digAt(t, c, s, log, 0)
+		assert.False(t, d.Accepted)
+		assert.Equal(t, "minecraft:log", d.Block)
+		assert.Equal(t, "minecraft:iron_axe", d.Held)
+		assert.Equal(t, 6, d.Needed, "an iron axe breaks a log in 10 ticks; 70% is 7 ticks, counting the start")
+		assert.Contains(t, d.Reason, "too early")
+		bc := untilType[*proto17.BlockChange](c)
+		assert.Equal(t, int32(logID), bc.BlockID, "the log is restored")
+		name, _ := s.BlockAt(log.X, log.Y, log.Z)
+		assert.Equal(t, "minecraft:log", name)
 
-	// A finish without a start is refused too.
-	c.write(&proto17.PlayerDigging{Status: proto17.DigFinish, X: int32(log.X), Y: uint8(log.Y), Z: int32(log.Z)})
-	waitFor(t, s, "verdict", func() bool { return len(s.Digs()) == 2 })
-	assert.Contains(t, s.Digs()[1].Reason, "without a start")
-	untilType[*proto17.BlockChange](c)
+		// A finish without a start is refused too.
+		c.write(&proto17.PlayerDigging{Status: proto17.DigFinish, X: int32(log.X), Y: uint8(log.Y), Z: int32(log.Z)})
+		waitFor(t, s, "verdict", func() bool { return len(s.Digs()) == 2 })
+		assert.Contains(t, s.Digs()[1].Reason, "without a start")
+		untilType[*proto17.BlockChange](c)
 
-	// Long enough: the block turns to air and drops a log.
-	d = digAt(t, c, s, log, time.Duration(d.Needed+3)*s.opts.TickDuration)
-	assert.True(t, d.Accepted, d.Reason)
-	assert.GreaterOrEqual(t, d.Ticks, d.Needed)
-	bc = untilType[*proto17.BlockChange](c)
-	assert.Equal(t, int32(0), bc.BlockID)
-	assert.Equal(t, world.Pos(int(bc.X), int(bc.Y), int(bc.Z)), log)
-	wear := untilType[*proto17.SetSlot](c)
-	assert.Equal(t, int16(36), wear.Slot)
-	assert.Equal(t, int16(1), wear.Item.Damage, "the axe wears by one")
-	so := untilType[*proto17.SpawnObject](c)
-	assert.Equal(t, int8(proto17.ObjectItem), so.Type)
-	assert.Equal(t, int32(1), so.Data)
-	md := untilType[*proto17.EntityMetadata](c)
-	assert.Equal(t, so.EntityID, md.EntityID)
-	stack, ok := md.Metadata.Item()
-	require.True(t, ok)
-	assert.Equal(t, int16(logID), stack.ID)
-	assert.Equal(t, int32(1), stack.Count)
+		// Long enough: the block turns to air and drops a log.
+		d = digAt(t, c, s, log, time.Duration(d.Needed+3)*s.opts.TickDuration)
+		assert.True(t, d.Accepted, d.Reason)
+		assert.GreaterOrEqual(t, d.Ticks, d.Needed)
+		bc = untilType[*proto17.BlockChange](c)
+		assert.Equal(t, int32(0), bc.BlockID)
+		assert.Equal(t, world.Pos(int(bc.X), int(bc.Y), int(bc.Z)), log)
+		wear := untilType[*proto17.SetSlot](c)
+		assert.Equal(t, int16(36), wear.Slot)
+		assert.Equal(t, int16(1), wear.Item.Damage, "the axe wears by one")
+		so := untilType[*proto17.SpawnObject](c)
+		assert.Equal(t, int8(proto17.ObjectItem), so.Type)
+		assert.Equal(t, int32(1), so.Data)
+		md := untilType[*proto17.EntityMetadata](c)
+		assert.Equal(t, so.EntityID, md.EntityID)
+		stack, ok := md.Metadata.Item()
+		require.True(t, ok)
+		assert.Equal(t, int16(logID), stack.ID)
+		assert.Equal(t, int32(1), stack.Count)
 
-	changes := s.WorldChanges()
-	require.Len(t, changes, 1)
-	assert.Equal(t, WorldChange{Conn: c1(s), Pos: log, From: chunk.MakeState(logID, 0), To: chunk.AirState,
-		FromName: "minecraft:log", ToName: "minecraft:air", Cause: "dig"}, changes[0])
+		changes := s.WorldChanges()
+		require.Len(t, changes, 1)
+		assert.Equal(t, WorldChange{Conn: c1(s), Pos: log, From: chunk.MakeState(logID, 0), To: chunk.AirState,
+			FromName: "minecraft:log", ToName: "minecraft:air", Cause: "dig"}, changes[0])
 
-	// The log above still stands, so the item lies where the broken log was;
-	// it falls when that support goes.
-	items := s.DroppedItems()
-	require.Len(t, items, 1)
-	assert.Equal(t, world.Vec3{X: 12.5, Y: 64, Z: 8.5}, items[0].Pos, "it fell onto the grass")
+		// The log above still stands, so the item lies where the broken log was;
+		// it falls when that support goes.
+		items := s.DroppedItems()
+		require.Len(t, items, 1)
+		assert.Equal(t, world.Vec3{X: 12.5, Y: 64, Z: 8.5}, items[0].Pos, "it fell onto the grass")
 
-	// Walking next to it collects it: Collect Item, Destroy Entities and a
-	// Set Slot putting the log in the second hotbar slot.
-	c.moveTo(10.5, 64, 8.5)
-	c.moveTo(11.3, 64, 8.5)
-	col := untilType[*proto17.CollectItem](c)
-	assert.Equal(t, so.EntityID, col.CollectedID)
-	de := untilType[*proto17.DestroyEntities](c)
-	assert.Equal(t, []int32{so.EntityID}, de.IDs)
-	ss := untilType[*proto17.SetSlot](c)
-	assert.Equal(t, int16(37), ss.Slot)
-	assert.Equal(t, int16(logID), ss.Item.ID)
-	waitFor(t, s, "the log in the inventory", func() bool { return s.Players()[0].Count("minecraft:log") == 1 })
-	assert.Empty(t, s.DroppedItems())
-	assert.Empty(t, s.Corrections())
+		// Walking next to it collects it: Collect Item, Destroy Entities and a
+		// Set Slot putting the log in the second hotbar slot.
+		c.moveTo(10.5, 64, 8.5)
+		c.moveTo(11.3, 64, 8.5)
+		col := untilType[*proto17.CollectItem](c)
+		assert.Equal(t, so.EntityID, col.CollectedID)
+		de := untilType[*proto17.DestroyEntities](c)
+		assert.Equal(t, []int32{so.EntityID}, de.IDs)
+		ss := untilType[*proto17.SetSlot](c)
+		assert.Equal(t, int16(37), ss.Slot)
+		assert.Equal(t, int16(logID), ss.Item.ID)
+		waitFor(t, s, "the log in the inventory", func() bool { return s.Players()[0].Count("minecraft:log") == 1 })
+		assert.Empty(t, s.DroppedItems())
+		assert.Empty(t, s.Corrections())
+	})
 }
 
 // c1 is the connection number of the only player.
 func c1(s *Server) int { return s.Players()[0].Conn }
 
 func TestDiggingByHandAndOffTheGround(t *testing.T) {
-	s := newServer(t, Options{Inventory: []Item{}})
-	c, _ := enter(t, s, "bot")
-	leaves := world.Pos(11, 67, 8) // the crown of the first tree, in reach
-	name, _ := s.BlockAt(leaves.X, leaves.Y, leaves.Z)
-	require.Equal(t, "minecraft:leaves", name)
+	synctest.Test(t, func(t *testing.T) {
+		s := newServer(t, Options{Inventory: []Item{}})
+		c, _ := enter(t, s, "bot")
+		leaves := world.Pos(11, 67, 8) // the crown of the first tree, in reach
+		name, _ := s.BlockAt(leaves.X, leaves.Y, leaves.Z)
+		require.Equal(t, "minecraft:leaves", name)
 
-	// Not on the ground the hand digs five times slower.
-	c.write(&proto17.Player{OnGround: false})
-	d := digAt(t, c, s, leaves, 6*s.opts.TickDuration)
-	assert.False(t, d.Accepted)
-	assert.Contains(t, d.Reason, "not on ground")
+		// Not on the ground the hand digs five times slower.
+		c.write(&proto17.Player{OnGround: false})
+		d := digAt(t, c, s, leaves, 6*s.opts.TickDuration)
+		assert.False(t, d.Accepted)
+		assert.Contains(t, d.Reason, "not on ground")
 
-	c.write(&proto17.Player{OnGround: true})
-	d = digAt(t, c, s, leaves, 7*s.opts.TickDuration)
-	assert.True(t, d.Accepted, d.Reason)
-	assert.Equal(t, "", d.Held)
-	assert.Equal(t, 4, d.Needed, "leaves by hand: 6 ticks, 70% is 4.2")
-	waitFor(t, s, "air", func() bool { n, _ := s.BlockAt(leaves.X, leaves.Y, leaves.Z); return n == "minecraft:air" })
-	assert.Empty(t, s.DroppedItems(), "leaves drop nothing here")
+		c.write(&proto17.Player{OnGround: true})
+		d = digAt(t, c, s, leaves, 7*s.opts.TickDuration)
+		assert.True(t, d.Accepted, d.Reason)
+		assert.Equal(t, "", d.Held)
+		assert.Equal(t, 4, d.Needed, "leaves by hand: 6 ticks, 70% is 4.2")
+		waitFor(t, s, "air", func() bool { n, _ := s.BlockAt(leaves.X, leaves.Y, leaves.Z); return n == "minecraft:air" })
+		assert.Empty(t, s.DroppedItems(), "leaves drop nothing here")
 
-	// Out of reach: refused.
-	far := s.Trees()[2]
-	d = digAt(t, c, s, far, 0)
-	assert.False(t, d.Accepted)
+		// Out of reach: refused.
+		far := s.Trees()[2]
+		d = digAt(t, c, s, far, 0)
+		assert.False(t, d.Accepted)
 
-	// Tall grass breaks at the start.
-	require.NoError(t, s.SetBlocks(Block{X: 9, Y: 64, Z: 10, Name: "minecraft:tallgrass", Meta: 1}))
-	c.write(&proto17.PlayerDigging{Status: proto17.DigStart, X: 9, Y: 64, Z: 10, Face: proto17.FaceTop})
-	waitFor(t, s, "instant break", func() bool { n, _ := s.BlockAt(9, 64, 10); return n == "minecraft:air" })
+		// Tall grass breaks at the start.
+		require.NoError(t, s.SetBlocks(Block{X: 9, Y: 64, Z: 10, Name: "minecraft:tallgrass", Meta: 1}))
+		c.write(&proto17.PlayerDigging{Status: proto17.DigStart, X: 9, Y: 64, Z: 10, Face: proto17.FaceTop})
+		waitFor(t, s, "instant break", func() bool { n, _ := s.BlockAt(9, 64, 10); return n == "minecraft:air" })
+	})
 }
 
 func TestMovementRules(t *testing.T) {
-	s := newServer(t, Options{})
-	c, _ := enter(t, s, "bot")
-	waitFor(t, s, "the join confirmed", func() bool { return len(s.Players()) == 1 })
+	synctest.Test(t, func(t *testing.T) {
+		s := newServer(t, Options{})
+		c, _ := enter(t, s, "bot")
+		waitFor(t, s, "the join confirmed", func() bool { return len(s.Players()) == 1 })
 
-	// A legal step.
-	c.moveTo(9.5, 64, 8.5)
-	waitFor(t, s, "the step", func() bool { return s.Players()[0].Pos.X == 9.5 })
+		// A legal step.
+		c.moveTo(9.5, 64, 8.5)
+		waitFor(t, s, "the step", func() bool { return s.Players()[0].Pos.X == 9.5 })
 
-	// Into the trunk at (12, 64..68, 8): reset.
-	c.moveTo(12.5, 64, 8.5)
-	pl := untilType[*proto17.PlayerPositionAndLook](c)
-	assert.InDelta(t, 9.5, pl.X, 1e-9)
-	assert.InDelta(t, 64+proto17.EyeHeight, pl.Y, 1e-9)
-	fix := s.Corrections()
-	require.Len(t, fix, 1)
-	assert.Equal(t, "moved wrongly", fix[0].Reason)
+		// Into the trunk at (12, 64..68, 8): reset.
+		c.moveTo(12.5, 64, 8.5)
+		pl := untilType[*proto17.PlayerPositionAndLook](c)
+		assert.InDelta(t, 9.5, pl.X, 1e-9)
+		assert.InDelta(t, 64+proto17.EyeHeight, pl.Y, 1e-9)
+		fix := s.Corrections()
+		require.Len(t, fix, 1)
+		assert.Equal(t, "moved wrongly", fix[0].Reason)
 
-	// Until the client confirms the reset, its moves are ignored.
-	c.moveTo(9.0, 64, 9.0)
-	c.write(&proto17.Player{OnGround: true})
-	time.Sleep(50 * time.Millisecond)
-	assert.Equal(t, 9.5, s.Players()[0].Pos.X)
-	c.moveTo(pl.X, pl.FeetY(), pl.Z)
-	c.moveTo(9.0, 64, 9.0)
-	waitFor(t, s, "moves accepted again", func() bool { return s.Players()[0].Pos.X == 9.0 })
+		// Until the client confirms the reset, its moves are ignored.
+		c.moveTo(9.0, 64, 9.0)
+		c.write(&proto17.Player{OnGround: true})
+		synctest.Wait() // the server has read both
+		assert.Equal(t, 9.5, s.Players()[0].Pos.X)
+		c.moveTo(pl.X, pl.FeetY(), pl.Z)
+		c.moveTo(9.0, 64, 9.0)
+		waitFor(t, s, "moves accepted again", func() bool { return s.Players()[0].Pos.X == 9.0 })
 
-	// Too far in one packet: reset.
-	c.moveTo(30, 64, 9)
-	untilType[*proto17.PlayerPositionAndLook](c)
-	require.Len(t, s.Corrections(), 2)
-	assert.Equal(t, "moved too quickly", s.Corrections()[1].Reason)
-	c.moveTo(9.0, 64, 9.0)
+		// Too far in one packet: reset.
+		c.moveTo(30, 64, 9)
+		untilType[*proto17.PlayerPositionAndLook](c)
+		require.Len(t, s.Corrections(), 2)
+		assert.Equal(t, "moved too quickly", s.Corrections()[1].Reason)
+		c.moveTo(9.0, 64, 9.0)
 
-	// A bad stance is a kick.
-	c.write(&proto17.PlayerPosition{X: 9, FeetY: 64, HeadY: 64 + 2, Z: 9, OnGround: true})
-	d := untilType[*proto17.Disconnect](c)
-	assert.Equal(t, "Illegal stance", proto17.PlainText(d.Reason))
-	waitFor(t, s, "gone", func() bool { return len(s.Players()) == 0 })
+		// A bad stance is a kick.
+		c.write(&proto17.PlayerPosition{X: 9, FeetY: 64, HeadY: 64 + 2, Z: 9, OnGround: true})
+		d := untilType[*proto17.Disconnect](c)
+		assert.Equal(t, "Illegal stance", proto17.PlainText(d.Reason))
+		waitFor(t, s, "gone", func() bool { return len(s.Players()) == 0 })
+	})
 }
 
 // TestMovementAgainstPartialBlocks: the server's collision check uses the
@@ -690,6 +709,8 @@ func TestFaults(t *testing.T) {
 		c.sendFML(&proto17.HandshakeAck{Phase: 5})
 		deadline := time.Now().Add(5 * time.Second)
 		digging := false
+		var digger sync.WaitGroup
+		defer digger.Wait() // its sleeps end; nothing of a bubble outlives it
 		for time.Now().Before(deadline) {
 			p, err := c.next()
 			if err != nil {
@@ -706,14 +727,14 @@ func TestFaults(t *testing.T) {
 				}
 				if !digging {
 					digging = true
-					go func() { // dig the first log with the axe, then walk to the drop
+					digger.Go(func() { // dig the first log with the axe, then walk to the drop
 						log := s.Trees()[0]
 						c.send(&proto17.PlayerDigging{Status: proto17.DigStart, X: int32(log.X), Y: uint8(log.Y), Z: int32(log.Z)})
-						time.Sleep(10 * s.opts.TickDuration)
+						serverTime(10 * s.opts.TickDuration)
 						c.send(&proto17.PlayerDigging{Status: proto17.DigFinish, X: int32(log.X), Y: uint8(log.Y), Z: int32(log.Z)})
-						time.Sleep(15 * s.opts.TickDuration)
+						serverTime(15 * s.opts.TickDuration)
 						c.send(proto17.NewPlayerPosition(11.3, 64, 8.5, true))
-					}()
+					})
 				}
 			case *proto17.CollectItem:
 				return outcome{}
@@ -724,44 +745,56 @@ func TestFaults(t *testing.T) {
 
 	for _, st := range []Stage{StageLogin, StageServerHello, StageModList, StageRegistry, StageJoin, StagePosition, StageInventory, StageChunks, StageKeepAlive, StageDig, StageCollect} {
 		t.Run("kick at "+st.String(), func(t *testing.T) {
-			got := run(t, Options{KeepAliveInterval: 50 * time.Millisecond, Faults: Faults{KickAt: st, KickReason: "Server closed: " + st.String()}})
-			require.NoError(t, got.err)
-			assert.Equal(t, "Server closed: "+st.String(), got.disconnect)
+			synctest.Test(t, func(t *testing.T) {
+				got := run(t, Options{KeepAliveInterval: 50 * time.Millisecond, Faults: Faults{KickAt: st, KickReason: "Server closed: " + st.String()}})
+				require.NoError(t, got.err)
+				assert.Equal(t, "Server closed: "+st.String(), got.disconnect)
+			})
 		})
 	}
 	for _, st := range []Stage{StageLogin, StageServerHello, StageRegistry, StageChunks} {
 		t.Run("truncated payload at "+st.String(), func(t *testing.T) {
-			got := run(t, Options{Faults: Faults{TruncateAt: st}})
-			require.Error(t, got.err)
-			var pe *proto17.Error
-			if !errors.As(got.err, &pe) {
-				t.Fatalf("want a proto17 decode error, got %v", got.err)
-			}
-			assert.True(t, errors.Is(got.err, proto17.ErrTruncated) || errors.Is(got.err, proto17.ErrInvalid), got.err.Error())
+			synctest.Test(t, func(t *testing.T) {
+				got := run(t, Options{Faults: Faults{TruncateAt: st}})
+				require.Error(t, got.err)
+				var pe *proto17.Error
+				if !errors.As(got.err, &pe) {
+					t.Fatalf("want a proto17 decode error, got %v", got.err)
+				}
+				assert.True(t, errors.Is(got.err, proto17.ErrTruncated) || errors.Is(got.err, proto17.ErrInvalid), got.err.Error())
+			})
 		})
 		t.Run("truncated frame at "+st.String(), func(t *testing.T) {
-			got := run(t, Options{Faults: Faults{TruncateAt: st, Truncate: TruncateFrame}})
-			require.Error(t, got.err)
-			assert.True(t, isEOF(got.err), "the stream ends mid-packet: %v", got.err)
+			synctest.Test(t, func(t *testing.T) {
+				got := run(t, Options{Faults: Faults{TruncateAt: st, Truncate: TruncateFrame}})
+				require.Error(t, got.err)
+				assert.True(t, isEOF(got.err), "the stream ends mid-packet: %v", got.err)
+			})
 		})
 	}
 	t.Run("wrong handshake order", func(t *testing.T) {
-		got := run(t, Options{Faults: Faults{WrongHandshakeOrder: true}})
-		require.Error(t, got.err)
-		assert.Contains(t, got.err.Error(), "got ModIdData where the server's ModList belongs")
+		synctest.Test(t, func(t *testing.T) {
+			got := run(t, Options{Faults: Faults{WrongHandshakeOrder: true}})
+			require.Error(t, got.err)
+			assert.Contains(t, got.err.Error(), "got ModIdData where the server's ModList belongs")
+		})
 	})
 	t.Run("well behaved", func(t *testing.T) {
-		got := run(t, Options{})
-		assert.NoError(t, got.err)
-		assert.Empty(t, got.disconnect)
+		synctest.Test(t, func(t *testing.T) {
+			got := run(t, Options{})
+			assert.NoError(t, got.err)
+			assert.Empty(t, got.disconnect)
+		})
 	})
 	t.Run("kick at status", func(t *testing.T) {
-		s := newServer(t, Options{Faults: Faults{KickAt: StageStatus}})
-		c := dialT(t, s)
-		c.handshake(1, true)
-		c.write(&proto17.StatusRequest{})
-		_, err := c.next()
-		assert.True(t, isEOF(err), "%v", err)
+		synctest.Test(t, func(t *testing.T) {
+			s := newServer(t, Options{Faults: Faults{KickAt: StageStatus}})
+			c := dialT(t, s)
+			c.handshake(1, true)
+			c.write(&proto17.StatusRequest{})
+			_, err := c.next()
+			assert.True(t, isEOF(err), "%v", err)
+		})
 	})
 }
 

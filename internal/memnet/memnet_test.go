@@ -104,9 +104,16 @@ func TestReadDeadline(t *testing.T) {
 		assert.ErrorIs(t, <-done, os.ErrDeadlineExceeded)
 		assert.Equal(t, 4*time.Second, time.Since(start), "the moved deadline, not the hour")
 
+		// No deadline: the read waits (the one before has passed, so a
+		// deadline left in place would fail it at once).
 		require.NoError(t, b.SetDeadline(time.Time{}))
 		go func() { _, err := b.Read(make([]byte, 1)); done <- err }()
-		time.Sleep(time.Hour)
+		synctest.Wait()
+		select {
+		case err := <-done:
+			t.Fatalf("a read without a deadline ended: %v", err)
+		default:
+		}
 		_, err = a.Write([]byte("x"))
 		require.NoError(t, err)
 		assert.NoError(t, <-done)
