@@ -107,7 +107,10 @@ func TestWrongTokensAreSlowed(t *testing.T) {
 		m := other.next()
 		assert.Equal(t, wire.TypeReply, m.Type, "another address is served: %s", m.Payload)
 
-		time.Sleep(authguard.Every) // the bubble's clock
+		// Sleep reason: the guard lets one guess through per Every of its
+		// clock, and waiting it out is what a client does; in this bubble it
+		// is exactly Every of virtual time.
+		time.Sleep(authguard.Every)
 		c = from("192.0.2.1")
 		hello(c, "guess")
 		assert.Equal(t, "wrong token", c.expectError(wire.CodeUnauthorized), "one guess per Every is checked")
@@ -115,7 +118,7 @@ func TestWrongTokensAreSlowed(t *testing.T) {
 		hello(c, token)
 		assert.Contains(t, c.expectError(wire.CodeUnauthorized), "too many wrong tokens")
 
-		time.Sleep(authguard.Every)
+		time.Sleep(authguard.Every) // as above: the guard's clock, virtual here
 		c = from("192.0.2.1")
 		hello(c, token)
 		m = c.next()
