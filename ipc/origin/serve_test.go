@@ -8,6 +8,7 @@ import (
 	"math"
 	"net"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -577,7 +578,12 @@ func TestServeConnEndsWhileWriting(t *testing.T) {
 	c, err := net.Dial("tcp", ln.Addr().String())
 	require.NoError(t, err)
 	defer c.Close()
-	body.churn(t, 250)
+	// Churn until the session's writer waits on the socket the client
+	// does not read.
+	for steps := 0; !writerStuck(); steps++ {
+		require.Less(t, steps, 100000, "the writer never blocked")
+		body.churn(t, 1)
+	}
 	cancel()
 	select {
 	case err := <-errc:
@@ -585,6 +591,19 @@ func TestServeConnEndsWhileWriting(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("ServeConn did not return")
 	}
+}
+
+// writerStuck says whether a session's writer is parked writing to its
+// connection (the client reads nothing and the socket buffers are full).
+func writerStuck() bool {
+	buf := make([]byte, 4<<20)
+	n := runtime.Stack(buf, true)
+	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+		if strings.Contains(g, "[IO wait") && strings.Contains(g, "origin.(*session).write(") {
+			return true
+		}
+	}
+	return false
 }
 
 // churner is the simulator whose world the test changes, one change per
