@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"unicode/utf8"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 )
 
 // The compact recipe file:
@@ -34,9 +36,9 @@ import (
 const (
 	compactMagic   = "GTNHRCP"
 	compactVersion = 1
-	// MaxCompactBytes bounds a compact file: a full modpack's recipes take
-	// a few MB.
-	MaxCompactBytes = 64 << 20
+	// MaxCompactBytes bounds a compact file: 50,000 recipes take 2.4 MB, a
+	// full modpack's few hundred thousand well under this.
+	MaxCompactBytes = 32 << 20
 	// MaxRecipes and MaxStrings bound what one file may hold; a full GTNH
 	// dump has a few hundred thousand recipes naming fewer strings.
 	MaxRecipes   = 1 << 20
@@ -190,25 +192,29 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-// ReadFile loads a compact recipe file.
+// ReadFile loads a compact recipe file; a file over MaxCompactBytes is
+// refused by its size before it is read.
 func ReadFile(path string) (*Book, error) {
-	f, err := os.Open(path)
+	data, err := filelimit.ReadFile(path, MaxCompactBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return Read(path, f)
+	return Decode(path, data)
 }
 
 var errTruncated = errors.New("the file ends early")
 
-// Read loads a compact recipe file, checking every recipe; file names it
-// in errors.
+// Read loads a compact recipe file from r; file names it in errors.
 func Read(file string, r io.Reader) (*Book, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxCompactBytes+1))
 	if err != nil {
 		return nil, &FileError{File: file, Recipe: -1, Err: err}
 	}
+	return Decode(file, data)
+}
+
+// Decode loads a compact recipe file's bytes, checking every recipe.
+func Decode(file string, data []byte) (*Book, error) {
 	if len(data) > MaxCompactBytes {
 		return nil, &FileError{File: file, Recipe: -1, Err: fmt.Errorf("larger than %d MiB", MaxCompactBytes>>20)}
 	}

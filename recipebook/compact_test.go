@@ -2,6 +2,7 @@ package recipebook
 
 import (
 	"bytes"
+	"flag"
 	"encoding/binary"
 	"hash/crc32"
 	"os"
@@ -153,9 +154,14 @@ func TestCompactClaimsBoundedByBytes(t *testing.T) {
 			assert.ErrorContains(t, err, tc.want)
 		})
 	}
+	sparse := filepath.Join(t.TempDir(), "sparse.rcp")
+	require.NoError(t, os.WriteFile(sparse, nil, 0o644))
+	require.NoError(t, os.Truncate(sparse, MaxCompactBytes+1))
+	_, err := ReadFile(sparse)
+	assert.ErrorContains(t, err, "too large")
 	big := bytes.Repeat([]byte{0}, MaxCompactBytes+1)
-	_, err := Read("big.rcp", bytes.NewReader(big))
-	assert.ErrorContains(t, err, "big.rcp: larger than 64 MiB")
+	_, err = Read("big.rcp", bytes.NewReader(big))
+	assert.ErrorContains(t, err, "big.rcp: larger than 32 MiB")
 }
 
 func TestCrafting(t *testing.T) {
@@ -194,4 +200,25 @@ func TestCrafting(t *testing.T) {
 	_, ok, err = find(t, b, Smelting, "minecraft:stone").Crafting()
 	require.NoError(t, err)
 	assert.False(t, ok)
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/compact/fixtures.rcp from the fixtures")
+
+// TestCompactGolden: the committed file of the fixtures loads, and the
+// fixtures encode to its bytes, so a change of the format is seen (bump the
+// version, then go test -run TestCompactGolden -update).
+func TestCompactGolden(t *testing.T) {
+	const golden = "testdata/compact/fixtures.rcp"
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, fixtures(t)))
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
+		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	assert.Equal(t, want, buf.Bytes(), "the encoding changed: bump compactVersion if old files no longer read")
+	b, err := ReadFile(golden)
+	require.NoError(t, err)
+	assert.Len(t, b.Recipes, 21)
 }

@@ -92,7 +92,7 @@ func (im *Importer) ReadGuineaUtil(file string, r io.Reader) error {
 	st := newStream(file, r)
 	var typ, handler string
 	var pending []guRecipe
-	bad := 0
+	bad, seen := 0, false
 	err := st.object("the dump", func(key string) error {
 		var err error
 		switch key {
@@ -101,6 +101,7 @@ func (im *Importer) ReadGuineaUtil(file string, r io.Reader) error {
 		case "handlerID":
 			handler, err = st.str("handlerID")
 		case "recipes":
+			seen = true
 			err = st.array("recipes", func() error {
 				var rec guRecipe
 				skipped, err := st.element(&rec)
@@ -118,6 +119,9 @@ func (im *Importer) ReadGuineaUtil(file string, r io.Reader) error {
 	})
 	if err == nil {
 		err = st.end()
+	}
+	if err == nil && !seen {
+		err = st.fail("not a GuineaUtil dump: no \"recipes\"")
 	}
 	if err != nil {
 		return err

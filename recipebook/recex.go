@@ -76,11 +76,12 @@ const (
 // in the summary and skipped; a file that is not such a dump is an error.
 func (im *Importer) ReadRecEx(file string, r io.Reader) error {
 	st := newStream(file, r)
-	smelting, machines := false, false
+	smelting, machines, sources := false, false, false
 	err := st.object("the dump", func(key string) error {
 		if key != "sources" {
 			return st.skip()
 		}
+		sources = true
 		return st.array("sources", func() error {
 			var typ string
 			var pending []rxRecipe
@@ -128,6 +129,9 @@ func (im *Importer) ReadRecEx(file string, r io.Reader) error {
 	})
 	if err == nil {
 		err = st.end()
+	}
+	if err == nil && !sources {
+		err = st.fail("not a RecEx dump: no \"sources\"")
 	}
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/badfiles"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/script"
+	"github.com/gtnh-agent/gtnh-agent/recipebook"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills"
@@ -104,6 +105,10 @@ func TestBadFiles(t *testing.T) {
 			Parse: func(f string, d []byte) error { return errOf(rules.ParseTags(f, d)) }},
 		{Name: "recipe book", File: "recipes.yaml", YAML: true, Valid: shipped(t, config.FS, "recipes.yaml"),
 			Parse: func(f string, d []byte) error { return errOf(rules.ParseRecipes(f, d)) }},
+		{Name: "compact recipe file", File: "pack.rcp",
+			Valid: shipped(t, os.DirFS("../../recipebook"), "testdata/compact/*.rcp"),
+			Parse: func(f string, d []byte) error { return errOf(recipebook.Decode(f, d)) },
+			Load:  func(p string) error { return errOf(recipebook.ReadFile(p)) }},
 		{Name: "mining rules", File: "mining.yaml", YAML: true, Valid: shipped(t, config.FS, "mining.yaml"),
 			Parse: func(f string, d []byte) error { return errOf(rules.ParseMiningRules(f, d)) }},
 		{Name: "tech rules", File: "tech.yaml", YAML: true, Valid: shipped(t, config.FS, "tech.yaml"),
