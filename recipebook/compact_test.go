@@ -2,8 +2,8 @@ package recipebook
 
 import (
 	"bytes"
-	"flag"
 	"encoding/binary"
+	"flag"
 	"hash/crc32"
 	"os"
 	"path/filepath"
