@@ -209,7 +209,7 @@ func (s *Sim) drops(b world.Block) []world.ItemStack {
 	case "minecraft:tallgrass":
 		// vanilla 1.7.10 BlockTallGrass: wheat seeds 1 in 8
 		if s.rng.IntN(8) == 0 {
-			return []world.ItemStack{world.NewStack("minecraft:wheat_seeds", 0, 1)}
+			return []world.ItemStack{s.rules.Stack("minecraft:wheat_seeds", 0, 1)}
 		}
 	}
 	return nil
