@@ -30,14 +30,14 @@ const otherToolLevel = 1
 // whether the block breaks at once, and whether the held stack harvests it
 // (drops anything).
 func (x *act) breakTicks(b world.Block) (float64, bool, bool) {
-	info := blockInfoOf(b)
+	info := blockInfoOf(x.c.rules.Mining, b)
 	x.c.mu.Lock()
 	raw := x.s.inv.heldSlot()
 	onGround := x.s.body.onGround
 	x.c.mu.Unlock()
 	held := x.c.state.Snapshot().Inventory.HeldStack()
-	speed := toolSpeed(held, raw, info.Tool)
-	harvest := rules.Default().Mining.Harvests(info, held, otherToolLevel)
+	speed := toolSpeed(x.c.rules.Mining, held, raw, info.Tool)
+	harvest := x.c.rules.Mining.Harvests(info, held, otherToolLevel)
 	t := rules.BreakTicks(info.Hardness, speed, harvest)
 	if !onGround {
 		t *= 5 // the server divides the dig speed by 5 off the ground
@@ -59,7 +59,7 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	if b.IsAir() {
 		return ipc.Failf(ipc.Rejected, 0, "nothing to break at %v", a.Pos)
 	}
-	if blockInfoOf(b).Hardness < 0 {
+	if blockInfoOf(x.c.rules.Mining, b).Hardness < 0 {
 		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
 	}
 	vanilla, instant, harvest := x.breakTicks(b)
@@ -483,7 +483,7 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 	if changed && a.Target != nil {
 		x.c.mu.Lock()
 		ids := x.c.state.Resolver().IDs()
-		b, n := toStack(before, ids), toStack(x.s.inv.heldSlot(), ids)
+		b, n := toStack(before, ids, x.c.rules), toStack(x.s.inv.heldSlot(), ids, x.c.rules)
 		x.c.mu.Unlock()
 		x.c.noteUse(x.s, *a.Target, b, n)
 	}

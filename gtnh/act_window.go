@@ -35,7 +35,7 @@ func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result
 		// click on a mismatch): send an empty stack, predict the swap.
 		_, ok = x.s.inv.swapHotbar(window, slot, int(button))
 	} else {
-		clicked, ok = x.s.inv.click(window, slot, button, result, maxStackOf(ids))
+		clicked, ok = x.s.inv.click(window, slot, button, result, maxStackOf(ids, x.c.rules.Mining))
 	}
 	if !ok {
 		x.c.mu.Unlock()
@@ -205,12 +205,12 @@ var fluidContainerTags = []string{"container_empty", "container_water", "fluid_c
 // main inventory full too does it keep the held item, or take the first
 // hotbar slot, that is not a known fluid container (fluidContainerTags).
 func (x *act) emptyHanded() (ipc.Result, bool) {
-	tags := rules.Default().Tags
+	tags := x.c.rules.Tags
 	x.c.mu.Lock()
 	ids := x.c.state.Resolver().IDs()
 	empty := func(i int) bool { return x.s.inv.player[i].Empty() }
 	fluidContainer := func(i int) bool {
-		st := toStack(x.s.inv.player[invHotbar+i], ids)
+		st := toStack(x.s.inv.player[invHotbar+i], ids, x.c.rules)
 		if st.Empty() {
 			return false
 		}
@@ -351,7 +351,7 @@ func (x *act) stowCursor(window uint8) error {
 		x.c.mu.Lock()
 		cur := x.s.inv.cursor
 		p := x.s.inv.slot(window, sl)
-		fits := p != nil && (p.Empty() || sameItem(*p, cur) && int(p.Count) < maxStackOf(x.c.state.Resolver().IDs())(*p))
+		fits := p != nil && (p.Empty() || sameItem(*p, cur) && int(p.Count) < maxStackOf(x.c.state.Resolver().IDs(), x.c.rules.Mining)(*p))
 		x.c.mu.Unlock()
 		if cur.Empty() {
 			return nil
@@ -381,7 +381,7 @@ func (x *act) matching(window uint8, candidates []int, match func(world.ItemStac
 	var out []int
 	total := 0
 	for _, i := range candidates {
-		if p := x.s.inv.slot(window, i); p != nil && !p.Empty() && match(toStack(*p, ids)) {
+		if p := x.s.inv.slot(window, i); p != nil && !p.Empty() && match(toStack(*p, ids, x.c.rules)) {
 			out = append(out, i)
 			total += int(p.Count)
 		}
@@ -406,7 +406,7 @@ func (x *act) moveItems(window uint8, src, dst []int, match func(world.ItemStack
 			x.c.mu.Lock()
 			cur := x.s.inv.cursor
 			p := x.s.inv.slot(window, to)
-			maxOf := maxStackOf(x.c.state.Resolver().IDs())
+			maxOf := maxStackOf(x.c.state.Resolver().IDs(), x.c.rules.Mining)
 			room := 0
 			switch {
 			case p.Empty():
@@ -570,7 +570,7 @@ func layout(r rules.Recipe, width int) (cells []int, what []int, ok bool) {
 // ingredients are clicked into the grid, the result is taken from the
 // result slot as often as asked, and leftovers go back to the inventory.
 func (x *act) craft(a action.Craft) ipc.Result {
-	book := rules.Default().Recipes
+	book := x.c.rules.Recipes
 	recipes := book.For(a.Item)
 	if len(recipes) == 0 {
 		if id, meta, err := world.SplitID(a.Item); err == nil && meta == 0 {
@@ -710,5 +710,5 @@ func (x *act) cursorTakes(window uint8, result int) bool {
 	if cur.Empty() {
 		return true
 	}
-	return sameItem(cur, *res) && int(cur.Count+res.Count) <= maxStackOf(x.c.state.Resolver().IDs())(cur)
+	return sameItem(cur, *res) && int(cur.Count+res.Count) <= maxStackOf(x.c.state.Resolver().IDs(), x.c.rules.Mining)(cur)
 }

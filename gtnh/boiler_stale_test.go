@@ -41,7 +41,7 @@ func TestBoilerReadingGoesStale(t *testing.T) {
 		boilerState(&m, gtMachine{meta: 101, waterFloor: 32000, readTick: 0, waterKnown: true}, steel, 10657)
 		assert.True(t, m.ContentsUnknown)
 
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		s := &session{mods: newModState()}
 		pos := world.Pos(1, 2, 3)
 		bucket, water := world.NewStack("minecraft:bucket", 0, 1), world.NewStack("minecraft:water_bucket", 0, 1)
@@ -65,7 +65,7 @@ func TestBoilerReadingGoesStale(t *testing.T) {
 // read are left alone.
 func TestRefreshBoilers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		s := &session{mods: newModState()}
 		known, never := world.Pos(1, 2, 3), world.Pos(5, 2, 3)
 		s.mods.gtm[known] = gtMachine{meta: 100, waterFloor: 16000, waterKnown: true}

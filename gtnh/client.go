@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -53,6 +54,7 @@ type Client struct {
 	cfg   Config
 	log   zerolog.Logger
 	state *world.State
+	rules *rules.Set // the game's rules the client plays by
 	guard *guard
 
 	ctx    context.Context
@@ -91,6 +93,7 @@ func New(cfg Config) (*Client, error) {
 		cfg:     cfg,
 		log:     cfg.Log.With().Str("component", "gtnh").Logger(),
 		state:   cfg.State,
+		rules:   cfg.Rules,
 		guard:   newGuard(cfg.Operators, cfg.Commands),
 		doneCh:  make(chan struct{}),
 		changed: make(chan struct{}),

@@ -21,7 +21,7 @@ import (
 // no log in the inventory (TestServeLiveClient failed so in CI). While a
 // reader holds c.mu, the item must stay in the world.
 func TestCollectIsRecordedBeforeTheItemLeavesTheWorld(t *testing.T) {
-	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 	s := &session{entityID: 1, entities: map[int32]bool{}}
 	log := world.ItemStack{ID: "minecraft:log", Count: 1}
 	c.putEntity(s, 7, world.Entity{Kind: world.EntityItem, Pos: world.Vec3{X: 0.5, Y: 64, Z: 0.5}, Item: &log})
@@ -60,7 +60,7 @@ func TestCollectIsRecordedBeforeTheItemLeavesTheWorld(t *testing.T) {
 // front and a mark is not an index into it.
 func TestCollectedSinceCountsTheWholeSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		s := &session{entityID: 1, entities: map[int32]bool{}}
 		const n = maxCollected + 44
 		for id := int32(1); id <= n; id++ {

@@ -103,8 +103,14 @@ type Config struct {
 	// itself (everything but ping and status).
 	OnCommand func(Command)
 
-	// State is the world the client feeds (default: a new one).
+	// State is the world the client feeds (default: a new one, built with
+	// Rules).
 	State *world.State
+	// Rules are the game's rules the client plays by: block hardness and
+	// tools for breaking, tags, recipes for crafting, the id map it starts
+	// with (default: rules.Default(), the shipped set). A State passed in
+	// should be built with the same.
+	Rules *rules.Set
 	// ViewDistance in chunks, sent in Client Settings (default 8).
 	ViewDistance int
 	// Tap, when set, sees every frame of every connection (recording a
@@ -137,8 +143,11 @@ func (c Config) withDefaults() Config {
 	if c.CompactPerTick == 0 {
 		c.CompactPerTick = DefaultCompactPerTick
 	}
+	if c.Rules == nil {
+		c.Rules = rules.Default()
+	}
 	if c.State == nil {
-		c.State = world.NewState(world.StateOptions{Rules: rules.Default()})
+		c.State = world.NewState(world.StateOptions{Rules: c.Rules})
 	}
 	c.Commands = c.Commands.withDefaults()
 	c.Reconnect = c.Reconnect.withDefaults()

@@ -16,8 +16,8 @@ import (
 // time.
 var defaultBlock = rules.BlockRule{Hardness: 2, Tool: "pickaxe"}
 
-func blockInfoOf(b world.Block) rules.BlockRule {
-	if r, ok := rules.Default().Mining.Block(b.ID); ok {
+func blockInfoOf(m *rules.MiningRules, b world.Block) rules.BlockRule {
+	if r, ok := m.Block(b.ID); ok {
 		return r
 	}
 	if strings.HasPrefix(b.ID, "gregtech:gt.blockores") {
@@ -30,8 +30,8 @@ func blockInfoOf(b world.Block) rules.BlockRule {
 // Efficiency included: vanilla materials from the shared table, other tools
 // of the class (GregTech's, Tinkers') taken as stone-grade so the wait errs
 // long.
-func toolSpeed(st world.ItemStack, raw proto17.Slot, tool string) float64 {
-	speed := rules.Default().Mining.ToolSpeed(st, tool, 4)
+func toolSpeed(m *rules.MiningRules, st world.ItemStack, raw proto17.Slot, tool string) float64 {
+	speed := m.ToolSpeed(st, tool, 4)
 	if speed > 1 {
 		if e := efficiency(raw); e > 0 {
 			speed += float64(e*e + 1)
@@ -47,14 +47,14 @@ var otherDurability = map[string]int{
 }
 
 // vanillaDurability is an item's vanilla durability (0: it does not wear).
-func vanillaDurability(id string) int {
+func vanillaDurability(m *rules.MiningRules, id string) int {
 	if d, ok := otherDurability[id]; ok {
 		return d
 	}
 	for _, class := range []string{"_sword", "_shovel", "_pickaxe", "_axe", "_hoe"} {
 		if strings.HasSuffix(id, class) {
-			if m, ok := rules.Default().Mining.Material(id); ok {
-				return m.Durability
+			if mat, ok := m.Material(id); ok {
+				return mat.Durability
 			}
 		}
 	}
@@ -68,11 +68,11 @@ var stack16 = map[string]bool{
 }
 
 // maxStackOf is an item's stack limit, from its registry name.
-func maxStackOf(ids *rules.IDMap) func(proto17.Slot) int {
+func maxStackOf(ids *rules.IDMap, m *rules.MiningRules) func(proto17.Slot) int {
 	return func(s proto17.Slot) int {
 		name, _ := ids.ItemName(int(s.ID))
 		switch {
-		case vanillaDurability(name) > 0, strings.HasPrefix(name, "gregtech:gt.metatool"),
+		case vanillaDurability(m, name) > 0, strings.HasPrefix(name, "gregtech:gt.metatool"),
 			strings.HasSuffix(name, "_bucket"), strings.HasPrefix(name, "TConstruct:"):
 			return 1
 		case stack16[name]:

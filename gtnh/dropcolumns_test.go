@@ -46,7 +46,7 @@ func TestModStateLeavesWithItsColumn(t *testing.T) {
 		assertMods(t, s, b, true, "column (2, 1)")
 		assertMods(t, s, d, true, "column (1, 1)")
 
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}),
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default(),
 			unknown: map[string]bool{}, stats: Stats{Skipped: map[string]int64{}}}
 		s.loaded[[2]int{1, 1}] = true
 		c.forgetColumn(s, 1, 1)

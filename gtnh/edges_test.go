@@ -320,7 +320,7 @@ func TestJoinDimensionWithoutAnOverride(t *testing.T) {
 func TestChatLogKeepsTheLastLines(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &Client{guard: newGuard(nil, CommandConfig{}), log: zerolog.Nop(), changed: make(chan struct{}),
-			state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+			state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		c.state.Update(func(tx *world.Tx) { tx.SetTick(77) })
 		s := &session{players: map[int32]seenPlayer{}}
 		for i := range maxChatLog + 10 {

@@ -112,7 +112,7 @@ func (c *Client) onMetadata(s *session, p *proto17.EntityMetadata) {
 	}
 	c.state.Update(func(tx *world.Tx) {
 		if e, ok := tx.Entity(int(p.EntityID)); ok && e.Kind == world.EntityItem {
-			st := toStack(slot, tx.Resolver().IDs())
+			st := toStack(slot, tx.Resolver().IDs(), c.rules)
 			e.Item = &st
 			tx.PutEntity(e)
 		}

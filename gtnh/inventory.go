@@ -288,13 +288,13 @@ func (inv *inventory) swapHotbar(window uint8, i, h int) (proto17.Slot, bool) {
 }
 
 // worldInventory converts the player window into the world's inventory.
-func (inv *inventory) worldInventory(ids *rules.IDMap) world.Inventory {
+func (inv *inventory) worldInventory(ids *rules.IDMap, set *rules.Set) world.Inventory {
 	out := world.NewInventory()
 	for i := 0; i < 9; i++ {
-		out.Slots[i] = toStack(inv.player[invHotbar+i], ids)
+		out.Slots[i] = toStack(inv.player[invHotbar+i], ids, set)
 	}
 	for i := 9; i < 36; i++ {
-		out.Slots[i] = toStack(inv.player[i], ids)
+		out.Slots[i] = toStack(inv.player[i], ids, set)
 	}
 	out.Held = inv.held
 	return out
@@ -303,14 +303,14 @@ func (inv *inventory) worldInventory(ids *rules.IDMap) world.Inventory {
 // toStack converts a wire stack into a world stack: the registry names the
 // item; vanilla tools move their wear from the damage field into Damage,
 // GregTech tools read it from their NBT.
-func toStack(s proto17.Slot, ids *rules.IDMap) world.ItemStack {
+func toStack(s proto17.Slot, ids *rules.IDMap, set *rules.Set) world.ItemStack {
 	if s.Empty() {
 		return world.ItemStack{}
 	}
 	st, _ := s.ItemStack(ids)
-	if max := vanillaDurability(st.ID); max > 0 {
+	if max := vanillaDurability(set.Mining, st.ID); max > 0 {
 		st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, max
-		st.Tags = rules.Default().Tags.ItemTags(st.ID, 0)
+		st.Tags = set.Tags.ItemTags(st.ID, 0)
 	} else if dmg, maxDmg, ok := gtToolWear(s.NBT); ok {
 		st.Damage, st.MaxDamage = dmg, maxDmg
 	}

@@ -49,7 +49,7 @@ func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
 		gz, err := n.Gzip()
 		require.NoError(t, err)
 		s := proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}
-		st := toStack(s, rules.Default().IDs)
+		st := toStack(s, rules.Default().IDs, rules.Default())
 		assert.Equal(t, 1200, st.Damage)
 		assert.Equal(t, 51200, st.MaxDamage)
 		assert.Equal(t, 3, efficiency(s))
@@ -58,12 +58,12 @@ func TestItemNBTReadsToolWearAndEnchantments(t *testing.T) {
 		n.Root["GT.ToolStats"] = proto17.Compound{"Damage": int64(5), "MaxDamage": int64(0)}
 		gz, err = n.Gzip()
 		require.NoError(t, err)
-		st = toStack(proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}, rules.Default().IDs)
+		st = toStack(proto17.Slot{ID: gtToolID, Count: 1, NBT: gz}, rules.Default().IDs, rules.Default())
 		assert.Zero(t, st.MaxDamage)
 		assert.Zero(t, st.Damage)
 		// Undecodable NBT is no wear and no enchantment.
 		bad := proto17.Slot{ID: gtToolID, Count: 1, NBT: []byte{1, 2, 3}}
-		assert.Zero(t, toStack(bad, rules.Default().IDs).MaxDamage)
+		assert.Zero(t, toStack(bad, rules.Default().IDs, rules.Default()).MaxDamage)
 		assert.Zero(t, efficiency(bad))
 	})
 }
@@ -81,7 +81,7 @@ func TestItemNBTListBomb(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		st = toStack(s, ids)
+		st = toStack(s, ids, rules.Default())
 		eff = efficiency(s)
 		runtime.ReadMemStats(&after)
 		assert.Zero(t, eff)
@@ -117,7 +117,7 @@ func FuzzItemNBT(f *testing.F) {
 			nbt = gzipBytes(t, nbt)
 		}
 		s := proto17.Slot{ID: gtToolID, Count: 1, NBT: nbt}
-		st := toStack(s, ids)
+		st := toStack(s, ids, rules.Default())
 		e := efficiency(s)
 		v, ok := readItemNBT(nbt)
 		_, perr := proto17.DecodeGzipNBT(nbt)
@@ -131,4 +131,32 @@ func FuzzItemNBT(f *testing.F) {
 			t.Fatalf("efficiency %d, ench map %v", e, v.ench)
 		}
 	})
+}
+
+// TestClientFollowsItsRules: the client reads wear and tags by the rules of
+// its configuration, not by the shipped tables, and builds its world with
+// them.
+func TestClientFollowsItsRules(t *testing.T) {
+	shipped := rules.Default()
+	mining, err := rules.ParseMiningRules("mining.yaml", []byte("blocks: {}\ntools:\n  - {prefix: \"minecraft:iron_\", speed: 6, durability: 99, harvest_level: 2}\n"))
+	require.NoError(t, err)
+	tags, err := rules.ParseTags("tags.yaml", []byte("blocks:\n  minecraft:log: [other_log]\nitems:\n  minecraft:iron_pickaxe: [\"tool:other\"]\n"))
+	require.NoError(t, err)
+	other := *shipped
+	other.Mining, other.Tags = mining, tags
+
+	pick, ok := shipped.IDs.ItemID("minecraft:iron_pickaxe")
+	require.True(t, ok)
+	slot := proto17.Slot{ID: int16(pick), Count: 1, Damage: 7}
+	st := toStack(slot, shipped.IDs, &other)
+	assert.Equal(t, 99, st.MaxDamage, "durability from the given mining table")
+	assert.Equal(t, 7, st.Damage)
+	assert.Equal(t, []string{"tool:other"}, st.Tags, "tags from the given table")
+	assert.Equal(t, 250, toStack(slot, shipped.IDs, shipped).MaxDamage, "the shipped iron pickaxe")
+
+	cfg := Config{Rules: &other}.withDefaults()
+	assert.Same(t, &other, cfg.Rules)
+	cfg.State.Update(func(tx *world.Tx) { require.NoError(t, tx.SetBlock(world.Pos(0, 64, 0), "minecraft:log", 0)) })
+	assert.Equal(t, []string{"other_log"}, cfg.State.Snapshot().BlockAt(world.Pos(0, 64, 0)).Tags, "the world is built with the same rules")
+	assert.Same(t, shipped, Config{}.withDefaults().Rules, "the shipped set by default")
 }

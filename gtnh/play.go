@@ -8,7 +8,6 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
-	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -317,7 +316,7 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 	c.mu.Unlock()
 	if vanilla {
 		c.log.Info().Msg("no FML handshake: a vanilla server; vanilla ids")
-		c.state.Update(func(tx *world.Tx) { tx.SetIDMap(rules.Default().IDs) })
+		c.state.Update(func(tx *world.Tx) { tx.SetIDMap(c.rules.IDs) })
 	}
 	name := c.cfg.Username
 	c.state.Update(func(tx *world.Tx) {

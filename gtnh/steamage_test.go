@@ -290,7 +290,7 @@ func TestBoilerWater(t *testing.T) {
 // a full boiler too).
 func TestPouringWaterRaisesTheFloor(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		s := &session{mods: newModState()}
 		pos := world.Pos(1, 2, 3)
 		bucket, water := world.NewStack("minecraft:bucket", 0, 1), world.NewStack("minecraft:water_bucket", 0, 1)
@@ -346,7 +346,7 @@ func TestBoilerSlotsAloneLeaveItUnknown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d, err := modnet.DefaultData()
 		require.NoError(t, err)
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		s := &session{mods: newModState()}
 		pos := world.Pos(1, 2, 3)
 		s.mods.gtm[pos] = gtMachine{meta: 100, update: 1}
@@ -438,7 +438,7 @@ func FuzzModMessages(f *testing.F) {
 	f.Add(byte(4), fakeserver.RailcraftWaterTank(1, 2, 3, 2, 1, 2, 20000))
 	f.Add(byte(4), fakeserver.RailcraftGuiInteger(1, 1, 3000))
 	f.Fuzz(func(t *testing.T, ch byte, data []byte) {
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
 		s := &session{mods: newModState()}
 		s.mods.gt = &gt
@@ -516,7 +516,7 @@ func TestCokeOvenBricksOnlyOnTheirBlock(t *testing.T) {
 // events of another dimension are not the player's.
 func TestGregTechEvents(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
 		f := modnetFormats(t)
 		s := &session{mods: newModState()}
@@ -750,7 +750,7 @@ func TestBoilerWindowShowsWaterSteamHeat(t *testing.T) {
 // skipped.
 func TestBoilerWidgetValues(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		s := &session{mods: newModState()}
 		pos, other := world.Pos(1, 2, 3), world.Pos(4, 5, 6)
 		s.mods.gtm[pos] = gtMachine{meta: 100}
@@ -856,7 +856,7 @@ func TestSteelBoilerEstimate(t *testing.T) {
 		boilerState(&m, gtMachine{meta: 101, waterFloor: 3000, floorTick: 100}, spec, 500)
 		assert.Equal(t, 2962, m.Fluid("water").Amount)
 
-		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+		c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 		s := &session{mods: newModState()}
 		pos := world.Pos(1, 2, 3)
 		s.mods.gtm[pos] = gtMachine{meta: 101, waterFloor: 31500, waterKnown: true}

@@ -138,7 +138,7 @@ func mustWaterTank(t *testing.T, tile modnet.RCTile) modnet.WaterTank {
 
 // tankClient is a client with no connection, for feeding RC messages.
 func tankClient() (*Client, *session) {
-	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()})}
+	c := &Client{log: zerolog.Nop(), changed: make(chan struct{}), state: world.NewState(world.StateOptions{Rules: rules.Default()}), rules: rules.Default()}
 	c.stats.Skipped, c.stats.Malformed = map[string]int64{}, map[string]int64{}
 	return c, &session{mods: newModState()}
 }

@@ -120,9 +120,9 @@ func (c *Client) syncInventory(s *session) {
 	c.mu.Unlock()
 	c.state.Update(func(tx *world.Tx) {
 		ids := tx.Resolver().IDs()
-		tx.SetInventory(inv.worldInventory(ids))
+		tx.SetInventory(inv.worldInventory(ids, c.rules))
 		if open != nil && open.pos != nil && open.synced {
-			m := machineOf(open, ids)
+			m := machineOf(open, ids, c.rules)
 			if old, ok := tx.Machine(m.Pos); ok && isTankKind(old.Kind) && isTankKind(m.Kind) {
 				m.Kind = old.Kind // an iron tank of another fluid stays a fluid_tank
 			}
@@ -148,7 +148,7 @@ func (c *Client) syncInventory(s *session) {
 // machineOf describes an open container as a world machine: its kind and
 // slot names from its layout (config/containers.yaml), else chests by slot
 // number and furnaces by name.
-func machineOf(o *container, ids *rules.IDMap) world.Machine {
+func machineOf(o *container, ids *rules.IDMap, set *rules.Set) world.Machine {
 	m := world.Machine{Kind: world.MachineChest, Pos: *o.pos, Formed: true, Slots: map[string]world.ItemStack{}}
 	switch {
 	case o.layout != nil:
@@ -160,7 +160,7 @@ func machineOf(o *container, ids *rules.IDMap) world.Machine {
 	}
 	for _, ns := range o.slotNames() {
 		if sl := o.slots[ns.slot]; !sl.Empty() {
-			m.Slots[ns.name] = toStack(sl, ids)
+			m.Slots[ns.name] = toStack(sl, ids, set)
 		}
 	}
 	return m
