@@ -11,5 +11,5 @@ import "embed"
 
 // FS holds the shipped configuration tree, rooted at this directory.
 //
-//go:embed skills skill_packs tiers.yaml tags.yaml recipes.yaml mining.yaml drops.yaml vanilla_ids.yaml tech.yaml gregtech.yaml containers.yaml
+//go:embed skills skill_packs tiers.yaml tags.yaml recipes.yaml mining.yaml drops.yaml smelting.yaml vanilla_ids.yaml tech.yaml gregtech.yaml containers.yaml
 var FS embed.FS

@@ -16,6 +16,9 @@ const (
 	// Railcraft iron or steel tank holds any one fluid).
 	MachineFluidTank = "fluid_tank"
 	MachineChest     = "chest"
+	// MachineFurnace is a vanilla furnace: slots "input", "fuel" and
+	// "output".
+	MachineFurnace = "furnace"
 )
 
 // Machine is a block entity the agent works with: a coke oven, a boiler, a

@@ -49,6 +49,7 @@ func loadNames() *Names {
 		n.AddIDMap(loadVanillaIDs())
 		n.AddTags(loadTags())
 		n.AddRecipes(loadRecipes())
+		n.AddSmelting(loadSmelting())
 		n.AddMining(loadMiningRules())
 		n.AddTech(loadTech())
 		defaultNames = n
@@ -122,6 +123,17 @@ func (n *Names) AddTags(t *TagTable) {
 		}
 	}
 	n.sorted.tags = nil
+}
+
+// AddSmelting records the furnace's inputs, outputs and fuels.
+func (n *Names) AddSmelting(t *Smelting) {
+	for _, r := range t.recipes {
+		n.AddItem(r.Output)
+		n.addMatcher(r.Input)
+	}
+	for _, f := range t.fuels {
+		n.addMatcher(f.Item)
+	}
 }
 
 // AddRecipes records every recipe's output and exact ingredients and tools.

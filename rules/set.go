@@ -18,6 +18,7 @@ type Set struct {
 	Recipes *Recipes     // the crafting-grid recipe book
 	Mining  *MiningRules // how blocks break, tool materials
 	Drops   *Drops       // what a harvested block gives
+	Smelt   *Smelting    // the furnace's recipes and fuels
 	Tiers   *Tiers       // the GTNH tech tiers, in order
 	Tech    *TechRules   // the evidence that shows each tier
 	Names   *Names       // every name the tables know; Clone before adding
@@ -39,6 +40,7 @@ func Default() *Set {
 			Recipes: loadRecipes(),
 			Mining:  loadMiningRules(),
 			Drops:   loadDrops(),
+			Smelt:   loadSmelting(),
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
 			Names:   loadNames(),

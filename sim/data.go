@@ -40,7 +40,7 @@ func blockForItem(item world.ItemStack) (string, int, bool) {
 	switch item.ID {
 	case "minecraft:sapling", "minecraft:log", "minecraft:log2", "minecraft:planks", "minecraft:dirt",
 		"minecraft:cobblestone", "minecraft:crafting_table", "minecraft:chest", "minecraft:torch",
-		"minecraft:sand", "minecraft:gravel", "minecraft:stone":
+		"minecraft:sand", "minecraft:gravel", "minecraft:stone", "minecraft:furnace":
 		return item.ID, item.Meta, true
 	}
 	return "", 0, false

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -28,6 +29,84 @@ type ovenCore struct {
 	cookTime int // cookTime: ticks cooked of the current item
 }
 
+// furnaceCore is a vanilla furnace's hidden state (TileEntityFurnace's
+// fields of the same names).
+type furnaceCore struct {
+	burnTime        int // furnaceBurnTime: ticks of fuel left
+	currentBurnTime int // currentItemBurnTime: the burning item's full time
+	cookTime        int // furnaceCookTime: ticks cooked of the current item
+}
+
+// runFurnace runs a furnace over ticks start+1 … start+n as vanilla
+// 1.7.10's TileEntityFurnace.updateEntity does each tick: burning fuel
+// counts down; when nothing burns and the input can smelt (a recipe, and
+// an output slot that can take the product), one fuel item is taken and
+// burns for its burn time; while it burns and the input can smelt the item
+// cooks a tick and is done at CookTicks; otherwise the cooking is lost
+// (cookTime = 0). Progress is the current item's share cooked; Active is
+// burning.
+func (s *Sim) runFurnace(tx *world.Tx, m world.Machine, start, n int64) {
+	c := s.furnaces[m.Pos]
+	sm := s.rules.Smelt
+	canSmelt := func() (rules.SmeltRecipe, bool) {
+		in := m.Slots["input"]
+		if in.Empty() {
+			return rules.SmeltRecipe{}, false
+		}
+		r, ok := sm.Recipe(in)
+		if !ok {
+			return r, false
+		}
+		out := m.Slots["output"]
+		id, meta, _ := world.SplitID(r.Output)
+		return r, out.Empty() || out.ID == id && out.Meta == max(meta, 0) && out.Count+r.Count <= stackMax
+	}
+	for t := int64(0); t < n; t++ {
+		if c.burnTime > 0 {
+			c.burnTime--
+		}
+		r, ok := canSmelt()
+		if c.burnTime == 0 && ok {
+			if fuel := m.Slots["fuel"]; !fuel.Empty() {
+				if ticks := sm.BurnTicks(fuel); ticks > 0 {
+					c.burnTime, c.currentBurnTime = ticks, ticks
+					fuel.Count--
+					if fuel.Count == 0 {
+						delete(m.Slots, "fuel")
+					} else {
+						m.Slots["fuel"] = fuel
+					}
+				}
+			}
+		}
+		if c.burnTime > 0 && ok {
+			c.cookTime++
+			if c.cookTime == sm.CookTicks {
+				c.cookTime = 0
+				in := m.Slots["input"]
+				in.Count--
+				if in.Count == 0 {
+					delete(m.Slots, "input")
+				} else {
+					m.Slots["input"] = in
+				}
+				out := m.Slots["output"]
+				if out.Empty() {
+					id, meta, _ := world.SplitID(r.Output)
+					out = s.rules.Stack(id, max(meta, 0), 0)
+				}
+				out.Count += r.Count
+				m.Slots["output"] = out
+			}
+		} else {
+			c.cookTime = 0
+		}
+	}
+	m.Active = c.burnTime > 0
+	m.Progress = float64(c.cookTime) / float64(sm.CookTicks)
+	tx.PutMachine(m)
+}
+
 // advance runs the world for n ticks: the clock moves on and every machine
 // works each tick, in position order. It returns what happened that the
 // action's result should tell (an explosion).
@@ -43,6 +122,8 @@ func (s *Sim) advance(tx *world.Tx, n int64) []string {
 			if ev := s.runBoiler(tx, m, start, n); ev != "" {
 				events = append(events, ev)
 			}
+		case world.MachineFurnace:
+			s.runFurnace(tx, m, start, n)
 		}
 	}
 	return events
@@ -52,6 +133,11 @@ func (s *Sim) machinesOf(tx *world.Tx) []world.Machine {
 	var out []world.Machine
 	for _, mm := range s.sc.Machines {
 		if m, ok := tx.Machine(mm.Pos); ok {
+			out = append(out, m)
+		}
+	}
+	for p := range s.furnaces {
+		if m, ok := tx.Machine(p); ok {
 			out = append(out, m)
 		}
 	}

@@ -334,6 +334,13 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 	if err := tx.SetBlock(a.Pos, block, meta); err != nil {
 		return ipc.Failf(ipc.Internal, 0, "%v", err)
 	}
+	if block == "minecraft:furnace" {
+		// A placed furnace is a machine: its window holds input, fuel
+		// and output.
+		tx.PutMachine(world.Machine{Kind: world.MachineFurnace, Pos: a.Pos, Formed: true,
+			Slots: map[string]world.ItemStack{}, Fluids: map[string]world.FluidTank{}})
+		s.furnaces[a.Pos] = &furnaceCore{}
+	}
 	return ipc.Result{Code: ipc.OK, Ticks: 4}
 }
 
@@ -486,7 +493,7 @@ func (s *Sim) transfer(tx *world.Tx, a action.TransferItems) ipc.Result {
 		if have < a.Count {
 			return ipc.Failf(ipc.InvalidParams, 0, "only %d %s in the inventory, %d asked", have, a.Item, a.Count)
 		}
-		if probe := inv.Slots[inv.Find(m)]; !accepts(mach, slotName, probe) {
+		if probe := inv.Slots[inv.Find(m)]; !s.accepts(mach, slotName, probe) {
 			if mach.Kind == world.MachineSteamBoiler && slotName == "fuel" {
 				return ipc.Failf(ipc.Rejected, 0, "the %s's fuel slot does not accept %s: a GregTech coal boiler burns only coal, charcoal, lignite, coke and fuels burning at least %d ticks", mach.Kind, describeStack(probe), boilerMinBurn)
 			}
@@ -537,7 +544,7 @@ func (s *Sim) transfer(tx *world.Tx, a action.TransferItems) ipc.Result {
 // burns and its fluid input slot water containers (MTEBoiler.addUIWidgets:
 // the fluid output and ash slots take nothing); other machines' slots take
 // anything.
-func accepts(m world.Machine, slot string, st world.ItemStack) bool {
+func (s *Sim) accepts(m world.Machine, slot string, st world.ItemStack) bool {
 	switch {
 	case m.Kind == world.MachineCokeOven && slot == "input":
 		_, ok := cokeRecipeFor(st)
@@ -553,6 +560,15 @@ func accepts(m world.Machine, slot string, st world.ItemStack) bool {
 		return st.HasTag("container_water")
 	case m.Kind == world.MachineSteamBoiler:
 		return false
+	case m.Kind == world.MachineFurnace && slot == "input":
+		// SlotFurnace / TileEntityFurnace.isItemValidForSlot lets
+		// anything into the input; the simulator takes only what smelts.
+		_, ok := s.rules.Smelt.Recipe(st)
+		return ok
+	case m.Kind == world.MachineFurnace && slot == "fuel":
+		return s.rules.Smelt.BurnTicks(st) > 0
+	case m.Kind == world.MachineFurnace:
+		return false // the output slot takes nothing
 	}
 	return true
 }

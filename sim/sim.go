@@ -43,6 +43,9 @@ type Sim struct {
 	// boilers and ovens hold the machines' hidden tile-entity state.
 	boilers map[world.BlockPos]*boilerCore
 	ovens   map[world.BlockPos]*ovenCore
+	// furnaces are the furnaces placed during the run (the scenario's
+	// machines are in sc.Machines), and their hidden state.
+	furnaces map[world.BlockPos]*furnaceCore
 	// acting holds one action at a time: an action's time passes in
 	// slices (see Execute), and another action must not run between them.
 	acting chan struct{}
@@ -84,16 +87,17 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{
-		sc:      sc,
-		rules:   set,
-		state:   world.NewState(world.StateOptions{Rules: set, IDs: ids}),
-		seed:    seed,
-		rng:     rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
-		cells:   map[chunk.StateID]path.Cell{},
-		finder:  path.NewFinder(),
-		boilers: map[world.BlockPos]*boilerCore{},
-		ovens:   map[world.BlockPos]*ovenCore{},
-		acting:  make(chan struct{}, 1),
+		sc:       sc,
+		rules:    set,
+		state:    world.NewState(world.StateOptions{Rules: set, IDs: ids}),
+		seed:     seed,
+		rng:      rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
+		cells:    map[chunk.StateID]path.Cell{},
+		finder:   path.NewFinder(),
+		boilers:  map[world.BlockPos]*boilerCore{},
+		ovens:    map[world.BlockPos]*ovenCore{},
+		furnaces: map[world.BlockPos]*furnaceCore{},
+		acting:   make(chan struct{}, 1),
 	}
 	var buildErr error
 	s.state.Update(func(tx *world.Tx) { buildErr = s.build(ctx, tx) })

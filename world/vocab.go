@@ -25,6 +25,7 @@ const (
 	MachineWaterTank   = game.MachineWaterTank
 	MachineFluidTank   = game.MachineFluidTank
 	MachineChest       = game.MachineChest
+	MachineFurnace     = game.MachineFurnace
 )
 
 // Air is the empty block.
