@@ -49,3 +49,14 @@ func TestFreshStartFurnace(t *testing.T) {
 	assert.Contains(t, stdout, "mine_ore target=minecraft:stone")
 	assert.Contains(t, stdout, "-6 minecraft:cobblestone, -3 minecraft:flint, +1 minecraft:furnace")
 }
+
+// TestFreshStartSmeltsStone: GTNH's "Basic Processing" from an empty
+// inventory: the crafted furnace is placed, fuelled with planks and
+// smelts cobblestone into stone.
+func TestFreshStartSmeltsStone(t *testing.T) {
+	code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--goal", "have 3 minecraft:stone")
+	require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "goal met")
+	assert.Contains(t, stdout, "smelt count=3 item=minecraft:stone")
+	assert.Contains(t, stdout, "-3 minecraft:cobblestone, -1 minecraft:furnace, -2 minecraft:planks, +3 minecraft:stone")
+}

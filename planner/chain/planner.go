@@ -56,6 +56,9 @@ type Planner struct {
 	// shipped config/mining.yaml).
 	Drops  *rules.Drops
 	Mining *rules.MiningRules
+	// Smelt is the furnace's table (nil = the shipped
+	// config/smelting.yaml).
+	Smelt *rules.Smelting
 }
 
 var _ loop.Planner = Planner{}
@@ -76,6 +79,9 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	}
 	if g.Mining == nil {
 		g.Mining = rules.Default().Mining
+	}
+	if g.Smelt == nil {
+		g.Smelt = rules.Default().Smelt
 	}
 	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -336,7 +342,11 @@ func (s *search) producers(item string) []producer {
 				if pd, ok := d.Params[param]; !ok || pd.Type != action.TypeItemID {
 					continue
 				}
-				if len(s.Recipes.For(item)) == 0 {
+				if smelts(d) {
+					if len(s.Smelt.For(item)) == 0 {
+						continue // a smelting skill needs a furnace recipe
+					}
+				} else if len(s.Recipes.For(item)) == 0 {
 					continue // the generic producer here is crafting; it needs a recipe
 				}
 				p.param = param
@@ -530,7 +540,13 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		}
 		return inv, nil
 	}
-	if p.param != "" {
+	if p.param != "" && smelts(p.desc) {
+		sub, err := s.smeltInputs(item, missing, depth)
+		if err != nil || sub != nil {
+			return sub, err
+		}
+		inv.Params[p.param] = item
+	} else if p.param != "" {
 		sub, err := s.craftInputs(item, missing, depth)
 		if err != nil || sub != nil {
 			return sub, err
@@ -595,6 +611,48 @@ func (s *search) tools(d *registry.Description, depth int) (*loop.Invocation, er
 		}
 	}
 	return nil, nil
+}
+
+// smelts reports whether a skill smelts items (its effects are tagged
+// smelts_items): its item parameter is met by the furnace's table.
+func smelts(d *registry.Description) bool { return slices.Contains(d.Effects.Tags, "smelts_items") }
+
+// furnaceRadius is how far the smelting skill looks for a furnace.
+const furnaceRadius = 16
+
+// smeltInputs returns the sub-goal that must come before smelting missing
+// items: a furnace when none stands within reach nor is held, then the
+// input, then fuel: planks or coal that alone burn the cooking time (the
+// smelting skill burns one kind; planks first).
+func (s *search) smeltInputs(item string, missing, depth int) (*loop.Invocation, error) {
+	rs := s.Smelt.For(item)
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("no furnace recipe for %s", item)
+	}
+	r := rs[0]
+	ops := (missing + r.Count - 1) / r.Count
+	furnace := world.MustItem("minecraft:furnace")
+	if len(s.w.MachinesOfKind(world.MachineFurnace, furnaceRadius)) == 0 && s.w.Inventory.Find(furnace) < 0 {
+		if sub, err := s.obtain("minecraft:furnace", 1, depth+1); err != nil || sub != nil {
+			return sub, err
+		}
+	}
+	if sub, err := s.obtain(r.Input.String(), ops, depth+1); err != nil || sub != nil {
+		return sub, err
+	}
+	ticks := ops * s.Smelt.CookTicks
+	for _, f := range []string{"ore:plankWood", "minecraft:coal"} {
+		m := world.MustItem(f)
+		if slot := s.w.Inventory.Find(m); slot >= 0 && s.w.Inventory.Count(m)*s.Smelt.BurnTicks(s.w.Inventory.Slots[slot]) >= ticks {
+			return nil, nil
+		}
+	}
+	planks := world.MustItem("ore:plankWood")
+	per := s.Smelt.BurnTicks(world.NewStack("minecraft:planks", 0, 1))
+	if per <= 0 {
+		return nil, fmt.Errorf("planks do not burn in the smelting table: no fuel for %d ticks of cooking", ticks)
+	}
+	return s.obtain("ore:plankWood", max(s.w.Inventory.Count(planks), (ticks+per-1)/per), depth+1)
 }
 
 // craftInputs returns the sub-goal that must come before crafting missing

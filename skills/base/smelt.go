@@ -1,0 +1,170 @@
+package base
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+func init() { registry.Provide(Smelt{}) }
+
+// furnaceSearchRadius is how far smelt looks for a furnace by default.
+const furnaceSearchRadius = 16
+
+// fuelPreference is the order smelt burns fuels in when none is named:
+// planks first (a log makes 2, each burning as long as the log), then coal,
+// then logs (which GTNH needs for charcoal in the coke oven), sticks and
+// saplings.
+var fuelPreference = []string{"ore:plankWood", "minecraft:coal", "ore:logWood", "ore:stickWood", "ore:treeSapling"}
+
+// Smelt smelts items in a vanilla furnace, by the shipped smelting table
+// (config/smelting.yaml).
+//
+// GTNH behaviour: the furnace is 6 cobblestone around 3 flint, and GTNH
+// takes recipes out of it: logs make no charcoal (the coke oven does) and
+// clay balls no bricks (the wooden brick form shapes them first). What
+// remains early is cobblestone into stone (the flint mortar), the unfired
+// coke oven bricks and the clay bucket.
+//
+// The skill takes the nearest furnace within radius, or places the one in
+// the inventory next to the player's feet; walks to it, opens it, puts in
+// the input for ceil(count / yield) items and enough fuel to cook them
+// (CookTicks each; the fuel parameter, or planks, coal, logs, sticks and
+// saplings in that order), waits the cooking time and takes the output.
+// A furnace whose input slot holds another item, or whose output slot
+// holds another item, is a no_target failure naming it.
+type Smelt struct{}
+
+// Name implements skills.Implementation.
+func (Smelt) Name() string { return "smelt" }
+
+// SuggestActions implements skills.Implementation.
+func (Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+	item := p.String("item")
+	if item == "" {
+		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"item\" is required: the item to smelt into, e.g. minecraft:stone")
+	}
+	count := intParam(p, "count", 1)
+	if count < 1 || count > 64 {
+		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"count\": must be 1..64, got %d", count)
+	}
+	radius := intParam(p, "radius", furnaceSearchRadius)
+	sm := rules.Default().Smelt
+	recipes := sm.For(item)
+	if len(recipes) == 0 {
+		if id, meta, err := world.SplitID(item); err == nil && meta == 0 {
+			recipes = sm.For(id)
+		}
+	}
+	if len(recipes) == 0 {
+		var known []string
+		for _, r := range sm.All() {
+			known = append(known, r.Output)
+		}
+		return nil, skills.Failf(skills.CodeInvalidParams, "no known furnace recipe makes %s (smelt knows: %s; GTNH makes charcoal in the coke oven, not the furnace)", item, strings.Join(known, ", "))
+	}
+	inv := w.Inventory
+	r := recipes[0]
+	ops := ceilDiv(count, r.Count)
+	if have := inv.Count(r.Input); have < ops {
+		return nil, skills.Failf(skills.CodeMissingItems, "smelting %d %s needs %d %s (have %d)", count, item, ops, r.Input, have)
+	}
+	fuel, fuels, err := pickFuel(inv, sm, p.String("fuel"), ops*sm.CookTicks, r.Input)
+	if err != nil {
+		return nil, err
+	}
+
+	var acts []action.Action
+	var at world.BlockPos
+	if fs := w.MachinesOfKind(world.MachineFurnace, radius); len(fs) > 0 {
+		f := fs[0]
+		at = f.Pos
+		if in := withTags(f.Slots["input"]); !in.Empty() && !r.Input.Matches(in) {
+			return nil, skills.Failf(skills.CodeNoTarget, "the furnace at %v is smelting %s", at, in.ID)
+		}
+		if out := f.Slots["output"]; !out.Empty() && plainRef(out) != item && out.ID != item {
+			return nil, skills.Failf(skills.CodeNoTarget, "the furnace at %v holds %d %s in its output; take it out first", at, out.Count, plainRef(out))
+		}
+	} else if slot := inv.Find(world.MustItem("minecraft:furnace")); slot >= 0 {
+		spot, ok := tableSpot(w)
+		if !ok {
+			return nil, skills.Failf(skills.CodeNoTarget, "no free spot with solid ground next to %s to place the furnace", w.Feet())
+		}
+		at = spot
+		acts = append(acts, action.PlaceBlock{Pos: spot, Item: "minecraft:furnace", Face: "up"})
+	} else {
+		return nil, skills.Failf(skills.CodeMissingItems,
+			"furnace: no furnace within %d blocks nor in the inventory; craft one first (basic_crafting item=minecraft:furnace: 6 cobblestone around 3 flint in GTNH)", radius)
+	}
+	input := itemRef(inv, inv.Slots[inv.Find(r.Input)])
+	acts = append(acts,
+		action.MoveTo{Pos: at, Radius: workRadius},
+		action.OpenContainer{Pos: at},
+		action.TransferItems{Pos: at, Item: input, Count: ops, Direction: action.Deposit, Slot: "input"},
+		action.TransferItems{Pos: at, Item: fuel, Count: fuels, Direction: action.Deposit, Slot: "fuel"},
+		action.Wait{Ticks: action.Ticks(ops * sm.CookTicks)},
+		action.TransferItems{Pos: at, Item: r.Output, Count: ops * r.Count, Direction: action.Withdraw, Slot: "output"},
+		action.CloseContainer{},
+	)
+	return acts, nil
+}
+
+// pickFuel chooses the fuel and how many items burn ticks take: the named
+// one, or the first of fuelPreference the inventory holds enough of (the
+// input's own item is not burnt).
+func pickFuel(inv world.Inventory, sm *rules.Smelting, named string, ticks int, input world.ItemMatcher) (string, int, error) {
+	need := func(st world.ItemStack) int { return ceilDiv(ticks, sm.BurnTicks(st)) }
+	if named != "" {
+		m, err := world.ParseItemMatcher(named)
+		if err != nil {
+			return "", 0, skills.Failf(skills.CodeInvalidParams, "parameter \"fuel\": %v", err)
+		}
+		slot := inv.Find(m)
+		if slot < 0 {
+			return "", 0, skills.Failf(skills.CodeMissingItems, "no %s in the inventory to burn", named)
+		}
+		st := inv.Slots[slot]
+		if sm.BurnTicks(st) == 0 {
+			return "", 0, skills.Failf(skills.CodeInvalidParams, "parameter \"fuel\": %s does not burn in a furnace", plainRef(st))
+		}
+		if n := need(st); inv.Count(m) < n {
+			return "", 0, skills.Failf(skills.CodeMissingItems, "%d ticks of cooking need %d %s (have %d)", ticks, n, named, inv.Count(m))
+		} else {
+			return itemRef(inv, st), n, nil
+		}
+	}
+	var short []string
+	for _, f := range fuelPreference {
+		m := world.MustItem(f)
+		slot := inv.Find(m)
+		if slot < 0 || input.Matches(inv.Slots[slot]) {
+			continue
+		}
+		st := inv.Slots[slot]
+		// A fuel of several kinds (planks of two woods) is counted by the
+		// exact item burnt.
+		exact := world.MustItem(plainRef(st) + metaSuffixOf(st))
+		if n := need(st); inv.Count(exact) >= n {
+			return itemRef(inv, st), n, nil
+		} else {
+			short = append(short, fmt.Sprintf("%d %s (have %d)", n, plainRef(st), inv.Count(exact)))
+		}
+	}
+	if len(short) == 0 {
+		return "", 0, skills.Failf(skills.CodeMissingItems, "nothing to burn: %d ticks of cooking need fuel (planks burn 300 ticks, coal 1600)", ticks)
+	}
+	return "", 0, skills.Failf(skills.CodeMissingItems, "not enough of one fuel for %d ticks of cooking: %s", ticks, strings.Join(short, "; "))
+}
+
+// metaSuffixOf pins an exact matcher to metadata 0.
+func metaSuffixOf(st world.ItemStack) string {
+	if st.Meta == 0 {
+		return ":0"
+	}
+	return ""
+}

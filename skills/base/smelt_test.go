@@ -1,0 +1,98 @@
+package base
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+func furnaceAt(x, y, z int, slots map[string]world.ItemStack) world.Machine {
+	if slots == nil {
+		slots = map[string]world.ItemStack{}
+	}
+	return world.Machine{Kind: world.MachineFurnace, Pos: world.Pos(x, y, z), Formed: true, Slots: slots}
+}
+
+func TestSmelt(t *testing.T) {
+	floor := func() *world.SparseBlocks { return ground(world.NewSparseBlocks(), 63, -2, -2, 2, 2) }
+	cobble := stack("minecraft:cobblestone", 0, 8)
+	f := world.Pos(3, 64, 0)
+	smeltAt := func(at world.BlockPos, input string, ops int, fuel string, fuels int) []action.Action {
+		return []action.Action{
+			action.MoveTo{Pos: at, Radius: 3},
+			action.OpenContainer{Pos: at},
+			action.TransferItems{Pos: at, Item: input, Count: ops, Direction: action.Deposit, Slot: "input"},
+			action.TransferItems{Pos: at, Item: fuel, Count: fuels, Direction: action.Deposit, Slot: "fuel"},
+			action.Wait{Ticks: action.Ticks(ops * 200)},
+			action.TransferItems{Pos: at, Item: "minecraft:stone", Count: ops, Direction: action.Withdraw, Slot: "output"},
+			action.CloseContainer{},
+		}
+	}
+	tests := []struct {
+		name string
+		w    *world.Snapshot
+		raw  map[string]any
+		want []action.Action
+	}{
+		{"stone at the nearest furnace, planks burn 300 ticks: 2 for 3 items",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:planks", 0, 4)), furnaceAt(3, 64, 0, nil)),
+			map[string]any{"item": "minecraft:stone", "count": 3},
+			smeltAt(f, "minecraft:cobblestone", 3, "minecraft:planks", 2)},
+		{"coal when there are too few planks",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:planks", 0, 1), stack("minecraft:coal", 0, 1)), furnaceAt(3, 64, 0, nil)),
+			map[string]any{"item": "minecraft:stone", "count": 8},
+			smeltAt(f, "minecraft:cobblestone", 8, "minecraft:coal", 1)},
+		{"a named fuel",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:planks", 0, 4), stack("minecraft:log", 0, 2)), furnaceAt(3, 64, 0, nil)),
+			map[string]any{"item": "minecraft:stone", "count": 2, "fuel": "ore:logWood"},
+			smeltAt(f, "minecraft:cobblestone", 2, "minecraft:log", 2)},
+		{"the furnace in the inventory is placed next to the player",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:planks", 0, 4), stack("minecraft:furnace", 0, 1))),
+			map[string]any{"item": "minecraft:stone", "count": 1},
+			append([]action.Action{action.PlaceBlock{Pos: world.Pos(0, 64, -1), Item: "minecraft:furnace", Face: "up"}},
+				smeltAt(world.Pos(0, 64, -1), "minecraft:cobblestone", 1, "minecraft:planks", 1)...)}, // the first free side (north)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, checkActions(t, Smelt{}, tc.w, tc.raw))
+		})
+	}
+}
+
+func TestSmeltFailures(t *testing.T) {
+	floor := ground(world.NewSparseBlocks(), 63, -2, -2, 2, 2)
+	furnace := furnaceAt(3, 64, 0, nil)
+	for _, c := range []struct {
+		name string
+		w    *world.Snapshot
+		raw  map[string]any
+		code skills.Code
+		msg  string
+	}{
+		{"GTNH makes no charcoal in the furnace", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:log", 0, 8)), furnace),
+			map[string]any{"item": "minecraft:coal:1"}, skills.CodeInvalidParams, "GTNH makes charcoal in the coke oven"},
+		{"no input", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:planks", 0, 8)), furnace),
+			map[string]any{"item": "minecraft:stone", "count": 2}, skills.CodeMissingItems, "needs 2 minecraft:cobblestone (have 0)"},
+		{"no fuel", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 2)), furnace),
+			map[string]any{"item": "minecraft:stone"}, skills.CodeMissingItems, "nothing to burn"},
+		{"too little of each fuel", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 8), stack("minecraft:planks", 0, 2), stack("minecraft:stick", 0, 3)), furnace),
+			map[string]any{"item": "minecraft:stone", "count": 8}, skills.CodeMissingItems, "6 minecraft:planks (have 2)"},
+		{"a fuel that does not burn", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 8), stack("minecraft:dirt", 0, 8)), furnace),
+			map[string]any{"item": "minecraft:stone", "fuel": "minecraft:dirt"}, skills.CodeInvalidParams, "does not burn"},
+		{"no furnace", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 2), stack("minecraft:planks", 0, 2))),
+			map[string]any{"item": "minecraft:stone"}, skills.CodeMissingItems, "6 cobblestone around 3 flint"},
+		{"a busy furnace", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 2), stack("minecraft:planks", 0, 2)),
+			furnaceAt(3, 64, 0, map[string]world.ItemStack{"input": stack("dreamcraft:item.UnfiredCokeOvenBrick", 0, 4)})),
+			map[string]any{"item": "minecraft:stone"}, skills.CodeNoTarget, "is smelting dreamcraft:item.UnfiredCokeOvenBrick"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := run(t, Smelt{}, c.w, c.raw)
+			f := requireFailure(t, err, c.code)
+			assert.Contains(t, f.Error(), c.msg)
+		})
+	}
+}
