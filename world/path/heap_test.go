@@ -44,8 +44,11 @@ func TestOpenSetPopsInOrder(t *testing.T) {
 		rest = append(rest, h.pop())
 	}
 	assert.Equal(t, held, rest)
+	for _, e := range es[:10] {
+		h.push(e)
+	}
 	h.reset()
-	assert.Zero(t, h.Len())
+	assert.Zero(t, h.Len(), "reset empties the heap")
 	h.push(entry{f: 3})
 	assert.Equal(t, entry{f: 3}, h.pop(), "a reset heap works again")
 }
