@@ -124,3 +124,32 @@ func TestGoldenTrace(t *testing.T) {
 	assert.NotEqual(t, traces[0], string(data))
 	assert.True(t, strings.HasPrefix(string(data), `{"step":1,`))
 }
+
+// TestRunValidate: each check of run's flags refuses with exit 2 and its
+// own message, before anything is loaded (the files named do not exist).
+func TestRunValidate(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--goal", "collect 1 minecraft:log", "--goal-file", "x.yaml"}, "run: give --goal or --goal-file, not both"},
+		{[]string{"--max-steps", "0"}, "run: --max-steps must be at least 1"},
+		{[]string{"--planner-timeout", "0s", "--planner-cmd", "x"}, "run: --planner-timeout must be positive, e.g. 30s"},
+		{[]string{"--planner-timeout", "5s"}, "run: --planner-timeout is for --planner-cmd and --planner ADDR"},
+		{[]string{"--planner-cmd", "x", "--planner", "goal"}, "run: give --planner or --planner-cmd, not both"},
+		{[]string{"--script", "x.yaml"}, "run: --script needs --planner script"},
+		{[]string{"--planner", "llm", "--script", "x.yaml"}, "run: --script needs --planner script"},
+		{[]string{"--planner", "script"}, "run: --planner script needs --script FILE"},
+		{[]string{"--token-file", "x"}, "run: --token-file needs --body or --planner ADDR"},
+		{[]string{"--record", "x.rec"}, errNoRecording.Error()},
+		{[]string{"--server", "h:1", "--record-max-mb", "-1"}, "run: --record-max-mb must not be negative"},
+		{[]string{"--server", "h:1", "--scenario", "x"}, "run: --scenario and --seed are for the simulated world, not with --server"},
+		{[]string{"--body", "tcp://127.0.0.1:1", "--seed", "1"}, "run: --scenario, --seed, --server and --reconnect belong to the body; with --body give them to agent serve"},
+		{[]string{"--llm-url", "http://x"}, "run: --llm-url is for --planner llm"},
+	} {
+		code, out, errOut := runAgent(t, append([]string{"run"}, c.args...)...)
+		assert.Equal(t, exitUsage, code, "%v", c.args)
+		assert.Empty(t, out, "%v", c.args)
+		assert.Equal(t, "agent: "+c.want+"\n", errOut, "%v", c.args)
+	}
+}
