@@ -15,7 +15,7 @@ import (
 // goal, a script or a scenario naming something else can be refused before a
 // run starts, with the nearest known name as a hint. Item and block ids come
 // from every shipped table (vanilla_ids.yaml, tags.yaml, recipes.yaml,
-// mining.yaml, tech.yaml) and from what a caller adds (a scenario's blocks);
+// mining.yaml, tech.yaml, blueprints.yaml) and from what a caller adds (a scenario's blocks);
 // ore-dictionary names and tool classes ("ore:logWood", "tool:axe") are the
 // item tags of tags.yaml, the only tags an item can carry, so any other can
 // never match. Build with NewNames or DefaultNames and the Add methods; the
@@ -52,6 +52,7 @@ func loadNames() *Names {
 		n.AddSmelting(loadSmelting())
 		n.AddMining(loadMiningRules())
 		n.AddTech(loadTech())
+		n.AddBlueprints(loadBlueprints())
 		defaultNames = n
 	})
 	return defaultNames
@@ -153,6 +154,20 @@ func (n *Names) AddRecipes(r *Recipes) {
 func (n *Names) AddMining(r *MiningRules) {
 	for id := range r.blocks {
 		n.AddBlock(id)
+	}
+}
+
+// AddBlueprints records the blocks of every blueprint's pattern and shell.
+func (n *Names) AddBlueprints(t *Blueprints) {
+	for _, b := range t.list {
+		for _, c := range b.cells {
+			if !c.Air {
+				n.AddBlock(c.Block.ID)
+			}
+		}
+		for _, f := range b.Forbid {
+			n.AddBlock(f.ID)
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ type Set struct {
 	Smelt   *Smelting    // the furnace's recipes and fuels
 	Tiers   *Tiers       // the GTNH tech tiers, in order
 	Tech    *TechRules   // the evidence that shows each tier
+	Builds  *Blueprints  // the structures the agent builds block by block
 	Names   *Names       // every name the tables know; Clone before adding
 }
 
@@ -43,6 +44,7 @@ func Default() *Set {
 			Smelt:   loadSmelting(),
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
+			Builds:  loadBlueprints(),
 			Names:   loadNames(),
 		}
 	})
