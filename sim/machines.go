@@ -141,6 +141,11 @@ func (s *Sim) machinesOf(tx *world.Tx) []world.Machine {
 			out = append(out, m)
 		}
 	}
+	for p := range s.structures {
+		if m, ok := tx.Machine(p); ok {
+			out = append(out, m)
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
 	return out
 }

@@ -166,6 +166,7 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 		ticks = int64(math.Ceil(rules.BreakTicks(info.Hardness, speed, harvest)))
 	}
 	tx.SetBlock(a.Pos, "minecraft:air", 0)
+	s.blockChanged(tx, a.Pos)
 	worn := rules.Worn(held, rules.Wear(held, info.Hardness))
 	inv.Slots[inv.Held] = worn
 	var got []string
@@ -303,6 +304,10 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 		return ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", a.Item)
 	}
 	block, meta, ok := blockForItem(inv.Slots[slot])
+	if held := inv.Slots[slot]; !ok && len(s.rules.Builds.Using(held.ID, held.Meta)) > 0 {
+		// A blueprint's block (a coke oven block) places itself.
+		block, meta, ok = held.ID, held.Meta, true
+	}
 	if !ok {
 		return ipc.Failf(ipc.Rejected, 0, "%s is not a placeable block", describeStack(inv.Slots[slot]))
 	}
@@ -341,6 +346,7 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 			Slots: map[string]world.ItemStack{}, Fluids: map[string]world.FluidTank{}})
 		s.furnaces[a.Pos] = &furnaceCore{}
 	}
+	s.blockChanged(tx, a.Pos)
 	return ipc.Result{Code: ipc.OK, Ticks: 4}
 }
 

@@ -46,6 +46,9 @@ type Sim struct {
 	// furnaces are the furnaces placed during the run (the scenario's
 	// machines are in sc.Machines), and their hidden state.
 	furnaces map[world.BlockPos]*furnaceCore
+	// structures are the multiblocks built from blueprints during the
+	// run, by their machine's position.
+	structures map[world.BlockPos]structure
 	// acting holds one action at a time: an action's time passes in
 	// slices (see Execute), and another action must not run between them.
 	acting chan struct{}
@@ -82,22 +85,23 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 	if set == nil {
 		set = rules.Default()
 	}
-	ids, err := idsFor(sc, set.IDs)
+	ids, err := idsFor(sc, set)
 	if err != nil {
 		return nil, err
 	}
 	s := &Sim{
-		sc:       sc,
-		rules:    set,
-		state:    world.NewState(world.StateOptions{Rules: set, IDs: ids}),
-		seed:     seed,
-		rng:      rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
-		cells:    map[chunk.StateID]path.Cell{},
-		finder:   path.NewFinder(),
-		boilers:  map[world.BlockPos]*boilerCore{},
-		ovens:    map[world.BlockPos]*ovenCore{},
-		furnaces: map[world.BlockPos]*furnaceCore{},
-		acting:   make(chan struct{}, 1),
+		sc:         sc,
+		rules:      set,
+		state:      world.NewState(world.StateOptions{Rules: set, IDs: ids}),
+		seed:       seed,
+		rng:        rand.New(rand.NewPCG(uint64(seed), 0x9E3779B97F4A7C15)),
+		cells:      map[chunk.StateID]path.Cell{},
+		finder:     path.NewFinder(),
+		boilers:    map[world.BlockPos]*boilerCore{},
+		ovens:      map[world.BlockPos]*ovenCore{},
+		furnaces:   map[world.BlockPos]*furnaceCore{},
+		structures: map[world.BlockPos]structure{},
+		acting:     make(chan struct{}, 1),
 	}
 	var buildErr error
 	s.state.Update(func(tx *world.Tx) { buildErr = s.build(ctx, tx) })
@@ -107,11 +111,17 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 	return s, nil
 }
 
-// idsFor extends the vanilla id map with the modded blocks a scenario uses,
-// numbering them from 4096 up in name order (NotEnoughIds-sized ids).
-func idsFor(sc *Scenario, base *rules.IDMap) (*rules.IDMap, error) {
-	ids := base.Clone()
+// idsFor extends the vanilla id map with the modded blocks a scenario uses
+// and those the blueprints build with, numbering them from 4096 up in name
+// order (NotEnoughIds-sized ids).
+func idsFor(sc *Scenario, set *rules.Set) (*rules.IDMap, error) {
+	ids := set.IDs.Clone()
 	names := map[string]bool{}
+	for _, bp := range set.Builds.All() {
+		for _, bc := range bp.Blocks() {
+			names[bc.Block.ID] = true
+		}
+	}
 	for _, b := range sc.Blocks {
 		id, _, _ := world.SplitID(b.Block)
 		names[id] = true
