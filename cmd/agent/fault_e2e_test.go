@@ -240,6 +240,7 @@ func TestFaultServerRestart(t *testing.T) {
 // deferred flush runs) leaves a trace with every step it finished, whole,
 // and a state file that parses.
 func TestTraceSurvivesAKilledAgent(t *testing.T) {
+	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
 	r := startFaultRun(t, fakeserver.Options{}, faultReadTimeout, false, childTick)
 	r.agent.waitSteps(t, 1, 15*time.Second)
 	r.waitServer(t, "a dig of the second step", func() bool { return len(r.srv.Digs()) >= 6 })
@@ -262,6 +263,7 @@ func TestTraceSurvivesAKilledAgent(t *testing.T) {
 // with exit 130; the step it cut short is recorded as interrupted, is not
 // counted in the learned metrics, and the trace is whole.
 func TestCtrlCInterruptsTheRun(t *testing.T) {
+	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
 	r := startFaultRun(t, fakeserver.Options{}, faultReadTimeout, false, childTick)
 	r.agent.waitSteps(t, 1, 15*time.Second)
 	r.waitServer(t, "a dig of the second step", func() bool { return len(r.srv.Digs()) >= 6 })

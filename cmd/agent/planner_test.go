@@ -375,6 +375,7 @@ echo '{"v":1,"id":2,"type":"reply","payload":{"done":true,"reason":"started slow
 // longer, and not only when the caller gives up. It waits the allowance
 // and half a second, the least that tells the two bounds apart.
 func TestPlannerCmdHelloIsBounded(t *testing.T) {
+	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
 	if testing.Short() {
 		t.Skip("SKIP: waits plannerStartAllowance")
 	}
