@@ -35,7 +35,7 @@ var malformedRE = regexp.MustCompile(`malformed dropped: (.*)$`)
 // agent drops each bad packet (counted and logged once), keeps playing,
 // chops its tree, and its peak memory stays under 150 MB.
 func TestHostileServerMemory(t *testing.T) {
-	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
+	t.Parallel()                       // mostly waiting on a child process or a timer: overlap it with the others
 	const tick = 50 * time.Millisecond // the game's: the agent is a child process, outside any synctest bubble
 	srv, err := fakeserver.New(fakeserver.Options{Hostile: true, TickDuration: tick})
 	require.NoError(t, err)

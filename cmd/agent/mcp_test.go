@@ -132,7 +132,7 @@ func TestMCPOverStdio(t *testing.T) {
 // server; when the server goes away, the tools answer with errors and the
 // agent keeps serving until the client leaves.
 func TestMCPOnAGTNHServer(t *testing.T) {
-	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
+	t.Parallel()                       // mostly waiting on a child process or a timer: overlap it with the others
 	const tick = 50 * time.Millisecond // the game's: the agent is a child process, outside any synctest bubble
 	gs, err := fakeserver.New(fakeserver.Options{Registry: fakeserver.RegistryMultipart, TickDuration: tick})
 	require.NoError(t, err)

@@ -187,7 +187,7 @@ func TestServeUsage(t *testing.T) {
 // behind the socket; agent run --body plays on the scripted GTNH server
 // through it, with the world's chunks mirrored over the protocol.
 func TestServeAGTNHBody(t *testing.T) {
-	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
+	t.Parallel()                       // mostly waiting on a child process or a timer: overlap it with the others
 	const tick = 50 * time.Millisecond // the game's: the agent is a child process, outside any synctest bubble
 	gs, err := fakeserver.New(fakeserver.Options{Registry: fakeserver.RegistryMultipart, TickDuration: tick})
 	require.NoError(t, err)
