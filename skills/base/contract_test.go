@@ -15,7 +15,7 @@ import (
 
 // implementations are the skills of this package.
 var implementations = []skills.Implementation{
-	BasicCrafting{}, ChopTree{}, FeedCokeOvens{}, FeedSteamBoiler{},
+	BasicCrafting{}, BuildStructure{}, ChopTree{}, FeedCokeOvens{}, FeedSteamBoiler{},
 	MaintainCokeOvens{}, PlantSapling{}, RefillWaterTanks{},
 }
 
@@ -42,6 +42,7 @@ func scenarios() []scenario {
 		{"craft planks", BasicCrafting{}, snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 4))), map[string]any{"item": "minecraft:planks", "count": 8}},
 		{"craft a chest at a table", BasicCrafting{}, snap(at(0, 64, 0), world.NewSparseBlocks().SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1))), map[string]any{"item": "minecraft:chest"}},
 		{"craft a chest placing a table", BasicCrafting{}, snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -1, -1, 1, 1), world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1), stack("minecraft:crafting_table", 0, 1))), map[string]any{"item": "minecraft:chest"}},
+		{"build a coke oven", BuildStructure{}, snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -6, -6, 6, 6), world.NewInventory(stack("Railcraft:machine.alpha", 7, 26))), map[string]any{"name": "coke_oven", "pos": "2,64,2"}},
 		{"feed coke ovens", FeedCokeOvens{}, snap(at(0, 64, 0), nil, world.NewInventory(coal), cokeOven(3, 64, 0, true, none, none, 0), cokeOven(0, 64, 5, true, stack("minecraft:coal", 0, 3), none, 0)), nil},
 		{"maintain coke ovens", MaintainCokeOvens{}, snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:bucket", 0, 3)), cokeOven(3, 64, 0, true, none, stack("Railcraft:fuel.coke", 0, 30), 60000)), nil},
 		{"feed boilers", FeedSteamBoiler{}, snap(at(0, 64, 0), nil, world.NewInventory(coal), boiler(3, 64, 0, 12000, 400, none), boiler(0, 64, 4, 0, 400, none)), nil},
@@ -129,8 +130,8 @@ func TestDefaultsMatchSpec(t *testing.T) {
 	for _, impl := range implementations {
 		s := spec(t, impl.Name())
 		defaults, err := s.ResolveParams(map[string]any{})
-		if impl.Name() == "basic_crafting" {
-			require.Error(t, err, "item has no default")
+		if impl.Name() == "basic_crafting" || impl.Name() == "build_structure" {
+			require.Error(t, err, "item and name have no default")
 			continue
 		}
 		require.NoError(t, err)

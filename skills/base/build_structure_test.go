@@ -1,0 +1,170 @@
+package base
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+const ovenItem = "Railcraft:machine.alpha:7"
+
+func ovenBlocks(n int) world.Inventory {
+	return world.NewInventory(stack("Railcraft:machine.alpha", 7, n))
+}
+
+// checkBuild replays the actions against the snapshot's blocks: every
+// placement is within reach of where the player stands, rests on the face
+// it names, lies inside the pattern and not where the player stands; every
+// standing spot is outside the structure with room to stand; the layers go
+// bottom up; and the finished blocks are the pattern at origin.
+func checkBuild(t *testing.T, w *world.Snapshot, acts []action.Action, origin world.BlockPos) {
+	t.Helper()
+	bp, _ := rules.Default().Builds.Get("coke_oven")
+	blocks := map[world.BlockPos]bool{}
+	solid := func(p world.BlockPos) bool { return blocks[p] || solidGround(w.BlockAt(p)) }
+	stand := w.Feet()
+	lastY := origin.Y
+	for i, a := range acts {
+		switch a := a.(type) {
+		case action.MoveTo:
+			require.Zero(t, a.Radius)
+			stand = a.Pos
+			require.False(t, inBox(bp, origin, stand) || inBox(bp, origin, stand.Up()), "action %d: stands inside the structure at %v", i, stand)
+			require.True(t, solidGround(w.BlockAt(stand.Down())), "action %d: nothing to stand on at %v", i, stand)
+			require.False(t, blocks[stand] || blocks[stand.Up()], "action %d: the spot %v is walled", i, stand)
+		case action.PlaceBlock:
+			require.Equal(t, ovenItem, a.Item)
+			require.True(t, canReach(stand, a.Pos), "action %d: %v out of reach from %v", i, a.Pos, stand)
+			require.True(t, inBox(bp, origin, a.Pos), "action %d: %v outside the pattern", i, a.Pos)
+			require.NotEqual(t, stand, a.Pos)
+			require.NotEqual(t, stand.Up(), a.Pos)
+			require.GreaterOrEqual(t, a.Pos.Y, lastY, "action %d: bottom layer first", i)
+			lastY = a.Pos.Y
+			var support world.BlockPos
+			for _, f := range faces {
+				if f.face == a.Face {
+					support = a.Pos.Add(f.dx, f.dy, f.dz)
+				}
+			}
+			require.True(t, solid(support), "action %d: the %s face of %v is not there", i, a.Face, support)
+			require.False(t, blocks[a.Pos], "action %d: %v placed twice", i, a.Pos)
+			blocks[a.Pos] = true
+		default:
+			t.Fatalf("action %d: %s", i, a.Kind())
+		}
+	}
+	assert.Equal(t, "", bp.Check(func(o rules.Offset) (string, int) {
+		if blocks[origin.Add(o.X, o.Y, o.Z)] {
+			return "Railcraft:machine.alpha", 7
+		}
+		return "", 0
+	}), "the pattern stands")
+	assert.Len(t, blocks, 26)
+}
+
+func TestBuildStructurePlacesTheCokeOven(t *testing.T) {
+	floor := func() *world.SparseBlocks { return ground(world.NewSparseBlocks(), 63, -10, -10, 10, 10) }
+	t.Run("the nearest free site", func(t *testing.T) {
+		w := snap(at(0, 64, 0), floor(), ovenBlocks(30))
+		acts := checkActions(t, BuildStructure{}, w, map[string]any{"name": "coke_oven"})
+		origin, found := findSite(w, mustBlueprint(t), 8)
+		require.True(t, found)
+		// The nearest site that leaves the player outside, first in scan
+		// order: north of the player, who stands on its ring already.
+		assert.Equal(t, world.Pos(-1, 64, -3), origin)
+		checkBuild(t, w, acts, origin)
+		assert.Equal(t, []action.Kind{action.KindPlaceBlock}, uniqueKinds(acts), "no walk needed")
+	})
+	t.Run("at pos, off the ring: one walk to it", func(t *testing.T) {
+		w := snap(at(0, 64, 0), floor(), ovenBlocks(26))
+		acts := checkActions(t, BuildStructure{}, w, map[string]any{"name": "coke_oven", "pos": "3,64,3"})
+		assert.Equal(t, action.MoveTo{Pos: world.Pos(3, 64, 2)}, acts[0], "the ring spot beside the first cell (the north side first)")
+		checkBuild(t, w, acts, world.Pos(3, 64, 3))
+		assert.Len(t, acts, 27, "every cell is in reach from one side of a 3×3×3")
+	})
+	t.Run("at pos, already on the ring", func(t *testing.T) {
+		w := snap(at(0, 64, 0), floor(), ovenBlocks(26))
+		acts := checkActions(t, BuildStructure{}, w, map[string]any{"name": "coke_oven", "pos": "1,64,-1"})
+		assert.Equal(t, action.KindPlaceBlock, acts[0].Kind(), "the player already stands beside it")
+		assert.Equal(t, action.PlaceBlock{Pos: world.Pos(1, 64, -1), Item: ovenItem, Face: "up"}, acts[0])
+		checkBuild(t, w, acts, world.Pos(1, 64, -1))
+		// The top centre rests on a side face: below it is the air centre.
+		found := false
+		for _, a := range acts {
+			if pb, ok := a.(action.PlaceBlock); ok && pb.Pos == world.Pos(2, 66, 0) {
+				found = true
+				assert.NotEqual(t, "up", pb.Face)
+			}
+		}
+		assert.True(t, found)
+	})
+	t.Run("an oven block near keeps its distance", func(t *testing.T) {
+		b := floor().SetID(world.Pos(-4, 66, 0), "Railcraft:machine.alpha", 7)
+		w := snap(at(0, 64, 0), b, ovenBlocks(26))
+		origin, ok := findSite(w, mustBlueprint(t), 8)
+		require.True(t, ok)
+		assert.Equal(t, "", siteProblem(w, mustBlueprint(t), origin))
+		assert.NotEqual(t, world.Pos(-3, 64, -1), origin, "that one touches the oven block")
+		_, err := run(t, BuildStructure{}, w, map[string]any{"name": "coke_oven", "pos": "-3,64,-1"})
+		f := requireFailure(t, err, skills.CodeNoTarget)
+		assert.Contains(t, f.Msg, "must not touch it")
+	})
+}
+
+func mustBlueprint(t *testing.T) *rules.Blueprint {
+	t.Helper()
+	bp, ok := rules.Default().Builds.Get("coke_oven")
+	require.True(t, ok)
+	return bp
+}
+
+func TestBuildStructureFailures(t *testing.T) {
+	floor := ground(world.NewSparseBlocks(), 63, -10, -10, 10, 10)
+	bumpy := ground(world.NewSparseBlocks(), 63, -10, -10, 10, 10).SetID(world.Pos(2, 64, 2), "minecraft:dirt", 0)
+	for _, c := range []struct {
+		name string
+		w    *world.Snapshot
+		raw  map[string]any
+		code skills.Code
+		want string
+	}{
+		{"too few blocks", snap(at(0, 64, 0), floor, ovenBlocks(20)), map[string]any{"name": "coke_oven"},
+			skills.CodeMissingItems, "building coke_oven needs 6 more Railcraft:machine.alpha:7 (needs 26, have 20)"},
+		{"no blocks", snap(at(0, 64, 0), floor, world.NewInventory()), map[string]any{"name": "coke_oven"},
+			skills.CodeMissingItems, "26 more"},
+		{"an unknown blueprint", snap(at(0, 64, 0), floor, ovenBlocks(26)), map[string]any{"name": "coke_oven2"},
+			skills.CodeInvalidParams, `no blueprint "coke_oven2" (did you mean "coke_oven"?)`},
+		{"no ground", snap(at(0, 64, 0), nil, ovenBlocks(26)), map[string]any{"name": "coke_oven"},
+			skills.CodeNoTarget, "no flat, free 3×3 site"},
+		{"the player in the way", snap(at(0, 64, 0), floor, ovenBlocks(26)), map[string]any{"name": "coke_oven", "pos": "-1,64,-1"},
+			skills.CodeNoTarget, "the player stands in it"},
+		{"not flat", snap(at(0, 64, 0), bumpy, ovenBlocks(26)), map[string]any{"name": "coke_oven", "pos": "1,64,1"},
+			skills.CodeNoTarget, "(2, 64, 2) is not free"},
+		{"far away", snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, 0, 0, 30, 30), ovenBlocks(26)), map[string]any{"name": "coke_oven", "pos": "20,64,20"},
+			skills.CodeInvalidParams, "more than 8 blocks"},
+		{"a bad pos", snap(at(0, 64, 0), floor, ovenBlocks(26)), map[string]any{"name": "coke_oven", "pos": "1,64"},
+			skills.CodeInvalidParams, `"1,64" is not x,y,z`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := run(t, BuildStructure{}, c.w, c.raw)
+			f := requireFailure(t, err, c.code)
+			assert.Contains(t, f.Msg, c.want)
+		})
+	}
+}
+
+func uniqueKinds(acts []action.Action) []action.Kind {
+	var out []action.Kind
+	for _, a := range acts {
+		if len(out) == 0 || out[len(out)-1] != a.Kind() {
+			out = append(out, a.Kind())
+		}
+	}
+	return out
+}
