@@ -216,7 +216,7 @@ func TestSessionOnTheDefaultWorld(t *testing.T) {
 	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for"} {
 		assert.Contains(t, tools, n)
 	}
-	assert.Len(t, tools, len(fixedTools)+13, "%v", tools)
+	assert.Len(t, tools, len(fixedTools)+14, "%v", tools)
 
 	chop := s.tool("skill_chop_tree")
 	require.NotNil(t, chop)
@@ -369,7 +369,7 @@ func TestInvokeErrors(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"skill": "chop_tre"}, `skill "chop_tre" is not available at tier steam_age with packs lv_core,steam_age,stone_age,utility (did you mean "chop_tree"?)`},
-		{map[string]any{"skill": "build_reactor"}, "; available now: basic_crafting, chop_tree"},
+		{map[string]any{"skill": "build_reactor"}, "; available now: basic_crafting, build_structure, chop_tree"},
 		{map[string]any{"skill": "chop_tree", "params": map[string]any{"radus": 8}}, `unknown parameter "radus" (declared: min_logs, radius, require_axe) ("radus": did you mean "radius"?)`},
 		{map[string]any{"skill": "chop_tree", "params": map[string]any{"radius": 500}}, `parameter "radius": 500 is above the maximum 64`},
 		{map[string]any{"skill": "basic_crafting"}, `missing required parameter "item"`},

@@ -143,8 +143,10 @@ func TestStepVerdictsCreditTheKnowledge(t *testing.T) {
 		{loop.StepInterrupted, nil},
 	} {
 		t.Run(string(tt.verdict), func(t *testing.T) {
+			// A context large enough that the knowledge is given in full
+			// beside every shipped skill.
 			adv := &advisor{names: []string{"sustainable-wood"}}
-			f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, llmtest.File(t, "testdata/run/02-chop.json"))
+			f := newFixture(t, llm.Config{Context: 16384}, llm.PlannerOptions{Advisor: adv}, llmtest.File(t, "testdata/run/02-chop.json"))
 			_, err := f.plan(t)
 			require.NoError(t, err)
 			f.planner.StepDone(loop.StepRecord{Step: 2, Verdict: loop.Success})
@@ -159,7 +161,7 @@ func TestStepVerdictsCreditTheKnowledge(t *testing.T) {
 func TestStepSettledByTheNextObservation(t *testing.T) {
 	adv := &advisor{names: []string{"sustainable-wood"}}
 	chop := llmtest.File(t, "testdata/run/02-chop.json")
-	f := newFixture(t, llm.Config{}, llm.PlannerOptions{Advisor: adv}, chop, chop)
+	f := newFixture(t, llm.Config{Context: 16384}, llm.PlannerOptions{Advisor: adv}, chop, chop)
 	g, obs, descs := f.observation(t)
 	dec, err := f.planner.Plan(context.Background(), g, obs, descs)
 	require.NoError(t, err)
