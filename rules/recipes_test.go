@@ -7,13 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
 
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 14)
+	assert.Len(t, book.All(), 21)
 
 	furnace := book.For("minecraft:furnace")
 	require.Len(t, furnace, 1)
@@ -23,6 +24,27 @@ func TestDefaultRecipes(t *testing.T) {
 	assert.Equal(t, 6, furnace[0].Ingredients[0].Count)
 	assert.Equal(t, "minecraft:flint", furnace[0].Ingredients[1].Item.String())
 	assert.Equal(t, 3, furnace[0].Ingredients[1].Count)
+
+	// GTNH's brick chain (NewHorizonsCoreMod, GT5-Unofficial).
+	mortar := book.For("gregtech:gt.metatool.01:24")
+	require.Len(t, mortar, 1)
+	assert.Equal(t, "3x3", mortar[0].Grid)
+	assert.Equal(t, []Ingredient{{Item: game.MustItem("minecraft:flint"), Count: 2}, {Item: game.MustItem("ore:stone"), Count: 5}}, mortar[0].Ingredients)
+	pulp := book.For("gregtech:gt.metaitem.01:2809")
+	require.Len(t, pulp, 1)
+	assert.Equal(t, 2, pulp[0].Count, "a log gives 2 wood pulp")
+	assert.Equal(t, "ore:craftingToolMortar", pulp[0].Tools[0].String(), "the mortar stays in the grid")
+	form := book.For("dreamcraft:item.WoodenBrickForm")
+	require.Len(t, form, 1)
+	assert.Equal(t, "ore:craftingToolKnife", form[0].Tools[0].String())
+	bricks := book.For("dreamcraft:item.UnfiredCokeOvenBrick")
+	require.Len(t, bricks, 1)
+	assert.Equal(t, 3, bricks[0].Count)
+	assert.Equal(t, []Ingredient{{Item: game.MustItem("minecraft:clay_ball"), Count: 3}, {Item: game.MustItem("ore:sand"), Count: 5}}, bricks[0].Ingredients)
+	assert.Equal(t, "dreamcraft:item.WoodenBrickForm", bricks[0].Tools[0].String())
+	oven := book.For("Railcraft:machine.alpha:7")
+	require.Len(t, oven, 1)
+	assert.Equal(t, []Ingredient{{Item: game.MustItem("dreamcraft:item.CokeOvenBrick"), Count: 4}}, oven[0].Ingredients, "4 coke oven bricks, 104 for the 26 blocks of an oven")
 
 	flint := book.For("minecraft:flint")
 	require.Len(t, flint, 1, "GTNH: flint is crafted from gravel")

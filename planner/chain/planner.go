@@ -17,8 +17,11 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// maxDepth bounds how deep the goal planner chains sub-goals.
-const maxDepth = 8
+// maxDepth bounds how deep the goal planner chains sub-goals. GTNH's
+// stone age is deep: the flint mortar wants stone, smelted from
+// cobblestone in a furnace made of cobblestone, mined with a wooden
+// pickaxe made of planks and sticks from logs — a dozen levels.
+const maxDepth = 24
 
 // tableRadius is how far a crafting table may be for 3x3 recipes (the
 // basic_crafting skill uses the same distance).
@@ -314,13 +317,17 @@ func (s *search) produces(key, want string) bool {
 }
 
 func (s *search) producers(item string) []producer {
-	var out []producer
+	var out, miners []producer
+	gatherer := false
 	for _, d := range s.ranked(s.catalog) {
 		if param := minerParam(d); param != "" {
 			if block, radius, ok := s.mineable(d, item); ok && s.minerFits(d, block) {
-				out = append(out, producer{desc: d, mine: block, blockParam: param, radius: radius})
+				miners = append(miners, producer{desc: d, mine: block, blockParam: param, radius: radius})
 			}
 			continue
+		}
+		if g, ok := s.gatherable(d, item); ok && g.inRange > 0 && s.producesAny(d, item) {
+			gatherer = true
 		}
 		// What a skill gains: its inventory_delta, and that of each any_of
 		// alternative (a skill whose outcomes differ, such as collecting
@@ -357,7 +364,23 @@ func (s *search) producers(item string) []producer {
 			break
 		}
 	}
+	// A block a gathering skill takes whole (a tree: chop_tree fells it
+	// from the bottom up) is not mined one block at a time: the logs
+	// above the one mined would be left floating out of reach.
+	if !gatherer {
+		out = append(out, miners...)
+	}
 	return out
+}
+
+// producesAny reports whether a skill's declared gains cover the item.
+func (s *search) producesAny(d *registry.Description, item string) bool {
+	for key, ch := range d.Effects.InventoryDelta {
+		if ch.MinIncrease != nil && s.produces(key, item) {
+			return true
+		}
+	}
+	return false
 }
 
 // minerParam is the block_id parameter of a skill that mines one block of
@@ -499,21 +522,24 @@ func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) 
 	return nil, fmt.Errorf("cannot get %d %s: %s", missing, item, strings.Join(reasons, "; "))
 }
 
-// craftableWithTag lists recipe outputs carrying a tag, sorted.
+// craftableWithTag lists crafting and smelting outputs carrying a tag, sorted.
 func (s *search) craftableWithTag(tag string) []string {
 	seen := map[string]bool{}
 	var out []string
+	consider := func(output string) {
+		if seen[output] {
+			return
+		}
+		seen[output] = true
+		if slices.Contains(s.itemTags(output), tag) {
+			out = append(out, output)
+		}
+	}
 	for _, r := range s.Recipes.All() {
-		if seen[r.Output] {
-			continue
-		}
-		seen[r.Output] = true
-		for _, t := range s.itemTags(r.Output) {
-			if t == tag {
-				out = append(out, r.Output)
-				break
-			}
-		}
+		consider(r.Output)
+	}
+	for _, r := range s.Smelt.All() {
+		consider(r.Output) // ore:stone from smelted cobblestone
 	}
 	sort.Strings(out)
 	return out
