@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,7 +60,7 @@ var derivedTable = map[string]derived{
 	},
 	"target_location": {
 		produces: action.TypeBlockPos,
-		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32)",
+		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32); for a block id, never the block under the player's feet",
 		check: func(_ string, s *SkillSpec) error {
 			ps, ok := s.Params["target"]
 			if !ok {
@@ -81,9 +82,14 @@ var derivedTable = map[string]derived{
 				id, meta, _ := world.SplitID(target)
 				var hits []world.BlockHit
 				if w.Blocks != nil {
-					hits = w.Blocks.Nearest(w.Feet(), radius, 1, func(b world.Block) bool {
+					// Never the block the player stands on: digging
+					// straight down drops it into a hole it may not
+					// climb out of.
+					below := w.Feet().Down()
+					hits = w.Blocks.Nearest(w.Feet(), radius, 2, func(b world.Block) bool {
 						return b.ID == id && (meta < 0 || b.Meta == meta)
 					})
+					hits = slices.DeleteFunc(hits, func(h world.BlockHit) bool { return h.Pos == below })
 				}
 				if len(hits) > 0 {
 					return hits[0].Pos, nil

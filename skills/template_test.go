@@ -171,7 +171,9 @@ func TestTemplateBlockIDTarget(t *testing.T) {
 		SetID(world.Pos(0, 64, 2), "minecraft:log", 1).
 		SetID(world.Pos(-2, 64, 0), "minecraft:log2", 0).
 		SetID(world.Pos(1, 64, 0), "minecraft:dirt", 0).
-		SetID(world.Pos(40, 64, 0), "minecraft:iron_ore", 0)
+		SetID(world.Pos(40, 64, 0), "minecraft:iron_ore", 0).
+		SetID(world.Pos(0, 63, 0), "minecraft:stone", 0). // under the feet
+		SetID(world.Pos(0, 63, 3), "minecraft:stone", 0)
 	mine := func(p world.BlockPos, tool string, pause action.Ticks) []action.Action {
 		return []action.Action{
 			action.Equip{Item: tool},
@@ -194,6 +196,7 @@ func TestTemplateBlockIDTarget(t *testing.T) {
 		{"no such metadata", map[string]any{"target": "minecraft:log:5"}, nil, "no minecraft:log:5 within 32 blocks"},
 		{"beyond the default radius", map[string]any{"target": "minecraft:iron_ore"}, nil, "no minecraft:iron_ore within 32 blocks"},
 		{"absent block", map[string]any{"target": "minecraft:diamond_ore"}, nil, "no minecraft:diamond_ore within 32 blocks"},
+		{"never the block under the feet", map[string]any{"target": "minecraft:stone"}, mine(world.Pos(0, 63, 3), "tool:pickaxe", 10), ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
