@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/filelimit"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -32,11 +34,45 @@ func (ig ItemGoal) Target() int {
 	return ig.Count
 }
 
+// BuildGoal asks for a structure of a blueprint that the bot built: a
+// formed machine of the blueprint's kind that was not formed at the start
+// of the run (Start lists where the formed ones were, set by Goal.Anchor).
+type BuildGoal struct {
+	Name    string           `json:"name"`
+	Machine string           `json:"machine"`
+	Start   []world.BlockPos `json:"start,omitempty"`
+}
+
+// built reports whether w shows a formed machine of the goal's kind that
+// was not formed at the start.
+func (bg BuildGoal) built(w *world.Snapshot) bool {
+	for _, m := range w.Machines {
+		if m.Kind == bg.Machine && m.Formed && !slices.Contains(bg.Start, m.Pos) {
+			return true
+		}
+	}
+	return false
+}
+
 // Anchor returns the goal with each "collect" item's Start set to what the
-// inventory of w holds, so that collect N means N more than at the start.
+// inventory of w holds, so that collect N means N more than at the start,
+// and each "build" goal's Start set to the formed machines of its kind, so
+// that only a structure formed since counts.
 // The loop anchors its goal on the first observation of a run.
 func (g Goal) Anchor(w *world.Snapshot) Goal {
 	out := g
+	if len(g.Builds) > 0 {
+		out.Builds = make([]BuildGoal, len(g.Builds))
+	}
+	for i, bg := range g.Builds {
+		bg.Start = nil
+		for _, m := range w.Machines {
+			if m.Kind == bg.Machine && m.Formed {
+				bg.Start = append(bg.Start, m.Pos)
+			}
+		}
+		out.Builds[i] = bg
+	}
 	out.Items = make([]ItemGoal, len(g.Items))
 	for i, ig := range g.Items {
 		if ig.Gain {
@@ -58,6 +94,9 @@ type Goal struct {
 	Items []ItemGoal `json:"items,omitempty"`
 	// Tier: reach at least this tech tier ("reach steam_age").
 	Tier string `json:"tier,omitempty"`
+	// Builds: structures of config/blueprints.yaml the bot builds ("build
+	// coke_oven": a coke oven formed during the run).
+	Builds []BuildGoal `json:"builds,omitempty"`
 	// Skill: run this skill successfully once ("run mine_block target=minecraft:gravel");
 	// template skills are resolved by name this way, as in seed 001.
 	Skill *Invocation `json:"skill,omitempty"`
@@ -119,6 +158,9 @@ func (inv Invocation) String() string {
 type GoalParser struct {
 	Tiers *rules.Tiers
 	Names Names
+	// Blueprints are the structures a build clause may name (nil = the
+	// shipped config/blueprints.yaml).
+	Blueprints *rules.Blueprints
 }
 
 // ParseGoal parses a goal written on the command line against a tier table,
@@ -133,6 +175,7 @@ func ParseGoal(text string, tiers *rules.Tiers) (Goal, error) {
 //	collect 16 minecraft:log     16 more matching items than at the start of the run
 //	have 4 ore:plankWood         at least 4 matching items in the inventory
 //	reach steam_age              the inferred tier is at least steam_age
+//	build coke_oven              a structure of that blueprint, formed during the run
 //	run mine_block target=minecraft:gravel radius=24
 //	                             run a skill once, successfully
 func (p GoalParser) Parse(text string) (Goal, error) {
@@ -170,6 +213,15 @@ func (p GoalParser) Parse(text string) (Goal, error) {
 				return Goal{}, fmt.Errorf("goal %q names two tiers", text)
 			}
 			g.Tier = f[1]
+		case "build":
+			if len(f) != 2 {
+				return Goal{}, fmt.Errorf("%q: write build NAME, e.g. build coke_oven", clause)
+			}
+			bg, err := p.build(f[1])
+			if err != nil {
+				return Goal{}, fmt.Errorf("%q: %v", clause, err)
+			}
+			g.Builds = append(g.Builds, bg)
 		case "run":
 			if len(f) < 2 {
 				return Goal{}, fmt.Errorf("%q: write run SKILL [param=value ...]", clause)
@@ -195,7 +247,7 @@ func (p GoalParser) Parse(text string) (Goal, error) {
 			}
 			g.Skill = inv
 		default:
-			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, reach or run", clause)
+			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, reach, build or run", clause)
 		}
 	}
 	return g, nil
@@ -213,6 +265,19 @@ func scalar(s string) any {
 		return b
 	}
 	return s
+}
+
+// build resolves a blueprint name to its goal.
+func (p GoalParser) build(name string) (BuildGoal, error) {
+	bps := p.Blueprints
+	if bps == nil {
+		bps = rules.Default().Builds
+	}
+	bp, ok := bps.Get(name)
+	if !ok {
+		return BuildGoal{}, fmt.Errorf("no blueprint %q%s (known: %s)", name, suggest.DidYouMean(name, bps.Names()), strings.Join(bps.Names(), ", "))
+	}
+	return BuildGoal{Name: bp.Name, Machine: bp.Machine}, nil
 }
 
 // item checks an item matcher's syntax and, with Names, that it is known.
@@ -237,6 +302,7 @@ func ParseGoalYAML(file string, data []byte, tiers *rules.Tiers) (Goal, error) {
 //	items:
 //	  - {item: minecraft:log, count: 16}
 //	tier: steam_age
+//	build: [coke_oven]
 //	skill: {name: mine_block, params: {target: minecraft:gravel}}
 func (p GoalParser) ParseYAML(file string, data []byte) (Goal, error) {
 	tiers := p.Tiers
@@ -250,7 +316,7 @@ func (p GoalParser) ParseYAML(file string, data []byte) (Goal, error) {
 		return Goal{}, d.Errs
 	}
 	g := Goal{Text: file}
-	f := d.Mapping(root, "", []string{"items", "tier", "skill"})
+	f := d.Mapping(root, "", []string{"items", "tier", "build", "skill"})
 	if n, ok := f["items"]; ok {
 		for i, c := range d.Sequence(n.Value, "items") {
 			path := strictyaml.Index("items", i)
@@ -294,6 +360,18 @@ func (p GoalParser) ParseYAML(file string, data []byte) (Goal, error) {
 			g.Tier = s
 		}
 	}
+	if n, ok := f["build"]; ok {
+		for i, c := range d.Sequence(n.Value, "build") {
+			if s, ok := d.String(c, strictyaml.Index("build", i)); ok {
+				bg, err := p.build(s)
+				if err != nil {
+					d.Errorf(c, strictyaml.Index("build", i), "%v", err)
+					continue
+				}
+				g.Builds = append(g.Builds, bg)
+			}
+		}
+	}
 	if n, ok := f["skill"]; ok {
 		errs := len(d.Errs)
 		fs := d.Mapping(n.Value, "skill", []string{"name", "params"})
@@ -320,8 +398,8 @@ func (p GoalParser) ParseYAML(file string, data []byte) (Goal, error) {
 		}
 		g.Skill = inv
 	}
-	if len(d.Errs) == 0 && len(g.Items) == 0 && g.Tier == "" && g.Skill == nil {
-		d.Errorf(root, "", "a goal needs items, tier or skill")
+	if len(d.Errs) == 0 && len(g.Items) == 0 && g.Tier == "" && g.Skill == nil && len(g.Builds) == 0 {
+		d.Errorf(root, "", "a goal needs items, tier, build or skill")
 	}
 	if err := d.Err(); err != nil {
 		return Goal{}, err
@@ -356,6 +434,11 @@ func (g Goal) Check(w *world.Snapshot, tiers *rules.Tiers, skillDone bool) Progr
 	if g.Tier != "" {
 		if c, err := tiers.Compare(w.TechState, g.Tier); err != nil || c < 0 {
 			unmet = append(unmet, fmt.Sprintf("tier %s, want %s", w.TechState, g.Tier))
+		}
+	}
+	for _, bg := range g.Builds {
+		if !bg.built(w) {
+			unmet = append(unmet, "build "+bg.Name)
 		}
 	}
 	if g.Skill != nil && !skillDone {

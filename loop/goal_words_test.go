@@ -39,5 +39,8 @@ func TestWordsGoal(t *testing.T) {
 	// The grammar stays strict.
 	_, err = loop.ParseGoal("build a coke oven next to the boiler", rules.Default().Tiers)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "a goal clause starts with collect, have, reach or run")
+	assert.Contains(t, err.Error(), "write build NAME, e.g. build coke_oven")
+	_, err = loop.ParseGoal("make a coke oven", rules.Default().Tiers)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "a goal clause starts with collect, have, reach, build or run")
 }

@@ -23,6 +23,15 @@ type BlockRef struct {
 // String is the id as the data files write it, "modid:name:meta".
 func (b BlockRef) String() string { return fmt.Sprintf("%s:%d", b.ID, b.Meta) }
 
+// Item is the item that places the block, as a goal names it: the bare id
+// for metadata 0 (as the recipe book writes outputs), else "id:meta".
+func (b BlockRef) Item() string {
+	if b.Meta == 0 {
+		return b.ID
+	}
+	return b.String()
+}
+
 // Is reports whether a block state is this one.
 func (b BlockRef) Is(id string, meta int) bool { return b.ID == id && b.Meta == meta }
 

@@ -101,6 +101,8 @@ func TestParseBlueprints(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, BlockRef{ID: "minecraft:stone"}, bp.Cell(Offset{0, 0, 0}).Block, "no meta is meta 0")
 	assert.True(t, bp.Cell(Offset{0, 1, 0}).Air)
+	assert.Equal(t, "minecraft:stone", bp.Cell(Offset{0, 0, 0}).Block.Item())
+	assert.Equal(t, "Railcraft:machine.alpha:7", BlockRef{ID: "Railcraft:machine.alpha", Meta: 7}.Item())
 	assert.Equal(t, 0, bp.ShellWidth)
 	_, ok = bt.Get("coke_oven")
 	assert.False(t, ok)

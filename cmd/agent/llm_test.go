@@ -369,7 +369,7 @@ func TestRunLLMGoalInWords(t *testing.T) {
 
 	code, out, errOut = runAgent(t, "run", "--goal", goal)
 	assert.Equal(t, exitUsage, code, out)
-	assert.Contains(t, errOut, `a goal clause starts with collect, have, reach or run (a goal in words is for --planner llm)`)
+	assert.Contains(t, errOut, `write build NAME, e.g. build coke_oven (a goal in words is for --planner llm)`)
 	code, _, errOut = runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--goal", "build\x01it")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "without control characters")

@@ -62,6 +62,9 @@ type Planner struct {
 	// Smelt is the furnace's table (nil = the shipped
 	// config/smelting.yaml).
 	Smelt *rules.Smelting
+	// Builds are the blueprints a build goal names (nil = the shipped
+	// config/blueprints.yaml).
+	Builds *rules.Blueprints
 }
 
 var _ loop.Planner = Planner{}
@@ -85,6 +88,9 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	}
 	if g.Smelt == nil {
 		g.Smelt = rules.Default().Smelt
+	}
+	if g.Builds == nil {
+		g.Builds = rules.Default().Builds
 	}
 	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -119,6 +125,19 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 		return loop.Decision{Invocation: &inv, Reason: "the goal names this skill"}, nil
 	}
 	var whyNot []string
+	// Structures first: what the goal collects may come out of them (the
+	// charcoal of the coke oven the bot builds).
+	for _, bg := range goal.Builds {
+		if !containsUnmet(obs.Progress, "build "+bg.Name) {
+			continue
+		}
+		inv, err := s.build(bg.Name)
+		if err != nil {
+			whyNot = append(whyNot, err.Error())
+			continue
+		}
+		return loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name}, nil
+	}
 	for _, ig := range goal.Items {
 		inv, err := s.obtain(ig.Item, ig.Target(), 0)
 		if err != nil {
@@ -142,6 +161,45 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 		return loop.Decision{}, fmt.Errorf("%w: no plan: %s", loop.ErrStuck, strings.Join(whyNot, "; "))
 	}
 	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
+}
+
+// builds reports whether a skill builds structures from blueprints.
+func builds(d *registry.Description) bool {
+	return slices.Contains(d.Effects.Tags, "builds_structures")
+}
+
+// build plans the next step towards a structure of a blueprint: the
+// blueprint's blocks first (each an item goal), then the first available
+// skill that builds structures, asked for the blueprint by name.
+func (s *search) build(name string) (*loop.Invocation, error) {
+	bp, ok := s.Builds.Get(name)
+	if !ok {
+		return nil, fmt.Errorf("build %s: no such blueprint", name)
+	}
+	var builder *registry.Description
+	for _, d := range s.ranked(s.catalog) {
+		if builds(d) {
+			builder = d
+			break
+		}
+	}
+	if builder == nil {
+		return nil, fmt.Errorf("build %s: no available skill builds structures", name)
+	}
+	for _, bc := range bp.Blocks() {
+		inv, err := s.obtain(bc.Block.Item(), bc.Count, 0)
+		if err != nil {
+			return nil, fmt.Errorf("build %s: %v", name, err)
+		}
+		if inv != nil {
+			return inv, nil
+		}
+	}
+	inv := &loop.Invocation{Skill: builder.Name, Params: map[string]any{"name": name}}
+	if s.blocked[inv.String()] {
+		return nil, fmt.Errorf("build %s: %s is blocked until the world changes", name, inv)
+	}
+	return inv, nil
 }
 
 // towardsTier plans the next step towards a tier: a skill that declares it
