@@ -44,18 +44,7 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 	d := strictyaml.NewDecoder(file)
 	top := d.Mapping(root, "", []string{"recipes"})
 	book := &Recipes{byOutput: map[string][]int{}}
-	item := func(n strictyaml.Field, path string) (game.ItemMatcher, bool) {
-		s, ok := d.String(n.Value, path)
-		if !ok {
-			return game.ItemMatcher{}, false
-		}
-		m, err := game.ParseItemMatcher(s)
-		if err != nil {
-			d.Errorf(n.Value, path, "%v", err)
-			return game.ItemMatcher{}, false
-		}
-		return m, true
-	}
+	item := func(n strictyaml.Field, path string) (game.ItemMatcher, bool) { return decodeMatcher(d, n, path) }
 	if f, ok := top["recipes"]; ok {
 		for i, n := range d.Sequence(f.Value, "recipes") {
 			path := strictyaml.Index("recipes", i)
@@ -177,3 +166,18 @@ func (b *Recipes) For(output string) []Recipe {
 
 // All returns every recipe in file order.
 func (b *Recipes) All() []Recipe { return append([]Recipe(nil), b.list...) }
+
+// decodeMatcher reads an item matcher field ("modid:name[:meta]",
+// "ore:Name", "tool:class"), reporting a bad one at its place.
+func decodeMatcher(d *strictyaml.Decoder, n strictyaml.Field, path string) (game.ItemMatcher, bool) {
+	s, ok := d.String(n.Value, path)
+	if !ok {
+		return game.ItemMatcher{}, false
+	}
+	m, err := game.ParseItemMatcher(s)
+	if err != nil {
+		d.Errorf(n.Value, path, "%v", err)
+		return game.ItemMatcher{}, false
+	}
+	return m, true
+}

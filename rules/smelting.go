@@ -44,18 +44,7 @@ func ParseSmelting(file string, data []byte) (*Smelting, error) {
 	t := &Smelting{}
 	top := d.Mapping(root, "", []string{"cook_ticks", "recipes", "fuels"})
 	d.Require(root, "", top, "cook_ticks")
-	matcher := func(n strictyaml.Field, path string) (game.ItemMatcher, bool) {
-		s, ok := d.String(n.Value, path)
-		if !ok {
-			return game.ItemMatcher{}, false
-		}
-		m, err := game.ParseItemMatcher(s)
-		if err != nil {
-			d.Errorf(n.Value, path, "%v", err)
-			return game.ItemMatcher{}, false
-		}
-		return m, true
-	}
+	matcher := func(n strictyaml.Field, path string) (game.ItemMatcher, bool) { return decodeMatcher(d, n, path) }
 	if f, ok := top["cook_ticks"]; ok {
 		if n, ok := d.Int(f.Value, "cook_ticks"); ok {
 			if n < 1 || n > 72000 {
