@@ -50,7 +50,7 @@ func TestRunWithLLMPlanner(t *testing.T) {
 	t.Setenv(llm.DefaultKeyEnv, llmKey)
 	srv := llmtest.New(t, recordedRun(t)...)
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--trace", trace)
+	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--llm-context", "16384", "--trace", trace)
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "goal: "+defaultGoal+", planner llm (qwen3 at "+srv.URL+")")
 	assert.Contains(t, out, "step   1  chop_tree min_logs=4")
@@ -305,7 +305,7 @@ func TestRunLLMWritesTheQualityFile(t *testing.T) {
 	dir := t.TempDir()
 	kcfg := filepath.Join(dir, "skills.yaml")
 	require.NoError(t, os.WriteFile(kcfg, []byte("quality_file: "+filepath.Join(dir, "quality.json")+"\n"), 0o644))
-	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3",
+	code, out, errOut := runAgent(t, "run", "--planner", "llm", "--llm-url", srv.URL, "--llm-model", "qwen3", "--llm-context", "16384",
 		"--skills-config", kcfg, "--goal", "collect 4 minecraft:log")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "goal met after 1 steps")
