@@ -744,27 +744,38 @@ func (s *search) smeltInputs(item string, missing, depth int) (*loop.Invocation,
 func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation, error) {
 	recipes := s.Recipes.For(item)
 	var firstErr error
+	// Recipes whose tools are at hand first; a recipe whose tool is
+	// missing (the brick form for bricks) makes the tool its first
+	// sub-goal only when no recipe can do without.
+	var lacking []rules.Recipe
 	for _, r := range recipes {
-		usable := true
-		for _, t := range r.Tools {
-			if s.w.Inventory.Find(t) < 0 {
-				usable = false
-			}
-		}
-		if !usable {
+		if slices.ContainsFunc(r.Tools, func(t world.ItemMatcher) bool { return s.w.Inventory.Find(t) < 0 }) {
+			lacking = append(lacking, r)
 			continue
 		}
-		ops := (missing + r.Count - 1) / r.Count
+		sub, err := s.recipeInputs(r, missing, depth)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		return sub, nil
+	}
+	for _, r := range lacking {
 		var sub *loop.Invocation
 		var err error
-		for _, ing := range r.Ingredients {
-			sub, err = s.obtain(ing.Item.String(), ing.Count*ops, depth+1)
-			if err != nil || sub != nil {
-				break
+		for _, t := range r.Tools {
+			if s.w.Inventory.Find(t) >= 0 {
+				continue
 			}
+			if sub, err = s.obtain(t.String(), 1, depth+1); err != nil {
+				err = fmt.Errorf("needs %s in the grid: %w", t, err)
+			}
+			break
 		}
-		if err == nil && sub == nil && r.NeedsTable() && len(s.w.NearestBlocks(tableRadius, 1, "crafting_table")) == 0 {
-			sub, err = s.obtain("minecraft:crafting_table", 1, depth+1)
+		if err == nil && sub == nil {
+			sub, err = s.recipeInputs(r, missing, depth)
 		}
 		if err != nil {
 			if firstErr == nil {
@@ -778,6 +789,22 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 		firstErr = fmt.Errorf("no usable recipe for %s", item)
 	}
 	return nil, firstErr
+}
+
+// recipeInputs returns the sub-goal towards a recipe's ingredients for
+// missing items, then a crafting table for a 3x3 one, nil when all are
+// there.
+func (s *search) recipeInputs(r rules.Recipe, missing, depth int) (*loop.Invocation, error) {
+	ops := (missing + r.Count - 1) / r.Count
+	for _, ing := range r.Ingredients {
+		if sub, err := s.obtain(ing.Item.String(), ing.Count*ops, depth+1); err != nil || sub != nil {
+			return sub, err
+		}
+	}
+	if r.NeedsTable() && len(s.w.NearestBlocks(tableRadius, 1, "crafting_table")) == 0 {
+		return s.obtain("minecraft:crafting_table", 1, depth+1)
+	}
+	return nil, nil
 }
 
 // gathering is what a gathering skill would find (see gatherable).

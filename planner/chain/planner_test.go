@@ -129,6 +129,8 @@ func TestGoalPlannerChains(t *testing.T) {
 			nil, false, "no available skill produces minecraft:coal:1"},
 		{"the flint mortar wants ore:stone, smelted from cobblestone", "have 1 gregtech:gt.metatool.01:24", snapshot("stone_age", table, stack("minecraft:flint", 2), stack("minecraft:cobblestone", 5), stack("minecraft:planks", 4), stack("minecraft:furnace", 1)),
 			&loop.Invocation{Skill: "smelt", Params: map[string]any{"item": "minecraft:stone", "count": 5}}, false, ""},
+		{"a recipe's missing tool is made first (the knife for the brick form)", "have 1 dreamcraft:item.WoodenBrickForm", snapshot("stone_age", nil, stack("minecraft:flint", 1), stack("minecraft:stick", 1), stack("TConstruct:blankPattern", 1)),
+			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "gregtech:gt.metatool.01:34", "count": 1}}, false, ""},
 		{"iron ore wants more than a wooden pickaxe", "have 1 minecraft:iron_ore", snapshot("stone_age", world.NewSparseBlocks().SetID(world.Pos(3, 63, 0), "minecraft:iron_ore", 0), pickaxe(59)),
 			nil, false, "minecraft:iron_ore drops nothing without a pickaxe of harvest level 1 or more, and the best in the inventory is level 0"},
 		{"goal met", "have 2 minecraft:log", snapshot("stone_age", nil, stack("minecraft:log", 2)), nil, true, ""},
