@@ -282,6 +282,9 @@ type search struct {
 	catalog  []*registry.Description
 	blocked  map[string]bool
 	visiting map[string]bool
+	// gathered memoizes gatherable by skill and item: the snapshot does
+	// not change during one plan, and the search asks again at every depth.
+	gathered map[[2]string]gatherResult
 }
 
 func (s *search) find(name string) *registry.Description {
@@ -384,8 +387,10 @@ func (s *search) producers(item string) []producer {
 			}
 			continue
 		}
-		if g, ok := s.gatherable(d, item); ok && g.inRange > 0 && s.producesAny(d, item) {
-			gatherer = true
+		if s.producesAny(d, item) {
+			if g, ok := s.gatherable(d, item); ok && g.inRange > 0 {
+				gatherer = true
+			}
 		}
 		// What a skill gains: its inventory_delta, and that of each any_of
 		// alternative (a skill whose outcomes differ, such as collecting
@@ -814,6 +819,12 @@ type gathering struct {
 	limit   int // the largest radius the skill takes
 }
 
+// gatherResult is a memoized gatherable answer.
+type gatherResult struct {
+	g  gathering
+	ok bool
+}
+
 // gatherable looks at what a gathering skill would find: a skill with an
 // int "radius" parameter that searches for blocks carrying its
 // semantic_tags_any_of (chop_tree: tree) and gets the wanted item from
@@ -821,7 +832,21 @@ type gathering struct {
 // blocks within the skill's default radius and, when there are none, finds
 // the smallest radius up to the parameter's maximum that reaches the
 // nearest one. ok is false when the skill is not such a gatherer.
-func (s *search) gatherable(d *registry.Description, item string) (g gathering, ok bool) {
+func (s *search) gatherable(d *registry.Description, item string) (gathering, bool) {
+	k := [2]string{d.Name, item}
+	if r, hit := s.gathered[k]; hit {
+		return r.g, r.ok
+	}
+	g, ok := s.gatherableNow(d, item)
+	if s.gathered == nil {
+		s.gathered = map[[2]string]gatherResult{}
+	}
+	s.gathered[k] = gatherResult{g, ok}
+	return g, ok
+}
+
+// gatherableNow is gatherable without the memo.
+func (s *search) gatherableNow(d *registry.Description, item string) (g gathering, ok bool) {
 	tags := d.Preconditions.SemanticTagsAnyOf
 	rp, has := d.Params["radius"]
 	if len(tags) == 0 || !has || rp.Type != action.TypeInt {
