@@ -40,7 +40,8 @@ const siteHeights = 3
 // bottom layer first, each against a face already there (the ground, or a
 // block placed before), from standing spots on the ring: outside the
 // structure, so the player is never walled in; the player walks to another
-// ring spot only when the next cell is out of reach.
+// ring spot only when the next cell is out of reach, and then to the one
+// that reaches most of what is left.
 type BuildStructure struct{}
 
 // Name implements skills.Implementation.
@@ -195,6 +196,17 @@ func findSite(w *world.Snapshot, bp *rules.Blueprint, radius int) (world.BlockPo
 	return best, bestD != math.MaxInt
 }
 
+// unplaced lists the pattern's block cells not placed yet.
+func unplaced(bp *rules.Blueprint, origin world.BlockPos, placed map[world.BlockPos]bool) []world.BlockPos {
+	var out []world.BlockPos
+	for _, o := range bp.Offsets() {
+		if p := origin.Add(o.X, o.Y, o.Z); !bp.Cell(o).Air && !placed[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // faces are the directions from a cell to a neighbour it can be placed
 // against, and the face of that neighbour clicked.
 var faces = []struct {
@@ -255,7 +267,7 @@ func placements(w *world.Snapshot, bp *rules.Blueprint, origin world.BlockPos) (
 					continue
 				}
 				if !standing || !canReach(stand, p) {
-					spot, ok := nearestSpot(ring, stand, standing, p)
+					spot, ok := nearestSpot(ring, stand, standing, p, unplaced(bp, origin, placed))
 					if !ok {
 						return nil, skills.Failf(skills.CodeNoTarget, "no spot around %s reaches %v", bp.Name, p)
 					}
@@ -276,24 +288,30 @@ func placements(w *world.Snapshot, bp *rules.Blueprint, origin world.BlockPos) (
 	return acts, nil
 }
 
-// nearestSpot picks the ring spot that reaches p, nearest the current one
-// (the first in ring order when the player is not on the ring yet).
-func nearestSpot(ring []world.BlockPos, from world.BlockPos, standing bool, p world.BlockPos) (world.BlockPos, bool) {
-	best, bestD := world.BlockPos{}, math.MaxInt
+// nearestSpot picks the ring spot that reaches p and, of those, the one
+// that reaches most of the cells still to place (fewer walks), then the
+// nearest to where the player stands (to p when the player is not on the
+// ring yet), then the first in ring order.
+func nearestSpot(ring []world.BlockPos, from world.BlockPos, standing bool, p world.BlockPos, left []world.BlockPos) (world.BlockPos, bool) {
+	best, bestN, bestD := world.BlockPos{}, -1, math.MaxInt
 	for _, s := range ring {
 		if !canReach(s, p) {
 			continue
 		}
-		d := 0
-		if standing {
-			d = (s.X-from.X)*(s.X-from.X) + (s.Z-from.Z)*(s.Z-from.Z)
-		} else {
-			// Not on the ring yet: the spot nearest the cell.
-			d = (s.X-p.X)*(s.X-p.X) + (s.Z-p.Z)*(s.Z-p.Z)
+		n := 0
+		for _, c := range left {
+			if canReach(s, c) {
+				n++
+			}
 		}
-		if d < bestD {
-			best, bestD = s, d
+		ref := p
+		if standing {
+			ref = from
+		}
+		d := (s.X-ref.X)*(s.X-ref.X) + (s.Z-ref.Z)*(s.Z-ref.Z)
+		if n > bestN || n == bestN && d < bestD {
+			best, bestN, bestD = s, n, d
 		}
 	}
-	return best, bestD != math.MaxInt
+	return best, bestN >= 0
 }

@@ -136,6 +136,8 @@ func TestBuildStructureFailures(t *testing.T) {
 	}{
 		{"too few blocks", snap(at(0, 64, 0), floor, ovenBlocks(20)), map[string]any{"name": "coke_oven"},
 			skills.CodeMissingItems, "building coke_oven needs 6 more Railcraft:machine.alpha:7 (needs 26, have 20)"},
+		{"one short", snap(at(0, 64, 0), floor, ovenBlocks(25)), map[string]any{"name": "coke_oven"},
+			skills.CodeMissingItems, "needs 1 more Railcraft:machine.alpha:7 (needs 26, have 25)"},
 		{"no blocks", snap(at(0, 64, 0), floor, world.NewInventory()), map[string]any{"name": "coke_oven"},
 			skills.CodeMissingItems, "26 more"},
 		{"an unknown blueprint", snap(at(0, 64, 0), floor, ovenBlocks(26)), map[string]any{"name": "coke_oven2"},
@@ -167,4 +169,33 @@ func uniqueKinds(acts []action.Action) []action.Kind {
 		}
 	}
 	return out
+}
+
+// TestBuildStructureWalksAlongALongWall: a pattern longer than the reach
+// is placed from several ring spots, each cell within reach of the spot
+// the player stands on, and the player walks only when it must.
+func TestBuildStructureWalksAlongALongWall(t *testing.T) {
+	bt, err := rules.ParseBlueprints("b.yaml", []byte("blueprints:\n  - {name: wall, machine: marker, legend: {S: minecraft:stone}, layers: [[SSSSSSSSSSSS]], master: [0,0,0]}\n"))
+	require.NoError(t, err)
+	bp, _ := bt.Get("wall")
+	w := snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -2, -2, 16, 2), world.NewInventory())
+	origin := world.Pos(1, 64, 1)
+	require.Equal(t, "", siteProblem(w, bp, origin))
+	acts, err := placements(w, bp, origin)
+	require.NoError(t, err)
+	stand, moves, placed := w.Feet(), 0, 0
+	for i, a := range acts {
+		switch a := a.(type) {
+		case action.MoveTo:
+			moves++
+			stand = a.Pos
+			assert.False(t, inBox(bp, origin, stand), "action %d", i)
+		case action.PlaceBlock:
+			placed++
+			assert.True(t, canReach(stand, a.Pos), "action %d: %v from %v", i, a.Pos, stand)
+			assert.Equal(t, "minecraft:stone:0", a.Item)
+		}
+	}
+	assert.Equal(t, 12, placed)
+	assert.Equal(t, 1, moves, "a 12-block wall from two spots: the player starts on the ring, then walks once, to the spot that reaches the rest")
 }
