@@ -199,3 +199,34 @@ func TestBuildStructureWalksAlongALongWall(t *testing.T) {
 	assert.Equal(t, 12, placed)
 	assert.Equal(t, 1, moves, "a 12-block wall from two spots: the player starts on the ring, then walks once, to the spot that reaches the rest")
 }
+
+// TestBuildStructurePlacesAgainstFacesThatAreThere: a block over air waits
+// until a neighbour stands and names the face it is placed against; a
+// block with nothing to rest on ever is refused before anything is placed.
+func TestBuildStructurePlacesAgainstFacesThatAreThere(t *testing.T) {
+	bt, err := rules.ParseBlueprints("b.yaml", []byte("blueprints:\n"+
+		"  - {name: ledge, machine: marker, legend: {S: minecraft:stone, A: air}, layers: [[AAS], [SSS]], master: [2,0,0]}\n"+
+		"  - {name: floater, machine: marker, legend: {S: minecraft:stone, A: air}, layers: [[S], [A], [S]], master: [0,0,0]}\n"))
+	require.NoError(t, err)
+	w := snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -2, -2, 6, 3), world.NewInventory())
+	ledge, _ := bt.Get("ledge")
+	acts, err := placements(w, ledge, world.Pos(1, 64, 1))
+	require.NoError(t, err)
+	var got []action.PlaceBlock
+	for _, a := range acts {
+		if pb, ok := a.(action.PlaceBlock); ok {
+			got = append(got, pb)
+		}
+	}
+	assert.Equal(t, []action.PlaceBlock{
+		{Pos: world.Pos(3, 64, 1), Item: "minecraft:stone:0", Face: "up"},
+		{Pos: world.Pos(3, 65, 1), Item: "minecraft:stone:0", Face: "up"},
+		{Pos: world.Pos(2, 65, 1), Item: "minecraft:stone:0", Face: "west"}, // against the east neighbour's west face
+		{Pos: world.Pos(1, 65, 1), Item: "minecraft:stone:0", Face: "west"},
+	}, got)
+
+	floater, _ := bt.Get("floater")
+	_, err = placements(w, floater, world.Pos(1, 64, 1))
+	f := requireFailure(t, err, skills.CodeNoTarget)
+	assert.Contains(t, f.Msg, "layer 2 of floater has cells with no face to place against")
+}
