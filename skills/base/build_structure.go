@@ -28,9 +28,10 @@ const siteHeights = 3
 //
 // GTNH behaviour: Railcraft's coke oven forms by itself once its 26 coke
 // oven blocks stand around an air centre with no other oven block touching
-// it; there is no controller to right-click and no tool. A misplaced coke
-// oven block cannot be mined by hand (it takes a wrench), so the skill
-// chooses the site before it places anything.
+// it; there is no controller to right-click and no tool. A misplaced block
+// would have to be broken and placed again (the simulator's mining table
+// does not let coke oven blocks break at all), so the skill chooses the
+// whole site before it places anything.
 //
 // The site is flat and free: the ground under the pattern and the one-block
 // ring around it is solid, the pattern's cells are air, the ring has room
