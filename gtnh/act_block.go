@@ -317,12 +317,9 @@ func (x *act) hold(slot int) error {
 	if slot < 9 {
 		x.c.mu.Lock()
 		x.s.inv.held = slot
+		x.c.syncInventoryLocked(x.s)
 		x.c.mu.Unlock()
-		if err := x.c.send(x.s, &proto17.ServerboundHeldItemChange{Slot: int16(slot)}); err != nil {
-			return err
-		}
-		x.c.syncInventory(x.s)
-		return nil
+		return x.c.send(x.s, &proto17.ServerboundHeldItemChange{Slot: int16(slot)})
 	}
 	x.c.mu.Lock()
 	held := x.s.inv.held

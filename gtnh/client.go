@@ -78,6 +78,12 @@ type Client struct {
 
 	// unknownMore counts unknown marks that did not fit in unknown.
 	unknownMore int
+
+	// inventoryApplied, for tests only (nil otherwise), is called on the
+	// reading goroutine once a server's inventory packet (Set Slot, Window
+	// Items, Held Item Change) has been applied and c.mu released: the
+	// first moment another goroutine can look at the change.
+	inventoryApplied func()
 }
 
 // maxChatLog bounds the chat lines kept.

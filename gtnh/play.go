@@ -385,8 +385,10 @@ func (c *Client) onHeldItemChange(s *session, p *proto17.HeldItemChange) {
 	if p.Slot >= 0 && p.Slot <= 8 {
 		c.mu.Lock()
 		s.inv.held = int(p.Slot)
+		c.syncInventoryLocked(s)
+		c.notifyLocked()
 		c.mu.Unlock()
-		c.syncInventory(s)
+		c.inventoryAppliedHook()
 	}
 }
 

@@ -89,6 +89,6 @@ func (c *Client) ReplayWindowClick(window uint8, slot int16, button, mode int8) 
 	case 2:
 		s.inv.swapHotbar(window, int(slot), int(button))
 	}
+	c.syncInventoryLocked(s)
 	c.mu.Unlock()
-	c.syncInventory(s)
 }

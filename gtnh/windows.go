@@ -74,9 +74,10 @@ func (c *Client) onSetSlot(s *session, p *proto17.SetSlot) {
 			*sl = p.Item
 		}
 	}
+	c.syncInventoryLocked(s)
 	c.notifyLocked()
 	c.mu.Unlock()
-	c.syncInventory(s)
+	c.inventoryAppliedHook()
 }
 
 func (c *Client) onWindowItems(s *session, p *proto17.WindowItems) {
@@ -91,10 +92,18 @@ func (c *Client) onWindowItems(s *session, p *proto17.WindowItems) {
 	} else if s.inv.open != nil && s.inv.open.id == p.WindowID {
 		s.inv.open.synced = true
 	}
+	delete(c.unknown, "inventory")
+	c.syncInventoryLocked(s)
 	c.notifyLocked()
 	c.mu.Unlock()
-	c.known("inventory")
-	c.syncInventory(s)
+	c.inventoryAppliedHook()
+}
+
+// inventoryAppliedHook calls Client.inventoryApplied when a test set it.
+func (c *Client) inventoryAppliedHook() {
+	if c.inventoryApplied != nil {
+		c.inventoryApplied()
+	}
 }
 
 // syncInventory copies the player window into the world, and an open
@@ -102,22 +111,31 @@ func (c *Client) onWindowItems(s *session, p *proto17.WindowItems) {
 // own messages said: active, formed, fluids).
 func (c *Client) syncInventory(s *session) {
 	c.mu.Lock()
-	inv := s.inv
-	var open *container
+	c.syncInventoryLocked(s)
+	c.mu.Unlock()
+}
+
+// syncInventoryLocked is syncInventory with c.mu held. Whatever changes the
+// session's inventory calls it before releasing c.mu, so the world's
+// inventory changes in the same critical section: a goroutine that sees
+// the session's inventory change (an action waiting for the server's Set
+// Slot, under c.mu) finds the world's already changed. Were the world
+// written after c.mu was released, an action that saw a used bucket come
+// back empty could look up its next bucket in the world's older inventory,
+// find the emptied slot and use it (nothing poured); and two writers could
+// store their copies in the world out of order. The lock order is c.mu,
+// then the world's.
+func (c *Client) syncInventoryLocked(s *session) {
+	inv := &s.inv
+	open := inv.open
 	// A coal boiler's contents are known once its window has shown the
 	// water too (onModularUI), not with its slots alone.
 	waterUnknown := false
-	if inv.open != nil {
-		o := *inv.open
-		o.slots = append([]proto17.Slot(nil), inv.open.slots...)
-		open = &o
-		if o.pos != nil {
-			g, ok := s.mods.gtm[*o.pos]
-			spec, boiler := coalBoilers[g.meta]
-			waterUnknown = ok && boiler && !waterReadable(g, spec, c.ticks.Load())
-		}
+	if open != nil && open.pos != nil {
+		g, ok := s.mods.gtm[*open.pos]
+		spec, boiler := coalBoilers[g.meta]
+		waterUnknown = ok && boiler && !waterReadable(g, spec, c.ticks.Load())
 	}
-	c.mu.Unlock()
 	c.state.Update(func(tx *world.Tx) {
 		ids := tx.Resolver().IDs()
 		tx.SetInventory(inv.worldInventory(ids, c.rules))
