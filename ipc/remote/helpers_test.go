@@ -5,51 +5,28 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/ipcenvtest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
-	"github.com/gtnh-agent/gtnh-agent/sim"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
-	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
-func shipped(t testing.TB) *registry.Registry {
-	t.Helper()
-	reg, err := registry.LoadConfig(config.FS, registry.Options{})
-	require.NoError(t, err)
-	require.NoError(t, reg.RegisterProvided())
-	require.NoError(t, reg.Finalize())
-	return reg
-}
+// The set-up shared with the remote planner's tests.
+var (
+	shipped  = ipcenvtest.Shipped
+	newSim   = ipcenvtest.NewSim
+	pipePair = ipcenvtest.PipePair
+)
 
-func newSim(t testing.TB, seed int64) *sim.Sim {
-	t.Helper()
-	sc, err := sim.DefaultScenario()
-	require.NoError(t, err)
-	w, err := sim.New(sc, sim.Options{Seed: seed})
-	require.NoError(t, err)
-	return w
-}
-
-// sockPath returns a short socket path (Unix socket paths are limited to
-// about 100 bytes, and test directories can be longer).
-func sockPath(t testing.TB) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ipc")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return filepath.Join(dir, "body.sock")
-}
+func sockPath(t testing.TB) string { return ipcenvtest.SockPath(t, "body.sock") }
 
 // serve starts a server for body on addr ("unix" or "tcp") and returns its
 // address.

@@ -1,49 +1,20 @@
 package catalog
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
-	"testing"
-
 	"github.com/rs/zerolog"
-	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/skillmdtest"
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 )
 
-// skillMD builds a SKILL.md with the given name and description, extra
-// frontmatter lines and body.
-func skillMD(name, desc, extra, body string) string {
-	var b strings.Builder
-	b.WriteString("---\n")
-	b.WriteString("name: " + name + "\n")
-	b.WriteString("description: " + desc + "\n")
-	if extra != "" {
-		b.WriteString(strings.TrimRight(extra, "\n") + "\n")
-	}
-	b.WriteString("---\n")
-	b.WriteString(body)
-	return b.String()
-}
-
-// goodMD is a lint-clean SKILL.md for name.
-func goodMD(name string) string {
-	return skillMD(name, "Explains "+name+" for the agent. Use when the task is about "+name+".",
-		"metadata:\n  version: 1.0.0\n  tags: [test]\n  author: tests",
-		"# "+strings.ToUpper(name[:1])+name[1:]+"\n\nFirst line of instructions.\nSecond line.\n")
-}
-
-// writeTree writes files (slash paths) under root.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
-}
+// The SKILL.md builders and the tree writer are shared with the other
+// skill packages' tests.
+var (
+	skillMD   = skillmdtest.SkillMD
+	goodMD    = skillmdtest.GoodMD
+	writeTree = skillmdtest.WriteTree
+)
 
 // newLib returns a library logging into a buffer.
 func newLib() (*knowledge.Library, *syncbuf.Buffer) {
