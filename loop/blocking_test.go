@@ -39,7 +39,7 @@ func TestBlockedByTheKindItsParameterNames(t *testing.T) {
 	require.NoError(t, err)
 	set, err := packs.NewSet(nil, pk)
 	require.NoError(t, err)
-	reg, err := registry.New([]*skills.SkillSpec{spec}, registry.Options{Packs: set})
+	reg, err := registry.New([]*skills.Spec{spec}, registry.Options{Packs: set})
 	require.NoError(t, err)
 	require.NoError(t, reg.Register(tender{}))
 	require.NoError(t, reg.Finalize())

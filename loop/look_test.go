@@ -107,7 +107,7 @@ func TestLookInARunIsCountedApart(t *testing.T) {
 	require.NoError(t, r.err)
 	require.Len(t, r.trace, 2)
 	assert.Equal(t, loop.Looked, r.trace[0].Verdict)
-	assert.Equal(t, loop.SkillStats{Attempts: 1, Looks: 1}, r.out.Skills["feed_steam_boiler"])
+	assert.Equal(t, loop.Stats{Attempts: 1, Looks: 1}, r.out.Skills["feed_steam_boiler"])
 }
 
 // TestUnreadWindowFailsWithItsReason: a window that opens but never shows
@@ -191,7 +191,7 @@ func TestLookIntoAKnownMachineIsNoLook(t *testing.T) {
 	require.NoError(t, err)
 	set, err := packs.NewSet(nil, pk)
 	require.NoError(t, err)
-	reg, err := registry.New([]*skills.SkillSpec{spec}, registry.Options{Packs: set})
+	reg, err := registry.New([]*skills.Spec{spec}, registry.Options{Packs: set})
 	require.NoError(t, err)
 	require.NoError(t, reg.Register(peeker{}))
 	require.NoError(t, reg.Finalize())

@@ -50,7 +50,7 @@ const (
 	// only to a player with its window open), and their contents are known
 	// now. Its declared effects are not met (a look deposits nothing), but
 	// it is no failure of the skill: the learned metrics are not touched,
-	// the run counts it apart (SkillStats.Looks), and the next invocation
+	// the run counts it apart (Stats.Looks), and the next invocation
 	// acts on what the window showed.
 	Looked Verdict = "looked"
 	// StepInterrupted: the run was cancelled (Ctrl-C) while the step ran.
@@ -156,8 +156,8 @@ type StepRecord struct {
 	Planner *PlannerTrace `json:"planner,omitempty"`
 }
 
-// SkillStats counts one skill's steps in a run.
-type SkillStats struct {
+// Stats counts one skill's steps in a run.
+type Stats struct {
 	Attempts  int `json:"attempts"`
 	Successes int `json:"successes"`
 	// Looks are its Looked steps, which are not attempts.
@@ -170,12 +170,12 @@ type Outcome struct {
 	// Why says more about a Stuck run (the planner's account of what keeps
 	// it from the goal; empty when the run failed too often in a row) and
 	// a PlannerDone one (the reason the planner gave, if any).
-	Why      string                `json:"why,omitempty"`
-	GoalMet  bool                  `json:"goal_met"`
-	Progress Progress              `json:"progress"`
-	Steps    int                   `json:"steps"`
-	Ticks    int64                 `json:"ticks"`
-	Skills   map[string]SkillStats `json:"skills"`
+	Why      string           `json:"why,omitempty"`
+	GoalMet  bool             `json:"goal_met"`
+	Progress Progress         `json:"progress"`
+	Steps    int              `json:"steps"`
+	Ticks    int64            `json:"ticks"`
+	Skills   map[string]Stats `json:"skills"`
 }
 
 // Config configures a Loop.
@@ -313,7 +313,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 	}
 	l.ran = true
 	tiers := cfg.Registry.Tiers()
-	out := Outcome{Skills: map[string]SkillStats{}}
+	out := Outcome{Skills: map[string]Stats{}}
 	start := cfg.Now()
 	st := newRunState()
 	var startTick int64 = -1
@@ -441,7 +441,7 @@ func (l *Loop) invoke(ctx context.Context, rec *StepRecord, snap *world.Snapshot
 // settle books a finished step: the skill's counts in stats, the goal's
 // skill clause, the failures in a row, and the invocation's failure count
 // and block.
-func (l *Loop) settle(st *runState, stats map[string]SkillStats, rec StepRecord, fp uint64, kinds []string) {
+func (l *Loop) settle(st *runState, stats map[string]Stats, rec StepRecord, fp uint64, kinds []string) {
 	key := ""
 	if rec.Invocation != nil {
 		key = rec.Invocation.String()
@@ -675,7 +675,7 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 // in range has not succeeded, but doing it again elsewhere is what a player
 // would do; mine_block on gravel that falls into the hole it mined picked
 // up a block each time.
-func (l *Loop) progressed(spec *skills.SkillSpec, p skills.Params, before, after *world.Snapshot) bool {
+func (l *Loop) progressed(spec *skills.Spec, p skills.Params, before, after *world.Snapshot) bool {
 	count := func(item string, w *world.Snapshot) (int, bool) {
 		m, err := world.ParseItemMatcher(item)
 		if err != nil {
@@ -716,7 +716,7 @@ func (l *Loop) progressed(spec *skills.SkillSpec, p skills.Params, before, after
 // once the step's trace line is written, so the metrics state, which
 // RecordOutcome writes to disk at once, is never a step ahead of the trace
 // when the process is killed between the two.
-func (l *Loop) record(sk *registry.Skill, success bool, cost float64) {
+func (l *Loop) record(sk *registry.Executable, success bool, cost float64) {
 	l.outcome = func() {
 		if _, err := l.cfg.Registry.RecordOutcome(sk.Name(), sk.Version(), success, cost); err != nil {
 			l.cfg.Log.Warn().Err(err).Str("skill", sk.Name()).Msg("recording the outcome failed")

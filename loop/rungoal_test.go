@@ -62,7 +62,7 @@ func TestActionFailureIsNotASuccess(t *testing.T) {
 	require.Len(t, r.trace, 1)
 	assert.Equal(t, loop.ActionFailed, r.trace[0].Verdict)
 	assert.False(t, r.out.GoalMet)
-	assert.Equal(t, loop.SkillStats{Attempts: 1, Successes: 0}, r.out.Skills["chop_tree"])
+	assert.Equal(t, loop.Stats{Attempts: 1, Successes: 0}, r.out.Skills["chop_tree"])
 	d, err := reg.Describe("chop_tree")
 	require.NoError(t, err)
 	require.NotNil(t, d.Metrics.SuccessRate, "the failure reached the metrics")

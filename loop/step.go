@@ -15,7 +15,7 @@ type stepper struct {
 	*runState
 	anchored bool
 	n        int
-	stats    map[string]SkillStats
+	stats    map[string]Stats
 }
 
 // errStepAfterRun: Run and Step keep separate state, so a loop is driven by
@@ -24,7 +24,7 @@ var errStepAfterRun = errors.New("loop: Step and Observe drive a loop that Run d
 
 func (l *Loop) stepState() *stepper {
 	if l.steps == nil {
-		l.steps = &stepper{runState: newRunState(), stats: map[string]SkillStats{}}
+		l.steps = &stepper{runState: newRunState(), stats: map[string]Stats{}}
 	}
 	return l.steps
 }

@@ -28,7 +28,7 @@ type EffectCheck struct {
 // It returns one check per effect, in a stable order, and whether all hold.
 // Of any_of, only the first alternative that holds is reported; when none
 // holds, every alternative's checks are, each prefixed "any_of[i]".
-func VerifyEffects(spec *skills.SkillSpec, p skills.Params, before, after *world.Snapshot, tiers *rules.Tiers) ([]EffectCheck, bool) {
+func VerifyEffects(spec *skills.Spec, p skills.Params, before, after *world.Snapshot, tiers *rules.Tiers) ([]EffectCheck, bool) {
 	e := spec.Effects
 	checks := verifySet(skills.EffectSet{InventoryDelta: e.InventoryDelta, Blocks: e.Blocks, Machines: e.Machines}, p, before, after)
 	if t := e.TechDelta.ReachesTier; t != "" {

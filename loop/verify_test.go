@@ -15,7 +15,7 @@ import (
 
 // effectSpec parses a go skill with the given effects block; it has an
 // item_id "fuel", a block_id "target" and an int "radius" parameter.
-func effectSpec(t *testing.T, effects string) *skills.SkillSpec {
+func effectSpec(t *testing.T, effects string) *skills.Spec {
 	t.Helper()
 	s, err := skills.ParseSpec("probe.yaml", []byte("name: probe\nversion: 1\ndescription: p\nemits: [wait]\nparams:\n"+
 		"  fuel: {type: item_id, default: \"ore:gemCoal\", description: f}\n"+
@@ -26,7 +26,7 @@ func effectSpec(t *testing.T, effects string) *skills.SkillSpec {
 	return s
 }
 
-func params(t *testing.T, s *skills.SkillSpec, raw map[string]any) skills.Params {
+func params(t *testing.T, s *skills.Spec, raw map[string]any) skills.Params {
 	t.Helper()
 	p, err := s.ResolveParams(raw)
 	require.NoError(t, err)
@@ -50,7 +50,7 @@ func stacks(kv ...any) []world.ItemStack {
 	return out
 }
 
-func verify(t *testing.T, s *skills.SkillSpec, raw map[string]any, before, after *world.Snapshot) ([]loop.EffectCheck, bool) {
+func verify(t *testing.T, s *skills.Spec, raw map[string]any, before, after *world.Snapshot) ([]loop.EffectCheck, bool) {
 	t.Helper()
 	return loop.VerifyEffects(s, params(t, s, raw), before, after, rules.Default().Tiers)
 }

@@ -9,7 +9,7 @@ import (
 // parameters: one property per parameter with its type, description,
 // default, range and allowed values; the required ones listed; no others
 // allowed. It describes what the skill accepts for a client; the skill's
-// own validation (skills.SkillSpec.ResolveParams) is what decides.
+// own validation (skills.Spec.ResolveParams) is what decides.
 func ParamsSchema(d *registry.Description) map[string]any {
 	props := map[string]any{}
 	required := []string{}

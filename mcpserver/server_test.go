@@ -242,10 +242,10 @@ func TestSessionOnTheDefaultWorld(t *testing.T) {
 	assert.Contains(t, res, "skill://sustainable-wood")
 	assert.NotContains(t, res, "skill://stone-age-progression", "for the stone age only")
 
-	list := structured[mcpserver.SkillsList](t, s.call("list_skills", map[string]any{}))
+	list := structured[mcpserver.ListSkillsResult](t, s.call("list_skills", map[string]any{}))
 	assert.Equal(t, "steam_age", list.Tier)
 	assert.Equal(t, []string{"stone_age", "steam_age", "utility"}, list.Packs)
-	byName := map[string]mcpserver.SkillInfo{}
+	byName := map[string]mcpserver.CatalogEntry{}
 	for _, sk := range list.Skills {
 		byName[sk.Name] = sk
 	}
@@ -462,7 +462,7 @@ func TestTierChangeFollowsTheToolList(t *testing.T) {
 	for _, n := range steam {
 		assert.Contains(t, tools, n, "a higher tier's skill is a tool again")
 	}
-	list := structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	list := structured[mcpserver.ListSkillsResult](t, s.call("list_skills", nil))
 	assert.Equal(t, "steam_age", list.Tier)
 }
 
@@ -507,9 +507,9 @@ func TestLostBodyIsAToolError(t *testing.T) {
 		assert.True(t, res.IsError, c.tool)
 		assert.Contains(t, textOf(res), "connection reset by peer", c.tool)
 	}
-	list := structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	list := structured[mcpserver.ListSkillsResult](t, s.call("list_skills", nil))
 	assert.Equal(t, "steam_age", list.Tier, "the last tier seen")
-	assert.True(t, slices.ContainsFunc(list.Skills, func(i mcpserver.SkillInfo) bool { return i.Name == "chop_tree" }))
+	assert.True(t, slices.ContainsFunc(list.Skills, func(i mcpserver.CatalogEntry) bool { return i.Name == "chop_tree" }))
 }
 
 // TestNoChangeNoNotification: observations and invocations that leave the
@@ -535,7 +535,7 @@ func TestNoChangeNoNotification(t *testing.T) {
 		structured[mcpserver.Observation](t, s.call("observe", nil))
 		step := structured[mcpserver.StepResult](t, s.call("skill_chop_tree", map[string]any{"min_logs": 1}))
 		require.Equal(t, "success", step.Verdict, step.Error)
-		structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+		structured[mcpserver.ListSkillsResult](t, s.call("list_skills", nil))
 		select {
 		case k := <-s.changed:
 			t.Fatalf("a %s list-changed notification without a change", k)
@@ -577,14 +577,14 @@ func TestEnabledPacks(t *testing.T) {
 	}
 	slices.Sort(skillTools)
 	assert.Equal(t, []string{"skill_report_status", "skill_wait_for"}, skillTools)
-	list := structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	list := structured[mcpserver.ListSkillsResult](t, s.call("list_skills", nil))
 	assert.Equal(t, []string{"utility"}, list.Packs)
 	res := s.call("invoke_skill", map[string]any{"skill": "chop_tree"})
 	assert.True(t, res.IsError)
 	assert.Contains(t, textOf(res), "not available at tier steam_age with packs utility; chop_tree is in none of the packs active at steam_age (utility)")
 
 	s = connect(t, ipc.InProcess(w), w, "", "steam_age")
-	list = structured[mcpserver.SkillsList](t, s.call("list_skills", nil))
+	list = structured[mcpserver.ListSkillsResult](t, s.call("list_skills", nil))
 	assert.Equal(t, []string{"stone_age", "steam_age"}, list.Packs, "with the pack it depends on")
 	assert.NotContains(t, s.tools(), "skill_report_status")
 }
@@ -757,7 +757,7 @@ func TestWatchSkillsPicksUpChangesOnDisk(t *testing.T) {
 	refreshes := func() int { return strings.Count(logs.String(), "skills changed on disk; refreshed") }
 	names := func() []string {
 		var out []string
-		for _, sk := range structured[mcpserver.SkillsList](t, s.call("list_skills", nil)).Skills {
+		for _, sk := range structured[mcpserver.ListSkillsResult](t, s.call("list_skills", nil)).Skills {
 			out = append(out, sk.Name)
 		}
 		return out

@@ -74,15 +74,15 @@ type PacksResult struct {
 	Tier    string   `json:"tier" jsonschema:"the body's tech tier"`
 }
 
-// SkillsList is what list_skills returns.
-type SkillsList struct {
-	Tier   string      `json:"tier" jsonschema:"the body's tech tier now"`
-	Packs  []string    `json:"packs" jsonschema:"the skill packs active at this tier"`
-	Skills []SkillInfo `json:"skills"`
+// ListSkillsResult is what list_skills returns.
+type ListSkillsResult struct {
+	Tier   string         `json:"tier" jsonschema:"the body's tech tier now"`
+	Packs  []string       `json:"packs" jsonschema:"the skill packs active at this tier"`
+	Skills []CatalogEntry `json:"skills"`
 }
 
-// SkillInfo is one skill of the catalog.
-type SkillInfo struct {
+// CatalogEntry is one skill of the catalog.
+type CatalogEntry struct {
 	Name        string `json:"name"`
 	Kind        string `json:"kind" jsonschema:"knowledge (instructions: load_skill), go or template (executable: invoke_skill), or knowledge+go / knowledge+template (both)"`
 	Description string `json:"description"`
@@ -148,7 +148,7 @@ func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
-func (s *Server) listSkills(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *SkillsList, error) {
+func (s *Server) listSkills(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *ListSkillsResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.look(ctx); err != nil {
@@ -160,9 +160,9 @@ func (s *Server) listSkills(ctx context.Context, _ *mcp.CallToolRequest, _ struc
 	if err != nil {
 		return nil, nil, fmt.Errorf("the skill catalog at %s: %v", tier, err)
 	}
-	out := &SkillsList{Tier: tier, Packs: s.activePacks(tier), Skills: []SkillInfo{}}
+	out := &ListSkillsResult{Tier: tier, Packs: s.activePacks(tier), Skills: []CatalogEntry{}}
 	for _, e := range entries {
-		info := SkillInfo{Name: e.Name, Kind: string(e.Kind), Description: e.Description, Executable: e.Executable}
+		info := CatalogEntry{Name: e.Name, Kind: string(e.Kind), Description: e.Description, Executable: e.Executable}
 		if d := e.Spec(); d != nil && e.Kind.Executable() {
 			info.Tool = ToolPrefix + d.Name
 		}

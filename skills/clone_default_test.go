@@ -11,7 +11,7 @@ import (
 // (a spec built in code may set one) is copied, so changing the clone's
 // leaves the original's.
 func TestCloneCopiesParamDefaults(t *testing.T) {
-	spec := &SkillSpec{Name: "s", Version: 1, Params: map[string]ParamSpec{
+	spec := &Spec{Name: "s", Version: 1, Params: map[string]ParamSpec{
 		"list": {Default: []any{1, 2}},
 		"map":  {Default: map[string]any{"a": 1}},
 	}}

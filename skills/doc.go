@@ -6,7 +6,7 @@
 // effects (inventory and tech deltas), tags, version fields and metrics.
 // Behaviour comes either from Go code ([Implementation], registered in
 // package registry) or, for template skills, from the spec's action_sequence,
-// executed by [TemplateSkill] with no Go code.
+// executed by [Template] with no Go code.
 //
 // Loading is strict: unknown keys are errors, every error names
 // file:line:column and the field, and [LoadDir] reports every problem in a

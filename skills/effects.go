@@ -68,7 +68,7 @@ func ResolveKey(key string, p Params) string {
 }
 
 // checkIDRef checks a "{param}" key: the parameter must exist and hold an id.
-func checkIDRef(name string, s *SkillSpec, want string) error {
+func checkIDRef(name string, s *Spec, want string) error {
 	ps, ok := s.Params[name]
 	if !ok {
 		return fmt.Errorf("references undeclared parameter %q", name)
@@ -80,7 +80,7 @@ func checkIDRef(name string, s *SkillSpec, want string) error {
 }
 
 // checkItemKey checks an inventory_delta key or a machine effect's item.
-func checkItemKey(key string, s *SkillSpec, allowAny bool) error {
+func checkItemKey(key string, s *Spec, allowAny bool) error {
 	if key == AnyItem {
 		if !allowAny {
 			return fmt.Errorf("%q (any item) is only an inventory_delta key; leave item out to count every item", key)
@@ -95,7 +95,7 @@ func checkItemKey(key string, s *SkillSpec, allowAny bool) error {
 }
 
 // checkBlockKey checks a blocks key.
-func checkBlockKey(key string, s *SkillSpec) error {
+func checkBlockKey(key string, s *Spec) error {
 	if name, ok := paramRef(key); ok {
 		return checkIDRef(name, s, "a block_id")
 	}
@@ -105,7 +105,7 @@ func checkBlockKey(key string, s *SkillSpec) error {
 
 // checkAmount checks an amount of an effect that must be able to fail: a
 // literal must be at least minimum, a reference must name an int parameter.
-func checkAmount(a *Amount, s *SkillSpec, minimum int) error {
+func checkAmount(a *Amount, s *Spec, minimum int) error {
 	if a == nil {
 		return nil
 	}
@@ -130,7 +130,7 @@ const maxEffectRadius = 128
 
 // validateSet checks one group of effects (the top level or an any_of
 // alternative) for specs built in code; path prefixes every problem.
-func validateSet(set EffectSet, s *SkillSpec, path string, bad func(format string, args ...any)) {
+func validateSet(set EffectSet, s *Spec, path string, bad func(format string, args ...any)) {
 	for _, key := range slices.Sorted(maps.Keys(set.InventoryDelta)) {
 		ch := set.InventoryDelta[key]
 		p := path + "inventory_delta." + key
@@ -176,7 +176,7 @@ func validateSet(set EffectSet, s *SkillSpec, path string, bad func(format strin
 	}
 }
 
-func checkRadius(a *Amount, s *SkillSpec) error {
+func checkRadius(a *Amount, s *Spec) error {
 	if a == nil {
 		return nil
 	}
@@ -190,7 +190,7 @@ func checkRadius(a *Amount, s *SkillSpec) error {
 }
 
 // checkMachine checks a machines entry built in code.
-func checkMachine(mc MachineChange, s *SkillSpec) error {
+func checkMachine(mc MachineChange, s *Spec) error {
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if !tagRE.MatchString(mc.Kind) {

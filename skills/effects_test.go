@@ -176,7 +176,7 @@ func TestParseWorldEffects(t *testing.T) {
 
 // TestValidateWorldEffects: specs built in code get the loader's checks.
 func TestValidateWorldEffects(t *testing.T) {
-	base := func() *SkillSpec {
+	base := func() *Spec {
 		s, err := ParseSpec("dig.yaml", []byte(effHdr))
 		require.NoError(t, err)
 		return s

@@ -59,12 +59,12 @@ type LoadOptions struct {
 // errors and must be the spec's file name ("chop_tree.yaml", or
 // "chop_tree.v2.yaml" for version 2) unless it is empty. The returned error,
 // when not nil, is an Errors listing every problem found.
-func ParseSpec(file string, data []byte) (*SkillSpec, error) {
+func ParseSpec(file string, data []byte) (*Spec, error) {
 	return LoadOptions{}.ParseSpec(file, data)
 }
 
 // ParseSpec is ParseSpec with options.
-func (o LoadOptions) ParseSpec(file string, data []byte) (*SkillSpec, error) {
+func (o LoadOptions) ParseSpec(file string, data []byte) (*Spec, error) {
 	root, err := strictyaml.Parse(file, data)
 	if err != nil {
 		return nil, err
@@ -94,12 +94,12 @@ func (o LoadOptions) ParseSpec(file string, data []byte) (*SkillSpec, error) {
 // gather_flint.yaml, or gather_flint.v2.yaml). Those specs are loaded too;
 // everything else in skill directories, and every other subdirectory, is
 // ignored.
-func LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
+func LoadDir(fsys fs.FS, dir string) ([]*Spec, error) {
 	return LoadOptions{}.LoadDir(fsys, dir)
 }
 
 // LoadDir is LoadDir with options. Files are parsed in parallel.
-func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
+func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*Spec, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, Errors{{File: dir, Msg: fmt.Sprintf("cannot read spec directory: %v", err)}}
@@ -119,7 +119,7 @@ func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 	if o.Tiers == nil {
 		o.Tiers = rules.Default().Tiers
 	}
-	specs := make([]*SkillSpec, len(files))
+	specs := make([]*Spec, len(files))
 	errs := make([]Errors, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -149,7 +149,7 @@ func (o LoadOptions) LoadDir(fsys fs.FS, dir string) ([]*SkillSpec, error) {
 	wg.Wait()
 
 	var all Errors
-	var out []*SkillSpec
+	var out []*Spec
 	seen := map[string]string{}
 	for i := range files {
 		all = append(all, errs[i]...)
@@ -199,7 +199,7 @@ type specParser struct {
 	tiers *rules.Tiers
 }
 
-func (p *specParser) checkFileName(root *yaml.Node, s *SkillSpec) {
+func (p *specParser) checkFileName(root *yaml.Node, s *Spec) {
 	if p.File == "" || s.Name == "" {
 		return
 	}
@@ -230,8 +230,8 @@ func (p *specParser) nodeOf(root *yaml.Node, key string) *yaml.Node {
 	return root
 }
 
-func (p *specParser) spec(root *yaml.Node) *SkillSpec {
-	s := &SkillSpec{
+func (p *specParser) spec(root *yaml.Node) *Spec {
+	s := &Spec{
 		Status: StatusActive, Origin: OriginManual,
 		Params:  map[string]ParamSpec{},
 		Effects: Effects{InventoryDelta: map[string]InventoryChange{}, Extra: map[string]any{}},
@@ -356,7 +356,7 @@ func (p *specParser) spec(root *yaml.Node) *SkillSpec {
 // checkEmits ties emits to the implementation: a go skill must declare what
 // it can emit; a template's emits are derived from its sequence and, when
 // written, must list exactly those kinds.
-func (p *specParser) checkEmits(root *yaml.Node, f map[string]strictyaml.Field, s *SkillSpec) {
+func (p *specParser) checkEmits(root *yaml.Node, f map[string]strictyaml.Field, s *Spec) {
 	switch s.Implementation {
 	case ImplGo:
 		if len(s.Emits) == 0 {
@@ -409,7 +409,7 @@ func (p *specParser) tags(n *yaml.Node, path string) []string {
 	return out
 }
 
-func (p *specParser) params(n *yaml.Node, s *SkillSpec) {
+func (p *specParser) params(n *yaml.Node, s *Spec) {
 	for name, fld := range p.Mapping(n, "params", nil) {
 		path := strictyaml.Join("params", name)
 		if !nameRE.MatchString(name) {
@@ -482,7 +482,7 @@ func (p *specParser) params(n *yaml.Node, s *SkillSpec) {
 	}
 }
 
-func (p *specParser) preconditions(n *yaml.Node, s *SkillSpec) {
+func (p *specParser) preconditions(n *yaml.Node, s *Spec) {
 	f := p.Mapping(n, "preconditions", precondKeys)
 	pre := &s.Preconditions
 	if x, ok := f["tech_states_any_of"]; ok {
@@ -532,7 +532,7 @@ func (p *specParser) preconditions(n *yaml.Node, s *SkillSpec) {
 	}
 }
 
-func (p *specParser) amount(n *yaml.Node, path string, s *SkillSpec) *Amount {
+func (p *specParser) amount(n *yaml.Node, path string, s *Spec) *Amount {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
 		m := placeholderRE.FindStringSubmatch(n.Value)
 		if m == nil || m[0] != n.Value {
@@ -560,7 +560,7 @@ func (p *specParser) amount(n *yaml.Node, path string, s *SkillSpec) *Amount {
 	return &Amount{Value: v}
 }
 
-func (p *specParser) effects(n *yaml.Node, s *SkillSpec) {
+func (p *specParser) effects(n *yaml.Node, s *Spec) {
 	f := p.Mapping(n, "effects", effectKeys)
 	e := &s.Effects
 	set := p.effectSet(f, "effects", s)
@@ -608,7 +608,7 @@ func (p *specParser) effects(n *yaml.Node, s *SkillSpec) {
 
 // effectSet parses the checkable effects of a mapping's fields (the top
 // level of effects, or one any_of alternative) under path.
-func (p *specParser) effectSet(f map[string]strictyaml.Field, path string, s *SkillSpec) EffectSet {
+func (p *specParser) effectSet(f map[string]strictyaml.Field, path string, s *Spec) EffectSet {
 	var set EffectSet
 	if x, ok := f["inventory_delta"]; ok {
 		set.InventoryDelta = map[string]InventoryChange{}
@@ -687,7 +687,7 @@ func (p *specParser) effectSet(f map[string]strictyaml.Field, path string, s *Sk
 }
 
 // machine parses one machines entry.
-func (p *specParser) machine(c *yaml.Node, path string, s *SkillSpec) MachineChange {
+func (p *specParser) machine(c *yaml.Node, path string, s *Spec) MachineChange {
 	mf := p.Mapping(c, path, machineKeys)
 	var mc MachineChange
 	if c.Kind != yaml.MappingNode && !strictyaml.IsNull(c) {
@@ -759,7 +759,7 @@ func (p *specParser) machine(c *yaml.Node, path string, s *SkillSpec) MachineCha
 
 // atLeastOne parses the amount of a blocks or machines effect: an effect of
 // zero would always hold.
-func (p *specParser) atLeastOne(n *yaml.Node, path string, s *SkillSpec) *Amount {
+func (p *specParser) atLeastOne(n *yaml.Node, path string, s *Spec) *Amount {
 	a := p.amount(n, path, s)
 	if a != nil && a.Param == "" && a.Value < 1 {
 		if a.Value == 0 {
@@ -771,7 +771,7 @@ func (p *specParser) atLeastOne(n *yaml.Node, path string, s *SkillSpec) *Amount
 }
 
 // radius parses the search radius of a blocks or machines effect.
-func (p *specParser) radius(n *yaml.Node, path string, s *SkillSpec) *Amount {
+func (p *specParser) radius(n *yaml.Node, path string, s *Spec) *Amount {
 	a := p.atLeastOne(n, path, s)
 	if a != nil && a.Param == "" && a.Value > maxEffectRadius {
 		p.Errorf(n, path, "must be at most %d, got %d", maxEffectRadius, a.Value)
@@ -780,7 +780,7 @@ func (p *specParser) radius(n *yaml.Node, path string, s *SkillSpec) *Amount {
 	return a
 }
 
-func (p *specParser) metrics(n *yaml.Node, s *SkillSpec) {
+func (p *specParser) metrics(n *yaml.Node, s *Spec) {
 	f := p.Mapping(n, "metrics", metricKeys)
 	if v, ok := f["success_rate"]; ok {
 		if r, ok := p.OptFloat(v.Value, "metrics.success_rate"); ok {
@@ -808,7 +808,7 @@ func (p *specParser) metrics(n *yaml.Node, s *SkillSpec) {
 	}
 }
 
-func (p *specParser) actionSequence(n *yaml.Node, s *SkillSpec) {
+func (p *specParser) actionSequence(n *yaml.Node, s *Spec) {
 	items := p.Sequence(n, "action_sequence")
 	if len(items) == 0 && (n.Kind == yaml.SequenceNode || strictyaml.IsNull(n)) {
 		p.Errorf(n, "action_sequence", "must list at least one action")
@@ -890,7 +890,7 @@ func (p *specParser) actionSequence(n *yaml.Node, s *SkillSpec) {
 // checkPlaceholders validates every {…} in a template value: it must name a
 // declared parameter or a derived placeholder, and a value that is a single
 // placeholder must produce the action parameter's type.
-func (p *specParser) checkPlaceholders(n *yaml.Node, path, str string, ap action.Param, s *SkillSpec) {
+func (p *specParser) checkPlaceholders(n *yaml.Node, path, str string, ap action.Param, s *Spec) {
 	whole := false
 	if m := placeholderRE.FindStringSubmatch(str); m != nil && m[0] == str {
 		whole = true

@@ -1251,7 +1251,7 @@ func TestCloneKeepsEmptyLists(t *testing.T) {
 	assert.Nil(t, c.ActionSequence)
 
 	// A spec built in code with nil lists and maps keeps them nil.
-	bare := &SkillSpec{Name: "bare", Version: 1}
+	bare := &Spec{Name: "bare", Version: 1}
 	assert.Equal(t, bare, bare.Clone())
 
 	c.Params["kind"].Enum[0] = "changed"

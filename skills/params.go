@@ -70,7 +70,7 @@ func (p Params) JSON() map[string]any {
 // unknown names, wrong types, out-of-range values and missing required
 // parameters are errors (a *Failure with CodeInvalidParams listing all of
 // them); absent optional parameters take their defaults.
-func (s *SkillSpec) ResolveParams(raw map[string]any) (Params, error) {
+func (s *Spec) ResolveParams(raw map[string]any) (Params, error) {
 	out := make(Params, len(s.Params))
 	var problems []string
 	names := make([]string, 0, len(raw))

@@ -52,7 +52,7 @@ params:
     description: Pause.
 `
 
-func paramSpec(t *testing.T) *SkillSpec {
+func paramSpec(t *testing.T) *Spec {
 	t.Helper()
 	return parseSrc(t, paramsSpec)
 }

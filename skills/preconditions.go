@@ -16,7 +16,7 @@ const DefaultTagRadius = 32
 // snapshot: tech tier, dimension, required tools and nearby semantic tags. It
 // returns nil or a *Failure naming the first unmet precondition. Skill
 // implementations add their own, more specific checks.
-func CheckPreconditions(spec *SkillSpec, w *world.Snapshot, tiers *rules.Tiers) error {
+func CheckPreconditions(spec *Spec, w *world.Snapshot, tiers *rules.Tiers) error {
 	pre := spec.Preconditions
 	fail := func(code Code, format string, args ...any) error {
 		f := Failf(code, format, args...)

@@ -12,12 +12,12 @@ import (
 )
 
 // preSpec builds a go spec named "dig" with the given preconditions block.
-func preSpec(t *testing.T, preconditions string) *SkillSpec {
+func preSpec(t *testing.T, preconditions string) *Spec {
 	t.Helper()
 	return parseSrc(t, goHdr+"preconditions:\n"+preconditions)
 }
 
-func checkPre(t *testing.T, spec *SkillSpec, w *world.Snapshot) error {
+func checkPre(t *testing.T, spec *Spec, w *world.Snapshot) error {
 	t.Helper()
 	return CheckPreconditions(spec, w, rules.Default().Tiers)
 }
@@ -73,7 +73,7 @@ func TestCheckPreconditionsTier(t *testing.T) {
 	}
 
 	t.Run("invalid range in a spec built in code", func(t *testing.T) {
-		spec := &SkillSpec{Name: "dig", Preconditions: Preconditions{TechStatesAnyOf: []string{"lv", "bogus"}}}
+		spec := &Spec{Name: "dig", Preconditions: Preconditions{TechStatesAnyOf: []string{"lv", "bogus"}}}
 		w := snapshot(nil)
 		w.TechState = "mv"
 		assertPre(t, checkPre(t, spec, w), CodeInternal, "")
@@ -83,7 +83,7 @@ func TestCheckPreconditionsTier(t *testing.T) {
 	t.Run("custom tier table", func(t *testing.T) {
 		tiers, err := rules.ParseTiers("t.yaml", []byte("tiers:\n  - name: early\n  - name: late\n"))
 		require.NoError(t, err)
-		spec := &SkillSpec{Name: "dig", Preconditions: Preconditions{TechStatesAnyOf: []string{">= late"}}}
+		spec := &Spec{Name: "dig", Preconditions: Preconditions{TechStatesAnyOf: []string{">= late"}}}
 		w := snapshot(nil)
 		w.TechState = "late"
 		assert.NoError(t, CheckPreconditions(spec, w, tiers))
@@ -115,7 +115,7 @@ func TestCheckPreconditionsTools(t *testing.T) {
 	classSpec := preSpec(t, "  required_tools:\n    - item_id: \"tool:axe\"\n      min_durability: 10\n    - item_id: \"ore:craftingToolSaw\"\n")
 	tests := []struct {
 		name string
-		spec *SkillSpec
+		spec *Spec
 		inv  world.Inventory
 		code Code
 		msg  string
@@ -144,7 +144,7 @@ func TestCheckPreconditionsTools(t *testing.T) {
 	}
 
 	t.Run("invalid matcher in a spec built in code", func(t *testing.T) {
-		spec := &SkillSpec{Name: "dig", Preconditions: Preconditions{RequiredTools: []ToolRequirement{{ItemID: "axe"}}}}
+		spec := &Spec{Name: "dig", Preconditions: Preconditions{RequiredTools: []ToolRequirement{{ItemID: "axe"}}}}
 		assertPre(t, checkPre(t, spec, snapshot(nil)), CodeInternal, "")
 	})
 }
@@ -155,7 +155,7 @@ func TestCheckPreconditionsSemanticTags(t *testing.T) {
 	wideSpec := preSpec(t, "  semantic_tags_any_of: [tree]\n  extra:\n    tag_radius: 50\n")
 	tests := []struct {
 		name     string
-		spec     *SkillSpec
+		spec     *Spec
 		blocks   world.BlockSource
 		machines []world.Machine
 		code     Code
@@ -216,5 +216,5 @@ func TestCheckPreconditionsOrderAndSeedSpec(t *testing.T) {
 	assert.Equal(t, CodeNoTarget, f.Code)
 	assert.Equal(t, "chop_tree: no_target: no block tagged tree within 32 blocks", f.Error())
 
-	assert.NoError(t, checkPre(t, &SkillSpec{Name: "free"}, snapshot(nil)), "no preconditions, nothing to check")
+	assert.NoError(t, checkPre(t, &Spec{Name: "free"}, snapshot(nil)), "no preconditions, nothing to check")
 }

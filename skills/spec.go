@@ -211,8 +211,8 @@ type ActionTemplate struct {
 	Line   int            `json:"-"`
 }
 
-// SkillSpec is the metadata of one version of a skill.
-type SkillSpec struct {
+// Spec is the metadata of one version of a skill.
+type Spec struct {
 	Name           string               `json:"name"`
 	Version        int                  `json:"version"`
 	Status         Status               `json:"status"`
@@ -232,10 +232,10 @@ type SkillSpec struct {
 }
 
 // Key identifies one version of a skill: "chop_tree@1".
-func (s *SkillSpec) Key() string { return fmt.Sprintf("%s@%d", s.Name, s.Version) }
+func (s *Spec) Key() string { return fmt.Sprintf("%s@%d", s.Name, s.Version) }
 
 // ParamNames returns the parameter names sorted.
-func (s *SkillSpec) ParamNames() []string {
+func (s *Spec) ParamNames() []string {
 	out := make([]string, 0, len(s.Params))
 	for n := range s.Params {
 		out = append(out, n)
@@ -245,13 +245,13 @@ func (s *SkillSpec) ParamNames() []string {
 }
 
 // EmitSet returns the declared action kinds as a set.
-func (s *SkillSpec) EmitSet() action.KindSet { return action.NewKindSet(s.Emits...) }
+func (s *Spec) EmitSet() action.KindSet { return action.NewKindSet(s.Emits...) }
 
 // Clone returns a deep copy of the spec, so registries can hand specs out and
 // update them without sharing maps. The copy is equal to the original: nil
 // and empty slices and maps stay what they were (a spec that wrote "tags: []"
 // keeps an empty, non-nil list).
-func (s *SkillSpec) Clone() *SkillSpec {
+func (s *Spec) Clone() *Spec {
 	c := *s
 	c.Params = cloneMap(s.Params, func(v ParamSpec) ParamSpec {
 		v.Default = cloneAny(v.Default)

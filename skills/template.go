@@ -15,22 +15,22 @@ import (
 type derived struct {
 	produces action.ParamType
 	doc      string
-	check    func(name string, s *SkillSpec) error
-	resolve  func(name string, s *SkillSpec, w *world.Snapshot, p Params) (any, error)
+	check    func(name string, s *Spec) error
+	resolve  func(name string, s *Spec, w *world.Snapshot, p Params) (any, error)
 }
 
 // DefaultSearchRadius is how far derived location placeholders search when
 // the skill has no int "radius" parameter.
 const DefaultSearchRadius = 32
 
-func searchRadius(s *SkillSpec, p Params) int {
+func searchRadius(s *Spec, p Params) int {
 	if ps, ok := s.Params["radius"]; ok && ps.Type == action.TypeInt {
 		return p.Int("radius")
 	}
 	return DefaultSearchRadius
 }
 
-func noCheck(string, *SkillSpec) error { return nil }
+func noCheck(string, *Spec) error { return nil }
 
 // nearestTagged finds the nearest block carrying tag, or the nearest machine
 // of that kind, within radius of the player.
@@ -54,14 +54,14 @@ var derivedTable = map[string]derived{
 		produces: action.TypeBlockPos,
 		doc:      "the block position of the player's feet",
 		check:    noCheck,
-		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+		resolve: func(_ string, _ *Spec, w *world.Snapshot, _ Params) (any, error) {
 			return w.Feet(), nil
 		},
 	},
 	"target_location": {
 		produces: action.TypeBlockPos,
 		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32); for a block id, never the block under the player's feet",
-		check: func(_ string, s *SkillSpec) error {
+		check: func(_ string, s *Spec) error {
 			ps, ok := s.Params["target"]
 			if !ok {
 				return fmt.Errorf("needs a parameter named target (block_id or string)")
@@ -71,7 +71,7 @@ var derivedTable = map[string]derived{
 			}
 			return nil
 		},
-		resolve: func(_ string, s *SkillSpec, w *world.Snapshot, p Params) (any, error) {
+		resolve: func(_ string, s *Spec, w *world.Snapshot, p Params) (any, error) {
 			target := p.String("target")
 			radius := searchRadius(s, p)
 			if s.Params["target"].Type == action.TypeString {
@@ -101,13 +101,13 @@ var derivedTable = map[string]derived{
 	"nearest": {
 		produces: action.TypeBlockPos,
 		doc:      "{nearest:TAG}: the nearest block with semantic tag TAG, or machine of kind TAG, within the radius parameter (default 32)",
-		check: func(name string, _ *SkillSpec) error {
+		check: func(name string, _ *Spec) error {
 			if _, tag, _ := strings.Cut(name, ":"); tag == "" {
 				return fmt.Errorf("write {nearest:TAG}, e.g. {nearest:water_source}")
 			}
 			return nil
 		},
-		resolve: func(name string, s *SkillSpec, w *world.Snapshot, p Params) (any, error) {
+		resolve: func(name string, s *Spec, w *world.Snapshot, p Params) (any, error) {
 			_, tag, _ := strings.Cut(name, ":")
 			radius := searchRadius(s, p)
 			if pos, ok := nearestTagged(w, tag, radius); ok {
@@ -120,7 +120,7 @@ var derivedTable = map[string]derived{
 		produces: action.TypeString,
 		doc:      "the player's name",
 		check:    noCheck,
-		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+		resolve: func(_ string, _ *Spec, w *world.Snapshot, _ Params) (any, error) {
 			return w.Player.Name, nil
 		},
 	},
@@ -128,7 +128,7 @@ var derivedTable = map[string]derived{
 		produces: action.TypeString,
 		doc:      "the player's dimension",
 		check:    noCheck,
-		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+		resolve: func(_ string, _ *Spec, w *world.Snapshot, _ Params) (any, error) {
 			return w.Player.Dimension, nil
 		},
 	},
@@ -136,7 +136,7 @@ var derivedTable = map[string]derived{
 		produces: action.TypeString,
 		doc:      "the inferred tech tier",
 		check:    noCheck,
-		resolve: func(_ string, _ *SkillSpec, w *world.Snapshot, _ Params) (any, error) {
+		resolve: func(_ string, _ *Spec, w *world.Snapshot, _ Params) (any, error) {
 			return w.TechState, nil
 		},
 	},
@@ -177,20 +177,20 @@ func derivedNames() string {
 	return "derived: " + strings.Join(names, ", ")
 }
 
-// TemplateSkill executes a template spec's action_sequence: each step's
+// Template executes a template spec's action_sequence: each step's
 // placeholders are replaced with parameter values or derived values, then the
 // step is built into a typed action. It needs no Go code per skill.
-type TemplateSkill struct {
-	Spec *SkillSpec
+type Template struct {
+	Spec *Spec
 }
 
-var _ Implementation = TemplateSkill{}
+var _ Implementation = Template{}
 
 // Name implements Implementation.
-func (t TemplateSkill) Name() string { return t.Spec.Name }
+func (t Template) Name() string { return t.Spec.Name }
 
 // SuggestActions implements Implementation.
-func (t TemplateSkill) SuggestActions(w *world.Snapshot, p Params) ([]action.Action, error) {
+func (t Template) SuggestActions(w *world.Snapshot, p Params) ([]action.Action, error) {
 	cache := map[string]any{}
 	out := make([]action.Action, 0, len(t.Spec.ActionSequence))
 	for i, step := range t.Spec.ActionSequence {
@@ -217,7 +217,7 @@ func (t TemplateSkill) SuggestActions(w *world.Snapshot, p Params) ([]action.Act
 	return out, nil
 }
 
-func (t TemplateSkill) value(name string, w *world.Snapshot, p Params, cache map[string]any) (any, error) {
+func (t Template) value(name string, w *world.Snapshot, p Params, cache map[string]any) (any, error) {
 	if v, ok := cache[name]; ok {
 		return v, nil
 	}
@@ -236,7 +236,7 @@ func (t TemplateSkill) value(name string, w *world.Snapshot, p Params, cache map
 	return v, nil
 }
 
-func (t TemplateSkill) substitute(raw any, w *world.Snapshot, p Params, cache map[string]any) (any, error) {
+func (t Template) substitute(raw any, w *world.Snapshot, p Params, cache map[string]any) (any, error) {
 	str, ok := raw.(string)
 	if !ok || !strings.Contains(str, "{") {
 		return raw, nil

@@ -25,25 +25,25 @@ func snapshot(blocks world.BlockSource, machines ...world.Machine) *world.Snapsh
 	}
 }
 
-func loadFixture(t *testing.T, name string) *SkillSpec {
+func loadFixture(t *testing.T, name string) *Spec {
 	t.Helper()
 	spec, err := ParseSpec(name, readFixture(t, "specs/"+name))
 	require.NoError(t, err)
 	return spec
 }
 
-func parseSrc(t *testing.T, src string) *SkillSpec {
+func parseSrc(t *testing.T, src string) *Spec {
 	t.Helper()
 	spec, err := ParseSpec("dig.yaml", []byte(src))
 	require.NoError(t, err)
 	return spec
 }
 
-func suggest(t *testing.T, spec *SkillSpec, w *world.Snapshot, raw map[string]any) ([]action.Action, error) {
+func suggest(t *testing.T, spec *Spec, w *world.Snapshot, raw map[string]any) ([]action.Action, error) {
 	t.Helper()
 	p, err := spec.ResolveParams(raw)
 	require.NoError(t, err)
-	return TemplateSkill{Spec: spec}.SuggestActions(w, p)
+	return Template{Spec: spec}.SuggestActions(w, p)
 }
 
 func requireFailure(t *testing.T, err error, code Code) *Failure {
@@ -57,7 +57,7 @@ func requireFailure(t *testing.T, err error, code Code) *Failure {
 
 func TestTemplateStringTarget(t *testing.T) {
 	spec := loadFixture(t, "fill_water_tank.yaml")
-	tmpl := TemplateSkill{Spec: spec}
+	tmpl := Template{Spec: spec}
 	assert.Equal(t, "fill_water_tank", tmpl.Name())
 
 	// Two water sources at d²=25 (the tie goes to the smaller Z), flowing
@@ -354,7 +354,7 @@ action_sequence:
 func TestTemplateNilBlocks(t *testing.T) {
 	tests := []struct {
 		name string
-		spec *SkillSpec
+		spec *Spec
 		raw  map[string]any
 	}{
 		{"string target", loadFixture(t, "fill_water_tank.yaml"), nil},
@@ -383,29 +383,29 @@ func TestTemplateNilBlocks(t *testing.T) {
 
 func TestTemplateInternalErrors(t *testing.T) {
 	// Specs built in code bypass the loader's checks.
-	spec := &SkillSpec{
+	spec := &Spec{
 		Name:           "raw",
 		Version:        1,
 		Implementation: ImplTemplate,
 		ActionSequence: []ActionTemplate{{Kind: action.KindChat, Params: map[string]any{"message": "{bogus}"}}},
 	}
-	_, err := TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	_, err := Template{Spec: spec}.SuggestActions(snapshot(nil), Params{})
 	f := requireFailure(t, err, CodeInternal)
 	assert.Equal(t, "unknown placeholder {bogus}", f.Msg)
 
 	spec.ActionSequence[0].Params["message"] = "hello {bogus} world"
-	_, err = TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	_, err = Template{Spec: spec}.SuggestActions(snapshot(nil), Params{})
 	requireFailure(t, err, CodeInternal)
 
 	// Braces that are not placeholders are left alone.
 	spec.ActionSequence[0].Params["message"] = "{Not A Placeholder} {}"
-	acts, err := TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	acts, err := Template{Spec: spec}.SuggestActions(snapshot(nil), Params{})
 	require.NoError(t, err)
 	assert.Equal(t, []action.Action{action.Chat{Message: "{Not A Placeholder} {}"}}, acts)
 
 	// A step without parameters.
 	spec.ActionSequence = []ActionTemplate{{Kind: action.KindCloseContainer}}
-	acts, err = TemplateSkill{Spec: spec}.SuggestActions(snapshot(nil), Params{})
+	acts, err = Template{Spec: spec}.SuggestActions(snapshot(nil), Params{})
 	require.NoError(t, err)
 	assert.Equal(t, []action.Action{action.CloseContainer{}}, acts)
 }

@@ -10,7 +10,7 @@ import (
 
 // Validate checks a spec built or changed in code (the loader checks files
 // itself, with positions). It returns every problem found, joined.
-func (s *SkillSpec) Validate(tiers *rules.Tiers) error {
+func (s *Spec) Validate(tiers *rules.Tiers) error {
 	if tiers == nil {
 		tiers = rules.Default().Tiers
 	}

@@ -152,7 +152,7 @@ type merge struct {
 	tiers  *rules.Tiers
 	errs   strictyaml.Errors
 
-	specs    []*skills.SkillSpec
+	specs    []*skills.Spec
 	replaced map[string]string // skill → the file of dir that replaces it
 	set      *packs.Set        // nil when the packs are invalid (reported)
 }

@@ -151,7 +151,7 @@ func TestMCPOnAGTNHServer(t *testing.T) {
 	res := callTool(t, cs, "invoke_skill", map[string]any{"skill": "chop_tree"})
 	assert.True(t, res.IsError)
 	assert.Contains(t, toolText(res), "the body did not answer")
-	list := decodeResult[mcpserver.SkillsList](t, callTool(t, cs, "list_skills", nil))
+	list := decodeResult[mcpserver.ListSkillsResult](t, callTool(t, cs, "list_skills", nil))
 	assert.Equal(t, "stone_age", list.Tier, "the catalog of the last tier seen")
 }
 

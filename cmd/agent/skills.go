@@ -118,7 +118,7 @@ func printDescription(w io.Writer, d registry.Description) {
 	fmt.Fprintln(w)
 }
 
-func printKnowledge(w io.Writer, s *knowledge.Skill) {
+func printKnowledge(w io.Writer, s *knowledge.Doc) {
 	md := s.Frontmatter.Metadata
 	fmt.Fprintf(w, "%s  (knowledge skill, version %s, %s)\n\n", s.Name, orDash(md.Version), s.Source)
 	fmt.Fprintf(w, "%s\n\n", s.Description)

@@ -57,7 +57,7 @@ func (c *skillsDescribeCommand) run(e *env) error {
 		return err
 	}
 	reg := cat.Registry
-	var sk *registry.Skill
+	var sk *registry.Executable
 	if c.version > 0 {
 		sk, err = reg.GetSkillVersion(c.name, c.version)
 	} else {

@@ -152,7 +152,7 @@ func TestSoak(t *testing.T) {
 	warm := max(200, steps/10)
 	var points []memPoint
 	done := 0
-	outcomes := map[string]loop.SkillStats{}
+	outcomes := map[string]loop.Stats{}
 	pl := &cycle{}
 	ctx := context.Background()
 	runs := 0
@@ -303,8 +303,8 @@ func readTrace(t *testing.T, file string) []loop.StepRecord {
 }
 
 // countOutcomes is Outcome.Skills computed from the trace.
-func countOutcomes(recs []loop.StepRecord) map[string]loop.SkillStats {
-	out := map[string]loop.SkillStats{}
+func countOutcomes(recs []loop.StepRecord) map[string]loop.Stats {
+	out := map[string]loop.Stats{}
 	for _, r := range recs {
 		if r.Invocation == nil {
 			continue

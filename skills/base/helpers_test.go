@@ -72,17 +72,17 @@ func requireFailure(t *testing.T, err error, code skills.Code) *skills.Failure {
 
 var (
 	specsOnce sync.Once
-	specsByID map[string]*skills.SkillSpec
+	specsByID map[string]*skills.Spec
 	specsErr  error
 )
 
 // spec returns the shipped spec of a skill (config/skills/<name>.yaml).
-func spec(t *testing.T, name string) *skills.SkillSpec {
+func spec(t *testing.T, name string) *skills.Spec {
 	t.Helper()
 	specsOnce.Do(func() {
-		var list []*skills.SkillSpec
+		var list []*skills.Spec
 		list, specsErr = skills.LoadDir(config.FS, "skills")
-		specsByID = map[string]*skills.SkillSpec{}
+		specsByID = map[string]*skills.Spec{}
 		for _, s := range list {
 			specsByID[s.Name] = s
 		}

@@ -100,7 +100,7 @@ func (c *Catalog) ForTechState(tier string, enabledPacks []string) ([]Entry, err
 		}
 		descs = d
 	}
-	return c.build(descs, func(sk *knowledge.Skill) bool { return knowledge.TierAllows(t, sk.Frontmatter.Metadata.Tiers, tier) }, false), nil
+	return c.build(descs, func(sk *knowledge.Doc) bool { return knowledge.TierAllows(t, sk.Frontmatter.Metadata.Tiers, tier) }, false), nil
 }
 
 func (c *Catalog) packsOf() map[string][]string {
@@ -116,7 +116,7 @@ func (c *Catalog) packsOf() map[string][]string {
 	return out
 }
 
-func (c *Catalog) build(descs []*registry.Description, allow func(*knowledge.Skill) bool, byName bool) []Entry {
+func (c *Catalog) build(descs []*registry.Description, allow func(*knowledge.Doc) bool, byName bool) []Entry {
 	packs := c.packsOf()
 	exec := map[string]*registry.Description{}
 	for _, d := range descs {

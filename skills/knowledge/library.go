@@ -91,10 +91,10 @@ func (s Source) where() string {
 	return s.Dir
 }
 
-// Skill is a discovered SKILL.md skill: what discovery learned from its
-// frontmatter and its directory listing. A Skill is never modified; a
+// Doc is a discovered SKILL.md skill: what discovery learned from its
+// frontmatter and its directory listing. A Doc is never modified; a
 // reload replaces it.
-type Skill struct {
+type Doc struct {
 	// ID is the persistent identity (see Library).
 	ID string `json:"id"`
 	// IDFrom says where the id came from: "sidecar" (.skill_id, written on
@@ -127,11 +127,11 @@ type Skill struct {
 }
 
 // File is the path of the skill's SKILL.md.
-func (s *Skill) File() string { return joinRoot(s.Root, SkillFile, s.Embedded) }
+func (s *Doc) File() string { return joinRoot(s.Root, SkillFile, s.Embedded) }
 
 // ExecutableName is the name of the skill's executable spec ("" when the
 // directory carries none).
-func (s *Skill) ExecutableName() string {
+func (s *Doc) ExecutableName() string {
 	if len(s.Specs) == 0 {
 		return ""
 	}
@@ -215,7 +215,7 @@ type source struct {
 // entry is one discovered skill. skill is guarded by Library.mu; the body
 // cache by entry.mu.
 type entry struct {
-	skill *Skill
+	skill *Doc
 	src   *source
 	dir   string // OS: absolute directory; FS: path inside src.FS
 
@@ -283,7 +283,7 @@ func (src Source) normalized() (Source, error) {
 // gives no skills and no error; broken and blocked skills are skipped with a
 // warning (see Problems). Add may be called at any time, concurrently with
 // every other method: this is the hot registration of extra directories.
-func (l *Library) Add(src Source) ([]*Skill, error) {
+func (l *Library) Add(src Source) ([]*Doc, error) {
 	src, err := src.normalized()
 	if err != nil {
 		return nil, err
@@ -304,7 +304,7 @@ func (l *Library) Add(src Source) ([]*Skill, error) {
 		l.sources = append(l.sources, s)
 	}
 	l.rebuildLocked()
-	var out []*Skill
+	var out []*Doc
 	for _, e := range s.entries {
 		if l.active[e.skill.Name] == e {
 			out = append(out, e.skill)
@@ -314,14 +314,14 @@ func (l *Library) Add(src Source) ([]*Skill, error) {
 }
 
 // AddDir hot-registers a directory of skill directories (label "extra").
-func (l *Library) AddDir(dir string) ([]*Skill, error) {
+func (l *Library) AddDir(dir string) ([]*Doc, error) {
 	return l.Add(Source{Label: LabelExtra, Dir: dir})
 }
 
 // AddSkillDir hot-registers one skill directory (label "extra") and returns
 // the skill, or an error saying why it could not be registered (broken,
 // blocked, or missing).
-func (l *Library) AddSkillDir(dir string) (*Skill, error) {
+func (l *Library) AddSkillDir(dir string) (*Doc, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidSource, err)
@@ -432,10 +432,10 @@ func (l *Library) warnOnce(key string, f func()) {
 }
 
 // Skills returns the active skills, sorted by name.
-func (l *Library) Skills() []*Skill {
+func (l *Library) Skills() []*Doc {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	out := make([]*Skill, len(l.names))
+	out := make([]*Doc, len(l.names))
 	for i, n := range l.names {
 		out[i] = l.active[n].skill
 	}
@@ -443,7 +443,7 @@ func (l *Library) Skills() []*Skill {
 }
 
 // Get returns the active skill of that name, or of that id.
-func (l *Library) Get(nameOrID string) (*Skill, bool) {
+func (l *Library) Get(nameOrID string) (*Doc, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	if e := l.lookupLocked(nameOrID); e != nil {
@@ -684,7 +684,7 @@ func (l *Library) discoverIn(s *source, d *skillDir, dir string) (*entry, *Probl
 		return nil, &Problem{Source: s.Label, Dir: d.display, Blocked: b}
 	}
 	res, refused := listResources(d.fsys)
-	sk := &Skill{
+	sk := &Doc{
 		Name: fm.Name, Description: fm.Description, Frontmatter: *fm,
 		Source: s.Label, Root: d.display, Embedded: d.embedded,
 		Resources: res, Warnings: findings,

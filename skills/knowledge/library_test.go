@@ -48,7 +48,7 @@ func TestDiscoveryBasics(t *testing.T) {
 	assert.Equal(t, []string{"alpha", "beta", "gamma"}, names(added), "recursive finds nested skills")
 }
 
-func names(list []*Skill) []string {
+func names(list []*Doc) []string {
 	out := make([]string, len(list))
 	for i, s := range list {
 		out[i] = s.Name

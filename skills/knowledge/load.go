@@ -104,7 +104,7 @@ func (l *Library) Body(nameOrID string) (string, error) {
 	return body, err
 }
 
-func (l *Library) body(e *entry) (string, *Skill, error) {
+func (l *Library) body(e *entry) (string, *Doc, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	l.mu.RLock()

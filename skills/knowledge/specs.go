@@ -11,8 +11,8 @@ import (
 // Specs parses the executable specs carried by the library's active skill
 // directories (see Skill.Specs), validated against tiers (nil = shipped).
 // Every problem is returned together.
-func (l *Library) Specs(tiers *rules.Tiers) ([]*skills.SkillSpec, error) {
-	var out []*skills.SkillSpec
+func (l *Library) Specs(tiers *rules.Tiers) ([]*skills.Spec, error) {
+	var out []*skills.Spec
 	var errs []error
 	for _, sk := range l.Skills() {
 		if len(sk.Specs) == 0 {

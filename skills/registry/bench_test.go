@@ -34,7 +34,7 @@ tags: [gathering, generated]
 emits: [move_to, break_block]
 `))
 	require.NoError(tb, err)
-	specs := make([]*skills.SkillSpec, nSkills)
+	specs := make([]*skills.Spec, nSkills)
 	for i := range specs {
 		s := base.Clone()
 		s.Name = fmt.Sprintf("skill_%05d", i)

@@ -69,7 +69,7 @@ func nonNilMap[K comparable, V any](m map[K]V) map[K]V {
 	return m
 }
 
-func describe(s *skills.SkillSpec) Description {
+func describe(s *skills.Spec) Description {
 	c := s.Clone()
 	params := make(map[string]ParamDescription, len(c.Params))
 	for name, p := range c.Params {
@@ -98,7 +98,7 @@ func describe(s *skills.SkillSpec) Description {
 
 // descLocked returns the cached description of a spec. Callers hold r.mu
 // for writing.
-func (r *Registry) descLocked(s *skills.SkillSpec) *Description {
+func (r *Registry) descLocked(s *skills.Spec) *Description {
 	if d, ok := r.descs[s.Key()]; ok {
 		return d
 	}
@@ -196,7 +196,7 @@ type catalog struct {
 // metrics without rebuilding catalogs: each catalog showing s gets a copy of
 // its slice with that one entry replaced (copy-on-write, since callers may
 // still hold the old slice). Callers hold r.mu for writing.
-func (r *Registry) patchMetricsLocked(s *skills.SkillSpec) {
+func (r *Registry) patchMetricsLocked(s *skills.Spec) {
 	d, ok := r.descs[s.Key()]
 	if !ok {
 		return

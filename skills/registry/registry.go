@@ -91,11 +91,11 @@ type Options struct {
 
 // entry is one skill name with all its versions.
 type entry struct {
-	versions []*skills.SkillSpec // sorted by version
+	versions []*skills.Spec // sorted by version
 	impl     skills.Implementation
 }
 
-func (e *entry) version(v int) *skills.SkillSpec {
+func (e *entry) version(v int) *skills.Spec {
 	for _, s := range e.versions {
 		if s.Version == v {
 			return s
@@ -104,7 +104,7 @@ func (e *entry) version(v int) *skills.SkillSpec {
 	return nil
 }
 
-func (e *entry) active() *skills.SkillSpec {
+func (e *entry) active() *skills.Spec {
 	for _, s := range e.versions {
 		if s.Status == skills.StatusActive {
 			return s
@@ -113,7 +113,7 @@ func (e *entry) active() *skills.SkillSpec {
 	return nil
 }
 
-func (e *entry) newestCandidate() *skills.SkillSpec {
+func (e *entry) newestCandidate() *skills.Spec {
 	for i := len(e.versions) - 1; i >= 0; i-- {
 		if e.versions[i].Status == skills.StatusCandidate {
 			return e.versions[i]
@@ -146,7 +146,7 @@ type Registry struct {
 
 // New builds a registry from specs. Duplicate name@version pairs and more
 // than one active version of a name are errors, as is a corrupt state file.
-func New(specs []*skills.SkillSpec, opts Options) (*Registry, error) {
+func New(specs []*skills.Spec, opts Options) (*Registry, error) {
 	r := &Registry{
 		tiers:     opts.Tiers,
 		packs:     opts.Packs,
@@ -386,13 +386,13 @@ func (r *Registry) Finalized() bool {
 }
 
 // runnable reports whether a spec version can run here.
-func (e *entry) runnable(s *skills.SkillSpec) bool {
+func (e *entry) runnable(s *skills.Spec) bool {
 	return s.Implementation == skills.ImplTemplate || e.impl != nil
 }
 
 // selected is the version planners see under policy p, or nil.
-func (e *entry) selected(p Policy) *skills.SkillSpec {
-	var s *skills.SkillSpec
+func (e *entry) selected(p Policy) *skills.Spec {
+	var s *skills.Spec
 	switch p {
 	case ActiveOnly:
 		s = e.active()
@@ -433,14 +433,14 @@ func (r *Registry) Names() []string {
 }
 
 // Versions returns copies of every version of a skill, oldest first.
-func (r *Registry) Versions(name string) ([]*skills.SkillSpec, error) {
+func (r *Registry) Versions(name string) ([]*skills.Spec, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	e := r.entries[name]
 	if e == nil {
 		return nil, fmt.Errorf("%w %q", ErrUnknownSkill, name)
 	}
-	out := make([]*skills.SkillSpec, len(e.versions))
+	out := make([]*skills.Spec, len(e.versions))
 	for i, s := range e.versions {
 		out[i] = s.Clone()
 	}
@@ -449,7 +449,7 @@ func (r *Registry) Versions(name string) ([]*skills.SkillSpec, error) {
 
 // GetSkill returns the version of a skill planners see under the current
 // policy, bound to its implementation.
-func (r *Registry) GetSkill(name string) (*Skill, error) {
+func (r *Registry) GetSkill(name string) (*Executable, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	e := r.entries[name]
@@ -466,7 +466,7 @@ func (r *Registry) GetSkill(name string) (*Skill, error) {
 // GetSkillVersion returns one version of a skill, bound to its
 // implementation, whatever its status (deprecated versions included, for
 // replaying old traces).
-func (r *Registry) GetSkillVersion(name string, version int) (*Skill, error) {
+func (r *Registry) GetSkillVersion(name string, version int) (*Executable, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	e := r.entries[name]
@@ -493,16 +493,16 @@ func (r *Registry) whyNot(name string, e *entry) error {
 	return fmt.Errorf("%w %q: no usable version (all deprecated)", ErrUnknownSkill, name)
 }
 
-func (r *Registry) bind(e *entry, s *skills.SkillSpec) *Skill {
+func (r *Registry) bind(e *entry, s *skills.Spec) *Executable {
 	impl := e.impl
 	if s.Implementation == skills.ImplTemplate {
 		impl = nil
 	}
 	spec := s.Clone()
 	if impl == nil {
-		impl = skills.TemplateSkill{Spec: spec}
+		impl = skills.Template{Spec: spec}
 	}
-	return &Skill{spec: spec, impl: impl, tiers: r.tiers}
+	return &Executable{spec: spec, impl: impl, tiers: r.tiers}
 }
 
 // invalidate drops cached descriptions of one spec and every catalog.
@@ -515,7 +515,7 @@ func (r *Registry) invalidate(key string) {
 // skill evolution). The spec is validated; a second active version, or an
 // active go version without an implementation after Finalize, is rejected.
 // Status and metrics changes are persisted to the state file.
-func (r *Registry) UpdateSpec(spec *skills.SkillSpec) error {
+func (r *Registry) UpdateSpec(spec *skills.Spec) error {
 	if spec == nil {
 		return fmt.Errorf("%w: nil spec", ErrInvalidSpec)
 	}

@@ -35,7 +35,7 @@ func (f fakeImpl) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 var _ skills.Implementation = fakeImpl{}
 
 // spec builds a go spec from a few fields; extra is appended YAML.
-func spec(t *testing.T, name string, version int, status string, extra string) *skills.SkillSpec {
+func spec(t *testing.T, name string, version int, status string, extra string) *skills.Spec {
 	t.Helper()
 	doc := fmt.Sprintf("name: %s\nversion: %d\nstatus: %s\ndescription: test skill %s\nemits: [wait, move_to]\n%s", name, version, status, name, extra)
 	s, err := skills.ParseSpec("", []byte(doc))
@@ -43,7 +43,7 @@ func spec(t *testing.T, name string, version int, status string, extra string) *
 	return s
 }
 
-func templateSpec(t *testing.T, name string) *skills.SkillSpec {
+func templateSpec(t *testing.T, name string) *skills.Spec {
 	t.Helper()
 	doc := fmt.Sprintf("name: %s\nversion: 1\ndescription: a template\naction_sequence:\n  - type: chat\n    message: hello {player}\n", name)
 	s, err := skills.ParseSpec("", []byte(doc))
@@ -62,7 +62,7 @@ func snapshot() *world.Snapshot {
 
 func TestRegister(t *testing.T) {
 	newReg := func(t *testing.T) *Registry {
-		r, err := New([]*skills.SkillSpec{
+		r, err := New([]*skills.Spec{
 			spec(t, "alpha", 1, "active", ""),
 			spec(t, "old", 1, "deprecated", ""),
 			templateSpec(t, "tmpl"),
@@ -104,7 +104,7 @@ func TestRegister(t *testing.T) {
 }
 
 func TestFinalize(t *testing.T) {
-	r, err := New([]*skills.SkillSpec{
+	r, err := New([]*skills.Spec{
 		spec(t, "alpha", 1, "active", ""),
 		spec(t, "beta", 1, "active", ""),
 		spec(t, "gamma", 1, "candidate", ""),
@@ -127,16 +127,16 @@ func TestFinalize(t *testing.T) {
 }
 
 func TestNewRejectsConflicts(t *testing.T) {
-	_, err := New([]*skills.SkillSpec{spec(t, "a", 1, "active", ""), spec(t, "a", 1, "candidate", "")}, Options{})
+	_, err := New([]*skills.Spec{spec(t, "a", 1, "active", ""), spec(t, "a", 1, "candidate", "")}, Options{})
 	assert.ErrorIs(t, err, ErrConflict)
-	_, err = New([]*skills.SkillSpec{spec(t, "a", 1, "active", ""), spec(t, "a", 2, "active", "")}, Options{})
+	_, err = New([]*skills.Spec{spec(t, "a", 1, "active", ""), spec(t, "a", 2, "active", "")}, Options{})
 	require.ErrorIs(t, err, ErrConflict)
 	assert.Contains(t, err.Error(), "a@1, a@2")
 }
 
 func versioned(t *testing.T, opts Options) *Registry {
 	t.Helper()
-	r, err := New([]*skills.SkillSpec{
+	r, err := New([]*skills.Spec{
 		spec(t, "chop", 1, "deprecated", ""),
 		spec(t, "chop", 2, "active", ""),
 		spec(t, "chop", 3, "candidate", ""),
@@ -221,7 +221,7 @@ func TestPromoteCandidate(t *testing.T) {
 	assert.Equal(t, 3, sk.Version())
 
 	// A go candidate without an implementation cannot be promoted.
-	r2, err := New([]*skills.SkillSpec{spec(t, "x", 1, "candidate", "")}, Options{})
+	r2, err := New([]*skills.Spec{spec(t, "x", 1, "candidate", "")}, Options{})
 	require.NoError(t, err)
 	assert.ErrorIs(t, r2.PromoteCandidate("x", 1), ErrNotRunnable)
 }
@@ -316,7 +316,7 @@ func TestMetricsPersistence(t *testing.T) {
 	require.Len(t, entries, 1, "the atomic write leaves no temporary files")
 
 	// Entries of skills this configuration does not load are preserved.
-	_, err = New([]*skills.SkillSpec{spec(t, "other", 1, "active", "")}, Options{StatePath: state})
+	_, err = New([]*skills.Spec{spec(t, "other", 1, "active", "")}, Options{StatePath: state})
 	require.NoError(t, err)
 	data, err := os.ReadFile(state)
 	require.NoError(t, err)
@@ -338,7 +338,7 @@ func TestCorruptState(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.json")
 			require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
-			_, err := New([]*skills.SkillSpec{spec(t, "chop", 2, "active", "")}, Options{StatePath: path})
+			_, err := New([]*skills.Spec{spec(t, "chop", 2, "active", "")}, Options{StatePath: path})
 			require.ErrorIs(t, err, ErrCorruptState)
 			assert.Contains(t, err.Error(), path)
 			after, _ := os.ReadFile(path)
@@ -353,7 +353,7 @@ func TestCorruptState(t *testing.T) {
 
 func TestSuggest(t *testing.T) {
 	params := "params:\n  n:\n    type: int\n    default: 2\n    max: 5\n    description: n\n"
-	specs := []*skills.SkillSpec{
+	specs := []*skills.Spec{
 		spec(t, "good", 1, "active", params),
 		spec(t, "panics", 1, "active", ""),
 		spec(t, "sneaky", 1, "active", ""),
@@ -447,7 +447,7 @@ func TestDescribeForTechState(t *testing.T) {
 		"early.yaml": "name: early\nrequires_tech_state: \">= stone_age\"\nskills: [beta, alpha]\n",
 		"steam.yaml": "name: steam\nrequires_tech_state: steam_age..lv\ndepends_on_packs: [early]\nskills: [gamma, alpha]\n",
 	})
-	r, err := New([]*skills.SkillSpec{
+	r, err := New([]*skills.Spec{
 		spec(t, "alpha", 1, "active", ""), spec(t, "beta", 1, "active", ""), spec(t, "gamma", 1, "active", ""),
 	}, Options{Packs: set})
 	require.NoError(t, err)
@@ -494,7 +494,7 @@ func TestDescribeForTechState(t *testing.T) {
 
 func TestPacksNamingUnknownSkills(t *testing.T) {
 	set := testPacks(t, map[string]string{"p.yaml": "name: p\nrequires_tech_state: lv\nskills: [alpha, ghost]\n"})
-	_, err := New([]*skills.SkillSpec{spec(t, "alpha", 1, "active", "")}, Options{Packs: set})
+	_, err := New([]*skills.Spec{spec(t, "alpha", 1, "active", "")}, Options{Packs: set})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "p.yaml:3:")
 	assert.Contains(t, err.Error(), `unknown skill "ghost"`)

@@ -11,26 +11,26 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// Skill is one version of a skill bound to what runs it: a Go implementation
+// Executable is one version of a skill bound to what runs it: a Go implementation
 // or the template executor. It holds a copy of the spec taken when it was
 // fetched, so later registry changes do not alter an invocation in flight.
-type Skill struct {
-	spec  *skills.SkillSpec
+type Executable struct {
+	spec  *skills.Spec
 	impl  skills.Implementation
 	tiers *rules.Tiers
 }
 
 // Name is the skill name.
-func (s *Skill) Name() string { return s.spec.Name }
+func (s *Executable) Name() string { return s.spec.Name }
 
 // Version is the spec version.
-func (s *Skill) Version() int { return s.spec.Version }
+func (s *Executable) Version() int { return s.spec.Version }
 
 // Spec returns a copy of the spec.
-func (s *Skill) Spec() *skills.SkillSpec { return s.spec.Clone() }
+func (s *Executable) Spec() *skills.Spec { return s.spec.Clone() }
 
 // Describe returns the planner-facing description.
-func (s *Skill) Describe() Description { return describe(s.spec) }
+func (s *Executable) Describe() Description { return describe(s.spec) }
 
 // Suggestion is what a skill proposes for one invocation.
 type Suggestion struct {
@@ -46,7 +46,7 @@ type Suggestion struct {
 // CodePanic, never a crash), and checks that every action is of a kind the
 // spec declares in emits and passes its own validation. Failures are
 // *skills.Failure values naming the skill.
-func (s *Skill) Suggest(w *world.Snapshot, raw map[string]any) (sug Suggestion, err error) {
+func (s *Executable) Suggest(w *world.Snapshot, raw map[string]any) (sug Suggestion, err error) {
 	if w == nil {
 		return Suggestion{}, s.fail(skills.Failf(skills.CodeInternal, "no world snapshot"))
 	}
@@ -77,7 +77,7 @@ func (s *Skill) Suggest(w *world.Snapshot, raw map[string]any) (sug Suggestion, 
 	return Suggestion{Params: params, Actions: acts}, nil
 }
 
-func (s *Skill) run(w *world.Snapshot, p skills.Params) (acts []action.Action, err error) {
+func (s *Executable) run(w *world.Snapshot, p skills.Params) (acts []action.Action, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			acts = nil
@@ -88,7 +88,7 @@ func (s *Skill) run(w *world.Snapshot, p skills.Params) (acts []action.Action, e
 }
 
 // fail makes err a *skills.Failure naming this skill.
-func (s *Skill) fail(err error) error {
+func (s *Executable) fail(err error) error {
 	var f *skills.Failure
 	if errors.As(err, &f) {
 		c := *f

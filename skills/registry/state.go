@@ -124,7 +124,7 @@ func (r *Registry) applyState(e *entry) {
 
 // persistLocked records the given specs' status and metrics in the state and
 // writes the file atomically. Callers hold r.mu.
-func (r *Registry) persistLocked(specs ...*skills.SkillSpec) error {
+func (r *Registry) persistLocked(specs ...*skills.Spec) error {
 	if r.statePath == "" {
 		return nil
 	}
@@ -255,7 +255,7 @@ func (r *Registry) RecordOutcome(name string, version int, success bool, cost fl
 	if e == nil {
 		return skills.Metrics{}, fmt.Errorf("%w %q", ErrUnknownSkill, name)
 	}
-	var s *skills.SkillSpec
+	var s *skills.Spec
 	if version == 0 {
 		s = e.selected(r.policy)
 	} else {
