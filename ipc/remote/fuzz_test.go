@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/ipcenvtest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -68,33 +69,14 @@ func FuzzServerLine(f *testing.F) {
 	}
 	defer srv.Close()
 	f.Fuzz(func(t *testing.T, line []byte) {
-		a, b := net.Pipe()
-		go srv.ServeConn(b)
-		defer a.Close()
-		a.SetDeadline(time.Now().Add(10 * time.Second))
-		r := wire.NewReader(a, 1<<20)
-		go func() {
-			a.Write([]byte(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"agent","events":["time","block_change"]}}` + "\n"))
-			a.Write(append(append([]byte(nil), line...), '\n'))
-			a.Write([]byte(`{"v":1,"id":"probe","type":"block_at","payload":{"pos":{"x":5,"y":4,"z":5}}}` + "\n"))
-		}()
-		for {
-			l, err := r.Next()
-			if err != nil {
-				t.Fatalf("no answer to the probe after %q: %v", line, err)
-			}
-			m, err := wire.Decode(l)
-			if err != nil {
-				t.Fatalf("the server sent %q: %v", l, err)
-			}
-			if string(m.ID) != `"probe"` {
-				continue
-			}
-			var rep wire.BlockReply
-			if m.Type != wire.TypeReply || json.Unmarshal(m.Payload, &rep) != nil || rep.Block.ID != "minecraft:log" {
-				t.Fatalf("probe answered %s", l)
-			}
-			return
+		m, l := ipcenvtest.Probe{
+			Serve: srv.ServeConn,
+			Lines: [][]byte{[]byte(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"agent","events":["time","block_change"]}}`),
+				line, []byte(`{"v":1,"id":"probe","type":"block_at","payload":{"pos":{"x":5,"y":4,"z":5}}}`)},
+		}.Answer(t)
+		var rep wire.BlockReply
+		if m.Type != wire.TypeReply || json.Unmarshal(m.Payload, &rep) != nil || rep.Block.ID != "minecraft:log" {
+			t.Fatalf("probe answered %s", l)
 		}
 	})
 }

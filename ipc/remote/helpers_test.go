@@ -1,7 +1,6 @@
 package remote_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net"
@@ -11,11 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/ipcenvtest"
-	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
-	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
 )
 
@@ -24,6 +20,7 @@ var (
 	shipped  = ipcenvtest.Shipped
 	newSim   = ipcenvtest.NewSim
 	pipePair = ipcenvtest.PipePair
+	runTrace = ipcenvtest.RunTrace
 )
 
 func sockPath(t testing.TB) string { return ipcenvtest.SockPath(t, "body.sock") }
@@ -67,21 +64,6 @@ func dial(t testing.TB, addr string, opts remote.ClientOptions) *remote.Client {
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	return c
-}
-
-// runTrace runs the goal planner on conn and returns the trace.
-func runTrace(t testing.TB, conn ipc.Conn, goalText string, maxSteps int) ([]byte, loop.Outcome) {
-	t.Helper()
-	reg := shipped(t)
-	g, err := loop.ParseGoal(goalText, reg.Tiers())
-	require.NoError(t, err)
-	var buf bytes.Buffer
-	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: conn, Planner: chain.Planner{}, Goal: g,
-		Trace: &buf, MaxSteps: maxSteps})
-	require.NoError(t, err)
-	out, err := l.Run(context.Background())
-	require.NoError(t, err)
-	return buf.Bytes(), out
 }
 
 func mustJSON(t testing.TB, v any) []byte {

@@ -2,11 +2,10 @@ package peer_test
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/ipcenvtest"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/peer"
@@ -42,35 +41,16 @@ func FuzzPlannerServerLine(f *testing.F) {
 	}
 	probe := `{"v":1,"id":"probe","type":"plan","payload":{"goal":{"text":"x"},"observation":{"step":1,"snapshot":{"tick":0,"player":{"pos":{"x":0,"y":0,"z":0},"dimension":"overworld","health":20,"food":20},"inventory":{"slots":[],"held":0},"tech_state":"stone_age"},"progress":{"met":false}},"catalog":[]}}`
 	f.Fuzz(func(t *testing.T, line []byte) {
-		a, b := net.Pipe()
-		go srv.ServeConn(b)
-		defer a.Close()
-		a.SetDeadline(time.Now().Add(10 * time.Second))
-		r := wire.NewReader(a, 1<<20)
-		go func() {
-			a.Write([]byte(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"agent"}}` + "\n"))
-			a.Write(append(append([]byte(nil), line...), '\n'))
-			a.Write([]byte(probe + "\n"))
-		}()
-		for {
-			l, err := r.Next()
-			if err != nil {
-				t.Fatalf("no answer to the probe after %q: %v", line, err)
-			}
-			m, err := wire.Decode(l)
-			if err != nil {
-				t.Fatalf("the planner sent %q: %v", l, err)
-			}
-			if string(m.ID) != `"probe"` {
-				continue
-			}
-			if m.Type == wire.TypeError && strings.Contains(string(m.Payload), "already in flight") {
-				continue // the line was a plan with the probe's id
-			}
-			if m.Type != wire.TypeReply || string(m.Payload) != `{"done":true}` {
-				t.Fatalf("probe answered %s", l)
-			}
-			return
+		m, l := ipcenvtest.Probe{
+			Serve: srv.ServeConn,
+			Lines: [][]byte{[]byte(`{"v":1,"id":1,"type":"hello","payload":{"protocol":1,"role":"agent"}}`), line, []byte(probe)},
+			// The line was a plan with the probe's id.
+			Skip: func(m *wire.Message) bool {
+				return m.Type == wire.TypeError && strings.Contains(string(m.Payload), "already in flight")
+			},
+		}.Answer(t)
+		if m.Type != wire.TypeReply || string(m.Payload) != `{"done":true}` {
+			t.Fatalf("probe answered %s", l)
 		}
 	})
 }
