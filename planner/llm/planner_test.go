@@ -1,10 +1,7 @@
 package llm_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,11 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm/llmtest"
-	"github.com/gtnh-agent/gtnh-agent/sim"
 )
 
 // recordedRun is the default goal played through tool calls: the model
@@ -56,31 +51,10 @@ func TestRunMeetsDefaultGoalThroughToolCalls(t *testing.T) {
 	// A large context: every skill given in full fits (the budget's own
 	// tests are in prompt_test.go).
 	f := newFixture(t, llm.Config{Context: 32768}, llm.PlannerOptions{Advisor: adv, Catalog: shippedCatalog(t)}, llmtest.Files(t, recordedRun...)...)
-	sc, err := sim.DefaultScenario()
-	require.NoError(t, err)
-	w, err := sim.New(sc, sim.Options{})
-	require.NoError(t, err)
-	reg := f.cat.Registry
-	g, err := loop.GoalParser{Tiers: reg.Tiers()}.Parse(defaultGoal)
-	require.NoError(t, err)
-	var trace bytes.Buffer
-	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(w), Planner: f.planner, Goal: g,
-		Trace: &trace, OnStep: f.planner.StepDone})
-	require.NoError(t, err)
-	out, err := l.Run(context.Background())
-	require.NoError(t, err)
+	out, recs, trace := playRecordedTrace(t, f)
 	require.True(t, out.GoalMet, "%+v", out)
 	assert.Equal(t, 4, out.Steps)
 	assert.Zero(t, f.srv.Remaining())
-
-	var recs []loop.StepRecord
-	sc2 := bufio.NewScanner(&trace)
-	sc2.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc2.Scan() {
-		var r loop.StepRecord
-		require.NoError(t, json.Unmarshal(sc2.Bytes(), &r))
-		recs = append(recs, r)
-	}
 	require.Len(t, recs, 4)
 	for _, r := range recs {
 		assert.Equal(t, loop.Success, r.Verdict, "step %d", r.Step)
@@ -151,7 +125,7 @@ func TestRunMeetsDefaultGoalThroughToolCalls(t *testing.T) {
 		assert.Equal(t, "Bearer "+testKey, r.Header.Get("Authorization"))
 		noKey(t, "request body", string(r.Body))
 	}
-	noKey(t, "trace", trace.String())
+	noKey(t, "trace", trace)
 	noKey(t, "logs", f.logs.String())
 }
 

@@ -32,9 +32,16 @@ func TestPromptBudget(t *testing.T) {
 	assert.Equal(t, 2, llm.EstimateTokens(5))
 }
 
-// playRecorded plays the recorded default-goal run against srv's replies
-// and returns the outcome, the step records and the requests.
+// playRecorded plays the recorded default-goal run against f's server and
+// returns the outcome and the step records.
 func playRecorded(t *testing.T, f *fixture) (loop.Outcome, []loop.StepRecord) {
+	t.Helper()
+	out, recs, _ := playRecordedTrace(t, f)
+	return out, recs
+}
+
+// playRecordedTrace is playRecorded that also returns the trace as written.
+func playRecordedTrace(t *testing.T, f *fixture) (loop.Outcome, []loop.StepRecord, string) {
 	t.Helper()
 	sc, err := sim.DefaultScenario()
 	require.NoError(t, err)
@@ -49,6 +56,7 @@ func playRecorded(t *testing.T, f *fixture) (loop.Outcome, []loop.StepRecord) {
 	require.NoError(t, err)
 	out, err := l.Run(context.Background())
 	require.NoError(t, err)
+	written := trace.String()
 	var recs []loop.StepRecord
 	sc2 := bufio.NewScanner(&trace)
 	sc2.Buffer(make([]byte, 1<<20), 1<<20)
@@ -57,7 +65,7 @@ func playRecorded(t *testing.T, f *fixture) (loop.Outcome, []loop.StepRecord) {
 		require.NoError(t, json.Unmarshal(sc2.Bytes(), &r))
 		recs = append(recs, r)
 	}
-	return out, recs
+	return out, recs, written
 }
 
 func invocations(recs []loop.StepRecord) []string {
