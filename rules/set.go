@@ -19,6 +19,7 @@ type Set struct {
 	Mining  *MiningRules // how blocks break, tool materials
 	Drops   *Drops       // what a harvested block gives
 	Smelt   *Smelting    // the furnace's recipes and fuels
+	Coke    *CokeOven    // the Railcraft coke oven's recipes
 	Tiers   *Tiers       // the GTNH tech tiers, in order
 	Tech    *TechRules   // the evidence that shows each tier
 	Builds  *Blueprints  // the structures the agent builds block by block
@@ -42,6 +43,7 @@ func Default() *Set {
 			Mining:  loadMiningRules(),
 			Drops:   loadDrops(),
 			Smelt:   loadSmelting(),
+			Coke:    loadCokeOven(),
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
 			Builds:  loadBlueprints(),

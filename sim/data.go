@@ -56,9 +56,7 @@ func blockForItem(item world.ItemStack) (string, int, bool) {
 //     (the fluid input slot empties one container a tick);
 //   - GT5-Unofficial src/main/java/gregtech/api/enums/GTValues.java (STEAM_PER_WATER);
 //   - GTNewHorizons/Railcraft src/main/java/mods/railcraft/common/blocks/machine/alpha/TileCokeOven.java
-//     (coke oven steps, tank, output checks);
-//   - GTNewHorizons/Railcraft src/main/java/mods/railcraft/common/modules/ModuleFactory.java
-//     (coke oven recipes);
+//     (output checks; its recipes, step and tank are config/coke_oven.yaml);
 //   - GTNewHorizons/Railcraft src/main/java/mods/railcraft/common/plugins/forge/FuelPlugin.java
 //     (coke burn times);
 //   - vanilla 1.7.10 net.minecraft.tileentity.TileEntityFurnace.getItemBurnTime
@@ -118,33 +116,6 @@ func boilerAccepts(s world.ItemStack) bool {
 	return ok && f.burn/10 > 0 && (f.coalLike || f.burn >= boilerMinBurn)
 }
 
-// Coke oven recipes (GTNewHorizons/Railcraft ModuleFactory): input → output,
-// the cook time in ticks and the creosote made, in mB.
-type cokeRecipe struct {
-	output   string
-	meta     int
-	ticks    int
-	creosote int
-}
-
-// COKE_COOK_TIME = 1800 and COKE_COOK_CREOSOTE = 500 (ModuleFactory): coal
-// → coal coke; a coal block takes nine times both; every logWood → charcoal
-// in COKE_COOK_TIME with 250 mB of creosote.
-var cokeRecipes = map[string]cokeRecipe{
-	"minecraft:coal:0":       {"Railcraft:fuel.coke", 0, 1800, 500},
-	"minecraft:coal_block:0": {"Railcraft:cube", 0, 1800 * 9, 500 * 9},
-	"minecraft:log":          {"minecraft:coal", 1, 1800, 250},
-	"minecraft:log2":         {"minecraft:coal", 1, 1800, 250},
-}
-
-func cokeRecipeFor(s world.ItemStack) (cokeRecipe, bool) {
-	if r, ok := cokeRecipes[s.ID]; ok {
-		return r, true
-	}
-	r, ok := cokeRecipes[s.ID+":"+itoa(s.Meta)]
-	return r, ok
-}
-
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // boilerSpec holds the rates of one GregTech coal boiler, as its class
@@ -179,11 +150,9 @@ const (
 	fuelEnergyDiv   = 10  // updateFuel: mProcessingEnergy += burnTime / 10
 )
 
-// Coke oven constants (TileCokeOven).
-const (
-	cookStep       = 50        // COOK_STEP_LENGTH: the oven works on ticks divisible by 50
-	creosoteTankMB = 64 * 1000 // TANK_CAPACITY = 64 buckets
-)
+// creosoteTankMB is the coke oven's creosote tank (TileCokeOven
+// TANK_CAPACITY, config/coke_oven.yaml), which a scenario's oven must have.
+var creosoteTankMB = rules.Default().Coke.TankMB
 
 // The blast of an exploding boiler is the simulator's stand-in for
 // MetaTileEntity.doExplosion (which makes a vanilla explosion): the player

@@ -169,7 +169,8 @@ func (s *Sim) boilerCore(p world.BlockPos) *boilerCore {
 }
 
 // runCokeOven runs a formed oven over ticks start+1 … start+n as
-// TileCokeOven.updateEntity does: on every tick divisible by cookStep, with
+// TileCokeOven.updateEntity does, by the rules' coke oven table
+// (config/coke_oven.yaml): on every tick divisible by its step, with
 // input that has a recipe, an output slot that can take the product and a
 // creosote tank with room for the recipe's creosote, the item cooks one
 // more step and is done once it has cooked the recipe's time. A full output
@@ -181,16 +182,17 @@ func (s *Sim) runCokeOven(tx *world.Tx, m world.Machine, start, n int64) {
 		return
 	}
 	c := s.ovenCore(m.Pos)
+	co := s.rules.Coke
 	for t := start + 1; t <= start+n; t++ {
 		in := m.Slots["input"]
 		if in.Empty() {
 			c.cookTime, m.Active = 0, false
 			continue
 		}
-		if t%cookStep != 0 {
+		if t%int64(co.CookStep) != 0 {
 			continue
 		}
-		r, ok := cokeRecipeFor(in)
+		r, ok := co.Recipe(in)
 		if !ok {
 			// Railcraft drops an input it has no recipe for; the
 			// simulator's input slot never takes one (accepts).
@@ -199,14 +201,16 @@ func (s *Sim) runCokeOven(tx *world.Tx, m world.Machine, start, n int64) {
 		}
 		out := m.Slots["output"]
 		tank := m.Fluids["creosote"]
-		outputFits := out.Empty() || out.ID == r.output && out.Meta == r.meta && out.Count+1 <= stackMax
-		if !outputFits || tank.Amount+r.creosote > tank.Capacity {
+		id, meta, _ := world.SplitID(r.Output)
+		meta = max(meta, 0)
+		outputFits := out.Empty() || out.ID == id && out.Meta == meta && out.Count+1 <= stackMax
+		if !outputFits || tank.Amount+r.Creosote > tank.Capacity {
 			c.cookTime, m.Active = 0, false
 			continue
 		}
-		c.cookTime += cookStep
+		c.cookTime += co.CookStep
 		m.Active = true
-		if c.cookTime < r.ticks {
+		if c.cookTime < r.Ticks {
 			continue
 		}
 		c.cookTime = 0
@@ -217,17 +221,17 @@ func (s *Sim) runCokeOven(tx *world.Tx, m world.Machine, start, n int64) {
 			m.Slots["input"] = in
 		}
 		if out.Empty() {
-			out = s.rules.Stack(r.output, r.meta, 0)
+			out = s.rules.Stack(id, meta, 0)
 		}
 		out.Count++
 		m.Slots["output"] = out
 		tank.Fluid = "creosote"
-		tank.Amount += r.creosote
+		tank.Amount += r.Creosote
 		m.Fluids["creosote"] = tank
 	}
 	m.Progress = 0
-	if r, ok := cokeRecipeFor(m.Slots["input"]); ok && c.cookTime > 0 {
-		m.Progress = float64(c.cookTime) / float64(r.ticks)
+	if r, ok := co.Recipe(m.Slots["input"]); ok && c.cookTime > 0 {
+		m.Progress = float64(c.cookTime) / float64(r.Ticks)
 	}
 	tx.PutMachine(m)
 }

@@ -553,7 +553,7 @@ func (s *Sim) transfer(tx *world.Tx, a action.TransferItems) ipc.Result {
 func (s *Sim) accepts(m world.Machine, slot string, st world.ItemStack) bool {
 	switch {
 	case m.Kind == world.MachineCokeOven && slot == "input":
-		_, ok := cokeRecipeFor(st)
+		_, ok := s.rules.Coke.Recipe(st)
 		return ok
 	case m.Kind == world.MachineCokeOven && slot == "output":
 		return false

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -36,9 +37,9 @@ func TestSimDataNamesAreKnown(t *testing.T) {
 	for id := range fuels {
 		assert.NoError(t, n.CheckItem(id), "fuel")
 	}
-	for in, r := range cokeRecipes {
-		assert.NoError(t, n.CheckItem(in), "coke oven input")
-		assert.NoError(t, n.CheckItem(r.output), "coke oven output")
+	for _, r := range rules.Default().Coke.All() {
+		assert.NoError(t, n.CheckItem(r.Input.String()), "coke oven input")
+		assert.NoError(t, n.CheckItem(r.Output), "coke oven output")
 	}
 	assert.Error(t, n.CheckItem("Railcraft:fuel.cok"))
 }

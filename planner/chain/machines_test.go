@@ -15,16 +15,24 @@ import (
 
 // TestMachineOutputNeedsTheMachineToWork: coke comes from collecting a coke
 // oven's output; with nothing to collect (maintain_coke_ovens blocked after
-// a noop) the planner waits while an oven works and feeds idle ovens first.
+// a noop) the planner feeds the oven what the coke oven's table cooks into
+// the wanted item (coal for coke) up to what the goal needs, and waits
+// while the oven holds enough and works, for as long as that takes.
 func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 	reg := shipped(t)
 	maintain := loop.Invocation{Skill: "maintain_coke_ovens"}
-	feed := loop.Invocation{Skill: "feed_coke_ovens"}
-	oven := func(active bool) *world.Snapshot {
+	feed := loop.Invocation{Skill: "feed_coke_ovens", Params: map[string]any{"fuel": "minecraft:coal:0", "per_oven": 4}}
+	oven := func(active bool, input int) *world.Snapshot {
 		w := snapshot("steam_age", nil, stack("minecraft:coal", 8))
-		w.Machines = []world.Machine{{Kind: world.MachineCokeOven, Pos: world.Pos(4, 64, 4), Formed: true, Active: active}}
+		m := world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(4, 64, 4), Formed: true, Active: active, Slots: map[string]world.ItemStack{}}
+		if input > 0 {
+			m.Slots["input"] = stack("minecraft:coal", input)
+			m.Progress = 0.5
+		}
+		w.Machines = []world.Machine{m}
 		return w
 	}
+	wait := &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 900 + 3*1800}}
 	tests := []struct {
 		name    string
 		w       *world.Snapshot
@@ -32,18 +40,20 @@ func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 		want    *loop.Invocation
 		err     string
 	}{
-		{"collect first", oven(false), nil, &maintain, ""},
-		{"wait while the oven works", oven(true), []loop.Invocation{maintain}, &loop.Invocation{Skill: "wait_for"}, ""},
-		{"feed an idle oven", oven(false), []loop.Invocation{maintain}, &feed, ""},
-		{"no fuel", func() *world.Snapshot { w := oven(false); w.Inventory = world.NewInventory(); return w }(), []loop.Invocation{maintain}, nil,
-			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens needs ore:gemCoal)"},
-		{"feeding blocked too", oven(false), []loop.Invocation{maintain, feed}, nil,
-			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens is blocked)"},
-		{"waiting blocked too", oven(true), []loop.Invocation{maintain, {Skill: "wait_for"}}, nil,
+		{"collect first", oven(false, 0), nil, &maintain, ""},
+		{"wait while the oven works on enough", oven(true, 4), []loop.Invocation{maintain}, wait, ""},
+		{"a fed oven works before it shows active", oven(false, 4), []loop.Invocation{maintain}, wait, ""},
+		{"top up a working oven that holds too little", oven(true, 2), []loop.Invocation{maintain}, &feed, ""},
+		{"feed an idle oven", oven(false, 0), []loop.Invocation{maintain}, &feed, ""},
+		{"no fuel", func() *world.Snapshot { w := oven(false, 0); w.Inventory = world.NewInventory(); return w }(), []loop.Invocation{maintain}, nil,
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens needs minecraft:coal:0: no available skill produces minecraft:coal:0)"},
+		{"feeding blocked too", oven(false, 0), []loop.Invocation{maintain, feed}, nil,
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens fuel=minecraft:coal:0 per_oven=4 is blocked)"},
+		{"waiting blocked too", oven(true, 4), []loop.Invocation{maintain, {Skill: "wait_for"}, *wait}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are working and no skill passes time)"},
 		{"no oven", snapshot("steam_age", nil), []loop.Invocation{maintain}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
-		{"an unformed oven does not work", func() *world.Snapshot { w := oven(true); w.Machines[0].Formed = false; return w }(), []loop.Invocation{maintain}, nil,
+		{"an unformed oven does not work", func() *world.Snapshot { w := oven(true, 4); w.Machines[0].Formed = false; return w }(), []loop.Invocation{maintain}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
 	}
 	for _, tc := range tests {
@@ -92,7 +102,7 @@ func TestFeedingNeedsEveryInput(t *testing.T) {
 		Preconditions: skills.Preconditions{SemanticTagsAnyOf: []string{world.MachineCokeOven}},
 		Effects: skills.Effects{Tags: []string{"feeds_machines"}, InventoryDelta: map[string]skills.InventoryChange{
 			"{fuel}": {MinDecrease: &one}, "{binder}": {MinDecrease: &one}}}})
-	blocked := []loop.Invocation{{Skill: "maintain_coke_ovens"}, {Skill: "feed_coke_ovens"}}
+	blocked := []loop.Invocation{{Skill: "maintain_coke_ovens"}, {Skill: "feed_coke_ovens", Params: map[string]any{"fuel": "minecraft:coal:0", "per_oven": 4}}}
 	g, err := loop.ParseGoal("have 4 ore:fuelCoke", reg.Tiers())
 	require.NoError(t, err)
 	planFor := func(stacks ...world.ItemStack) (loop.Decision, error) {
@@ -108,4 +118,36 @@ func TestFeedingNeedsEveryInput(t *testing.T) {
 	dec, err := planFor(stack("minecraft:coal", 8), stack("minecraft:clay_ball", 8))
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "load_oven"}, dec.Invocation)
+}
+
+// TestCharcoalFromTheOvenTheBotBuilt: from 104 coke oven bricks and 3
+// logs, "build coke_oven and collect 8 minecraft:coal:1" crafts the 26
+// oven blocks, builds the oven, fells a tree for the logs the coke oven's
+// table says charcoal takes, feeds them, waits as long as 8 logs cook and
+// collects the charcoal; every step meets its declared effects.
+func TestCharcoalFromTheOvenTheBotBuilt(t *testing.T) {
+	out, steps := runTier(t, simOf(t, "testdata/coke_oven_bricks.yaml"), Planner{}, "build coke_oven and collect 8 minecraft:coal:1")
+	require.True(t, out.GoalMet, "%+v", out)
+	var order []string
+	for _, st := range steps {
+		assert.Contains(t, []loop.Verdict{loop.Success, loop.Noop}, st.Verdict, "%s: %s", st.Invocation, st.Error)
+		if st.Verdict == loop.Success {
+			order = append(order, st.Invocation.Skill)
+		}
+	}
+	// The 3 logs held go in first; the tree is felled while they cook.
+	assert.Equal(t, []string{"basic_crafting", "build_structure", "feed_coke_ovens", "chop_tree", "feed_coke_ovens", "wait_for", "maintain_coke_ovens"}, order)
+	waited := 0
+	for _, st := range steps {
+		switch st.Invocation.Skill {
+		case "feed_coke_ovens":
+			assert.Equal(t, "ore:logWood", st.Invocation.Params["fuel"], "logs make charcoal, not the default coal")
+			assert.Equal(t, 8, st.Invocation.Params["per_oven"])
+		case "wait_for":
+			waited += st.Invocation.Params["duration"].(int)
+		}
+	}
+	assert.Less(t, waited, 8*1800, "part of the cooking happened while the tree came down")
+	assert.GreaterOrEqual(t, out.Ticks, int64(8*1800), "8 logs cook 1,800 ticks each, one after another")
+	assert.Less(t, out.Ticks, int64(8*1800+2000))
 }

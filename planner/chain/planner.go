@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -65,6 +66,10 @@ type Planner struct {
 	// Builds are the blueprints a build goal names (nil = the shipped
 	// config/blueprints.yaml).
 	Builds *rules.Blueprints
+	// Coke is the coke oven's table (nil = the shipped
+	// config/coke_oven.yaml): what to feed an oven for the item wanted
+	// from it (logs for charcoal, coal for coke) and how long it cooks.
+	Coke *rules.CokeOven
 }
 
 var _ loop.Planner = Planner{}
@@ -91,6 +96,9 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	}
 	if g.Builds == nil {
 		g.Builds = rules.Default().Builds
+	}
+	if g.Coke == nil {
+		g.Coke = rules.Default().Coke
 	}
 	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -551,7 +559,7 @@ func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) 
 		if inv != nil && s.blocked[inv.String()] {
 			// A machine's output is collected when there is some: with
 			// nothing to collect, the machine must work first.
-			if next, why := s.machineCycle(p.desc); next != nil {
+			if next, why := s.machineCycle(p.desc, item, missing, depth); next != nil {
 				return next, nil
 			} else if why != "" {
 				reasons = append(reasons, fmt.Sprintf("%s is blocked (%s)", inv, why))
@@ -897,12 +905,17 @@ func number(v any) (int, bool) {
 // machineCycle plans how a machine's output comes about when the skill
 // that collects it (maintain_coke_ovens) has nothing to collect: while a
 // machine of a kind the collector works on (its semantic_tags_any_of) is
-// busy, pass time with a skill tagged passes_time (wait_for); when none is
-// busy, load them with a skill tagged feeds_machines that works on the same
-// kind and whose input (a min_decrease on an item_id parameter) the
-// inventory holds at its default. The reason is empty when the collector
-// works on no known machine.
-func (s *search) machineCycle(collector *registry.Description) (*loop.Invocation, string) {
+// busy, pass time with a skill tagged passes_time (wait_for), for as long
+// as a coke oven needs to finish the missing items when the skill takes a
+// duration; when none is busy, load them with a skill tagged
+// feeds_machines that works on the same kind. For coke ovens the coke
+// oven's table says what to feed for the wanted item (logs for charcoal):
+// the feeding skill's item parameter is set to the recipe's input, and an
+// input the inventory lacks is obtained first. Otherwise the skill's input
+// (a min_decrease on an item_id parameter) must be in the inventory at its
+// default. The reason is empty when the collector works on no known
+// machine.
+func (s *search) machineCycle(collector *registry.Description, item string, missing, depth int) (*loop.Invocation, string) {
 	kinds := map[string]bool{}
 	for _, k := range collector.Preconditions.SemanticTagsAnyOf {
 		kinds[k] = true
@@ -918,21 +931,62 @@ func (s *search) machineCycle(collector *registry.Description) (*loop.Invocation
 	}
 	busy := false
 	for _, m := range machines {
-		busy = busy || m.Active
+		busy = busy || s.working(m)
+	}
+	recipes := s.cokeRecipesFor(item, kinds)
+	var feedWhy []string // why the ovens cannot get more of a recipe's input
+	enough := false      // the ovens hold all the input the goal needs
+	if len(recipes) > 0 {
+		// The ovens cook one item at a time: keep their inputs at what
+		// the goal still needs, topping up (or getting more input) while
+		// they work, and wait only when they hold enough.
+		need, queued := missing, 0
+		for _, m := range machines {
+			if out := m.Slot("output"); !out.Empty() && s.produces(out.ID+":"+strconv.Itoa(out.Meta), item) {
+				need -= out.Count
+			}
+			if r, ok := s.Coke.Recipe(m.Slot("input")); ok && slices.ContainsFunc(recipes, func(x rules.CokeRecipe) bool { return x.Output == r.Output }) {
+				queued += m.Slot("input").Count
+			}
+		}
+		enough = queued >= need
+		if !enough {
+			next, why := s.feedMore(kinds, recipes, need, need-queued, depth)
+			if next != nil {
+				return next, ""
+			}
+			feedWhy = why
+		}
 	}
 	if busy {
 		for _, d := range s.ranked(s.catalog) {
 			inv := loop.Invocation{Skill: d.Name}
-			if slices.Contains(d.Effects.Tags, "passes_time") && !s.blocked[inv.String()] {
-				return &inv, ""
+			if !slices.Contains(d.Effects.Tags, "passes_time") || s.blocked[inv.String()] {
+				continue
 			}
+			if param, ticks := durationParam(d), s.cookTicksLeft(machines, recipes, missing); param != "" && ticks > 0 {
+				if pd := d.Params[param]; pd.Max != nil {
+					ticks = min(ticks, int(*pd.Max))
+				}
+				inv.Params = map[string]any{param: ticks}
+				if s.blocked[inv.String()] {
+					inv.Params = nil
+				}
+			}
+			return &inv, ""
 		}
 		return nil, "the machines are working and no skill passes time"
 	}
-	var why []string
+	if enough {
+		return nil, "the machines are idle and hold what the goal needs, but cannot work (a full output slot or tank)"
+	}
+	why := feedWhy
 	for _, d := range s.ranked(s.catalog) {
 		if !slices.Contains(d.Effects.Tags, "feeds_machines") || !slices.ContainsFunc(d.Preconditions.SemanticTagsAnyOf, func(k string) bool { return kinds[k] }) {
 			continue
+		}
+		if len(recipes) > 0 && feedParam(d) != "" {
+			continue // fed by the recipe above
 		}
 		inv := loop.Invocation{Skill: d.Name}
 		if s.blocked[inv.String()] {
@@ -949,6 +1003,143 @@ func (s *search) machineCycle(collector *registry.Description) (*loop.Invocation
 		return nil, "the machines are idle and no skill feeds them"
 	}
 	return nil, "the machines are idle: " + strings.Join(why, "; ")
+}
+
+// working reports whether a machine is at work: active, or a coke oven
+// holding an input it has a recipe for and room for the product (an oven
+// works only on ticks divisible by its step, so one just fed is not
+// active yet).
+func (s *search) working(m world.Machine) bool {
+	if m.Active {
+		return true
+	}
+	if m.Kind != world.MachineCokeOven || m.ContentsUnknown {
+		return false
+	}
+	r, ok := s.Coke.Recipe(m.Slot("input"))
+	if !ok {
+		return false
+	}
+	out := m.Slot("output")
+	id, meta, _ := world.SplitID(r.Output)
+	tank := m.Fluid("creosote")
+	return (out.Empty() || out.ID == id && out.Meta == max(meta, 0) && out.Count < 64) &&
+		(tank.Capacity == 0 || tank.Amount+r.Creosote <= tank.Capacity)
+}
+
+// cokeRecipesFor returns the coke oven recipes that make the wanted item
+// when the machines are coke ovens.
+func (s *search) cokeRecipesFor(item string, kinds map[string]bool) []rules.CokeRecipe {
+	if !kinds[world.MachineCokeOven] {
+		return nil
+	}
+	var out []rules.CokeRecipe
+	for _, r := range s.Coke.All() {
+		if s.produces(r.Output, item) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// feedMore plans getting short more recipe input into the ovens so that
+// they hold need: a feeding skill for the ovens' kind, its item parameter
+// set to the input of the first recipe the inventory holds (and its
+// per_oven, when it has one, to need); with none held, obtaining the first
+// recipe's input.
+func (s *search) feedMore(kinds map[string]bool, recipes []rules.CokeRecipe, need, short, depth int) (*loop.Invocation, []string) {
+	var why []string
+	for _, d := range s.ranked(s.catalog) {
+		if !slices.Contains(d.Effects.Tags, "feeds_machines") || !slices.ContainsFunc(d.Preconditions.SemanticTagsAnyOf, func(k string) bool { return kinds[k] }) {
+			continue
+		}
+		param := feedParam(d)
+		if param == "" {
+			continue
+		}
+		for _, r := range recipes {
+			if s.w.Inventory.Count(r.Input) == 0 {
+				continue
+			}
+			inv := &loop.Invocation{Skill: d.Name, Params: map[string]any{param: r.Input.String()}}
+			if pd, ok := d.Params["per_oven"]; ok && pd.Type == action.TypeInt {
+				n := need
+				if pd.Max != nil {
+					n = min(n, int(*pd.Max))
+				}
+				inv.Params["per_oven"] = n
+			}
+			if s.blocked[inv.String()] {
+				why = append(why, inv.String()+" is blocked")
+				continue
+			}
+			return inv, nil
+		}
+		in := recipes[0].Input.String()
+		sub, err := s.obtain(in, short, depth+1)
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s needs %s: %v", d.Name, in, err))
+			continue
+		}
+		if sub != nil {
+			return sub, nil
+		}
+	}
+	return nil, why
+}
+
+// feedParam is the item_id parameter whose items a feeding skill uses up
+// (a min_decrease on "{param}") when it is the only one, or "": a coke
+// oven recipe has one input.
+func feedParam(d *registry.Description) string {
+	var params []string
+	for key, ch := range d.Effects.InventoryDelta {
+		if ch.MinDecrease == nil || !strings.HasPrefix(key, "{") || !strings.HasSuffix(key, "}") {
+			continue
+		}
+		if pd, ok := d.Params[key[1:len(key)-1]]; ok && pd.Type == action.TypeItemID {
+			params = append(params, key[1:len(key)-1])
+		}
+	}
+	if len(params) != 1 {
+		return ""
+	}
+	return params[0]
+}
+
+// durationParam is a skill's duration parameter (wait_for's), or "".
+func durationParam(d *registry.Description) string {
+	for _, name := range slices.Sorted(maps.Keys(d.Params)) {
+		if d.Params[name].Type == action.TypeDuration {
+			return name
+		}
+	}
+	return ""
+}
+
+// cookTicksLeft is how long the busiest coke oven needs to finish the
+// missing items (the current item's rest, then whole items, as many as its
+// input holds), or 0 when it cannot say (no recipe for the item, an oven
+// whose contents are unknown).
+func (s *search) cookTicksLeft(ovens []world.Machine, recipes []rules.CokeRecipe, missing int) int {
+	if len(recipes) == 0 {
+		return 0
+	}
+	best := 0
+	for _, m := range ovens {
+		in := m.Slot("input")
+		if !s.working(m) || m.ContentsUnknown || in.Empty() {
+			continue
+		}
+		r, ok := s.Coke.Recipe(in)
+		if !ok || !slices.ContainsFunc(recipes, func(x rules.CokeRecipe) bool { return x.Output == r.Output }) {
+			continue
+		}
+		items := min(missing, in.Count)
+		ticks := int(math.Ceil((1-m.Progress)*float64(r.Ticks))) + (items-1)*r.Ticks
+		best = max(best, ticks)
+	}
+	return best
 }
 
 // feedInput reports the items a feeding skill uses up by default (the
