@@ -36,6 +36,9 @@ func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result
 		_, ok = x.s.inv.swapHotbar(window, slot, int(button))
 	} else {
 		clicked, ok = x.s.inv.click(window, slot, button, result, maxStackOf(ids, x.c.rules.Mining))
+		if ok {
+			x.s.inv.predictResult(window, ids, x.c.rules)
+		}
 	}
 	if !ok {
 		x.c.mu.Unlock()
@@ -502,6 +505,11 @@ func (x *act) transfer(a action.TransferItems) ipc.Result {
 	if a.Direction == action.Withdraw {
 		src, dst = box, player
 	}
+	if a.Direction == action.Withdraw && o.kind == windowFurnace && o.layout == nil && len(box) == 1 && box[0] == furnaceOutputSlot {
+		if err := x.awaitFurnace(o, m, a.Count); err != nil {
+			return x.fail(err, "waiting for the furnace")
+		}
+	}
 	if _, have := x.matching(o.id, src, m.Matches); have < a.Count {
 		where := "inventory"
 		if a.Direction == action.Withdraw {
@@ -522,48 +530,6 @@ func (x *act) transfer(a action.TransferItems) ipc.Result {
 	}
 	x.c.syncInventory(x.s)
 	return ipc.Result{Code: ipc.OK, Details: map[string]any{"moved": moved}}
-}
-
-// shapes are the grid layouts of the shipped recipes that are shaped in
-// GTNH: rows of ingredient indexes (-1 empty, len(Ingredients)+k for tool
-// k). Shapeless recipes fill the grid in order.
-var shapes = map[string][][]int{
-	"minecraft:stick":          {{0}, {0}},
-	"minecraft:crafting_table": {{0, 0}, {1, 1}},
-	"minecraft:torch":          {{1}, {0}},
-	"minecraft:chest":          {{0, 0, 0}, {0, 1, 0}, {0, 0, 0}},
-	"minecraft:wooden_axe":     {{0, 0}, {0, 1}, {-1, 1}},
-}
-
-// layout places a recipe on a grid of the given width: the cell indexes
-// (row-major) and what goes in each (ingredient or tool index).
-func layout(r rules.Recipe, width int) (cells []int, what []int, ok bool) {
-	if sh, found := shapes[r.Output]; found && len(sh) <= width && (len(r.Tools) == 0) {
-		for y, row := range sh {
-			if len(row) > width {
-				return nil, nil, false
-			}
-			for xx, v := range row {
-				if v >= 0 {
-					cells = append(cells, y*width+xx)
-					what = append(what, v)
-				}
-			}
-		}
-		return cells, what, true
-	}
-	n := 0
-	for i, in := range r.Ingredients {
-		for k := 0; k < in.Count; k++ {
-			cells, what = append(cells, n), append(what, i)
-			n++
-		}
-	}
-	for k := range r.Tools {
-		cells, what = append(cells, n), append(what, len(r.Ingredients)+k)
-		n++
-	}
-	return cells, what, n <= width*width
 }
 
 // craft crafts in the inventory's 2×2 grid or at a crafting table:
@@ -615,7 +581,7 @@ func (x *act) craft(a action.Craft) ipc.Result {
 		width, result, gridBase = 3, 0, 1
 		defer x.closeContainer()
 	}
-	cells, what, ok := layout(*chosen, width)
+	cells, what, ok := chosen.Layout(width) // the recipe's pattern (config/recipes.yaml), as the server matches it
 	if !ok {
 		return ipc.Failf(ipc.Rejected, 0, "the recipe for %s does not fit a %d×%d grid", a.Item, width, width)
 	}
@@ -711,4 +677,44 @@ func (x *act) cursorTakes(window uint8, result int) bool {
 		return true
 	}
 	return sameItem(cur, *res) && int(cur.Count+res.Count) <= maxStackOf(x.c.state.Resolver().IDs(), x.c.rules.Mining)(cur)
+}
+
+// furnaceOutputSlot is a vanilla furnace window's output (ContainerFurnace:
+// 0 input, 1 fuel, 2 output).
+const furnaceOutputSlot = 2
+
+// awaitFurnace waits, before taking count items from an open furnace's
+// output, while the furnace is still cooking them: by the window's progress
+// properties, which the server sends each server tick the furnace's cook
+// time or burn time changes. It waits at most the cook ticks the items in
+// its input still need (the smelting table's cook ticks each, less the
+// cook time already done) and stops early when the output holds enough or
+// the furnace is seen going out. Whatever is in the output then is for the
+// caller to take.
+func (x *act) awaitFurnace(o *container, m world.ItemMatcher, count int) error {
+	cookTicks := int64(x.c.rules.Smelt.CookTicks)
+	x.c.mu.Lock()
+	in := o.slots[0].Count
+	cook := int64(o.furnace.cook)
+	x.c.mu.Unlock()
+	if _, have := x.matching(o.id, []int{furnaceOutputSlot}, m.Matches); have >= count || in <= 0 {
+		return nil
+	}
+	limit := int64(in)*cookTicks - cook + answerTicks
+	_, err := x.serverWait(limit, func() bool {
+		p := x.s.inv.slot(o.id, furnaceOutputSlot)
+		ids := x.c.state.Resolver().IDs()
+		if p != nil && !p.Empty() && m.Matches(toStack(*p, ids, x.c.rules)) && int(p.Count) >= count {
+			return true
+		}
+		return x.s.inv.open != o || o.furnace.out && o.furnace.cook == 0
+	})
+	if err != nil {
+		return err
+	}
+	x.c.mu.Lock()
+	f := o.furnace
+	x.c.mu.Unlock()
+	x.c.log.Debug().Int("cook", f.cook).Int("burn", f.burn).Bool("out", f.out).Msg("waited for the furnace")
+	return nil
 }

@@ -1,6 +1,7 @@
 package gtnh
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
@@ -75,4 +76,28 @@ func EquipClientForTest(t *testing.T, tap Tap) *Client {
 func Eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	eventually(t, what, cond)
+}
+
+// RawClicker sends window clicks with the stack the test says the slot
+// holds (no prediction), waits for the server's Confirm Transaction and
+// reports whether the click was accepted. External tests use it to make
+// the client claim what the server does not show.
+func RawClicker(c *Client) func(window uint8, slot int, button int8, clicked proto17.Slot) bool {
+	return func(window uint8, slot int, button int8, clicked proto17.Slot) bool {
+		c.mu.Lock()
+		s := c.sess
+		s.actionNum++
+		key := confirmKey{window, s.actionNum}
+		pending := s.expectConfirm(key)
+		c.mu.Unlock()
+		if err := c.send(s, &proto17.ClickWindow{WindowID: window, Slot: int16(slot), Button: button, Action: key.action, Mode: 0, Clicked: clicked}); err != nil {
+			return false
+		}
+		if err := c.waitFor(context.Background(), s, func() bool { return pending.answered }); err != nil {
+			return false
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return pending.accepted
+	}
 }

@@ -56,6 +56,37 @@ type container struct {
 	// GUI_INTEGER data id of their amount (3i+1 for tank i); only tanks
 	// its layout names are kept.
 	rcTanks map[int]*rcTank
+	// furnace is what a vanilla furnace's window sent of its progress.
+	furnace furnaceProgress
+}
+
+// furnaceProgress is a furnace window's properties as 1.7.10's
+// ContainerFurnace sends them (all three when the window opens, then each
+// as it changes, once a server tick at most): 0 the cook time of the item
+// in progress, 1 the burn time left, 2 the burn time of the item burning.
+type furnaceProgress struct {
+	cook, burn, itemBurn int
+	seen                 bool
+	// burned is set once the burn time was seen above 0; out once it was
+	// seen back at 0 after that (the furnace went out).
+	burned, out bool
+}
+
+func (f *furnaceProgress) read(property, value int) {
+	f.seen = true
+	switch property {
+	case 0:
+		f.cook = value
+	case 1:
+		f.burn = value
+		if value > 0 {
+			f.burned, f.out = true, false
+		} else if f.burned {
+			f.out = true
+		}
+	case 2:
+		f.itemBurn = value
+	}
 }
 
 // rcTank is what an open Railcraft window sent of one of its tanks
@@ -270,6 +301,40 @@ func (inv *inventory) consumeGrid(window uint8, maxOf func(proto17.Slot) int) {
 				*p = proto17.Slot{}
 			}
 		}
+	}
+}
+
+// predictResult computes a crafting grid's result after a click changed
+// it, as the vanilla client does (ContainerPlayer and ContainerWorkbench
+// .onCraftMatrixChanged run on the client too, and a server never sends the
+// result slot: EntityPlayerMP.sendSlotContents skips a SlotCrafting). The
+// grid is window 0's 2×2 when no container is open, or an open crafting
+// table's 3×3; the recipe set is the rules' (the server's own).
+func (inv *inventory) predictResult(window uint8, ids *rules.IDMap, set *rules.Set) {
+	var result, first, width int
+	switch {
+	case window == 0 && inv.open == nil:
+		result, first, width = invCraftResult, invCraftGrid, 2
+	case inv.open != nil && inv.open.id == window && inv.open.kind == windowWorkbench && inv.open.layout == nil:
+		result, first, width = 0, 1, 3
+	default:
+		return
+	}
+	grid := make([]world.ItemStack, width*width)
+	for i := range grid {
+		if p := inv.slot(window, first+i); p != nil {
+			grid[i] = toStack(*p, ids, set)
+		}
+	}
+	out := proto17.Slot{}
+	if r, ok := set.Recipes.Match(grid, width); ok {
+		name, meta, err := world.SplitID(r.Output)
+		if id, found := ids.ItemID(name); err == nil && found {
+			out = proto17.Slot{ID: int16(id), Count: int32(r.Count), Damage: int16(max(meta, 0))}
+		}
+	}
+	if p := inv.slot(window, result); p != nil {
+		*p = out
 	}
 }
 

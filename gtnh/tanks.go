@@ -218,6 +218,12 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 func (c *Client) onWindowProperty(s *session, p *proto17.WindowProperty) {
 	c.mu.Lock()
 	o := s.inv.open
+	if o != nil && o.id == p.WindowID && o.kind == windowFurnace && o.layout == nil && p.Property >= 0 && p.Property < 3 {
+		o.furnace.read(int(p.Property), int(p.Value))
+		c.notifyLocked()
+		c.mu.Unlock()
+		return
+	}
 	if o == nil || o.id != p.WindowID || o.layout == nil || o.pos == nil || p.Property < 0 || p.Property%3 != 0 {
 		c.mu.Unlock()
 		c.skip(p.PacketName())

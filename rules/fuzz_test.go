@@ -63,6 +63,12 @@ func FuzzParseRecipes(f *testing.F) {
 			if r.Output == "" || r.Count < 1 || len(book.For(r.Output)) == 0 {
 				t.Fatalf("accepted a broken recipe: %+v", r)
 			}
+			if r.Shape != nil {
+				// An accepted pattern lays out within its grid.
+				if _, _, ok := r.Layout(3); !ok {
+					t.Fatalf("accepted a pattern that does not fit: %+v", r)
+				}
+			}
 		}
 	})
 }

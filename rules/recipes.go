@@ -17,13 +17,16 @@ type Ingredient struct {
 }
 
 // Recipe is a crafting-grid recipe. Grid is "2x2" (inventory) or "3x3"
-// (crafting table). Tools are needed in the grid but not consumed.
+// (crafting table). Tools are needed in the grid but not consumed. Shape,
+// when set, is the pattern of a shaped recipe (see ParsePattern); without it
+// the recipe is shapeless.
 type Recipe struct {
 	Output      string             `json:"output"` // modid:name[:meta]
 	Count       int                `json:"count"`
 	Grid        string             `json:"grid"`
 	Ingredients []Ingredient       `json:"ingredients"`
 	Tools       []game.ItemMatcher `json:"tools,omitempty"`
+	Shape       Pattern            `json:"shape,omitempty"`
 }
 
 // NeedsTable reports whether the recipe needs a crafting table.
@@ -48,7 +51,7 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 	if f, ok := top["recipes"]; ok {
 		for i, n := range d.Sequence(f.Value, "recipes") {
 			path := strictyaml.Index("recipes", i)
-			fs := d.Mapping(n, path, []string{"output", "count", "grid", "ingredients", "tools"})
+			fs := d.Mapping(n, path, []string{"output", "count", "grid", "ingredients", "tools", "shape"})
 			d.Require(n, path, fs, "output", "ingredients")
 			r := Recipe{Count: 1, Grid: "3x3"}
 			valid := true
@@ -115,6 +118,15 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 					}
 					r.Tools = append(r.Tools, m)
 				}
+			}
+			if f, ok := fs["shape"]; ok {
+				rows := d.StringList(f.Value, path+".shape")
+				sh, err := ParsePattern(rows, r)
+				if err != nil {
+					d.Errorf(f.Value, path+".shape", "%v", err)
+					valid = false
+				}
+				r.Shape = sh
 			}
 			if valid && r.Output != "" {
 				book.byOutput[r.Output] = append(book.byOutput[r.Output], len(book.list))

@@ -152,6 +152,8 @@ type box struct {
 	boiler   coalBoiler // a boiler's kind
 	// creosote is a coke oven's creosote, mB.
 	creosote int
+	// furnace is a vanilla furnace's tile state (nil for other boxes).
+	furnace *furnace
 }
 
 // modWorld is the mod state of the fake world; guarded by Server.mu.
@@ -445,6 +447,10 @@ type openWindow struct {
 	modui bool
 	ready bool
 	bars  []float32
+	// sent and sentSlots are a furnace window's properties (cook, burn,
+	// item burn) and slots as last sent (ContainerFurnace's last values).
+	sent      []int
+	sentSlots []proto17.Slot
 }
 
 // slotLocked is the stack behind a window slot: the box's own slot or the
@@ -478,6 +484,9 @@ func (c *conn) windowItemsLocked(w *openWindow) *proto17.WindowItems {
 func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 	s := c.s
 	m := s.mods
+	if c.openVanillaLocked(out, clicked) {
+		return true
+	}
 	pos := clicked
 	if master, ok := m.bricks[clicked]; ok {
 		pos = master // TileCokeOven.openGui opens at the master
@@ -597,9 +606,11 @@ func (c *conn) moduiSyncLocked(out *outbox) {
 // takesOnly are the slots a player cannot put anything into (Railcraft's
 // SlotOutput, GregTech's output slots).
 var takesOnly = map[string]map[string]bool{
-	layoutCokeOven: {"output": true, "container_output": true},
-	layoutTank:     {"output": true},
-	layoutBoiler:   {"fluid_out": true, "ash": true},
+	layoutCokeOven:  {"output": true, "container_output": true},
+	layoutTank:      {"output": true},
+	layoutBoiler:    {"fluid_out": true, "ash": true},
+	layoutFurnace:   {"output": true}, // SlotFurnace
+	layoutWorkbench: {"result": true},
 }
 
 // slotName is the layout's name of a box slot ("" for none).
@@ -623,6 +634,9 @@ func slotName(l modnet.ContainerLayout, i int) string {
 // grid (0-4) and the armour slots (5-8) are not, and clicks on them are
 // refused. It reports whether the click was accepted.
 func (c *conn) clickLocked(p *proto17.ClickWindow) bool {
+	if p.Mode == 2 {
+		return c.swapClickLocked(p)
+	}
 	if p.Mode != 0 || (p.Button != 0 && p.Button != 1) {
 		return false
 	}
@@ -638,6 +652,17 @@ func (c *conn) clickLocked(p *proto17.ClickWindow) bool {
 	if sl == nil || !sameStack(*sl, p.Clicked) {
 		return false
 	}
+	grid, isGrid := c.gridLocked(p.WindowID)
+	if isGrid && sl == grid.result {
+		c.takeResultLocked(grid)
+		return true
+	}
+	defer func() {
+		if isGrid {
+			c.s.updateResultLocked(grid) // onCraftMatrixChanged
+		}
+		c.clickedFurnaceLocked()
+	}()
 	cur := &c.cursor
 	limit := func(st proto17.Slot) int32 { return int32(maxStack(c.s.itemOf(0, st).Name)) }
 	switch {
@@ -685,12 +710,44 @@ func (c *conn) clickLocked(p *proto17.ClickWindow) bool {
 	return true
 }
 
+// swapClickLocked applies a mode-2 click (a number key: the slot and
+// hotbar slot Button swap), as Container.slotClick does for a slot that
+// takes anything; its packet carries no stack (slotClick returns null for
+// mode 2, and processClickWindow compares with that). A crafting result,
+// an output slot or the armour slots are not modelled and refused.
+func (c *conn) swapClickLocked(p *proto17.ClickWindow) bool {
+	if p.Button < 0 || p.Button > 8 || !p.Clicked.Empty() {
+		return false
+	}
+	var sl *proto17.Slot
+	switch w := c.window; {
+	case w == nil && p.WindowID == 0 && p.Slot >= 9:
+		sl = c.playerWindowSlotLocked(int(p.Slot))
+	case w != nil && w.id == p.WindowID:
+		sl = c.slotLocked(w, int(p.Slot))
+		if takesOnly[w.box.layout.Kind][slotName(w.box.layout, int(p.Slot))] {
+			return false
+		}
+	}
+	if sl == nil {
+		return false
+	}
+	hb := &c.inv[hotbarFirst+int(p.Button)]
+	*sl, *hb = *hb, *sl
+	if g, ok := c.gridLocked(p.WindowID); ok {
+		c.s.updateResultLocked(g)
+	}
+	c.clickedFurnaceLocked()
+	return true
+}
+
 // playerWindowSlotLocked is the stack behind a slot of the player's own
-// window (window 0) that the server models: a main or hotbar slot, nil for
-// the others (ContainerPlayer: 0 crafting result, 1-4 crafting grid, 5-8
-// armour, 9-35 main, 36-44 hotbar).
+// window (window 0) that the server models: the crafting result and grid,
+// a main or hotbar slot; nil for the armour slots (ContainerPlayer: 0
+// crafting result, 1-4 crafting grid, 5-8 armour, 9-35 main, 36-44
+// hotbar).
 func (c *conn) playerWindowSlotLocked(i int) *proto17.Slot {
-	if i < 9 || i >= windowSlots {
+	if i < 0 || (i >= 5 && i < 9) || i >= windowSlots {
 		return nil
 	}
 	return &c.inv[i]
@@ -713,6 +770,7 @@ func sameItemFS(a, b proto17.Slot) bool {
 // closeWindowLocked closes the player's window; a stack left on the
 // cursor goes back into the inventory (a real server drops it).
 func (c *conn) closeWindowLocked(out *outbox) {
+	c.closeGridLocked(out, c.window)
 	c.window = nil
 	if c.cursor.Empty() {
 		return

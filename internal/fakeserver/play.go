@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
@@ -91,6 +92,7 @@ func (c *conn) handle(r Record) error {
 			break
 		}
 		out.to(c, StageNone, &proto17.ConfirmTransaction{WindowID: p.WindowID, Action: p.Action, Accepted: false})
+		s.refuseLocked(c.id, "click", "window %d slot %d mode %d button %d (%s)", p.WindowID, p.Slot, p.Mode, p.Button, s.itemOf(0, p.Clicked).Name)
 		if c.window != nil && c.window.id == p.WindowID {
 			out.to(c, StageNone, c.windowItemsLocked(c.window))
 		} else {
@@ -151,6 +153,8 @@ func (c *conn) ticker() {
 		}
 		out.add(c.pickupLocked()...)
 		c.moduiSyncLocked(&out)
+		s.tickFurnacesLocked(&out)
+		c.furnaceSyncLocked(&out)
 		s.mu.Unlock()
 		if kick != "" {
 			c.kick(kick)
@@ -210,6 +214,7 @@ func (c *conn) moveLocked(out *outbox, x, feetY, headY, z float64, onGround bool
 	}
 	if reason != "" {
 		s.fixes = append(s.fixes, Correction{Conn: c.id, From: to, To: c.pos, Reason: reason})
+		s.refuseLocked(c.id, "move", "%s: %v → %v", reason, c.pos, to)
 		back := c.pos
 		c.awaitTeleport = &back
 		out.to(c, StageNone, positionPacket(back))
@@ -344,7 +349,7 @@ func (c *conn) digLocked(out *outbox, p *proto17.PlayerDigging) {
 			c.breakLocked(out, pos)
 			return
 		}
-		s.logf("conn %d: dig at %v refused: %s", c.id, pos, d.Reason)
+		s.refuseLocked(c.id, "dig", "%s at %v: %s", d.Block, pos, d.Reason)
 		out.to(c, StageNone, s.blockChange(pos)) // the block is still there
 	}
 }
@@ -358,6 +363,15 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 	sl, held := c.heldLocked()
 	_, harvest := relativeHardness(block, held, true)
 	s.setBlockLocked(c.id, pos, chunk.AirState, "dig")
+	if b, ok := s.mods.boxes[pos]; ok && b.furnace != nil {
+		// BlockFurnace.breakBlock drops the furnace's contents.
+		delete(s.mods.boxes, pos)
+		for _, st := range b.slots[:3] {
+			if !st.Empty() {
+				out.add(s.spawnItemLocked(pos, st)...)
+			}
+		}
+	}
 	bc := s.blockChange(pos)
 	out.to(c, StageDig, bc)
 	for _, o := range s.conns {
@@ -385,25 +399,23 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 	}
 }
 
-// dropOf is the stack a harvested block drops.
+// dropOf is the stack a harvested block drops, by the shared drop table
+// (config/drops.yaml: stone gives cobblestone, clay 4 clay balls, gravel
+// only gravel as GTNH has it, a log its wood type). Rolled drops (leaves,
+// tall grass) are rolls this server makes come up empty.
 func (s *Server) dropOf(block string, meta int) (proto17.Slot, bool) {
-	r := ruleFor(block)
-	name := block
-	switch r.drop {
-	case "-":
+	if noDrops[block] {
 		return proto17.Slot{}, false
-	case "":
-	default:
-		name, meta = r.drop, 0
 	}
-	if block == "minecraft:log" || block == "minecraft:log2" || strings.HasPrefix(block, "minecraft:leaves") {
-		meta &= 3 // the wood type; the rest is orientation or decay
+	d, random := rules.Default().Drops.Of(game.Block{ID: block, Meta: meta})
+	if random || d.Count <= 0 {
+		return proto17.Slot{}, false
 	}
-	id, ok := s.ids.ItemID(name)
+	id, ok := s.ids.ItemID(d.Item)
 	if !ok {
 		return proto17.Slot{}, false
 	}
-	return proto17.Slot{ID: int16(id), Count: 1, Damage: int16(meta)}, true
+	return proto17.Slot{ID: int16(id), Count: int32(d.Count), Damage: int16(d.Meta)}, true
 }
 
 // spawnItemLocked puts a dropped item in the middle of the block and tells
@@ -558,7 +570,8 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 		return // the block's GUI opened (onBlockActivated comes first)
 	}
 	target := clicked.Add(off[0], off[1], off[2])
-	refuse := func() {
+	refuse := func(why string) {
+		s.refuseLocked(c.id, "place", "at %v against %v: %s", target, clicked, why)
 		if s.loaded(clicked) {
 			out.to(c, StageNone, s.blockChange(clicked))
 		}
@@ -570,19 +583,19 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 	blockID, isBlock := s.ids.BlockID(name)
 	switch {
 	case name == "" || !isBlock || blockID == 0:
-		refuse()
+		refuse(fmt.Sprintf("the held item %q is no block", name))
 		return
 	case !s.loaded(target) || !s.loaded(clicked) || s.stateAt(clicked).IsAir():
-		refuse()
+		refuse("no block to place against, or outside the world")
 		return
 	case c.pos.DistSq(clicked.Center()) >= 64:
-		refuse()
+		refuse("out of reach")
 		return
 	case !replaceable[s.blockName(s.stateAt(target))]:
-		refuse()
+		refuse(s.blockName(s.stateAt(target)) + " is in the way")
 		return
 	case boxHitsBlock(c.pos, target):
-		refuse() // the block would be inside the player
+		refuse("the block would be inside the player")
 		return
 	}
 	meta := int(sl.Damage)

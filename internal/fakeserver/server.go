@@ -154,6 +154,11 @@ type Server struct {
 	fixes    []Correction
 	kicks    []Kick
 	mods     *modWorld
+	// worldTick is the server tick the furnaces have run up to.
+	worldTick int
+	crafted   []Crafted
+	smelted   []Crafted
+	refusals  []Refusal
 
 	wg sync.WaitGroup
 }
@@ -434,6 +439,29 @@ func (s *Server) Corrections() []Correction {
 	return slices.Clone(s.fixes)
 }
 
+// Refusal is a player's action the server refused or corrected: a window
+// click it answered with Accepted false, a block placement it undid, a dig
+// it sent back or a move it reset.
+type Refusal struct {
+	Conn   int
+	Kind   string // "click", "place", "dig" or "move"
+	Reason string
+}
+
+// Refusals returns every refused or corrected action, in order.
+func (s *Server) Refusals() []Refusal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.refusals)
+}
+
+// refuseLocked records a refusal; s.mu is held.
+func (s *Server) refuseLocked(conn int, kind, format string, args ...any) {
+	s.refusals = append(s.refusals, Refusal{Conn: conn, Kind: kind, Reason: fmt.Sprintf(format, args...)})
+	s.logf("conn %d: %s refused: %s", conn, kind, s.refusals[len(s.refusals)-1].Reason)
+	s.notifyLocked()
+}
+
 // Kicks returns every disconnect the server sent, in order.
 func (s *Server) Kicks() []Kick {
 	s.mu.Lock()
@@ -452,7 +480,7 @@ func (s *Server) Players() []PlayerInfo {
 		}
 		p := PlayerInfo{Conn: c.id, Name: c.name, UUID: c.uuid, EntityID: c.eid, Pos: c.pos, OnGround: c.onGround, HeldSlot: c.held}
 		for i, sl := range c.inv {
-			if !sl.Empty() {
+			if !sl.Empty() && i != 0 { // slot 0 is the crafting result, not held
 				p.Inventory = append(p.Inventory, s.itemOf(i, sl))
 			}
 		}

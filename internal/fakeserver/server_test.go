@@ -566,9 +566,10 @@ func TestPlacingABlock(t *testing.T) {
 // TestPlayerWindowClicks: with no container open, mode-0 clicks on the
 // main and hotbar slots of the player's own window (window 0) are applied
 // as ContainerPlayer applies them: a stack picked up and put down elsewhere
-// moves there. A click whose stack is not the server's, on a slot the server
-// does not model (crafting, armour), of another mode or on another window is
-// refused and the window is sent again.
+// moves there. A click whose stack is not the server's (an empty crafting
+// result claimed as coal), on a slot the server does not model (armour),
+// of another mode or on another window is refused and the window is sent
+// again.
 func TestPlayerWindowClicks(t *testing.T) {
 	o := Options{Inventory: []Item{{Slot: 36, Name: "minecraft:coal", Count: 5}, {Slot: 9, Name: "minecraft:log", Count: 2}}}
 	SteamAge(&o)
@@ -599,8 +600,8 @@ func TestPlayerWindowClicks(t *testing.T) {
 	before := map[int]string{36: "minecraft:coal×5", 9: "minecraft:log×2"}
 
 	assert.False(t, click(0, 36, 0, proto17.Slot{}, 1), "the hotbar slot holds coal, the packet says empty")
-	assert.False(t, click(0, 36, 2, coal, 2), "mode 2 is not modelled")
-	assert.False(t, click(0, 0, 0, proto17.Slot{}, 3), "the crafting result is not modelled")
+	assert.False(t, click(0, 36, 2, coal, 2), "a mode-2 click carries no stack")
+	assert.False(t, click(0, 0, 0, coal, 3), "the crafting result is empty")
 	assert.False(t, click(0, 5, 0, proto17.Slot{}, 4), "the armour slots are not modelled")
 	assert.False(t, click(0, 45, 0, proto17.Slot{}, 5), "no slot 45")
 	assert.False(t, click(3, 36, 0, coal, 6), "no window 3 is open")

@@ -122,28 +122,16 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *rules.ID
 }
 
 // blockRule is what the server knows about breaking a block: the shared
-// 1.7.10 mining rule (config/mining.yaml) and what it drops ("" for
-// itself, "-" for nothing).
+// 1.7.10 mining rule (config/mining.yaml).
 type blockRule struct {
 	rules.BlockRule
-	drop string
 }
 
-// drops are the blocks of the fake world that do not drop themselves.
-var drops = map[string]string{
-	"minecraft:leaves":    "-",
-	"minecraft:leaves2":   "-",
-	"minecraft:tallgrass": "-",
-	"minecraft:grass":     "minecraft:dirt",
-	"minecraft:stone":     "minecraft:cobblestone",
-	"minecraft:bedrock":   "-",
-	"minecraft:water":     "-",
-	OreBlock:              "-",
-	OreBlock2:             "-",
-	MachineBlock:          "-",
-	CokeOvenBlock:         "-",
-	MetalTankBlock:        "-",
-}
+// noDrops are the modded blocks of the fake world that drop nothing here:
+// a GregTech ore's drops depend on its material, which this server does
+// not model, and the machines are unbreakable. Every other block drops
+// what the shared drop table (config/drops.yaml) says.
+var noDrops = map[string]bool{OreBlock: true, OreBlock2: true, MachineBlock: true, CokeOvenBlock: true, MetalTankBlock: true}
 
 // ruleFor returns the rule of a block name. The modded ore and machine of
 // the fake world are a GregTech ore and machine; unknown blocks are
@@ -159,7 +147,7 @@ func ruleFor(name string) blockRule {
 	default:
 		r = rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
 	}
-	return blockRule{BlockRule: r, drop: drops[name]}
+	return blockRule{BlockRule: r}
 }
 
 // replaceable blocks give way to a placed block.
