@@ -100,6 +100,10 @@ type Goal struct {
 	// Skill: run this skill successfully once ("run mine_block target=minecraft:gravel");
 	// template skills are resolved by name this way, as in seed 001.
 	Skill *Invocation `json:"skill,omitempty"`
+	// Quests: the quests of quest and line clauses, each after its
+	// prerequisites (RunQuests works through them; a goal with quests has
+	// no other part).
+	Quests []QuestStage `json:"quests,omitempty"`
 	// Words marks a goal given in words only, for a planner that reads
 	// them (the model planner): no part of it is checked here, Check never
 	// holds, and the run ends when the planner says it is done.
@@ -161,6 +165,9 @@ type GoalParser struct {
 	// Blueprints are the structures a build clause may name (nil = the
 	// shipped config/blueprints.yaml).
 	Blueprints *rules.Blueprints
+	// Quests resolves quest and line clauses (nil: the clauses are
+	// refused, naming --quests).
+	Quests QuestSource
 }
 
 // ParseGoal parses a goal written on the command line against a tier table,
@@ -178,18 +185,31 @@ func ParseGoal(text string, tiers *rules.Tiers) (Goal, error) {
 //	build coke_oven              a structure of that blueprint, formed during the run
 //	run mine_block target=minecraft:gravel radius=24
 //	                             run a skill once, successfully
+//	quest "Where's the Flint?"   a quest of the quest book, after its prerequisites
+//	line "Tier 0 - Stone Age"    every quest of a line, in prerequisite order
+//
+// A name in double quotes may hold " and ". Quest and line clauses go only
+// with other quest and line clauses.
 func (p GoalParser) Parse(text string) (Goal, error) {
 	tiers := p.Tiers
 	g := Goal{Text: strings.TrimSpace(text)}
 	if g.Text == "" {
 		return Goal{}, fmt.Errorf("empty goal")
 	}
-	for _, clause := range strings.Split(g.Text, " and ") {
+	clauses, err := splitClauses(g.Text)
+	if err != nil {
+		return Goal{}, fmt.Errorf("goal %q: %v", text, err)
+	}
+	for _, clause := range clauses {
 		f := strings.Fields(clause)
 		if len(f) == 0 {
 			return Goal{}, fmt.Errorf("goal %q has an empty clause", text)
 		}
 		switch f[0] {
+		case "quest", "line":
+			if err := p.quests(&g, f[0], clause); err != nil {
+				return Goal{}, err
+			}
 		case "collect", "have":
 			if len(f) != 3 {
 				return Goal{}, fmt.Errorf("%q: write %s COUNT ITEM, e.g. %s 16 minecraft:log", clause, f[0], f[0])
@@ -247,8 +267,11 @@ func (p GoalParser) Parse(text string) (Goal, error) {
 			}
 			g.Skill = inv
 		default:
-			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, reach, build or run", clause)
+			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, reach, build, run, quest or line", clause)
 		}
+	}
+	if len(g.Quests) > 0 && (len(g.Items) > 0 || g.Tier != "" || len(g.Builds) > 0 || g.Skill != nil) {
+		return Goal{}, fmt.Errorf("goal %q: quest and line clauses go only with other quest and line clauses", text)
 	}
 	return g, nil
 }

@@ -1,0 +1,304 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// QuestStage is one quest of a quest or line goal: the item goals of its
+// tasks, or why the agent cannot do it.
+type QuestStage struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Line is the line the goal named the quest through ("" for a quest
+	// clause's own quest and its prerequisites from other lines).
+	Line string `json:"line,omitempty"`
+	// Items are the inventory goals of its tasks (a retrieval task: have;
+	// crafting and block breaking: collect, counted from the quest's start).
+	Items []ItemGoal `json:"items,omitempty"`
+	// Prereqs are the ids of the stages that must be completed first.
+	Prereqs []string `json:"prereqs,omitempty"`
+	// AnyPrereq: one completed prerequisite is enough.
+	AnyPrereq bool `json:"any_prereq,omitempty"`
+	// Skip says why the agent cannot do the quest ("" when it can).
+	Skip string `json:"skip,omitempty"`
+	// Blockers name what stops it, one key each (a task type, an item),
+	// for the list of blockers.
+	Blockers []string `json:"blockers,omitempty"`
+	// Checkboxes is how many checkbox tasks the quest has that the user
+	// allowed the agent to tick.
+	Checkboxes int `json:"checkboxes,omitempty"`
+}
+
+// QuestSource turns the names of quest and line clauses into stages: a
+// quest after its prerequisites, a line's quests in prerequisite order.
+type QuestSource interface {
+	QuestStages(name string) ([]QuestStage, error)
+	LineStages(name string) ([]QuestStage, error)
+}
+
+// splitClauses splits a goal at " and " outside double quotes.
+func splitClauses(text string) ([]string, error) {
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i < len(text); i++ {
+		switch {
+		case text[i] == '"':
+			quoted = !quoted
+		case !quoted && strings.HasPrefix(text[i:], " and "):
+			out = append(out, text[start:i])
+			start = i + len(" and ")
+			i += len(" and ") - 1
+		}
+	}
+	if quoted {
+		return nil, errors.New("a double quote is not closed")
+	}
+	return append(out, text[start:]), nil
+}
+
+// quests resolves a quest or line clause and appends its stages (a stage
+// already in the goal is not repeated).
+func (p GoalParser) quests(g *Goal, verb, clause string) error {
+	name := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(clause), verb))
+	if strings.HasPrefix(name, `"`) {
+		if len(name) < 2 || !strings.HasSuffix(name, `"`) {
+			return fmt.Errorf("%q: write %s \"NAME\"", clause, verb)
+		}
+		name = name[1 : len(name)-1]
+	}
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("%q: write %s \"NAME\"", clause, verb)
+	}
+	if p.Quests == nil {
+		return fmt.Errorf("%q: no quest book is loaded (give --quests PATH, or quests: in the agent config file)", clause)
+	}
+	var stages []QuestStage
+	var err error
+	if verb == "quest" {
+		stages, err = p.Quests.QuestStages(name)
+	} else {
+		stages, err = p.Quests.LineStages(name)
+	}
+	if err != nil {
+		return fmt.Errorf("%q: %v", clause, err)
+	}
+	for _, s := range stages {
+		if !slices.ContainsFunc(g.Quests, func(o QuestStage) bool { return o.ID == s.ID }) {
+			g.Quests = append(g.Quests, s)
+		}
+	}
+	return nil
+}
+
+// Quest statuses in a QuestResult.
+const (
+	QuestCompleted = "completed"
+	QuestSkipped   = "skipped" // the agent cannot do one of its tasks, or a prerequisite is not completed
+	QuestFailed    = "failed"  // the run towards it stopped short
+)
+
+// QuestResult is what became of one stage.
+type QuestResult struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Reason says why it was skipped or failed.
+	Reason string `json:"reason,omitempty"`
+	// Blockers are the root causes: its own (a task type, an item, what
+	// the run was stuck on) or, for a quest skipped because a prerequisite
+	// was not completed, the prerequisites' blockers.
+	Blockers []string `json:"blockers,omitempty"`
+	Steps    int      `json:"steps,omitempty"`
+	Ticks    int64    `json:"ticks,omitempty"`
+}
+
+// Blocker is one cause and the quests it keeps from completion.
+type Blocker struct {
+	Cause  string `json:"cause"`
+	Quests int    `json:"quests"`
+}
+
+// QuestOutcome is the end of a quest or line goal.
+type QuestOutcome struct {
+	Completed int           `json:"completed"`
+	Total     int           `json:"total"`
+	Results   []QuestResult `json:"results"`
+	// Blockers, the most quests blocked first.
+	Blockers []Blocker `json:"blockers,omitempty"`
+	// Interrupted: the run was stopped before every stage was tried.
+	Interrupted bool                  `json:"interrupted,omitempty"`
+	Steps       int                   `json:"steps"`
+	Ticks       int64                 `json:"ticks"`
+	Skills      map[string]SkillStats `json:"skills"`
+}
+
+// questTrace is the trace line written when a stage ends.
+type questTrace struct {
+	Quest QuestResult `json:"quest"`
+}
+
+// RunQuests works through cfg.Goal.Quests in order on one body: a stage
+// whose prerequisites are completed runs as a goal of its item goals (a
+// Loop of its own, with cfg's budgets), one the agent cannot do or whose
+// prerequisites are not all completed is skipped. The trace gets a line
+// {"quest": …} as each stage ends; onQuest, when set, is called then too.
+func RunQuests(ctx context.Context, cfg Config, onQuest func(QuestResult)) (QuestOutcome, error) {
+	stages := cfg.Goal.Quests
+	out := QuestOutcome{Total: len(stages), Skills: map[string]SkillStats{}}
+	results := map[string]*QuestResult{}
+	var enc *json.Encoder
+	if cfg.Trace != nil {
+		enc = json.NewEncoder(cfg.Trace)
+		enc.SetEscapeHTML(false)
+	}
+	for _, st := range stages {
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
+		res := QuestResult{ID: st.ID, Name: st.Name}
+		switch blocked, causes := prereqsBlock(st, results); {
+		case st.Skip != "":
+			res.Status, res.Reason, res.Blockers = QuestSkipped, st.Skip, st.Blockers
+		case blocked != "":
+			res.Status, res.Reason, res.Blockers = QuestSkipped, blocked, causes
+		default:
+			sub := cfg
+			sub.Goal = Goal{Text: "quest " + strconvQuote(st.Name), Items: st.Items}
+			l, err := New(ctx, sub)
+			if err != nil {
+				return out, err
+			}
+			o, err := l.Run(ctx)
+			out.Steps += o.Steps
+			out.Ticks += o.Ticks
+			for k, v := range o.Skills {
+				s := out.Skills[k]
+				s.Attempts += v.Attempts
+				s.Successes += v.Successes
+				s.Looks += v.Looks
+				out.Skills[k] = s
+			}
+			res.Steps, res.Ticks = o.Steps, o.Ticks
+			if err != nil {
+				return out, err
+			}
+			switch {
+			case o.GoalMet:
+				res.Status = QuestCompleted
+			case o.Reason == Interrupted:
+				out.Interrupted = true
+				res.Status, res.Reason = QuestFailed, "interrupted"
+			default:
+				res.Status = QuestFailed
+				res.Reason = string(o.Reason)
+				if o.Why != "" {
+					res.Reason += ": " + o.Why
+				} else if len(o.Progress.Unmet) > 0 {
+					res.Reason += ": " + strings.Join(o.Progress.Unmet, ", ")
+				}
+				res.Blockers = []string{stuckCause(o)}
+			}
+		}
+		if res.Status == QuestCompleted {
+			out.Completed++
+		}
+		r := res
+		results[st.ID] = &r
+		out.Results = append(out.Results, res)
+		if enc != nil {
+			if err := enc.Encode(questTrace{res}); err != nil {
+				return out, fmt.Errorf("loop: writing the trace: %w", err)
+			}
+		}
+		if onQuest != nil {
+			onQuest(res)
+		}
+		if out.Interrupted {
+			break
+		}
+	}
+	out.Blockers = countBlockers(out.Results)
+	return out, nil
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// prereqsBlock says whether the stage's prerequisites keep it from
+// running (a reason, and the causes behind the prerequisites).
+func prereqsBlock(st QuestStage, results map[string]*QuestResult) (string, []string) {
+	if len(st.Prereqs) == 0 {
+		return "", nil
+	}
+	var missing []string
+	var causes []string
+	done := 0
+	for _, id := range st.Prereqs {
+		r, ok := results[id]
+		switch {
+		case ok && r.Status == QuestCompleted:
+			done++
+		case ok:
+			missing = append(missing, r.Name)
+			for _, c := range r.Blockers {
+				if !slices.Contains(causes, c) {
+					causes = append(causes, c)
+				}
+			}
+		default:
+			missing = append(missing, id)
+			causes = append(causes, "prerequisite outside the goal: "+id)
+		}
+	}
+	if done == len(st.Prereqs) || (st.AnyPrereq && done > 0) {
+		return "", nil
+	}
+	return "prerequisite not completed: " + strings.Join(missing, ", "), causes
+}
+
+// stuckCause is the blocker of a run that stopped short: the item the
+// planner found no producer for when it says so, else the stop reason.
+func stuckCause(o Outcome) string {
+	why := o.Why
+	if i := strings.Index(why, "no available skill produces "); i >= 0 {
+		item := strings.Fields(why[i+len("no available skill produces "):])
+		if len(item) > 0 {
+			return "no producer: " + strings.TrimRight(item[0], ",;:.")
+		}
+	}
+	if why != "" {
+		return string(o.Reason) + ": " + why
+	}
+	return string(o.Reason)
+}
+
+// countBlockers counts, for each cause, the quests not completed that it
+// blocks, the most first (ties by name).
+func countBlockers(results []QuestResult) []Blocker {
+	n := map[string]int{}
+	for _, r := range results {
+		if r.Status == QuestCompleted {
+			continue
+		}
+		for _, c := range r.Blockers {
+			n[c]++
+		}
+	}
+	out := make([]Blocker, 0, len(n))
+	for c, k := range n {
+		out = append(out, Blocker{Cause: c, Quests: k})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Quests != out[j].Quests {
+			return out[i].Quests > out[j].Quests
+		}
+		return out[i].Cause < out[j].Cause
+	})
+	return out
+}
