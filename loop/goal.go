@@ -104,6 +104,9 @@ type Goal struct {
 	// prerequisites (RunQuests works through them; a goal with quests has
 	// no other part).
 	Quests []QuestStage `json:"quests,omitempty"`
+	// QuestLines are the lines the goal's line clauses named, for the
+	// figures per line.
+	QuestLines []string `json:"quest_lines,omitempty"`
 	// Words marks a goal given in words only, for a planner that reads
 	// them (the model planner): no part of it is checked here, Check never
 	// holds, and the run ends when the planner says it is done.

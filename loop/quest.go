@@ -15,9 +15,8 @@ import (
 type QuestStage struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
-	// Line is the line the goal named the quest through ("" for a quest
-	// clause's own quest and its prerequisites from other lines).
-	Line string `json:"line,omitempty"`
+	// Lines are the quest lines that place the quest.
+	Lines []string `json:"lines,omitempty"`
 	// Items are the inventory goals of its tasks (a retrieval task: have;
 	// crafting and block breaking: collect, counted from the quest's start).
 	Items []ItemGoal `json:"items,omitempty"`
@@ -39,7 +38,8 @@ type QuestStage struct {
 // quest after its prerequisites, a line's quests in prerequisite order.
 type QuestSource interface {
 	QuestStages(name string) ([]QuestStage, error)
-	LineStages(name string) ([]QuestStage, error)
+	// LineStages also returns the line's name as the book spells it.
+	LineStages(name string) (string, []QuestStage, error)
 }
 
 // splitClauses splits a goal at " and " outside double quotes.
@@ -83,7 +83,11 @@ func (p GoalParser) quests(g *Goal, verb, clause string) error {
 	if verb == "quest" {
 		stages, err = p.Quests.QuestStages(name)
 	} else {
-		stages, err = p.Quests.LineStages(name)
+		var line string
+		line, stages, err = p.Quests.LineStages(name)
+		if err == nil && !slices.Contains(g.QuestLines, line) {
+			g.QuestLines = append(g.QuestLines, line)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%q: %v", clause, err)
@@ -94,6 +98,13 @@ func (p GoalParser) quests(g *Goal, verb, clause string) error {
 		}
 	}
 	return nil
+}
+
+// LineFigure is how many quests of a line the goal named were completed.
+type LineFigure struct {
+	Line      string `json:"line"`
+	Completed int    `json:"completed"`
+	Total     int    `json:"total"`
 }
 
 // Quest statuses in a QuestResult.
@@ -126,9 +137,11 @@ type Blocker struct {
 
 // QuestOutcome is the end of a quest or line goal.
 type QuestOutcome struct {
-	Completed int           `json:"completed"`
-	Total     int           `json:"total"`
-	Results   []QuestResult `json:"results"`
+	Completed int `json:"completed"`
+	Total     int `json:"total"`
+	// Lines: the figure of each line the goal named, in the goal's order.
+	Lines   []LineFigure  `json:"lines,omitempty"`
+	Results []QuestResult `json:"results"`
 	// Blockers, the most quests blocked first.
 	Blockers []Blocker `json:"blockers,omitempty"`
 	// Interrupted: the run was stopped before every stage was tried.
@@ -198,12 +211,15 @@ func RunQuests(ctx context.Context, cfg Config, onQuest func(QuestResult)) (Ques
 			default:
 				res.Status = QuestFailed
 				res.Reason = string(o.Reason)
-				if o.Why != "" {
+				switch {
+				case strings.HasPrefix(o.Why, res.Reason+":"):
+					res.Reason = o.Why
+				case o.Why != "":
 					res.Reason += ": " + o.Why
-				} else if len(o.Progress.Unmet) > 0 {
+				case len(o.Progress.Unmet) > 0:
 					res.Reason += ": " + strings.Join(o.Progress.Unmet, ", ")
 				}
-				res.Blockers = []string{stuckCause(o)}
+				res.Blockers = stuckCauses(o)
 			}
 		}
 		if res.Status == QuestCompleted {
@@ -225,6 +241,19 @@ func RunQuests(ctx context.Context, cfg Config, onQuest func(QuestResult)) (Ques
 		}
 	}
 	out.Blockers = countBlockers(out.Results)
+	for _, name := range cfg.Goal.QuestLines {
+		f := LineFigure{Line: name}
+		for i, st := range stages {
+			if !slices.Contains(st.Lines, name) {
+				continue
+			}
+			f.Total++
+			if i < len(out.Results) && out.Results[i].Status == QuestCompleted {
+				f.Completed++
+			}
+		}
+		out.Lines = append(out.Lines, f)
+	}
 	return out, nil
 }
 
@@ -262,20 +291,34 @@ func prereqsBlock(st QuestStage, results map[string]*QuestResult) (string, []str
 	return "prerequisite not completed: " + strings.Join(missing, ", "), causes
 }
 
-// stuckCause is the blocker of a run that stopped short: the item the
-// planner found no producer for when it says so, else the stop reason.
-func stuckCause(o Outcome) string {
-	why := o.Why
-	if i := strings.Index(why, "no available skill produces "); i >= 0 {
-		item := strings.Fields(why[i+len("no available skill produces "):])
-		if len(item) > 0 {
-			return "no producer: " + strings.TrimRight(item[0], ",;:.")
+// noProducer is how the goal planner says an item cannot be had.
+const noProducer = "no available skill produces "
+
+// stuckCauses are the blockers of a run that stopped short: each item the
+// planner found no producer for when it says so, else the stop reason and
+// what was unmet.
+func stuckCauses(o Outcome) []string {
+	var out []string
+	for rest := o.Why; ; {
+		i := strings.Index(rest, noProducer)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(noProducer):]
+		if f := strings.Fields(rest); len(f) > 0 {
+			c := "no producer: " + strings.TrimRight(f[0], ",;:.")
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
 		}
 	}
-	if why != "" {
-		return string(o.Reason) + ": " + why
+	if len(out) > 0 {
+		return out
 	}
-	return string(o.Reason)
+	if len(o.Progress.Unmet) > 0 {
+		return []string{string(o.Reason) + ": " + strings.Join(o.Progress.Unmet, ", ")}
+	}
+	return []string{string(o.Reason)}
 }
 
 // countBlockers counts, for each cause, the quests not completed that it

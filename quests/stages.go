@@ -30,28 +30,24 @@ func (j Judge) QuestStages(name string) ([]loop.QuestStage, error) {
 		return nil, err
 	}
 	order, _ := j.Book.Order([]ID{q.ID})
-	return j.stages(order, ""), nil
+	return j.stages(order), nil
 }
 
 // LineStages implements loop.QuestSource: the line's quests, each after
 // the quests it needs (from other lines too), in prerequisite order.
-func (j Judge) LineStages(name string) ([]loop.QuestStage, error) {
+func (j Judge) LineStages(name string) (string, []loop.QuestStage, error) {
 	l, err := j.Book.FindLine(name)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	order, _ := j.Book.Order(l.Quests)
-	return j.stages(order, l.Name), nil
+	return l.Name, j.stages(order), nil
 }
 
-func (j Judge) stages(order []*Quest, line string) []loop.QuestStage {
+func (j Judge) stages(order []*Quest) []loop.QuestStage {
 	out := make([]loop.QuestStage, 0, len(order))
 	for _, q := range order {
-		st := j.Stage(q)
-		if line != "" && containsStr(q.Lines, line) {
-			st.Line = line
-		}
-		out = append(out, st)
+		out = append(out, j.Stage(q))
 	}
 	return out
 }
@@ -120,7 +116,7 @@ func trimPrefixes(ss []string, p string) []string {
 // count, as in BetterQuesting); with task logic OR the first task the
 // agent can do stands for all.
 func (j Judge) Stage(q *Quest) loop.QuestStage {
-	st := loop.QuestStage{ID: q.ID.String(), Name: q.Name, AnyPrereq: q.AnyPrereq}
+	st := loop.QuestStage{ID: q.ID.String(), Name: q.Name, AnyPrereq: q.AnyPrereq, Lines: q.Lines}
 	for _, p := range q.Prereqs {
 		if _, ok := j.Book.Quest(p); ok {
 			st.Prereqs = append(st.Prereqs, p.String())

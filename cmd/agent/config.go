@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -71,6 +72,16 @@ type agentConfig struct {
 	Run    runDefaults
 	// LLM is the llm section; KeyEnv is set only when the file names it.
 	LLM llm.Config
+	// Quests is the quests section: the quest book and whether the agent
+	// may tick checkbox tasks.
+	Quests questsConfig
+}
+
+// questsConfig is the quests section: path (relative paths are from the
+// config file's directory) and checkbox.
+type questsConfig struct {
+	Path     string
+	Checkbox bool
 }
 
 type serverConfig struct {
@@ -133,7 +144,19 @@ func parseAgentConfig(file string, data []byte) (*agentConfig, error) {
 		return cfg, nil
 	}
 	d := strictyaml.NewDecoder(file)
-	top := d.Mapping(root, "", []string{"server", "run", "llm"})
+	top := d.Mapping(root, "", []string{"server", "run", "llm", "quests"})
+	if f, ok := top["quests"]; ok {
+		q := d.Mapping(f.Value, "quests", []string{"path", "checkbox"})
+		str(d, q, "quests", "path", &cfg.Quests.Path)
+		if v, ok := q["checkbox"]; ok {
+			if b, ok := d.Bool(v.Value, "quests.checkbox"); ok {
+				cfg.Quests.Checkbox = b
+			}
+		}
+		if cfg.Quests.Path != "" && !filepath.IsAbs(cfg.Quests.Path) {
+			cfg.Quests.Path = filepath.Join(filepath.Dir(file), cfg.Quests.Path)
+		}
+	}
 	if f, ok := top["llm"]; ok {
 		decodeLLM(d, f.Value, &cfg.LLM)
 	}

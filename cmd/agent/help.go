@@ -53,6 +53,11 @@ func commands() []command {
 			{name: "import", summary: "read a GuineaUtil or RecEx recipe dump and write a compact recipe file, printing what was kept and dropped (docs/recipes.md)", new: func() subcommand { return &recipesImportCommand{} }},
 			{name: "show", summary: "list what a compact recipe file holds", new: func() subcommand { return &recipesShowCommand{} }},
 		}},
+		{name: "quests", summary: "read your modpack's quest book: its lines, what each quest needs and whether the agent can do it (docs/quests.md)", subs: []command{
+			{name: "lines", summary: "list the quest lines in book order, with how many quests the agent can do", new: func() subcommand { return &questsLinesCommand{} }},
+			{name: "list", summary: "list a line's quests in prerequisite order, what each needs and whether the agent can do it", new: func() subcommand { return &questsListCommand{} }},
+			{name: "show", summary: "show one quest: prerequisites, tasks, and the goal it becomes", new: func() subcommand { return &questsShowCommand{} }},
+		}},
 		{name: "version", summary: "show the module version and the source revision the binary was built from", new: func() subcommand { return &versionCommand{} }},
 		{name: "help", summary: "show a command's usage and flags", new: func() subcommand { return &helpCommand{} }},
 	}

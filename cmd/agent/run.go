@@ -60,6 +60,7 @@ type runCommand struct {
 	lf llmFlags
 	kf knowledgeFlags
 	bf bodyFlags
+	qf questFlags
 
 	goalText, goalFile, traceFile string
 	maxSteps                      int
@@ -89,6 +90,7 @@ func (c *runCommand) parse(e *env, args []string) error {
 	c.bf.register(fs, reconnectUse+"; kicks a retry cannot change (ban, white-list, mod list) still end the run (default: one-shot)", "token to present to --body and to --planner ADDR")
 	fs.StringVar(&c.goalText, "goal", "", `goal, e.g. "collect 16 minecraft:log" (default: "`+defaultGoal+`")`)
 	fs.StringVar(&c.goalFile, "goal-file", "", "goal as YAML (items, tier, skill)")
+	c.qf.register(fs, false)
 	fs.StringVar(&c.traceFile, "trace", "", "write the JSONL trace to FILE")
 	fs.IntVar(&c.maxSteps, "max-steps", 100, "stop after N steps")
 	fs.Int64Var(&c.maxTicks, "max-ticks", 0, "stop after N game ticks (0 = no limit)")
@@ -116,6 +118,7 @@ func (c *runCommand) validate(e *env) error {
 	}
 	c.acfg = acfg
 	applyRunDefaults(acfg, c.bf.set, &c.goalText, &c.traceFile, &c.maxSteps, &c.maxTicks)
+	c.qf.apply(acfg, c.bf.set)
 	c.remotePlanner = strings.Contains(c.plannerName, "://")
 	if err := c.checkBody(); err != nil {
 		return err
@@ -210,6 +213,9 @@ func (c *runCommand) run(e *env) error {
 	if err := c.open(sigCtx, e, p, s); err != nil {
 		return err
 	}
+	if len(p.goal.Quests) > 0 {
+		return c.playQuests(e, p, s)
+	}
 	out, err := c.play(e, p, s)
 	if err != nil {
 		return err
@@ -260,7 +266,15 @@ func (c *runCommand) prepare(e *env) (*runPlan, error) {
 	if p.llmPl != nil {
 		p.pl = p.llmPl
 	}
-	if p.goal, err = c.loadGoal(e, loop.GoalParser{Tiers: p.reg.Tiers(), Names: checker}); err != nil {
+	parser := loop.GoalParser{Tiers: p.reg.Tiers(), Names: checker}
+	if c.qf.path != "" {
+		book, err := c.qf.load(e, "run")
+		if err != nil {
+			return nil, err
+		}
+		parser.Quests = c.qf.judge(book, checker.Item)
+	}
+	if p.goal, err = c.loadGoal(e, parser); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -29,8 +29,10 @@ var layers = []struct {
 		"the knowledge library knows nothing of executable skills; skills/catalog joins the two"},
 	{"skills/registry", []string{"skills/knowledge/...", "skills/catalog", "loop", "planner/..."},
 		"the registry knows nothing of knowledge skills or of who plans with it"},
-	{"loop", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote"},
+	{"loop", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "quests"},
 		"the loop defines the planner interface; planners and transports plug into it"},
+	{"quests", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "gtnh", "sim", "mcpserver"},
+		"the quest book turns into goals for the loop; planners and bodies never shape how it is read"},
 }
 
 // TestLayers: no package in layers depends on a package above it.

@@ -1,0 +1,421 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/quests"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+)
+
+const (
+	questsLinesUsage = "quests lines [--quests PATH] [--config-file FILE]"
+	questsListUsage  = "quests list --line NAME [--quests PATH] [--quests-checkbox] [--config-file FILE]"
+	questsShowUsage  = "quests show NAME|ID [--quests PATH] [--quests-checkbox] [--config-file FILE]"
+)
+
+// questFlags are the flags that name the quest book: --quests PATH and
+// --quests-checkbox, with the config file's quests section as defaults.
+type questFlags struct {
+	path       string
+	checkbox   bool
+	configFile string
+	set        map[string]bool
+}
+
+func (q *questFlags) register(fs *flag.FlagSet, withConfig bool) {
+	fs.StringVar(&q.path, "quests", "", "the quest book: a DefaultQuests directory, a DefaultQuests.json, or the config/betterquesting directory holding one (default: quests.path of the config file)")
+	fs.BoolVar(&q.checkbox, "quests-checkbox", false, "let the agent tick checkbox tasks (they need a person otherwise, and their quests are skipped)")
+	if withConfig {
+		fs.StringVar(&q.configFile, "config-file", "", "agent config `FILE` (default: agent.yaml in the working directory when present)")
+	}
+}
+
+// apply takes the config file's quests section for the flags not set.
+func (q *questFlags) apply(acfg *agentConfig, set map[string]bool) {
+	q.set = set
+	if !set["quests"] && acfg.Quests.Path != "" {
+		q.path = acfg.Quests.Path
+	}
+	if !set["quests-checkbox"] && acfg.Quests.Checkbox {
+		q.checkbox = true
+	}
+}
+
+// load reads the quest book, logging what was skipped in it.
+func (q *questFlags) load(e *env, cmd string) (*quests.Book, error) {
+	if q.path == "" {
+		return nil, usagef("%s: no quest book: give --quests PATH (your modpack's config/betterquesting), or quests.path in the config file", cmd)
+	}
+	b, err := quests.Load(q.path)
+	if err != nil {
+		return nil, usagef("%s: %v", cmd, err)
+	}
+	for _, p := range b.Problems {
+		e.log.Warn().Str("quests", q.path).Msg(p.Error())
+	}
+	return b, nil
+}
+
+// questJudge judges quests against the simulated world's names: an item
+// the agent has never heard of cannot be planned for.
+func (q *questFlags) judge(b *quests.Book, item func(string) error) quests.Judge {
+	return quests.Judge{Book: b, Item: item, Checkbox: q.checkbox}
+}
+
+func simItem(s string) error { return sim.Names().CheckItem(s) }
+
+// questsCommand is the shared shape of quests lines|list|show.
+type questsCommand struct {
+	qf   questFlags
+	line string
+	name string
+	fs   *flag.FlagSet
+}
+
+func (c *questsCommand) parseWith(e *env, args []string, name, usage string, line bool, positional int) error {
+	fs := newFlagSet(e, name, usage)
+	c.fs = fs
+	c.qf.register(fs, true)
+	if line {
+		fs.StringVar(&c.line, "line", "", "the quest line to list (its name or id; required)")
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != positional {
+		if positional == 0 {
+			return noArgs(name, pos)
+		}
+		return usagef("%s: want one quest NAME or ID, got %d arguments (quote a name with spaces)\n%s", name, len(pos), helpHint(name))
+	}
+	if positional == 1 {
+		c.name = pos[0]
+	}
+	return nil
+}
+
+func (c *questsCommand) config(e *env) error {
+	acfg, err := loadAgentConfig(c.qf.configFile)
+	if err != nil {
+		return configError(e, err)
+	}
+	set := map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.qf.apply(acfg, set)
+	return nil
+}
+
+// questsLinesCommand is `agent quests lines`: the book's lines in order.
+type questsLinesCommand struct{ questsCommand }
+
+var _ subcommand = (*questsLinesCommand)(nil)
+
+func (c *questsLinesCommand) parse(e *env, args []string) error {
+	return c.parseWith(e, args, "quests lines", questsLinesUsage, false, 0)
+}
+
+func (c *questsLinesCommand) validate(e *env) error { return c.config(e) }
+
+func (c *questsLinesCommand) run(e *env) error {
+	b, err := c.qf.load(e, "quests lines")
+	if err != nil {
+		return err
+	}
+	j := c.qf.judge(b, simItem)
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "LINE\tQUESTS\tAGENT CAN DO\tID\n")
+	for _, l := range b.Lines {
+		can := 0
+		for _, id := range l.Quests {
+			if q, ok := b.Quest(id); ok && j.Stage(q).Skip == "" {
+				can++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", l.Name, len(l.Quests), can, l.ID)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%d lines, %d quests; %s\n", len(b.Lines), len(b.Quests()), problemsLine(b))
+	return nil
+}
+
+func problemsLine(b *quests.Book) string {
+	if len(b.Problems) == 0 {
+		return "no problems"
+	}
+	return fmt.Sprintf("%d problems (logged as warnings; --log-level warn shows them)", len(b.Problems))
+}
+
+// questsListCommand is `agent quests list --line NAME`: the line's quests
+// in prerequisite order, what each needs and whether the agent can do it.
+type questsListCommand struct{ questsCommand }
+
+var _ subcommand = (*questsListCommand)(nil)
+
+func (c *questsListCommand) parse(e *env, args []string) error {
+	return c.parseWith(e, args, "quests list", questsListUsage, true, 0)
+}
+
+func (c *questsListCommand) validate(e *env) error {
+	if c.line == "" {
+		return usagef("quests list: --line NAME is required (agent quests lines lists them)")
+	}
+	return c.config(e)
+}
+
+func (c *questsListCommand) run(e *env) error {
+	b, err := c.qf.load(e, "quests list")
+	if err != nil {
+		return err
+	}
+	l, err := b.FindLine(c.line)
+	if err != nil {
+		return usagef("quests list: %v", err)
+	}
+	order, _ := b.Order(l.Quests)
+	j := c.qf.judge(b, simItem)
+	fmt.Fprintf(e.stdout, "%s: %d quests (prerequisites from other lines marked *)\n", l.Name, len(l.Quests))
+	can := 0
+	for _, q := range order {
+		st := j.Stage(q)
+		mark := " "
+		if !inLine(l, q.ID) {
+			mark = "*"
+		} else if st.Skip == "" {
+			can++
+		}
+		verdict := "can do"
+		if st.Skip != "" {
+			verdict = "cannot: " + st.Skip
+		}
+		fmt.Fprintf(e.stdout, "%s %-40s %s\n", mark, q.Name, verdict)
+		if needs := needsLine(q); needs != "" {
+			fmt.Fprintf(e.stdout, "    needs %s\n", needs)
+		}
+	}
+	fmt.Fprintf(e.stdout, "the agent can do %d of %d quests of the line (judged from its item table and task types; a run finds out what its skills can produce)\n", can, len(l.Quests))
+	return nil
+}
+
+func inLine(l *quests.Line, id quests.ID) bool {
+	for _, x := range l.Quests {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// needsLine sums up a quest's required tasks.
+func needsLine(q *quests.Quest) string {
+	var parts []string
+	for _, t := range q.Tasks {
+		if t.Optional() {
+			continue
+		}
+		parts = append(parts, taskText(t))
+	}
+	sep := "; "
+	if q.AnyTask {
+		sep = "; or "
+	}
+	return strings.Join(parts, sep)
+}
+
+func taskText(t quests.Task) string {
+	kind := strings.TrimPrefix(t.Type, "bq_standard:")
+	switch {
+	case len(t.Items) > 0:
+		items := make([]string, len(t.Items))
+		for i, it := range t.Items {
+			items[i] = fmt.Sprintf("%d %s", it.Count, it.Matcher())
+		}
+		s := kind + " " + strings.Join(items, ", ")
+		if t.Consume {
+			s += " (consumed)"
+		}
+		return s
+	case t.Target != "" && t.Count > 0:
+		return fmt.Sprintf("%s %d %s", kind, t.Count, t.Target)
+	case t.Target != "":
+		return kind + " " + t.Target
+	}
+	return kind
+}
+
+// questsShowCommand is `agent quests show NAME|ID`: one quest's
+// prerequisites, tasks and verdict.
+type questsShowCommand struct{ questsCommand }
+
+var _ subcommand = (*questsShowCommand)(nil)
+
+func (c *questsShowCommand) parse(e *env, args []string) error {
+	return c.parseWith(e, args, "quests show", questsShowUsage, false, 1)
+}
+
+func (c *questsShowCommand) validate(e *env) error { return c.config(e) }
+
+func (c *questsShowCommand) run(e *env) error {
+	b, err := c.qf.load(e, "quests show")
+	if err != nil {
+		return err
+	}
+	q, err := b.FindQuest(c.name)
+	if err != nil {
+		return usagef("quests show: %v", err)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "%s (%s)\n", q.Name, q.ID)
+	if len(q.Lines) > 0 {
+		fmt.Fprintf(w, "  lines: %s\n", strings.Join(q.Lines, ", "))
+	}
+	if len(q.Prereqs) > 0 {
+		logic := "all of"
+		if q.AnyPrereq {
+			logic = "one of"
+		}
+		var ps []string
+		for _, p := range q.Prereqs {
+			if pq, ok := b.Quest(p); ok {
+				ps = append(ps, pq.Name)
+			} else {
+				ps = append(ps, p.String()+" (not in the book)")
+			}
+		}
+		fmt.Fprintf(w, "  needs %s: %s\n", logic, strings.Join(ps, ", "))
+	}
+	if q.AnyTask {
+		fmt.Fprintln(w, "  tasks (any one):")
+	} else {
+		fmt.Fprintln(w, "  tasks:")
+	}
+	j := c.qf.judge(b, simItem)
+	for _, t := range q.Tasks {
+		v := j.Task(t)
+		verdict := "can do"
+		switch {
+		case t.Optional():
+			verdict = "optional: does not count"
+		case v.Skip != "":
+			verdict = "cannot: " + v.Skip
+		}
+		fmt.Fprintf(w, "    %s -- %s\n", taskText(t), verdict)
+	}
+	st := j.Stage(q)
+	order, _ := b.Order([]quests.ID{q.ID})
+	fmt.Fprintf(w, "  as a goal: %d quests, this one last\n", len(order))
+	printStage(w, st)
+	fmt.Fprintf(w, "  source: %s\n", q.File)
+	return nil
+}
+
+func printStage(w io.Writer, st loop.QuestStage) {
+	if st.Skip != "" {
+		fmt.Fprintf(w, "  the agent cannot do it: %s\n", st.Skip)
+		return
+	}
+	if len(st.Items) == 0 {
+		fmt.Fprintln(w, "  the agent can do it: nothing to gather")
+		return
+	}
+	goals := make([]string, len(st.Items))
+	for i, ig := range st.Items {
+		verb := "have"
+		if ig.Gain {
+			verb = "collect"
+		}
+		goals[i] = fmt.Sprintf("%s %d %s", verb, ig.Count, ig.Item)
+	}
+	fmt.Fprintf(w, "  the agent can do it: %s\n", strings.Join(goals, " and "))
+}
+
+// playQuests works through a quest or line goal: a line per step and per
+// quest, then the figure, the quests not completed with the reason, and
+// the blockers, the most quests blocked first. Exit 0 when every quest was
+// completed, 130 when interrupted, 1 otherwise.
+func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
+	cfg := loop.Config{Registry: p.reg, Conn: s.conn, Planner: p.pl, Goal: p.goal, Trace: s.trace,
+		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log}
+	onStep := s.onStep
+	if p.llmPl != nil {
+		onStep = append(onStep, p.llmPl.StepDone)
+	}
+	var onQuest func(loop.QuestResult)
+	if !c.asJSON {
+		fmt.Fprintln(e.stdout, s.header)
+		if c.bf.live || c.bf.remote {
+			fmt.Fprintln(e.stdout, "quest tasks are judged from the world model (the inventory the body reports), not from the server's quest book")
+		}
+		onStep = append(onStep, func(r loop.StepRecord) { fmt.Fprintln(e.stdout, "  "+stepLine(r)) })
+		onQuest = func(r loop.QuestResult) { fmt.Fprintln(e.stdout, questLine(r)) }
+	}
+	if len(onStep) > 0 {
+		cfg.OnStep = func(r loop.StepRecord) {
+			for _, f := range onStep {
+				f(r)
+			}
+		}
+	}
+	out, err := loop.RunQuests(s.ctx, cfg, onQuest)
+	s.stopPro()
+	if client := s.opened.client; client != nil && client.Err() != nil {
+		return fmt.Errorf("the server ended the run: %w", client.Err())
+	}
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		if err := writeJSON(e.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		printQuestOutcome(e.stdout, out)
+	}
+	switch {
+	case out.Interrupted:
+		return errInterrupted
+	case out.Completed < out.Total:
+		return &reportedError{fmt.Sprintf("goal not met: %d of %d quests", out.Completed, out.Total)}
+	}
+	return nil
+}
+
+func questLine(r loop.QuestResult) string {
+	switch r.Status {
+	case loop.QuestCompleted:
+		return fmt.Sprintf("quest completed: %s (%d steps, %d ticks)", r.Name, r.Steps, r.Ticks)
+	case loop.QuestSkipped:
+		return fmt.Sprintf("quest skipped: %s: %s", r.Name, r.Reason)
+	}
+	return fmt.Sprintf("quest not completed: %s: %s", r.Name, r.Reason)
+}
+
+// printQuestOutcome prints the figure, what was not completed and why,
+// and the blockers.
+func printQuestOutcome(w io.Writer, out loop.QuestOutcome) {
+	fmt.Fprintf(w, "\n%d of %d quests (%d steps, %d ticks)\n", out.Completed, out.Total, out.Steps, out.Ticks)
+	for _, l := range out.Lines {
+		fmt.Fprintf(w, "  %s: %d of %d quests\n", l.Line, l.Completed, l.Total)
+	}
+	if out.Completed < out.Total {
+		fmt.Fprintln(w, "not completed:")
+		for _, r := range out.Results {
+			if r.Status != loop.QuestCompleted {
+				fmt.Fprintf(w, "  %s [%s]: %s\n", r.Name, r.Status, r.Reason)
+			}
+		}
+	}
+	if len(out.Blockers) > 0 {
+		fmt.Fprintln(w, "blockers (quests each keeps from completion):")
+		for _, b := range out.Blockers {
+			fmt.Fprintf(w, "  %4d  %s\n", b.Quests, b.Cause)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package loop_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// fakeQuests is a QuestSource over fixed stages: a quest is itself after
+// the stages listed before it; a line is every stage.
+type fakeQuests struct {
+	line   string
+	stages []loop.QuestStage
+}
+
+func (f fakeQuests) QuestStages(name string) ([]loop.QuestStage, error) {
+	for i, s := range f.stages {
+		if s.Name == name {
+			return f.stages[:i+1], nil
+		}
+	}
+	return nil, fmt.Errorf("no quest %q", name)
+}
+
+func (f fakeQuests) LineStages(name string) (string, []loop.QuestStage, error) {
+	if !strings.EqualFold(name, f.line) {
+		return "", nil, fmt.Errorf("no line %q", name)
+	}
+	return f.line, f.stages, nil
+}
+
+var bookStages = []loop.QuestStage{
+	{ID: "A", Name: "Logs", Lines: []string{"Wood"}, Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 2}}},
+	{ID: "B", Name: "Tick Me", Lines: []string{"Wood"}, Skip: "a checkbox task", Blockers: []string{"checkbox"}},
+	{ID: "C", Name: "After B", Lines: []string{"Wood"}, Prereqs: []string{"B"}},
+	{ID: "D", Name: "Diamonds", Lines: []string{"Wood"}, Prereqs: []string{"A"}, Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1, Gain: true}}},
+	{ID: "E", Name: "Either", Prereqs: []string{"B", "A"}, AnyPrereq: true},
+	{ID: "F", Name: "After D and C", Lines: []string{"Wood"}, Prereqs: []string{"D", "C"}},
+}
+
+// TestParseQuestClauses: quest and line clauses, names in quotes holding
+// " and ", stages not repeated, no book and mixing refused.
+func TestParseQuestClauses(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	p := loop.GoalParser{Tiers: reg.Tiers(), Quests: fakeQuests{line: "Wood and Stone", stages: bookStages}}
+	g, err := p.Parse(`quest "Diamonds" and line "wood and stone"`)
+	require.NoError(t, err)
+	ids := []string{}
+	for _, s := range g.Quests {
+		ids = append(ids, s.ID)
+	}
+	assert.Equal(t, []string{"A", "B", "C", "D", "E", "F"}, ids)
+	assert.Equal(t, []string{"Wood and Stone"}, g.QuestLines)
+
+	g, err = p.Parse(`quest Tick Me`)
+	require.NoError(t, err)
+	assert.Len(t, g.Quests, 2, "an unquoted name is the rest of the clause")
+
+	for text, want := range map[string]string{
+		`quest "Nope"`:                          `"quest \"Nope\"": no quest "Nope"`,
+		`quest "Logs`:                           "a double quote is not closed",
+		`quest ""`:                              `write quest "NAME"`,
+		`line`:                                  `write line "NAME"`,
+		`quest "Logs" and have 1 minecraft:log`: "quest and line clauses go only with other quest and line clauses",
+	} {
+		_, err := p.Parse(text)
+		require.Error(t, err, text)
+		assert.Contains(t, err.Error(), want, text)
+	}
+	_, err = loop.GoalParser{Tiers: reg.Tiers()}.Parse(`line "Wood"`)
+	assert.ErrorContains(t, err, "no quest book is loaded (give --quests PATH")
+}
+
+// TestRunQuests: the stages in order on one body: a quest completed, one
+// skipped with its reason, one skipped for its prerequisite with the
+// prerequisite's blocker, one stuck on an item nobody produces, an OR
+// prerequisite, and the blockers counted; the trace has a line per quest.
+func TestRunQuests(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
+	pl := loop.PlannerFunc(func(_ context.Context, g loop.Goal, obs loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+		for _, ig := range g.Items {
+			if ig.Item == "minecraft:log" {
+				return loop.Decision{Invocation: &loop.Invocation{Skill: "chop_tree"}}, nil
+			}
+			return loop.Decision{}, fmt.Errorf("%w: no plan: no available skill produces %s; no available skill produces minecraft:coal", loop.ErrStuck, ig.Item)
+		}
+		return loop.Decision{}, fmt.Errorf("%w: nothing to do", loop.ErrStuck)
+	})
+	p := loop.GoalParser{Tiers: reg.Tiers(), Quests: fakeQuests{line: "Wood", stages: bookStages}}
+	g, err := p.Parse(`line "Wood"`)
+	require.NoError(t, err)
+	var trace bytes.Buffer
+	var seen []string
+	out, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: g, Trace: &trace},
+		func(r loop.QuestResult) { seen = append(seen, r.ID+" "+r.Status) })
+	require.NoError(t, err)
+	assert.Equal(t, []string{"A completed", "B skipped", "C skipped", "D failed", "E completed", "F skipped"}, seen)
+	assert.Equal(t, 2, out.Completed)
+	assert.Equal(t, 6, out.Total)
+	assert.Equal(t, []loop.LineFigure{{Line: "Wood", Completed: 1, Total: 5}}, out.Lines, "E is in no line")
+	byID := map[string]loop.QuestResult{}
+	for _, r := range out.Results {
+		byID[r.ID] = r
+	}
+	assert.Greater(t, byID["A"].Steps, 0)
+	assert.Equal(t, "a checkbox task", byID["B"].Reason)
+	assert.Equal(t, "prerequisite not completed: Tick Me", byID["C"].Reason)
+	assert.Equal(t, []string{"checkbox"}, byID["C"].Blockers, "the prerequisite's blocker")
+	assert.Equal(t, "stuck: no plan: no available skill produces minecraft:diamond; no available skill produces minecraft:coal", byID["D"].Reason)
+	assert.Equal(t, []string{"no producer: minecraft:diamond", "no producer: minecraft:coal"}, byID["D"].Blockers)
+	assert.Equal(t, "prerequisite not completed: Diamonds, After B", byID["F"].Reason)
+	assert.Equal(t, []loop.Blocker{
+		{Cause: "checkbox", Quests: 3},
+		{Cause: "no producer: minecraft:coal", Quests: 2},
+		{Cause: "no producer: minecraft:diamond", Quests: 2},
+	}, out.Blockers)
+	assert.Greater(t, out.Skills["chop_tree"].Successes, 0)
+
+	var quests []string
+	for _, line := range strings.Split(strings.TrimSpace(trace.String()), "\n") {
+		var rec struct {
+			Quest *loop.QuestResult `json:"quest"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &rec))
+		if rec.Quest != nil {
+			quests = append(quests, rec.Quest.ID+" "+rec.Quest.Status)
+		}
+	}
+	assert.Equal(t, seen, quests, "the trace records each quest as it ends")
+}
+
+// TestRunQuestsInterrupted: a cancelled run stops before the next stage.
+func TestRunQuestsInterrupted(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := loop.Goal{Quests: bookStages}
+	out, err := loop.RunQuests(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: loop.PlannerFunc(nil), Goal: g}, nil)
+	require.NoError(t, err)
+	assert.True(t, out.Interrupted)
+	assert.Empty(t, out.Results)
+}
