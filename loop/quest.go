@@ -148,7 +148,7 @@ type QuestOutcome struct {
 	Interrupted bool                  `json:"interrupted,omitempty"`
 	Steps       int                   `json:"steps"`
 	Ticks       int64                 `json:"ticks"`
-	Skills      map[string]SkillStats `json:"skills"`
+	Skills      map[string]Stats `json:"skills"`
 }
 
 // questTrace is the trace line written when a stage ends.
@@ -163,7 +163,7 @@ type questTrace struct {
 // {"quest": …} as each stage ends; onQuest, when set, is called then too.
 func RunQuests(ctx context.Context, cfg Config, onQuest func(QuestResult)) (QuestOutcome, error) {
 	stages := cfg.Goal.Quests
-	out := QuestOutcome{Total: len(stages), Skills: map[string]SkillStats{}}
+	out := QuestOutcome{Total: len(stages), Skills: map[string]Stats{}}
 	results := map[string]*QuestResult{}
 	var enc *json.Encoder
 	if cfg.Trace != nil {
