@@ -145,9 +145,9 @@ type QuestOutcome struct {
 	// Blockers, the most quests blocked first.
 	Blockers []Blocker `json:"blockers,omitempty"`
 	// Interrupted: the run was stopped before every stage was tried.
-	Interrupted bool                  `json:"interrupted,omitempty"`
-	Steps       int                   `json:"steps"`
-	Ticks       int64                 `json:"ticks"`
+	Interrupted bool             `json:"interrupted,omitempty"`
+	Steps       int              `json:"steps"`
+	Ticks       int64            `json:"ticks"`
 	Skills      map[string]Stats `json:"skills"`
 }
 
