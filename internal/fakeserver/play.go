@@ -610,4 +610,7 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 	c.inv[hotbarFirst+c.held] = sl
 	out.all(s, StageNone, s.blockChange(target))
 	out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(hotbarFirst + c.held), Item: sl})
+	if s.isBrickLocked(target) {
+		c.placedBrickLocked(out, target)
+	}
 }

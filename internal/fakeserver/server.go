@@ -159,6 +159,7 @@ type Server struct {
 	crafted   []Crafted
 	smelted   []Crafted
 	refusals  []Refusal
+	formed    []world.BlockPos // masters of the coke ovens players built
 
 	wg sync.WaitGroup
 }

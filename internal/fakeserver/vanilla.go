@@ -429,3 +429,123 @@ func (s *Server) FurnaceState(pos world.BlockPos) (items map[string]Item, cook, 
 
 // String names a crafted stack.
 func (c Crafted) String() string { return fmt.Sprintf("%d %s", c.Count, c.Item) }
+
+// A coke oven the player builds (Railcraft 9.16.33, blocks/machine/
+// TileMultiBlock and coke_oven/TileCokeOven): a placed coke oven brick
+// (Railcraft:machine.alpha metadata 7) is a tile entity whose description
+// packet goes out with its Block Change (RC TILE_ENTITY, hasMaster false).
+// Adding a brick makes its neighbours test again (onBlockAdded →
+// onBlockChange), and in the next tick the brick at the pattern's master
+// cell finds the pattern complete (testIfMasterBlock → isPatternValid: the
+// 5×5×5 pattern of TileCokeOven, 26 bricks 'B'/'W' around an air centre
+// 'A', inside a border 'O' of blocks that are not oven bricks); it then
+// gives every brick its master and pattern cell and sends each one's tile
+// packet again (sendUpdateToClient: hasMaster true, pattern index 0, cell
+// 1-3 each, cook time 0, not cooking). Block and metadata stay as they
+// were: the tile packets are all a client learns of the forming. This
+// server forms the oven right after the placement that completes it.
+
+// placedBrickLocked sends a placed brick's tile packet and forms a coke
+// oven the brick completes.
+func (c *conn) placedBrickLocked(out *outbox, pos world.BlockPos) {
+	s := c.s
+	out.all(s, StageNone, &proto17.PluginMessage{Channel: modnet.RailcraftChannel, Data: RailcraftLooseBrick(pos.X, pos.Y, pos.Z)})
+	for dx := -2; dx <= 0; dx++ {
+		for dy := -2; dy <= 0; dy++ {
+			for dz := -2; dz <= 0; dz++ {
+				corner := pos.Add(dx, dy, dz)
+				if _, formed := s.mods.bricks[corner]; formed || !s.cokeOvenPatternLocked(corner) {
+					continue
+				}
+				s.formCokeOvenLocked(out, corner)
+			}
+		}
+	}
+}
+
+// isBrickLocked reports whether a coke oven brick stands at p.
+func (s *Server) isBrickLocked(p world.BlockPos) bool {
+	st := s.stateAt(p)
+	return s.blockName(st) == CokeOvenBlock && st.Meta() == modnet.CokeOvenMachineID
+}
+
+// cokeOvenPatternLocked is TileMultiBlock.isPatternValid for the oven
+// whose lowest corner is c: bricks on the 26 cells, air in the centre, no
+// Railcraft machine.alpha block in the border around them.
+func (s *Server) cokeOvenPatternLocked(c world.BlockPos) bool {
+	for dx := -1; dx <= 3; dx++ {
+		for dy := -1; dy <= 3; dy++ {
+			for dz := -1; dz <= 3; dz++ {
+				p := c.Add(dx, dy, dz)
+				if !s.loaded(p) {
+					return false // NOT_LOADED
+				}
+				border := dx < 0 || dx > 2 || dy < 0 || dy > 2 || dz < 0 || dz > 2
+				switch {
+				case border:
+					if s.blockName(s.stateAt(p)) == CokeOvenBlock {
+						return false
+					}
+				case dx == 1 && dy == 1 && dz == 1:
+					if !s.stateAt(p).IsAir() {
+						return false
+					}
+				default:
+					if !s.isBrickLocked(p) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// formCokeOvenLocked forms the oven at corner c: its bricks know their
+// master, its GUI opens at the master, and every player gets the 26 tile
+// packets.
+func (s *Server) formCokeOvenLocked(out *outbox, c world.BlockPos) {
+	m := s.mods
+	ov := CokeOven{X: c.X, Y: c.Y, Z: c.Z}
+	m.ovens = append(m.ovens, ov)
+	l := m.data.Containers[layoutCokeOven]
+	m.boxes[ov.Master()] = &box{pos: ov.Master(), layout: l, slots: make([]proto17.Slot, l.Size)}
+	for dx := 0; dx < 3; dx++ {
+		for dy := 0; dy < 3; dy++ {
+			for dz := 0; dz < 3; dz++ {
+				if dx == 1 && dy == 1 && dz == 1 {
+					continue
+				}
+				p := c.Add(dx, dy, dz)
+				m.bricks[p] = ov.Master()
+				out.all(s, StageNone, &proto17.PluginMessage{Channel: modnet.RailcraftChannel,
+					Data: RailcraftCokeOven(p.X, p.Y, p.Z, ov.Master(), 0, false)})
+			}
+		}
+	}
+	s.formed = append(s.formed, ov.Master())
+	s.notifyLocked()
+	s.logf("a coke oven formed with its master at %v", ov.Master())
+}
+
+// RailcraftLooseBrick is an RC TILE_ENTITY payload of a coke oven brick
+// that belongs to no formed oven (TileMultiBlock.writePacketData: hasMaster
+// false; TileMultiBlockOven: cook time 0, not cooking).
+func RailcraftLooseBrick(x, y, z int) []byte {
+	b := []byte{modnet.RCTileEntity}
+	b = be32(b, int32(x))
+	b = be32(b, int32(y))
+	b = be32(b, int32(z))
+	b = be16(b, modnet.CokeOvenMachineID)
+	b = append(b, 0)
+	b = be32(b, 0)
+	return append(b, 0)
+}
+
+// FormedCokeOvens returns the masters of the coke ovens that formed while
+// the server ran, in order.
+func (s *Server) FormedCokeOvens() []world.BlockPos {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]world.BlockPos(nil), s.formed...)
+}
