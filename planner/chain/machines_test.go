@@ -44,6 +44,11 @@ func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 		{"wait while the oven works on enough", oven(true, 4), []loop.Invocation{maintain}, wait, ""},
 		{"a fed oven works before it shows active", oven(false, 4), []loop.Invocation{maintain}, wait, ""},
 		{"top up a working oven that holds too little", oven(true, 2), []loop.Invocation{maintain}, &feed, ""},
+		{"what the output holds counts", func() *world.Snapshot {
+			w := oven(true, 2)
+			w.Machines[0].Slots["output"] = stack("Railcraft:fuel.coke", 2)
+			return w
+		}(), []loop.Invocation{maintain}, &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 900 + 1800}}, ""},
 		{"feed an idle oven", oven(false, 0), []loop.Invocation{maintain}, &feed, ""},
 		{"no fuel", func() *world.Snapshot { w := oven(false, 0); w.Inventory = world.NewInventory(); return w }(), []loop.Invocation{maintain}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens needs minecraft:coal:0: no available skill produces minecraft:coal:0)"},
