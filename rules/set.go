@@ -13,17 +13,18 @@ import (
 // receive it and never load tables themselves. A Set and its tables are
 // immutable.
 type Set struct {
-	IDs     *IDMap       // block and item ids of vanilla 1.7.10, frozen
-	Tags    *TagTable    // block tags, ore-dictionary names, tool classes
-	Recipes *Recipes     // the crafting-grid recipe book
-	Mining  *MiningRules // how blocks break, tool materials
-	Drops   *Drops       // what a harvested block gives
-	Smelt   *Smelting    // the furnace's recipes and fuels
-	Coke    *CokeOven    // the Railcraft coke oven's recipes
-	Tiers   *Tiers       // the GTNH tech tiers, in order
-	Tech    *TechRules   // the evidence that shows each tier
-	Builds  *Blueprints  // the structures the agent builds block by block
-	Names   *Names       // every name the tables know; Clone before adding
+	IDs     *IDMap         // block and item ids of vanilla 1.7.10, frozen
+	Tags    *TagTable      // block tags, ore-dictionary names, tool classes
+	Recipes *Recipes       // the crafting-grid recipe book
+	Mining  *MiningRules   // how blocks break, tool materials
+	Drops   *Drops         // what a harvested block gives
+	Smelt   *Smelting      // the furnace's recipes and fuels
+	Coke    *CokeOven      // the Railcraft coke oven's recipes
+	Grid    *CraftingTools // the tools that wear in the crafting grid
+	Tiers   *Tiers         // the GTNH tech tiers, in order
+	Tech    *TechRules     // the evidence that shows each tier
+	Builds  *Blueprints    // the structures the agent builds block by block
+	Names   *Names         // every name the tables know; Clone before adding
 }
 
 var (
@@ -44,6 +45,7 @@ func Default() *Set {
 			Drops:   loadDrops(),
 			Smelt:   loadSmelting(),
 			Coke:    loadCokeOven(),
+			Grid:    loadCraftingTools(),
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
 			Builds:  loadBlueprints(),

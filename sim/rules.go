@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -603,16 +604,30 @@ func firstMatchingSlot(m world.Machine, it world.ItemMatcher) string {
 	return ""
 }
 
+// craft crafts a.Count operations of the first recipe for a.Item whose
+// tools are held, whose grid is there and whose ingredients the inventory
+// covers. A tool that wears in the grid (config/crafting_tools.yaml: the
+// flint mortar and knife, the wooden brick form) loses its damage per craft
+// on each operation and is gone after its last; the operations must fit in
+// the crafts the held tools still do. A crafted grid tool is new.
 func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
 	recipes := s.rules.Recipes.For(a.Item)
 	if len(recipes) == 0 {
 		return ipc.Failf(ipc.InvalidParams, 0, "no recipe makes %s", a.Item)
 	}
 	inv := tx.Inventory()
+	var worn []string
 	for _, r := range recipes {
 		ok := true
 		for _, tool := range r.Tools {
-			ok = ok && inv.Find(tool) >= 0
+			uses := s.rules.Grid.UsesIn(inv, tool)
+			switch {
+			case uses == 0:
+				ok = false
+			case uses > 0 && uses < a.Count:
+				ok = false
+				worn = append(worn, fmt.Sprintf("the tools matching %s held do %d more crafts, %d asked", tool, uses, a.Count))
+			}
 		}
 		if !ok {
 			continue
@@ -637,15 +652,57 @@ func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
 		for _, in := range r.Ingredients {
 			take(&inv, in.Item, in.Count*a.Count)
 		}
+		for _, tool := range r.Tools {
+			for range a.Count {
+				s.wearGridTool(&inv, tool)
+			}
+		}
 		id, meta, _ := world.SplitID(r.Output)
 		if meta < 0 {
 			meta = 0
 		}
-		if !s.give(&inv, s.rules.Stack(id, meta, r.Count*a.Count)) {
+		made := s.rules.Stack(id, meta, r.Count*a.Count)
+		if _, ok := s.rules.Grid.Get(made); ok {
+			// Grid tools do not stack: each is a new one.
+			for range made.Count {
+				one := made
+				one.Count = 1
+				if !s.give(&inv, s.rules.Grid.New(one)) {
+					return ipc.Failf(ipc.Rejected, 0, "the inventory has no room for %d %s", r.Count*a.Count, r.Output)
+				}
+			}
+		} else if !s.give(&inv, made) {
 			return ipc.Failf(ipc.Rejected, 0, "the inventory has no room for %d %s", r.Count*a.Count, r.Output)
 		}
 		tx.SetInventory(inv)
 		return ipc.Result{Code: ipc.OK, Ticks: int64(10 * a.Count), Details: map[string]any{"made": r.Count * a.Count}}
 	}
+	if len(worn) > 0 {
+		return ipc.Failf(ipc.Rejected, 0, "%d × %s: %s", a.Count, a.Item, strings.Join(worn, "; "))
+	}
 	return ipc.Failf(ipc.Rejected, 0, "missing ingredients (or a crafting table) for %d × %s", a.Count, a.Item)
+}
+
+// wearGridTool wears the first stack matching a recipe's tool that still
+// does a craft by one craft (the tool the player left in the grid).
+func (s *Sim) wearGridTool(inv *world.Inventory, tool world.ItemMatcher) {
+	for i, st := range inv.Slots {
+		if !tool.Matches(st) || s.rules.Grid.Uses(st) == 0 {
+			continue
+		}
+		if s.rules.Grid.Uses(st) < 0 {
+			return // it does not wear
+		}
+		if st.Count > 1 {
+			// One of the stack goes into the grid and wears there.
+			inv.Slots[i].Count--
+			st.Count = 1
+			if w := s.rules.Grid.AfterCraft(st); !w.Empty() {
+				s.give(inv, w)
+			}
+			return
+		}
+		inv.Slots[i] = s.rules.Grid.AfterCraft(st)
+		return
+	}
 }

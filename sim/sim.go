@@ -325,7 +325,8 @@ func (s *Sim) place(ctx context.Context, tx *world.Tx, top func(x, z int) int) e
 	}
 	inv := world.NewInventory()
 	for i, st := range sc.Player.Inventory {
-		inv.Slots[i] = st.Stack(s.rules.Tags)
+		// A grid tool given without its wear is a new one.
+		inv.Slots[i] = s.rules.Grid.New(st.Stack(s.rules.Tags))
 	}
 	tx.SetInventory(inv)
 	return nil

@@ -63,6 +63,9 @@ type Planner struct {
 	// Smelt is the furnace's table (nil = the shipped
 	// config/smelting.yaml).
 	Smelt *rules.Smelting
+	// Grid says how the tools that stay in the crafting grid wear (nil =
+	// the shipped config/crafting_tools.yaml).
+	Grid *rules.CraftingTools
 	// Builds are the blueprints a build goal names (nil = the shipped
 	// config/blueprints.yaml).
 	Builds *rules.Blueprints
@@ -99,6 +102,9 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	}
 	if g.Coke == nil {
 		g.Coke = rules.Default().Coke
+	}
+	if g.Grid == nil {
+		g.Grid = rules.Default().Grid
 	}
 	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -637,6 +643,7 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		}
 		return inv, nil
 	}
+	limit := -1 // the most items the step can make (grid tools wear out)
 	if p.param != "" && smelts(p.desc) {
 		sub, err := s.smeltInputs(item, missing, depth)
 		if err != nil || sub != nil {
@@ -644,14 +651,20 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		}
 		inv.Params[p.param] = item
 	} else if p.param != "" {
-		sub, err := s.craftInputs(item, missing, depth)
+		sub, r, err := s.craftInputs(item, missing, depth)
 		if err != nil || sub != nil {
 			return sub, err
 		}
 		inv.Params[p.param] = item
+		if c := s.craftCap(*r); c >= 0 {
+			limit = c
+		}
 	}
 	if p.amount != "" {
 		n := missing
+		if limit >= 0 {
+			n = min(n, limit)
+		}
 		if pd, ok := p.desc.Params[p.amount]; ok && pd.Max != nil {
 			n = int(math.Min(float64(n), *pd.Max))
 		}
@@ -753,16 +766,17 @@ func (s *search) smeltInputs(item string, missing, depth int) (*loop.Invocation,
 }
 
 // craftInputs returns the sub-goal that must come before crafting missing
-// items: an ingredient, or a crafting table for 3x3 recipes.
-func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation, error) {
+// items: an ingredient, or a crafting table for 3x3 recipes; with none, the
+// recipe the crafting will use.
+func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation, *rules.Recipe, error) {
 	recipes := s.Recipes.For(item)
 	var firstErr error
 	// Recipes whose tools are at hand first; a recipe whose tool is
-	// missing (the brick form for bricks) makes the tool its first
-	// sub-goal only when no recipe can do without.
+	// missing or worn out (the brick form for bricks) makes the tool its
+	// first sub-goal only when no recipe can do without.
 	var lacking []rules.Recipe
 	for _, r := range recipes {
-		if slices.ContainsFunc(r.Tools, func(t world.ItemMatcher) bool { return s.w.Inventory.Find(t) < 0 }) {
+		if slices.ContainsFunc(r.Tools, func(t world.ItemMatcher) bool { return s.toolUses(t) == 0 }) {
 			lacking = append(lacking, r)
 			continue
 		}
@@ -773,16 +787,16 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 			}
 			continue
 		}
-		return sub, nil
+		return sub, &r, nil
 	}
 	for _, r := range lacking {
 		var sub *loop.Invocation
 		var err error
 		for _, t := range r.Tools {
-			if s.w.Inventory.Find(t) >= 0 {
+			if s.toolUses(t) != 0 {
 				continue
 			}
-			if sub, err = s.obtain(t.String(), 1, depth+1); err != nil {
+			if sub, err = s.obtain(t.String(), s.w.Inventory.Count(t)+1, depth+1); err != nil {
 				err = fmt.Errorf("needs %s in the grid: %w", t, err)
 			}
 			break
@@ -796,12 +810,38 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 			}
 			continue
 		}
-		return sub, nil
+		return sub, &r, nil
 	}
 	if firstErr == nil {
 		firstErr = fmt.Errorf("no usable recipe for %s", item)
 	}
-	return nil, firstErr
+	return nil, nil, firstErr
+}
+
+// toolUses is how many crafts the inventory's tools matching a recipe's
+// tool still do in the grid (config/crafting_tools.yaml): 0 when none is
+// held or every one is worn out, -1 when one does not wear.
+func (s *search) toolUses(t world.ItemMatcher) int {
+	if s.w.Inventory.Find(t) < 0 {
+		return 0
+	}
+	return s.Grid.UsesIn(s.w.Inventory, t)
+}
+
+// craftCap is how many items a recipe can make before one of its grid
+// tools wears out, -1 for no limit: the crafting step asks for no more,
+// and the next plan makes a new tool.
+func (s *search) craftCap(r rules.Recipe) int {
+	limit := -1
+	for _, t := range r.Tools {
+		if u := s.toolUses(t); u >= 0 && (limit < 0 || u < limit) {
+			limit = u
+		}
+	}
+	if limit < 0 {
+		return -1
+	}
+	return limit * r.Count
 }
 
 // recipeInputs returns the sub-goal towards a recipe's ingredients for

@@ -44,3 +44,42 @@ func TestRecipeToolsMustBeHeld(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:stick", "count": 4}}, dec.Invocation)
 }
+
+// TestWornGridToolsAreReplaced: a flint mortar with crafts left is asked for
+// no more crafts than it does (2 crafts: 4 wood pulp), one worn out is a
+// tool to make again.
+func TestWornGridToolsAreReplaced(t *testing.T) {
+	reg := shipped(t)
+	mortar := func(usesLeft int) world.ItemStack {
+		return world.NewTool("gregtech:gt.metatool.01", 24, usesLeft*400, 12800)
+	}
+	dec, err := plan(t, reg, "have 8 gregtech:gt.metaitem.01:2809", snapshot("stone_age", nil, stack("minecraft:log", 4), mortar(2)))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "gregtech:gt.metaitem.01:2809", "count": 4}}, dec.Invocation)
+
+	dec, err = plan(t, reg, "have 8 gregtech:gt.metaitem.01:2809", snapshot("stone_age", nil, stack("minecraft:log", 4), mortar(4)))
+	require.NoError(t, err)
+	assert.Equal(t, 8, dec.Invocation.Params["count"], "a mortar with 4 crafts left does the whole job")
+
+	dec, err = plan(t, reg, "have 8 gregtech:gt.metaitem.01:2809", snapshot("stone_age", forest(1), stack("minecraft:log", 4), mortar(0), stack("minecraft:flint", 2), stack("minecraft:stone", 5), stack("minecraft:crafting_table", 1)))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "gregtech:gt.metatool.01:24", "count": 1}}, dec.Invocation, "a worn-out mortar is made again")
+}
+
+// TestMortarBreaksMidJobInTheSimulator: 8 wood pulp with a mortar that does
+// one more craft: 2 pulp, the mortar breaks, a new one is crafted at the
+// table and the other 6 follow; every step meets its effects.
+func TestMortarBreaksMidJobInTheSimulator(t *testing.T) {
+	out, steps := runTier(t, simOf(t, "testdata/worn_mortar.yaml"), Planner{}, "have 8 gregtech:gt.metaitem.01:2809")
+	require.True(t, out.GoalMet, "%+v", out)
+	var did []string
+	for _, st := range steps {
+		require.Equal(t, loop.Success, st.Verdict, "%s: %s", st.Invocation, st.Error)
+		did = append(did, st.Invocation.String())
+	}
+	assert.Equal(t, []string{
+		"basic_crafting count=2 item=gregtech:gt.metaitem.01:2809",
+		"basic_crafting count=1 item=gregtech:gt.metatool.01:24",
+		"basic_crafting count=6 item=gregtech:gt.metaitem.01:2809",
+	}, did)
+}

@@ -108,6 +108,17 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 			count, r.Output, n, describeRecipe(r), strings.Join(missingIngredients(inv, r, n), ", "))
 	}
 
+	// A tool that wears in the grid (the flint mortar and knife, the
+	// wooden brick form: config/crafting_tools.yaml) must last every
+	// operation; the goal planner asks for no more than it does.
+	for _, t := range chosen.Tools {
+		if uses := rules.Default().Grid.UsesIn(inv, t); uses >= 0 && uses < ops {
+			return nil, skills.Failf(skills.CodeMissingTool,
+				"crafting %d %s takes %d crafts and the %s held does %d more before it breaks: craft fewer, or another %s first",
+				count, chosen.Output, ops, t, uses, t)
+		}
+	}
+
 	craft := action.Craft{Item: chosen.Output, Count: ops}
 	if !chosen.NeedsTable() {
 		return []action.Action{craft}, nil
@@ -139,7 +150,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 func missingTools(inv world.Inventory, r rules.Recipe) []string {
 	var out []string
 	for _, t := range r.Tools {
-		if inv.BestTool(t, 1) < 0 {
+		if inv.BestTool(t, 1) < 0 || rules.Default().Grid.UsesIn(inv, t) == 0 {
 			out = append(out, t.String())
 		}
 	}

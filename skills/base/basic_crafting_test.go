@@ -60,6 +60,12 @@ func TestBasicCrafting(t *testing.T) {
 			},
 		},
 		{
+			name: "a flint mortar with 2 crafts left makes 4 wood pulp",
+			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 3), world.NewTool("gregtech:gt.metatool.01", 24, 800, 12800))),
+			raw:  map[string]any{"item": "gregtech:gt.metaitem.01:2809", "count": 4},
+			want: []action.Action{action.Craft{Item: "gregtech:gt.metaitem.01:2809", Count: 2}},
+		},
+		{
 			name: "GTNH torches: 5 from a coal coke",
 			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:stick", 0, 2), stack("Railcraft:fuel.coke", 0, 2))),
 			raw:  map[string]any{"item": "minecraft:torch", "count": 10},
@@ -144,6 +150,13 @@ func TestBasicCraftingFailures(t *testing.T) {
 			raw:  map[string]any{"item": "minecraft:planks", "count": 8},
 			code: skills.CodeMissingItems,
 			msg:  []string{"2 ore:logWood (have 1)", "ore:craftingToolSaw"},
+		},
+		{
+			name: "a flint mortar with 2 crafts left does not last 3",
+			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 3), world.NewTool("gregtech:gt.metatool.01", 24, 800, 12800))),
+			raw:  map[string]any{"item": "gregtech:gt.metaitem.01:2809", "count": 6},
+			code: skills.CodeMissingTool,
+			msg:  []string{"takes 3 crafts", "ore:craftingToolMortar held does 2 more"},
 		},
 		{
 			name: "crafting table without flint",
