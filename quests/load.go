@@ -174,15 +174,18 @@ func loadDir(dir string) (*Book, error) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		c, err := readFile(f)
+		data, err := filelimit.ReadFile(f, MaxQuestFile)
 		if err != nil {
 			b.Problems = append(b.Problems, err)
 			continue
 		}
-		if q, ok := decodeQuest(c); ok {
-			b.add(q)
+		q, problems, err := ParseQuest(f, data)
+		b.Problems = append(b.Problems, problems...)
+		if err != nil {
+			b.Problems = append(b.Problems, err)
+			continue
 		}
-		b.Problems = append(b.Problems, *c.errs...)
+		b.add(q)
 	}
 	if len(b.quests) == 0 {
 		return nil, fmt.Errorf("quests: %s: no quest could be read (%d files)%s", dir, len(files), firstProblem(b.Problems))
@@ -195,6 +198,21 @@ func loadDir(dir string) (*Book, error) {
 	b.Problems = append(b.Problems, lines.problems...)
 	b.finish()
 	return b, nil
+}
+
+// ParseQuest reads one quest file of the per-quest layout. problems are
+// what was skipped in it (an unknown task type, a bad item); err means the
+// file holds no quest.
+func ParseQuest(file string, data []byte) (q *Quest, problems []error, err error) {
+	c, err := parseJSON(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, ok := decodeQuest(c)
+	if !ok {
+		return nil, nil, (*c.errs)[len(*c.errs)-1]
+	}
+	return q, *c.errs, nil
 }
 
 func firstProblem(ps []error) string {
