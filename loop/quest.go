@@ -156,12 +156,23 @@ type questTrace struct {
 	Quest QuestResult `json:"quest"`
 }
 
+// QuestOptions change how RunQuests works through the stages.
+type QuestOptions struct {
+	// Unlocked runs a quest whose prerequisites were not completed too (a
+	// measure of what the agent can do quest by quest; BetterQuesting
+	// itself keeps such a quest locked).
+	Unlocked bool
+	// OnQuest is called as each stage ends.
+	OnQuest func(QuestResult)
+}
+
 // RunQuests works through cfg.Goal.Quests in order on one body: a stage
 // whose prerequisites are completed runs as a goal of its item goals (a
 // Loop of its own, with cfg's budgets), one the agent cannot do or whose
 // prerequisites are not all completed is skipped. The trace gets a line
-// {"quest": …} as each stage ends; onQuest, when set, is called then too.
-func RunQuests(ctx context.Context, cfg Config, onQuest func(QuestResult)) (QuestOutcome, error) {
+// {"quest": …} as each stage ends.
+func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome, error) {
+	onQuest := opts.OnQuest
 	stages := cfg.Goal.Quests
 	out := QuestOutcome{Total: len(stages), Skills: map[string]Stats{}}
 	results := map[string]*QuestResult{}
@@ -176,7 +187,11 @@ func RunQuests(ctx context.Context, cfg Config, onQuest func(QuestResult)) (Ques
 			break
 		}
 		res := QuestResult{ID: st.ID, Name: st.Name}
-		switch blocked, causes := prereqsBlock(st, results); {
+		blocked, causes := prereqsBlock(st, results)
+		if opts.Unlocked {
+			blocked, causes = "", nil
+		}
+		switch {
 		case st.Skip != "":
 			res.Status, res.Reason, res.Blockers = QuestSkipped, st.Skip, st.Blockers
 		case blocked != "":

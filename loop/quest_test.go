@@ -104,7 +104,7 @@ func TestRunQuests(t *testing.T) {
 	var trace bytes.Buffer
 	var seen []string
 	out, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: g, Trace: &trace},
-		func(r loop.QuestResult) { seen = append(seen, r.ID+" "+r.Status) })
+		loop.QuestOptions{OnQuest: func(r loop.QuestResult) { seen = append(seen, r.ID+" "+r.Status) }})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"A completed", "B skipped", "C skipped", "D failed", "E completed", "F skipped"}, seen)
 	assert.Equal(t, 2, out.Completed)
@@ -147,8 +147,34 @@ func TestRunQuestsInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	g := loop.Goal{Quests: bookStages}
-	out, err := loop.RunQuests(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: loop.PlannerFunc(nil), Goal: g}, nil)
+	out, err := loop.RunQuests(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(newToy()), Planner: loop.PlannerFunc(nil), Goal: g}, loop.QuestOptions{})
 	require.NoError(t, err)
 	assert.True(t, out.Interrupted)
 	assert.Empty(t, out.Results)
+}
+
+// TestRunQuestsUnlocked: with Unlocked a quest runs whatever became of its
+// prerequisites, and only its own causes block it.
+func TestRunQuestsUnlocked(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
+	pl := loop.PlannerFunc(func(_ context.Context, g loop.Goal, _ loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+		return loop.Decision{Invocation: &loop.Invocation{Skill: "chop_tree"}}, nil
+	})
+	stages := []loop.QuestStage{
+		{ID: "B", Name: "Tick Me", Skip: "a checkbox task", Blockers: []string{"checkbox"}},
+		{ID: "C", Name: "Logs after B", Prereqs: []string{"B"}, Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 1}}},
+	}
+	for _, unlocked := range []bool{false, true} {
+		out, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: loop.Goal{Quests: stages}},
+			loop.QuestOptions{Unlocked: unlocked})
+		require.NoError(t, err)
+		if unlocked {
+			assert.Equal(t, loop.QuestCompleted, out.Results[1].Status)
+			assert.Equal(t, []loop.Blocker{{Cause: "checkbox", Quests: 1}}, out.Blockers)
+		} else {
+			assert.Equal(t, loop.QuestSkipped, out.Results[1].Status)
+			assert.Equal(t, []loop.Blocker{{Cause: "checkbox", Quests: 2}}, out.Blockers)
+		}
+	}
 }

@@ -73,8 +73,9 @@ type Verdict struct {
 	Checkbox bool
 }
 
-// Task judges one task: retrieval (have the items), crafting and block
-// breaking (collect them from the quest's start), a checkbox when allowed;
+// Task judges one task: retrieval (have the items; collect them when the
+// task consumes them), crafting and block breaking (collect them from the
+// quest's start), a checkbox when allowed;
 // every other type cannot be checked from the world model.
 func (j Judge) Task(t Task) Verdict {
 	switch t.Type {
@@ -88,7 +89,11 @@ func (j Judge) Task(t Task) Verdict {
 					continue
 				}
 			}
-			v.Items = append(v.Items, loop.ItemGoal{Item: m, Count: it.Count, Gain: t.Type != TaskRetrieval})
+			// A retrieval that consumes takes the items away when handed in:
+			// the world model keeps them, so the quest asks for as many new
+			// ones (collect) rather than counting what an earlier quest
+			// gathered and handed in.
+			v.Items = append(v.Items, loop.ItemGoal{Item: m, Count: it.Count, Gain: t.Type != TaskRetrieval || t.Consume})
 		}
 		if len(v.Blockers) > 0 {
 			v.Skip = "the agent does not know " + strings.Join(trimPrefixes(v.Blockers, "unknown item: "), ", ")

@@ -23,6 +23,7 @@ var docFiles = []string{
 	"docs/simulator.md",
 	"docs/server.md",
 	"docs/integrations.md",
+	"docs/quests.md",
 }
 
 // docSkips are the commands a test cannot run, by the words that mark

@@ -23,6 +23,7 @@ const (
 type questFlags struct {
 	path       string
 	checkbox   bool
+	unlocked   bool
 	configFile string
 	set        map[string]bool
 }
@@ -30,6 +31,9 @@ type questFlags struct {
 func (q *questFlags) register(fs *flag.FlagSet, withConfig bool) {
 	fs.StringVar(&q.path, "quests", "", "the quest book: a DefaultQuests directory, a DefaultQuests.json, or the config/betterquesting directory holding one (default: quests.path of the config file)")
 	fs.BoolVar(&q.checkbox, "quests-checkbox", false, "let the agent tick checkbox tasks (they need a person otherwise, and their quests are skipped)")
+	if !withConfig { // run's flag: the other commands do not run quests
+		fs.BoolVar(&q.unlocked, "quests-unlocked", false, "run a quest even when a prerequisite was not completed (what the agent can do quest by quest; the quest book would keep it locked)")
+	}
 	if withConfig {
 		fs.StringVar(&q.configFile, "config-file", "", "agent config `FILE` (default: agent.yaml in the working directory when present)")
 	}
@@ -363,7 +367,7 @@ func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
 			}
 		}
 	}
-	out, err := loop.RunQuests(s.ctx, cfg, onQuest)
+	out, err := loop.RunQuests(s.ctx, cfg, loop.QuestOptions{Unlocked: c.qf.unlocked, OnQuest: onQuest})
 	s.stopPro()
 	if client := s.opened.client; client != nil && client.Err() != nil {
 		return fmt.Errorf("the server ended the run: %w", client.Err())

@@ -12,9 +12,9 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
-// questBook is a small quest book in the single-file layout: a line of
+// questBook is the example quest book (single-file layout): a line of
 // seven quests the fresh_start world can and cannot do.
-var questBook = filepath.Join("testdata", "quests")
+var questBook = filepath.Join("..", "..", "examples", "quests")
 
 // TestQuestsLines: the lines with what the agent can do.
 func TestQuestsLines(t *testing.T) {
@@ -96,6 +96,14 @@ func TestRunQuestLine(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	assert.Equal(t, 4, res.Completed)
 	assert.Equal(t, 4, res.Total)
+
+	// Unlocked: the crafting table is tried although the book was not
+	// ticked, and only the checkbox itself is blocked by it.
+	code, out, stderr = runAgent(t, "run", "--scenario", "fresh_start", "--quests", questBook, "--quests-unlocked", "--goal", `line "Basics"`)
+	require.Equal(t, exitFail, code, stderr)
+	assert.Contains(t, out, "quest completed: Crafting Table")
+	assert.Contains(t, out, "\n3 of 7 quests")
+	assert.Regexp(t, `\n\s+1  checkbox task \(needs --quests-checkbox\)\n`, out)
 }
 
 // TestRunQuestGoalErrors: a quest goal without a book, or naming a quest

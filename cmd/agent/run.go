@@ -42,7 +42,8 @@ const runUsage = `run [--scenario NAME|FILE] [--goal "..."] [--goal-file FILE] [
           [--skills-config FILE] [--skills-dir DIR] [--workspace DIR] ...
        run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
           [--record FILE] [--record-max-mb N] ...
-       run --body ADDR [--token-file FILE] [--goal "..."] ...`
+       run --body ADDR [--token-file FILE] [--goal "..."] ...
+       run --quests PATH --goal 'line "NAME"' [--quests-checkbox] [--quests-unlocked] ...`
 
 // goalMissed marks a run that ended without meeting its goal (exit 1).
 type goalMissed struct{ reason loop.StopReason }

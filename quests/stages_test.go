@@ -1,0 +1,96 @@
+package quests_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/quests"
+)
+
+// knownItems accepts the items of the fixtures the agent would know.
+func knownItems(s string) error {
+	if strings.HasPrefix(s, "minecraft:") || s == "ore:plankWood" {
+		return nil
+	}
+	return errors.New("unknown")
+}
+
+// TestJudgeTasks: each task type becomes item goals or a reason to skip.
+func TestJudgeTasks(t *testing.T) {
+	j := quests.Judge{Item: knownItems}
+	item := []quests.Item{{ID: "minecraft:log", Count: 4}}
+	for _, c := range []struct {
+		name string
+		task quests.Task
+		want quests.Verdict
+	}{
+		{"retrieval: have", quests.Task{Type: quests.TaskRetrieval, Items: item}, quests.Verdict{Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 4}}}},
+		{"consumed retrieval: collect", quests.Task{Type: quests.TaskRetrieval, Items: item, Consume: true}, quests.Verdict{Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 4, Gain: true}}}},
+		{"crafting: collect", quests.Task{Type: quests.TaskCrafting, Items: item}, quests.Verdict{Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 4, Gain: true}}}},
+		{"block breaking: collect", quests.Task{Type: quests.TaskBlockBreak, Items: item}, quests.Verdict{Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 4, Gain: true}}}},
+		{"unknown item", quests.Task{Type: quests.TaskRetrieval, Items: []quests.Item{{ID: "minecraft:log", Count: 1}, {ID: "TConstruct:binding", Count: 1}}},
+			quests.Verdict{Skip: "the agent does not know TConstruct:binding", Blockers: []string{"unknown item: TConstruct:binding"}}},
+		{"checkbox", quests.Task{Type: quests.TaskCheckbox},
+			quests.Verdict{Skip: "a checkbox task: a person ticks it (allow the agent with --quests-checkbox)", Blockers: []string{"checkbox task (needs --quests-checkbox)"}}},
+		{"hunt", quests.Task{Type: quests.TaskHunt, Target: "Zombie"},
+			quests.Verdict{Skip: "task type bq_standard:hunt: not checked from the world model", Blockers: []string{"task type bq_standard:hunt"}}},
+	} {
+		assert.Equal(t, c.want, j.Task(c.task), c.name)
+	}
+	j.Checkbox = true
+	assert.Equal(t, quests.Verdict{Checkbox: true}, j.Task(quests.Task{Type: quests.TaskCheckbox}))
+}
+
+// TestJudgeStages: a quest's stage (optional tasks left out, counts of
+// one item summed, OR logic), a quest goal's prerequisites, a line's
+// order.
+func TestJudgeStages(t *testing.T) {
+	b, err := quests.Load(filepath.Join("testdata", "perquest"))
+	require.NoError(t, err)
+	j := quests.Judge{Book: b, Item: knownItems}
+	stages, err := j.QuestStages("Read the Manual")
+	require.NoError(t, err)
+	require.Len(t, stages, 3)
+	assert.Equal(t, loop.QuestStage{ID: "AAAAAAAAAAAAAAAAAAAAAQ==", Name: "Get Some Logs", Lines: []string{"First Steps"},
+		Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 4}}}, stages[0], "the optional diamonds do not count")
+	assert.Equal(t, []string{"AAAAAAAAAAAAAAAAAAAAAQ=="}, stages[1].Prereqs)
+	assert.Equal(t, []loop.ItemGoal{{Item: "ore:plankWood", Count: 2, Gain: true}, {Item: "minecraft:stick", Count: 4, Gain: true}}, stages[1].Items)
+	assert.Equal(t, "a checkbox task: a person ticks it (allow the agent with --quests-checkbox)", stages[2].Skip)
+
+	line, stages, err := j.LineStages("first steps")
+	require.NoError(t, err)
+	assert.Equal(t, "First Steps", line)
+	var order []string
+	for _, s := range stages {
+		order = append(order, s.Name)
+	}
+	assert.Equal(t, []string{"Get Some Logs", "Planks and Sticks", "Read the Manual", "Monster Hunter"}, order)
+	assert.Equal(t, "task type bq_standard:hunt: not checked from the world model; task type somemod:dance: not checked from the world model", stages[3].Skip)
+	assert.Equal(t, []string{"task type bq_standard:hunt", "task type somemod:dance"}, stages[3].Blockers)
+
+	_, err = j.QuestStages("nothing like it")
+	assert.Error(t, err)
+	_, _, err = j.LineStages("nothing like it")
+	assert.Error(t, err)
+
+	// OR: the first task the agent can do stands for all.
+	sb, err := quests.Load(filepath.Join("testdata", "single"))
+	require.NoError(t, err)
+	sticks, err := sb.FindQuest("Sticks")
+	require.NoError(t, err)
+	st := quests.Judge{Book: sb, Item: knownItems}.Stage(sticks)
+	assert.Empty(t, st.Skip)
+	assert.Empty(t, st.Blockers)
+	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:stick", Count: 2, Gain: true}}, st.Items, "consumed: collect")
+	pick, err := sb.FindQuest("Stone Pick")
+	require.NoError(t, err)
+	st = quests.Judge{Book: sb, Item: knownItems}.Stage(pick)
+	assert.True(t, st.AnyPrereq)
+	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:stone", Count: 5, Gain: true}, {Item: "minecraft:dye:4", Count: 1}}, st.Items, "AND: both tasks")
+}
