@@ -336,14 +336,11 @@ func stuckCauses(o Outcome) []string {
 	return []string{string(o.Reason)}
 }
 
-// countBlockers counts, for each cause, the quests not completed that it
-// blocks, the most first (ties by name).
+// countBlockers counts, for each cause, the quests it blocks (a completed
+// quest has none), the most first (ties by name).
 func countBlockers(results []QuestResult) []Blocker {
 	n := map[string]int{}
 	for _, r := range results {
-		if r.Status == QuestCompleted {
-			continue
-		}
 		for _, c := range r.Blockers {
 			n[c]++
 		}

@@ -47,6 +47,8 @@ var bookStages = []loop.QuestStage{
 	{ID: "D", Name: "Diamonds", Lines: []string{"Wood"}, Prereqs: []string{"A"}, Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1, Gain: true}}},
 	{ID: "E", Name: "Either", Prereqs: []string{"B", "A"}, AnyPrereq: true},
 	{ID: "F", Name: "After D and C", Lines: []string{"Wood"}, Prereqs: []string{"D", "C"}},
+	{ID: "G", Name: "After A and B", Lines: []string{"Wood"}, Prereqs: []string{"A", "B"}},
+	{ID: "H", Name: "After B and C", Prereqs: []string{"B", "C"}},
 }
 
 // TestParseQuestClauses: quest and line clauses, names in quotes holding
@@ -60,7 +62,7 @@ func TestParseQuestClauses(t *testing.T) {
 	for _, s := range g.Quests {
 		ids = append(ids, s.ID)
 	}
-	assert.Equal(t, []string{"A", "B", "C", "D", "E", "F"}, ids)
+	assert.Equal(t, []string{"A", "B", "C", "D", "E", "F", "G", "H"}, ids)
 	assert.Equal(t, []string{"Wood and Stone"}, g.QuestLines)
 
 	g, err = p.Parse(`quest Tick Me`)
@@ -106,10 +108,10 @@ func TestRunQuests(t *testing.T) {
 	out, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: g, Trace: &trace},
 		loop.QuestOptions{OnQuest: func(r loop.QuestResult) { seen = append(seen, r.ID+" "+r.Status) }})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"A completed", "B skipped", "C skipped", "D failed", "E completed", "F skipped"}, seen)
+	assert.Equal(t, []string{"A completed", "B skipped", "C skipped", "D failed", "E completed", "F skipped", "G skipped", "H skipped"}, seen)
 	assert.Equal(t, 2, out.Completed)
-	assert.Equal(t, 6, out.Total)
-	assert.Equal(t, []loop.LineFigure{{Line: "Wood", Completed: 1, Total: 5}}, out.Lines, "E is in no line")
+	assert.Equal(t, 8, out.Total)
+	assert.Equal(t, []loop.LineFigure{{Line: "Wood", Completed: 1, Total: 6}}, out.Lines, "E is in no line")
 	byID := map[string]loop.QuestResult{}
 	for _, r := range out.Results {
 		byID[r.ID] = r
@@ -121,8 +123,10 @@ func TestRunQuests(t *testing.T) {
 	assert.Equal(t, "stuck: no plan: no available skill produces minecraft:diamond; no available skill produces minecraft:coal", byID["D"].Reason)
 	assert.Equal(t, []string{"no producer: minecraft:diamond", "no producer: minecraft:coal"}, byID["D"].Blockers)
 	assert.Equal(t, "prerequisite not completed: Diamonds, After B", byID["F"].Reason)
+	assert.Equal(t, "prerequisite not completed: Tick Me", byID["G"].Reason, "all prerequisites, not one")
+	assert.Equal(t, []string{"checkbox"}, byID["H"].Blockers, "a cause behind two prerequisites counts once")
 	assert.Equal(t, []loop.Blocker{
-		{Cause: "checkbox", Quests: 3},
+		{Cause: "checkbox", Quests: 5},
 		{Cause: "no producer: minecraft:coal", Quests: 2},
 		{Cause: "no producer: minecraft:diamond", Quests: 2},
 	}, out.Blockers)

@@ -149,12 +149,17 @@ func TestOrder(t *testing.T) {
 		"1:10": {"questID:3": 2, "preRequisites:11": [3], "properties:10": {"betterquesting:10": {"name:8": "mid"}}},
 		"2:10": {"questID:3": 3, "properties:10": {"betterquesting:10": {"name:8": "base"}}},
 		"3:10": {"questID:3": 4, "preRequisites:11": [5], "properties:10": {"betterquesting:10": {"name:8": "a"}}},
-		"4:10": {"questID:3": 5, "preRequisites:11": [4], "properties:10": {"betterquesting:10": {"name:8": "b"}}}
+		"4:10": {"questID:3": 5, "preRequisites:11": [4], "properties:10": {"betterquesting:10": {"name:8": "b"}}},
+		"5:10": {"questID:3": 6, "preRequisites:11": [8, 7], "properties:10": {"betterquesting:10": {"name:8": "needs both"}}},
+		"6:10": {"questID:3": 7, "properties:10": {"betterquesting:10": {"name:8": "first"}}},
+		"7:10": {"questID:3": 8, "properties:10": {"betterquesting:10": {"name:8": "second"}}}
 	}}`))
 	require.NoError(t, err)
 	order, probs := b.Order([]quests.ID{{Low: 1}})
 	assert.Equal(t, []string{"base", "mid", "top"}, names(order))
 	assert.Empty(t, probs)
+	order, _ = b.Order([]quests.ID{{Low: 6}})
+	assert.Equal(t, []string{"first", "second", "needs both"}, names(order), "free prerequisites in book order, not as listed")
 	order, probs = b.Order([]quests.ID{{Low: 4}})
 	assert.Equal(t, []string{"b", "a"}, names(order))
 	require.Len(t, probs, 1)
