@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -371,4 +372,13 @@ type Implementation interface {
 	// Name is the skill name; it must match a spec.
 	Name() string
 	SuggestActions(w *world.Snapshot, p Params) ([]action.Action, error)
+}
+
+// RuleUser is an optional interface of an Implementation that reads the
+// game's rule tables (the recipe book, the furnace's table): a registry
+// built with a rule set other than the shipped one (a modpack's recipes)
+// registers the implementation WithRules returns, bound to that set.
+type RuleUser interface {
+	Implementation
+	WithRules(set *rules.Set) Implementation
 }

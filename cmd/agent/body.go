@@ -7,6 +7,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 )
 
@@ -25,6 +26,10 @@ type bodyFlags struct {
 	// Set by choose.
 	set          map[string]bool // the flags the command line gave
 	remote, live bool            // the body at --body; a server
+
+	// rules, when set (run --recipes), is the rule set the simulated world
+	// plays by (nil: the shipped set).
+	rules *rules.Set
 }
 
 // register adds the flags to fs, with the command's help for --reconnect
@@ -136,7 +141,7 @@ func (b *bodyFlags) open(ctx context.Context, e *env, acfg *agentConfig, sc *sim
 	default:
 		e.log.Debug().Str("scenario", sc.Name).Msg("generating the world")
 		stop := e.startProgress(worldProgress(sc.Name))
-		o.world, err = sim.NewContext(ctx, sc, sim.Options{Seed: *b.seed})
+		o.world, err = sim.NewContext(ctx, sc, sim.Options{Seed: *b.seed, Rules: b.rules})
 		stop()
 	}
 	if err == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -184,6 +185,9 @@ func isTerminal(w io.Writer) bool {
 type configFlags struct {
 	dir   string
 	state string
+	// rules, when set (run --recipes), is the rule set the skills that
+	// read rule tables are bound to.
+	rules *rules.Set
 }
 
 func (c *configFlags) register(fs *flag.FlagSet) {
@@ -210,7 +214,7 @@ func (c *configFlags) load(e *env, policy registry.Policy) (*registry.Registry, 
 			return nil, err
 		}
 	}
-	reg, problems := checkConfig(e, dir, kt, registry.Options{Policy: policy, StatePath: c.state}, false)
+	reg, problems := checkConfig(e, dir, kt, registry.Options{Policy: policy, StatePath: c.state, Rules: c.rules}, false)
 	if problems > 0 {
 		return nil, errInvalidConfig
 	}

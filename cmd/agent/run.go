@@ -26,6 +26,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/planner/llm"
 	"github.com/gtnh-agent/gtnh-agent/planner/peer"
 	"github.com/gtnh-agent/gtnh-agent/planner/script"
+	"github.com/gtnh-agent/gtnh-agent/recipebook"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -72,6 +73,7 @@ type runCommand struct {
 	asJSON                        bool
 	recordFile                    string
 	recordMaxMB                   int64
+	recipesFile                   string
 
 	// Set by validate.
 	acfg          *agentConfig
@@ -102,6 +104,7 @@ func (c *runCommand) parse(e *env, args []string) error {
 	fs.BoolVar(&c.asJSON, "json", false, "print the outcome as JSON instead of step lines")
 	fs.StringVar(&c.recordFile, "record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
 	fs.Int64Var(&c.recordMaxMB, "record-max-mb", 4096, "stop recording when the recording reaches this many MB before compression (0: no limit)")
+	fs.StringVar(&c.recipesFile, "recipes", "", "play by the crafting and furnace recipes of this compact recipe `FILE` (agent recipes import; default: the shipped early-game set)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -238,6 +241,17 @@ type runPlan struct {
 // (a typo is exit 2 with a hint, not steps that fail).
 func (c *runCommand) prepare(e *env) (*runPlan, error) {
 	p := &runPlan{pl: chain.Planner{}}
+	set := rules.Default()
+	if c.recipesFile != "" {
+		loaded, err := recipebook.LoadRules(c.recipesFile, set)
+		if err != nil {
+			return nil, configError(e, fmt.Errorf("run: --recipes: %w", err))
+		}
+		set = loaded
+		c.cf.rules, c.bf.rules = set, set
+		p.pl = chain.Planner{Recipes: set.Recipes, Smelt: set.Smelt}
+		e.log.Info().Str("recipes", c.recipesFile).Int("crafting", len(set.Recipes.All())).Int("smelting", len(set.Smelt.All())).Msg("recipes loaded")
+	}
 	var err error
 	if p.reg, err = c.cf.load(e, registry.ActiveOnly); err != nil {
 		return nil, err
@@ -249,12 +263,14 @@ func (c *runCommand) prepare(e *env) (*runPlan, error) {
 			return nil, err
 		}
 	}
-	names := rules.Default().Names
+	names := set.Names
 	if !c.bf.live && !c.bf.remote {
 		if p.sc, err = loadScenario(*c.bf.scenario); err != nil {
 			return nil, configError(e, err)
 		}
-		names = sim.Names()
+		if c.recipesFile == "" {
+			names = sim.Names()
+		}
 	}
 	// A remote body's names are not known here: they are checked as on a
 	// live server.

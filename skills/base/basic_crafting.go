@@ -40,13 +40,28 @@ const tableSearchRadius = 16
 // player's feet (air with solid ground, the four sides first), else a
 // missing_items failure saying to craft a table first. A 2x2 recipe is
 // crafted in the inventory grid without moving.
-type BasicCrafting struct{}
+type BasicCrafting struct {
+	// Rules holds the recipe book and the grid tools' wear (nil = the
+	// shipped set).
+	Rules *rules.Set
+}
+
+var _ skills.RuleUser = BasicCrafting{}
 
 // Name implements skills.Implementation.
 func (BasicCrafting) Name() string { return "basic_crafting" }
 
+// WithRules implements skills.RuleUser.
+func (BasicCrafting) WithRules(set *rules.Set) skills.Implementation {
+	return BasicCrafting{Rules: set}
+}
+
 // SuggestActions implements skills.Implementation.
-func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+func (b BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+	set := b.Rules
+	if set == nil {
+		set = rules.Default()
+	}
 	item := p.String("item")
 	if item == "" {
 		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"item\" is required: the item id to craft, e.g. minecraft:planks")
@@ -56,7 +71,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"count\": must be at least 1, got %d", count)
 	}
 
-	book := rules.Default().Recipes
+	book := set.Recipes
 	recipes := book.For(item)
 	if len(recipes) == 0 {
 		if id, meta, err := world.SplitID(item); err == nil && meta == 0 {
@@ -77,7 +92,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 		if len(r.Tools) == 0 {
 			continue
 		}
-		if missing := missingTools(inv, r); len(missing) == 0 {
+		if missing := missingTools(set, inv, r); len(missing) == 0 {
 			ranked = append(ranked, r)
 		} else {
 			lackingTools = append(lackingTools, missing...)
@@ -112,7 +127,7 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 	// wooden brick form: config/crafting_tools.yaml) must last every
 	// operation; the goal planner asks for no more than it does.
 	for _, t := range chosen.Tools {
-		if uses := rules.Default().Grid.UsesIn(inv, t); uses >= 0 && uses < ops {
+		if uses := set.Grid.UsesIn(inv, t); uses >= 0 && uses < ops {
 			return nil, skills.Failf(skills.CodeMissingTool,
 				"crafting %d %s takes %d crafts and the %s held does %d more before it breaks: craft fewer, or another %s first",
 				count, chosen.Output, ops, t, uses, t)
@@ -147,10 +162,10 @@ func (BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]actio
 }
 
 // missingTools lists the recipe's tools the inventory lacks (or has worn out).
-func missingTools(inv world.Inventory, r rules.Recipe) []string {
+func missingTools(set *rules.Set, inv world.Inventory, r rules.Recipe) []string {
 	var out []string
 	for _, t := range r.Tools {
-		if inv.BestTool(t, 1) < 0 || rules.Default().Grid.UsesIn(inv, t) == 0 {
+		if inv.BestTool(t, 1) < 0 || set.Grid.UsesIn(inv, t) == 0 {
 			out = append(out, t.String())
 		}
 	}

@@ -38,13 +38,21 @@ var fuelPreference = []string{"ore:plankWood", "minecraft:coal", "ore:logWood", 
 // saplings in that order), waits the cooking time and takes the output.
 // A furnace whose input slot holds another item, or whose output slot
 // holds another item, is a no_target failure naming it.
-type Smelt struct{}
+type Smelt struct {
+	// Rules holds the furnace's table (nil = the shipped set).
+	Rules *rules.Set
+}
+
+var _ skills.RuleUser = Smelt{}
 
 // Name implements skills.Implementation.
 func (Smelt) Name() string { return "smelt" }
 
+// WithRules implements skills.RuleUser.
+func (Smelt) WithRules(set *rules.Set) skills.Implementation { return Smelt{Rules: set} }
+
 // SuggestActions implements skills.Implementation.
-func (Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
 	item := p.String("item")
 	if item == "" {
 		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"item\" is required: the item to smelt into, e.g. minecraft:stone")
@@ -55,6 +63,9 @@ func (Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action
 	}
 	radius := intParam(p, "radius", furnaceSearchRadius)
 	sm := rules.Default().Smelt
+	if sk.Rules != nil {
+		sm = sk.Rules.Smelt
+	}
 	recipes := sm.For(item)
 	if len(recipes) == 0 {
 		if id, meta, err := world.SplitID(item); err == nil && meta == 0 {

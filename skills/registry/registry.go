@@ -87,6 +87,10 @@ type Options struct {
 	StatePath string
 	// Alpha is the moving-average weight (0 = DefaultAlpha).
 	Alpha float64
+	// Rules is the rule set Go implementations that read rule tables
+	// (skills.RuleUser) are bound to (nil = the shipped set, which they
+	// read themselves).
+	Rules *rules.Set
 }
 
 // entry is one skill name with all its versions.
@@ -131,6 +135,7 @@ type Registry struct {
 	policy    Policy
 	alpha     float64
 	statePath string
+	rules     *rules.Set // bound to RuleUser implementations
 	state     *stateFile
 
 	entries   map[string]*entry
@@ -153,6 +158,7 @@ func New(specs []*skills.Spec, opts Options) (*Registry, error) {
 		policy:    opts.Policy,
 		alpha:     opts.Alpha,
 		statePath: opts.StatePath,
+		rules:     opts.Rules,
 		entries:   map[string]*entry{},
 		descs:     map[string]*Description{},
 		catalogs:  map[string]*catalog{},
@@ -336,6 +342,9 @@ func (r *Registry) Register(impl skills.Implementation) error {
 	}
 	if !goSpec {
 		return fmt.Errorf("%w: %q is a template skill and needs no Go implementation", ErrNotGo, name)
+	}
+	if u, ok := impl.(skills.RuleUser); ok && r.rules != nil {
+		impl = u.WithRules(r.rules)
 	}
 	e.impl = impl
 	return nil
