@@ -147,6 +147,9 @@ func (n *Names) AddRecipes(r *Recipes) {
 		for _, t := range rc.Tools {
 			n.addMatcher(t)
 		}
+		for _, back := range rc.Returns {
+			n.AddItem(back)
+		}
 	}
 }
 

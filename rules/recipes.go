@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
@@ -19,7 +20,9 @@ type Ingredient struct {
 // Recipe is a crafting-grid recipe. Grid is "2x2" (inventory) or "3x3"
 // (crafting table). Tools are needed in the grid but not consumed. Shape,
 // when set, is the pattern of a shaped recipe (see ParsePattern); without it
-// the recipe is shapeless.
+// the recipe is shapeless. Returns are the containers an operation gives
+// back (the empty bucket of a water bucket used up), one of each per
+// operation.
 type Recipe struct {
 	Output      string             `json:"output"` // modid:name[:meta]
 	Count       int                `json:"count"`
@@ -27,6 +30,7 @@ type Recipe struct {
 	Ingredients []Ingredient       `json:"ingredients"`
 	Tools       []game.ItemMatcher `json:"tools,omitempty"`
 	Shape       Pattern            `json:"shape,omitempty"`
+	Returns     []string           `json:"returns,omitempty"`
 }
 
 // NeedsTable reports whether the recipe needs a crafting table.
@@ -51,7 +55,7 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 	if f, ok := top["recipes"]; ok {
 		for i, n := range d.Sequence(f.Value, "recipes") {
 			path := strictyaml.Index("recipes", i)
-			fs := d.Mapping(n, path, []string{"output", "count", "grid", "ingredients", "tools", "shape"})
+			fs := d.Mapping(n, path, []string{"output", "count", "grid", "ingredients", "tools", "shape", "returns"})
 			d.Require(n, path, fs, "output", "ingredients")
 			r := Recipe{Count: 1, Grid: "3x3"}
 			valid := true
@@ -127,6 +131,19 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 					valid = false
 				}
 				r.Shape = sh
+			}
+			if f, ok := fs["returns"]; ok {
+				for j, id := range d.StringList(f.Value, path+".returns") {
+					if _, _, err := game.SplitID(id); err != nil {
+						d.Errorf(f.Value, strictyaml.Index(path+".returns", j), "%v", err)
+						continue
+					}
+					if strings.HasPrefix(id, "ore:") || strings.HasPrefix(id, "tool:") {
+						d.Errorf(f.Value, strictyaml.Index(path+".returns", j), "%q: what comes back is one item, not a class of items", id)
+						continue
+					}
+					r.Returns = append(r.Returns, id)
+				}
 			}
 			if valid && r.Output != "" {
 				book.byOutput[r.Output] = append(book.byOutput[r.Output], len(book.list))

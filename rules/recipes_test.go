@@ -14,7 +14,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 21)
+	assert.Len(t, book.All(), 26)
 
 	furnace := book.For("minecraft:furnace")
 	require.Len(t, furnace, 1)
@@ -45,6 +45,31 @@ func TestDefaultRecipes(t *testing.T) {
 	oven := book.For("Railcraft:machine.alpha:7")
 	require.Len(t, oven, 1)
 	assert.Equal(t, []Ingredient{{Item: game.MustItem("dreamcraft:item.CokeOvenBrick"), Count: 4}}, oven[0].Ingredients, "4 coke oven bricks, 104 for the 26 blocks of an oven")
+
+	// Water for paper before any iron (NewHorizonsCoreMod ScriptGregtech,
+	// ScriptIguanaTweaks, ScriptMinecraft; GT5-Unofficial).
+	small := book.For("gregtech:gt.metaitem.01:1805")
+	require.Len(t, small, 1)
+	assert.Equal(t, []Ingredient{{Item: game.MustItem("minecraft:clay_ball"), Count: 1}}, small[0].Ingredients, "one clay ball, one small pile")
+	assert.Equal(t, "ore:craftingToolMortar", small[0].Tools[0].String())
+	dust := book.For("gregtech:gt.metaitem.01:2805")
+	require.Len(t, dust, 1)
+	assert.Equal(t, []Ingredient{{Item: game.MustItem("gregtech:gt.metaitem.01:1805"), Count: 4}}, dust[0].Ingredients, "4 small piles make one dust")
+	assert.False(t, dust[0].NeedsTable())
+	bucket := book.For("IguanaTweaksTConstruct:clayBucketUnfired")
+	require.Len(t, bucket, 1)
+	assert.Equal(t, []Ingredient{{Item: game.MustItem("ore:dustClay"), Count: 5}}, bucket[0].Ingredients)
+	assert.True(t, bucket[0].NeedsTable(), "a fixed 3x3 pattern: only at a crafting table")
+	paper := book.For("minecraft:paper")
+	require.Len(t, paper, 2, "a clay bucket of water or an iron one")
+	for i, back := range []string{"IguanaTweaksTConstruct:clayBucketFired", "minecraft:bucket"} {
+		assert.Equal(t, 2, paper[i].Count, "8 wood pulp and a bucket of water make 2 paper")
+		assert.Equal(t, "ore:dustWood", paper[i].Ingredients[0].Item.String())
+		assert.Equal(t, 8, paper[i].Ingredients[0].Count)
+		assert.Equal(t, 1, paper[i].Ingredients[1].Count)
+		assert.True(t, paper[i].NeedsTable())
+		assert.Equal(t, []string{back}, paper[i].Returns, "the emptied bucket comes back")
+	}
 
 	flint := book.For("minecraft:flint")
 	require.Len(t, flint, 1, "GTNH: flint is crafted from gravel")
@@ -164,6 +189,11 @@ func TestParseRecipes(t *testing.T) {
 			[]wantErr{{5, 7, "recipes[0].ingredients", "5 ingredients do not fit a 2x2 grid"}}},
 		{"bad tool", "recipes:\n  - output: a:b\n    ingredients: [{item: c:d}]\n    tools: [saw]\n",
 			[]wantErr{{4, 12, "recipes[0].tools[0]", `"saw" is not an item`}}},
+		{"bad return", "recipes:\n  - output: a:b\n    ingredients: [{item: c:d}]\n    returns: [bucket, \"ore:bucketEmpty\"]\n",
+			[]wantErr{
+				{4, 14, "recipes[0].returns[0]", `"bucket" is not an id`},
+				{4, 14, "recipes[0].returns[1]", "one item, not a class of items"},
+			}},
 		{"ingredient missing item", "recipes:\n  - output: a:b\n    ingredients:\n      - count: 2\n",
 			[]wantErr{{4, 9, "recipes[0].ingredients[0].item", "required field is missing"}}},
 	}

@@ -90,8 +90,9 @@ var moveMaxNodes = 200000
 
 // moveTo follows the pathfinder's optimal walking path (a long route's
 // from the long-route planner when the exact search runs out of nodes); it
-// costs the path's
-// ticks at walking speed. The player ends standing at the real height of the
+// costs the path's ticks at walking speed. When no walking path exists it
+// digs one (digRoute): through what the inventory's tools harvest, placing
+// dirt or cobblestone to pillar or bridge. The player ends standing at the real height of the
 // ground: half a block up on a bottom slab, on top of a carpet.
 func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	start := s.feet(tx)
@@ -118,15 +119,30 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 		}
 		res = rt.Result
 	}
+	details := map[string]any{}
 	if !res.Complete {
-		return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v to within %.1f of %v (%s after %d nodes)", start, a.Radius, a.Pos, res.Reason, res.Expanded)
+		// No walking path: dig (a buried target, the way out of a pit).
+		dr, why, err := s.digRoute(tx, start, goal)
+		if err != nil {
+			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
+		}
+		if !dr.Complete {
+			return digFailure(a, start, dr, why)
+		}
+		dug, placed, err := s.followDigRoute(tx, dr)
+		if err != nil {
+			return ipc.Failf(ipc.Internal, 0, "move_to %v: %v", a.Pos, err)
+		}
+		res = dr
+		details["dug"], details["placed"] = dug, placed
 	}
 	end := start
 	if len(res.Steps) > 0 {
 		end = res.Steps[len(res.Steps)-1].Pos
 	}
 	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: standHeight(tx, end), Z: float64(end.Z) + 0.5})
-	return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: map[string]any{"steps": len(res.Steps), "to": end}}
+	details["steps"], details["to"] = len(res.Steps), end
+	return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: details}
 }
 
 // reachable checks the survival reach from the eyes to the block's centre.
@@ -222,7 +238,13 @@ func stackLimit(st world.ItemStack) int {
 	switch {
 	case st.MaxDamage > 0, st.ID == "minecraft:water_bucket", st.ID == "minecraft:lava_bucket", st.HasTag("ore:cellWater"):
 		return 1
-	case st.ID == "minecraft:bucket":
+	case st.ID == "IguanaTweaksTConstruct:clayBucketWater":
+		// IguanaTinkerTweaks 2.6.6 items/BaseClayBucket extends vanilla
+		// ItemBucket, whose filled buckets stack to 1.
+		return 1
+	case st.ID == "minecraft:bucket", st.ID == "IguanaTweaksTConstruct:clayBucketFired":
+		// IguanaTinkerTweaks 2.6.6 claybuckets/IguanaItems:
+		// clayBucketFired.setMaxStackSize(16), as the iron bucket.
 		return 16
 	}
 	return stackMax
@@ -436,6 +458,14 @@ func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
 		return ipc.Failf(ipc.Rejected, 4, "using %s on the %s at %v does nothing", describeStack(st), mach.Kind, mach.Pos)
 	}
 	target := tx.BlockAt(*a.Target)
+	if st.ID == "IguanaTweaksTConstruct:clayBucketFired" && target.HasTag("water_source") {
+		// IguanaTinkerTweaks ClayBucketHandler: the fired clay bucket
+		// takes water as an iron bucket does.
+		take(&inv, world.MustItem(describeStack(st)+metaSuffix(st)), 1)
+		s.give(&inv, s.rules.Stack("IguanaTweaksTConstruct:clayBucketWater", 0, 1))
+		tx.SetInventory(inv)
+		return ipc.Result{Code: ipc.OK, Ticks: 4}
+	}
 	if empty && target.HasTag("water_source") {
 		// Ponds are treated as infinite water sources (as a 2×2 pool is).
 		take(&inv, world.MustItem(describeStack(st)+metaSuffix(st)), 1)
@@ -673,6 +703,14 @@ func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
 			}
 		} else if !s.give(&inv, made) {
 			return ipc.Failf(ipc.Rejected, 0, "the inventory has no room for %d %s", r.Count*a.Count, r.Output)
+		}
+		for _, back := range r.Returns {
+			// The containers the grid gives back (vanilla
+			// SlotCrafting.onPickupFromSlot: into the inventory).
+			bid, bmeta, _ := world.SplitID(back)
+			if !s.give(&inv, s.rules.Stack(bid, max(bmeta, 0), a.Count)) {
+				return ipc.Failf(ipc.Rejected, 0, "the inventory has no room for the %d %s given back", a.Count, back)
+			}
 		}
 		tx.SetInventory(inv)
 		return ipc.Result{Code: ipc.OK, Ticks: int64(10 * a.Count), Details: map[string]any{"made": r.Count * a.Count}}

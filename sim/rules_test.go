@@ -65,12 +65,25 @@ func TestReachAndUnreachable(t *testing.T) {
 	s := small(t, "blocks:\n  - {block: minecraft:cobblestone, from: [12, 64, 0], to: [12, 66, 15]}\n")
 	r := exec(t, s, action.BreakBlock{Pos: world.Pos(14, 63, 8)})
 	assert.Equal(t, ipc.Unreachable, r.Code, "6 blocks away")
-	r = exec(t, s, action.MoveTo{Pos: world.Pos(14, 64, 8)})
-	assert.Equal(t, ipc.Unreachable, r.Code, "a 3-high wall cuts the world in two: %s", r.Error)
 	r = exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 3)})
 	require.True(t, r.OK(), r.Error)
 	assert.Equal(t, world.Pos(3, 64, 3), snap(t, s).Feet())
 	assert.InDelta(t, 33, float64(r.Ticks), 2, "5 diagonal steps at walking speed")
+	assert.NotContains(t, r.Details, "dug", "a walk digs nothing")
+
+	// A 3-high wall of cobblestone cuts the world in two for a walker; with
+	// no pickaxe the way across is a tunnel dug by hand under it, through
+	// the grass and dirt, and the wall stands.
+	r = exec(t, s, action.MoveTo{Pos: world.Pos(14, 64, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, world.Pos(14, 64, 8), snap(t, s).Feet())
+	assert.Positive(t, r.Details["dug"], "no walking path: the route digs")
+	w := snap(t, s)
+	for z := 0; z < 16; z++ {
+		for y := 64; y <= 66; y++ {
+			assert.Equal(t, "minecraft:cobblestone", w.BlockAt(world.Pos(12, y, z)).ID, "the wall at z=%d y=%d: no pickaxe, no breaking it", z, y)
+		}
+	}
 }
 
 func TestPlaceBlockNeedsItemAndSupport(t *testing.T) {

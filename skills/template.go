@@ -49,6 +49,39 @@ func nearestTagged(w *world.Snapshot, tag string, radius int) (world.BlockPos, b
 	return best, found
 }
 
+// surfaceLook is how many of the nearest matching blocks target_location
+// weighs to prefer one it can reach from the surface.
+const surfaceLook = 512
+
+// surfaceFirst orders the nearest hits so that a block open to the air
+// (a face a player can reach without digging to it) and no lower than
+// floor, the block the player stands on, comes first, then any open one,
+// then the rest, each group nearest first: mining a buried block or
+// digging downwards makes a pit the player may walk into and not climb
+// out of.
+func surfaceFirst(w *world.Snapshot, hits []world.BlockHit, floor int) []world.BlockHit {
+	open := func(p world.BlockPos) bool {
+		for _, d := range [][3]int{{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}} {
+			if w.BlockAt(p.Add(d[0], d[1], d[2])).IsAir() {
+				return true
+			}
+		}
+		return false
+	}
+	rank := func(h world.BlockHit) int {
+		switch {
+		case open(h.Pos) && h.Pos.Y >= floor:
+			return 0
+		case open(h.Pos):
+			return 1
+		}
+		return 2
+	}
+	out := slices.Clone(hits)
+	slices.SortStableFunc(out, func(a, b world.BlockHit) int { return rank(a) - rank(b) })
+	return out
+}
+
 var derivedTable = map[string]derived{
 	"position": {
 		produces: action.TypeBlockPos,
@@ -60,7 +93,7 @@ var derivedTable = map[string]derived{
 	},
 	"target_location": {
 		produces: action.TypeBlockPos,
-		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32); for a block id, never the block under the player's feet",
+		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32); for a block id, never the block under the player's feet, and among the 512 nearest, first one open to the air and no lower than the block the player stands on, then one open to the air",
 		check: func(_ string, s *Spec) error {
 			ps, ok := s.Params["target"]
 			if !ok {
@@ -86,10 +119,11 @@ var derivedTable = map[string]derived{
 					// straight down drops it into a hole it may not
 					// climb out of.
 					below := w.Feet().Down()
-					hits = w.Blocks.Nearest(w.Feet(), radius, 2, func(b world.Block) bool {
+					hits = w.Blocks.Nearest(w.Feet(), radius, surfaceLook, func(b world.Block) bool {
 						return b.ID == id && (meta < 0 || b.Meta == meta)
 					})
 					hits = slices.DeleteFunc(hits, func(h world.BlockHit) bool { return h.Pos == below })
+					hits = surfaceFirst(w, hits, below.Y)
 				}
 				if len(hits) > 0 {
 					return hits[0].Pos, nil

@@ -226,20 +226,29 @@ func knownOutputs(book *rules.Recipes) []string {
 	return out
 }
 
-// tableSpot finds where to place a crafting table: a block next to the
-// player's feet that is air (or a replaceable plant) with solid ground below,
-// the four sides first, then the diagonals.
+// tableSpot finds where to place a crafting table (or a furnace): a block
+// next to the player's feet that is air (or a replaceable plant) with
+// solid ground below, the four sides first, then the diagonals; and when
+// the player stands in a pit or a tunnel with walls all round, the same on
+// the rim one, two or three blocks up, which is still within reach.
 func tableSpot(w *world.Snapshot) (world.BlockPos, bool) {
 	feet := w.Feet()
-	for _, o := range horizontal {
-		c := feet.Add(o[0], 0, o[1])
-		b := w.BlockAt(c)
-		if (b.IsAir() || b.HasTag("replaceable")) && isSolid(w.BlockAt(c.Down())) {
-			return c, true
+	for dy := 0; dy <= rimRise; dy++ {
+		for _, o := range horizontal {
+			c := feet.Add(o[0], dy, o[1])
+			b := w.BlockAt(c)
+			if (b.IsAir() || b.HasTag("replaceable")) && isSolid(w.BlockAt(c.Down())) {
+				return c, true
+			}
 		}
 	}
 	return world.BlockPos{}, false
 }
+
+// rimRise is how far above the feet tableSpot looks for a spot: a block
+// beside the column three blocks up is 2.4 blocks from the eyes, within
+// the 4.5-block reach.
+const rimRise = 3
 
 func ceilDiv(a, b int) int {
 	if b <= 0 {
