@@ -46,5 +46,8 @@
 // Each move's cost assumes the world as the grid shows it: blocks broken or
 // placed by earlier steps of the same path are not remembered, which is the
 // usual approximation (Baritone makes the same one) and rarely matters since
-// a path does not revisit its own cells.
+// a path does not revisit its own cells. The one exception is the block
+// under the feet after a pillar or a bridge: the position stands on it, so
+// a pillar can rise several blocks (beside a wall it may step onto; a
+// tower never rises into the open).
 package path

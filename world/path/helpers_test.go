@@ -52,6 +52,7 @@ func checkPath(t testing.TB, g Grid, res Result, opt Options) {
 		}
 		found := false
 		feet := g.Cell(a.Pos.X, a.Pos.Y, a.Pos.Z)
+		f.onPlaced = a.Move == MovePillar || a.Move == MoveBridge
 		for _, m := range f.neighbors(a.Pos.X, a.Pos.Y, a.Pos.Z, feet) {
 			if m.x == b.Pos.X && m.y == b.Pos.Y && m.z == b.Pos.Z && m.move == b.Move &&
 				math.Abs(float64(m.cost)/milli-(b.Cost-a.Cost)) < 1e-6 {
@@ -103,6 +104,7 @@ func moveGen(t testing.TB, g Grid, opt Options, goal Target) *Finder {
 func dijkstra(t testing.TB, g Grid, start world.BlockPos, opt Options) map[world.BlockPos]int64 {
 	f := moveGen(t, g, opt, At(start))
 	dist := map[world.BlockPos]int64{start: 0}
+	moves := map[world.BlockPos]Move{start: MoveStart} // of each best arrival
 	done := map[world.BlockPos]bool{}
 	q := &pq{{start, 0}}
 	for q.Len() > 0 {
@@ -112,11 +114,12 @@ func dijkstra(t testing.TB, g Grid, start world.BlockPos, opt Options) map[world
 		}
 		done[it.p] = true
 		feet := g.Cell(it.p.X, it.p.Y, it.p.Z)
+		f.onPlaced = moves[it.p] == MovePillar || moves[it.p] == MoveBridge
 		for _, m := range f.neighbors(it.p.X, it.p.Y, it.p.Z, feet) {
 			p := world.Pos(m.x, m.y, m.z)
 			d := it.d + m.cost
 			if old, ok := dist[p]; !ok || d < old {
-				dist[p] = d
+				dist[p], moves[p] = d, m.move
 				heap.Push(q, pqItem{p, d})
 			}
 		}

@@ -51,6 +51,11 @@ func (f *Finder) neighbors(x, y, z int, feet Cell) []nbr {
 	if f.dig || f.place || inWater {
 		below = g.Cell(x, y-1, z)
 	}
+	if f.onPlaced {
+		// Standing on the block this path placed: the next pillar jumps
+		// from it (a tower of several blocks), and it is not dug again.
+		below = Solid
+	}
 
 	var cf, ch, cu [4]Cell // neighbour cells at y, y+1, y+2
 	for i := 0; i < 4; i++ {
@@ -165,7 +170,7 @@ func (f *Finder) neighbors(x, y, z int, feet Cell) []nbr {
 			return out
 		}
 	}
-	if f.place && here == Passable {
+	if f.place && here == Passable && (!f.onPlaced || besideWall(cf, ch)) {
 		if isClear(up) {
 			out = append(out, nbr{x, y + 1, z, ct.pillar, MovePillar, Passable})
 		} else if f.dig && up == Solid {
@@ -174,12 +179,24 @@ func (f *Finder) neighbors(x, y, z int, feet Cell) []nbr {
 			}
 		}
 	}
-	if f.dig && g.Cell(x, y-2, z) == Solid {
+	if f.dig && !f.onPlaced && g.Cell(x, y-2, z) == Solid {
 		if c, ok := f.breakCost(x, y-1, z); ok {
 			out = append(out, nbr{x, y - 1, z, ct.fall1 + c, MoveDigDown, Passable})
 		}
 	}
 	return out
+}
+
+// besideWall reports whether a cardinal neighbour is solid at the feet or
+// the head: a tower of placed blocks goes on rising only along a wall it
+// may step onto, so a search never builds into the open sky.
+func besideWall(cf, ch [4]Cell) bool {
+	for i := 0; i < 4; i++ {
+		if cf[i] == Solid || ch[i] == Solid {
+			return true
+		}
+	}
+	return false
 }
 
 // onFloor emits the horizontal move onto a floor (Low, Slab) in the feet

@@ -43,6 +43,9 @@ type Finder struct {
 	digTicks func(x, y, z int) float64
 	goal     Target
 	r2       float64
+	// onPlaced: the node being expanded was reached by placing the block
+	// under its feet (a pillar or a bridge), which the grid does not show.
+	onPlaced bool
 }
 
 // NewFinder returns a Finder.
@@ -113,9 +116,11 @@ func (f *Finder) Find(g Grid, start world.BlockPos, goal Target, opt Options) (R
 			break
 		}
 		g0, feet := n.g, n.feet
+		f.onPlaced = n.move == MovePillar || n.move == MoveBridge
 		for _, m := range f.neighbors(x, y, z, feet) {
 			f.relax(m, e.n, g0)
 		}
+		f.onPlaced = false
 	}
 	res.Generated = len(f.nodes)
 	res.Steps = f.steps(best)

@@ -1,0 +1,148 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// inPit: a flat world whose ground is made of wall (the 5×5 around the
+// shaft, from the grass down), a 1×1 shaft 3 deep under the player at
+// (8, 64, 8), the player at its bottom, holding inv (YAML list items).
+func inPit(t *testing.T, wall, inv string) *Sim {
+	t.Helper()
+	sc, err := ParseScenario("pit.yaml", []byte("name: pit\nseed: 5\nsize: {x: 16, z: 16}\nplayer:\n  pos: [8, 61, 8]\n"+
+		"  inventory: ["+inv+"]\nblocks:\n"+
+		"  - {block: "+wall+", from: [6, 58, 6], to: [10, 63, 10]}\n"+
+		"  - {block: minecraft:air, from: [8, 61, 8], to: [8, 63, 8]}\n"))
+	require.NoError(t, err)
+	s, err := New(sc, Options{})
+	require.NoError(t, err)
+	require.Equal(t, world.Pos(8, 61, 8), snap(t, s).Feet(), "the player starts at the bottom of the pit")
+	return s
+}
+
+// TestClimbOutOfAPit: three blocks down a 1×1 shaft no walk or jump gets
+// out; move_to digs a staircase into the wall with what the player has
+// (here a shovel through dirt), and that staircase is one a player walks:
+// back down and up again without breaking anything more.
+func TestClimbOutOfAPit(t *testing.T) {
+	s := inPit(t, "minecraft:dirt", `{item: minecraft:iron_shovel, max_durability: 250}`)
+	out := world.Pos(3, 64, 8)
+	r := exec(t, s, action.MoveTo{Pos: out})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, out, snap(t, s).Feet())
+	dug := r.Details["dug"].(int)
+	assert.Positive(t, dug, "the way out is dug")
+	assert.Zero(t, r.Details["placed"], "dirt digs faster than a pillar builds")
+	w := snap(t, s)
+	shovel := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:iron_shovel"))]
+	assert.Equal(t, dug, shovel.Damage, "the shovel wore once a block")
+	assert.Positive(t, w.Inventory.CountID("minecraft:dirt"), "the dug dirt is in the inventory")
+
+	r = exec(t, s, action.MoveTo{Pos: world.Pos(8, 61, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.NotContains(t, r.Details, "dug", "back down the staircase on foot")
+	r = exec(t, s, action.MoveTo{Pos: out})
+	require.True(t, r.OK(), r.Error)
+	assert.NotContains(t, r.Details, "dug", "and up it again: a staircase a player climbs")
+}
+
+// TestPillarOutOfAStonePit: a pit in stone with no pickaxe: the walls stay,
+// and the player jumps and places the dirt and cobblestone it carries
+// under its feet, one block a jump, until it can jump out: two blocks for
+// a pit three deep.
+func TestPillarOutOfAStonePit(t *testing.T) {
+	s := inPit(t, "minecraft:stone", `{item: minecraft:dirt, count: 1}, {item: minecraft:cobblestone, count: 5}`)
+	r := exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, world.Pos(3, 64, 8), snap(t, s).Feet())
+	assert.Equal(t, 2, r.Details["placed"], "two blocks up, then a jump")
+	assert.Zero(t, r.Details["dug"])
+	w := snap(t, s)
+	assert.Zero(t, w.Inventory.CountID("minecraft:dirt"), "dirt first")
+	assert.Equal(t, 4, w.Inventory.CountID("minecraft:cobblestone"))
+	assert.Equal(t, "minecraft:dirt", w.BlockAt(world.Pos(8, 61, 8)).ID, "the shaft is filled from the bottom")
+	assert.Equal(t, "minecraft:cobblestone", w.BlockAt(world.Pos(8, 62, 8)).ID)
+	assert.True(t, w.BlockAt(world.Pos(8, 63, 8)).IsAir())
+}
+
+// TestNoWayOutIsAClearFailure: a stone pit, no pickaxe and too little to
+// pillar with (none, or one block where two are needed): move_to fails
+// at once, naming what it lacks, and changes nothing.
+func TestNoWayOutIsAClearFailure(t *testing.T) {
+	for _, c := range []struct {
+		inv    string
+		cobble int
+	}{{"", 0}, {`{item: minecraft:cobblestone, count: 1}`, 1}} {
+		t.Run(fmt.Sprintf("%d cobblestone", c.cobble), func(t *testing.T) {
+			s := inPit(t, "minecraft:stone", c.inv)
+			r := exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8)})
+			require.Equal(t, ipc.Unreachable, r.Code, r.Error)
+			assert.Contains(t, r.Error, "walking or digging")
+			assert.Contains(t, r.Error, "minecraft:stone needs a pickaxe")
+			w := snap(t, s)
+			assert.Equal(t, world.Pos(8, 61, 8), w.Feet(), "nothing moved")
+			assert.Equal(t, c.cobble, w.Inventory.CountID("minecraft:cobblestone"), "nothing placed")
+			assert.True(t, w.BlockAt(world.Pos(8, 62, 8)).IsAir())
+		})
+	}
+}
+
+// buried: the flat world (grass, three blocks of dirt, stone below) with a
+// coal ore block ten blocks under the player's feet, the player holding
+// inv (YAML list items).
+func buried(t *testing.T, inv string) (*Sim, world.BlockPos) {
+	t.Helper()
+	ore := world.Pos(8, 53, 8)
+	return small(t, "  inventory: ["+inv+"]\nblocks:\n  - {block: minecraft:coal_ore, pos: [8, 53, 8]}\n"), ore
+}
+
+// TestTunnelToABuriedBlock: no walk reaches a block under the ground;
+// move_to digs down to it with the inventory's best tool for each block (a
+// shovel through the dirt, the pickaxe through the stone, each wearing
+// once a block), leaves the target standing and ends within reach of it.
+func TestTunnelToABuriedBlock(t *testing.T) {
+	s, ore := buried(t, `{item: minecraft:wooden_pickaxe, max_durability: 64}, {item: minecraft:wooden_shovel, max_durability: 64}`)
+	r := exec(t, s, action.MoveTo{Pos: ore, Radius: 3})
+	require.True(t, r.OK(), r.Error)
+	w := snap(t, s)
+	assert.LessOrEqual(t, w.Feet().DistSq(ore), 9, "within 3 of the ore")
+	assert.Equal(t, "minecraft:coal_ore", w.BlockAt(ore).ID, "the target itself is not dug")
+	pick := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:wooden_pickaxe"))]
+	shovel := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:wooden_shovel"))]
+	stone := w.Inventory.CountID("minecraft:cobblestone")
+	soil := w.Inventory.CountID("minecraft:dirt")
+	assert.Positive(t, stone, "stone dug with the pickaxe gives cobblestone")
+	assert.Positive(t, soil, "grass and dirt dug with the shovel give dirt")
+	assert.Equal(t, stone, pick.Damage, "the pickaxe wore once a stone")
+	assert.Equal(t, soil, shovel.Damage, "the shovel once a dirt or grass block")
+	assert.Equal(t, stone+soil, r.Details["dug"])
+	// Ticks: walking plus each block's break time with its tool (stone
+	// 1.5 × 30 / 2 = 22.5, dirt 0.5 × 30 / 2 = 7.5, grass 9 with wood).
+	assert.Greater(t, float64(r.Ticks), 22.5*float64(stone)+7.5*float64(soil))
+
+	b := exec(t, s, action.Equip{Item: "tool:pickaxe"})
+	require.True(t, b.OK(), b.Error)
+	b = exec(t, s, action.BreakBlock{Pos: ore})
+	require.True(t, b.OK(), b.Error)
+	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:coal"))
+}
+
+// TestNoToolForTheStoneIsAClearFailure: the same ore with only a shovel:
+// the stone above it cannot be dug (bare hands would take 150 ticks a
+// block and get nothing), so move_to fails at once and says why.
+func TestNoToolForTheStoneIsAClearFailure(t *testing.T) {
+	s, ore := buried(t, `{item: minecraft:wooden_shovel, max_durability: 64}`)
+	r := exec(t, s, action.MoveTo{Pos: ore, Radius: 3})
+	require.Equal(t, ipc.Unreachable, r.Code, r.Error)
+	assert.Contains(t, r.Error, "minecraft:stone needs a pickaxe")
+	assert.Equal(t, world.Pos(8, 64, 8), snap(t, s).Feet(), "nothing was dug")
+	assert.Zero(t, snap(t, s).Inventory.CountID("minecraft:dirt"))
+}
