@@ -60,3 +60,27 @@ func TestFreshStartSmeltsStone(t *testing.T) {
 	assert.Contains(t, stdout, "smelt count=3 item=minecraft:stone")
 	assert.Contains(t, stdout, "-3 minecraft:cobblestone, -1 minecraft:furnace, -2 minecraft:planks, +3 minecraft:stone")
 }
+
+// TestFreshStartPaper: GTNH's "Something to Carry Liquids" and "Book
+// Parts" from an empty inventory: the mortar grinds clay balls into clay
+// dust, 5 dust make the clay bucket at the crafting table, the furnace
+// fires it, it is filled at the lake, and 8 wood pulp around it make 2
+// paper, the empty bucket coming back. Some seeds need move_to's digging
+// on the way: to stone under the grass once the outcrop is mined out, and
+// out of the pit that leaves.
+func TestFreshStartPaper(t *testing.T) {
+	for _, seed := range []string{"1", "2", "3", "4", "5"} {
+		t.Run("seed "+seed, func(t *testing.T) {
+			code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--seed", seed, "--goal", "have 2 minecraft:paper")
+			require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+			assert.Contains(t, stdout, "goal met")
+			assert.Contains(t, stdout, "+20 gregtech:gt.metaitem.01:1805, -20 minecraft:clay_ball", "a clay ball a small pile")
+			assert.Contains(t, stdout, "-20 gregtech:gt.metaitem.01:1805, +5 gregtech:gt.metaitem.01:2805", "4 small piles a dust")
+			assert.Contains(t, stdout, "+1 IguanaTweaksTConstruct:clayBucketUnfired, -5 gregtech:gt.metaitem.01:2805", "5 clay dust a bucket")
+			assert.Contains(t, stdout, "+1 IguanaTweaksTConstruct:clayBucketFired, -1 IguanaTweaksTConstruct:clayBucketUnfired")
+			assert.Contains(t, stdout, "fill_clay_bucket")
+			assert.Contains(t, stdout, "+1 IguanaTweaksTConstruct:clayBucketFired, -1 IguanaTweaksTConstruct:clayBucketWater, -8 gregtech:gt.metaitem.01:2809, +2 minecraft:paper",
+				"8 wood pulp around the bucket of water make 2 paper, and the bucket comes back")
+		})
+	}
+}

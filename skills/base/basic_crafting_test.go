@@ -121,6 +121,15 @@ func TestBasicCrafting(t *testing.T) {
 				action.Craft{Item: "minecraft:chest", Count: 1, Table: pos(-1, 64, 0)},
 			},
 		},
+		{
+			name: "down a pit, the table goes on its rim, still within reach",
+			w:    snap(at(0, 64, 0), pitWalls(2), world.NewInventory(planks, logs, flint, stack("minecraft:crafting_table", 0, 1))),
+			raw:  map[string]any{"item": "minecraft:chest"},
+			want: []action.Action{
+				action.PlaceBlock{Pos: world.Pos(0, 66, -1), Item: "minecraft:crafting_table", Face: "up"},
+				action.Craft{Item: "minecraft:chest", Count: 1, Table: pos(0, 66, -1)},
+			},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -188,6 +197,13 @@ func TestBasicCraftingFailures(t *testing.T) {
 			msg:  []string{"no free spot"},
 		},
 		{
+			name: "a pit deeper than the reach: no rim within three blocks",
+			w:    snap(at(0, 64, 0), pitWalls(4), world.NewInventory(stack("minecraft:planks", 0, 8), stack("minecraft:log", 0, 4), stack("minecraft:flint", 0, 1), stack("minecraft:crafting_table", 0, 1))),
+			raw:  map[string]any{"item": "minecraft:chest"},
+			code: skills.CodeNoTarget,
+			msg:  []string{"no free spot"},
+		},
+		{
 			name: "no recipe",
 			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:log", 0, 64))),
 			raw:  map[string]any{"item": "minecraft:diamond_pickaxe"},
@@ -219,4 +235,16 @@ func TestBasicCraftingFailures(t *testing.T) {
 		_, err = BasicCrafting{}.SuggestActions(snap(at(0, 64, 0), nil, world.Inventory{}), skills.Params{})
 		requireFailure(t, err, skills.CodeInvalidParams)
 	})
+}
+
+// pitWalls: the player at (0, 64, 0) at the bottom of a 1×1 pit, depth
+// blocks of stone around the feet column from y 64 up, on a stone floor.
+func pitWalls(depth int) *world.SparseBlocks {
+	b := world.NewSparseBlocks()
+	for _, o := range horizontal {
+		for y := 63; y < 64+depth; y++ {
+			b.SetID(world.Pos(o[0], y, o[1]), "minecraft:stone", 0)
+		}
+	}
+	return b.SetID(world.Pos(0, 63, 0), "minecraft:stone", 0)
 }
