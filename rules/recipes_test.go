@@ -60,6 +60,7 @@ func TestDefaultRecipes(t *testing.T) {
 	require.Len(t, bucket, 1)
 	assert.Equal(t, []Ingredient{{Item: game.MustItem("ore:dustClay"), Count: 5}}, bucket[0].Ingredients)
 	assert.True(t, bucket[0].NeedsTable(), "a fixed 3x3 pattern: only at a crafting table")
+	assert.Equal(t, Pattern{{-1, -1, -1}, {0, -1, 0}, {0, 0, 0}}, bucket[0].Shape, "the empty top row is part of the pattern")
 	paper := book.For("minecraft:paper")
 	require.Len(t, paper, 2, "a clay bucket of water or an iron one")
 	for i, back := range []string{"IguanaTweaksTConstruct:clayBucketFired", "minecraft:bucket"} {
@@ -69,6 +70,7 @@ func TestDefaultRecipes(t *testing.T) {
 		assert.Equal(t, 1, paper[i].Ingredients[1].Count)
 		assert.True(t, paper[i].NeedsTable())
 		assert.Equal(t, []string{back}, paper[i].Returns, "the emptied bucket comes back")
+		assert.Equal(t, Pattern{{0, 0, 0}, {0, 1, 0}, {0, 0, 0}}, paper[i].Shape, "the bucket in the middle")
 	}
 
 	flint := book.For("minecraft:flint")
