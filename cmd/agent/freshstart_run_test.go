@@ -84,3 +84,21 @@ func TestFreshStartPaper(t *testing.T) {
 		})
 	}
 }
+
+// TestFreshStartBrickForm: GTNH's "Forming Press v0.1" from an empty
+// inventory: 4 paper (two batches from one clay bucket, filled twice)
+// make the blank pattern, and the flint knife cuts it into the wooden
+// brick form.
+func TestFreshStartBrickForm(t *testing.T) {
+	for _, seed := range []string{"1", "2", "3", "4", "5"} {
+		t.Run("seed "+seed, func(t *testing.T) {
+			code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--seed", seed, "--goal", "have 1 dreamcraft:item.WoodenBrickForm")
+			require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+			assert.Contains(t, stdout, "goal met")
+			assert.Equal(t, 1, strings.Count(stdout, "+1 IguanaTweaksTConstruct:clayBucketUnfired"), "one clay bucket, refilled")
+			assert.Equal(t, 2, strings.Count(stdout, "+2 minecraft:paper"), "two batches of paper")
+			assert.Contains(t, stdout, "+1 TConstruct:blankPattern, -4 minecraft:paper")
+			assert.Contains(t, stdout, "+1 dreamcraft:item.WoodenBrickForm")
+		})
+	}
+}

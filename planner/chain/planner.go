@@ -830,9 +830,14 @@ func (s *search) toolUses(t world.ItemMatcher) int {
 
 // craftCap is how many items a recipe can make before one of its grid
 // tools wears out, -1 for no limit: the crafting step asks for no more,
-// and the next plan makes a new tool.
+// and the next plan makes a new tool. A recipe that gives a container
+// back (paper's bucket of water) makes what the held ingredients allow,
+// one batch at least: the container comes back to be filled for the next.
 func (s *search) craftCap(r rules.Recipe) int {
-	limit := -1
+	limit := -1 // in crafts
+	if len(r.Returns) > 0 {
+		limit = max(1, s.heldBatches(r))
+	}
 	for _, t := range r.Tools {
 		if u := s.toolUses(t); u >= 0 && (limit < 0 || u < limit) {
 			limit = u
@@ -844,11 +849,27 @@ func (s *search) craftCap(r rules.Recipe) int {
 	return limit * r.Count
 }
 
+// heldBatches is how many crafts of r the inventory's ingredients make.
+func (s *search) heldBatches(r rules.Recipe) int {
+	n := -1
+	for _, ing := range r.Ingredients {
+		if k := s.w.Inventory.Count(ing.Item) / ing.Count; n < 0 || k < n {
+			n = k
+		}
+	}
+	return max(n, 0)
+}
+
 // recipeInputs returns the sub-goal towards a recipe's ingredients for
 // missing items, then a crafting table for a 3x3 one, nil when all are
 // there.
 func (s *search) recipeInputs(r rules.Recipe, missing, depth int) (*loop.Invocation, error) {
 	ops := (missing + r.Count - 1) / r.Count
+	if len(r.Returns) > 0 {
+		// One batch at a time: the container the craft gives back is
+		// filled again for the next, rather than a new one made for each.
+		ops = min(ops, max(1, s.heldBatches(r)))
+	}
 	for _, ing := range r.Ingredients {
 		if sub, err := s.obtain(ing.Item.String(), ing.Count*ops, depth+1); err != nil || sub != nil {
 			return sub, err

@@ -83,3 +83,26 @@ func TestMortarBreaksMidJobInTheSimulator(t *testing.T) {
 		"basic_crafting count=6 item=gregtech:gt.metaitem.01:2809",
 	}, did)
 }
+
+// TestContainerRecipesGoOneBatchAtATime: paper gives its bucket back, so
+// 4 paper from one clay bucket of water is a craft of 2, then the bucket is
+// filled again; the planner does not make a second bucket for the second
+// batch, nor ask the crafting step for more than the water held makes.
+func TestContainerRecipesGoOneBatchAtATime(t *testing.T) {
+	reg := shipped(t)
+	table := world.NewSparseBlocks().SetID(world.Pos(1, 64, 0), "minecraft:crafting_table", 0)
+	pulp := stack("gregtech:gt.metaitem.01:2809", 16)
+	dec, err := plan(t, reg, "have 4 minecraft:paper", snapshot("stone_age", table, pulp, stack("IguanaTweaksTConstruct:clayBucketWater", 1)))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:paper", "count": 2}}, dec.Invocation,
+		"one bucket of water: one batch")
+
+	dec, err = plan(t, reg, "have 4 minecraft:paper", snapshot("stone_age", table, pulp, stack("IguanaTweaksTConstruct:clayBucketWater", 2)))
+	require.NoError(t, err)
+	assert.Equal(t, 4, dec.Invocation.Params["count"], "two buckets of water: both batches at once")
+
+	dec, err = plan(t, reg, "have 4 minecraft:paper", snapshot("stone_age", table, pulp, stack("IguanaTweaksTConstruct:clayBucketFired", 1)))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "fill_clay_bucket", Params: nil}, dec.Invocation,
+		"the empty bucket is filled, not a second one made")
+}

@@ -145,16 +145,16 @@ func (b BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]act
 	}
 	tableItem := world.MustItem("minecraft:crafting_table")
 	if slot := inv.Find(tableItem); slot >= 0 {
-		spot, ok := tableSpot(w)
+		spot, walk, ok := placeSpot(w)
 		if !ok {
 			return nil, skills.Failf(skills.CodeNoTarget,
-				"%s needs a crafting table and there is no free spot with solid ground next to %s to place the one in the inventory", chosen.Output, w.Feet())
+				"%s needs a crafting table and there is no free spot with solid ground within %d blocks of %s to place the one in the inventory", chosen.Output, spotSearch, w.Feet())
 		}
 		craft.Table = ptr(spot)
-		return []action.Action{
+		return append(walk,
 			action.PlaceBlock{Pos: spot, Item: itemRef(inv, inv.Slots[slot]), Face: "up"},
 			craft,
-		}, nil
+		), nil
 	}
 	return nil, skills.Failf(skills.CodeMissingItems,
 		"crafting table: %s needs the 3x3 grid and there is no crafting table within %d blocks nor in the inventory; craft one first (basic_crafting item=minecraft:crafting_table: 2 flint and 2 logs in GTNH)",
@@ -243,6 +243,43 @@ func tableSpot(w *world.Snapshot) (world.BlockPos, bool) {
 		}
 	}
 	return world.BlockPos{}, false
+}
+
+// spotSearch is how far placeSpot looks for ground to put a table or a
+// furnace on when there is none at hand (the player wading in a lake).
+const spotSearch = 8
+
+// placeSpot finds where to place a crafting table or a furnace: tableSpot's
+// spot at hand, else the nearest free block with solid ground below and
+// room above within spotSearch blocks, and then the actions begin with a
+// walk to within reach of it.
+func placeSpot(w *world.Snapshot) (world.BlockPos, []action.Action, bool) {
+	if spot, ok := tableSpot(w); ok {
+		return spot, nil, true
+	}
+	feet := w.Feet()
+	best, bestD := world.BlockPos{}, -1
+	for dy := -2; dy <= rimRise; dy++ {
+		for dx := -spotSearch; dx <= spotSearch; dx++ {
+			for dz := -spotSearch; dz <= spotSearch; dz++ {
+				c := feet.Add(dx, dy, dz)
+				if dx == 0 && dz == 0 {
+					continue // the player's own column
+				}
+				b, up := w.BlockAt(c), w.BlockAt(c.Up())
+				if !(b.IsAir() || b.HasTag("replaceable")) || !isSolid(w.BlockAt(c.Down())) || !(up.IsAir() || up.HasTag("replaceable")) {
+					continue
+				}
+				if d := c.DistSq(feet); bestD < 0 || d < bestD || d == bestD && c.Less(best) {
+					best, bestD = c, d
+				}
+			}
+		}
+	}
+	if bestD < 0 {
+		return world.BlockPos{}, nil, false
+	}
+	return best, []action.Action{action.MoveTo{Pos: best, Radius: workRadius}}, true
 }
 
 // rimRise is how far above the feet tableSpot looks for a spot: a block

@@ -130,6 +130,16 @@ func TestBasicCrafting(t *testing.T) {
 				action.Craft{Item: "minecraft:chest", Count: 1, Table: pos(0, 66, -1)},
 			},
 		},
+		{
+			name: "wading in a lake, the table goes on the nearest shore, walked to first",
+			w:    snap(at(0, 64, 0), lake(), world.NewInventory(planks, logs, flint, stack("minecraft:crafting_table", 0, 1))),
+			raw:  map[string]any{"item": "minecraft:chest"},
+			want: []action.Action{
+				action.MoveTo{Pos: world.Pos(-5, 64, 0), Radius: 3},
+				action.PlaceBlock{Pos: world.Pos(-5, 64, 0), Item: "minecraft:crafting_table", Face: "up"},
+				action.Craft{Item: "minecraft:chest", Count: 1, Table: pos(-5, 64, 0)},
+			},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -247,4 +257,21 @@ func pitWalls(depth int) *world.SparseBlocks {
 		}
 	}
 	return b.SetID(world.Pos(0, 63, 0), "minecraft:stone", 0)
+}
+
+// lake: the player at (0, 64, 0) in water from x -4 to 4 (y 63 and 64, on
+// a stone bed), a shore of grass at x -5 and -6 (y 63) and none to the east.
+func lake() *world.SparseBlocks {
+	b := world.NewSparseBlocks()
+	for x := -4; x <= 4; x++ {
+		for z := -9; z <= 9; z++ {
+			b.SetID(world.Pos(x, 62, z), "minecraft:stone", 0).
+				SetID(world.Pos(x, 63, z), "minecraft:water", 0).
+				SetID(world.Pos(x, 64, z), "minecraft:water", 0)
+		}
+	}
+	for z := -9; z <= 9; z++ {
+		b.SetID(world.Pos(-5, 63, z), "minecraft:grass", 0).SetID(world.Pos(-6, 63, z), "minecraft:grass", 0)
+	}
+	return b
 }

@@ -102,11 +102,12 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 			return nil, skills.Failf(skills.CodeNoTarget, "the furnace at %v holds %d %s in its output; take it out first", at, out.Count, plainRef(out))
 		}
 	} else if slot := inv.Find(world.MustItem("minecraft:furnace")); slot >= 0 {
-		spot, ok := tableSpot(w)
+		spot, walk, ok := placeSpot(w)
 		if !ok {
-			return nil, skills.Failf(skills.CodeNoTarget, "no free spot with solid ground next to %s to place the furnace", w.Feet())
+			return nil, skills.Failf(skills.CodeNoTarget, "no free spot with solid ground within %d blocks of %s to place the furnace", spotSearch, w.Feet())
 		}
 		at = spot
+		acts = append(acts, walk...)
 		acts = append(acts, action.PlaceBlock{Pos: spot, Item: "minecraft:furnace", Face: "up"})
 	} else {
 		return nil, skills.Failf(skills.CodeMissingItems,
