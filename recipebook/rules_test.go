@@ -20,7 +20,7 @@ func TestRuleSet(t *testing.T) {
 	im := NewImporter(FormatRecEx)
 	require.NoError(t, im.Read("pack.json", bytes.NewReader([]byte(`{"sources":[
 		{"type":"shapeless","recipes":[{"iI":[{"a":1,"m":32767,"id":"minecraft:log"}],"o":{"a":4,"m":0,"id":"minecraft:planks"}}]},
-		{"type":"smelting","recipes":[{"input":{"a":1,"m":0,"id":"minecraft:sand"},"output":{"a":1,"m":0,"id":"minecraft:glass"}}]},
+		{"type":"smelting","recipes":[{"input":{"a":1,"m":0,"id":"examplemod:raw_tile"},"output":{"a":1,"m":0,"id":"examplemod:tile"}}]},
 		{"type":"gregtech","machines":[{"n":"Alloy Smelter","recs":[{"en":true,"dur":200,"eut":8,"iI":[{"a":1,"m":0,"id":"minecraft:clay_ball"}],"iO":[{"a":2,"m":0,"id":"dreamcraft:item.CokeOvenBrick"}],"fI":[],"fO":[]}]}]}]}`)), FormatRecEx))
 	book, _ := im.Result()
 	base := rules.Default()
@@ -32,16 +32,17 @@ func TestRuleSet(t *testing.T) {
 	assert.Equal(t, 4, planks[0].Count)
 	assert.Equal(t, "2x2", planks[0].Grid)
 	assert.Len(t, set.Recipes.All(), 1, "the book's recipes, not the shipped ones besides")
-	r, ok := set.Smelt.Recipe(base.Stack("minecraft:sand", 0, 1))
+	r, ok := set.Smelt.Recipe(base.Stack("examplemod:raw_tile", 0, 1))
 	require.True(t, ok)
-	assert.Equal(t, "minecraft:glass", r.Output)
+	assert.Equal(t, "examplemod:tile", r.Output)
 	assert.Equal(t, base.Smelt.CookTicks, set.Smelt.CookTicks)
 	assert.Equal(t, 300, set.Smelt.BurnTicks(base.Stack("minecraft:planks", 0, 1)), "the fuels stay")
-	assert.NoError(t, set.Names.CheckItem("minecraft:glass"))
+	assert.NoError(t, set.Names.CheckItem("examplemod:tile"), "the names know the book's items")
+	assert.Error(t, base.Names.CheckItem("examplemod:tile"))
 	assert.Same(t, base.Coke, set.Coke)
 
 	assert.Equal(t, 2, base.Recipes.For("minecraft:planks")[0].Count, "the shipped set is untouched")
-	_, ok = base.Smelt.Recipe(base.Stack("minecraft:sand", 0, 1))
+	_, ok = base.Smelt.Recipe(base.Stack("examplemod:raw_tile", 0, 1))
 	assert.False(t, ok)
 }
 

@@ -22,6 +22,7 @@ func TestNewRecipesChecksEachRecipe(t *testing.T) {
 	}{
 		{Recipe{Output: "planks", Count: 1, Grid: "2x2", Ingredients: []Ingredient{log}}, "recipe 1: output:"},
 		{Recipe{Output: "minecraft:planks", Count: 0, Grid: "2x2", Ingredients: []Ingredient{log}}, "recipe 1: count must be 1..64, got 0"},
+		{Recipe{Output: "minecraft:planks", Count: 65, Grid: "2x2", Ingredients: []Ingredient{log}}, "recipe 1: count must be 1..64, got 65"},
 		{Recipe{Output: "minecraft:planks", Count: 1, Grid: "4x4", Ingredients: []Ingredient{log}}, `recipe 1: grid must be 2x2 or 3x3, got "4x4"`},
 		{Recipe{Output: "minecraft:planks", Count: 1, Grid: "2x2"}, "recipe 1: no ingredients"},
 		{Recipe{Output: "minecraft:planks", Count: 1, Grid: "2x2", Ingredients: []Ingredient{{Item: log.Item, Count: 4}}, Tools: []game.ItemMatcher{game.MustItem("ore:craftingToolSaw")}},

@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -95,4 +97,20 @@ func TestSmeltFailures(t *testing.T) {
 			assert.Contains(t, f.Error(), c.msg)
 		})
 	}
+}
+
+// TestSmeltByLoadedRules: bound to a rule set with a modpack's furnace
+// recipes (sand into glass, which GTNH removes), the skill smelts by
+// them; the shipped set refuses.
+func TestSmeltByLoadedRules(t *testing.T) {
+	base := rules.Default()
+	sm, err := base.Smelt.WithRecipes([]rules.SmeltRecipe{{Input: world.MustItem("minecraft:sand"), Output: "minecraft:glass", Count: 1}})
+	require.NoError(t, err)
+	bound := Smelt{}.WithRules(base.WithRecipes(nil, sm))
+	w := snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, -2, -2, 2, 2), world.NewInventory(stack("minecraft:sand", 0, 2), stack("minecraft:planks", 0, 2)), furnaceAt(3, 64, 0, nil))
+	raw := map[string]any{"item": "minecraft:glass", "count": 2}
+	acts := checkActions(t, bound, w, raw)
+	assert.Contains(t, acts, action.TransferItems{Pos: world.Pos(3, 64, 0), Item: "minecraft:sand", Count: 2, Direction: action.Deposit, Slot: "input"})
+	_, err = run(t, Smelt{}, w, raw)
+	assert.Error(t, err, "GTNH's furnace makes no glass")
 }
