@@ -106,22 +106,25 @@ func TestGoneBlocksAreForgotten(t *testing.T) {
 	s := open(t, Options{})
 	_, err := s.Record(home, Observation{Seen: []Sighting{
 		seen("minecraft:gravel", 0, 2, 60, 0), seen("minecraft:gravel", 0, 4, 60, 0), seen("minecraft:gravel", 0, 40, 60, 0),
+		seen("minecraft:gravel", 0, 5, 60, 30),
 	}})
 	require.NoError(t, err)
 	mined := game.Pos(2, 60, 0)
+	// Outside the view the world reads as air (an unloaded chunk): only
+	// what lies inside may be judged.
 	view := &View{Center: game.Pos(0, 60, 0), Radius: 10, Holds: func(p game.BlockPos, id string, _ int) bool {
-		return p != mined && id == "minecraft:gravel"
+		return p != mined && p.DistSq(game.Pos(0, 60, 0)) <= 100 && id == "minecraft:gravel"
 	}}
 	ch, err := s.Record(home, Observation{View: view})
 	require.NoError(t, err)
 	assert.Equal(t, Changes{Forgotten: 1}, ch)
 	got, err := s.Recall(home, Query{Block: "minecraft:gravel", Meta: -1})
 	require.NoError(t, err)
-	assert.Equal(t, []game.BlockPos{game.Pos(4, 60, 0), game.Pos(40, 60, 0)}, positions(got),
-		"the mined one is gone; the one outside the view is kept")
+	assert.Equal(t, []game.BlockPos{game.Pos(4, 60, 0), game.Pos(5, 60, 30), game.Pos(40, 60, 0)}, positions(got),
+		"the mined one is gone; those outside the view are kept")
 	sum, err := s.Places()
 	require.NoError(t, err)
-	assert.Equal(t, 2, sum[0].Sightings)
+	assert.Equal(t, 3, sum[0].Sightings)
 }
 
 func TestSightingsForgetTheOldestPastTheBound(t *testing.T) {

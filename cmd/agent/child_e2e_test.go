@@ -56,7 +56,15 @@ func TestMain(m *testing.M) {
 	// here, outside any bubble, so a bubble's agent run does not own it
 	// (a bubble waits for its goroutines to end).
 	signal.Stop(notifyOnce())
+	// Live runs remember their worlds in the user's configuration
+	// directory: the tests' runs keep theirs in a directory of their own.
+	cfgDir, err := os.MkdirTemp("", "agent-test-config-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", cfgDir)
 	code := m.Run()
+	os.RemoveAll(cfgDir)
 	if agentDir != "" {
 		os.RemoveAll(agentDir)
 	}

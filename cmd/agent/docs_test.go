@@ -24,6 +24,7 @@ var docFiles = []string{
 	"docs/server.md",
 	"docs/integrations.md",
 	"docs/quests.md",
+	"docs/memory.md",
 }
 
 // docSkips are the commands a test cannot run, by the words that mark

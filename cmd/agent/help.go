@@ -58,6 +58,10 @@ func commands() []command {
 			{name: "list", summary: "list a line's quests in prerequisite order, what each needs and whether the agent can do it", new: func() subcommand { return &questsListCommand{} }},
 			{name: "show", summary: "show one quest: prerequisites, tasks, and the goal it becomes", new: func() subcommand { return &questsShowCommand{} }},
 		}},
+		{name: "memory", summary: "show or forget what live runs (and runs with --memory FILE) remember of their worlds (docs/memory.md)", subs: []command{
+			{name: "show", summary: "list the worlds a memory file remembers, or what it holds of one (--server NAME)", new: func() subcommand { return &memoryShowCommand{} }},
+			{name: "forget", summary: "forget a world, or one kind of record of it", new: func() subcommand { return &memoryForgetCommand{} }},
+		}},
 		{name: "version", summary: "show the module version and the source revision the binary was built from", new: func() subcommand { return &versionCommand{} }},
 		{name: "help", summary: "show a command's usage and flags", new: func() subcommand { return &helpCommand{} }},
 	}

@@ -114,6 +114,11 @@ commands:
                               recipe file (docs/recipes.md)
   recipes show FILE [--output ITEM] [--kind K] [--limit N]
                               list what a compact recipe file holds
+  memory show [--server NAME [--dimension D]] [--memory FILE] [--json]
+                              list the worlds the bot remembers, or what it remembers
+                              of one (docs/memory.md)
+  memory forget --server NAME [--what KIND] [--block ID]
+                              forget a world, or one kind of record of it
   version                     show the module version and source revision (also --version)
   help [COMMAND [SUBCOMMAND]] show a command's usage and flags (also COMMAND --help)
 

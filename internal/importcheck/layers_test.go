@@ -29,6 +29,8 @@ var layers = []struct {
 		"the knowledge library knows nothing of executable skills; skills/catalog joins the two"},
 	{"skills/registry", []string{"skills/knowledge/...", "skills/catalog", "loop", "planner/..."},
 		"the registry knows nothing of knowledge skills or of who plans with it"},
+	{"memory", []string{"loop", "planner/...", "skills/...", "gtnh/...", "sim"},
+		"the memory file records snapshots through any body's connection and knows nothing of who plays"},
 	{"loop", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "quests"},
 		"the loop defines the planner interface; planners and transports plug into it"},
 	{"quests", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "gtnh", "sim", "mcpserver"},

@@ -1,0 +1,45 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// Conn records every snapshot observed through a body's connection into
+// the store, under the server's name and the dimension the snapshot names.
+// Memory never fails a run: an error is logged once and recording stops.
+type Conn struct {
+	ipc.Conn
+	rec    Recorder
+	server string
+	log    zerolog.Logger
+	broken bool
+}
+
+// Wrap returns conn recording into s; server names the world ("host:port"
+// live, "sim/SCENARIO/SEED" in the simulator).
+func Wrap(conn ipc.Conn, s *Store, server string, log zerolog.Logger) *Conn {
+	return &Conn{Conn: conn, rec: Recorder{Store: s}, server: server, log: log}
+}
+
+// Observe observes through the connection and records what it saw.
+func (c *Conn) Observe(ctx context.Context) (*world.Snapshot, error) {
+	snap, err := c.Conn.Observe(ctx)
+	if err != nil || snap == nil || c.broken {
+		return snap, err
+	}
+	dim := snap.Player.Dimension
+	if dim == "" {
+		dim = "overworld"
+	}
+	c.rec.Place = Place{Server: c.server, Dimension: dim}
+	if _, rerr := c.rec.Observe(snap); rerr != nil {
+		c.broken = true
+		c.log.Warn().Err(rerr).Str("file", c.rec.Store.Path()).Msg("memory: recording stopped for this run")
+	}
+	return snap, nil
+}
