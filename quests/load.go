@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -156,19 +157,7 @@ func (b *Book) finish() {
 // loadDir reads the per-quest-file layout.
 func loadDir(dir string) (*Book, error) {
 	b := newBook(dir)
-	var files []string
-	err := filepath.WalkDir(filepath.Join(dir, "Quests"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".json") {
-			files = append(files, p)
-			if len(files) > MaxFiles {
-				return fmt.Errorf("more than %d quest files", MaxFiles)
-			}
-		}
-		return nil
-	})
+	files, err := questFiles(filepath.Join(dir, "Quests"))
 	if err != nil {
 		return nil, fmt.Errorf("quests: %s: %w", dir, err)
 	}
@@ -198,6 +187,65 @@ func loadDir(dir string) (*Book, error) {
 	b.Problems = append(b.Problems, lines.problems...)
 	b.finish()
 	return b, nil
+}
+
+// fileLimit is MaxFiles, lowered by tests.
+var fileLimit = MaxFiles
+
+// maxDirDepth bounds how deep questFiles looks under Quests/ (GTNH puts
+// the files one folder down).
+const maxDirDepth = 4
+
+// readDir lists a directory, refusing one of more than MaxFiles entries
+// before reading them all.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(fileLimit + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if len(ents) > fileLimit {
+		return nil, fmt.Errorf("%s: more than %d entries", dir, fileLimit)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	return ents, nil
+}
+
+// questFiles lists the .json files under dir (at most maxDirDepth folders
+// down, at most MaxFiles in all), sorted.
+func questFiles(dir string) ([]string, error) {
+	var files []string
+	var walk func(d string, depth int) error
+	walk = func(d string, depth int) error {
+		ents, err := readDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			p := filepath.Join(d, e.Name())
+			switch {
+			case e.IsDir() && depth < maxDirDepth:
+				if err := walk(p, depth+1); err != nil {
+					return err
+				}
+			case !e.IsDir() && strings.HasSuffix(e.Name(), ".json"):
+				files = append(files, p)
+				if len(files) > fileLimit {
+					return fmt.Errorf("more than %d quest files", fileLimit)
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(dir, 0); err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	return files, nil
 }
 
 // ParseQuest reads one quest file of the per-quest layout. problems are
@@ -241,7 +289,7 @@ type lineSet struct {
 func readLines(dir string) (lineSet, error) {
 	var ls lineSet
 	root := filepath.Join(dir, "QuestLines")
-	ents, err := os.ReadDir(root)
+	ents, err := readDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ls, nil
 	}
@@ -265,12 +313,9 @@ func readLines(dir string) (lineSet, error) {
 		}
 		l := &Line{ID: id, Name: lineName(c)}
 		ls.problems = append(ls.problems, *c.errs...)
-		files, err := os.ReadDir(ldir)
+		files, err := readDir(ldir)
 		if err != nil {
 			return ls, fmt.Errorf("quests: %w", err)
-		}
-		if len(files) > MaxFiles {
-			return ls, fmt.Errorf("quests: %s: more than %d files", ldir, MaxFiles)
 		}
 		for _, f := range files {
 			if f.IsDir() || f.Name() == "QuestLine.json" || !strings.HasSuffix(f.Name(), ".json") {
