@@ -9,6 +9,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -33,7 +34,7 @@ func inPit(t *testing.T, wall, inv string) *Sim {
 // (here a shovel through dirt), and that staircase is one a player walks:
 // back down and up again without breaking anything more.
 func TestClimbOutOfAPit(t *testing.T) {
-	s := inPit(t, "minecraft:dirt", `{item: minecraft:iron_shovel, max_durability: 250}`)
+	s := inPit(t, "minecraft:dirt", `{item: minecraft:wooden_pickaxe, max_durability: 64}, {item: minecraft:iron_shovel, max_durability: 250}`)
 	out := world.Pos(3, 64, 8)
 	r := exec(t, s, action.MoveTo{Pos: out})
 	require.True(t, r.OK(), r.Error)
@@ -44,6 +45,8 @@ func TestClimbOutOfAPit(t *testing.T) {
 	w := snap(t, s)
 	shovel := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:iron_shovel"))]
 	assert.Equal(t, dug, shovel.Damage, "the shovel wore once a block")
+	pick := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:wooden_pickaxe"))]
+	assert.Zero(t, pick.Damage, "a pickaxe digs dirt no faster than a hand and is not used")
 	assert.Positive(t, w.Inventory.CountID("minecraft:dirt"), "the dug dirt is in the inventory")
 
 	r = exec(t, s, action.MoveTo{Pos: world.Pos(8, 61, 8)})
@@ -145,4 +148,36 @@ func TestNoToolForTheStoneIsAClearFailure(t *testing.T) {
 	assert.Contains(t, r.Error, "minecraft:stone needs a pickaxe")
 	assert.Equal(t, world.Pos(8, 64, 8), snap(t, s).Feet(), "nothing was dug")
 	assert.Zero(t, snap(t, s).Inventory.CountID("minecraft:dirt"))
+}
+
+// TestHandDigsWhatAWrongToolDigsNoFaster: with only a pickaxe, dirt is dug
+// by hand (the pickaxe is no faster on it) and the pickaxe does not wear.
+func TestHandDigsWhatAWrongToolDigsNoFaster(t *testing.T) {
+	s := inPit(t, "minecraft:dirt", `{item: minecraft:wooden_pickaxe, max_durability: 64}`)
+	r := exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Positive(t, r.Details["dug"])
+	w := snap(t, s)
+	assert.Zero(t, w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:wooden_pickaxe"))].Damage)
+}
+
+// TestDiggingLeavesThePlayersThingsStanding: a digging route never breaks
+// the block it goes to, a machine (a placed furnace), a chest, a crafting
+// table or a blueprint's block (a coke oven brick block); the same stone
+// beside them it digs.
+func TestDiggingLeavesThePlayersThingsStanding(t *testing.T) {
+	s := small(t, "  inventory: [{item: minecraft:wooden_pickaxe, max_durability: 64}, {item: minecraft:furnace, count: 1}]\nblocks:\n"+
+		"  - {block: minecraft:chest, pos: [3, 64, 3]}\n  - {block: minecraft:crafting_table, pos: [4, 64, 3]}\n"+
+		"  - {block: \"Railcraft:machine.alpha:7\", pos: [5, 64, 3]}\n  - {block: minecraft:stone, pos: [6, 64, 3]}\n")
+	r := exec(t, s, action.PlaceBlock{Pos: world.Pos(9, 64, 8), Item: "minecraft:furnace", Face: "up"})
+	require.True(t, r.OK(), r.Error)
+	dest := world.Pos(6, 64, 3)
+	s.state.Update(func(tx *world.Tx) {
+		ticks := s.digOptions(tx, dest, false, digBlocker{}).DigTicks
+		for _, p := range []world.BlockPos{{X: 3, Y: 64, Z: 3}, {X: 4, Y: 64, Z: 3}, {X: 5, Y: 64, Z: 3}, {X: 9, Y: 64, Z: 8}, dest} {
+			assert.Negative(t, ticks(p.X, p.Y, p.Z), "%s at %v stays", tx.BlockAt(p).ID, p)
+		}
+		assert.Equal(t, rules.BreakTicks(1.5, 2, true), ticks(7, 59, 3), "stone with the wooden pickaxe (speed 2)")
+		assert.Equal(t, rules.BreakTicks(0.5, 1, true), ticks(7, 62, 3), "dirt by hand: the pickaxe is no faster")
+	})
 }

@@ -79,6 +79,7 @@ func TestFreshStartPaper(t *testing.T) {
 			assert.Contains(t, stdout, "+1 IguanaTweaksTConstruct:clayBucketUnfired, -5 gregtech:gt.metaitem.01:2805", "5 clay dust a bucket")
 			assert.Contains(t, stdout, "+1 IguanaTweaksTConstruct:clayBucketFired, -1 IguanaTweaksTConstruct:clayBucketUnfired")
 			assert.Contains(t, stdout, "fill_clay_bucket")
+			assert.NotContains(t, stdout, "effects_unmet", "every step did what its skill declares")
 			assert.Contains(t, stdout, "+1 IguanaTweaksTConstruct:clayBucketFired, -1 IguanaTweaksTConstruct:clayBucketWater, -8 gregtech:gt.metaitem.01:2809, +2 minecraft:paper",
 				"8 wood pulp around the bucket of water make 2 paper, and the bucket comes back")
 		})
@@ -99,6 +100,25 @@ func TestFreshStartBrickForm(t *testing.T) {
 			assert.Equal(t, 2, strings.Count(stdout, "+2 minecraft:paper"), "two batches of paper")
 			assert.Contains(t, stdout, "+1 TConstruct:blankPattern, -4 minecraft:paper")
 			assert.Contains(t, stdout, "+1 dreamcraft:item.WoodenBrickForm")
+		})
+	}
+}
+
+// TestFreshStartCokeOvenMilestone: the Stone Age from an empty inventory to
+// the end: 104 coke oven bricks (35 batches of 3 clay balls, 5 sand and
+// the form, each fired), 26 coke oven blocks, the oven built by the bot and
+// formed, and 8 charcoal out of it, for five worlds.
+func TestFreshStartCokeOvenMilestone(t *testing.T) {
+	for _, seed := range []string{"1", "2", "3", "4", "5"} {
+		t.Run("seed "+seed, func(t *testing.T) {
+			code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--seed", seed, "--max-steps", "600",
+				"--goal", "build coke_oven and collect 8 minecraft:coal:1")
+			require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+			assert.Contains(t, stdout, "goal met")
+			assert.Contains(t, stdout, "+26 Railcraft:machine.alpha:7, -104 dreamcraft:item.CokeOvenBrick")
+			assert.Contains(t, stdout, "build_structure name=coke_oven")
+			assert.Equal(t, 1, strings.Count(stdout, "+1 IguanaTweaksTConstruct:clayBucketUnfired"), "one clay bucket")
+			assert.NotContains(t, stdout, "effects_unmet")
 		})
 	}
 }

@@ -53,7 +53,8 @@ func (f *Finder) neighbors(x, y, z int, feet Cell) []nbr {
 	}
 	if f.onPlaced {
 		// Standing on the block this path placed: the next pillar jumps
-		// from it (a tower of several blocks), and it is not dug again.
+		// from it (a tower of several blocks). Digging it down again
+		// leads back to the closed position below, so needs no rule.
 		below = Solid
 	}
 
@@ -179,7 +180,7 @@ func (f *Finder) neighbors(x, y, z int, feet Cell) []nbr {
 			}
 		}
 	}
-	if f.dig && !f.onPlaced && g.Cell(x, y-2, z) == Solid {
+	if f.dig && g.Cell(x, y-2, z) == Solid {
 		if c, ok := f.breakCost(x, y-1, z); ok {
 			out = append(out, nbr{x, y - 1, z, ct.fall1 + c, MoveDigDown, Passable})
 		}
