@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
@@ -110,6 +113,27 @@ func BenchmarkMilestone(b *testing.B) {
 			b.ReportMetric(float64(run.calls), "planner-calls")
 			b.ReportMetric(met, "goal-met")
 			b.Logf("seed %d: %s", seed, run.stopsAt())
+		})
+	}
+}
+
+// TestStoneAgeMilestone: from an empty inventory in fresh_start, for the
+// seeds 1 to 5, the goal planner reaches GTNH's Stone Age milestone: a coke
+// oven the player built, and 8 charcoal out of it, with the grid tools
+// wearing as GTNH's do.
+func TestStoneAgeMilestone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five whole runs of the Stone Age")
+	}
+	for seed := int64(1); seed <= 5; seed++ {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			t.Parallel()
+			run := playMilestone(t, seed)
+			require.True(t, run.out.GoalMet, run.stopsAt())
+			assert.Equal(t, run.out.Steps, run.calls, "one plan a step")
+			assert.Greater(t, run.out.Ticks, int64(8*1800), "8 logs cook 1,800 ticks each")
+			assert.Equal(t, 1, run.out.Skills["build_structure"].Successes)
+			assert.GreaterOrEqual(t, run.out.Skills["maintain_coke_ovens"].Successes, 1)
 		})
 	}
 }
