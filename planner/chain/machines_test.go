@@ -14,8 +14,8 @@ import (
 )
 
 // TestMachineOutputNeedsTheMachineToWork: coke comes from collecting a coke
-// oven's output; with nothing to collect (maintain_coke_ovens blocked after
-// a noop) the planner feeds the oven what the coke oven's table cooks into
+// oven's output; with nothing to collect (an output slot without coke, or
+// maintain_coke_ovens blocked after a noop) the planner feeds the oven what the coke oven's table cooks into
 // the wanted item (coal for coke) up to what the goal needs, and waits
 // while the oven holds enough and works, for as long as that takes.
 func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
@@ -40,7 +40,13 @@ func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 		want    *loop.Invocation
 		err     string
 	}{
-		{"collect first", oven(false, 0), nil, &maintain, ""},
+		{"collect first", func() *world.Snapshot {
+			w := oven(false, 0)
+			w.Machines[0].Slots["output"] = stack("Railcraft:fuel.coke", 2)
+			return w
+		}(), nil, &maintain, ""},
+		{"nothing to collect: no visit, feed the oven", oven(false, 0), nil, &feed, ""},
+		{"contents unknown: look", func() *world.Snapshot { w := oven(false, 0); w.Machines[0].ContentsUnknown = true; return w }(), nil, &maintain, ""},
 		{"wait while the oven works on enough", oven(true, 4), []loop.Invocation{maintain}, wait, ""},
 		{"a fed oven works before it shows active", oven(false, 4), []loop.Invocation{maintain}, wait, ""},
 		{"top up a working oven that holds too little", oven(true, 2), []loop.Invocation{maintain}, &feed, ""},
@@ -51,11 +57,11 @@ func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 		}(), []loop.Invocation{maintain}, &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 900 + 1800}}, ""},
 		{"feed an idle oven", oven(false, 0), []loop.Invocation{maintain}, &feed, ""},
 		{"no fuel", func() *world.Snapshot { w := oven(false, 0); w.Inventory = world.NewInventory(); return w }(), []loop.Invocation{maintain}, nil,
-			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens needs minecraft:coal:0: no available skill produces minecraft:coal:0)"},
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens has nothing to collect (the machines are idle: feed_coke_ovens needs minecraft:coal:0: no available skill produces minecraft:coal:0)"},
 		{"feeding blocked too", oven(false, 0), []loop.Invocation{maintain, feed}, nil,
-			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are idle: feed_coke_ovens fuel=minecraft:coal:0 per_oven=4 is blocked)"},
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens has nothing to collect (the machines are idle: feed_coke_ovens fuel=minecraft:coal:0 per_oven=4 is blocked)"},
 		{"waiting blocked too", oven(true, 4), []loop.Invocation{maintain, {Skill: "wait_for"}, *wait}, nil,
-			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked (the machines are working and no skill passes time)"},
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens has nothing to collect (the machines are working and no skill passes time)"},
 		{"no oven", snapshot("steam_age", nil), []loop.Invocation{maintain}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
 		{"an unformed oven does not work", func() *world.Snapshot { w := oven(true, 4); w.Machines[0].Formed = false; return w }(), []loop.Invocation{maintain}, nil,

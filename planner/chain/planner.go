@@ -557,6 +557,16 @@ func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) 
 	missing := need - have
 	var reasons []string
 	for _, p := range s.producers(item) {
+		if slot, kind, ok := collectsOutput(p.desc, s, item); ok && !s.outputToCollect(kind, slot, item) {
+			// Nothing to take out yet: the machines must work first
+			// (running the collector would do nothing).
+			if next, why := s.machineCycle(p.desc, item, missing, depth); next != nil {
+				return next, nil
+			} else if why != "" {
+				reasons = append(reasons, fmt.Sprintf("%s has nothing to collect (%s)", p.desc.Name, why))
+				continue
+			}
+		}
 		inv, err := s.via(p, item, missing, depth)
 		if err != nil {
 			reasons = append(reasons, fmt.Sprintf("%s: %v", p.desc.Name, err))
@@ -961,6 +971,45 @@ func number(v any) (int, bool) {
 		return int(n), true
 	}
 	return 0, false
+}
+
+// collectsOutput reports whether a skill gets the item by taking it out of
+// a machine's slot (maintain_coke_ovens: an alternative of its effects
+// gains the item and takes from a coke oven's output slot), and which slot
+// of which kind.
+func collectsOutput(d *registry.Description, s *search, item string) (slot, kind string, ok bool) {
+	for _, alt := range d.Effects.AnyOf {
+		gains := false
+		for key, ch := range alt.InventoryDelta {
+			gains = gains || ch.MinIncrease != nil && s.produces(key, item)
+		}
+		if !gains {
+			continue
+		}
+		for _, mc := range alt.Machines {
+			if mc.Slot != "" && mc.MinDecrease != nil {
+				return mc.Slot, mc.Kind, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// outputToCollect reports whether a formed machine of the kind holds the
+// item in the slot, or may (its contents are unknown until looked into).
+func (s *search) outputToCollect(kind, slot, item string) bool {
+	for _, m := range s.w.Machines {
+		if m.Kind != kind || !m.Formed {
+			continue
+		}
+		if m.ContentsUnknown {
+			return true
+		}
+		if out := m.Slot(slot); !out.Empty() && s.produces(out.ID+":"+strconv.Itoa(out.Meta), item) {
+			return true
+		}
+	}
+	return false
 }
 
 // machineCycle plans how a machine's output comes about when the skill
