@@ -438,3 +438,38 @@ func TestDerivedPlaceholders(t *testing.T) {
 	assert.Contains(t, d["player"], "(string)")
 	assert.Contains(t, d["target_location"], "default 32")
 }
+
+// TestTemplateTargetPrefersTheSurface: {target_location} for a block id
+// takes a block open to the air at or above the block the player stands on
+// first, then an open one lower down, and a buried one last, each time
+// even when a less preferred one is nearer: a buried block means digging
+// down to it, and a low one a pit.
+func TestTemplateTargetPrefersTheSurface(t *testing.T) {
+	spec := loadFixture(t, "mine_block.yml")
+	buried, low, level := world.Pos(1, 61, 0), world.Pos(0, 60, 3), world.Pos(6, 63, 0)
+	gravelAt := func(with ...world.BlockPos) *world.SparseBlocks {
+		b := world.NewSparseBlocks()
+		for _, d := range [][3]int{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}} {
+			b.SetID(buried.Add(d[0], d[1], d[2]), "minecraft:stone", 0)
+		}
+		for _, p := range with {
+			b.SetID(p, "minecraft:gravel", 0)
+		}
+		return b
+	}
+	for _, c := range []struct {
+		name string
+		with []world.BlockPos
+		want world.BlockPos
+	}{
+		{"open at the feet's level first", []world.BlockPos{buried, low, level}, level},
+		{"then open lower down", []world.BlockPos{buried, low}, low},
+		{"a buried one last", []world.BlockPos{buried}, buried},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			acts, err := suggest(t, spec, snapshot(gravelAt(c.with...)), map[string]any{"target": "minecraft:gravel"})
+			require.NoError(t, err)
+			assert.Equal(t, action.BreakBlock{Pos: c.want}, acts[2])
+		})
+	}
+}
