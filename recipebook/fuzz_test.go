@@ -5,11 +5,21 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // checkBook holds what every decoder promises of what it returns: each
-// recipe passes Check, and the book survives the compact file unchanged.
+// recipe passes Check, the book survives the compact file unchanged, and
+// it becomes a rule set a run plays by or an error, never a panic; a set
+// it becomes holds every grid recipe it has.
 func checkBook(t *testing.T, b *Book) {
+	if set, err := b.RuleSet(rules.Default()); err == nil {
+		crafting, _ := b.Crafting()
+		if len(crafting) > 0 && len(set.Recipes.All()) != len(crafting) {
+			t.Fatalf("%d grid recipes became %d", len(crafting), len(set.Recipes.All()))
+		}
+	}
 	for i := range b.Recipes {
 		if err := b.Recipes[i].Check(); err != nil {
 			t.Fatalf("recipe %d kept although %v", i, err)
