@@ -55,6 +55,11 @@ func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 			w.Machines[0].Slots["output"] = stack("Railcraft:fuel.coke", 2)
 			return w
 		}(), []loop.Invocation{maintain}, &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 900 + 1800}}, ""},
+		{"wait only for what is still to make", func() *world.Snapshot {
+			w := oven(true, 8)
+			w.Machines[0].Slots["output"] = stack("Railcraft:fuel.coke", 3)
+			return w
+		}(), []loop.Invocation{maintain}, &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 900}}, ""},
 		{"feed an idle oven", oven(false, 0), []loop.Invocation{maintain}, &feed, ""},
 		{"no fuel", func() *world.Snapshot { w := oven(false, 0); w.Inventory = world.NewInventory(); return w }(), []loop.Invocation{maintain}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens has nothing to collect (the machines are idle: feed_coke_ovens needs minecraft:coal:0: no available skill produces minecraft:coal:0)"},

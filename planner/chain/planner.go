@@ -1046,11 +1046,12 @@ func (s *search) machineCycle(collector *registry.Description, item string, miss
 	recipes := s.cokeRecipesFor(item, kinds)
 	var feedWhy []string // why the ovens cannot get more of a recipe's input
 	enough := false      // the ovens hold all the input the goal needs
+	need := missing      // what the ovens must still make (less their output)
 	if len(recipes) > 0 {
 		// The ovens cook one item at a time: keep their inputs at what
 		// the goal still needs, topping up (or getting more input) while
 		// they work, and wait only when they hold enough.
-		need, queued := missing, 0
+		queued := 0
 		for _, m := range machines {
 			if out := m.Slot("output"); !out.Empty() && s.produces(out.ID+":"+strconv.Itoa(out.Meta), item) {
 				need -= out.Count
@@ -1074,7 +1075,7 @@ func (s *search) machineCycle(collector *registry.Description, item string, miss
 			if !slices.Contains(d.Effects.Tags, "passes_time") || s.blocked[inv.String()] {
 				continue
 			}
-			if param, ticks := durationParam(d), s.cookTicksLeft(machines, recipes, missing); param != "" && ticks > 0 {
+			if param, ticks := durationParam(d), s.cookTicksLeft(machines, recipes, max(need, 1)); param != "" && ticks > 0 {
 				if pd := d.Params[param]; pd.Max != nil {
 					ticks = min(ticks, int(*pd.Max))
 				}
@@ -1228,7 +1229,7 @@ func durationParam(d *registry.Description) string {
 }
 
 // cookTicksLeft is how long the busiest coke oven needs to finish the
-// missing items (the current item's rest, then whole items, as many as its
+// items still to make (the current item's rest, then whole items, as many as its
 // input holds), or 0 when it cannot say (no recipe for the item, an oven
 // whose contents are unknown).
 func (s *search) cookTicksLeft(ovens []world.Machine, recipes []rules.CokeRecipe, missing int) int {
