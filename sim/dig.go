@@ -10,6 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
@@ -49,16 +50,12 @@ func (s *Sim) digTool(inv world.Inventory, rule rules.BlockRule) (slot int, tick
 	return slot, ticks, !math.IsInf(ticks, 1)
 }
 
-// keepWhole reports whether a digging route must leave the block at p
-// standing: machines, containers and a blueprint's blocks are the
-// player's own, and the move's destination is what the next step works on.
-func (s *Sim) keepWhole(tx *world.Tx, p, dest world.BlockPos, b world.Block) bool {
-	if p == dest {
-		return true
-	}
-	if _, ok := tx.Machine(p); ok {
-		return true
-	}
+// keepKind reports whether a digging route must leave a block of this
+// kind standing wherever it is: containers, crafting tables and a
+// blueprint's blocks are the player's own. (Machines, the furnace the
+// player placed among them, and the move's destination are kept by
+// position.)
+func (s *Sim) keepKind(b world.Block) bool {
 	if b.HasTag("container") || b.HasTag("liquid") || b.ID == "minecraft:crafting_table" {
 		return true
 	}
@@ -91,31 +88,57 @@ func (d digBlocker) String() string {
 // scaffold blocks, place them to pillar up or bridge.
 func (s *Sim) digOptions(tx *world.Tx, dest world.BlockPos, place bool, blocked digBlocker) path.Options {
 	inv := tx.Inventory()
+	// The time depends on the block's state and the inventory only, and
+	// the search asks for the same kinds of block again and again.
+	byState := map[chunk.StateID]float64{}
 	return path.Options{
-		MaxNodes: moveMaxNodes,
+		MaxNodes: digMaxNodes,
 		Dig:      true,
 		Place:    place,
 		DigTicks: func(x, y, z int) float64 {
 			p := world.Pos(x, y, z)
-			b := tx.BlockAt(p)
-			if s.keepWhole(tx, p, dest, b) {
+			if p == dest {
 				return -1
 			}
-			rule := s.ruleOf(b)
-			_, t, ok := s.digTool(inv, rule)
-			if !ok {
-				if rule.Hardness >= 0 {
-					blocked[b.ID] = "a " + rule.Tool
-					if rule.Level > 0 {
-						blocked[b.ID] = fmt.Sprintf("a %s of harvest level %d", rule.Tool, rule.Level)
-					}
-				}
+			if _, ok := tx.Machine(p); ok {
 				return -1
 			}
+			st := tx.StateAt(p)
+			if t, ok := byState[st]; ok {
+				return t
+			}
+			t := s.stateDigTicks(tx.BlockAt(p), inv, blocked)
+			byState[st] = t
 			return t
 		},
 	}
 }
+
+// stateDigTicks is the time to break a block (of any position) with the
+// inventory's best harvesting tool, -1 when a route must not break it.
+func (s *Sim) stateDigTicks(b world.Block, inv world.Inventory, blocked digBlocker) float64 {
+	if s.keepKind(b) {
+		return -1
+	}
+	rule := s.ruleOf(b)
+	_, t, ok := s.digTool(inv, rule)
+	if !ok {
+		if rule.Hardness >= 0 {
+			blocked[b.ID] = "a " + rule.Tool
+			if rule.Level > 0 {
+				blocked[b.ID] = fmt.Sprintf("a %s of harvest level %d", rule.Tool, rule.Level)
+			}
+		}
+		return -1
+	}
+	return t
+}
+
+// digMaxNodes bounds a digging search: digging is for the way out of a
+// pit or down to a nearby block, and a search that finds no way (no
+// pickaxe for the stone) stops here instead of digging through the
+// whole countryside's soil in its head.
+const digMaxNodes = 20000
 
 // scaffoldCount is how many scaffold blocks the inventory holds.
 func scaffoldCount(inv world.Inventory) int {
