@@ -167,3 +167,31 @@ func TestCharcoalFromTheOvenTheBotBuilt(t *testing.T) {
 	assert.GreaterOrEqual(t, out.Ticks, int64(8*1800), "8 logs cook 1,800 ticks each, one after another")
 	assert.Less(t, out.Ticks, int64(8*1800+2000))
 }
+
+// TestMachineSkillsReachTheOven: a player who walked off (to fell a tree)
+// gives the oven skills the radius that reaches the oven; an oven beyond
+// their largest radius is a reason.
+func TestMachineSkillsReachTheOven(t *testing.T) {
+	reg := shipped(t)
+	at := func(x int, output int) *world.Snapshot {
+		w := snapshot("steam_age", nil, stack("minecraft:log", 8))
+		m := world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(x, 64, 0), Formed: true, Slots: map[string]world.ItemStack{}}
+		if output > 0 {
+			m.Slots["output"] = world.NewStack("minecraft:coal", 1, output)
+		}
+		w.Machines = []world.Machine{m}
+		return w
+	}
+	dec, err := plan(t, reg, "have 8 minecraft:coal:1", at(40, 0))
+	require.NoError(t, err)
+	assert.Equal(t, "feed_coke_ovens fuel=ore:logWood per_oven=8 radius=40", dec.Invocation.String())
+	dec, err = plan(t, reg, "have 8 minecraft:coal:1", at(10, 0))
+	require.NoError(t, err)
+	assert.Equal(t, "feed_coke_ovens fuel=ore:logWood per_oven=8", dec.Invocation.String(), "within the default radius")
+	dec, err = plan(t, reg, "have 8 minecraft:coal:1", at(30, 8))
+	require.NoError(t, err)
+	assert.Equal(t, "maintain_coke_ovens radius=30", dec.Invocation.String())
+	_, err = plan(t, reg, "have 8 minecraft:coal:1", at(70, 0))
+	require.ErrorIs(t, err, loop.ErrStuck)
+	assert.Contains(t, err.Error(), "the nearest coke_oven, at (70, 64, 0), is 70 blocks away, beyond its reach of 64")
+}

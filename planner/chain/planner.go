@@ -691,10 +691,53 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		}
 		inv.Params[p.amount] = n
 	}
+	if _, kind, ok := collectsOutput(p.desc, s, item); ok {
+		if err := s.reachMachines(p.desc, map[string]bool{kind: true}, inv.Params); err != nil {
+			return nil, err
+		}
+	}
 	if len(inv.Params) == 0 {
 		inv.Params = nil
 	}
 	return inv, nil
+}
+
+// reachMachines sets a machine skill's int radius parameter so that it
+// reaches the nearest formed machine of the kinds when its default does
+// not (the player may have walked off to fetch logs); a machine beyond
+// the parameter's maximum is an error.
+func (s *search) reachMachines(d *registry.Description, kinds map[string]bool, params map[string]any) error {
+	rp, has := d.Params["radius"]
+	if !has || rp.Type != action.TypeInt {
+		return nil
+	}
+	def, isNum := number(rp.Default)
+	if !isNum {
+		return nil
+	}
+	limit := def
+	if rp.Max != nil {
+		limit = max(def, int(*rp.Max))
+	}
+	feet := s.w.Feet()
+	nearest := -1
+	var at world.BlockPos
+	for _, m := range s.w.Machines {
+		if kinds[m.Kind] && m.Formed {
+			if d := m.Pos.DistSq(feet); nearest < 0 || d < nearest {
+				nearest, at = d, m.Pos
+			}
+		}
+	}
+	if nearest < 0 || nearest <= def*def {
+		return nil
+	}
+	r := int(math.Ceil(math.Sqrt(float64(nearest))))
+	if r > limit {
+		return fmt.Errorf("the nearest %s, at %s, is %d blocks away, beyond its reach of %d", strings.Join(slices.Sorted(maps.Keys(kinds)), " or "), at, r, limit)
+	}
+	params["radius"] = r
+	return nil
 }
 
 // bestLevel is the highest harvest level of a tool class among the
@@ -1099,7 +1142,14 @@ func (s *search) machineCycle(collector *registry.Description, item string, miss
 		if len(recipes) > 0 && feedParam(d) != "" {
 			continue // fed by the recipe above
 		}
-		inv := loop.Invocation{Skill: d.Name}
+		inv := loop.Invocation{Skill: d.Name, Params: map[string]any{}}
+		if err := s.reachMachines(d, kinds, inv.Params); err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", d.Name, err))
+			continue
+		}
+		if len(inv.Params) == 0 {
+			inv.Params = nil
+		}
 		if s.blocked[inv.String()] {
 			why = append(why, inv.String()+" is blocked")
 			continue
@@ -1179,6 +1229,10 @@ func (s *search) feedMore(kinds map[string]bool, recipes []rules.CokeRecipe, nee
 					n = min(n, int(*pd.Max))
 				}
 				inv.Params["per_oven"] = n
+			}
+			if err := s.reachMachines(d, kinds, inv.Params); err != nil {
+				why = append(why, fmt.Sprintf("%s: %v", d.Name, err))
+				break
 			}
 			if s.blocked[inv.String()] {
 				why = append(why, inv.String()+" is blocked")
