@@ -177,7 +177,7 @@ func verifyBlocks(key string, ch skills.BlockChange, p skills.Params, before, af
 		for _, verb := range []struct {
 			a    *skills.Amount
 			what string
-		}{{ch.MinRemoved, "removed"}, {ch.MinPlaced, "placed"}} {
+		}{{ch.MinRemoved, "removed"}, {ch.MinPlaced, "placed"}, {ch.MinNear, "near the end"}} {
 			if verb.a != nil {
 				out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d %s >= %d (blocks not observed)", raw, radius, verb.what, verb.a.Resolve(p))})
 			}
@@ -207,6 +207,14 @@ func verifyBlocks(key string, ch skills.BlockChange, p skills.Params, before, af
 		n := ch.MinPlaced.Resolve(p)
 		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d placed >= %d (placed %d)", raw, radius, n, placed),
 			Before: len(hitsBefore), After: len(hitsAfter), OK: placed >= n})
+	}
+	if ch.MinNear != nil {
+		// Counted around where the player ends the step: a skill that
+		// travels to the blocks.
+		n := ch.MinNear.Resolve(p)
+		near := len(matchingBlocks(after, after.Feet(), radius, m))
+		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d of the end >= %d (found %d)", raw, radius, n, near),
+			Before: len(matchingBlocks(before, center, radius, m)), After: near, OK: near >= n})
 	}
 	return out
 }

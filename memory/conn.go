@@ -26,7 +26,8 @@ func Wrap(conn ipc.Conn, s *Store, server string, log zerolog.Logger) *Conn {
 	return &Conn{Conn: conn, rec: Recorder{Store: s}, server: server, log: log}
 }
 
-// Observe observes through the connection and records what it saw.
+// Observe observes through the connection, records what it saw and gives
+// the snapshot the memory of its world to recall from.
 func (c *Conn) Observe(ctx context.Context) (*world.Snapshot, error) {
 	snap, err := c.Conn.Observe(ctx)
 	if err != nil || snap == nil || c.broken {
@@ -37,9 +38,30 @@ func (c *Conn) Observe(ctx context.Context) (*world.Snapshot, error) {
 		dim = "overworld"
 	}
 	c.rec.Place = Place{Server: c.server, Dimension: dim}
+	snap.Recall = recaller{s: c.rec.Store, p: c.rec.Place, log: c.log}
 	if _, rerr := c.rec.Observe(snap); rerr != nil {
 		c.broken = true
 		c.log.Warn().Err(rerr).Str("file", c.rec.Store.Path()).Msg("memory: recording stopped for this run")
 	}
 	return snap, nil
+}
+
+// recaller answers a snapshot's recall from one world's memory.
+type recaller struct {
+	s   *Store
+	p   Place
+	log zerolog.Logger
+}
+
+func (r recaller) RecallBlocks(id string, meta int, from world.BlockPos, maxDist, k int) []world.BlockPos {
+	got, err := r.s.Recall(r.p, Query{Block: id, Meta: meta, From: from, MaxDist: maxDist, K: k})
+	if err != nil {
+		r.log.Warn().Err(err).Msg("memory: recall failed")
+		return nil
+	}
+	out := make([]world.BlockPos, len(got))
+	for i, g := range got {
+		out[i] = g.Pos
+	}
+	return out
 }

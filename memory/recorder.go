@@ -58,6 +58,9 @@ func (r *Recorder) observation(snap *world.Snapshot) Observation {
 	sort.Slice(o.Seen, func(i, j int) bool { return o.Seen[i].Pos.Less(o.Seen[j].Pos) })
 	if snap.Blocks != nil {
 		o.View = &View{Center: snap.Feet(), Radius: radius, Holds: func(p game.BlockPos, id string, meta int) bool {
+			if !snap.Known(p) {
+				return true // not loaded: nothing can be said, it stays
+			}
 			b := snap.BlockAt(p)
 			return b.ID == id && b.Meta == meta
 		}}

@@ -22,6 +22,7 @@ import (
 // fixed order, so a scenario, a seed and the same actions always give the
 // same world.
 type Sim struct {
+	view  int // Options.ViewRadius
 	sc    *Scenario
 	seed  int64      // the scenario's, or the override
 	rules *rules.Set // the game's rules this world follows
@@ -66,6 +67,10 @@ type Options struct {
 	// Rules are the game's rules the world follows: ids, tags, mining,
 	// recipes, tech; rules.Default(), the shipped set, when nil.
 	Rules *rules.Set
+	// ViewRadius, when positive, is how far from the player's feet (in
+	// blocks) an observation sees blocks and machines, as a server sends
+	// only the chunks around a player; 0 shows the whole world.
+	ViewRadius int
 }
 
 // New builds the world of a scenario.
@@ -90,6 +95,7 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{
+		view:       opts.ViewRadius,
 		sc:         sc,
 		rules:      set,
 		state:      world.NewState(world.StateOptions{Rules: set, IDs: ids}),
@@ -347,7 +353,11 @@ func (s *Sim) Observe(ctx context.Context) (*world.Snapshot, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.state.Snapshot(), nil
+	snap := s.state.Snapshot()
+	if s.view > 0 {
+		limitView(snap, s.view)
+	}
+	return snap, nil
 }
 
 // State exposes the world for tests and tools.

@@ -155,14 +155,17 @@ func validateSet(set EffectSet, s *Spec, path string, bad func(format string, ar
 		if err := checkBlockKey(key, s); err != nil {
 			bad("%s: %v", p, err)
 		}
-		if ch.MinRemoved == nil && ch.MinPlaced == nil {
-			bad("%s: give min_removed or min_placed", p)
+		if ch.MinRemoved == nil && ch.MinPlaced == nil && ch.MinNear == nil {
+			bad("%s: give min_removed, min_placed or min_near", p)
 		}
 		if err := checkAmount(ch.MinRemoved, s, 1); err != nil {
 			bad("%s.min_removed: %v", p, err)
 		}
 		if err := checkAmount(ch.MinPlaced, s, 1); err != nil {
 			bad("%s.min_placed: %v", p, err)
+		}
+		if err := checkAmount(ch.MinNear, s, 1); err != nil {
+			bad("%s.min_near: %v", p, err)
 		}
 		if err := checkRadius(&ch.Radius, s); err != nil {
 			bad("%s.radius: %v", p, err)
@@ -265,6 +268,9 @@ func (set EffectSet) lines() []string {
 		}
 		if ch.MinPlaced != nil {
 			out = append(out, fmt.Sprintf("blocks %s: placed >= %s within %s", k, amount(ch.MinPlaced), r))
+		}
+		if ch.MinNear != nil {
+			out = append(out, fmt.Sprintf("blocks %s: >= %s within %s of where the player ends", k, amount(ch.MinNear), r))
 		}
 	}
 	for _, mc := range set.Machines {

@@ -38,7 +38,7 @@ func TestParseWorldEffectErrors(t *testing.T) {
 			want: []wantErr{{12, "\"{what}\"", 0, "effects.blocks.{what}", `references undeclared parameter "what"`}}},
 		{name: "blocks change without removed or placed",
 			src:  "effects:\n  blocks:\n    \"{target}\": {radius: 4}\n",
-			want: []wantErr{{12, "{radius", 0, "effects.blocks.{target}", "give min_removed or min_placed"}}},
+			want: []wantErr{{12, "{radius", 0, "effects.blocks.{target}", "give min_removed, min_placed or min_near"}}},
 		{name: "blocks change without a radius",
 			src:  "effects:\n  blocks:\n    \"{target}\": {min_removed: 1}\n",
 			want: []wantErr{{12, "{min_removed", 0, "effects.blocks.{target}.radius", "required field is missing"}}},
@@ -54,7 +54,7 @@ func TestParseWorldEffectErrors(t *testing.T) {
 		{name: "blocks typo",
 			src: "effects:\n  blocks:\n    \"{target}\": {min_remove: 1, radius: 4}\n",
 			want: []wantErr{
-				{12, "{min_remove", 0, "effects.blocks.{target}", "give min_removed or min_placed"},
+				{12, "{min_remove", 0, "effects.blocks.{target}", "give min_removed, min_placed or min_near"},
 				{12, "min_remove", 0, "effects.blocks.{target}.min_remove", `(did you mean "min_removed"?)`},
 			}},
 		{name: "machine without kind",
@@ -197,7 +197,7 @@ func TestValidateWorldEffects(t *testing.T) {
 		}, `effects.blocks.log: "log" is not a block`},
 		{"block without change", func(e *Effects) {
 			e.Blocks = map[string]BlockChange{"tag:log": {Radius: *one}}
-		}, "effects.blocks.tag:log: give min_removed or min_placed"},
+		}, "effects.blocks.tag:log: give min_removed, min_placed or min_near"},
 		{"block zero radius", func(e *Effects) {
 			e.Blocks = map[string]BlockChange{"tag:log": {MinPlaced: one}}
 		}, "effects.blocks.tag:log.radius: must be at least 1, got 0"},

@@ -42,7 +42,7 @@ var (
 	effectKeys  = []string{"inventory_delta", "blocks", "machines", "any_of", "tech_delta", "tags", "extra"}
 	setKeys     = []string{"inventory_delta", "blocks", "machines"}
 	changeKeys  = []string{"min_increase", "min_decrease", "max_decrease"}
-	blockKeys   = []string{"min_removed", "min_placed", "radius"}
+	blockKeys   = []string{"min_removed", "min_placed", "min_near", "radius"}
 	machineKeys = []string{"kind", "slot", "fluid", "item", "min_increase", "min_decrease", "radius"}
 	techKeys    = []string{"reaches_tier", "unlocks"}
 	metricKeys  = []string{"success_rate", "avg_cost", "samples"}
@@ -660,10 +660,14 @@ func (p *specParser) effectSet(f map[string]strictyaml.Field, path string, s *Sp
 			if v, ok := bf["min_placed"]; ok {
 				ch.MinPlaced = p.atLeastOne(v.Value, kpath+".min_placed", s)
 			}
+			if v, ok := bf["min_near"]; ok {
+				ch.MinNear = p.atLeastOne(v.Value, kpath+".min_near", s)
+			}
 			_, hasRemoved := bf["min_removed"]
 			_, hasPlaced := bf["min_placed"]
-			if !hasRemoved && !hasPlaced && (fld.Value.Kind == yaml.MappingNode || strictyaml.IsNull(fld.Value)) {
-				p.Errorf(at, kpath, "give min_removed or min_placed")
+			_, hasNear := bf["min_near"]
+			if !hasRemoved && !hasPlaced && !hasNear && (fld.Value.Kind == yaml.MappingNode || strictyaml.IsNull(fld.Value)) {
+				p.Errorf(at, kpath, "give min_removed, min_placed or min_near")
 			}
 			if v, ok := bf["radius"]; ok {
 				if r := p.radius(v.Value, kpath+".radius", s); r != nil {

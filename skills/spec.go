@@ -142,7 +142,10 @@ const AnyItem = "*"
 type BlockChange struct {
 	MinRemoved *Amount `json:"min_removed,omitempty"`
 	MinPlaced  *Amount `json:"min_placed,omitempty"`
-	Radius     Amount  `json:"radius"`
+	// MinNear: at least this many such blocks lie within Radius of where
+	// the player ends the step (a skill that travels to them).
+	MinNear *Amount `json:"min_near,omitempty"`
+	Radius  Amount  `json:"radius"`
 }
 
 // MachineChange is the expected change of one slot's item count or one
@@ -300,7 +303,7 @@ func cloneInventoryDelta(m map[string]InventoryChange) map[string]InventoryChang
 
 func cloneBlocks(m map[string]BlockChange) map[string]BlockChange {
 	return cloneMap(m, func(v BlockChange) BlockChange {
-		v.MinRemoved, v.MinPlaced = clonePtr(v.MinRemoved), clonePtr(v.MinPlaced)
+		v.MinRemoved, v.MinPlaced, v.MinNear = clonePtr(v.MinRemoved), clonePtr(v.MinPlaced), clonePtr(v.MinNear)
 		return v
 	})
 }

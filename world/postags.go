@@ -52,6 +52,14 @@ type taggedView struct {
 	tags map[BlockPos]posTag // read-only
 }
 
+// Known is the base's (see Snapshot.Known).
+func (v *taggedView) Known(p BlockPos) bool {
+	if k, ok := v.base.(interface{ Known(BlockPos) bool }); ok {
+		return k.Known(p)
+	}
+	return true
+}
+
 func (v *taggedView) extra(p BlockPos) ([]string, bool) {
 	t, ok := v.tags[p]
 	if !ok || v.st(p) != t.state {

@@ -114,6 +114,16 @@ type Snapshot struct {
 	Machines  []Machine   `json:"machines,omitempty"`
 	// TechState is the inferred GTNH tier (a name from the tiers table).
 	TechState string `json:"tech_state"`
+	// Recall answers from what the bot remembers of this world beyond what
+	// it sees now (nil: it remembers nothing; see package memory).
+	Recall Recaller `json:"-"`
+}
+
+// Recaller answers from a memory of the world.
+type Recaller interface {
+	// RecallBlocks returns up to k remembered positions of a block id (meta
+	// -1: any metadata) within maxDist of from, nearest first.
+	RecallBlocks(id string, meta int, from BlockPos, maxDist, k int) []BlockPos
 }
 
 // BlockAt returns the block at p (air without a block source).
@@ -122,6 +132,19 @@ func (s *Snapshot) BlockAt(p BlockPos) Block {
 		return Air
 	}
 	return s.Blocks.BlockAt(p)
+}
+
+// Known reports whether the snapshot knows the block at p: false where its
+// block source says nothing is loaded there (an unloaded chunk, a block
+// beyond the view), so that air read there is not taken for air.
+func (s *Snapshot) Known(p BlockPos) bool {
+	if s.Blocks == nil {
+		return false
+	}
+	if k, ok := s.Blocks.(interface{ Known(BlockPos) bool }); ok {
+		return k.Known(p)
+	}
+	return true
 }
 
 // Feet is the block position of the player's feet.

@@ -36,7 +36,7 @@ func TestSkillsList(t *testing.T) {
 			names = append(names, d["name"].(string))
 		}
 	}
-	assert.Equal(t, []string{"chop_tree", "plant_sapling", "basic_crafting", "mine_block", "mine_ore", "smelt", "fill_clay_bucket", "build_structure",
+	assert.Equal(t, []string{"chop_tree", "plant_sapling", "basic_crafting", "mine_block", "mine_ore", "smelt", "fill_clay_bucket", "build_structure", "walk_to_remembered",
 		"feed_coke_ovens", "feed_steam_boiler", "maintain_coke_ovens", "refill_water_tanks", "fill_bucket"}, names,
 		"dependencies (stone_age) first, then the pack's own skills")
 
@@ -150,7 +150,7 @@ func TestSkillsValidateReportsEveryError(t *testing.T) {
 	writeFiles(t, root, map[string]string{"skill_packs/p.yaml": "name: p\nrequires_tech_state: \">= steam_age\"\nskills: [good]\n"})
 	code, out, errOut = runAgent(t, "skills", "validate", root)
 	assert.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, "ok (18 skills, 18 spec versions, 5 packs, the shipped ones included)", "three skills and a pack added to the shipped 15 and 4")
+	assert.Contains(t, out, "ok (19 skills, 19 spec versions, 5 packs, the shipped ones included)", "three skills and a pack added to the shipped 16 and 4")
 }
 
 func TestSkillsValidatePlainSpecDir(t *testing.T) {

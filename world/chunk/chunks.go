@@ -482,6 +482,10 @@ func (c *Chunks) ForEachColumn(fn func(*Column)) { c.regions.forEach(fn) }
 func (c *Chunks) StateAt(x, y, z int) StateID { return c.regions.stateAt(x, y, z) }
 
 // BlockAt implements BlockSource.
+// Known reports whether the column holding p is loaded: elsewhere BlockAt
+// reads air because nothing is known, not because the block is air.
+func (c *Chunks) Known(p game.BlockPos) bool { return c.Column(p.X>>4, p.Z>>4) != nil }
+
 func (c *Chunks) BlockAt(p game.BlockPos) game.Block { return c.res.Block(c.StateAt(p.X, p.Y, p.Z)) }
 
 // MemBytes estimates the memory held by the loaded columns.
