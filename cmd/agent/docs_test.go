@@ -224,3 +224,15 @@ func TestDocConfigFiles(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, blocks, 1, "docs/server.md shows one")
 }
+
+// TestReadmeStaysAnOverview: the README is an overview of at most 150
+// lines that starts with the two commands; the reference lives in docs/.
+func TestReadmeStaysAnOverview(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	assert.LessOrEqual(t, len(lines), 150, "README.md has %d lines: move the detail to docs/", len(lines))
+	head := strings.Join(lines[:min(len(lines), 8)], "\n")
+	assert.Contains(t, head, "go run ./cmd/agent")
+	assert.Contains(t, head, "go test ./...")
+}
