@@ -28,6 +28,15 @@ func TestRunRecipes(t *testing.T) {
 	assert.Contains(t, stdout, "goal met")
 	assert.Contains(t, stdout, "basic_crafting count=4 item=minecraft:planks")
 	assert.Contains(t, stdout, "-1 minecraft:log, +4 minecraft:planks")
+
+	// A goal may name an item only the file knows.
+	bench := []string{"run", "--scenario", "testdata/recipes/one_log.yaml", "--goal", "have 1 examplemod:log_bench"}
+	code, _, stderr = runAgent(t, bench...)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "examplemod:log_bench")
+	code, stdout, stderr = runAgent(t, append(bench, "--recipes", out)...)
+	require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "+1 examplemod:log_bench")
 }
 
 // TestRunRecipesBadFile: a file that is not a compact recipe file, or is
