@@ -542,3 +542,23 @@ func TestCokeOvenOutputTakesNothing(t *testing.T) {
 	assert.Equal(t, ipc.Rejected, r.Code)
 	assert.True(t, machine(t, s, ovenAt).Slot("output").Empty())
 }
+
+// TestCokeOvenInputTakesWhatTheTableCooks: the input slot takes what the
+// coke oven's table has a recipe for (TileCokeOven.isItemValidForSlot):
+// logs and coal, not planks, not charcoal.
+func TestCokeOvenInputTakesWhatTheTableCooks(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:planks, count: 2}\n    - {item: \"minecraft:coal:1\", count: 2}\n    - {item: minecraft:log2, count: 2}\n"+
+		"machines:\n  - {kind: coke_oven, pos: [10, 64, 10], formed: true}\n")
+	require.True(t, exec(t, s, action.OpenContainer{Pos: ovenAt}).OK())
+	for _, c := range []struct {
+		item string
+		ok   bool
+	}{{"minecraft:planks:0", false}, {"minecraft:coal:1", false}, {"minecraft:log2:0", true}} {
+		r := exec(t, s, action.TransferItems{Pos: ovenAt, Item: c.item, Count: 1, Direction: action.Deposit, Slot: "input"})
+		if c.ok {
+			assert.True(t, r.OK(), "%s: %s", c.item, r.Error)
+		} else {
+			assert.Equal(t, ipc.Rejected, r.Code, c.item)
+		}
+	}
+}
