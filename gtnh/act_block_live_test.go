@@ -108,3 +108,34 @@ func TestNoOvenWithoutThePattern(t *testing.T) {
 		assert.Empty(t, srv.Refusals())
 	})
 }
+
+// TestDropsByTheRulesOnTheTestServer: the test server's drops are the
+// shared drop table's, given only when the held item harvests the block
+// (config/drops.yaml, config/mining.yaml): a clay block gives 4 clay balls
+// and gravel gives gravel (GTNH: never flint) by hand; stone broken by hand
+// breaks, slowly, and drops nothing.
+func TestDropsByTheRulesOnTheTestServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, err := fakeserver.New(fakeserver.Options{Addr: fakeserver.MemoryAddr(), TickDuration: liveTick,
+			Inventory: []fakeserver.Item{{Slot: 9, Name: "minecraft:dirt", Count: 1}}, Trees: []fakeserver.Tree{},
+			Blocks: []fakeserver.Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:clay"}, {X: 10, Y: 64, Z: 9, Name: "minecraft:gravel"},
+				{X: 10, Y: 64, Z: 10, Name: "minecraft:stone"}}})
+		require.NoError(t, err)
+		t.Cleanup(srv.Close)
+		c := joinLive(t, srv)
+		for _, p := range []world.BlockPos{world.Pos(10, 64, 8), world.Pos(10, 64, 9), world.Pos(10, 64, 10)} {
+			res := c.Execute(context.Background(), action.BreakBlock{Pos: p})
+			require.Equal(t, ipc.OK, res.Code, "%v: %s", p, res.Error)
+		}
+		assert.Equal(t, 4, serverCount(t, srv, "minecraft:clay_ball"))
+		assert.Equal(t, 1, serverCount(t, srv, "minecraft:gravel"))
+		assert.Zero(t, serverCount(t, srv, "minecraft:flint"))
+		assert.Zero(t, serverCount(t, srv, "minecraft:cobblestone"), "stone by hand drops nothing")
+		assert.Empty(t, srv.DroppedItems())
+		digs := srv.Digs()
+		require.Len(t, digs, 3)
+		assert.Equal(t, "minecraft:stone", digs[2].Block)
+		assert.GreaterOrEqual(t, digs[2].Ticks, 105, "stone by hand: 1.5 × 100 ticks, of which 70 per cent at least")
+		assert.Empty(t, srv.Refusals())
+	})
+}

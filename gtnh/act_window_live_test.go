@@ -34,13 +34,19 @@ func stoneAgeClient(t *testing.T, inv ...fakeserver.Item) (*fakeserver.Server, *
 		Trees: []fakeserver.Tree{}, Blocks: []fakeserver.Block{}, Logf: t.Logf})
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
+	return srv, joinLive(t, srv)
+}
+
+// joinLive joins the test server with a live client.
+func joinLive(t *testing.T, srv *fakeserver.Server) *gtnh.Client {
+	t.Helper()
 	c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: liveTick,
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	require.NoError(t, c.Open(context.Background()))
 	gtnh.Eventually(t, "the inventory", func() bool { return c.State().Snapshot().Inventory.FreeSlots() < 36 })
-	return srv, c
+	return c
 }
 
 // serverCount is how many of an item the server's player holds.
@@ -182,5 +188,41 @@ func TestSmeltOnTheTestServer(t *testing.T) {
 		assert.True(t, lit, "the furnace lit up while burning")
 		assert.Len(t, srv.Smelted(), 3)
 		assert.Empty(t, srv.Refusals())
+	})
+}
+
+// TestFurnaceGoingOutEndsTheWait: with fuel for one and a half items, the
+// furnace goes out after 300 ticks having made one stone; the client sees
+// it go out by the window's burn time and stops waiting for the rest then,
+// not after the 600 ticks three items would take.
+func TestFurnaceGoingOutEndsTheWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := stoneAgeClient(t,
+			fakeserver.Item{Slot: 36, Name: "minecraft:furnace", Count: 1},
+			fakeserver.Item{Slot: 37, Name: "minecraft:cobblestone", Count: 3},
+			fakeserver.Item{Slot: 38, Name: "minecraft:planks", Count: 1})
+		ctx := context.Background()
+		at := world.Pos(10, 64, 8)
+		for _, a := range []action.Action{
+			action.PlaceBlock{Pos: at, Item: "minecraft:furnace", Face: "up"},
+			action.OpenContainer{Pos: at},
+			action.TransferItems{Pos: at, Item: "minecraft:cobblestone", Count: 3, Direction: action.Deposit, Slot: "input"},
+			action.TransferItems{Pos: at, Item: "minecraft:planks", Count: 1, Direction: action.Deposit, Slot: "fuel"},
+		} {
+			res := c.Execute(ctx, a)
+			require.Equal(t, ipc.OK, res.Code, "%s: %s", a.Kind(), res.Error)
+		}
+		start := time.Now()
+		res := c.Execute(ctx, action.TransferItems{Pos: at, Item: "minecraft:stone", Count: 3, Direction: action.Withdraw, Slot: "output"})
+		waited := int(time.Since(start) / liveTick)
+		assert.Equal(t, ipc.Rejected, res.Code, "only one stone was made")
+		assert.Contains(t, res.Error, "only 1")
+		assert.Less(t, waited, 3*200, "the wait ended when the furnace went out")
+		assert.GreaterOrEqual(t, waited, 300-20, "the plank burnt 300 ticks")
+		items, _, burn, _, ok := srv.FurnaceState(at)
+		require.True(t, ok)
+		assert.Zero(t, burn)
+		assert.Equal(t, 2, items["input"].Count)
+		assert.Equal(t, 1, items["output"].Count)
 	})
 }

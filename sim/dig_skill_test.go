@@ -49,7 +49,7 @@ func TestMineOreTunnelsToABuriedOre(t *testing.T) {
 	assert.True(t, out.GoalMet, trace)
 	removed := false
 	for _, c := range steps[0].Effects {
-		removed = removed || c.OK && strings.HasPrefix(c.Effect, "minecraft:coal_ore blocks within 16 removed >= 1")
+		removed = removed || c.OK && strings.HasPrefix(c.Effect, "minecraft:coal_ore blocks within 32 removed >= 1")
 	}
 	assert.True(t, removed, "the ore's removal was checked: %+v", steps[0].Effects)
 	assert.Equal(t, 1, steps[0].After.Inventory["minecraft:coal"])

@@ -18,8 +18,18 @@
 //     checks (stance kick, "moved too quickly" and collision resets that wait
 //     for the client's confirmation), digging by 1.7.10's rule (a finish is
 //     accepted after 70% of the vanilla break time for the block and held
-//     item, otherwise the block is sent back), drops as item entities the
-//     player collects on touching them, tool wear, block placement, chat;
+//     item, otherwise the block is sent back), drops by the shared drop
+//     table (config/drops.yaml) when the held tool harvests the block, as
+//     item entities the player collects on touching them, tool wear, block
+//     placement, chat;
+//   - the Stone Age by the shared rules (vanilla.go): the inventory's 2×2
+//     crafting grid and the crafting table's window crafting by
+//     config/recipes.yaml (patterns included; the result is never sent, as
+//     on a 1.7.10 server), the furnace ticking by config/smelting.yaml with
+//     its window properties, mode-2 (number key) clicks, and a coke oven
+//     built brick by brick forming as Railcraft forms it;
+//   - a world of its own (flat, with trees) or, with Options.Terrain, a
+//     simulated scenario's, block for block;
 //   - the steam age (Options.CokeOvens, Boilers, Chests, Ores, WaterTanks;
 //     SteamAge fills them; and IronTanks): Railcraft coke oven bricks, water
 //     tank and iron tank blocks in RC tile messages (an iron tank's master
@@ -44,7 +54,8 @@
 // the server on the same port, keeping the world and the players' saved
 // inventories and positions. The server records every packet it receives
 // and sends, the block changes, its digging verdicts, position resets, kicks
-// and faults; WaitFor waits for a condition on them without sleeping.
+// and faults, every refused click, placement, dig or move (Refusals), the
+// crafts, smelts and coke ovens formed; WaitFor waits for a condition on them without sleeping.
 //
 // The package is test support: only tests may import it (a test in this
 // package checks the module for other importers).

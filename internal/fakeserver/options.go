@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // Stage names a packet the server sends at a fixed point of the connection.
@@ -196,6 +197,13 @@ type Options struct {
 	// StreamDelay holds back the columns (and unloads) that streaming
 	// sends by this long, in order, as a lagging server sends them late.
 	StreamDelay time.Duration
+	// Terrain, when set, is the world instead of the generated flat one:
+	// its loaded columns, block for block by name (a simulated world's
+	// blocks: sim.New(...).State().Snapshot().Blocks, so a live test plays
+	// in the scenario the simulator plays in). GroundY, ViewRadius and
+	// Trees add nothing then; Blocks and the steam-age machines are placed
+	// on it. Every column is sent at the join.
+	Terrain *chunk.Chunks
 	// Trees are planted on the ground; nil means DefaultTrees, an empty
 	// slice none.
 	Trees []Tree

