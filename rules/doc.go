@@ -14,6 +14,8 @@
 //   - shapes: [KnownShape], the 1.7.10 collision boxes of slabs, snow,
 //     carpets, trapdoors, doors, fences, walls and gates;
 //   - tiers: [Tiers], the GTNH tech tiers in order (config/tiers.yaml);
+//   - food: [Food], the food bar (FoodStats), what actions cost it and
+//     what foods give back (config/food.yaml);
 //   - tech: [TechRules], the evidence that shows a tier is reached
 //     (config/tech.yaml);
 //   - names: [Names], every item, block and tag name the tables know, for

@@ -21,6 +21,7 @@ type Set struct {
 	Smelt   *Smelting      // the furnace's recipes and fuels
 	Coke    *CokeOven      // the Railcraft coke oven's recipes
 	Grid    *CraftingTools // the tools that wear in the crafting grid
+	Food    *Food          // the food bar, what actions cost it, what foods give
 	Tiers   *Tiers         // the GTNH tech tiers, in order
 	Tech    *TechRules     // the evidence that shows each tier
 	Builds  *Blueprints    // the structures the agent builds block by block
@@ -46,6 +47,7 @@ func Default() *Set {
 			Smelt:   loadSmelting(),
 			Coke:    loadCokeOven(),
 			Grid:    loadCraftingTools(),
+			Food:    loadFood(),
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
 			Builds:  loadBlueprints(),

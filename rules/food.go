@@ -1,0 +1,291 @@
+package rules
+
+import (
+	"fmt"
+	"io/fs"
+	"math"
+
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/game"
+	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+)
+
+// FoodStats are the constants of the food bar (FoodStats in 1.7.10; each
+// is cited in config/food.yaml).
+type FoodStats struct {
+	MaxFood            int
+	StartSaturation    float64
+	ExhaustionPerPoint float64
+	TickPeriod         int
+	RegenMinFood       int
+	RegenHealth        float64
+	RegenExhaustion    float64
+	StarveDamage       float64
+	// StarveMinHealth: starvation stops hurting at this health (normal
+	// difficulty).
+	StarveMinHealth float64
+	// SprintMinFood: at this food level or below the player cannot
+	// sprint.
+	SprintMinFood int
+	MaxHealth     float64
+	EatTicks      int
+}
+
+// Exhaustion is what each action adds to the exhaustion level.
+type Exhaustion struct {
+	WalkPerMetre, SprintPerMetre, SwimPerMetre float64
+	Jump, SprintJump                           float64
+	BreakBlock, Attack, Damage                 float64
+}
+
+// FoodItem is what eating one item gives back.
+type FoodItem struct {
+	Item game.ItemMatcher
+	// Hunger is the food points restored, Saturation the modifier:
+	// eating adds Hunger × Saturation × 2 to the saturation.
+	Hunger     int
+	Saturation float64
+}
+
+// Food is the food bar's rules and the food items (config/food.yaml).
+type Food struct {
+	Stats      FoodStats
+	Exhaustion Exhaustion
+	foods      []FoodItem
+}
+
+var (
+	foodStatsKeys = []string{"max_food", "start_saturation", "exhaustion_per_point", "tick_period",
+		"regen_min_food", "regen_health", "regen_exhaustion", "starve_damage", "starve_min_health",
+		"sprint_min_food", "max_health", "eat_ticks"}
+	exhaustionKeys = []string{"walk_per_metre", "sprint_per_metre", "swim_per_metre", "jump",
+		"sprint_jump", "break_block", "attack", "damage"}
+)
+
+// ParseFood reads a food data file (see config/food.yaml). Every field is
+// required; numbers must be finite and within their ranges.
+func ParseFood(file string, data []byte) (*Food, error) {
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	d := strictyaml.NewDecoder(file)
+	f := &Food{}
+	top := d.Mapping(root, "", []string{"stats", "exhaustion", "foods"})
+	d.Require(root, "", top, "stats", "exhaustion", "foods")
+	num := func(fields map[string]strictyaml.Field, path, key string, lo, hi float64) float64 {
+		v, ok := fields[key]
+		if !ok {
+			return 0
+		}
+		x, ok := d.Float(v.Value, strictyaml.Join(path, key))
+		if !ok {
+			return 0
+		}
+		if math.IsNaN(x) || x < lo || x > hi {
+			d.Errorf(v.Value, strictyaml.Join(path, key), "must be within %g..%g, got %g", lo, hi, x)
+		}
+		return x
+	}
+	integer := func(fields map[string]strictyaml.Field, path, key string, lo, hi int) int {
+		v, ok := fields[key]
+		if !ok {
+			return 0
+		}
+		n, ok := d.Int(v.Value, strictyaml.Join(path, key))
+		if !ok {
+			return 0
+		}
+		if n < lo || n > hi {
+			d.Errorf(v.Value, strictyaml.Join(path, key), "must be within %d..%d, got %d", lo, hi, n)
+		}
+		return n
+	}
+	if n, ok := top["stats"]; ok {
+		sf := d.Mapping(n.Value, "stats", foodStatsKeys)
+		d.Require(n.Value, "stats", sf, foodStatsKeys...)
+		s := &f.Stats
+		s.MaxFood = integer(sf, "stats", "max_food", 1, 1000)
+		s.StartSaturation = num(sf, "stats", "start_saturation", 0, 1000)
+		s.ExhaustionPerPoint = num(sf, "stats", "exhaustion_per_point", 0.001, 1000)
+		s.TickPeriod = integer(sf, "stats", "tick_period", 1, 1<<20)
+		s.RegenMinFood = integer(sf, "stats", "regen_min_food", 0, 1000)
+		s.RegenHealth = num(sf, "stats", "regen_health", 0, 1000)
+		s.RegenExhaustion = num(sf, "stats", "regen_exhaustion", 0, 1000)
+		s.StarveDamage = num(sf, "stats", "starve_damage", 0, 1000)
+		s.StarveMinHealth = num(sf, "stats", "starve_min_health", 0, 1000)
+		s.SprintMinFood = integer(sf, "stats", "sprint_min_food", 0, 1000)
+		s.MaxHealth = num(sf, "stats", "max_health", 1, 1000)
+		s.EatTicks = integer(sf, "stats", "eat_ticks", 1, 1<<20)
+		if _, ok := sf["start_saturation"]; ok && s.MaxFood > 0 && s.StartSaturation > float64(s.MaxFood) {
+			d.Errorf(sf["start_saturation"].Value, "stats.start_saturation", "must not exceed max_food (%d), got %g", s.MaxFood, s.StartSaturation)
+		}
+		for _, k := range []string{"regen_min_food", "sprint_min_food"} {
+			if v, ok := sf[k]; ok && s.MaxFood > 0 && integer(sf, "stats", k, 0, 1000) > s.MaxFood {
+				d.Errorf(v.Value, "stats."+k, "must not exceed max_food (%d)", s.MaxFood)
+			}
+		}
+	}
+	if n, ok := top["exhaustion"]; ok {
+		ef := d.Mapping(n.Value, "exhaustion", exhaustionKeys)
+		d.Require(n.Value, "exhaustion", ef, exhaustionKeys...)
+		e := &f.Exhaustion
+		for key, dst := range map[string]*float64{"walk_per_metre": &e.WalkPerMetre, "sprint_per_metre": &e.SprintPerMetre,
+			"swim_per_metre": &e.SwimPerMetre, "jump": &e.Jump, "sprint_jump": &e.SprintJump,
+			"break_block": &e.BreakBlock, "attack": &e.Attack, "damage": &e.Damage} {
+			*dst = num(ef, "exhaustion", key, 0, 100)
+		}
+	}
+	if n, ok := top["foods"]; ok {
+		seen := map[string]string{}
+		for i, c := range d.Sequence(n.Value, "foods") {
+			path := strictyaml.Index("foods", i)
+			ff := d.Mapping(c, path, []string{"item", "hunger", "saturation"})
+			d.Require(c, path, ff, "item", "hunger", "saturation")
+			var fi FoodItem
+			valid := true
+			if v, ok := ff["item"]; ok {
+				fi.Item, valid = decodeMatcher(d, v, path+".item")
+				if valid {
+					key := fi.Item.String()
+					if first, dup := seen[key]; dup {
+						d.Errorf(v.Value, path+".item", "%s is listed twice (first at %s)", key, first)
+						valid = false
+					}
+					seen[key] = path
+				}
+			}
+			fi.Hunger = integer(ff, path, "hunger", 1, 1000)
+			fi.Saturation = num(ff, path, "saturation", 0, 100)
+			if valid {
+				f.foods = append(f.foods, fi)
+			}
+		}
+	}
+	if err := d.Err(); err != nil {
+		d.Errs.Sort()
+		return nil, d.Errs
+	}
+	return f, nil
+}
+
+// loadFood parses the shipped table (config/food.yaml).
+func loadFood() *Food {
+	data, err := fs.ReadFile(config.FS, "food.yaml")
+	if err == nil {
+		var f *Food
+		if f, err = ParseFood("config/food.yaml", data); err == nil {
+			return f
+		}
+	}
+	panic(fmt.Sprintf("rules: shipped food.yaml is invalid: %v", err))
+}
+
+// Of returns what eating a stack's item gives, if it is a food.
+func (f *Food) Of(st game.ItemStack) (FoodItem, bool) {
+	if st.Empty() {
+		return FoodItem{}, false
+	}
+	for _, fi := range f.foods {
+		if fi.Item.Matches(st) {
+			return fi, true
+		}
+	}
+	return FoodItem{}, false
+}
+
+// All returns every food, in file order.
+func (f *Food) All() []FoodItem { return append([]FoodItem(nil), f.foods...) }
+
+// Eat is FoodStats.addStats: the food level and saturation after eating
+// one item.
+func (f *Food) Eat(food int, saturation float64, fi FoodItem) (int, float64) {
+	food = min(food+fi.Hunger, f.Stats.MaxFood)
+	saturation = min(saturation+float64(fi.Hunger)*fi.Saturation*2, float64(food))
+	return food, saturation
+}
+
+// maxExhaustion caps the exhaustion level (FoodStats.addExhaustion:
+// Math.min(foodExhaustionLevel + exhaustion, 40.0F)).
+const maxExhaustion = 40.0
+
+// Hunger is one player's food bar and health as FoodStats.onUpdate keeps
+// them, tick by tick (normal difficulty, natural regeneration on).
+type Hunger struct {
+	Food       int
+	Saturation float64
+	Exhaustion float64
+	Health     float64
+	// regen and starve count ticks towards the next regeneration and the
+	// next starvation hurt (AppleCore keeps the two timers apart).
+	regen, starve int
+}
+
+// NewHunger is a player's food bar with the given food level and health
+// and the starting saturation (capped at the food level).
+func (f *Food) NewHunger(food int, health float64) Hunger {
+	food = max(0, min(food, f.Stats.MaxFood))
+	return Hunger{Food: food, Saturation: min(f.Stats.StartSaturation, float64(food)), Health: health}
+}
+
+// Exhaust adds exhaustion (EntityPlayer.addExhaustion), capped at 40.
+func (f *Food) Exhaust(h *Hunger, x float64) {
+	if x > 0 {
+		h.Exhaustion = min(h.Exhaustion+x, maxExhaustion)
+	}
+}
+
+// Feed applies one eaten food item (FoodStats.addStats).
+func (f *Food) Feed(h *Hunger, fi FoodItem) {
+	h.Food, h.Saturation = f.Eat(h.Food, h.Saturation, fi)
+}
+
+// Tick runs n ticks of FoodStats.onUpdate over h: exhaustion turns into
+// lost saturation and then lost food, a well-fed hurt player heals, a
+// starving one is hurt down to StarveMinHealth. It returns the health lost
+// to starvation. A bar that can no longer change stops the loop early, so
+// a long wait costs little.
+func (f *Food) Tick(h *Hunger, n int64) (starved float64) {
+	s := f.Stats
+	for ; n > 0; n-- {
+		if h.Exhaustion >= s.ExhaustionPerPoint {
+			h.Exhaustion -= s.ExhaustionPerPoint
+			if h.Saturation > 0 {
+				h.Saturation = max(h.Saturation-1, 0)
+			} else {
+				h.Food = max(h.Food-1, 0)
+			}
+		}
+		canHeal := h.Food >= s.RegenMinFood && h.Health > 0 && h.Health < s.MaxHealth
+		if canHeal {
+			h.regen++
+			if h.regen >= s.TickPeriod {
+				h.Health = min(h.Health+s.RegenHealth, s.MaxHealth)
+				f.Exhaust(h, s.RegenExhaustion)
+				h.regen = 0
+			}
+		} else {
+			h.regen = 0
+		}
+		canStarve := h.Food <= 0 && h.Health > s.StarveMinHealth
+		if h.Food <= 0 {
+			h.starve++
+			if h.starve >= s.TickPeriod {
+				if canStarve {
+					hurt := min(s.StarveDamage, h.Health)
+					h.Health -= hurt
+					starved += hurt
+				}
+				h.starve = 0
+			}
+		} else {
+			h.starve = 0
+		}
+		if !canHeal && !canStarve && h.Exhaustion < s.ExhaustionPerPoint {
+			// Nothing can change any more until the player acts or eats.
+			h.regen, h.starve = 0, 0
+			break
+		}
+	}
+	return starved
+}
