@@ -187,7 +187,7 @@ func (s *session) drain() {
 	}
 }
 
-var fixedTools = []string{"goal_status", "invoke_skill", "list_skills", "load_skill", "observe", "read_skill_resource", "set_packs"}
+var fixedTools = []string{"goal_status", "invoke_skill", "list_skills", "load_skill", "observe", "read_skill_resource", "recall", "set_packs"}
 
 // TestSessionOnTheDefaultWorld: initialize, the tools and resources, the
 // catalog, observe and an invocation whose effects are checked.

@@ -19,6 +19,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // Bounds on what a client sends.
@@ -60,7 +61,21 @@ const (
 	ToolInvokeSkill       = "invoke_skill"
 	ToolGoalStatus        = "goal_status"
 	ToolSetPacks          = "set_packs"
+	ToolRecall            = "recall"
 )
+
+// RecallArg is recall's input.
+type RecallArg struct {
+	Block       string `json:"block" jsonschema:"the block id to recall, e.g. minecraft:iron_ore or gregtech:gt.blockores:32 (modid:name[:meta])"`
+	MaxDistance int    `json:"max_distance,omitempty" jsonschema:"how far from the bot, in blocks (default 256, at most 4096)"`
+	Limit       int    `json:"limit,omitempty" jsonschema:"how many positions at most (default 8, at most 64)"`
+}
+
+// RecallResult is what recall returns.
+type RecallResult struct {
+	Block     string           `json:"block"`
+	Positions []world.BlockPos `json:"positions" jsonschema:"remembered positions, nearest first"`
+}
 
 // PacksArg is set_packs' input.
 type PacksArg struct {
@@ -131,6 +146,9 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolSetPacks,
 		Description: "Enable these skill packs (an empty list: every pack) for the rest of the session. The skill tools and resources change to match, with list-changed notifications."},
 		s.setPacks)
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolRecall, Annotations: ro,
+		Description: "Where the bot remembers seeing a block, beyond what it sees now: positions from its memory of this world (earlier in this run or in earlier runs with the same memory file), nearest first. The skill walk_to_remembered walks to the nearest."},
+		s.recall)
 	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolGoalStatus, Annotations: ro,
 		Description: "Whether the goal the agent was started with holds now, and which parts do not."},
 		s.goalStatus)
@@ -515,4 +533,39 @@ func (s *Server) resourceHandler(ref resourceRef) mcp.ResourceHandler {
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 	}
+}
+
+func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallArg) (*mcp.CallToolResult, *RecallResult, error) {
+	if len(in.Block) > maxNameLen {
+		return nil, nil, fmt.Errorf("block is %d bytes; block ids are at most %d", len(in.Block), maxNameLen)
+	}
+	id, meta, err := world.SplitID(in.Block)
+	if err != nil {
+		return nil, nil, fmt.Errorf("block: %v", err)
+	}
+	dist, limit := in.MaxDistance, in.Limit
+	if dist == 0 {
+		dist = 256
+	}
+	if limit == 0 {
+		limit = 8
+	}
+	if dist < 1 || dist > 4096 || limit < 1 || limit > 64 {
+		return nil, nil, fmt.Errorf("max_distance must be 1..4096 and limit 1..64, got %d and %d", in.MaxDistance, in.Limit)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	obs, err := s.look(ctx)
+	if err != nil {
+		return nil, nil, bodyError(err)
+	}
+	snap := obs.Snapshot
+	if snap.Recall == nil {
+		return nil, nil, fmt.Errorf("the bot remembers nothing in this session: start the agent's MCP server with --memory FILE (on a server the memory is on by default)")
+	}
+	pos := snap.Recall.RecallBlocks(id, meta, snap.Feet(), dist, limit)
+	if pos == nil {
+		pos = []world.BlockPos{}
+	}
+	return nil, &RecallResult{Block: in.Block, Positions: pos}, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -65,3 +66,46 @@ func (r recaller) RecallBlocks(id string, meta int, from world.BlockPos, maxDist
 	}
 	return out
 }
+
+// Body records every snapshot observed from a served body, as Conn does
+// for a connection (agent serve --memory FILE): a planner that asks the
+// body server to recall gets its answer from the file.
+type Body struct {
+	ipc.Body
+	c *Conn
+}
+
+// Remembers tells the body server that this body answers recall.
+func (b *Body) Remembers() bool { return true }
+
+// Observe observes the body, records what it saw and gives the snapshot the
+// world's recall.
+func (b *Body) Observe(ctx context.Context) (*world.Snapshot, error) { return b.c.Observe(ctx) }
+
+// chatBody is a Body whose body also reports chat.
+type chatBody struct {
+	*Body
+	ipc.ChatSource
+}
+
+// WrapBody returns body recording into s (server names the world, as for
+// Wrap). A body that reports chat still does.
+func WrapBody(body ipc.Body, s *Store, server string, log zerolog.Logger) ipc.Body {
+	b := &Body{Body: body, c: Wrap(bodyConn{body}, s, server, log)}
+	if cs, ok := body.(ipc.ChatSource); ok {
+		return chatBody{Body: b, ChatSource: cs}
+	}
+	return b
+}
+
+// bodyConn lets a Conn observe a body.
+type bodyConn struct{ b ipc.Body }
+
+func (c bodyConn) Hello(context.Context) (ipc.Info, error) { return c.b.Info(), nil }
+func (c bodyConn) Observe(ctx context.Context) (*world.Snapshot, error) {
+	return c.b.Observe(ctx)
+}
+func (c bodyConn) Execute(ctx context.Context, a action.Action) (ipc.Result, error) {
+	return c.b.Execute(ctx, a), nil
+}
+func (c bodyConn) Close() error { return nil }

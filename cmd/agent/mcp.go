@@ -52,6 +52,7 @@ type mcpCommand struct {
 	traceFile   string
 	listen      string
 	maxSessions int
+	memoryFile  string
 
 	// Set by validate.
 	acfg *agentConfig
@@ -71,6 +72,7 @@ func (c *mcpCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.traceFile, "trace", "", "write one JSON line per invocation to FILE, as agent run's trace")
 	fs.StringVar(&c.listen, "listen", "", "serve over HTTP on HOST:PORT (at "+mcpserver.HTTPPath+") instead of stdin and stdout; loopback unless --token-file is given")
 	fs.IntVar(&c.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "--listen: most MCP sessions open at once")
+	fs.StringVar(&c.memoryFile, "memory", "", memoryUse)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -125,7 +127,12 @@ func (c *mcpCommand) run(e *env) error {
 		defer f.Close()
 		trace = f
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: p.cat, Conn: body.conn(), Goal: p.goal, Packs: p.packs, Trace: trace, Log: e.pkgLog()})
+	conn, closeMem, err := rememberOn(e, "mcp", c.memoryFile, &c.bf, p.sc, body, body.conn())
+	if err != nil {
+		return err
+	}
+	defer closeMem()
+	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: p.cat, Conn: conn, Goal: p.goal, Packs: p.packs, Trace: trace, Log: e.pkgLog()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted

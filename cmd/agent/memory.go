@@ -9,7 +9,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/memory"
+	"github.com/gtnh-agent/gtnh-agent/sim"
 )
 
 const (
@@ -26,6 +28,62 @@ func defaultMemoryFile() (string, error) {
 		return "", fmt.Errorf("no configuration directory for the memory file (%v); give --memory FILE", err)
 	}
 	return filepath.Join(dir, "gtnh-agent", "memory.db"), nil
+}
+
+// memoryUse is the help of run's and mcp's --memory flag.
+const memoryUse = "remember what the bot sees in `FILE` across runs, or off (default: gtnh-agent/memory.db in the user's configuration directory on a server, off in the simulator; docs/memory.md)"
+
+// openMemory opens the memory file a command records into: --memory FILE;
+// the default file when the body is a server; none (nil) in the simulator,
+// for a served body or with --memory off. The default file that cannot be
+// opened (another agent holds it) is a warning and no memory; a named one
+// is an error.
+func openMemory(e *env, cmd, file string, live bool) (*memory.Store, error) {
+	if file == "off" || (file == "" && !live) {
+		return nil, nil
+	}
+	explicit := file != ""
+	if !explicit {
+		var err error
+		if file, err = defaultMemoryFile(); err != nil {
+			e.log.Warn().Err(err).Msg("memory: nothing is remembered")
+			return nil, nil
+		}
+	}
+	st, err := memory.Open(file, memory.Options{})
+	if err != nil {
+		if explicit {
+			return nil, usagef("%s: --memory: %v", cmd, err)
+		}
+		e.log.Warn().Err(err).Msg("memory: nothing is remembered (--memory FILE names another file)")
+		return nil, nil
+	}
+	e.log.Debug().Str("file", file).Msg("memory: recording what the bot sees")
+	return st, nil
+}
+
+// rememberOn wraps a body's connection so that it records what the bot
+// observes into the memory file (openMemory) and gives each snapshot the
+// world's recall.
+func rememberOn(e *env, cmd, file string, bf *bodyFlags, sc *sim.Scenario, opened *openedBody, conn ipc.Conn) (ipc.Conn, func(), error) {
+	st, err := openMemory(e, cmd, file, bf.live)
+	if err != nil || st == nil {
+		return conn, func() {}, err
+	}
+	var server string
+	switch {
+	case bf.remote:
+		server = *bf.addr
+	case bf.live:
+		server = opened.server.Address
+	default:
+		seed := sc.Seed
+		if bf.set["seed"] {
+			seed = *bf.seed
+		}
+		server = fmt.Sprintf("sim/%s/%d", sc.Name, seed)
+	}
+	return memory.Wrap(conn, st, server, e.log), func() { st.Close() }, nil
 }
 
 // memoryFlags are the flags both memory commands take.

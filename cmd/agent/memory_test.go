@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,4 +67,22 @@ func TestMemoryCommands(t *testing.T) {
 	code, stdout, _ = runAgent(t, "memory", "show", "--memory", file)
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, stdout, "remembers 0 worlds\n")
+}
+
+// TestMemoryFileThatCannotOpen: a --memory file that cannot be opened stops
+// run, serve and mcp before they start, naming the flag.
+func TestMemoryFileThatCannotOpen(t *testing.T) {
+	dir := t.TempDir()
+	notADir := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(notADir, []byte("x"), 0o600))
+	bad := filepath.Join(notADir, "memory.db")
+	for _, args := range [][]string{
+		{"run", "--memory", bad, "--max-steps", "1"},
+		{"serve", "--body", "sim", "--listen", "unix://" + filepath.Join(dir, "s.sock"), "--memory", bad},
+		{"mcp", "--memory", bad},
+	} {
+		code, _, stderr := runAgent(t, args...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, stderr)
+		assert.Contains(t, stderr, args[0]+": --memory: ", "%v", args)
+	}
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/memory"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm"
 	"github.com/gtnh-agent/gtnh-agent/planner/peer"
@@ -105,7 +104,7 @@ func (c *runCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.scriptFile, "script", "", "YAML list of invocations for --planner script")
 	fs.BoolVar(&c.asJSON, "json", false, "print the outcome as JSON instead of step lines")
 	fs.StringVar(&c.recordFile, "record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
-	fs.StringVar(&c.memoryFile, "memory", "", "remember what the bot sees in `FILE` across runs, or off (default: gtnh-agent/memory.db in the user's configuration directory on a server, off in the simulator; docs/memory.md)")
+	fs.StringVar(&c.memoryFile, "memory", "", memoryUse)
 	fs.Int64Var(&c.recordMaxMB, "record-max-mb", 4096, "stop recording when the recording reaches this many MB before compression (0: no limit)")
 	fs.StringVar(&c.recipesFile, "recipes", "", "play by the crafting and furnace recipes of this compact recipe `FILE` (agent recipes import; default: the shipped early-game set)")
 	pos, err := parseFlags(fs, args)
@@ -439,43 +438,12 @@ func (c *runCommand) open(ctx context.Context, e *env, p *runPlan, s *runSession
 // FILE, the default file on a server, none in the simulator or with
 // --memory off.
 func (c *runCommand) remember(e *env, p *runPlan, s *runSession) error {
-	file := c.memoryFile
-	if file == "off" || (file == "" && !c.bf.live) {
-		return nil
-	}
-	explicit := file != ""
-	if !explicit {
-		var err error
-		if file, err = defaultMemoryFile(); err != nil {
-			e.log.Warn().Err(err).Msg("memory: this run remembers nothing")
-			return nil
-		}
-	}
-	st, err := memory.Open(file, memory.Options{})
+	conn, closeMem, err := rememberOn(e, "run", c.memoryFile, &c.bf, p.sc, s.opened, s.conn)
 	if err != nil {
-		if explicit {
-			return usagef("run: --memory: %v", err)
-		}
-		// The default file: another agent may hold it; the run goes on.
-		e.log.Warn().Err(err).Msg("memory: this run remembers nothing (--memory FILE names another file)")
-		return nil
+		return err
 	}
-	s.defer_(func() { st.Close() })
-	var server string
-	switch {
-	case c.bf.remote:
-		server = *c.bf.addr
-	case c.bf.live:
-		server = s.opened.server.Address
-	default:
-		seed := p.sc.Seed
-		if c.bf.set["seed"] {
-			seed = *c.bf.seed
-		}
-		server = fmt.Sprintf("sim/%s/%d", p.sc.Name, seed)
-	}
-	s.conn = memory.Wrap(s.conn, st, server, e.log)
-	e.log.Debug().Str("file", file).Str("server", server).Msg("memory: recording what the bot sees")
+	s.defer_(closeMem)
+	s.conn = conn
 	return nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/origin"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
+	"github.com/gtnh-agent/gtnh-agent/memory"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -54,6 +55,7 @@ type serveCommand struct {
 	configFile   string
 	protocol     string
 	idleTimeout  time.Duration
+	memoryFile   string
 
 	// Set by validate.
 	set   map[string]bool // the flags the command line gave
@@ -79,6 +81,7 @@ func (c *serveCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.serverAddr, "server", "", "GTNH server (host:port) for --body server")
 	fs.StringVar(&c.username, "username", "", "player name for --body server")
 	fs.StringVar(&c.configFile, "config-file", "", "agent config file for --body server (default: "+defaultConfigFile+" when present)")
+	fs.StringVar(&c.memoryFile, "memory", "", "remember what the body sees in `FILE` and answer recall from it, or off (default: gtnh-agent/memory.db in the user's configuration directory for --body server, off for sim; docs/memory.md)")
 	fs.StringVar(&c.protocol, "protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", origin.DefaultIdleTimeout, "--protocol origin: disconnect a client silent this long while none of its actions runs (0: never)")
 	pos, err := parseFlags(fs, args)
@@ -237,7 +240,12 @@ func (c *serveCommand) openBody(ctx context.Context, e *env) (*servedBody, error
 			}
 			return nil, configError(e, err)
 		}
-		return &servedBody{ctx: ctx, body: w, what: "the simulated world " + sc.Name, close: func() {}}, nil
+		seed := sc.Seed
+		if c.seed != 0 {
+			seed = c.seed
+		}
+		return c.remember(e, &servedBody{ctx: ctx, body: w, what: "the simulated world " + sc.Name, close: func() {}},
+			false, fmt.Sprintf("sim/%s/%d", sc.Name, seed))
 	}
 	acfg, err := loadAgentConfig(c.configFile)
 	if err != nil {
@@ -263,10 +271,31 @@ func (c *serveCommand) openBody(ctx context.Context, e *env) (*servedBody, error
 		}
 		return nil, err
 	}
-	return &servedBody{ctx: runCtx, body: client, what: "server " + srv.Address + " as " + srv.Username, close: func() {
+	return c.remember(e, &servedBody{ctx: runCtx, body: client, what: "server " + srv.Address + " as " + srv.Username, close: func() {
 		client.Close()
 		cancel()
-	}}, nil
+	}}, true, srv.Address)
+}
+
+// remember makes the served body record what it sees into the memory file
+// and answer recall (--memory FILE; the default file for a server; none
+// for the simulator or with --memory off).
+func (c *serveCommand) remember(e *env, b *servedBody, live bool, server string) (*servedBody, error) {
+	st, err := openMemory(e, "serve", c.memoryFile, live)
+	if err != nil {
+		b.close()
+		return nil, err
+	}
+	if st == nil {
+		return b, nil
+	}
+	b.body = memory.WrapBody(b.body, st, server, e.log)
+	closeBody := b.close
+	b.close = func() {
+		closeBody()
+		st.Close()
+	}
+	return b, nil
 }
 
 // serveOrigin serves the body with the origin protocol.

@@ -15,7 +15,7 @@ import (
 )
 
 // QueryTypes are the world queries Queries answers.
-var QueryTypes = []string{wire.TypeBlockAt, wire.TypeBlocksIn, wire.TypeNearest, wire.TypePath, wire.TypeCatalog}
+var QueryTypes = []string{wire.TypeBlockAt, wire.TypeBlocksIn, wire.TypeNearest, wire.TypePath, wire.TypeCatalog, wire.TypeRecall}
 
 // Queries answers the world queries from snapshots: the body server uses
 // it, and so can any peer that holds a world (an agent answering its
@@ -41,6 +41,8 @@ func (q Queries) Answer(ctx context.Context, typ string, payload json.RawMessage
 		return q.path(ctx, payload)
 	case wire.TypeCatalog:
 		return q.catalog(ctx, payload)
+	case wire.TypeRecall:
+		return q.recall(ctx, payload)
 	}
 	return nil, wire.Errorf(wire.CodeUnknownType, "%q is not a world query", typ)
 }
@@ -240,4 +242,35 @@ func (q Queries) catalog(ctx context.Context, payload json.RawMessage) (any, err
 		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	return wire.CatalogReply{TechState: tech, Skills: skills}, nil
+}
+
+// recall answers from the memory the snapshot carries (a body that
+// remembers: agent serve --memory FILE, or an agent run with memory).
+func (q Queries) recall(ctx context.Context, payload json.RawMessage) (any, error) {
+	var req wire.RecallRequest
+	if err := decode(payload, &req); err != nil {
+		return nil, err
+	}
+	id, meta, err := world.SplitID(req.Block)
+	if err != nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "block: %v", err)
+	}
+	if req.MaxDistance < 1 || req.MaxDistance > wire.MaxRecallDistance {
+		return nil, wire.Errorf(wire.CodeBadRequest, "max_distance %d out of range 1..%d", req.MaxDistance, wire.MaxRecallDistance)
+	}
+	if req.K < 1 || req.K > wire.MaxRecallK {
+		return nil, wire.Errorf(wire.CodeBadRequest, "k %d out of range 1..%d", req.K, wire.MaxRecallK)
+	}
+	snap, err := q.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if snap.Recall == nil {
+		return nil, wire.Errorf(wire.CodeUnsupported, "the body remembers nothing (agent serve --memory FILE, or a run with memory)")
+	}
+	pos := snap.Recall.RecallBlocks(id, meta, snap.Feet(), req.MaxDistance, req.K)
+	if pos == nil {
+		pos = []world.BlockPos{}
+	}
+	return wire.RecallReply{Positions: pos}, nil
 }

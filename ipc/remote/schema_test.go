@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pb33f/jsonschema/v6"
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/memory"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/planner/peer"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -139,7 +141,12 @@ func TestDocExamples(t *testing.T) {
 	blocks := docLines(t)
 	require.NotEmpty(t, blocks)
 	reg := shipped(t)
-	addr, _ := serve(t, remote.ServerOptions{Body: newSim(t, 0), Poll: -1, Catalog: func(tech string, packs []string) (json.RawMessage, error) {
+	// A body that remembers, so that recall is answered too.
+	st, err := memory.Open(filepath.Join(t.TempDir(), "memory.db"), memory.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	body := memory.WrapBody(newSim(t, 0), st, "sim/doc", zerolog.Nop())
+	addr, _ := serve(t, remote.ServerOptions{Body: body, Poll: -1, Catalog: func(tech string, packs []string) (json.RawMessage, error) {
 		d, err := reg.DescribeForTechState(tech, packs)
 		if err != nil {
 			return nil, err
@@ -180,7 +187,7 @@ func TestDocExamples(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"hello", "hello.reply", "execute", "execute.reply", "observe", "observe.reply", "block_at", "block_at.reply",
-		"blocks_in", "blocks_in.reply", "nearest", "nearest.reply", "path", "path.reply", "catalog", "catalog.reply", "error", "time", "position", "lagged", "block_change", "chat",
+		"blocks_in", "blocks_in.reply", "nearest", "nearest.reply", "path", "path.reply", "catalog", "catalog.reply", "recall", "recall.reply", "error", "time", "position", "lagged", "block_change", "chat",
 		"plan", "plan.reply"} {
 		assert.True(t, kinds[k], "docs/ipc.md shows no %s", k)
 	}

@@ -318,6 +318,9 @@ func (s *Server) welcome() wire.Welcome {
 	if s.opts.Catalog == nil {
 		reqs = slices.DeleteFunc(reqs, func(t string) bool { return t == wire.TypeCatalog })
 	}
+	if r, ok := s.opts.Body.(interface{ Remembers() bool }); !ok || !r.Remembers() {
+		reqs = slices.DeleteFunc(reqs, func(t string) bool { return t == wire.TypeRecall })
+	}
 	events := slices.Clone(wire.Events)
 	if _, ok := s.opts.Body.(ipc.ChatSource); !ok {
 		events = slices.DeleteFunc(events, func(e string) bool { return e == wire.EventChat })

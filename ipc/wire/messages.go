@@ -17,10 +17,12 @@ const (
 	TypeNearest  = "nearest"
 	TypePath     = "path"
 	TypeCatalog  = "catalog"
+	TypeRecall   = "recall"
 )
 
-// Requests lists the request types a body server answers.
-var Requests = []string{TypeHello, TypeExecute, TypeObserve, TypeBlockAt, TypeBlocksIn, TypeNearest, TypePath, TypeCatalog}
+// Requests lists the request types a body server answers (recall only
+// when its body remembers, catalog only when it has a catalog).
+var Requests = []string{TypeHello, TypeExecute, TypeObserve, TypeBlockAt, TypeBlocksIn, TypeNearest, TypePath, TypeCatalog, TypeRecall}
 
 // Event types a body server sends (no id).
 const (
@@ -185,6 +187,28 @@ func (m Matcher) Func() func(world.Block) bool {
 // HitsReply is the reply to nearest.
 type HitsReply struct {
 	Hits []world.BlockHit `json:"hits"`
+}
+
+// Limits of a recall query.
+const (
+	MaxRecallDistance = 4096
+	MaxRecallK        = 64
+)
+
+// RecallRequest asks where the body remembers seeing a block, beyond what
+// it sees now (its memory file).
+type RecallRequest struct {
+	// Block is the block id, modid:name[:meta].
+	Block string `json:"block"`
+	// MaxDistance bounds the distance from the player (1..MaxRecallDistance).
+	MaxDistance int `json:"max_distance"`
+	// K is the most positions to return (1..MaxRecallK).
+	K int `json:"k"`
+}
+
+// RecallReply is the reply to recall: positions, nearest first.
+type RecallReply struct {
+	Positions []world.BlockPos `json:"positions"`
 }
 
 // PathRequest asks for a walking path.

@@ -15,7 +15,7 @@ var PlannerRequests = []string{TypeHello, TypePlan}
 
 // AgentQueries lists the requests an agent answers for its planner while
 // a plan request is open (the world queries and observe).
-var AgentQueries = []string{TypeObserve, TypeBlockAt, TypeBlocksIn, TypeNearest, TypePath, TypeCatalog}
+var AgentQueries = []string{TypeObserve, TypeBlockAt, TypeBlocksIn, TypeNearest, TypePath, TypeCatalog, TypeRecall}
 
 // PlanRequest is the payload of plan: what a Go planner's Plan gets. Each
 // part is kept as JSON: the goal and observation in the form of the loop's
