@@ -68,6 +68,32 @@ func TestFreshStartFurnaceLive(t *testing.T) {
 		assert.GreaterOrEqual(t, cobble, 6)
 		assert.Empty(t, srv.Refusals(), "no dig, click, placement or move refused or corrected")
 		assert.Empty(t, srv.Kicks())
-		t.Logf("%d steps", len(steps))
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "goal met") {
+				t.Logf("%s (%d steps in the trace)", line, len(steps))
+			}
+		}
+	})
+}
+
+// TestFreshStartStoneLive: one quest further ("Basic Processing"), live:
+// the crafted furnace is placed, fuelled with planks and smelts
+// cobblestone into stone on the test server's furnace, which cooks it by
+// config/smelting.yaml; nothing is refused or corrected.
+func TestFreshStartStoneLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, code, out, _ := steamAgeRun(t, freshStartServer(t, liveSeed), "have 3 minecraft:stone", 80)
+		require.Equal(t, exitOK, code, out)
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "goal met") {
+				t.Log(line)
+			}
+		}
+		assert.Contains(t, out, "goal met")
+		assert.Contains(t, out, "smelt count=3 item=minecraft:stone")
+		assert.Equal(t, 3, player(t, srv).Count("minecraft:stone"), "the server's player has the stone")
+		assert.Len(t, srv.Smelted(), 3, "the server's furnace smelted it")
+		assert.Empty(t, srv.Refusals(), "no dig, click, placement or move refused or corrected")
+		assert.Empty(t, srv.Kicks())
 	})
 }
