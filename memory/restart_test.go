@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/memory"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 )
@@ -34,12 +35,18 @@ func newWorld(t *testing.T) *sim.Sim {
 // play runs the scripted steps on conn towards "collect 1 minecraft:gravel".
 func play(t *testing.T, conn ipc.Conn, steps ...loop.Invocation) (loop.Outcome, []loop.StepRecord) {
 	t.Helper()
+	return playWith(t, conn, script.New(steps...), len(steps))
+}
+
+// playWith runs a planner on conn towards "collect 1 minecraft:gravel".
+func playWith(t *testing.T, conn ipc.Conn, pl loop.Planner, maxSteps int) (loop.Outcome, []loop.StepRecord) {
+	t.Helper()
 	reg := ipcenvtest.Shipped(t)
 	g, err := loop.ParseGoal("collect 1 minecraft:gravel", reg.Tiers())
 	require.NoError(t, err)
 	var recs []loop.StepRecord
-	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: conn, Planner: script.New(steps...), Goal: g,
-		MaxSteps: len(steps), OnStep: func(r loop.StepRecord) { recs = append(recs, r) }})
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: conn, Planner: pl, Goal: g,
+		MaxSteps: maxSteps, OnStep: func(r loop.StepRecord) { recs = append(recs, r) }})
 	require.NoError(t, err)
 	out, err := l.Run(context.Background())
 	require.NoError(t, err)
@@ -96,6 +103,23 @@ func TestARestartedBotWalksToWhatItSaw(t *testing.T) {
 	assert.Equal(t, loop.Success, recs[0].Verdict, "%s %s", recs[0].Code, recs[0].Error)
 	assert.Equal(t, loop.Success, recs[1].Verdict, "%s %s", recs[1].Code, recs[1].Error)
 	assert.True(t, out.GoalMet, "%+v", out)
+
+	// The goal planner does the same by itself: remembered, out of
+	// sight, it walks there first; without the memory it finds no way.
+	st2, err := memory.Open(filepath.Join(t.TempDir(), "copy.db"), memory.Options{})
+	require.NoError(t, err)
+	defer st2.Close()
+	_, err = st2.Record(memory.Place{Server: server, Dimension: "overworld"}, memory.Observation{
+		Seen: []memory.Sighting{{Block: "minecraft:gravel", Pos: truth[0].Pos}}})
+	require.NoError(t, err)
+	out, recs = playWith(t, memory.Wrap(ipc.InProcess(newWorld(t)), st2, server, zerolog.Nop()), chain.Planner{}, 5)
+	require.True(t, out.GoalMet, "%+v", out)
+	require.GreaterOrEqual(t, len(recs), 2)
+	assert.Equal(t, "walk_to_remembered target=minecraft:gravel", recs[0].Invocation.String())
+	assert.Equal(t, "mine_block", recs[len(recs)-1].Invocation.Skill)
+	out, _ = playWith(t, ipc.InProcess(newWorld(t)), chain.Planner{}, 5)
+	assert.False(t, out.GoalMet)
+	assert.Equal(t, loop.Stuck, out.Reason, "%+v", out)
 
 	// The gravel mined is forgotten: a third run does not walk to it.
 	got, err := s.Recall(memory.Place{Server: server, Dimension: "overworld"}, memory.Query{Block: "minecraft:gravel", Meta: -1, From: truth[0].Pos})

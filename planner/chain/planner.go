@@ -351,6 +351,9 @@ type producer struct {
 	// the skill's default).
 	mine, blockParam string
 	radius           int
+	// remembered: no such block is in sight, but the memory of the world
+	// holds one; the bot walks to it first (walk_to_remembered).
+	remembered bool
 }
 
 // itemTags returns the tags of an exact item id ("modid:name[:meta]").
@@ -396,8 +399,8 @@ func (s *search) producers(item string) []producer {
 	gatherer := false
 	for _, d := range s.ranked(s.catalog) {
 		if param := minerParam(d); param != "" {
-			if block, radius, ok := s.mineable(d, item); ok && s.minerFits(d, block) {
-				miners = append(miners, producer{desc: d, mine: block, blockParam: param, radius: radius})
+			if block, radius, remembered, ok := s.mineable(d, item); ok && s.minerFits(d, block) {
+				miners = append(miners, producer{desc: d, mine: block, blockParam: param, radius: radius, remembered: remembered})
 			}
 			continue
 		}
@@ -506,13 +509,13 @@ func (s *search) minerFits(d *registry.Description, block string) bool {
 // (the drop table: gravel for gravel, clay for clay balls) within the
 // mining skill's largest radius; radius is the one to ask for when the
 // block lies past the default (0 otherwise).
-func (s *search) mineable(d *registry.Description, item string) (block string, radius int, ok bool) {
+func (s *search) mineable(d *registry.Description, item string) (block string, radius int, remembered, ok bool) {
 	if s.w.Blocks == nil {
-		return "", 0, false
+		return "", 0, false, false
 	}
 	sources := s.dropSources(item)
 	if len(sources) == 0 {
-		return "", 0, false
+		return "", 0, false, false
 	}
 	def, limit := 16, 16
 	if rp, has := d.Params["radius"]; has {
@@ -525,12 +528,36 @@ func (s *search) mineable(d *registry.Description, item string) (block string, r
 	}
 	hits := s.w.Blocks.Nearest(s.w.Feet(), limit, 1, func(b world.Block) bool { return slices.Contains(sources, b.ID) })
 	if len(hits) == 0 {
-		return "", 0, false
+		if b, ok := s.rememberedSource(sources); ok {
+			return b, 0, true, true
+		}
+		return "", 0, false, false
 	}
 	if hits[0].DistSq > def*def {
 		radius = int(math.Ceil(math.Sqrt(float64(hits[0].DistSq))))
 	}
-	return hits[0].Block.ID, radius, true
+	return hits[0].Block.ID, radius, false, true
+}
+
+// walkSkill walks to a remembered block (skills/base).
+const walkSkill = "walk_to_remembered"
+
+// rememberedSource is the source block the memory of the world holds
+// nearest the player, within walkSkill's default distance, when the
+// catalog has walkSkill.
+func (s *search) rememberedSource(sources []string) (string, bool) {
+	if s.w.Recall == nil || !slices.ContainsFunc(s.catalog, func(d *registry.Description) bool { return d.Name == walkSkill }) {
+		return "", false
+	}
+	best, bestD := "", -1
+	for _, src := range sources {
+		for _, p := range s.w.Recall.RecallBlocks(src, -1, s.w.Feet(), 256, 1) {
+			if d := p.DistSq(s.w.Feet()); bestD < 0 || d < bestD || d == bestD && src < best {
+				best, bestD = src, d
+			}
+		}
+	}
+	return best, bestD >= 0
 }
 
 // obtain returns the next invocation towards having need items matching
@@ -646,6 +673,11 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 			if best := s.bestLevel(rule.Tool); best < rule.Level {
 				return nil, fmt.Errorf("%s drops nothing without a %s of harvest level %d or more, and the best in the inventory is level %d", p.mine, rule.Tool, rule.Level, best)
 			}
+		}
+		if p.remembered {
+			// Out of sight but remembered: walk there; the next plan
+			// sees the block and mines it.
+			return &loop.Invocation{Skill: walkSkill, Params: map[string]any{"target": p.mine}}, nil
 		}
 		inv.Params[p.blockParam] = p.mine
 		if p.radius > 0 {
