@@ -150,7 +150,6 @@ func ParseFood(file string, data []byte) (*Food, error) {
 					key := fi.Item.String()
 					if first, dup := seen[key]; dup {
 						d.Errorf(v.Value, path+".item", "%s is listed twice (first at %s)", key, first)
-						valid = false
 					}
 					seen[key] = path
 				}

@@ -49,6 +49,7 @@ func TestParseFoodErrors(t *testing.T) {
 		{"unknown key", foodHead + "foods:\n  - {item: \"minecraft:apple\", hunger: 4, saturation: 0.3, heal: 2}\n", "heal"},
 		{"negative saturation", foodHead + "foods:\n  - {item: \"minecraft:apple\", hunger: 4, saturation: -1}\n", "foods[0].saturation: must be within 0..100"},
 		{"regen above max", strings.Replace(foodHead, "regen_min_food: 18", "regen_min_food: 21", 1) + "foods: []\n", "stats.regen_min_food: must not exceed max_food"},
+		{"long eating", strings.Replace(foodHead, "eat_ticks: 32", "eat_ticks: 2000000", 1) + "foods: []\n", "stats.eat_ticks: must be within 1..1048576, got 2000000"},
 		{"zero period", strings.Replace(foodHead, "tick_period: 80", "tick_period: 0", 1) + "foods: []\n", "stats.tick_period: must be within 1.."},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -113,7 +113,7 @@ func (s *Sim) runFurnace(tx *world.Tx, m world.Machine, start, n int64) {
 func (s *Sim) advance(tx *world.Tx, n int64) []string {
 	start := tx.Tick()
 	tx.AdvanceTick(n)
-	var events []string
+	events := s.tickHunger(tx, n)
 	for _, m := range s.machinesOf(tx) {
 		switch m.Kind {
 		case world.MachineCokeOven:

@@ -135,6 +135,7 @@ func (s *Sim) die(tx *world.Tx, res *ipc.Result, cause string) {
 	p.Pos = world.Vec3{X: float64(at.X) + 0.5, Y: float64(at.Y), Z: float64(at.Z) + 0.5}
 	p.Health, p.Food = fullHealth, fullHealth
 	tx.SetPlayer(p)
+	s.hunger = s.rules.Food.NewHunger(fullHealth, fullHealth) // a respawned player's new FoodStats
 	inv := tx.Inventory()
 	for i := range inv.Slots {
 		inv.Slots[i] = world.ItemStack{}

@@ -120,6 +120,7 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 		res = rt.Result
 	}
 	details := map[string]any{}
+	dug := 0
 	if !res.Complete {
 		// No walking path: dig (a buried target, the way out of a pit).
 		dr, why, err := s.digRoute(tx, start, goal)
@@ -129,7 +130,8 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 		if !dr.Complete {
 			return digFailure(a, start, dr, why)
 		}
-		dug, placed, err := s.followDigRoute(tx, dr)
+		var placed int
+		dug, placed, err = s.followDigRoute(tx, dr)
 		if err != nil {
 			return ipc.Failf(ipc.Internal, 0, "move_to %v: %v", a.Pos, err)
 		}
@@ -141,6 +143,7 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 		end = res.Steps[len(res.Steps)-1].Pos
 	}
 	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: standHeight(tx, end), Z: float64(end.Z) + 0.5})
+	s.exhaust(s.walkExhaustion(start, res.Steps) + float64(dug)*s.rules.Food.Exhaustion.BreakBlock)
 	details["steps"], details["to"] = len(res.Steps), end
 	return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: details}
 }
@@ -195,6 +198,9 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 		}
 	}
 	tx.SetInventory(inv)
+	if harvest {
+		s.exhaust(s.rules.Food.Exhaustion.BreakBlock) // Block.harvestBlock
+	}
 	details := map[string]any{"block": b.ID, "drops": got}
 	if !harvest {
 		details["harvested"] = false // the tool's class or harvest level falls short: no drops
@@ -404,7 +410,7 @@ func (s *Sim) equip(tx *world.Tx, a action.Equip) ipc.Result {
 
 // useItem handles buckets and cells: filling at a water source, pouring
 // into tanks and boilers (a hot, dry GregTech boiler explodes), draining
-// creosote from coke ovens.
+// creosote from coke ovens; a food used in the air is eaten (see eat).
 func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
 	m, err := world.ParseItemMatcher(a.Item)
 	if err != nil {
@@ -417,6 +423,9 @@ func (s *Sim) useItem(tx *world.Tx, a action.UseItem) ipc.Result {
 	}
 	st := inv.Slots[slot]
 	if a.Target == nil {
+		if r, ok := s.eat(tx, inv, slot); ok {
+			return r
+		}
 		return ipc.Result{Code: ipc.OK, Ticks: 4}
 	}
 	if r, ok := s.reachable(tx, *a.Target); !ok {

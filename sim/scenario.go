@@ -35,7 +35,11 @@ type Scenario struct {
 	Blocks    []BlockSpec
 	Trees     []TreeSpec
 	Machines  []MachineSpec
-	File      string
+	// Hunger turns on the food bar's drain: the player's actions and the
+	// passing time cost food, starving hurts and a fed player heals
+	// (rules.Food). Off, the food level changes only by eating.
+	Hunger bool
+	File   string
 }
 
 // PlayerSpec is the player's start.
@@ -99,7 +103,7 @@ type MachineSpec struct {
 // generators are the terrains a scenario can ask for.
 var generators = []string{"flat", "hills", "natural"}
 
-var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines"}
+var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger"}
 
 // machineBlocks is the block each machine kind stands on in the world.
 var machineBlocks = map[string]string{
@@ -185,6 +189,9 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 			}
 			sc.GroundY = v
 		}
+	}
+	if n, ok := f["hunger"]; ok {
+		sc.Hunger, _ = d.Bool(n.Value, "hunger")
 	}
 	p := &scenarioParser{Decoder: d, sc: sc}
 	if n, ok := f["player"]; ok {

@@ -50,6 +50,8 @@ type Sim struct {
 	// structures are the multiblocks built from blueprints during the
 	// run, by their machine's position.
 	structures map[world.BlockPos]structure
+	// hunger is the player's food bar (see hunger.go).
+	hunger rules.Hunger
 	// acting holds one action at a time: an action's time passes in
 	// slices (see Execute), and another action must not run between them.
 	acting chan struct{}
@@ -109,6 +111,7 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		structures: map[world.BlockPos]structure{},
 		acting:     make(chan struct{}, 1),
 	}
+	s.hunger = set.Food.NewHunger(int(sc.Player.Food), sc.Player.Health)
 	var buildErr error
 	s.state.Update(func(tx *world.Tx) { buildErr = s.build(ctx, tx) })
 	if buildErr != nil {

@@ -1,0 +1,177 @@
+package sim_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// hungryWorld: a flat 64×64 plain with the player at (8, 64, 8), food and
+// health as given, hunger on or off, holding inv (a YAML list).
+func hungryWorld(t *testing.T, hunger bool, food, health float64, inv string) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("hungry.yaml", []byte(fmt.Sprintf(`name: hungry
+seed: 3
+size: {x: 64, z: 64}
+generator: flat
+ground_y: 63
+hunger: %v
+player:
+  pos: [8, 64, 8]
+  health: %g
+  food: %g
+  inventory: %s
+`, hunger, health, food, inv)))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+func body(t *testing.T, s *sim.Sim) world.Player {
+	t.Helper()
+	snap, err := s.Observe(context.Background())
+	require.NoError(t, err)
+	return snap.Player
+}
+
+func run(t *testing.T, s *sim.Sim, a action.Action) ipc.Result {
+	t.Helper()
+	r := s.Execute(context.Background(), a)
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	return r
+}
+
+// walkBackAndForth walks 50 blocks east and back, times times (100 m a
+// round).
+func walkBackAndForth(t *testing.T, s *sim.Sim, times int) {
+	t.Helper()
+	for i := 0; i < times; i++ {
+		run(t, s, action.MoveTo{Pos: world.Pos(58, 64, 8)})
+		run(t, s, action.MoveTo{Pos: world.Pos(8, 64, 8)})
+	}
+}
+
+func TestHungerWalkingCostsFood(t *testing.T) {
+	s := hungryWorld(t, true, 20, 20, "[]")
+	// 2,600 m at 0.01 a metre: 26.0 exhaustion, six whole 4.0 points:
+	// the 5 of saturation and one food point.
+	walkBackAndForth(t, s, 26)
+	assert.Equal(t, 19.0, body(t, s).Food, "2,600 m of walking cost the saturation and one food point")
+
+	off := hungryWorld(t, false, 20, 20, "[]")
+	walkBackAndForth(t, off, 26)
+	assert.Equal(t, 20.0, body(t, off).Food, "without hunger the bar stays full")
+}
+
+// digDown harvests n blocks around and under the player: the four sides
+// at the feet and the head, then the block below (the player falls in).
+func digDown(t *testing.T, s *sim.Sim, n int) {
+	t.Helper()
+	mined := 0
+	for mined < n {
+		snap, err := s.Observe(context.Background())
+		require.NoError(t, err)
+		f := snap.Feet()
+		for _, p := range []world.BlockPos{f.Add(1, 0, 0), f.Add(-1, 0, 0), f.Add(0, 0, 1), f.Add(0, 0, -1),
+			f.Add(1, 1, 0), f.Add(-1, 1, 0), f.Add(0, 1, 1), f.Add(0, 1, -1), f.Add(0, -1, 0)} {
+			if mined == n {
+				return
+			}
+			if s.Execute(context.Background(), action.BreakBlock{Pos: p}).Code == ipc.OK {
+				mined++
+			}
+		}
+	}
+}
+
+func TestHungerBreakingBlocksCostsFood(t *testing.T) {
+	// 2,200 m of walking (22.0 exhaustion) leave the saturation at 0 and
+	// the food level at 20; 120 harvested blocks at 0.025 (3.0) take the
+	// exhaustion past the next 4.0.
+	pick := `[{item: "minecraft:diamond_pickaxe", count: 1, max_durability: 1562}]`
+	s := hungryWorld(t, true, 20, 20, pick)
+	walkBackAndForth(t, s, 22)
+	require.Equal(t, 20.0, body(t, s).Food)
+	digDown(t, s, 120)
+	run(t, s, action.Wait{Ticks: 1})
+	assert.Equal(t, 19.0, body(t, s).Food, "harvesting blocks costs exhaustion")
+}
+
+func TestHungerStarvesDownToOneHealth(t *testing.T) {
+	s := hungryWorld(t, true, 0, 6, "[]")
+	r := run(t, s, action.Wait{Ticks: 80})
+	assert.Equal(t, 5.0, body(t, s).Health, "one point lost on the 80th tick at food 0")
+	require.Contains(t, r.Details, "events")
+	assert.Contains(t, fmt.Sprint(r.Details["events"]), "starving")
+	run(t, s, action.Wait{Ticks: 20 * 60 * 20})
+	assert.Equal(t, 1.0, body(t, s).Health, "normal difficulty: starving stops at one point")
+}
+
+func TestHungerRegeneratesWhenFed(t *testing.T) {
+	s := hungryWorld(t, true, 20, 10, "[]")
+	run(t, s, action.Wait{Ticks: 400})
+	assert.Equal(t, 15.0, body(t, s).Health, "one point every 80 ticks at food 18 or more")
+
+	low := hungryWorld(t, true, 17, 10, "[]")
+	run(t, low, action.Wait{Ticks: 400})
+	assert.Equal(t, 10.0, body(t, low).Health, "no regeneration below food 18")
+}
+
+func TestEatAFood(t *testing.T) {
+	s := hungryWorld(t, false, 10, 20, `[{item: "minecraft:bread", count: 3}]`)
+	r := run(t, s, action.UseItem{Item: "minecraft:bread"})
+	assert.Equal(t, int64(32), r.Ticks, "eating takes 32 ticks")
+	assert.Equal(t, 15.0, body(t, s).Food, "bread restores 5")
+	snap, _ := s.Observe(context.Background())
+	assert.Equal(t, 2, snap.Inventory.Count(world.MustItem("minecraft:bread")))
+	run(t, s, action.UseItem{Item: "minecraft:bread"})
+	assert.Equal(t, 20.0, body(t, s).Food, "capped at 20")
+	r = s.Execute(context.Background(), action.UseItem{Item: "minecraft:bread"})
+	assert.Equal(t, ipc.Rejected, r.Code, "a full player does not eat")
+	assert.Contains(t, r.Error, "not hungry")
+	snap, _ = s.Observe(context.Background())
+	assert.Equal(t, 1, snap.Inventory.Count(world.MustItem("minecraft:bread")), "nothing eaten when full")
+}
+
+func TestHungerHealsFromTheHealthAFallLeft(t *testing.T) {
+	sc, err := sim.ParseScenario("ledge.yaml", []byte(`name: ledge
+seed: 3
+size: {x: 16, z: 16}
+generator: flat
+ground_y: 63
+hunger: true
+player:
+  pos: [8, 73, 8]
+  inventory: [{item: "minecraft:diamond_pickaxe", count: 1, max_durability: 1562}]
+blocks:
+  - {block: "minecraft:dirt", pos: [8, 72, 8]}
+`))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	r := run(t, s, action.BreakBlock{Pos: world.Pos(8, 72, 8)})
+	require.Contains(t, r.Details, "fall_damage")
+	hurt := body(t, s).Health
+	require.Less(t, hurt, 20.0)
+	run(t, s, action.Wait{Ticks: 80})
+	assert.Equal(t, hurt+1, body(t, s).Health, "regeneration starts from the health the fall left")
+}
+
+func TestHungerOffLeavesTheBarAlone(t *testing.T) {
+	s := hungryWorld(t, false, 0, 6, "[]")
+	r := run(t, s, action.Wait{Ticks: 2000})
+	assert.Equal(t, 6.0, body(t, s).Health, "no starvation without hunger")
+	assert.NotContains(t, r.Details, "events")
+	s = hungryWorld(t, false, 20, 10, "[]")
+	run(t, s, action.Wait{Ticks: 2000})
+	assert.Equal(t, 10.0, body(t, s).Health, "no regeneration without hunger: scenarios keep their traces")
+}
