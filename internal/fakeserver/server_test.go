@@ -561,6 +561,10 @@ func TestPlacingABlock(t *testing.T) {
 	assert.Equal(t, int32(2), b1.BlockID, "the grass clicked")
 	assert.Equal(t, int32(0), b2.BlockID, "the air where the player stands")
 	assert.Len(t, s.WorldChanges(), 1)
+	// The refusal is on the record a test checks.
+	require.Len(t, s.Refusals(), 1)
+	assert.Equal(t, "place", s.Refusals()[0].Kind)
+	assert.Contains(t, s.Refusals()[0].Reason, "inside the player")
 }
 
 // TestPlayerWindowClicks: with no container open, mode-0 clicks on the
