@@ -37,7 +37,7 @@ const (
 	DefaultIdleTimeout = 2 * time.Minute
 	// ShutdownGrace is how long Serve waits for scrapes to end once its
 	// context ends, before it closes their connections.
-	ShutdownGrace = time.Second
+	ShutdownGrace  = time.Second
 	maxHeaderBytes = 16 << 10
 )
 
