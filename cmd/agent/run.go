@@ -22,6 +22,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/metrics"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm"
 	"github.com/gtnh-agent/gtnh-agent/planner/peer"
@@ -44,7 +45,8 @@ const runUsage = `run [--scenario NAME|FILE] [--goal "..."] [--goal-file FILE] [
        run --server HOST:PORT --username NAME [--goal "..."] [--reconnect] [--config-file FILE]
           [--record FILE] [--record-max-mb N] ...
        run --body ADDR [--token-file FILE] [--goal "..."] ...
-       run --quests PATH --goal 'line "NAME"' [--quests-checkbox] [--quests-unlocked] ...`
+       run --quests PATH --goal 'line "NAME"' [--quests-checkbox] [--quests-unlocked] ...
+       run --metrics HOST:PORT [--metrics-token-file FILE] ...`
 
 // goalMissed marks a run that ended without meeting its goal (exit 1).
 type goalMissed struct{ reason loop.StopReason }
@@ -63,6 +65,7 @@ type runCommand struct {
 	kf knowledgeFlags
 	bf bodyFlags
 	qf questFlags
+	mf metricsFlags
 
 	goalText, goalFile, traceFile string
 	maxSteps                      int
@@ -81,6 +84,10 @@ type runCommand struct {
 	remotePlanner bool // --planner names an address
 	useLLM        bool // the model planner, in this process
 	llmCfg        llm.Config
+
+	// played, when set (tests), is called once the loop has ended, while
+	// the metrics are still served.
+	played func()
 }
 
 var _ subcommand = (*runCommand)(nil)
@@ -95,6 +102,7 @@ func (c *runCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.goalText, "goal", "", `goal, e.g. "collect 16 minecraft:log" (default: "`+defaultGoal+`")`)
 	fs.StringVar(&c.goalFile, "goal-file", "", "goal as YAML (items, tier, skill)")
 	c.qf.register(fs, false)
+	c.mf.register(fs, "file holding the token a scraper of --metrics must present (needed for an address other than loopback)")
 	fs.StringVar(&c.traceFile, "trace", "", "write the JSONL trace to FILE")
 	fs.IntVar(&c.maxSteps, "max-steps", 100, "stop after N steps")
 	fs.Int64Var(&c.maxTicks, "max-ticks", 0, "stop after N game ticks (0 = no limit)")
@@ -136,6 +144,9 @@ func (c *runCommand) validate(e *env) error {
 		return usagef("run: --max-steps must be at least 1")
 	}
 	if err := c.checkPlanner(); err != nil {
+		return err
+	}
+	if err := c.mf.check(e, "run", "", ""); err != nil {
 		return err
 	}
 	if c.useLLM {
@@ -223,6 +234,9 @@ func (c *runCommand) run(e *env) error {
 		return c.playQuests(e, p, s)
 	}
 	out, err := c.play(e, p, s)
+	if c.played != nil {
+		c.played()
+	}
 	if err != nil {
 		return err
 	}
@@ -425,12 +439,40 @@ func (c *runCommand) open(ctx context.Context, e *env, p *runPlan, s *runSession
 	if err := c.remember(e, p, s); err != nil {
 		return err
 	}
+	if err := c.serveMetrics(e, p, s); err != nil {
+		return err
+	}
 	var stepProgressed func(loop.StepRecord)
 	s.conn, stepProgressed, s.stopPro = e.runProgress(s.conn)
 	s.defer_(s.stopPro)
 	if stepProgressed != nil {
 		s.onStep = append(s.onStep, stepProgressed)
 	}
+	return nil
+}
+
+// serveMetrics counts the run's steps, actions and planner calls, and
+// serves them with the connection's and the world model's figures at
+// --metrics.
+func (c *runCommand) serveMetrics(e *env, p *runPlan, s *runSession) error {
+	if c.mf.listen == "" {
+		return nil
+	}
+	opts := metrics.Options{Skills: p.reg.Names()}
+	switch o := s.opened; {
+	case o.client != nil:
+		opts.Conn, opts.World = o.client, o.client
+	case o.world != nil:
+		opts.World = o.world
+	}
+	rec := metrics.New(opts)
+	stop, err := c.mf.start(s.ctx, e, "run", rec)
+	if err != nil {
+		return err
+	}
+	s.defer_(stop)
+	p.pl = rec.Planner(p.pl)
+	s.onStep = append(s.onStep, rec.OnStep)
 	return nil
 }
 

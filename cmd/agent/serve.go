@@ -19,6 +19,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/memory"
+	"github.com/gtnh-agent/gtnh-agent/metrics"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
@@ -26,6 +27,7 @@ import (
 const serveUsage = `serve --body sim [--scenario NAME|FILE] [--seed N] --listen ADDR [--token-file FILE]
        serve --body server --server HOST:PORT --username NAME --listen ADDR [--token-file FILE]
        serve ... --protocol origin --listen tcp://127.0.0.1:PORT
+       serve ... --metrics HOST:PORT [--metrics-token-file FILE]
 ADDR is unix:///path/to/socket, tcp://127.0.0.1:PORT (loopback only unless
 --token-file is given; every connection must then present the token), or
 stdio: one connection on standard input and output, for a parent process.
@@ -56,6 +58,7 @@ type serveCommand struct {
 	protocol     string
 	idleTimeout  time.Duration
 	memoryFile   string
+	mf           metricsFlags
 
 	// Set by validate.
 	set   map[string]bool // the flags the command line gave
@@ -83,6 +86,7 @@ func (c *serveCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.configFile, "config-file", "", "agent config file for --body server (default: "+defaultConfigFile+" when present)")
 	fs.StringVar(&c.memoryFile, "memory", "", "remember what the body sees in `FILE` and answer recall from it, or off (default: gtnh-agent/memory.db in the user's configuration directory for --body server, off for sim; docs/memory.md)")
 	fs.StringVar(&c.protocol, "protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
+	c.mf.register(fs, "file holding the token a scraper of --metrics must present (default: the --token-file token; needed for an address other than loopback)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", origin.DefaultIdleTimeout, "--protocol origin: disconnect a client silent this long while none of its actions runs (0: never)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -103,6 +107,9 @@ func (c *serveCommand) validate(e *env) error {
 		return err
 	}
 	if err := c.checkListen(e); err != nil {
+		return err
+	}
+	if err := c.mf.check(e, "serve", c.token, c.tokenFile); err != nil {
 		return err
 	}
 	switch c.bodyName {
@@ -203,6 +210,13 @@ func (c *serveCommand) run(e *env) error {
 		return err
 	}
 	defer b.close()
+	if c.mf.listen != "" {
+		stop, err := c.serveMetrics(b.ctx, e, b)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	if c.protocol == "origin" {
 		return c.serveOrigin(b.ctx, e, b)
 	}
@@ -218,11 +232,27 @@ func (c *serveCommand) run(e *env) error {
 	return c.serveSocket(b.ctx, e, srv, b.what)
 }
 
+// serveMetrics serves at --metrics the actions the served body executes,
+// with its connection's and world model's figures; b's body is replaced by
+// the counted one.
+func (c *serveCommand) serveMetrics(ctx context.Context, e *env, b *servedBody) (stop func(), err error) {
+	var opts metrics.Options
+	opts.Conn, _ = b.raw.(metrics.ConnStats)
+	opts.World, _ = b.raw.(metrics.WorldSource)
+	rec := metrics.New(opts)
+	if stop, err = c.mf.start(ctx, e, "serve", rec); err != nil {
+		return nil, err
+	}
+	b.body = rec.Body(b.body)
+	return stop, nil
+}
+
 // servedBody is the body a serve exposes.
 type servedBody struct {
 	ctx   context.Context // cancelled by Ctrl-C, SIGTERM or the operator's "stop"
 	body  ipc.Body
-	what  string // for the banner
+	raw   ipc.Body // body before a wrapper (memory, metrics)
+	what  string   // for the banner
 	close func()
 }
 
@@ -244,7 +274,7 @@ func (c *serveCommand) openBody(ctx context.Context, e *env) (*servedBody, error
 		if c.seed != 0 {
 			seed = c.seed
 		}
-		return c.remember(e, &servedBody{ctx: ctx, body: w, what: "the simulated world " + sc.Name, close: func() {}},
+		return c.remember(e, &servedBody{ctx: ctx, body: w, raw: w, what: "the simulated world " + sc.Name, close: func() {}},
 			false, fmt.Sprintf("sim/%s/%d", sc.Name, seed))
 	}
 	acfg, err := loadAgentConfig(c.configFile)
@@ -271,7 +301,7 @@ func (c *serveCommand) openBody(ctx context.Context, e *env) (*servedBody, error
 		}
 		return nil, err
 	}
-	return c.remember(e, &servedBody{ctx: runCtx, body: client, what: "server " + srv.Address + " as " + srv.Username, close: func() {
+	return c.remember(e, &servedBody{ctx: runCtx, body: client, raw: client, what: "server " + srv.Address + " as " + srv.Username, close: func() {
 		client.Close()
 		cancel()
 	}}, true, srv.Address)
