@@ -104,7 +104,7 @@ func (c *runCommand) parse(e *env, args []string) error {
 	c.qf.register(fs, false)
 	c.mf.register(fs, "file holding the token a scraper of --metrics must present (needed for an address other than loopback)")
 	fs.StringVar(&c.traceFile, "trace", "", "write the JSONL trace to FILE")
-	fs.IntVar(&c.maxSteps, "max-steps", 100, "stop after N steps")
+	fs.IntVar(&c.maxSteps, "max-steps", 1000, "stop after N steps (the Stone Age from an empty inventory takes about 330)")
 	fs.Int64Var(&c.maxTicks, "max-ticks", 0, "stop after N game ticks (0 = no limit)")
 	fs.StringVar(&c.plannerName, "planner", "goal", "goal (chains skills), script (replays --script), llm (a language model: --llm-url, --llm-model), or the ADDR of a planner to connect to (unix:///path or tcp://HOST:PORT)")
 	fs.StringVar(&c.plannerCmd, "planner-cmd", "", `start this planner program and talk to it on its stdin and stdout, e.g. "python3 my_planner.py"`)
