@@ -887,6 +887,22 @@ func (s *Store) Show(p Place, maxSightings int) (Contents, error) {
 	return c, err
 }
 
+// updateKind runs f on one kind of a world's records in a write
+// transaction, creating the world when it is new.
+func (s *Store) updateKind(p Place, name []byte, f func(*bolt.Bucket) error) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		pb, err := s.place(tx, p, true)
+		if err != nil {
+			return err
+		}
+		b, err := kind(pb, p, name)
+		if err != nil {
+			return err
+		}
+		return f(b)
+	})
+}
+
 // SetWaypoint names a position in a world, replacing a waypoint of the
 // same name.
 func (s *Store) SetWaypoint(p Place, w Waypoint) error {
@@ -894,15 +910,7 @@ func (s *Store) SetWaypoint(p Place, w Waypoint) error {
 		return fmt.Errorf("memory: a waypoint needs a name (and a note) of at most %d bytes", maxName)
 	}
 	w.Set = s.o.Now()
-	return s.db.Update(func(tx *bolt.Tx) error {
-		pb, err := s.place(tx, p, true)
-		if err != nil {
-			return err
-		}
-		wb, err := kind(pb, p, bWaypoints)
-		if err != nil {
-			return err
-		}
+	return s.updateKind(p, bWaypoints, func(wb *bolt.Bucket) error {
 		if wb.Get([]byte(w.Name)) == nil && keyCount(wb) >= s.o.MaxWaypoints {
 			return fmt.Errorf("memory: %s already has %d waypoints (the bound); forget some first", p, s.o.MaxWaypoints)
 		}
@@ -920,15 +928,7 @@ func (s *Store) RecordDeath(p Place, d Death) error {
 		d.Cause = d.Cause[:maxName]
 	}
 	d.When = s.o.Now()
-	return s.db.Update(func(tx *bolt.Tx) error {
-		pb, err := s.place(tx, p, true)
-		if err != nil {
-			return err
-		}
-		db, err := kind(pb, p, bDeaths)
-		if err != nil {
-			return err
-		}
+	return s.updateKind(p, bDeaths, func(db *bolt.Bucket) error {
 		seq, err := db.NextSequence()
 		if err != nil {
 			return err
