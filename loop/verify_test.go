@@ -140,6 +140,26 @@ func TestVerifyBlocks(t *testing.T) {
 			assert.Contains(t, checks[0].Effect, tc.effect)
 		})
 	}
+	t.Run("min_near counts around where the player ends", func(t *testing.T) {
+		s := effectSpec(t, `  blocks: {"{target}": {min_near: 1, radius: 8}}`+"\n")
+		world40 := map[world.BlockPos]string{world.Pos(40, 64, 0): "minecraft:iron_ore"}
+		walked := func(x float64) *world.Snapshot {
+			a := snap(nil, world40)
+			a.Player.Pos.X = x
+			return a
+		}
+		checks, ok := verify(t, s, nil, snap(nil, world40), walked(34.5))
+		assert.True(t, ok, "%+v", checks)
+		assert.Contains(t, checks[0].Effect, "minecraft:iron_ore blocks within 8 of the end >= 1 (found 1)")
+		checks, ok = verify(t, s, nil, snap(nil, world40), walked(20.5))
+		assert.False(t, ok, "still 20 blocks away: %+v", checks)
+		assert.Contains(t, checks[0].Effect, "(found 0)")
+		_, ok = verify(t, s, nil, walked(34.5), snap(nil, world40))
+		assert.False(t, ok, "near at the start, far at the end")
+		two := effectSpec(t, `  blocks: {"{target}": {min_near: 2, radius: 8}}`+"\n")
+		_, ok = verify(t, two, nil, snap(nil, world40), walked(34.5))
+		assert.False(t, ok, "one block near, two asked")
+	})
 	t.Run("a body without blocks observes nothing", func(t *testing.T) {
 		s := effectSpec(t, `  blocks: {"{target}": {min_removed: 1, radius: 8}}`+"\n")
 		b := snap(nil, map[world.BlockPos]string{ore: "minecraft:iron_ore"})
