@@ -10,12 +10,13 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world/path/digroute"
 )
 
 // BenchmarkDigRouteFails: the worst case of move_to's digging, a goal no
 // route reaches (down through the stone with no pickaxe) in the fresh_start
 // world, where everything but the stone can be dug by hand: the search
-// stops at digMaxNodes and says why.
+// stops at digroute.MaxNodes and says why.
 func BenchmarkDigRouteFails(b *testing.B) {
 	sc, err := Embedded("fresh_start")
 	require.NoError(b, err)
@@ -32,7 +33,7 @@ func BenchmarkDigRouteFails(b *testing.B) {
 
 // TestDigSearchIsBounded: in a wide world whose soil all digs by hand, a
 // goal under the stone with no pickaxe is refused after a bounded search
-// (digMaxNodes), naming what is missing, rather than after digging through
+// (digroute.MaxNodes), naming what is missing, rather than after digging through
 // the whole countryside in the planner's head.
 func TestDigSearchIsBounded(t *testing.T) {
 	sc, err := Embedded("fresh_start")
@@ -41,6 +42,6 @@ func TestDigSearchIsBounded(t *testing.T) {
 	require.NoError(t, err)
 	r := s.Execute(context.Background(), action.MoveTo{Pos: s.state.Snapshot().Feet().Add(0, -20, 0)})
 	require.Equal(t, ipc.Unreachable, r.Code, r.Error)
-	assert.Contains(t, r.Error, fmt.Sprintf("node_budget after %d nodes", digMaxNodes))
+	assert.Contains(t, r.Error, fmt.Sprintf("node_budget after %d nodes", digroute.MaxNodes))
 	assert.Contains(t, r.Error, "minecraft:stone needs a pickaxe")
 }

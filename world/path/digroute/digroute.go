@@ -1,0 +1,222 @@
+package digroute
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+// ScaffoldItems are the blocks a digging route places to pillar up or
+// bridge a gap, in the order they are used: blocks a player has plenty of
+// and that stand where they are put (sand and gravel fall).
+var ScaffoldItems = []string{"minecraft:dirt", "minecraft:cobblestone"}
+
+// ScaffoldCount is how many scaffold blocks the inventory holds.
+func ScaffoldCount(inv world.Inventory) int {
+	n := 0
+	for _, id := range ScaffoldItems {
+		n += inv.Count(world.MustItem(id))
+	}
+	return n
+}
+
+// ScaffoldSlot is the inventory slot of the scaffold block a route places
+// next (-1 when none is left), and its item id.
+func ScaffoldSlot(inv world.Inventory) (int, string) {
+	for _, id := range ScaffoldItems {
+		if slot := inv.Find(world.MustItem(id)); slot >= 0 {
+			return slot, id
+		}
+	}
+	return -1, ""
+}
+
+// Tooling is how one world judges tools: whether a stack harvests a block
+// (makes it drop; the harvest level included) and its mining speed
+// against a tool class. The simulator and the live client assume
+// different grades for tools the mining table does not know.
+type Tooling struct {
+	Harvests func(rule rules.BlockRule, st world.ItemStack) bool
+	// Speed is the mining speed of the stack in inventory slot slot
+	// (-1: the empty hand) against a tool class.
+	Speed func(slot int, st world.ItemStack, class string) float64
+}
+
+// BestTool is the inventory slot that breaks a block fastest while still
+// harvesting it (-1: the empty hand, or whatever is held when no tool
+// helps), and the ticks it takes; ok is false when nothing harvests a
+// block that needs a tool: a route does not dig through stone with bare
+// hands (150 ticks a block, and nothing to show for it).
+func BestTool(inv world.Inventory, rule rules.BlockRule, t Tooling) (slot int, ticks float64, ok bool) {
+	if rule.Hardness < 0 {
+		return -1, 0, false
+	}
+	slot, ticks = -1, math.Inf(1)
+	try := func(i int, st world.ItemStack) {
+		if !t.Harvests(rule, st) {
+			return
+		}
+		d := 0.0
+		if rule.Hardness > 0 {
+			d = rules.BreakTicks(rule.Hardness, t.Speed(i, st, rule.Tool), true)
+		}
+		if d < ticks {
+			slot, ticks = i, d
+		}
+	}
+	try(-1, world.ItemStack{})
+	for i, st := range inv.Slots {
+		if !st.Empty() {
+			try(i, st)
+		}
+	}
+	return slot, ticks, !math.IsInf(ticks, 1)
+}
+
+// KeepKind reports whether a digging route must leave a block of this kind
+// standing wherever it is: containers, liquids, crafting tables and a
+// blueprint's blocks are the player's own or not the route's to move.
+func KeepKind(set *rules.Set, b world.Block) bool {
+	if b.HasTag("container") || b.HasTag("liquid") || b.ID == "minecraft:crafting_table" {
+		return true
+	}
+	return set != nil && set.Builds != nil && len(set.Builds.Using(b.ID, b.Meta)) > 0
+}
+
+// Blockers records, for the failure message, the blocks a digging search
+// could not break for want of a tool.
+type Blockers map[string]string
+
+// String is the blockers as "; id needs a tool, …" ("" when none).
+func (d Blockers) String() string {
+	if len(d) == 0 {
+		return ""
+	}
+	ids := make([]string, 0, len(d))
+	for id := range d {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = id + " needs " + d[id]
+	}
+	return "; " + strings.Join(parts, ", ")
+}
+
+// MaxNodes bounds a digging search: digging is for the way out of a pit
+// or down to a nearby block, and a search that finds no way (no pickaxe
+// for the stone) stops here instead of digging through the whole
+// countryside's soil in its head.
+const MaxNodes = 20000
+
+// Planner plans digging routes over one world.
+type Planner struct {
+	// Finder searches; Grid is the world as the search sees it.
+	Finder *path.Finder
+	Grid   path.Grid
+	// State and Block read the world's block at a position (its state
+	// keys a cache of dig times: the time depends on the block's state
+	// and the inventory only, and a search asks about the same kinds of
+	// block again and again).
+	State func(p world.BlockPos) chunk.StateID
+	Block func(p world.BlockPos) world.Block
+	// Rule is the hardness, tool class and harvest level of a block.
+	Rule func(b world.Block) rules.BlockRule
+	// Keep reports blocks a route must leave standing by position (a
+	// machine, the player's furnace), beyond KeepKind's and the goal's.
+	Keep func(p world.BlockPos) bool
+	// Rules are the game's rules (KeepKind's blueprints); nil keeps
+	// containers, liquids and crafting tables only.
+	Rules     *rules.Set
+	Tools     Tooling
+	Inventory world.Inventory
+}
+
+// digTicks is the time to break a block (of any position) with the
+// inventory's best harvesting tool, -1 when a route must not break it.
+func (p *Planner) digTicks(b world.Block, blocked Blockers) float64 {
+	if KeepKind(p.Rules, b) {
+		return -1
+	}
+	rule := p.Rule(b)
+	_, t, ok := BestTool(p.Inventory, rule, p.Tools)
+	if !ok {
+		if rule.Hardness >= 0 {
+			blocked[b.ID] = "a " + rule.Tool
+			if rule.Level > 0 {
+				blocked[b.ID] = fmt.Sprintf("a %s of harvest level %d", rule.Tool, rule.Level)
+			}
+		}
+		return -1
+	}
+	return t
+}
+
+// Options are the search options of a route that may break blocks (each
+// costed by the fastest harvesting tool and the block's hardness) and,
+// when place is set, place scaffold blocks.
+func (p *Planner) Options(dest world.BlockPos, place bool, blocked Blockers) path.Options {
+	byState := map[chunk.StateID]float64{}
+	return path.Options{
+		MaxNodes: MaxNodes,
+		Dig:      true,
+		Place:    place,
+		DigTicks: func(x, y, z int) float64 {
+			q := world.Pos(x, y, z)
+			if q == dest || (p.Keep != nil && p.Keep(q)) {
+				return -1
+			}
+			st := p.State(q)
+			if t, ok := byState[st]; ok {
+				return t
+			}
+			t := p.digTicks(p.Block(q), blocked)
+			byState[st] = t
+			return t
+		},
+	}
+}
+
+// Route plans a route from start to goal that digs, and places scaffold
+// blocks while the inventory holds enough for the whole route (a route
+// without placements is tried next). When no route is found, why says
+// what was missing: the tools some blocks need, the scaffold blocks.
+func (p *Planner) Route(start world.BlockPos, goal path.Target) (res path.Result, why string, err error) {
+	blocked := Blockers{}
+	have := ScaffoldCount(p.Inventory)
+	for _, place := range []bool{true, false} {
+		if place && have == 0 {
+			continue
+		}
+		r, err := p.Finder.Find(p.Grid, start, goal, p.Options(goal.Pos, place, blocked))
+		if err != nil {
+			return r, "", err
+		}
+		res = r
+		if r.Complete && Placements(r) <= have {
+			return r, "", nil
+		}
+	}
+	why = blocked.String()
+	if have == 0 {
+		why += "; no dirt or cobblestone to pillar or bridge with"
+	}
+	res.Complete = false
+	return res, why, nil
+}
+
+// Placements is the number of blocks a route places.
+func Placements(r path.Result) int {
+	n := 0
+	for _, st := range r.Steps {
+		n += len(st.Place)
+	}
+	return n
+}
