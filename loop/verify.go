@@ -24,13 +24,19 @@ type EffectCheck struct {
 // VerifyEffects compares a spec's declared effects with the world before and
 // after the skill ran, with keys and amounts resolved against the
 // invocation's parameters: every inventory_delta, blocks and machines entry,
-// tech_delta.reaches_tier, and, when any_of is declared, the alternatives.
+// player.food, tech_delta.reaches_tier, and, when any_of is declared, the
+// alternatives.
 // It returns one check per effect, in a stable order, and whether all hold.
 // Of any_of, only the first alternative that holds is reported; when none
 // holds, every alternative's checks are, each prefixed "any_of[i]".
 func VerifyEffects(spec *skills.Spec, p skills.Params, before, after *world.Snapshot, tiers *rules.Tiers) ([]EffectCheck, bool) {
 	e := spec.Effects
 	checks := verifySet(skills.EffectSet{InventoryDelta: e.InventoryDelta, Blocks: e.Blocks, Machines: e.Machines}, p, before, after)
+	if pc := e.Player; pc != nil && pc.Food != nil && pc.Food.MinIncrease != nil {
+		n := pc.Food.MinIncrease.Resolve(p)
+		b, a := int(before.Player.Food), int(after.Player.Food)
+		checks = append(checks, EffectCheck{Effect: fmt.Sprintf("food level increases by >= %d", n), Before: b, After: a, OK: a-b >= n})
+	}
 	if t := e.TechDelta.ReachesTier; t != "" {
 		ia, _ := tiers.Index(after.TechState)
 		it, _ := tiers.Index(t)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -174,4 +176,16 @@ func TestHungerOffLeavesTheBarAlone(t *testing.T) {
 	s = hungryWorld(t, false, 20, 10, "[]")
 	run(t, s, action.Wait{Ticks: 2000})
 	assert.Equal(t, 10.0, body(t, s).Health, "no regeneration without hunger: scenarios keep their traces")
+}
+
+// TestEatSkillThroughTheLoop: the eat skill in the simulator, checked by
+// the loop: one bread gone and the food level up.
+func TestEatSkillThroughTheLoop(t *testing.T) {
+	s := hungryWorld(t, true, 8, 20, `[{item: "minecraft:bread", count: 2}]`)
+	out, steps, trace := runGoal(t, s, "run eat", script.New(loop.Invocation{Skill: "eat"}))
+	require.True(t, out.GoalMet, trace)
+	require.Len(t, steps, 1)
+	assert.Equal(t, loop.Success, steps[0].Verdict)
+	assert.Contains(t, trace, `"food level increases by >= 1","before":8,"after":13`)
+	assert.Equal(t, 13.0, body(t, s).Food)
 }

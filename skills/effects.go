@@ -232,11 +232,15 @@ func checkMachine(mc MachineChange, s *Spec) error {
 	return nil
 }
 
-// WorldEffectLines describes the blocks, machines and any_of effects for
+// WorldEffectLines describes the blocks, machines, player and any_of effects for
 // people and planners, one line each ("blocks tag:log: removed >= 1 within
 // {radius}"); inventory and tier effects are left to the caller.
 func (e Effects) WorldEffectLines() []string {
 	out := EffectSet{Blocks: e.Blocks, Machines: e.Machines}.lines()
+	if e.Player != nil && e.Player.Food != nil && e.Player.Food.MinIncrease != nil {
+		b, _ := e.Player.Food.MinIncrease.MarshalJSON()
+		out = append(out, "player food level: increases by >= "+strings.Trim(string(b), `"`))
+	}
 	for i, alt := range e.AnyOf {
 		for _, l := range alt.lines() {
 			out = append(out, fmt.Sprintf("any_of[%d]: %s", i, l))

@@ -39,7 +39,7 @@ var (
 	paramKeys   = []string{"type", "default", "description", "min", "max", "enum"}
 	precondKeys = []string{"tech_states_any_of", "required_tools", "dimension_allowlist", "semantic_tags_any_of", "extra"}
 	toolKeys    = []string{"item_id", "min_durability"}
-	effectKeys  = []string{"inventory_delta", "blocks", "machines", "any_of", "tech_delta", "tags", "extra"}
+	effectKeys  = []string{"inventory_delta", "blocks", "machines", "any_of", "player", "tech_delta", "tags", "extra"}
 	setKeys     = []string{"inventory_delta", "blocks", "machines"}
 	changeKeys  = []string{"min_increase", "min_decrease", "max_decrease"}
 	blockKeys   = []string{"min_removed", "min_placed", "min_near", "radius"}
@@ -582,6 +582,22 @@ func (p *specParser) effects(n *yaml.Node, s *Spec) {
 				p.Errorf(c, path, "an alternative needs inventory_delta, blocks or machines")
 			}
 			e.AnyOf = append(e.AnyOf, alt)
+		}
+	}
+	if x, ok := f["player"]; ok {
+		pf := p.Mapping(x.Value, "effects.player", []string{"food"})
+		p.Require(x.Value, "effects.player", pf, "food")
+		if v, ok := pf["food"]; ok {
+			sf := p.Mapping(v.Value, "effects.player.food", []string{"min_increase"})
+			p.Require(v.Value, "effects.player.food", sf, "min_increase")
+			e.Player = &PlayerChange{Food: &StatChange{}}
+			if a, ok := sf["min_increase"]; ok {
+				amt := p.amount(a.Value, "effects.player.food.min_increase", s)
+				if amt != nil && amt.Param == "" && amt.Value < 1 {
+					p.Errorf(a.Value, "effects.player.food.min_increase", "must be at least 1, got %d (a claim that cannot fail)", amt.Value)
+				}
+				e.Player.Food.MinIncrease = amt
+			}
 		}
 	}
 	if x, ok := f["tech_delta"]; ok {

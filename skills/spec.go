@@ -188,16 +188,30 @@ type Effects struct {
 	Blocks   map[string]BlockChange `json:"blocks,omitempty"`
 	Machines []MachineChange        `json:"machines,omitempty"`
 	// AnyOf lists alternative outcomes; one of them must hold entirely.
-	AnyOf     []EffectSet    `json:"any_of,omitempty"`
+	AnyOf []EffectSet `json:"any_of,omitempty"`
+	// Player is a change of the player's own bars (the food level).
+	Player    *PlayerChange  `json:"player,omitempty"`
 	TechDelta TechDelta      `json:"tech_delta"`
 	Tags      []string       `json:"tags"`
 	Extra     map[string]any `json:"extra"`
 }
 
+// PlayerChange is a change of the player's bars that a skill claims: the
+// food level (0..20) rose by at least Food.MinIncrease.
+type PlayerChange struct {
+	Food *StatChange `json:"food,omitempty"`
+}
+
+// StatChange is the least rise of one of the player's bars.
+type StatChange struct {
+	MinIncrease *Amount `json:"min_increase"`
+}
+
 // Checkable reports whether the effects declare anything the loop can check
-// in the world (inventory, blocks, machines or a tier).
+// in the world (inventory, blocks, machines, the player's bars or a tier).
 func (e Effects) Checkable() bool {
-	return !EffectSet{e.InventoryDelta, e.Blocks, e.Machines}.Empty() || len(e.AnyOf) > 0 || e.TechDelta.ReachesTier != ""
+	return !EffectSet{e.InventoryDelta, e.Blocks, e.Machines}.Empty() || len(e.AnyOf) > 0 || e.TechDelta.ReachesTier != "" ||
+		(e.Player != nil && e.Player.Food != nil)
 }
 
 // Metrics are learned per-skill statistics (see registry for the update rule).

@@ -68,6 +68,13 @@ func (s *Spec) Validate(tiers *rules.Tiers) error {
 		}
 		validateSet(alt, s, fmt.Sprintf("effects.any_of[%d].", i), bad)
 	}
+	if pc := e.Player; pc != nil {
+		if pc.Food == nil || pc.Food.MinIncrease == nil {
+			bad("effects.player: give food.min_increase")
+		} else if err := checkAmount(pc.Food.MinIncrease, s, 1); err != nil {
+			bad("effects.player.food.min_increase: %v", err)
+		}
+	}
 	if rt := s.Effects.TechDelta.ReachesTier; rt != "" {
 		if _, ok := tiers.Index(rt); !ok {
 			bad("effects.tech_delta.reaches_tier: unknown tier %q", rt)
