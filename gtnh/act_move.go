@@ -1,6 +1,7 @@
 package gtnh
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -280,6 +281,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 	var rc *routeCache
 	defer func() { x.putRoutes(rc) }()
 	steps, replans, rounds, segments, stalls := 0, 0, 0, 0, 0
+	dug, placed := 0, 0                 // blocks broken and placed by digging routes
 	var planning, longest time.Duration // spent planning routes, in all and the longest
 	bestDist := math.Inf(1)
 	var why string
@@ -308,8 +310,12 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			if err != nil && err != errCorrected && err != errStuck {
 				return x.fail(err, "centring")
 			}
-			return ipc.Result{Code: ipc.OK, Details: map[string]any{"steps": steps, "replans": replans, "segments": segments, "to": start,
-				"planning_ms": ms(planning), "longest_plan_ms": ms(longest)}}
+			details := map[string]any{"steps": steps, "replans": replans, "segments": segments, "to": start,
+				"planning_ms": ms(planning), "longest_plan_ms": ms(longest)}
+			if dug+placed > 0 {
+				details["dug"], details["placed"] = dug, placed
+			}
+			return ipc.Result{Code: ipc.OK, Details: details}
 		}
 		if replans > maxReplans || rounds-segments > 2*maxReplans {
 			return ipc.Failf(ipc.Interrupted, 0, "move to %v abandoned after %d re-plans: %s", a.Pos, replans-1, why)
@@ -321,7 +327,40 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 		}
 		frontier := rt.Reason == path.ReachedFrontier
 		if !rt.Complete && !frontier {
-			return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v to within %.1f of %v (%s after %d nodes)", start, a.Radius, a.Pos, rt.Reason, rt.Expanded)
+			if x.walkOnly {
+				return ipc.Failf(ipc.Unreachable, 0, "no walking path from %v to within %.1f of %v (%s after %d nodes)", start, a.Radius, a.Pos, rt.Reason, rt.Expanded)
+			}
+			// No walking path: dig one (a buried target, the way out of
+			// a pit), as the simulator does, and check each dig and
+			// placement by the server's answer.
+			dr, digWhy, err := x.digRoute(snap, loaded, start, goal)
+			if err != nil {
+				return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
+			}
+			if !dr.Complete {
+				return ipc.Failf(ipc.Unreachable, 0, "no path from %v to within %.1f of %v, walking or digging (%s after %d nodes)%s",
+					start, a.Radius, a.Pos, dr.Reason, dr.Expanded, digWhy)
+			}
+			d, p, err := x.followDig(dr.Steps)
+			dug, placed = dug+d, placed+p
+			steps += len(dr.Steps) - 1
+			var re *replanError
+			switch {
+			case err == nil:
+				why = "the dig ended off the goal"
+				continue
+			case errors.As(err, &re):
+				why = re.why
+			case err == errCorrected:
+				why = "the server corrected the position"
+			case err == errStuck:
+				why = "the route was blocked"
+			default:
+				return x.fail(err, fmt.Sprintf("digging to %v", a.Pos))
+			}
+			replans++
+			x.c.log.Debug().Str("reason", why).Int("replans", replans).Msg("re-planning a dig")
+			continue
 		}
 		if frontier {
 			// Progress is measured at the start of each segment.

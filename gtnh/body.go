@@ -98,6 +98,9 @@ type act struct {
 	s      *session
 	ctx    context.Context // with the action's time limit
 	parent context.Context // the caller's
+	// walkOnly keeps move_to from digging: set while a digging route is
+	// carried out, so that walking to a drop never starts a dig of its own.
+	walkOnly bool
 }
 
 func (x *act) run(a action.Action) ipc.Result {

@@ -1,0 +1,146 @@
+package gtnh_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// digServer is the test server's flat world (grass at 63 over dirt and
+// stone) with extra blocks, the player's feet at spawn.
+func digServer(t *testing.T, spawn world.BlockPos, blocks []fakeserver.Block, inv ...fakeserver.Item) *fakeserver.Server {
+	t.Helper()
+	srv, err := fakeserver.New(fakeserver.Options{Addr: fakeserver.MemoryAddr(), TickDuration: liveTick, Inventory: inv,
+		Spawn: [3]float64{float64(spawn.X) + 0.5, float64(spawn.Y), float64(spawn.Z) + 0.5},
+		Trees: []fakeserver.Tree{}, Blocks: blocks, Logf: t.Logf})
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestMoveOutOfAPitLive: the player stands at the bottom of a pit three
+// blocks deep whose walls are stone it cannot break by hand; move_to a
+// spot on the ground beside it pillars up live, one dirt block at the top
+// of each jump, until one jump takes it onto the rim, and walks on. Each
+// placement counts only when the server shows the block: the server holds
+// two dirt blocks in the pit, its player has three of the five left, and
+// it refused and corrected nothing.
+func TestMoveOutOfAPitLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var blocks []fakeserver.Block
+		for y := 61; y <= 63; y++ {
+			blocks = append(blocks, fakeserver.Block{X: 8, Y: y, Z: 8, Name: "minecraft:air"})
+			for dx := -1; dx <= 1; dx++ {
+				for dz := -1; dz <= 1; dz++ {
+					if dx != 0 || dz != 0 {
+						blocks = append(blocks, fakeserver.Block{X: 8 + dx, Y: y, Z: 8 + dz, Name: "minecraft:stone"})
+					}
+				}
+			}
+		}
+		srv := digServer(t, world.Pos(8, 61, 8), blocks, fakeserver.Item{Slot: 36, Name: "minecraft:dirt", Count: 5})
+		c := joinLive(t, srv)
+		goal := world.Pos(12, 64, 8)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: goal})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 2, res.Details["placed"], "a pillar of two, then a jump onto the rim")
+		assert.Equal(t, 0, res.Details["dug"])
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.Equal(t, goal, p.Pos.Block(), "the server has the player at the goal")
+		for y := 61; y <= 62; y++ {
+			name, _ := srv.BlockAt(8, y, 8)
+			assert.Equal(t, "minecraft:dirt", name, "the pillar at y %d", y)
+		}
+		assert.Equal(t, 3, serverCount(t, srv, "minecraft:dirt"))
+		assert.Empty(t, srv.Refusals(), "no placement or move refused or corrected")
+	})
+}
+
+// TestMoveOutOfAPitWithoutBlocksLive: the same pit with nothing to pillar
+// with and nothing that breaks stone: move_to fails saying what is missing
+// and the server saw no placement.
+func TestMoveOutOfAPitWithoutBlocksLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var blocks []fakeserver.Block
+		for y := 61; y <= 63; y++ {
+			blocks = append(blocks, fakeserver.Block{X: 8, Y: y, Z: 8, Name: "minecraft:air"})
+			for dx := -1; dx <= 1; dx++ {
+				for dz := -1; dz <= 1; dz++ {
+					if dx != 0 || dz != 0 {
+						blocks = append(blocks, fakeserver.Block{X: 8 + dx, Y: y, Z: 8 + dz, Name: "minecraft:stone"})
+					}
+				}
+			}
+		}
+		srv := digServer(t, world.Pos(8, 61, 8), blocks, fakeserver.Item{Slot: 36, Name: "minecraft:stick", Count: 1})
+		c := joinLive(t, srv)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: world.Pos(12, 64, 8)})
+		require.Equal(t, ipc.Unreachable, res.Code, res.Error)
+		assert.Contains(t, res.Error, "minecraft:stone needs a pickaxe")
+		assert.Contains(t, res.Error, "no dirt or cobblestone")
+		assert.Empty(t, srv.Refusals())
+	})
+}
+
+// TestTunnelToABuriedBlockLive: coal ore buried in the stone under a
+// bedrock cover, no way down but digging beside the cover: move_to within
+// 2 of it digs a shaft and a tunnel under the cover live with the wooden
+// pickaxe (the dirt by hand, as fast), every dig accepted by the server at
+// its time; break_block then mines the ore and the coal is collected.
+func TestTunnelToABuriedBlockLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ore := world.Pos(8, 56, 13)
+		blocks := []fakeserver.Block{{X: ore.X, Y: ore.Y, Z: ore.Z, Name: "minecraft:coal_ore"}}
+		for x := 4; x <= 12; x++ {
+			for z := 10; z <= 16; z++ {
+				blocks = append(blocks, fakeserver.Block{X: x, Y: 63, Z: z, Name: "minecraft:bedrock"})
+			}
+		}
+		srv := digServer(t, world.Pos(8, 64, 8), blocks,
+			fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1})
+		c := joinLive(t, srv)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: ore, Radius: 2})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		dug, _ := res.Details["dug"].(int)
+		assert.GreaterOrEqual(t, dug, 10, "down through the grass, dirt and stone and along")
+		under := 0 // cells dug out under the cover: the tunnel
+		for x := 4; x <= 12; x++ {
+			for z := 10; z <= 16; z++ {
+				for y := 54; y < 63; y++ {
+					if name, _ := srv.BlockAt(x, y, z); name == "minecraft:air" {
+						under++
+					}
+				}
+			}
+		}
+		assert.GreaterOrEqual(t, under, 2, "a tunnel under the cover")
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.LessOrEqual(t, p.Pos.Block().DistSq(ore), 4, "the server has the player within 2 of the ore")
+		accepted := 0
+		for _, d := range srv.Digs() {
+			assert.True(t, d.Accepted, "%s at %v: %s", d.Block, d.Pos, d.Reason)
+			if d.Accepted {
+				accepted++
+			}
+		}
+		assert.Equal(t, dug, accepted, "every dig the move counted the server made")
+		name, _ := srv.BlockAt(ore.X, ore.Y, ore.Z)
+		assert.Equal(t, "minecraft:coal_ore", name, "the route leaves its goal standing")
+
+		res = c.Execute(context.Background(), action.BreakBlock{Pos: ore})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 1, serverCount(t, srv, "minecraft:coal"))
+		assert.Positive(t, serverCount(t, srv, "minecraft:cobblestone"), "the tunnel's stone collected")
+		assert.Empty(t, srv.Refusals(), "no dig, placement or move refused or corrected")
+	})
+}
