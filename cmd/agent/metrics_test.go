@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -16,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
@@ -197,4 +201,50 @@ func TestServeMetricsFallbackToken(t *testing.T) {
 	require.NoError(t, c.parse(e, []string{"--listen", "tcp://127.0.0.1:0", "--metrics", "127.0.0.1:0"}))
 	require.NoError(t, c.validate(e))
 	assert.Empty(t, c.mf.token, "loopback needs no token")
+}
+
+var metricsURLRE = regexp.MustCompile(`metrics at (http://\S+)`)
+
+// TestServeMetricsOnAServer: agent serve --metrics on a live connection
+// counts the actions it executed for a client, the packets, the
+// reconnects and the world model's memory.
+func TestServeMetricsOnAServer(t *testing.T) {
+	t.Parallel()                       // mostly waiting on a child process: overlap it with the others
+	const tick = 50 * time.Millisecond // the game's: the agent is a child process, outside any synctest bubble
+	gs, err := fakeserver.New(fakeserver.Options{Registry: fakeserver.RegistryMultipart, TickDuration: tick})
+	require.NoError(t, err)
+	defer gs.Close()
+	dir := shortDir(t)
+	srv := startAgent(t, 0, "serve", "--body", "server", "--server", gs.Addr(), "--username", "Bot",
+		"--config-file", agentYAML(t, tick), "--listen", "unix://"+filepath.Join(dir, "gtnh.sock"), "--metrics", "127.0.0.1:0")
+	addr := waitServing(t, srv)
+	m := metricsURLRE.FindStringSubmatch(srv.stderrText())
+	require.NotNil(t, m, "the metrics address on standard error:\n%s", srv.stderrText())
+	trace := filepath.Join(dir, "trace.jsonl")
+	code, out, errOut := runAgent(t, "run", "--body", addr, "--goal", "collect 4 minecraft:log", "--trace", trace, "--max-steps", "10")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+
+	want := map[string]float64{}
+	data, err := os.ReadFile(trace)
+	require.NoError(t, err)
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var l traceLine
+		require.NoError(t, json.Unmarshal(line, &l))
+		for i, a := range l.Actions {
+			want[a.Type+"/"+l.Results[i].Code]++
+		}
+	}
+	require.NotEmpty(t, want)
+	status, fams := scrapeMetrics(t, m[1], "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, want, byLabels(fams, "gtnh_agent_actions_total", "kind", "code"), "the actions the client's steps executed")
+	assert.Nil(t, fams["gtnh_agent_steps_total"], "serve runs no loop")
+	packets := byLabels(fams, "gtnh_agent_packets_total", "direction", "")
+	assert.Greater(t, packets["in/"], 10.0, "%v", packets)
+	assert.Greater(t, packets["out/"], 10.0, "%v", packets)
+	assert.Equal(t, 0.0, fams["gtnh_agent_reconnects_total"].GetMetric()[0].GetCounter().GetValue())
+	assert.Greater(t, fams["gtnh_agent_world_memory_bytes"].GetMetric()[0].GetGauge().GetValue(), 0.0)
+	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+	code, _, _ = srv.wait(t, 10*time.Second)
+	assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 }
