@@ -231,8 +231,10 @@ func TestModelTokens(t *testing.T) {
 	rec.OnStep(loop.StepRecord{Step: 1, Invocation: &loop.Invocation{Skill: "chop_tree"}, Verdict: loop.Success,
 		Planner: &loop.PlannerTrace{Planner: "llm", Calls: 2, TokensIn: 6400, TokensOut: 83}})
 	rec.OnStep(loop.StepRecord{Step: 2, Verdict: loop.PlannerError, Planner: &loop.PlannerTrace{Planner: "llm", Calls: 1, TokensIn: 100}})
-	rec.OnStep(loop.StepRecord{Step: 3, Invocation: &loop.Invocation{Skill: "chop_tree"}, Verdict: loop.Success})
+	rec.OnStep(loop.StepRecord{Step: 3, Invocation: &loop.Invocation{Skill: "chop_tree"}, Verdict: loop.Success,
+		Actions: []action.Envelope{{Action: action.Wait{Ticks: 1}}, {Action: action.Wait{Ticks: 2}}}, Results: []ipc.Result{{Code: ipc.OK}}})
 	fams := scrape(t, serveLoopback(t, rec, metrics.ServeOptions{}), "")
+	assert.Equal(t, map[string]float64{"wait/ok": 1}, counters(t, fams, "gtnh_agent_actions_total", "kind", "code"), "an action with no result was not executed")
 	assert.Equal(t, map[string]float64{"in": 6500, "out": 83}, counters(t, fams, "gtnh_agent_model_tokens_total", "direction"))
 	assert.Equal(t, map[string]float64{"": 3}, counters(t, fams, "gtnh_agent_model_calls_total"))
 	assert.Equal(t, map[string]float64{"chop_tree/success": 2, "none/planner_error": 1}, counters(t, fams, "gtnh_agent_steps_total", "skill", "verdict"))
