@@ -154,6 +154,9 @@ type StepRecord struct {
 	// Planner is how the planner reached this step's decision, when it
 	// says (Decision.Trace).
 	Planner *PlannerTrace `json:"planner,omitempty"`
+	// Reflex names the reflex that ran this step instead of the planner,
+	// and why (nil for a planned step).
+	Reflex *ReflexTrace `json:"reflex,omitempty"`
 }
 
 // Stats counts one skill's steps in a run.
@@ -198,7 +201,10 @@ type Config struct {
 	MaxWall  time.Duration
 	// MaxConsecutiveFailures stops a run that keeps failing (default 8).
 	MaxConsecutiveFailures int
-	Log                    zerolog.Logger
+	// Reflexes preempt the plan, in order (see Reflex); nil = none. Run
+	// asks them before every planned step; Step does not.
+	Reflexes []Reflex
+	Log      zerolog.Logger
 	// Now is the wall clock for MaxWall (default time.Now); the trace never
 	// contains wall-clock time, so simulated runs stay byte-identical.
 	Now func() time.Time
@@ -364,6 +370,24 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		if err != nil {
 			return out, fmt.Errorf("loop: skill catalog for %s: %w", snap.TechState, err)
 		}
+		if inv, rt, ok := l.reflex(snap, catalog, st); ok {
+			rec.Invocation, rec.Reflex = &inv, rt
+			fp, kinds = l.invoke(ctx, &rec, snap, catalog, st.blocked)
+			if rec.Verdict == StepInterrupted {
+				out.Reason = Interrupted
+				return out, l.emit(rec)
+			}
+			if rec.Verdict.failed() {
+				st.reflexFailed[rt.Name] = true
+			}
+			l.settle(st, out.Skills, rec, fp, kinds)
+			if err := l.emit(rec); err != nil {
+				return out, err
+			}
+			r := rec
+			st.last = &r
+			continue
+		}
 		obs := Observation{Step: out.Steps, Snapshot: snap, Progress: out.Progress, Last: st.last, Blocked: blockedList(st.blocked)}
 		dec, err := l.plan(ctx, obs, catalog)
 		rec.Planner = dec.Trace
@@ -393,6 +417,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			out.Reason = Interrupted
 			return out, l.emit(rec)
 		}
+		clear(st.reflexFailed) // a planned step ran: failed reflexes may fire again
 		l.settle(st, out.Skills, rec, fp, kinds)
 		if err := l.emit(rec); err != nil {
 			return out, err
@@ -400,6 +425,29 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		r := rec
 		st.last = &r
 	}
+}
+
+// reflex asks the configured reflexes, in order, whether one preempts the
+// plan now: the first that fires with a skill offered in the catalog, an
+// invocation not blocked, and no failed step since the last planned one.
+func (l *Loop) reflex(snap *world.Snapshot, catalog []*registry.Description, st *runState) (Invocation, *ReflexTrace, bool) {
+	for _, r := range l.cfg.Reflexes {
+		if st.reflexFailed[r.Name()] {
+			continue
+		}
+		inv, why, ok := r.Fire(snap)
+		if !ok {
+			continue
+		}
+		if _, blocked := st.blocked[inv.String()]; blocked {
+			continue
+		}
+		if !slices.ContainsFunc(catalog, func(d *registry.Description) bool { return d.Name == inv.Skill }) {
+			continue
+		}
+		return inv, &ReflexTrace{Name: r.Name(), Reason: why}, true
+	}
+	return Invocation{}, nil, false
 }
 
 // runState is what a run remembers between steps: how invocations failed,
@@ -410,10 +458,12 @@ type runState struct {
 	consecutive int
 	skillDone   bool
 	last        *StepRecord
+	// reflexFailed: reflexes whose step failed since the last planned step.
+	reflexFailed map[string]bool
 }
 
 func newRunState() *runState {
-	return &runState{failures: map[string]failure{}, blocked: map[string]blockedInv{}}
+	return &runState{failures: map[string]failure{}, blocked: map[string]blockedInv{}, reflexFailed: map[string]bool{}}
 }
 
 // unblock lifts the blocks whose part of the world changed: try again.

@@ -66,6 +66,8 @@ const defaultOperatorSecretEnv = "GTNH_AGENT_OPERATOR_SECRET"
 //	  max_corrections: 3          # answers sent back per step
 //	  mode: auto                  # auto | tools | json
 //	  context: 8192               # the model's context length in tokens
+//	survival:                     # reflexes that preempt the plan (docs/survival.md)
+//	  eat: {enabled: true, threshold: 6}
 type agentConfig struct {
 	File   string
 	Server serverConfig
@@ -75,6 +77,8 @@ type agentConfig struct {
 	// Quests is the quests section: the quest book and whether the agent
 	// may tick checkbox tasks.
 	Quests questsConfig
+	// Survival is the survival section: the reflexes (survival.go).
+	Survival survivalConfig
 }
 
 // questsConfig is the quests section: path (relative paths are from the
@@ -144,7 +148,10 @@ func parseAgentConfig(file string, data []byte) (*agentConfig, error) {
 		return cfg, nil
 	}
 	d := strictyaml.NewDecoder(file)
-	top := d.Mapping(root, "", []string{"server", "run", "llm", "quests"})
+	top := d.Mapping(root, "", []string{"server", "run", "llm", "quests", "survival"})
+	if f, ok := top["survival"]; ok {
+		decodeSurvival(d, f, &cfg.Survival)
+	}
 	if f, ok := top["quests"]; ok {
 		q := d.Mapping(f.Value, "quests", []string{"path", "checkbox"})
 		str(d, q, "quests", "path", &cfg.Quests.Path)
