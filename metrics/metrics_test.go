@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -311,4 +312,64 @@ func TestRegistryPerRecorder(t *testing.T) {
 	}
 	assert.Equal(t, 1, count(fa))
 	assert.Equal(t, 0, count(fb), "two recorders count apart")
+}
+
+// scrapingConn scrapes url while each action executes: the scrape is
+// started before the action and waited for after it, with nothing
+// ordering the two, so the race detector sees every access they share.
+type scrapingConn struct {
+	ipc.Conn
+	t       *testing.T
+	url     string
+	scrapes int
+}
+
+func (c *scrapingConn) Execute(ctx context.Context, a action.Action) (ipc.Result, error) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		resp, err := http.Get(c.url)
+		if !assert.NoError(c.t, err) {
+			return
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		assert.NoError(c.t, err)
+		assert.Equal(c.t, http.StatusOK, resp.StatusCode)
+	}()
+	res, err := c.Conn.Execute(ctx, a)
+	<-done
+	c.scrapes++
+	return res, err
+}
+
+// TestScrapeDuringRun scrapes while the world changes (run it with
+// -race): the world model's memory is read from a snapshot, the counters
+// are atomic, and the run's outcome is the one a run without metrics has.
+func TestScrapeDuringRun(t *testing.T) {
+	reg := loadRegistry(t)
+	ctx := context.Background()
+	goal, err := loop.GoalParser{Tiers: reg.Tiers()}.Parse(benchGoal)
+	require.NoError(t, err)
+	play := func(conn ipc.Conn, rec *metrics.Recorder) loop.Outcome {
+		cfg := loop.Config{Registry: reg, Conn: conn, Planner: chain.Planner{}, Goal: goal}
+		if rec != nil {
+			cfg.Planner, cfg.OnStep = rec.Planner(cfg.Planner), rec.OnStep
+		}
+		l, err := loop.New(ctx, cfg)
+		require.NoError(t, err)
+		out, err := l.Run(ctx)
+		require.NoError(t, err)
+		return out
+	}
+	plain := play(ipc.InProcess(newSim(t)), nil)
+
+	w := newSim(t)
+	rec := metrics.New(metrics.Options{Skills: reg.Names(), World: w})
+	conn := &scrapingConn{Conn: ipc.InProcess(w), t: t, url: serveLoopback(t, rec, metrics.ServeOptions{})}
+	out := play(conn, rec)
+	assert.Greater(t, conn.scrapes, 10)
+	assert.Equal(t, plain.Steps, out.Steps)
+	assert.Equal(t, plain.Ticks, out.Ticks)
+	assert.True(t, out.GoalMet)
 }
