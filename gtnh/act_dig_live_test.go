@@ -94,8 +94,9 @@ func TestMoveOutOfAPitWithoutBlocksLive(t *testing.T) {
 // TestTunnelToABuriedBlockLive: coal ore buried in the stone under a
 // bedrock cover, no way down but digging beside the cover: move_to within
 // 2 of it digs a shaft and a tunnel under the cover live with the wooden
-// pickaxe (the dirt by hand, as fast), every dig accepted by the server at
-// its time; break_block then mines the ore and the coal is collected.
+// pickaxe, taken in hand for the stone (a stick is held at first; the
+// dirt goes as fast by hand), every dig accepted by the server at its
+// time; break_block then mines the ore and the coal is collected.
 func TestTunnelToABuriedBlockLive(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ore := world.Pos(8, 56, 13)
@@ -106,7 +107,7 @@ func TestTunnelToABuriedBlockLive(t *testing.T) {
 			}
 		}
 		srv := digServer(t, world.Pos(8, 64, 8), blocks,
-			fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1})
+			fakeserver.Item{Slot: 36, Name: "minecraft:stick", Count: 1}, fakeserver.Item{Slot: 38, Name: "minecraft:wooden_pickaxe", Count: 1})
 		c := joinLive(t, srv)
 		res := c.Execute(context.Background(), action.MoveTo{Pos: ore, Radius: 2})
 		require.Equal(t, ipc.OK, res.Code, res.Error)
@@ -137,6 +138,11 @@ func TestTunnelToABuriedBlockLive(t *testing.T) {
 		name, _ := srv.BlockAt(ore.X, ore.Y, ore.Z)
 		assert.Equal(t, "minecraft:coal_ore", name, "the route leaves its goal standing")
 
+		for _, d := range srv.Digs() {
+			if d.Block == "minecraft:stone" {
+				assert.Equal(t, "minecraft:wooden_pickaxe", d.Held, "stone at %v dug with the pickaxe", d.Pos)
+			}
+		}
 		res = c.Execute(context.Background(), action.BreakBlock{Pos: ore})
 		require.Equal(t, ipc.OK, res.Code, res.Error)
 		assert.Equal(t, 1, serverCount(t, srv, "minecraft:coal"))

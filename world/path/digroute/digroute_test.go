@@ -1,0 +1,125 @@
+package digroute_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/chunk"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+	"github.com/gtnh-agent/gtnh-agent/world/path/digroute"
+)
+
+// pit is a world of ground at y 0..9 (stone, which nothing in these tests
+// breaks) with a shaft dug at (0, 10..12, 0): the feet at its bottom stand
+// three blocks under the ground's top, where walking starts at y 13.
+type pit struct{}
+
+func (pit) Cell(x, y, z int) path.Cell {
+	switch {
+	case y < 0:
+		return path.Unknown
+	case y <= 9:
+		return path.Solid
+	case y <= 12 && (x != 0 || z != 0):
+		return path.Solid
+	}
+	return path.Passable
+}
+
+var stone = world.Block{ID: "minecraft:stone"}
+
+func pitPlanner(inv world.Inventory) *digroute.Planner {
+	return &digroute.Planner{
+		Finder: path.NewFinder(),
+		Grid:   pit{},
+		State:  func(world.BlockPos) chunk.StateID { return 1 },
+		Block:  func(world.BlockPos) world.Block { return stone },
+		Rule:   func(world.Block) rules.BlockRule { return rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true} },
+		Tools: digroute.Tooling{
+			Harvests: func(r rules.BlockRule, st world.ItemStack) bool { return !r.NeedsTool },
+			Speed:    func(int, world.ItemStack, string) float64 { return 1 },
+		},
+		Inventory: inv,
+	}
+}
+
+// TestRouteOutOfAPit: with the stone unbreakable, the way out of the pit
+// is a pillar of two blocks and a jump onto the rim; it is planned only
+// when the inventory holds the two blocks, and a planner that has none
+// says what it lacks.
+func TestRouteOutOfAPit(t *testing.T) {
+	goal := path.At(world.Pos(3, 13, 0))
+	start := world.Pos(0, 10, 0)
+	for _, tc := range []struct {
+		dirt     int
+		complete bool
+		why      string
+	}{
+		{dirt: 2, complete: true},
+		{dirt: 1, complete: false},
+		{dirt: 0, complete: false, why: "minecraft:stone needs a pickaxe; no dirt or cobblestone to pillar or bridge with"},
+	} {
+		inv := world.NewInventory()
+		if tc.dirt > 0 {
+			inv = world.NewInventory(world.ItemStack{ID: "minecraft:dirt", Count: tc.dirt})
+		}
+		res, why, err := pitPlanner(inv).Route(start, goal)
+		require.NoError(t, err)
+		assert.Equal(t, tc.complete, res.Complete, "%d dirt", tc.dirt)
+		if tc.complete {
+			assert.Equal(t, 2, digroute.Placements(res))
+		}
+		if tc.why != "" {
+			assert.Equal(t, "; "+tc.why, why)
+		}
+	}
+}
+
+// TestKeepKind: containers, liquids, crafting tables and a blueprint's
+// blocks stay standing; stone does not.
+func TestKeepKind(t *testing.T) {
+	set := rules.Default()
+	for _, tc := range []struct {
+		b    world.Block
+		keep bool
+	}{
+		{world.Block{ID: "minecraft:chest", Tags: []string{"container"}}, true},
+		{world.Block{ID: "minecraft:lava", Tags: []string{"liquid"}}, true},
+		{world.Block{ID: "minecraft:crafting_table"}, true},
+		{world.Block{ID: "Railcraft:machine.alpha", Meta: 7}, true},
+		{stone, false},
+	} {
+		assert.Equal(t, tc.keep, digroute.KeepKind(set, tc.b), tc.b.ID)
+	}
+}
+
+// TestBestTool: the fastest slot that harvests; none for a block that
+// needs a tool nobody has, or one that cannot be broken.
+func TestBestTool(t *testing.T) {
+	tools := digroute.Tooling{
+		Harvests: func(r rules.BlockRule, st world.ItemStack) bool { return !r.NeedsTool || st.ID == "minecraft:wooden_pickaxe" },
+		Speed: func(_ int, st world.ItemStack, class string) float64 {
+			if st.ID == "minecraft:wooden_pickaxe" && class == "pickaxe" {
+				return 2
+			}
+			return 1
+		},
+	}
+	inv := world.NewInventory(world.ItemStack{ID: "minecraft:stick", Count: 1}, world.ItemStack{ID: "minecraft:wooden_pickaxe", Count: 1})
+	rock := rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
+	slot, ticks, ok := digroute.BestTool(inv, rock, tools)
+	require.True(t, ok)
+	assert.Equal(t, 1, slot)
+	assert.Equal(t, rules.BreakTicks(1.5, 2, true), ticks)
+	slot, _, ok = digroute.BestTool(inv, rules.BlockRule{Hardness: 0.5, Tool: "shovel"}, tools)
+	assert.True(t, ok)
+	assert.Equal(t, -1, slot, "the hand is as fast as anything here")
+	_, _, ok = digroute.BestTool(world.NewInventory(), rock, tools)
+	assert.False(t, ok)
+	_, _, ok = digroute.BestTool(inv, rules.BlockRule{Hardness: -1}, tools)
+	assert.False(t, ok)
+}
