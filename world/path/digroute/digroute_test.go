@@ -38,7 +38,9 @@ func pitPlanner(inv world.Inventory) *digroute.Planner {
 		Grid:   pit{},
 		State:  func(world.BlockPos) chunk.StateID { return 1 },
 		Block:  func(world.BlockPos) world.Block { return stone },
-		Rule:   func(world.Block) rules.BlockRule { return rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true} },
+		Rule: func(world.Block) rules.BlockRule {
+			return rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
+		},
 		Tools: digroute.Tooling{
 			Harvests: func(r rules.BlockRule, st world.ItemStack) bool { return !r.NeedsTool },
 			Speed:    func(int, world.ItemStack, string) float64 { return 1 },
@@ -101,7 +103,9 @@ func TestKeepKind(t *testing.T) {
 // needs a tool nobody has, or one that cannot be broken.
 func TestBestTool(t *testing.T) {
 	tools := digroute.Tooling{
-		Harvests: func(r rules.BlockRule, st world.ItemStack) bool { return !r.NeedsTool || st.ID == "minecraft:wooden_pickaxe" },
+		Harvests: func(r rules.BlockRule, st world.ItemStack) bool {
+			return !r.NeedsTool || st.ID == "minecraft:wooden_pickaxe"
+		},
 		Speed: func(_ int, st world.ItemStack, class string) float64 {
 			if st.ID == "minecraft:wooden_pickaxe" && class == "pickaxe" {
 				return 2
