@@ -9,7 +9,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
-	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -30,9 +29,14 @@ const (
 	None = "none"
 )
 
-// ConnStats is the live connection's counters (gtnh.Client implements it).
-type ConnStats interface {
-	Stats() gtnh.Stats
+// Connection is what a scrape reads of the live connection to a server:
+// cumulative counts since the client started.
+type Connection struct {
+	PacketsIn, PacketsOut int64
+	// Malformed counts the packets dropped because they did not decode,
+	// by packet name.
+	Malformed  map[string]int64
+	Reconnects int
 }
 
 // WorldSource owns a world model (sim.Sim and gtnh.Client implement it).
@@ -45,9 +49,10 @@ type Options struct {
 	// Skills are the skill names counted under their own label; steps of
 	// any other name count under Other.
 	Skills []string
-	// Conn, when set, is read at each scrape for the packet, malformed
-	// packet and reconnect counters.
-	Conn ConnStats
+	// Conn, when set, is called at each scrape for the packet, malformed
+	// packet and reconnect counters; it must be safe to call from another
+	// goroutine and return a copy.
+	Conn func() Connection
 	// World, when set, is read at each scrape for the memory its loaded
 	// chunk columns hold.
 	World WorldSource
@@ -194,13 +199,13 @@ var (
 // memory when a scrape asks: each is copied under its owner's lock, which
 // is released before anything is written to the scraper.
 type liveCollector struct {
-	conn  ConnStats
+	conn  func() Connection
 	world WorldSource
 
 	packets, malformed, reconnects, memory, columns *prometheus.Desc
 }
 
-func newLiveCollector(conn ConnStats, w WorldSource) *liveCollector {
+func newLiveCollector(conn func() Connection, w WorldSource) *liveCollector {
 	name := func(n string) string { return prometheus.BuildFQName(Namespace, "", n) }
 	return &liveCollector{conn: conn, world: w,
 		packets:    prometheus.NewDesc(name("packets_total"), "Packets of the play state, by direction (in: from the server, out: to it).", []string{"direction"}, nil),
@@ -227,7 +232,7 @@ func (c *liveCollector) Describe(ch chan<- *prometheus.Desc) {
 // Collect implements prometheus.Collector.
 func (c *liveCollector) Collect(ch chan<- prometheus.Metric) {
 	if c.conn != nil {
-		st := c.conn.Stats()
+		st := c.conn()
 		ch <- prometheus.MustNewConstMetric(c.packets, prometheus.CounterValue, float64(st.PacketsIn), "in")
 		ch <- prometheus.MustNewConstMetric(c.packets, prometheus.CounterValue, float64(st.PacketsOut), "out")
 		// The server chooses packet and channel names: a label value must

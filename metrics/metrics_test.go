@@ -17,7 +17,6 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/config"
-	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/metrics"
@@ -243,19 +242,19 @@ func TestModelTokens(t *testing.T) {
 
 type fakeStats struct {
 	mu sync.Mutex
-	st gtnh.Stats
+	st metrics.Connection
 }
 
-func (f *fakeStats) Stats() gtnh.Stats {
+func (f *fakeStats) stats() metrics.Connection {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.st
 }
 
 func TestConnectionCounters(t *testing.T) {
-	fs := &fakeStats{st: gtnh.Stats{PacketsIn: 1200, PacketsOut: 340, Reconnects: 2,
+	fs := &fakeStats{st: metrics.Connection{PacketsIn: 1200, PacketsOut: 340, Reconnects: 2,
 		Malformed: map[string]int64{"chunk_data": 3, "custom_payload/FML\xff": 1, "custom_payload/FML\xfe": 2}}}
-	rec := metrics.New(metrics.Options{Conn: fs})
+	rec := metrics.New(metrics.Options{Conn: fs.stats})
 	url := serveLoopback(t, rec, metrics.ServeOptions{})
 	fams := scrape(t, url, "")
 	assert.Equal(t, map[string]float64{"in": 1200, "out": 340}, counters(t, fams, "gtnh_agent_packets_total", "direction"))

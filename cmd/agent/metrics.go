@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/metrics"
@@ -79,6 +80,14 @@ func (m *metricsFlags) check(e *env, cmd string, fallback, fallbackFile string) 
 		return usagef("%s: --metrics-token-file %s: %v", cmd, m.tokenFile, err)
 	}
 	return nil
+}
+
+// liveConnection reads the client's counters for the metrics.
+func liveConnection(c *gtnh.Client) func() metrics.Connection {
+	return func() metrics.Connection {
+		st := c.Stats()
+		return metrics.Connection{PacketsIn: st.PacketsIn, PacketsOut: st.PacketsOut, Malformed: st.Malformed, Reconnects: st.Reconnects}
+	}
 }
 
 // start listens on --metrics and serves rec until ctx ends; the returned

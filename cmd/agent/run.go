@@ -461,7 +461,7 @@ func (c *runCommand) serveMetrics(e *env, p *runPlan, s *runSession) error {
 	opts := metrics.Options{Skills: p.reg.Names()}
 	switch o := s.opened; {
 	case o.client != nil:
-		opts.Conn, opts.World = o.client, o.client
+		opts.Conn, opts.World = liveConnection(o.client), o.client
 	case o.world != nil:
 		opts.World = o.world
 	}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -237,7 +238,9 @@ func (c *serveCommand) run(e *env) error {
 // the counted one.
 func (c *serveCommand) serveMetrics(ctx context.Context, e *env, b *servedBody) (stop func(), err error) {
 	var opts metrics.Options
-	opts.Conn, _ = b.raw.(metrics.ConnStats)
+	if client, ok := b.raw.(*gtnh.Client); ok {
+		opts.Conn = liveConnection(client)
+	}
 	opts.World, _ = b.raw.(metrics.WorldSource)
 	rec := metrics.New(opts)
 	if stop, err = c.mf.start(ctx, e, "serve", rec); err != nil {

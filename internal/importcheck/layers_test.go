@@ -31,6 +31,8 @@ var layers = []struct {
 		"the registry knows nothing of knowledge skills or of who plans with it"},
 	{"memory", []string{"loop", "planner/...", "skills/...", "gtnh/...", "sim"},
 		"the memory file records snapshots through any body's connection and knows nothing of who plays"},
+	{"metrics", []string{"planner/...", "gtnh/...", "sim", "mcpserver", "ipc/remote", "memory"},
+		"metrics reads what the loop and the bodies report through small interfaces and knows no body or planner"},
 	{"loop", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "quests"},
 		"the loop defines the planner interface; planners and transports plug into it"},
 	{"quests", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "gtnh", "sim", "mcpserver"},
