@@ -5,10 +5,12 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -148,5 +150,35 @@ func TestTunnelToABuriedBlockLive(t *testing.T) {
 		assert.Equal(t, 1, serverCount(t, srv, "minecraft:coal"))
 		assert.Positive(t, serverCount(t, srv, "minecraft:cobblestone"), "the tunnel's stone collected")
 		assert.Empty(t, srv.Refusals(), "no dig, placement or move refused or corrected")
+	})
+}
+
+// TestLiveDigCountsOnlyWhatTheServerBreaks: a client set to finish its
+// digs at half the vanilla time digs too early for the server, which
+// refuses every finish and sends the block back: move_to counts none of
+// those digs, tries again from where the player stands a bounded number of
+// times and fails saying the server did not break the block; the
+// client's world still shows it.
+func TestLiveDigCountsOnlyWhatTheServerBreaks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := digServer(t, world.Pos(8, 64, 8), []fakeserver.Block{}, fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1})
+		c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: liveTick, BreakFactor: 0.5,
+			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		require.NoError(t, c.Open(context.Background()))
+		gtnh.Eventually(t, "the inventory", func() bool { return c.State().Snapshot().Inventory.FreeSlots() < 36 })
+		res := c.Execute(context.Background(), action.MoveTo{Pos: world.Pos(8, 56, 8), Radius: 2})
+		require.Equal(t, ipc.Interrupted, res.Code, res.Error)
+		assert.Contains(t, res.Error, "the server did not break minecraft:grass at (8, 63, 8)")
+		digs := srv.Digs()
+		require.NotEmpty(t, digs)
+		for _, d := range digs {
+			assert.False(t, d.Accepted, "%s at %v", d.Block, d.Pos)
+		}
+		assert.Equal(t, "minecraft:grass", c.State().Snapshot().BlockAt(world.Pos(8, 63, 8)).ID, "the client's world keeps the block")
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.Equal(t, world.Pos(8, 64, 8), p.Pos.Block())
 	})
 }
