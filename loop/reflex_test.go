@@ -55,6 +55,8 @@ func TestEatReflexFiresAtTheThreshold(t *testing.T) {
 	assert.True(t, ok, "the threshold is configurable")
 	_, _, ok = loop.EatReflex{Threshold: 0}.Fire(fed(1, bread))
 	assert.False(t, ok, "threshold 0 eats only at an empty bar")
+	_, _, ok = loop.EatReflex{Threshold: 25}.Fire(fed(20, bread))
+	assert.False(t, ok, "a full bar never eats, whatever the threshold")
 }
 
 // forest: a flat world with hunger on, one tree near the player, the food

@@ -183,7 +183,7 @@ func TestConfigDirAddsToTheShippedOnes(t *testing.T) {
 	})
 	code, out, errOut := runAgent(t, "skills", "validate", dir)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Equal(t, dir+": ok (18 skills, 18 spec versions, 5 packs, the shipped ones included)\n", out)
+	assert.Equal(t, dir+": ok (18 skills, 18 spec versions, 6 packs, the shipped ones included)\n", out)
 	assert.Empty(t, errOut, "nothing replaced, every skill in a pack: no warning")
 
 	code, out, errOut = runAgent(t, "skills", "list", "--config", dir)

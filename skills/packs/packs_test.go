@@ -209,7 +209,7 @@ func TestValidateSkillsNamesFileAndSkill(t *testing.T) {
 func TestShippedPacks(t *testing.T) {
 	set, err := LoadDir(config.FS, "skill_packs", nil)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"lv_core", "steam_age", "stone_age", "utility"}, set.Names())
+	assert.Equal(t, []string{"lv_core", "steam_age", "stone_age", "survival", "utility"}, set.Names())
 	lv, ok := set.Get("lv_core")
 	require.True(t, ok)
 	assert.Equal(t, []string{"chop_tree", "plant_sapling", "feed_coke_ovens", "basic_crafting"}, lv.Skills, "the seed's lv_core pack")
