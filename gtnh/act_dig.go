@@ -93,18 +93,34 @@ func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world
 func (x *act) followDig(steps []path.Step) (dug, placed int, err error) {
 	x.walkOnly = true
 	defer func() { x.walkOnly = false }()
+	corr := x.corrections()
+	// where checks that the player stands where the route says and the
+	// server has corrected nothing meanwhile (while a block was dug, say).
+	where := func(ok ...world.BlockPos) error {
+		if x.corrections() != corr {
+			return errCorrected
+		}
+		here := x.feetCell()
+		for _, p := range ok {
+			if here == p {
+				return nil
+			}
+		}
+		return replan("the player stands at %v, not %v", here, ok[0])
+	}
 	for k := 1; k < len(steps); k++ {
 		prev, st := steps[k-1].Pos, steps[k]
-		if here := x.feetCell(); here != prev {
-			return dug, placed, replan("the player stands at %v, not %v", here, prev)
+		if err := where(prev); err != nil {
+			return dug, placed, err
 		}
 		for _, p := range st.Break {
 			if err := x.digOut(p); err != nil {
 				return dug, placed, err
 			}
 			dug++
-			if here := x.feetCell(); here != prev && st.Move != path.MoveDigDown {
-				return dug, placed, replan("the player stands at %v after digging, not %v", here, prev)
+			// Digging under the feet drops the player into the cell.
+			if err := where(prev, steps[k].Pos); err != nil {
+				return dug, placed, err
 			}
 		}
 		switch st.Move {
@@ -137,6 +153,13 @@ func (x *act) followDig(steps []path.Step) (dug, placed int, err error) {
 		}
 	}
 	return dug, placed, nil
+}
+
+// corrections is the number of position corrections the server has sent.
+func (x *act) corrections() int {
+	x.c.mu.Lock()
+	defer x.c.mu.Unlock()
+	return x.s.body.corrections
 }
 
 // feetCell is the cell of the player's feet now.

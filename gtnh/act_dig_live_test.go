@@ -13,6 +13,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -180,5 +181,42 @@ func TestLiveDigCountsOnlyWhatTheServerBreaks(t *testing.T) {
 		p, ok := srv.Player("Bot")
 		require.True(t, ok)
 		assert.Equal(t, world.Pos(8, 64, 8), p.Pos.Block())
+	})
+}
+
+// TestLiveDigReplansAfterACorrection: the server puts the player back on
+// the surface two blocks aside while it digs its shaft (a position
+// correction): the route stops there, move_to plans again from where the
+// server put the player and still reaches the buried ore, every dig
+// accepted.
+func TestLiveDigReplansAfterACorrection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ore := world.Pos(8, 56, 13)
+		srv := digServer(t, world.Pos(8, 64, 13), []fakeserver.Block{{X: ore.X, Y: ore.Y, Z: ore.Z, Name: "minecraft:coal_ore"}},
+			fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1})
+		c := joinLive(t, srv)
+		done := make(chan ipc.Result, 1)
+		go func() { done <- c.Execute(context.Background(), action.MoveTo{Pos: ore, Radius: 2}) }()
+		accepted := func() int {
+			n := 0
+			for _, d := range srv.Digs() {
+				if d.Accepted {
+					n++
+				}
+			}
+			return n
+		}
+		require.NoError(t, srv.WaitFor(context.Background(), func() bool { return accepted() >= 2 }))
+		srv.Send(&proto17.PlayerPositionAndLook{X: 10.5, Y: 64 + proto17.EyeHeight, Z: 13.5, OnGround: true})
+		res := <-done
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Positive(t, res.Details["replans"], "planned again after the correction")
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.LessOrEqual(t, p.Pos.Block().DistSq(ore), 4, "the server has the player within 2 of the ore")
+		for _, d := range srv.Digs() {
+			assert.True(t, d.Accepted, "%s at %v: %s", d.Block, d.Pos, d.Reason)
+		}
+		assert.Empty(t, srv.Refusals())
 	})
 }
