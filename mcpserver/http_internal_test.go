@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -74,24 +75,34 @@ func TestAuthFailuresAreSlowed(t *testing.T) {
 	assert.Equal(t, strconv.Itoa(int(authguard.Every/time.Second)), w.Header().Get("Retry-After"))
 }
 
-// fakeListener hands out the connections sent on its channel.
-type fakeListener struct{ conns chan net.Conn }
+// fakeListener hands out the connections sent on its channel; Close ends
+// a waiting Accept, as a real listener's does.
+type fakeListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   *sync.Once
+}
+
+func newFakeListener(n int) fakeListener {
+	return fakeListener{conns: make(chan net.Conn, n), closed: make(chan struct{}), once: &sync.Once{}}
+}
 
 func (l fakeListener) Accept() (net.Conn, error) {
-	c, ok := <-l.conns
-	if !ok {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
 		return nil, net.ErrClosed
 	}
-	return c, nil
 }
-func (l fakeListener) Close() error   { return nil }
+func (l fakeListener) Close() error   { l.once.Do(func() { close(l.closed) }); return nil }
 func (l fakeListener) Addr() net.Addr { return &net.TCPAddr{} }
 
 // TestLimitListener: with n connections open, Accept waits until one
 // closes; Close wakes a waiting Accept.
 func TestLimitListener(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		fl := fakeListener{conns: make(chan net.Conn, 4)}
+		fl := newFakeListener(4)
 		for range 3 {
 			c, _ := net.Pipe()
 			fl.conns <- c

@@ -9,11 +9,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
+	"golang.org/x/net/netutil"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 )
@@ -169,45 +169,5 @@ func (r *Recorder) Serve(ctx context.Context, ln net.Listener, opts ServeOptions
 }
 
 // limitListener accepts at most n connections at once; Accept waits for
-// one to close.
-func limitListener(l net.Listener, n int) net.Listener {
-	return &capListener{Listener: l, sem: make(chan struct{}, n), done: make(chan struct{})}
-}
-
-type capListener struct {
-	net.Listener
-	sem       chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
-}
-
-func (l *capListener) Accept() (net.Conn, error) {
-	select {
-	case l.sem <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.sem
-		return nil, err
-	}
-	return &capConn{Conn: c, release: func() { <-l.sem }}, nil
-}
-
-func (l *capListener) Close() error {
-	l.closeOnce.Do(func() { close(l.done) })
-	return l.Listener.Close()
-}
-
-type capConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *capConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
+// one to close (x/net's netutil).
+func limitListener(l net.Listener, n int) net.Listener { return netutil.LimitListener(l, n) }

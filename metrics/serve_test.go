@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -97,26 +98,33 @@ func TestStuckScraper(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
-// chanListener hands out the connections sent on conns.
+// chanListener hands out the connections sent on conns; Close ends a
+// waiting Accept, as a real listener's does.
 type chanListener struct {
 	conns   chan net.Conn
 	accepts int
+	closed  chan struct{}
+	once    sync.Once
 }
 
 func (l *chanListener) Accept() (net.Conn, error) {
-	c, ok := <-l.conns
-	if !ok {
+	select {
+	case c, ok := <-l.conns:
+		if !ok {
+			return nil, net.ErrClosed
+		}
+		l.accepts++
+		return c, nil
+	case <-l.closed:
 		return nil, net.ErrClosed
 	}
-	l.accepts++
-	return c, nil
 }
-func (l *chanListener) Close() error   { return nil }
+func (l *chanListener) Close() error   { l.once.Do(func() { close(l.closed) }); return nil }
 func (l *chanListener) Addr() net.Addr { return &net.TCPAddr{} }
 
 func TestLimitListenerCaps(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		inner := &chanListener{conns: make(chan net.Conn, 4)}
+		inner := &chanListener{conns: make(chan net.Conn, 4), closed: make(chan struct{})}
 		l := limitListener(inner, 2)
 		accepted := make(chan net.Conn, 4)
 		go func() {
