@@ -213,7 +213,7 @@ func TestSessionOnTheDefaultWorld(t *testing.T) {
 	}
 	// The default world is at the steam age: the steam pack's skills are
 	// tools, next to the stone age's.
-	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for"} {
+	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for", "skill_eat"} {
 		assert.Contains(t, tools, n)
 	}
 	assert.Len(t, tools, len(fixedTools)+16, "%v", tools)
@@ -244,7 +244,7 @@ func TestSessionOnTheDefaultWorld(t *testing.T) {
 
 	list := structured[mcpserver.ListSkillsResult](t, s.call("list_skills", map[string]any{}))
 	assert.Equal(t, "steam_age", list.Tier)
-	assert.Equal(t, []string{"stone_age", "steam_age", "utility"}, list.Packs)
+	assert.Equal(t, []string{"stone_age", "steam_age", "survival", "utility"}, list.Packs)
 	byName := map[string]mcpserver.CatalogEntry{}
 	for _, sk := range list.Skills {
 		byName[sk.Name] = sk
@@ -368,7 +368,7 @@ func TestInvokeErrors(t *testing.T) {
 		args any
 		want string
 	}{
-		{map[string]any{"skill": "chop_tre"}, `skill "chop_tre" is not available at tier steam_age with packs lv_core,steam_age,stone_age,utility (did you mean "chop_tree"?)`},
+		{map[string]any{"skill": "chop_tre"}, `skill "chop_tre" is not available at tier steam_age with packs lv_core,steam_age,stone_age,survival,utility (did you mean "chop_tree"?)`},
 		{map[string]any{"skill": "build_reactor"}, "; available now: basic_crafting, build_structure, chop_tree"},
 		{map[string]any{"skill": "chop_tree", "params": map[string]any{"radus": 8}}, `unknown parameter "radus" (declared: min_logs, radius, require_axe) ("radus": did you mean "radius"?)`},
 		{map[string]any{"skill": "chop_tree", "params": map[string]any{"radius": 500}}, `parameter "radius": 500 is above the maximum 64`},
