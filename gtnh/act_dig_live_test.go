@@ -2,6 +2,7 @@ package gtnh_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"testing/synctest"
 
@@ -211,9 +212,57 @@ func TestLiveDigReplansAfterACorrection(t *testing.T) {
 		res := <-done
 		require.Equal(t, ipc.OK, res.Code, res.Error)
 		assert.Positive(t, res.Details["replans"], "planned again after the correction")
+		assert.Contains(t, res.Details["replanned_because"], "the server corrected the position")
 		p, ok := srv.Player("Bot")
 		require.True(t, ok)
 		assert.LessOrEqual(t, p.Pos.Block().DistSq(ore), 4, "the server has the player within 2 of the ore")
+		for _, d := range srv.Digs() {
+			assert.True(t, d.Accepted, "%s at %v: %s", d.Block, d.Pos, d.Reason)
+		}
+		assert.Empty(t, srv.Refusals())
+	})
+}
+
+// TestLiveDigReplansAroundABlockPutBack: the player at the bottom of an
+// open shaft tunnels towards buried ore; right after its second dig the
+// server puts cobblestone back into the tunnel (a block change the route
+// did not expect). The route stops, move_to plans again over the world the
+// server shows, digs the cobblestone out and reaches the ore, every dig
+// accepted.
+func TestLiveDigReplansAroundABlockPutBack(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ore := world.Pos(8, 57, 15)
+		blocks := []fakeserver.Block{{X: ore.X, Y: ore.Y, Z: ore.Z, Name: "minecraft:coal_ore"}}
+		for y := 57; y <= 63; y++ {
+			blocks = append(blocks, fakeserver.Block{X: 8, Y: y, Z: 8, Name: "minecraft:air"})
+		}
+		srv := digServer(t, world.Pos(8, 57, 8), blocks, fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1})
+		c := joinLive(t, srv)
+		done := make(chan ipc.Result, 1)
+		go func() { done <- c.Execute(context.Background(), action.MoveTo{Pos: ore, Radius: 1}) }()
+		var second fakeserver.Dig
+		require.NoError(t, srv.WaitFor(context.Background(), func() bool {
+			n := 0
+			for _, d := range srv.Digs() {
+				if d.Accepted {
+					if n++; n == 2 {
+						second = d
+						return true
+					}
+				}
+			}
+			return false
+		}))
+		require.NoError(t, srv.SetBlocks(fakeserver.Block{X: second.Pos.X, Y: second.Pos.Y, Z: second.Pos.Z, Name: "minecraft:cobblestone"}))
+		res := <-done
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Positive(t, res.Details["replans"], "planned again after the block came back")
+		assert.Contains(t, res.Details["replanned_because"], fmt.Sprintf("minecraft:cobblestone at %v stands in the way", second.Pos))
+		name, _ := srv.BlockAt(second.Pos.X, second.Pos.Y, second.Pos.Z)
+		assert.Equal(t, "minecraft:air", name, "the cobblestone put back at %v dug out again", second.Pos)
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.LessOrEqual(t, p.Pos.Block().DistSq(ore), 1)
 		for _, d := range srv.Digs() {
 			assert.True(t, d.Accepted, "%s at %v: %s", d.Block, d.Pos, d.Reason)
 		}

@@ -282,6 +282,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 	defer func() { x.putRoutes(rc) }()
 	steps, replans, rounds, segments, stalls := 0, 0, 0, 0, 0
 	dug, placed := 0, 0                 // blocks broken and placed by digging routes
+	var reasons []string                // why each re-plan was made
 	var planning, longest time.Duration // spent planning routes, in all and the longest
 	bestDist := math.Inf(1)
 	var why string
@@ -314,6 +315,9 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 				"planning_ms": ms(planning), "longest_plan_ms": ms(longest)}
 			if dug+placed > 0 {
 				details["dug"], details["placed"] = dug, placed
+			}
+			if len(reasons) > 0 {
+				details["replanned_because"] = reasons
 			}
 			return ipc.Result{Code: ipc.OK, Details: details}
 		}
@@ -359,6 +363,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 				return x.fail(err, fmt.Sprintf("digging to %v", a.Pos))
 			}
 			replans++
+			reasons = append(reasons, why)
 			x.c.log.Debug().Str("reason", why).Int("replans", replans).Msg("re-planning a dig")
 			continue
 		}
@@ -399,6 +404,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			return x.fail(err, fmt.Sprintf("walking to %v", a.Pos))
 		}
 		replans++
+		reasons = append(reasons, why)
 		x.c.log.Debug().Str("reason", why).Int("replans", replans).Msg("re-planning move")
 	}
 }
