@@ -259,3 +259,31 @@ func TestLiveDigReplansAroundABlockPutBack(t *testing.T) {
 		assert.Empty(t, srv.Refusals())
 	})
 }
+
+// TestBridgeOverATrenchLive: a trench two blocks wide and nine deep cuts
+// the loaded world in two; move_to across it bridges live, placing dirt
+// against the face of the block beside each gap (the server shows each
+// block before the step onto it), and walks on.
+func TestBridgeOverATrenchLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var blocks []fakeserver.Block
+		for z := -32; z < 48; z++ {
+			for x := 9; x <= 10; x++ {
+				for y := 55; y <= 63; y++ {
+					blocks = append(blocks, fakeserver.Block{X: x, Y: y, Z: z, Name: "minecraft:air"})
+				}
+			}
+		}
+		srv := digServer(t, world.Pos(8, 64, 8), blocks, fakeserver.Item{Slot: 36, Name: "minecraft:dirt", Count: 5})
+		c := joinLive(t, srv)
+		goal := world.Pos(12, 64, 8)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: goal})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 2, res.Details["placed"])
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.Equal(t, goal, p.Pos.Block())
+		assert.Equal(t, 3, serverCount(t, srv, "minecraft:dirt"))
+		assert.Empty(t, srv.Refusals())
+	})
+}
