@@ -470,7 +470,18 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 	if err := x.rightClick(a.Target); err != nil {
 		return x.fail(err, "using "+a.Item)
 	}
-	changed, err := x.serverWait(useAnswerTicks, func() bool {
+	wait := int64(useAnswerTicks)
+	if a.Target == nil {
+		// Eating takes the item's use duration before the server takes
+		// one and raises the food level (ItemFood: 32 ticks).
+		x.c.mu.Lock()
+		held := toStack(before, x.c.state.Resolver().IDs(), x.c.rules)
+		x.c.mu.Unlock()
+		if _, food := x.c.rules.Food.Of(held); food {
+			wait += int64(x.c.rules.Food.Stats.EatTicks)
+		}
+	}
+	changed, err := x.serverWait(wait, func() bool {
 		now := x.s.inv.heldSlot()
 		return now.ID != before.ID || now.Count != before.Count || now.Damage != before.Damage
 	})

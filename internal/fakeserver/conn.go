@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -58,6 +59,9 @@ type conn struct {
 	onGround      bool
 	awaitTeleport *world.Vec3 // a reset the client has not confirmed yet
 	held          int
+	food          int       // the food level (UpdateHealth)
+	saturation    float64   // the saturation (UpdateHealth)
+	eating        *eatState // an item being eaten
 	inv           [windowSlots]proto17.Slot
 	dig           *digState
 	window        *openWindow // the open container window
@@ -75,8 +79,15 @@ type digState struct {
 }
 
 func newConn(s *Server, id int, nc net.Conn) *conn {
-	return &conn{s: s, id: id, nc: nc, br: bufio.NewReaderSize(nc, 1<<16), reached: map[Stage]int{},
-		done: make(chan struct{}), ended: make(chan struct{}), pendingKA: map[int32]time.Time{}}
+	food := rules.Default().Food
+	c := &conn{s: s, id: id, nc: nc, br: bufio.NewReaderSize(nc, 1<<16), reached: map[Stage]int{},
+		done: make(chan struct{}), ended: make(chan struct{}), pendingKA: map[int32]time.Time{},
+		food: food.Stats.MaxFood}
+	if s.opts.Food > 0 && s.opts.Food < food.Stats.MaxFood {
+		c.food = s.opts.Food
+	}
+	c.saturation = min(food.Stats.StartSaturation, float64(c.food))
+	return c
 }
 
 func (c *conn) close() {
@@ -667,7 +678,9 @@ func (c *conn) join() error {
 		func() error { return c.send(StagePosition, positionPacket(pos)) },
 		func() error { return c.send(StageNone, &proto17.TimeUpdate{WorldAge: 1000, TimeOfDay: 1000}) },
 		func() error { return c.send(StageInventory, c.windowItems()) },
-		func() error { return c.send(StageNone, &proto17.UpdateHealth{Health: 20, Food: 20, Saturation: 5}) },
+		func() error {
+			return c.send(StageNone, &proto17.UpdateHealth{Health: 20, Food: int16(c.food), Saturation: float32(c.saturation)})
+		},
 		c.sendChunks,
 	}
 	for _, step := range steps {

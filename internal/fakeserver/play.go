@@ -155,6 +155,7 @@ func (c *conn) ticker() {
 		c.moduiSyncLocked(&out)
 		s.tickFurnacesLocked(&out)
 		c.furnaceSyncLocked(&out)
+		c.eatTickLocked(&out)
 		s.mu.Unlock()
 		if kick != "" {
 			c.kick(kick)
@@ -563,7 +564,8 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 	s := c.s
 	off, ok := faceOffset[p.Face]
 	if !ok {
-		return // using the held item in the air: nothing to model
+		c.startEatingLocked() // using the held item in the air
+		return
 	}
 	clicked := world.Pos(int(p.X), int(p.Y), int(p.Z))
 	if c.useBlockLocked(out, clicked) {
