@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/rs/zerolog"
 
@@ -13,36 +14,37 @@ import (
 // Conn records every snapshot observed through a body's connection into
 // the store, under the server's name and the dimension the snapshot names.
 // Memory never fails a run: an error is logged once and recording stops.
+// Observe may be called from several goroutines at once (a served body's
+// watcher and its queries): the store serialises the writes.
 type Conn struct {
 	ipc.Conn
-	rec    Recorder
+	store  *Store
 	server string
 	log    zerolog.Logger
-	broken bool
+	broken atomic.Bool
 }
 
 // Wrap returns conn recording into s; server names the world ("host:port"
 // live, "sim/SCENARIO/SEED" in the simulator).
 func Wrap(conn ipc.Conn, s *Store, server string, log zerolog.Logger) *Conn {
-	return &Conn{Conn: conn, rec: Recorder{Store: s}, server: server, log: log}
+	return &Conn{Conn: conn, store: s, server: server, log: log}
 }
 
 // Observe observes through the connection, records what it saw and gives
 // the snapshot the memory of its world to recall from.
 func (c *Conn) Observe(ctx context.Context) (*world.Snapshot, error) {
 	snap, err := c.Conn.Observe(ctx)
-	if err != nil || snap == nil || c.broken {
+	if err != nil || snap == nil || c.broken.Load() {
 		return snap, err
 	}
 	dim := snap.Player.Dimension
 	if dim == "" {
 		dim = "overworld"
 	}
-	c.rec.Place = Place{Server: c.server, Dimension: dim}
-	snap.Recall = recaller{s: c.rec.Store, p: c.rec.Place, log: c.log}
-	if _, rerr := c.rec.Observe(snap); rerr != nil {
-		c.broken = true
-		c.log.Warn().Err(rerr).Str("file", c.rec.Store.Path()).Msg("memory: recording stopped for this run")
+	rec := Recorder{Store: c.store, Place: Place{Server: c.server, Dimension: dim}}
+	snap.Recall = recaller{s: c.store, p: rec.Place, log: c.log}
+	if _, rerr := rec.Observe(snap); rerr != nil && !c.broken.Swap(true) {
+		c.log.Warn().Err(rerr).Str("file", c.store.Path()).Msg("memory: recording stopped for this run")
 	}
 	return snap, nil
 }

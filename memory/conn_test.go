@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -60,4 +61,34 @@ func TestConnRemembersWhatTheBotSees(t *testing.T) {
 	if len(got) > 0 {
 		assert.NotEqual(t, target.Pos, got[0].Pos, "the broken log is forgotten")
 	}
+}
+
+// TestConcurrentObserve: a served body is observed from several goroutines
+// at once (its watcher and its queries); each snapshot gets its own recall
+// and the file stays consistent (run under -race in CI).
+func TestConcurrentObserve(t *testing.T) {
+	sc, err := sim.DefaultScenario()
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s, err := memory.Open(filepath.Join(t.TempDir(), "memory.db"), memory.Options{})
+	require.NoError(t, err)
+	defer s.Close()
+	body := memory.WrapBody(w, s, "sim/race", zerolog.Nop())
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 5 {
+				snap, err := body.Observe(context.Background())
+				assert.NoError(t, err)
+				assert.NotNil(t, snap.Recall)
+			}
+		})
+	}
+	wg.Wait()
+	require.NoError(t, s.Check())
+	sums, err := s.Places()
+	require.NoError(t, err)
+	require.Len(t, sums, 1)
+	assert.NotZero(t, sums[0].Sightings)
 }
