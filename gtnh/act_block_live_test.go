@@ -50,6 +50,9 @@ func TestBuildCokeOvenOnTheTestServer(t *testing.T) {
 		require.Equal(t, 26, placed)
 		formed := srv.FormedCokeOvens()
 		require.Len(t, formed, 1)
+		// The bricks' formed tile packets follow the last placement's
+		// block change: let the client read what the server has sent.
+		synctest.Wait()
 		var oven *world.Machine
 		for _, m := range c.State().Snapshot().Machines {
 			if m.Kind == world.MachineCokeOven {
