@@ -471,20 +471,29 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 		return x.fail(err, "using "+a.Item)
 	}
 	wait := int64(useAnswerTicks)
+	eating := false
+	x.c.mu.Lock()
+	foodBefore := x.s.food
 	if a.Target == nil {
 		// Eating takes the item's use duration before the server takes
-		// one and raises the food level (ItemFood: 32 ticks).
-		x.c.mu.Lock()
+		// one and raises the food level (ItemFood: 32 ticks); the bite is
+		// both packets, the slot and the food level.
 		held := toStack(before, x.c.state.Resolver().IDs(), x.c.rules)
-		x.c.mu.Unlock()
-		if _, food := x.c.rules.Food.Of(held); food {
+		if _, eating = x.c.rules.Food.Of(held); eating {
 			wait += int64(x.c.rules.Food.Stats.EatTicks)
 		}
 	}
-	changed, err := x.serverWait(wait, func() bool {
+	x.c.mu.Unlock()
+	heldChanged := func() bool {
 		now := x.s.inv.heldSlot()
 		return now.ID != before.ID || now.Count != before.Count || now.Damage != before.Damage
-	})
+	}
+	changed, err := x.serverWait(wait, func() bool { return heldChanged() && (!eating || x.s.food != foodBefore) })
+	if !changed && eating {
+		x.c.mu.Lock()
+		changed = heldChanged()
+		x.c.mu.Unlock()
+	}
 	if err != nil {
 		return x.fail(err, "using "+a.Item)
 	}

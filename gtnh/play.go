@@ -330,11 +330,14 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 }
 
 func (c *Client) onHealth(s *session, p *proto17.UpdateHealth) error {
+	// The world's health and food change in the same critical section as
+	// the session's, so an action that saw the session's food change (a
+	// bite) finds it in the world when the loop observes next.
 	c.mu.Lock()
 	s.health, s.food = p.Health, p.Food
+	c.state.Update(func(tx *world.Tx) { tx.SetHealth(float64(max(p.Health, 0)), float64(p.Food)) })
 	c.notifyLocked()
 	c.mu.Unlock()
-	c.state.Update(func(tx *world.Tx) { tx.SetHealth(float64(max(p.Health, 0)), float64(p.Food)) })
 	if p.Health <= 0 && !c.cfg.NoAutoRespawn {
 		c.log.Warn().Msg("died; respawning")
 		return c.send(s, &proto17.ClientStatus{Action: proto17.StatusRespawn})
