@@ -20,7 +20,8 @@
 # but go test exits 1. When that exact message is the failure and no crasher
 # file was written, the line says "ok (spurious deadline)". Counted budgets
 # (5000x) do not hit it. Logs of every target are kept in $FUZZ_LOG_DIR
-# (default: a temporary directory, printed at the end).
+# (default: a temporary directory, printed at the end). FUZZ_JOBS=N runs N
+# targets at once; the lines come out in target order all the same.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,13 +49,14 @@ if [ -z "$targets" ]; then
   exit 2
 fi
 
-failed=0
-count=0
-while IFS=$'\t' read -r pkg fn; do
-  count=$((count + 1))
-  corpus="$pkg/testdata/fuzz/$fn"
+# run_one PKG FN N: fuzzes one target and writes its line (and, when it
+# failed, the reasons) to $logdir/N.result; N.failed marks a failure.
+run_one() {
+  local pkg=$1 fn=$2 n=$3
+  local corpus="$pkg/testdata/fuzz/$fn"
+  local before after crashers last execs newi size result rc
   before=$(ls "$corpus" 2>/dev/null | sort)
-  log="$logdir/$(echo "$pkg" | tr '/.' '__')_$fn.log"
+  local log="$logdir/$(echo "$pkg" | tr '/.' '__')_$fn.log"
   go test "$pkg" -run='^$' -fuzz="^${fn}\$" -fuzztime="$budget" -fuzzminimizetime="$minimize" >"$log" 2>&1
   rc=$?
   after=$(ls "$corpus" 2>/dev/null | sort)
@@ -73,18 +75,37 @@ while IFS=$'\t' read -r pkg fn; do
       result="ok (spurious deadline)"
     else
       result=FAIL
-      failed=$((failed + 1))
+      : >"$logdir/$n.failed"
     fi
   fi
-  printf '%-20s %-24s %-24s execs=%-10s new=%-5s corpus=%s\n' "$pkg" "$fn" "$result" "${execs:-?}" "${newi:-?}" "$size"
-  if [ "$result" = FAIL ]; then
-    if [ -n "$crashers" ]; then
-      while read -r c; do echo "    crasher: $corpus/$c"; done <<<"$crashers"
+  {
+    printf '%-20s %-24s %-24s execs=%-10s new=%-5s corpus=%s\n' "$pkg" "$fn" "$result" "${execs:-?}" "${newi:-?}" "$size"
+    if [ "$result" = FAIL ]; then
+      if [ -n "$crashers" ]; then
+        while read -r c; do echo "    crasher: $corpus/$c"; done <<<"$crashers"
+      fi
+      grep -E -m 8 'Error|panic|FAIL|--- |failed|\.go:[0-9]+' "$log" | sed 's/^/    /'
+      echo "    log: $log"
     fi
-    grep -E -m 8 'Error|panic|FAIL|--- |failed|\.go:[0-9]+' "$log" | sed 's/^/    /'
-    echo "    log: $log"
-  fi
+  } >"$logdir/$n.result"
+}
+
+# FUZZ_JOBS targets run at once (default 1): each target's start (building
+# the instrumented test binary, replaying its corpus) is mostly one core's
+# work, so two at a time shorten a smoke of many targets on two cores.
+jobs_max=${FUZZ_JOBS:-1}
+count=0
+while IFS=$'\t' read -r pkg fn; do
+  count=$((count + 1))
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  run_one "$pkg" "$fn" "$count" &
 done <<<"$targets"
+wait
+failed=0
+for n in $(seq 1 "$count"); do
+  cat "$logdir/$n.result"
+  [ -e "$logdir/$n.failed" ] && failed=$((failed + 1))
+done
 
 echo "fuzz.sh: $count targets, budget $budget each, $failed failed; logs in $logdir"
 [ $failed -eq 0 ]
