@@ -154,7 +154,6 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 	name, spec, ok := o.layout.TankForGuiInteger(int(v.DataID))
 	var window *int32 // the fluid id the window sent for this tank
 	if ok {
-		o.tanksSeen++
 		t := o.rcTank(int(v.DataID))
 		t.amount, t.amountSeen = v.Value, true
 		if t.fluidSeen {
@@ -176,6 +175,15 @@ func (c *Client) onRCGuiInteger(s *session, data []byte) {
 		c.skip("RC GUI_INTEGER (not a tank amount)")
 		return
 	}
+	// The window counts the amount as seen once the world model holds it
+	// (below), so an action that waited for the window's tanks finds them
+	// in the world when the loop observes next.
+	defer func() {
+		c.mu.Lock()
+		o.tanksSeen++
+		c.notifyLocked()
+		c.mu.Unlock()
+	}()
 	if isMetal {
 		c.metalTankAmount(metal, fluids, window, v.Value)
 		return
