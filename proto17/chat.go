@@ -12,11 +12,11 @@ import (
 func PlainText(raw string) string {
 	var v any
 	if err := json.Unmarshal([]byte(raw), &v); err != nil {
-		return stripFormatting(raw)
+		return StripFormatting(raw)
 	}
 	var sb strings.Builder
 	flatten(&sb, v, 0)
-	return stripFormatting(sb.String())
+	return StripFormatting(sb.String())
 }
 
 // maxChatDepth bounds the recursion over nested components.
@@ -60,9 +60,9 @@ func flatten(sb *strings.Builder, v any, depth int) {
 	}
 }
 
-// stripFormatting removes § codes (the section sign and the character after
+// StripFormatting removes § codes (the section sign and the character after
 // it).
-func stripFormatting(s string) string {
+func StripFormatting(s string) string {
 	if !strings.Contains(s, "§") {
 		return s
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 )
 
 // ID is a quest's or a quest line's identity: a UUID as BetterQuesting
@@ -164,21 +166,7 @@ func (b *Book) Quests() []*Quest {
 }
 
 // CleanName strips Minecraft's formatting codes ("§9§l") and spaces.
-func CleanName(s string) string {
-	var sb strings.Builder
-	skip := false
-	for _, r := range s {
-		switch {
-		case skip:
-			skip = false
-		case r == '§':
-			skip = true
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	return strings.TrimSpace(sb.String())
-}
+func CleanName(s string) string { return strings.TrimSpace(proto17.StripFormatting(s)) }
 
 // readID reads an id: the two halves (prefix+"High", prefix+"Low") or an
 // old book's number (num).
