@@ -697,19 +697,28 @@ func (x *act) awaitFurnace(o *container, m world.ItemMatcher, count int) error {
 	in := o.slots[0].Count
 	cook := int64(o.furnace.cook)
 	x.c.mu.Unlock()
-	if _, have := x.matching(o.id, []int{furnaceOutputSlot}, m.Matches); have >= count || in <= 0 {
+	if _, have := x.matching(o.id, []int{furnaceOutputSlot}, m.Matches); have >= count {
 		return nil
 	}
-	limit := int64(in)*cookTicks - cook + answerTicks
-	_, err := x.serverWait(limit, func() bool {
+	full := func() bool {
 		p := x.s.inv.slot(o.id, furnaceOutputSlot)
 		ids := x.c.state.Resolver().IDs()
-		if p != nil && !p.Empty() && m.Matches(toStack(*p, ids, x.c.rules)) && int(p.Count) >= count {
-			return true
+		return p != nil && !p.Empty() && m.Matches(toStack(*p, ids, x.c.rules)) && int(p.Count) >= count
+	}
+	closed := func() bool { return x.s.inv.open != o }
+	if in > 0 {
+		limit := int64(in)*cookTicks - cook + answerTicks
+		if _, err := x.serverWait(limit, func() bool {
+			return full() || closed() || o.furnace.out && o.furnace.cook == 0
+		}); err != nil {
+			return err
 		}
-		return x.s.inv.open != o || o.furnace.out && o.furnace.cook == 0
-	})
-	if err != nil {
+	}
+	// The last item made reaches the client in its own Set Slot after the
+	// input slot's (and, when the fuel ran out with it, after the burn
+	// time's): with the input seen empty or the fire out, the output may
+	// still be on its way. The server gets answerTicks to send it.
+	if _, err := x.serverWait(answerTicks, func() bool { return full() || closed() }); err != nil {
 		return err
 	}
 	x.c.mu.Lock()

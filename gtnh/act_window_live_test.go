@@ -226,3 +226,42 @@ func TestFurnaceGoingOutEndsTheWait(t *testing.T) {
 		assert.Equal(t, 1, items["output"].Count)
 	})
 }
+
+// TestFurnaceOutputAfterItsInput: the server sends the furnace's output
+// slot 40 ticks after its input slot (each slot is its own packet, and a
+// client can read them apart), and the fuel runs out with the last item.
+// After the skill's full cooking wait the client sees the input empty, the
+// fire out and two stone in the output: it waits for the third instead of
+// failing the withdrawal.
+func TestFurnaceOutputAfterItsInput(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, err := fakeserver.New(fakeserver.Options{Addr: fakeserver.MemoryAddr(), TickDuration: liveTick,
+			FurnaceOutputLag: 40,
+			Inventory: []fakeserver.Item{
+				{Slot: 36, Name: "minecraft:furnace", Count: 1},
+				{Slot: 37, Name: "minecraft:cobblestone", Count: 3},
+				{Slot: 38, Name: "minecraft:planks", Count: 2}},
+			Trees: []fakeserver.Tree{}, Blocks: []fakeserver.Block{}, Logf: t.Logf})
+		require.NoError(t, err)
+		t.Cleanup(srv.Close)
+		c := joinLive(t, srv)
+		ctx := context.Background()
+		at := world.Pos(10, 64, 8)
+		for _, a := range []action.Action{
+			action.PlaceBlock{Pos: at, Item: "minecraft:furnace", Face: "up"},
+			action.OpenContainer{Pos: at},
+			action.TransferItems{Pos: at, Item: "minecraft:cobblestone", Count: 3, Direction: action.Deposit, Slot: "input"},
+			action.TransferItems{Pos: at, Item: "minecraft:planks", Count: 2, Direction: action.Deposit, Slot: "fuel"},
+			action.Wait{Ticks: 3*200 + 10},
+		} {
+			res := c.Execute(ctx, a)
+			require.Equal(t, ipc.OK, res.Code, "%s: %s", a.Kind(), res.Error)
+		}
+		require.Len(t, srv.Smelted(), 3, "the server made the three stone")
+		res := c.Execute(ctx, action.TransferItems{Pos: at, Item: "minecraft:stone", Count: 3, Direction: action.Withdraw, Slot: "output"})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 3, serverCount(t, srv, "minecraft:stone"))
+		assert.Equal(t, 3, c.State().Snapshot().Inventory.CountID("minecraft:stone"))
+		assert.Empty(t, srv.Refusals())
+	})
+}

@@ -451,6 +451,10 @@ type openWindow struct {
 	// item burn) and slots as last sent (ContainerFurnace's last values).
 	sent      []int
 	sentSlots []proto17.Slot
+	// outHeld is set while the output slot's change is held back
+	// (Options.FurnaceOutputLag), first seen at server tick outSince.
+	outHeld  bool
+	outSince int
 }
 
 // slotLocked is the stack behind a window slot: the box's own slot or the

@@ -260,6 +260,12 @@ type Options struct {
 	// PickupDelayTicks is the age a dropped item must reach before it can be
 	// collected (default 10 ticks, vanilla's delay for block drops).
 	PickupDelayTicks int
+	// FurnaceOutputLag holds an open furnace window's output slot change
+	// back that many server ticks after the input and fuel slots' changes
+	// are sent, as a client reading a real server's stream can see them
+	// (ContainerFurnace sends each slot as its own packet, and they may
+	// arrive in separate reads). 0 sends them together.
+	FurnaceOutputLag int
 
 	// ModularUI says how the GregTech windows (ModularUI 1) sync their
 	// widget values: by default as ModularUI 1.2.20 does, after the

@@ -369,6 +369,17 @@ func (c *conn) furnaceSyncLocked(out *outbox) {
 	}
 	for i := 0; i < 3; i++ {
 		if !sameStack(w.box.slots[i], w.sentSlots[i]) {
+			if i == furnaceOutput && c.s.opts.FurnaceOutputLag > 0 {
+				if !w.outHeld {
+					w.outHeld, w.outSince = true, c.s.worldTick
+				}
+				if c.s.worldTick-w.outSince < c.s.opts.FurnaceOutputLag {
+					continue
+				}
+			}
+			if i == furnaceOutput {
+				w.outHeld = false
+			}
 			out.to(c, StageNone, &proto17.SetSlot{WindowID: int8(w.id), Slot: int16(i), Item: w.box.slots[i]})
 			w.sentSlots[i] = w.box.slots[i]
 		}
@@ -388,6 +399,7 @@ func (c *conn) furnaceSyncLocked(out *outbox) {
 func (c *conn) clickedFurnaceLocked() {
 	if w := c.window; w != nil && w.box.furnace != nil && w.sentSlots != nil {
 		copy(w.sentSlots, w.box.slots[:3])
+		w.outHeld = false
 	}
 }
 
