@@ -16,6 +16,9 @@
 //   - tiers: [Tiers], the GTNH tech tiers in order (config/tiers.yaml);
 //   - food: [Food], the food bar (FoodStats), what actions cost it and
 //     what foods give back (config/food.yaml);
+//   - mobs: [Mobs], the day and its light, where hostile mobs spawn, how
+//     they move and hit, what the player deals and what a death costs
+//     (config/mobs.yaml);
 //   - tech: [TechRules], the evidence that shows a tier is reached
 //     (config/tech.yaml);
 //   - names: [Names], every item, block and tag name the tables know, for

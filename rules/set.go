@@ -22,6 +22,7 @@ type Set struct {
 	Coke    *CokeOven      // the Railcraft coke oven's recipes
 	Grid    *CraftingTools // the tools that wear in the crafting grid
 	Food    *Food          // the food bar, what actions cost it, what foods give
+	Mobs    *Mobs          // the day, light, hostile mobs, combat and death
 	Tiers   *Tiers         // the GTNH tech tiers, in order
 	Tech    *TechRules     // the evidence that shows each tier
 	Builds  *Blueprints    // the structures the agent builds block by block
@@ -48,6 +49,7 @@ func Default() *Set {
 			Coke:    loadCokeOven(),
 			Grid:    loadCraftingTools(),
 			Food:    loadFood(),
+			Mobs:    loadMobs(),
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
 			Builds:  loadBlueprints(),

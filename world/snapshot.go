@@ -92,6 +92,9 @@ type Entity struct {
 	Name string     `json:"name,omitempty"` // mob type or player name
 	Pos  Vec3       `json:"pos"`
 	Item *ItemStack `json:"item,omitempty"` // for dropped items
+	// Health is a mob's health when known (the simulator knows it; a
+	// server sends it in the mob's metadata); 0 when not.
+	Health float64 `json:"health,omitempty"`
 }
 
 // Player is the agent's own body.
@@ -106,7 +109,11 @@ type Player struct {
 // Snapshot is a consistent, read-only view of the world at one tick. Skills
 // and planners receive snapshots; only the state owner mutates the world.
 type Snapshot struct {
-	Tick      int64       `json:"tick"`
+	Tick int64 `json:"tick"`
+	// TimeOfDay is the ticks since sunrise, 0..23999: 6000 is noon, 12000
+	// sunset, 18000 midnight (a Minecraft day is 24000 ticks; the sky's
+	// light and where hostile mobs spawn follow it, config/mobs.yaml).
+	TimeOfDay int64       `json:"time_of_day"`
 	Player    Player      `json:"player"`
 	Inventory Inventory   `json:"inventory"`
 	Blocks    BlockSource `json:"-"`

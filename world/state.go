@@ -33,6 +33,7 @@ type State struct {
 	posTags       map[BlockPos]posTag
 	posTagsShared bool
 	tick          int64
+	timeOfDay     int64
 	rules         Rules
 	version       uint64
 
@@ -121,6 +122,7 @@ func (s *State) Snapshot() *Snapshot {
 	}
 	return &Snapshot{
 		Tick:      s.tick,
+		TimeOfDay: s.timeOfDay,
 		Player:    s.player,
 		Inventory: Inventory{Slots: slices.Clone(s.inv.Slots), Held: s.inv.Held},
 		Blocks:    blocks,
@@ -223,6 +225,19 @@ func (tx *Tx) SetTick(t int64) {
 
 // AdvanceTick moves the game tick forward by n.
 func (tx *Tx) AdvanceTick(n int64) { tx.SetTick(tx.st().tick + n) }
+
+// TimeOfDay returns the time of day (see Snapshot.TimeOfDay).
+func (tx *Tx) TimeOfDay() int64 { return tx.st().timeOfDay }
+
+// SetTimeOfDay sets the time of day: ticks since sunrise, 0..23999 (the
+// caller takes a server's running count modulo the day).
+func (tx *Tx) SetTimeOfDay(t int64) {
+	s := tx.st()
+	if s.timeOfDay != t {
+		s.timeOfDay = t
+		tx.changed()
+	}
+}
 
 // Resolver returns the resolver in use.
 func (tx *Tx) Resolver() *chunk.Resolver { return tx.st().chunks.Resolver() }

@@ -370,3 +370,22 @@ func TestUnloadColumnTagsOnlyThere(t *testing.T) {
 	s.Update(func(tx *Tx) { assert.False(t, tx.UnloadColumn(2, 0)) })
 	assert.Greater(t, s.Version(), v, "a dropped tag alone is a change")
 }
+
+// TestTimeOfDayAndMobHealth: a snapshot carries the time of day and each
+// mob's health, and setting the same time again is no change.
+func TestTimeOfDayAndMobHealth(t *testing.T) {
+	s := NewState(StateOptions{Rules: rules.Default()})
+	s.Update(func(tx *Tx) {
+		tx.SetTimeOfDay(18000)
+		tx.PutEntity(Entity{ID: 7, Kind: EntityMob, Name: "zombie", Pos: Vec3{X: 1, Y: 64, Z: 2}, Health: 17})
+	})
+	snap := s.Snapshot()
+	assert.Equal(t, int64(18000), snap.TimeOfDay)
+	require.Len(t, snap.Entities, 1)
+	assert.Equal(t, 17.0, snap.Entities[0].Health)
+	v := s.Version()
+	s.Update(func(tx *Tx) { tx.SetTimeOfDay(18000) })
+	assert.Equal(t, v, s.Version(), "the same time again changes nothing")
+	s.Update(func(tx *Tx) { tx.SetTimeOfDay(18001) })
+	assert.NotEqual(t, v, s.Version())
+}

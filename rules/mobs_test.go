@@ -1,0 +1,123 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestShippedMobs(t *testing.T) {
+	m := loadMobs()
+	assert.Same(t, Default().Mobs, Default().Mobs, "the shipped set carries the table")
+	assert.Equal(t, 24000, m.Day.Length)
+	assert.Equal(t, 70, m.Spawning.MonsterCap)
+	assert.Equal(t, 24, m.Spawning.MinPlayerDistance)
+	assert.Equal(t, 8, m.Spawning.LightRandom)
+	assert.Equal(t, 6000, m.Player.ItemLifespan)
+	assert.Equal(t, 14, m.LightOf("minecraft:torch"))
+	assert.Equal(t, 15, m.LightOf("minecraft:lava"))
+	assert.Equal(t, 13, m.LightOf("minecraft:lit_furnace"))
+	assert.Equal(t, 0, m.LightOf("minecraft:furnace"), "an unlit furnace gives no light")
+	for _, c := range []struct {
+		name   string
+		typ    int
+		health float64
+		attack string
+		speed  float64 // blocks a second
+	}{{"zombie", 54, 20, AttackMelee, 2.33}, {"skeleton", 51, 20, AttackRanged, 2.75}, {"spider", 52, 16, AttackMelee, 3.52}, {"creeper", 50, 20, AttackExplode, 2.75}} {
+		k, ok := m.Kind(c.name)
+		require.True(t, ok, c.name)
+		assert.Equal(t, c.typ, k.EntityType, c.name)
+		assert.Equal(t, c.health, k.Health, c.name)
+		assert.Equal(t, c.attack, k.Attack.Kind, c.name)
+		assert.InDelta(t, c.speed, k.WalkSpeed()*20, 0.01, c.name)
+		byType, ok := m.KindOfType(c.typ)
+		require.True(t, ok)
+		assert.Equal(t, c.name, byType.Name)
+	}
+	z, _ := m.Kind("zombie")
+	assert.Equal(t, 3.0, z.Attack.Damage)
+	assert.True(t, z.BurnsInDaylight)
+	sp, _ := m.Kind("spider")
+	assert.Equal(t, 11, sp.HostileLightMax)
+	assert.False(t, sp.BurnsInDaylight)
+	assert.Len(t, m.Kinds(), 4)
+	_, ok := m.Kind("enderman")
+	assert.False(t, ok)
+}
+
+// TestSkyDarkness checks World.calculateSkylightSubtracted at the day's
+// landmarks: full light from sunrise to past sunset, 11 at midnight, and
+// isDaytime's turn at darkness 4. Sky light 7, where hostile mobs may
+// spawn in the open, comes at 13250 and goes at 22750 (the wiki's
+// 13188 and 22812).
+func TestSkyDarkness(t *testing.T) {
+	m := loadMobs()
+	for _, c := range []struct {
+		time int64
+		want int
+	}{{0, 0}, {6000, 0}, {12000, 0}, {12500, 3}, {13000, 6}, {13250, 8}, {18000, 11}, {22000, 11}, {22750, 8}, {23500, 3}, {24000 + 18000, 11}, {-6000, 11}} {
+		assert.Equal(t, c.want, m.SkyDarkness(c.time), "time %d", c.time)
+	}
+	assert.True(t, m.IsDaytime(6000))
+	assert.True(t, m.IsDaytime(12500), "darkness 3 is still daytime")
+	assert.False(t, m.IsDaytime(12750))
+	assert.False(t, m.IsDaytime(18000))
+	assert.InDelta(t, 0.0, m.CelestialAngle(6000), 1e-9, "noon")
+	assert.InDelta(t, 0.5, m.CelestialAngle(18000), 1e-9, "midnight")
+	assert.Equal(t, 23000, m.TimeOfDay(-1000))
+}
+
+func TestCombatNumbers(t *testing.T) {
+	m := loadMobs()
+	assert.Equal(t, 1.0, m.WeaponDamage(newStack("", 0, 0)), "an empty hand")
+	assert.Equal(t, 1.0, m.WeaponDamage(newStack("minecraft:dirt", 0, 1)))
+	assert.Equal(t, 5.0, m.WeaponDamage(newStack("minecraft:wooden_sword", 0, 1)))
+	assert.Equal(t, 7.0, m.WeaponDamage(newStack("minecraft:iron_sword", 0, 1)))
+	assert.Equal(t, 25.0, ExplosionDamage(3, 0), "a creeper point blank")
+	assert.Equal(t, 10.0, ExplosionDamage(3, 3))
+	assert.Equal(t, 0.0, ExplosionDamage(3, 6))
+	sk, _ := m.Kind("skeleton")
+	assert.Equal(t, 4.0, sk.Attack.ArrowDamage(15))
+	assert.Equal(t, 1.0, sk.Attack.ArrowDamage(0))
+	assert.Equal(t, 60, sk.Attack.ShotInterval(20))
+	assert.Equal(t, 24, sk.Attack.ShotInterval(0))
+}
+
+func TestParseMobsErrors(t *testing.T) {
+	shipped := string(mustReadConfig(t, "mobs.yaml"))
+	for _, c := range []struct{ name, old, new, want string }{
+		{"zero day", "length: 24000", "length: 0", "day.length: must be within 1.."},
+		{"dark beyond light", "max_sky_darkness: 11", "max_sky_darkness: 16", "day.max_sky_darkness: must be within 0..15"},
+		{"source too bright", `{block: "minecraft:torch", light: 14}`, `{block: "minecraft:torch", light: 16}`, "light.sources[0].light: must not exceed light.max (15)"},
+		{"source with meta", `{block: "minecraft:torch", light: 14}`, `{block: "minecraft:torch:1", light: 14}`, "light.sources[0].block: must be a block id"},
+		{"source twice", `{block: "minecraft:lava", light: 15}`, `{block: "minecraft:torch", light: 15}`, "minecraft:torch is listed twice"},
+		{"near beyond far", "despawn_near: 32", "despawn_near: 200", "spawning.despawn_near: must not exceed despawn_far"},
+		{"unknown spawning key", "pack_spread: 6", "pack_spread: 6\n  pack_size: 4", "pack_size"},
+		{"duplicate mob", "name: skeleton", "name: zombie", "zombie is listed twice"},
+		{"duplicate type", "entity_type: 51", "entity_type: 54", "54 is listed twice"},
+		{"bad ai", "ai: legacy", "ai: smart", `mobs[2].ai: must be tasks or legacy, got "smart"`},
+		{"bad attack kind", "kind: explode", "kind: laser", "must be melee, ranged or explode"},
+		{"melee field on a creeper", "fuse: 30,", "fuse: 30, damage: 3,", "mobs[3].attack.damage: is not a field of a explode attack"},
+		{"missing reach", ", reach: 1.43}", "}", "mobs[0].attack.reach: required field is missing"},
+		{"interval order", "interval_min: 20, interval_max: 60", "interval_min: 60, interval_max: 20", "interval_max: must not be below interval_min"},
+		{"cancel inside swell", "cancel_distance: 7", "cancel_distance: 2", "cancel_distance: must not be below swell_distance"},
+		{"drop range", `{item: "minecraft:string", min: 0, max: 2}`, `{item: "minecraft:string", min: 3, max: 2}`, "mobs[2].drops[0].max: must not be below min"},
+		{"negative health", "health: 16", "health: -1", "mobs[2].health: must be within 1..10000"},
+		{"weapon twice", `{item: "minecraft:golden_sword", damage: 5}`, `{item: "minecraft:wooden_sword", damage: 5}`, "minecraft:wooden_sword is listed twice"},
+		{"no mobs", "mobs:\n", "beasts:\n", "beasts"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.Contains(t, shipped, c.old, "the case must change the shipped file")
+			// The data follow the comments, which quote some of them.
+			i := strings.LastIndex(shipped, c.old)
+			_, err := ParseMobs("m.yaml", []byte(shipped[:i]+c.new+shipped[i+len(c.old):]))
+			require.Error(t, err)
+			located(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Contains(t, err.Error(), "m.yaml:")
+		})
+	}
+}
