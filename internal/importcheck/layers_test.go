@@ -33,6 +33,8 @@ var layers = []struct {
 		"the memory file records snapshots through any body's connection and knows nothing of who plays"},
 	{"metrics", []string{"planner/...", "gtnh/...", "sim", "mcpserver", "ipc/remote", "memory"},
 		"metrics reads what the loop and the bodies report through small interfaces and knows no body or planner"},
+	{"view/mapview", []string{"loop", "planner/...", "skills/...", "gtnh/...", "sim", "ipc/...", "mcpserver", "memory", "metrics"},
+		"the map picture reads snapshots and knows no body, planner or loop"},
 	{"loop", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "quests"},
 		"the loop defines the planner interface; planners and transports plug into it"},
 	{"quests", []string{"planner/...", "skills/catalog", "skills/knowledge/...", "ipc/remote", "gtnh", "sim", "mcpserver"},
