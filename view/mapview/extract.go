@@ -200,7 +200,7 @@ type extractor struct {
 	snap     *world.Snapshot
 	m        *Map
 	chunks   *chunk.Chunks
-	plain    bool // the blocks are chunks alone: no position carries tags
+	plain    bool                     // the blocks are chunks alone: no position carries tags
 	machines map[[2]int]world.Machine // by column: the highest machine
 	looks    map[Look]int
 	byState  map[chunk.StateID]stateLook
