@@ -2,6 +2,8 @@ package rules
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +16,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 26)
+	assert.Len(t, book.All(), 38)
 
 	furnace := book.For("minecraft:furnace")
 	require.Len(t, furnace, 1)
@@ -223,4 +225,49 @@ func TestParseRecipes(t *testing.T) {
 		require.True(t, errors.As(err, &e))
 		assert.Equal(t, 3, e.Line)
 	})
+}
+
+// TestDefaultRecipesQuestGates pins the recipes of the first quest line's
+// gates and of Tier 0's Tinkers' tables to their GTNH 2.8.4 sources
+// (config/recipes.yaml names them): output, count, grid, every ingredient
+// with its count, the tools and the shape.
+func TestDefaultRecipesQuestGates(t *testing.T) {
+	book := loadRecipes()
+	oneLine := func(r Recipe) string {
+		var in []string
+		for _, i := range r.Ingredients {
+			in = append(in, fmt.Sprintf("%d %s", i.Count, i.Item))
+		}
+		var tools []string
+		for _, tl := range r.Tools {
+			tools = append(tools, tl.String())
+		}
+		return fmt.Sprintf("%d %s %s: %s; tools %s; shape %s", r.Count, r.Output, r.Grid,
+			strings.Join(in, ", "), strings.Join(tools, ", "), r.Shape)
+	}
+	for _, want := range []string{
+		// Vanilla RecipesTools / RecipesWeapons, kept by GTNH.
+		"1 minecraft:wooden_shovel 3x3: 1 ore:plankWood, 2 ore:stickWood; tools ; shape A/B/B",
+		"1 minecraft:wooden_hoe 3x3: 2 ore:plankWood, 2 ore:stickWood; tools ; shape AA/.B/.B",
+		"1 minecraft:wooden_sword 3x3: 2 ore:plankWood, 1 ore:stickWood; tools ; shape A/A/B",
+		// GT5-Unofficial ProcessingToolHead: the wooden soft mallet.
+		"1 gregtech:gt.metatool.01:14 3x3: 6 ore:plankWood, 1 ore:stickWood; tools ; shape AA./AAB/AA.",
+		// NewHorizonsCoreMod ScriptMinecraft: fence and wool from string.
+		"1 minecraft:fence 3x3: 6 ore:stickWood, 3 minecraft:planks:0; tools ; shape ABA/ABA/ABA",
+		"1 minecraft:wool 3x3: 5 minecraft:string; tools ; shape A.A/.A./A.A",
+		// NewHorizonsCoreMod ScriptEFR: the white bed.
+		"1 etfuturum:white_bed 3x3: 3 minecraft:carpet:0, 3 ore:plankWood, 2 ore:fenceWood; tools ore:craftingToolSoftMallet; shape AAA/BBB/CDC",
+		// NewHorizonsCoreMod ScriptTinkersConstruct: the tables and the barricade.
+		"1 TConstruct:ToolStationBlock 3x3: 4 ore:stickWood, 1 TConstruct:blankPattern:0, 1 minecraft:crafting_table; tools ore:craftingToolSoftMallet; shape ABA/ACA/.D.",
+		"1 TConstruct:ToolStationBlock:1 3x3: 3 ore:stickWood, 1 TConstruct:blankPattern:0, 2 TConstruct:trap.barricade.oak; tools ore:craftingToolSoftMallet; shape ABA/CAC/.D.",
+		"1 TConstruct:ToolStationBlock:5 3x3: 4 ore:stickWood, 1 TConstruct:blankPattern:0, 1 minecraft:chest; tools ore:craftingToolSoftMallet; shape ABA/ACA/.D.",
+		"1 TConstruct:ToolStationBlock:10 3x3: 3 ore:stickWood, 1 TConstruct:blankPattern:0, 2 ore:fenceWood; tools ore:craftingToolSoftMallet; shape ABA/CAC/.D.",
+		"1 TConstruct:trap.barricade.oak 3x3: 4 minecraft:log:0, 1 minecraft:string; tools ; shape .A./ABA/.A.",
+	} {
+		output := strings.Fields(want)[1]
+		rs := book.For(output)
+		require.Len(t, rs, 1, output)
+		assert.Equal(t, want, oneLine(rs[0]))
+	}
+	assert.Empty(t, book.For("minecraft:carpet"), "no by-hand carpet recipe was found in GTNH 2.8.4's sources")
 }

@@ -40,3 +40,33 @@ func TestGTNHChestNeedsLogsPlanksAndFlint(t *testing.T) {
 	assert.Equal(t, 1, inv.CountID("minecraft:chest"))
 	assert.Zero(t, inv.CountID("minecraft:log")+inv.CountID("minecraft:planks")+inv.CountID("minecraft:flint"))
 }
+
+// TestGTNHSoftMalletFenceAndStencilTable: the wooden soft mallet from 6
+// planks and a stick, the fence from oak planks and sticks, and Tinkers'
+// stencil table from sticks, a blank pattern and two fences with the mallet
+// left in the grid.
+func TestGTNHSoftMalletFenceAndStencilTable(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:planks, count: 12}\n    - {item: minecraft:stick, count: 16}\n    - {item: \"TConstruct:blankPattern\", count: 1}\n"+
+		"blocks:\n  - {block: minecraft:crafting_table, pos: [9, 64, 9]}\n")
+	table := world.Pos(9, 64, 9)
+	r := exec(t, s, action.Craft{Item: "TConstruct:ToolStationBlock:10", Count: 1, Table: &table})
+	assert.Equal(t, ipc.Rejected, r.Code, "no fences and no soft mallet yet")
+
+	r = exec(t, s, action.Craft{Item: "gregtech:gt.metatool.01:14", Count: 1, Table: &table})
+	require.True(t, r.OK(), r.Error)
+	r = exec(t, s, action.Craft{Item: "minecraft:fence", Count: 2, Table: &table})
+	require.True(t, r.OK(), r.Error)
+	inv := snap(t, s).Inventory
+	assert.Zero(t, inv.CountID("minecraft:planks"), "6 for the mallet, 3 for each fence")
+	assert.Equal(t, 16-1-12, inv.CountID("minecraft:stick"))
+	assert.Equal(t, 2, inv.CountID("minecraft:fence"))
+
+	r = exec(t, s, action.Craft{Item: "minecraft:stick", Count: 1}) // no planks left
+	require.False(t, r.OK())
+	r = exec(t, s, action.Craft{Item: "TConstruct:ToolStationBlock:10", Count: 1, Table: &table})
+	require.True(t, r.OK(), r.Error, "3 sticks, the pattern, 2 fences and the mallet")
+	inv = snap(t, s).Inventory
+	assert.Equal(t, 1, inv.Count(world.MustItem("TConstruct:ToolStationBlock:10")))
+	assert.Equal(t, 1, inv.CountID("gregtech:gt.metatool.01"), "the mallet stays")
+	assert.Zero(t, inv.CountID("minecraft:fence")+inv.CountID("minecraft:stick")+inv.CountID("TConstruct:blankPattern"))
+}

@@ -582,6 +582,15 @@ func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) 
 	defer delete(s.visiting, item)
 
 	missing := need - have
+	if id, meta := m.ID(); id != "" && meta == 0 && len(s.Recipes.For(item)) == 0 && len(s.Recipes.For(id)) > 0 {
+		// A recipe's output written without metadata is metadata 0: an
+		// exact want of metadata 0 (NewHorizonsCoreMod's fence asks for oak
+		// planks, minecraft:planks:0) is crafted as the plain id. Only
+		// crafting: the plain id of a mined or smelted item may match other
+		// metadata (coal and charcoal are minecraft:coal).
+		plain, _ := world.ParseItemMatcher(id)
+		return s.obtain(id, s.w.Inventory.Count(plain)+missing, depth+1)
+	}
 	var reasons []string
 	for _, p := range s.producers(item) {
 		if slot, kind, ok := collectsOutput(p.desc, s, item); ok && !s.outputToCollect(kind, slot, item) {

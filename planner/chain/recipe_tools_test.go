@@ -106,3 +106,17 @@ func TestContainerRecipesGoOneBatchAtATime(t *testing.T) {
 	assert.Equal(t, &loop.Invocation{Skill: "fill_clay_bucket", Params: nil}, dec.Invocation,
 		"the empty bucket is filled, not a second one made")
 }
+
+// TestExactMetadataZeroIsMadeAsThePlainID: NewHorizonsCoreMod's fence asks
+// for oak planks (minecraft:planks:0), which the planks recipe makes under
+// its plain id; the planner crafts planks for it rather than giving up.
+func TestExactMetadataZeroIsMadeAsThePlainID(t *testing.T) {
+	reg := shipped(t)
+	dec, err := plan(t, reg, "have 3 minecraft:planks:0", snapshot("stone_age", nil, stack("minecraft:log", 2)))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:planks", "count": 3}}, dec.Invocation)
+
+	dec, err = plan(t, reg, "have 3 minecraft:planks:0", snapshot("stone_age", nil, stack("minecraft:log", 2), stack("minecraft:planks", 3)))
+	require.NoError(t, err)
+	assert.True(t, dec.Done, "three oak planks held: nothing to do")
+}
