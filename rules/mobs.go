@@ -31,8 +31,11 @@ type LightSource struct {
 
 // LightRules are the light levels and the blocks that give light.
 type LightRules struct {
-	Max     int
-	Sources []LightSource
+	Max int
+	// SunBurnLight: zombies and skeletons burn by day at this light or
+	// more.
+	SunBurnLight int
+	Sources      []LightSource
 }
 
 // SpawnRules are SpawnerAnimals' and EntityMob's numbers for hostile mobs.
@@ -72,8 +75,10 @@ type Weapon struct {
 
 // CombatRules are what the player deals.
 type CombatRules struct {
-	FistDamage   float64
-	Reach        float64
+	FistDamage float64
+	Reach      float64
+	// Knockback is the speed a hit gives the mob, blocks a tick.
+	Knockback    float64
 	HurtCooldown int
 	Weapons      []Weapon
 }
@@ -132,6 +137,10 @@ type MobKind struct {
 // each tick (block slipperiness 0.6 × 0.91).
 const groundKeep = 0.546
 
+// Slide is how far a push of speed v (blocks a tick) carries an entity on
+// ordinary ground: v/(1 − 0.546).
+func Slide(v float64) float64 { return v / (1 - groundKeep) }
+
 // WalkSpeed is how many blocks a tick the mob walks when it chases
 // (config/mobs.yaml's derivation: speed²/0.454 for task mobs,
 // speed·0.1/0.454 for legacy ones).
@@ -158,7 +167,7 @@ var (
 	dayKeys       = []string{"length", "max_sky_darkness", "daytime_below"}
 	spawningKeys  = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance"}
 	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks"}
-	combatKeys    = []string{"fist_damage", "reach", "hurt_cooldown", "weapons"}
+	combatKeys    = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
 	mobKeys       = []string{"name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
 	attackKeys    = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}}
 	attackAllKeys = []string{"kind", "damage", "interval", "reach", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty", "swell_distance", "cancel_distance", "fuse", "explosion_power"}
@@ -229,9 +238,10 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 		m.Day.DaytimeBelow = integer(f, "day", "daytime_below", 0, 16)
 	}
 	if n, ok := top["light"]; ok {
-		f := d.Mapping(n.Value, "light", []string{"max", "sources"})
-		d.Require(n.Value, "light", f, "max", "sources")
+		f := d.Mapping(n.Value, "light", []string{"max", "sun_burn_light", "sources"})
+		d.Require(n.Value, "light", f, "max", "sun_burn_light", "sources")
 		m.Light.Max = integer(f, "light", "max", 1, 255)
+		m.Light.SunBurnLight = integer(f, "light", "sun_burn_light", 0, 255)
 		if s, ok := f["sources"]; ok {
 			seen := map[string]string{}
 			for i, c := range d.Sequence(s.Value, "light.sources") {
@@ -288,6 +298,7 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 		c := &m.Combat
 		c.FistDamage = num(f, "combat", "fist_damage", 0, 1000)
 		c.Reach = num(f, "combat", "reach", 0.5, 64)
+		c.Knockback = num(f, "combat", "knockback", 0, 10)
 		c.HurtCooldown = integer(f, "combat", "hurt_cooldown", 0, 1<<20)
 		if w, ok := f["weapons"]; ok {
 			seen := map[string]string{}

@@ -121,3 +121,9 @@ func TestParseMobsErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestSunAndKnockback(t *testing.T) {
+	m := loadMobs()
+	assert.Equal(t, 13, m.Light.SunBurnLight)
+	assert.InDelta(t, 0.88, Slide(m.Combat.Knockback), 0.005)
+}
