@@ -1,7 +1,12 @@
 package loop
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"maps"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
 
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -73,4 +78,104 @@ func (r EatReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		}
 	}
 	return Invocation{}, "", false
+}
+
+// DefaultUnstuckSeconds is the unstuck reflex's default: more than 30
+// seconds of game time (600 ticks) without progress. wait_for's default
+// wait is 30 s, so one deliberate wait never looks stuck, while the
+// unattended benchmark's bound of 60 s without progress leaves room for a
+// recovery to finish.
+const DefaultUnstuckSeconds = 30
+
+// DefaultUnstuckDistance is how far (in blocks) the unstuck recovery goes
+// by default: far enough to leave a pit, a pocket or a corner behind, near
+// enough that the way there is short to dig.
+const DefaultUnstuckDistance = 5
+
+// unstuckMoved is how far (in blocks) the feet must have moved from where
+// they were at the last progress to count as progress: a bot shuffling in
+// place is not getting anywhere. mindcraft's unstuck mode counts a bot
+// that moved less than 2 blocks as stuck.
+const unstuckMoved = 2
+
+// UnstuckReflex recovers a bot that makes no progress: when more than
+// Seconds of game time (ticks, never the wall clock) passed since the
+// world last changed the way work changes it — the feet moved more than 2
+// blocks, the inventory, the tier or the dimension changed, or a nearby
+// machine's contents moved — it runs the unstuck skill, which walks a few
+// blocks away, digging or pillaring where no walking path leads (move_to's
+// fallback). The recovery moves the bot, so the invocations the loop
+// blocked until the world changes are tried again: the plan resumes
+// re-planned from the new place. Each attempt goes in the next compass
+// direction.
+//
+// An UnstuckReflex remembers the last progress between steps: use one per
+// run, by pointer.
+type UnstuckReflex struct {
+	// Seconds: the reflex fires once more than this much game time passed
+	// without progress (1..3600).
+	Seconds int
+	// Distance is how far the recovery goes, in blocks (0 =
+	// DefaultUnstuckDistance).
+	Distance int
+
+	mark     progressMark
+	since    int64
+	started  bool
+	attempts int
+}
+
+var _ Reflex = (*UnstuckReflex)(nil)
+
+// Name implements Reflex.
+func (*UnstuckReflex) Name() string { return "unstuck" }
+
+// Fire implements Reflex.
+func (r *UnstuckReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
+	m := markOf(w)
+	if !r.started || m.progressed(r.mark) {
+		r.mark, r.since, r.started = m, w.Tick, true
+		return Invocation{}, "", false
+	}
+	idle := w.Tick - r.since
+	if idle <= int64(r.Seconds)*action.TicksPerSecond {
+		return Invocation{}, "", false
+	}
+	dist := r.Distance
+	if dist <= 0 {
+		dist = DefaultUnstuckDistance
+	}
+	attempt := r.attempts
+	r.attempts++
+	// The recovery is a fresh start: the clock runs again from now, so a
+	// recovery that does not help is retried only after another stretch.
+	r.mark, r.since = m, w.Tick
+	why := fmt.Sprintf("no progress for %.1f s of game time (%d ticks since tick %d; more than %d s): the feet within %d blocks of %v, the inventory, tier and machines unchanged",
+		float64(idle)/action.TicksPerSecond, idle, w.Tick-idle, r.Seconds, unstuckMoved, r.mark.pos)
+	return Invocation{Skill: "unstuck", Params: map[string]any{"attempt": attempt, "distance": dist}}, why, true
+}
+
+// progressMark is what the unstuck reflex compares between steps.
+type progressMark struct {
+	pos       world.BlockPos
+	dimension string
+	tier      string
+	inventory map[string]int
+	machines  uint64
+}
+
+func markOf(w *world.Snapshot) progressMark {
+	s := Summarize(w)
+	h := fnv.New64a()
+	for _, m := range w.Machines {
+		b, _ := json.Marshal(printMachine(m))
+		h.Write(b)
+	}
+	return progressMark{pos: s.Pos, dimension: s.Dimension, tier: s.TechState, inventory: s.Inventory, machines: h.Sum64()}
+}
+
+// progressed reports whether the world moved on from old.
+func (m progressMark) progressed(old progressMark) bool {
+	return m.pos.DistSq(old.pos) > unstuckMoved*unstuckMoved || m.dimension != old.dimension ||
+		m.tier != old.tier || !maps.Equal(m.inventory, old.inventory) || m.machines != old.machines
 }

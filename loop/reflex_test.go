@@ -3,6 +3,7 @@ package loop_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -165,4 +166,160 @@ func TestAFailedReflexWaitsForAPlannedStep(t *testing.T) {
 		got = append(got, r.Invocation.Skill+"/"+string(r.Verdict))
 	}
 	assert.Equal(t, []string{"eat/skill_failed", "wait_for/success", "eat/skill_failed", "chop_tree/success"}, got)
+}
+
+// boxed: a flat world with the player walled in on all sides and above by
+// cobblestone (a pocket one block wide and two high), holding a stone
+// pickaxe, and a tree outside.
+func boxed(t *testing.T) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("boxed.yaml", []byte(`name: boxed
+seed: 11
+size: {x: 32, z: 32}
+generator: flat
+ground_y: 63
+player:
+  pos: [8, 64, 8]
+  inventory: [{item: "minecraft:stone_pickaxe", count: 1}]
+blocks:
+  - {block: "minecraft:cobblestone", from: [7, 64, 7], to: [9, 65, 7]}
+  - {block: "minecraft:cobblestone", from: [7, 64, 9], to: [9, 65, 9]}
+  - {block: "minecraft:cobblestone", from: [7, 64, 8], to: [7, 65, 8]}
+  - {block: "minecraft:cobblestone", from: [9, 64, 8], to: [9, 65, 8]}
+  - {block: "minecraft:cobblestone", from: [7, 66, 7], to: [9, 66, 9]}
+trees:
+  - {at: [14, 14], height: 5}
+`))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+func waitFor(seconds int) loop.Invocation {
+	return loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": seconds * 20}}
+}
+
+func steps(recs []loop.StepRecord) []string {
+	var got []string
+	for _, r := range recs {
+		s := r.Invocation.Skill + "/" + string(r.Verdict)
+		if r.Reflex != nil {
+			s = r.Reflex.Name + ":" + s
+		}
+		got = append(got, s)
+	}
+	return got
+}
+
+// TestUnstuckReflexDigsOutOfABox: a boxed-in bot whose plan only waits
+// makes no progress; after more than 30 s of game time the unstuck reflex
+// walks it out (digging through the wall), the trace says why, and the
+// plan resumes.
+func TestUnstuckReflexDigsOutOfABox(t *testing.T) {
+	s := boxed(t)
+	r := &loop.UnstuckReflex{Seconds: loop.DefaultUnstuckSeconds}
+	out, recs, trace := runWithReflexes(t, s, "collect 2 minecraft:log", nil, []loop.Reflex{r},
+		waitFor(20), waitFor(15), waitFor(5), chop)
+	require.True(t, out.GoalMet, trace)
+	assert.Equal(t, []string{"wait_for/success", "wait_for/success", "unstuck:unstuck/success", "wait_for/success", "chop_tree/success"}, steps(recs))
+	u := recs[2]
+	require.NotNil(t, u.Reflex)
+	assert.Contains(t, u.Reflex.Reason, "no progress for 35.0 s of game time (700 ticks since tick 0; more than 30 s)")
+	assert.Equal(t, map[string]any{"attempt": float64(0), "distance": float64(5)}, jsonRoundTrip(t, u.Params))
+	assert.Equal(t, world.Pos(8, 64, 4), u.After.Pos, "within a block of five blocks north (8, 64, 3): out of the box")
+	require.Len(t, u.Results, 1)
+	assert.Positive(t, u.Results[0].Details["dug"], "it dug through the wall")
+	assert.Contains(t, trace, `"reflex":{"name":"unstuck","reason":"no progress for 35.0 s`)
+}
+
+func jsonRoundTrip(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out))
+	return out
+}
+
+// TestUnstuckReflexWaitsOutItsThreshold: 30 s without progress is not yet
+// stuck (more than the threshold is); without the reflex the bot stays in
+// its box whatever the waits.
+func TestUnstuckReflexWaitsOutItsThreshold(t *testing.T) {
+	s := boxed(t)
+	out, recs, trace := runWithReflexes(t, s, "collect 2 minecraft:log", nil,
+		[]loop.Reflex{&loop.UnstuckReflex{Seconds: 30}}, waitFor(20), waitFor(10))
+	assert.False(t, out.GoalMet)
+	assert.Equal(t, []string{"wait_for/success", "wait_for/success"}, steps(recs), trace)
+
+	s = boxed(t)
+	_, recs, trace = runWithReflexes(t, s, "collect 2 minecraft:log", nil, nil, waitFor(60), waitFor(60), waitFor(60))
+	assert.Equal(t, []string{"wait_for/success", "wait_for/success", "wait_for/success"}, steps(recs), trace)
+	assert.Equal(t, world.Pos(8, 64, 8), recs[2].After.Pos)
+
+	s = boxed(t)
+	_, recs, trace = runWithReflexes(t, s, "collect 2 minecraft:log", nil,
+		[]loop.Reflex{&loop.UnstuckReflex{Seconds: 10}}, waitFor(6), waitFor(6), waitFor(1))
+	assert.Equal(t, []string{"wait_for/success", "wait_for/success", "unstuck:unstuck/success", "wait_for/success"}, steps(recs), "a shorter threshold fires sooner: %s", trace)
+}
+
+// TestUnstuckReflexCountsProgress: what resets the clock (progress) and
+// what does not, step by step at the reflex.
+func TestUnstuckReflexCountsProgress(t *testing.T) {
+	at := func(tick int64, x float64, inv []world.ItemStack, machines ...world.Machine) *world.Snapshot {
+		w := snap(inv, nil, machines...)
+		w.Tick, w.Player.Pos.X, w.TechState = tick, x, "stone_age"
+		return w
+	}
+	dirt := stacks("minecraft:dirt", 1)
+	oven := func(coke int) world.Machine {
+		return world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(3, 64, 0), Slots: map[string]world.ItemStack{"output": world.NewStack("Railcraft:fuel.coke", 0, coke)}}
+	}
+	for _, c := range []struct {
+		name string
+		then *world.Snapshot
+		want bool
+	}{
+		{"nothing changed", at(601, 0.5, dirt, oven(1)), true},
+		{"exactly the threshold", at(600, 0.5, dirt, oven(1)), false},
+		{"moved two blocks", at(601, 2.5, dirt, oven(1)), true},
+		{"moved three blocks", at(601, 3.5, dirt, oven(1)), false},
+		{"the inventory changed", at(601, 0.5, stacks("minecraft:dirt", 2), oven(1)), false},
+		{"a machine's contents moved", at(601, 0.5, dirt, oven(2)), false},
+		{"the health and food changed", func() *world.Snapshot {
+			w := at(601, 0.5, dirt, oven(1))
+			w.Player.Health, w.Player.Food = 3, 4
+			return w
+		}(), true},
+		{"the tier changed", func() *world.Snapshot { w := at(601, 0.5, dirt, oven(1)); w.TechState = "steam_age"; return w }(), false},
+		{"the dimension changed", func() *world.Snapshot {
+			w := at(601, 0.5, dirt, oven(1))
+			w.Player.Dimension = world.Nether
+			return w
+		}(), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &loop.UnstuckReflex{Seconds: 30, Distance: 7}
+			_, _, ok := r.Fire(at(0, 0.5, dirt, oven(1)))
+			require.False(t, ok, "the first look only marks")
+			inv, why, ok := r.Fire(c.then)
+			assert.Equal(t, c.want, ok)
+			if ok {
+				assert.Equal(t, loop.Invocation{Skill: "unstuck", Params: map[string]any{"attempt": 0, "distance": 7}}, inv)
+				assert.Contains(t, why, "601 ticks since tick 0")
+			}
+		})
+	}
+	// After firing, the clock runs again from then, and the next attempt
+	// goes in the next direction.
+	r := &loop.UnstuckReflex{Seconds: 30}
+	r.Fire(at(0, 0.5, dirt))
+	inv, _, ok := r.Fire(at(700, 0.5, dirt))
+	require.True(t, ok)
+	assert.Equal(t, map[string]any{"attempt": 0, "distance": loop.DefaultUnstuckDistance}, inv.Params)
+	_, _, ok = r.Fire(at(1300, 0.5, dirt))
+	assert.False(t, ok, "600 ticks after the recovery")
+	inv, _, ok = r.Fire(at(1301, 0.5, dirt))
+	require.True(t, ok)
+	assert.Equal(t, 1, inv.Params["attempt"])
 }

@@ -68,6 +68,7 @@ const defaultOperatorSecretEnv = "GTNH_AGENT_OPERATOR_SECRET"
 //	  context: 8192               # the model's context length in tokens
 //	survival:                     # reflexes that preempt the plan (docs/survival.md)
 //	  eat: {enabled: true, threshold: 6}
+//	  unstuck: {enabled: true, seconds: 30, distance: 5}
 type agentConfig struct {
 	File   string
 	Server serverConfig

@@ -14,16 +14,24 @@ import (
 
 func TestSurvivalSection(t *testing.T) {
 	six, ten := loop.EatReflex{Threshold: 6}, loop.EatReflex{Threshold: 10}
+	unstuck := func(seconds, distance int) *loop.UnstuckReflex {
+		return &loop.UnstuckReflex{Seconds: seconds, Distance: distance}
+	}
+	def := unstuck(30, 5)
 	for _, c := range []struct {
 		name, file string
 		want       []loop.Reflex
 	}{
-		{"no file section: on", "run: {max_steps: 5}\n", []loop.Reflex{six}},
-		{"empty section: on", "survival: {}\n", []loop.Reflex{six}},
-		{"threshold", "survival:\n  eat: {threshold: 10}\n", []loop.Reflex{ten}},
-		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{loop.EatReflex{Threshold: 0}}},
-		{"off", "survival:\n  eat: {enabled: false}\n", nil},
-		{"on", "survival:\n  eat: {enabled: true}\n", []loop.Reflex{six}},
+		{"no file section: on", "run: {max_steps: 5}\n", []loop.Reflex{six, def}},
+		{"empty section: on", "survival: {}\n", []loop.Reflex{six, def}},
+		{"threshold", "survival:\n  eat: {threshold: 10}\n", []loop.Reflex{ten, def}},
+		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{loop.EatReflex{Threshold: 0}, def}},
+		{"eat off", "survival:\n  eat: {enabled: false}\n", []loop.Reflex{def}},
+		{"eat on", "survival:\n  eat: {enabled: true}\n", []loop.Reflex{six, def}},
+		{"unstuck tuned", "survival:\n  unstuck: {seconds: 60, distance: 8}\n", []loop.Reflex{six, unstuck(60, 8)}},
+		{"unstuck seconds", "survival:\n  unstuck: {seconds: 1}\n", []loop.Reflex{six, unstuck(1, 5)}},
+		{"unstuck off", "survival:\n  unstuck: {enabled: false, seconds: 90}\n", []loop.Reflex{six}},
+		{"both off", "survival:\n  eat: {enabled: false}\n  unstuck: {enabled: false}\n", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, err := parseAgentConfig("agent.yaml", []byte(c.file))
@@ -31,11 +39,19 @@ func TestSurvivalSection(t *testing.T) {
 			assert.Equal(t, c.want, cfg.Survival.reflexes())
 		})
 	}
-	assert.Equal(t, []loop.Reflex{six}, (&agentConfig{}).Survival.reflexes(), "no config file: the eat reflex is on")
+	assert.Equal(t, []loop.Reflex{six, def}, (&agentConfig{}).Survival.reflexes(), "no config file: every reflex is on")
+	var cfg agentConfig
+	assert.NotSame(t, cfg.Survival.reflexes()[1], cfg.Survival.reflexes()[1], "each run gets its own unstuck reflex")
 	for _, c := range []struct{ file, want string }{
 		{"survival:\n  eat: {threshold: 20}\n", "agent.yaml:2:20: survival.eat.threshold: must be within 0..19, got 20"},
 		{"survival:\n  eat: {enabled: maybe}\n", "survival.eat.enabled"},
 		{"survival:\n  flee: {enabled: true}\n", "flee"},
+		{"survival:\n  unstuck: {seconds: 0}\n", "agent.yaml:2:22: survival.unstuck.seconds: must be within 1..3600, got 0"},
+		{"survival:\n  unstuck: {seconds: 3601}\n", "survival.unstuck.seconds: must be within 1..3600, got 3601"},
+		{"survival:\n  unstuck: {distance: 1}\n", "survival.unstuck.distance: must be within 2..16, got 1"},
+		{"survival:\n  unstuck: {distance: 17}\n", "survival.unstuck.distance: must be within 2..16, got 17"},
+		{"survival:\n  unstuck: {enabled: yes please}\n", "survival.unstuck.enabled"},
+		{"survival:\n  unstuck: {secs: 5}\n", "secs"},
 	} {
 		_, err := parseAgentConfig("agent.yaml", []byte(c.file))
 		require.Error(t, err, c.file)
