@@ -23,6 +23,9 @@ func TestConformance(t *testing.T) {
 	walk, log := world.Pos(11, 64, 8), world.Pos(12, 64, 8)
 	opts := ipctest.Options{Walk: &walk, Break: &log}
 	t.Run("InProcess", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short (CI's race detector run): the served run below has the same client and server goroutines, and more")
+		}
 		ipctest.TestBody(t, func(t *testing.T) ipc.Conn { return ipc.InProcess(joined(t)) }, opts)
 	})
 	// Served: the remote client over pipes in front of the client, as

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -62,6 +63,7 @@ func takeCensus(t *testing.T, s *Sim) census {
 // and nothing is built. Each seed makes its own world, the same one every
 // time.
 func TestFreshStartHasTheStoneAge(t *testing.T) {
+	race.SkipOneGoroutine(t, "generating five worlds and counting their blocks")
 	sc, err := Embedded("fresh_start")
 	require.NoError(t, err)
 	assert.Equal(t, "natural", sc.Generator)

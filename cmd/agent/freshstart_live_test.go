@@ -43,6 +43,9 @@ const liveSeed = 1
 // same rules (drops, harvest levels, dig times, recipes) and refuses or
 // corrects none of the bot's digs, clicks, placements or moves.
 func TestFreshStartFurnaceLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: TestFreshStartStoneLive plays the same world's run further, past the furnace")
+	}
 	synctest.Test(t, func(t *testing.T) {
 		srv, code, out, steps := steamAgeRun(t, freshStartServer(t, liveSeed), "have 1 minecraft:furnace", 80)
 		require.Equal(t, exitOK, code, out)
@@ -80,10 +83,17 @@ func TestFreshStartFurnaceLive(t *testing.T) {
 // test server's furnace, which cooks it by config/smelting.yaml. Where
 // the nearest stone lies under the grass, move_to digs down to it live
 // (the digging route checked dig by dig against the server's block
-// changes); nothing is refused or corrected in any world.
+// changes); nothing is refused or corrected in any world. With -short (CI's
+// race detector run) it plays two worlds, one with the stone in sight and
+// one where it is buried: the others add no goroutine the detector has not
+// seen, only minutes.
 func TestFreshStartStoneLive(t *testing.T) {
+	seeds, wantBuried := []int64{0, 1, 2, 3, 4, 5}, 3
+	if testing.Short() {
+		seeds, wantBuried = []int64{1, 2}, 1
+	}
 	buried := 0 // worlds where a move_to dug
-	for seed := int64(0); seed <= 5; seed++ {
+	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv, code, out, steps := steamAgeRun(t, freshStartServer(t, seed), "have 3 minecraft:stone", 80)
@@ -121,5 +131,5 @@ func TestFreshStartStoneLive(t *testing.T) {
 			})
 		})
 	}
-	assert.GreaterOrEqual(t, buried, 3, "in most of these worlds the stone is buried and the live run digs to it")
+	assert.GreaterOrEqual(t, buried, wantBuried, "in most of these worlds the stone is buried and the live run digs to it")
 }

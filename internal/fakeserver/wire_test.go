@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -69,6 +70,7 @@ func randomColumn(rng *rand.Rand, neid bool) *chunk.Column {
 // TestChunkEncodingRoundTrips checks the local chunk encoder against
 // proto17's decoder, in both formats and both packet kinds.
 func TestChunkEncodingRoundTrips(t *testing.T) {
+	race.SkipOneGoroutine(t, "encoding and decoding random full columns")
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, neid := range []bool{false, true} {
 		f := proto17.Formats{NEID: neid}

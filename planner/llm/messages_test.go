@@ -18,11 +18,12 @@ import (
 // JSON around it.
 const echoBound = 8<<10 + 1<<10
 
-// TestHugeTextAnswerIsCutBeforeItGoesBack: a 12 MiB text answer without a
-// tool call is sent back to the model cut, with a note, and the requests of
-// the step do not grow by the answer's size each time.
+// TestHugeTextAnswerIsCutBeforeItGoesBack: a 2 MiB text answer without a
+// tool call (over 200 times what goes back) is sent back to the model cut,
+// with a note, and the requests of the step do not grow by the answer's
+// size each time.
 func TestHugeTextAnswerIsCutBeforeItGoesBack(t *testing.T) {
-	huge := llmtest.Text(strings.Repeat("I should chop a tree. ", 12<<20/22))
+	huge := llmtest.Text(strings.Repeat("I should chop a tree. ", 2<<20/22))
 	f := newFixture(t, llm.Config{}, llm.PlannerOptions{}, huge, huge, llmtest.File(t, "testdata/run/02-chop.json"))
 	dec, err := f.plan(t)
 	require.NoError(t, err)

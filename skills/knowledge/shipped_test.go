@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base"
 	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
 	"github.com/gtnh-agent/gtnh-agent/skills/knowledge"
@@ -32,6 +33,7 @@ func shippedCatalog(t *testing.T) *catalog.Catalog {
 // clean of safety flags and lint issues, linked to executable skills that
 // exist, and loadable.
 func TestShippedKnowledgeSkills(t *testing.T) {
+	race.SkipOneGoroutine(t, "validating and linting every shipped knowledge skill")
 	cat := shippedCatalog(t)
 	known := func(n string) bool {
 		_, err := cat.Registry.GetSkill(n)
@@ -68,6 +70,7 @@ func TestShippedKnowledgeSkills(t *testing.T) {
 
 // Facts the shipped skills must state, as GTNH has them.
 func TestShippedKnowledgeFacts(t *testing.T) {
+	race.SkipOneGoroutine(t, "checking the shipped skills' facts")
 	cat := shippedCatalog(t)
 	facts := map[string][]string{
 		"coke-oven-operation":   {"26 coke oven bricks", "hollow 3x3x3", "creosote", "500 mB", "no fuel"},

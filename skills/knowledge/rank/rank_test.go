@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -182,6 +183,7 @@ func generateQueries(skills []genSkill, perSkill int, seed uint64) (queries []st
 // TestBM25RankingQuality measures how often the right skill is in the top
 // five of a generated 200-skill catalog (the issue asks for >= 90%).
 func TestBM25RankingQuality(t *testing.T) {
+	race.SkipOneGoroutine(t, "ranking a generated catalog of 200 skills")
 	skills := generateCatalog(200, 2026)
 	docs := make([]Doc, len(skills))
 	for i, s := range skills {
