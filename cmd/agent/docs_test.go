@@ -25,6 +25,7 @@ var docFiles = []string{
 	"docs/integrations.md",
 	"docs/quests.md",
 	"docs/memory.md",
+	"docs/view.md",
 }
 
 // docSkips are the commands a test cannot run, by the words that mark

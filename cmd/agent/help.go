@@ -34,6 +34,7 @@ func commands() []command {
 		{name: "serve", summary: "expose a body (the simulated world or a player on a server) over the IPC protocol (docs/ipc.md)", new: func() subcommand { return &serveCommand{} }},
 		{name: "mcp", summary: "serve the skills to an MCP client on stdin and stdout, or over HTTP with --listen HOST:PORT (docs/mcp.md)", new: func() subcommand { return &mcpCommand{} }},
 		{name: "replay", summary: "replay a recording of agent run --record offline and show what the bot saw", new: func() subcommand { return &replayCommand{} }},
+		{name: "map", summary: "draw the world seen from above as a PNG, from a recording or from a trace of a simulated run (docs/view.md)", new: func() subcommand { return &mapCommand{} }},
 		{name: "ping", summary: "show a server's MOTD, version, players, mods and wire formats", new: func() subcommand { return &pingCommand{} }},
 		{name: "login", summary: "sign in with a Microsoft account for online-mode servers (docs/online-mode.md)", new: newAccountCommand("login")},
 		{name: "logout", summary: "forget the saved Microsoft login", new: newAccountCommand("logout")},

@@ -91,6 +91,9 @@ commands:
                               play and record what the server sends (docs/recording.md)
   replay FILE [--at MS] [--json]
                               replay a recording offline and show what the bot saw
+  map --recording FILE | --trace FILE [--scenario NAME|FILE] --out FILE.png
+      [--center X,Z] [--radius N] [--scale N] [--max-y Y]
+                              draw the world seen from above as a PNG (docs/view.md)
   ping HOST[:PORT] [--json]   show a server's MOTD, version, players, mods and wire formats
   login [--client-id ID] [--force]
                               sign in with a Microsoft account for online-mode servers

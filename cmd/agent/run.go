@@ -46,7 +46,8 @@ const runUsage = `run [--scenario NAME|FILE] [--goal "..."] [--goal-file FILE] [
           [--record FILE] [--record-max-mb N] ...
        run --body ADDR [--token-file FILE] [--goal "..."] ...
        run --quests PATH --goal 'line "NAME"' [--quests-checkbox] [--quests-unlocked] ...
-       run --metrics HOST:PORT [--metrics-token-file FILE] ...`
+       run --metrics HOST:PORT [--metrics-token-file FILE] ...
+       run --map-out FILE.png [--map-center X,Z] [--map-radius N] [--map-scale N] [--map-max-y Y] ...`
 
 // goalMissed marks a run that ended without meeting its goal (exit 1).
 type goalMissed struct{ reason loop.StopReason }
@@ -78,6 +79,8 @@ type runCommand struct {
 	recordMaxMB                   int64
 	recipesFile                   string
 	memoryFile                    string
+	mapOut                        string
+	mapF                          mapFlags
 
 	// Set by validate.
 	acfg          *agentConfig
@@ -114,6 +117,8 @@ func (c *runCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.recordFile, "record", "", "record what the server sends to FILE (see docs/recording.md; agent replay FILE)")
 	fs.StringVar(&c.memoryFile, "memory", "", memoryUse)
 	fs.Int64Var(&c.recordMaxMB, "record-max-mb", 4096, "stop recording when the recording reaches this many MB before compression (0: no limit)")
+	fs.StringVar(&c.mapOut, "map-out", "", "at the end of the run, write the map of the world around the bot to `FILE` (a PNG; see agent map)")
+	c.mapF.register(fs, "map-")
 	fs.StringVar(&c.recipesFile, "recipes", "", "play by the crafting and furnace recipes of this compact recipe `FILE` (agent recipes import; default: the shipped early-game set)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -147,6 +152,9 @@ func (c *runCommand) validate(e *env) error {
 		return err
 	}
 	if err := c.mf.check(e, "run", "", ""); err != nil {
+		return err
+	}
+	if err := c.checkMap(); err != nil {
 		return err
 	}
 	if c.useLLM {
@@ -231,9 +239,12 @@ func (c *runCommand) run(e *env) error {
 		return err
 	}
 	if len(p.goal.Quests) > 0 {
-		return c.playQuests(e, p, s)
+		err := c.playQuests(e, p, s)
+		c.drawMap(e, s)
+		return err
 	}
 	out, err := c.play(e, p, s)
+	c.drawMap(e, s)
 	if c.played != nil {
 		c.played()
 	}
@@ -385,6 +396,7 @@ type runSession struct {
 	trace   io.Writer
 	header  string
 	onStep  []func(loop.StepRecord)
+	mapped  *mapTracker // what --map-out marks
 	stopPro func() // stops the progress lines
 	closers []func()
 }
@@ -441,6 +453,10 @@ func (c *runCommand) open(ctx context.Context, e *env, p *runPlan, s *runSession
 	}
 	if err := c.serveMetrics(e, p, s); err != nil {
 		return err
+	}
+	if c.mapOut != "" {
+		s.mapped = &mapTracker{}
+		s.onStep = append(s.onStep, s.mapped.step)
 	}
 	var stepProgressed func(loop.StepRecord)
 	s.conn, stepProgressed, s.stopPro = e.runProgress(s.conn)
