@@ -397,7 +397,7 @@ type runSession struct {
 	header  string
 	onStep  []func(loop.StepRecord)
 	mapped  *mapTracker // what --map-out marks
-	stopPro func() // stops the progress lines
+	stopPro func()      // stops the progress lines
 	closers []func()
 }
 
