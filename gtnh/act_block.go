@@ -444,6 +444,29 @@ func (x *act) rightClick(p *world.BlockPos) error {
 	return x.swing()
 }
 
+// liquids are the blocks a right-click never lands on: the client's cursor
+// passes through them (Minecraft.objectMouseOver ignores liquids), and an
+// item used on one, a bucket, traces the look itself on the server.
+var liquids = map[string]bool{
+	"minecraft:water": true, "minecraft:flowing_water": true,
+	"minecraft:lava": true, "minecraft:flowing_lava": true,
+}
+
+// useToward looks at the centre of block p and uses the held item in the
+// air, as the vanilla client does when the cursor is on a liquid
+// (PlayerControllerMP.sendUseItem: Block Placement at -1, 255, -1, face
+// -1). The server traces the look from the eyes (a bucket fills at the
+// first liquid source it meets).
+func (x *act) useToward(p *world.BlockPos) error {
+	if err := x.look(p.Center()); err != nil {
+		return err
+	}
+	x.c.mu.Lock()
+	held := x.s.inv.heldSlot()
+	x.c.mu.Unlock()
+	return x.c.send(x.s, &proto17.PlayerBlockPlacement{X: -1, Y: 255, Z: -1, Face: -1, Held: held})
+}
+
 // useAnswerTicks is how long a use of an item waits for the server to
 // change the held stack (Set Slot), half a second in the game.
 const useAnswerTicks = 10
@@ -467,7 +490,11 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 	x.c.mu.Lock()
 	before := x.s.inv.heldSlot()
 	x.c.mu.Unlock()
-	if err := x.rightClick(a.Target); err != nil {
+	use := x.rightClick
+	if a.Target != nil && liquids[x.blockAt(*a.Target).ID] {
+		use = x.useToward
+	}
+	if err := use(a.Target); err != nil {
 		return x.fail(err, "using "+a.Item)
 	}
 	wait := int64(useAnswerTicks)

@@ -24,6 +24,16 @@ func (x *act) click(window uint8, slot int, button int8, mode int8) error {
 
 func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result bool) error {
 	x.c.mu.Lock()
+	stale := window == 0 && x.s.inv.open != nil
+	x.c.mu.Unlock()
+	if stale {
+		// A window left open (a skill that failed before closing it):
+		// the server clicks only its open container, so close it first.
+		if r := x.closeContainer(); r.Code != ipc.OK {
+			return fmt.Errorf("%w: closing the window left open: %s", errRejected, r.Error)
+		}
+	}
+	x.c.mu.Lock()
 	ids := x.c.state.Resolver().IDs()
 	var clicked proto17.Slot
 	var ok bool
@@ -35,7 +45,7 @@ func (x *act) clickResult(window uint8, slot int, button int8, mode int8, result
 		// click on a mismatch): send an empty stack, predict the swap.
 		_, ok = x.s.inv.swapHotbar(window, slot, int(button))
 	} else {
-		clicked, ok = x.s.inv.click(window, slot, button, result, maxStackOf(ids, x.c.rules.Mining))
+		clicked, ok = x.s.inv.click(window, slot, button, result, maxStackOf(ids, x.c.rules.Mining), ids, x.c.rules)
 		if ok {
 			x.s.inv.predictResult(window, ids, x.c.rules)
 		}

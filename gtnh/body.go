@@ -81,7 +81,7 @@ func (c *Client) Execute(ctx context.Context, a action.Action) ipc.Result {
 		return ipc.Failf(ipc.IOError, 0, "%v", err)
 	}
 	start := c.ticks.Load()
-	actx, cancel := context.WithTimeout(ctx, c.cfg.actionTimeout(string(a.Kind())))
+	actx, cancel := context.WithTimeout(ctx, c.cfg.timeoutOf(a))
 	defer cancel()
 	x := &act{c: c, s: s, ctx: actx, parent: ctx}
 	res := x.run(a)

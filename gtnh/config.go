@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -217,6 +218,18 @@ func splitHostPort(addr string) (string, uint16, error) {
 		return "", 0, fmt.Errorf("%q has no host", addr)
 	}
 	return host, uint16(p), nil
+}
+
+// timeoutOf is the time limit of an action. A wait asks for its ticks
+// themselves: its limit is the kind's plus those ticks at the configured
+// tick, twice over (a server running at half speed still answers), so a
+// furnace's 64 items (12,800 ticks, over ten minutes) are waited for.
+func (c Config) timeoutOf(a action.Action) time.Duration {
+	d := c.actionTimeout(string(a.Kind()))
+	if w, ok := a.(action.Wait); ok && w.Ticks > 0 {
+		d += 2 * time.Duration(w.Ticks) * c.Tick
+	}
+	return d
 }
 
 // actionTimeout returns the time limit of an action kind.

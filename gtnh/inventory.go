@@ -223,7 +223,7 @@ func sameItem(a, b proto17.Slot) bool {
 // click predicts a mode-0 click (button 0 left, 1 right) on slot s of
 // window, as Container.slotClick does, and returns the stack the slot held
 // before (the packet's "clicked" item). maxOf gives an item's stack limit.
-func (inv *inventory) click(window uint8, i int, button int8, result bool, maxOf func(proto17.Slot) int) (proto17.Slot, bool) {
+func (inv *inventory) click(window uint8, i int, button int8, result bool, maxOf func(proto17.Slot) int, ids *rules.IDMap, set *rules.Set) (proto17.Slot, bool) {
 	p := inv.slot(window, i)
 	if p == nil {
 		return proto17.Slot{}, false
@@ -244,7 +244,7 @@ func (inv *inventory) click(window uint8, i int, button int8, result bool, maxOf
 			return before, true
 		}
 		*p = proto17.Slot{}
-		inv.consumeGrid(window, maxOf)
+		inv.consumeGrid(window, maxOf, ids, set)
 		return before, true
 	}
 	switch {
@@ -287,21 +287,149 @@ func (inv *inventory) click(window uint8, i int, button int8, result bool, maxOf
 	return before, true
 }
 
-// consumeGrid takes one item from every crafting grid slot after a result
-// was taken; unstackable items (tools such as GregTech's saw) stay, worn.
-func (inv *inventory) consumeGrid(window uint8, maxOf func(proto17.Slot) int) {
+// consumeGrid predicts the grid after a result was taken, as the
+// client's own SlotCrafting.onPickupFromSlot does (the server sends none of
+// it: NetHandlerPlayServer.processClickWindow changes slots "quantity
+// only"): one item is taken from every grid slot, a tool that wears in the
+// grid (config/crafting_tools.yaml) comes back worn — a GregTech tool with
+// its NBT's Damage raised, the brick form with its item damage — or not at
+// all when that craft used it up, and a container the recipe gives back
+// (returns: the emptied bucket) goes into the inventory
+// (InventoryPlayer.addItemStackToInventory), or into its emptied grid slot
+// when the inventory has no room. A grid that matches no recipe (the
+// client's view was behind) keeps its unstackable items, as tools.
+func (inv *inventory) consumeGrid(window uint8, maxOf func(proto17.Slot) int, ids *rules.IDMap, set *rules.Set) {
 	lo, hi := invCraftGrid, invCraftGrid+4
 	if window != 0 {
 		lo, hi = 1, 10
 	}
+	grid := make([]world.ItemStack, 0, hi-lo)
 	for i := lo; i < hi; i++ {
-		if p := inv.slot(window, i); p != nil && !p.Empty() && maxOf(*p) > 1 {
+		grid = append(grid, toStack(*inv.slot(window, i), ids, set))
+	}
+	width := 2
+	if window != 0 {
+		width = 3
+	}
+	recipe, matched := set.Recipes.Match(grid, width)
+	for i := lo; i < hi; i++ {
+		p := inv.slot(window, i)
+		if p == nil || p.Empty() {
+			continue
+		}
+		if matched && !isTool(recipe, grid[i-lo]) || !matched && maxOf(*p) > 1 {
 			p.Count--
 			if p.Count <= 0 {
 				*p = proto17.Slot{}
 			}
+			continue
+		}
+		if worn, ok := wearGridTool(*p, ids, set); ok {
+			*p = worn
 		}
 	}
+	if !matched {
+		return
+	}
+	for _, back := range recipe.Returns {
+		name, meta, err := world.SplitID(back)
+		id, found := ids.ItemID(name)
+		if err != nil || !found {
+			continue
+		}
+		st := proto17.Slot{ID: int16(id), Count: 1, Damage: int16(max(meta, 0))}
+		if !inv.addToPlayer(window, st, maxOf) {
+			for i := lo; i < hi; i++ {
+				if p := inv.slot(window, i); p != nil && p.Empty() {
+					*p = st
+					break
+				}
+			}
+		}
+	}
+}
+
+// isTool reports whether a grid stack is one of the recipe's tools, which
+// stay in the grid (worn, when the crafting tools table says they wear).
+func isTool(r rules.Recipe, st world.ItemStack) bool {
+	for _, t := range r.Tools {
+		if t.Matches(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// wearGridTool is a grid tool of the crafting tools table after one craft,
+// as the server's getContainerItem makes it; ok is false for stacks that
+// do not wear in the grid. The empty slot means the craft used it up.
+func wearGridTool(p proto17.Slot, ids *rules.IDMap, set *rules.Set) (proto17.Slot, bool) {
+	st := toStack(p, ids, set)
+	ct, ok := set.Grid.Get(st)
+	if !ok || st.MaxDamage <= 0 {
+		return p, false
+	}
+	after := set.Grid.AfterCraft(st)
+	if after.Empty() {
+		return proto17.Slot{}, true
+	}
+	if ct.GregTech == nil {
+		p.Damage = int16(after.Damage)
+		return p, true
+	}
+	t, err := modnet.ParseGTTool(p.NBT)
+	if err != nil {
+		return p, false
+	}
+	t.Damage, t.HasDamage = int64(after.Damage), true
+	nbt, err := t.NBT()
+	if err != nil {
+		return p, false
+	}
+	p.NBT = nbt
+	return p, true
+}
+
+// newGridTool is the NBT of a newly crafted GregTech tool of the crafting
+// tools table (getToolWithStats: its MaxDamage and materials, no Damage
+// yet); nil for other items.
+func newGridTool(output world.ItemStack, set *rules.Set) []byte {
+	ct, ok := set.Grid.Get(output)
+	if !ok || ct.GregTech == nil {
+		return nil
+	}
+	nbt, err := modnet.GTTool{Primary: ct.GregTech.Primary, Secondary: ct.GregTech.Secondary, MaxDamage: int64(ct.MaxDamage)}.NBT()
+	if err != nil {
+		return nil
+	}
+	return nbt
+}
+
+// addToPlayer predicts InventoryPlayer.addItemStackToInventory for one
+// item: onto the first stack of the same item with room, else into the
+// first empty slot, the hotbar (inventory slots 0–8) before the main
+// inventory (9–35). It reports false when there is no room.
+func (inv *inventory) addToPlayer(window uint8, st proto17.Slot, maxOf func(proto17.Slot) int) bool {
+	order := make([]*proto17.Slot, 0, 36)
+	for i := 0; i < 9; i++ {
+		order = append(order, &inv.player[invHotbar+i])
+	}
+	for i := 9; i < 36; i++ {
+		order = append(order, &inv.player[i])
+	}
+	for _, p := range order {
+		if !p.Empty() && sameItem(*p, st) && len(p.NBT) == 0 && int(p.Count+st.Count) <= maxOf(*p) {
+			p.Count += st.Count
+			return true
+		}
+	}
+	for _, p := range order {
+		if p.Empty() {
+			*p = st
+			return true
+		}
+	}
+	return false
 }
 
 // predictResult computes a crafting grid's result after a click changed
@@ -331,6 +459,7 @@ func (inv *inventory) predictResult(window uint8, ids *rules.IDMap, set *rules.S
 		name, meta, err := world.SplitID(r.Output)
 		if id, found := ids.ItemID(name); err == nil && found {
 			out = proto17.Slot{ID: int16(id), Count: int32(r.Count), Damage: int16(max(meta, 0))}
+			out.NBT = newGridTool(toStack(out, ids, set), set)
 		}
 	}
 	if p := inv.slot(window, result); p != nil {
@@ -378,6 +507,11 @@ func toStack(s proto17.Slot, ids *rules.IDMap, set *rules.Set) world.ItemStack {
 		st.Tags = set.Tags.ItemTags(st.ID, 0)
 	} else if dmg, maxDmg, ok := gtToolWear(s.NBT); ok {
 		st.Damage, st.MaxDamage = dmg, maxDmg
+	} else if ct, ok := set.Grid.Get(st); ok && ct.GregTech == nil {
+		// A grid tool that wears in its item damage (the brick form:
+		// NewHorizonsCoreMod WoodenBrickForm.getContainerItem raises the
+		// damage by one).
+		st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, ct.MaxDamage
 	}
 	return st
 }

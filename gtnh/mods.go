@@ -648,6 +648,11 @@ func (c *Client) onRailcraft(s *session, data []byte) {
 					// Railcraft sends no contents outside the GUI.
 					m = world.Machine{Kind: world.MachineCokeOven, Pos: o.pos, ContentsUnknown: true}
 				}
+				if m.Active && !o.cooking {
+					// It stopped cooking: what it cooked, and what is
+					// left of its input, is seen only in its GUI.
+					m.ContentsUnknown = true
+				}
 				m.Formed, m.Active = true, o.cooking
 				tx.PutMachine(m)
 			}

@@ -85,7 +85,8 @@ func (c *Client) ReplayWindowClick(window uint8, slot int16, button, mode int8) 
 	switch mode {
 	case 0:
 		result := slot == invCraftResult && (window == 0 || s.inv.open != nil && s.inv.open.id == window && s.inv.open.kind == windowWorkbench)
-		s.inv.click(window, int(slot), button, result, maxStackOf(c.state.Resolver().IDs(), c.rules.Mining))
+		ids := c.state.Resolver().IDs()
+		s.inv.click(window, int(slot), button, result, maxStackOf(ids, c.rules.Mining), ids, c.rules)
 	case 2:
 		s.inv.swapHotbar(window, int(slot), int(button))
 	}

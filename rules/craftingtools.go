@@ -19,6 +19,16 @@ type CraftingTool struct {
 	// up (the wooden brick form); otherwise the craft that reaches
 	// MaxDamage is its last (GregTech's tools).
 	PastMax bool
+	// GregTech is set for a GregTech tool (MetaGeneratedTool), whose wear
+	// lives in its NBT (GT.ToolStats) with the materials it was made of,
+	// rather than in the item damage.
+	GregTech *GTMaterials
+}
+
+// GTMaterials are the materials a GregTech tool's NBT names
+// (getToolWithStats' primary and secondary material, by their mName).
+type GTMaterials struct {
+	Primary, Secondary string
 }
 
 // Uses is how many crafts a tool with the given damage still does.
@@ -52,7 +62,7 @@ func ParseCraftingTools(file string, data []byte) (*CraftingTools, error) {
 	if f, ok := top["tools"]; ok {
 		for i, n := range d.Sequence(f.Value, "tools") {
 			path := strictyaml.Index("tools", i)
-			tf := d.Mapping(n, path, []string{"item", "max_damage", "damage_per_craft", "breaks"})
+			tf := d.Mapping(n, path, []string{"item", "max_damage", "damage_per_craft", "breaks", "gregtech"})
 			d.Require(n, path, tf, "item", "max_damage", "damage_per_craft", "breaks")
 			var ct CraftingTool
 			valid := true
@@ -82,6 +92,24 @@ func ParseCraftingTools(file string, data []byte) (*CraftingTools, error) {
 						d.Errorf(v.Value, path+".breaks", "must be at_max or past_max, got %q", s)
 					}
 				}
+			}
+			if v, ok := tf["gregtech"]; ok {
+				gp := path + ".gregtech"
+				gf := d.Mapping(v.Value, gp, []string{"primary", "secondary"})
+				d.Require(v.Value, gp, gf, "primary", "secondary")
+				var m GTMaterials
+				for key, dst := range map[string]*string{"primary": &m.Primary, "secondary": &m.Secondary} {
+					if f, ok := gf[key]; ok {
+						if str, ok := d.String(f.Value, gp+"."+key); ok {
+							if str == "" {
+								d.Errorf(f.Value, gp+"."+key, "must name a material")
+								valid = false
+							}
+							*dst = str
+						}
+					}
+				}
+				ct.GregTech = &m
 			}
 			if valid {
 				t.tools = append(t.tools, ct)

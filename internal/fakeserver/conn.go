@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -57,6 +58,7 @@ type conn struct {
 	eid           int32
 	pos           world.Vec3 // feet
 	onGround      bool
+	yaw, pitch    float32     // the player's look, as last sent
 	awaitTeleport *world.Vec3 // a reset the client has not confirmed yet
 	held          int
 	food          int       // the food level (UpdateHealth)
@@ -646,6 +648,13 @@ func (c *conn) join() error {
 		for _, it := range s.opts.Inventory {
 			id, _ := s.ids.ItemID(it.Name)
 			c.inv[it.Slot] = proto17.Slot{ID: int16(id), Count: int32(it.Count), Damage: int16(it.Damage)}
+			if nbt := s.newToolNBT(c.inv[it.Slot]); nbt != nil && it.ToolDamage > 0 {
+				t, _ := modnet.ParseGTTool(nbt)
+				t.Damage, t.HasDamage = int64(it.ToolDamage), true
+				c.inv[it.Slot].NBT, _ = t.NBT()
+			} else {
+				c.inv[it.Slot].NBT = nbt
+			}
 		}
 	}
 	eid, name, held := c.eid, c.name, c.held

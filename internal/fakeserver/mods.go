@@ -150,8 +150,14 @@ type box struct {
 	steam    int
 	temp     int
 	boiler   coalBoiler // a boiler's kind
-	// creosote is a coke oven's creosote, mB.
+	// creosote is a coke oven's creosote, mB; cookTime its current item's
+	// progress, ticks.
 	creosote int
+	cookTime int
+	// cooking and finishedAt are a coke oven's TileMultiBlockOven cooking
+	// flag and the clock tick its last item finished.
+	cooking    bool
+	finishedAt int64
 	// furnace is a vanilla furnace's tile state (nil for other boxes).
 	furnace *furnace
 }
@@ -757,18 +763,19 @@ func (c *conn) playerWindowSlotLocked(i int) *proto17.Slot {
 	return &c.inv[i]
 }
 
-// sameStack is ItemStack.areItemStacksEqual for the stacks this server
-// makes (no NBT): same item, count and damage, or both empty.
+// sameStack is ItemStack.areItemStacksEqual: same item, count, damage and
+// tags (compared by value), or both empty.
 func sameStack(a, b proto17.Slot) bool {
 	if a.Empty() || b.Empty() {
 		return a.Empty() && b.Empty()
 	}
-	return a.ID == b.ID && a.Count == b.Count && a.Damage == b.Damage
+	return a.ID == b.ID && a.Count == b.Count && a.Damage == b.Damage && modnet.SameNBT(a.NBT, b.NBT)
 }
 
-// sameItemFS reports whether two stacks merge.
+// sameItemFS reports whether two stacks merge (Container.slotClick: same
+// item and damage, ItemStack.areItemStackTagsEqual).
 func sameItemFS(a, b proto17.Slot) bool {
-	return !a.Empty() && !b.Empty() && a.ID == b.ID && a.Damage == b.Damage
+	return !a.Empty() && !b.Empty() && a.ID == b.ID && a.Damage == b.Damage && modnet.SameNBT(a.NBT, b.NBT)
 }
 
 // closeWindowLocked closes the player's window; a stack left on the

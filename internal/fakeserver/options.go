@@ -147,6 +147,11 @@ type Item struct {
 	Name   string
 	Count  int
 	Damage int
+	// ToolDamage is a GregTech tool's wear, kept in its NBT (GT.ToolStats
+	// Damage). A GregTech tool of config/crafting_tools.yaml in a starting
+	// inventory gets its stats (MaxDamage and materials) and this damage;
+	// a player's item reports it.
+	ToolDamage int
 }
 
 // Block is one block by registry name.

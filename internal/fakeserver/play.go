@@ -67,10 +67,12 @@ func (c *conn) handle(r Record) error {
 		c.onGround = p.OnGround
 	case *proto17.PlayerLook:
 		c.onGround = p.OnGround
+		c.yaw, c.pitch = p.Yaw, p.Pitch
 	case *proto17.PlayerPosition:
 		kick = c.moveLocked(&out, p.X, p.FeetY, p.HeadY, p.Z, p.OnGround)
 	case *proto17.ServerboundPlayerPositionAndLook:
 		kick = c.moveLocked(&out, p.X, p.FeetY, p.HeadY, p.Z, p.OnGround)
+		c.yaw, c.pitch = p.Yaw, p.Pitch
 	case *proto17.PlayerDigging:
 		c.digLocked(&out, p)
 	case *proto17.PlayerBlockPlacement:
@@ -564,7 +566,11 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 	s := c.s
 	off, ok := faceOffset[p.Face]
 	if !ok {
-		c.startEatingLocked() // using the held item in the air
+		// Using the held item in the air (ItemInWorldManager.tryUseItem):
+		// a bucket fills, food is eaten.
+		if !c.fillBucketLocked(out) {
+			c.startEatingLocked()
+		}
 		return
 	}
 	clicked := world.Pos(int(p.X), int(p.Y), int(p.Z))

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -158,6 +159,7 @@ type Server struct {
 	worldTick int
 	crafted   []Crafted
 	smelted   []Crafted
+	coked     []Crafted // what the coke ovens made
 	refusals  []Refusal
 	formed    []world.BlockPos // masters of the coke ovens players built
 
@@ -637,7 +639,11 @@ func (s *Server) itemOf(slot int, sl proto17.Slot) Item {
 	if !ok {
 		name = fmt.Sprintf("unknown:%d", sl.ID)
 	}
-	return Item{Slot: slot, Name: name, Count: int(sl.Count), Damage: int(sl.Damage)}
+	it := Item{Slot: slot, Name: name, Count: int(sl.Count), Damage: int(sl.Damage)}
+	if t, err := modnet.ParseGTTool(sl.NBT); err == nil {
+		it.ToolDamage = int(t.Damage)
+	}
+	return it
 }
 
 func (s *Server) blockName(st chunk.StateID) string {

@@ -81,7 +81,19 @@ func (s *Server) stackOf(sl proto17.Slot) game.ItemStack {
 	if !ok {
 		return game.ItemStack{}
 	}
-	return rules.Default().Stack(name, int(sl.Damage), int(sl.Count))
+	st := rules.Default().Stack(name, int(sl.Damage), int(sl.Count))
+	if ct, ok := rules.Default().Grid.Get(st); ok {
+		// A tool that wears in the grid: a GregTech tool's wear is in its
+		// NBT, the brick form's in its item damage.
+		if ct.GregTech != nil {
+			if t, err := modnet.ParseGTTool(sl.NBT); err == nil {
+				st.Damage, st.MaxDamage = int(t.Damage), int(t.MaxDamage)
+			}
+		} else {
+			st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, ct.MaxDamage
+		}
+	}
+	return st
 }
 
 // wireStack is an item id ("modid:name[:meta]") and count as a wire stack.
@@ -141,6 +153,7 @@ func (s *Server) updateResultLocked(g craftGrid) {
 	*g.result = proto17.Slot{}
 	if r, ok := s.matchLocked(g); ok {
 		if st, ok := s.wireStack(r.Output, r.Count); ok {
+			st.NBT = s.newToolNBT(st)
 			*g.result = st
 		}
 	}
@@ -180,16 +193,82 @@ func (c *conn) takeResultLocked(g craftGrid) {
 			tool = tool || t.Matches(st)
 		}
 		if tool {
-			continue // the rules' tools stay in the grid
+			*p = s.wornLocked(*p, st) // the rules' tools stay in the grid, worn
+			continue
 		}
 		p.Count--
 		if p.Count <= 0 {
 			*p = proto17.Slot{}
 		}
 	}
+	for _, back := range r.Returns {
+		// The ingredient's container (Item.getContainerItem: the emptied
+		// bucket) goes into the inventory, as doesContainerItemLeaveCraftingGrid
+		// is true for it, or into its emptied grid slot when there is no
+		// room (SlotCrafting.onPickupFromSlot).
+		st, ok := s.wireStack(back, 1)
+		if !ok {
+			continue
+		}
+		if _, ok := c.addItemLocked(st); ok {
+			continue
+		}
+		for _, p := range g.cells {
+			if p.Empty() {
+				*p = st
+				break
+			}
+		}
+	}
 	s.crafted = append(s.crafted, Crafted{Conn: c.id, Item: r.Output, Count: r.Count})
 	s.logf("conn %d: crafted %d %s", c.id, r.Count, r.Output)
 	s.updateResultLocked(g)
+}
+
+// newToolNBT is the NBT of a newly crafted tool that wears in the grid: a
+// GregTech tool gets its stats (getToolWithStats: MaxDamage and its
+// materials, config/crafting_tools.yaml); other items none.
+func (s *Server) newToolNBT(sl proto17.Slot) []byte {
+	ct, ok := rules.Default().Grid.Get(s.stackOf(sl))
+	if !ok || ct.GregTech == nil {
+		return nil
+	}
+	nbt, err := modnet.GTTool{Primary: ct.GregTech.Primary, Secondary: ct.GregTech.Secondary, MaxDamage: int64(ct.MaxDamage)}.NBT()
+	if err != nil {
+		return nil
+	}
+	return nbt
+}
+
+// wornLocked is a grid tool after a craft (its getContainerItem, by
+// config/crafting_tools.yaml): a GregTech tool with its NBT's Damage
+// raised (MetaGeneratedTool.doDamage), the brick form with its item damage
+// raised (WoodenBrickForm.getContainerItem), or the empty slot when the
+// craft used it up. A tool the table does not know stays as it is.
+func (s *Server) wornLocked(sl proto17.Slot, st game.ItemStack) proto17.Slot {
+	grid := rules.Default().Grid
+	ct, ok := grid.Get(st)
+	if !ok || st.MaxDamage <= 0 {
+		return sl
+	}
+	after := grid.AfterCraft(st)
+	if after.Empty() {
+		s.logf("a %s wore out in the crafting grid", s.itemOf(0, sl).Name)
+		return proto17.Slot{}
+	}
+	if ct.GregTech == nil {
+		sl.Damage = int16(after.Damage)
+		return sl
+	}
+	t, err := modnet.ParseGTTool(sl.NBT)
+	if err != nil {
+		return sl
+	}
+	t.Damage, t.HasDamage = int64(after.Damage), true
+	if nbt, err := t.NBT(); err == nil {
+		sl.NBT = nbt
+	}
+	return sl
 }
 
 // Crafted is one crafting result a player took.
@@ -258,14 +337,17 @@ func (s *Server) furnaceAtLocked(pos world.BlockPos) *box {
 	return b
 }
 
-// tickFurnacesLocked runs every furnace's updateEntity up to the current
-// server tick.
+// tickFurnacesLocked runs every furnace's and coke oven's updateEntity up
+// to the current server tick.
 func (s *Server) tickFurnacesLocked(out *outbox) {
 	now := s.tick()
 	for ; s.worldTick < now; s.worldTick++ {
 		for _, b := range s.mods.boxes {
-			if b.furnace != nil {
+			switch {
+			case b.furnace != nil:
 				s.furnaceTickLocked(out, b)
+			case b.layout.Kind == layoutCokeOven:
+				s.cokeOvenTickLocked(out, b, int64(s.worldTick)+1)
 			}
 		}
 	}

@@ -25,6 +25,9 @@ const (
 	MachineBlock = "gregtech:gt.blockmachines"
 	// MetaItem is a modded item in the registry.
 	MetaItem = "gregtech:gt.metaitem.01"
+	// GTTool is GregTech's first tool item (MetaGeneratedTool01: the tool
+	// id is the metadata, the wear is in the NBT).
+	GTTool = "gregtech:gt.metatool.01"
 	// EmptyCell is IC2's empty cell (GregTech's ItemList.Cell_Empty), what
 	// a GregTech cell leaves when emptied.
 	EmptyCell = "IC2:itemCellEmpty"
@@ -43,8 +46,20 @@ const (
 	metaItemID       = 5000
 	cokeItemID       = 5001
 	emptyCellID      = 5002
+	stoneAgeItemID   = 5003 // the first of stoneAgeItems
 	fillerItemFirst  = 6000
 )
+
+// stoneAgeItems are the modded items of the Stone Age chain to the coke
+// oven (config/recipes.yaml, config/smelting.yaml): GregTech's flint tools,
+// Tinkers' blank pattern, NewHorizonsCoreMod's brick form and bricks and
+// IguanaTinkerTweaks' clay buckets, registered so the server can hand
+// them out.
+var stoneAgeItems = []string{
+	GTTool, "TConstruct:blankPattern",
+	"dreamcraft:item.WoodenBrickForm", "dreamcraft:item.UnfiredCokeOvenBrick", "dreamcraft:item.CokeOvenBrick",
+	"IguanaTweaksTConstruct:clayBucketUnfired", "IguanaTweaksTConstruct:clayBucketFired", "IguanaTweaksTConstruct:clayBucketWater",
+}
 
 // buildRegistry makes the server's id registry: every vanilla block and item
 // (block items under the block's id, as Forge registers them), the GregTech
@@ -110,6 +125,11 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *rules.ID
 		{"item", emptyCellID, EmptyCell},
 	} {
 		if err := add(e.kind, e.id, e.name); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i, name := range stoneAgeItems {
+		if err := add("item", stoneAgeItemID+i, name); err != nil {
 			return nil, nil, err
 		}
 	}
