@@ -248,6 +248,9 @@ func (c *Client) onPlugin(s *session, channel string, data []byte) error {
 	case modnet.ForgeChannel:
 		c.onForge(s, data)
 		return nil
+	case modnet.BetterQuestingChannel:
+		c.onBetterQuesting(s, data)
+		return nil
 	}
 	c.skip("PluginMessage(" + channel + ")")
 	return nil
@@ -326,7 +329,13 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 		tx.SetPlayer(pl)
 	})
 	c.log.Info().Int32("entity", p.EntityID).Int32("dimension", dim).Uint8("mode", p.GameMode).Msg("joined")
-	return c.send(s, &proto17.ClientSettings{Locale: "en_US", ViewDistance: int8(c.cfg.ViewDistance), ChatColors: true, Difficulty: 2, ShowCape: true})
+	if err := c.send(s, &proto17.ClientSettings{Locale: "en_US", ViewDistance: int8(c.cfg.ViewDistance), ChatColors: true, Difficulty: 2, ShowCape: true}); err != nil {
+		return err
+	}
+	if serverHasBetterQuesting(s) {
+		return c.requestQuestProgress(s)
+	}
+	return nil
 }
 
 func (c *Client) onHealth(s *session, p *proto17.UpdateHealth) error {

@@ -29,6 +29,8 @@ type session struct {
 	dec  *proto17.ChunkDecoder
 	buf  pk.Packet
 	cols []proto17.ChunkColumn
+	// bqAsm puts BetterQuesting's message pieces together (quests.go).
+	bqAsm modnet.BQAssembler
 
 	// guarded by Client.mu
 	vanilla    bool // the server did not run the FML handshake
@@ -58,6 +60,9 @@ type session struct {
 	// fluids is the server's Forge fluid id map (FORGE FluidIdMapMessage);
 	// Names is nil until it came. Replaced, never changed in place.
 	fluids modnet.FluidIDMap
+	// quests is the player's quest progress as the server's BetterQuesting
+	// sent it (quests.go).
+	quests questBook
 	// routes is the long-route planner's cache shared by move_to actions
 	// (nil while one uses it); worldGen counts the respawns and dimension
 	// changes, each of which voids it.

@@ -164,7 +164,17 @@ type QuestOptions struct {
 	Unlocked bool
 	// OnQuest is called as each stage ends.
 	OnQuest func(QuestResult)
+	// ServerDone, when set, says whether the server's quest book has a
+	// quest (by its stage id) completed for the player: such a stage is
+	// completed without running it, whatever its tasks, and the result
+	// says so. known is false when the server said nothing of the quest.
+	ServerDone func(id string) (done, known bool)
 }
+
+// CompletedOnServer is the reason of a stage completed because the
+// server's quest book has it completed.
+const CompletedOnServer = "completed in the server's quest book"
+
 
 // RunQuests works through cfg.Goal.Quests in order on one body: a stage
 // whose prerequisites are completed runs as a goal of its item goals (a
@@ -191,7 +201,14 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 		if opts.Unlocked {
 			blocked, causes = "", nil
 		}
+		serverDone := false
+		if opts.ServerDone != nil {
+			done, known := opts.ServerDone(st.ID)
+			serverDone = done && known
+		}
 		switch {
+		case serverDone:
+			res.Status, res.Reason = QuestCompleted, CompletedOnServer
 		case st.Skip != "":
 			res.Status, res.Reason, res.Blockers = QuestSkipped, st.Skip, st.Blockers
 		case blocked != "":

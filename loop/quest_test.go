@@ -182,3 +182,34 @@ func TestRunQuestsUnlocked(t *testing.T) {
 		}
 	}
 }
+
+// TestRunQuestsServerDone: a quest the server's quest book has completed
+// is completed without running (a checkbox the player ticked on the
+// server), and what needs it runs; a quest the server knows as not
+// completed, or does not know, is judged as before.
+func TestRunQuestsServerDone(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	ran := 0
+	pl := loop.PlannerFunc(func(_ context.Context, g loop.Goal, _ loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+		ran++
+		return loop.Decision{Invocation: &loop.Invocation{Skill: "chop_tree"}}, nil
+	})
+	stages := []loop.QuestStage{
+		{ID: "B", Name: "Tick Me", Skip: "a checkbox task", Blockers: []string{"checkbox"}},
+		{ID: "C", Name: "Logs after B", Prereqs: []string{"B"}, Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 1}}},
+		{ID: "D", Name: "Another box", Skip: "a checkbox task", Blockers: []string{"checkbox"}},
+	}
+	server := map[string]bool{"B": true, "D": false}
+	out, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: loop.Goal{Quests: stages}},
+		loop.QuestOptions{ServerDone: func(id string) (bool, bool) { done, known := server[id]; return done, known }})
+	require.NoError(t, err)
+	require.Len(t, out.Results, 3)
+	assert.Equal(t, loop.QuestCompleted, out.Results[0].Status)
+	assert.Equal(t, loop.CompletedOnServer, out.Results[0].Reason)
+	assert.Zero(t, out.Results[0].Steps, "not run")
+	assert.Equal(t, loop.QuestCompleted, out.Results[1].Status, "its prerequisite is completed on the server")
+	assert.Positive(t, ran)
+	assert.Equal(t, loop.QuestSkipped, out.Results[2].Status, "known to the server as not completed: judged as before")
+	assert.Equal(t, 2, out.Completed)
+}

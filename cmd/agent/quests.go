@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/quests"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -354,7 +355,10 @@ func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
 	var onQuest func(loop.QuestResult)
 	if !c.asJSON {
 		fmt.Fprintln(e.stdout, s.header)
-		if c.bf.live || c.bf.remote {
+		switch {
+		case s.opened.client != nil:
+			fmt.Fprintln(e.stdout, "a quest the server's quest book (BetterQuesting) reports completed counts as completed; other quests' tasks are judged from the world model (the inventory the body reports)")
+		case c.bf.live || c.bf.remote:
 			fmt.Fprintln(e.stdout, "quest tasks are judged from the world model (the inventory the body reports), not from the server's quest book")
 		}
 		onStep = append(onStep, func(r loop.StepRecord) { fmt.Fprintln(e.stdout, "  "+stepLine(r)) })
@@ -367,7 +371,11 @@ func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
 			}
 		}
 	}
-	out, err := loop.RunQuests(s.ctx, cfg, loop.QuestOptions{Unlocked: c.qf.unlocked, OnQuest: onQuest})
+	opts := loop.QuestOptions{Unlocked: c.qf.unlocked, OnQuest: onQuest}
+	if client := s.opened.client; client != nil {
+		opts.ServerDone = serverQuestDone(client.QuestProgress)
+	}
+	out, err := loop.RunQuests(s.ctx, cfg, opts)
 	s.stopPro()
 	if client := s.opened.client; client != nil && client.Err() != nil {
 		return fmt.Errorf("the server ended the run: %w", client.Err())
@@ -421,5 +429,19 @@ func printQuestOutcome(w io.Writer, out loop.QuestOutcome) {
 		for _, b := range out.Blockers {
 			fmt.Fprintf(w, "  %4d  %s\n", b.Quests, b.Cause)
 		}
+	}
+}
+
+// serverQuestDone answers loop.QuestOptions.ServerDone from the progress
+// the server's BetterQuesting sent the live client: nothing is known
+// before a sync arrived, or of a stage whose id is not a quest id.
+func serverQuestDone(progress func() gtnh.QuestProgress) func(id string) (done, known bool) {
+	return func(id string) (bool, bool) {
+		qp := progress()
+		qid, ok := quests.ParseID(id)
+		if !qp.Synced || !ok {
+			return false, false
+		}
+		return qp.Completed[[2]int64{qid.High, qid.Low}], true
 	}
 }

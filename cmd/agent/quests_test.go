@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
@@ -134,4 +135,22 @@ func TestQuestsConfigFile(t *testing.T) {
 	code, _, stderr = runAgent(t, "quests", "lines", "--config-file", cfg)
 	assert.NotEqual(t, exitOK, code)
 	assert.Contains(t, stderr, "pth")
+}
+
+// TestServerQuestDone: the live client's BetterQuesting progress answers
+// for the quests it synced, by the book's quest ids; nothing is known
+// before a sync or for an id that is not a quest's.
+func TestServerQuestDone(t *testing.T) {
+	var qp gtnh.QuestProgress
+	done := serverQuestDone(func() gtnh.QuestProgress { return qp })
+	d, known := done("AAAAAAAAAAAAAAAAAAAADw==")
+	assert.False(t, d || known, "no sync yet")
+
+	qp = gtnh.QuestProgress{Synced: true, Completed: map[[2]int64]bool{{0, 15}: true}}
+	d, known = done("AAAAAAAAAAAAAAAAAAAADw==") // quest 15, "Ready, Set, Go!"
+	assert.True(t, d && known)
+	d, known = done("AAAAAAAAAAAAAAAAAAAAEQ==") // 17
+	assert.True(t, !d && known, "synced and not completed")
+	d, known = done("not an id")
+	assert.False(t, d || known)
 }

@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/proto17"
 )
 
 // The seed corpora under testdata/fuzz/FuzzX are written by
@@ -379,6 +382,18 @@ func TestWriteFuzzCorpus(t *testing.T) {
 			{encOpenGui(OpenGui{WindowID: 2, ModID: "IronChest", GuiID: 8, X: -1, Y: 64, Z: 1})},
 			{append(append([]byte{FMLOpenGui}, be32(nil, 5)...), 0x80, 0x80, 0x01)},
 		},
+		"FuzzBQPiece": {
+			{bqSeedPiece(BQPiece{Size: 1, Data: []byte{9}, End: true})},
+			{bqSeedPiece(BQPiece{Size: 40000, Index: 20480, Data: []byte{1, 2, 3}})},
+			{[]byte{0, 0xff, 0xff}},
+			{[]byte{1, 0, 0}},
+		},
+		"FuzzBQMessage": {
+			{bqSeedMessage(bqSync(true))},
+			{bqSeedMessage(bqSync(false))},
+			{bqSeedMessage(BQQuestSyncRequest(false, true))},
+			{bqSeedMessage(proto17.Compound{"ID": "betterquesting:other"})},
+		},
 		"FuzzLoadData": {
 			{okGregTech, "containers:\n  a: {machine: steam_boiler, open: {mod: modularui, gregtech_machines: [100]}, slots: {x: {first: 0}}}\n"},
 			{okGregTech, "containers:\n  a: {machine: chest, open: {window_type: 0, size: 2}, slots: {chest: {first: 0, count: 2}, p: {first: 2}}}\n"},
@@ -420,6 +435,67 @@ func FuzzOreFromBlock(f *testing.F) {
 		}
 		if b.Ore.Material < 1 || b.Ore.Material > 999 || b.StoneIndex > 7 || b.Legacy != (b.Series == 2 && b.StoneIndex <= StoneBasalt) {
 			t.Fatalf("%s:%d: out of range %+v", name, meta, b)
+		}
+	})
+}
+
+func bqSeedPiece(p BQPiece) []byte {
+	b, err := EncodeBQPiece(p)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func bqSeedMessage(c proto17.Compound) []byte {
+	gz, err := (&proto17.NBT{Root: c}).Gzip()
+	if err != nil {
+		panic(err)
+	}
+	return gz
+}
+
+// FuzzBQPiece: a BQ_NET_CHAN payload decodes to a piece that encodes back
+// to a payload decoding to the same piece, or fails with an error.
+func FuzzBQPiece(f *testing.F) {
+	f.Add(bqSeedPiece(BQPiece{Size: 1, Data: []byte{9}, End: true}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := DecodeBQPiece(data)
+		if err != nil {
+			return
+		}
+		again, err := EncodeBQPiece(p)
+		if err != nil {
+			t.Fatalf("%+v does not encode: %v", p, err)
+		}
+		q, err := DecodeBQPiece(again)
+		if err != nil || !reflect.DeepEqual(p, q) {
+			t.Fatalf("%+v re-decodes to %+v, %v", p, q, err)
+		}
+		var a BQAssembler
+		_, _, _ = a.Feed(p)
+	})
+}
+
+// FuzzBQMessage: a reassembled message (gzipped NBT) decodes, and a
+// quest_sync's quests, or fails with an error.
+func FuzzBQMessage(f *testing.F) {
+	f.Add(bqSeedMessage(bqSync(true)))
+	f.Fuzz(func(t *testing.T, gz []byte) {
+		id, msg, err := DecodeBQMessage(gz)
+		if err != nil || id != BQQuestSync {
+			return
+		}
+		sync, err := DecodeBQQuestSync(msg)
+		if err != nil {
+			return
+		}
+		for _, q := range sync.Quests {
+			for _, u := range q.Completed {
+				if u != strings.ToLower(u) {
+					t.Fatalf("UUID %q is not lower-case", u)
+				}
+			}
 		}
 	})
 }

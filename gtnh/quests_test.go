@@ -1,0 +1,108 @@
+package gtnh
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/proto17"
+)
+
+// bqSyncPayloads is a quest_sync as the server's NetQuestSync.sendSync
+// sends it, cut into BQ_NET_CHAN payloads: each quest with the UUIDs of
+// the players who completed it.
+func bqSyncPayloads(t *testing.T, merge, reset bool, quests map[int64][]string) [][]byte {
+	t.Helper()
+	b := func(v bool) int8 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	data := proto17.List{Type: proto17.TagCompound}
+	for low, uuids := range quests {
+		done := proto17.List{Type: proto17.TagCompound}
+		for _, u := range uuids {
+			done.Values = append(done.Values, proto17.Compound{"uuid": u, "timestamp": int64(1)})
+		}
+		data.Values = append(data.Values, proto17.Compound{"questIDHigh": int64(0), "questIDLow": low,
+			"progress": proto17.Compound{"completed": done, "tasks": proto17.List{Type: proto17.TagCompound}}})
+	}
+	payloads, err := modnet.SplitBQMessage(proto17.Compound{"ID": modnet.BQQuestSync, "merge": b(merge), "resetCompletion": b(reset), "data": data})
+	require.NoError(t, err)
+	return payloads
+}
+
+// TestBetterQuestingProgress: the player's completions in the server's
+// quest_sync messages, applied as BetterQuesting's client applies them.
+func TestBetterQuestingProgress(t *testing.T) {
+	const me, other = "0f4d9c2e-0000-4000-8000-00000000aaaa", "11111111-2222-4333-8444-555555555555"
+	c, s := tankClient()
+	s.uuid = "0F4D9C2E-0000-4000-8000-00000000AAAA" // as the login sent it
+	c.sess = s
+	feed := func(payloads [][]byte) {
+		for _, p := range payloads {
+			require.NoError(t, c.onPlugin(s, modnet.BetterQuestingChannel, p))
+		}
+	}
+	assert.False(t, c.QuestProgress().Synced, "nothing from the server yet")
+
+	// The whole book's progress: quest 15 completed by the player, 16 by
+	// someone else only, 17 by nobody.
+	feed(bqSyncPayloads(t, false, false, map[int64][]string{15: {other, me}, 16: {other}, 17: nil}))
+	got := c.QuestProgress()
+	assert.True(t, got.Synced)
+	assert.Equal(t, map[[2]int64]bool{{0, 15}: true}, got.Completed)
+
+	// A merging sync of one quest adds its completion.
+	feed(bqSyncPayloads(t, true, false, map[int64][]string{17: {me}}))
+	assert.Equal(t, map[[2]int64]bool{{0, 15}: true, {0, 17}: true}, c.QuestProgress().Completed)
+	// A merging sync that does not list the player keeps what was known…
+	feed(bqSyncPayloads(t, true, false, map[int64][]string{15: nil}))
+	assert.Equal(t, map[[2]int64]bool{{0, 15}: true, {0, 17}: true}, c.QuestProgress().Completed)
+	// …one that resets completion (an admin's reset) takes it away.
+	feed(bqSyncPayloads(t, true, true, map[int64][]string{15: nil}))
+	assert.Equal(t, map[[2]int64]bool{{0, 17}: true}, c.QuestProgress().Completed)
+
+	// A broken piece is counted and dropped; another message is skipped.
+	require.NoError(t, c.onPlugin(s, modnet.BetterQuestingChannel, []byte{0, 0, 3, 1, 2, 3}))
+	other2, err := modnet.SplitBQMessage(proto17.Compound{"ID": "betterquesting:party_sync"})
+	require.NoError(t, err)
+	feed(other2)
+	c.mu.Lock() // Stats wants the session's connection, which this test has not
+	malformed, skipped := c.stats.Malformed["PluginMessage(BQ_NET_CHAN)"], c.stats.Skipped["PluginMessage(BQ_NET_CHAN) betterquesting:party_sync"]
+	c.mu.Unlock()
+	assert.Equal(t, int64(1), malformed)
+	assert.Equal(t, int64(1), skipped)
+	assert.Equal(t, map[[2]int64]bool{{0, 17}: true}, c.QuestProgress().Completed)
+
+	// A sync that does not merge replaces the book: nothing completed.
+	feed(bqSyncPayloads(t, false, false, map[int64][]string{16: {other}}))
+	assert.Empty(t, c.QuestProgress().Completed)
+}
+
+// TestBetterQuestingRequest: the client asks a server with BetterQuesting
+// for its progress only (NetQuestSync.requestSync(null, false, true)).
+func TestBetterQuestingRequest(t *testing.T) {
+	s := &session{fml: newFMLHandshake(nil)}
+	assert.False(t, serverHasBetterQuesting(s))
+	s.fml.serverMods = []proto17.ModInfo{{ModID: "gregtech"}, {ModID: "betterquesting", Version: "3.7.15-GTNH"}}
+	assert.True(t, serverHasBetterQuesting(s))
+
+	payloads, err := modnet.SplitBQMessage(modnet.BQQuestSyncRequest(false, true))
+	require.NoError(t, err)
+	require.Len(t, payloads, 1)
+	p, err := modnet.DecodeBQPiece(payloads[0])
+	require.NoError(t, err)
+	var a modnet.BQAssembler
+	gz, done, err := a.Feed(p)
+	require.NoError(t, err)
+	require.True(t, done)
+	id, msg, err := modnet.DecodeBQMessage(gz)
+	require.NoError(t, err)
+	assert.Equal(t, modnet.BQQuestSync, id)
+	assert.Equal(t, int8(1), msg["getProgress"])
+	assert.Equal(t, int8(0), msg["getConfig"])
+}
