@@ -175,7 +175,6 @@ type QuestOptions struct {
 // server's quest book has it completed.
 const CompletedOnServer = "completed in the server's quest book"
 
-
 // RunQuests works through cfg.Goal.Quests in order on one body: a stage
 // whose prerequisites are completed runs as a goal of its item goals (a
 // Loop of its own, with cfg's budgets), one the agent cannot do or whose
