@@ -2,20 +2,17 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
+	"github.com/gtnh-agent/gtnh-agent/internal/httpserve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
-	"golang.org/x/net/netutil"
 )
 
 // HTTPPath is where the Streamable HTTP transport is served; every other
@@ -104,7 +101,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 		SessionTimeout:      opts.SessionIdle,
 		MaxRequestBodyBytes: opts.MaxBody,
 	})
-	h := &httpHandler{s: s, opts: opts, sdk: sdk, fails: authguard.NewFailures(), open: map[string]bool{}, log: s.log}
+	h := &httpHandler{s: s, opts: opts, sdk: sdk, gate: authguard.NewGate(opts.Token, "MCP", s.log, opts.now), open: map[string]bool{}, log: s.log}
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, h)
 	return mux
@@ -123,11 +120,11 @@ type httpHandler struct {
 	// at once cannot both pass the cap.
 	open    map[string]bool
 	opening int
-	fails   *authguard.Failures // wrong tokens by remote address
+	gate    *authguard.Gate // the token, and wrong guesses by remote address
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.opts.Token != "" && !h.authorized(w, r) {
+	if h.opts.Token != "" && !h.gate.Check(w, r, authguard.Bearer(r)) {
 		return
 	}
 	id := r.Header.Get(sessionHeader)
@@ -232,63 +229,28 @@ func (w *settleWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection.
 func (w *settleWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// authorized checks the bearer token (authguard.Equal). A failure answers
-// 401 with no detail, or 429 when the address has guessed wrong too often
-// (authguard.Failures).
-func (h *httpHandler) authorized(w http.ResponseWriter, r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	now := h.opts.now()
-	if !h.fails.Allowed(host, now) {
-		w.Header().Set("Retry-After", strconv.Itoa(int(authguard.Every/time.Second)))
-		http.Error(w, http.StatusText(http.StatusTooManyRequests), http.StatusTooManyRequests)
-		return false
-	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if ok && authguard.Equal(got, h.opts.Token) {
-		return true
-	}
-	h.fails.Fail(host, now)
-	h.log.Warn().Str("remote", host).Msg("MCP request refused: missing or wrong token")
-	w.Header().Set("WWW-Authenticate", "Bearer")
-	http.Error(w, http.StatusText(http.StatusUnauthorized), http.StatusUnauthorized)
-	return false
-}
-
 // RunHTTP serves the server over HTTP on ln (see HTTPHandler) until ctx
 // ends, then closes the sessions and returns within ShutdownGrace. It
 // watches the knowledge skills' directories as Run does.
 func (s *Server) RunHTTP(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
 	opts.defaults()
 	defer s.watch(ctx)()
-	hs := &http.Server{
-		Handler:           s.HTTPHandler(opts),
+	err := httpserve.Serve(ctx, ln, s.HTTPHandler(opts), httpserve.Options{
+		MaxConns:          opts.MaxConns,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-		ErrorLog:          slog.NewLogLogger(zerolog.NewSlogHandler(s.log), slog.LevelDebug),
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(limitListener(ln, opts.MaxConns)) }()
-	select {
-	case err := <-served:
-		return fmt.Errorf("mcpserver: serving HTTP: %w", err)
-	case <-ctx.Done():
-	}
-	for ss := range s.srv.Sessions() {
-		ss.Close()
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		s.log.Warn().Err(err).Msg("MCP requests did not end in time; closing their connections")
-		hs.Close()
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		Grace:             ShutdownGrace,
+		BaseContext:       true,
+		Stopping: func() {
+			for ss := range s.srv.Sessions() {
+				ss.Close()
+			}
+		},
+		Log: s.log,
+	})
+	if err != nil {
 		return fmt.Errorf("mcpserver: serving HTTP: %w", err)
 	}
 	return nil
@@ -296,4 +258,4 @@ func (s *Server) RunHTTP(ctx context.Context, ln net.Listener, opts HTTPOptions)
 
 // limitListener accepts at most n connections at once; Accept waits for
 // one to close (x/net's netutil).
-func limitListener(l net.Listener, n int) net.Listener { return netutil.LimitListener(l, n) }
+func limitListener(l net.Listener, n int) net.Listener { return httpserve.LimitListener(l, n) }

@@ -22,7 +22,7 @@ const goodToken = "0123456789abcdef0123456789abcdef"
 func guard(now func() time.Time) *httpHandler {
 	opts := HTTPOptions{Token: goodToken, now: now}
 	opts.defaults()
-	return &httpHandler{opts: opts, log: zerolog.Nop(), fails: authguard.NewFailures(),
+	return &httpHandler{opts: opts, log: zerolog.Nop(), gate: authguard.NewGate(goodToken, "MCP", zerolog.Nop(), now),
 		sdk: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })}
 }
 
@@ -33,7 +33,7 @@ func try(h *httpHandler, remote, token string) int {
 		r.Header.Set("Authorization", "Bearer "+token)
 	}
 	w := httptest.NewRecorder()
-	if h.authorized(w, r) {
+	if h.gate.Check(w, r, authguard.Bearer(r)) {
 		return http.StatusOK
 	}
 	return w.Code
@@ -68,9 +68,9 @@ func TestAuthFailuresAreSlowed(t *testing.T) {
 	r := httptest.NewRequest(http.MethodGet, HTTPPath, nil)
 	r.RemoteAddr = a
 	for range authguard.Burst {
-		h.authorized(httptest.NewRecorder(), r)
+		h.gate.Check(httptest.NewRecorder(), r, authguard.Bearer(r))
 	}
-	h.authorized(w, r)
+	h.gate.Check(w, r, authguard.Bearer(r))
 	assert.Equal(t, http.StatusTooManyRequests, w.Code)
 	assert.Equal(t, strconv.Itoa(int(authguard.Every/time.Second)), w.Header().Get("Retry-After"))
 }

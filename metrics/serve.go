@@ -2,20 +2,17 @@ package metrics
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
-	"golang.org/x/net/netutil"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
+	"github.com/gtnh-agent/gtnh-agent/internal/httpserve"
 )
 
 // Path is where the metrics are served; every other path is 404.
@@ -83,7 +80,7 @@ func (r *Recorder) Handler(opts ServeOptions) http.Handler {
 		ErrorHandling:       promhttp.ContinueOnError,
 		MaxRequestsInFlight: opts.MaxConns,
 	})
-	g := &guard{next: prom, opts: opts, fails: authguard.NewFailures()}
+	g := &guard{next: prom, opts: opts, gate: authguard.NewGate(opts.Token, "metrics", opts.Log, opts.now)}
 	mux := http.NewServeMux()
 	mux.Handle(Path, g)
 	return mux
@@ -91,9 +88,9 @@ func (r *Recorder) Handler(opts ServeOptions) http.Handler {
 
 // guard checks the bearer token before the registry is gathered.
 type guard struct {
-	next  http.Handler
-	opts  ServeOptions
-	fails *authguard.Failures
+	next http.Handler
+	opts ServeOptions
+	gate *authguard.Gate
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -102,34 +99,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 		return
 	}
-	if g.opts.Token != "" && !g.authorized(w, r) {
+	if g.opts.Token != "" && !g.gate.Check(w, r, authguard.Bearer(r)) {
 		return
 	}
 	g.next.ServeHTTP(w, r)
-}
-
-// authorized checks the bearer token (authguard.Equal); a wrong one is
-// 401 with no detail, or 429 once the address guessed wrong too often.
-func (g *guard) authorized(w http.ResponseWriter, r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	now := g.opts.now()
-	if !g.fails.Allowed(host, now) {
-		w.Header().Set("Retry-After", strconv.Itoa(int(authguard.Every/time.Second)))
-		http.Error(w, http.StatusText(http.StatusTooManyRequests), http.StatusTooManyRequests)
-		return false
-	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if ok && authguard.Equal(got, g.opts.Token) {
-		return true
-	}
-	g.fails.Fail(host, now)
-	g.opts.Log.Warn().Str("remote", host).Msg("metrics request refused: missing or wrong token")
-	w.Header().Set("WWW-Authenticate", "Bearer")
-	http.Error(w, http.StatusText(http.StatusUnauthorized), http.StatusUnauthorized)
-	return false
 }
 
 // promLogger hands the library's errors to zerolog.
@@ -141,33 +114,21 @@ func (l promLogger) Println(v ...any) { l.log.Warn().Msg(strings.TrimSpace(fmt.S
 // most ShutdownGrace for the scrapes under way. It closes ln.
 func (r *Recorder) Serve(ctx context.Context, ln net.Listener, opts ServeOptions) error {
 	opts.defaults()
-	hs := &http.Server{
-		Handler:           r.Handler(opts),
+	err := httpserve.Serve(ctx, ln, r.Handler(opts), httpserve.Options{
+		MaxConns:          opts.MaxConns,
 		ReadHeaderTimeout: opts.ReadTimeout,
 		ReadTimeout:       opts.ReadTimeout,
 		WriteTimeout:      opts.WriteTimeout,
 		IdleTimeout:       DefaultIdleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(zerolog.NewSlogHandler(opts.Log), slog.LevelDebug),
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(limitListener(ln, opts.MaxConns)) }()
-	select {
-	case err := <-served:
-		return fmt.Errorf("metrics: serving: %w", err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		hs.Close()
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		Grace:             ShutdownGrace,
+		Log:               opts.Log,
+	})
+	if err != nil {
 		return fmt.Errorf("metrics: serving: %w", err)
 	}
 	return nil
 }
 
-// limitListener accepts at most n connections at once; Accept waits for
-// one to close (x/net's netutil).
-func limitListener(l net.Listener, n int) net.Listener { return netutil.LimitListener(l, n) }
+// limitListener accepts at most n connections at once (httpserve's).
+func limitListener(l net.Listener, n int) net.Listener { return httpserve.LimitListener(l, n) }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,4 +101,32 @@ func BenchmarkReplayFixture(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestReplayFrames: ReplayOptions.Frame sees the world as the recording
+// goes, at least Every apart: the bot walks from the spawn to the tree and
+// its logs arrive, the last frame no further than the end.
+func TestReplayFrames(t *testing.T) {
+	data, err := os.ReadFile(fixture("vanilla"))
+	require.NoError(t, err)
+	const every = 20 * time.Millisecond
+	type frame struct {
+		at   time.Duration
+		x    float64
+		logs int
+	}
+	var frames []frame
+	res, err := Replay(context.Background(), bytes.NewReader(data), ReplayOptions{Every: every, Frame: func(at time.Duration, w *world.Snapshot) {
+		frames = append(frames, frame{at, w.Player.Pos.X, w.Inventory.CountID("minecraft:log")})
+	}})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(frames), 3, "frames: %+v", frames)
+	for i := 1; i < len(frames); i++ {
+		assert.Greater(t, frames[i].at, frames[i-1].at, "frame %d", i)
+		assert.GreaterOrEqual(t, frames[i].logs, frames[i-1].logs, "frame %d", i)
+	}
+	assert.LessOrEqual(t, frames[len(frames)-1].at, res.Duration)
+	first, last := frames[0], frames[len(frames)-1]
+	assert.Less(t, first.logs, 2, "the logs come later")
+	assert.Less(t, first.x, last.x, "the bot walks east to the tree")
 }

@@ -28,6 +28,12 @@ type ReplayOptions struct {
 	Until time.Duration
 	// Log receives the client's log (default: none).
 	Log zerolog.Logger
+	// Frame, when set, is given the world model as it stands every Every
+	// of the recording's time (at least a millisecond apart): before the
+	// first record at or past each mark, with the time of the record
+	// before it. The world at the end is Result.World.
+	Frame func(at time.Duration, w *world.Snapshot)
+	Every time.Duration
 }
 
 // Result is what a replayed bot saw.
@@ -128,6 +134,10 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	f.click, f.windowClick = client.ReplayBlockClick, client.ReplayWindowClick
+	if opts.Frame != nil {
+		f.every = max(opts.Every, time.Millisecond)
+		f.frame = func(at time.Duration) { opts.Frame(at, client.State().Snapshot()) }
+	}
 	// Open runs until the client is in the world (or gives up); the
 	// replay may end before that (a recording that stops during the
 	// login), so it gets a context of its own to end it.
@@ -204,6 +214,11 @@ type feeder struct {
 	click       func(*world.BlockPos)
 	unclick     bool
 	windowClick func(window uint8, slot int16, button, mode int8)
+	// frame shows the world as the client holds it (ReplayOptions.Frame)
+	// when a record reaches nextFrame.
+	frame     func(at time.Duration)
+	every     time.Duration
+	nextFrame time.Duration
 
 	drainOnce sync.Once
 	drained   chan struct{} // closed when everything was given to the client
@@ -341,6 +356,12 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 				f.err = err
 			}
 			return nil, errDrained
+		}
+		if f.frame != nil && rec.Time >= f.nextFrame {
+			// The client reads again only after applying the last
+			// packet: the world is the one of the records before this.
+			f.frame(f.res.Duration)
+			f.nextFrame = rec.Time + f.every
 		}
 		switch rec.Kind {
 		case KindConnection:

@@ -1,0 +1,259 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+// MaxPathNodes bounds the search that draws a move's route.
+const MaxPathNodes = 20000
+
+// resentEvents is how many of the latest events every update carries
+// again, so that a result arriving after its event was sent is shown.
+const resentEvents = 16
+
+// publisher holds the browsers' event streams and the latest update.
+type publisher struct {
+	mu      sync.Mutex
+	clients map[*client]struct{}
+	latest  json.RawMessage // the last Status published
+	joined  chan struct{}   // a browser joined: publish now
+	// The heading: the last position seen and the direction moved.
+	lastPos world.Vec3
+	hasPos  bool
+	head    float64
+	// The route of the move numbered routeSeq.
+	routeSeq      int
+	route         []world.BlockPos
+	routeComplete bool
+	// dropped, when set (tests), is called when a browser is dropped.
+	dropped func()
+}
+
+// client is one browser's event stream: a mailbox of one update.
+type client struct {
+	mail                chan struct{}
+	lastStep, lastEvent int
+}
+
+func (p *publisher) init() {
+	p.clients = map[*client]struct{}{}
+	p.joined = make(chan struct{}, 1)
+}
+
+func (p *publisher) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.clients)
+}
+
+func (p *publisher) heading(pos world.Vec3) float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hasPos {
+		p.head = heading(p.lastPos, pos, p.head)
+	}
+	p.lastPos, p.hasPos = pos, true
+	return p.head
+}
+
+// Publish builds an update whenever the view changed, at most once per
+// interval and only while a browser is connected, and hands it to every
+// browser's mailbox without waiting for any. Serve runs it; it returns
+// when ctx ends.
+func (v *View) Publish(ctx context.Context, interval time.Duration) {
+	interval = max(interval, DefaultInterval)
+	timer := time.NewTimer(interval)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-v.changed:
+		case <-v.pub.joined:
+		}
+		if v.pub.count() == 0 {
+			continue // nobody to tell; a browser that joins gets the whole state
+		}
+		st := v.status()
+		v.fillRoute(&st)
+		b, err := json.Marshal(st)
+		if err != nil {
+			continue
+		}
+		v.pub.mu.Lock()
+		v.pub.latest = b
+		for c := range v.pub.clients {
+			select {
+			case c.mail <- struct{}{}:
+			default: // it has an update waiting; it will read this one
+			}
+		}
+		v.pub.mu.Unlock()
+		timer.Reset(interval)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		}
+	}
+}
+
+// fillRoute draws the current move's route: the path planner's search
+// from where the move started to its target, over the world model now,
+// once per move.
+func (v *View) fillRoute(st *Status) {
+	if st.Move == nil {
+		return
+	}
+	v.mu.Lock()
+	seq := 0
+	if v.move != nil {
+		seq = v.move.seq
+	}
+	v.mu.Unlock()
+	v.pub.mu.Lock()
+	if v.pub.routeSeq == seq {
+		st.Move.Path, st.Move.Complete = v.pub.route, v.pub.routeComplete
+		v.pub.mu.Unlock()
+		return
+	}
+	v.pub.mu.Unlock()
+	snap, _ := v.snapshot()
+	route, complete := Route(snap, st.Move.From, st.Move.To, st.Move.Radius)
+	v.pub.mu.Lock()
+	v.pub.routeSeq, v.pub.route, v.pub.routeComplete = seq, route, complete
+	v.pub.mu.Unlock()
+	st.Move.Path, st.Move.Complete = route, complete
+}
+
+// Route is the path planner's route from feet at from to within radius of
+// to over the snapshot's blocks (digging and placing allowed, as move_to
+// does), at most MaxPathNodes nodes searched; complete is false when it
+// stops short.
+func Route(s *world.Snapshot, from, to world.BlockPos, radius float64) (route []world.BlockPos, complete bool) {
+	if s == nil || s.Blocks == nil || from == to {
+		return nil, from == to
+	}
+	res, err := path.Find(path.NewBlockGrid(s.Blocks, nil), from, path.Near(to, radius),
+		path.Options{MaxNodes: MaxPathNodes, Dig: true, Place: true})
+	if err != nil {
+		return nil, false
+	}
+	route = make([]world.BlockPos, len(res.Steps))
+	for i, st := range res.Steps {
+		route[i] = st.Pos
+	}
+	return route, res.Complete
+}
+
+// streamer serves /api/events: the whole state first, then each update
+// with the steps and events the browser has not had.
+type streamer struct {
+	v    *View
+	opts ServeOptions
+}
+
+// update is one event of the stream.
+type update struct {
+	Status json.RawMessage `json:"status"`
+	Steps  []StepView      `json:"steps"`
+	Events []Event         `json:"events"`
+}
+
+func (s *streamer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	v, p := s.v, &s.v.pub
+	c := &client{mail: make(chan struct{}, 1)}
+	p.mu.Lock()
+	if len(p.clients) >= s.opts.MaxClients {
+		p.mu.Unlock()
+		s.opts.Log.Warn().Int("max_clients", s.opts.MaxClients).Str("remote", r.RemoteAddr).Msg("web view refused: too many open")
+		http.Error(w, errTooMany.Error()+"; close one or try later", http.StatusServiceUnavailable)
+		return
+	}
+	p.clients[c] = struct{}{}
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.clients, c)
+		p.mu.Unlock()
+	}()
+	select {
+	case p.joined <- struct{}{}:
+	default:
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	rc := http.NewResponseController(w)
+	st := v.status()
+	v.fillRoute(&st)
+	first, err := json.Marshal(st)
+	if err != nil {
+		return
+	}
+	if !s.send(rc, w, c, first) {
+		return
+	}
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-c.mail:
+		}
+		p.mu.Lock()
+		latest := p.latest
+		p.mu.Unlock()
+		if !s.send(rc, w, c, latest) {
+			return
+		}
+	}
+}
+
+// send writes one update with what the browser has not had; false when
+// the browser is gone or stalled past the write timeout.
+func (s *streamer) send(rc *http.ResponseController, w http.ResponseWriter, c *client, status json.RawMessage) bool {
+	v := s.v
+	u := update{Status: status}
+	v.mu.Lock()
+	for _, st := range v.steps {
+		if st.Seq > c.lastStep {
+			u.Steps = append(u.Steps, st)
+		}
+	}
+	for i, ev := range v.events {
+		if ev.Seq > c.lastEvent || i >= len(v.events)-resentEvents {
+			u.Events = append(u.Events, ev)
+		}
+	}
+	v.mu.Unlock()
+	if n := len(u.Steps); n > 0 {
+		c.lastStep = u.Steps[n-1].Seq
+	}
+	if n := len(u.Events); n > 0 {
+		c.lastEvent = u.Events[n-1].Seq
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		return false
+	}
+	_ = rc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
+	_, err = w.Write(append(append([]byte("event: update\ndata: "), b...), '\n', '\n'))
+	if err == nil {
+		err = rc.Flush()
+	}
+	if err != nil {
+		s.opts.Log.Info().Err(err).Msg("web view: a browser stopped taking updates; dropped")
+		if v.pub.dropped != nil {
+			v.pub.dropped()
+		}
+		return false
+	}
+	return true
+}
