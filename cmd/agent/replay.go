@@ -9,16 +9,20 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
+	"github.com/gtnh-agent/gtnh-agent/view/web"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-const replayUsage = `replay FILE [--at MS] [--json] [--chat N]`
+const replayUsage = `replay FILE [--at MS] [--json] [--chat N]
+       replay FILE --ui HOST:PORT [--ui-token-file FILE] [--ui-every D]`
 
 // replayCommand is agent replay: it feeds a recording (agent run --record)
 // to the client's world model offline and prints what the bot saw.
@@ -27,6 +31,12 @@ type replayCommand struct {
 	at        int64
 	asJSON    bool
 	chatLines int
+	uf        uiFlags
+	uiEvery   time.Duration
+
+	// serving, when set (tests), is called once the web view serves the
+	// recording, instead of waiting for Ctrl-C.
+	serving func()
 }
 
 var _ subcommand = (*replayCommand)(nil)
@@ -36,6 +46,8 @@ func (c *replayCommand) parse(e *env, args []string) error {
 	fs.Int64Var(&c.at, "at", 0, "stop after the packets of this time (milliseconds since the recording started; 0: the whole recording)")
 	fs.BoolVar(&c.asJSON, "json", false, "print the world at the end (and the summary) as JSON")
 	fs.IntVar(&c.chatLines, "chat", 10, "how many of the last chat lines of the recording to print")
+	c.uf.register(fs, "file holding the token a browser of --ui must present (needed for an address other than loopback)")
+	fs.DurationVar(&c.uiEvery, "ui-every", time.Second, "with --ui: keep the world every D of the recording for the time slider (thinned to at most "+strconv.Itoa(web.MaxFrames)+" moments)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -47,14 +59,17 @@ func (c *replayCommand) parse(e *env, args []string) error {
 	return nil
 }
 
-func (c *replayCommand) validate(*env) error {
+func (c *replayCommand) validate(e *env) error {
 	if c.at < 0 {
 		return usagef("replay: --at must not be negative")
 	}
 	if c.chatLines < 0 {
 		return usagef("replay: --chat must not be negative")
 	}
-	return nil
+	if c.uiEvery < time.Millisecond {
+		return usagef("replay: --ui-every %v: want at least 1ms", c.uiEvery)
+	}
+	return c.uf.check(e, "replay", "", "")
 }
 
 func (c *replayCommand) run(e *env) error {
@@ -65,7 +80,13 @@ func (c *replayCommand) run(e *env) error {
 	defer f.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := record.Replay(ctx, f, record.ReplayOptions{Until: msDuration(c.at), Log: e.log.With().Logger()})
+	opts := record.ReplayOptions{Until: msDuration(c.at), Log: e.log.With().Logger()}
+	var frames *web.Frames
+	if c.uf.listen != "" {
+		frames = &web.Frames{Every: c.uiEvery}
+		opts.Frame, opts.Every = frames.Add, c.uiEvery
+	}
+	res, err := record.Replay(ctx, f, opts)
 	if res == nil {
 		if err != nil && ctx.Err() != nil {
 			return errInterrupted
@@ -86,6 +107,27 @@ func (c *replayCommand) run(e *env) error {
 		// What was whole was replayed and printed; the file is still bad.
 		return fmt.Errorf("replay %s: %w", c.file, err)
 	}
+	if frames != nil {
+		return c.serveView(ctx, e, frames, res)
+	}
+	return nil
+}
+
+// serveView serves the recording at --ui, a time slider over the frames
+// kept, until Ctrl-C.
+func (c *replayCommand) serveView(ctx context.Context, e *env, frames *web.Frames, res *record.Result) error {
+	v := web.NewReplay(web.Options{Title: "recording " + filepath.Base(c.file) + " (" + res.Username + ")"}, frames, res.World, res.Duration)
+	stop, err := c.uf.start(ctx, e, "replay", v)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if c.serving != nil {
+		c.serving()
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "%d moments of the recording; Ctrl-C ends\n", frames.Len()+1)
+	<-ctx.Done()
 	return nil
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/view/web"
 )
 
 // defaultGoal shows the goal planner chaining skills: sticks need planks,
@@ -47,7 +48,8 @@ const runUsage = `run [--scenario NAME|FILE] [--goal "..."] [--goal-file FILE] [
        run --body ADDR [--token-file FILE] [--goal "..."] ...
        run --quests PATH --goal 'line "NAME"' [--quests-checkbox] [--quests-unlocked] ...
        run --metrics HOST:PORT [--metrics-token-file FILE] ...
-       run --map-out FILE.png [--map-center X,Z] [--map-radius N] [--map-scale N] [--map-max-y Y] ...`
+       run --map-out FILE.png [--map-center X,Z] [--map-radius N] [--map-scale N] [--map-max-y Y] ...
+       run --ui HOST:PORT [--ui-token-file FILE] ...`
 
 // goalMissed marks a run that ended without meeting its goal (exit 1).
 type goalMissed struct{ reason loop.StopReason }
@@ -67,6 +69,7 @@ type runCommand struct {
 	bf bodyFlags
 	qf questFlags
 	mf metricsFlags
+	uf uiFlags
 
 	goalText, goalFile, traceFile string
 	maxSteps                      int
@@ -106,6 +109,7 @@ func (c *runCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.goalFile, "goal-file", "", "goal as YAML (items, tier, skill)")
 	c.qf.register(fs, false)
 	c.mf.register(fs, "file holding the token a scraper of --metrics must present (needed for an address other than loopback)")
+	c.uf.register(fs, "file holding the token a browser of --ui must present (needed for an address other than loopback)")
 	fs.StringVar(&c.traceFile, "trace", "", "write the JSONL trace to FILE")
 	fs.IntVar(&c.maxSteps, "max-steps", 1000, "stop after N steps (the Stone Age from an empty inventory takes about 330)")
 	fs.Int64Var(&c.maxTicks, "max-ticks", 0, "stop after N game ticks (0 = no limit)")
@@ -155,6 +159,9 @@ func (c *runCommand) validate(e *env) error {
 		return err
 	}
 	if err := c.checkMap(); err != nil {
+		return err
+	}
+	if err := c.uf.check(e, "run", "", ""); err != nil {
 		return err
 	}
 	if c.useLLM {
@@ -245,6 +252,9 @@ func (c *runCommand) run(e *env) error {
 	}
 	out, err := c.play(e, p, s)
 	c.drawMap(e, s)
+	if s.view != nil {
+		s.view.Ended(out)
+	}
 	if c.played != nil {
 		c.played()
 	}
@@ -398,6 +408,7 @@ type runSession struct {
 	onStep  []func(loop.StepRecord)
 	mapped  *mapTracker // what --map-out marks
 	stopPro func()      // stops the progress lines
+	view    *web.View
 	closers []func()
 }
 
@@ -458,6 +469,9 @@ func (c *runCommand) open(ctx context.Context, e *env, p *runPlan, s *runSession
 		s.mapped = &mapTracker{}
 		s.onStep = append(s.onStep, s.mapped.step)
 	}
+	if err := c.serveView(e, p, s); err != nil {
+		return err
+	}
 	var stepProgressed func(loop.StepRecord)
 	s.conn, stepProgressed, s.stopPro = e.runProgress(s.conn)
 	s.defer_(s.stopPro)
@@ -489,6 +503,32 @@ func (c *runCommand) serveMetrics(e *env, p *runPlan, s *runSession) error {
 	s.defer_(stop)
 	p.pl = rec.Planner(p.pl)
 	s.onStep = append(s.onStep, rec.OnStep)
+	return nil
+}
+
+// serveView shows the run at --ui: the world, each step and decision, and
+// each action as the body executes it.
+func (c *runCommand) serveView(e *env, p *runPlan, s *runSession) error {
+	if c.uf.listen == "" {
+		return nil
+	}
+	opts := web.Options{Title: s.header, Goal: p.goal.Text}
+	switch o := s.opened; {
+	case o.client != nil:
+		opts.World = o.client
+	case o.world != nil:
+		opts.World = o.world
+	}
+	v := web.New(opts)
+	stop, err := c.uf.start(s.ctx, e, "run", v)
+	if err != nil {
+		return err
+	}
+	s.defer_(stop)
+	s.view = v
+	p.pl = v.Planner(p.pl)
+	s.conn = v.Conn(s.conn)
+	s.onStep = append(s.onStep, v.OnStep)
 	return nil
 }
 

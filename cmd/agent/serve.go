@@ -23,12 +23,14 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/metrics"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/view/web"
 )
 
 const serveUsage = `serve --body sim [--scenario NAME|FILE] [--seed N] --listen ADDR [--token-file FILE]
        serve --body server --server HOST:PORT --username NAME --listen ADDR [--token-file FILE]
        serve ... --protocol origin --listen tcp://127.0.0.1:PORT
        serve ... --metrics HOST:PORT [--metrics-token-file FILE]
+       serve ... --ui HOST:PORT [--ui-token-file FILE]
 ADDR is unix:///path/to/socket, tcp://127.0.0.1:PORT (loopback only unless
 --token-file is given; every connection must then present the token), or
 stdio: one connection on standard input and output, for a parent process.
@@ -60,6 +62,7 @@ type serveCommand struct {
 	idleTimeout  time.Duration
 	memoryFile   string
 	mf           metricsFlags
+	uf           uiFlags
 
 	// Set by validate.
 	set   map[string]bool // the flags the command line gave
@@ -88,6 +91,7 @@ func (c *serveCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.memoryFile, "memory", "", "remember what the body sees in `FILE` and answer recall from it, or off (default: gtnh-agent/memory.db in the user's configuration directory for --body server, off for sim; docs/memory.md)")
 	fs.StringVar(&c.protocol, "protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
 	c.mf.register(fs, "file holding the token a scraper of --metrics must present (default: the --token-file token; needed for an address other than loopback)")
+	c.uf.register(fs, "file holding the token a browser of --ui must present (default: the --token-file token; needed for an address other than loopback)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", origin.DefaultIdleTimeout, "--protocol origin: disconnect a client silent this long while none of its actions runs (0: never)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -111,6 +115,9 @@ func (c *serveCommand) validate(e *env) error {
 		return err
 	}
 	if err := c.mf.check(e, "serve", c.token, c.tokenFile); err != nil {
+		return err
+	}
+	if err := c.uf.check(e, "serve", c.token, c.tokenFile); err != nil {
 		return err
 	}
 	switch c.bodyName {
@@ -218,6 +225,13 @@ func (c *serveCommand) run(e *env) error {
 		}
 		defer stop()
 	}
+	if c.uf.listen != "" {
+		stop, err := c.serveView(b.ctx, e, b)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	if c.protocol == "origin" {
 		return c.serveOrigin(b.ctx, e, b)
 	}
@@ -247,6 +261,19 @@ func (c *serveCommand) serveMetrics(ctx context.Context, e *env, b *servedBody) 
 		return nil, err
 	}
 	b.body = rec.Body(b.body)
+	return stop, nil
+}
+
+// serveView shows at --ui the served body's world and every action its
+// clients have it execute; b's body is replaced by the watched one.
+func (c *serveCommand) serveView(ctx context.Context, e *env, b *servedBody) (stop func(), err error) {
+	opts := web.Options{Title: "agent serve: " + b.what}
+	opts.World, _ = b.raw.(web.WorldSource)
+	v := web.New(opts)
+	if stop, err = c.uf.start(ctx, e, "serve", v); err != nil {
+		return nil, err
+	}
+	b.body = v.Body(b.body)
 	return stop, nil
 }
 

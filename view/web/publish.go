@@ -220,7 +220,7 @@ func (s *streamer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the browser is gone or stalled past the write timeout.
 func (s *streamer) send(rc *http.ResponseController, w http.ResponseWriter, c *client, status json.RawMessage) bool {
 	v := s.v
-	u := update{Status: status}
+	u := update{Status: status, Steps: []StepView{}, Events: []Event{}}
 	v.mu.Lock()
 	for _, st := range v.steps {
 		if st.Seq > c.lastStep {

@@ -53,7 +53,8 @@
     if (!d) { el.textContent = st.mode === 'replay' ? 'a recording holds no plan' : 'no decision yet'; return; }
     const line = (cls, s) => { const div = document.createElement('div'); div.className = cls; div.textContent = s; el.append(div); };
     if (st.goal) line('goal', 'goal: ' + st.goal);
-    if (d.unmet && d.unmet.length) line('unmet', '  still needs: ' + d.unmet.join('; '));
+    if (st.outcome) line('next', '  run ended: ' + st.outcome + '; the last decision:');
+    else if (d.unmet && d.unmet.length) line('unmet', '  still needs: ' + d.unmet.join('; '));
     if (d.done) line('next', '  └ done');
     else if (d.skill) line('next', `  └ step ${d.step}: ${d.skill}${d.params ? ' ' + d.params : ''}`);
     if (d.reason) line('reason', '      because: ' + d.reason);
@@ -284,7 +285,7 @@
     es.addEventListener('error', () => { const c = $('conn'); c.textContent = 'reconnecting…'; c.className = 'conn lost'; });
     es.addEventListener('update', (e) => {
       const u = JSON.parse(e.data);
-      addSteps(u.steps.filter((s) => !S.steps.length || s.seq > S.steps[S.steps.length - 1].seq));
+      addSteps((u.steps || []).filter((s) => !S.steps.length || s.seq > S.steps[S.steps.length - 1].seq));
       addEvents(u.events);
       applyStatus(u.status);
     });

@@ -1,0 +1,221 @@
+package web_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
+	"github.com/gtnh-agent/gtnh-agent/view/web"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// chromiumPath finds a Chromium the test can drive: $CHROMIUM, else the
+// usual names on PATH (Debian's package is chromium).
+func chromiumPath() (string, error) {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("no chromium binary found on PATH (Debian: apt-get install chromium; or set CHROMIUM)")
+}
+
+// gatedConn holds each observation (the start of a step) until the test
+// lets it go: the run goes as fast as the test says.
+type gatedConn struct {
+	ipc.Conn
+	next chan struct{}
+}
+
+func (c gatedConn) Observe(ctx context.Context) (*world.Snapshot, error) {
+	select {
+	case <-c.next:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return c.Conn.Observe(ctx)
+}
+
+// pageView is what the test reads of the page.
+type pageView struct {
+	Steps    int    `json:"steps"`
+	Rows     int    `json:"rows"`
+	Drawn    int    `json:"drawn"`
+	Bot      []int  `json:"bot"`
+	Colours  int    `json:"colours"`
+	Conn     string `json:"conn"`
+	HasGrid  bool   `json:"hasGrid"`
+	Position string `json:"position"`
+}
+
+const readPage = `(() => {
+  const S = window.gtnhView, c = document.getElementById('map');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  const seen = new Set();
+  for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i + 1] << 8 | d[i + 2]);
+  return {steps: S.steps.length, rows: document.querySelectorAll('#steps tr').length, drawn: S.drawn,
+    bot: S.bot || [], colours: seen.size, conn: document.getElementById('conn').textContent,
+    hasGrid: !!S.grid, position: document.getElementById('pos').textContent};
+})()`
+
+// TestInABrowser drives a headless Chromium against a simulated run (agent
+// run's default goal) that advances one step at a time as the test says:
+// the page loads with no console error, the map canvas is drawn, and as
+// steps are let go the bot's marker moves and the step log grows. The
+// screenshot is kept: $VIEW_ARTIFACTS/view.png (default: the test's
+// temporary directory), and docs/view.png with VIEW_UPDATE_DOCS=1.
+func TestInABrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser; not in -short")
+	}
+	chromium, err := chromiumPath()
+	if err != nil {
+		t.Skip(err.Error())
+	}
+	reg := loadRegistry(t)
+	w := newSim(t)
+	goalText := "have 8 minecraft:stick and collect 8 minecraft:log"
+	v := web.New(web.Options{Title: "scenario " + "default (simulated)", Goal: goalText, World: w})
+	base := serveLoopback(t, v, web.ServeOptions{})
+
+	goal, err := loop.GoalParser{Tiers: reg.Tiers()}.Parse(goalText)
+	require.NoError(t, err)
+	next := make(chan struct{})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cfg := loop.Config{Registry: reg, Conn: v.Conn(gatedConn{Conn: ipc.InProcess(w), next: next}), Planner: v.Planner(chain.Planner{}), Goal: goal, OnStep: v.OnStep}
+	l, err := loop.New(ctx, cfg)
+	require.NoError(t, err)
+	var out loop.Outcome
+	var runErr error
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		out, runErr = l.Run(ctx)
+		v.Ended(out)
+	}()
+	released := false
+	defer func() {
+		if !released {
+			close(next)
+		}
+		<-ran
+	}()
+	// release lets one more observation go; false once the run ended.
+	release := func() bool {
+		select {
+		case next <- struct{}{}:
+			return true
+		case <-ran:
+			return false
+		}
+	}
+	release() // the first observation
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+
+	var mu sync.Mutex
+	var consoleErrors []string
+	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				consoleErrors = append(consoleErrors, fmt.Sprint(args))
+			}
+		case *runtime.EventExceptionThrown:
+			consoleErrors = append(consoleErrors, fmt.Sprintf("%s at %d:%d", ev.ExceptionDetails.Text, ev.ExceptionDetails.LineNumber, ev.ExceptionDetails.ColumnNumber))
+		}
+	}))
+
+	var p pageView
+	read := func() pageView {
+		t.Helper()
+		pv, err := chromedp.Run(bctx, chromedp.Evaluate[pageView](readPage))
+		require.NoError(t, err)
+		return pv
+	}
+	// waitFor polls the page until cond holds (the context's deadline is
+	// the only bound: no wall-time floor decides the outcome).
+	waitFor := func(what string, cond func(pageView) bool) pageView {
+		t.Helper()
+		for {
+			pv := read()
+			if cond(pv) {
+				return pv
+			}
+			select {
+			case <-bctx.Done():
+				t.Fatalf("waiting for %s: %v; the page: %+v", what, bctx.Err(), pv)
+			case <-time.After(50 * time.Millisecond): // a poll, not a floor
+			}
+		}
+	}
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(base+"/")))
+	p = waitFor("the map and the live stream", func(pv pageView) bool { return pv.HasGrid && pv.Drawn > 0 && pv.Conn == "live" && len(pv.Bot) == 2 })
+	assert.Greater(t, p.Colours, 4, "the map is drawn, not blank: %+v", p)
+	first := p
+
+	// Let steps go one by one until the bot has moved and the log grown.
+	for release() {
+		p = read()
+		if p.Steps > first.Steps && (p.Bot[0] != first.Bot[0] || p.Bot[1] != first.Bot[1] || p.Position != first.Position) {
+			break
+		}
+	}
+	p = waitFor("the step log to grow and the bot to move", func(pv pageView) bool {
+		return pv.Steps > first.Steps && pv.Rows == pv.Steps && pv.Position != first.Position
+	})
+
+	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	dir := os.Getenv("VIEW_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	shot := filepath.Join(dir, "view.png")
+	require.NoError(t, os.WriteFile(shot, png, 0o644))
+	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+	if os.Getenv("VIEW_UPDATE_DOCS") == "1" {
+		require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "view.png"), png, 0o644))
+	}
+
+	close(next)
+	released = true
+	<-ran
+	require.NoError(t, runErr)
+	assert.True(t, out.GoalMet)
+	p = waitFor("the outcome", func(pv pageView) bool { return pv.Steps == out.Steps })
+	mu.Lock()
+	assert.Empty(t, consoleErrors, "console errors")
+	mu.Unlock()
+}
