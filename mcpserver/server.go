@@ -45,6 +45,9 @@ type Options struct {
 	Packs []string
 	// Trace receives one JSON line per invocation, as agent run's trace.
 	Trace io.Writer
+	// OnStep, when set, is called with each invocation's finished step (the
+	// metrics of agent mcp --metrics count them).
+	OnStep func(loop.StepRecord)
 	// Log receives the server's own log (never the protocol).
 	Log zerolog.Logger
 	// Version is reported to clients (default: the module version of the
@@ -95,7 +98,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		packs = reg.Packs().Names()
 	}
 	l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: opts.Conn, Goal: opts.Goal, Packs: packs,
-		Trace: opts.Trace, Log: opts.Log})
+		Trace: opts.Trace, OnStep: opts.OnStep, Log: opts.Log})
 	if err != nil {
 		return nil, err
 	}

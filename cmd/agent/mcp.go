@@ -17,6 +17,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
+	"github.com/gtnh-agent/gtnh-agent/metrics"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/skills/catalog"
@@ -27,6 +28,7 @@ const mcpUsage = `mcp [--scenario NAME|FILE] [--seed N] [--goal "..."] [--packs 
        mcp --server HOST:PORT --username NAME [--reconnect] [--config-file FILE] ...
        mcp --body ADDR [--token-file FILE] ...
        mcp --listen HOST:PORT [--token-file FILE] [--max-sessions N] ...
+       mcp --metrics HOST:PORT [--metrics-token-file FILE] ...
 Serves the skills to an MCP client (a desktop assistant, an IDE) with the
 Model Context Protocol on standard input and output, or with --listen over
 HTTP (the Streamable HTTP transport, at /mcp); see docs/mcp.md. The body is
@@ -53,6 +55,7 @@ type mcpCommand struct {
 	listen      string
 	maxSessions int
 	memoryFile  string
+	mf          metricsFlags
 
 	// Set by validate.
 	acfg *agentConfig
@@ -73,6 +76,7 @@ func (c *mcpCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.listen, "listen", "", "serve over HTTP on HOST:PORT (at "+mcpserver.HTTPPath+") instead of stdin and stdout; loopback unless --token-file is given")
 	fs.IntVar(&c.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "--listen: most MCP sessions open at once")
 	fs.StringVar(&c.memoryFile, "memory", "", memoryUse)
+	c.mf.register(fs, "file holding the token a scraper of --metrics must present (default: the --token-file token with --listen; needed for an address other than loopback)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -97,6 +101,13 @@ func (c *mcpCommand) validate(e *env) error {
 		return err
 	}
 	if err := c.bf.checkLive("mcp"); err != nil {
+		return err
+	}
+	var token string
+	if c.hl != nil {
+		token = c.hl.opts.Token
+	}
+	if err := c.mf.check(e, "mcp", token, *c.bf.tokenFile); err != nil {
 		return err
 	}
 	if !c.bf.live && (c.bf.set["username"] || c.bf.set["reconnect"]) {
@@ -132,7 +143,13 @@ func (c *mcpCommand) run(e *env) error {
 		return err
 	}
 	defer closeMem()
-	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: p.cat, Conn: conn, Goal: p.goal, Packs: p.packs, Trace: trace, Log: e.pkgLog()})
+	onStep, stopMetrics, err := c.serveMetrics(ctx, e, p, body)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	srv, err := mcpserver.New(ctx, mcpserver.Options{Catalog: p.cat, Conn: conn, Goal: p.goal, Packs: p.packs, Trace: trace,
+		OnStep: onStep, Log: e.pkgLog()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted
@@ -144,6 +161,27 @@ func (c *mcpCommand) run(e *env) error {
 		return c.serveHTTP(ctx, e, srv, what)
 	}
 	return c.serveStdio(ctx, e, srv, what)
+}
+
+// serveMetrics serves at --metrics the steps the client's invocations run,
+// with the connection's and the world model's figures; onStep counts a
+// step (nil without --metrics).
+func (c *mcpCommand) serveMetrics(ctx context.Context, e *env, p *mcpPlan, body *openedBody) (onStep func(loop.StepRecord), stop func(), err error) {
+	if c.mf.listen == "" {
+		return nil, func() {}, nil
+	}
+	opts := metrics.Options{Skills: p.cat.Registry.Names()}
+	switch {
+	case body.client != nil:
+		opts.Conn, opts.World = liveConnection(body.client), body.client
+	case body.world != nil:
+		opts.World = body.world
+	}
+	rec := metrics.New(opts)
+	if stop, err = c.mf.start(ctx, e, "mcp", rec); err != nil {
+		return nil, nil, err
+	}
+	return rec.OnStep, stop, nil
 }
 
 // mcpPlan is what the server is checked against before it starts.

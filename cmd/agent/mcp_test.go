@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,6 +189,10 @@ func TestMCPUsage(t *testing.T) {
 		{[]string{"mcp", "--scenario", "missing.yaml"}, "missing.yaml"},
 		{[]string{"mcp", "--body", "ftp://x"}, "--body"},
 		{[]string{"mcp", "--packs", "stone_age,steam_ag"}, `unknown pack "steam_ag" (did you mean "steam_age"?)`},
+		{[]string{"mcp", "--metrics-token-file", "t"}, "--metrics-token-file needs --metrics"},
+		{[]string{"mcp", "--metrics", "unix:///m.sock"}, `--metrics "unix:///m.sock": want HOST:PORT`},
+		{[]string{"mcp", "--metrics", "0.0.0.0:0"}, "--metrics 0.0.0.0:0 is not a loopback address: give --metrics-token-file FILE"},
+		{[]string{"mcp", "--metrics", "0.0.0.0:0", "--metrics-token-file", "missing-token"}, "mcp: --metrics-token-file:"},
 	} {
 		code, _, errOut := runAgent(t, tc.args...)
 		assert.Equal(t, exitUsage, code, "%v: %s", tc.args, errOut)
@@ -255,4 +260,34 @@ func TestMCPTierChangeOverStdio(t *testing.T) {
 	}
 	assert.NotContains(t, tools(), "skill_feed_steam_boiler")
 	assert.Contains(t, tools(), "skill_chop_tree")
+}
+
+// TestMCPMetrics: agent mcp --metrics serves the steps the client's
+// invocations run and the actions they executed, by skill and verdict, by
+// kind and code, beside the world model's memory.
+func TestMCPMetrics(t *testing.T) {
+	cs, stderr := mcpChild(t, "--metrics", "127.0.0.1:0")
+	// The metrics listen before the MCP server answers its first message.
+	_, rest, ok := strings.Cut(stderr.String(), "metrics at ")
+	require.True(t, ok, "stderr:\n%s", stderr)
+	url, _, _ := strings.Cut(rest, "\n")
+
+	code, fams := scrapeMetrics(t, url, "")
+	require.Equal(t, http.StatusOK, code)
+	assert.Empty(t, byLabels(fams, "gtnh_agent_steps_total", "skill", "verdict"), "no step before an invocation")
+
+	step := decodeResult[mcpserver.StepResult](t, callTool(t, cs, "skill_chop_tree", map[string]any{"min_logs": 3}))
+	require.Equal(t, "success", step.Verdict, step.Error)
+	res := callTool(t, cs, "invoke_skill", map[string]any{"skill": "chop_tree", "params": map[string]any{"min_logs": -4}})
+	require.True(t, res.IsError, toolText(res))
+
+	code, fams = scrapeMetrics(t, url, "")
+	require.Equal(t, http.StatusOK, code)
+	steps := byLabels(fams, "gtnh_agent_steps_total", "skill", "verdict")
+	assert.Equal(t, map[string]float64{"chop_tree/success": 1, "chop_tree/rejected": 1}, steps)
+	actions := byLabels(fams, "gtnh_agent_actions_total", "kind", "code")
+	assert.Positive(t, actions["break_block/ok"], "%v", actions)
+	assert.Positive(t, actions["move_to/ok"], "%v", actions)
+	require.Contains(t, fams, "gtnh_agent_world_memory_bytes")
+	assert.Positive(t, fams["gtnh_agent_world_memory_bytes"].GetMetric()[0].GetGauge().GetValue())
 }
