@@ -28,6 +28,7 @@ const (
 	KindCraft          Kind = "craft"
 	KindWait           Kind = "wait"
 	KindChat           Kind = "chat"
+	KindAttack         Kind = "attack"
 )
 
 // Action is one low-level step for a body to execute.
@@ -112,6 +113,9 @@ var specs = []Spec{
 	}},
 	{KindChat, "Send a chat message.", []Param{
 		{Name: "message", Type: TypeString, Required: true, Doc: "Text to send (at most 100 characters in 1.7.10)."},
+	}},
+	{KindAttack, "Hit an entity (left-click) with the held item; it must be within reach (3 blocks).", []Param{
+		{Name: "entity", Type: TypeInt, Required: true, Doc: "Entity id to hit (a snapshot's entities[].id)."},
 	}},
 }
 
@@ -242,6 +246,11 @@ type Chat struct {
 	Message string `json:"message"`
 }
 
+// Attack hits the entity with id Entity once with the held item.
+type Attack struct {
+	Entity int `json:"entity"`
+}
+
 // Kind implementations.
 func (MoveTo) Kind() Kind         { return KindMoveTo }
 func (BreakBlock) Kind() Kind     { return KindBreakBlock }
@@ -255,6 +264,7 @@ func (TransferItems) Kind() Kind  { return KindTransferItems }
 func (Craft) Kind() Kind          { return KindCraft }
 func (Wait) Kind() Kind           { return KindWait }
 func (Chat) Kind() Kind           { return KindChat }
+func (Attack) Kind() Kind         { return KindAttack }
 
 var (
 	_ Action = MoveTo{}
@@ -352,6 +362,13 @@ func (a Chat) Validate() error {
 	return nil
 }
 
+func (a Attack) Validate() error {
+	if a.Entity < 0 {
+		return fmt.Errorf("entity: must be an entity id (0 or more), got %d", a.Entity)
+	}
+	return nil
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -444,6 +461,8 @@ func build(k Kind, v map[string]any) Action {
 		return Wait{Ticks: t}
 	case KindChat:
 		return Chat{Message: str("message")}
+	case KindAttack:
+		return Attack{Entity: num("entity")}
 	}
 	panic(fmt.Sprintf("action: kind %q has a spec but no constructor", k))
 }

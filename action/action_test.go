@@ -19,7 +19,7 @@ func TestKindsAndSpecs(t *testing.T) {
 	kinds := Kinds()
 	assert.Equal(t, []Kind{
 		KindMoveTo, KindBreakBlock, KindPlaceBlock, KindUseItem, KindInteract, KindEquip,
-		KindOpenContainer, KindCloseContainer, KindTransferItems, KindCraft, KindWait, KindChat,
+		KindOpenContainer, KindCloseContainer, KindTransferItems, KindCraft, KindWait, KindChat, KindAttack,
 	}, kinds)
 	specs := Specs()
 	require.Len(t, specs, len(kinds))
@@ -227,9 +227,10 @@ func samples() map[Kind][]Action {
 			TransferItems{Pos: world.Pos(1, 2, 3), Item: "minecraft:coal:0", Count: 64, Direction: Deposit, Slot: "fuel"},
 			TransferItems{Pos: world.Pos(1, 2, 3), Item: "Railcraft:fuel.coke", Count: 1, Direction: Withdraw},
 		},
-		KindCraft: {Craft{Item: "minecraft:planks", Count: 1}, Craft{Item: "minecraft:chest", Count: 3, Table: ptrPos(0, 64, 1)}},
-		KindWait:  {Wait{Ticks: 1}, Wait{Ticks: 72000}},
-		KindChat:  {Chat{Message: `quotes " and <tags> & ünïcödé \ backslash`}},
+		KindCraft:  {Craft{Item: "minecraft:planks", Count: 1}, Craft{Item: "minecraft:chest", Count: 3, Table: ptrPos(0, 64, 1)}},
+		KindWait:   {Wait{Ticks: 1}, Wait{Ticks: 72000}},
+		KindChat:   {Chat{Message: `quotes " and <tags> & ünïcödé \ backslash`}},
+		KindAttack: {Attack{Entity: 0}, Attack{Entity: 2147483647}},
 	}
 }
 

@@ -132,6 +132,8 @@ func (x *act) run(a action.Action) ipc.Result {
 		return ipc.Result{Code: ipc.OK}
 	case action.Chat:
 		return x.chat(a)
+	case action.Attack:
+		return x.attack(a)
 	}
 	return ipc.Failf(ipc.UnsupportedAction, 0, "the GTNH client has no rule for %s", a.Kind())
 }

@@ -113,7 +113,13 @@ func (s *Sim) runFurnace(tx *world.Tx, m world.Machine, start, n int64) {
 func (s *Sim) advance(tx *world.Tx, n int64) []string {
 	start := tx.Tick()
 	tx.AdvanceTick(n)
-	events := s.tickHunger(tx, n)
+	var events []string
+	if s.sc.Mobs || len(s.danger.drops) > 0 {
+		events = s.dangerTicks(tx, start, n)
+	} else {
+		events = s.tickHunger(tx, n)
+	}
+	tx.SetTimeOfDay(s.timeAt(start + n))
 	for _, m := range s.machinesOf(tx) {
 		switch m.Kind {
 		case world.MachineCokeOven:

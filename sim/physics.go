@@ -18,8 +18,6 @@ const (
 	// safeFall is the fall distance that does no damage:
 	// EntityLivingBase.fall deals ceil(distance − 3) hearts' halves.
 	safeFall = 3
-	// fullHealth is the health and food a respawned player has.
-	fullHealth = 20
 )
 
 // shapeAt is the collision shape of the block at p, doors read with their
@@ -80,9 +78,9 @@ func findLanding(tx *world.Tx, x, z int, top float64) (landing, bool) {
 // damage: entering water resets the fall, Entity.handleWaterMovement) or
 // lava. A fall deals ceil(distance − 3) damage (EntityLivingBase.fall) and
 // takes its air time in ticks. A player whose health reaches 0, who falls
-// into lava or out of the world dies: the inventory is dropped where it
-// happened (lost to the simulation, which has no item entities), and the
-// player respawns at the scenario's start with full health and food; the
+// into lava or out of the world dies: the inventory lies where the fall
+// ended as item entities (burnt in lava, lost out of the world; see
+// mobs.go for picking them up), and the player respawns at the scenario's start with full health and food; the
 // action's result becomes a rejection that says so, with "died" in its
 // details.
 func (s *Sim) gravity(tx *world.Tx, res *ipc.Result) {
@@ -123,26 +121,27 @@ func (s *Sim) gravity(tx *world.Tx, res *ipc.Result) {
 		tx.SetPlayer(p)
 	}
 	if cause != "" {
-		s.die(tx, res, cause)
+		var at *world.Vec3
+		if ok && land.liquid != "lava" {
+			at = &p.Pos // the items lie where the fall ended
+		}
+		s.die(tx, res, cause, at)
 	}
 }
 
 // die respawns the player at the scenario's start with full health and
-// food and an empty inventory, and turns the result into a rejection.
-func (s *Sim) die(tx *world.Tx, res *ipc.Result, cause string) {
-	p := tx.Player()
-	at := s.sc.Player.Pos
-	p.Pos = world.Vec3{X: float64(at.X) + 0.5, Y: float64(at.Y), Z: float64(at.Z) + 0.5}
-	p.Health, p.Food = fullHealth, fullHealth
-	tx.SetPlayer(p)
-	s.hunger = s.rules.Food.NewHunger(fullHealth, fullHealth) // a respawned player's new FoodStats
-	inv := tx.Inventory()
-	for i := range inv.Slots {
-		inv.Slots[i] = world.ItemStack{}
+// food and an empty inventory, and turns the result into a rejection. The
+// inventory lies where the player died (dropAt) as item entities, unless
+// it burned in lava or fell out of the world (dropAt nil).
+func (s *Sim) die(tx *world.Tx, res *ipc.Result, cause string, dropAt *world.Vec3) {
+	where := tx.Player().Pos
+	if dropAt != nil {
+		s.dropInventory(tx, *dropAt)
 	}
-	tx.SetInventory(inv)
-	s.open = nil
+	s.respawn(tx)
+	s.danger.deaths = append(s.danger.deaths, Death{Tick: tx.Tick(), Pos: where, Cause: cause})
+	s.syncEntities(tx)
 	res.Code = ipc.Rejected
-	res.Error = fmt.Sprintf("the player %s and died; respawned at %v with an empty inventory", cause, at)
+	res.Error = fmt.Sprintf("the player %s and died; respawned at %v with an empty inventory", cause, s.spawnPoint().Block())
 	res.Details["died"] = true
 }

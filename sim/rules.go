@@ -53,6 +53,8 @@ func (s *Sim) apply(tx *world.Tx, a action.Action) ipc.Result {
 	case action.Chat:
 		s.said(tx.Player().Name, x.Message, tx.Tick())
 		return ipc.Result{Code: ipc.OK, Ticks: 1}
+	case action.Attack:
+		return s.attack(tx, x)
 	}
 	return ipc.Failf(ipc.UnsupportedAction, 0, "the simulator has no rule for %s", a.Kind())
 }

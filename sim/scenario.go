@@ -39,7 +39,17 @@ type Scenario struct {
 	// passing time cost food, starving hurts and a fed player heals
 	// (rules.Food). Off, the food level changes only by eating.
 	Hunger bool
-	File   string
+	// Night runs the day: the time of day advances with the game's
+	// ticks, and the sky darkens from dusk to dawn (rules.Mobs). Off, the
+	// time of day stays at Time.
+	Night bool
+	// Time is the time of day the world starts at (0..23999; 0 is
+	// sunrise, 6000 noon, 18000 midnight).
+	Time int
+	// Mobs brings hostile mobs: zombies, skeletons, spiders and creepers
+	// spawn in the dark around the player, chase and hurt it (sim/mobs.go).
+	Mobs bool
+	File string
 }
 
 // PlayerSpec is the player's start.
@@ -103,7 +113,7 @@ type MachineSpec struct {
 // generators are the terrains a scenario can ask for.
 var generators = []string{"flat", "hills", "natural"}
 
-var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger"}
+var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger", "night", "time", "mobs"}
 
 // machineBlocks is the block each machine kind stands on in the world.
 var machineBlocks = map[string]string{
@@ -192,6 +202,20 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 	}
 	if n, ok := f["hunger"]; ok {
 		sc.Hunger, _ = d.Bool(n.Value, "hunger")
+	}
+	if n, ok := f["night"]; ok {
+		sc.Night, _ = d.Bool(n.Value, "night")
+	}
+	if n, ok := f["mobs"]; ok {
+		sc.Mobs, _ = d.Bool(n.Value, "mobs")
+	}
+	if n, ok := f["time"]; ok {
+		if v, ok := d.Int(n.Value, "time"); ok {
+			if v < 0 || v > 23999 {
+				d.Errorf(n.Value, "time", "must be a time of day within 0..23999 (0 sunrise, 6000 noon, 18000 midnight), got %d", v)
+			}
+			sc.Time = v
+		}
 	}
 	p := &scenarioParser{Decoder: d, sc: sc}
 	if n, ok := f["player"]; ok {

@@ -52,6 +52,16 @@ type Sim struct {
 	structures map[world.BlockPos]structure
 	// hunger is the player's food bar (see hunger.go).
 	hunger rules.Hunger
+	// danger holds the mobs, the dropped items and the player's deaths
+	// (mobs.go); light what an action's time has computed of the light
+	// (light.go); mobKinds the hostile mobs; spawnTop bounds the height
+	// a spawn is tried at (the top filled section + 15).
+	danger   dangers
+	light    lightCache
+	mobKinds []rules.MobKind
+	spawnTop int
+	// spawnAt is where the player started, and respawns.
+	spawnAt world.Vec3
 	// acting holds one action at a time: an action's time passes in
 	// slices (see Execute), and another action must not run between them.
 	acting chan struct{}
@@ -112,8 +122,17 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		acting:     make(chan struct{}, 1),
 	}
 	s.hunger = set.Food.NewHunger(int(sc.Player.Food), sc.Player.Health)
+	s.mobKinds = set.Mobs.Kinds()
+	s.lightReset()
 	var buildErr error
-	s.state.Update(func(tx *world.Tx) { buildErr = s.build(ctx, tx) })
+	s.state.Update(func(tx *world.Tx) {
+		if buildErr = s.build(ctx, tx); buildErr == nil {
+			tx.SetTimeOfDay(s.timeAt(0))
+			if sc.Mobs {
+				s.spawnTop = s.topFilled(tx)
+			}
+		}
+	})
 	if buildErr != nil {
 		return nil, fmt.Errorf("%s: %w", sc.File, buildErr)
 	}
@@ -179,8 +198,8 @@ func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 	if sc.Generator == "natural" {
 		p.Pos.Y = top(p.Pos.X, p.Pos.Z) + 1 // on the ground the generator made
 	}
-	tx.SetPlayer(world.Player{Name: "Bot", Pos: world.Vec3{X: float64(p.Pos.X) + 0.5, Y: float64(p.Pos.Y), Z: float64(p.Pos.Z) + 0.5},
-		Dimension: p.Dimension, Health: p.Health, Food: p.Food})
+	s.spawnAt = world.Vec3{X: float64(p.Pos.X) + 0.5, Y: float64(p.Pos.Y), Z: float64(p.Pos.Z) + 0.5}
+	tx.SetPlayer(world.Player{Name: "Bot", Pos: s.spawnAt, Dimension: p.Dimension, Health: p.Health, Food: p.Food})
 	return nil
 }
 
@@ -441,6 +460,8 @@ func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 		return ipc.Failf(ipc.Interrupted, 0, "%v", err)
 	}
 	var res ipc.Result
+	s.lightReset()
+	s.danger.los, s.danger.diedIn = map[[2]world.BlockPos]bool{}, ""
 	s.state.Update(func(tx *world.Tx) {
 		res = s.apply(tx, a)
 		s.gravity(tx, &res)
@@ -461,6 +482,11 @@ func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 			res.Details = map[string]any{}
 		}
 		res.Details["events"] = events
+	}
+	if s.danger.diedIn != "" && res.Code == ipc.OK {
+		// Death ends the action as a fall's does (see die).
+		res.Code, res.Error = ipc.Rejected, s.danger.diedIn
+		res.Details["died"] = true
 	}
 	return res
 }

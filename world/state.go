@@ -239,6 +239,12 @@ func (tx *Tx) SetTimeOfDay(t int64) {
 	}
 }
 
+// Nearest returns up to k blocks (all when k is 0) within radius of
+// center that match, nearest first (see chunk.Chunks.Nearest).
+func (tx *Tx) Nearest(center BlockPos, radius, k int, match func(Block) bool) []BlockHit {
+	return tx.st().chunks.View().Nearest(center, radius, k, match)
+}
+
 // Resolver returns the resolver in use.
 func (tx *Tx) Resolver() *chunk.Resolver { return tx.st().chunks.Resolver() }
 

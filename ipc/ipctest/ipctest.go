@@ -250,6 +250,7 @@ func samples(snap *world.Snapshot) map[action.Kind]action.Action {
 		action.KindCraft:          action.Craft{Item: "minecraft:stick", Count: 1},
 		action.KindWait:           action.Wait{Ticks: 1},
 		action.KindChat:           action.Chat{Message: "ipctest"},
+		action.KindAttack:         action.Attack{Entity: 1},
 	}
 }
 
@@ -265,6 +266,7 @@ func invalid() map[action.Kind]action.Action {
 		action.KindCraft:         action.Craft{Item: "minecraft:stick", Count: 0},
 		action.KindWait:          action.Wait{Ticks: 0},
 		action.KindChat:          action.Chat{Message: ""},
+		action.KindAttack:        action.Attack{Entity: -1},
 	}
 }
 
