@@ -1,12 +1,17 @@
 package gtnh
 
 import (
+	"context"
 	"testing"
+	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
+	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 )
 
@@ -105,4 +110,61 @@ func TestBetterQuestingRequest(t *testing.T) {
 	assert.Equal(t, modnet.BQQuestSync, id)
 	assert.Equal(t, int8(1), msg["getProgress"])
 	assert.Equal(t, int8(0), msg["getConfig"])
+}
+
+// TestBetterQuestingLive: joined to a server whose mod list has
+// BetterQuesting, the client asks for its progress on BQ_NET_CHAN; the
+// server's answer, sent over the wire, becomes the client's quest state.
+func TestBetterQuestingLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+			o.Mods = append(fakeserver.DefaultMods(), proto17.ModInfo{ModID: "betterquesting", Version: "3.7.15-GTNH"})
+		})
+		var asked []proto17.Compound
+		eventually(t, "the progress request", func() bool {
+			asked = asked[:0]
+			for _, r := range srv.ReceivedNamed("PluginMessage") {
+				pm, ok := r.Packet.(*proto17.ServerboundPluginMessage)
+				if !ok || pm.Channel != modnet.BetterQuestingChannel {
+					continue
+				}
+				p, err := modnet.DecodeBQPiece(pm.Data)
+				require.NoError(t, err)
+				var a modnet.BQAssembler
+				gz, done, err := a.Feed(p)
+				require.NoError(t, err)
+				require.True(t, done)
+				_, msg, err := modnet.DecodeBQMessage(gz)
+				require.NoError(t, err)
+				asked = append(asked, msg)
+			}
+			return len(asked) > 0
+		})
+		require.Len(t, asked, 1)
+		assert.Equal(t, modnet.BQQuestSyncRequest(false, true), asked[0], "progress, without the quests' text")
+		assert.False(t, c.QuestProgress().Synced)
+
+		c.mu.Lock()
+		me := c.sess.uuid
+		c.mu.Unlock()
+		for _, p := range bqSyncPayloads(t, false, false, map[int64][]string{15: {me}, 16: nil}) {
+			srv.Send(&proto17.PluginMessage{Channel: modnet.BetterQuestingChannel, Data: p})
+		}
+		eventually(t, "the synced progress", func() bool { return c.QuestProgress().Synced })
+		assert.Equal(t, map[[2]int64]bool{{0, 15}: true}, c.QuestProgress().Completed)
+	})
+}
+
+// TestNoBetterQuestingNoRequest: a server without BetterQuesting is not
+// asked.
+func TestNoBetterQuestingNoRequest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := steamAgeServer(t, true, nil)
+		res := c.Execute(context.Background(), action.Chat{Message: "hello"})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		for _, r := range srv.ReceivedNamed("PluginMessage") {
+			pm, ok := r.Packet.(*proto17.ServerboundPluginMessage)
+			assert.False(t, ok && pm.Channel == modnet.BetterQuestingChannel, "no BQ_NET_CHAN message")
+		}
+	})
 }
