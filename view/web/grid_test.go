@@ -6,11 +6,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/view/mapview"
 	"github.com/gtnh-agent/gtnh-agent/view/web"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// TestColumnGrid: each column's top block and height, water and lava by
+// TestColumnGrid: mapview's extraction in the page's form: each column's top block and height, water and lava by
 // kind, GregTech ores named by their ore dictionary tag and marked below
 // the surface, and columns the world does not know left out.
 func TestColumnGrid(t *testing.T) {
@@ -25,11 +26,8 @@ func TestColumnGrid(t *testing.T) {
 	s := &world.Snapshot{Blocks: b}
 	g := web.ColumnGrid(s, 0, 0, 1, 255)
 	require.Equal(t, 3, g.W)
-	at := func(x, z int) (web.Look, int) {
+	at := func(x, z int) (mapview.Look, int) {
 		i := (z-g.Z0)*g.W + (x - g.X0)
-		if g.K[i] < 0 {
-			return web.Look{}, -1
-		}
 		return g.Looks[g.K[i]], g.Y[i]
 	}
 	l, y := at(0, 0)
@@ -43,38 +41,28 @@ func TestColumnGrid(t *testing.T) {
 	l, y = at(0, 1)
 	assert.Equal(t, "stone", l.Kind, "the ore lies under the stone")
 	assert.Equal(t, 50, y)
-	_, y = at(1, 1)
+	l, y = at(1, 1)
 	assert.Equal(t, -1, y, "nothing there")
-	require.Len(t, g.Ores, 1)
-	assert.Equal(t, "Brown Limonite ore", g.Ores[0].Name)
-	assert.Equal(t, world.Pos(0, 30, 1), g.Ores[0].Pos)
+	assert.Equal(t, mapview.KindVoid, l.Kind)
+	assert.Empty(t, g.Ores, "an ore under the surface is not on the surface map")
 
 	g = web.ColumnGrid(s, 0, 0, 1, 40)
 	l, y = at(0, 1)
 	assert.Equal(t, "ore", l.Kind, "the slice at y 40 shows the ore")
 	assert.Equal(t, "Brown Limonite ore", l.Label)
 	assert.Equal(t, 30, y)
+	require.Len(t, g.Ores, 1)
+	assert.Equal(t, "Brown Limonite ore", g.Ores[0].Name)
+	assert.Equal(t, world.Pos(0, 30, 1), g.Ores[0].Pos)
 	g = web.ColumnGrid(s, 0, 0, 1, 20)
 	assert.Empty(t, g.Ores, "an ore above the slice is not marked")
 
 	g = web.ColumnGrid(nil, 5, 5, 500, 999)
 	assert.Equal(t, 2*web.MaxRadius+1, g.W, "the radius is clamped")
 	assert.Equal(t, 255, g.MaxY)
-	for _, k := range g.K {
-		require.Equal(t, -1, k)
-	}
-}
-
-func TestOreNames(t *testing.T) {
-	for _, c := range []struct {
-		b    world.Block
-		want string
-	}{
-		{world.Block{ID: "gregtech:gt.blockores", Tags: []string{"ore", "ore:oreCopper"}}, "Copper ore"},
-		{world.Block{ID: "minecraft:iron_ore"}, "iron ore"},
-		{world.Block{ID: "gregtech:gt.blockores", Tags: []string{"ore:oreCassiteriteSand"}}, "Cassiterite Sand ore"},
-	} {
-		assert.Equal(t, c.want, web.OreName(c.b))
+	for i, k := range g.K {
+		require.Equal(t, mapview.KindUnknown, g.Looks[k].Kind)
+		require.Equal(t, -1, g.Y[i])
 	}
 }
 

@@ -139,7 +139,7 @@
       span.append(sw, k);
       return span;
     });
-    const extra = [['bot', '#ffffff'], ['route', '#00e5ff'], ['dig', '#ff5050'], ['place', '#60ff60'], ['machine', '#c070ff'], ['ore', '#ffd700']];
+    const extra = [['bot', '#ff2020'], ['route', '#ffeb3b'], ['dig', '#ff8000'], ['place', '#30ffc0'], ['known machine', '#ff40ff'], ['ore at the top', '#ffd700']];
     for (const [k, c] of extra) {
       const span = document.createElement('span'); const sw = document.createElement('span');
       sw.className = 'sw'; sw.style.background = c; span.append(sw, k); items.push(span);
@@ -173,15 +173,13 @@
           const bx = Math.floor(S.cx + (px - W / 2) / sc) - g.x0;
           if (bx < 0 || bx >= g.w) continue;
           const i = bz * g.w + bx;
-          const k = g.k[i];
-          const o = (py * W + px) * 4;
-          if (k < 0) { d[o] = d[o + 1] = d[o + 2] = ((px >> 2) + (py >> 2)) & 1 ? 28 : 22; d[o + 3] = 255; continue; }
           const y = g.y[i];
-          const north = bz > 0 && g.k[i - g.w] >= 0 ? g.y[i - g.w] : y;
-          // Shade: lighter where the column rises above its north
-          // neighbour, darker where it falls; higher ground a little lighter.
-          const f = Math.max(0.45, Math.min(1.35, 1 + 0.12 * (y - north) + (y - 64) / 256));
-          const c = rgb[k];
+          // The map picture's shading (mapview.Shade): 6 % a block lighter
+          // or darker than the column to the north, between 0.7 and 1.3.
+          const ny = bz > 0 ? g.y[i - g.w] : -1;
+          const f = y >= 0 && ny >= 0 ? Math.max(0.7, Math.min(1.3, 1 + 0.06 * (y - ny))) : 1;
+          const c = rgb[g.k[i]];
+          const o = (py * W + px) * 4;
           d[o] = Math.min(255, c[0] * f); d[o + 1] = Math.min(255, c[1] * f); d[o + 2] = Math.min(255, c[2] * f); d[o + 3] = 255;
         }
       }
@@ -194,21 +192,21 @@
     }
     const st = S.status;
     if (!st) return;
-    ctx.strokeStyle = '#c070ff'; ctx.lineWidth = 2;
+    ctx.strokeStyle = '#ff40ff'; ctx.lineWidth = 2;
     for (const m of st.machines || []) {
       const [x, y] = toScreen(m.pos.x, m.pos.z);
       ctx.strokeRect(x, y, sc, sc);
     }
     const mv = st.move;
     if (mv && mv.path && mv.path.length > 1) {
-      ctx.strokeStyle = '#00e5ff'; ctx.lineWidth = Math.max(1.5, sc / 4);
+      ctx.strokeStyle = '#ffeb3b'; ctx.lineWidth = Math.max(1.5, sc / 4);
       ctx.beginPath();
       mv.path.forEach((p, i) => { const [x, y] = toScreen(p.x + 0.5, p.z + 0.5); if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
       ctx.stroke();
     }
     if (mv) {
       const [x, y] = toScreen(mv.to.x + 0.5, mv.to.z + 0.5);
-      ctx.strokeStyle = '#00e5ff'; ctx.lineWidth = 1.5;
+      ctx.strokeStyle = '#ffeb3b'; ctx.lineWidth = 1.5;
       ctx.beginPath(); ctx.arc(x, y, Math.max(4, sc), 0, 2 * Math.PI); ctx.stroke();
     }
     const evs = [...S.events.values()].slice(-64);
@@ -218,10 +216,10 @@
       const [x, y] = toScreen(e.pos.x, e.pos.z);
       ctx.globalAlpha = alpha;
       if (e.kind === 'dig') {
-        ctx.strokeStyle = e.code && e.code !== 'ok' ? '#ff9900' : '#ff5050'; ctx.lineWidth = 2;
+        ctx.strokeStyle = e.code && e.code !== 'ok' ? '#ff2020' : '#ff8000'; ctx.lineWidth = 2;
         ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + sc, y + sc); ctx.moveTo(x + sc, y); ctx.lineTo(x, y + sc); ctx.stroke();
       } else {
-        ctx.fillStyle = '#60ff60'; ctx.fillRect(x + sc / 4, y + sc / 4, sc / 2, sc / 2);
+        ctx.fillStyle = '#30ffc0'; ctx.fillRect(x + sc / 4, y + sc / 4, sc / 2, sc / 2);
       }
       ctx.globalAlpha = 1;
     });
@@ -229,7 +227,7 @@
       const [x, y] = toScreen(st.pos.x, st.pos.z);
       const a = (st.heading - 90) * Math.PI / 180;
       const r = Math.max(7, sc * 1.2);
-      ctx.fillStyle = '#ffffff'; ctx.strokeStyle = '#000'; ctx.lineWidth = 1.5;
+      ctx.fillStyle = '#ff2020'; ctx.strokeStyle = '#ffffff'; ctx.lineWidth = 1.5;
       ctx.beginPath();
       ctx.moveTo(x + r * Math.cos(a), y + r * Math.sin(a));
       ctx.lineTo(x + r * 0.6 * Math.cos(a + 2.5), y + r * 0.6 * Math.sin(a + 2.5));
@@ -271,8 +269,8 @@
     if (g) {
       const i = (bz - g.z0) * g.w + (bx - g.x0);
       if (bx >= g.x0 && bx < g.x0 + g.w && bz >= g.z0 && bz < g.z0 + g.h) {
-        const k = g.k[i];
-        s += k < 0 ? ': unknown' : `: ${g.looks[k].label} at y ${g.y[i]}`;
+        const l = g.looks[g.k[i]];
+        s += g.y[i] < 0 ? `: ${l.label}` : `: ${l.label} at y ${g.y[i]}`;
         for (const o of g.ores) if (o.pos.x === bx && o.pos.z === bz) s += `; ore: ${o.name} at y ${o.pos.y}`;
       }
     }
