@@ -46,6 +46,10 @@ type Stats struct {
 	// refused (not an operator, or over the rate limit).
 	Commands int `json:"commands"`
 	Ignored  int `json:"ignored_commands"`
+	// Hurts counts the times the server said the bot was hurt (Entity
+	// Status 2 for its own entity); Deaths the times its health reached 0.
+	Hurts  int `json:"hurts,omitempty"`
+	Deaths int `json:"deaths,omitempty"`
 }
 
 // Client is a GTNH (Minecraft 1.7.10 Forge) client playing as a bot. It

@@ -33,11 +33,7 @@ var playHandlers = table(
 	}),
 	on((*Client).onJoin),
 	on(quiet((*Client).onChat)),
-	on(quiet(func(c *Client, _ *session, p *proto17.TimeUpdate) {
-		c.mu.Lock()
-		c.worldAge = p.WorldAge
-		c.mu.Unlock()
-	})),
+	on(quiet((*Client).onTime)),
 	on(quiet(func(c *Client, s *session, p *proto17.SpawnPosition) {
 		c.mu.Lock()
 		s.spawnPoint = world.Pos(int(p.X), int(p.Y), int(p.Z))
@@ -56,6 +52,7 @@ var playHandlers = table(
 	on(quiet((*Client).onLookAndRelativeMove)),
 	on(quiet((*Client).onTeleport)),
 	on(quiet((*Client).onMetadata)),
+	on(quiet((*Client).onEntityStatus)),
 	on(quiet((*Client).onChunk)),
 	on(quiet((*Client).onBulk)),
 	on(quiet((*Client).onBlockChange)),

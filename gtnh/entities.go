@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -28,7 +29,45 @@ func (c *Client) onSpawnObject(s *session, p *proto17.SpawnObject) {
 }
 
 func (c *Client) onSpawnMob(s *session, p *proto17.SpawnMob) {
-	c.putEntity(s, p.EntityID, world.Entity{Kind: world.EntityMob, Name: mobName(p.Type), Pos: fixedPos(p.X, p.Y, p.Z)})
+	h, _ := mobHealth(p.Metadata)
+	c.putEntity(s, p.EntityID, world.Entity{Kind: world.EntityMob, Name: mobName(p.Type), Pos: fixedPos(p.X, p.Y, p.Z), Health: h})
+}
+
+// metaKeyHealth is a living entity's health in its metadata
+// (EntityLivingBase.entityInit: dataWatcher.addObject(6, maxHealth), a
+// float).
+const metaKeyHealth = 6
+
+// mobHealth is the health a living entity's metadata carries, when it does
+// and the value is a health (a finite float, not negative).
+func mobHealth(m proto17.Metadata) (float64, bool) {
+	e, ok := m.Get(metaKeyHealth)
+	if !ok || e.Type != proto17.MetaFloat || math.IsNaN(float64(e.Float)) || math.IsInf(float64(e.Float), 0) || e.Float < 0 {
+		return 0, false
+	}
+	return float64(e.Float), true
+}
+
+// onEntityStatus forgets a mob that died (EntityStatus 3: its body lies 20
+// ticks before the server destroys it, and it is no threat and no target
+// meanwhile) and counts the hurts of the bot's own player.
+func (c *Client) onEntityStatus(s *session, p *proto17.EntityStatus) {
+	c.mu.Lock()
+	own := p.EntityID == s.entityID
+	tracked := s.entities[p.EntityID]
+	if own && p.Status == proto17.StatusHurt {
+		c.stats.Hurts++
+	}
+	c.mu.Unlock()
+	if !tracked || p.Status != proto17.StatusDead {
+		return
+	}
+	c.state.Update(func(tx *world.Tx) {
+		if e, ok := tx.Entity(int(p.EntityID)); ok && e.Kind == world.EntityMob {
+			tx.RemoveEntity(int(p.EntityID))
+		}
+	})
+	c.notify()
 }
 
 func (c *Client) onDestroyEntities(s *session, p *proto17.DestroyEntities) {
@@ -100,8 +139,9 @@ func (c *Client) moveEntity(s *session, id int32, to func(world.Vec3) world.Vec3
 }
 
 func (c *Client) onMetadata(s *session, p *proto17.EntityMetadata) {
-	slot, ok := p.Metadata.Item()
-	if !ok {
+	slot, isItem := p.Metadata.Item()
+	health, isHealth := mobHealth(p.Metadata)
+	if !isItem && !isHealth {
 		return
 	}
 	c.mu.Lock()
@@ -111,9 +151,14 @@ func (c *Client) onMetadata(s *session, p *proto17.EntityMetadata) {
 		return
 	}
 	c.state.Update(func(tx *world.Tx) {
-		if e, ok := tx.Entity(int(p.EntityID)); ok && e.Kind == world.EntityItem {
+		e, ok := tx.Entity(int(p.EntityID))
+		switch {
+		case ok && isItem && e.Kind == world.EntityItem:
 			st := toStack(slot, tx.Resolver().IDs(), c.rules)
 			e.Item = &st
+			tx.PutEntity(e)
+		case ok && isHealth && e.Kind == world.EntityMob:
+			e.Health = health
 			tx.PutEntity(e)
 		}
 	})

@@ -101,3 +101,16 @@ func RawClicker(c *Client) func(window uint8, slot int, button int8, clicked pro
 		return pending.accepted
 	}
 }
+
+// RawAttack sends Use Entity with the attack action for the entity, as
+// the vanilla client's left click does (after its arm swing).
+func RawAttack(c *Client, entity int32) error {
+	c.mu.Lock()
+	s := c.sess
+	self := s.entityID
+	c.mu.Unlock()
+	if err := c.send(s, &proto17.Animation{EntityID: self, Animation: proto17.AnimationSwingArm}); err != nil {
+		return err
+	}
+	return c.send(s, &proto17.UseEntity{Target: entity, Action: proto17.UseEntityAttack})
+}

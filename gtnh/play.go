@@ -338,11 +338,35 @@ func (c *Client) onJoin(s *session, p *proto17.JoinGame) error {
 	return nil
 }
 
+// dayTicks is the length of a Minecraft day (WorldProvider.
+// calculateCelestialAngle takes worldTime % 24000).
+const dayTicks = 24000
+
+// onTime keeps the world age and the time of day. A negative time of day
+// means the daylight cycle is stopped (the doDaylightCycle rule is off:
+// S03PacketTimeUpdate negates it) at the time its magnitude gives.
+func (c *Client) onTime(_ *session, p *proto17.TimeUpdate) {
+	c.mu.Lock()
+	c.worldAge = p.WorldAge
+	c.mu.Unlock()
+	t := p.TimeOfDay
+	if t < 0 {
+		t = -t
+	}
+	if t < 0 { // the smallest int64 has no magnitude
+		t = 0
+	}
+	c.state.Update(func(tx *world.Tx) { tx.SetTimeOfDay(t % dayTicks) })
+}
+
 func (c *Client) onHealth(s *session, p *proto17.UpdateHealth) error {
 	// The world's health and food change in the same critical section as
 	// the session's, so an action that saw the session's food change (a
 	// bite) finds it in the world when the loop observes next.
 	c.mu.Lock()
+	if p.Health <= 0 && s.health > 0 {
+		c.stats.Deaths++
+	}
 	s.health, s.food = p.Health, p.Food
 	c.state.Update(func(tx *world.Tx) { tx.SetHealth(float64(max(p.Health, 0)), float64(p.Food)) })
 	c.notifyLocked()

@@ -61,6 +61,10 @@ type conn struct {
 	yaw, pitch    float32     // the player's look, as last sent
 	awaitTeleport *world.Vec3 // a reset the client has not confirmed yet
 	held          int
+	health        float64   // the health (UpdateHealth)
+	dead          bool      // died, not yet respawned
+	hurt          int       // hurt resistance left (EntityLivingBase.hurtResistantTime)
+	lastHurt      float64   // the damage that set it
 	food          int       // the food level (UpdateHealth)
 	saturation    float64   // the saturation (UpdateHealth)
 	eating        *eatState // an item being eaten
@@ -84,7 +88,7 @@ func newConn(s *Server, id int, nc net.Conn) *conn {
 	food := rules.Default().Food
 	c := &conn{s: s, id: id, nc: nc, br: bufio.NewReaderSize(nc, 1<<16), reached: map[Stage]int{},
 		done: make(chan struct{}), ended: make(chan struct{}), pendingKA: map[int32]time.Time{},
-		food: food.Stats.MaxFood}
+		food: food.Stats.MaxFood, health: rules.Default().Mobs.Player.RespawnHealth}
 	if s.opts.Food > 0 && s.opts.Food < food.Stats.MaxFood {
 		c.food = s.opts.Food
 	}
@@ -685,10 +689,10 @@ func (c *conn) join() error {
 		func() error { return c.send(StageNone, &proto17.HeldItemChange{Slot: int8(held)}) },
 		func() error { return c.sendRaw(StageNone, idPlayerListItem, listItem, nil) },
 		func() error { return c.send(StagePosition, positionPacket(pos)) },
-		func() error { return c.send(StageNone, &proto17.TimeUpdate{WorldAge: 1000, TimeOfDay: 1000}) },
+		func() error { return c.send(StageNone, c.s.timeNow()) },
 		func() error { return c.send(StageInventory, c.windowItems()) },
 		func() error {
-			return c.send(StageNone, &proto17.UpdateHealth{Health: 20, Food: int16(c.food), Saturation: float32(c.saturation)})
+			return c.send(StageNone, &proto17.UpdateHealth{Health: float32(c.health), Food: int16(c.food), Saturation: float32(c.saturation)})
 		},
 		c.sendChunks,
 	}
@@ -703,6 +707,11 @@ func (c *conn) join() error {
 	for _, it := range s.items {
 		// The item entities lying around, as the entity tracker sends them.
 		out.add(s.itemPackets(c, it)...)
+	}
+	for _, m := range s.sortedMobsLocked() {
+		if m.dying == 0 {
+			out.add(mobPackets(c, m)...)
+		}
 	}
 	if s.opts.Hostile {
 		out.add(c.hostileLocked()...)

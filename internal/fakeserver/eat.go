@@ -55,5 +55,5 @@ func (c *conn) eatTickLocked(out *outbox) {
 		c.inv[slot] = proto17.Slot{}
 	}
 	out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(slot), Item: c.inv[slot]})
-	out.to(c, StageNone, &proto17.UpdateHealth{Health: 20, Food: int16(c.food), Saturation: float32(c.saturation)})
+	out.to(c, StageNone, &proto17.UpdateHealth{Health: float32(c.health), Food: int16(c.food), Saturation: float32(c.saturation)})
 }

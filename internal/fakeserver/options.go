@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
@@ -240,6 +242,23 @@ type Options struct {
 	// Chunks says which packets carry the initial chunks.
 	Chunks ChunkMode
 
+	// StartTime is the world time when the server starts (0: 1000, an
+	// early morning; 24000 is a sunrise, 13000 the dusk, 18000 midnight).
+	// The time runs a tick a server tick, and every player is sent a Time
+	// Update every 20 ticks.
+	StartTime int64
+	// Mobs are hostile mobs (kinds of config/mobs.yaml) that appear at
+	// their places when night falls (World.isDaytime turns false), or at
+	// once in a server started at night. Each walks at the nearest living
+	// player within its follow range and hits it within reach every
+	// attack interval; zombies and skeletons burn under the open sky by
+	// day. A player's Use Entity attack hurts them by the held item
+	// (config/mobs.yaml's combat table), a dead mob drops its loot, and a
+	// player whose health reaches 0 dies, drops its inventory and respawns
+	// at the spawn when its client asks (Client Status 0). Only melee
+	// attacks are played (a skeleton or creeper follows and never hits).
+	Mobs []Mob
+
 	// TickDuration is the length of a server tick (default 50 ms). Digging
 	// times and pickup delays are counted in ticks.
 	TickDuration time.Duration
@@ -360,6 +379,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Inventory == nil {
 		o.Inventory = DefaultInventory()
 	}
+	if o.StartTime == 0 {
+		o.StartTime = 1000
+	}
 	if o.TickDuration == 0 {
 		o.TickDuration = 50 * time.Millisecond
 	}
@@ -420,6 +442,24 @@ func (o Options) withDefaults() (Options, error) {
 		if it.Count < 1 || it.Count > 127 {
 			bad("Inventory[%d]: count %d outside 1..127", i, it.Count)
 		}
+	}
+	for i, m := range o.Mobs {
+		if _, ok := rules.Default().Mobs.Kind(m.Kind); !ok {
+			var names []string
+			for _, k := range rules.Default().Mobs.Kinds() {
+				names = append(names, k.Name)
+			}
+			bad("Mobs[%d]: unknown kind %q (config/mobs.yaml has %s)", i, m.Kind, strings.Join(names, ", "))
+		}
+		for _, v := range []float64{m.X, m.Y, m.Z} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				bad("Mobs[%d]: position (%v, %v, %v) not finite", i, m.X, m.Y, m.Z)
+				break
+			}
+		}
+	}
+	if o.StartTime < 0 {
+		bad("StartTime %d: negative", o.StartTime)
 	}
 	for _, d := range []struct {
 		name string

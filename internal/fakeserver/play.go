@@ -21,6 +21,7 @@ type droppedItem struct {
 	pos   world.Vec3
 	stack proto17.Slot
 	born  int // server tick
+	delay int // ticks before it can be picked up (0: Options.PickupDelayTicks)
 }
 
 // play runs the play state: a ticker for keep-alives and pickups, and the
@@ -57,8 +58,32 @@ func (c *conn) handle(r Record) error {
 	s := c.s
 	var out outbox
 	var kick string
+	respawn := false
 	s.mu.Lock()
+	if c.dead {
+		// A dead player's moves and actions are not played
+		// (NetHandlerPlayServer checks the player is alive); it may only
+		// ask to respawn and keep the connection.
+		switch p := r.Packet.(type) {
+		case *proto17.ClientStatus:
+			respawn = p.Action == proto17.StatusRespawn
+		case *proto17.ServerboundKeepAlive:
+			delete(c.pendingKA, p.ID)
+		case *proto17.UseEntity:
+			c.attackLocked(&out, p)
+		}
+		s.mu.Unlock()
+		out.deliver()
+		if respawn {
+			return c.respawn()
+		}
+		return nil
+	}
 	switch p := r.Packet.(type) {
+	case *proto17.UseEntity:
+		if p.Action == proto17.UseEntityAttack {
+			c.attackLocked(&out, p)
+		}
 	case *proto17.ServerboundKeepAlive:
 		delete(c.pendingKA, p.ID)
 	case *proto17.ServerboundChat:
@@ -158,6 +183,7 @@ func (c *conn) ticker() {
 		s.tickFurnacesLocked(&out)
 		c.furnaceSyncLocked(&out)
 		c.eatTickLocked(&out)
+		s.runWorldLocked(&out)
 		s.mu.Unlock()
 		if kick != "" {
 			c.kick(kick)
@@ -490,7 +516,11 @@ func (c *conn) pickupLocked() []outgoing {
 	reach := s.opts.PickupReach
 	now := s.tick()
 	for eid, it := range s.items {
-		if now-it.born < s.opts.PickupDelayTicks {
+		delay := it.delay
+		if delay == 0 {
+			delay = s.opts.PickupDelayTicks
+		}
+		if now-it.born < delay {
 			continue
 		}
 		dx, dz := math.Abs(it.pos.X-c.pos.X), math.Abs(it.pos.Z-c.pos.Z)

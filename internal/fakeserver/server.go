@@ -101,6 +101,11 @@ type PlayerInfo struct {
 	OnGround bool
 	// HeldSlot is the selected hotbar slot (0..8).
 	HeldSlot int
+	// Health, Food and Dead are the player's bars and whether it died and
+	// has not respawned yet (playing players only).
+	Health float64
+	Food   int
+	Dead   bool
 	// Inventory holds the non-empty window-0 slots.
 	Inventory []Item
 }
@@ -148,6 +153,16 @@ type Server struct {
 	nextConn int
 	nextEID  int32
 	items    map[int32]*droppedItem
+	// mobs are the hostile mobs in the world, pendingMobs those waiting
+	// for the night (Options.Mobs), firstMob the lowest mob entity id;
+	// clockTick is the server tick the world's clock has run up to.
+	mobs        map[int32]*mob
+	pendingMobs []Mob
+	firstMob    int32
+	clockTick   int
+	hits        []Hit
+	deaths      []Death
+	respawns    int
 	received []Record
 	sent     []Record
 	changes  []WorldChange
@@ -212,7 +227,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{
 		opts: o, formats: f, ids: ids, registry: regBytes, ln: ln, addr: ln.Addr().String(), start: time.Now(),
 		changed: make(chan struct{}), cols: cols, conns: map[int]*conn{}, mods: mods,
-		nextEID: 100, items: map[int32]*droppedItem{}, reached: map[Stage]int{}, saved: map[string]*savedPlayer{},
+		nextEID: 100, items: map[int32]*droppedItem{}, mobs: map[int32]*mob{}, pendingMobs: append([]Mob(nil), o.Mobs...), reached: map[Stage]int{}, saved: map[string]*savedPlayer{},
 	}
 	s.registerMemory()
 	s.wg.Add(1)
@@ -481,7 +496,8 @@ func (s *Server) Players() []PlayerInfo {
 		if !c.playing {
 			continue
 		}
-		p := PlayerInfo{Conn: c.id, Name: c.name, UUID: c.uuid, EntityID: c.eid, Pos: c.pos, OnGround: c.onGround, HeldSlot: c.held}
+		p := PlayerInfo{Conn: c.id, Name: c.name, UUID: c.uuid, EntityID: c.eid, Pos: c.pos, OnGround: c.onGround, HeldSlot: c.held,
+			Health: c.health, Food: c.food, Dead: c.dead}
 		for i, sl := range c.inv {
 			if !sl.Empty() && i != 0 { // slot 0 is the crafting result, not held
 				p.Inventory = append(p.Inventory, s.itemOf(i, sl))
