@@ -163,13 +163,13 @@ type Server struct {
 	hits        []Hit
 	deaths      []Death
 	respawns    int
-	received []Record
-	sent     []Record
-	changes  []WorldChange
-	digs     []Dig
-	fixes    []Correction
-	kicks    []Kick
-	mods     *modWorld
+	received    []Record
+	sent        []Record
+	changes     []WorldChange
+	digs        []Dig
+	fixes       []Correction
+	kicks       []Kick
+	mods        *modWorld
 	// worldTick is the server tick the furnaces have run up to.
 	worldTick int
 	crafted   []Crafted
