@@ -142,7 +142,14 @@ func TestKillAZombieLive(t *testing.T) {
 		}
 		require.Len(t, mine, 4, "the hit in the hurt resistance is not one")
 		assert.Equal(t, []float64{14, 8, 2, 0}, []float64{mine[0].HealthAfter, mine[1].HealthAfter, mine[2].HealthAfter, mine[3].HealthAfter})
-		require.NoError(t, srv.WaitFor(context.Background(), func() bool { return len(srv.Mobs()) == 0 }), "the body is removed")
+		// The body lies 20 ticks after the last hit, then it is destroyed.
+		require.NoError(t, srv.WaitFor(context.Background(), func() bool { return srv.WorldTime() >= 18000+int64(mine[3].Tick)+18 }))
+		if ms := srv.Mobs(); assert.Len(t, ms, 1, "the body lies") {
+			assert.True(t, ms[0].Dead)
+		}
+		require.NoError(t, srv.WaitFor(context.Background(), func() bool { return srv.WorldTime() >= 18000+int64(mine[3].Tick)+22 }))
+		assert.Empty(t, srv.Mobs(), "the body is removed")
+
 		assert.Empty(t, srv.Refusals())
 	})
 }
