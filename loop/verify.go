@@ -8,6 +8,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // EffectCheck is the comparison of one declared effect with the world.
@@ -36,6 +37,16 @@ func VerifyEffects(spec *skills.Spec, p skills.Params, before, after *world.Snap
 		n := pc.Food.MinIncrease.Resolve(p)
 		b, a := int(before.Player.Food), int(after.Player.Food)
 		checks = append(checks, EffectCheck{Effect: fmt.Sprintf("food level increases by >= %d", n), Before: b, After: a, OK: a-b >= n})
+	}
+	if pc := e.Player; pc != nil && pc.Sheltered {
+		b, a := 0, 0
+		if path.Enclosed(before, before.Feet()) {
+			b = 1
+		}
+		if path.Enclosed(after, after.Feet()) {
+			a = 1
+		}
+		checks = append(checks, EffectCheck{Effect: "the player is walled in", Before: b, After: a, OK: a == 1})
 	}
 	if t := e.TechDelta.ReachesTier; t != "" {
 		ia, _ := tiers.Index(after.TechState)

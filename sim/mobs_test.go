@@ -11,6 +11,8 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -298,4 +300,64 @@ func TestAttack(t *testing.T) {
 	assert.Equal(t, 15.0, r.Details["health"])
 	_, err = fist.Summon("dragon", world.Vec3{})
 	assert.ErrorContains(t, err, "zombie")
+}
+
+// nightRun runs the loop from time 11400 through a night of mobs with a
+// planner that only waits, with the given reflexes; it returns the steps
+// and how many mobs the bot had around it at most.
+func nightRun(t *testing.T, reflexes []loop.Reflex) (*sim.Sim, []loop.StepRecord, int) {
+	t.Helper()
+	s := dangerWorld(t, 3, 11400, `  inventory:
+    - {item: "minecraft:stone_sword", count: 1, durability: 131, max_durability: 131}
+`)
+	var plan []loop.Invocation
+	for i := 0; i < 40; i++ {
+		plan = append(plan, loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": "30s"}})
+	}
+	reg := shipped(t)
+	g, err := loop.ParseGoal("collect 1 minecraft:diamond", reg.Tiers())
+	require.NoError(t, err)
+	var steps []loop.StepRecord
+	most := 0
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: script.New(plan...), Goal: g,
+		MaxSteps: 200, Reflexes: reflexes, OnStep: func(r loop.StepRecord) {
+			steps = append(steps, r)
+			most = max(most, len(mobs(look(t, s))))
+		}})
+	require.NoError(t, err)
+	_, err = l.Run(context.Background())
+	require.NoError(t, err)
+	return s, steps, most
+}
+
+// TestTheBotSurvivesTheNight: with the shelter and defend reflexes the bot
+// walls itself in at sunset, waits out the night there while mobs roam,
+// and goes back to its plan in the morning; without them the same night
+// kills it.
+func TestTheBotSurvivesTheNight(t *testing.T) {
+	s, steps, most := nightRun(t, []loop.Reflex{
+		loop.DefendReflex{Range: loop.DefaultDefendRange, FleeHealth: loop.DefaultFleeHealth, MinWeaponDamage: loop.DefaultMinWeaponDamage},
+		loop.ShelterReflex{From: loop.DefaultShelterFrom, Until: loop.DefaultShelterUntil},
+	})
+	assert.Empty(t, s.Deaths())
+	assert.Greater(t, most, 0, "no mob came out: the night was not dangerous")
+	var dug, waited, resumed bool
+	for _, st := range steps {
+		switch {
+		case st.Reflex != nil && st.Reflex.Name == "shelter" && strings.Contains(st.Reflex.Reason, "in the open"):
+			assert.Equal(t, loop.Success, st.Verdict, "%+v", st)
+			dug = true
+		case st.Reflex != nil && st.Reflex.Name == "shelter":
+			assert.Contains(t, st.Reflex.Reason, "walled in, waiting")
+			waited = true
+		case st.Reflex == nil && dug && waited:
+			resumed = true
+		}
+	}
+	assert.True(t, dug, "the bot never walled itself in")
+	assert.True(t, waited, "the bot never waited in its shelter")
+	assert.True(t, resumed, "the plan did not resume in the morning")
+
+	bare, _, _ := nightRun(t, nil)
+	assert.NotEmpty(t, bare.Deaths(), "without reflexes the night should kill the bot")
 }

@@ -585,18 +585,29 @@ func (p *specParser) effects(n *yaml.Node, s *Spec) {
 		}
 	}
 	if x, ok := f["player"]; ok {
-		pf := p.Mapping(x.Value, "effects.player", []string{"food"})
-		p.Require(x.Value, "effects.player", pf, "food")
+		pf := p.Mapping(x.Value, "effects.player", []string{"food", "sheltered"})
+		if len(pf) == 0 {
+			p.Errorf(x.Value, "effects.player", "give food or sheltered")
+		}
+		e.Player = &PlayerChange{}
 		if v, ok := pf["food"]; ok {
 			sf := p.Mapping(v.Value, "effects.player.food", []string{"min_increase"})
 			p.Require(v.Value, "effects.player.food", sf, "min_increase")
-			e.Player = &PlayerChange{Food: &StatChange{}}
+			e.Player.Food = &StatChange{}
 			if a, ok := sf["min_increase"]; ok {
 				amt := p.amount(a.Value, "effects.player.food.min_increase", s)
 				if amt != nil && amt.Param == "" && amt.Value < 1 {
 					p.Errorf(a.Value, "effects.player.food.min_increase", "must be at least 1, got %d (a claim that cannot fail)", amt.Value)
 				}
 				e.Player.Food.MinIncrease = amt
+			}
+		}
+		if v, ok := pf["sheltered"]; ok {
+			if b, ok := p.Bool(v.Value, "effects.player.sheltered"); ok {
+				if !b {
+					p.Errorf(v.Value, "effects.player.sheltered", "only true is a claim (leave it out otherwise)")
+				}
+				e.Player.Sheltered = b
 			}
 		}
 	}

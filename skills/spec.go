@@ -196,10 +196,13 @@ type Effects struct {
 	Extra     map[string]any `json:"extra"`
 }
 
-// PlayerChange is a change of the player's bars that a skill claims: the
-// food level (0..20) rose by at least Food.MinIncrease.
+// PlayerChange is a change of the player's state that a skill claims: the
+// food level (0..20) rose by at least Food.MinIncrease; Sheltered, the
+// player ends walled in (path.Enclosed: solid blocks beside the feet and
+// the head, above and below).
 type PlayerChange struct {
-	Food *StatChange `json:"food,omitempty"`
+	Food      *StatChange `json:"food,omitempty"`
+	Sheltered bool        `json:"sheltered,omitempty"`
 }
 
 // StatChange is the least rise of one of the player's bars.
@@ -211,7 +214,7 @@ type StatChange struct {
 // in the world (inventory, blocks, machines, the player's bars or a tier).
 func (e Effects) Checkable() bool {
 	return !EffectSet{e.InventoryDelta, e.Blocks, e.Machines}.Empty() || len(e.AnyOf) > 0 || e.TechDelta.ReachesTier != "" ||
-		(e.Player != nil && e.Player.Food != nil)
+		(e.Player != nil && (e.Player.Food != nil || e.Player.Sheltered))
 }
 
 // Metrics are learned per-skill statistics (see registry for the update rule).

@@ -69,10 +69,15 @@ func (s *Spec) Validate(tiers *rules.Tiers) error {
 		validateSet(alt, s, fmt.Sprintf("effects.any_of[%d].", i), bad)
 	}
 	if pc := e.Player; pc != nil {
-		if pc.Food == nil || pc.Food.MinIncrease == nil {
+		switch {
+		case pc.Food == nil && !pc.Sheltered:
+			bad("effects.player: give food.min_increase or sheltered")
+		case pc.Food != nil && pc.Food.MinIncrease == nil:
 			bad("effects.player: give food.min_increase")
-		} else if err := checkAmount(pc.Food.MinIncrease, s, 1); err != nil {
-			bad("effects.player.food.min_increase: %v", err)
+		case pc.Food != nil:
+			if err := checkAmount(pc.Food.MinIncrease, s, 1); err != nil {
+				bad("effects.player.food.min_increase: %v", err)
+			}
 		}
 	}
 	if rt := s.Effects.TechDelta.ReachesTier; rt != "" {

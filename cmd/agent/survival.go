@@ -10,10 +10,29 @@ import (
 //
 //	survival:
 //	  eat: {enabled: true, threshold: 6}   # eat at food 6 or less
+//	  defend: {enabled: true, range: 8, flee_health: 8, min_weapon_damage: 4}
+//	  shelter: {enabled: true, from: 12000, until: 23500}
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
 type survivalConfig struct {
 	Eat     eatReflexConfig
+	Defend  defendReflexConfig
+	Shelter shelterReflexConfig
 	Unstuck unstuckReflexConfig
+}
+
+// defendReflexConfig: Off turns the defend reflex off; the others, when
+// set, replace loop.DefaultDefendRange, DefaultFleeHealth and
+// DefaultMinWeaponDamage.
+type defendReflexConfig struct {
+	Off                             bool
+	Range, FleeHealth, MinWeaponDmg *int
+}
+
+// shelterReflexConfig: Off turns the shelter reflex off; From and Until,
+// when set, replace loop.DefaultShelterFrom and DefaultShelterUntil.
+type shelterReflexConfig struct {
+	Off         bool
+	From, Until *int
 }
 
 // eatReflexConfig: Off turns the eat reflex off; Threshold, when set, is
@@ -35,7 +54,7 @@ type unstuckReflexConfig struct {
 
 // decodeSurvival reads the survival section.
 func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConfig) {
-	s := d.Mapping(f.Value, "survival", []string{"eat", "unstuck"})
+	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck"})
 	enabled := func(m map[string]strictyaml.Field, path string, off *bool) {
 		if b, ok := m["enabled"]; ok {
 			if on, ok := d.Bool(b.Value, path+".enabled"); ok {
@@ -52,6 +71,29 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 			cfg.Eat.Threshold = &n
 		}
 	}
+	opt := func(m map[string]strictyaml.Field, path, key string, lo, hi int, dst **int) {
+		if _, ok := m[key]; ok {
+			var n int
+			intIn(d, m, path, key, lo, hi, &n)
+			*dst = &n
+		}
+	}
+	if v, ok := s["defend"]; ok {
+		m := d.Mapping(v.Value, "survival.defend", []string{"enabled", "range", "flee_health", "min_weapon_damage"})
+		enabled(m, "survival.defend", &cfg.Defend.Off)
+		opt(m, "survival.defend", "range", 1, 32, &cfg.Defend.Range)
+		opt(m, "survival.defend", "flee_health", 0, 20, &cfg.Defend.FleeHealth)
+		opt(m, "survival.defend", "min_weapon_damage", 0, 100, &cfg.Defend.MinWeaponDmg)
+	}
+	if v, ok := s["shelter"]; ok {
+		m := d.Mapping(v.Value, "survival.shelter", []string{"enabled", "from", "until"})
+		enabled(m, "survival.shelter", &cfg.Shelter.Off)
+		opt(m, "survival.shelter", "from", 0, 23999, &cfg.Shelter.From)
+		opt(m, "survival.shelter", "until", 0, 23999, &cfg.Shelter.Until)
+		if cfg.Shelter.From != nil && cfg.Shelter.Until != nil && *cfg.Shelter.From == *cfg.Shelter.Until {
+			d.Errorf(m["until"].Value, "survival.shelter.until", "must differ from from (%d): the night would be empty", *cfg.Shelter.From)
+		}
+	}
 	if v, ok := s["unstuck"]; ok {
 		u := d.Mapping(v.Value, "survival.unstuck", []string{"enabled", "seconds", "distance"})
 		enabled(u, "survival.unstuck", &cfg.Unstuck.Off)
@@ -62,7 +104,9 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 
 // reflexes are the loop's reflexes as the section sets them, in the order
 // they are asked: eating first (it takes 32 ticks and fixes what it
-// fires for), then getting unstuck. The unstuck reflex remembers progress
+// fires for), then dealing with a mob near (before walling in: a pit dug
+// beside a zombie is no shelter), then the night's shelter, then getting
+// unstuck. The unstuck reflex remembers progress
 // between steps, so each call makes a new one: call it once per run.
 func (s survivalConfig) reflexes() []loop.Reflex {
 	var out []loop.Reflex
@@ -72,6 +116,22 @@ func (s survivalConfig) reflexes() []loop.Reflex {
 			t = *s.Eat.Threshold
 		}
 		out = append(out, loop.EatReflex{Threshold: t})
+	}
+	val := func(p *int, def int) int {
+		if p != nil {
+			return *p
+		}
+		return def
+	}
+	if !s.Defend.Off {
+		out = append(out, loop.DefendReflex{
+			Range:           float64(val(s.Defend.Range, loop.DefaultDefendRange)),
+			FleeHealth:      float64(val(s.Defend.FleeHealth, loop.DefaultFleeHealth)),
+			MinWeaponDamage: float64(val(s.Defend.MinWeaponDmg, loop.DefaultMinWeaponDamage)),
+		})
+	}
+	if !s.Shelter.Off {
+		out = append(out, loop.ShelterReflex{From: int64(val(s.Shelter.From, loop.DefaultShelterFrom)), Until: int64(val(s.Shelter.Until, loop.DefaultShelterUntil))})
 	}
 	if !s.Unstuck.Off {
 		u := &loop.UnstuckReflex{Seconds: loop.DefaultUnstuckSeconds, Distance: loop.DefaultUnstuckDistance}

@@ -1,0 +1,141 @@
+package loop
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+// Defaults of the defend reflex.
+const (
+	// DefaultDefendRange: a hostile mob within 8 blocks is dealt with. A
+	// zombie closes 8 blocks in 3.4 s; a skeleton shoots from 15, so one
+	// that near has the bot in its sights.
+	DefaultDefendRange = 8
+	// DefaultFleeHealth: at 8 health (four hearts) or less the bot runs
+	// instead of fighting: a zombie hits for 3 and a creeper's blast at 3
+	// blocks for 10, so eight is two hits from death.
+	DefaultFleeHealth = 8
+	// DefaultMinWeaponDamage: the bot fights only with a weapon that hits
+	// for 4 or more (a stone pickaxe, a wooden axe or sword): with the fist's
+	// 1 a zombie's 20 health takes 20 hits while it deals 3 every 20 ticks.
+	DefaultMinWeaponDamage = 4
+)
+
+// Defaults of the shelter reflex, as times of day (config/mobs.yaml: 0 is
+// sunrise, 12000 sunset).
+const (
+	// DefaultShelterFrom: the bot walls in from sunset. Hostile mobs spawn
+	// in the open from about 13200 (sky light 7); the pit takes a few
+	// seconds to dig, and a planned step may run long, so sunset leaves
+	// more than a minute.
+	DefaultShelterFrom = 12000
+	// DefaultShelterUntil: it stays in until 23500, when the sky is bright
+	// enough (darkness below 4) that zombies and skeletons burn.
+	DefaultShelterUntil = 23500
+	// shelterWaitMax bounds one wait in the shelter, so the loop looks
+	// (and the defend and eat reflexes may act) at least once a minute.
+	shelterWaitMax = 1200
+)
+
+// DefendReflex deals with a hostile mob (a kind of config/mobs.yaml)
+// within Range blocks: it flees (the flee skill) from a creeper, and from
+// any mob when health is at or below FleeHealth or the best weapon held
+// hits for less than MinWeaponDamage; otherwise it fights (the fight
+// skill, one hit a step). A bot walled in (path.Enclosed) is left alone:
+// nothing reaches it there. By day a spider is left alone too (it attacks
+// only in the dark).
+type DefendReflex struct {
+	Range           float64
+	FleeHealth      float64
+	MinWeaponDamage float64
+	// Mobs are the mob and weapon tables (nil = the shipped ones).
+	Mobs *rules.Mobs
+}
+
+var _ Reflex = DefendReflex{}
+
+// Name implements Reflex.
+func (DefendReflex) Name() string { return "defend" }
+
+// Fire implements Reflex.
+func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
+	mobs := r.Mobs
+	if mobs == nil {
+		mobs = rules.Default().Mobs
+	}
+	if path.Enclosed(w, w.Feet()) {
+		return Invocation{}, "", false
+	}
+	day := mobs.IsDaytime(w.TimeOfDay)
+	var near world.Entity
+	best := math.Inf(1)
+	for _, e := range w.Entities {
+		k, ok := mobs.Kind(e.Name)
+		if e.Kind != world.EntityMob || !ok || day && k.HostileLightMax < mobs.Light.Max {
+			continue
+		}
+		if d := math.Sqrt(e.Pos.DistSq(w.Player.Pos)); d <= r.Range && d < best {
+			near, best = e, d
+		}
+	}
+	if math.IsInf(best, 1) {
+		return Invocation{}, "", false
+	}
+	params := map[string]any{"entity": near.ID}
+	k, _ := mobs.Kind(near.Name)
+	weapon := mobs.Combat.FistDamage
+	for _, st := range w.Inventory.Slots {
+		if st.Count > 0 {
+			weapon = max(weapon, mobs.WeaponDamage(st))
+		}
+	}
+	switch {
+	case k.Attack.Kind == rules.AttackExplode:
+		return Invocation{Skill: "flee", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away: out of its fuse range", near.Name, near.ID, best), true
+	case w.Player.Health <= r.FleeHealth:
+		return Invocation{Skill: "flee", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away and health %g is at or below %g", near.Name, near.ID, best, w.Player.Health, r.FleeHealth), true
+	case weapon < r.MinWeaponDamage:
+		return Invocation{Skill: "flee", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away and the best weapon hits for %g, under %g", near.Name, near.ID, best, weapon, r.MinWeaponDamage), true
+	}
+	return Invocation{Skill: "fight", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away; health %g and a weapon that hits for %g", near.Name, near.ID, best, w.Player.Health, weapon), true
+}
+
+// ShelterReflex walls the bot in for the night: from the time of day From
+// until Until (wrapping past midnight when From > Until), a bot in the
+// open runs the shelter skill (a pit with a roof); a bot walled in waits
+// there, a minute at a time, until Until. Where the time of day is not
+// known (a snapshot's time 0 is sunrise) it never fires.
+type ShelterReflex struct {
+	From, Until int64
+}
+
+var _ Reflex = ShelterReflex{}
+
+// Name implements Reflex.
+func (ShelterReflex) Name() string { return "shelter" }
+
+// Fire implements Reflex.
+func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
+	t := w.TimeOfDay
+	var night bool
+	var left int64
+	if r.From <= r.Until {
+		night, left = t >= r.From && t < r.Until, r.Until-t
+	} else {
+		night = t >= r.From || t < r.Until
+		left = (r.Until - t + 24000) % 24000
+	}
+	if !night {
+		return Invocation{}, "", false
+	}
+	if path.Enclosed(w, w.Feet()) {
+		wait := min(left, shelterWaitMax)
+		return Invocation{Skill: "shelter", Params: map[string]any{"wait": int(wait)}},
+			fmt.Sprintf("night (time of day %d, until %d): walled in, waiting %d ticks", t, r.Until, wait), true
+	}
+	return Invocation{Skill: "shelter"}, fmt.Sprintf("night falls (time of day %d, from %d to %d) and the bot is in the open", t, r.From, r.Until), true
+}

@@ -1,0 +1,139 @@
+package base
+
+import (
+	"sort"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+func init() { registry.Provide(Shelter{}) }
+
+// coverBlocks are the blocks the shelter's roof may be made of, in the
+// order they are taken: full blocks that do not fall (sand and gravel
+// would fall on the head).
+var coverBlocks = []string{"minecraft:dirt", "minecraft:cobblestone", "minecraft:stone", "minecraft:planks", "minecraft:log", "minecraft:netherrack"}
+
+// shelterSearch is how far from the feet (in blocks, each way) the
+// shelter looks for ground to dig into.
+const shelterSearch = 3
+
+// Shelter walls the bot in for the night the way a player does: it digs
+// three blocks straight down (the body falls into the pit, the ground
+// around it is the wall) and puts a block over its head, against the
+// pit's side. The ground must hold: the blocks beside the feet and the head
+// at the bottom and the one under the pit solid, the three dug ones
+// diggable (no bedrock, no liquid), so it looks for such a column within 3
+// blocks, nearest first, and walks there first when it is not here. The
+// roof is a block from the inventory (dirt, cobblestone, stone, planks,
+// logs) or the dirt the dig gives (grass and dirt drop dirt). A bot
+// already walled in (path.Enclosed) waits there for the given ticks
+// instead; with none given that is no_target.
+type Shelter struct {
+	Rules *rules.Set
+}
+
+var _ skills.RuleUser = Shelter{}
+
+// Name implements skills.Implementation.
+func (Shelter) Name() string { return "shelter" }
+
+// WithRules implements skills.RuleUser.
+func (Shelter) WithRules(set *rules.Set) skills.Implementation { return Shelter{Rules: set} }
+
+// SuggestActions implements skills.Implementation.
+func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+	feet := w.Feet()
+	if path.Enclosed(w, feet) {
+		wait := intParam(p, "wait", 0)
+		if wait <= 0 {
+			return nil, skills.Failf(skills.CodeNoTarget, "already walled in at %v", feet)
+		}
+		return []action.Action{action.Wait{Ticks: action.Ticks(wait)}}, nil
+	}
+	set := sk.Rules
+	if set == nil {
+		set = rules.Default()
+	}
+	var sites []world.BlockPos
+	for dz := -shelterSearch; dz <= shelterSearch; dz++ {
+		for dx := -shelterSearch; dx <= shelterSearch; dx++ {
+			sites = append(sites, feet.Add(dx, 0, dz))
+		}
+	}
+	sort.SliceStable(sites, func(i, j int) bool { return sites[i].DistSq(feet) < sites[j].DistSq(feet) })
+	for _, top := range sites {
+		if top != feet {
+			// Another column: the player stands on its ground.
+			at, ok := standIn(w, top.X, top.Z, feet.Y+1, feet.Y-1)
+			if !ok {
+				continue
+			}
+			top = at
+		}
+		cover, ok := sk.pit(w, set, top)
+		if !ok {
+			continue
+		}
+		var acts []action.Action
+		if top != feet {
+			acts = append(acts, action.MoveTo{Pos: top})
+		}
+		for dy := 1; dy <= 3; dy++ {
+			acts = append(acts, action.BreakBlock{Pos: top.Add(0, -dy, 0)})
+		}
+		return append(acts, action.PlaceBlock{Pos: top.Down(), Item: cover, Face: "auto"}), nil
+	}
+	return nil, skills.Failf(skills.CodeNoTarget, "no ground to dig a shelter into within %d blocks of %v (or no block for its roof)", shelterSearch, feet)
+}
+
+// pit checks that a pit three deep under a player standing at top walls
+// it in, and returns the block its roof is made of.
+func (sk Shelter) pit(w *world.Snapshot, set *rules.Set, top world.BlockPos) (string, bool) {
+	cell := func(p world.BlockPos) path.Cell {
+		if !w.Known(p) {
+			return path.Unknown
+		}
+		return path.ClassifyByTags(w.BlockAt(p))
+	}
+	for dy := 1; dy <= 3; dy++ {
+		p := top.Add(0, -dy, 0)
+		if cell(p) != path.Solid || w.BlockAt(p).ID == "minecraft:bedrock" {
+			return "", false
+		}
+	}
+	if cell(top.Add(0, -4, 0)) != path.Solid {
+		return "", false
+	}
+	sideAtRoof := false
+	for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		for dy := 2; dy <= 3; dy++ {
+			if cell(top.Add(d[0], -dy, d[1])) != path.Solid {
+				return "", false
+			}
+		}
+		if cell(top.Add(d[0], -1, d[1])) == path.Solid {
+			sideAtRoof = true
+		}
+	}
+	if !sideAtRoof {
+		return "", false // nothing to put the roof against
+	}
+	for _, id := range coverBlocks {
+		if w.Inventory.CountID(id) > 0 {
+			return id, true
+		}
+	}
+	// The dig's own drops: what the two upper blocks give by hand.
+	for dy := 1; dy <= 2; dy++ {
+		b := w.BlockAt(top.Add(0, -dy, 0))
+		if d, random := set.Drops.Of(b); !random && d.Item == "minecraft:dirt" {
+			return d.Item, true
+		}
+	}
+	return "", false
+}
