@@ -14,10 +14,34 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/view/mapview"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
+
+func abs(v int) int { return max(v, -v) }
+
+// dugBlocks are the blocks a trace's break_block actions dug.
+func dugBlocks(t *testing.T, file string) []world.BlockPos {
+	t.Helper()
+	f, err := os.Open(file)
+	require.NoError(t, err)
+	defer f.Close()
+	tr := newTraceReader(file, f)
+	var out []world.BlockPos
+	for {
+		rec, err := tr.next()
+		if err != nil {
+			return out
+		}
+		for i, res := range rec.Results {
+			if b, ok := rec.Actions[i].Action.(action.BreakBlock); ok && res.OK() {
+				out = append(out, b.Pos)
+			}
+		}
+	}
+}
 
 // mapPNG decodes a map picture.
 func mapPNG(t *testing.T, file string) image.Image {
@@ -82,6 +106,25 @@ func TestMapFromTrace(t *testing.T) {
 	code, _, stderr = runAgent(t, "map", "--trace", trace, "--out", out, "--step", "9")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "--step 9: the trace has 1 steps")
+}
+
+// twoMoves is a trace of two steps in forest_base, each a walk east.
+const twoMoves = `{"step":1,"before":{"pos":{"x":24,"y":64,"z":32}},"actions":[{"type":"move_to","pos":{"x":30,"y":64,"z":32},"radius":0}],"results":[{"code":"ok"}],"verdict":"success"}
+{"step":2,"before":{"pos":{"x":30,"y":64,"z":32}},"actions":[{"type":"move_to","pos":{"x":35,"y":64,"z":32},"radius":0}],"results":[{"code":"ok"}],"verdict":"success"}
+`
+
+// TestMapStep: --step N draws the world after step N.
+func TestMapStep(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"two.jsonl": twoMoves})
+	trace, out := filepath.Join(dir, "two.jsonl"), filepath.Join(dir, "m.png")
+	code, stdout, stderr := runAgent(t, "map", "--trace", trace, "--out", out, "--step", "1")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "bot: at (30, 64, 32), facing east")
+	code, stdout, stderr = runAgent(t, "map", "--trace", trace, "--out", out)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "bot: at (35, 64, 32), facing east")
+	assert.Regexp(t, `path of [6-9] blocks`, stdout, "the last move's path, from (30, 64, 32)")
 }
 
 // TestMapTraceOfAnotherWorld: a trace played in another world than its
@@ -179,6 +222,7 @@ func TestMapFromRecording(t *testing.T) {
 // and a picture too large is refused with what to lower.
 func TestMapRefusesBadFlags(t *testing.T) {
 	dir := t.TempDir()
+	t.Chdir(dir) // a map wrongly written lands here
 	writeFiles(t, dir, map[string]string{"empty.jsonl": ""})
 	trace := filepath.Join(dir, "empty.jsonl")
 	for _, tc := range []struct {
@@ -228,17 +272,28 @@ func TestMapRefusesABadTrace(t *testing.T) {
 }
 
 // TestRunMapOut: agent run --map-out draws the world at the end of the run
-// with the bot where it ended.
+// with the bot where it ended and the blocks of the trees it chopped
+// before the last.
 func TestRunMapOut(t *testing.T) {
 	dir := t.TempDir()
 	trace, out := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "end.png")
-	code, stdout, stderr := runAgent(t, "run", "--goal", "collect 4 minecraft:log", "--trace", trace,
+	code, stdout, stderr := runAgent(t, "run", "--goal", "collect 16 minecraft:log", "--trace", trace,
 		"--map-out", out, "--map-radius", "20", "--map-scale", "3")
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	end := lastStep(t, trace).After.Pos
 	assert.Contains(t, stdout, "wrote "+out+": 123×131 pixels, 41×41 columns")
 	img := mapPNG(t, out)
 	assert.Equal(t, mapview.BotColor, columnColor(img, end.X, end.Z, 20, 3, end.X, end.Z))
+	// A block the run dug, away from the bot's marker, is marked.
+	dug := dugBlocks(t, trace)
+	require.NotEmpty(t, dug)
+	marked := 0
+	for _, p := range dug {
+		if max(abs(p.X-end.X), abs(p.Z-end.Z)) >= 2 && columnColor(img, end.X, end.Z, 20, 3, p.X, p.Z) == mapview.DigColor {
+			marked++
+		}
+	}
+	assert.Positive(t, marked, "digs %v around %v", dug, end)
 
 	for _, tc := range []struct {
 		args []string

@@ -77,6 +77,8 @@ func TestExtractForestBase(t *testing.T) {
 
 	_, l, _ = m.At(44, 26) // a coke oven the world model knows
 	assert.Equal(t, KindMachine, l.Kind)
+	_, l, _ = m.At(46, 36)
+	assert.Equal(t, Look{Kind: KindMachine, Label: "steam_boiler", Color: hex(KindColor(KindMachine))}, l, "a machine is labelled with its kind")
 
 	kinds := map[string]int{}
 	for _, mk := range m.Markers {
@@ -180,6 +182,8 @@ func TestExtractBounds(t *testing.T) {
 	assert.ErrorContains(t, err, "below the world")
 	_, err = Extract(snap, Options{Area: Area{MinX: 3, MaxX: 2}})
 	assert.ErrorContains(t, err, "empty")
+	assert.NoError(t, Around(world.Pos(0, 0, 0), 1024).Validate(), "2049 a side")
+	assert.ErrorIs(t, Area{MaxZ: 2049}.Validate(), ErrTooLarge, "2050 deep")
 	huge := Area{MinX: -1 << 62, MaxX: 1 << 62}
 	assert.True(t, errors.Is(huge.Validate(), ErrTooLarge))
 	_, err = Extract(nil, Options{Area: Area{}})
