@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,4 +201,47 @@ done:
 	assert.NotEmpty(t, st.Inventory)
 	require.NotNil(t, st.Decision)
 	assert.True(t, st.Decision.Done || st.Decision.Skill != "")
+}
+
+// TestABrowserThatNeverReadsIsDropped: a browser that opens the event
+// stream over a real connection and never reads holds only its own
+// writes; once they stall past the write timeout it is dropped and its
+// place (MaxClients 1) is free again, while steps keep being added.
+func TestABrowserThatNeverReadsIsDropped(t *testing.T) {
+	// Updates of a megabyte fill the connection's buffers in a few.
+	big := strings.Repeat("x", 1<<20)
+	v := web.New(web.Options{Title: big})
+	base := serveLoopback(t, v, web.ServeOptions{MaxClients: 1, WriteTimeout: 50 * time.Millisecond})
+	stuck, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer stuck.Close()
+	_, err = io.WriteString(stuck, "GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	for i := 1; ; i++ {
+		v.OnStep(step(i)) // never waits: the view only records it
+		resp, err := http.Get(base + "/api/events")
+		require.NoError(t, err)
+		code := resp.StatusCode
+		resp.Body.Close()
+		if code == http.StatusOK {
+			t.Logf("the stuck browser was dropped after %d steps", i)
+			return
+		}
+		require.Equal(t, http.StatusServiceUnavailable, code, "the only place is the stuck browser's")
+		<-time.After(20 * time.Millisecond) // a poll, not a floor: the drop ends it
+	}
+}
+
+// TestTheLogIsBounded: past MaxSteps the oldest steps go.
+func TestTheLogIsBounded(t *testing.T) {
+	v := web.New(web.Options{MaxSteps: 100, MaxEvents: 10})
+	for i := 1; i <= 600; i++ {
+		v.OnStep(step(i))
+	}
+	w := get(t, v.Handler(web.ServeOptions{}), "/api/state")
+	var st web.State
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st))
+	assert.LessOrEqual(t, len(st.Steps), 100)
+	assert.GreaterOrEqual(t, len(st.Steps), 75)
+	assert.Equal(t, 600, st.Steps[len(st.Steps)-1].Step)
 }
