@@ -686,7 +686,7 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 		l.record(sk, false, float64(rec.Ticks))
 		return after
 	}
-	checks, met := VerifyEffects(sk.Spec(), sug.Params, snap, after, cfg.Registry.Tiers())
+	checks, met := VerifyEffects(sk.Spec(), sug.Params, snap, after, cfg.Registry.Tiers(), cfg.Registry.Rules().Drops)
 	rec.Effects = checks
 	read, unread := lookedInto(rec.Actions, rec.Results, snap, after)
 	switch {
@@ -735,6 +735,9 @@ func (l *Loop) progressed(spec *skills.Spec, p skills.Params, before, after *wor
 	}
 	for key, ch := range spec.Effects.InventoryDelta {
 		item := skills.ResolveKey(key, p)
+		if block, ok := strings.CutPrefix(item, skills.DropPrefix); ok {
+			item = dropItem(block, l.cfg.Registry.Rules().Drops)
+		}
 		if item == skills.AnyItem {
 			// Any item: a kind that went up is a gain, one that went down a use.
 			gained, lost := itemChanges(before.Inventory, after.Inventory)

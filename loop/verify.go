@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
@@ -27,12 +28,17 @@ type EffectCheck struct {
 // invocation's parameters: every inventory_delta, blocks and machines entry,
 // player.food, tech_delta.reaches_tier, and, when any_of is declared, the
 // alternatives.
+// A key of a block's drop (skills.DropPrefix) is resolved in drops (nil:
+// the shipped table).
 // It returns one check per effect, in a stable order, and whether all hold.
 // Of any_of, only the first alternative that holds is reported; when none
 // holds, every alternative's checks are, each prefixed "any_of[i]".
-func VerifyEffects(spec *skills.Spec, p skills.Params, before, after *world.Snapshot, tiers *rules.Tiers) ([]EffectCheck, bool) {
+func VerifyEffects(spec *skills.Spec, p skills.Params, before, after *world.Snapshot, tiers *rules.Tiers, drops *rules.Drops) ([]EffectCheck, bool) {
+	if drops == nil {
+		drops = rules.Default().Drops
+	}
 	e := spec.Effects
-	checks := verifySet(skills.EffectSet{InventoryDelta: e.InventoryDelta, Blocks: e.Blocks, Machines: e.Machines}, p, before, after)
+	checks := verifySet(skills.EffectSet{InventoryDelta: e.InventoryDelta, Blocks: e.Blocks, Machines: e.Machines}, p, before, after, drops)
 	if pc := e.Player; pc != nil && pc.Food != nil && pc.Food.MinIncrease != nil {
 		n := pc.Food.MinIncrease.Resolve(p)
 		b, a := int(before.Player.Food), int(after.Player.Food)
@@ -58,7 +64,7 @@ func VerifyEffects(spec *skills.Spec, p skills.Params, before, after *world.Snap
 		var tried []EffectCheck
 		held := false
 		for i, alt := range e.AnyOf {
-			cs := verifySet(alt, p, before, after)
+			cs := verifySet(alt, p, before, after, drops)
 			if alt.Empty() {
 				cs = []EffectCheck{{Effect: "an alternative with no effects never holds"}}
 			}
@@ -88,10 +94,10 @@ func allOK(cs []EffectCheck) bool {
 }
 
 // verifySet checks one group of effects.
-func verifySet(set skills.EffectSet, p skills.Params, before, after *world.Snapshot) []EffectCheck {
+func verifySet(set skills.EffectSet, p skills.Params, before, after *world.Snapshot, drops *rules.Drops) []EffectCheck {
 	var checks []EffectCheck
 	for _, key := range slices.Sorted(maps.Keys(set.InventoryDelta)) {
-		checks = append(checks, verifyItems(key, set.InventoryDelta[key], p, before, after)...)
+		checks = append(checks, verifyItems(key, set.InventoryDelta[key], p, before, after, drops)...)
 	}
 	for _, key := range slices.Sorted(maps.Keys(set.Blocks)) {
 		checks = append(checks, verifyBlocks(key, set.Blocks[key], p, before, after)...)
@@ -106,8 +112,11 @@ func verifySet(set skills.EffectSet, p skills.Params, before, after *world.Snaps
 // the change of the matching count; for skills.AnyItem, min_increase is
 // compared with the items gained (summed over kinds that went up) and the
 // decreases with the items lost.
-func verifyItems(key string, ch skills.InventoryChange, p skills.Params, before, after *world.Snapshot) []EffectCheck {
+func verifyItems(key string, ch skills.InventoryChange, p skills.Params, before, after *world.Snapshot, drops *rules.Drops) []EffectCheck {
 	item := skills.ResolveKey(key, p)
+	if block, ok := strings.CutPrefix(item, skills.DropPrefix); ok {
+		item = dropItem(block, drops)
+	}
 	var b, a, gained, lost int
 	if item == skills.AnyItem {
 		item = "any item"
@@ -135,6 +144,24 @@ func verifyItems(key string, ch skills.InventoryChange, p skills.Params, before,
 		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s decreases by <= %d", item, n), Before: b, After: a, OK: lost <= n})
 	}
 	return out
+}
+
+// dropItem is the item matcher a block's harvest gives by the drop table
+// (its meta when the drop fixes one), or skills.AnyItem for a block whose
+// drops are rolled or an id that does not parse.
+func dropItem(block string, drops *rules.Drops) string {
+	id, meta, err := world.SplitID(block)
+	if err != nil {
+		return skills.AnyItem
+	}
+	d, random := drops.Of(world.Block{ID: id, Meta: max(meta, 0)})
+	if random {
+		return skills.AnyItem
+	}
+	if meta < 0 && d.Item == id {
+		return d.Item // the block itself, whatever its meta
+	}
+	return fmt.Sprintf("%s:%d", d.Item, d.Meta)
 }
 
 // itemKey names an item kind: damageable tools wear, so they are one kind

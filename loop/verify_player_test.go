@@ -21,7 +21,7 @@ func TestVerifyPlayerFood(t *testing.T) {
 	}{{10, 13, true}, {10, 12, false}, {10, 10, false}, {19, 20, false}} {
 		b, a := snap(nil, nil), snap(nil, nil)
 		b.Player.Food, a.Player.Food = c.before, c.after
-		checks, ok := loop.VerifyEffects(s, p, b, a, rules.Default().Tiers)
+		checks, ok := loop.VerifyEffects(s, p, b, a, rules.Default().Tiers, nil)
 		assert.Equal(t, c.ok, ok, "food %v → %v", c.before, c.after)
 		require.Len(t, checks, 1)
 		assert.Equal(t, loop.EffectCheck{Effect: "food level increases by >= 3", Before: int(c.before), After: int(c.after), OK: c.ok}, checks[0])

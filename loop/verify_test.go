@@ -52,7 +52,7 @@ func stacks(kv ...any) []world.ItemStack {
 
 func verify(t *testing.T, s *skills.Spec, raw map[string]any, before, after *world.Snapshot) ([]loop.EffectCheck, bool) {
 	t.Helper()
-	return loop.VerifyEffects(s, params(t, s, raw), before, after, rules.Default().Tiers)
+	return loop.VerifyEffects(s, params(t, s, raw), before, after, rules.Default().Tiers, nil)
 }
 
 func TestVerifyInventoryDeltas(t *testing.T) {

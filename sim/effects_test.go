@@ -190,6 +190,6 @@ func BenchmarkVerifyBlockEffects(b *testing.B) {
 	require.NoError(b, err)
 	b.ResetTimer()
 	for b.Loop() {
-		loop.VerifyEffects(spec, p, before, before, reg.Tiers())
+		loop.VerifyEffects(spec, p, before, before, reg.Tiers(), nil)
 	}
 }

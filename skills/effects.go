@@ -64,6 +64,9 @@ func ResolveKey(key string, p Params) string {
 	if name, ok := paramRef(key); ok {
 		return p.String(name)
 	}
+	if block, ok := strings.CutPrefix(key, DropPrefix); ok {
+		return DropPrefix + ResolveKey(block, p)
+	}
 	return key
 }
 
@@ -84,6 +87,21 @@ func checkItemKey(key string, s *Spec, allowAny bool) error {
 	if key == AnyItem {
 		if !allowAny {
 			return fmt.Errorf("%q (any item) is only an inventory_delta key; leave item out to count every item", key)
+		}
+		return nil
+	}
+	if block, ok := strings.CutPrefix(key, DropPrefix); ok {
+		if !allowAny {
+			return fmt.Errorf("%q (a block's drop) is only an inventory_delta key", key)
+		}
+		if name, ok := paramRef(block); ok {
+			if ps, ok := s.Params[name]; !ok || ps.Type != action.TypeBlockID {
+				return fmt.Errorf("%s needs a block_id parameter, not %q", DropPrefix, name)
+			}
+			return nil
+		}
+		if _, _, err := world.SplitID(block); err != nil || strings.HasPrefix(block, "tag:") {
+			return fmt.Errorf("%s needs a block id or a block_id parameter, got %q", DropPrefix, block)
 		}
 		return nil
 	}

@@ -135,6 +135,14 @@ type TechDelta struct {
 // items not subtracted), its min_decrease and max_decrease the number lost.
 const AnyItem = "*"
 
+// DropPrefix starts an inventory_delta key that counts what a block gives
+// when harvested ("drop:{target}", "drop:minecraft:gravel"): the item of
+// the block's drop in the rules' drop table (config/drops.yaml; a block not
+// listed drops itself). A mine whose target dropped nothing fails it even
+// when the way there dug other blocks into the inventory. A block whose
+// drops are rolled (leaves, tall grass) counts any item, as AnyItem does.
+const DropPrefix = "drop:"
+
 // BlockChange is the expected change of the blocks matching one key within
 // Radius blocks of where the player stood when the skill started. Removed
 // counts positions that held a matching block before and do not after;
@@ -180,7 +188,8 @@ func (e EffectSet) Empty() bool {
 // given, every entry of at least one of its alternatives.
 type Effects struct {
 	// InventoryDelta is keyed by item matcher ("minecraft:log", "ore:logWood"),
-	// by an item_id parameter reference ("{item}") or by AnyItem.
+	// by an item_id parameter reference ("{item}"), by AnyItem or by a
+	// block's drop (DropPrefix).
 	InventoryDelta map[string]InventoryChange `json:"inventory_delta"`
 	// Blocks is keyed by block id ("minecraft:log", "minecraft:log:1"),
 	// semantic block tag ("tag:log") or block_id parameter reference

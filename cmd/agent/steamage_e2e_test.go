@@ -135,7 +135,7 @@ func TestMaintainCokeOvensOnAFakeServer(t *testing.T) {
 							r := c.Execute(context.Background(), a)
 							require.Equal(t, ipc.OK, r.Code, "%s: %T %+v: %s", sk.impl.Name(), a, a, r.Error)
 						}
-						_, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), rules.Default().Tiers)
+						_, ok := loop.VerifyEffects(spec, sk.p, before, c.State().Snapshot(), rules.Default().Tiers, nil)
 						return ok
 					}
 					if sk.impl.Name() == "feed_coke_ovens" {

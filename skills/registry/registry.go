@@ -283,6 +283,15 @@ func LoadConfig(fsys fs.FS, opts Options) (*Registry, error) {
 	return New(specs, opts)
 }
 
+// Rules returns the rule set the registry binds its skills to (the shipped
+// one when none was given).
+func (r *Registry) Rules() *rules.Set {
+	if r.rules == nil {
+		return rules.Default()
+	}
+	return r.rules
+}
+
 // Tiers returns the registry's tier table.
 func (r *Registry) Tiers() *rules.Tiers { return r.tiers }
 

@@ -1,0 +1,68 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner/script"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+)
+
+// buriedIron: the plain of buriedOre with an iron ore ten blocks under the
+// player instead of the coal.
+func buriedIron(t *testing.T, inv string) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("buried.yaml", []byte(`name: buried
+seed: 7
+size: {x: 16, z: 16}
+generator: flat
+ground_y: 63
+player:
+  pos: [8, 64, 8]
+  dimension: overworld
+  health: 20
+  food: 20
+  inventory: `+inv+`
+blocks:
+  - {block: "minecraft:iron_ore", pos: [8, 53, 8]}
+`))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+// TestMineWithATooWeakToolFailsItsEffect: mine_ore's effect is the
+// target's drop, not any item. With a wooden pickaxe (harvest level 0) the
+// tunnel down to an iron ore (level 1) fills the inventory with dirt and
+// cobblestone and the ore breaks, but it drops nothing: the step's effects
+// are not met. With a stone pickaxe the same step drops the ore and
+// succeeds.
+func TestMineWithATooWeakToolFailsItsEffect(t *testing.T) {
+	inv := loop.Invocation{Skill: "mine_ore", Params: map[string]any{"target": "minecraft:iron_ore"}}
+	t.Run("wooden pickaxe", func(t *testing.T) {
+		_, steps, trace := runGoal(t, buriedIron(t, `[{item: "minecraft:wooden_pickaxe", count: 1, max_durability: 64}]`),
+			"have 1 minecraft:iron_ore", script.New(inv))
+		require.NotEmpty(t, steps, trace)
+		st := steps[0]
+		assert.Equal(t, loop.EffectsUnmet, st.Verdict, "%s\n%s", st.Error, trace)
+		assert.Positive(t, st.After.Inventory["minecraft:cobblestone"], "the tunnel's stone was dug")
+		assert.Zero(t, st.After.Inventory["minecraft:iron_ore"], "the ore dropped nothing")
+		unmet := false
+		for _, c := range st.Effects {
+			unmet = unmet || !c.OK && strings.HasPrefix(c.Effect, "minecraft:iron_ore increases by >= 1")
+		}
+		assert.True(t, unmet, "the drop's check failed: %+v", st.Effects)
+	})
+	t.Run("stone pickaxe", func(t *testing.T) {
+		out, steps, trace := runGoal(t, buriedIron(t, `[{item: "minecraft:stone_pickaxe", count: 1, max_durability: 132}]`),
+			"have 1 minecraft:iron_ore", script.New(inv))
+		require.NotEmpty(t, steps, trace)
+		assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
+		assert.True(t, out.GoalMet, trace)
+	})
+}
