@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -55,10 +56,23 @@ func (s *Sim) digRoute(tx *world.Tx, start world.BlockPos, goal path.Target) (pa
 // walking, and what was broken and placed.
 func (s *Sim) followDigRoute(tx *world.Tx, r path.Result) (dug, placed int, err error) {
 	for _, st := range r.Steps {
-		for _, p := range st.Break {
+		breaks := append([]world.BlockPos(nil), st.Break...)
+		for _, cell := range []world.BlockPos{st.Pos, st.Pos.Add(0, 1, 0)} {
+			// Sand or gravel that fell into the body's way since the
+			// route was planned (the refill of a dug cell): dig it out
+			// too, as a player digs up through a gravel column.
+			if fallingBlocks[tx.BlockAt(cell).ID] && !slices.Contains(breaks, cell) {
+				breaks = append(breaks, cell)
+			}
+		}
+		for i := 0; i < len(breaks); i++ {
+			p := breaks[i]
 			b := tx.BlockAt(p)
 			if b.IsAir() {
 				continue
+			}
+			if fallingBlocks[tx.BlockAt(p.Add(0, 1, 0)).ID] && len(breaks) < maxRefills+len(st.Break)+2 {
+				breaks = append(breaks, p) // what falls in is dug next
 			}
 			inv := tx.Inventory()
 			rule := s.ruleOf(b)
@@ -101,6 +115,10 @@ func (s *Sim) followDigRoute(tx *world.Tx, r path.Result) (dug, placed int, err 
 	}
 	return dug, placed, nil
 }
+
+// maxRefills bounds how many blocks falling into one step's cells are dug
+// out again (a gravel column is rarely taller).
+const maxRefills = 32
 
 // digFailure is move_to's error when neither walking nor digging reaches
 // the goal.

@@ -51,7 +51,7 @@ blocks:
 // breaks but drops nothing (Forge 1.7.10 ForgeHooks.initTools gives
 // Blocks.iron_ore harvest level 1 for "pickaxe", and
 // ForgeHooks.canHarvestBlock fails for a rock block without that tool), so
-// mine_block's declared effects (the block gone and an item gained) do not
+// mine_block's declared effects (the block gone and its drop gained) do not
 // all hold: the step is effects_unmet and a "run mine_block" goal is not
 // met. With a stone pickaxe (harvest level 1) the same step succeeds.
 func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
@@ -61,7 +61,7 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	out, steps, trace := runGoal(t, oreScenario(t, ""), goal, script.New(inv))
 	require.Len(t, steps, 1, trace)
 	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, steps[0].Error)
-	assert.Contains(t, steps[0].Error, "any item increases by >= 1")
+	assert.Contains(t, steps[0].Error, "minecraft:iron_ore increases by >= 1", "the target's drop, from the drop table")
 	assert.False(t, out.GoalMet, "a block that dropped nothing does not meet the run goal")
 	assert.Equal(t, loop.PlannerDone, out.Reason)
 	removed := false

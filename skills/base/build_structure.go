@@ -17,7 +17,7 @@ import (
 func init() { registry.Provide(BuildStructure{}) }
 
 // buildSearchRadius is how far build_structure looks for a site by default.
-const buildSearchRadius = 8
+const buildSearchRadius = 16
 
 // siteHeights is how far above and below the player's feet a site's floor
 // may lie.
