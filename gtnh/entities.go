@@ -21,6 +21,14 @@ func (c *Client) onSpawnPlayer(s *session, p *proto17.SpawnPlayer) {
 }
 
 func (c *Client) onSpawnObject(s *session, p *proto17.SpawnObject) {
+	if p.Type == proto17.ObjectFallingBlock {
+		// Sand or gravel falling (EntityFallingBlock): the block changes
+		// that come with it (air where it was, the block where it lands)
+		// are what the world model keeps; a digging route that finds the
+		// block back in its way plans again.
+		c.skip("SpawnObject(falling block)")
+		return
+	}
 	if p.Type != proto17.ObjectItem {
 		c.skip("SpawnObject(other)")
 		return

@@ -408,6 +408,7 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 			out.to(o, StageNone, bc)
 		}
 	}
+	s.fallAboveLocked(out, pos)
 	if w := wearOf(held, ruleFor(block).Hardness); w > 0 {
 		sl.Damage += int16(w)
 		if int(sl.Damage) > maxDamage(held) {

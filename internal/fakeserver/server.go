@@ -175,6 +175,7 @@ type Server struct {
 	crafted   []Crafted
 	smelted   []Crafted
 	coked     []Crafted // what the coke ovens made
+	falls     []Fall    // the sand and gravel that fell
 	refusals  []Refusal
 	formed    []world.BlockPos // masters of the coke ovens players built
 
