@@ -141,3 +141,25 @@ func TestPaperGivesTheBucketBackLive(t *testing.T) {
 		assert.Empty(t, srv.Refusals())
 	})
 }
+
+// TestClickAfterAWindowLeftOpen: a skill that failed with a furnace's
+// window still open leaves the server clicking only that window; the next
+// craft in the inventory grid (window 0) closes it first, so its clicks
+// are not refused.
+func TestClickAfterAWindowLeftOpen(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := stoneAgeClient(t,
+			fakeserver.Item{Slot: 36, Name: "minecraft:furnace", Count: 1},
+			fakeserver.Item{Slot: 37, Name: "minecraft:log", Count: 1})
+		ctx := context.Background()
+		furnace := world.Pos(10, 64, 8)
+		res := c.Execute(ctx, action.PlaceBlock{Pos: furnace, Item: "minecraft:furnace", Face: "up"})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		res = c.Execute(ctx, action.OpenContainer{Pos: furnace})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		res = c.Execute(ctx, action.Craft{Item: "minecraft:planks", Count: 1})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 2, serverCount(t, srv, "minecraft:planks"))
+		assert.Empty(t, srv.Refusals())
+	})
+}
