@@ -83,7 +83,18 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	if err := x.swing(); err != nil {
 		return x.fail(err, "swinging")
 	}
-	isAir := func() bool { return x.blockAt(a.Pos).IsAir() }
+	// Gone when the server showed the block as air since the dig started,
+	// even if sand or gravel fell into its place at once (the block change
+	// to air, then the landed block's).
+	x.c.mu.Lock()
+	x.s.dig.pos, x.s.dig.watching, x.s.dig.air = a.Pos, true, false
+	x.c.mu.Unlock()
+	defer func() {
+		x.c.mu.Lock()
+		x.s.dig.watching = false
+		x.c.mu.Unlock()
+	}()
+	isAir := func() bool { return x.s.dig.air || x.blockAt(a.Pos).IsAir() }
 	if !instant {
 		for waited := int64(0); waited < wait; waited += swingEvery {
 			n := min(int64(swingEvery), wait-waited)

@@ -15,6 +15,9 @@ import (
 
 func (c *Client) onBlockChange(s *session, p *proto17.BlockChange) {
 	pos := world.Pos(int(p.X), int(p.Y), int(p.Z))
+	if p.State().IsAir() {
+		c.sawAir(s, pos)
+	}
 	c.setBlocks(func(tx *world.Tx) { tx.SetState(pos, p.State()) })
 	c.tagOreBlocks(s, []world.BlockPos{pos})
 }
@@ -25,12 +28,27 @@ func (c *Client) onMultiBlockChange(s *session, p *proto17.MultiBlockChange) {
 	for i, r := range p.Records {
 		ps[i] = world.Pos(bx+int(r.X), int(r.Y), bz+int(r.Z))
 	}
+	for i, r := range p.Records {
+		if r.State().IsAir() {
+			c.sawAir(s, ps[i])
+		}
+	}
 	c.setBlocks(func(tx *world.Tx) {
 		for i, r := range p.Records {
 			tx.SetState(ps[i], r.State())
 		}
 	})
 	c.tagOreBlocks(s, ps)
+}
+
+// sawAir notes that the server showed the block being dug as air (see
+// session.dig).
+func (c *Client) sawAir(s *session, pos world.BlockPos) {
+	c.mu.Lock()
+	if s.dig.watching && s.dig.pos == pos {
+		s.dig.air = true
+	}
+	c.mu.Unlock()
 }
 
 // forgetColumn drops a column whose content is no longer known: to the

@@ -49,6 +49,13 @@ type session struct {
 	players    map[int32]seenPlayer         // spawned players, for their UUIDs
 	collected  []collected                  // the last maxCollected items picked up
 	collectedN int                          // items picked up in the session (collected's last is the collectedN-th)
+	// dig is the block being dug and whether the server has shown it as
+	// air since the dig started: sand or gravel falling into it sends the
+	// block back right after, in the same tick.
+	dig struct {
+		pos           world.BlockPos
+		watching, air bool
+	}
 	confirms   map[confirmKey]*pendingClick // clicks waiting for their Confirm Transaction
 	actionNum  int16
 	confirmSeq uint64
