@@ -25,11 +25,11 @@ func fallsInto(b world.Block) bool {
 	return b.IsAir()
 }
 
-// settle lets the falling blocks at p and above it fall after the block
+// settleFalling lets the falling blocks at p and above it fall after the block
 // at p changed: each sand or gravel with room below drops to the first
 // block that holds it, and the column above follows. It returns the
 // positions the blocks landed at.
-func (s *Sim) settle(tx *world.Tx, p world.BlockPos) []world.BlockPos {
+func (s *Sim) settleFalling(tx *world.Tx, p world.BlockPos) []world.BlockPos {
 	var landed []world.BlockPos
 	for y := p.Y; y < worldHeight; y++ {
 		at := world.Pos(p.X, y, p.Z)

@@ -37,7 +37,7 @@ func (s *Sim) holds(tx *world.Tx, bp *rules.Blueprint, origin world.BlockPos) st
 // gone), and a placed block of some blueprint forms a new structure when
 // the whole pattern around it now holds.
 func (s *Sim) blockChanged(tx *world.Tx, p world.BlockPos) {
-	s.settle(tx, p) // sand and gravel fall into the room it left
+	s.settleFalling(tx, p) // sand and gravel fall into the room it left
 	for _, key := range s.structureKeys() {
 		st := s.structures[key]
 		if !st.bp.InShell(rules.Offset{X: p.X - st.origin.X, Y: p.Y - st.origin.Y, Z: p.Z - st.origin.Z}) {
