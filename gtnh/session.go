@@ -46,9 +46,9 @@ type session struct {
 	inv        inventory
 	loaded     map[[2]int]bool
 	entities   map[int32]bool
-	players    map[int32]seenPlayer         // spawned players, for their UUIDs
-	collected  []collected                  // the last maxCollected items picked up
-	collectedN int                          // items picked up in the session (collected's last is the collectedN-th)
+	players    map[int32]seenPlayer // spawned players, for their UUIDs
+	collected  []collected          // the last maxCollected items picked up
+	collectedN int                  // items picked up in the session (collected's last is the collectedN-th)
 	// dig is the block being dug and whether the server has shown it as
 	// air since the dig started: sand or gravel falling into it sends the
 	// block back right after, in the same tick.
