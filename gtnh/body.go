@@ -81,11 +81,28 @@ func (c *Client) Execute(ctx context.Context, a action.Action) ipc.Result {
 		return ipc.Failf(ipc.IOError, 0, "%v", err)
 	}
 	start := c.ticks.Load()
+	c.mu.Lock()
+	deaths := c.stats.Deaths
+	c.mu.Unlock()
 	actx, cancel := context.WithTimeout(ctx, c.cfg.timeoutOf(a))
 	defer cancel()
 	x := &act{c: c, s: s, ctx: actx, parent: ctx}
 	res := x.run(a)
 	res.Ticks = c.ticks.Load() - start
+	c.mu.Lock()
+	died, at := c.stats.Deaths > deaths, c.diedAt
+	c.mu.Unlock()
+	if died {
+		// As in the simulator: a death ends the action, and the result
+		// says where the inventory fell.
+		if res.Details == nil {
+			res.Details = map[string]any{}
+		}
+		res.Details["died"], res.Details["died_at"] = true, at
+		if res.Code == ipc.OK {
+			res.Code, res.Error = ipc.Rejected, fmt.Sprintf("the player died at %v during the %s", at.Block(), a.Kind())
+		}
+	}
 	if res.Code != ipc.OK {
 		c.log.Info().Str("action", string(a.Kind())).Str("code", string(res.Code)).Str("error", res.Error).Msg("action failed")
 	}

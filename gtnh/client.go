@@ -79,6 +79,8 @@ type Client struct {
 	unknown  map[string]bool
 	err      error
 	worldAge int64
+	// diedAt is where the player's health last reached 0 (guarded by mu).
+	diedAt world.Vec3
 
 	// unknownMore counts unknown marks that did not fit in unknown.
 	unknownMore int

@@ -8,8 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -160,4 +162,23 @@ func waitTicks(t *testing.T, srv *fakeserver.Server, n int64) {
 	t.Helper()
 	from := srv.WorldTime()
 	require.NoError(t, srv.WaitFor(context.Background(), func() bool { return srv.WorldTime() >= from+n }))
+}
+
+// TestDeathEndsTheActionLive: the player dies during a wait; the action's
+// result says so, with where, as the simulator's does.
+func TestDeathEndsTheActionLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := nightServer(t, 18000)
+		c := joinLive(t, srv)
+		res := c.Execute(context.Background(), action.Wait{Ticks: 200})
+		require.Len(t, srv.Deaths(), 1, "seven hits, the first after the zombie's walk")
+		assert.Equal(t, ipc.Rejected, res.Code)
+		assert.Contains(t, res.Error, "the player died at (8, 64, 8) during the wait")
+		assert.Equal(t, true, res.Details["died"])
+		assert.Equal(t, srv.Deaths()[0].Pos, res.Details["died_at"])
+
+		res = c.Execute(context.Background(), action.Wait{Ticks: 5})
+		assert.Equal(t, ipc.OK, res.Code, "no death, no mark")
+		assert.Nil(t, res.Details["died"])
+	})
 }

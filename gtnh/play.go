@@ -366,6 +366,7 @@ func (c *Client) onHealth(s *session, p *proto17.UpdateHealth) error {
 	c.mu.Lock()
 	if p.Health <= 0 && s.health > 0 {
 		c.stats.Deaths++
+		c.diedAt = c.state.Snapshot().Player.Pos
 	}
 	s.health, s.food = p.Health, p.Food
 	c.state.Update(func(tx *world.Tx) { tx.SetHealth(float64(max(p.Health, 0)), float64(p.Food)) })

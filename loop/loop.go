@@ -381,6 +381,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 				st.reflexFailed[rt.Name] = true
 			}
 			l.settle(st, out.Skills, rec, fp, kinds)
+			l.watch(rec)
 			if err := l.emit(rec); err != nil {
 				return out, err
 			}
@@ -419,6 +420,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		}
 		clear(st.reflexFailed) // a planned step ran: failed reflexes may fire again
 		l.settle(st, out.Skills, rec, fp, kinds)
+		l.watch(rec)
 		if err := l.emit(rec); err != nil {
 			return out, err
 		}
@@ -448,6 +450,16 @@ func (l *Loop) reflex(snap *world.Snapshot, catalog []*registry.Description, st 
 		return inv, &ReflexTrace{Name: r.Name(), Reason: why}, true
 	}
 	return Invocation{}, nil, false
+}
+
+// watch tells the reflexes that learn from steps (StepWatcher) how a step
+// ended.
+func (l *Loop) watch(rec StepRecord) {
+	for _, r := range l.cfg.Reflexes {
+		if w, ok := r.(StepWatcher); ok {
+			w.Stepped(rec)
+		}
+	}
 }
 
 // runState is what a run remembers between steps: how invocations failed,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"math"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 
@@ -178,4 +179,115 @@ func markOf(w *world.Snapshot) progressMark {
 func (m progressMark) progressed(old progressMark) bool {
 	return m.pos.DistSq(old.pos) > unstuckMoved*unstuckMoved || m.dimension != old.dimension ||
 		m.tier != old.tier || !maps.Equal(m.inventory, old.inventory) || m.machines != old.machines
+}
+
+// StepWatcher is a Reflex that learns from every finished step, planned or
+// a reflex's: what the body reported (a death, where). Run calls Stepped
+// after each step, before the next Fire.
+type StepWatcher interface {
+	Stepped(rec StepRecord)
+}
+
+// walkTicksPerBlock is how long the bot takes a block on foot: a 1.7.10
+// player walks 4.317 blocks a second (0.2159 a tick).
+const walkTicksPerBlock = 1 / 0.2159
+
+// RecoverReflex goes back for what the bot dropped when it died, while the
+// items last: a step whose result says the player died (the body's
+// "died" and "died_at" details) leaves the items the bot held before that
+// step lying where it died, and Forge's EntityItem removes them when their
+// age reaches item_lifespan (6000 ticks, config/mobs.yaml). The reflex
+// runs recover_drops to walk there as long as the walk, at the player's
+// walking speed with half again for the way, ends before they are gone;
+// on arriving (within 1.5 blocks), or once they are gone, it lets the
+// death go. It counts from the tick the fatal step started, the earliest
+// the items can have fallen.
+//
+// A RecoverReflex remembers the last death between steps: use one per
+// run, by pointer.
+type RecoverReflex struct {
+	// Lifespan is how long dropped items last, in ticks (0: the shipped
+	// rules' item_lifespan).
+	Lifespan int64
+
+	death *lostItems
+}
+
+// lostItems is a death the reflex may still go back to.
+type lostItems struct {
+	tick  int64
+	at    world.Vec3
+	items int
+}
+
+var (
+	_ Reflex      = (*RecoverReflex)(nil)
+	_ StepWatcher = (*RecoverReflex)(nil)
+)
+
+// Name implements Reflex.
+func (*RecoverReflex) Name() string { return "recover" }
+
+// Stepped implements StepWatcher: a result that says the player died,
+// with where, after a step that started holding items, is a death to go
+// back to.
+func (r *RecoverReflex) Stepped(rec StepRecord) {
+	for _, res := range rec.Results {
+		if died, _ := res.Details["died"].(bool); !died {
+			continue
+		}
+		at, ok := vecOf(res.Details["died_at"])
+		held := 0
+		for _, n := range rec.Before.Inventory {
+			held += n
+		}
+		if !ok || held == 0 {
+			r.death = nil // nothing to go back for, or no place to go
+			return
+		}
+		r.death = &lostItems{tick: rec.Before.Tick, at: at, items: held}
+		return
+	}
+}
+
+// vecOf reads a position from a result's details: a world.Vec3 in the
+// process, an object with x, y and z through a remote body.
+func vecOf(v any) (world.Vec3, bool) {
+	switch p := v.(type) {
+	case world.Vec3:
+		return p, true
+	case map[string]any:
+		x, ok1 := p["x"].(float64)
+		y, ok2 := p["y"].(float64)
+		z, ok3 := p["z"].(float64)
+		return world.Vec3{X: x, Y: y, Z: z}, ok1 && ok2 && ok3
+	}
+	return world.Vec3{}, false
+}
+
+// Fire implements Reflex.
+func (r *RecoverReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
+	d := r.death
+	if d == nil {
+		return Invocation{}, "", false
+	}
+	life := r.Lifespan
+	if life <= 0 {
+		life = int64(rules.Default().Mobs.Player.ItemLifespan)
+	}
+	age := w.Tick - d.tick
+	dist := math.Sqrt(w.Player.Pos.DistSq(d.at))
+	walk := int64(math.Ceil(dist * walkTicksPerBlock * 1.5))
+	switch {
+	case dist <= 1.5:
+		r.death = nil // there: what lay here is picked up, or was gone
+		return Invocation{}, "", false
+	case age+walk >= life:
+		r.death = nil // gone, or gone before the bot could get there
+		return Invocation{}, "", false
+	}
+	at := d.at.Block()
+	why := fmt.Sprintf("died at %v %d ticks ago holding %d items; they lie there until tick %d (item_lifespan %d), %.0f blocks away",
+		at, age, d.items, d.tick+life, life, dist)
+	return Invocation{Skill: "recover_drops", Params: map[string]any{"x": at.X, "y": at.Y, "z": at.Z}}, why, true
 }

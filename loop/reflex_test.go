@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -322,4 +323,118 @@ func TestUnstuckReflexCountsProgress(t *testing.T) {
 	inv, _, ok = r.Fire(at(1301, 0.5, dirt))
 	require.True(t, ok)
 	assert.Equal(t, 1, inv.Params["attempt"])
+}
+
+// creeperWorld: a flat world by day with hostile mobs on, the player at
+// (8, 64, 8) with 10 health and five cobblestone, a tree at (16, 16) and
+// a creeper summoned beside it.
+func creeperWorld(t *testing.T) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("creeper.yaml", []byte(`name: creeper
+seed: 11
+size: {x: 32, z: 32}
+generator: flat
+ground_y: 63
+mobs: true
+time: 6000
+player:
+  pos: [8, 64, 8]
+  health: 10
+  inventory: [{item: "minecraft:cobblestone", count: 5}]
+trees:
+  - {at: [16, 16], height: 5}
+`))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	_, err = s.Summon("creeper", world.Vec3{X: 16.5, Y: 64, Z: 13.5})
+	require.NoError(t, err)
+	return s
+}
+
+// TestRecoverReflexGoesBackForTheDrops: a creeper kills the bot by the
+// tree; it respawns at the start with nothing, and the recover reflex
+// walks it back to where it died before anything else, where it picks up
+// what it dropped; then the plan resumes.
+func TestRecoverReflexGoesBackForTheDrops(t *testing.T) {
+	s := creeperWorld(t)
+	out, recs, trace := runWithReflexes(t, s, "collect 9 minecraft:log", nil, []loop.Reflex{&loop.RecoverReflex{}},
+		chop, waitFor(5), waitFor(5))
+	require.Len(t, s.Deaths(), 1, trace)
+	death := s.Deaths()[0]
+	i := slices.IndexFunc(recs, func(r loop.StepRecord) bool { return r.Reflex != nil })
+	require.Positive(t, i, "a reflex step after the death: %s", trace)
+	died := recs[i-1]
+	assert.Equal(t, true, died.Results[len(died.Results)-1].Details["died"], trace)
+	assert.Equal(t, 0, died.After.Inventory["minecraft:cobblestone"], "respawned with nothing")
+	r := recs[i]
+	assert.Equal(t, "recover", r.Reflex.Name)
+	assert.Equal(t, "recover_drops", r.Invocation.Skill)
+	assert.Equal(t, loop.Success, r.Verdict, r.Error)
+	assert.Contains(t, r.Reflex.Reason, fmt.Sprintf("died at %v", death.Pos.Block()))
+	assert.Contains(t, r.Reflex.Reason, "(item_lifespan 6000)")
+	assert.Equal(t, 5, r.After.Inventory["minecraft:cobblestone"], "picked up where it died: %s", trace)
+	assert.Equal(t, death.Pos.Block(), r.After.Pos)
+	require.Greater(t, len(recs), i+1, "the plan resumes")
+	assert.Nil(t, recs[i+1].Reflex)
+	assert.Equal(t, 1, out.Skills["recover_drops"].Successes)
+}
+
+// TestRecoverReflexWhileTheItemsLast: the reflex goes back only while the
+// walk ends before the items are gone, lets the death go on arriving, and
+// ignores deaths with nothing held or no place.
+func TestRecoverReflexWhileTheItemsLast(t *testing.T) {
+	at := world.Vec3{X: 40.5, Y: 64, Z: 0.5} // 40 blocks east of the bot's (0.5, 64, 0.5)
+	died := func(tick int64, inv map[string]int, details map[string]any) loop.StepRecord {
+		return loop.StepRecord{Before: loop.Summary{Tick: tick, Inventory: inv}, Results: []ipc.Result{{Code: ipc.Rejected, Details: details}}}
+	}
+	cobble := map[string]int{"minecraft:cobblestone": 5}
+	here := func(tick int64) *world.Snapshot { w := snap(nil, nil); w.Tick = tick; return w }
+	// 40 blocks: 40 / 0.2159 × 1.5 = 277.9, so a walk of 278 ticks.
+	for _, c := range []struct {
+		name string
+		now  int64
+		want bool
+	}{
+		{"at once", 100, true},
+		{"the walk ends a tick before they go", 100 + 6000 - 278 - 1, true},
+		{"the walk ends as they go", 100 + 6000 - 278, false},
+		{"gone", 100 + 6000, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &loop.RecoverReflex{}
+			r.Stepped(died(100, cobble, map[string]any{"died": true, "died_at": at}))
+			inv, why, ok := r.Fire(here(c.now))
+			assert.Equal(t, c.want, ok)
+			if ok {
+				assert.Equal(t, loop.Invocation{Skill: "recover_drops", Params: map[string]any{"x": 40, "y": 64, "z": 0}}, inv)
+				assert.Contains(t, why, "holding 5 items; they lie there until tick 6100 (item_lifespan 6000), 40 blocks away")
+			}
+		})
+	}
+	r := &loop.RecoverReflex{Lifespan: 1000}
+	r.Stepped(died(0, cobble, map[string]any{"died": true, "died_at": map[string]any{"x": 40.5, "y": 64.0, "z": 0.5}}))
+	_, _, ok := r.Fire(here(721))
+	assert.True(t, ok, "a remote body's position; the lifespan is configurable")
+	_, _, ok = r.Fire(here(722))
+	assert.False(t, ok)
+	_, _, ok = r.Fire(here(1))
+	assert.False(t, ok, "given up for good")
+
+	r = &loop.RecoverReflex{}
+	r.Stepped(died(0, cobble, map[string]any{"died": true, "died_at": world.Vec3{X: 1.5, Y: 64, Z: 0.5}}))
+	_, _, ok = r.Fire(here(10))
+	assert.False(t, ok, "already there (1 block)")
+	r.Stepped(died(0, cobble, map[string]any{"died": true, "died_at": world.Vec3{X: 2.5, Y: 64, Z: 0.5}}))
+	_, _, ok = r.Fire(here(10))
+	assert.True(t, ok, "2 blocks away")
+	r.Stepped(died(0, map[string]int{}, map[string]any{"died": true, "died_at": at}))
+	_, _, ok = r.Fire(here(10))
+	assert.False(t, ok, "nothing held: nothing to go back for")
+	r.Stepped(died(0, cobble, map[string]any{"died": true}))
+	_, _, ok = r.Fire(here(10))
+	assert.False(t, ok, "no place")
+	r.Stepped(died(0, cobble, map[string]any{"died": false, "died_at": at}))
+	_, _, ok = r.Fire(here(10))
+	assert.False(t, ok, "not a death")
 }

@@ -144,4 +144,5 @@ func (s *Sim) die(tx *world.Tx, res *ipc.Result, cause string, dropAt *world.Vec
 	res.Code = ipc.Rejected
 	res.Error = fmt.Sprintf("the player %s and died; respawned at %v with an empty inventory", cause, s.spawnPoint().Block())
 	res.Details["died"] = true
+	res.Details["died_at"] = where
 }

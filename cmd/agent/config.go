@@ -69,6 +69,7 @@ const defaultOperatorSecretEnv = "GTNH_AGENT_OPERATOR_SECRET"
 //	survival:                     # reflexes that preempt the plan (docs/survival.md)
 //	  eat: {enabled: true, threshold: 6}
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
+//	  recover: {enabled: true}
 type agentConfig struct {
 	File   string
 	Server serverConfig

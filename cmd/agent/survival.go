@@ -13,11 +13,14 @@ import (
 //	  defend: {enabled: true, range: 8, flee_health: 8, min_weapon_damage: 4}
 //	  shelter: {enabled: true, from: 12000, until: 23500}
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
+//	  recover: {enabled: true}
 type survivalConfig struct {
 	Eat     eatReflexConfig
 	Defend  defendReflexConfig
 	Shelter shelterReflexConfig
 	Unstuck unstuckReflexConfig
+	// RecoverOff turns the recover reflex off.
+	RecoverOff bool
 }
 
 // defendReflexConfig: Off turns the defend reflex off; the others, when
@@ -54,7 +57,7 @@ type unstuckReflexConfig struct {
 
 // decodeSurvival reads the survival section.
 func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConfig) {
-	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck"})
+	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck", "recover"})
 	enabled := func(m map[string]strictyaml.Field, path string, off *bool) {
 		if b, ok := m["enabled"]; ok {
 			if on, ok := d.Bool(b.Value, path+".enabled"); ok {
@@ -100,14 +103,18 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 		intIn(d, u, "survival.unstuck", "seconds", 1, 3600, &cfg.Unstuck.Seconds)
 		intIn(d, u, "survival.unstuck", "distance", 2, 16, &cfg.Unstuck.Distance)
 	}
+	if v, ok := s["recover"]; ok {
+		enabled(d.Mapping(v.Value, "survival.recover", []string{"enabled"}), "survival.recover", &cfg.RecoverOff)
+	}
 }
 
 // reflexes are the loop's reflexes as the section sets them, in the order
 // they are asked: eating first (it takes 32 ticks and fixes what it
 // fires for), then dealing with a mob near (before walling in: a pit dug
-// beside a zombie is no shelter), then the night's shelter, then getting
-// unstuck. The unstuck reflex remembers progress
-// between steps, so each call makes a new one: call it once per run.
+// beside a zombie is no shelter), then going back for what a death dropped
+// (the items last five minutes, less than a night), then the night's
+// shelter, then getting unstuck. The recover and unstuck reflexes remember
+// between steps, so each call makes new ones: call it once per run.
 func (s survivalConfig) reflexes() []loop.Reflex {
 	var out []loop.Reflex
 	if !s.Eat.Off {
@@ -129,6 +136,9 @@ func (s survivalConfig) reflexes() []loop.Reflex {
 			FleeHealth:      float64(val(s.Defend.FleeHealth, loop.DefaultFleeHealth)),
 			MinWeaponDamage: float64(val(s.Defend.MinWeaponDmg, loop.DefaultMinWeaponDamage)),
 		})
+	}
+	if !s.RecoverOff {
+		out = append(out, &loop.RecoverReflex{})
 	}
 	if !s.Shelter.Off {
 		out = append(out, loop.ShelterReflex{From: int64(val(s.Shelter.From, loop.DefaultShelterFrom)), Until: int64(val(s.Shelter.Until, loop.DefaultShelterUntil))})
