@@ -16,7 +16,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 38)
+	assert.Len(t, book.All(), 40)
 
 	furnace := book.For("minecraft:furnace")
 	require.Len(t, furnace, 1)
@@ -269,5 +269,11 @@ func TestDefaultRecipesQuestGates(t *testing.T) {
 		require.Len(t, rs, 1, output)
 		assert.Equal(t, want, oneLine(rs[0]))
 	}
-	assert.Empty(t, book.For("minecraft:carpet"), "no by-hand carpet recipe was found in GTNH 2.8.4's sources")
+	// NewHorizonsCoreMod ScriptMinecraft: carpet from two wool by hand,
+	// three with a saw; the plain one first, so a player without a saw
+	// crafts it.
+	carpets := book.For("minecraft:carpet")
+	require.Len(t, carpets, 2)
+	assert.Equal(t, "1 minecraft:carpet 2x2: 2 minecraft:wool:0; tools ; shape AA", oneLine(carpets[0]))
+	assert.Equal(t, "3 minecraft:carpet 3x3: 2 minecraft:wool:0; tools ore:craftingToolSaw; shape AAB", oneLine(carpets[1]))
 }

@@ -70,3 +70,30 @@ func TestGTNHSoftMalletFenceAndStencilTable(t *testing.T) {
 	assert.Equal(t, 1, inv.CountID("gregtech:gt.metatool.01"), "the mallet stays")
 	assert.Zero(t, inv.CountID("minecraft:fence")+inv.CountID("minecraft:stick")+inv.CountID("TConstruct:blankPattern"))
 }
+
+// TestGTNHCarpetByHandAndTheBed: two white wool side by side make one
+// white carpet in the inventory grid (no table), a colour the recipe does
+// not take makes none, and three carpets make the white bed with the soft
+// mallet left in the grid.
+func TestGTNHCarpetByHandAndTheBed(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: minecraft:wool, count: 6}\n    - {item: \"minecraft:wool:14\", count: 2}\n    - {item: minecraft:planks, count: 3}\n"+
+		"    - {item: minecraft:fence, count: 2}\n    - {item: \"gregtech:gt.metatool.01:14\", count: 1}\n"+
+		"blocks:\n  - {block: minecraft:crafting_table, pos: [9, 64, 9]}\n")
+	table := world.Pos(9, 64, 9)
+	r := exec(t, s, action.Craft{Item: "minecraft:carpet", Count: 3})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, 3, r.Details["made"], "6 white wool make 3 carpets")
+	r = exec(t, s, action.Craft{Item: "minecraft:carpet", Count: 1})
+	assert.Equal(t, ipc.Rejected, r.Code, "the red wool is not white")
+	inv := snap(t, s).Inventory
+	assert.Equal(t, 3, inv.Count(world.MustItem("minecraft:carpet:0")))
+	assert.Zero(t, inv.Count(world.MustItem("minecraft:wool:0")))
+	assert.Equal(t, 2, inv.Count(world.MustItem("minecraft:wool:14")))
+
+	r = exec(t, s, action.Craft{Item: "etfuturum:white_bed", Count: 1, Table: &table})
+	require.True(t, r.OK(), r.Error)
+	inv = snap(t, s).Inventory
+	assert.Equal(t, 1, inv.CountID("etfuturum:white_bed"))
+	assert.Zero(t, inv.CountID("minecraft:carpet")+inv.CountID("minecraft:planks")+inv.CountID("minecraft:fence"))
+	assert.Equal(t, 1, inv.CountID("gregtech:gt.metatool.01"), "the mallet stays")
+}
