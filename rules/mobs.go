@@ -88,7 +88,13 @@ const (
 	AttackMelee   = "melee"
 	AttackRanged  = "ranged"
 	AttackExplode = "explode"
+	// AttackNone is a passive mob's (a sheep): it never hurts a player,
+	// never spawns in the dark and never despawns.
+	AttackNone = "none"
 )
+
+// Passive reports whether the mob never attacks (attack kind none).
+func (k MobKind) Passive() bool { return k.Attack.Kind == AttackNone }
 
 // MobAttack is how a mob hurts a player. The fields used depend on Kind.
 type MobAttack struct {
@@ -169,7 +175,7 @@ var (
 	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks"}
 	combatKeys    = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
 	mobKeys       = []string{"name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
-	attackKeys    = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}}
+	attackKeys    = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}, AttackNone: {"kind"}}
 	attackAllKeys = []string{"kind", "damage", "interval", "reach", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty", "swell_distance", "cancel_distance", "fuse", "explosion_power"}
 )
 
@@ -422,13 +428,17 @@ func decodeAttack(d *strictyaml.Decoder, n *yaml.Node, path string, num numFunc,
 	}
 	keys, known := attackKeys[kind]
 	if !known {
-		d.Errorf(v.Value, path+".kind", "must be melee, ranged or explode, got %q", kind)
+		d.Errorf(v.Value, path+".kind", "must be melee, ranged, explode or none, got %q", kind)
 		return a
 	}
 	a.Kind = kind
 	for name, field := range f {
 		if !contains(keys, name) {
-			d.Errorf(field.Key, strictyaml.Join(path, name), "is not a field of a %s attack (it has %v)", kind, keys[1:])
+			if kind == AttackNone {
+				d.Errorf(field.Key, strictyaml.Join(path, name), "is not a field of a none attack (it has no other field)")
+			} else {
+				d.Errorf(field.Key, strictyaml.Join(path, name), "is not a field of a %s attack (it has %v)", kind, keys[1:])
+			}
 		}
 	}
 	d.Require(n, path, f, keys...)

@@ -43,7 +43,15 @@ func TestShippedMobs(t *testing.T) {
 	sp, _ := m.Kind("spider")
 	assert.Equal(t, 11, sp.HostileLightMax)
 	assert.False(t, sp.BurnsInDaylight)
-	assert.Len(t, m.Kinds(), 4)
+	assert.Len(t, m.Kinds(), 5)
+	sh, _ := m.Kind("sheep")
+	assert.True(t, sh.Passive())
+	assert.False(t, sp.Passive())
+	assert.Equal(t, 8.0, sh.Health)
+	assert.Equal(t, 91, sh.EntityType)
+	require.Len(t, sh.Drops, 1)
+	assert.Equal(t, "minecraft:wool:0", sh.Drops[0].Item.String())
+	assert.Equal(t, [2]int{1, 1}, [2]int{sh.Drops[0].Min, sh.Drops[0].Max}, "always one wool")
 	_, ok := m.Kind("enderman")
 	assert.False(t, ok)
 }
@@ -99,7 +107,8 @@ func TestParseMobsErrors(t *testing.T) {
 		{"duplicate mob", "name: skeleton", "name: zombie", "zombie is listed twice"},
 		{"duplicate type", "entity_type: 51", "entity_type: 54", "54 is listed twice"},
 		{"bad ai", "ai: legacy", "ai: smart", `mobs[2].ai: must be tasks or legacy, got "smart"`},
-		{"bad attack kind", "kind: explode", "kind: laser", "must be melee, ranged or explode"},
+		{"bad attack kind", "kind: explode", "kind: laser", "must be melee, ranged, explode or none"},
+		{"a field on a passive mob", "attack: {kind: none}", "attack: {kind: none, damage: 1}", "mobs[4].attack.damage: is not a field of a none attack"},
 		{"melee field on a creeper", "fuse: 30,", "fuse: 30, damage: 3,", "mobs[3].attack.damage: is not a field of a explode attack"},
 		{"missing reach", ", reach: 1.43}", "}", "mobs[0].attack.reach: required field is missing"},
 		{"interval order", "interval_min: 20, interval_max: 60", "interval_min: 60, interval_max: 20", "interval_max: must not be below interval_min"},

@@ -116,6 +116,14 @@ func (s *Sim) dangerTicks(tx *world.Tx, start, n int64) []string {
 		if s.sc.Mobs {
 			s.spawnTick(tx, tod)
 			s.mobsTick(tx, tod)
+		} else {
+			// Without the dangers the mobs only stand: a hurt one's
+			// resistance still wears off, so a second hit counts.
+			for _, mb := range s.danger.mobs {
+				if mb.hurt > 0 {
+					mb.hurt--
+				}
+			}
 		}
 		s.dropsTick(tx)
 		if s.danger.hurt > 0 {
@@ -409,6 +417,14 @@ func (s *Sim) mobsTick(tx *world.Tx, tod int64) {
 // mobTick runs one mob for one tick; false when it is gone.
 func (s *Sim) mobTick(tx *world.Tx, mb *mob, p world.Player, darkness int, day bool, sp rules.SpawnRules) bool {
 	m := s.rules.Mobs
+	if mb.kind.Passive() {
+		// A passive mob stands where it is, never despawns and never
+		// attacks (the simulator does not let it wander).
+		if mb.hurt > 0 {
+			mb.hurt--
+		}
+		return true
+	}
 	dist := math.Sqrt(mb.pos.DistSq(p.Pos))
 	// EntityLiving.despawnEntity.
 	mb.age++
@@ -729,16 +745,16 @@ func weaponKind(id string) (string, bool) {
 	return "", false
 }
 
-// Summon puts a hostile mob of a kind (config/mobs.yaml: zombie, skeleton,
-// spider, creeper) with its feet at pos, as the /summon command does, and
+// Summon puts a mob of a kind (config/mobs.yaml: zombie, skeleton,
+// spider, creeper, sheep) with its feet at pos, as the /summon command does, and
 // returns its entity id. It works in any scenario; the mob acts when the
 // scenario has mobs: true.
 func (s *Sim) Summon(kind string, pos world.Vec3) (int, error) {
 	k, ok := s.rules.Mobs.Kind(kind)
 	if !ok {
-		names := make([]string, len(s.mobKinds))
-		for i, mk := range s.mobKinds {
-			names[i] = mk.Name
+		var names []string
+		for _, mk := range s.rules.Mobs.Kinds() {
+			names = append(names, mk.Name)
 		}
 		return 0, fmt.Errorf("no mob %q (the mobs are %v)", kind, names)
 	}

@@ -49,7 +49,19 @@ type Scenario struct {
 	// Mobs brings hostile mobs: zombies, skeletons, spiders and creepers
 	// spawn in the dark around the player, chase and hurt it (sim/mobs.go).
 	Mobs bool
-	File string
+	// Animals are the passive mobs placed when the world is made, as
+	// SpawnerAnimals.performWorldGenSpawning places a new chunk's.
+	Animals []AnimalSpec
+	File    string
+}
+
+// AnimalSpec places Count passive mobs of a kind (config/mobs.yaml, attack
+// none: sheep) on grass at seeded columns of the area [X, X2] × [Z, Z2].
+type AnimalSpec struct {
+	Kind   string
+	Count  int
+	X, Z   int
+	X2, Z2 int
 }
 
 // PlayerSpec is the player's start.
@@ -113,7 +125,7 @@ type MachineSpec struct {
 // generators are the terrains a scenario can ask for.
 var generators = []string{"flat", "hills", "natural"}
 
-var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger", "night", "time", "mobs"}
+var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger", "night", "time", "mobs", "animals"}
 
 // machineBlocks is the block each machine kind stands on in the world.
 var machineBlocks = map[string]string{
@@ -234,6 +246,11 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 	if n, ok := f["machines"]; ok {
 		for i, c := range d.Sequence(n.Value, "machines") {
 			p.machine(c, strictyaml.Index("machines", i))
+		}
+	}
+	if n, ok := f["animals"]; ok {
+		for i, c := range d.Sequence(n.Value, "animals") {
+			p.animals(c, strictyaml.Index("animals", i))
 		}
 	}
 	if err := d.Err(); err != nil {
@@ -457,6 +474,61 @@ func (p *scenarioParser) tree(n *yaml.Node, path string) {
 		}
 	}
 	p.sc.Trees = append(p.sc.Trees, t)
+}
+
+// animals reads {kind: sheep, count: N, area: [[x1, z1], [x2, z2]]}; the
+// kind is checked against the mob table when the world is built.
+func (p *scenarioParser) animals(n *yaml.Node, path string) {
+	f := p.Mapping(n, path, []string{"kind", "count", "area"})
+	p.Require(n, path, f, "kind", "count", "area")
+	var a AnimalSpec
+	if v, ok := f["kind"]; ok {
+		if k, ok := p.String(v.Value, path+".kind"); ok {
+			if k == "" {
+				p.Errorf(v.Value, path+".kind", "must name a passive mob (sheep)")
+			}
+			a.Kind = k
+		}
+	}
+	if v, ok := f["count"]; ok {
+		if c, ok := p.Int(v.Value, path+".count"); ok {
+			if c < 1 || c > 1000 {
+				p.Errorf(v.Value, path+".count", "must be within 1..1000, got %d", c)
+			}
+			a.Count = c
+		}
+	}
+	if v, ok := f["area"]; ok {
+		items := p.Sequence(v.Value, path+".area")
+		if len(items) != 2 {
+			p.Errorf(v.Value, path+".area", "an area is [[x1, z1], [x2, z2]]")
+		} else {
+			var cs [2][2]int
+			good := true
+			for i, it := range items {
+				cpath := strictyaml.Index(path+".area", i)
+				xz := p.Sequence(it, cpath)
+				if len(xz) != 2 {
+					p.Errorf(it, cpath, "a column is [x, z]")
+					good = false
+					continue
+				}
+				for j, c := range xz {
+					v, ok := p.Int(c, strictyaml.Index(cpath, j))
+					good = good && ok
+					cs[i][j] = v
+				}
+				if good && (cs[i][0] < 0 || cs[i][0] >= p.sc.SizeX || cs[i][1] < 0 || cs[i][1] >= p.sc.SizeZ) {
+					p.Errorf(it, cpath, "[%d, %d] is outside the world (x 0..%d, z 0..%d)", cs[i][0], cs[i][1], p.sc.SizeX-1, p.sc.SizeZ-1)
+				}
+			}
+			if good {
+				a.X, a.Z = min(cs[0][0], cs[1][0]), min(cs[0][1], cs[1][1])
+				a.X2, a.Z2 = max(cs[0][0], cs[1][0]), max(cs[0][1], cs[1][1])
+			}
+		}
+	}
+	p.sc.Animals = append(p.sc.Animals, a)
 }
 
 func (p *scenarioParser) machine(n *yaml.Node, path string) {

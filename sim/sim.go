@@ -122,7 +122,11 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		acting:     make(chan struct{}, 1),
 	}
 	s.hunger = set.Food.NewHunger(int(sc.Player.Food), sc.Player.Health)
-	s.mobKinds = set.Mobs.Kinds()
+	for _, k := range set.Mobs.Kinds() {
+		if !k.Passive() { // passive mobs never spawn in the dark
+			s.mobKinds = append(s.mobKinds, k)
+		}
+	}
 	s.lightReset()
 	var buildErr error
 	s.state.Update(func(tx *world.Tx) {
@@ -200,6 +204,49 @@ func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 	}
 	s.spawnAt = world.Vec3{X: float64(p.Pos.X) + 0.5, Y: float64(p.Pos.Y), Z: float64(p.Pos.Z) + 0.5}
 	tx.SetPlayer(world.Player{Name: "Bot", Pos: s.spawnAt, Dimension: p.Dimension, Health: p.Health, Food: p.Food})
+	return s.placeAnimals(tx, top)
+}
+
+// animalStream seeds the generator that places animals apart from the
+// world's, so adding animals to a scenario changes nothing else in it.
+const animalStream = 0xA11A5
+
+// placeAnimals puts the scenario's passive mobs on grass with two free
+// blocks above, at seeded columns of their areas, one a column.
+func (s *Sim) placeAnimals(tx *world.Tx, top func(x, z int) int) error {
+	if len(s.sc.Animals) == 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(s.seed), animalStream))
+	taken := map[[2]int]bool{}
+	for i, a := range s.sc.Animals {
+		k, ok := s.rules.Mobs.Kind(a.Kind)
+		if !ok || !k.Passive() {
+			var passive []string
+			for _, mk := range s.rules.Mobs.Kinds() {
+				if mk.Passive() {
+					passive = append(passive, mk.Name)
+				}
+			}
+			return fmt.Errorf("animals[%d].kind: %q is not a passive mob (they are %v)", i, a.Kind, passive)
+		}
+		placed := 0
+		for attempt := 0; placed < a.Count && attempt < a.Count*50; attempt++ {
+			x := a.X + rng.IntN(a.X2-a.X+1)
+			z := a.Z + rng.IntN(a.Z2-a.Z+1)
+			y := top(x, z)
+			if taken[[2]int{x, z}] || tx.BlockAt(world.Pos(x, y, z)).ID != "minecraft:grass" ||
+				!tx.BlockAt(world.Pos(x, y+1, z)).IsAir() || !tx.BlockAt(world.Pos(x, y+2, z)).IsAir() {
+				continue
+			}
+			taken[[2]int{x, z}] = true
+			s.danger.nextID++
+			pos := world.Vec3{X: float64(x) + 0.5, Y: float64(y + 1), Z: float64(z) + 0.5}
+			s.danger.mobs = append(s.danger.mobs, &mob{id: s.danger.nextID, kind: k, pos: pos, health: k.Health, cooldown: -1})
+			placed++
+		}
+	}
+	s.syncEntities(tx)
 	return nil
 }
 

@@ -73,6 +73,9 @@ type Planner struct {
 	// config/coke_oven.yaml): what to feed an oven for the item wanted
 	// from it (logs for charcoal, coal for coke) and how long it cooks.
 	Coke *rules.CokeOven
+	// Mobs says what a killed mob drops (nil = the shipped
+	// config/mobs.yaml): a hunting skill is asked for wool where sheep are.
+	Mobs *rules.Mobs
 }
 
 var _ loop.Planner = Planner{}
@@ -105,6 +108,9 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	}
 	if g.Grid == nil {
 		g.Grid = rules.Default().Grid
+	}
+	if g.Mobs == nil {
+		g.Mobs = rules.Default().Mobs
 	}
 	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -354,6 +360,9 @@ type producer struct {
 	// remembered: no such block is in sight, but the memory of the world
 	// holds one; the bot walks to it first (walk_to_remembered).
 	remembered bool
+	// hunt is the mob to kill for the item (a skill tagged hunts_mobs:
+	// hunt's target).
+	hunt string
 }
 
 // itemTags returns the tags of an exact item id ("modid:name[:meta]").
@@ -404,6 +413,12 @@ func (s *search) producers(item string) []producer {
 			}
 			continue
 		}
+		if slices.Contains(d.Effects.Tags, "hunts_mobs") {
+			if p, ok := s.hunter(d, item); ok {
+				out = append(out, p)
+			}
+			continue
+		}
 		if s.producesAny(d, item) {
 			if g, ok := s.gatherable(d, item); ok && g.inRange > 0 {
 				gatherer = true
@@ -451,6 +466,63 @@ func (s *search) producers(item string) []producer {
 		out = append(out, miners...)
 	}
 	return out
+}
+
+// hunter is a hunting skill (effects tagged hunts_mobs, an item_id
+// parameter its gain is keyed by, a string target) as the producer of an
+// item some mob drops, when a mob of that kind is in the world model
+// within the skill's default radius: the nearest kind's, the kinds in
+// config/mobs.yaml's order.
+func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
+	param := ""
+	for key, ch := range d.Effects.InventoryDelta {
+		if ch.MinIncrease == nil || !strings.HasPrefix(key, "{") || !strings.HasSuffix(key, "}") {
+			continue
+		}
+		if pd, ok := d.Params[key[1:len(key)-1]]; ok && pd.Type == action.TypeItemID {
+			param = key[1 : len(key)-1]
+		}
+	}
+	if param == "" {
+		return producer{}, false
+	}
+	want, err := world.ParseItemMatcher(item)
+	if err != nil {
+		return producer{}, false
+	}
+	radius := 32.0
+	if pd, ok := d.Params["radius"]; ok {
+		if v, ok := number(pd.Default); ok {
+			radius = float64(v)
+		}
+	}
+	best, bestDist := producer{}, math.Inf(1)
+	for _, k := range s.Mobs.Kinds() {
+		if _, ok := s.dropOf(k, want); !ok {
+			continue
+		}
+		for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
+			if e.Name != k.Name {
+				continue
+			}
+			dist := math.Hypot(e.Pos.X-s.w.Player.Pos.X, e.Pos.Z-s.w.Player.Pos.Z)
+			if dist <= radius && dist < bestDist {
+				best, bestDist = producer{desc: d, param: param, hunt: k.Name}, dist
+			}
+		}
+	}
+	return best, best.desc != nil
+}
+
+// dropOf returns the drop of a mob kind that gives an item matching want.
+func (s *search) dropOf(k rules.MobKind, want world.ItemMatcher) (rules.MobDrop, bool) {
+	for _, d := range k.Drops {
+		id, meta := d.Item.ID()
+		if d.Max > 0 && want.Matches(s.Tags.Stack(id, max(meta, 0), 1)) {
+			return d, true
+		}
+	}
+	return rules.MobDrop{}, false
 }
 
 // producesAny reports whether a skill's declared gains cover the item.
@@ -692,6 +764,19 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		if p.radius > 0 {
 			inv.Params["radius"] = p.radius
 		}
+		return inv, nil
+	}
+	if p.hunt != "" {
+		// As many items as there are mobs of the kind in range would give
+		// is the hunting skill's to find out; ask for what is missing,
+		// within its count's maximum.
+		n := missing
+		if pd, ok := p.desc.Params["count"]; ok && pd.Max != nil {
+			n = int(math.Min(float64(n), *pd.Max))
+		}
+		inv.Params["target"] = p.hunt
+		inv.Params[p.param] = item
+		inv.Params["count"] = n
 		return inv, nil
 	}
 	limit := -1 // the most items the step can make (grid tools wear out)
