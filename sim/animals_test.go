@@ -1,0 +1,146 @@
+package sim_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// pasture: a flat 32×32 plain (grass at 64), the player at (16, 65, 16)
+// with the inventory lines given, sheep placed by animals: in the area
+// given, mobs on or off.
+func pasture(t *testing.T, seed int64, mobsOn bool, animals, inventory string) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("pasture.yaml", []byte(fmt.Sprintf(`name: pasture
+seed: %d
+size: {x: 32, z: 32}
+generator: flat
+ground_y: 64
+mobs: %v
+night: true
+time: 18000
+player:
+  pos: [16, 65, 16]
+  inventory: [%s]
+animals:
+%s`, seed, mobsOn, inventory, animals)))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+func sheep(snap *world.Snapshot) []world.Entity {
+	var out []world.Entity
+	for _, e := range mobs(snap) {
+		if e.Name == "sheep" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestAnimalsArePlacedOnTheGrass: the scenario's sheep stand on the grass
+// of their area, one a column, with EntitySheep's 8 health; the same seed
+// places them alike, another seed elsewhere.
+func TestAnimalsArePlacedOnTheGrass(t *testing.T) {
+	const area = "  - {kind: sheep, count: 6, area: [[4, 4], [12, 12]]}\n"
+	s := pasture(t, 7, false, area, "")
+	got := sheep(look(t, s))
+	require.Len(t, got, 6)
+	cols := map[[2]int]bool{}
+	for _, e := range got {
+		assert.Equal(t, 65.0, e.Pos.Y, "feet on the grass at 64")
+		assert.True(t, e.Pos.X >= 4 && e.Pos.X < 13 && e.Pos.Z >= 4 && e.Pos.Z < 13, "%v outside the area", e.Pos)
+		assert.Equal(t, 8.0, e.Health)
+		c := [2]int{int(e.Pos.X), int(e.Pos.Z)}
+		assert.False(t, cols[c], "two sheep in column %v", c)
+		cols[c] = true
+	}
+	assert.Equal(t, got, sheep(look(t, pasture(t, 7, false, area, ""))))
+	assert.NotEqual(t, got, sheep(look(t, pasture(t, 8, false, area, ""))))
+}
+
+// TestSheepStayAtNightAndAttackNobody: with the dangers on at midnight,
+// sheep neither move, hurt the player nor despawn, and the night's
+// spawning brings no new sheep.
+func TestSheepStayAtNightAndAttackNobody(t *testing.T) {
+	s := pasture(t, 3, true, "  - {kind: sheep, count: 4, area: [[14, 14], [18, 18]]}\n", "")
+	before := sheep(look(t, s))
+	require.Len(t, before, 4)
+	wait(t, s, 2000)
+	snap := look(t, s)
+	assert.Equal(t, before, sheep(snap), "the same sheep, where they were")
+	assert.Equal(t, 20.0, snap.Player.Health, "nothing hurt the player")
+}
+
+// TestKillingASheepDropsOneWool: a wooden sword kills a sheep in two hits
+// (5 + 5 against 8 health, the second after the hurt resistance wore off,
+// in a world without the dangers too), and the white wool it drops where
+// it died is picked up by walking to it.
+func TestKillingASheepDropsOneWool(t *testing.T) {
+	s := pasture(t, 5, false, "  - {kind: sheep, count: 1, area: [[17, 16], [17, 16]]}\n",
+		`{item: minecraft:wooden_sword, count: 1, durability: 59, max_durability: 59}`)
+	got := sheep(look(t, s))
+	require.Len(t, got, 1)
+	id := got[0].ID
+	r := s.Execute(context.Background(), action.Attack{Entity: id})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, 3.0, r.Details["health"])
+	r = s.Execute(context.Background(), action.Attack{Entity: id})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, true, r.Details["killed"], "the second hit counts in full")
+	snap := look(t, s)
+	assert.Empty(t, sheep(snap))
+	drops := snap.EntitiesOfKind(world.EntityItem)
+	require.Len(t, drops, 1, "the wool lies where the sheep died, knocked back by the first hit")
+	assert.Greater(t, drops[0].Pos.X, 18.0)
+	r = s.Execute(context.Background(), action.MoveTo{Pos: drops[0].Pos.Block(), Radius: 1})
+	require.True(t, r.OK(), r.Error)
+	wait(t, s, 10)
+	snap = look(t, s)
+	assert.Equal(t, 1, snap.Inventory.Count(world.MustItem("minecraft:wool:0")), "one white wool")
+	assert.Equal(t, ipc.InvalidParams, s.Execute(context.Background(), action.Attack{Entity: id}).Code, "the sheep is gone")
+}
+
+// TestAnimalsErrors: an animals entry is checked where it is written and,
+// for its kind, when the world is made.
+func TestAnimalsErrors(t *testing.T) {
+	for _, c := range []struct{ name, animals, want string }{
+		{"no area", "  - {kind: sheep, count: 2}\n", "animals[0].area: required field is missing"},
+		{"count", "  - {kind: sheep, count: 0, area: [[1, 1], [4, 4]]}\n", "animals[0].count: must be within 1..1000, got 0"},
+		{"outside", "  - {kind: sheep, count: 1, area: [[1, 1], [40, 4]]}\n", "animals[0].area[1]: [40, 4] is outside the world"},
+		{"column", "  - {kind: sheep, count: 1, area: [[1, 1, 1], [4, 4]]}\n", "animals[0].area[0]: a column is [x, z]"},
+		{"unknown field", "  - {kind: sheep, count: 1, area: [[1, 1], [4, 4]], colour: red}\n", "colour"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := sim.ParseScenario("a.yaml", []byte("name: a\nseed: 1\nsize: {x: 32, z: 32}\ngenerator: flat\nground_y: 64\nplayer:\n  pos: [16, 65, 16]\nanimals:\n"+c.animals))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Contains(t, err.Error(), "a.yaml:")
+		})
+	}
+	sc, err := sim.ParseScenario("a.yaml", []byte("name: a\nseed: 1\nsize: {x: 32, z: 32}\ngenerator: flat\nground_y: 64\nplayer:\n  pos: [16, 65, 16]\nanimals:\n  - {kind: zombie, count: 1, area: [[1, 1], [4, 4]]}\n"))
+	require.NoError(t, err)
+	_, err = sim.New(sc, sim.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `animals[0].kind: "zombie" is not a passive mob (they are [sheep])`)
+}
+
+// TestFreshStartHasSheep: the embedded fresh_start world has its ten
+// sheep on the grass.
+func TestFreshStartHasSheep(t *testing.T) {
+	sc, err := sim.Embedded("fresh_start")
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	assert.Len(t, sheep(look(t, s)), 10)
+}
