@@ -138,7 +138,7 @@ func startAgent(t *testing.T, vmemKiB int, args ...string) *child {
 	c := &child{cmd: cmd, changed: make(chan struct{}), done: make(chan struct{})}
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	cmd.Stderr = &lockedWriter{mu: &c.mu, buf: &c.stderr}
+	cmd.Stderr = &lockedWriter{mu: &c.mu, buf: &c.stderr, wake: c}
 	c.start = time.Now()
 	require.NoError(t, cmd.Start())
 	go c.sampleMemory()
@@ -175,7 +175,7 @@ func startInProcess(t *testing.T, args ...string) *child {
 	c := &child{changed: make(chan struct{}), done: make(chan struct{}), start: time.Now()}
 	out := &stdoutLines{c: c}
 	go func() {
-		code := run(args, out, &lockedWriter{mu: &c.mu, buf: &c.stderr})
+		code := run(args, out, &lockedWriter{mu: &c.mu, buf: &c.stderr, wake: c})
 		out.flush()
 		c.mu.Lock()
 		c.code, c.elapsed = code, time.Since(c.start)
@@ -265,15 +265,46 @@ func vmHWM(status []byte) (int64, bool) {
 	return 0, false
 }
 
+// lockedWriter keeps what a child writes under its lock; with wake set it
+// wakes the child's waiters (the child's standard error).
 type lockedWriter struct {
-	mu  *sync.Mutex
-	buf *bytes.Buffer
+	mu   *sync.Mutex
+	buf  *bytes.Buffer
+	wake *child
 }
 
 func (w *lockedWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.wake != nil {
+		close(w.wake.changed)
+		w.wake.changed = make(chan struct{})
+	}
 	return w.buf.Write(p)
+}
+
+// waitStderr waits until the child's standard error matches re, and
+// returns the match: a line the child prints on standard error may come
+// after one it printed on standard output (two pipes).
+func (c *child) waitStderr(t *testing.T, re *regexp.Regexp) []string {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		m := re.FindStringSubmatch(c.stderr.String())
+		c.mu.Unlock()
+		if m != nil {
+			return m
+		}
+		select {
+		case <-ch:
+		case <-c.done:
+			t.Fatalf("the agent ended before printing %s on standard error:\n%s", re, tail(c.stderrText(), 3000))
+		case <-deadline:
+			t.Fatalf("no %s on standard error after 30 s:\n%s", re, tail(c.stderrText(), 3000))
+		}
+	}
 }
 
 // stdout is everything the agent printed so far.
