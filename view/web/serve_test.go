@@ -59,7 +59,8 @@ func TestThePageIsEmbedded(t *testing.T) {
 // sends the browser to the same address without it; a wrong ?token= is
 // 401 and counts as a wrong guess.
 func TestTokenGuardsEveryPath(t *testing.T) {
-	h := web.New(web.Options{}).Handler(web.ServeOptions{Token: testToken})
+	now := time.Unix(1_000_000, 0) // the failure limiter's clock stands still
+	h := web.New(web.Options{}).Handler(web.WithClock(web.ServeOptions{Token: testToken}, func() time.Time { return now }))
 	for i, p := range []string{"/", "/app.js", "/api/state", "/api/map", "/api/events"} {
 		// From addresses of their own: wrong guesses count by address.
 		assert.Equal(t, http.StatusUnauthorized, get(t, h, p, func(r *http.Request) { r.RemoteAddr = fmt.Sprintf("198.51.100.%d:1", i) }).Code, p)
@@ -217,6 +218,16 @@ func TestABrowserThatNeverReadsIsDropped(t *testing.T) {
 	defer stuck.Close()
 	_, err = io.WriteString(stuck, "GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
 	require.NoError(t, err)
+	status := func() int {
+		resp, err := http.Get(base + "/api/events")
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// The stuck browser holds the only place once its request is read.
+	for status() != http.StatusServiceUnavailable {
+		<-time.After(10 * time.Millisecond) // a poll, not a floor
+	}
 	for i := 1; ; i++ {
 		v.OnStep(step(i)) // never waits: the view only records it
 		resp, err := http.Get(base + "/api/events")
