@@ -240,11 +240,15 @@ func (x *extractor) look(l Look) int {
 // column returns the column at (cx, z) seen from top down.
 func (x *extractor) column(cx, z, top int) (Column, Look, bool) {
 	p := world.Pos(cx, 0, z)
-	if !x.snap.Known(p) {
+	var col *chunk.Column
+	if x.chunks != nil {
+		col = x.chunks.Column(cx>>4, z>>4) // loaded exactly when known
+	}
+	if (x.chunks != nil && col == nil) || (x.chunks == nil && !x.snap.Known(p)) {
 		l := lookOf(KindUnknown, KindUnknown)
 		return Column{Y: -1, K: x.look(l)}, l, false
 	}
-	y, st := x.topOf(cx, z, top)
+	y, st := x.topOf(col, cx, z, top)
 	if y < 0 {
 		l := lookOf(KindVoid, KindVoid)
 		return Column{Y: -1, K: x.look(l)}, l, false
@@ -277,18 +281,15 @@ func (x *extractor) column(cx, z, top int) (Column, Look, bool) {
 }
 
 // topOf returns the y of the highest non-air block at or below top, and its
-// state when the snapshot has chunk storage; -1 when there is none.
-func (x *extractor) topOf(cx, z, top int) (int, chunk.StateID) {
-	if x.chunks == nil {
+// state when the snapshot has chunk storage (col is the column's); -1 when
+// there is none.
+func (x *extractor) topOf(col *chunk.Column, cx, z, top int) (int, chunk.StateID) {
+	if col == nil {
 		for y := top; y >= 0; y-- {
 			if !x.snap.BlockAt(world.Pos(cx, y, z)).IsAir() {
 				return y, chunk.AirState
 			}
 		}
-		return -1, chunk.AirState
-	}
-	col := x.chunks.Column(cx>>4, z>>4)
-	if col == nil {
 		return -1, chunk.AirState
 	}
 	for cy := top >> 4; cy >= 0; cy-- {
