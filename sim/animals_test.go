@@ -69,6 +69,19 @@ func TestAnimalsArePlacedOnTheGrass(t *testing.T) {
 	assert.NotEqual(t, got, sheep(look(t, pasture(t, 8, false, area, ""))))
 }
 
+// TestAnimalsNeedGrassAndAColumnEach: sheep are placed only on grass, and
+// no more of them than the area has columns.
+func TestAnimalsNeedGrassAndAColumnEach(t *testing.T) {
+	s := pasture(t, 4, false, "  - {kind: sheep, count: 20, area: [[4, 4], [12, 12]]}\nblocks:\n  - {block: minecraft:stone, from: [4, 64, 4], to: [12, 64, 10]}\n", "")
+	got := sheep(look(t, s))
+	require.NotEmpty(t, got)
+	for _, e := range got {
+		assert.GreaterOrEqual(t, e.Pos.Z, 11.0, "%v stands on stone", e.Pos)
+	}
+	s = pasture(t, 4, false, "  - {kind: sheep, count: 4, area: [[4, 4], [6, 4]]}\n", "")
+	assert.Len(t, sheep(look(t, s)), 3, "three columns, one sheep each")
+}
+
 // TestSheepStayAtNightAndAttackNobody: with the dangers on at midnight,
 // sheep neither move, hurt the player nor despawn, and the night's
 // spawning brings no new sheep.
@@ -143,4 +156,21 @@ func TestFreshStartHasSheep(t *testing.T) {
 	s, err := sim.New(sc, sim.Options{})
 	require.NoError(t, err)
 	assert.Len(t, sheep(look(t, s)), 10)
+}
+
+// TestSheepNeitherDespawnNorSpawnAtNight: sheep 60 blocks from the player
+// through a night of the dangers stay (a hostile mob that far would
+// despawn, 1 in 800 a tick after 600 ticks), and the night's spawning,
+// which brings zombies, spiders and the rest, brings no sheep.
+func TestSheepNeitherDespawnNorSpawnAtNight(t *testing.T) {
+	s := dangerWorld(t, 2, 14000, "animals:\n  - {kind: sheep, count: 3, area: [[2, 2], [6, 6]]}\n")
+	before := sheep(look(t, s))
+	require.Len(t, before, 3)
+	for _, e := range before {
+		require.Greater(t, e.Pos.DistSq(look(t, s).Player.Pos), 32.0*32)
+	}
+	wait(t, s, 8000)
+	snap := look(t, s)
+	assert.Equal(t, before, sheep(snap))
+	assert.NotEmpty(t, mobs(snap), "the night brought hostile mobs")
 }

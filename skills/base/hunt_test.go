@@ -66,6 +66,14 @@ func TestHuntKillsTheNearestSheep(t *testing.T) {
 	acts = checkActions(t, Hunt{}, w, map[string]any{"target": "spider", "item": "minecraft:string", "count": 2})
 	assert.Equal(t, 8, countKind(acts, action.KindAttack), "16 health: 4 sword hits each")
 	assert.Equal(t, 2+2+2, countKind(acts, action.KindMoveTo), "an approach every two hits, a walk to each drop")
+
+	// Bare-handed (a fist hits for 1): eight hits, walking up before
+	// every second one.
+	w = pastureSnap(world.NewInventory(stack("minecraft:dirt", 0, 1)), sheepAt(3.5, 0.5, 8))
+	acts = checkActions(t, Hunt{}, w, map[string]any{"target": "sheep", "item": "minecraft:wool", "count": 1})
+	assert.Equal(t, 8, countKind(acts, action.KindAttack))
+	assert.Equal(t, 4+1, countKind(acts, action.KindMoveTo))
+	assert.Zero(t, countKind(acts, action.KindEquip), "nothing hits harder than the fist")
 }
 
 func countKind(acts []action.Action, k action.Kind) int {
