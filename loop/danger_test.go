@@ -94,6 +94,11 @@ func TestShelterReflexAtNight(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 1200}}, inv)
 	assert.Contains(t, why, "walled in")
+	// Walls but no roof: still in the open.
+	open := walledIn(at(18000))
+	open.Blocks.(*world.SparseBlocks).SetID(world.Pos(0, 66, 0), "minecraft:air", 0)
+	inv, _, _ = r.Fire(open)
+	assert.Equal(t, loop.Invocation{Skill: "shelter"}, inv, "a pit without a roof is no shelter")
 	inv, _, _ = r.Fire(walledIn(at(23000)))
 	assert.Equal(t, 500, inv.Params["wait"], "the last wait ends at the night's end")
 	// A night over midnight.

@@ -73,10 +73,13 @@ func TestTimeOfDay(t *testing.T) {
 // once a tick, so one tick's packs may pass it); under a noon that does
 // not end, none.
 func TestMobsSpawnInTheDarkOnly(t *testing.T) {
-	night := dangerWorld(t, 1, 18000, "")
+	night := dangerWorld(t, 1, 12500, "")
+	run(t, night, action.MoveTo{Pos: world.Pos(90, 65, 90)}) // away from the spawn, to tell the two apart
+	wait(t, night, int(13100-look(t, night).TimeOfDay)) // light 8 or more until about 13250
+	require.Empty(t, mobs(look(t, night)), "nothing spawns before the sky is dark")
 	cap := 70 * 36 / 256
 	seen := map[string]bool{}
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 300; i++ {
 		before := map[int]bool{}
 		for _, e := range mobs(look(t, night)) {
 			before[e.ID] = true
@@ -94,7 +97,7 @@ func TestMobsSpawnInTheDarkOnly(t *testing.T) {
 			assert.Greater(t, e.Health, 0.0)
 		}
 	}
-	assert.NotEmpty(t, seen, "nothing spawned in 40 ticks of midnight")
+	assert.NotEmpty(t, seen, "nothing spawned in 300 ticks of the night")
 	noon := dangerWorld(t, 1, 6000, "")
 	// A world whose time stands still at noon.
 	sc, err := sim.ParseScenario("noon.yaml", []byte("name: noon\nseed: 1\nsize: {x: 96, z: 96}\ngenerator: flat\nground_y: 64\nmobs: true\ntime: 6000\nplayer:\n  pos: [48, 65, 48]\n"))
@@ -130,11 +133,35 @@ func TestZombieHitsAndAWallStopsIt(t *testing.T) {
 	s := dangerWorld(t, 1, 6000, "")
 	_, err := s.Summon("zombie", world.Vec3{X: 44.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)
+	// 4 blocks off, it walks 2.57 blocks (to its reach of 1.43) at 2.33
+	// blocks a second: 22 ticks; then a hit every 20 ticks.
 	r := wait(t, s, 60)
-	h := look(t, s).Player.Health
-	assert.Less(t, h, 20.0, events(r))
-	assert.Equal(t, 0.0, float64(int(20-h)%3), "zombie hits are 3 each: health %g", h)
-	assert.Contains(t, events(r), "from zombie")
+	assert.Contains(t, events(r), "6 damage from zombie (2 hits)")
+	assert.Equal(t, 14.0, look(t, s).Player.Health)
+
+	// Two zombies hitting at once: the second hit, within 10 ticks of the
+	// first and no stronger, counts nothing.
+	two := dangerWorld(t, 1, 6000, "")
+	for _, x := range []float64{47.5, 49.5} {
+		_, err = two.Summon("zombie", world.Vec3{X: x, Y: 65, Z: 48.5})
+		require.NoError(t, err)
+	}
+	r = wait(t, two, 5)
+	assert.Contains(t, events(r), "3 damage from zombie (1 hits)")
+
+	// Glass: the zombie sees the player through it but cannot pass.
+	glass := dangerWorld(t, 1, 6000, `blocks:
+  - {block: "minecraft:glass", from: [46, 65, 46], to: [50, 67, 50]}
+  - {block: "minecraft:air", from: [47, 65, 47], to: [49, 66, 49]}
+`)
+	_, err = glass.Summon("zombie", world.Vec3{X: 42.5, Y: 65, Z: 48.5})
+	require.NoError(t, err)
+	wait(t, glass, 200)
+	assert.Equal(t, 20.0, look(t, glass).Player.Health)
+	assert.Empty(t, glass.Deaths())
+	gz := mobs(look(t, glass))
+	require.Len(t, gz, 1)
+	assert.InDelta(t, 45.7, gz[0].Pos.X, 0.01, "it stands against the glass")
 
 	walled := dangerWorld(t, 1, 6000, `blocks:
   - {block: "minecraft:cobblestone", from: [47, 65, 47], to: [49, 67, 49]}
@@ -144,6 +171,7 @@ func TestZombieHitsAndAWallStopsIt(t *testing.T) {
 	require.NoError(t, err)
 	wait(t, walled, 400)
 	assert.Equal(t, 20.0, look(t, walled).Player.Health)
+	assert.Empty(t, walled.Deaths())
 	z := mobs(look(t, walled))
 	require.Len(t, z, 1)
 	assert.Greater(t, z[0].Pos.DistSq(world.Vec3{X: 48.5, Y: 65, Z: 48.5}), 1.43*1.43, "the zombie stands outside the wall")
@@ -167,6 +195,7 @@ func TestSkeletonShootsInSight(t *testing.T) {
 	require.NoError(t, err)
 	wait(t, walled, 300)
 	assert.Equal(t, 20.0, look(t, walled).Player.Health)
+	assert.Empty(t, walled.Deaths())
 }
 
 // TestCreeperKillsAndTheItemsLie: a creeper a block from the player
@@ -207,6 +236,19 @@ func TestCreeperKillsAndTheItemsLie(t *testing.T) {
 	assert.Empty(t, snap.EntitiesOfKind(world.EntityItem))
 }
 
+// TestCreeperSwellsOnlyNear: a creeper 5 blocks away that sees the
+// player through glass but cannot come nearer never swells (it needs 3).
+func TestCreeperSwellsOnlyNear(t *testing.T) {
+	s := dangerWorld(t, 1, 6000, `blocks:
+  - {block: "minecraft:glass", from: [44, 65, 40], to: [44, 67, 56]}
+`)
+	_, err := s.Summon("creeper", world.Vec3{X: 43.5, Y: 65, Z: 48.5})
+	require.NoError(t, err)
+	wait(t, s, 200)
+	assert.Equal(t, 20.0, look(t, s).Player.Health)
+	assert.Len(t, mobs(look(t, s)), 1, "it did not explode")
+}
+
 func TestDroppedItemsDespawn(t *testing.T) {
 	s := dangerWorld(t, 1, 6000, `  health: 10
   inventory:
@@ -231,6 +273,7 @@ func TestSpiderIsCalmInTheLight(t *testing.T) {
 	require.NoError(t, err)
 	wait(t, day, 200)
 	assert.Equal(t, 20.0, look(t, day).Player.Health)
+	assert.Empty(t, day.Deaths())
 	night := dangerWorld(t, 1, 18000, "")
 	_, err = night.Summon("spider", world.Vec3{X: 46.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)
@@ -246,8 +289,9 @@ func TestZombieBurnsByDay(t *testing.T) {
 	require.NoError(t, err)
 	wait(t, s, 1200)
 	assert.Empty(t, mobs(look(t, s)), "the zombie burned")
+	// One plank over its head: bright enough to burn (14), but no sky.
 	roofed := dangerWorld(t, 1, 1000, `blocks:
-  - {block: "minecraft:planks", from: [5, 67, 5], to: [15, 67, 15]}
+  - {block: "minecraft:planks", pos: [10, 67, 10]}
 `)
 	_, err = roofed.Summon("zombie", world.Vec3{X: 10.5, Y: 65, Z: 10.5})
 	require.NoError(t, err)
@@ -270,6 +314,12 @@ func TestAttack(t *testing.T) {
 	require.Equal(t, ipc.OK, r.Code, r.Error)
 	assert.Equal(t, 5.0, r.Details["damage"])
 	assert.Equal(t, int64(10), r.Ticks)
+	z := mobs(look(t, s))
+	require.Len(t, z, 1)
+	// Knocked back 0.88 to 51.38, it walks 10 ticks back at 0.1165 a
+	// tick: 50.2 (without the push it would stand at 49.1, against the
+	// player).
+	assert.InDelta(t, 50.22, z[0].Pos.X, 0.01, "knocked back about 0.88 blocks")
 	for i := 0; i < 3; i++ {
 		// The knockback carries it off; follow it.
 		z := mobs(look(t, s))
