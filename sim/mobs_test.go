@@ -75,7 +75,7 @@ func TestTimeOfDay(t *testing.T) {
 func TestMobsSpawnInTheDarkOnly(t *testing.T) {
 	night := dangerWorld(t, 1, 12500, "")
 	run(t, night, action.MoveTo{Pos: world.Pos(90, 65, 90)}) // away from the spawn, to tell the two apart
-	wait(t, night, int(13100-look(t, night).TimeOfDay)) // light 8 or more until about 13250
+	wait(t, night, int(13100-look(t, night).TimeOfDay))      // light 8 or more until about 13250
 	require.Empty(t, mobs(look(t, night)), "nothing spawns before the sky is dark")
 	cap := 70 * 36 / 256
 	seen := map[string]bool{}
