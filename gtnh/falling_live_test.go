@@ -4,11 +4,15 @@ import (
 	"context"
 	"testing"
 	"testing/synctest"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -62,5 +66,38 @@ func TestDigThroughFallingGravelLive(t *testing.T) {
 		assert.GreaterOrEqual(t, refills, 1, "gravel that fell into the route was dug out again")
 		assert.Equal(t, gravel, serverCount(t, srv, "minecraft:gravel"), "each dug gravel collected")
 		assert.Empty(t, srv.Refusals())
+	})
+}
+
+// TestBreakUnderGravelLive: break_block on a gravel block with gravel on
+// it succeeds: the server shows the block as air, then the gravel above
+// lands in its place in the same tick; the dig is the server's all the
+// same, and its drop is collected.
+func TestBreakUnderGravelLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := digServer(t, world.Pos(8, 64, 8), []fakeserver.Block{
+			{X: 10, Y: 64, Z: 8, Name: "minecraft:gravel"}, {X: 10, Y: 65, Z: 8, Name: "minecraft:gravel"}})
+		c := joinLive(t, srv)
+		res := c.Execute(context.Background(), action.BreakBlock{Pos: world.Pos(10, 64, 8)})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		name, _ := srv.BlockAt(10, 64, 8)
+		assert.Equal(t, "minecraft:gravel", name, "the upper gravel fell into its place")
+		assert.Equal(t, 1, serverCount(t, srv, "minecraft:gravel"))
+		assert.Empty(t, srv.Refusals())
+	})
+}
+
+// TestWaitOutlastsTheActionTimeout: a wait asks for its ticks, however
+// many: 3,000 ticks at 5 ms are 15 s, past a 10 s action time limit.
+func TestWaitOutlastsTheActionTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := digServer(t, world.Pos(8, 64, 8), nil)
+		c, err := gtnh.New(gtnh.Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: liveTick, ActionTimeout: 10 * time.Second,
+			Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		require.NoError(t, c.Open(context.Background()))
+		res := c.Execute(context.Background(), action.Wait{Ticks: 3000})
+		assert.Equal(t, ipc.OK, res.Code, res.Error)
 	})
 }
