@@ -463,13 +463,15 @@ var liquids = map[string]bool{
 	"minecraft:lava": true, "minecraft:flowing_lava": true,
 }
 
-// useToward looks at the centre of block p and uses the held item in the
+// useToward looks at the top of block p and uses the held item in the
 // air, as the vanilla client does when the cursor is on a liquid
 // (PlayerControllerMP.sendUseItem: Block Placement at -1, 255, -1, face
 // -1). The server traces the look from the eyes (a bucket fills at the
 // first liquid source it meets).
 func (x *act) useToward(p *world.BlockPos) error {
-	if err := x.look(p.Center()); err != nil {
+	// Aim just under the top of the block: a liquid is entered through
+	// its surface, and a ray to its centre can meet the shore first.
+	if err := x.look(world.Vec3{X: float64(p.X) + 0.5, Y: float64(p.Y) + 0.9, Z: float64(p.Z) + 0.5}); err != nil {
 		return err
 	}
 	x.c.mu.Lock()
