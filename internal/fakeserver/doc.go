@@ -46,6 +46,21 @@
 //     and a water tank's or coke oven's window its tank (window property
 //     0, RC GUI_INTEGER 1 and 2).
 //
+//   - the night's dangers by config/mobs.yaml (mobs.go): a clock from
+//     Options.StartTime with a Time Update every 20 ticks; Options.Mobs
+//     appear at nightfall (Spawn Mob with their health in the metadata),
+//     walk at the nearest player (Entity Look And Relative Move or
+//     Teleport, Head Look), hit it within reach every attack interval
+//     (Update Health, Entity Status 2), burn by day under the open sky;
+//     Use Entity attacks hurt them by the held item with the hurt
+//     resistance rule (Entity Status 2, the health in Entity Metadata, a
+//     knockback), and a dead mob (Entity Status 3) drops its loot and is
+//     destroyed 20 ticks later; a player at 0 health dies (Entity Status
+//     3), drops its inventory (picked up after 40 ticks) and is respawned
+//     at the spawn on Client Status 0 (Respawn, position, health, window,
+//     chunks, items and mobs again); dropped items despawn after 6000
+//     ticks.
+//
 // Options turn on faults for failure tests: a wrong FML handshake order, a
 // packet cut short (inside its frame, or the frame itself), a kick and a
 // stall (nothing sent for a while) at a chosen stage, once per connection or
