@@ -45,7 +45,6 @@
 //     and temperature bars (ModularUI SWidgetUpdate, widget ids 4 to 6),
 //     and a water tank's or coke oven's window its tank (window property
 //     0, RC GUI_INTEGER 1 and 2).
-//
 //   - the night's dangers by config/mobs.yaml (mobs.go): a clock from
 //     Options.StartTime with a Time Update every 20 ticks; Options.Mobs
 //     appear at nightfall (Spawn Mob with their health in the metadata),
