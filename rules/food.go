@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"io/fs"
-	"math"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
@@ -74,32 +73,12 @@ func ParseFood(file string, data []byte) (*Food, error) {
 	top := d.Mapping(root, "", []string{"stats", "exhaustion", "foods"})
 	d.Require(root, "", top, "stats", "exhaustion", "foods")
 	num := func(fields map[string]strictyaml.Field, path, key string, lo, hi float64) float64 {
-		v, ok := fields[key]
-		if !ok {
-			return 0
-		}
-		x, ok := d.Float(v.Value, strictyaml.Join(path, key))
-		if !ok {
-			return 0
-		}
-		if math.IsNaN(x) || x < lo || x > hi {
-			d.Errorf(v.Value, strictyaml.Join(path, key), "must be within %g..%g, got %g", lo, hi, x)
-		}
-		return x
+		v, _ := d.FloatIn(fields, path, key, lo, hi)
+		return v
 	}
 	integer := func(fields map[string]strictyaml.Field, path, key string, lo, hi int) int {
-		v, ok := fields[key]
-		if !ok {
-			return 0
-		}
-		n, ok := d.Int(v.Value, strictyaml.Join(path, key))
-		if !ok {
-			return 0
-		}
-		if n < lo || n > hi {
-			d.Errorf(v.Value, strictyaml.Join(path, key), "must be within %d..%d, got %d", lo, hi, n)
-		}
-		return n
+		v, _ := d.IntIn(fields, path, key, lo, hi)
+		return v
 	}
 	if n, ok := top["stats"]; ok {
 		sf := d.Mapping(n.Value, "stats", foodStatsKeys)

@@ -192,34 +192,12 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 	top := d.Mapping(root, "", mobsTopKeys)
 	d.Require(root, "", top, mobsTopKeys...)
 	num := func(fields map[string]strictyaml.Field, path, key string, lo, hi float64) float64 {
-		v, ok := fields[key]
-		if !ok {
-			return 0
-		}
-		x, ok := d.Float(v.Value, strictyaml.Join(path, key))
-		if !ok {
-			return 0
-		}
-		if math.IsNaN(x) || x < lo || x > hi {
-			d.Errorf(v.Value, strictyaml.Join(path, key), "must be within %g..%g, got %g", lo, hi, x)
-			return lo
-		}
-		return x
+		v, _ := d.FloatIn(fields, path, key, lo, hi)
+		return v
 	}
 	integer := func(fields map[string]strictyaml.Field, path, key string, lo, hi int) int {
-		v, ok := fields[key]
-		if !ok {
-			return 0
-		}
-		n, ok := d.Int(v.Value, strictyaml.Join(path, key))
-		if !ok {
-			return 0
-		}
-		if n < lo || n > hi {
-			d.Errorf(v.Value, strictyaml.Join(path, key), "must be within %d..%d, got %d", lo, hi, n)
-			return lo
-		}
-		return n
+		v, _ := d.IntIn(fields, path, key, lo, hi)
+		return v
 	}
 	block := func(fields map[string]strictyaml.Field, path, key string) string {
 		v, ok := fields[key]

@@ -207,15 +207,7 @@ func str(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string,
 // intIn reads an integer key that must lie within lo..hi; a value outside
 // is an error naming the key and the range.
 func intIn(d *strictyaml.Decoder, m map[string]strictyaml.Field, path, key string, lo, hi int, dst *int) {
-	v, ok := m[key]
-	if !ok {
-		return
-	}
-	p := strictyaml.Join(path, key)
-	if i, ok := d.Int(v.Value, p); ok {
-		if i < lo || i > hi {
-			d.Errorf(v.Value, p, "must be within %d..%d, got %d", lo, hi, i)
-		}
+	if i, ok := d.IntIn(m, path, key, lo, hi); ok {
 		*dst = i
 	}
 }

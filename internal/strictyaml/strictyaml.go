@@ -305,6 +305,46 @@ func (d *Decoder) Float(n *yaml.Node, path string) (float64, bool) {
 	return v, true
 }
 
+// IntIn decodes fields[key], an integer that must lie within lo..hi. It
+// reports false when the key is missing (no error: the caller's default
+// stands) and when the value is no integer or out of range (an error
+// naming the key and the range).
+func (d *Decoder) IntIn(fields map[string]Field, path, key string, lo, hi int) (int, bool) {
+	v, ok := fields[key]
+	if !ok {
+		return 0, false
+	}
+	p := Join(path, key)
+	n, ok := d.Int(v.Value, p)
+	if !ok {
+		return 0, false
+	}
+	if n < lo || n > hi {
+		d.Errorf(v.Value, p, "must be within %d..%d, got %d", lo, hi, n)
+		return 0, false
+	}
+	return n, true
+}
+
+// FloatIn decodes fields[key], a number that must lie within lo..hi, as
+// IntIn does.
+func (d *Decoder) FloatIn(fields map[string]Field, path, key string, lo, hi float64) (float64, bool) {
+	v, ok := fields[key]
+	if !ok {
+		return 0, false
+	}
+	p := Join(path, key)
+	x, ok := d.Float(v.Value, p)
+	if !ok {
+		return 0, false
+	}
+	if x < lo || x > hi {
+		d.Errorf(v.Value, p, "must be within %g..%g, got %g", lo, hi, x)
+		return 0, false
+	}
+	return x, true
+}
+
 // OptFloat decodes a number or null; null yields nil.
 func (d *Decoder) OptFloat(n *yaml.Node, path string) (*float64, bool) {
 	if isNull(n) {

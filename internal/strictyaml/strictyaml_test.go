@@ -579,3 +579,35 @@ func TestParseTooLarge(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, strings.Repeat("a", 1000), root.Value)
 }
+
+// TestIntInFloatIn: a ranged number is taken when present and within its
+// bounds (both ends included); missing, it is no error and not taken; out
+// of range or of the wrong kind, it is an error naming the key.
+func TestIntInFloatIn(t *testing.T) {
+	keys := []string{"lo", "hi", "under", "over", "word", "half"}
+	root := parseRoot(t, "lo: 1\nhi: 5\nunder: 0\nover: 6\nword: five\nhalf: 2.5\n")
+	d := NewDecoder("t.yaml")
+	f := d.Mapping(root, "top", keys)
+	for _, c := range []struct {
+		key string
+		n   int
+		ok  bool
+	}{{"lo", 1, true}, {"hi", 5, true}, {"under", 0, false}, {"over", 0, false}, {"word", 0, false}, {"missing", 0, false}} {
+		n, ok := d.IntIn(f, "top", c.key, 1, 5)
+		assert.Equal(t, c.n, n, c.key)
+		assert.Equal(t, c.ok, ok, c.key)
+	}
+	x, ok := d.FloatIn(f, "top", "half", 2.5, 3)
+	assert.True(t, ok)
+	assert.InDelta(t, 2.5, x, 0)
+	_, ok = d.FloatIn(f, "top", "half", 0, 2.4)
+	assert.False(t, ok)
+	_, ok = d.FloatIn(f, "top", "missing", 0, 1)
+	assert.False(t, ok)
+	err := d.Err()
+	require.Error(t, err)
+	for _, want := range []string{"top.under: must be within 1..5, got 0", "top.over: must be within 1..5, got 6", "top.word: expected an integer", "top.half: must be within 0..2.4, got 2.5"} {
+		assert.Contains(t, err.Error(), want)
+	}
+	assert.NotContains(t, err.Error(), "missing")
+}
