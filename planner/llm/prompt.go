@@ -70,6 +70,8 @@ func jsonLen(s string) int {
 // full.
 type catalogLine struct {
 	name      string
+	desc      *registry.Description // an executable skill's
+	bare      string                // its signature line in full
 	knowledge bool
 	score     int
 	forms     [3]string // bare, short, full; a knowledge skill has no bare form
@@ -171,6 +173,20 @@ func signature(d *registry.Description) string {
 	return d.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 
+// compactSignature is a skill's name and its parameters' names, the
+// required ones marked: the catalog's last resort when every signature in
+// full would not fit.
+func compactSignature(d *registry.Description) string {
+	var parts []string
+	for _, n := range d.ParamNames() {
+		if d.Params[n].Required {
+			n += " required"
+		}
+		parts = append(parts, n)
+	}
+	return d.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
 // paramNotes are the parameters' own descriptions, for the full form.
 func paramNotes(d *registry.Description) string {
 	var parts []string
@@ -203,12 +219,12 @@ func fitCatalog(fixed, budget int, execs []*registry.Description, entries []cata
 		}
 	}
 	for _, d := range execs {
-		l := &catalogLine{name: d.Name, score: relevance(words, tier, d.Name, d.Description, d.Tags, d.Preconditions.TechStatesAnyOf)}
+		l := &catalogLine{name: d.Name, desc: d, score: relevance(words, tier, d.Name, d.Description, d.Tags, d.Preconditions.TechStatesAnyOf)}
 		sig := "- " + signature(d)
 		if k := instructionsOf[d.Name]; k != "" {
 			sig += " [instructions: " + k + "]"
 		}
-		l.forms[0] = sig
+		l.forms[0], l.bare = sig, sig
 		l.forms[1] = sig + ": " + firstSentence(d.Description, shortDescription)
 		l.forms[2] = sig + ": " + oneLine(d.Description, 1<<20) + paramNotes(d)
 		lines = append(lines, l)
@@ -255,11 +271,24 @@ func fitCatalog(fixed, budget int, execs []*registry.Description, entries []cata
 	used += namesCost
 	fits := func(n int) bool { return used+n <= limit }
 	plan := promptPlan{budget: budget}
+	// Over the budget with every signature: the least relevant skills are
+	// listed by name and parameter names only, until the catalog fits.
+	byRelevance := byScore(lines)
+	for i := len(byRelevance) - 1; i >= 0 && !fits(0); i-- {
+		l := byRelevance[i]
+		compact := "- " + compactSignature(l.desc)
+		used -= jsonLen(l.forms[0]) - jsonLen(compact)
+		l.forms[0] = compact
+	}
 	if !fits(0) {
 		plan.overflow = true
 	}
-	// Short descriptions of the executable skills, most relevant first.
-	for _, l := range byScore(lines) {
+	// Short descriptions of the executable skills, most relevant first (a
+	// compacted one has no room for more).
+	for _, l := range byRelevance {
+		if l.forms[0] != l.bare {
+			continue
+		}
 		if d := jsonLen(l.forms[1]) - jsonLen(l.forms[0]); fits(d) {
 			used += d
 			l.level = 1

@@ -89,3 +89,41 @@ func TestFitCatalogStaysWithinBudget(t *testing.T) {
 	assert.Contains(t, plan.catalog, "- boilers: Run steam boilers.")
 	assert.Contains(t, plan.catalog, "- also: wood")
 }
+
+// TestFitCatalogCompactsSignaturesBeforeOverflowing: when every signature
+// in full is over the budget, the least relevant skills are listed by name
+// and parameter names (required ones marked) until the catalog fits, and
+// the most relevant keeps its full signature.
+func TestFitCatalogCompactsSignaturesBeforeOverflowing(t *testing.T) {
+	lo, hi := 1.0, 30000000.0
+	param := func(req bool) registry.ParamDescription {
+		return registry.ParamDescription{Type: "int", Required: req, Default: 5, Min: &lo, Max: &hi}
+	}
+	descs := []*registry.Description{
+		{Name: "chop_tree", Description: "Fell a tree for its logs.", Params: map[string]registry.ParamDescription{"radius": param(false), "min_logs": param(false)}},
+		{Name: "recover_drops", Description: "Walk back.", Params: map[string]registry.ParamDescription{"x": param(true), "y": param(true), "z": param(true)}},
+		{Name: "unstuck", Description: "Get out.", Params: map[string]registry.ParamDescription{"distance": param(false), "attempt": param(false)}},
+	}
+	words := goalWords("collect 8 minecraft:log with chop_tree")
+	all := fitCatalog(0, 1<<20, descs, nil, nil, words, "")
+	require.False(t, all.overflow)
+	// Room for the catalog with a third of the signatures' length less.
+	bareFull := 0
+	for _, d := range descs {
+		bareFull += jsonLen("- "+signature(d)) + nl
+	}
+	budget := (all.used - bareFull/3) / bytesPerToken
+	plan := fitCatalog(0, budget, descs, nil, nil, words, "")
+	require.False(t, plan.overflow, "compacting makes it fit")
+	assert.LessOrEqual(t, plan.used, budget*bytesPerToken)
+	assert.Contains(t, plan.catalog, "- "+signature(descs[0]), "the most relevant skill keeps its signature")
+	assert.Contains(t, plan.catalog, "- unstuck(attempt, distance)\n", "the least relevant is compacted first")
+	// With no room at all it still lists every skill, compacted, and says
+	// it is over.
+	none := fitCatalog(0, 0, descs, nil, nil, words, "")
+	assert.True(t, none.overflow)
+	for _, d := range descs {
+		assert.Contains(t, none.catalog, "- "+compactSignature(d))
+	}
+	assert.Contains(t, none.catalog, "- recover_drops(x required, y required, z required)")
+}
