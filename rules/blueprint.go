@@ -2,11 +2,9 @@ package rules
 
 import (
 	"fmt"
-	"io/fs"
 	"regexp"
 	"sort"
 
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"gopkg.in/yaml.v3"
@@ -374,14 +372,7 @@ var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 // loadBlueprints parses the shipped table (config/blueprints.yaml);
 // Default holds it.
 func loadBlueprints() *Blueprints {
-	data, err := fs.ReadFile(config.FS, "blueprints.yaml")
-	if err == nil {
-		var t *Blueprints
-		if t, err = ParseBlueprints("config/blueprints.yaml", data); err == nil {
-			return t
-		}
-	}
-	panic(fmt.Sprintf("rules: shipped blueprints.yaml is invalid: %v", err))
+	return loadShipped("blueprints.yaml", ParseBlueprints)
 }
 
 // Get returns the blueprint of a name.

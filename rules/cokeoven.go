@@ -1,10 +1,6 @@
 package rules
 
 import (
-	"fmt"
-	"io/fs"
-
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
@@ -98,14 +94,7 @@ func ParseCokeOven(file string, data []byte) (*CokeOven, error) {
 
 // loadCokeOven parses the shipped table (config/coke_oven.yaml).
 func loadCokeOven() *CokeOven {
-	data, err := fs.ReadFile(config.FS, "coke_oven.yaml")
-	if err == nil {
-		var t *CokeOven
-		if t, err = ParseCokeOven("config/coke_oven.yaml", data); err == nil {
-			return t
-		}
-	}
-	panic(fmt.Sprintf("rules: shipped coke_oven.yaml is invalid: %v", err))
+	return loadShipped("coke_oven.yaml", ParseCokeOven)
 }
 
 // Recipe returns the recipe for an input stack, if any: the first whose

@@ -1,10 +1,6 @@
 package rules
 
 import (
-	"fmt"
-	"io/fs"
-
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
@@ -125,14 +121,7 @@ func ParseCraftingTools(file string, data []byte) (*CraftingTools, error) {
 
 // loadCraftingTools parses the shipped table (config/crafting_tools.yaml).
 func loadCraftingTools() *CraftingTools {
-	data, err := fs.ReadFile(config.FS, "crafting_tools.yaml")
-	if err == nil {
-		var t *CraftingTools
-		if t, err = ParseCraftingTools("config/crafting_tools.yaml", data); err == nil {
-			return t
-		}
-	}
-	panic(fmt.Sprintf("rules: shipped crafting_tools.yaml is invalid: %v", err))
+	return loadShipped("crafting_tools.yaml", ParseCraftingTools)
 }
 
 // Get returns how a stack's item wears in the grid, if the table knows it.

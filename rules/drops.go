@@ -2,10 +2,8 @@ package rules
 
 import (
 	"fmt"
-	"io/fs"
 	"slices"
 
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
@@ -95,14 +93,7 @@ func ParseDrops(file string, data []byte) (*Drops, error) {
 // loadDrops parses the shipped table (config/drops.yaml); Default holds
 // it.
 func loadDrops() *Drops {
-	data, err := fs.ReadFile(config.FS, "drops.yaml")
-	if err == nil {
-		var d *Drops
-		if d, err = ParseDrops("config/drops.yaml", data); err == nil {
-			return d
-		}
-	}
-	panic(fmt.Sprintf("rules: shipped drops.yaml is invalid: %v", err))
+	return loadShipped("drops.yaml", ParseDrops)
 }
 
 // Drop is one item a block gives: "modid:name", its meta and how many.

@@ -1,10 +1,6 @@
 package rules
 
 import (
-	"fmt"
-	"io/fs"
-
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
@@ -149,14 +145,7 @@ func ParseFood(file string, data []byte) (*Food, error) {
 
 // loadFood parses the shipped table (config/food.yaml).
 func loadFood() *Food {
-	data, err := fs.ReadFile(config.FS, "food.yaml")
-	if err == nil {
-		var f *Food
-		if f, err = ParseFood("config/food.yaml", data); err == nil {
-			return f
-		}
-	}
-	panic(fmt.Sprintf("rules: shipped food.yaml is invalid: %v", err))
+	return loadShipped("food.yaml", ParseFood)
 }
 
 // Of returns what eating a stack's item gives, if it is a food.

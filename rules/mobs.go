@@ -1,11 +1,9 @@
 package rules
 
 import (
-	"fmt"
-	"io/fs"
 	"math"
+	"slices"
 
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 	"gopkg.in/yaml.v3"
@@ -411,7 +409,7 @@ func decodeAttack(d *strictyaml.Decoder, n *yaml.Node, path string, num numFunc,
 	}
 	a.Kind = kind
 	for name, field := range f {
-		if !contains(keys, name) {
+		if !slices.Contains(keys, name) {
 			if kind == AttackNone {
 				d.Errorf(field.Key, strictyaml.Join(path, name), "is not a field of a none attack (it has no other field)")
 			} else {
@@ -446,25 +444,9 @@ func decodeAttack(d *strictyaml.Decoder, n *yaml.Node, path string, num numFunc,
 	return a
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // loadMobs parses the shipped table (config/mobs.yaml).
 func loadMobs() *Mobs {
-	data, err := fs.ReadFile(config.FS, "mobs.yaml")
-	if err == nil {
-		var m *Mobs
-		if m, err = ParseMobs("config/mobs.yaml", data); err == nil {
-			return m
-		}
-	}
-	panic(fmt.Sprintf("rules: shipped mobs.yaml is invalid: %v", err))
+	return loadShipped("mobs.yaml", ParseMobs)
 }
 
 // Kinds returns every mob kind, in file order.

@@ -1,10 +1,6 @@
 package rules
 
 import (
-	"fmt"
-	"io/fs"
-
-	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
@@ -111,14 +107,7 @@ func ParseSmelting(file string, data []byte) (*Smelting, error) {
 // loadSmelting parses the shipped table (config/smelting.yaml); Default
 // holds it.
 func loadSmelting() *Smelting {
-	data, err := fs.ReadFile(config.FS, "smelting.yaml")
-	if err == nil {
-		var t *Smelting
-		if t, err = ParseSmelting("config/smelting.yaml", data); err == nil {
-			return t
-		}
-	}
-	panic(fmt.Sprintf("rules: shipped smelting.yaml is invalid: %v", err))
+	return loadShipped("smelting.yaml", ParseSmelting)
 }
 
 // Recipe returns the recipe that smelts a stack, if any (the first that

@@ -16,24 +16,7 @@ import (
 // blocks under the player, who holds inv (a YAML list).
 func buriedOre(t *testing.T, inv string) *sim.Sim {
 	t.Helper()
-	sc, err := sim.ParseScenario("buried.yaml", []byte(`name: buried
-seed: 7
-size: {x: 16, z: 16}
-generator: flat
-ground_y: 63
-player:
-  pos: [8, 64, 8]
-  dimension: overworld
-  health: 20
-  food: 20
-  inventory: `+inv+`
-blocks:
-  - {block: "minecraft:coal_ore", pos: [8, 53, 8]}
-`))
-	require.NoError(t, err)
-	s, err := sim.New(sc, sim.Options{})
-	require.NoError(t, err)
-	return s
+	return flatPlain(t, inv, `[{block: "minecraft:coal_ore", pos: [8, 53, 8]}]`)
 }
 
 // TestMineOreTunnelsToABuriedOre: mine_ore on an ore no walk reaches

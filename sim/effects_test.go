@@ -27,24 +27,7 @@ func oreScenarioOf(t *testing.T, held, ore string) *sim.Sim {
 	if held != "" {
 		inv = "[{item: \"" + held + "\", count: 1, durability: 100, max_durability: 131}]"
 	}
-	sc, err := sim.ParseScenario("ore.yaml", []byte(`name: ore
-seed: 7
-size: {x: 16, z: 16}
-generator: flat
-ground_y: 63
-player:
-  pos: [8, 64, 8]
-  dimension: overworld
-  health: 20
-  food: 20
-  inventory: `+inv+`
-blocks:
-  - {block: "`+ore+`", pos: [10, 64, 8]}
-`))
-	require.NoError(t, err)
-	s, err := sim.New(sc, sim.Options{})
-	require.NoError(t, err)
-	return s
+	return flatPlain(t, inv, `[{block: "`+ore+`", pos: [10, 64, 8]}]`)
 }
 
 // TestMiningWithoutTheHarvestLevelIsNotASuccess: iron ore mined by hand

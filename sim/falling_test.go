@@ -13,29 +13,6 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// fallWorld is a flat plain (grass at 63) with the given blocks, the
-// player at (8, 64, 8) holding inv (a YAML list).
-func fallWorld(t *testing.T, inv, blocks string) *sim.Sim {
-	t.Helper()
-	sc, err := sim.ParseScenario("fall.yaml", []byte(`name: fall
-seed: 7
-size: {x: 16, z: 16}
-generator: flat
-ground_y: 63
-player:
-  pos: [8, 64, 8]
-  dimension: overworld
-  health: 20
-  food: 20
-  inventory: `+inv+`
-blocks: `+blocks+`
-`))
-	require.NoError(t, err)
-	s, err := sim.New(sc, sim.Options{})
-	require.NoError(t, err)
-	return s
-}
-
 func blockAt(s *sim.Sim, x, y, z int) string {
 	b := s.State().Snapshot().BlockAt(world.Pos(x, y, z))
 	if b.IsAir() {
@@ -48,7 +25,7 @@ func blockAt(s *sim.Sim, x, y, z int) string {
 // lets the gravel above fall one block: the pillar is one shorter and its
 // top is air (BlockFalling: air below, it falls and lands on the grass).
 func TestGravelFallsIntoTheHoleBelow(t *testing.T) {
-	s := fallWorld(t, `[]`, `
+	s := flatPlain(t, `[]`, `
   - {block: "minecraft:gravel", pos: [10, 64, 8]}
   - {block: "minecraft:gravel", pos: [10, 65, 8]}
   - {block: "minecraft:sand", pos: [10, 66, 8]}
@@ -66,7 +43,7 @@ func TestGravelFallsIntoTheHoleBelow(t *testing.T) {
 // through the water to the hole's floor (water is no support), replacing
 // the water it lands in; placed on the grass it stays.
 func TestSandFallsThroughWater(t *testing.T) {
-	s := fallWorld(t, `[{item: "minecraft:sand", count: 2}]`, `
+	s := flatPlain(t, `[{item: "minecraft:sand", count: 2}]`, `
   - {block: "minecraft:air", pos: [10, 63, 8]}
   - {block: "minecraft:water", pos: [10, 62, 8]}
   - {block: "minecraft:water", pos: [10, 61, 8]}
@@ -95,7 +72,7 @@ func TestTunnelUnderGravelDigsTheRefill(t *testing.T) {
 		}
 	}
 	blocks += "\n  - {block: \"minecraft:gravel\", pos: [10, 64, 8]}\n  - {block: \"minecraft:gravel\", pos: [10, 65, 8]}"
-	s := fallWorld(t, `[]`, blocks)
+	s := flatPlain(t, `[]`, blocks)
 	r := s.Execute(context.Background(), action.MoveTo{Pos: world.Pos(12, 64, 8)})
 	require.Equal(t, ipc.OK, r.Code, r.Error)
 	feet := s.State().Snapshot().Feet()
