@@ -29,6 +29,10 @@ type Decision struct {
 	Invocation *Invocation `json:"invocation,omitempty"`
 	Done       bool        `json:"done,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
+	// Tree is the plan this decision is a step of, when the planner
+	// reasons in sub-goals (the goal planner): the goal, its parts and the
+	// chain of sub-goals down to the step chosen. The web view draws it.
+	Tree *PlanNode `json:"tree,omitempty"`
 	// Trace is what the planner did to decide (a model planner: the model,
 	// its calls, tokens, latency, the skills it loaded). The loop copies it
 	// into the step's record, also when Plan returns an error with it.

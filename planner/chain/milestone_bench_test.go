@@ -62,7 +62,11 @@ func playMilestone(tb testing.TB, seed int64) milestoneRun {
 	var run milestoneRun
 	counted := loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, catalog []*registry.Description) (loop.Decision, error) {
 		run.calls++
-		return Planner{}.Plan(ctx, g, obs, catalog)
+		dec, err := Planner{}.Plan(ctx, g, obs, catalog)
+		if t, ok := tb.(*testing.T); ok {
+			checkTree(t, dec, err) // every decision of a whole run holds the tree's shape
+		}
+		return dec, err
 	})
 	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: counted, Goal: goal, MaxSteps: milestoneMaxSteps})
 	if err != nil {

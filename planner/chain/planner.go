@@ -116,18 +116,85 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	for _, b := range obs.Blocked {
 		s.blocked[b.String()] = true
 	}
-	if goal.Skill != nil && containsUnmet(obs.Progress, "run "+goal.Skill.Skill) {
+	root := &loop.PlanNode{Label: goal.Text}
+	if root.Label == "" {
+		root.Label = "the goal"
+	}
+	dec, err := s.plan(root, goal, obs)
+	switch {
+	case err != nil:
+		root.State = loop.PlanStuck
+	case dec.Done:
+		root.State = loop.PlanMet
+	default:
+		root.State = loop.PlanActive
+	}
+	dec.Tree = root
+	return dec, err
+}
+
+// plan decides the next step towards the goal and draws the plan tree
+// under root: a node for each part of the goal, in the order the parts
+// are planned, and under the part chosen the sub-goals down to the step.
+func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation) (loop.Decision, error) {
+	var parts []*loop.PlanNode // in the order they are planned
+	part := func(label string, met bool) *loop.PlanNode {
+		n := &loop.PlanNode{Label: label, State: loop.PlanPending}
+		if met {
+			n.State = loop.PlanMet
+		}
+		root.Children = append(root.Children, n)
+		parts = append(parts, n)
+		return n
+	}
+	var skillPart *loop.PlanNode
+	if goal.Skill != nil {
+		skillPart = part("run "+goal.Skill.String(), !containsUnmet(obs.Progress, "run "+goal.Skill.Skill))
+	}
+	buildParts := make([]*loop.PlanNode, len(goal.Builds))
+	for i, bg := range goal.Builds {
+		buildParts[i] = part("build "+bg.Name, !containsUnmet(obs.Progress, "build "+bg.Name))
+	}
+	itemParts := make([]*loop.PlanNode, len(goal.Items))
+	for i, ig := range goal.Items {
+		verb := "have"
+		if ig.Gain {
+			verb = "collect"
+		}
+		met := false
+		if m, err := world.ParseItemMatcher(ig.Item); err == nil {
+			met = s.w.Inventory.Count(m) >= ig.Target()
+		}
+		itemParts[i] = part(fmt.Sprintf("%s %d %s", verb, ig.Count, ig.Item), met)
+	}
+	var tierPart *loop.PlanNode
+	if goal.Tier != "" {
+		tierPart = part("reach "+goal.Tier, !containsUnmetPrefix(obs.Progress, "tier "))
+	}
+	// chose marks the part the decision serves and the step under it;
+	// stuck marks a part that cannot progress.
+	chose := func(n *loop.PlanNode, dec loop.Decision) (loop.Decision, error) {
+		n.State = loop.PlanActive
+		s.step(n, dec.Invocation)
+		return dec, nil
+	}
+	stuck := func(n *loop.PlanNode, err error) error {
+		n.State, n.Note, n.Children = loop.PlanStuck, err.Error(), nil
+		return err
+	}
+	if skillPart != nil && skillPart.State != loop.PlanMet {
+		s.node = skillPart
 		if s.find(goal.Skill.Skill) == nil {
-			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which is not available at tier %s", loop.ErrStuck, goal.Skill.Skill, obs.Snapshot.TechState)
+			return loop.Decision{}, stuck(skillPart, fmt.Errorf("%w: the goal runs %s, which is not available at tier %s", loop.ErrStuck, goal.Skill.Skill, obs.Snapshot.TechState))
 		}
 		inv := *goal.Skill
 		if sub, err := s.tools(s.find(inv.Skill), 0); err != nil {
-			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %v", loop.ErrStuck, inv.Skill, err)
+			return loop.Decision{}, stuck(skillPart, fmt.Errorf("%w: the goal runs %s, which %v", loop.ErrStuck, inv.Skill, err))
 		} else if sub != nil {
 			if s.blocked[sub.String()] {
-				return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, whose tools need %s, which is blocked", loop.ErrStuck, inv.Skill, sub)
+				return loop.Decision{}, stuck(skillPart, fmt.Errorf("%w: the goal runs %s, whose tools need %s, which is blocked", loop.ErrStuck, inv.Skill, sub))
 			}
-			return loop.Decision{Invocation: sub, Reason: "a tool for " + inv.Skill}, nil
+			return chose(skillPart, loop.Decision{Invocation: sub, Reason: "a tool for " + inv.Skill})
 		}
 		if s.blocked[inv.String()] {
 			why := "failed the same way twice here"
@@ -140,45 +207,55 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 					why += " (" + last.Error + ")"
 				}
 			}
-			return loop.Decision{}, fmt.Errorf("%w: the goal runs %s, which %s and is blocked until the world changes", loop.ErrStuck, inv, why)
+			return loop.Decision{}, stuck(skillPart, fmt.Errorf("%w: the goal runs %s, which %s and is blocked until the world changes", loop.ErrStuck, inv, why))
 		}
-		return loop.Decision{Invocation: &inv, Reason: "the goal names this skill"}, nil
+		return chose(skillPart, loop.Decision{Invocation: &inv, Reason: "the goal names this skill"})
 	}
 	var whyNot []string
 	// Structures first: what the goal collects may come out of them (the
 	// charcoal of the coke oven the bot builds).
-	for _, bg := range goal.Builds {
-		if !containsUnmet(obs.Progress, "build "+bg.Name) {
+	for i, bg := range goal.Builds {
+		if buildParts[i].State == loop.PlanMet {
 			continue
 		}
+		s.node = buildParts[i]
 		inv, err := s.build(bg.Name)
 		if err != nil {
-			whyNot = append(whyNot, err.Error())
+			whyNot = append(whyNot, stuck(buildParts[i], err).Error())
 			continue
 		}
-		return loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name}, nil
+		return chose(buildParts[i], loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name})
 	}
-	for _, ig := range goal.Items {
+	for i, ig := range goal.Items {
+		s.node = itemParts[i]
 		inv, err := s.obtain(ig.Item, ig.Target(), 0)
 		if err != nil {
-			whyNot = append(whyNot, err.Error())
+			whyNot = append(whyNot, stuck(itemParts[i], err).Error())
 			continue
 		}
 		if inv != nil {
-			return loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Target(), ig.Item)}, nil
+			return chose(itemParts[i], loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Target(), ig.Item)})
 		}
+		itemParts[i].State, itemParts[i].Children = loop.PlanMet, nil
 	}
-	if goal.Tier != "" && containsUnmetPrefix(obs.Progress, "tier ") {
+	if tierPart != nil && tierPart.State != loop.PlanMet {
+		s.node = tierPart
 		dec, err := s.towardsTier(goal.Tier)
 		if err == nil {
-			return dec, nil
+			return chose(tierPart, dec)
 		}
-		whyNot = append(whyNot, err.Error())
+		whyNot = append(whyNot, stuck(tierPart, err).Error())
 	}
 	if len(whyNot) > 0 {
 		// The search is deterministic: asking again in the same world gives
 		// the same answer, so the run is stuck.
 		return loop.Decision{}, fmt.Errorf("%w: no plan: %s", loop.ErrStuck, strings.Join(whyNot, "; "))
+	}
+	for _, n := range parts {
+		if n.State == loop.PlanPending {
+			// Not unmet by the goal's own account (a tier reached another way).
+			n.State = loop.PlanMet
+		}
 	}
 	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
 }
@@ -305,6 +382,45 @@ type search struct {
 	// gathered memoizes gatherable by skill and item: the snapshot does
 	// not change during one plan, and the search asks again at every depth.
 	gathered map[[2]string]gatherResult
+	// node is the plan tree's node the search is under: sub-goals found
+	// are added to it as children.
+	node *loop.PlanNode
+}
+
+// mark is where the current node's children end: rollback drops the
+// sub-goals added since, when the way they were on is given up.
+func (s *search) mark() int {
+	if s.node == nil {
+		return 0
+	}
+	return len(s.node.Children)
+}
+
+func (s *search) rollback(mark int) {
+	if s.node != nil && len(s.node.Children) > mark {
+		clear(s.node.Children[mark:])
+		s.node.Children = s.node.Children[:mark]
+	}
+}
+
+// add adds a node under the current one.
+func (s *search) add(n *loop.PlanNode) {
+	if s.node != nil {
+		s.node.Children = append(s.node.Children, n)
+	}
+}
+
+// step adds the step chosen under n unless a sub-goal of n chose it.
+func (s *search) step(n *loop.PlanNode, inv *loop.Invocation) {
+	if inv == nil || n == nil {
+		return
+	}
+	for _, c := range n.Children {
+		if c.State == loop.PlanActive || c.State == loop.PlanStep {
+			return
+		}
+	}
+	n.Children = append(n.Children, &loop.PlanNode{Label: inv.String(), State: loop.PlanStep})
 }
 
 func (s *search) find(name string) *registry.Description {
@@ -641,9 +757,29 @@ func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) 
 		return nil, err
 	}
 	have := s.w.Inventory.Count(m)
+	n := &loop.PlanNode{Label: fmt.Sprintf("%d %s", need, item), Note: fmt.Sprintf("have %d", have)}
 	if have >= need {
+		n.State = loop.PlanMet
+		s.add(n)
 		return nil, nil
 	}
+	parent, mark := s.node, s.mark()
+	s.add(n)
+	s.node = n
+	inv, err := s.obtainMissing(n, item, m, have, need, depth)
+	s.node = parent
+	if err != nil || inv == nil {
+		s.rollback(mark)
+		return inv, err
+	}
+	n.State = loop.PlanActive
+	s.step(n, inv)
+	return inv, nil
+}
+
+// obtainMissing is obtain's search for the items missing, under the
+// plan tree's node n.
+func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatcher, have, need, depth int) (*loop.Invocation, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("%s: sub-goals nest deeper than %d", item, maxDepth)
 	}
@@ -665,50 +801,65 @@ func (s *search) obtain(item string, need, depth int) (*loop.Invocation, error) 
 	}
 	var reasons []string
 	for _, p := range s.producers(item) {
+		mark := s.mark()
+		n.Note = fmt.Sprintf("have %d; via %s", have, p.desc.Name)
 		if slot, kind, ok := collectsOutput(p.desc, s, item); ok && !s.outputToCollect(kind, slot, item) {
 			// Nothing to take out yet: the machines must work first
 			// (running the collector would do nothing).
 			if next, why := s.machineCycle(p.desc, item, missing, depth); next != nil {
+				n.Note = fmt.Sprintf("have %d; from the machines, then %s", have, p.desc.Name)
 				return next, nil
 			} else if why != "" {
+				s.rollback(mark)
 				reasons = append(reasons, fmt.Sprintf("%s has nothing to collect (%s)", p.desc.Name, why))
 				continue
 			}
+			s.rollback(mark)
 		}
 		inv, err := s.via(p, item, missing, depth)
 		if err != nil {
+			s.rollback(mark)
 			reasons = append(reasons, fmt.Sprintf("%s: %v", p.desc.Name, err))
 			continue
 		}
 		if inv != nil && s.blocked[inv.String()] {
+			s.rollback(mark)
 			// A machine's output is collected when there is some: with
 			// nothing to collect, the machine must work first.
 			if next, why := s.machineCycle(p.desc, item, missing, depth); next != nil {
+				n.Note = fmt.Sprintf("have %d; from the machines, then %s", have, p.desc.Name)
 				return next, nil
 			} else if why != "" {
+				s.rollback(mark)
 				reasons = append(reasons, fmt.Sprintf("%s is blocked (%s)", inv, why))
 				continue
 			}
+			s.rollback(mark)
 			reasons = append(reasons, fmt.Sprintf("%s is blocked", inv))
 			continue
 		}
 		if inv != nil {
 			return inv, nil
 		}
+		s.rollback(mark)
 	}
+	n.Note = fmt.Sprintf("have %d", have)
 	// An ore-dictionary or tool-class want can be met by any craftable item
 	// carrying the tag (ore:plankWood by minecraft:planks).
 	if m.IsTag() {
 		for _, exact := range s.craftableWithTag(item) {
 			em, _ := world.ParseItemMatcher(exact)
+			mark := s.mark()
 			inv, err := s.obtain(exact, s.w.Inventory.Count(em)+missing, depth+1)
 			if err != nil {
 				reasons = append(reasons, err.Error())
 				continue
 			}
 			if inv != nil {
+				n.Note = fmt.Sprintf("have %d; as %s", have, exact)
 				return inv, nil
 			}
+			s.rollback(mark)
 		}
 	}
 	if len(reasons) == 0 {
@@ -959,8 +1110,10 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 			lacking = append(lacking, r)
 			continue
 		}
+		mark := s.mark()
 		sub, err := s.recipeInputs(r, missing, depth)
 		if err != nil {
+			s.rollback(mark)
 			if firstErr == nil {
 				firstErr = err
 			}
@@ -969,6 +1122,7 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 		return sub, &r, nil
 	}
 	for _, r := range lacking {
+		mark := s.mark()
 		var sub *loop.Invocation
 		var err error
 		for _, t := range r.Tools {
@@ -984,6 +1138,7 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 			sub, err = s.recipeInputs(r, missing, depth)
 		}
 		if err != nil {
+			s.rollback(mark)
 			if firstErr == nil {
 				firstErr = err
 			}
