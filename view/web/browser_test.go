@@ -63,6 +63,13 @@ type pageView struct {
 	Conn     string `json:"conn"`
 	HasGrid  bool   `json:"hasGrid"`
 	Position string `json:"position"`
+	// The plan tree: its nodes, the step highlighted (its text and
+	// background), and whether each node on the way to it is open.
+	TreeNodes int    `json:"treeNodes"`
+	StepText  string `json:"stepText"`
+	StepBG    string `json:"stepBG"`
+	WayOpen   bool   `json:"wayOpen"`
+	Decision  string `json:"decision"`
 }
 
 const readPage = `(() => {
@@ -72,7 +79,14 @@ const readPage = `(() => {
   for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i + 1] << 8 | d[i + 2]);
   return {steps: S.steps.length, rows: document.querySelectorAll('#steps tr').length, drawn: S.drawn,
     bot: S.bot || [], colours: seen.size, conn: document.getElementById('conn').textContent,
-    hasGrid: !!S.grid, position: document.getElementById('pos').textContent};
+    hasGrid: !!S.grid, position: document.getElementById('pos').textContent,
+    treeNodes: document.querySelectorAll('#plantree .pn').length,
+    stepText: (document.querySelector('#plantree .pn-step') || {}).textContent || '',
+    stepBG: document.querySelector('#plantree .pn-step') ? getComputedStyle(document.querySelector('#plantree .pn-step')).backgroundColor : '',
+    wayOpen: (() => { let e = document.querySelector('#plantree .pn-step'); if (!e) return false;
+      for (e = e.parentElement; e && e.id !== 'plantree'; e = e.parentElement) if (e.tagName === 'DETAILS' && !e.open) return false;
+      return e !== null && e.getBoundingClientRect !== undefined && document.querySelector('#plantree .pn-step').getBoundingClientRect().height > 0; })(),
+    decision: S.status && S.status.decision && S.status.decision.skill ? S.status.decision.skill + (S.status.decision.params ? ' ' + S.status.decision.params : '') : ''};
 })()`
 
 // TestInABrowser drives a headless Chromium against a simulated run (agent
@@ -194,6 +208,15 @@ func TestInABrowser(t *testing.T) {
 	p = waitFor("the step log to grow and the bot to move", func(pv pageView) bool {
 		return pv.Steps > first.Steps && pv.Rows == pv.Steps && pv.Position != first.Position
 	})
+
+	// The goal planner's tree is drawn: the goal, its parts and the chain
+	// to the step, which is highlighted and in sight (every fold on the
+	// way open), and is the step the planner chose.
+	p = waitFor("the plan tree", func(pv pageView) bool { return pv.StepText != "" && pv.Decision != "" })
+	assert.GreaterOrEqual(t, p.TreeNodes, 3, "the goal, a part and the step at least: %+v", p)
+	assert.Equal(t, "→ "+p.Decision, p.StepText, "the step highlighted is the decision")
+	assert.NotEqual(t, "rgba(0, 0, 0, 0)", p.StepBG, "the step is highlighted")
+	assert.True(t, p.WayOpen, "the way to the step is open: %+v", p)
 
 	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -91,6 +92,81 @@ type DecisionView struct {
 	Error  string `json:"error,omitempty"`
 	// Unmet is what the goal still lacks.
 	Unmet []string `json:"unmet,omitempty"`
+	// Tree is the plan the step belongs to, when the planner gives one
+	// (the goal planner does), cut to MaxPlanNodes nodes.
+	Tree *loop.PlanNode `json:"tree,omitempty"`
+}
+
+// Bounds of the plan tree a view keeps of a decision: the page draws it
+// at every update, and a planner may give any tree.
+const (
+	// MaxPlanNodes is the most nodes kept; the rest of a larger tree is
+	// left out, the step chosen kept.
+	MaxPlanNodes = 256
+	// MaxPlanText is the longest label or note kept, in bytes.
+	MaxPlanText = 512
+)
+
+// boundTree copies a plan tree within MaxPlanNodes nodes and MaxPlanText
+// bytes a text, depth first, keeping the way to the step: a node on it is
+// kept before its siblings are.
+func boundTree(root *loop.PlanNode) *loop.PlanNode {
+	if root == nil {
+		return nil
+	}
+	// The way from the root to the step, found once.
+	onWay := map[*loop.PlanNode]bool{}
+	var find func(n *loop.PlanNode) bool
+	find = func(n *loop.PlanNode) bool {
+		if n.State == loop.PlanStep {
+			onWay[n] = true
+			return true
+		}
+		for _, c := range n.Children {
+			if c != nil && find(c) {
+				onWay[n] = true
+				return true
+			}
+		}
+		return false
+	}
+	find(root)
+	budget := MaxPlanNodes
+	var cp func(n *loop.PlanNode) *loop.PlanNode
+	cp = func(n *loop.PlanNode) *loop.PlanNode {
+		budget--
+		out := &loop.PlanNode{Label: cut(n.Label), State: n.State, Note: cut(n.Note)}
+		// The way to the step first, then the others in order, as the
+		// budget allows.
+		kept := make([]*loop.PlanNode, len(n.Children))
+		for pass := 0; pass < 2; pass++ {
+			for i, c := range n.Children {
+				if budget <= 0 || c == nil || onWay[c] != (pass == 0) {
+					continue
+				}
+				kept[i] = cp(c)
+			}
+		}
+		for _, c := range kept {
+			if c != nil {
+				out.Children = append(out.Children, c)
+			}
+		}
+		return out
+	}
+	return cp(root)
+}
+
+// cut keeps at most MaxPlanText bytes of s, whole characters.
+func cut(s string) string {
+	if len(s) <= MaxPlanText {
+		return s
+	}
+	s = s[:MaxPlanText]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
 }
 
 // MoveView is the current (or last) move_to: where from and to, and the
@@ -223,7 +299,7 @@ func paramsText(p map[string]any) string {
 func (v *View) Planner(p loop.Planner) loop.Planner {
 	return loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, skills []*registry.Description) (loop.Decision, error) {
 		d, err := p.Plan(ctx, g, obs, skills)
-		dv := &DecisionView{Step: obs.Step, Reason: d.Reason, Done: d.Done, Unmet: obs.Progress.Unmet}
+		dv := &DecisionView{Step: obs.Step, Reason: d.Reason, Done: d.Done, Unmet: obs.Progress.Unmet, Tree: boundTree(d.Tree)}
 		if d.Invocation != nil {
 			dv.Skill, dv.Params = d.Invocation.Skill, paramsText(d.Invocation.Params)
 		}

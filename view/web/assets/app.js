@@ -10,7 +10,7 @@
     status: null, steps: [], events: new Map(), grid: null,
     gridWant: '', gridHave: '', fetching: false, fetchedAt: -1e9, later: 0,
     cx: 0, cz: 0, scale: 6, follow: true, maxy: 255,
-    frame: -1, drawn: 0,
+    frame: -1, drawn: 0, planOpen: new Map(),
   };
   window.gtnhView = S; // for tests and the curious
 
@@ -59,6 +59,41 @@
     else if (d.skill) line('next', `  └ step ${d.step}: ${d.skill}${d.params ? ' ' + d.params : ''}`);
     if (d.reason) line('reason', '      because: ' + d.reason);
     if (d.error) line('unmet', '      planner: ' + d.error);
+    if (d.tree) {
+      const box = document.createElement('div');
+      box.className = 'tree';
+      box.id = 'plantree';
+      box.append(planNode(d.tree, ''));
+      el.append(box);
+    }
+  }
+
+  // planNode draws a node of the plan tree: a node with children folds
+  // (open on the way to the step and where the plan is stuck, or as the
+  // user left it), a leaf is one line; the step chosen now is highlighted.
+  function planNode(n, path) {
+    path += '/' + n.label;
+    const label = document.createElement('span');
+    label.className = 'pn pn-' + (n.state || 'none');
+    label.textContent = (n.state === 'step' ? '→ ' : '') + n.label + (n.note ? ' (' + n.note + ')' : '');
+    label.title = n.state || '';
+    if (!n.children || !n.children.length) {
+      const div = document.createElement('div');
+      div.className = 'leaf';
+      div.append(label);
+      return div;
+    }
+    const det = document.createElement('details');
+    const def = n.state === 'active' || n.state === 'stuck';
+    const open = S.planOpen.get(path);
+    det.open = open === undefined ? def : open;
+    det.addEventListener('toggle', () => {
+      if (det.open === def) S.planOpen.delete(path); else S.planOpen.set(path, det.open);
+    });
+    const sum = document.createElement('summary');
+    sum.append(label);
+    det.append(sum, ...n.children.map((c) => planNode(c, path)));
+    return det;
   }
 
   function addSteps(steps) {
