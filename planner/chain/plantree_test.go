@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // TestPlanTreeFollowsTheChain: the decision carries the plan tree: the
@@ -49,6 +50,16 @@ func TestPlanTreeStuckAndDone(t *testing.T) {
   have 1 minecraft:planks [met]
 `, dec.Tree.String())
 	assert.Nil(t, dec.Tree.Step())
+	checkTree(t, dec, err)
+
+	// The tier's evidence held in part: what was met on the way to
+	// finding the part stuck is not left under it.
+	dec, err = plan(t, reg, "reach steam_age", snapshot("stone_age", nil, world.NewStack("gregtech:gt.metaitem.01", 11300, 1)))
+	require.ErrorIs(t, err, loop.ErrStuck)
+	require.Len(t, dec.Tree.Children, 1)
+	assert.Equal(t, loop.PlanStuck, dec.Tree.Children[0].State)
+	assert.Contains(t, dec.Tree.Children[0].Note, "no available skill reaches steam_age")
+	checkTree(t, dec, err)
 
 	dec, err = plan(t, reg, "have 1 minecraft:planks", snapshot("stone_age", nil, stack("minecraft:planks", 1)))
 	require.NoError(t, err)
@@ -106,6 +117,9 @@ func checkTree(t testing.TB, dec loop.Decision, err error) {
 	walk = func(n *loop.PlanNode, depth int) {
 		require.NotEmpty(t, n.State, "node %q has a state", n.Label)
 		require.NotEmpty(t, n.Label)
+		if n.State == loop.PlanStuck {
+			require.Empty(t, n.Children, "a stuck node %q says why in its note, nothing under it", n.Label)
+		}
 		if n.State == loop.PlanStep {
 			steps++
 			require.Empty(t, n.Children, "the step is a leaf")
