@@ -407,9 +407,7 @@ faces:
 	if err := x.look(hit); err != nil {
 		return x.fail(err, "looking")
 	}
-	cx, cy, cz := faceCursor(face)
-	if err := x.c.send(x.s, &proto17.PlayerBlockPlacement{X: int32(support.X), Y: uint8(support.Y), Z: int32(support.Z),
-		Face: face, Held: heldRaw, CursorX: cx, CursorY: cy, CursorZ: cz}); err != nil {
+	if err := x.placeAgainst(support, face, heldRaw); err != nil {
 		return x.fail(err, "placing")
 	}
 	_ = x.swing()
@@ -425,6 +423,30 @@ faces:
 		return ipc.Failf(ipc.Rejected, 0, "the server did not place %s at %v", st.ID, a.Pos)
 	}
 	return ipc.Result{Code: ipc.OK, Details: map[string]any{"block": x.blockAt(a.Pos).ID}}
+}
+
+// placeAgainst right-clicks a face of support with the held block, crouched
+// for that click as a player holds shift: the server uses the clicked
+// block before the held item unless the player sneaks with an item in
+// hand (Forge 1.7.10 ItemInWorldManager.activateBlockOrUseItem: useBlock
+// is !player.isSneaking() || player.getHeldItem() == null), so a block
+// placed against a furnace, a crafting table or a chest — or on top of
+// one, pillaring — would open its window instead. The server handles the
+// packets in order (NetHandlerPlayServer.processEntityAction sets and
+// clears the sneaking flag), so the crouch lasts exactly the click.
+func (x *act) placeAgainst(support world.BlockPos, face int8, held proto17.Slot) error {
+	x.c.mu.Lock()
+	id := x.s.entityID
+	x.c.mu.Unlock()
+	if err := x.c.send(x.s, &proto17.EntityAction{EntityID: id, Action: proto17.ActionCrouch}); err != nil {
+		return err
+	}
+	cx, cy, cz := faceCursor(face)
+	if err := x.c.send(x.s, &proto17.PlayerBlockPlacement{X: int32(support.X), Y: uint8(support.Y), Z: int32(support.Z),
+		Face: face, Held: held, CursorX: cx, CursorY: cy, CursorZ: cz}); err != nil {
+		return err
+	}
+	return x.c.send(x.s, &proto17.EntityAction{EntityID: id, Action: proto17.ActionUncrouch})
 }
 
 // collidesBlock reports whether the body overlaps block p.

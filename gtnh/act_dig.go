@@ -263,9 +263,7 @@ func (x *act) pillar(at world.BlockPos) error {
 		stop()
 		return err
 	}
-	cx, cy, cz := faceCursor(proto17.FaceTop)
-	if err := x.c.send(x.s, &proto17.PlayerBlockPlacement{X: int32(support.X), Y: uint8(support.Y), Z: int32(support.Z),
-		Face: proto17.FaceTop, Held: heldRaw, CursorX: cx, CursorY: cy, CursorZ: cz}); err != nil {
+	if err := x.placeAgainst(support, proto17.FaceTop, heldRaw); err != nil {
 		stop()
 		return err
 	}

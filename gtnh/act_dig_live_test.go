@@ -287,3 +287,71 @@ func TestBridgeOverATrenchLive(t *testing.T) {
 		assert.Empty(t, srv.Refusals())
 	})
 }
+
+// pitBlocks is a pit at (8, 61..63, 8) in stone walls, as
+// TestMoveOutOfAPitLive has it.
+func pitBlocks() []fakeserver.Block {
+	var blocks []fakeserver.Block
+	for y := 61; y <= 63; y++ {
+		blocks = append(blocks, fakeserver.Block{X: 8, Y: y, Z: 8, Name: "minecraft:air"})
+		for dx := -1; dx <= 1; dx++ {
+			for dz := -1; dz <= 1; dz++ {
+				if dx != 0 || dz != 0 {
+					blocks = append(blocks, fakeserver.Block{X: 8 + dx, Y: y, Z: 8 + dz, Name: "minecraft:stone"})
+				}
+			}
+		}
+	}
+	return blocks
+}
+
+// TestPillarOffAFurnaceLive: the pit's floor is a furnace (the player's
+// own, left where it smelted); pillaring up places the first dirt against
+// the furnace's top face. The server uses a clicked furnace — opens its
+// window and places nothing — unless the player sneaks, so the client
+// crouches for each placement as a player holds shift.
+func TestPillarOffAFurnaceLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		blocks := append(pitBlocks(), fakeserver.Block{X: 8, Y: 60, Z: 8, Name: "minecraft:furnace"})
+		srv := digServer(t, world.Pos(8, 61, 8), blocks, fakeserver.Item{Slot: 36, Name: "minecraft:dirt", Count: 5})
+		c := joinLive(t, srv)
+		goal := world.Pos(12, 64, 8)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: goal})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 2, res.Details["placed"])
+		name, _ := srv.BlockAt(8, 61, 8)
+		assert.Equal(t, "minecraft:dirt", name, "the first pillar block on the furnace")
+		name, _ = srv.BlockAt(8, 60, 8)
+		assert.Equal(t, "minecraft:furnace", name)
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.Equal(t, goal, p.Pos.Block())
+		assert.Empty(t, srv.Refusals())
+	})
+}
+
+// TestPitUnderGravelLive: the player stands in a hole two blocks deep
+// whose roof is dirt with gravel on it. Breaking the roof would drop the
+// gravel through the head room onto the feet (a falling block passes
+// through players); the route out digs a staircase through the wall
+// instead, the gravel stays where it is, and the server corrects nothing.
+func TestPitUnderGravelLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		blocks := []fakeserver.Block{
+			{X: 8, Y: 61, Z: 8, Name: "minecraft:air"}, {X: 8, Y: 62, Z: 8, Name: "minecraft:air"},
+			{X: 8, Y: 63, Z: 8, Name: "minecraft:dirt"}, {X: 8, Y: 64, Z: 8, Name: "minecraft:gravel"},
+		}
+		srv := digServer(t, world.Pos(8, 61, 8), blocks, fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1})
+		c := joinLive(t, srv)
+		goal := world.Pos(12, 64, 8)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: goal})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Empty(t, srv.Falls(), "nothing fell")
+		name, _ := srv.BlockAt(8, 64, 8)
+		assert.Equal(t, "minecraft:gravel", name)
+		p, ok := srv.Player("Bot")
+		require.True(t, ok)
+		assert.Equal(t, goal, p.Pos.Block())
+		assert.Empty(t, srv.Refusals())
+	})
+}

@@ -61,7 +61,7 @@ func (s *Sim) followDigRoute(tx *world.Tx, r path.Result) (dug, placed int, err 
 			// Sand or gravel that fell into the body's way since the
 			// route was planned (the refill of a dug cell): dig it out
 			// too, as a player digs up through a gravel column.
-			if fallingBlocks[tx.BlockAt(cell).ID] && !slices.Contains(breaks, cell) {
+			if rules.Falls(tx.BlockAt(cell).ID) && !slices.Contains(breaks, cell) {
 				breaks = append(breaks, cell)
 			}
 		}
@@ -71,7 +71,7 @@ func (s *Sim) followDigRoute(tx *world.Tx, r path.Result) (dug, placed int, err 
 			if b.IsAir() {
 				continue
 			}
-			if fallingBlocks[tx.BlockAt(p.Add(0, 1, 0)).ID] && len(breaks) < maxRefills+len(st.Break)+2 {
+			if rules.Falls(tx.BlockAt(p.Add(0, 1, 0)).ID) && len(breaks) < maxRefills+len(st.Break)+2 {
 				breaks = append(breaks, p) // what falls in is dug next
 			}
 			inv := tx.Inventory()

@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/gtnh-agent/gtnh-agent/world"
+import (
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
 
 // Falling blocks, as Minecraft 1.7.10 has them: sand and gravel are
 // BlockFalling. When such a block has below it air, fire, water or lava
@@ -11,18 +14,10 @@ import "github.com/gtnh-agent/gtnh-agent/world"
 // lands in). The simulator lets the fall happen at once: the few ticks of
 // flight are not modelled.
 
-// fallingBlocks are the BlockFalling blocks of the Stone Age's world (the
-// anvil and the dragon egg aside).
-var fallingBlocks = map[string]bool{"minecraft:sand": true, "minecraft:gravel": true}
-
 // fallsInto reports whether a falling block falls into a block
-// (BlockFalling.func_149831_e: air, fire, water or lava).
+// (rules.FallsThrough; a block with no registry name is air).
 func fallsInto(b world.Block) bool {
-	switch b.ID {
-	case "minecraft:air", "minecraft:fire", "minecraft:water", "minecraft:flowing_water", "minecraft:lava", "minecraft:flowing_lava":
-		return true
-	}
-	return b.IsAir()
+	return rules.FallsThrough(b.ID) || b.IsAir()
 }
 
 // settleFalling lets the falling blocks at p and above it fall after the block
@@ -34,7 +29,7 @@ func (s *Sim) settleFalling(tx *world.Tx, p world.BlockPos) []world.BlockPos {
 	for y := p.Y; y < worldHeight; y++ {
 		at := world.Pos(p.X, y, p.Z)
 		b := tx.BlockAt(at)
-		if !fallingBlocks[b.ID] {
+		if !rules.Falls(b.ID) {
 			if y > p.Y {
 				return landed // the column above rests
 			}

@@ -58,6 +58,7 @@ type conn struct {
 	eid           int32
 	pos           world.Vec3 // feet
 	onGround      bool
+	sneaking      bool        // Entity Action crouch until uncrouch (processEntityAction)
 	yaw, pitch    float32     // the player's look, as last sent
 	awaitTeleport *world.Vec3 // a reset the client has not confirmed yet
 	held          int

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -17,18 +18,6 @@ import (
 // replacing the air or liquid it lands in). This server lets the column
 // fall at once after the dig that freed it, in that order of packets; the
 // flight's few ticks are not modelled.
-
-// fallingBlocks are the BlockFalling blocks of the fake world.
-var fallingBlocks = map[string]bool{"minecraft:sand": true, "minecraft:gravel": true}
-
-// fallsInto reports whether a falling block falls into a block.
-func fallsInto(name string) bool {
-	switch name {
-	case "minecraft:air", "minecraft:fire", "minecraft:water", "minecraft:flowing_water", "minecraft:lava", "minecraft:flowing_lava":
-		return true
-	}
-	return false
-}
 
 // Fall is one block that fell: from where, where it landed, and the
 // block.
@@ -48,11 +37,11 @@ func (s *Server) fallAboveLocked(out *outbox, pos world.BlockPos) {
 		}
 		st := s.stateAt(at)
 		name := s.blockName(st)
-		if !fallingBlocks[name] {
+		if !rules.Falls(name) {
 			return
 		}
 		land := at
-		for land.Y > 0 && s.loaded(land.Add(0, -1, 0)) && fallsInto(s.blockName(s.stateAt(land.Add(0, -1, 0)))) {
+		for land.Y > 0 && s.loaded(land.Add(0, -1, 0)) && rules.FallsThrough(s.blockName(s.stateAt(land.Add(0, -1, 0)))) {
 			land = land.Add(0, -1, 0)
 		}
 		if land == at {

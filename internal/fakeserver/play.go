@@ -102,6 +102,15 @@ func (c *conn) handle(r Record) error {
 		c.digLocked(&out, p)
 	case *proto17.PlayerBlockPlacement:
 		c.placeLocked(&out, p)
+	case *proto17.EntityAction:
+		// NetHandlerPlayServer.processEntityAction: 1 sets the sneaking
+		// flag, 2 clears it.
+		switch p.Action {
+		case proto17.ActionCrouch:
+			c.sneaking = true
+		case proto17.ActionUncrouch:
+			c.sneaking = false
+		}
 	case *proto17.ServerboundHeldItemChange:
 		if p.Slot >= 0 && p.Slot < 9 {
 			c.held = int(p.Slot)
@@ -208,7 +217,8 @@ func (c *conn) chatLocked(msg string) []outgoing {
 
 // moveLocked checks a movement packet as the 1.7.10 server does: until the
 // client confirms the last reset its moves are ignored; a bad stance is a
-// kick; a move too long or into a block is reset. It returns a kick reason.
+// kick; a move too long, or into a block from a place clear of blocks, is
+// reset. It returns a kick reason.
 func (c *conn) moveLocked(out *outbox, x, feetY, headY, z float64, onGround bool) string {
 	s := c.s
 	for _, v := range []float64{x, feetY, headY, z} {
@@ -238,7 +248,11 @@ func (c *conn) moveLocked(out *outbox, x, feetY, headY, z float64, onGround bool
 		reason = "moved too quickly"
 	case !s.loaded(to.Block()):
 		reason = "outside the world"
-	case s.collidesLocked(to):
+	case s.collidesLocked(to) && !s.collidesLocked(c.pos):
+		// NetHandlerPlayServer.processPlayer resets a move that ends
+		// inside a block only when the player was clear before it (its
+		// flag): a player that sand or gravel fell onto may move, and
+		// so climb out.
 		reason = "moved wrongly"
 	}
 	if reason != "" {
@@ -605,8 +619,11 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 		return
 	}
 	clicked := world.Pos(int(p.X), int(p.Y), int(p.Z))
-	if c.useBlockLocked(out, clicked) {
-		return // the block's GUI opened (onBlockActivated comes first)
+	// Forge 1.7.10 ItemInWorldManager.activateBlockOrUseItem: the clicked
+	// block is used first (its GUI opens and nothing is placed) unless
+	// the player sneaks with an item in hand.
+	if _, held := c.heldLocked(); (!c.sneaking || held == "") && c.useBlockLocked(out, clicked) {
+		return
 	}
 	target := clicked.Add(off[0], off[1], off[2])
 	refuse := func(why string) {

@@ -436,6 +436,33 @@ func TestMovementRules(t *testing.T) {
 	})
 }
 
+// TestMovementOutOfABlockThatFell: gravel that falls onto a player lands
+// in the player's box (a falling block passes through players); the
+// server resets a move into a block only when the player was clear of
+// blocks before it (NetHandlerPlayServer.processPlayer), so the player
+// inside the gravel may move — in it and out of it — and is reset again
+// once clear.
+func TestMovementOutOfABlockThatFell(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newServer(t, Options{})
+		c, _ := enter(t, s, "bot")
+		waitFor(t, s, "the join confirmed", func() bool { return len(s.Players()) == 1 })
+		c.moveTo(9.5, 64, 9.5)
+		waitFor(t, s, "the step", func() bool { return s.Players()[0].Pos.Z == 9.5 })
+		require.NoError(t, s.SetBlocks(Block{X: 9, Y: 64, Z: 9, Name: "minecraft:gravel"}))
+		c.moveTo(9.5, 64, 9.6) // still inside
+		waitFor(t, s, "a move inside", func() bool { return s.Players()[0].Pos.Z == 9.6 })
+		c.moveTo(9.5, 64, 10.5) // out
+		waitFor(t, s, "the way out", func() bool { return s.Players()[0].Pos.Z == 10.5 })
+		assert.Empty(t, s.Corrections())
+		c.moveTo(9.5, 64, 9.6) // clear, into the gravel: reset
+		pl := untilType[*proto17.PlayerPositionAndLook](c)
+		assert.InDelta(t, 10.5, pl.Z, 1e-9)
+		require.Len(t, s.Corrections(), 1)
+		assert.Equal(t, "moved wrongly", s.Corrections()[0].Reason)
+	})
+}
+
 // TestMovementAgainstPartialBlocks: the server's collision check uses the
 // real shapes: a fence's box reaches 1.5 up into the cell above it, so feet
 // a little above the fence's cell are inside it; its top, and a bottom

@@ -159,6 +159,20 @@ func (p *Planner) digTicks(b world.Block, blocked Blockers) float64 {
 	return t
 }
 
+// dropsColumn reports whether breaking q lets sand or gravel resting on it
+// fall past q into the open cell below (rules.Falls): the cells a route
+// opens under a block are the player's own — the head room above the feet
+// for a jump or a pillar — and the falling block, which passes through
+// the player, would land on the feet. Sand or gravel that can only refill
+// q itself is dug again by whoever follows the route.
+func (p *Planner) dropsColumn(q world.BlockPos) bool {
+	if !rules.Falls(p.Block(q.Up()).ID) {
+		return false
+	}
+	below := p.Block(q.Down())
+	return rules.FallsThrough(below.ID) || below.IsAir()
+}
+
 // Options are the search options of a route that may break blocks (each
 // costed by the fastest harvesting tool and the block's hardness) and,
 // when place is set, place scaffold blocks.
@@ -170,7 +184,7 @@ func (p *Planner) Options(dest world.BlockPos, place bool, blocked Blockers) pat
 		Place:    place,
 		DigTicks: func(x, y, z int) float64 {
 			q := world.Pos(x, y, z)
-			if q == dest || (p.Keep != nil && p.Keep(q)) {
+			if q == dest || (p.Keep != nil && p.Keep(q)) || p.dropsColumn(q) {
 				return -1
 			}
 			st := p.State(q)

@@ -127,3 +127,77 @@ func TestBestTool(t *testing.T) {
 	_, _, ok = digroute.BestTool(inv, rules.BlockRule{Hardness: -1}, tools)
 	assert.False(t, ok)
 }
+
+// roofed is ground at y 0..12 with a hole at (0, 10..11, 0) under a roof
+// of dirt at (0, 12, 0) that carries a block at (0, 13, 0) (gravel, say).
+type roofed struct{ top, under world.Block }
+
+func (r roofed) Block(p world.BlockPos) world.Block {
+	switch {
+	case p.Y < 0:
+		return world.Block{}
+	case p.X == 0 && p.Z == 0 && p.Y == 13:
+		return r.top
+	case p.X == 0 && p.Z == 0 && p.Y == 12:
+		return world.Block{ID: "minecraft:dirt"}
+	case p.X == 0 && p.Z == 0 && p.Y == 11:
+		return r.under
+	case p.X == 0 && p.Z == 0 && p.Y == 10:
+		return world.Block{ID: "minecraft:air"}
+	case p.Y <= 12:
+		return stone
+	}
+	return world.Block{ID: "minecraft:air"}
+}
+
+func (r roofed) Cell(x, y, z int) path.Cell {
+	if y < 0 {
+		return path.Unknown
+	}
+	return path.ClassifyByTags(r.Block(world.Pos(x, y, z)))
+}
+
+// TestRouteLeavesTheGravelsRoof: breaking the roof over the head would let
+// the gravel on it fall through the head room onto the feet (a falling
+// block passes through the player), so the way out of the hole never
+// breaks it and digs through the wall; a roof over a torch, which holds
+// the gravel up, may go, and so may a roof with stone on it.
+func TestRouteLeavesTheGravelsRoof(t *testing.T) {
+	roof := world.Pos(0, 12, 0)
+	gravel, air := world.Block{ID: "minecraft:gravel"}, world.Block{ID: "minecraft:air"}
+	for _, tc := range []struct {
+		top, under world.Block
+		keep       bool
+	}{
+		{gravel, air, true},
+		{gravel, world.Block{ID: "minecraft:torch", Tags: []string{"no_collision"}}, false},
+		{stone, air, false},
+	} {
+		w := roofed{top: tc.top, under: tc.under}
+		p := &digroute.Planner{
+			Finder: path.NewFinder(), Grid: w,
+			State: func(q world.BlockPos) chunk.StateID { return chunk.StateID(len(w.Block(q).ID)) },
+			Block: w.Block,
+			Rule: func(world.Block) rules.BlockRule {
+				return rules.BlockRule{Hardness: 0.5, Tool: "shovel"}
+			},
+			Tools: digroute.Tooling{
+				Harvests: func(rules.BlockRule, world.ItemStack) bool { return true },
+				Speed:    func(int, world.ItemStack, string) float64 { return 1 },
+			},
+			Inventory: world.NewInventory(),
+		}
+		opt := p.Options(world.Pos(9, 99, 9), false, digroute.Blockers{})
+		broken := opt.DigTicks(roof.X, roof.Y, roof.Z) < 0
+		assert.Equal(t, tc.keep, broken, "the roof under %s over %s", tc.top.ID, tc.under.ID)
+		if !tc.keep {
+			continue
+		}
+		res, _, err := p.Route(world.Pos(0, 10, 0), path.At(world.Pos(4, 13, 0)))
+		require.NoError(t, err)
+		require.True(t, res.Complete)
+		for _, st := range res.Steps {
+			assert.NotContains(t, st.Break, roof, "the roof under the gravel")
+		}
+	}
+}
