@@ -117,6 +117,20 @@ func TestBuildStructurePlacesTheCokeOven(t *testing.T) {
 	})
 }
 
+// TestBuildStructureLooksSixteenBlocks: the shipped spec's default radius
+// is the skill's own (a player who quarried and sheltered around the
+// furnace finds the nearest flat ground more than 8 blocks away), and a
+// site 14 blocks off is found without asking.
+func TestBuildStructureLooksSixteenBlocks(t *testing.T) {
+	assert.Equal(t, buildSearchRadius, spec(t, "build_structure").Params["radius"].Default)
+	w := snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, 12, -3, 18, 3), ovenBlocks(26))
+	acts := checkActions(t, BuildStructure{}, w, map[string]any{"name": "coke_oven"})
+	origin, found := findSite(w, mustBlueprint(t), buildSearchRadius)
+	require.True(t, found)
+	assert.Equal(t, 14, origin.X+mustBlueprint(t).Master.X, "the centre of the nearest site on the far ground")
+	checkBuild(t, w, acts, origin)
+}
+
 func mustBlueprint(t *testing.T) *rules.Blueprint {
 	t.Helper()
 	bp, ok := rules.Default().Builds.Get("coke_oven")
@@ -149,7 +163,9 @@ func TestBuildStructureFailures(t *testing.T) {
 		{"not flat", snap(at(0, 64, 0), bumpy, ovenBlocks(26)), map[string]any{"name": "coke_oven", "pos": "1,64,1"},
 			skills.CodeNoTarget, "(2, 64, 2) is not free"},
 		{"far away", snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, 0, 0, 30, 30), ovenBlocks(26)), map[string]any{"name": "coke_oven", "pos": "20,64,20"},
-			skills.CodeInvalidParams, "more than 8 blocks"},
+			skills.CodeInvalidParams, "more than 16 blocks"},
+		{"no site within the radius", snap(at(0, 64, 0), ground(world.NewSparseBlocks(), 63, 12, -3, 18, 3), ovenBlocks(26)), map[string]any{"name": "coke_oven", "radius": 8},
+			skills.CodeNoTarget, "within 8 blocks"},
 		{"a bad pos", snap(at(0, 64, 0), floor, ovenBlocks(26)), map[string]any{"name": "coke_oven", "pos": "1,64"},
 			skills.CodeInvalidParams, `"1,64" is not x,y,z`},
 	} {
