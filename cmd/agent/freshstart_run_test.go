@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,6 +16,7 @@ import (
 // flint), 3 gravel are crafted into each flint, logs are chopped and 2
 // flint and 2 logs make the crafting table, for several seeds.
 func TestFreshStartCraftingTable(t *testing.T) {
+	race.SkipOneGoroutine(t, "a simulated run in process")
 	for _, seed := range []string{"0", "2", "3"} {
 		t.Run("seed "+seed, func(t *testing.T) {
 			args := []string{"run", "--scenario", "fresh_start", "--goal", "have 1 minecraft:crafting_table"}
@@ -42,6 +45,7 @@ func TestFreshStartCraftingTable(t *testing.T) {
 // inventory: a wooden pickaxe mines stone into cobblestone, and 6
 // cobblestone around 3 flint make the furnace at the crafting table.
 func TestFreshStartFurnace(t *testing.T) {
+	race.SkipOneGoroutine(t, "a simulated run in process")
 	code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--goal", "have 1 minecraft:furnace")
 	require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
 	assert.Contains(t, stdout, "goal met")
@@ -54,6 +58,7 @@ func TestFreshStartFurnace(t *testing.T) {
 // inventory: the crafted furnace is placed, fuelled with planks and
 // smelts cobblestone into stone.
 func TestFreshStartSmeltsStone(t *testing.T) {
+	race.SkipOneGoroutine(t, "a simulated run in process")
 	code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--goal", "have 3 minecraft:stone")
 	require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
 	assert.Contains(t, stdout, "goal met")
@@ -69,6 +74,7 @@ func TestFreshStartSmeltsStone(t *testing.T) {
 // on the way: to stone under the grass once the outcrop is mined out, and
 // out of the pit that leaves.
 func TestFreshStartPaper(t *testing.T) {
+	race.SkipOneGoroutine(t, "a simulated run in process")
 	for _, seed := range []string{"1", "2", "3", "4", "5"} {
 		t.Run("seed "+seed, func(t *testing.T) {
 			code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--seed", seed, "--goal", "have 2 minecraft:paper")
@@ -91,6 +97,7 @@ func TestFreshStartPaper(t *testing.T) {
 // make the blank pattern, and the flint knife cuts it into the wooden
 // brick form.
 func TestFreshStartBrickForm(t *testing.T) {
+	race.SkipOneGoroutine(t, "a simulated run in process")
 	for _, seed := range []string{"1", "2", "3", "4", "5"} {
 		t.Run("seed "+seed, func(t *testing.T) {
 			code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--seed", seed, "--goal", "have 1 dreamcraft:item.WoodenBrickForm")
@@ -109,6 +116,7 @@ func TestFreshStartBrickForm(t *testing.T) {
 // the form, each fired), 26 coke oven blocks, the oven built by the bot and
 // formed, and 8 charcoal out of it, for five worlds.
 func TestFreshStartCokeOvenMilestone(t *testing.T) {
+	race.SkipOneGoroutine(t, "a simulated run in process")
 	for _, seed := range []string{"1", "2", "3", "4", "5"} {
 		t.Run("seed "+seed, func(t *testing.T) {
 			code, stdout, stderr := runAgent(t, "run", "--scenario", "fresh_start", "--seed", seed, "--max-steps", "600",
