@@ -139,3 +139,38 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	}
 	return Invocation{Skill: "shelter"}, fmt.Sprintf("night falls (time of day %d, from %d to %d) and the bot is in the open", t, r.From, r.Until), true
 }
+
+// DefaultEscapeAir is the escape reflex's default: under water, the bot
+// leaves at 150 ticks of air or less, half of a full supply (300, 15 s).
+// The way out has 7.5 s before the first drowning hit and 10 s more
+// before a bot at full health drowns; a bot that dives on purpose (for
+// clay, a bucket) has 7.5 s to work.
+const DefaultEscapeAir = 150
+
+// EscapeReflex leaves water and lava that would kill the bot: at once
+// when its body touches lava (4 damage every 10 ticks: 20 health lasts
+// 2.5 s), and when its eyes are under water with Air ticks of air or
+// fewer left (world.Player.Air; the supply drops a tick a tick under
+// water). It runs the escape skill, a walk to the nearest place to stand
+// on dry ground.
+type EscapeReflex struct {
+	// Air: under water the reflex fires at this air supply or less
+	// (0..300; 300 leaves at once).
+	Air int
+}
+
+var _ Reflex = EscapeReflex{}
+
+// Name implements Reflex.
+func (EscapeReflex) Name() string { return "escape" }
+
+// Fire implements Reflex.
+func (r EscapeReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
+	switch {
+	case path.InLava(w):
+		return Invocation{Skill: "escape"}, fmt.Sprintf("in lava at %v, health %g", w.Feet(), w.Player.Health), true
+	case path.EyesInWater(w) && w.Player.Air <= r.Air:
+		return Invocation{Skill: "escape"}, fmt.Sprintf("under water at %v with %d ticks of air left, at or below %d", w.Feet(), w.Player.Air, r.Air), true
+	}
+	return Invocation{}, "", false
+}

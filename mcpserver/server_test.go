@@ -213,10 +213,10 @@ func TestSessionOnTheDefaultWorld(t *testing.T) {
 	}
 	// The default world is at the steam age: the steam pack's skills are
 	// tools, next to the stone age's.
-	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for", "skill_eat", "skill_unstuck", "skill_fight", "skill_flee", "skill_shelter", "skill_recover_drops"} {
+	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for", "skill_eat", "skill_unstuck", "skill_fight", "skill_flee", "skill_shelter", "skill_recover_drops", "skill_escape"} {
 		assert.Contains(t, tools, n)
 	}
-	assert.Len(t, tools, len(fixedTools)+23, "%v", tools)
+	assert.Len(t, tools, len(fixedTools)+24, "%v", tools)
 
 	chop := s.tool("skill_chop_tree")
 	require.NotNil(t, chop)

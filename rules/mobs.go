@@ -63,6 +63,17 @@ type DeathRules struct {
 	FireDamage      float64
 	FirePeriod      int
 	BurnTicks       int
+	// MaxAir is the air supply in ticks (EntityLivingBase: 300); under
+	// water it drops a tick a tick, and at DrownAt (-20) the player takes
+	// DrownDamage and the supply is set to 0.
+	MaxAir      int
+	DrownAt     int
+	DrownDamage float64
+	// LavaDamage is a hit of lava (Entity.setOnFireFromLava: 4, every
+	// tick in lava, hurt resistance between), and LavaBurnTicks the fire
+	// it sets (setFire(15): 300 ticks), put out by water.
+	LavaDamage    float64
+	LavaBurnTicks int
 }
 
 // Weapon is an item's melee damage.
@@ -170,7 +181,7 @@ var (
 	mobsTopKeys   = []string{"day", "light", "spawning", "player", "combat", "mobs"}
 	dayKeys       = []string{"length", "max_sky_darkness", "daytime_below"}
 	spawningKeys  = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance"}
-	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks"}
+	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks", "max_air", "drown_at", "drown_damage", "lava_damage", "lava_burn_ticks"}
 	combatKeys    = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
 	mobKeys       = []string{"name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
 	attackKeys    = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}, AttackNone: {"kind"}}
@@ -273,6 +284,11 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 		p.FireDamage = num(f, "player", "fire_damage", 0, 1000)
 		p.FirePeriod = integer(f, "player", "fire_period", 1, 1<<20)
 		p.BurnTicks = integer(f, "player", "burn_ticks", 0, 1<<20)
+		p.MaxAir = integer(f, "player", "max_air", 1, 1<<20)
+		p.DrownAt = integer(f, "player", "drown_at", -(1 << 20), 0)
+		p.DrownDamage = num(f, "player", "drown_damage", 0, 1000)
+		p.LavaDamage = num(f, "player", "lava_damage", 0, 1000)
+		p.LavaBurnTicks = integer(f, "player", "lava_burn_ticks", 0, 1<<20)
 	}
 	if n, ok := top["combat"]; ok {
 		f := d.Mapping(n.Value, "combat", combatKeys)

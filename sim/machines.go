@@ -114,7 +114,7 @@ func (s *Sim) advance(tx *world.Tx, n int64) []string {
 	start := tx.Tick()
 	tx.AdvanceTick(n)
 	var events []string
-	if s.sc.Mobs || len(s.danger.drops) > 0 || len(s.danger.mobs) > 0 {
+	if s.sc.Mobs || len(s.danger.drops) > 0 || len(s.danger.mobs) > 0 || s.inLiquidDanger(tx) {
 		events = s.dangerTicks(tx, start, n)
 	} else {
 		events = s.tickHunger(tx, n)

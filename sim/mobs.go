@@ -69,6 +69,8 @@ type dangers struct {
 	// The player's hurt resistance (EntityLivingBase.hurtResistantTime).
 	hurt     int
 	lastHurt float64
+	// fire is the ticks the player burns on (Entity.fire), set by lava.
+	fire int
 	// died is set when the player died during an action's time.
 	died string
 	// hurtBy sums the damage of an action's time by cause.
@@ -129,6 +131,7 @@ func (s *Sim) dangerTicks(tx *world.Tx, start, n int64) []string {
 		if s.danger.hurt > 0 {
 			s.danger.hurt--
 		}
+		s.liquidTick(tx)
 		events = append(events, s.tickHunger(tx, 1)...)
 		if s.danger.died != "" {
 			events = append(events, s.danger.died)
@@ -151,6 +154,12 @@ func (s *Sim) dangerTicks(tx *world.Tx, start, n int64) []string {
 // within 10 ticks of a hit only the part above that hit counts) and
 // kills it at 0.
 func (s *Sim) hurtPlayer(tx *world.Tx, amount float64, cause string) {
+	s.hurtPlayerAs(tx, amount, cause, "was killed by a "+cause)
+}
+
+// hurtPlayerAs is hurtPlayer with the words a death by it is told in
+// ("drowned").
+func (s *Sim) hurtPlayerAs(tx *world.Tx, amount float64, cause, death string) {
 	d := &s.danger
 	if d.hurt > 10 {
 		if amount <= d.lastHurt {
@@ -167,7 +176,7 @@ func (s *Sim) hurtPlayer(tx *world.Tx, amount float64, cause string) {
 	d.hurtBy[cause] += amount
 	d.hits[cause]++
 	if p.Health <= 0 {
-		d.died = s.dieHere(tx, "was killed by a "+cause)
+		d.died = s.dieHere(tx, death)
 	}
 }
 
@@ -198,7 +207,8 @@ func (s *Sim) respawn(tx *world.Tx) {
 	}
 	tx.SetInventory(inv)
 	s.open = nil
-	s.danger.hurt, s.danger.lastHurt = 0, 0
+	s.danger.hurt, s.danger.lastHurt, s.danger.fire = 0, 0, 0
+	s.setAir(tx, s.rules.Mobs.Player.MaxAir)
 }
 
 // dropInventory lays every stack of the inventory at pos as an item

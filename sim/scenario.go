@@ -49,6 +49,12 @@ type Scenario struct {
 	// Mobs brings hostile mobs: zombies, skeletons, spiders and creepers
 	// spawn in the dark around the player, chase and hurt it (sim/mobs.go).
 	Mobs bool
+	// Liquids turns on drowning and lava's hurt: with the eyes under
+	// water the air supply runs down and then the player drowns, lava
+	// touching the body hurts every 10 ticks and sets it burning
+	// (sim/liquids.go). Off, water is harmless and lava hurts only a
+	// player who falls into it (at once, as before).
+	Liquids bool
 	// Animals are the passive mobs placed when the world is made, as
 	// SpawnerAnimals.performWorldGenSpawning places a new chunk's.
 	Animals []AnimalSpec
@@ -125,7 +131,7 @@ type MachineSpec struct {
 // generators are the terrains a scenario can ask for.
 var generators = []string{"flat", "hills", "natural"}
 
-var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger", "night", "time", "mobs", "animals"}
+var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger", "night", "time", "mobs", "liquids", "animals"}
 
 // machineBlocks is the block each machine kind stands on in the world.
 var machineBlocks = map[string]string{
@@ -220,6 +226,9 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 	}
 	if n, ok := f["mobs"]; ok {
 		sc.Mobs, _ = d.Bool(n.Value, "mobs")
+	}
+	if n, ok := f["liquids"]; ok {
+		sc.Liquids, _ = d.Bool(n.Value, "liquids")
 	}
 	if n, ok := f["time"]; ok {
 		if v, ok := d.Int(n.Value, "time"); ok {

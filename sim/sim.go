@@ -203,7 +203,7 @@ func (s *Sim) build(ctx context.Context, tx *world.Tx) error {
 		p.Pos.Y = top(p.Pos.X, p.Pos.Z) + 1 // on the ground the generator made
 	}
 	s.spawnAt = world.Vec3{X: float64(p.Pos.X) + 0.5, Y: float64(p.Pos.Y), Z: float64(p.Pos.Z) + 0.5}
-	tx.SetPlayer(world.Player{Name: "Bot", Pos: s.spawnAt, Dimension: p.Dimension, Health: p.Health, Food: p.Food})
+	tx.SetPlayer(world.Player{Name: "Bot", Pos: s.spawnAt, Dimension: p.Dimension, Health: p.Health, Food: p.Food, Air: s.rules.Mobs.Player.MaxAir})
 	return s.placeAnimals(tx, top)
 }
 

@@ -104,7 +104,15 @@ type Player struct {
 	Dimension string  `json:"dimension"`
 	Health    float64 `json:"health"`
 	Food      float64 `json:"food"`
+	// Air is the air supply in ticks while the eyes are under water
+	// (FullAir out of it; a 1.7.10 player drowns a little each time it
+	// reaches -20). A body that does not know it leaves it 0.
+	Air int `json:"air,omitempty"`
 }
+
+// FullAir is a 1.7.10 player's air supply out of water, in ticks
+// (EntityLivingBase.getAir; config/mobs.yaml's max_air).
+const FullAir = 300
 
 // Snapshot is a consistent, read-only view of the world at one tick. Skills
 // and planners receive snapshots; only the state owner mutates the world.

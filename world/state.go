@@ -68,7 +68,7 @@ func NewState(opts StateOptions) *State {
 		chunks:   chunk.NewChunkStore(chunk.NewResolver(opts.IDs, opts.Rules)),
 		entities: map[int]Entity{},
 		inv:      NewInventory(),
-		player:   Player{Dimension: Overworld, Health: 20, Food: 20},
+		player:   Player{Dimension: Overworld, Health: 20, Food: 20, Air: FullAir},
 		machines: map[BlockPos]Machine{},
 		rules:    opts.Rules,
 	}
@@ -380,6 +380,13 @@ func (tx *Tx) MovePlayer(pos Vec3) {
 func (tx *Tx) SetHealth(health, food float64) {
 	s := tx.st()
 	s.player.Health, s.player.Food = health, food
+	tx.changed()
+}
+
+// SetAir sets the player's air supply (ticks).
+func (tx *Tx) SetAir(air int) {
+	s := tx.st()
+	s.player.Air = air
 	tx.changed()
 }
 

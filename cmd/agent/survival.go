@@ -14,7 +14,9 @@ import (
 //	  shelter: {enabled: true, from: 12000, until: 23500}
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
 //	  recover: {enabled: true}
+//	  escape: {enabled: true, air: 150}
 type survivalConfig struct {
+	Escape  escapeReflexConfig
 	Eat     eatReflexConfig
 	Defend  defendReflexConfig
 	Shelter shelterReflexConfig
@@ -38,6 +40,14 @@ type shelterReflexConfig struct {
 	From, Until *int
 }
 
+// escapeReflexConfig: Off turns the escape reflex off; Air, when set, is
+// the air supply at or below which it leaves water
+// (loop.DefaultEscapeAir otherwise).
+type escapeReflexConfig struct {
+	Off bool
+	Air *int
+}
+
 // eatReflexConfig: Off turns the eat reflex off; Threshold, when set, is
 // the food level at or below which it eats (loop.DefaultEatThreshold
 // otherwise).
@@ -57,7 +67,7 @@ type unstuckReflexConfig struct {
 
 // decodeSurvival reads the survival section.
 func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConfig) {
-	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck", "recover"})
+	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck", "recover", "escape"})
 	enabled := func(m map[string]strictyaml.Field, path string, off *bool) {
 		if b, ok := m["enabled"]; ok {
 			if on, ok := d.Bool(b.Value, path+".enabled"); ok {
@@ -103,13 +113,19 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 		intIn(d, u, "survival.unstuck", "seconds", 1, 3600, &cfg.Unstuck.Seconds)
 		intIn(d, u, "survival.unstuck", "distance", 2, 16, &cfg.Unstuck.Distance)
 	}
+	if v, ok := s["escape"]; ok {
+		m := d.Mapping(v.Value, "survival.escape", []string{"enabled", "air"})
+		enabled(m, "survival.escape", &cfg.Escape.Off)
+		opt(m, "survival.escape", "air", 0, 300, &cfg.Escape.Air)
+	}
 	if v, ok := s["recover"]; ok {
 		enabled(d.Mapping(v.Value, "survival.recover", []string{"enabled"}), "survival.recover", &cfg.RecoverOff)
 	}
 }
 
 // reflexes are the loop's reflexes as the section sets them, in the order
-// they are asked: eating first (it takes 32 ticks and fixes what it
+// they are asked: leaving lava and water first (lava kills in 2.5 s),
+// then eating (it takes 32 ticks and fixes what it
 // fires for), then dealing with a mob near (before walling in: a pit dug
 // beside a zombie is no shelter), then going back for what a death dropped
 // (the items last five minutes, less than a night), then the night's
@@ -117,6 +133,13 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 // between steps, so each call makes new ones: call it once per run.
 func (s survivalConfig) reflexes() []loop.Reflex {
 	var out []loop.Reflex
+	if !s.Escape.Off {
+		a := loop.DefaultEscapeAir
+		if s.Escape.Air != nil {
+			a = *s.Escape.Air
+		}
+		out = append(out, loop.EscapeReflex{Air: a})
+	}
 	if !s.Eat.Off {
 		t := loop.DefaultEatThreshold
 		if s.Eat.Threshold != nil {
