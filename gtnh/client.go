@@ -569,5 +569,6 @@ func (c *Client) reset(s *session, inventory bool) {
 		if inventory {
 			tx.SetInventory(world.NewInventory())
 		}
+		tx.SetAir(world.FullAir) // a new body, or a new connection's: the server sends the air when it changes
 	})
 }

@@ -147,6 +147,18 @@ func (c *Client) moveEntity(s *session, id int32, to func(world.Vec3) world.Vec3
 }
 
 func (c *Client) onMetadata(s *session, p *proto17.EntityMetadata) {
+	c.mu.Lock()
+	self := p.EntityID == s.entityID
+	c.mu.Unlock()
+	if self {
+		// The player's own watched data: object 1 is the air supply
+		// (EntityLivingBase.getAir), sent when it changes.
+		if e, ok := p.Metadata.Get(1); ok && e.Type == proto17.MetaShort {
+			c.state.Update(func(tx *world.Tx) { tx.SetAir(int(e.Int)) })
+			c.notify()
+		}
+		return
+	}
 	slot, isItem := p.Metadata.Item()
 	health, isHealth := mobHealth(p.Metadata)
 	if !isItem && !isHealth {

@@ -68,6 +68,8 @@ type conn struct {
 	lastHurt      float64   // the damage that set it
 	food          int       // the food level (UpdateHealth)
 	saturation    float64   // the saturation (UpdateHealth)
+	air           int       // the air supply (entity metadata 1)
+	fire          int       // ticks of fire left (Entity.fire)
 	eating        *eatState // an item being eaten
 	inv           [windowSlots]proto17.Slot
 	dig           *digState
@@ -89,7 +91,7 @@ func newConn(s *Server, id int, nc net.Conn) *conn {
 	food := rules.Default().Food
 	c := &conn{s: s, id: id, nc: nc, br: bufio.NewReaderSize(nc, 1<<16), reached: map[Stage]int{},
 		done: make(chan struct{}), ended: make(chan struct{}), pendingKA: map[int32]time.Time{},
-		food: food.Stats.MaxFood, health: rules.Default().Mobs.Player.RespawnHealth}
+		food: food.Stats.MaxFood, health: rules.Default().Mobs.Player.RespawnHealth, air: rules.Default().Mobs.Player.MaxAir}
 	if s.opts.Food > 0 && s.opts.Food < food.Stats.MaxFood {
 		c.food = s.opts.Food
 	}

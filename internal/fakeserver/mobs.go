@@ -117,6 +117,9 @@ func (s *Server) runWorldLocked(out *outbox) {
 			if c.playing && c.hurt > 0 {
 				c.hurt--
 			}
+			if c.playing && !c.dead {
+				s.liquidTickLocked(out, c, t)
+			}
 		}
 	}
 }
@@ -320,7 +323,7 @@ func (c *conn) respawn() error {
 		s.mu.Unlock()
 		return nil
 	}
-	c.dead, c.hurt, c.lastHurt = false, 0, 0
+	c.dead, c.hurt, c.lastHurt, c.fire, c.air = false, 0, 0, 0, mobs.Player.MaxAir
 	c.health, c.food, c.saturation = mobs.Player.RespawnHealth, mobs.Player.RespawnFood, rules.Default().Food.Stats.StartSaturation
 	c.pos = s.Spawn()
 	pos := c.pos

@@ -58,6 +58,7 @@ func TestEscapeFromLava(t *testing.T) {
 	bs.SetID(world.Pos(-1, 63, 0), "minecraft:lava", 0)
 	bs.SetID(world.Pos(0, 63, 1), "minecraft:water", 0)
 	bs.SetID(world.Pos(0, 64, -1), "minecraft:water", 0)
+	bs.SetID(world.Pos(0, 65, -1), "minecraft:water", 0) // deep: no place to stand
 	got := escapeTo(t, w, skills.Params{})
 	assert.Equal(t, 2, got.DistSq(world.Pos(0, 64, 0)), "the four sides are lava, on lava, on water or in water: a diagonal, %v", got)
 	assert.Equal(t, 64, got.Y)
@@ -76,4 +77,24 @@ func TestEscapeWithNowhereToGo(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no dry place to stand within 4 blocks")
 	assert.Contains(t, err.Error(), "water")
+}
+
+// TestEscapeFromLavaToWater: out of lava, shallow water (the feet in it,
+// the head out) puts the fire out and comes before dry ground, even
+// farther; deep water (the head under) does not count. Out of water the
+// shallow water is nothing special.
+func TestEscapeFromLavaToWater(t *testing.T) {
+	w, bs := stoneFloor()
+	bs.SetID(world.Pos(0, 64, 0), "minecraft:lava", 0)
+	bs.SetID(world.Pos(2, 63, 0), "minecraft:air", 0)
+	bs.SetID(world.Pos(2, 64, 0), "minecraft:water", 0) // deep: water over water
+	bs.SetID(world.Pos(2, 63, 0), "minecraft:water", 0)
+	bs.SetID(world.Pos(0, 64, 3), "minecraft:water", 0) // shallow
+	assert.Equal(t, world.Pos(0, 64, 3), escapeTo(t, w, skills.Params{}))
+
+	bs.SetID(world.Pos(0, 64, 0), "minecraft:air", 0)
+	bs.SetID(world.Pos(0, 64, 0), "minecraft:water", 0)
+	bs.SetID(world.Pos(0, 65, 0), "minecraft:water", 0)
+	got := escapeTo(t, w, skills.Params{})
+	assert.Equal(t, 1, got.DistSq(world.Pos(0, 64, 0)), "under water the nearest dry place: %v", got)
 }
