@@ -20,8 +20,10 @@ func init() { registry.Provide(BuildStructure{}) }
 const buildSearchRadius = 16
 
 // siteHeights is how far above and below the player's feet a site's floor
-// may lie.
-const siteHeights = 3
+// may lie: far enough to find the ground around a quarry or a night's
+// shelter the player stands at the bottom of (the shelter is three blocks
+// deep, often dug into the floor of a quarry).
+const siteHeights = 8
 
 // BuildStructure builds a multiblock of config/blueprints.yaml (the
 // Railcraft coke oven) block by block, the way a player does.

@@ -131,6 +131,17 @@ func TestBuildStructureLooksSixteenBlocks(t *testing.T) {
 	checkBuild(t, w, acts, origin)
 }
 
+// TestBuildStructureFromTheBottomOfAPit: a player six blocks down (a
+// shelter dug into a quarry's floor) builds on the ground above.
+func TestBuildStructureFromTheBottomOfAPit(t *testing.T) {
+	w := snap(at(0, 58, 0), ground(world.NewSparseBlocks(), 63, -10, -10, 10, 10), ovenBlocks(26))
+	acts := checkActions(t, BuildStructure{}, w, map[string]any{"name": "coke_oven"})
+	origin, found := findSite(w, mustBlueprint(t), buildSearchRadius)
+	require.True(t, found)
+	assert.Equal(t, 64, origin.Y, "on the ground, six above the feet")
+	checkBuild(t, w, acts, origin)
+}
+
 func mustBlueprint(t *testing.T) *rules.Blueprint {
 	t.Helper()
 	bp, ok := rules.Default().Builds.Get("coke_oven")
