@@ -81,10 +81,20 @@ type Item struct {
 // ore-dictionary entry, "modid:name" for metadata 0 or any, else
 // "modid:name:meta".
 func (it Item) Matcher() string {
-	switch {
-	case it.OreDict != "":
+	if it.OreDict != "" {
 		return "ore:" + it.OreDict
-	case it.Damage == 0 || it.Damage == Wildcard:
+	}
+	return it.StackMatcher()
+}
+
+// StackMatcher is the item stack itself, without its ore-dictionary name:
+// "modid:name" for metadata 0 or any, else "modid:name:meta".
+// BetterQuesting counts a stack that matches either (GTNewHorizons/
+// BetterQuesting, src/main/java/bq_standard/tasks/TaskRetrieval.java and
+// TaskCrafting.java: ItemComparison.StackMatch(rStack.getBaseStack(), …) ||
+// ItemComparison.OreDictionaryMatch(rStack.getOreIngredient(), …)).
+func (it Item) StackMatcher() string {
+	if it.Damage == 0 || it.Damage == Wildcard {
 		return it.ID
 	}
 	return fmt.Sprintf("%s:%d", it.ID, it.Damage)

@@ -85,8 +85,15 @@ func (j Judge) Task(t Task) Verdict {
 			m := it.Matcher()
 			if j.Item != nil {
 				if err := j.Item(m); err != nil {
-					v.Blockers = append(v.Blockers, "unknown item: "+m)
-					continue
+					// BetterQuesting counts the stack itself as well as its
+					// ore-dictionary entry (Item.StackMatcher): an ore name
+					// the agent does not know ("woodStick" on a stick) falls
+					// back to the stack.
+					if it.OreDict == "" || j.Item(it.StackMatcher()) != nil {
+						v.Blockers = append(v.Blockers, "unknown item: "+m)
+						continue
+					}
+					m = it.StackMatcher()
 				}
 			}
 			// A retrieval that consumes takes the items away when handed in:

@@ -36,6 +36,14 @@ func TestJudgeTasks(t *testing.T) {
 		{"block breaking: collect", quests.Task{Type: quests.TaskBlockBreak, Items: item}, quests.Verdict{Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 4, Gain: true}}}},
 		{"unknown item", quests.Task{Type: quests.TaskRetrieval, Items: []quests.Item{{ID: "minecraft:log", Count: 1}, {ID: "TConstruct:binding", Count: 1}}},
 			quests.Verdict{Skip: "the agent does not know TConstruct:binding", Blockers: []string{"unknown item: TConstruct:binding"}}},
+		// BetterQuesting counts the stack or its ore-dictionary entry: an
+		// ore name the agent lacks falls back to the stack.
+		{"unknown ore name: the stack", quests.Task{Type: quests.TaskRetrieval, Items: []quests.Item{{ID: "minecraft:stick", OreDict: "woodStick", Count: 8}}},
+			quests.Verdict{Items: []loop.ItemGoal{{Item: "minecraft:stick", Count: 8}}}},
+		{"known ore name: the ore name", quests.Task{Type: quests.TaskCrafting, Items: []quests.Item{{ID: "minecraft:planks", Damage: 2, OreDict: "plankWood", Count: 2}}},
+			quests.Verdict{Items: []loop.ItemGoal{{Item: "ore:plankWood", Count: 2, Gain: true}}}},
+		{"unknown ore name and stack", quests.Task{Type: quests.TaskRetrieval, Items: []quests.Item{{ID: "Natura:berry", Damage: 1, OreDict: "cropRaspberry", Count: 1}}},
+			quests.Verdict{Skip: "the agent does not know ore:cropRaspberry", Blockers: []string{"unknown item: ore:cropRaspberry"}}},
 		{"checkbox", quests.Task{Type: quests.TaskCheckbox},
 			quests.Verdict{Skip: "a checkbox task: a person ticks it (allow the agent with --quests-checkbox)", Blockers: []string{"checkbox task (needs --quests-checkbox)"}}},
 		{"hunt", quests.Task{Type: quests.TaskHunt, Target: "Zombie"},
