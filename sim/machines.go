@@ -107,8 +107,9 @@ func (s *Sim) runFurnace(tx *world.Tx, m world.Machine, start, n int64) {
 	tx.PutMachine(m)
 }
 
-// advance runs the world for n ticks: the clock moves on and every machine
-// works each tick, in position order. It returns what happened that the
+// advance runs the world for n ticks: the clock moves on, saplings get
+// their random ticks (saplings.go) and every machine works each tick, in
+// position order. It returns what happened that the
 // action's result should tell (an explosion).
 func (s *Sim) advance(tx *world.Tx, n int64) []string {
 	start := tx.Tick()
@@ -120,6 +121,7 @@ func (s *Sim) advance(tx *world.Tx, n int64) []string {
 		events = s.tickHunger(tx, n)
 	}
 	tx.SetTimeOfDay(s.timeAt(start + n))
+	s.growSaplings(tx, start, n)
 	for _, m := range s.machinesOf(tx) {
 		switch m.Kind {
 		case world.MachineCokeOven:

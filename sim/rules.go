@@ -370,6 +370,9 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 	if err := tx.SetBlock(a.Pos, block, meta); err != nil {
 		return ipc.Failf(ipc.Internal, 0, "%v", err)
 	}
+	if block == saplingBlock {
+		s.trackSapling(a.Pos)
+	}
 	if block == "minecraft:furnace" {
 		// A placed furnace is a machine: its window holds input, fuel
 		// and output.

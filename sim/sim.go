@@ -60,6 +60,9 @@ type Sim struct {
 	light    lightCache
 	mobKinds []rules.MobKind
 	spawnTop int
+	// saplings are the saplings standing in the world, which random
+	// ticks grow (saplings.go).
+	saplings map[world.BlockPos]struct{}
 	// spawnAt is where the player started, and respawns.
 	spawnAt world.Vec3
 	// acting holds one action at a time: an action's time passes in
@@ -119,6 +122,7 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 		ovens:      map[world.BlockPos]*ovenCore{},
 		furnaces:   map[world.BlockPos]*furnaceCore{},
 		structures: map[world.BlockPos]structure{},
+		saplings:   map[world.BlockPos]struct{}{},
 		acting:     make(chan struct{}, 1),
 	}
 	s.hunger = set.Food.NewHunger(int(sc.Player.Food), sc.Player.Health)
@@ -184,6 +188,9 @@ func (s *Sim) set(tx *world.Tx, p world.BlockPos, block string) error {
 	}
 	if meta < 0 {
 		meta = 0
+	}
+	if id == saplingBlock {
+		s.trackSapling(p)
 	}
 	return tx.SetBlock(p, id, meta)
 }
