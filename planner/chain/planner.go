@@ -957,7 +957,16 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		}
 		if g, ok := s.gatherable(p.desc, item); ok {
 			if g.inRange == 0 {
-				return nil, fmt.Errorf("no block it gathers %s from (tagged %s) within %d blocks", item, strings.Join(p.desc.Preconditions.SemanticTagsAnyOf, " or "), g.limit)
+				// Trees grow again from saplings (treefarm.go).
+				inv, farm, why := s.regrow(p.desc, g.limit)
+				if inv != nil {
+					return inv, nil
+				}
+				err := fmt.Errorf("no block it gathers %s from (tagged %s) within %d blocks", item, strings.Join(p.desc.Preconditions.SemanticTagsAnyOf, " or "), g.limit)
+				if farm {
+					err = fmt.Errorf("%w, and no tree farm: %s", err, why)
+				}
+				return nil, err
 			}
 			// Ask for what the world in range holds, not for more than
 			// one visit can give: the step then promises what it can keep.

@@ -1,0 +1,80 @@
+package base
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// crown is a felled oak's crown: leaves in a 3×3 at y over (cx, cz).
+func crown(b *world.SparseBlocks, cx, y, cz int) *world.SparseBlocks {
+	for dz := -1; dz <= 1; dz++ {
+		for dx := -1; dx <= 1; dx++ {
+			b.SetID(world.Pos(cx+dx, y, cz+dz), "minecraft:leaves", 0)
+		}
+	}
+	return b
+}
+
+func TestGatherSaplings(t *testing.T) {
+	empty := world.NewInventory()
+	t.Run("leaves within reach are broken from where the player stands", func(t *testing.T) {
+		w := snap(at(0, 64, 0), crown(ground(world.NewSparseBlocks(), 63, -6, -6, 6, 6), 0, 67, 0), empty)
+		acts := checkActions(t, GatherSaplings{}, w, map[string]any{"leaves": 3})
+		require.Len(t, acts, 3)
+		for _, a := range acts {
+			b, ok := a.(action.BreakBlock)
+			require.True(t, ok, "no move: %v", a)
+			assert.Equal(t, 67, b.Pos.Y)
+		}
+		assert.Equal(t, action.BreakBlock{Pos: world.Pos(0, 67, 0)}, acts[0], "the nearest first")
+	})
+	t.Run("a crown out of reach: the player walks under it, on the ground", func(t *testing.T) {
+		w := snap(at(0, 64, 0), crown(ground(world.NewSparseBlocks(), 63, -6, -6, 12, 6), 10, 67, 0), empty)
+		acts := checkActions(t, GatherSaplings{}, w, nil)
+		require.Len(t, acts, 10, "one move, nine leaves")
+		mv, ok := acts[0].(action.MoveTo)
+		require.True(t, ok)
+		assert.Equal(t, world.Pos(9, 64, 0), mv.Pos, "the column of the nearest leaf, on the ground")
+		for _, a := range acts[1:] {
+			_, ok := a.(action.BreakBlock)
+			assert.True(t, ok)
+		}
+	})
+	t.Run("a leaf no ground reaches is left", func(t *testing.T) {
+		b := ground(world.NewSparseBlocks(), 63, -6, -6, 6, 6).SetID(world.Pos(3, 80, 0), "minecraft:leaves", 0).
+			SetID(world.Pos(3, 71, 0), "minecraft:leaves", 0). // ground 7 below: out of reach
+
+			SetID(world.Pos(0, 67, 0), "minecraft:leaves", 0)
+		acts := checkActions(t, GatherSaplings{}, snap(at(0, 64, 0), b, empty), nil)
+		assert.Equal(t, []action.Action{action.BreakBlock{Pos: world.Pos(0, 67, 0)}}, acts)
+	})
+}
+
+func TestGatherSaplingsFailures(t *testing.T) {
+	field := ground(world.NewSparseBlocks(), 63, -4, -4, 4, 4)
+	tests := []struct {
+		name string
+		w    *world.Snapshot
+		raw  map[string]any
+		code skills.Code
+		msg  string
+	}{
+		{"no leaves", snap(at(0, 64, 0), field, world.NewInventory()), nil, skills.CodeNoTarget, "no leaves within 16"},
+		{"leaves out of radius", snap(at(0, 64, 0), crown(ground(world.NewSparseBlocks(), 63, -4, -4, 30, 4), 25, 67, 0), world.NewInventory()), nil, skills.CodeNoTarget, "no leaves within 16"},
+		{"leaves too high", snap(at(0, 64, 0), crown(ground(world.NewSparseBlocks(), 63, -4, -4, 4, 4), 0, 75, 0), world.NewInventory()), nil, skills.CodeNoTarget, "no ground within reach of the 9 leaf blocks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			acts, err := run(t, GatherSaplings{}, tc.w, tc.raw)
+			f := requireFailure(t, err, tc.code)
+			assert.Contains(t, f.Msg, tc.msg)
+			assert.Nil(t, acts)
+		})
+	}
+}
