@@ -377,7 +377,9 @@ func fullText(l *knowledge.Loaded) string {
 // requestBase is a request of this step without its messages: the tools
 // in tools mode, the answer's schema in JSON mode.
 func (s *stepRun) requestBase() openai.ChatCompletionRequest {
-	var req openai.ChatCompletionRequest
+	// The model's name is in the body the server gets (Client.chat sets
+	// it too): the prompt's budget counts it.
+	req := openai.ChatCompletionRequest{Model: s.p.client.cfg.Model}
 	if s.p.json {
 		req.ResponseFormat = &openai.ChatCompletionResponseFormat{
 			Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
