@@ -147,3 +147,27 @@ func TestStoneAgeMilestoneLive(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildCokeOvenFromAPitLive: the bot stands six blocks down, at the
+// bottom of a night's shelter dug into a quarry's floor, with the 26 coke
+// oven blocks: build_structure finds its site on the ground above, and the
+// bot climbs out and builds the oven there, formed on the server, with
+// nothing refused or corrected.
+func TestBuildCokeOvenFromAPitLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		o := fakeserver.Options{TickDuration: steamTick, Spawn: [3]float64{8.5, 58, 8.5}, Trees: []fakeserver.Tree{},
+			Inventory: []fakeserver.Item{{Slot: 36, Name: "Railcraft:machine.alpha", Damage: 7, Count: 26},
+				{Slot: 37, Name: "minecraft:dirt", Count: 16}, {Slot: 38, Name: "minecraft:wooden_pickaxe", Count: 1}}}
+		for y := 58; y <= 63; y++ {
+			o.Blocks = append(o.Blocks, fakeserver.Block{X: 8, Y: y, Z: 8, Name: "minecraft:air"})
+		}
+		srv, code, out, steps := steamAgeRun(t, o, "build coke_oven", 10)
+		require.Equal(t, exitOK, code, out)
+		assert.Contains(t, out, "goal met")
+		require.Len(t, srv.FormedCokeOvens(), 1, "the oven formed on the server")
+		assert.Greater(t, srv.FormedCokeOvens()[0].Y, 63, "on the ground, not in the pit")
+		assert.Empty(t, srv.Refusals())
+		assert.Empty(t, srv.Kicks())
+		t.Logf("%s (%d steps)", goalLine(out), len(steps))
+	})
+}
