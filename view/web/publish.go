@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -22,8 +23,11 @@ const resentEvents = 16
 type publisher struct {
 	mu      sync.Mutex
 	clients map[*client]struct{}
-	latest  json.RawMessage // the last Status published
-	joined  chan struct{}   // a browser joined: publish now
+	// watching is len(clients), read by the agent's hooks without the
+	// lock: while it is 0 they wake nobody.
+	watching atomic.Int32
+	latest   json.RawMessage // the last Status published
+	joined   chan struct{}   // a browser joined: publish now
 	// The heading: the last position seen and the direction moved.
 	lastPos world.Vec3
 	hasPos  bool
@@ -179,10 +183,15 @@ func (s *streamer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.clients[c] = struct{}{}
+	p.watching.Store(int32(len(p.clients)))
 	p.mu.Unlock()
+	if s.opts.startPublisher != nil {
+		s.opts.startPublisher()
+	}
 	defer func() {
 		p.mu.Lock()
 		delete(p.clients, c)
+		p.watching.Store(int32(len(p.clients)))
 		p.mu.Unlock()
 	}()
 	select {

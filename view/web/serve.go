@@ -62,6 +62,9 @@ type ServeOptions struct {
 	Log zerolog.Logger
 	// now is the failure limiter's clock (tests); default time.Now.
 	now func() time.Time
+	// startPublisher, when set (Serve), starts the publisher as a
+	// browser opens the event stream.
+	startPublisher func()
 }
 
 func (o *ServeOptions) defaults() {
@@ -86,12 +89,10 @@ func (v *View) Serve(ctx context.Context, ln net.Listener, opts ServeOptions) er
 	opts.defaults()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		v.Publish(ctx, opts.Interval)
-	}()
+	// The publisher starts with the first browser: a view nobody opens
+	// costs the run the listener only.
+	var pub lazyGoroutine
+	opts.startPublisher = func() { pub.start(func() { v.Publish(ctx, opts.Interval) }) }
 	err := httpserve.Serve(ctx, ln, v.Handler(opts), httpserve.Options{
 		MaxConns:    opts.MaxConns,
 		ReadTimeout: 10 * time.Second,
@@ -100,11 +101,41 @@ func (v *View) Serve(ctx context.Context, ln net.Listener, opts ServeOptions) er
 		Log:         opts.Log,
 	})
 	cancel()
-	wg.Wait()
+	pub.wait()
 	if err != nil {
 		return fmt.Errorf("web view: serving: %w", err)
 	}
 	return nil
+}
+
+// lazyGoroutine runs a function on a goroutine of its own the first time
+// start is called, unless wait came first; wait waits for it to return.
+type lazyGoroutine struct {
+	mu      sync.Mutex
+	started bool
+	done    bool
+	wg      sync.WaitGroup
+}
+
+func (g *lazyGoroutine) start(f func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.started || g.done {
+		return
+	}
+	g.started = true
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		f()
+	}()
+}
+
+func (g *lazyGoroutine) wait() {
+	g.mu.Lock()
+	g.done = true
+	g.mu.Unlock()
+	g.wg.Wait()
 }
 
 // Handler serves the page, its assets and the API behind opts.Token. The
@@ -271,7 +302,7 @@ func (v *View) status() Status {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	st.Seq = v.seq
-	st.Decision = v.decision
+	st.Decision = v.decisionView()
 	if v.move != nil {
 		mv := *v.move
 		st.Move = &mv

@@ -97,6 +97,17 @@ type DecisionView struct {
 	Tree *loop.PlanNode `json:"tree,omitempty"`
 }
 
+// decisionView is the latest decision with its plan tree bounded, the
+// copy made once (v.mu held).
+func (v *View) decisionView() *DecisionView {
+	if v.tree != nil && v.decision != nil {
+		dv := *v.decision
+		dv.Tree = boundTree(v.tree)
+		v.decision, v.tree = &dv, nil
+	}
+	return v.decision
+}
+
 // Bounds of the plan tree a view keeps of a decision: the page draws it
 // at every update, and a planner may give any tree.
 const (
@@ -195,6 +206,9 @@ type View struct {
 	events   []Event
 	eventSeq int
 	decision *DecisionView
+	// tree is the plan tree of the decision as the planner gave it, until
+	// an update shows it (decisionView).
+	tree     *loop.PlanNode
 	move     *MoveView
 	moveSeq  int
 	observed *world.Snapshot
@@ -220,9 +234,14 @@ func New(opts Options) *View {
 	return v
 }
 
-// touch records a change (v.mu held) and wakes the publisher.
+// touch records a change (v.mu held) and wakes the publisher, when a
+// browser watches: while nobody does, a change costs the agent a counter
+// (a browser that joins gets the whole state).
 func (v *View) touch() {
 	v.seq++
+	if v.pub.watching.Load() == 0 {
+		return
+	}
 	select {
 	case v.changed <- struct{}{}:
 	default:
@@ -299,7 +318,7 @@ func paramsText(p map[string]any) string {
 func (v *View) Planner(p loop.Planner) loop.Planner {
 	return loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, skills []*registry.Description) (loop.Decision, error) {
 		d, err := p.Plan(ctx, g, obs, skills)
-		dv := &DecisionView{Step: obs.Step, Reason: d.Reason, Done: d.Done, Unmet: obs.Progress.Unmet, Tree: boundTree(d.Tree)}
+		dv := &DecisionView{Step: obs.Step, Reason: d.Reason, Done: d.Done, Unmet: obs.Progress.Unmet}
 		if d.Invocation != nil {
 			dv.Skill, dv.Params = d.Invocation.Skill, paramsText(d.Invocation.Params)
 		}
@@ -307,7 +326,7 @@ func (v *View) Planner(p loop.Planner) loop.Planner {
 			dv.Error = err.Error()
 		}
 		v.mu.Lock()
-		v.decision = dv
+		v.decision, v.tree = dv, d.Tree // the tree is bounded when it is shown
 		v.touch()
 		v.mu.Unlock()
 		return d, err
@@ -338,7 +357,9 @@ func (v *View) acting(a action.Action, feet func() (world.BlockPos, bool)) (seq 
 	}
 	var from world.BlockPos
 	var known bool
-	if ev.Kind == EventMove && feet != nil {
+	if ev.Kind == EventMove && feet != nil && v.pub.watching.Load() > 0 {
+		// Where the move starts, for its route: read from the world while
+		// a browser watches, else the last observation's.
 		from, known = feet()
 	}
 	v.mu.Lock()
