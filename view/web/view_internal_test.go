@@ -1,0 +1,87 @@
+package web
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// countedWorld counts the reads of a world source.
+type countedWorld struct {
+	w     *sim.Sim
+	reads atomic.Int32
+}
+
+func (c *countedWorld) State() *world.State { c.reads.Add(1); return c.w.State() }
+
+// TestNobodyWatchingCostsNothingPerChange: while no browser is connected,
+// the hooks wake no publisher, read no world and copy no plan tree; with
+// one connected, they do.
+func TestNobodyWatchingCostsNothingPerChange(t *testing.T) {
+	sc, err := sim.DefaultScenario()
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	src := &countedWorld{w: w}
+	v := New(Options{World: src})
+	conn := v.Conn(ipc.InProcess(w))
+	pl := v.Planner(loop.PlannerFunc(func(context.Context, loop.Goal, loop.Observation, []*registry.Description) (loop.Decision, error) {
+		return loop.Decision{Invocation: &loop.Invocation{Skill: "chop_tree"}, Tree: &loop.PlanNode{Label: "g", State: loop.PlanStep}}, nil
+	}))
+	ctx := context.Background()
+	play := func() {
+		snap, err := conn.Observe(ctx)
+		require.NoError(t, err)
+		_, err = pl.Plan(ctx, loop.Goal{}, loop.Observation{Snapshot: snap}, nil)
+		require.NoError(t, err)
+		_, err = conn.Execute(ctx, action.MoveTo{Pos: snap.Feet().Add(1, 0, 0), Radius: 1})
+		require.NoError(t, err)
+		v.OnStep(loop.StepRecord{Step: 1, Invocation: &loop.Invocation{Skill: "chop_tree"}, Verdict: loop.Success})
+	}
+	reads := src.reads.Load()
+	play()
+	assert.Empty(t, v.changed, "no publisher woken")
+	assert.Equal(t, reads, src.reads.Load(), "the world is not read")
+	v.mu.Lock()
+	assert.NotNil(t, v.tree, "the tree is kept as given")
+	assert.Nil(t, v.decision.Tree, "not yet copied")
+	v.mu.Unlock()
+
+	v.pub.watching.Store(1) // a browser connected
+	play()
+	assert.Len(t, v.changed, 1, "the publisher is woken")
+	assert.Greater(t, src.reads.Load(), reads, "the move's start is read from the world")
+	st := v.status()
+	require.NotNil(t, st.Decision.Tree, "shown, the tree is bounded and kept")
+	assert.Equal(t, "g", st.Decision.Tree.Label)
+	v.mu.Lock()
+	assert.Nil(t, v.tree)
+	v.mu.Unlock()
+}
+
+// TestLazyGoroutine: the publisher's goroutine starts once, at the first
+// start, and never after the wait.
+func TestLazyGoroutine(t *testing.T) {
+	var g lazyGoroutine
+	var runs atomic.Int32
+	g.start(func() { runs.Add(1) })
+	g.start(func() { runs.Add(1) })
+	g.wait()
+	assert.Equal(t, int32(1), runs.Load())
+
+	var late lazyGoroutine
+	late.wait()
+	late.start(func() { runs.Add(1) })
+	late.wait()
+	assert.Equal(t, int32(1), runs.Load(), "no start after the wait")
+}
