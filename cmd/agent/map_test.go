@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -306,6 +308,51 @@ func TestRunMapOut(t *testing.T) {
 		{[]string{"--map-out", out, "--map-center", "a,b"}, `--map-center "a,b"`},
 	} {
 		code, _, stderr := runAgent(t, append([]string{"run"}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+}
+
+// TestServeMapOut: agent serve --map-out draws, when serving ends, the
+// served world with the bot where a client's run left it and the blocks
+// that run had the body dig; a directory that does not exist is refused
+// at the start.
+func TestServeMapOut(t *testing.T) {
+	t.Parallel()
+	dir := shortDir(t)
+	out, trace := filepath.Join(dir, "served.png"), filepath.Join(dir, "run.jsonl")
+	srv := startAgent(t, 0, "serve", "--body", "sim", "--listen", "unix://"+filepath.Join(dir, "gtnh.sock"),
+		"--map-out", out, "--map-radius", "20", "--map-scale", "3")
+	addr := waitServing(t, srv)
+	code, stdout, stderr := runAgent(t, "run", "--body", addr, "--goal", "collect 8 minecraft:log", "--trace", trace, "--max-steps", "10")
+	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+	code, _, _ = srv.wait(t, 10*time.Second)
+	require.Equal(t, 0, code, tail(srv.stderrText(), 2000))
+	assert.Contains(t, srv.stdout(), "wrote "+out+": 123×131 pixels, 41×41 columns")
+
+	end := lastStep(t, trace).After.Pos
+	img := mapPNG(t, out)
+	assert.Equal(t, mapview.BotColor, columnColor(img, end.X, end.Z, 20, 3, end.X, end.Z), "the bot where the run left it")
+	dug := dugBlocks(t, trace)
+	require.NotEmpty(t, dug)
+	marked := 0
+	for _, p := range dug {
+		if max(abs(p.X-end.X), abs(p.Z-end.Z)) >= 2 && columnColor(img, end.X, end.Z, 20, 3, p.X, p.Z) == mapview.DigColor {
+			marked++
+		}
+	}
+	assert.Positive(t, marked, "the client's digs %v around %v", dug, end)
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--map-radius", "5"}, "serve: --map-radius is for --map-out"},
+		{[]string{"--map-out", filepath.Join(dir, "no", "m.png")}, "serve: --map-out " + filepath.Join(dir, "no", "m.png") + ": the directory " + filepath.Join(dir, "no") + " does not exist"},
+		{[]string{"--map-out", out, "--map-scale", "99"}, "serve: --map-scale 99: want 1..32"},
+	} {
+		code, _, stderr := runAgent(t, append([]string{"serve", "--listen", "unix://" + filepath.Join(dir, "x.sock")}, tc.args...)...)
 		assert.Equal(t, exitUsage, code, "%v", tc.args)
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/view/mapview"
+	"github.com/gtnh-agent/gtnh-agent/view/web"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -47,35 +49,50 @@ func (t *mapTracker) step(r loop.StepRecord) {
 		if i >= len(r.Actions) {
 			break
 		}
-		switch a := r.Actions[i].Action.(type) {
-		case action.MoveTo:
-			if res.Code == ipc.OK || res.Code == ipc.Unreachable || res.Code == ipc.Timeout {
-				t.move = &lastMove{from: pos, target: a.Pos, radius: a.Radius}
-			}
-			if to, ok := detailPos(res.Details, "to"); ok && res.OK() {
-				t.face(pos, to)
-				pos = to
-			}
-		case action.BreakBlock:
-			if res.OK() {
-				t.face(pos, a.Pos)
-				t.add(mapview.Event{Kind: mapview.EventDig, Pos: a.Pos, Tick: r.Before.Tick})
-			}
-		case action.PlaceBlock:
-			if res.OK() {
-				t.face(pos, a.Pos)
-				t.add(mapview.Event{Kind: mapview.EventPlace, Pos: a.Pos, Block: a.Item, Tick: r.Before.Tick})
-			}
-		case action.Interact:
-			if a.Pos != nil && res.OK() {
-				t.face(pos, *a.Pos)
-			}
-		case action.OpenContainer:
-			if res.OK() {
-				t.face(pos, a.Pos)
-			}
+		pos = t.acted(pos, r.Actions[i].Action, res, r.Before.Tick)
+	}
+}
+
+// action takes one action a served body executed (agent serve), from feet
+// at pos.
+func (t *mapTracker) action(pos world.BlockPos, a action.Action, res ipc.Result, tick int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.acted(pos, a, res, tick)
+}
+
+// acted marks one action that ran from feet at pos, and returns where the
+// feet are after it (t.mu held).
+func (t *mapTracker) acted(pos world.BlockPos, a action.Action, res ipc.Result, tick int64) world.BlockPos {
+	switch a := a.(type) {
+	case action.MoveTo:
+		if res.Code == ipc.OK || res.Code == ipc.Unreachable || res.Code == ipc.Timeout {
+			t.move = &lastMove{from: pos, target: a.Pos, radius: a.Radius}
+		}
+		if to, ok := detailPos(res.Details, "to"); ok && res.OK() {
+			t.face(pos, to)
+			pos = to
+		}
+	case action.BreakBlock:
+		if res.OK() {
+			t.face(pos, a.Pos)
+			t.add(mapview.Event{Kind: mapview.EventDig, Pos: a.Pos, Tick: tick})
+		}
+	case action.PlaceBlock:
+		if res.OK() {
+			t.face(pos, a.Pos)
+			t.add(mapview.Event{Kind: mapview.EventPlace, Pos: a.Pos, Block: a.Item, Tick: tick})
+		}
+	case action.Interact:
+		if a.Pos != nil && res.OK() {
+			t.face(pos, *a.Pos)
+		}
+	case action.OpenContainer:
+		if res.OK() {
+			t.face(pos, a.Pos)
 		}
 	}
+	return pos
 }
 
 func (t *mapTracker) add(e mapview.Event) {
@@ -304,4 +321,61 @@ func (d *drawnMap) report(w io.Writer, file string, scale int) {
 func compass(yaw float64) string {
 	names := []string{"south", "west", "north", "east"}
 	return names[int(math.Mod(math.Round(yaw/90)+4, 4))]
+}
+
+// mapBody marks on agent serve's --map-out picture each action a client
+// has the served body execute: from where the player stands in raw's world
+// model when raw has one, else where the last observation through it
+// showed.
+func mapBody(b, raw ipc.Body, t *mapTracker) ipc.Body {
+	mb := &mappedBody{Body: b, t: t}
+	mb.world, _ = raw.(web.WorldSource)
+	if cs, ok := b.(ipc.ChatSource); ok {
+		return mappedChatBody{mappedBody: mb, ChatSource: cs}
+	}
+	return mb
+}
+
+type mappedBody struct {
+	ipc.Body
+	t     *mapTracker
+	world web.WorldSource // nil: the last observation tells where the player is
+
+	mu   sync.Mutex
+	feet world.BlockPos
+	tick int64
+}
+
+type mappedChatBody struct {
+	*mappedBody
+	ipc.ChatSource
+}
+
+var (
+	_ ipc.Body       = (*mappedBody)(nil)
+	_ ipc.ChatSource = mappedChatBody{}
+)
+
+func (b *mappedBody) Observe(ctx context.Context) (*world.Snapshot, error) {
+	s, err := b.Body.Observe(ctx)
+	if err == nil && s != nil {
+		b.mu.Lock()
+		b.feet, b.tick = s.Feet(), s.Tick
+		b.mu.Unlock()
+	}
+	return s, err
+}
+
+func (b *mappedBody) Execute(ctx context.Context, a action.Action) ipc.Result {
+	b.mu.Lock()
+	feet, tick := b.feet, b.tick
+	b.mu.Unlock()
+	if b.world != nil {
+		b.world.State().Update(func(tx *world.Tx) {
+			feet, tick = tx.Player().Pos.Block(), tx.Tick()
+		})
+	}
+	res := b.Body.Execute(ctx, a)
+	b.t.action(feet, a, res, tick)
+	return res
 }

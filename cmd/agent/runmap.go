@@ -6,24 +6,51 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // checkMap checks the --map-* flags: the picture's size, and a --map-out
 // whose directory exists, so that a run does not end with nowhere to
 // write its map.
 func (c *runCommand) checkMap() error {
+	return checkMapOut("run", c.mapOut, c.bf.set, &c.mapF)
+}
+
+// checkMapOut checks --map-out and the --map-* flags of a command (set:
+// the flags its command line gave).
+func checkMapOut(cmd, out string, set map[string]bool, f *mapFlags) error {
 	for _, n := range []string{"map-center", "map-radius", "map-scale", "map-max-y"} {
-		if c.bf.set[n] && c.mapOut == "" {
-			return usagef("run: --%s is for --map-out", n)
+		if set[n] && out == "" {
+			return usagef("%s: --%s is for --map-out", cmd, n)
 		}
 	}
-	if c.mapOut == "" {
+	if out == "" {
 		return nil
 	}
-	if st, err := os.Stat(filepath.Dir(c.mapOut)); err != nil || !st.IsDir() {
-		return usagef("run: --map-out %s: the directory %s does not exist", c.mapOut, filepath.Dir(c.mapOut))
+	if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
+		return usagef("%s: --map-out %s: the directory %s does not exist", cmd, out, filepath.Dir(out))
 	}
-	return c.mapF.check("run", "map-")
+	return f.check(cmd, "map-")
+}
+
+// writeMapOut writes --map-out of snap with the tracker's marks and prints
+// its first line (what was written) unless quiet; a map that cannot be
+// written is a warning.
+func writeMapOut(e *env, cmd, file string, f *mapFlags, snap *world.Snapshot, err error, t *mapTracker, quiet bool) {
+	if err == nil {
+		var d *drawnMap
+		if d, err = f.writeMap(file, snap, t); err == nil {
+			if !quiet {
+				var b strings.Builder
+				d.report(&b, file, f.scale)
+				first, _, _ := strings.Cut(b.String(), "\n")
+				fmt.Fprintln(e.stdout, first)
+			}
+			return
+		}
+	}
+	e.log.Warn().Err(err).Str("file", file).Msg(cmd + ": the map was not written")
 }
 
 // drawMap writes --map-out at the end of the run: the world model around
@@ -36,17 +63,5 @@ func (c *runCommand) drawMap(e *env, s *runSession) {
 	// The run may have ended with Ctrl-C: the last look at the world is
 	// still taken.
 	snap, err := s.conn.Observe(context.WithoutCancel(s.ctx))
-	if err == nil {
-		var d *drawnMap
-		if d, err = c.mapF.writeMap(c.mapOut, snap, s.mapped); err == nil {
-			if !c.asJSON {
-				var b strings.Builder
-				d.report(&b, c.mapOut, c.mapF.scale)
-				first, _, _ := strings.Cut(b.String(), "\n")
-				fmt.Fprintln(e.stdout, first)
-			}
-			return
-		}
-	}
-	e.log.Warn().Err(err).Str("file", c.mapOut).Msg("run: the map was not written")
+	writeMapOut(e, "run", c.mapOut, &c.mapF, snap, err, s.mapped, c.asJSON)
 }

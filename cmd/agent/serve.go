@@ -31,6 +31,7 @@ const serveUsage = `serve --body sim [--scenario NAME|FILE] [--seed N] --listen 
        serve ... --protocol origin --listen tcp://127.0.0.1:PORT
        serve ... --metrics HOST:PORT [--metrics-token-file FILE]
        serve ... --ui HOST:PORT [--ui-token-file FILE]
+       serve ... --map-out FILE.png [--map-center X,Z] [--map-radius N] [--map-scale N] [--map-max-y Y]
 ADDR is unix:///path/to/socket, tcp://127.0.0.1:PORT (loopback only unless
 --token-file is given; every connection must then present the token), or
 stdio: one connection on standard input and output, for a parent process.
@@ -63,6 +64,8 @@ type serveCommand struct {
 	memoryFile   string
 	mf           metricsFlags
 	uf           uiFlags
+	mapOut       string
+	mapF         mapFlags
 
 	// Set by validate.
 	set   map[string]bool // the flags the command line gave
@@ -92,6 +95,8 @@ func (c *serveCommand) parse(e *env, args []string) error {
 	fs.StringVar(&c.protocol, "protocol", "ndjson", "wire protocol: ndjson (this agent's), or origin (the Python GTNH agent's Forge-mod protocol; loopback TCP only)")
 	c.mf.register(fs, "file holding the token a scraper of --metrics must present (default: the --token-file token; needed for an address other than loopback)")
 	c.uf.register(fs, "file holding the token a browser of --ui must present (default: the --token-file token; needed for an address other than loopback)")
+	fs.StringVar(&c.mapOut, "map-out", "", "when serving ends, write the map of the body's world around the bot to `FILE` (a PNG; see agent map), with the digs, placements and last move its clients had it make")
+	c.mapF.register(fs, "map-")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", origin.DefaultIdleTimeout, "--protocol origin: disconnect a client silent this long while none of its actions runs (0: never)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -118,6 +123,9 @@ func (c *serveCommand) validate(e *env) error {
 		return err
 	}
 	if err := c.uf.check(e, "serve", c.token, c.tokenFile); err != nil {
+		return err
+	}
+	if err := checkMapOut("serve", c.mapOut, c.set, &c.mapF); err != nil {
 		return err
 	}
 	switch c.bodyName {
@@ -218,6 +226,16 @@ func (c *serveCommand) run(e *env) error {
 		return err
 	}
 	defer b.close()
+	if c.mapOut != "" {
+		// Registered after b.close, so it runs before: the world is
+		// observed once more when serving has ended.
+		t := &mapTracker{}
+		b.body = mapBody(b.body, b.raw, t)
+		defer func() {
+			snap, err := b.raw.Observe(context.WithoutCancel(ctx))
+			writeMapOut(e, "serve", c.mapOut, &c.mapF, snap, err, t, c.stdio)
+		}()
+	}
 	if c.mf.listen != "" {
 		stop, err := c.serveMetrics(b.ctx, e, b)
 		if err != nil {
