@@ -356,7 +356,10 @@ func (c *Client) onTime(_ *session, p *proto17.TimeUpdate) {
 	if t < 0 { // the smallest int64 has no magnitude
 		t = 0
 	}
-	c.state.Update(func(tx *world.Tx) { tx.SetTimeOfDay(t % dayTicks) })
+	c.state.Update(func(tx *world.Tx) {
+		tx.SetTimeOfDay(t % dayTicks)
+		tx.SetWorldAge(p.WorldAge)
+	})
 }
 
 func (c *Client) onHealth(s *session, p *proto17.UpdateHealth) error {

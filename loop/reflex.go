@@ -209,8 +209,20 @@ type RecoverReflex struct {
 	// Lifespan is how long dropped items last, in ticks (0: the shipped
 	// rules' item_lifespan).
 	Lifespan int64
+	// Remembered is a death from before the run (the memory file's last):
+	// at the first look it is a death to go back to when the server's
+	// world age tells how long ago it was (both known) and the items may
+	// still lie there.
+	Remembered *RememberedDeath
 
 	death *lostItems
+}
+
+// RememberedDeath is a death a RecoverReflex learns of from memory.
+type RememberedDeath struct {
+	At       world.Vec3
+	Items    int
+	WorldAge int64
 }
 
 // lostItems is a death the reflex may still go back to.
@@ -267,6 +279,13 @@ func vecOf(v any) (world.Vec3, bool) {
 
 // Fire implements Reflex.
 func (r *RecoverReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
+	if m := r.Remembered; m != nil {
+		r.Remembered = nil
+		age := w.WorldAge - m.WorldAge
+		if r.death == nil && m.Items > 0 && m.WorldAge > 0 && w.WorldAge > 0 && age >= 0 {
+			r.death = &lostItems{tick: w.Tick - age, at: m.At, items: m.Items}
+		}
+	}
 	d := r.death
 	if d == nil {
 		return Invocation{}, "", false

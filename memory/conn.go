@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rs/zerolog"
@@ -9,10 +10,14 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // Conn records every snapshot observed through a body's connection into
-// the store, under the server's name and the dimension the snapshot names.
+// the store, under the server's name and the dimension the snapshot names,
+// and what the actions tell: a result that says the bot died is a death
+// (where, the error that tells why, the items it held at the last look), a
+// look that finds the bot walled in a shelter.
 // Memory never fails a run: an error is logged once and recording stops.
 // Observe may be called from several goroutines at once (a served body's
 // watcher and its queries): the store serialises the writes.
@@ -22,6 +27,20 @@ type Conn struct {
 	server string
 	log    zerolog.Logger
 	broken atomic.Bool
+
+	mu   sync.Mutex
+	last lastLook
+}
+
+// lastLook is what a death is told with: the last snapshot's place, tick,
+// world age and the items held.
+type lastLook struct {
+	place    Place
+	tick     int64
+	worldAge int64
+	items    int
+	shelter  world.BlockPos
+	walled   bool
 }
 
 // Wrap returns conn recording into s; server names the world ("host:port"
@@ -43,10 +62,91 @@ func (c *Conn) Observe(ctx context.Context) (*world.Snapshot, error) {
 	}
 	rec := Recorder{Store: c.store, Place: Place{Server: c.server, Dimension: dim}}
 	snap.Recall = recaller{s: c.store, p: rec.Place, log: c.log}
-	if _, rerr := rec.Observe(snap); rerr != nil && !c.broken.Swap(true) {
-		c.log.Warn().Err(rerr).Str("file", c.store.Path()).Msg("memory: recording stopped for this run")
+	if _, rerr := rec.Observe(snap); rerr != nil {
+		c.stop(rerr)
+	}
+	look := lastLook{place: rec.Place, tick: snap.Tick, worldAge: snap.WorldAge}
+	for _, st := range snap.Inventory.Slots {
+		look.items += max(st.Count, 0)
+	}
+	feet := snap.Feet()
+	look.walled = path.Enclosed(snap, feet)
+	c.mu.Lock()
+	known := c.last.walled && c.last.shelter == feet && c.last.place == rec.Place
+	if look.walled {
+		look.shelter = feet
+	}
+	c.last = look
+	c.mu.Unlock()
+	if look.walled && !known {
+		if _, err := c.store.RecordShelter(rec.Place, Shelter{Pos: feet, Tick: snap.Tick}); err != nil {
+			c.stop(err)
+		}
 	}
 	return snap, nil
+}
+
+// stop ends the recording for the run, logging why once.
+func (c *Conn) stop(err error) {
+	if !c.broken.Swap(true) {
+		c.log.Warn().Err(err).Str("file", c.store.Path()).Msg("memory: recording stopped for this run")
+	}
+}
+
+// Execute runs the action through the connection; a result that says the
+// bot died is remembered as a death.
+func (c *Conn) Execute(ctx context.Context, a action.Action) (ipc.Result, error) {
+	res, err := c.Conn.Execute(ctx, a)
+	if err != nil || c.broken.Load() {
+		return res, err
+	}
+	if died, _ := res.Details["died"].(bool); died {
+		c.mu.Lock()
+		look := c.last
+		c.mu.Unlock()
+		if look.place.Server == "" {
+			return res, nil // nothing observed yet: no world to tell it of
+		}
+		at, ok := deathPos(res.Details["died_at"])
+		if !ok {
+			return res, nil
+		}
+		d := Death{Pos: at.Block(), Cause: res.Error, Tick: look.tick + res.Ticks, Items: look.items}
+		if look.worldAge > 0 {
+			d.WorldAge = look.worldAge + res.Ticks
+		}
+		if rerr := c.store.RecordDeath(look.place, d); rerr != nil {
+			c.stop(rerr)
+		}
+	}
+	return res, nil
+}
+
+// LastDeath is the latest death remembered of the world of the last look
+// (the overworld before any).
+func (c *Conn) LastDeath() (Death, bool, error) {
+	c.mu.Lock()
+	p := c.last.place
+	c.mu.Unlock()
+	if p.Server == "" {
+		p = Place{Server: c.server, Dimension: "overworld"}
+	}
+	return c.store.LastDeath(p)
+}
+
+// deathPos reads where a result says the bot died: a world.Vec3 in the
+// process, an object with x, y and z through a remote body.
+func deathPos(v any) (world.Vec3, bool) {
+	switch p := v.(type) {
+	case world.Vec3:
+		return p, true
+	case map[string]any:
+		x, ok1 := p["x"].(float64)
+		y, ok2 := p["y"].(float64)
+		z, ok3 := p["z"].(float64)
+		return world.Vec3{X: x, Y: y, Z: z}, ok1 && ok2 && ok3
+	}
+	return world.Vec3{}, false
 }
 
 // recaller answers a snapshot's recall from one world's memory.
@@ -83,6 +183,13 @@ func (b *Body) Remembers() bool { return true }
 // Observe observes the body, records what it saw and gives the snapshot the
 // world's recall.
 func (b *Body) Observe(ctx context.Context) (*world.Snapshot, error) { return b.c.Observe(ctx) }
+
+// Execute runs the action on the body; a result that says the bot died is
+// remembered as a death (see Conn.Execute).
+func (b *Body) Execute(ctx context.Context, a action.Action) ipc.Result {
+	res, _ := b.c.Execute(ctx, a) // bodyConn's Execute never fails
+	return res
+}
 
 // chatBody is a Body whose body also reports chat.
 type chatBody struct {

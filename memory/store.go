@@ -65,6 +65,9 @@ type Options struct {
 	// MaxDeaths is the number of deaths kept per world (default 100); past it
 	// the oldest is forgotten.
 	MaxDeaths int
+	// MaxShelters is the number of shelters kept per world (default 100);
+	// past it the oldest is forgotten.
+	MaxShelters int
 	// MaxExplored is the number of explored chunk columns per world (default
 	// 100,000); past it no new column is recorded.
 	MaxExplored int
@@ -87,6 +90,7 @@ func (o Options) withDefaults() Options {
 	def(&o.MaxContainers, 2_000)
 	def(&o.MaxWaypoints, 500)
 	def(&o.MaxDeaths, 100)
+	def(&o.MaxShelters, 100)
 	def(&o.MaxExplored, 100_000)
 	if o.LockWait <= 0 {
 		o.LockWait = time.Second
@@ -114,6 +118,7 @@ var (
 	bContainers = []byte("containers")
 	bWaypoints  = []byte("waypoints")
 	bDeaths     = []byte("deaths")
+	bShelters   = []byte("shelters") // pos → shelter
 	bExplored   = []byte("explored")
 	bCounts     = []byte("counts") // "sightings", "explored" → uint64
 )
@@ -219,7 +224,23 @@ type Death struct {
 	Pos   game.BlockPos `json:"pos"`
 	Cause string        `json:"cause"`
 	Tick  int64         `json:"tick"`
-	When  time.Time     `json:"when"`
+	// Items is how many items the bot held (they fell where it died).
+	Items int `json:"items,omitempty"`
+	// WorldAge is the server's world age at the death (0: not known), to
+	// tell after a restart how long the items have been lying there.
+	WorldAge int64     `json:"world_age,omitempty"`
+	When     time.Time `json:"when"`
+}
+
+// A Shelter is a place where the bot was walled in (a pit with a roof it
+// dug for the night).
+type Shelter struct {
+	Pos  game.BlockPos `json:"pos"`
+	Tick int64         `json:"tick"`
+	// Seq orders the shelters as they were found (the oldest goes first
+	// past the bound).
+	Seq  uint64    `json:"seq"`
+	When time.Time `json:"when"`
 }
 
 // Limits on what one record may hold, so a record read back is bounded too.
@@ -322,7 +343,7 @@ func (s *Store) place(tx *bolt.Tx, p Place, create bool) (*bolt.Bucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range [][]byte{bSightings, bOrder, bContainers, bWaypoints, bDeaths, bExplored, bCounts} {
+	for _, k := range [][]byte{bSightings, bOrder, bContainers, bWaypoints, bDeaths, bShelters, bExplored, bCounts} {
 		if _, err := b.CreateBucket(k); err != nil {
 			return nil, err
 		}
@@ -386,7 +407,7 @@ func (s *Store) Places() ([]Summary, error) {
 			for _, c := range []struct {
 				name []byte
 				n    *int
-			}{{bContainers, &sum.Containers}, {bWaypoints, &sum.Waypoints}, {bDeaths, &sum.Deaths}} {
+			}{{bContainers, &sum.Containers}, {bWaypoints, &sum.Waypoints}, {bDeaths, &sum.Deaths}, {bShelters, &sum.Shelters}} {
 				if b := pb.Bucket(c.name); b != nil {
 					*c.n = keyCount(b)
 				}
@@ -405,6 +426,7 @@ type Summary struct {
 	Containers int   `json:"containers"`
 	Waypoints  int   `json:"waypoints"`
 	Deaths     int   `json:"deaths"`
+	Shelters   int   `json:"shelters"`
 	Explored   int   `json:"explored_chunks"`
 }
 
@@ -800,6 +822,7 @@ type Contents struct {
 	Containers []Container `json:"containers,omitempty"`
 	Waypoints  []Waypoint  `json:"waypoints,omitempty"`
 	Deaths     []Death     `json:"deaths,omitempty"`
+	Shelters   []Shelter   `json:"shelters,omitempty"`
 }
 
 // Show reads a world's memory: every container, waypoint and death, and
@@ -868,7 +891,16 @@ func (s *Store) Show(p Place, maxSightings int) (Contents, error) {
 				c.Deaths = append(c.Deaths, x)
 				return err
 			}},
+			{bShelters, "shelter", func(v []byte) error {
+				var x Shelter
+				err := decodeJSON("shelter", v, &x)
+				c.Shelters = append(c.Shelters, x)
+				return err
+			}},
 		} {
+			if pb.Bucket(r.name) == nil && bytes.Equal(r.name, bShelters) {
+				continue // a file from before shelters were kept
+			}
 			b, err := kind(pb, p, r.name)
 			if err != nil {
 				return err
@@ -950,6 +982,82 @@ func (s *Store) RecordDeath(p Place, d Death) error {
 	})
 }
 
+// LastDeath returns the latest death remembered of a world; ok is false
+// when there is none.
+func (s *Store) LastDeath(p Place) (d Death, ok bool, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		pb, err := s.place(tx, p, false)
+		if err != nil || pb == nil {
+			return err
+		}
+		db, err := kind(pb, p, bDeaths)
+		if err != nil {
+			return err
+		}
+		_, v := db.Cursor().Last()
+		if v == nil {
+			return nil
+		}
+		if err := decodeJSON("death", v, &d); err != nil {
+			return corrupt(p, err)
+		}
+		ok = true
+		return nil
+	})
+	return d, ok, err
+}
+
+// RecordShelter remembers a place where the bot was walled in; one it
+// already remembers is left as it is (false). Past the bound the oldest
+// is forgotten.
+func (s *Store) RecordShelter(p Place, sh Shelter) (bool, error) {
+	added := false
+	sh.When = s.o.Now()
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		pb, err := s.place(tx, p, true)
+		if err != nil {
+			return err
+		}
+		b, err := pb.CreateBucketIfNotExists(bShelters)
+		if err != nil {
+			return err
+		}
+		k := posKey(sh.Pos)
+		if b.Get(k) != nil {
+			return nil
+		}
+		for keyCount(b) >= s.o.MaxShelters {
+			var oldest []byte
+			var first uint64
+			if err := b.ForEach(func(k, v []byte) error {
+				var x Shelter
+				if err := decodeJSON("shelter", v, &x); err != nil {
+					return corrupt(p, err)
+				}
+				if oldest == nil || x.Seq < first {
+					oldest, first = append([]byte(nil), k...), x.Seq
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := b.Delete(oldest); err != nil {
+				return err
+			}
+		}
+		if sh.Seq, err = b.NextSequence(); err != nil {
+			return err
+		}
+		v, err := json.Marshal(sh)
+		if err != nil {
+			return err
+		}
+		added = true
+		return b.Put(k, v)
+	})
+	return added, err
+}
+
 // What names a kind of record to forget.
 type What string
 
@@ -960,13 +1068,14 @@ const (
 	ForgetContainers What = "containers"
 	ForgetWaypoints  What = "waypoints"
 	ForgetDeaths     What = "deaths"
+	ForgetShelters   What = "shelters"
 	ForgetExplored   What = "explored"
 )
 
 // Kinds lists what Forget takes.
 func Kinds() []string {
 	return []string{string(ForgetAll), string(ForgetSightings), string(ForgetContainers), string(ForgetWaypoints),
-		string(ForgetDeaths), string(ForgetExplored)}
+		string(ForgetDeaths), string(ForgetShelters), string(ForgetExplored)}
 }
 
 // Forget drops a kind of record of a world (all of it for ForgetAll), or,
@@ -1008,6 +1117,8 @@ func (s *Store) Forget(p Place, what What, block string) (bool, error) {
 			return reset(bWaypoints)
 		case ForgetDeaths:
 			return reset(bDeaths)
+		case ForgetShelters:
+			return reset(bShelters)
 		case ForgetExplored:
 			if err := reset(bExplored); err != nil {
 				return err

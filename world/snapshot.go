@@ -118,6 +118,11 @@ const FullAir = 300
 // and planners receive snapshots; only the state owner mutates the world.
 type Snapshot struct {
 	Tick int64 `json:"tick"`
+	// WorldAge is the server's world age in ticks (its Time Update): unlike
+	// Tick, which counts from the body's start, it goes on across runs on
+	// one server. 0 when the body does not know it (the simulator, whose
+	// world is made anew each run).
+	WorldAge int64 `json:"world_age,omitempty"`
 	// TimeOfDay is the ticks since sunrise, 0..23999: 6000 is noon, 12000
 	// sunset, 18000 midnight (a Minecraft day is 24000 ticks; the sky's
 	// light and where hostile mobs spawn follow it, config/mobs.yaml).

@@ -34,6 +34,7 @@ type State struct {
 	posTagsShared bool
 	tick          int64
 	timeOfDay     int64
+	worldAge      int64
 	rules         Rules
 	version       uint64
 
@@ -123,6 +124,7 @@ func (s *State) Snapshot() *Snapshot {
 	return &Snapshot{
 		Tick:      s.tick,
 		TimeOfDay: s.timeOfDay,
+		WorldAge:  s.worldAge,
 		Player:    s.player,
 		Inventory: Inventory{Slots: slices.Clone(s.inv.Slots), Held: s.inv.Held},
 		Blocks:    blocks,
@@ -228,6 +230,15 @@ func (tx *Tx) AdvanceTick(n int64) { tx.SetTick(tx.st().tick + n) }
 
 // TimeOfDay returns the time of day (see Snapshot.TimeOfDay).
 func (tx *Tx) TimeOfDay() int64 { return tx.st().timeOfDay }
+
+// SetWorldAge sets the server's world age (Snapshot.WorldAge).
+func (tx *Tx) SetWorldAge(t int64) {
+	s := tx.st()
+	if s.worldAge != t {
+		s.worldAge = t
+		tx.changed()
+	}
+}
 
 // SetTimeOfDay sets the time of day: ticks since sunrise, 0..23999 (the
 // caller takes a server's running count modulo the day).

@@ -10,13 +10,15 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/memory"
 	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 const (
 	memoryShowUsage   = "memory show [--memory FILE] [--server NAME [--dimension D]] [--limit N] [--json]"
-	memoryForgetUsage = "memory forget --server NAME [--dimension D] [--what all|sightings|containers|waypoints|deaths|explored] [--block ID] [--memory FILE]"
+	memoryForgetUsage = "memory forget --server NAME [--dimension D] [--what all|sightings|containers|waypoints|deaths|shelters|explored] [--block ID] [--memory FILE]"
 )
 
 // defaultMemoryFile is where a live run remembers its worlds unless
@@ -84,6 +86,30 @@ func rememberOn(e *env, cmd, file string, bf *bodyFlags, sc *sim.Scenario, opene
 		server = fmt.Sprintf("sim/%s/%d", sc.Name, seed)
 	}
 	return memory.Wrap(conn, st, server, e.log), func() { st.Close() }, nil
+}
+
+// rememberDeath tells the recover reflex of the last death the memory
+// holds of the world, so that a bot restarted soon after it died still
+// goes back for its items (on a server, whose world age says how long
+// they have been lying there).
+func rememberDeath(e *env, reflexes []loop.Reflex, mem *memory.Conn) []loop.Reflex {
+	if mem == nil {
+		return reflexes
+	}
+	for _, r := range reflexes {
+		rec, ok := r.(*loop.RecoverReflex)
+		if !ok {
+			continue
+		}
+		d, ok, err := mem.LastDeath()
+		if err != nil {
+			e.log.Warn().Err(err).Msg("memory: the last death could not be read")
+		}
+		if ok {
+			rec.Remembered = &loop.RememberedDeath{At: world.Vec3{X: float64(d.Pos.X) + 0.5, Y: float64(d.Pos.Y), Z: float64(d.Pos.Z) + 0.5}, Items: d.Items, WorldAge: d.WorldAge}
+		}
+	}
+	return reflexes
 }
 
 // memoryFlags are the flags both memory commands take.
@@ -184,9 +210,9 @@ func (c *memoryShowCommand) run(e *env) error {
 		}
 		fmt.Fprintf(e.stdout, "%s remembers %d worlds\n", s.Path(), len(sums))
 		tw := tabwriter.NewWriter(e.stdout, 2, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SERVER\tDIMENSION\tSIGHTINGS\tCONTAINERS\tWAYPOINTS\tDEATHS\tEXPLORED CHUNKS")
+		fmt.Fprintln(tw, "SERVER\tDIMENSION\tSIGHTINGS\tCONTAINERS\tWAYPOINTS\tDEATHS\tSHELTERS\tEXPLORED CHUNKS")
 		for _, sm := range sums {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\n", sm.Place.Server, sm.Place.Dimension, sm.Sightings, sm.Containers, sm.Waypoints, sm.Deaths, sm.Explored)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", sm.Place.Server, sm.Place.Dimension, sm.Sightings, sm.Containers, sm.Waypoints, sm.Deaths, sm.Shelters, sm.Explored)
 		}
 		return tw.Flush()
 	}
@@ -202,13 +228,16 @@ func (c *memoryShowCommand) run(e *env) error {
 		return writeJSON(e.stdout, got)
 	}
 	sm := got.Summary
-	fmt.Fprintf(e.stdout, "%s: %d sightings, %d containers, %d waypoints, %d deaths, %d explored chunks\n",
-		p, sm.Sightings, sm.Containers, sm.Waypoints, sm.Deaths, sm.Explored)
+	fmt.Fprintf(e.stdout, "%s: %d sightings, %d containers, %d waypoints, %d deaths, %d shelters, %d explored chunks\n",
+		p, sm.Sightings, sm.Containers, sm.Waypoints, sm.Deaths, sm.Shelters, sm.Explored)
 	for _, w := range got.Waypoints {
 		fmt.Fprintf(e.stdout, "waypoint %s at %v %s\n", w.Name, w.Pos, w.Note)
 	}
 	for _, d := range got.Deaths {
-		fmt.Fprintf(e.stdout, "death at %v, tick %d: %s\n", d.Pos, d.Tick, d.Cause)
+		fmt.Fprintf(e.stdout, "death at %v, tick %d, holding %d items: %s\n", d.Pos, d.Tick, d.Items, d.Cause)
+	}
+	for _, sh := range got.Shelters {
+		fmt.Fprintf(e.stdout, "shelter at %v, tick %d\n", sh.Pos, sh.Tick)
 	}
 	for _, ct := range got.Containers {
 		fmt.Fprintf(e.stdout, "%s at %v (tick %d): %d stacks\n", ct.Kind, ct.Pos, ct.Tick, len(ct.Items))
@@ -233,7 +262,7 @@ var _ subcommand = (*memoryForgetCommand)(nil)
 
 func (c *memoryForgetCommand) parse(e *env, args []string) error {
 	fs := c.m.register(e, "memory forget", memoryForgetUsage)
-	fs.StringVar(&c.what, "what", "all", "what to forget: all, sightings, containers, waypoints, deaths or explored")
+	fs.StringVar(&c.what, "what", "all", "what to forget: all, sightings, containers, waypoints, deaths, shelters or explored")
 	fs.StringVar(&c.block, "block", "", "with --what sightings: forget the sightings of this block `ID` only")
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,10 +31,9 @@ const recoverScript = `- {skill: recover_drops, params: {x: 13, y: 61, z: 8}}
 - {skill: wait_for, params: {duration: 20}}
 `
 
-// drownAndRecover runs the agent on the test server: a pool three deep five
-// blocks east of the spawn, the bot holding an iron axe and 16
-// cobblestone, the recover reflex on or off.
-func drownAndRecover(t *testing.T, recover bool) (*fakeserver.Server, []loop.StepRecord) {
+// drownServer is the test server with a pool three deep five blocks east
+// of the spawn and the bot holding an iron axe and 16 cobblestone.
+func drownServer(t *testing.T) *fakeserver.Server {
 	t.Helper()
 	var blocks []fakeserver.Block
 	for x := 12; x <= 14; x++ {
@@ -47,20 +47,23 @@ func drownAndRecover(t *testing.T, recover bool) (*fakeserver.Server, []loop.Ste
 		Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:cobblestone", Count: 16}}}))
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
+	return srv
+}
+
+// runScript runs the agent on srv with a script, the survival section
+// given, and more arguments; it returns the trace's steps.
+func runScript(t *testing.T, srv *fakeserver.Server, script, survival string, maxSteps int, args ...string) []loop.StepRecord {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := agentYAML(t, steamTick)
 	data, err := os.ReadFile(cfg)
 	require.NoError(t, err)
-	survival := "survival:\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n"
-	if !recover {
-		survival += "  recover: {enabled: false}\n"
-	}
 	require.NoError(t, os.WriteFile(cfg, append(data, survival...), 0o644))
-	script := filepath.Join(dir, "script.yaml")
-	require.NoError(t, os.WriteFile(script, []byte(recoverScript), 0o644))
+	file := filepath.Join(dir, "script.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(script), 0o644))
 	trace := filepath.Join(dir, "trace.jsonl")
-	_, out, errOut := runAgent(t, "run", "--server", srv.Addr(), "--username", "Bot", "--goal", "collect 64 minecraft:log",
-		"--planner", "script", "--script", script, "--config-file", cfg, "--max-steps", "10", "--trace", trace)
+	_, out, errOut := runAgent(t, append([]string{"run", "--server", srv.Addr(), "--username", "Bot", "--goal", "collect 64 minecraft:log",
+		"--planner", "script", "--script", file, "--config-file", cfg, "--max-steps", fmt.Sprint(maxSteps), "--trace", trace}, args...)...)
 	lines, err := os.ReadFile(trace)
 	require.NoError(t, err, out+errOut)
 	var recs []loop.StepRecord
@@ -69,7 +72,21 @@ func drownAndRecover(t *testing.T, recover bool) (*fakeserver.Server, []loop.Ste
 		require.NoError(t, json.Unmarshal([]byte(line), &rec))
 		recs = append(recs, rec)
 	}
-	return srv, recs
+	return recs
+}
+
+const quietNights = "survival:\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n"
+
+// drownAndRecover runs the agent on drownServer, the recover reflex on or
+// off.
+func drownAndRecover(t *testing.T, recover bool) (*fakeserver.Server, []loop.StepRecord) {
+	t.Helper()
+	srv := drownServer(t)
+	survival := quietNights
+	if !recover {
+		survival += "  recover: {enabled: false}\n"
+	}
+	return srv, runScript(t, srv, recoverScript, survival, 10)
 }
 
 // TestRecoverAfterDeathLive: on the test server the bot drowns in a long
@@ -108,4 +125,48 @@ func TestNoRecoverAfterDeathLive(t *testing.T) {
 		assert.Zero(t, p.Count("minecraft:cobblestone"))
 		assert.Zero(t, p.Count("minecraft:iron_axe"))
 	})
+}
+
+// TestRecoverAfterARestartLive: the bot drowns and the run ends there (its
+// last step); the memory file keeps the death, with the items it held and
+// the server's world age, and agent memory show lists it. A new run with
+// the same file goes back for the items at once: the recover reflex
+// learns of the death from memory. A new run without the file leaves them.
+func TestRecoverAfterARestartLive(t *testing.T) {
+	const twoSteps = `- {skill: recover_drops, params: {x: 13, y: 61, z: 8}}
+- {skill: wait_for, params: {duration: 600}}
+`
+	const waits = "- {skill: wait_for, params: {duration: 20}}\n- {skill: wait_for, params: {duration: 20}}\n"
+	for _, remember := range []bool{true, false} {
+		t.Run(fmt.Sprintf("memory %v", remember), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := drownServer(t)
+				file := filepath.Join(t.TempDir(), "memory.db")
+				runScript(t, srv, twoSteps, quietNights, 2, "--memory", file)
+				require.Len(t, srv.Deaths(), 1)
+				code, out, errOut := runAgent(t, "memory", "show", "--memory", file, "--server", srv.Addr())
+				require.Equal(t, exitOK, code, errOut)
+				assert.Contains(t, out, "1 deaths")
+				assert.Contains(t, out, "death at (13, 61, 8)")
+				assert.Contains(t, out, "holding 17 items")
+
+				second := file
+				if !remember {
+					second = "off"
+				}
+				recs := runScript(t, srv, waits, quietNights, 2, "--memory", second)
+				p := player(t, srv)
+				if !remember {
+					assert.Nil(t, recs[0].Reflex, "nothing to go back for")
+					assert.Zero(t, p.Count("minecraft:cobblestone"), "the items stay in the pool")
+					return
+				}
+				require.NotNil(t, recs[0].Reflex, "the first step goes back")
+				assert.Equal(t, "recover", recs[0].Reflex.Name)
+				assert.Equal(t, loop.Success, recs[0].Verdict, recs[0].Error)
+				assert.Equal(t, 16, p.Count("minecraft:cobblestone"), "the cobblestone back, on the server")
+				assert.Equal(t, 1, p.Count("minecraft:iron_axe"))
+			})
+		})
+	}
 }

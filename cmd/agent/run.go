@@ -22,6 +22,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/memory"
 	"github.com/gtnh-agent/gtnh-agent/metrics"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm"
@@ -409,6 +410,7 @@ type runSession struct {
 	mapped  *mapTracker // what --map-out marks
 	stopPro func()      // stops the progress lines
 	view    *web.View
+	mem     *memory.Conn // the memory the run records into (nil: none)
 	closers []func()
 }
 
@@ -542,6 +544,7 @@ func (c *runCommand) remember(e *env, p *runPlan, s *runSession) error {
 	}
 	s.defer_(closeMem)
 	s.conn = conn
+	s.mem, _ = conn.(*memory.Conn)
 	return nil
 }
 
@@ -567,7 +570,7 @@ func (c *runCommand) header(o *openedBody, p *runPlan) string {
 // or the loop failed.
 func (c *runCommand) play(e *env, p *runPlan, s *runSession) (loop.Outcome, error) {
 	cfg := loop.Config{Registry: p.reg, Conn: s.conn, Planner: p.pl, Goal: p.goal, Trace: s.trace,
-		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log, Reflexes: c.acfg.Survival.reflexes()}
+		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log, Reflexes: rememberDeath(e, c.acfg.Survival.reflexes(), s.mem)}
 	onStep := s.onStep
 	if p.llmPl != nil {
 		onStep = append(onStep, p.llmPl.StepDone) // credits the knowledge that informed the step
