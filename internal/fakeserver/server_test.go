@@ -594,6 +594,43 @@ func TestPlacingABlock(t *testing.T) {
 	assert.Contains(t, s.Refusals()[0].Reason, "inside the player")
 }
 
+// TestPlacingAgainstAFurnace: a right-click on a furnace opens it and
+// places nothing, unless the player sneaks with an item in hand (Forge's
+// ItemInWorldManager.activateBlockOrUseItem); the crouch lasts from the
+// Entity Action that starts it to the one that ends it.
+func TestPlacingAgainstAFurnace(t *testing.T) {
+	s := newServer(t, Options{Inventory: []Item{{Slot: 37, Name: "minecraft:dirt", Count: 3}},
+		Blocks: []Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:furnace"}}})
+	c, _ := enter(t, s, "bot")
+	dirtID, _ := s.IDs().ItemID("minecraft:dirt")
+	held := proto17.Slot{ID: int16(dirtID), Count: 3}
+	onTop := &proto17.PlayerBlockPlacement{X: 10, Y: 64, Z: 8, Face: proto17.FaceTop, Held: held, CursorX: 8, CursorY: 16, CursorZ: 8}
+	crouch := func(a int8) { c.write(&proto17.EntityAction{EntityID: 1, Action: a}) }
+
+	// Empty-handed and crouched: the furnace opens.
+	crouch(proto17.ActionCrouch)
+	c.write(onTop)
+	untilType[*proto17.OpenWindow](c)
+	crouch(proto17.ActionUncrouch)
+	c.write(&proto17.ServerboundCloseWindow{WindowID: 1})
+
+	// Holding dirt, standing: the furnace opens again.
+	c.write(&proto17.ServerboundHeldItemChange{Slot: 1})
+	c.write(onTop)
+	untilType[*proto17.OpenWindow](c)
+	c.write(&proto17.ServerboundCloseWindow{WindowID: 2})
+	assert.Empty(t, s.WorldChanges())
+
+	// Holding dirt, crouched: the dirt goes on top.
+	crouch(proto17.ActionCrouch)
+	c.write(onTop)
+	crouch(proto17.ActionUncrouch)
+	bc := untilType[*proto17.BlockChange](c)
+	assert.Equal(t, [3]int32{10, 65, 8}, [3]int32{bc.X, int32(bc.Y), bc.Z})
+	assert.Equal(t, int32(dirtID), bc.BlockID)
+	assert.Empty(t, s.Refusals())
+}
+
 // TestPlayerWindowClicks: with no container open, mode-0 clicks on the
 // main and hotbar slots of the player's own window (window 0) are applied
 // as ContainerPlayer applies them: a stack picked up and put down elsewhere
