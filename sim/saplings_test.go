@@ -18,7 +18,7 @@ import (
 // saplingField is a flat plain of size×size with an oak sapling every
 // `every` blocks in x and z (grass at 63, saplings at 64), at a fixed time
 // of day (6000: noon).
-func saplingField(t *testing.T, size, every, timeOfDay int, extra string) (*sim.Sim, []world.BlockPos) {
+func saplingField(t testing.TB, size, every, timeOfDay int, extra string) (*sim.Sim, []world.BlockPos) {
 	t.Helper()
 	var b strings.Builder
 	var ps []world.BlockPos
@@ -162,4 +162,19 @@ func TestPlacedSaplingGrows(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "minecraft:log", blockAt(s, 10, 64, 8))
+}
+
+// BenchmarkSaplingWait is the cost of a minute's wait (1,200 ticks) over
+// a tree farm of 16 saplings: their random ticks are drawn every tick of
+// every action (at midnight, so nothing grows and the farm stays).
+func BenchmarkSaplingWait(b *testing.B) {
+	s, ps := saplingField(b, 40, 9, 18000, "")
+	if len(ps) != 16 {
+		b.Fatalf("%d saplings, want 16", len(ps))
+	}
+	for b.Loop() {
+		if r := s.Execute(context.Background(), action.Wait{Ticks: 1200}); r.Code != ipc.OK {
+			b.Fatal(r.Error)
+		}
+	}
 }

@@ -113,7 +113,13 @@ func (s *search) leavesStep(g *registry.Description) (*loop.Invocation, string) 
 		inv.Params = map[string]any{"radius": int(math.Ceil(math.Sqrt(float64(hits[0].DistSq))))}
 	}
 	if s.blocked[inv.String()] {
-		return nil, inv.String() + " is blocked"
+		// The nearest leaves were out of reach from the ground: look as
+		// far as the skill goes for others.
+		wide := &loop.Invocation{Skill: g.Name, Params: map[string]any{"radius": limit}}
+		if limit <= def || s.blocked[wide.String()] {
+			return nil, inv.String() + " is blocked"
+		}
+		return wide, ""
 	}
 	return inv, ""
 }

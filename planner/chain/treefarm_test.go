@@ -74,8 +74,18 @@ func TestTreeFarm(t *testing.T) {
 			assert.Equal(t, tc.want, dec.Invocation)
 		})
 	}
+	// Leaves out of reach from the ground (gather_saplings failed twice
+	// there): as far as the skill looks; then, that blocked too, the wait.
+	near := leaves(saplingsAt(world.NewSparseBlocks(), 3))
+	dec, err := plan(t, reg, "have 10 ore:logWood", snapshot("stone_age", near), loop.Invocation{Skill: "gather_saplings"})
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "gather_saplings", Params: map[string]any{"radius": 64}}, dec.Invocation)
+	dec, err = plan(t, reg, "have 10 ore:logWood", snapshot("stone_age", near), loop.Invocation{Skill: "gather_saplings"},
+		loop.Invocation{Skill: "gather_saplings", Params: map[string]any{"radius": 64}})
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 1200}}, dec.Invocation)
 	// A tree in reach is felled, whatever grows.
-	dec, err := plan(t, reg, "have 10 ore:logWood", snapshot("stone_age", saplingsAt(trunk(world.NewSparseBlocks(), 5, 0, 4), 3), world.NewStack("minecraft:sapling", 0, 3)))
+	dec, err = plan(t, reg, "have 10 ore:logWood", snapshot("stone_age", saplingsAt(trunk(world.NewSparseBlocks(), 5, 0, 4), 3), world.NewStack("minecraft:sapling", 0, 3)))
 	require.NoError(t, err)
 	assert.Equal(t, "chop_tree", dec.Invocation.Skill)
 	// A blocked planting gives way to the next step.

@@ -28,7 +28,8 @@ const standDrop = 8
 // the ground that reaches it (the current one when it does; else, in the
 // columns around the leaf, nearest the leaf's column first, a spot with
 // free feet and head and solid ground below, at most eight blocks under
-// the leaf). A leaf no such spot reaches is left. How many saplings that
+// the leaf). A leaf no such spot reaches is left, and so is the one the
+// player stands on (a player on a crown would fall out of reach). How many saplings that
 // gives is chance: 60 leaves give 3 on average and none 1 time in 22.
 // No leaves within radius is no_target.
 type GatherSaplings struct{}
@@ -62,6 +63,9 @@ func (GatherSaplings) SuggestActions(w *world.Snapshot, p skills.Params) ([]acti
 			break
 		}
 		leaf := h.Pos
+		if leaf == stand.Down() {
+			continue // the player stands on it: breaking it drops the player out of reach of the rest
+		}
 		if !canReach(stand, leaf) {
 			next, ok := leafStand(leaf, standable)
 			if !ok {

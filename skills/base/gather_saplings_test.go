@@ -46,6 +46,14 @@ func TestGatherSaplings(t *testing.T) {
 			assert.True(t, ok)
 		}
 	})
+	t.Run("the leaf the player stands on is left", func(t *testing.T) {
+		w := snap(at(0, 68, 0), crown(ground(world.NewSparseBlocks(), 63, -6, -6, 6, 6), 0, 67, 0), empty)
+		acts := checkActions(t, GatherSaplings{}, w, nil)
+		require.Len(t, acts, 8, "the crown but the leaf underfoot")
+		for _, a := range acts {
+			assert.NotEqual(t, action.BreakBlock{Pos: world.Pos(0, 67, 0)}, a)
+		}
+	})
 	t.Run("a leaf no ground reaches is left", func(t *testing.T) {
 		b := ground(world.NewSparseBlocks(), 63, -6, -6, 6, 6).SetID(world.Pos(3, 80, 0), "minecraft:leaves", 0).
 			SetID(world.Pos(3, 71, 0), "minecraft:leaves", 0). // ground 7 below: out of reach
