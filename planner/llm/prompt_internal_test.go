@@ -127,3 +127,18 @@ func TestFitCatalogCompactsSignaturesBeforeOverflowing(t *testing.T) {
 	}
 	assert.Contains(t, none.catalog, "- recover_drops(x required, y required, z required)")
 }
+
+// TestRequestBaseCountsTheModel: the request the prompt is fitted with
+// names the model as the one the server gets does (Client.chat sets it),
+// so the budget counts the name's bytes.
+func TestRequestBaseCountsTheModel(t *testing.T) {
+	c, err := NewClient(Config{URL: "http://127.0.0.1:1", Model: "a-model-with-a-rather-long-name:70b-instruct-q4"}, Options{})
+	require.NoError(t, err)
+	s := &stepRun{p: &Planner{client: c}, exec: []string{"chop_tree"}}
+	req := s.requestBase()
+	req.Messages = append(req.Messages, userMessage("go"))
+	sent := req
+	sent.Model = c.cfg.Model // what Client.chat sends
+	assert.Equal(t, requestTokens(sent), requestTokens(req))
+	assert.Equal(t, c.cfg.Model, req.Model)
+}
