@@ -310,3 +310,82 @@ func (r *RecoverReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		at, age, d.items, d.tick+life, life, dist)
 	return Invocation{Skill: "recover_drops", Params: map[string]any{"x": at.X, "y": at.Y, "z": at.Z}}, why, true
 }
+
+// cookRadius is how near a furnace must be for the cook reflex: smelt's
+// own search radius.
+const cookRadius = 16
+
+// CookReflex cooks raw food before the bot eats it: when the food level is
+// at or below Threshold (the eat reflex's), every food held is raw meat or
+// fish that a furnace cooks into a better food (config/smelting.yaml,
+// config/food.yaml: a raw beef restores 3, a cooked one 8), a furnace is
+// in sight within 16 blocks or in the inventory, and the inventory holds
+// fuel, it runs smelt for the cooked food. The eat reflex eats it on the
+// next step. When the cooking fails the loop holds the reflex back until
+// a planned step has run, so the eat reflex eats the food raw meanwhile.
+type CookReflex struct {
+	// Threshold: the reflex acts at this food level or below (0..19).
+	Threshold int
+	// Rules are the food and furnace tables (nil = the shipped ones).
+	Rules *rules.Set
+}
+
+var _ Reflex = CookReflex{}
+
+// Name implements Reflex.
+func (CookReflex) Name() string { return "cook" }
+
+// Fire implements Reflex.
+func (r CookReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
+	set := r.Rules
+	if set == nil {
+		set = rules.Default()
+	}
+	food, sm := set.Food, set.Smelt
+	level := int(w.Player.Food)
+	if level > r.Threshold || level >= food.Stats.MaxFood {
+		return Invocation{}, "", false
+	}
+	raw := map[string]int{} // the cooked food → how many raw ones make it
+	var first, rawName string
+	var gain int
+	fuel, furnace := false, false
+	for _, st := range w.Inventory.Slots {
+		if st.Count <= 0 {
+			continue
+		}
+		fuel = fuel || sm.BurnTicks(st) > 0
+		furnace = furnace || st.ID == "minecraft:furnace"
+		f, ok := food.Of(st)
+		if !ok {
+			continue
+		}
+		rec, cooks := sm.Recipe(st)
+		id, meta, err := world.SplitID(rec.Output)
+		if err != nil {
+			id, meta = rec.Output, 0
+		}
+		cooked, better := food.Of(world.NewStack(id, meta, 1))
+		if !cooks || !better || cooked.Hunger <= f.Hunger {
+			return Invocation{}, "", false // food that needs no cooking: the eat reflex eats it
+		}
+		if first == "" {
+			first, rawName, gain = rec.Output, st.ID, cooked.Hunger-f.Hunger
+		}
+		raw[rec.Output] += st.Count
+	}
+	if first == "" || !fuel {
+		return Invocation{}, "", false
+	}
+	for _, m := range w.Machines {
+		if m.Kind == world.MachineFurnace && m.Pos.Center().DistSq(w.Player.Pos) <= cookRadius*cookRadius {
+			furnace = true
+		}
+	}
+	if !furnace {
+		return Invocation{}, "", false
+	}
+	n := min(raw[first], 64)
+	return Invocation{Skill: "smelt", Params: map[string]any{"item": first, "count": n}},
+		fmt.Sprintf("food %d is at or below %d and the food held is raw: cooking %d %s into %s (%d more a piece)", level, r.Threshold, n, rawName, first, gain), true
+}

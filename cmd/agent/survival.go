@@ -15,6 +15,7 @@ import (
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
 //	  recover: {enabled: true}
 //	  escape: {enabled: true, air: 150}
+//	  cook: {enabled: true}
 type survivalConfig struct {
 	Escape  escapeReflexConfig
 	Eat     eatReflexConfig
@@ -23,6 +24,8 @@ type survivalConfig struct {
 	Unstuck unstuckReflexConfig
 	// RecoverOff turns the recover reflex off.
 	RecoverOff bool
+	// CookOff turns the cook reflex off.
+	CookOff bool
 }
 
 // defendReflexConfig: Off turns the defend reflex off; the others, when
@@ -67,7 +70,7 @@ type unstuckReflexConfig struct {
 
 // decodeSurvival reads the survival section.
 func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConfig) {
-	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck", "recover", "escape"})
+	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck", "recover", "escape", "cook"})
 	enabled := func(m map[string]strictyaml.Field, path string, off *bool) {
 		if b, ok := m["enabled"]; ok {
 			if on, ok := d.Bool(b.Value, path+".enabled"); ok {
@@ -118,6 +121,9 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 		enabled(m, "survival.escape", &cfg.Escape.Off)
 		opt(m, "survival.escape", "air", 0, 300, &cfg.Escape.Air)
 	}
+	if v, ok := s["cook"]; ok {
+		enabled(d.Mapping(v.Value, "survival.cook", []string{"enabled"}), "survival.cook", &cfg.CookOff)
+	}
 	if v, ok := s["recover"]; ok {
 		enabled(d.Mapping(v.Value, "survival.recover", []string{"enabled"}), "survival.recover", &cfg.RecoverOff)
 	}
@@ -125,6 +131,7 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 
 // reflexes are the loop's reflexes as the section sets them, in the order
 // they are asked: leaving lava and water first (lava kills in 2.5 s),
+// then cooking raw food (at the eat threshold, before it is eaten raw),
 // then eating (it takes 32 ticks and fixes what it
 // fires for), then dealing with a mob near (before walling in: a pit dug
 // beside a zombie is no shelter), then going back for what a death dropped
@@ -140,12 +147,15 @@ func (s survivalConfig) reflexes() []loop.Reflex {
 		}
 		out = append(out, loop.EscapeReflex{Air: a})
 	}
+	eatAt := loop.DefaultEatThreshold
+	if s.Eat.Threshold != nil {
+		eatAt = *s.Eat.Threshold
+	}
+	if !s.CookOff {
+		out = append(out, loop.CookReflex{Threshold: eatAt})
+	}
 	if !s.Eat.Off {
-		t := loop.DefaultEatThreshold
-		if s.Eat.Threshold != nil {
-			t = *s.Eat.Threshold
-		}
-		out = append(out, loop.EatReflex{Threshold: t})
+		out = append(out, loop.EatReflex{Threshold: eatAt})
 	}
 	val := func(p *int, def int) int {
 		if p != nil {

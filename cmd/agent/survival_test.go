@@ -22,27 +22,29 @@ func TestSurvivalSection(t *testing.T) {
 	shelter := loop.ShelterReflex{From: 12000, Until: 23500}
 	rec := &loop.RecoverReflex{}
 	esc := loop.EscapeReflex{Air: 150}
+	cook := loop.CookReflex{Threshold: 6}
 	for _, c := range []struct {
 		name, file string
 		want       []loop.Reflex
 	}{
-		{"no file section: on", "run: {max_steps: 5}\n", []loop.Reflex{esc, six, defend, rec, shelter, def}},
-		{"empty section: on", "survival: {}\n", []loop.Reflex{esc, six, defend, rec, shelter, def}},
-		{"threshold", "survival:\n  eat: {threshold: 10}\n", []loop.Reflex{esc, ten, defend, rec, shelter, def}},
-		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{esc, loop.EatReflex{Threshold: 0}, defend, rec, shelter, def}},
-		{"eat off", "survival:\n  eat: {enabled: false}\n", []loop.Reflex{esc, defend, rec, shelter, def}},
-		{"eat on", "survival:\n  eat: {enabled: true}\n", []loop.Reflex{esc, six, defend, rec, shelter, def}},
-		{"unstuck tuned", "survival:\n  unstuck: {seconds: 60, distance: 8}\n", []loop.Reflex{esc, six, defend, rec, shelter, unstuck(60, 8)}},
-		{"unstuck seconds", "survival:\n  unstuck: {seconds: 1}\n", []loop.Reflex{esc, six, defend, rec, shelter, unstuck(1, 5)}},
-		{"unstuck off", "survival:\n  unstuck: {enabled: false, seconds: 90}\n", []loop.Reflex{esc, six, defend, rec, shelter}},
-		{"defend tuned", "survival:\n  defend: {range: 12, flee_health: 0, min_weapon_damage: 1}\n", []loop.Reflex{esc, six, loop.DefendReflex{Range: 12, FleeHealth: 0, MinWeaponDamage: 1}, rec, shelter, def}},
-		{"defend off", "survival:\n  defend: {enabled: false}\n", []loop.Reflex{esc, six, rec, shelter, def}},
-		{"shelter tuned", "survival:\n  shelter: {from: 13000, until: 500}\n", []loop.Reflex{esc, six, defend, rec, loop.ShelterReflex{From: 13000, Until: 500}, def}},
-		{"shelter off", "survival:\n  shelter: {enabled: false, from: 1}\n", []loop.Reflex{esc, six, defend, rec, def}},
-		{"recover off", "survival:\n  recover: {enabled: false}\n", []loop.Reflex{esc, six, defend, shelter, def}},
-		{"all off", "survival:\n  eat: {enabled: false}\n  defend: {enabled: false}\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  recover: {enabled: false}\n", []loop.Reflex{esc}},
-		{"escape tuned", "survival:\n  escape: {air: 300}\n", []loop.Reflex{loop.EscapeReflex{Air: 300}, six, defend, rec, shelter, def}},
-		{"escape off", "survival:\n  escape: {enabled: false, air: 10}\n", []loop.Reflex{six, defend, rec, shelter, def}},
+		{"no file section: on", "run: {max_steps: 5}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, def}},
+		{"empty section: on", "survival: {}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, def}},
+		{"threshold", "survival:\n  eat: {threshold: 10}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 10}, ten, defend, rec, shelter, def}},
+		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 0}, loop.EatReflex{Threshold: 0}, defend, rec, shelter, def}},
+		{"eat off", "survival:\n  eat: {enabled: false}\n", []loop.Reflex{esc, cook, defend, rec, shelter, def}},
+		{"cook off", "survival:\n  cook: {enabled: false}\n", []loop.Reflex{esc, six, defend, rec, shelter, def}},
+		{"eat on", "survival:\n  eat: {enabled: true}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, def}},
+		{"unstuck tuned", "survival:\n  unstuck: {seconds: 60, distance: 8}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, unstuck(60, 8)}},
+		{"unstuck seconds", "survival:\n  unstuck: {seconds: 1}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, unstuck(1, 5)}},
+		{"unstuck off", "survival:\n  unstuck: {enabled: false, seconds: 90}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter}},
+		{"defend tuned", "survival:\n  defend: {range: 12, flee_health: 0, min_weapon_damage: 1}\n", []loop.Reflex{esc, cook, six, loop.DefendReflex{Range: 12, FleeHealth: 0, MinWeaponDamage: 1}, rec, shelter, def}},
+		{"defend off", "survival:\n  defend: {enabled: false}\n", []loop.Reflex{esc, cook, six, rec, shelter, def}},
+		{"shelter tuned", "survival:\n  shelter: {from: 13000, until: 500}\n", []loop.Reflex{esc, cook, six, defend, rec, loop.ShelterReflex{From: 13000, Until: 500}, def}},
+		{"shelter off", "survival:\n  shelter: {enabled: false, from: 1}\n", []loop.Reflex{esc, cook, six, defend, rec, def}},
+		{"recover off", "survival:\n  recover: {enabled: false}\n", []loop.Reflex{esc, cook, six, defend, shelter, def}},
+		{"all off", "survival:\n  eat: {enabled: false}\n  defend: {enabled: false}\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  recover: {enabled: false}\n  cook: {enabled: false}\n", []loop.Reflex{esc}},
+		{"escape tuned", "survival:\n  escape: {air: 300}\n", []loop.Reflex{loop.EscapeReflex{Air: 300}, cook, six, defend, rec, shelter, def}},
+		{"escape off", "survival:\n  escape: {enabled: false, air: 10}\n", []loop.Reflex{cook, six, defend, rec, shelter, def}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, err := parseAgentConfig("agent.yaml", []byte(c.file))
@@ -50,10 +52,10 @@ func TestSurvivalSection(t *testing.T) {
 			assert.Equal(t, c.want, cfg.Survival.reflexes())
 		})
 	}
-	assert.Equal(t, []loop.Reflex{esc, six, defend, rec, shelter, def}, (&agentConfig{}).Survival.reflexes(), "no config file: every reflex is on")
+	assert.Equal(t, []loop.Reflex{esc, cook, six, defend, rec, shelter, def}, (&agentConfig{}).Survival.reflexes(), "no config file: every reflex is on")
 	var cfg agentConfig
-	assert.NotSame(t, cfg.Survival.reflexes()[3], cfg.Survival.reflexes()[3], "each run gets its own recover reflex")
-	assert.NotSame(t, cfg.Survival.reflexes()[5], cfg.Survival.reflexes()[5], "each run gets its own unstuck reflex")
+	assert.NotSame(t, cfg.Survival.reflexes()[4], cfg.Survival.reflexes()[4], "each run gets its own recover reflex")
+	assert.NotSame(t, cfg.Survival.reflexes()[6], cfg.Survival.reflexes()[6], "each run gets its own unstuck reflex")
 	for _, c := range []struct{ file, want string }{
 		{"survival:\n  eat: {threshold: 20}\n", "agent.yaml:2:20: survival.eat.threshold: must be within 0..19, got 20"},
 		{"survival:\n  eat: {enabled: maybe}\n", "survival.eat.enabled"},
@@ -75,6 +77,8 @@ func TestSurvivalSection(t *testing.T) {
 		{"survival:\n  escape: {air: 301}\n", "agent.yaml:2:17: survival.escape.air: must be within 0..300, got 301"},
 		{"survival:\n  escape: {air: -1}\n", "survival.escape.air: must be within 0..300, got -1"},
 		{"survival:\n  escape: {breath: 3}\n", "breath"},
+		{"survival:\n  cook: {enabled: sometimes}\n", "survival.cook.enabled"},
+		{"survival:\n  cook: {threshold: 3}\n", "threshold"},
 	} {
 		_, err := parseAgentConfig("agent.yaml", []byte(c.file))
 		require.Error(t, err, c.file)
