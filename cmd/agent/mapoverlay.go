@@ -19,7 +19,6 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/view/mapview"
-	"github.com/gtnh-agent/gtnh-agent/view/web"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -53,12 +52,12 @@ func (t *mapTracker) step(r loop.StepRecord) {
 	}
 }
 
-// action takes one action a served body executed (agent serve), from feet
-// at pos.
-func (t *mapTracker) action(pos world.BlockPos, a action.Action, res ipc.Result, tick int64) {
+// action takes one action a served body executed (agent serve) from feet
+// at pos, and returns where the feet are after it.
+func (t *mapTracker) action(pos world.BlockPos, a action.Action, res ipc.Result, tick int64) world.BlockPos {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.acted(pos, a, res, tick)
+	return t.acted(pos, a, res, tick)
 }
 
 // acted marks one action that ran from feet at pos, and returns where the
@@ -324,12 +323,10 @@ func compass(yaw float64) string {
 }
 
 // mapBody marks on agent serve's --map-out picture each action a client
-// has the served body execute: from where the player stands in raw's world
-// model when raw has one, else where the last observation through it
-// showed.
-func mapBody(b, raw ipc.Body, t *mapTracker) ipc.Body {
+// has the served body execute, from where the player stood: where the last
+// observation through it showed, or where the last move it saw ended.
+func mapBody(b ipc.Body, t *mapTracker) ipc.Body {
 	mb := &mappedBody{Body: b, t: t}
-	mb.world, _ = raw.(web.WorldSource)
 	if cs, ok := b.(ipc.ChatSource); ok {
 		return mappedChatBody{mappedBody: mb, ChatSource: cs}
 	}
@@ -338,8 +335,7 @@ func mapBody(b, raw ipc.Body, t *mapTracker) ipc.Body {
 
 type mappedBody struct {
 	ipc.Body
-	t     *mapTracker
-	world web.WorldSource // nil: the last observation tells where the player is
+	t *mapTracker
 
 	mu   sync.Mutex
 	feet world.BlockPos
@@ -367,15 +363,9 @@ func (b *mappedBody) Observe(ctx context.Context) (*world.Snapshot, error) {
 }
 
 func (b *mappedBody) Execute(ctx context.Context, a action.Action) ipc.Result {
-	b.mu.Lock()
-	feet, tick := b.feet, b.tick
-	b.mu.Unlock()
-	if b.world != nil {
-		b.world.State().Update(func(tx *world.Tx) {
-			feet, tick = tx.Player().Pos.Block(), tx.Tick()
-		})
-	}
 	res := b.Body.Execute(ctx, a)
-	b.t.action(feet, a, res, tick)
+	b.mu.Lock()
+	b.feet = b.t.action(b.feet, a, res, b.tick)
+	b.mu.Unlock()
 	return res
 }

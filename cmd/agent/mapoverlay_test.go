@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,4 +98,43 @@ func TestMapFlagsBounds(t *testing.T) {
 	f := mapFlags{radius: 1, scale: 1, maxY: -1, center: "-7,12"}
 	require.NoError(t, f.check("map", ""))
 	assert.Equal(t, [3]any{-7, 12, true}, [3]any{f.centerX, f.centerZ, f.hasCenter})
+}
+
+// fakeBody answers an observation with a snapshot and each action with a
+// result: a move ends where it was going.
+type fakeBody struct {
+	ipc.Body
+	snap *world.Snapshot
+}
+
+func (f fakeBody) Observe(context.Context) (*world.Snapshot, error) { return f.snap, nil }
+
+func (f fakeBody) Execute(_ context.Context, a action.Action) ipc.Result {
+	if m, ok := a.(action.MoveTo); ok {
+		return ipc.Result{Code: ipc.OK, Details: map[string]any{"to": m.Pos}}
+	}
+	return ipc.Result{Code: ipc.OK}
+}
+
+// TestMapBodyFollowsAServedBody: agent serve's tracker takes each action
+// as a client has the body execute it: a move starts where the last
+// observation showed the player, the next where the move before ended,
+// without an observation between; digs are marked with the observation's
+// tick.
+func TestMapBodyFollowsAServedBody(t *testing.T) {
+	tr := &mapTracker{}
+	b := mapBody(fakeBody{snap: &world.Snapshot{Tick: 40, Player: world.Player{Pos: world.Vec3{X: 0.5, Y: 64, Z: 0.5}}}}, tr)
+	ctx := context.Background()
+	_, err := b.Observe(ctx)
+	require.NoError(t, err)
+	b.Execute(ctx, action.MoveTo{Pos: world.Pos(5, 64, 0), Radius: 1})
+	require.NotNil(t, tr.move)
+	assert.Equal(t, world.Pos(0, 64, 0), tr.move.from, "from the observation")
+	b.Execute(ctx, action.MoveTo{Pos: world.Pos(9, 64, 2), Radius: 1})
+	assert.Equal(t, world.Pos(5, 64, 0), tr.move.from, "from where the move before ended")
+	b.Execute(ctx, action.BreakBlock{Pos: world.Pos(9, 64, 3)})
+	require.Len(t, tr.events, 1)
+	assert.Equal(t, mapview.Event{Kind: mapview.EventDig, Pos: world.Pos(9, 64, 3), Tick: 40}, tr.events[0])
+	require.NotNil(t, tr.yaw, "facing the dig")
+	assert.InDelta(t, 0, *tr.yaw, 0.01, "south, +z")
 }

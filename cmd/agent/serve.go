@@ -230,7 +230,7 @@ func (c *serveCommand) run(e *env) error {
 		// Registered after b.close, so it runs before: the world is
 		// observed once more when serving has ended.
 		t := &mapTracker{}
-		b.body = mapBody(b.body, b.raw, t)
+		b.body = mapBody(b.body, t)
 		defer func() {
 			snap, err := b.raw.Observe(context.WithoutCancel(ctx))
 			writeMapOut(e, "serve", c.mapOut, &c.mapF, snap, err, t, c.stdio)
