@@ -1,0 +1,111 @@
+package testdeadline
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// MaxGrace is how long before the test binary's deadline a wait ends: time
+// for the failing test to report and clean up before go test panics. When
+// less than twice that is left, half of what is left is kept instead.
+const MaxGrace = 5 * time.Second
+
+// T is what the package needs of a test; *testing.T has it.
+type T interface {
+	Helper()
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Deadline() (time.Time, bool)
+}
+
+// ErrDeadline is the cause of a context from Context that reached its
+// deadline (context.Cause); the error names what was waited for.
+var ErrDeadline = fmt.Errorf("waited until shortly before go test's -timeout")
+
+// Context returns a context for t's waits that ends a grace period before
+// the test binary's deadline (go test -timeout) and is cancelled when t
+// cleans up. If it reaches its deadline, t fails with an error naming what
+// — what the test waited for, e.g. "the server's reply to login" — and
+// context.Cause on it returns that error (wrapping ErrDeadline). With no
+// deadline (go test -timeout 0) the context ends only at cleanup.
+//
+// Do not call it inside a testing/synctest bubble: there the bubble's
+// virtual clock is not the one go test's deadline is on.
+func Context(t T, what string) context.Context {
+	t.Helper()
+	ctx, stop := until(t, what, true)
+	t.Cleanup(stop)
+	return ctx
+}
+
+// WithCancel is Context with a cancel function, for a test that ends the
+// wait itself (cancelling a run is part of what it checks).
+func WithCancel(t T, what string) (context.Context, context.CancelFunc) {
+	t.Helper()
+	return context.WithCancel(Context(t, what))
+}
+
+// Recv waits for a value from ch and returns it; if ch closes, it returns
+// the zero value. If the wait reaches the deadline Context would have, t
+// fails now with a message naming what. Call it from the test's goroutine
+// (it calls t.Fatalf).
+func Recv[V any](t T, ch <-chan V, what string) V {
+	t.Helper()
+	ctx, stop := until(t, what, false)
+	defer stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-ctx.Done():
+		t.Fatalf("%v", context.Cause(ctx))
+		var zero V
+		return zero
+	}
+}
+
+// grace is how long before deadline a wait starting at now ends.
+func grace(now, deadline time.Time) time.Duration {
+	left := deadline.Sub(now)
+	if left < 2*MaxGrace {
+		return left / 2
+	}
+	return MaxGrace
+}
+
+// until returns the context Context describes and the function that ends
+// it. With report, t.Errorf says so when the deadline is reached.
+func until(t T, what string, report bool) (context.Context, func()) {
+	t.Helper()
+	deadline, ok := t.Deadline()
+	if !ok {
+		return context.WithCancel(context.Background())
+	}
+	start := time.Now()
+	end := deadline.Add(-grace(start, deadline))
+	cause := fmt.Errorf("%w: still waiting for %s after %v, %v before the test binary's deadline",
+		ErrDeadline, what, end.Sub(start).Round(time.Millisecond), deadline.Sub(end).Round(time.Millisecond))
+	ctx, cancel := context.WithDeadlineCause(context.Background(), end, cause)
+	if !report {
+		return ctx, cancel
+	}
+
+	// Report the deadline from the context's own goroutine (Errorf is safe
+	// there); stop that at cleanup, waiting for a report already under way
+	// so it never lands after the test has finished.
+	var reported sync.WaitGroup
+	reported.Add(1)
+	stopReport := context.AfterFunc(ctx, func() {
+		defer reported.Done()
+		t.Errorf("%v", cause) // only the deadline ends ctx before stopReport
+	})
+	return ctx, func() {
+		if stopReport() {
+			reported.Done()
+		}
+		cancel()
+		reported.Wait()
+	}
+}

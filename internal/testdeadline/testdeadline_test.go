@@ -1,0 +1,201 @@
+package testdeadline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeT is a test whose deadline the test sets, recording what it is told.
+type fakeT struct {
+	deadline time.Time
+	has      bool
+
+	mu       sync.Mutex
+	errors   []string
+	fatals   []string
+	cleanups []func()
+}
+
+func (f *fakeT) Helper() {}
+
+func (f *fakeT) Cleanup(fn func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cleanups = append(f.cleanups, fn)
+}
+
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+
+func (f *fakeT) Fatalf(format string, args ...any) {
+	f.mu.Lock()
+	f.fatals = append(f.fatals, fmt.Sprintf(format, args...))
+	f.mu.Unlock()
+	runtime.Goexit()
+}
+
+func (f *fakeT) Deadline() (time.Time, bool) { return f.deadline, f.has }
+
+// cleanup runs the cleanups last first, as testing does.
+func (f *fakeT) cleanup() {
+	f.mu.Lock()
+	fns := slices.Clone(f.cleanups)
+	f.cleanups = nil
+	f.mu.Unlock()
+	for _, fn := range slices.Backward(fns) {
+		fn()
+	}
+}
+
+func (f *fakeT) reports() (errs, fatals []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.errors), slices.Clone(f.fatals)
+}
+
+// TestContextFailsTheTestBeforeTheBinarysDeadline: a wait that reaches the
+// deadline ends MaxGrace before go test's and fails the test naming what.
+func TestContextFailsTheTestBeforeTheBinarysDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
+		ctx := Context(ft, "the server's reply to login")
+		end, ok := ctx.Deadline()
+		require.True(t, ok)
+		assert.Equal(t, ft.deadline.Add(-MaxGrace), end)
+
+		<-ctx.Done()
+		synctest.Wait() // the report runs on the context's goroutine
+		assert.Equal(t, ft.deadline.Add(-MaxGrace), time.Now())
+		assert.ErrorIs(t, context.Cause(ctx), ErrDeadline)
+		errs, fatals := ft.reports()
+		require.Len(t, errs, 1)
+		assert.Contains(t, errs[0], "still waiting for the server's reply to login after 55s, 5s before the test binary's deadline")
+		assert.Empty(t, fatals)
+		ft.cleanup()
+		errs, _ = ft.reports()
+		assert.Len(t, errs, 1, "cleanup after the deadline reports nothing more")
+	})
+}
+
+// TestContextEndsQuietlyAtCleanup: a test that finished in time is not
+// failed; its context is cancelled when it cleans up.
+func TestContextEndsQuietlyAtCleanup(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
+		ctx := Context(ft, "a reply")
+		time.Sleep(30 * time.Second) // virtual: the wait is half over
+		require.NoError(t, ctx.Err())
+		ft.cleanup()
+		assert.ErrorIs(t, ctx.Err(), context.Canceled)
+		assert.ErrorIs(t, context.Cause(ctx), context.Canceled)
+		time.Sleep(time.Minute) // virtual: past where the deadline was
+		synctest.Wait()
+		errs, fatals := ft.reports()
+		assert.Empty(t, errs)
+		assert.Empty(t, fatals)
+	})
+}
+
+// TestGraceShrinksWhenLittleIsLeft: with less than twice MaxGrace left, a
+// wait keeps half of what is left for the report.
+func TestGraceShrinksWhenLittleIsLeft(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, tc := range []struct{ left, want time.Duration }{
+			{time.Hour, time.Hour - MaxGrace},
+			{2 * MaxGrace, MaxGrace},
+			{2*MaxGrace - 2*time.Second, MaxGrace - time.Second},
+			{4 * time.Second, 2 * time.Second},
+		} {
+			ft := &fakeT{deadline: time.Now().Add(tc.left), has: true}
+			ctx := Context(ft, "x")
+			end, ok := ctx.Deadline()
+			require.True(t, ok)
+			assert.Equal(t, tc.want, end.Sub(time.Now()), "with %v left", tc.left)
+			ft.cleanup()
+		}
+	})
+}
+
+// TestContextWithoutDeadline: go test -timeout 0 gives no deadline; the
+// context then ends only at cleanup.
+func TestContextWithoutDeadline(t *testing.T) {
+	ft := &fakeT{}
+	ctx := Context(ft, "x")
+	_, ok := ctx.Deadline()
+	assert.False(t, ok)
+	require.NoError(t, ctx.Err())
+	ft.cleanup()
+	assert.ErrorIs(t, ctx.Err(), context.Canceled)
+}
+
+// TestWithCancel: the test's own cancel ends the wait without failing it.
+func TestWithCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
+		ctx, cancel := WithCancel(ft, "x")
+		end, ok := ctx.Deadline()
+		require.True(t, ok)
+		assert.Equal(t, ft.deadline.Add(-MaxGrace), end)
+		cancel()
+		assert.ErrorIs(t, ctx.Err(), context.Canceled)
+		ft.cleanup()
+		synctest.Wait()
+		errs, _ := ft.reports()
+		assert.Empty(t, errs)
+	})
+}
+
+// TestRecv: a value that comes is returned; a wait that reaches the
+// deadline fails the test at once, naming what, and only once.
+func TestRecv(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
+		ch := make(chan int, 1)
+		ch <- 7
+		assert.Equal(t, 7, Recv(ft, ch, "seven"))
+		close(ch)
+		assert.Equal(t, 0, Recv(ft, ch, "the close"))
+
+		start := time.Now()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			Recv(ft, make(chan string), "a word that never comes")
+			t.Error("Recv returned without a value")
+		}()
+		<-done
+		assert.Equal(t, time.Minute-MaxGrace, time.Since(start))
+		synctest.Wait()
+		errs, fatals := ft.reports()
+		assert.Empty(t, errs, "Recv reports with Fatalf alone")
+		require.Len(t, fatals, 1)
+		assert.Contains(t, fatals[0], "still waiting for a word that never comes")
+	})
+}
+
+// TestOnARealTest: under go test (which always has a deadline unless
+// -timeout 0) the context ends before the binary's deadline.
+func TestOnARealTest(t *testing.T) {
+	ctx := Context(t, "nothing")
+	deadline, ok := t.Deadline()
+	if !ok {
+		t.Skip("go test -timeout 0: no deadline to end before")
+	}
+	end, ok := ctx.Deadline()
+	require.True(t, ok)
+	assert.True(t, end.Before(deadline), "%v is not before %v", end, deadline)
+	assert.False(t, errors.Is(ctx.Err(), context.DeadlineExceeded))
+}
