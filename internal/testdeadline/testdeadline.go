@@ -12,13 +12,27 @@ import (
 // less than twice that is left, half of what is left is kept instead.
 const MaxGrace = 5 * time.Second
 
-// T is what the package needs of a test; *testing.T has it.
+// T is what the package needs of a test; testing.TB has it. The deadline
+// comes from a Deadline method (*testing.T has one); a T without one
+// (*testing.B) has no deadline here, so its waits end only at cleanup and
+// go test's -timeout remains their bound.
 type T interface {
 	Helper()
 	Cleanup(func())
 	Errorf(format string, args ...any)
 	Fatalf(format string, args ...any)
+}
+
+type deadliner interface {
 	Deadline() (time.Time, bool)
+}
+
+// deadlineOf is t's deadline, if it has one.
+func deadlineOf(t T) (time.Time, bool) {
+	if d, ok := t.(deadliner); ok {
+		return d.Deadline()
+	}
+	return time.Time{}, false
 }
 
 // ErrDeadline is the cause of a context from Context that reached its
@@ -41,11 +55,41 @@ func Context(t T, what string) context.Context {
 	return ctx
 }
 
-// WithCancel is Context with a cancel function, for a test that ends the
-// wait itself (cancelling a run is part of what it checks).
+// WithCancel is Context with a cancel function that ends the wait (and
+// its report) early: the form for a wait shorter than the test, such as a
+// dial inside a helper (defer cancel()), or for a test that cancels a run
+// as part of what it checks.
 func WithCancel(t T, what string) (context.Context, context.CancelFunc) {
 	t.Helper()
-	return context.WithCancel(Context(t, what))
+	ctx, stop := until(t, what, true)
+	t.Cleanup(stop)
+	return ctx, stop
+}
+
+// At returns the instant a wait of t's should give up at: a grace period
+// before the test binary's deadline, or the zero time when there is none
+// (which net.Conn's SetDeadline reads as "no deadline"). Use it for a
+// connection's deadline or a poll's bound; the failure is then the test's
+// own, saying what it waited for.
+func At(t T) time.Time {
+	t.Helper()
+	deadline, ok := deadlineOf(t)
+	if !ok {
+		return time.Time{}
+	}
+	return deadline.Add(-grace(time.Now(), deadline))
+}
+
+// After is time.After for a select's hang guard: its channel receives at
+// At(t), and never when the test binary has no deadline. The select's own
+// failure message says what was waited for.
+func After(t T) <-chan time.Time {
+	t.Helper()
+	at := At(t)
+	if at.IsZero() {
+		return nil
+	}
+	return time.After(time.Until(at))
 }
 
 // Recv waits for a value from ch and returns it; if ch closes, it returns
@@ -79,12 +123,12 @@ func grace(now, deadline time.Time) time.Duration {
 // it. With report, t.Errorf says so when the deadline is reached.
 func until(t T, what string, report bool) (context.Context, func()) {
 	t.Helper()
-	deadline, ok := t.Deadline()
+	deadline, ok := deadlineOf(t)
 	if !ok {
 		return context.WithCancel(context.Background())
 	}
 	start := time.Now()
-	end := deadline.Add(-grace(start, deadline))
+	end := At(t)
 	cause := fmt.Errorf("%w: still waiting for %s after %v, %v before the test binary's deadline",
 		ErrDeadline, what, end.Sub(start).Round(time.Millisecond), deadline.Sub(end).Round(time.Millisecond))
 	ctx, cancel := context.WithDeadlineCause(context.Background(), end, cause)

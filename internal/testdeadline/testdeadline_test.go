@@ -151,9 +151,13 @@ func TestWithCancel(t *testing.T) {
 		assert.Equal(t, ft.deadline.Add(-MaxGrace), end)
 		cancel()
 		assert.ErrorIs(t, ctx.Err(), context.Canceled)
-		ft.cleanup()
+		time.Sleep(2 * time.Minute) // virtual: the test goes on past the deadline
 		synctest.Wait()
 		errs, _ := ft.reports()
+		assert.Empty(t, errs, "a wait that ended is not reported")
+		cancel() // twice is fine
+		synctest.Wait()
+		errs, _ = ft.reports()
 		assert.Empty(t, errs)
 	})
 }
@@ -198,4 +202,52 @@ func TestOnARealTest(t *testing.T) {
 	require.True(t, ok)
 	assert.True(t, end.Before(deadline), "%v is not before %v", end, deadline)
 	assert.False(t, errors.Is(ctx.Err(), context.DeadlineExceeded))
+}
+
+// TestAt: the instant a wait gives up at is the context's deadline; with
+// no deadline it is the zero time, no deadline for a connection.
+func TestAt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
+		assert.Equal(t, ft.deadline.Add(-MaxGrace), At(ft))
+		ft = &fakeT{deadline: time.Now().Add(4 * time.Second), has: true}
+		assert.Equal(t, ft.deadline.Add(-2*time.Second), At(ft))
+	})
+	assert.True(t, At(&fakeT{}).IsZero())
+}
+
+// TestAfter: a select's guard fires at At and not before; with no
+// deadline it never fires.
+func TestAfter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
+		start := time.Now()
+		guard := After(ft)
+		time.Sleep(time.Minute - MaxGrace - time.Nanosecond) // virtual
+		select {
+		case <-guard:
+			t.Fatal("the guard fired early")
+		default:
+		}
+		fired := <-guard
+		assert.Equal(t, start.Add(time.Minute-MaxGrace), fired)
+	})
+	assert.Nil(t, After(&fakeT{}))
+}
+
+// noDeadlineT is a test with no Deadline method, as *testing.B is.
+type noDeadlineT struct{ *fakeT }
+
+func (noDeadlineT) Deadline() {}
+
+// TestWithoutADeadlineMethod: a benchmark's waits have no bound here.
+func TestWithoutADeadlineMethod(t *testing.T) {
+	ft := noDeadlineT{&fakeT{deadline: time.Now().Add(time.Minute), has: true}}
+	ctx := Context(ft, "x")
+	_, ok := ctx.Deadline()
+	assert.False(t, ok)
+	assert.True(t, At(ft).IsZero())
+	ft.cleanup()
+	assert.ErrorIs(t, ctx.Err(), context.Canceled)
+	var _ T = testing.TB(nil)
 }

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -44,7 +44,7 @@ func TestCancelledExecuteIsNotSent(t *testing.T) {
 		}
 		close(got)
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the client's hello")
 	defer cancel()
 	c, err := remote.NewClient(ctx, clientEnd, remote.ClientOptions{})
 	require.NoError(t, err)

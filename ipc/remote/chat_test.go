@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -138,7 +139,7 @@ func TestChatLostAndDropped(t *testing.T) {
 	b.add(3, "a", "b", "c", "d", "e", "f")
 	var got []string
 	var dropped int64
-	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(t))
 	for len(got) < 3 && r.sc.Scan() {
 		var m wire.Message
 		require.NoError(t, json.Unmarshal(r.sc.Bytes(), &m))
@@ -166,7 +167,7 @@ func TestChatLostAndDropped(t *testing.T) {
 	// Lines alike are each an event of their own.
 	b.add(100, "x", "x", "x")
 	got = nil
-	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(t))
 	for len(got) < 3 && r.sc.Scan() {
 		var m wire.Message
 		require.NoError(t, json.Unmarshal(r.sc.Bytes(), &m))
@@ -181,7 +182,7 @@ func TestChatLostAndDropped(t *testing.T) {
 	// Lines the log lost entirely are reported without waiting for the
 	// next line.
 	b.add(0, "gone", "gone")
-	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(t))
 	require.True(t, r.sc.Scan())
 	var m wire.Message
 	require.NoError(t, json.Unmarshal(r.sc.Bytes(), &m))
@@ -261,7 +262,7 @@ func TestEventsFromTheWelcome(t *testing.T) {
 	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: ev.on})
 	select {
 	case <-b.held:
-	case <-time.After(30 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the watcher did not look at the body for the subscriber")
 	}
 	res, err := agent.Execute(context.Background(), action.Wait{Ticks: 5})
@@ -285,7 +286,7 @@ func TestEventsToASubscriberWelcomedDuringAComparison(t *testing.T) {
 	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: first.on})
 	select {
 	case <-b.held:
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the watcher did not compare for the first subscriber")
 	}
 	dial(t, addr, remote.ClientOptions{Role: wire.RoleObserver, Events: []string{wire.EventTime}, OnEvent: late.on})

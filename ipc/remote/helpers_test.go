@@ -1,15 +1,14 @@
 package remote_test
 
 import (
-	"context"
 	"encoding/json"
 	"net"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/ipcenvtest"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	_ "github.com/gtnh-agent/gtnh-agent/skills/base" // provides the Go skills
@@ -49,7 +48,7 @@ func serve(t testing.TB, opts remote.ServerOptions, network string) (string, *re
 		select {
 		case err := <-done:
 			require.NoError(t, err)
-		case <-time.After(5 * time.Second):
+		case <-testdeadline.After(t):
 			t.Error("Serve did not return after Close")
 		}
 	})
@@ -58,7 +57,7 @@ func serve(t testing.TB, opts remote.ServerOptions, network string) (string, *re
 
 func dial(t testing.TB, addr string, opts remote.ClientOptions) *remote.Client {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the dial of "+addr)
 	defer cancel()
 	c, err := remote.Dial(ctx, addr, opts)
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -50,7 +51,7 @@ func (r *raw) send(line string) {
 // next reads the next message that is not an event.
 func (r *raw) next() wire.Message {
 	r.t.Helper()
-	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(r.t))
 	for {
 		require.True(r.t, r.sc.Scan(), "no reply: %v", r.sc.Err())
 		var m wire.Message
@@ -283,13 +284,13 @@ func (b *blocking) Execute(ctx context.Context, a action.Action) ipc.Result {
 	}
 }
 
-// waitFor polls cond until it holds, for up to 30 s: a bound no loaded
-// machine comes near, only a broken server.
+// waitFor polls cond until it holds, up to shortly before go test's
+// -timeout: only a broken server gets there, however loaded the machine.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := testdeadline.At(t)
 	for !cond() {
-		if time.Now().After(deadline) {
+		if !deadline.IsZero() && time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		// Sleep reason: cond reads the server's counters (connections,
@@ -389,7 +390,7 @@ func TestCancelAndDrop(t *testing.T) {
 	srv.Close()
 	select {
 	case <-c.Done():
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the client did not notice the server closing")
 	}
 	_, err := c.Execute(context.Background(), action.Wait{Ticks: 1})
@@ -523,7 +524,7 @@ func TestSlowReaderDoesNotStallTheBody(t *testing.T) {
 		}
 	}
 	// Now read: somewhere there is a lagged notice with a count.
-	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(t))
 	lagged := int64(0)
 	for lagged == 0 && r.sc.Scan() {
 		var m wire.Message
@@ -566,7 +567,7 @@ func TestStdio(t *testing.T) {
 func TestServerHousekeeping(t *testing.T) {
 	addr, srv := serve(t, remote.ServerOptions{Body: newSmall(), HelloTimeout: 50 * time.Millisecond}, "unix")
 	r := rawDial(t, addr)
-	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(t))
 	require.True(t, r.sc.Scan())
 	assert.Contains(t, r.sc.Text(), `"type":"disconnect"`)
 	assert.Contains(t, r.sc.Text(), "no hello")
@@ -603,7 +604,7 @@ func TestServerHousekeeping(t *testing.T) {
 	}()
 	select {
 	case <-closed:
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("Close waits for a peer that does not read")
 	}
 }
@@ -655,7 +656,7 @@ func TestClientRefusesOversizedReplies(t *testing.T) {
 	assert.ErrorContains(t, err, "exceeds the limit")
 	select {
 	case <-c.Done():
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the client did not end")
 	}
 }
@@ -687,12 +688,12 @@ func TestClientAnswersThePeer(t *testing.T) {
 	var pc net.Conn
 	select {
 	case pc = <-peer:
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the client did not connect")
 	}
 	defer pc.Close()
 	r := &raw{t: t, c: pc, sc: bufio.NewScanner(pc)}
-	r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(t))
 	require.True(t, r.sc.Scan())
 	var hello wire.Message
 	require.NoError(t, json.Unmarshal(r.sc.Bytes(), &hello))

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pb33f/jsonschema/v6"
 	"github.com/rs/zerolog"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -207,7 +207,7 @@ func TestDocExamples(t *testing.T) {
 			}
 		}
 	}
-	r.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	r.c.SetReadDeadline(testdeadline.At(t))
 	replies := 0
 	for replies < sent && r.sc.Scan() {
 		line := append([]byte(nil), r.sc.Bytes()...)

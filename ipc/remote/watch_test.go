@@ -4,12 +4,12 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -81,7 +81,7 @@ func TestBaselineKeepsASnapshotTakenMeanwhile(t *testing.T) {
 	}()
 	select {
 	case <-b.entered:
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the baseline did not observe")
 	}
 	newer := &world.Snapshot{Tick: 8}
@@ -91,7 +91,7 @@ func TestBaselineKeepsASnapshotTakenMeanwhile(t *testing.T) {
 	close(b.gate)
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the baseline did not end")
 	}
 	assert.Same(t, newer, s.watch.base())
