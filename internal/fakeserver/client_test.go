@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
@@ -37,7 +37,7 @@ type tclient struct {
 
 func dialT(t *testing.T, s *Server) *tclient {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the dial")
 	defer cancel()
 	nc, err := s.Dial(ctx, s.Addr())
 	require.NoError(t, err)
@@ -347,7 +347,7 @@ func enter(t *testing.T, s *Server, name string) (*tclient, joined) {
 	j := c.join(s)
 	// The server marks the player as playing after its last join packet
 	// has gone out; wait for that so what a test does next reaches it.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, name+" playing")
 	defer cancel()
 	require.NoError(t, s.WaitFor(ctx, func() bool {
 		for _, p := range s.Players() {

@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -38,7 +38,7 @@ func newServer(t *testing.T, o Options) *Server {
 
 func waitFor(t *testing.T, s *Server, what string, cond func() bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, what)
 	defer cancel()
 	require.NoError(t, s.WaitFor(ctx, cond), what)
 }

@@ -12,6 +12,7 @@
 //
 // Use it for hang guards only. A bound that is the point of a test (a
 // stalled peer must not hold up the others) is a measurement and stays a
-// number; code inside a testing/synctest bubble already runs on virtual
-// time and needs neither.
+// number. Code inside a testing/synctest bubble runs on virtual time and
+// needs neither, but a helper shared by bubbles and plain tests may use
+// it: in a bubble its waits last InBubble of virtual time.
 package testdeadline

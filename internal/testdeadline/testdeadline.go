@@ -2,7 +2,9 @@ package testdeadline
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -27,17 +29,46 @@ type deadliner interface {
 	Deadline() (time.Time, bool)
 }
 
-// deadlineOf is t's deadline, if it has one.
+// InBubble is how long a wait lasts inside a testing/synctest bubble, on
+// the bubble's virtual clock (go test's default -timeout): go test's
+// deadline is on the real clock, which a bubble does not see (its
+// t.Deadline panics). A hung bubble reaches InBubble at once; a bubble
+// whose goroutines keep ticking reaches it after 10 virtual minutes, which
+// pass as fast as the ticks can run.
+const InBubble = 10 * time.Minute
+
+// deadlineOf is t's deadline, if it has one, on time.Now's clock.
 func deadlineOf(t T) (time.Time, bool) {
-	if d, ok := t.(deadliner); ok {
-		return d.Deadline()
+	d, ok := t.(deadliner)
+	if !ok {
+		return time.Time{}, false
 	}
-	return time.Time{}, false
+	deadline, ok, bubbled := askDeadline(d)
+	if bubbled {
+		return time.Now().Add(InBubble), true
+	}
+	return deadline, ok
+}
+
+// askDeadline calls d.Deadline, telling a synctest bubble's refusal (a
+// panic naming the bubble) from an answer; any other panic goes on.
+func askDeadline(d deadliner) (deadline time.Time, ok, bubbled bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if msg, isString := r.(string); isString && strings.Contains(msg, "synctest bubble") {
+				bubbled = true
+				return
+			}
+			panic(r)
+		}
+	}()
+	deadline, ok = d.Deadline()
+	return deadline, ok, false
 }
 
 // ErrDeadline is the cause of a context from Context that reached its
 // deadline (context.Cause); the error names what was waited for.
-var ErrDeadline = fmt.Errorf("waited until shortly before go test's -timeout")
+var ErrDeadline = errors.New("waited until shortly before go test's -timeout")
 
 // Context returns a context for t's waits that ends a grace period before
 // the test binary's deadline (go test -timeout) and is cancelled when t
@@ -46,8 +77,8 @@ var ErrDeadline = fmt.Errorf("waited until shortly before go test's -timeout")
 // context.Cause on it returns that error (wrapping ErrDeadline). With no
 // deadline (go test -timeout 0) the context ends only at cleanup.
 //
-// Do not call it inside a testing/synctest bubble: there the bubble's
-// virtual clock is not the one go test's deadline is on.
+// Inside a testing/synctest bubble the deadline is InBubble on the
+// bubble's own clock.
 func Context(t T, what string) context.Context {
 	t.Helper()
 	ctx, stop := until(t, what, true)

@@ -251,3 +251,39 @@ func TestWithoutADeadlineMethod(t *testing.T) {
 	assert.ErrorIs(t, ctx.Err(), context.Canceled)
 	var _ T = testing.TB(nil)
 }
+
+// TestInABubble: inside a synctest bubble go test's deadline is not on the
+// bubble's clock (t.Deadline panics there); a wait lasts InBubble of
+// virtual time and fails the test, naming what, when it ends.
+func TestInABubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		assert.Equal(t, start.Add(InBubble-MaxGrace), At(t))
+		ft := &bubbledT{fakeT: &fakeT{}}
+		ctx := Context(ft, "a packet")
+		<-ctx.Done()
+		synctest.Wait()
+		assert.Equal(t, InBubble-MaxGrace, time.Since(start))
+		errs, _ := ft.reports()
+		require.Len(t, errs, 1)
+		assert.Contains(t, errs[0], "still waiting for a packet after 9m55s")
+		ft.cleanup()
+	})
+}
+
+// bubbledT answers Deadline as a *testing.T in a bubble does.
+type bubbledT struct{ *fakeT }
+
+func (bubbledT) Deadline() (time.Time, bool) {
+	panic("testing: t.Deadline called inside synctest bubble")
+}
+
+// panickyT panics in Deadline for a reason of its own.
+type panickyT struct{ *fakeT }
+
+func (panickyT) Deadline() (time.Time, bool) { panic("something else") }
+
+// TestOtherPanicsGoOn: only a bubble's refusal is read as a bubble.
+func TestOtherPanicsGoOn(t *testing.T) {
+	assert.PanicsWithValue(t, "something else", func() { At(panickyT{&fakeT{}}) })
+}
