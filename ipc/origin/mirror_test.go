@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
@@ -168,7 +169,7 @@ func TestMirrorLook(t *testing.T) {
 }
 
 func TestOutQueueCoalescesAndOverflows(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the queue's replies")
 	defer cancel()
 	q := newOutQueue(200, 2)
 	for i := range 100 {

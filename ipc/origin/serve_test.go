@@ -21,6 +21,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -88,7 +89,7 @@ func serve(t *testing.T, body ipc.Body, opts Options) (*client, <-chan error) {
 		select {
 		case err := <-errc:
 			assert.NoError(t, err)
-		case <-time.After(5 * time.Second):
+		case <-testdeadline.After(t):
 			t.Error("Serve did not return after cancel")
 		}
 	})
@@ -133,7 +134,7 @@ func (cl *client) raw(line string) {
 // messages read on the way are kept in seen.
 func (cl *client) until(typ string) msg {
 	cl.t.Helper()
-	timeout := time.After(20 * time.Second)
+	timeout := testdeadline.After(cl.t)
 	for {
 		select {
 		case m, ok := <-cl.in:
@@ -143,7 +144,7 @@ func (cl *client) until(typ string) msg {
 				return m
 			}
 		case <-timeout:
-			cl.t.Fatalf("no %s within 20 s; seen %v", typ, types(cl.seen))
+			cl.t.Fatalf("no %s before go test's -timeout; seen %v", typ, types(cl.seen))
 		}
 	}
 }
@@ -406,7 +407,7 @@ func TestServeDisconnectCancelsTheAction(t *testing.T) {
 	select {
 	case r := <-body.ended:
 		assert.Equal(t, ipc.Interrupted, r.Code)
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the action was not cancelled when the client left")
 	}
 }
@@ -521,7 +522,7 @@ func TestServePythonBotCore(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go Serve(ctx, ln, newSim(t), Options{Poll: -1})
-	cmdCtx, cmdCancel := context.WithTimeout(ctx, 20*time.Second)
+	cmdCtx, cmdCancel := testdeadline.WithCancel(t, "the Python bot core")
 	defer cmdCancel()
 	out, err := exec.CommandContext(cmdCtx, py, "testdata/bot_core.py", fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)).CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -552,7 +553,7 @@ func TestServeConnClientLeaves(t *testing.T) {
 	select {
 	case err := <-errc:
 		assert.NoError(t, err)
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("ServeConn did not return after the client left")
 	}
 }
@@ -588,7 +589,7 @@ func TestServeConnEndsWhileWriting(t *testing.T) {
 	select {
 	case err := <-errc:
 		assert.NoError(t, err)
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("ServeConn did not return")
 	}
 }
@@ -654,7 +655,7 @@ func (c *churner) churn(t *testing.T, steps int) {
 		require.Less(t, time.Since(start), 10*time.Second, "a change waited on the adapter")
 		select {
 		case <-c.looked:
-		case <-time.After(30 * time.Second):
+		case <-testdeadline.After(t):
 			t.Fatal("the adapter stopped looking at the world")
 		}
 	}
