@@ -9,13 +9,13 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -50,7 +50,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // httpClient connects the SDK's client over the streamable transport.
 func httpClient(t *testing.T, url, token string) (*mcp.ClientSession, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the connection to "+url)
 	defer cancel()
 	hc := &http.Client{Transport: bearer{token, http.DefaultTransport}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
@@ -59,7 +59,7 @@ func httpClient(t *testing.T, url, token string) (*mcp.ClientSession, error) {
 
 func callHTTP(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the call of "+name)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err)
@@ -77,7 +77,7 @@ func TestHTTPSession(t *testing.T) {
 	require.NoError(t, err)
 	defer cs.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the tools list")
 	defer cancel()
 	tools, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
@@ -231,7 +231,7 @@ func TestRunHTTPStopsWithItsContext(t *testing.T) {
 	select {
 	case err := <-done:
 		assert.NoError(t, err)
-	case <-time.After(30 * time.Second): // a safety bound, not a measurement
+	case <-testdeadline.After(t):
 		t.Fatal("RunHTTP did not return after its context ended")
 	}
 	cs.Close()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
@@ -163,7 +164,7 @@ func textOf(res *mcp.CallToolResult) string {
 // waitChanged waits for a list-changed notification of the kind.
 func (s *session) waitChanged(kind string) {
 	s.t.Helper()
-	deadline := time.After(5 * time.Second)
+	deadline := testdeadline.After(s.t)
 	for !s.seen[kind] {
 		select {
 		case k := <-s.changed:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/ipctest"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
@@ -68,7 +69,7 @@ func TestRemoteOverUnixSocket(t *testing.T) {
 		l, err := wire.Listen(a, wire.ListenOptions{})
 		require.NoError(t, err)
 		go srv.Serve(l)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := testdeadline.WithCancel(t, "the dial")
 		defer cancel()
 		c, err := remote.Dial(ctx, a.String(), remote.ClientOptions{Name: "ipctest"})
 		require.NoError(t, err)
@@ -81,7 +82,7 @@ func TestRemoteOverPipes(t *testing.T) {
 		srv := serveSim(t)
 		client, server := ipctest.Pipes(t)
 		go srv.ServeConn(server)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := testdeadline.WithCancel(t, "the client's hello")
 		defer cancel()
 		c, err := remote.NewClient(ctx, client, remote.ClientOptions{Name: "ipctest"})
 		require.NoError(t, err)
@@ -165,7 +166,7 @@ func TestRemotePlanner(t *testing.T) {
 		require.NoError(t, err)
 		agentSide, plannerSide := ipctest.Pipes(t)
 		go srv.ServeConn(plannerSide)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := testdeadline.WithCancel(t, "the client's hello")
 		defer cancel()
 		c, err := remote.NewClient(ctx, agentSide, remote.ClientOptions{Name: "test"})
 		require.NoError(t, err)
