@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
@@ -103,7 +104,7 @@ func startNode(t *testing.T) *nodeServer {
 			ns.mu.Unlock()
 		}
 	})
-	ev := ns.wait(t, "listening", 60*time.Second, func(ev map[string]any) bool { return ev["event"] == "listening" })
+	ev := ns.wait(t, "listening", func(ev map[string]any) bool { return ev["event"] == "listening" })
 	ns.port = int(ev["port"].(float64))
 	return ns
 }
@@ -120,9 +121,9 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 // wait returns the first event (seen so far or to come) that matches.
-func (ns *nodeServer) wait(t *testing.T, what string, timeout time.Duration, match func(map[string]any) bool) map[string]any {
+func (ns *nodeServer) wait(t *testing.T, what string, match func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.After(timeout)
+	deadline := testdeadline.After(t)
 	for {
 		ns.mu.Lock()
 		changed := ns.changed
@@ -147,7 +148,7 @@ func (ns *nodeServer) wait(t *testing.T, what string, timeout time.Duration, mat
 			}
 			t.Fatalf("node: ended without %s", what)
 		case <-deadline:
-			t.Fatalf("node: no %s within %v", what, timeout)
+			t.Fatalf("node: no %s before go test's -timeout", what)
 		}
 	}
 }
@@ -155,7 +156,7 @@ func (ns *nodeServer) wait(t *testing.T, what string, timeout time.Duration, mat
 // packet waits for a packet the node server received from the client.
 func (ns *nodeServer) packet(t *testing.T, name string, match func(data map[string]any) bool) map[string]any {
 	t.Helper()
-	ev := ns.wait(t, "a "+name+" packet", 10*time.Second, func(ev map[string]any) bool {
+	ev := ns.wait(t, "a "+name+" packet", func(ev map[string]any) bool {
 		if ev["event"] != "packet" || ev["name"] != name {
 			return false
 		}
@@ -260,7 +261,7 @@ func TestNodeMinecraftProtocolServer(t *testing.T) {
 	assert.Equal(t, "interop", ls.Name)
 	assert.Equal(t, fakeserver.OfflineUUID("interop"), ls.UUID, "both implementations derive the same offline UUID")
 	c.state = proto17.Play
-	login := ns.wait(t, "login", 5*time.Second, func(ev map[string]any) bool { return ev["event"] == "login" })
+	login := ns.wait(t, "login", func(ev map[string]any) bool { return ev["event"] == "login" })
 	assert.Equal(t, "interop", login["username"])
 	assert.Equal(t, "localhost"+proto17.FMLMarker, login["host"], "the FML marker reaches the server")
 	assert.Equal(t, float64(proto17.ProtocolVersion), login["protocol"])
@@ -388,5 +389,5 @@ func TestNodeMinecraftProtocolServer(t *testing.T) {
 	assert.Equal(t, true, look["onGround"])
 
 	c.nc.Close()
-	ns.wait(t, "the end of the connection", 5*time.Second, func(ev map[string]any) bool { return ev["event"] == "end" })
+	ns.wait(t, "the end of the connection", func(ev map[string]any) bool { return ev["event"] == "end" })
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
@@ -63,7 +64,7 @@ func servePlannerOn(t *testing.T, build func(body ipc.Conn) loop.Planner, networ
 	srv, err := peer.NewPlannerServer(peer.PlannerServerOptions{Planner: p, Name: "test planner"})
 	require.NoError(t, err)
 	opts := remote.ClientOptions{Name: "test agent", Handle: remote.AgentHandler(conn.Observe, catalogFunc(reg))}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the planner's hello")
 	defer cancel()
 	var c *remote.Client
 	switch network {
@@ -320,7 +321,7 @@ func TestNewPlannerNeedsAPlanner(t *testing.T) {
 	agentSide, bodySide := net.Pipe()
 	done := make(chan struct{})
 	go func() { defer close(done); srv.ServeConn(bodySide) }()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the client's hello")
 	defer cancel()
 	c, err := remote.NewClient(ctx, agentSide, remote.ClientOptions{})
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -356,7 +357,7 @@ func TestRouterWorkerRowsAndStats(t *testing.T) {
 	require.NotEmpty(t, rg.portals)
 	select {
 	case <-rg.ready:
-	case <-time.After(10 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the worker did not compute the queued region")
 	}
 	r.stopWorkers()
