@@ -37,8 +37,10 @@ const (
 	// enough (darkness below 4) that zombies and skeletons burn.
 	DefaultShelterUntil = 23500
 	// shelterWaitMax bounds one wait in the shelter, so the loop looks
-	// (and the defend and eat reflexes may act) at least once a minute.
-	shelterWaitMax = 1200
+	// (and the defend and eat reflexes may act) every 30 seconds, and the
+	// shelter skill mines a block of its walls (where it can) at each: a
+	// block of progress every half minute of the night.
+	shelterWaitMax = 600
 )
 
 // DefendReflex deals with a hostile mob (a kind of config/mobs.yaml)
@@ -135,7 +137,7 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	if path.Enclosed(w, w.Feet()) {
 		wait := min(left, shelterWaitMax)
 		return Invocation{Skill: "shelter", Params: map[string]any{"wait": int(wait)}},
-			fmt.Sprintf("night (time of day %d, until %d): walled in, waiting %d ticks", t, r.Until, wait), true
+			fmt.Sprintf("night (time of day %d, until %d): walled in, mining its walls where it can and waiting %d ticks", t, r.Until, wait), true
 	}
 	return Invocation{Skill: "shelter"}, fmt.Sprintf("night falls (time of day %d, from %d to %d) and the bot is in the open", t, r.From, r.Until), true
 }

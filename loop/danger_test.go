@@ -92,7 +92,7 @@ func TestShelterReflexAtNight(t *testing.T) {
 	w := walledIn(at(18000))
 	inv, why, ok := r.Fire(w)
 	assert.True(t, ok)
-	assert.Equal(t, loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 1200}}, inv)
+	assert.Equal(t, loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, inv)
 	assert.Contains(t, why, "walled in")
 	// Walls but no roof: still in the open.
 	open := walledIn(at(18000))

@@ -1,6 +1,7 @@
 package base
 
 import (
+	"math"
 	"sort"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -48,16 +49,19 @@ func (Shelter) WithRules(set *rules.Set) skills.Implementation { return Shelter{
 // SuggestActions implements skills.Implementation.
 func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
 	feet := w.Feet()
+	set := sk.Rules
+	if set == nil {
+		set = rules.Default()
+	}
 	if path.Enclosed(w, feet) {
 		wait := intParam(p, "wait", 0)
 		if wait <= 0 {
 			return nil, skills.Failf(skills.CodeNoTarget, "already walled in at %v", feet)
 		}
+		if at, ok := sk.wallToMine(w, set, feet); ok {
+			return []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}}, nil
+		}
 		return []action.Action{action.Wait{Ticks: action.Ticks(wait)}}, nil
-	}
-	set := sk.Rules
-	if set == nil {
-		set = rules.Default()
 	}
 	var sites []world.BlockPos
 	for dz := -shelterSearch; dz <= shelterSearch; dz++ {
@@ -90,6 +94,88 @@ func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 	}
 	return nil, skills.Failf(skills.CodeNoTarget, "no ground to dig a shelter into within %d blocks of %v (or no block for its roof)", shelterSearch, feet)
 }
+
+// Bounds of the room the bot mines out of its walls while it waits (each
+// way from the feet it stands on; it does not move, so every block stays
+// within reach).
+const (
+	roomSide  = 2 // blocks beside the feet, each way
+	roomBelow = 1 // blocks below the feet
+)
+
+// wallToMine picks the block of the shelter's walls the bot mines while it
+// waits, as a player in a pit at night mines around it: a block with a
+// pickaxe in the inventory that harvests it (stone gives cobblestone, coal
+// ore coal), with a sure drop, next to the room the bot is walled into,
+// within roomSide blocks beside the feet and from roomBelow below to the
+// head's level (never the roof's level, which is the ground's), not the
+// floor under the feet, and only where mining it leaves the room closed:
+// every other block around it known and solid, nothing that falls (sand,
+// gravel) above it, no machine. Blocks that need the pickaxe come first
+// (ore and stone over dirt), then the nearest to the eyes.
+func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) (world.BlockPos, bool) {
+	slot := w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1)
+	if slot < 0 {
+		return world.BlockPos{}, false
+	}
+	pick := w.Inventory.Slots[slot]
+	room, ok := path.Room(w, feet)
+	if !ok || len(room) >= path.RoomCells {
+		return world.BlockPos{}, false
+	}
+	inRoom := map[world.BlockPos]bool{}
+	for _, c := range room {
+		inRoom[c] = true
+	}
+	machines := map[world.BlockPos]bool{}
+	for _, m := range w.Machines {
+		machines[m.Pos] = true
+	}
+	solid := func(p world.BlockPos) bool {
+		return w.Known(p) && path.ClassifyByTags(w.BlockAt(p)) == path.Solid
+	}
+	eye := world.Vec3{X: float64(feet.X) + 0.5, Y: float64(feet.Y) + eyeHeight, Z: float64(feet.Z) + 0.5}
+	sides := [6][3]int{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}
+	var best world.BlockPos
+	bestTool, bestD, found := false, 0.0, false
+	for _, c := range room {
+		for _, d := range sides {
+			at := c.Add(d[0], d[1], d[2])
+			if inRoom[at] || at == feet.Down() || machines[at] ||
+				abs(at.X-feet.X) > roomSide || abs(at.Z-feet.Z) > roomSide || at.Y < feet.Y-roomBelow || at.Y > feet.Y+1 ||
+				!solid(at) {
+				continue
+			}
+			b := w.BlockAt(at)
+			rule, known := set.Mining.Block(b.ID)
+			if !known || rule.Hardness < 0 || fallingBlocks[b.ID] || !set.Mining.Harvests(rule, pick, 0) {
+				continue
+			}
+			if drop, random := set.Drops.Of(b); random || drop.Item == "" {
+				continue
+			}
+			closed := !fallingBlocks[w.BlockAt(at.Up()).ID]
+			for _, e := range sides {
+				if n := at.Add(e[0], e[1], e[2]); !inRoom[n] && !solid(n) {
+					closed = false
+				}
+			}
+			dist := math.Sqrt(eye.DistSq(at.Center()))
+			if !closed || dist > reach {
+				continue
+			}
+			better := !found || rule.NeedsTool && !bestTool ||
+				rule.NeedsTool == bestTool && (dist < bestD || dist == bestD && at.Less(best))
+			if better {
+				best, bestTool, bestD, found = at, rule.NeedsTool, dist, true
+			}
+		}
+	}
+	return best, found
+}
+
+// fallingBlocks fall into a room mined under them (BlockFalling in 1.7.10).
+var fallingBlocks = map[string]bool{"minecraft:sand": true, "minecraft:gravel": true}
 
 // pit checks that a pit three deep under a player standing at top walls
 // it in, and returns the block its roof is made of.

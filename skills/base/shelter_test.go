@@ -71,3 +71,95 @@ func TestShelterWaitsWhenWalledIn(t *testing.T) {
 	_, err = Shelter{}.SuggestActions(w, skills.Params{})
 	requireFailure(t, err, skills.CodeNoTarget)
 }
+
+// stonePit is grass at y 64 over stone down to 56 for |x|, |z| <= 6, the
+// player at the bottom of a roofed pit at the origin (feet at 62), holding
+// what is given.
+func stonePit(held ...world.ItemStack) (*world.Snapshot, *world.SparseBlocks) {
+	bs := world.NewSparseBlocks()
+	for x := -6; x <= 6; x++ {
+		for z := -6; z <= 6; z++ {
+			bs.SetID(world.Pos(x, 64, z), "minecraft:grass", 0)
+			for y := 56; y < 64; y++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+			}
+		}
+	}
+	bs.SetID(world.Pos(0, 62, 0), "minecraft:air", 0)
+	bs.SetID(world.Pos(0, 63, 0), "minecraft:air", 0)
+	return &world.Snapshot{Player: world.Player{Pos: world.Vec3{X: 0.5, Y: 62, Z: 0.5}}, Blocks: bs, Inventory: world.NewInventory(held...)}, bs
+}
+
+func TestShelterMinesItsWallsWhileItWaits(t *testing.T) {
+	pick := world.NewTool("minecraft:wooden_pickaxe", 0, 59, 59)
+	w, bs := stonePit(pick)
+	acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	require.Len(t, acts, 3, "%v", acts)
+	assert.Equal(t, action.Equip{Item: "tool:pickaxe"}, acts[0])
+	assert.Equal(t, action.Wait{Ticks: 600}, acts[2])
+	first := acts[1].(action.BreakBlock).Pos
+	assert.Equal(t, 63, first.Y, "the head's level is nearest the eyes")
+	assert.Equal(t, 1, abs(first.X)+abs(first.Z), "a wall of the pit")
+
+	// Mined, the room stays closed, the bot stays walled in and mines on.
+	bs.SetID(first, "minecraft:air", 0)
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	require.Len(t, acts, 3, "%v", acts)
+	next := acts[1].(action.BreakBlock).Pos
+	assert.NotEqual(t, first, next)
+
+	// Coal ore and stone both need the pickaxe: the nearer goes first; a
+	// block beside water would open the room and is left.
+	w, bs = stonePit(pick)
+	for _, p := range []world.BlockPos{world.Pos(1, 63, 0), world.Pos(-1, 63, 0), world.Pos(0, 63, 1), world.Pos(0, 63, -1)} {
+		bs.SetID(p.Add(p.X, 0, p.Z), "minecraft:water", 0) // behind each head-level wall
+	}
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	require.Len(t, acts, 3, "%v", acts)
+	assert.Equal(t, 62, acts[1].(action.BreakBlock).Pos.Y, "the head-level walls hold back water; a feet-level one is mined")
+
+	// Dirt needs no pickaxe: stone comes first even when farther.
+	w, bs = stonePit(pick)
+	bs.SetID(world.Pos(1, 63, 0), "minecraft:dirt", 0)
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, "minecraft:stone", w.BlockAt(acts[1].(action.BreakBlock).Pos).ID)
+
+	// Gravel over a wall would fall in: that wall is left.
+	w, bs = stonePit(pick)
+	for _, p := range []world.BlockPos{world.Pos(1, 64, 0), world.Pos(-1, 64, 0), world.Pos(0, 64, 1), world.Pos(0, 64, -1)} {
+		bs.SetID(p, "minecraft:gravel", 0)
+	}
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, 62, acts[1].(action.BreakBlock).Pos.Y, "not under the gravel")
+
+	// The floor under the feet and blocks out of the room's bounds are
+	// never mined: a room already at its bounds only waits.
+	w, bs = stonePit(pick)
+	for x := -roomSide; x <= roomSide; x++ {
+		for z := -roomSide; z <= roomSide; z++ {
+			for y := 62 - roomBelow; y <= 63; y++ {
+				if !(x == 0 && z == 0 && y < 62) {
+					bs.SetID(world.Pos(x, y, z), "minecraft:air", 0)
+				}
+			}
+		}
+	}
+	bs.SetID(world.Pos(0, 61, 0), "minecraft:stone", 0)
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts)
+
+	// Without a pickaxe (or a worn-out one) it only waits: stone by hand
+	// drops nothing.
+	for _, held := range [][]world.ItemStack{nil, {world.NewTool("minecraft:wooden_pickaxe", 0, 0, 59)}} {
+		w, _ = stonePit(held...)
+		acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+		require.NoError(t, err)
+		assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts)
+	}
+}
