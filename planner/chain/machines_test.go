@@ -195,3 +195,34 @@ func TestMachineSkillsReachTheOven(t *testing.T) {
 	require.ErrorIs(t, err, loop.ErrStuck)
 	assert.Contains(t, err.Error(), "the nearest coke_oven, at (70, 64, 0), is 70 blocks away, beyond its reach of 64")
 }
+
+// TestOtherWorkWhileTheOvenWorks: a goal of several items whose first only
+// waits for a working oven goes on with the next item's work; the wait
+// comes when no other item has any.
+func TestOtherWorkWhileTheOvenWorks(t *testing.T) {
+	reg := shipped(t)
+	maintain := loop.Invocation{Skill: "maintain_coke_ovens"}
+	working := func(held ...world.ItemStack) *world.Snapshot {
+		w := snapshot("steam_age", nil, held...)
+		w.Machines = []world.Machine{{Kind: world.MachineCokeOven, Pos: world.Pos(4, 64, 4), Formed: true, Active: true, Progress: 0.5,
+			Slots: map[string]world.ItemStack{"input": stack("minecraft:coal", 4)}}}
+		return w
+	}
+	goal := "have 4 ore:fuelCoke and have 4 minecraft:planks"
+	dec, err := plan(t, reg, goal, working(stack("minecraft:log", 4)), maintain)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation)
+	assert.Equal(t, "basic_crafting", dec.Invocation.Skill, "planks while the oven bakes")
+	assert.Contains(t, dec.Reason, "while the machines work")
+
+	dec, err = plan(t, reg, goal, working(stack("minecraft:planks", 4)), maintain)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation)
+	assert.Equal(t, "wait_for", dec.Invocation.Skill, "nothing else to do: wait")
+
+	// The next item stuck: still the wait, not a stuck run.
+	dec, err = plan(t, reg, "have 4 ore:fuelCoke and have 4 minecraft:diamond", working(), maintain)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation)
+	assert.Equal(t, "wait_for", dec.Invocation.Skill)
+}

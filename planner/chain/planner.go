@@ -226,6 +226,11 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 		return chose(buildParts[i], loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name})
 	}
+	// While the machines work on one item (the step is a wait), the next
+	// item's work goes first, as a player mines while the oven bakes; the
+	// wait comes when nothing else has work.
+	var wait *loop.Decision
+	var waitPart *loop.PlanNode
 	for i, ig := range goal.Items {
 		s.node = itemParts[i]
 		inv, err := s.obtain(ig.Item, ig.Target(), 0)
@@ -233,18 +238,34 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 			whyNot = append(whyNot, stuck(itemParts[i], err).Error())
 			continue
 		}
-		if inv != nil {
-			return chose(itemParts[i], loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Target(), ig.Item)})
+		if inv == nil {
+			itemParts[i].State, itemParts[i].Children = loop.PlanMet, nil
+			continue
 		}
-		itemParts[i].State, itemParts[i].Children = loop.PlanMet, nil
+		dec := loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards %d %s", ig.Target(), ig.Item)}
+		if s.passesTime(inv) {
+			if wait == nil {
+				wait, waitPart = &dec, itemParts[i]
+			}
+			continue
+		}
+		if wait != nil {
+			dec.Reason += fmt.Sprintf(" while the machines work (%s)", wait.Reason)
+		}
+		return chose(itemParts[i], dec)
 	}
 	if tierPart != nil && tierPart.State != loop.PlanMet {
 		s.node = tierPart
 		dec, err := s.towardsTier(goal.Tier)
-		if err == nil {
+		if err == nil && (wait == nil || !s.passesTime(dec.Invocation)) {
 			return chose(tierPart, dec)
 		}
-		whyNot = append(whyNot, stuck(tierPart, err).Error())
+		if err != nil {
+			whyNot = append(whyNot, stuck(tierPart, err).Error())
+		}
+	}
+	if wait != nil {
+		return chose(waitPart, *wait)
 	}
 	if len(whyNot) > 0 {
 		// The search is deterministic: asking again in the same world gives
@@ -258,6 +279,13 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 	}
 	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
+}
+
+// passesTime reports whether an invocation's skill only lets time pass
+// (wait_for): a step that does no work of its own.
+func (s *search) passesTime(inv *loop.Invocation) bool {
+	d := s.find(inv.Skill)
+	return d != nil && slices.Contains(d.Effects.Tags, "passes_time")
 }
 
 // builds reports whether a skill builds structures from blueprints.
