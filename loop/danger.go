@@ -109,7 +109,9 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 // ShelterReflex walls the bot in for the night: from the time of day From
 // until Until (wrapping past midnight when From > Until), a bot in the
 // open runs the shelter skill (a pit with a roof); a bot walled in waits
-// there, a minute at a time, until Until. Where the time of day is not
+// there, half a minute at a time (mining a block of its walls each time
+// where it can), until Until. By day, a bot still walled in climbs out
+// (the unstuck skill, first attempt). Where the time of day is not
 // known (a snapshot's time 0 is sunrise) it never fires.
 type ShelterReflex struct {
 	From, Until int64
@@ -132,6 +134,14 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		left = (r.Until - t + 24000) % 24000
 	}
 	if !night {
+		if path.Enclosed(w, w.Feet()) {
+			// The night is over and the bot is still in its shelter: it
+			// climbs out, as a player does in the morning, rather than
+			// leaving it to the first walk (a plan that builds or looks
+			// around from the bottom of a pit finds no room there).
+			return Invocation{Skill: "unstuck", Params: map[string]any{"attempt": 0, "distance": DefaultUnstuckDistance}},
+				fmt.Sprintf("day (time of day %d, night from %d to %d) and the bot is walled in: climbing out", t, r.From, r.Until), true
+		}
 		return Invocation{}, "", false
 	}
 	if path.Enclosed(w, w.Feet()) {

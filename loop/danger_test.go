@@ -112,4 +112,17 @@ func TestShelterReflexAtNight(t *testing.T) {
 	}
 	inv, _, _ = wrap.Fire(walledIn(at(500)))
 	assert.Equal(t, 500, inv.Params["wait"])
+
+	// The morning: still walled in, the bot climbs out; in the open by
+	// day, nothing.
+	for _, tod := range []int64{23500, 0, 6000, 11999} {
+		inv, why, ok = r.Fire(walledIn(at(tod)))
+		assert.True(t, ok, "time %d", tod)
+		assert.Equal(t, loop.Invocation{Skill: "unstuck", Params: map[string]any{"attempt": 0, "distance": loop.DefaultUnstuckDistance}}, inv, "time %d", tod)
+		assert.Contains(t, why, "climbing out")
+	}
+	_, _, ok = wrap.Fire(walledIn(at(1000)))
+	assert.True(t, ok, "the night over midnight ends at 1000")
+	_, _, ok = r.Fire(at(6000))
+	assert.False(t, ok)
 }

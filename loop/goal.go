@@ -18,7 +18,10 @@ import (
 
 // ItemGoal asks for at least Count items matching Item in the inventory
 // ("have"), or, with Gain, for Count more than the inventory held when the
-// run started ("collect"; Start is that count, set by Goal.Anchor).
+// run started ("collect"; Start is that count, set by Goal.Anchor). What
+// a "collect" goal gathers counts in the inventory and in the chests in
+// sight (Gathered), so a bot whose inventory fills up puts its haul away
+// and goes on.
 type ItemGoal struct {
 	Item  string `json:"item"`
 	Count int    `json:"count"`
@@ -26,7 +29,33 @@ type ItemGoal struct {
 	Start int    `json:"start,omitempty"`
 }
 
-// Target is the inventory count that meets the item goal.
+// Stored counts the items matching m in the chests of w (those in sight,
+// with their contents known).
+func Stored(w *world.Snapshot, m world.ItemMatcher) int {
+	n := 0
+	for _, c := range w.Machines {
+		if c.Kind != world.MachineChest {
+			continue
+		}
+		for _, st := range c.Slots {
+			if m.Matches(st) {
+				n += st.Count
+			}
+		}
+	}
+	return n
+}
+
+// Gathered is how many items matching the goal's item w shows for it: the
+// inventory's, and for a "collect" goal the chests' too (Stored).
+func (ig ItemGoal) Gathered(w *world.Snapshot, m world.ItemMatcher) int {
+	if ig.Gain {
+		return w.Inventory.Count(m) + Stored(w, m)
+	}
+	return w.Inventory.Count(m)
+}
+
+// Target is the count (Gathered) that meets the item goal.
 func (ig ItemGoal) Target() int {
 	if ig.Gain {
 		return ig.Start + ig.Count
@@ -77,7 +106,7 @@ func (g Goal) Anchor(w *world.Snapshot) Goal {
 	for i, ig := range g.Items {
 		if ig.Gain {
 			if m, err := world.ParseItemMatcher(ig.Item); err == nil {
-				ig.Start = w.Inventory.Count(m)
+				ig.Start = ig.Gathered(w, m)
 			}
 		}
 		out.Items[i] = ig
@@ -449,7 +478,7 @@ func (g Goal) Check(w *world.Snapshot, tiers *rules.Tiers, skillDone bool) Progr
 			unmet = append(unmet, fmt.Sprintf("invalid item %q", ig.Item))
 			continue
 		}
-		switch have := w.Inventory.Count(m); {
+		switch have := ig.Gathered(w, m); {
 		case have >= ig.Target():
 		case ig.Gain:
 			unmet = append(unmet, fmt.Sprintf("collected %d/%d %s", have-ig.Start, ig.Count, ig.Item))

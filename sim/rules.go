@@ -380,6 +380,11 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 			Slots: map[string]world.ItemStack{}, Fluids: map[string]world.FluidTank{}})
 		s.furnaces[a.Pos] = &furnaceCore{}
 	}
+	if block == "minecraft:chest" {
+		// A placed chest is a container of 27 slots, "0" to "26".
+		tx.PutMachine(world.Machine{Kind: world.MachineChest, Pos: a.Pos, Formed: true,
+			Slots: map[string]world.ItemStack{}, Fluids: map[string]world.FluidTank{}})
+	}
 	s.blockChanged(tx, a.Pos)
 	return ipc.Result{Code: ipc.OK, Ticks: 4}
 }

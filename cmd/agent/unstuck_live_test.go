@@ -37,7 +37,8 @@ func stoneBox() []fakeserver.Block {
 // the unstuck reflex fires after more than 30 s of game time without
 // progress, and the bot digs its way out with the pickaxe it holds (every
 // dig accepted by the server), then the plan goes on; turned off in
-// agent.yaml, the bot stays in its box.
+// agent.yaml, the bot stays in its box. The shelter reflex, which climbs
+// out of a box by day at once, is off.
 func TestUnstuckLive(t *testing.T) {
 	run := func(t *testing.T, extraConfig string) (*fakeserver.Server, []loop.StepRecord, string) {
 		srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: steamTick, Trees: []fakeserver.Tree{},
@@ -67,6 +68,9 @@ func TestUnstuckLive(t *testing.T) {
 		}
 		return srv, recs, string(data)
 	}
+	// The box stands by day: the shelter reflex would climb out of it at
+	// once, before any wait; this test is the unstuck reflex's.
+	const noShelter = "survival:\n  shelter: {enabled: false}\n"
 	kinds := func(recs []loop.StepRecord) []string {
 		var out []string
 		for _, r := range recs {
@@ -80,7 +84,7 @@ func TestUnstuckLive(t *testing.T) {
 	}
 	t.Run("on by default", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			srv, recs, trace := run(t, "")
+			srv, recs, trace := run(t, noShelter)
 			require.Equal(t, []string{"wait_for/success", "wait_for/success", "unstuck:unstuck/success", "wait_for/success"}, kinds(recs), trace)
 			u := recs[2]
 			assert.Contains(t, u.Reflex.Reason, "s of game time (")
@@ -99,7 +103,7 @@ func TestUnstuckLive(t *testing.T) {
 	})
 	t.Run("off", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			srv, recs, trace := run(t, "survival:\n  unstuck: {enabled: false}\n")
+			srv, recs, trace := run(t, noShelter+"  unstuck: {enabled: false}\n")
 			require.Equal(t, []string{"wait_for/success", "wait_for/success", "wait_for/success"}, kinds(recs), trace)
 			p := player(t, srv).Pos
 			assert.Equal(t, 8.5, p.Z)

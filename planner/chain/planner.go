@@ -163,7 +163,7 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 		met := false
 		if m, err := world.ParseItemMatcher(ig.Item); err == nil {
-			met = s.w.Inventory.Count(m) >= ig.Target()
+			met = ig.Gathered(s.w, m) >= ig.Target()
 		}
 		itemParts[i] = part(fmt.Sprintf("%s %d %s", verb, ig.Count, ig.Item), met)
 	}
@@ -226,6 +226,9 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 		return chose(buildParts[i], loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name})
 	}
+	if dec, i, ok := s.storeWhenFull(goal, itemParts); ok {
+		return chose(itemParts[i], dec)
+	}
 	// While the machines work on one item (the step is a wait), the next
 	// item's work goes first, as a player mines while the oven bakes; the
 	// wait comes when nothing else has work.
@@ -233,7 +236,13 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 	var waitPart *loop.PlanNode
 	for i, ig := range goal.Items {
 		s.node = itemParts[i]
-		inv, err := s.obtain(ig.Item, ig.Target(), 0)
+		target := ig.Target()
+		if m, err := world.ParseItemMatcher(ig.Item); err == nil {
+			// What the chests hold counts for the goal but is not in
+			// the inventory to work with.
+			target -= ig.Gathered(s.w, m) - s.w.Inventory.Count(m)
+		}
+		inv, err := s.obtain(ig.Item, target, 0)
 		if err != nil {
 			whyNot = append(whyNot, stuck(itemParts[i], err).Error())
 			continue
@@ -279,6 +288,86 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 	}
 	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
+}
+
+// storeSkill puts items away in a chest (skills/base).
+const storeSkill = "store_items"
+
+// storeFreeSlots: with this many free inventory slots or fewer, a
+// gathering goal's haul is put away before more is gathered (a slot or
+// two stay free for the logs and planks of a chest, or a tool).
+const storeFreeSlots = 2
+
+// storeWhenFull plans putting a "collect" goal's items away when the
+// inventory is all but full, as a player empties it into a chest: store
+// them in a chest with room in sight, or in one placed from the
+// inventory, or first get a chest. ok is false when nothing needs storing
+// or it cannot be planned (the goal's own steps then say why).
+func (s *search) storeWhenFull(goal loop.Goal, parts []*loop.PlanNode) (loop.Decision, int, bool) {
+	free := 0
+	for _, st := range s.w.Inventory.Slots {
+		if st.Empty() {
+			free++
+		}
+	}
+	if free > storeFreeSlots || s.find(storeSkill) == nil {
+		return loop.Decision{}, 0, false
+	}
+	for i, ig := range goal.Items {
+		m, err := world.ParseItemMatcher(ig.Item)
+		if !ig.Gain || err != nil || s.w.Inventory.Count(m) < fullStack {
+			continue
+		}
+		if ig.Gathered(s.w, m) >= ig.Target() {
+			continue
+		}
+		why := fmt.Sprintf("the inventory is full (%d free slots): %s goes into a chest", free, ig.Item)
+		s.node = parts[i]
+		if !s.chestWithRoom(m) && s.w.Inventory.CountID(chestItem) == 0 {
+			inv, err := s.obtain(chestItem, 1, 0)
+			if err != nil || inv == nil {
+				return loop.Decision{}, 0, false
+			}
+			return loop.Decision{Invocation: inv, Reason: why + " (a chest first)"}, i, true
+		}
+		inv := &loop.Invocation{Skill: storeSkill, Params: map[string]any{"item": ig.Item}}
+		if s.blocked[inv.String()] {
+			return loop.Decision{}, 0, false
+		}
+		return loop.Decision{Invocation: inv, Reason: why}, i, true
+	}
+	return loop.Decision{}, 0, false
+}
+
+// chestItem is the chest, as an item.
+const chestItem = "minecraft:chest"
+
+// fullStack is a stack of bulk items (cobblestone, dirt, logs): the goal's
+// items are put away only when a stack of them is held.
+const fullStack = 64
+
+// chestWithRoom reports whether a chest in sight within the storing
+// skill's default reach has a free slot or a stack of m that is not full.
+func (s *search) chestWithRoom(m world.ItemMatcher) bool {
+	for _, c := range s.w.Machines {
+		if c.Kind != world.MachineChest || c.ContentsUnknown || c.Pos.DistSq(s.w.Feet()) > 32*32 {
+			continue
+		}
+		used := 0
+		for _, st := range c.Slots {
+			if st.Empty() {
+				continue
+			}
+			used++
+			if m.Matches(st) && st.Count < fullStack {
+				return true
+			}
+		}
+		if used < 27 {
+			return true
+		}
+	}
+	return false
 }
 
 // passesTime reports whether an invocation's skill only lets time pass
@@ -965,6 +1054,12 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 			return sub, err
 		}
 		inv.Params[p.param] = item
+		// The smelting skill waits by the furnace while it cooks: a few
+		// items a step keep each step's output coming within
+		// smeltStepTicks, and the plan looks again between them.
+		if s.Smelt.CookTicks > 0 {
+			limit = max(1, smeltStepTicks/s.Smelt.CookTicks)
+		}
 	} else if p.param != "" {
 		sub, r, err := s.craftInputs(item, missing, depth)
 		if err != nil || sub != nil {
@@ -1096,6 +1191,12 @@ func smelts(d *registry.Description) bool { return slices.Contains(d.Effects.Tag
 
 // furnaceRadius is how far the smelting skill looks for a furnace.
 const furnaceRadius = 16
+
+// smeltStepTicks bounds the cooking one smelting step waits for (45 s of
+// game time: 4 items at 200 ticks each), so that a long batch (a hundred
+// coke oven bricks) is many steps, each with its output, rather than one
+// step of ten minutes with nothing to show until its end.
+const smeltStepTicks = 900
 
 // smeltInputs returns the sub-goal that must come before smelting missing
 // items: a furnace when none stands within reach nor is held, then the
