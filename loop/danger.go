@@ -106,15 +106,52 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	return Invocation{Skill: "fight", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away; health %g and a weapon that hits for %g", near.Name, near.ID, best, w.Player.Health, weapon), true
 }
 
+// shelterPeek is how near (in blocks) a hostile mob keeps the bot in its
+// shelter by day: four times the defend reflex's default range (a zombie
+// walks it in 14 s; the sun burns one in about 20).
+const shelterPeek = 4 * DefaultDefendRange
+
+// shelterLinger bounds how long after the night's end a mob near the pit
+// keeps the bot in (a minute: the sun has burnt the zombies and skeletons
+// in the open by then; a creeper or one in the shade is the defend
+// reflex's).
+const shelterLinger = 1200
+
+// nearestHostile is the nearest mob of the mob table within shelterPeek
+// blocks that is hostile by day (a spider is not), and how far it is.
+func (r ShelterReflex) nearestHostile(w *world.Snapshot) (world.Entity, float64, bool) {
+	mobs := r.Mobs
+	if mobs == nil {
+		mobs = rules.Default().Mobs
+	}
+	var near world.Entity
+	best := math.Inf(1)
+	for _, e := range w.Entities {
+		k, ok := mobs.Kind(e.Name)
+		if e.Kind != world.EntityMob || !ok || k.HostileLightMax < mobs.Light.Max {
+			continue
+		}
+		if d := math.Sqrt(e.Pos.DistSq(w.Player.Pos)); d <= shelterPeek && d < best {
+			near, best = e, d
+		}
+	}
+	return near, best, !math.IsInf(best, 1)
+}
+
 // ShelterReflex walls the bot in for the night: from the time of day From
 // until Until (wrapping past midnight when From > Until), a bot in the
 // open runs the shelter skill (a pit with a roof); a bot walled in waits
 // there, half a minute at a time (mining a block of its walls each time
 // where it can), until Until. By day, a bot still walled in climbs out
-// (the unstuck skill, first attempt). Where the time of day is not
-// known (a snapshot's time 0 is sunrise) it never fires.
+// (the unstuck skill, first attempt); in the first minute after Until, a
+// mob hostile by day within 32 blocks keeps it in (mining and waiting)
+// while the sun burns the zombies and skeletons. Where the time of day is
+// not known (a snapshot's time 0 is sunrise) it never fires.
 type ShelterReflex struct {
 	From, Until int64
+	// Mobs is the mob table (nil = the shipped one): a mob hostile by day
+	// within 32 blocks keeps the bot in its shelter a minute longer.
+	Mobs *rules.Mobs
 }
 
 var _ Reflex = ShelterReflex{}
@@ -134,15 +171,21 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		left = (r.Until - t + 24000) % 24000
 	}
 	if !night {
-		if path.Enclosed(w, w.Feet()) {
-			// The night is over and the bot is still in its shelter: it
-			// climbs out, as a player does in the morning, rather than
-			// leaving it to the first walk (a plan that builds or looks
-			// around from the bottom of a pit finds no room there).
-			return Invocation{Skill: "unstuck", Params: map[string]any{"attempt": 0, "distance": DefaultUnstuckDistance}},
-				fmt.Sprintf("day (time of day %d, night from %d to %d) and the bot is walled in: climbing out", t, r.From, r.Until), true
+		if !path.Enclosed(w, w.Feet()) {
+			return Invocation{}, "", false
 		}
-		return Invocation{}, "", false
+		// The night is over and the bot is still in its shelter: it
+		// climbs out, as a player does in the morning, rather than
+		// leaving it to the first walk (a plan that builds or looks
+		// around from the bottom of a pit finds no room there) — once no
+		// hostile mob is near the pit (zombies and skeletons burn in the
+		// morning sun; a creeper does not).
+		if e, d, ok := r.nearestHostile(w); ok && (t-r.Until+24000)%24000 < shelterLinger {
+			return Invocation{Skill: "shelter", Params: map[string]any{"wait": shelterWaitMax}},
+				fmt.Sprintf("day (time of day %d), but a %s (entity %d) is %.1f blocks away: staying walled in, mining its walls where it can and waiting %d ticks", t, e.Name, e.ID, d, shelterWaitMax), true
+		}
+		return Invocation{Skill: "unstuck", Params: map[string]any{"attempt": 0, "distance": DefaultUnstuckDistance}},
+			fmt.Sprintf("day (time of day %d, night from %d to %d) and the bot is walled in: climbing out", t, r.From, r.Until), true
 	}
 	if path.Enclosed(w, w.Feet()) {
 		wait := min(left, shelterWaitMax)

@@ -123,6 +123,27 @@ func TestShelterReflexAtNight(t *testing.T) {
 	}
 	_, _, ok = wrap.Fire(walledIn(at(1000)))
 	assert.True(t, ok, "the night over midnight ends at 1000")
+	// In the first minute of the day a mob hostile by day near the pit
+	// keeps the bot in, mining and waiting; one farther off, a spider (not
+	// hostile by day), or a later hour does not.
+	for _, c := range []struct {
+		kind string
+		dist float64
+		tod  int64
+		stay bool
+	}{{"creeper", 6, 23500, true}, {"zombie", 32, 600, true}, {"zombie", 32.5, 600, false}, {"spider", 6, 600, false},
+		{"creeper", 6, 699, true}, {"creeper", 6, 700, false}} {
+		w := walledIn(mobAt(c.kind, c.dist, 20))
+		w.TimeOfDay = c.tod
+		inv, why, ok = r.Fire(w)
+		assert.True(t, ok)
+		if c.stay {
+			assert.Equal(t, loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, inv, "%+v", c)
+			assert.Contains(t, why, "a "+c.kind+" (entity 42)")
+		} else {
+			assert.Equal(t, "unstuck", inv.Skill, "%+v", c)
+		}
+	}
 	_, _, ok = r.Fire(at(6000))
 	assert.False(t, ok)
 }

@@ -398,7 +398,7 @@ func TestTheBotSurvivesTheNight(t *testing.T) {
 			assert.Equal(t, loop.Success, st.Verdict, "%+v", st)
 			dug = true
 		case st.Reflex != nil && st.Reflex.Name == "shelter":
-			assert.Contains(t, st.Reflex.Reason, "walled in, waiting")
+			assert.Contains(t, st.Reflex.Reason, "walled in")
 			waited = true
 		case st.Reflex == nil && dug && waited:
 			resumed = true

@@ -135,6 +135,7 @@ func TestUnattendedNights(t *testing.T) {
 				&loop.UnstuckReflex{Seconds: loop.DefaultUnstuckSeconds, Distance: loop.DefaultUnstuckDistance},
 			}
 			steps, met := 0, 0
+			day := int64(0)
 			for _, goal := range append([]string{stoneAgeGoal + " and " + gatheringGoal}, slices.Repeat([]string{gatheringGoal}, 100)...) {
 				if look(t, s).Tick >= end {
 					break
@@ -175,6 +176,12 @@ func TestUnattendedNights(t *testing.T) {
 					if r.After.Pos.DistSq(r.Before.Pos) > 4 || !maps.Equal(r.After.Inventory, r.Before.Inventory) {
 						noWork.mark(now)
 						neither.mark(now)
+					}
+					if now/24000 > day {
+						// A line a game day, so a long run shows how it goes.
+						day = now / 24000
+						t.Logf("seed %d: day %d (tick %d): %d deaths; lowest food %g; longest without goal progress %s, without a step that did work %s, with neither %s; wall %s",
+							seed, day, now, len(s.Deaths()), minFood, noGoal, noWork, neither, time.Since(began).Round(time.Second))
 					}
 				}
 				l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: chain.Planner{}, Goal: g,

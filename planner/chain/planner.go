@@ -298,10 +298,16 @@ const storeSkill = "store_items"
 // two stay free for the logs and planks of a chest, or a tool).
 const storeFreeSlots = 2
 
+// chestFreeSlots: with this many free inventory slots or fewer and no
+// chest with room in sight, a gathering goal gets a chest ready (its logs,
+// planks and flint need room too).
+const chestFreeSlots = 6
+
 // storeWhenFull plans putting a "collect" goal's items away when the
 // inventory is all but full, as a player empties it into a chest: store
 // them in a chest with room in sight, or in one placed from the
-// inventory, or first get a chest. ok is false when nothing needs storing
+// inventory; and a chest is made ready (crafted) when the inventory is
+// filling up and there is none. ok is false when nothing needs storing
 // or it cannot be planned (the goal's own steps then say why).
 func (s *search) storeWhenFull(goal loop.Goal, parts []*loop.PlanNode) (loop.Decision, int, bool) {
 	free := 0
@@ -310,7 +316,7 @@ func (s *search) storeWhenFull(goal loop.Goal, parts []*loop.PlanNode) (loop.Dec
 			free++
 		}
 	}
-	if free > storeFreeSlots || s.find(storeSkill) == nil {
+	if free > chestFreeSlots || s.find(storeSkill) == nil {
 		return loop.Decision{}, 0, false
 	}
 	for i, ig := range goal.Items {
@@ -321,7 +327,7 @@ func (s *search) storeWhenFull(goal loop.Goal, parts []*loop.PlanNode) (loop.Dec
 		if ig.Gathered(s.w, m) >= ig.Target() {
 			continue
 		}
-		why := fmt.Sprintf("the inventory is full (%d free slots): %s goes into a chest", free, ig.Item)
+		why := fmt.Sprintf("the inventory is filling up (%d free slots): %s goes into a chest", free, ig.Item)
 		s.node = parts[i]
 		if !s.chestWithRoom(m) && s.w.Inventory.CountID(chestItem) == 0 {
 			inv, err := s.obtain(chestItem, 1, 0)
@@ -329,6 +335,9 @@ func (s *search) storeWhenFull(goal loop.Goal, parts []*loop.PlanNode) (loop.Dec
 				return loop.Decision{}, 0, false
 			}
 			return loop.Decision{Invocation: inv, Reason: why + " (a chest first)"}, i, true
+		}
+		if free > storeFreeSlots {
+			return loop.Decision{}, 0, false
 		}
 		inv := &loop.Invocation{Skill: storeSkill, Params: map[string]any{"item": ig.Item}}
 		if s.blocked[inv.String()] {

@@ -121,12 +121,37 @@ func TestShelterMinesItsWallsWhileItWaits(t *testing.T) {
 	require.Len(t, acts, 3, "%v", acts)
 	assert.Equal(t, 62, acts[1].(action.BreakBlock).Pos.Y, "the head-level walls hold back water; a feet-level one is mined")
 
-	// Dirt needs no pickaxe: stone comes first even when farther.
+	// Dirt needs no pickaxe: stone comes first, even when farther.
+	for _, stoneAt := range []world.BlockPos{world.Pos(0, 63, 1), world.Pos(1, 62, 0)} {
+		w, bs = stonePit(pick)
+		for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			for y := 62; y <= 63; y++ {
+				if p := world.Pos(d[0], y, d[1]); p != stoneAt {
+					bs.SetID(p, "minecraft:dirt", 0)
+				}
+			}
+		}
+		acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+		require.NoError(t, err)
+		assert.Equal(t, stoneAt, acts[1].(action.BreakBlock).Pos, "the only stone wall")
+	}
+
+	// Under thick ground the roof's level stays: nothing above the head's
+	// level is mined, though it would be nearer than the feet's.
 	w, bs = stonePit(pick)
-	bs.SetID(world.Pos(1, 63, 0), "minecraft:dirt", 0)
+	for x := -6; x <= 6; x++ {
+		for z := -6; z <= 6; z++ {
+			for y := 64; y <= 66; y++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+			}
+		}
+	}
+	for _, p := range []world.BlockPos{world.Pos(1, 63, 0), world.Pos(-1, 63, 0), world.Pos(0, 63, 1), world.Pos(0, 63, -1)} {
+		bs.SetID(p, "minecraft:air", 0)
+	}
 	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
 	require.NoError(t, err)
-	assert.Equal(t, "minecraft:stone", w.BlockAt(acts[1].(action.BreakBlock).Pos).ID)
+	assert.LessOrEqual(t, acts[1].(action.BreakBlock).Pos.Y, 63)
 
 	// Gravel over a wall would fall in: that wall is left.
 	w, bs = stonePit(pick)
