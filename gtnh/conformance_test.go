@@ -1,7 +1,6 @@
 package gtnh
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/ipctest"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
@@ -37,7 +37,7 @@ func TestConformance(t *testing.T) {
 			t.Cleanup(func() { srv.Close() })
 			client, server := ipctest.Pipes(t)
 			go srv.ServeConn(server)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := testdeadline.WithCancel(t, "the client's hello")
 			defer cancel()
 			c, err := remote.NewClient(ctx, client, remote.ClientOptions{Name: "conformance"})
 			require.NoError(t, err)
@@ -56,7 +56,7 @@ func joined(t *testing.T) *Client {
 		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.ErrorLevel)})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the join")
 	defer cancel()
 	require.NoError(t, c.Open(ctx))
 	return c

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 )
 
@@ -65,7 +66,7 @@ func waitDone(t *testing.T, c *Client) {
 	t.Helper()
 	select {
 	case <-c.Done():
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("the client did not stop")
 	}
 }

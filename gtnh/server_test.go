@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/memnet"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -196,7 +197,7 @@ func (u *useEntityOrUnknown) DecodePayload([]byte, proto17.Formats) error { retu
 // expect waits for the first drained packet that matches, skipping others
 // (movement packets arrive every tick).
 func expect[T proto17.Packet](sc *serverConn, match func(T) bool) T {
-	timeout := time.After(5 * time.Second)
+	timeout := testdeadline.After(sc.t)
 	for {
 		select {
 		case p := <-sc.in:
@@ -441,13 +442,13 @@ func testClient(t *testing.T, n *pipeNet, mutate func(*Config)) *Client {
 	return c
 }
 
-// recv takes from a channel within 5 s.
+// recv takes from a channel before go test's -timeout.
 func recv[T any](t *testing.T, ch <-chan T) T {
 	t.Helper()
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("timed out waiting for the scripted server")
 	}
 	var zero T

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 )
 
 // joinedClient starts the fake server with o (at a 5 ms tick unless o
@@ -33,7 +34,7 @@ func joinedClient(t *testing.T, o fakeserver.Options, configure ...func(*Config)
 	c, err := New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the join")
 	defer cancel()
 	require.NoError(t, c.Open(ctx))
 	return srv, c
@@ -81,7 +82,7 @@ func TestWaitForEndedSession(t *testing.T) {
 // before the lock could pass and cond then read the emptied world).
 func TestWaitForChecksTheEndUnderTheLock(t *testing.T) {
 	_, c := joinedClient(t, fakeserver.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the wait")
 	defer cancel()
 
 	c.mu.Lock()

@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -174,7 +175,7 @@ func testReconnect(t *testing.T, faults fakeserver.Faults, kicked int) {
 	ctx := context.Background()
 	require.NoError(t, c.Open(ctx))
 	// The second login; the first action then waits for the join.
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := testdeadline.WithCancel(t, "the second login")
 	defer cancel()
 	require.NoError(t, srv.WaitFor(wctx, func() bool { return len(srv.ReceivedNamed("LoginStart")) >= 2 }))
 	require.Equal(t, ipc.OK, c.Execute(ctx, action.Equip{Item: "tool:axe"}).Code)
