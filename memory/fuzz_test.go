@@ -25,5 +25,7 @@ func FuzzRecords(f *testing.F) {
 		_ = decodeJSON("waypoint", record, &w)
 		var d Death
 		_ = decodeJSON("death", record, &d)
+		var sh Shelter
+		_ = decodeJSON("shelter", record, &sh)
 	})
 }
