@@ -96,12 +96,12 @@ func TestContextEndsQuietlyAtCleanup(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
 		ctx := Context(ft, "a reply")
-		time.Sleep(30 * time.Second) // virtual: the wait is half over
+		<-time.After(30 * time.Second) // the bubble's clock: the wait is half over
 		require.NoError(t, ctx.Err())
 		ft.cleanup()
 		assert.ErrorIs(t, ctx.Err(), context.Canceled)
 		assert.ErrorIs(t, context.Cause(ctx), context.Canceled)
-		time.Sleep(time.Minute) // virtual: past where the deadline was
+		<-time.After(time.Minute) // the bubble's clock: past where the deadline was
 		synctest.Wait()
 		errs, fatals := ft.reports()
 		assert.Empty(t, errs)
@@ -151,7 +151,7 @@ func TestWithCancel(t *testing.T) {
 		assert.Equal(t, ft.deadline.Add(-MaxGrace), end)
 		cancel()
 		assert.ErrorIs(t, ctx.Err(), context.Canceled)
-		time.Sleep(2 * time.Minute) // virtual: the test goes on past the deadline
+		<-time.After(2 * time.Minute) // the bubble's clock: the test goes on past the deadline
 		synctest.Wait()
 		errs, _ := ft.reports()
 		assert.Empty(t, errs, "a wait that ended is not reported")
@@ -223,7 +223,7 @@ func TestAfter(t *testing.T) {
 		ft := &fakeT{deadline: time.Now().Add(time.Minute), has: true}
 		start := time.Now()
 		guard := After(ft)
-		time.Sleep(time.Minute - MaxGrace - time.Nanosecond) // virtual
+		<-time.After(time.Minute - MaxGrace - time.Nanosecond) // the bubble's clock
 		select {
 		case <-guard:
 			t.Fatal("the guard fired early")

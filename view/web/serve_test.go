@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
@@ -165,7 +166,7 @@ func TestALiveRunStreams(t *testing.T) {
 	var steps int
 
 	var routes, digs int
-	deadline := time.After(time.Minute)
+	deadline := testdeadline.After(t)
 	for steps < out.Steps || v.Status().Outcome == "" {
 		select {
 		case u := <-updates:
