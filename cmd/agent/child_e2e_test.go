@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
@@ -288,7 +289,7 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 // after one it printed on standard output (two pipes).
 func (c *child) waitStderr(t *testing.T, re *regexp.Regexp) []string {
 	t.Helper()
-	deadline := time.After(30 * time.Second)
+	deadline := testdeadline.After(t)
 	for {
 		c.mu.Lock()
 		ch := c.changed
@@ -302,7 +303,7 @@ func (c *child) waitStderr(t *testing.T, re *regexp.Regexp) []string {
 		case <-c.done:
 			t.Fatalf("the agent ended before printing %s on standard error:\n%s", re, tail(c.stderrText(), 3000))
 		case <-deadline:
-			t.Fatalf("no %s on standard error after 30 s:\n%s", re, tail(c.stderrText(), 3000))
+			t.Fatalf("no %s on standard error before go test's -timeout:\n%s", re, tail(c.stderrText(), 3000))
 		}
 	}
 }
@@ -337,9 +338,9 @@ func (c *child) steps() []int {
 }
 
 // waitSteps waits until n steps were printed.
-func (c *child) waitSteps(t *testing.T, n int, timeout time.Duration) {
+func (c *child) waitSteps(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.After(timeout)
+	deadline := testdeadline.After(t)
 	for {
 		c.mu.Lock()
 		ch := c.changed
@@ -355,7 +356,7 @@ func (c *child) waitSteps(t *testing.T, n int, timeout time.Duration) {
 			}
 			t.Fatalf("the agent ended before printing step %d\nstdout:\n%s\nstderr:\n%s", n, c.stdout(), tail(c.stderrText(), 3000))
 		case <-deadline:
-			t.Fatalf("no step %d within %v\nstdout:\n%s", n, timeout, c.stdout())
+			t.Fatalf("no step %d before go test's -timeout\nstdout:\n%s", n, c.stdout())
 		}
 	}
 }
@@ -363,17 +364,17 @@ func (c *child) waitSteps(t *testing.T, n int, timeout time.Duration) {
 // wait waits for the agent to exit and returns its exit code, its peak
 // resident memory (bytes, the largest VmHWM sampled; 0 when none could be
 // read) and its running time.
-func (c *child) wait(t *testing.T, timeout time.Duration) (code int, peak int64, elapsed time.Duration) {
+func (c *child) wait(t *testing.T) (code int, peak int64, elapsed time.Duration) {
 	t.Helper()
 	select {
 	case <-c.done:
-	case <-time.After(timeout):
+	case <-testdeadline.After(t):
 		if c.cmd == nil {
-			t.Fatalf("the agent's run did not finish within %v\nstdout:\n%s\nstderr:\n%s", timeout, c.stdout(), tail(c.stderrText(), 3000))
+			t.Fatalf("the agent's run did not finish before go test's -timeout\nstdout:\n%s\nstderr:\n%s", c.stdout(), tail(c.stderrText(), 3000))
 		}
 		c.cmd.Process.Kill()
 		<-c.done
-		t.Fatalf("the agent did not finish within %v\nstdout:\n%s\nstderr:\n%s", timeout, c.stdout(), tail(c.stderrText(), 3000))
+		t.Fatalf("the agent did not finish before go test's -timeout\nstdout:\n%s\nstderr:\n%s", c.stdout(), tail(c.stderrText(), 3000))
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

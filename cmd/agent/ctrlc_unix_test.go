@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -51,7 +52,7 @@ func TestSecondCtrlCExitsAtOnce(t *testing.T) {
 	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
 	select {
 	case <-a.done:
-	case <-time.After(5 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("a second Ctrl-C did not end the process")
 	}
 	ws, ok := a.cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -70,7 +71,7 @@ func TestCtrlCEndsAPlannerChild(t *testing.T) {
 		return err == nil
 	}, 30*time.Second, 10*time.Millisecond, "the planner got the plan request")
 	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
-	code, _, _ := a.wait(t, 10*time.Second)
+	code, _, _ := a.wait(t)
 	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))
 	assertReaped(t, pidFile)
 }

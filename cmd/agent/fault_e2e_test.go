@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
@@ -102,7 +102,7 @@ func startFaultRun(t *testing.T, opts fakeserver.Options, readTimeout string, in
 // waitServer waits for a condition on the server.
 func (r *faultRun) waitServer(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, what)
 	defer cancel()
 	if err := r.srv.WaitFor(ctx, cond); err != nil {
 		t.Fatalf("waiting for %s: %v\nstdout:\n%s\nstderr:\n%s", what, err, r.agent.stdout(), tail(r.agent.stderrText(), 3000))
@@ -114,7 +114,7 @@ func (r *faultRun) waitServer(t *testing.T, what string, cond func() bool) {
 // after writing it to the trace).
 func (r *faultRun) checkTraceHasPrinted(t *testing.T) {
 	t.Helper()
-	r.agent.waitSteps(t, 1, 10*time.Second)
+	r.agent.waitSteps(t, 1)
 	printed := r.agent.steps()
 	recs := readTrace(t, r.trace)
 	have := map[int]bool{}
@@ -137,7 +137,7 @@ var (
 // for). It returns the run's wall time.
 func (r *faultRun) finish(t *testing.T, hitFailed bool) time.Duration {
 	t.Helper()
-	code, _, elapsed := r.agent.wait(t, 60*time.Second)
+	code, _, elapsed := r.agent.wait(t)
 	out := r.agent.stdout()
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, tail(r.agent.stderrText(), 4000))
 	m := afterStepsRE.FindStringSubmatch(out)
@@ -242,10 +242,10 @@ func TestFaultServerRestart(t *testing.T) {
 func TestTraceSurvivesAKilledAgent(t *testing.T) {
 	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
 	r := startFaultRun(t, fakeserver.Options{}, faultReadTimeout, false, childTick)
-	r.agent.waitSteps(t, 1, 15*time.Second)
+	r.agent.waitSteps(t, 1)
 	r.waitServer(t, "a dig of the second step", func() bool { return len(r.srv.Digs()) >= 6 })
 	require.NoError(t, r.agent.cmd.Process.Signal(syscall.SIGKILL))
-	code, _, _ := r.agent.wait(t, 10*time.Second)
+	code, _, _ := r.agent.wait(t)
 	assert.NotEqual(t, exitOK, code)
 	printed := r.agent.steps()
 	require.NotEmpty(t, printed)
@@ -265,10 +265,10 @@ func TestTraceSurvivesAKilledAgent(t *testing.T) {
 func TestCtrlCInterruptsTheRun(t *testing.T) {
 	t.Parallel() // mostly waiting on a child process or a timer: overlap it with the others
 	r := startFaultRun(t, fakeserver.Options{}, faultReadTimeout, false, childTick)
-	r.agent.waitSteps(t, 1, 15*time.Second)
+	r.agent.waitSteps(t, 1)
 	r.waitServer(t, "a dig of the second step", func() bool { return len(r.srv.Digs()) >= 6 })
 	require.NoError(t, r.agent.cmd.Process.Signal(os.Interrupt))
-	code, _, _ := r.agent.wait(t, 15*time.Second)
+	code, _, _ := r.agent.wait(t)
 	require.Equal(t, exitInterrupted, code, "stdout:\n%s\nstderr:\n%s", r.agent.stdout(), tail(r.agent.stderrText(), 3000))
 	assert.Contains(t, r.agent.stdout(), "goal NOT met (interrupted)")
 	recs := readTrace(t, r.trace)
@@ -297,7 +297,7 @@ func TestCtrlCWhileJoining(t *testing.T) {
 	require.Eventually(t, func() bool { return strings.Contains(a.stderrText(), "retrying") }, 60*time.Second, 5*time.Millisecond,
 		"no refused attempt was retried: %s", a.stderrText())
 	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
-	code, _, elapsed := a.wait(t, 10*time.Second)
+	code, _, elapsed := a.wait(t)
 	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))
 	t.Logf("exited %v after the start", elapsed)
 }
@@ -316,7 +316,7 @@ func TestCtrlCWhileGenerating(t *testing.T) {
 		"the agent never said it generates the world: %s", a.stderrText())
 	require.NoError(t, a.cmd.Process.Signal(os.Interrupt))
 	signalled := time.Now()
-	code, _, _ := a.wait(t, 60*time.Second)
+	code, _, _ := a.wait(t)
 	exited := time.Since(signalled)
 	assert.Equal(t, exitInterrupted, code, "stderr:\n%s", tail(a.stderrText(), 2000))
 	assert.NotContains(t, a.stdout(), "step ", "no step ran")

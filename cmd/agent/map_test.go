@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -327,7 +326,7 @@ func TestServeMapOut(t *testing.T) {
 	code, stdout, stderr := runAgent(t, "run", "--body", addr, "--goal", "collect 8 minecraft:log", "--trace", trace, "--max-steps", "10")
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
-	code, _, _ = srv.wait(t, 10*time.Second)
+	code, _, _ = srv.wait(t)
 	require.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 	assert.Contains(t, srv.stdout(), "wrote "+out+": 123×131 pixels, 41×41 columns")
 

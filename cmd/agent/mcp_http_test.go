@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net/http"
 	neturl "net/url"
@@ -14,13 +13,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 )
 
@@ -101,7 +100,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	var line string
 	select {
 	case line = <-banner:
-	case <-time.After(60 * time.Second): // a safety bound, not a measurement
+	case <-testdeadline.After(t):
 		t.Fatalf("no banner\nstderr:\n%s", stderr)
 	}
 	_, url, ok := strings.Cut(strings.TrimSpace(line), " at ")
@@ -119,7 +118,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the MCP session over HTTP")
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url,
@@ -142,7 +141,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	select {
 	case err := <-done:
 		require.NoError(t, err, "stderr:\n%s", stderr)
-	case <-time.After(30 * time.Second): // a safety bound, not a measurement
+	case <-testdeadline.After(t):
 		t.Fatalf("agent mcp --listen did not end on SIGTERM\nstderr:\n%s", stderr)
 	}
 	assert.NotContains(t, stderr.String(), `"level":"error"`)

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,7 +26,7 @@ func TestMCPPicksUpANewSkillDirectory(t *testing.T) {
 	// The server looks every 2 s; the bound is only against a hang.
 	select {
 	case <-changed:
-	case <-time.After(60 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatalf("no resources list-changed notification\nstderr:\n%s", stderr)
 	}
 	var uris []string

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/mcpserver"
 )
 
@@ -36,7 +37,7 @@ func mcpChildWith(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.C
 	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "agent mcp's initialize")
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	require.NoError(t, err, "stderr:\n%s", stderr)
@@ -50,7 +51,7 @@ func mcpChildWith(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.C
 
 func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the call of "+name)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err)
@@ -255,7 +256,7 @@ func TestMCPTierChangeOverStdio(t *testing.T) {
 	require.Equal(t, "stone_age", step.Tier, step.Error)
 	select {
 	case <-changed:
-	case <-time.After(10 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("no tools/list_changed notification")
 	}
 	assert.NotContains(t, tools(), "skill_feed_steam_boiler")

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 )
 
 // TestMCPSIGTERM: SIGTERM is the ordinary end of agent mcp: exit 0, and
@@ -33,7 +34,7 @@ func TestMCPSIGTERM(t *testing.T) {
 	select {
 	case err := <-done:
 		require.NoError(t, err, "stderr:\n%s", stderr)
-	case <-time.After(10 * time.Second):
+	case <-testdeadline.After(t):
 		cmd.Process.Kill()
 		t.Fatalf("agent mcp did not end on SIGTERM\nstderr:\n%s", stderr)
 	}

@@ -245,6 +245,6 @@ func TestServeMetricsOnAServer(t *testing.T) {
 	assert.Equal(t, 0.0, fams["gtnh_agent_reconnects_total"].GetMetric()[0].GetCounter().GetValue())
 	assert.Greater(t, fams["gtnh_agent_world_memory_bytes"].GetMetric()[0].GetGauge().GetValue(), 0.0)
 	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
-	code, _, _ = srv.wait(t, 10*time.Second)
+	code, _, _ = srv.wait(t)
 	assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 }

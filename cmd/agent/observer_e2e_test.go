@@ -9,8 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -77,9 +77,9 @@ func (o *nodeObserver) text() string {
 }
 
 // waitFor waits for a line containing s.
-func (o *nodeObserver) waitFor(t *testing.T, s string, timeout time.Duration) {
+func (o *nodeObserver) waitFor(t *testing.T, s string) {
 	t.Helper()
-	deadline := time.After(timeout)
+	deadline := testdeadline.After(t)
 	for {
 		o.mu.Lock()
 		ch := o.changed
@@ -98,18 +98,18 @@ func (o *nodeObserver) waitFor(t *testing.T, s string, timeout time.Duration) {
 			}
 			return
 		case <-deadline:
-			t.Fatalf("the observer did not print %q within %v:\n%s", s, timeout, o.text())
+			t.Fatalf("the observer did not print %q before go test's -timeout:\n%s", s, o.text())
 		}
 	}
 }
 
 // exit waits for the observer to end and returns its exit code.
-func (o *nodeObserver) exit(t *testing.T, timeout time.Duration) int {
+func (o *nodeObserver) exit(t *testing.T) int {
 	t.Helper()
 	select {
 	case <-o.done:
-	case <-time.After(timeout):
-		t.Fatalf("the observer did not exit within %v:\n%s", timeout, o.text())
+	case <-testdeadline.After(t):
+		t.Fatalf("the observer did not exit before go test's -timeout:\n%s", o.text())
 	}
 	if o.err == nil {
 		return 0
@@ -131,23 +131,23 @@ func TestObserverExample(t *testing.T) {
 	addr := waitServing(t, srv)
 	watcher := startObserver(t, addr)
 	counted := startObserver(t, addr, "3")
-	watcher.waitFor(t, "observing: tick 0", 20*time.Second)
-	counted.waitFor(t, "observing: tick 0", 20*time.Second)
+	watcher.waitFor(t, "observing: tick 0")
+	counted.waitFor(t, "observing: tick 0")
 
 	code, out, errOut := runAgent(t, "run", "--body", addr, "--goal", "collect 2 minecraft:log", "--max-steps", "5")
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	watcher.waitFor(t, "block_change", 20*time.Second)
+	watcher.waitFor(t, "block_change")
 
-	assert.Equal(t, 0, counted.exit(t, 20*time.Second), counted.text())
+	assert.Equal(t, 0, counted.exit(t), counted.text())
 	assert.Contains(t, counted.text(), "3 events seen")
 
 	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
-	assert.Equal(t, 0, watcher.exit(t, 20*time.Second), watcher.text())
+	assert.Equal(t, 0, watcher.exit(t), watcher.text())
 	text := watcher.text()
 	assert.Contains(t, text, "connected to sim")
 	assert.Regexp(t, `position \(-?\d+\.\d+, -?\d+(\.\d+)?, -?\d+\.\d+\) in overworld`, text)
 	assert.Regexp(t, `block_change \(-?\d+, -?\d+, -?\d+\) → air`, text, "the felled logs")
 	assert.Contains(t, text, "disconnect: ")
-	code, _, _ = srv.wait(t, 10*time.Second)
+	code, _, _ = srv.wait(t)
 	assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 }

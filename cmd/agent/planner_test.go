@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/wire"
 	"github.com/gtnh-agent/gtnh-agent/loop"
@@ -392,7 +393,7 @@ func TestPlannerCmdHelloIsBounded(t *testing.T) {
 	e := &env{stdout: io.Discard, stderr: io.Discard, log: zerolog.Nop()}
 
 	plan := plannerStartAllowance + 500*time.Millisecond
-	ctx, cancel := context.WithTimeout(context.Background(), plan+10*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "the planner's hello")
 	defer cancel()
 	t0 := time.Now()
 	pc, err := openPlanner(ctx, e, "'"+sh+"' '"+script+"'", "", "", plan, ipc.InProcess(w), nil)

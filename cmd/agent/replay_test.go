@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -48,7 +48,7 @@ func TestRecordAndReplay(t *testing.T) {
 			said := make(chan struct{})
 			go func() {
 				defer close(said)
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				ctx, cancel := testdeadline.WithCancel(t, "the bot's join")
 				defer cancel()
 				if srv.WaitFor(ctx, func() bool { return len(srv.Players()) > 0 }) == nil {
 					srv.Say("<Op> !bot " + secret + " ping")

@@ -24,6 +24,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
+	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -33,7 +34,7 @@ import (
 // returns ADDR.
 func waitServing(t *testing.T, c *child) string {
 	t.Helper()
-	deadline := time.After(30 * time.Second)
+	deadline := testdeadline.After(t)
 	for {
 		c.mu.Lock()
 		ch := c.changed
@@ -109,7 +110,7 @@ func TestRemoteBodySameTrace(t *testing.T) {
 			assert.Equal(t, string(wantBytes), string(gotBytes), "the remote run's trace is the in-process one")
 
 			require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
-			code, _, _ = srv.wait(t, 10*time.Second)
+			code, _, _ = srv.wait(t)
 			assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 			assert.NotContains(t, srv.stderrText(), "s3cret", "the token is never logged")
 			if tc.extra != nil {
@@ -210,7 +211,7 @@ func TestServeAGTNHBody(t *testing.T) {
 	assert.GreaterOrEqual(t, accepted, 4, "the server broke at least four logs for the bot")
 	assert.Empty(t, gs.Kicks())
 	require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
-	code, _, _ = srv.wait(t, 10*time.Second)
+	code, _, _ = srv.wait(t)
 	assert.Equal(t, 0, code, tail(srv.stderrText(), 2000))
 }
 
@@ -239,7 +240,7 @@ func TestServeStdio(t *testing.T) {
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { cmd.Process.Kill() })
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testdeadline.WithCancel(t, "agent serve over stdio")
 	defer cancel()
 	c, err := remote.NewClient(ctx, childConn{ReadCloser: out, in: in}, remote.ClientOptions{})
 	require.NoError(t, err)
@@ -256,7 +257,7 @@ func TestServeStdio(t *testing.T) {
 	select {
 	case err := <-done:
 		assert.NoError(t, err, stderr.String())
-	case <-time.After(10 * time.Second):
+	case <-testdeadline.After(t):
 		t.Fatal("agent serve did not end with its input")
 	}
 	assert.Contains(t, stderr.String(), "serving the simulated world")
@@ -306,7 +307,7 @@ func TestServeOriginProtocol(t *testing.T) {
 	require.NotNil(t, pos, "the walk moved the player")
 	assert.InDelta(t, 27.5, pos["x"], 1.5, "%v", pos)
 	require.NoError(t, srv.cmd.Process.Signal(os.Interrupt))
-	code, _, _ := srv.wait(t, 15*time.Second)
+	code, _, _ := srv.wait(t)
 	assert.Zero(t, code, "stderr:\n%s", tail(srv.stderrText(), 2000))
 }
 
@@ -338,7 +339,7 @@ func TestServeOriginIdleTimeout(t *testing.T) {
 	assert.Equal(t, "error", last.Type)
 	assert.Equal(t, "idle", last.Payload["code"], "%v", last.Payload)
 	require.NoError(t, srv.cmd.Process.Signal(os.Interrupt))
-	code, _, _ := srv.wait(t, 15*time.Second)
+	code, _, _ := srv.wait(t)
 	assert.Zero(t, code, "stderr:\n%s", tail(srv.stderrText(), 2000))
 }
 
