@@ -186,8 +186,8 @@ func (s *Server) watch(ctx context.Context) (stop func()) {
 
 // WatchSkills picks up knowledge skills added, removed or edited on disk
 // while the server runs: on every tick it compares the library's directory
-// stamp (Library.Stamp: a few stats per skill) with the last one, and when
-// it moved, refreshes the library and mounts the resources to match; the
+// stamp (Library.Stamp: a few stats per skill) with the one its skills were
+// read at (Library.Loaded), and when they differ, refreshes the library and mounts the resources to match; the
 // SDK tells the client with a resources list-changed notification (and a
 // tools one when a skill's tool changed). It returns when ctx ends or ticks
 // closes. Run calls it; a server connected some other way (MCP()) calls it
@@ -197,7 +197,6 @@ func (s *Server) WatchSkills(ctx context.Context, ticks <-chan time.Time) {
 	if lib == nil {
 		return
 	}
-	last := lib.Stamp()
 	for {
 		select {
 		case <-ctx.Done():
@@ -207,11 +206,11 @@ func (s *Server) WatchSkills(ctx context.Context, ticks <-chan time.Time) {
 				return
 			}
 		}
-		stamp := lib.Stamp()
-		if stamp == last {
+		// Against the stamp the served skills were read at, not one taken
+		// when this started: a skill added before the first tick is new.
+		if lib.Stamp() == lib.Loaded() {
 			continue
 		}
-		last = stamp
 		lib.Refresh()
 		s.mu.Lock()
 		err := s.sync(s.tier)

@@ -730,6 +730,39 @@ func TestArgumentsBound(t *testing.T) {
 // to, edited in or removed from a custom source while the server runs is
 // picked up on the next tick, and the client is told the resources changed;
 // a tick with nothing changed on disk refreshes nothing.
+// TestWatchSkillsSeesASkillAddedBeforeItStarted: a skill written after the
+// library was read but before the watcher's first look is new to it (the
+// watcher compares with the stamp the skills were read at, not with one of
+// its own: agent mcp's watcher could start after a client's first write).
+func TestWatchSkillsSeesASkillAddedBeforeItStarted(t *testing.T) {
+	dir := t.TempDir()
+	cat := shippedCatalog(t)
+	_, err := cat.Library.Add(knowledge.Source{Label: knowledge.LabelCustom, Dir: dir, ReadOnly: true})
+	require.NoError(t, err)
+	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
+	require.NoError(t, err)
+	w, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	s := connectOpts(t, mcpserver.Options{Catalog: cat, Conn: ipc.InProcess(w), Log: zerolog.Nop(), Version: "test", SkillPoll: -1}, w)
+	s.drain()
+	skill := filepath.Join(dir, "field-notes")
+	require.NoError(t, os.MkdirAll(skill, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: field-notes\ndescription: Notes taken in the field about trees and ovens, for testing the watch.\nmetadata:\n  version: 1.0.0\n---\n\n# Field notes\n\nOaks first.\n"), 0o644))
+
+	ticks := make(chan time.Time)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.srv.WatchSkills(context.Background(), ticks)
+	}()
+	ticks <- time.Time{}
+	ticks <- time.Time{} // taken once the first is dealt with
+	close(ticks)
+	<-done
+	s.waitChanged("resources")
+	assert.Contains(t, s.resources(), "skill://field-notes")
+}
+
 func TestWatchSkillsPicksUpChangesOnDisk(t *testing.T) {
 	dir := t.TempDir()
 	cat := shippedCatalog(t)

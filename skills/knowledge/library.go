@@ -204,6 +204,7 @@ type Library struct {
 	byID    map[string]*entry
 	names   []string // sorted
 	warned  map[string]bool
+	loaded  uint64 // the Stamp the sources were read at (Loaded)
 }
 
 type source struct {
@@ -289,10 +290,26 @@ func (l *Library) Add(src Source) ([]*Doc, error) {
 		return nil, err
 	}
 	s := &source{Source: src}
+	// The stamp of the sources as they will be, before they are read.
+	l.mu.RLock()
+	var after []Source
+	replaced := false
+	for _, old := range l.sources {
+		if old.key() == src.key() {
+			after, replaced = append(after, src), true
+			continue
+		}
+		after = append(after, old.Source)
+	}
+	l.mu.RUnlock()
+	if !replaced {
+		after = append(after, src)
+	}
+	stamp := stampOf(after)
 	l.discover(s)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	replaced := false
+	replaced = false
 	for i, old := range l.sources {
 		if old.key() == src.key() {
 			l.sources[i] = s
@@ -303,6 +320,7 @@ func (l *Library) Add(src Source) ([]*Doc, error) {
 	if !replaced {
 		l.sources = append(l.sources, s)
 	}
+	l.loaded = stamp
 	l.rebuildLocked()
 	var out []*Doc
 	for _, e := range s.entries {
@@ -357,6 +375,7 @@ func (l *Library) Refresh() {
 		srcs[i] = s.Source
 	}
 	l.mu.RUnlock()
+	stamp := stampOf(srcs) // before reading: see Loaded
 	fresh := make([]*source, len(srcs))
 	for i, src := range srcs {
 		fresh[i] = &source{Source: src}
@@ -364,6 +383,7 @@ func (l *Library) Refresh() {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.loaded = stamp
 	for _, f := range fresh {
 		for i, old := range l.sources {
 			if old.key() == f.key() {

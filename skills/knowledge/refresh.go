@@ -20,15 +20,33 @@ import (
 // it costs a few stats per skill instead of re-reading every SKILL.md.
 func (l *Library) Stamp() uint64 {
 	l.mu.RLock()
-	var dirs []Source
-	for _, s := range l.sources {
-		if s.FS == nil {
-			dirs = append(dirs, s.Source)
-		}
+	srcs := make([]Source, len(l.sources))
+	for i, s := range l.sources {
+		srcs[i] = s.Source
 	}
 	l.mu.RUnlock()
+	return stampOf(srcs)
+}
+
+// Loaded is the Stamp the library's skills were read at: taken before
+// Add or Refresh read the directories, so a change made while they read
+// gives a later Stamp that differs. A watcher compares Stamp with Loaded,
+// not with a stamp of its own taken when it starts: a skill added between
+// the library's loading and the watcher's start would be in that stamp
+// but never read.
+func (l *Library) Loaded() uint64 {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.loaded
+}
+
+// stampOf is the Stamp of these sources (those read from a directory).
+func stampOf(srcs []Source) uint64 {
 	h := fnv.New64a()
-	for _, s := range dirs {
+	for _, s := range srcs {
+		if s.FS != nil {
+			continue
+		}
 		h.Write([]byte(s.key()))
 		h.Write([]byte{0})
 		if s.Single {

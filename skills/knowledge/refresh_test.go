@@ -69,3 +69,32 @@ func TestStamp(t *testing.T) {
 	_, ok = lib.Get("gamma")
 	assert.False(t, ok)
 }
+
+// TestLoaded: the stamp the skills were read at, for a watcher that starts
+// after a skill was added: Add and Refresh record it, a change on disk
+// since makes Stamp differ from it until the next Refresh.
+func TestLoaded(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"alpha/SKILL.md": goodMD("alpha")})
+	lib, _ := newLib()
+	_, err := lib.Add(Source{Label: LabelCustom, Dir: dir, ReadOnly: true})
+	require.NoError(t, err)
+	assert.Equal(t, lib.Stamp(), lib.Loaded(), "read as it stands")
+
+	writeTree(t, dir, map[string]string{"beta/SKILL.md": goodMD("beta")})
+	assert.NotEqual(t, lib.Stamp(), lib.Loaded(), "beta was added after the reading")
+	assert.NotEqual(t, lib.Stamp(), lib.Loaded(), "and stays new until read")
+	lib.Refresh()
+	assert.Equal(t, lib.Stamp(), lib.Loaded(), "read again")
+	_, ok := lib.Get("beta")
+	assert.True(t, ok)
+
+	// A second source added: the stamp covers both.
+	other := t.TempDir()
+	writeTree(t, other, map[string]string{"gamma/SKILL.md": goodMD("gamma")})
+	_, err = lib.Add(Source{Label: LabelCustom, Dir: other, ReadOnly: true})
+	require.NoError(t, err)
+	assert.Equal(t, lib.Stamp(), lib.Loaded())
+	writeTree(t, other, map[string]string{"delta/SKILL.md": goodMD("delta")})
+	assert.NotEqual(t, lib.Stamp(), lib.Loaded(), "a change in the second source")
+}
