@@ -209,9 +209,14 @@ func TestOutQueueCoalescesAndOverflows(t *testing.T) {
 	assert.ErrorIs(t, q.reply(short, Out{Type: TypeError, Payload: errorPayload{}}), context.DeadlineExceeded)
 	done := make(chan error, 1)
 	go func() { done <- q.reply(ctx, Out{Type: TypeError, Payload: errorPayload{Message: "third"}}) }()
-	start := time.Now()
-	q.event(Out{Type: TypeSpawnEntity, Payload: SpawnEntity{}})
-	assert.Less(t, time.Since(start), time.Second)
+	// Nothing reads until the event is queued: an event that waited for
+	// room would wait for ever, and the test's deadline would end it.
+	queued := make(chan struct{})
+	go func() {
+		defer close(queued)
+		q.event(Out{Type: TypeSpawnEntity, Payload: SpawnEntity{}})
+	}()
+	testdeadline.Recv(t, queued, "the event to be queued without waiting for room")
 	line()
 	require.NoError(t, <-done)
 }
