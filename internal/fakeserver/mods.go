@@ -501,6 +501,7 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 	if master, ok := m.bricks[clicked]; ok {
 		pos = master // TileCokeOven.openGui opens at the master
 	}
+	s.placedChestLocked(pos)
 	b, ok := m.boxes[pos]
 	if !ok {
 		return false
@@ -547,6 +548,18 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 	railcraftTankGui(out, c, w)
 	s.logf("conn %d: opened %s at %v as window %d", c.id, b.layout.Kind, pos, w.id)
 	return true
+}
+
+// placedChestLocked gives a vanilla chest block that has no box yet (one a
+// player placed) its 27 empty slots, as BlockChest.createNewTileEntity
+// makes a TileEntityChest for it. A chest beside another is not joined into
+// a large chest here (BlockChest.func_149951_m): each opens on its own.
+func (s *Server) placedChestLocked(pos world.BlockPos) {
+	if _, ok := s.mods.boxes[pos]; ok || s.blockName(s.stateAt(pos)) != "minecraft:chest" {
+		return
+	}
+	l := s.mods.data.Containers[layoutVanilla]
+	s.mods.boxes[pos] = &box{pos: pos, layout: l, slots: make([]proto17.Slot, l.Size)}
 }
 
 // boilerBars are the values of a boiler window's ProgressBars: the steam,

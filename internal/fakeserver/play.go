@@ -406,10 +406,16 @@ func (c *conn) breakLocked(out *outbox, pos world.BlockPos) {
 	sl, held := c.heldLocked()
 	_, harvest := relativeHardness(block, held, true)
 	s.setBlockLocked(c.id, pos, chunk.AirState, "dig")
-	if b, ok := s.mods.boxes[pos]; ok && b.furnace != nil {
-		// BlockFurnace.breakBlock drops the furnace's contents.
+	if b, ok := s.mods.boxes[pos]; ok && (b.furnace != nil || b.layout.Kind == layoutVanilla) {
+		// BlockFurnace.breakBlock and BlockChest.breakBlock drop the
+		// container's contents.
 		delete(s.mods.boxes, pos)
-		for _, st := range b.slots[:3] {
+		own := b.slots[:3]
+		if b.layout.Kind == layoutVanilla {
+			r := b.layout.Slots["chest"]
+			own = b.slots[r.First : r.First+r.Count]
+		}
+		for _, st := range own {
 			if !st.Empty() {
 				out.add(s.spawnItemLocked(pos, st)...)
 			}

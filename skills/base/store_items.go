@@ -137,8 +137,8 @@ func withSlot(c world.Machine, slot string, st world.ItemStack) world.Machine {
 }
 
 // chestSpot finds a cell beside the feet (the four sides at the feet's
-// level, then above the head) that is open and has a solid block below or
-// beside it to place a chest against.
+// level, then above the head) that is open, not beside another chest, and
+// has a solid block below or beside it to place a chest against.
 func chestSpot(w *world.Snapshot, feet world.BlockPos) (world.BlockPos, bool) {
 	cell := func(p world.BlockPos) path.Cell {
 		if !w.Known(p) {
@@ -147,7 +147,7 @@ func chestSpot(w *world.Snapshot, feet world.BlockPos) (world.BlockPos, bool) {
 		return path.ClassifyByTags(w.BlockAt(p))
 	}
 	for _, at := range []world.BlockPos{feet.Add(0, 0, -1), feet.Add(1, 0, 0), feet.Add(0, 0, 1), feet.Add(-1, 0, 0), feet.Add(0, 2, 0)} {
-		if cell(at) != path.Passable || !w.BlockAt(at).IsAir() || hasMachine(w, at) {
+		if cell(at) != path.Passable || !w.BlockAt(at).IsAir() || hasMachine(w, at) || besideChest(w, at) {
 			continue
 		}
 		for _, d := range [6][3]int{{0, -1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, 1, 0}} {
@@ -157,6 +157,20 @@ func chestSpot(w *world.Snapshot, feet world.BlockPos) (world.BlockPos, bool) {
 		}
 	}
 	return world.BlockPos{}, false
+}
+
+// besideChest reports whether a chest block is next to p on a side. A
+// chest placed there would join it into a large chest of 54 slots, or not
+// be placed at all beside a large one (1.7.10 BlockChest.canPlaceBlockAt
+// and func_149952_n; onBlockPlacedBy turns the pair to face alike), and
+// the chest the skill fills is to be a single one of 27.
+func besideChest(w *world.Snapshot, p world.BlockPos) bool {
+	for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		if w.BlockAt(p.Add(d[0], 0, d[1])).ID == chestItem {
+			return true
+		}
+	}
+	return false
 }
 
 func hasMachine(w *world.Snapshot, p world.BlockPos) bool {

@@ -57,6 +57,16 @@ func TestStoreItemsFillsTheNearestChestWithRoom(t *testing.T) {
 	assert.Equal(t, action.TransferItems{Pos: place.Pos, Item: "minecraft:cobblestone", Count: 64, Direction: action.Deposit, Slot: "0"}, acts[2])
 	assert.Equal(t, action.TransferItems{Pos: place.Pos, Item: "minecraft:cobblestone", Count: 30, Direction: action.Deposit, Slot: "2"}, acts[4])
 
+	// A chest block (never opened) north-east of the feet: the cells
+	// north and east of the feet are beside it, and a chest there would
+	// join it into a large one; the chest goes south.
+	_, bs := grassland()
+	w.Blocks = bs
+	bs.SetID(world.Pos(1, 65, -1), chestItem, 0)
+	acts, err = StoreItems{}.SuggestActions(w, skills.Params{"item": "minecraft:cobblestone"})
+	require.NoError(t, err)
+	assert.Equal(t, action.PlaceBlock{Pos: world.Pos(0, 65, 1), Item: chestItem, Face: "auto"}, acts[0])
+
 	_, err = StoreItems{}.SuggestActions(w, skills.Params{"item": "not an item"})
 	requireFailure(t, err, skills.CodeInvalidParams)
 }
