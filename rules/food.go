@@ -31,6 +31,9 @@ type Exhaustion struct {
 	WalkPerMetre, SprintPerMetre, SwimPerMetre float64
 	Jump, SprintJump                           float64
 	BreakBlock, Attack, Damage                 float64
+	// UnblockableDamage is what a hit from a source that bypasses
+	// armour adds (drowning, burning, falling, starving).
+	UnblockableDamage float64
 }
 
 // FoodItem is what eating one item gives back.
@@ -54,7 +57,7 @@ var (
 		"regen_min_food", "regen_health", "regen_exhaustion", "starve_damage", "starve_min_health",
 		"sprint_min_food", "max_health", "eat_ticks"}
 	exhaustionKeys = []string{"walk_per_metre", "sprint_per_metre", "swim_per_metre", "jump",
-		"sprint_jump", "break_block", "attack", "damage"}
+		"sprint_jump", "break_block", "attack", "damage", "unblockable_damage"}
 )
 
 // ParseFood reads a food data file (see config/food.yaml). Every field is
@@ -107,7 +110,8 @@ func ParseFood(file string, data []byte) (*Food, error) {
 		e := &f.Exhaustion
 		for key, dst := range map[string]*float64{"walk_per_metre": &e.WalkPerMetre, "sprint_per_metre": &e.SprintPerMetre,
 			"swim_per_metre": &e.SwimPerMetre, "jump": &e.Jump, "sprint_jump": &e.SprintJump,
-			"break_block": &e.BreakBlock, "attack": &e.Attack, "damage": &e.Damage} {
+			"break_block": &e.BreakBlock, "attack": &e.Attack, "damage": &e.Damage,
+			"unblockable_damage": &e.UnblockableDamage} {
 			*dst = num(ef, "exhaustion", key, 0, 100)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 const foodHead = `stats: {max_food: 20, start_saturation: 5.0, exhaustion_per_point: 4.0, tick_period: 80, regen_min_food: 18, regen_health: 1.0, regen_exhaustion: 3.0, starve_damage: 1.0, starve_min_health: 1.0, sprint_min_food: 6, max_health: 20, eat_ticks: 32}
-exhaustion: {walk_per_metre: 0.01, sprint_per_metre: 0.1, swim_per_metre: 0.015, jump: 0.2, sprint_jump: 0.8, break_block: 0.025, attack: 0.3, damage: 0.3}
+exhaustion: {walk_per_metre: 0.01, sprint_per_metre: 0.1, swim_per_metre: 0.015, jump: 0.2, sprint_jump: 0.8, break_block: 0.025, attack: 0.3, damage: 0.3, unblockable_damage: 0.0}
 `
 
 func TestShippedFood(t *testing.T) {

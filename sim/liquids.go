@@ -74,12 +74,12 @@ func (s *Sim) liquidTick(tx *world.Tx) {
 	}
 	if d.fire > 0 {
 		if d.fire%r.FirePeriod == 0 {
-			s.hurtPlayerAs(tx, r.FireDamage, "fire", "burned to death")
+			s.hurtPlayerAs(tx, r.FireDamage, "fire", "burned to death", true)
 		}
 		d.fire--
 	}
 	if isLava(feet) || isLava(upper) {
-		s.hurtPlayerAs(tx, r.LavaDamage, "lava", "tried to swim in lava")
+		s.hurtPlayerAs(tx, r.LavaDamage, "lava", "tried to swim in lava", false)
 		d.fire = max(d.fire, r.LavaBurnTicks)
 	}
 	if d.died != "" {
@@ -93,7 +93,7 @@ func (s *Sim) liquidTick(tx *world.Tx) {
 	if air <= r.DrownAt {
 		air = 0
 		s.setAir(tx, air)
-		s.hurtPlayerAs(tx, r.DrownDamage, "drowning", "drowned")
+		s.hurtPlayerAs(tx, r.DrownDamage, "drowning", "drowned", true)
 		return
 	}
 	s.setAir(tx, air)

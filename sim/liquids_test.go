@@ -161,3 +161,50 @@ func TestLiquidsOff(t *testing.T) {
 		assert.Equal(t, 300, p.Air, liquid)
 	}
 }
+
+// hungryLiquids is the plain with liquids and hunger on, the food bar at
+// 10 (no healing, no starving: nothing but the hits adds exhaustion while
+// the player stands still).
+func hungryLiquids(t *testing.T, blocks string) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario("plain.yaml", []byte(`name: plain
+seed: 7
+size: {x: 16, z: 16}
+generator: flat
+ground_y: 63
+liquids: true
+hunger: true
+player:
+  pos: [8, 64, 8]
+  food: 10
+blocks: `+blocks))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+// TestLiquidHitsAndHunger: a hit costs its DamageSource's hunger damage
+// (EntityPlayer.damageEntity): lava's ("lava", fire damage only) 0.3, but
+// drowning's ("drown") and burning's ("onFire") nothing, as
+// setDamageBypassesArmor sets their hungerDamage to 0.
+func TestLiquidHitsAndHunger(t *testing.T) {
+	s := hungryLiquids(t, `
+  - {block: "minecraft:water", pos: [8, 64, 8]}
+  - {block: "minecraft:water", pos: [8, 65, 8]}
+  - {block: "minecraft:water", pos: [8, 66, 8]}`)
+	run(t, s, action.Wait{Ticks: 400})
+	require.Equal(t, 10.0, body(t, s).Health, "five drowning hits (ticks 320 to 400)")
+	assert.Zero(t, s.Exhaustion(), "drowning costs no hunger")
+
+	s = hungryLiquids(t, `
+  - {block: "minecraft:lava", pos: [8, 64, 8]}`)
+	run(t, s, action.Wait{Ticks: 1})
+	require.Equal(t, 16.0, body(t, s).Health)
+	assert.InDelta(t, 0.3, s.Exhaustion(), 1e-9, "a lava hit costs 0.3")
+	run(t, s, action.MoveTo{Pos: world.Pos(10, 64, 8)})
+	walked := s.Exhaustion()
+	run(t, s, action.Wait{Ticks: 200})
+	require.Less(t, body(t, s).Health, 14.0, "the fire burned on")
+	assert.InDelta(t, walked, s.Exhaustion(), 1e-9, "burning costs no hunger")
+}

@@ -150,16 +150,21 @@ func (s *Sim) dangerTicks(tx *world.Tx, start, n int64) []string {
 	return events
 }
 
-// hurtPlayer deals damage to the player (EntityLivingBase.attackEntityFrom:
+// hurtPlayer deals a mob's damage to the player (EntityLivingBase.attackEntityFrom:
 // within 10 ticks of a hit only the part above that hit counts) and
-// kills it at 0.
+// kills it at 0. A mob's hit, arrow or explosion (DamageSource "mob",
+// "arrow", "explosion") is blockable: it costs hunger.
 func (s *Sim) hurtPlayer(tx *world.Tx, amount float64, cause string) {
-	s.hurtPlayerAs(tx, amount, cause, "was killed by a "+cause)
+	s.hurtPlayerAs(tx, amount, cause, "was killed by a "+cause, false)
 }
 
 // hurtPlayerAs is hurtPlayer with the words a death by it is told in
-// ("drowned").
-func (s *Sim) hurtPlayerAs(tx *world.Tx, amount float64, cause, death string) {
+// ("drowned"), and whether its DamageSource bypasses armour. Each hit that
+// counts adds the source's hunger damage to the exhaustion
+// (EntityPlayer.damageEntity: addExhaustion(source.getHungerDamage())):
+// 0.3 by default, 0 for a source made with setDamageBypassesArmor, as
+// drowning ("drown") and burning ("onFire") are; lava's ("lava") is not.
+func (s *Sim) hurtPlayerAs(tx *world.Tx, amount float64, cause, death string, unblockable bool) {
 	d := &s.danger
 	if d.hurt > 10 {
 		if amount <= d.lastHurt {
@@ -172,7 +177,11 @@ func (s *Sim) hurtPlayerAs(tx *world.Tx, amount float64, cause, death string) {
 	p := tx.Player()
 	p.Health = max(0, p.Health-amount)
 	tx.SetPlayer(p)
-	s.exhaust(s.rules.Food.Exhaustion.Damage)
+	if unblockable {
+		s.exhaust(s.rules.Food.Exhaustion.UnblockableDamage)
+	} else {
+		s.exhaust(s.rules.Food.Exhaustion.Damage)
+	}
 	d.hurtBy[cause] += amount
 	d.hits[cause]++
 	if p.Health <= 0 {
