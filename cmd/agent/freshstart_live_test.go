@@ -44,7 +44,7 @@ const liveSeed = 1
 // corrects none of the bot's digs, clicks, placements or moves.
 func TestFreshStartFurnaceLive(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: TestFreshStartStoneLive plays the same world's run further, past the furnace")
+		t.Skip("-short: TestFreshStartStoneLive plays the same chain further, past the furnace, in another world")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		srv, code, out, steps := steamAgeRun(t, freshStartServer(t, liveSeed), "have 1 minecraft:furnace", 80)
