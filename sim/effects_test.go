@@ -80,25 +80,10 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 // inv, and the machines given (YAML list items).
 func baseScenario(t *testing.T, inv, machines string) *sim.Sim {
 	t.Helper()
-	sc, err := sim.ParseScenario("base.yaml", []byte(`name: base
-seed: 7
-size: {x: 24, z: 24}
-generator: flat
-ground_y: 63
-player:
-  pos: [8, 64, 8]
-  dimension: overworld
-  health: 20
-  food: 20
-  inventory: `+inv+`
-blocks:
+	return flatWorld(t, "base", 24, inv, `blocks:
   - {block: "minecraft:water", from: [2, 63, 2], to: [3, 63, 3]}
 machines:
-`+machines))
-	require.NoError(t, err)
-	s, err := sim.New(sc, sim.Options{})
-	require.NoError(t, err)
-	return s
+`+machines)
 }
 
 // TestEveryGoodOutcomeIsASuccess: maintain_coke_ovens succeeds whether the

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,9 +14,17 @@ import (
 // list): the small world of the digging, mining and falling tests.
 func flatPlain(t *testing.T, inv, blocks string) *sim.Sim {
 	t.Helper()
-	sc, err := sim.ParseScenario("plain.yaml", []byte(`name: plain
+	return flatWorld(t, "plain", 16, inv, "blocks: "+blocks+"\n")
+}
+
+// flatWorld is a flat test world of size×size columns, ground at y 63,
+// with the player at (8, 64, 8) holding inv (a YAML list); rest is the
+// scenario's further YAML (blocks, machines).
+func flatWorld(t *testing.T, name string, size int, inv, rest string) *sim.Sim {
+	t.Helper()
+	sc, err := sim.ParseScenario(name+".yaml", []byte(fmt.Sprintf(`name: %s
 seed: 7
-size: {x: 16, z: 16}
+size: {x: %d, z: %d}
 generator: flat
 ground_y: 63
 player:
@@ -23,9 +32,8 @@ player:
   dimension: overworld
   health: 20
   food: 20
-  inventory: `+inv+`
-blocks: `+blocks+`
-`))
+  inventory: %s
+`, name, size, size, inv)+rest))
 	require.NoError(t, err)
 	s, err := sim.New(sc, sim.Options{})
 	require.NoError(t, err)
