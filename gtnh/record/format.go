@@ -66,6 +66,14 @@ const (
 	// KindHeld is the hotbar slot the bot selected (Held Item Change,
 	// serverbound): one byte, 0..8.
 	KindHeld Kind = 10
+	// KindLook is the way the bot looked (Player Look, serverbound): yaw
+	// and pitch (float32), big-endian. Its position records carry the
+	// look too.
+	KindLook Kind = 11
+	// KindNote is what the agent's loop did (a step with its verdict, a
+	// decision of the planner with its plan tree): a version byte
+	// (NoteVersion), then a JSON Note.
+	KindNote Kind = 12
 )
 
 func (k Kind) String() string {
@@ -90,6 +98,10 @@ func (k Kind) String() string {
 		return "window click"
 	case KindHeld:
 		return "held slot"
+	case KindLook:
+		return "look"
+	case KindNote:
+		return "note"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }

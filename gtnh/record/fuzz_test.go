@@ -25,8 +25,48 @@ func seedContent() []byte {
 	b = append(b, rec(KindBlockClick, 5, appendBlockClick(nil, world.Pos(-6, 64, -8)))...)
 	b = append(b, rec(KindWindowClick, 5, WindowClick{Window: 3, Slot: 0, Button: 1}.append(nil))...)
 	b = append(b, rec(KindHeld, 5, []byte{3})...)
-	b = append(b, rec(KindClosed, 5, nil)...)
+	b = append(b, rec(KindLook, 5, Look{Yaw: 90, Pitch: 12}.append(nil))...)
+	b = append(b, rec(KindNote, 6, append([]byte{NoteVersion}, seedPlan...))...)
+	b = append(b, rec(KindNote, 6, append([]byte{NoteVersion}, seedStep...))...)
+	b = append(b, rec(KindClosed, 6, nil)...)
 	return b
+}
+
+// Note bodies (after the version byte) of the seeds.
+const (
+	seedPlan = `{"plan":{"step":1,"skill":"chop_tree","params":"count=8","reason":"logs first","unmet":["8 minecraft:log"],` +
+		`"tree":{"label":"have 8 minecraft:log","state":"active","children":[{"label":"chop_tree","state":"step","note":"0 of 8"}]}}}`
+	seedStep = `{"step":{"step":1,"skill":"chop_tree","params":"count=8","verdict":"ok","failed":["effect log: 0 before, 0 after"],"change":"+8 minecraft:log","ticks":120}}`
+)
+
+// FuzzNote: any note body reads as a note within the tree's bounds or a
+// *FormatError, never a panic.
+func FuzzNote(f *testing.F) {
+	f.Add(append([]byte{NoteVersion}, seedPlan...))
+	f.Add(append([]byte{NoteVersion}, seedStep...))
+	f.Add([]byte{NoteVersion + 1, '{', '}'})
+	f.Add(append([]byte{NoteVersion}, `{"plan":{"tree":{"label":"g","children":[null,{"label":"x"}]}}}`...))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		n, err := Record{Kind: KindNote, Body: body}.Note()
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("%T is not a *FormatError: %v", err, err)
+			}
+			return
+		}
+		if (n.Step == nil) == (n.Plan == nil) {
+			t.Fatalf("a note of a step and a plan, or neither: %+v", n)
+		}
+		if n.Plan != nil && n.Plan.Tree != nil {
+			if err := n.Plan.Tree.check(); err != nil {
+				t.Fatalf("a tree past its bounds was read: %v", err)
+			}
+			if b := BoundTree(n.Plan.Tree); b.check() != nil {
+				t.Fatal("BoundTree left a tree past its bounds")
+			}
+		}
+	})
 }
 
 // FuzzReader: any content reads as records then io.EOF or a *FormatError,
@@ -71,6 +111,10 @@ func FuzzReader(f *testing.F) {
 				_, _ = r.WindowClick()
 			case KindHeld:
 				_, _ = r.Held()
+			case KindLook:
+				_, _ = r.Look()
+			case KindNote:
+				_, _ = r.Note()
 			case KindConnection:
 				var c Connection
 				_ = r.JSON(&c)

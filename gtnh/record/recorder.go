@@ -24,8 +24,9 @@ import (
 //
 // Not recorded: the server's Encryption Request (its key and challenge are
 // useless offline, and a replay must not try to encrypt), and everything the
-// client sends except the positions it reports, the hotbar slot it
-// selects, the blocks it right-clicks and its window clicks. The client's credentials
+// client sends except the positions and looks it reports, the hotbar slot
+// it selects, the blocks it right-clicks and its window clicks. The agent's
+// steps and its planner's decisions are written by Step and Plan. The client's credentials
 // never pass through the connection (an online-mode login goes to the
 // session service over HTTPS), so none can end up in a recording.
 type Recorder struct {
@@ -37,6 +38,9 @@ type Recorder struct {
 	state   uint8
 	open    bool
 	failed  bool
+	// connected is set by the first connection: notes are written after
+	// it (a recording starts with a connection record).
+	connected bool
 	file    io.Closer
 	buf     []byte
 	secrets [][]byte // byte forms to blank out of every packet (see Scrub)
@@ -141,7 +145,7 @@ func (r *Recorder) writeJSON(kind Kind, v any) {
 func (r *Recorder) Connected(info gtnh.TapConnection) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.state, r.open = StateLogin, true
+	r.state, r.open, r.connected = StateLogin, true, true
 	mods := info.Mods
 	if mods == nil {
 		mods = []proto17.ModInfo{}
@@ -201,8 +205,8 @@ func (r *Recorder) noteMods(data []byte) {
 	}
 }
 
-// Sent implements gtnh.Tap: only the positions the bot reports, the hotbar
-// slot it selects, the blocks it right-clicks and its window clicks are
+// Sent implements gtnh.Tap: only the positions and looks the bot reports,
+// the hotbar slot it selects, the blocks it right-clicks and its window clicks are
 // kept.
 func (r *Recorder) Sent(p proto17.Packet) {
 	r.mu.Lock()
@@ -222,6 +226,9 @@ func (r *Recorder) Sent(p proto17.Packet) {
 		}
 		r.buf = appendBlockClick(r.buf[:0], world.Pos(int(p.X), int(p.Y), int(p.Z)))
 		r.write(KindBlockClick, r.buf)
+	case *proto17.PlayerLook:
+		r.buf = Look{Yaw: p.Yaw, Pitch: p.Pitch}.append(r.buf[:0])
+		r.write(KindLook, r.buf)
 	case *proto17.ServerboundHeldItemChange:
 		if p.Slot < 0 || p.Slot > 8 {
 			return

@@ -34,6 +34,12 @@ type ReplayOptions struct {
 	// before it. The world at the end is Result.World.
 	Frame func(at time.Duration, w *world.Snapshot)
 	Every time.Duration
+	// Note, when set, is given each step and decision of the agent the
+	// recording holds (KindNote), at its time, between the same two
+	// frames as it happened; Look each way the bot looked (its look
+	// records and the look of its position records).
+	Note func(at time.Duration, n Note)
+	Look func(at time.Duration, l Look)
 }
 
 // Result is what a replayed bot saw.
@@ -49,6 +55,10 @@ type Result struct {
 	// Clicks counts the blocks the bot right-clicked, WindowClicks its
 	// window clicks.
 	Clicks, WindowClicks int
+	// Steps and Plans count the agent's steps and its planner's decisions
+	// the recording holds; NotesSkipped the notes of a version this agent
+	// does not read.
+	Steps, Plans, NotesSkipped int
 	// ChatLines is every chat line of the recording as a player would read
 	// it (the client's Chat keeps the last 256), up to the last
 	// MaxChatLines.
@@ -134,6 +144,7 @@ func Replay(ctx context.Context, src io.Reader, opts ReplayOptions) (*Result, er
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	f.click, f.windowClick = client.ReplayBlockClick, client.ReplayWindowClick
+	f.note, f.look = opts.Note, opts.Look
 	if opts.Frame != nil {
 		f.every = max(opts.Every, time.Millisecond)
 		f.frame = func(at time.Duration) { opts.Frame(at, client.State().Snapshot()) }
@@ -214,6 +225,9 @@ type feeder struct {
 	click       func(*world.BlockPos)
 	unclick     bool
 	windowClick func(window uint8, slot int16, button, mode int8)
+	// note and look are ReplayOptions.Note and Look (nil: not asked).
+	note func(at time.Duration, n Note)
+	look func(at time.Duration, l Look)
 	// frame shows the world as the client holds it (ReplayOptions.Frame)
 	// when a record reaches nextFrame.
 	frame     func(at time.Duration)
@@ -398,6 +412,9 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 			}
 			f.res.Duration = rec.Time
 			f.res.Positions++
+			if f.look != nil {
+				f.look(rec.Time, Look{Yaw: p.Yaw, Pitch: p.Pitch})
+			}
 			// The bot's own report, applied as the server's position
 			// packet would be (its Y is the eyes: PlayerPositionAndLook).
 			pl := &proto17.PlayerPositionAndLook{X: p.X, Y: p.FeetY + proto17.EyeHeight, Z: p.Z, Yaw: p.Yaw, Pitch: p.Pitch, OnGround: p.OnGround}
@@ -449,6 +466,36 @@ func (f *feeder) next(c *replayConn) ([]byte, error) {
 			f.res.WindowClicks++
 			// Predicted between the same two packets as live.
 			f.windowClick(w.Window, w.Slot, w.Button, w.Mode)
+		case KindLook:
+			l, err := rec.Look()
+			if err != nil {
+				f.ended, f.err = true, err
+				return nil, errDrained
+			}
+			f.res.Duration = rec.Time
+			if f.look != nil {
+				f.look(rec.Time, l)
+			}
+		case KindNote:
+			n, err := rec.Note()
+			if errors.Is(err, ErrNoteVersion) {
+				// A newer agent's note: skipped, as an unknown kind is.
+				f.res.NotesSkipped++
+				continue
+			}
+			if err != nil {
+				f.ended, f.err = true, err
+				return nil, errDrained
+			}
+			f.res.Duration = rec.Time
+			if n.Step != nil {
+				f.res.Steps++
+			} else {
+				f.res.Plans++
+			}
+			if f.note != nil {
+				f.note(rec.Time, n)
+			}
 		case KindClosed:
 			// The live connection ended here; what the bot knew then is the
 			// end state when nothing follows. A following connection
