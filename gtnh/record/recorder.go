@@ -34,16 +34,16 @@ type Recorder struct {
 	log zerolog.Logger
 	now func() int64
 
-	mu      sync.Mutex
-	state   uint8
-	open    bool
-	failed  bool
+	mu     sync.Mutex
+	state  uint8
+	open   bool
+	failed bool
 	// connected is set by the first connection: notes are written after
 	// it (a recording starts with a connection record).
 	connected bool
-	file    io.Closer
-	buf     []byte
-	secrets [][]byte // byte forms to blank out of every packet (see Scrub)
+	file      io.Closer
+	buf       []byte
+	secrets   [][]byte // byte forms to blank out of every packet (see Scrub)
 }
 
 var _ gtnh.Tap = (*Recorder)(nil)
