@@ -60,6 +60,8 @@ type Client struct {
 	state *world.State
 	rules *rules.Set // the game's rules the client plays by
 	guard *guard
+	// route is move_to's latest route (PlannedRoute).
+	route lastRoute
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -41,6 +41,8 @@ type Sim struct {
 	// routes is the long-route planner move_to keeps between actions
 	// (nil until a route needs it).
 	routes *routeCache
+	// route is the latest move_to's route (PlannedRoute).
+	route lastRoute
 	// boilers and ovens hold the machines' hidden tile-entity state.
 	boilers map[world.BlockPos]*boilerCore
 	ovens   map[world.BlockPos]*ovenCore

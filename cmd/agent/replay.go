@@ -85,6 +85,7 @@ func (c *replayCommand) run(e *env) error {
 	if c.uf.listen != "" {
 		frames = &web.Frames{Every: c.uiEvery}
 		opts.Frame, opts.Every = frames.Add, c.uiEvery
+		opts.Note, opts.Look = frames.Note, frames.Look
 	}
 	res, err := record.Replay(ctx, f, opts)
 	if res == nil {
@@ -148,6 +149,8 @@ func replayJSON(res *record.Result, err error) any {
 		"stats":       res.Stats,
 		"chat":        res.Chat,
 		"chat_lines":  res.ChatLines,
+		"steps":       res.Steps,
+		"decisions":   res.Plans,
 	}
 	if res.Limited {
 		out["limited"] = true
@@ -218,6 +221,13 @@ func printReplay(w io.Writer, file string, res *record.Result, chatLines int) {
 	}
 	for _, line := range chat {
 		fmt.Fprintf(w, "  %s\n", line)
+	}
+	if res.Steps+res.Plans+res.NotesSkipped > 0 {
+		fmt.Fprintf(w, "agent: %d steps, %d decisions", res.Steps, res.Plans)
+		if res.NotesSkipped > 0 {
+			fmt.Fprintf(w, " (and %d notes of a newer agent, skipped)", res.NotesSkipped)
+		}
+		fmt.Fprintln(w)
 	}
 	if res.Stopped != nil {
 		fmt.Fprintf(w, "the client stopped before the end of the recording: %v\n", res.Stopped)

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,10 +18,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/view/web"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -101,8 +106,76 @@ func TestRecordAndReplay(t *testing.T) {
 			require.Equal(t, exitOK, code, errOut)
 			assert.Contains(t, out, "chunks loaded: 0")
 
+			if tc.name == "neid" {
+				replayShowsTheRun(t, file, lines)
+			}
 		})
 	}
+}
+
+// replayShowsTheRun: agent replay FILE --ui of a run's recording shows
+// the run's steps as the trace has them, the planner's last decision, and
+// the bot facing the way it last looked; an earlier moment shows fewer
+// steps.
+func replayShowsTheRun(t *testing.T, file string, trace []string) {
+	var steps []loop.StepRecord
+	for _, l := range trace {
+		var r loop.StepRecord
+		require.NoError(t, json.Unmarshal([]byte(l), &r))
+		steps = append(steps, r)
+	}
+	// The way the bot faced at the end: its last look in the recording.
+	f, err := os.Open(file)
+	require.NoError(t, err)
+	defer f.Close()
+	rd, err := record.NewReader(f)
+	require.NoError(t, err)
+	var look *record.Look
+	for {
+		r, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		switch r.Kind {
+		case record.KindLook:
+			l, err := r.Look()
+			require.NoError(t, err)
+			look = &l
+		case record.KindPosition:
+			p, err := r.Position()
+			require.NoError(t, err)
+			look = &record.Look{Yaw: p.Yaw, Pitch: p.Pitch}
+		}
+	}
+	require.NotNil(t, look, "the bot looked")
+
+	var stdout, stderr bytes.Buffer
+	e := &env{stdout: &stdout, stderr: &stderr, log: newLogger(&stderr)}
+	c := &replayCommand{}
+	var end, first web.State
+	c.serving = func() {
+		var code int
+		code, end = viewState(t, c.uf.url, "", "")
+		require.Equal(t, http.StatusOK, code)
+		code, first = viewState(t, c.uf.url, "?frame=0", "")
+		require.Equal(t, http.StatusOK, code)
+	}
+	require.NoError(t, execute(e, c, []string{file, "--ui", "127.0.0.1:0", "--ui-every", "5ms"}), stderr.String())
+	assert.Contains(t, stdout.String(), fmt.Sprintf("agent: %d steps, ", len(steps)))
+	require.Len(t, end.Steps, len(steps), "every step of the run")
+	for i, s := range steps {
+		assert.Equal(t, s.Step, end.Steps[i].Step)
+		assert.Equal(t, s.Invocation.Skill, end.Steps[i].Skill, "step %d", i)
+		assert.Equal(t, string(s.Verdict), end.Steps[i].Verdict, "step %d", i)
+		assert.Equal(t, loop.InventoryChange(s.Before.Inventory, s.After.Inventory), end.Steps[i].Change, "step %d", i)
+	}
+	require.NotNil(t, end.Decision, "the planner's last decision")
+	assert.Equal(t, steps[len(steps)-1].Step, end.Decision.Step)
+	assert.Equal(t, steps[len(steps)-1].Invocation.Skill, end.Decision.Skill)
+	assert.True(t, end.Replay.Notes)
+	assert.Equal(t, look.Heading(), end.Heading, "the way the bot last looked")
+	assert.Less(t, len(first.Steps), len(end.Steps), "the first moment comes before the steps")
 }
 
 // TestReplayRefusesBadInput: usage errors exit 2, a broken file exits 1

@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
 	"github.com/gtnh-agent/gtnh-agent/internal/suggest"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/ipc/remote"
@@ -410,7 +411,8 @@ type runSession struct {
 	mapped  *mapTracker // what --map-out marks
 	stopPro func()      // stops the progress lines
 	view    *web.View
-	mem     *memory.Conn // the memory the run records into (nil: none)
+	mem     *memory.Conn     // the memory the run records into (nil: none)
+	rec     *record.Recorder // --record (nil: none)
 	closers []func()
 }
 
@@ -434,6 +436,7 @@ func (c *runCommand) open(ctx context.Context, e *env, p *runPlan, s *runSession
 		}
 		s.defer_(func() { rec.Close() }) // after the client's Close
 		tap = append(tap, recordInto(rec))
+		s.rec = rec
 	}
 	opened, err := c.bf.open(ctx, e, c.acfg, p.sc, tap...)
 	if err != nil {
@@ -460,6 +463,12 @@ func (c *runCommand) open(ctx context.Context, e *env, p *runPlan, s *runSession
 		}
 		s.defer_(pc.Close)
 		p.pl = pc.planner
+	}
+	if s.rec != nil {
+		// The steps and decisions go into the recording beside what the
+		// server sent, for agent replay --ui.
+		p.pl = web.PlanNotes(p.pl, s.rec.Plan)
+		s.onStep = append(s.onStep, func(r loop.StepRecord) { s.rec.Step(web.StepNote(r)) })
 	}
 	if err := c.remember(e, p, s); err != nil {
 		return err

@@ -32,10 +32,11 @@ type publisher struct {
 	lastPos world.Vec3
 	hasPos  bool
 	head    float64
-	// The route of the move numbered routeSeq.
-	routeSeq      int
+	// The route drawn last, and whose.
+	routeKey      routeKey
 	route         []world.BlockPos
 	routeComplete bool
+	routeBy       string
 	// dropped, when set (tests), is called when a browser is dropped.
 	dropped func()
 }
@@ -110,32 +111,66 @@ func (v *View) Publish(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// fillRoute draws the current move's route: the path planner's search
-// from where the move started to its target, over the world model now,
-// once per move.
+// RouteSource is a body that tells the route its move_to plans and walks
+// (sim.Sim and gtnh.Client do): the view draws that route. Of a body that
+// does not (one across the IPC), the view draws its own search's.
+type RouteSource interface {
+	// PlannedRoute is the latest route a move_to planned, from where the
+	// player stood, numbered from 1 (0: none yet).
+	PlannedRoute() (seq uint64, steps []path.Step)
+}
+
+// fillRoute draws the current move's route: the body's, when it tells it
+// (the latest one it planned since the move started), else the path
+// planner's search from where the move started to its target over the
+// world model now, once per move.
 func (v *View) fillRoute(st *Status) {
 	if st.Move == nil {
 		return
 	}
-	v.mu.Lock()
-	seq := 0
-	if v.move != nil {
-		seq = v.move.seq
+	key := routeKey{move: st.Move.seq}
+	var steps []path.Step
+	if v.routes != nil {
+		key.body, steps = v.routes.PlannedRoute()
+		if key.body <= st.Move.routeBase {
+			key.body, steps = 0, nil // the move has planned none yet
+		}
 	}
-	v.mu.Unlock()
 	v.pub.mu.Lock()
-	if v.pub.routeSeq == seq {
-		st.Move.Path, st.Move.Complete = v.pub.route, v.pub.routeComplete
+	if v.pub.routeKey == key {
+		st.Move.Path, st.Move.Complete, st.Move.PlannedBy = v.pub.route, v.pub.routeComplete, v.pub.routeBy
 		v.pub.mu.Unlock()
 		return
 	}
 	v.pub.mu.Unlock()
-	snap, _ := v.snapshot()
-	route, complete := Route(snap, st.Move.From, st.Move.To, st.Move.Radius)
+	var route []world.BlockPos
+	var complete bool
+	by := "body"
+	switch {
+	case v.routes != nil:
+		route = make([]world.BlockPos, len(steps))
+		for i, s := range steps {
+			route[i] = s.Pos
+		}
+		complete = len(route) > 0 && path.Near(st.Move.To, st.Move.Radius).Reached(route[len(route)-1])
+	default:
+		snap, _ := v.snapshot()
+		route, complete = Route(snap, st.Move.From, st.Move.To, st.Move.Radius)
+		by = "view"
+	}
+	if len(route) == 0 {
+		route, by = nil, ""
+	}
 	v.pub.mu.Lock()
-	v.pub.routeSeq, v.pub.route, v.pub.routeComplete = seq, route, complete
+	v.pub.routeKey, v.pub.route, v.pub.routeComplete, v.pub.routeBy = key, route, complete, by
 	v.pub.mu.Unlock()
-	st.Move.Path, st.Move.Complete = route, complete
+	st.Move.Path, st.Move.Complete, st.Move.PlannedBy = route, complete, by
+}
+
+// routeKey names a route drawn: the move's number and the body's route's.
+type routeKey struct {
+	move int
+	body uint64
 }
 
 // Route is the path planner's route from feet at from to within radius of
@@ -230,12 +265,10 @@ func (s *streamer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *streamer) send(rc *http.ResponseController, w http.ResponseWriter, c *client, status json.RawMessage) bool {
 	v := s.v
 	u := update{Status: status, Steps: []StepView{}, Events: []Event{}}
-	v.mu.Lock()
-	for _, st := range v.steps {
-		if st.Seq > c.lastStep {
-			u.Steps = append(u.Steps, st)
-		}
+	if steps := v.stepViews(c.lastStep); len(steps) > 0 {
+		u.Steps = steps
 	}
+	v.mu.Lock()
 	for i, ev := range v.events {
 		if ev.Seq > c.lastEvent || i >= len(v.events)-resentEvents {
 			u.Events = append(u.Events, ev)

@@ -218,8 +218,10 @@ func (v *View) serveState(w http.ResponseWriter, r *http.Request) {
 		st = v.replayState(frame)
 	} else {
 		st.Status = v.status()
+		v.fillRoute(&st.Status)
+		st.Steps = v.stepViews(0)
 		v.mu.Lock()
-		st.Steps, st.Events = append([]StepView{}, v.steps...), append([]Event{}, v.events...)
+		st.Events = append([]Event{}, v.events...)
 		v.mu.Unlock()
 	}
 	writeJSON(w, st)
@@ -303,8 +305,8 @@ func (v *View) status() Status {
 	defer v.mu.Unlock()
 	st.Seq = v.seq
 	st.Decision = v.decisionView()
-	if v.move != nil {
-		mv := *v.move
+	if v.hasMove {
+		mv := v.move
 		st.Move = &mv
 	}
 	st.Outcome = v.outcome

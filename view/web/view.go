@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
@@ -45,7 +46,8 @@ type Options struct {
 	MaxSteps, MaxEvents int
 }
 
-// StepView is one step of the log as the page shows it.
+// StepView is one step of the log as the page shows it (a recording keeps
+// the same, record.Step, without Seq).
 type StepView struct {
 	// Seq numbers the steps the view was given: 1, 2, 3, … (Step restarts
 	// with each loop a run plays).
@@ -63,6 +65,12 @@ type StepView struct {
 	Change string `json:"change,omitempty"`
 	Ticks  int64  `json:"ticks"`
 	Reflex string `json:"reflex,omitempty"`
+}
+
+// stepViewOf is a step as a recording keeps it, numbered seq.
+func stepViewOf(seq int, s record.Step) StepView {
+	return StepView{Seq: seq, Step: s.Step, Skill: s.Skill, Params: s.Params, Verdict: s.Verdict, Code: s.Code, Error: s.Error,
+		Failed: s.Failed, Change: s.Change, Ticks: s.Ticks, Reflex: s.Reflex}
 }
 
 // Event kinds.
@@ -97,13 +105,35 @@ type DecisionView struct {
 	Tree *loop.PlanNode `json:"tree,omitempty"`
 }
 
-// decisionView is the latest decision with its plan tree bounded, the
-// copy made once (v.mu held).
+// rawDecision is the planner's latest answer as the hook got it: made into
+// a DecisionView only when a page shows it, so that nobody watching costs
+// the agent no formatting and no copy of the tree.
+type rawDecision struct {
+	step   int
+	inv    *loop.Invocation
+	reason string
+	done   bool
+	err    error
+	unmet  []string
+	tree   *loop.PlanNode
+}
+
+func (d rawDecision) view() *DecisionView {
+	dv := &DecisionView{Step: d.step, Reason: d.reason, Done: d.done, Unmet: d.unmet, Tree: boundTree(d.tree)}
+	if d.inv != nil {
+		dv.Skill, dv.Params = d.inv.Skill, paramsText(d.inv.Params)
+	}
+	if d.err != nil {
+		dv.Error = d.err.Error()
+	}
+	return dv
+}
+
+// decisionView is the latest decision, made from the raw one once
+// (v.mu held).
 func (v *View) decisionView() *DecisionView {
-	if v.tree != nil && v.decision != nil {
-		dv := *v.decision
-		dv.Tree = boundTree(v.tree)
-		v.decision, v.tree = &dv, nil
+	if v.rawDec != nil {
+		v.decision, v.rawDec = v.rawDec.view(), nil
 	}
 	return v.decision
 }
@@ -113,7 +143,7 @@ func (v *View) decisionView() *DecisionView {
 const (
 	// MaxPlanNodes is the most nodes kept; the rest of a larger tree is
 	// left out, the step chosen kept.
-	MaxPlanNodes = 256
+	MaxPlanNodes = record.MaxPlanNodes
 	// MaxPlanText is the longest label or note kept, in bytes.
 	MaxPlanText = 512
 )
@@ -188,10 +218,17 @@ type MoveView struct {
 	Radius float64          `json:"radius"`
 	Path   []world.BlockPos `json:"path,omitempty"`
 	// Complete is false when the route stops short (unknown terrain, the
-	// search budget).
+	// search budget, a segment of a route into terrain still loading).
 	Complete bool   `json:"complete"`
 	Code     string `json:"code,omitempty"`
-	seq      int
+	// PlannedBy is who planned the route: "body" (the route the body
+	// plans and walks) or "view" (a body that does not say: the view's
+	// own search over the world model).
+	PlannedBy string `json:"planned_by,omitempty"`
+	seq       int
+	// routeBase is the body's route number when the move started: a
+	// route numbered above it is this move's.
+	routeBase uint64
 }
 
 // View holds what the page shows of a run. Build it with New; feed it
@@ -202,18 +239,21 @@ type View struct {
 	mu       sync.Mutex
 	seq      uint64 // counts changes
 	stepSeq  int
-	steps    []StepView
+	steps    []loggedStep
 	events   []Event
 	eventSeq int
+	// decision is the latest decision as shown; rawDec a newer one not
+	// yet shown (decisionView).
 	decision *DecisionView
-	// tree is the plan tree of the decision as the planner gave it, until
-	// an update shows it (decisionView).
-	tree     *loop.PlanNode
-	move     *MoveView
+	rawDec   *rawDecision
+	move     MoveView
+	hasMove  bool
 	moveSeq  int
 	observed *world.Snapshot
 	obsRev   uint64
 	outcome  string
+	// routes is the body's planned routes, when it tells them.
+	routes RouteSource
 
 	// changed wakes the publisher (capacity 1, never waited on by a hook).
 	changed chan struct{}
@@ -230,6 +270,7 @@ func New(opts Options) *View {
 		opts.MaxEvents = DefaultMaxEvents
 	}
 	v := &View{opts: opts, changed: make(chan struct{}, 1)}
+	v.routes, _ = opts.World.(RouteSource)
 	v.pub.init()
 	return v
 }
@@ -248,15 +289,64 @@ func (v *View) touch() {
 	}
 }
 
-// OnStep adds a step to the log (for loop.Config.OnStep).
+// loggedStep is a step of the log: the record as the loop gave it (what
+// StepNote reads of it), and its view once a page was sent it.
+type loggedStep struct {
+	seq  int
+	rec  loop.StepRecord
+	view *StepView
+}
+
+// OnStep adds a step to the log (for loop.Config.OnStep). The step is
+// kept as given and put in words only when a page asks for it.
 func (v *View) OnStep(rec loop.StepRecord) {
-	sv := stepView(rec)
+	// Only what StepNote reads is kept: a planner's trace (a model's
+	// prompt and answer) is not.
+	rec = loop.StepRecord{Step: rec.Step, Before: loop.Summary{Inventory: rec.Before.Inventory}, Invocation: rec.Invocation,
+		Actions: rec.Actions, Results: rec.Results, After: rec.After, Effects: rec.Effects, Verdict: rec.Verdict,
+		Code: rec.Code, Error: rec.Error, Ticks: rec.Ticks, Reflex: rec.Reflex}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.stepSeq++
-	sv.Seq = v.stepSeq
-	v.steps = appendBounded(v.steps, sv, v.opts.MaxSteps)
+	v.steps = appendBounded(v.steps, loggedStep{seq: v.stepSeq, rec: rec}, v.opts.MaxSteps)
 	v.touch()
+}
+
+// stepViews is the log's steps after seq after, in words: those not put
+// in words yet are, outside the lock, so the agent's hooks never wait for
+// it.
+func (v *View) stepViews(after int) []StepView {
+	v.mu.Lock()
+	var todo []loggedStep
+	for _, s := range v.steps {
+		if s.seq > after {
+			todo = append(todo, s)
+		}
+	}
+	v.mu.Unlock()
+	out := make([]StepView, len(todo))
+	made := false
+	for i, s := range todo {
+		if s.view != nil {
+			out[i] = *s.view
+			continue
+		}
+		out[i], made = stepViewOf(s.seq, StepNote(s.rec)), true
+	}
+	if made {
+		v.mu.Lock()
+		for i, j := 0, 0; i < len(v.steps) && j < len(out); i++ {
+			for j < len(out) && out[j].Seq < v.steps[i].seq {
+				j++
+			}
+			if j < len(out) && out[j].Seq == v.steps[i].seq && v.steps[i].view == nil {
+				sv := out[j]
+				v.steps[i].view = &sv
+			}
+		}
+		v.mu.Unlock()
+	}
+	return out
 }
 
 // Ended records how the run ended.
@@ -282,8 +372,12 @@ func appendBounded[T any](s []T, x T, max int) []T {
 	return append(s, x)
 }
 
-func stepView(rec loop.StepRecord) StepView {
-	sv := StepView{Step: rec.Step, Verdict: string(rec.Verdict), Code: rec.Code, Error: rec.Error, Ticks: rec.Ticks}
+// StepNote is a step of the loop as the page shows it and a recording
+// keeps it: the skill and its parameters, the verdict, the declared
+// effects that did not hold and the actions that failed, in words, and
+// what the step did to the inventory.
+func StepNote(rec loop.StepRecord) record.Step {
+	sv := record.Step{Step: rec.Step, Verdict: string(rec.Verdict), Code: rec.Code, Error: rec.Error, Ticks: rec.Ticks}
 	if rec.Invocation != nil {
 		sv.Skill = rec.Invocation.Skill
 		sv.Params = paramsText(rec.Invocation.Params)
@@ -315,22 +409,58 @@ func paramsText(p map[string]any) string {
 }
 
 // Planner wraps p so that the view shows each decision and its reason.
+// The decision is kept as given and put in words when a page shows it.
 func (v *View) Planner(p loop.Planner) loop.Planner {
 	return loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, skills []*registry.Description) (loop.Decision, error) {
 		d, err := p.Plan(ctx, g, obs, skills)
-		dv := &DecisionView{Step: obs.Step, Reason: d.Reason, Done: d.Done, Unmet: obs.Progress.Unmet}
-		if d.Invocation != nil {
-			dv.Skill, dv.Params = d.Invocation.Skill, paramsText(d.Invocation.Params)
-		}
-		if err != nil {
-			dv.Error = err.Error()
-		}
+		raw := &rawDecision{step: obs.Step, inv: d.Invocation, reason: d.Reason, done: d.Done, err: err, unmet: obs.Progress.Unmet, tree: d.Tree}
 		v.mu.Lock()
-		v.decision, v.tree = dv, d.Tree // the tree is bounded when it is shown
+		v.rawDec = raw
 		v.touch()
 		v.mu.Unlock()
 		return d, err
 	})
+}
+
+// PlanNotes wraps p so that each decision is handed to note as a
+// recording keeps it (record.Recorder.Plan): the step chosen, the reason,
+// what the goal still lacks and the plan tree.
+func PlanNotes(p loop.Planner, note func(record.Plan)) loop.Planner {
+	return loop.PlannerFunc(func(ctx context.Context, g loop.Goal, obs loop.Observation, skills []*registry.Description) (loop.Decision, error) {
+		d, err := p.Plan(ctx, g, obs, skills)
+		dv := rawDecision{step: obs.Step, inv: d.Invocation, reason: d.Reason, done: d.Done, err: err, unmet: obs.Progress.Unmet, tree: d.Tree}.view()
+		note(record.Plan{Step: dv.Step, Skill: dv.Skill, Params: dv.Params, Reason: dv.Reason, Done: dv.Done, Error: dv.Error,
+			Unmet: dv.Unmet, Tree: noteTree(dv.Tree)})
+		return d, err
+	})
+}
+
+// noteTree is a plan tree as a recording keeps it.
+func noteTree(n *loop.PlanNode) *record.PlanNode {
+	if n == nil {
+		return nil
+	}
+	out := &record.PlanNode{Label: n.Label, State: string(n.State), Note: n.Note}
+	for _, c := range n.Children {
+		if c != nil {
+			out.Children = append(out.Children, noteTree(c))
+		}
+	}
+	return out
+}
+
+// planTree is a recorded plan tree as the page shows it.
+func planTree(n *record.PlanNode) *loop.PlanNode {
+	if n == nil {
+		return nil
+	}
+	out := &loop.PlanNode{Label: cut(n.Label), State: loop.PlanState(n.State), Note: cut(n.Note)}
+	for _, c := range n.Children {
+		if c != nil {
+			out.Children = append(out.Children, planTree(c))
+		}
+	}
+	return out
 }
 
 // observe keeps the body's latest snapshot.
@@ -362,6 +492,10 @@ func (v *View) acting(a action.Action, feet func() (world.BlockPos, bool)) (seq 
 		// a browser watches, else the last observation's.
 		from, known = feet()
 	}
+	var routeBase uint64
+	if ev.Kind == EventMove && v.routes != nil {
+		routeBase, _ = v.routes.PlannedRoute()
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if ev.Kind == EventMove {
@@ -369,11 +503,11 @@ func (v *View) acting(a action.Action, feet func() (world.BlockPos, bool)) (seq 
 			from, known = v.observed.Feet(), true
 		}
 		v.moveSeq++
-		mv := &MoveView{From: from, To: ev.Pos, Radius: a.(action.MoveTo).Radius, seq: v.moveSeq}
+		v.move = MoveView{From: from, To: ev.Pos, Radius: a.(action.MoveTo).Radius, seq: v.moveSeq, routeBase: routeBase}
 		if !known {
-			mv.From = ev.Pos
+			v.move.From = ev.Pos
 		}
-		v.move = mv
+		v.hasMove = true
 	}
 	v.eventSeq++
 	ev.Seq = v.eventSeq
@@ -392,7 +526,7 @@ func (v *View) acted(seq int, res ipc.Result) {
 	for i := len(v.events) - 1; i >= 0; i-- {
 		if v.events[i].Seq == seq {
 			v.events[i].Code = string(res.Code)
-			if v.events[i].Kind == EventMove && v.move != nil {
+			if v.events[i].Kind == EventMove && v.hasMove {
 				v.move.Code = string(res.Code)
 			}
 			break

@@ -25,8 +25,10 @@ type countedWorld struct {
 func (c *countedWorld) State() *world.State { c.reads.Add(1); return c.w.State() }
 
 // TestNobodyWatchingCostsNothingPerChange: while no browser is connected,
-// the hooks wake no publisher, read no world and copy no plan tree; with
-// one connected, they do.
+// the hooks wake no publisher, read no world, copy no plan tree and put
+// neither the decision nor the step in words; with one connected, they
+// wake the publisher and read the move's start, and what a page is sent is
+// put in words once.
 func TestNobodyWatchingCostsNothingPerChange(t *testing.T) {
 	sc, err := sim.DefaultScenario()
 	require.NoError(t, err)
@@ -53,8 +55,10 @@ func TestNobodyWatchingCostsNothingPerChange(t *testing.T) {
 	assert.Empty(t, v.changed, "no publisher woken")
 	assert.Equal(t, reads, src.reads.Load(), "the world is not read")
 	v.mu.Lock()
-	assert.NotNil(t, v.tree, "the tree is kept as given")
-	assert.Nil(t, v.decision.Tree, "not yet copied")
+	require.NotNil(t, v.rawDec, "the decision is kept as given")
+	assert.Nil(t, v.decision, "not yet in words")
+	require.Len(t, v.steps, 1)
+	assert.Nil(t, v.steps[0].view, "the step is not yet in words")
 	v.mu.Unlock()
 
 	v.pub.watching.Store(1) // a browser connected
@@ -65,8 +69,17 @@ func TestNobodyWatchingCostsNothingPerChange(t *testing.T) {
 	require.NotNil(t, st.Decision.Tree, "shown, the tree is bounded and kept")
 	assert.Equal(t, "g", st.Decision.Tree.Label)
 	v.mu.Lock()
-	assert.Nil(t, v.tree)
+	assert.Nil(t, v.rawDec, "made once")
 	v.mu.Unlock()
+	steps := v.stepViews(0)
+	require.Len(t, steps, 2)
+	assert.Equal(t, "chop_tree", steps[1].Skill)
+	v.mu.Lock()
+	assert.NotNil(t, v.steps[0].view, "kept in words")
+	assert.NotNil(t, v.steps[1].view)
+	v.mu.Unlock()
+	assert.Equal(t, steps, v.stepViews(0), "the same again")
+	assert.Equal(t, steps[1:], v.stepViews(1))
 }
 
 // TestLazyGoroutine: the publisher's goroutine starts once, at the first

@@ -50,7 +50,10 @@
     const el = $('plan');
     el.replaceChildren();
     const d = st.decision;
-    if (!d) { el.textContent = st.mode === 'replay' ? 'a recording holds no plan' : 'no decision yet'; return; }
+    if (!d) {
+      el.textContent = st.mode === 'replay' && st.replay && !st.replay.notes ? 'this recording holds no plan (an older agent made it)' : 'no decision yet';
+      return;
+    }
     const line = (cls, s) => { const div = document.createElement('div'); div.className = cls; div.textContent = s; el.append(div); };
     if (st.goal) line('goal', 'goal: ' + st.goal);
     if (st.outcome) line('next', '  run ended: ' + st.outcome + '; the last decision:');
@@ -94,6 +97,13 @@
     sum.append(label);
     det.append(sum, ...n.children.map((c) => planNode(c, path)));
     return det;
+  }
+
+  // clearSteps empties the step log (a replay shows each moment's own).
+  function clearSteps() {
+    S.steps = [];
+    $('steps').replaceChildren();
+    text($('stepcount'), '(0)');
   }
 
   function addSteps(steps) {
@@ -340,6 +350,8 @@
           S.frame = n;
           const st = await getJSON('api/state?frame=' + n);
           text($('frametime'), (st.replay.at_ms / 1000).toFixed(1) + ' s of ' + (info.duration_ms / 1000).toFixed(1) + ' s');
+          clearSteps();
+          addSteps(st.steps);
           applyStatus(st);
           if (want === n) break;
         }
