@@ -183,6 +183,13 @@ func TestMoveToWalksLegallyAndReplansAfterACorrection(t *testing.T) {
 		assert.Equal(t, 1, c.Stats().Corrections)
 		assert.Equal(t, 1, res.Details["replans"])
 		assert.Positive(t, res.Ticks)
+		// PlannedRoute is the route planned after the correction: from
+		// where the server put the player to the target.
+		seq, steps := c.PlannedRoute()
+		assert.Equal(t, uint64(2), seq, "the first route and the re-plan")
+		require.NotEmpty(t, steps)
+		assert.Equal(t, world.Pos(-8, 64, -8), steps[0].Pos)
+		assert.Equal(t, world.Pos(-3, 64, -5), steps[len(steps)-1].Pos)
 		require.NoError(t, c.Close())
 		// Every step between two sent positions is at most the walking speed,
 		// except the jump back of the correction.

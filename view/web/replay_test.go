@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -9,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
+	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/view/web"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -64,4 +67,78 @@ func TestFramesThin(t *testing.T) {
 	assert.LessOrEqual(t, fr.Len(), web.MaxFrames)
 	assert.Greater(t, fr.Len(), web.MaxFrames/4)
 	assert.Equal(t, 4*time.Millisecond, fr.Every, "thinned twice")
+}
+
+// TestReplayShowsTheAgentsAccount: each moment of a replay shows the steps
+// recorded up to it (the latest MaxSteps), the planner's latest decision
+// with its tree, and the way the bot last looked, not the way it moved;
+// a recording without notes says so and falls back to the movement.
+func TestReplayShowsTheAgentsAccount(t *testing.T) {
+	fr := &web.Frames{Every: time.Second}
+	fr.Add(0, at(0))
+	fr.Note(0, record.Note{Plan: &record.Plan{Step: 1, Skill: "chop_tree", Reason: "logs first",
+		Tree: &record.PlanNode{Label: "goal", State: "active", Children: []*record.PlanNode{{Label: "chop_tree", State: "step"}}}}})
+	fr.Look(0, record.Look{Yaw: 90}) // west, while it moves east
+	fr.Note(0, record.Note{Step: &record.Step{Step: 1, Skill: "chop_tree", Verdict: "ok", Change: "+2 minecraft:log"}})
+	fr.Add(time.Second, at(1))
+	for i := 2; i <= 4; i++ {
+		fr.Note(0, record.Note{Step: &record.Step{Step: i, Skill: fmt.Sprint("s", i), Verdict: "failed", Failed: []string{"effect x: 0 before, 0 after"}}})
+	}
+	fr.Note(0, record.Note{Plan: &record.Plan{Step: 5, Done: true}})
+	v := web.NewReplay(web.Options{MaxSteps: 2}, fr, at(2), 3*time.Second)
+	h := v.Handler(web.ServeOptions{})
+	state := func(q string) web.State {
+		w := get(t, h, "/api/state"+q)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		var st web.State
+		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st))
+		return st
+	}
+	first := state("?frame=0")
+	assert.Empty(t, first.Steps)
+	assert.Nil(t, first.Decision)
+	assert.True(t, first.Replay.Notes)
+
+	mid := state("?frame=1")
+	require.Len(t, mid.Steps, 1)
+	assert.Equal(t, web.StepView{Seq: 1, Step: 1, Skill: "chop_tree", Verdict: "ok", Change: "+2 minecraft:log"}, mid.Steps[0])
+	require.NotNil(t, mid.Decision)
+	assert.Equal(t, "logs first", mid.Decision.Reason)
+	require.NotNil(t, mid.Decision.Tree)
+	assert.Equal(t, loop.PlanStep, mid.Decision.Tree.Children[0].State)
+	assert.Equal(t, 270.0, mid.Heading, "yaw 90 faces west")
+
+	end := state("")
+	require.Len(t, end.Steps, 2, "the latest MaxSteps")
+	assert.Equal(t, []int{3, 4}, []int{end.Steps[0].Seq, end.Steps[1].Seq})
+	assert.Equal(t, []string{"effect x: 0 before, 0 after"}, end.Steps[1].Failed)
+	require.NotNil(t, end.Decision)
+	assert.True(t, end.Decision.Done)
+	assert.Equal(t, 270.0, end.Heading)
+
+	old := &web.Frames{Every: time.Second}
+	old.Add(0, at(0))
+	ov := web.NewReplay(web.Options{}, old, at(1), time.Second)
+	w := get(t, ov.Handler(web.ServeOptions{}), "/api/state")
+	var st web.State
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st))
+	assert.False(t, st.Replay.Notes)
+	assert.Empty(t, st.Steps)
+	assert.Equal(t, 90.0, st.Heading, "without looks: the way it moved")
+}
+
+// TestReplayStepsAreBounded: past MaxReplaySteps the oldest quarter goes;
+// the steps kept are numbered on.
+func TestReplayStepsAreBounded(t *testing.T) {
+	fr := &web.Frames{Every: time.Second}
+	for i := range web.MaxReplaySteps + 1 {
+		fr.Note(0, record.Note{Step: &record.Step{Step: i + 1}})
+	}
+	v := web.NewReplay(web.Options{MaxSteps: 3}, fr, at(0), time.Second)
+	w := get(t, v.Handler(web.ServeOptions{}), "/api/state")
+	var st web.State
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st))
+	require.Len(t, st.Steps, 3)
+	assert.Equal(t, web.MaxReplaySteps+1, st.Steps[2].Seq)
+	assert.Equal(t, web.MaxReplaySteps+1, st.Steps[2].Step)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/sim"
@@ -97,4 +98,15 @@ func TestLazyGoroutine(t *testing.T) {
 	late.start(func() { runs.Add(1) })
 	late.wait()
 	assert.Equal(t, int32(1), runs.Load(), "no start after the wait")
+}
+
+// TestFramesKeepBoundedSteps: a replay keeps at most MaxReplaySteps steps.
+func TestFramesKeepBoundedSteps(t *testing.T) {
+	fr := &Frames{}
+	for i := range MaxReplaySteps + 1 {
+		fr.Note(0, record.Note{Step: &record.Step{Step: i + 1}})
+	}
+	assert.LessOrEqual(t, len(fr.steps), MaxReplaySteps)
+	assert.Equal(t, MaxReplaySteps/4, fr.stepBase)
+	assert.Equal(t, MaxReplaySteps/4+1, fr.steps[0].Seq)
 }
