@@ -228,43 +228,64 @@ func verifyBlocks(key string, ch skills.BlockChange, p skills.Params, before, af
 		}
 		return out
 	}
-	hitsBefore := matchingBlocks(before, center, radius, m)
-	hitsAfter := matchingBlocks(after, center, radius, m)
-	removed, placed := 0, 0
-	for _, h := range hitsBefore {
-		if !m.Matches(after.BlockAt(h.Pos)) {
-			removed++
-		}
-	}
-	for _, h := range hitsAfter {
-		if !m.Matches(before.BlockAt(h.Pos)) {
-			placed++
-		}
-	}
+	nBefore := world.CountBlocks(before.Blocks, center, radius, m.Matches)
 	var out []EffectCheck
-	if ch.MinRemoved != nil {
-		n := ch.MinRemoved.Resolve(p)
-		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d removed >= %d (removed %d)", raw, radius, n, removed),
-			Before: len(hitsBefore), After: len(hitsAfter), OK: removed >= n})
-	}
-	if ch.MinPlaced != nil {
-		n := ch.MinPlaced.Resolve(p)
-		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d placed >= %d (placed %d)", raw, radius, n, placed),
-			Before: len(hitsBefore), After: len(hitsAfter), OK: placed >= n})
+	if ch.MinRemoved != nil || ch.MinPlaced != nil {
+		removed, placed := blockChanges(before, after, center, radius, m)
+		nAfter := world.CountBlocks(after.Blocks, center, radius, m.Matches)
+		if ch.MinRemoved != nil {
+			n := ch.MinRemoved.Resolve(p)
+			out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d removed >= %d (removed %d)", raw, radius, n, removed),
+				Before: nBefore, After: nAfter, OK: removed >= n})
+		}
+		if ch.MinPlaced != nil {
+			n := ch.MinPlaced.Resolve(p)
+			out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d placed >= %d (placed %d)", raw, radius, n, placed),
+				Before: nBefore, After: nAfter, OK: placed >= n})
+		}
 	}
 	if ch.MinNear != nil {
 		// Counted around where the player ends the step: a skill that
 		// travels to the blocks.
 		n := ch.MinNear.Resolve(p)
-		near := len(matchingBlocks(after, after.Feet(), radius, m))
+		near := world.CountBlocks(after.Blocks, after.Feet(), radius, m.Matches)
 		out = append(out, EffectCheck{Effect: fmt.Sprintf("%s blocks within %d of the end >= %d (found %d)", raw, radius, n, near),
-			Before: len(matchingBlocks(before, center, radius, m)), After: near, OK: near >= n})
+			Before: nBefore, After: near, OK: near >= n})
 	}
 	return out
 }
 
-func matchingBlocks(w *world.Snapshot, center world.BlockPos, radius int, m skills.BlockMatcher) []world.BlockHit {
-	return w.Blocks.Nearest(center, radius, 0, m.Matches)
+// blockChanges counts the positions within radius of center whose block
+// matched before and does not after (removed), and the reverse (placed).
+// Only the positions where the world changed are looked at when the block
+// sources can list them (views of one chunk store, world.ChangedBlocks); a
+// step that mined one block in a hill of stone costs one block, not the
+// hill.
+func blockChanges(before, after *world.Snapshot, center world.BlockPos, radius int, m skills.BlockMatcher) (removed, placed int) {
+	if world.ChangedBlocks(before.Blocks, after.Blocks, center, radius, func(p world.BlockPos) {
+		// Air is never a hit of a block query (BlockSource.Nearest).
+		b, a := before.BlockAt(p), after.BlockAt(p)
+		was, is := !b.IsAir() && m.Matches(b), !a.IsAir() && m.Matches(a)
+		switch {
+		case was && !m.Matches(a):
+			removed++
+		case is && !m.Matches(b):
+			placed++
+		}
+	}) {
+		return removed, placed
+	}
+	for _, h := range before.Blocks.Nearest(center, radius, 0, m.Matches) {
+		if !m.Matches(after.BlockAt(h.Pos)) {
+			removed++
+		}
+	}
+	for _, h := range after.Blocks.Nearest(center, radius, 0, m.Matches) {
+		if !m.Matches(before.BlockAt(h.Pos)) {
+			placed++
+		}
+	}
+	return removed, placed
 }
 
 // verifyMachine checks one machines entry: it holds when at least one

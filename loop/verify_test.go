@@ -42,6 +42,28 @@ func snap(inv []world.ItemStack, blocks map[world.BlockPos]string, machines ...w
 	return &world.Snapshot{Player: world.Player{Pos: world.Vec3{X: 0.5, Y: 64, Z: 0.5}}, Inventory: world.NewInventory(inv...), Blocks: bs, Machines: machines}
 }
 
+// chunkSnaps builds the worlds of before and after in one chunk store,
+// the second written over the first, and returns a snapshot of each, as a
+// body reports the world before and after a step.
+func chunkSnaps(t *testing.T, before, after map[world.BlockPos]string) (*world.Snapshot, *world.Snapshot) {
+	t.Helper()
+	st := world.NewState(world.StateOptions{Rules: rules.Default()})
+	set := func(blocks map[world.BlockPos]string) *world.Snapshot {
+		st.Update(func(tx *world.Tx) {
+			tx.MovePlayer(world.Vec3{X: 0.5, Y: 64, Z: 0.5})
+			for p := range before {
+				require.NoError(t, tx.SetBlock(p, "minecraft:air", 0))
+			}
+			for p, id := range blocks {
+				require.NoError(t, tx.SetBlock(p, id, 0))
+			}
+		})
+		return st.Snapshot()
+	}
+	b := set(before)
+	return b, set(after)
+}
+
 func stacks(kv ...any) []world.ItemStack {
 	var out []world.ItemStack
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -138,6 +160,13 @@ func TestVerifyBlocks(t *testing.T) {
 			require.Len(t, checks, 1)
 			assert.Equal(t, tc.want, ok, "%+v", checks)
 			assert.Contains(t, checks[0].Effect, tc.effect)
+			// The same two worlds as views of one chunk store, compared
+			// where they differ (world.ChangedBlocks): the same verdict
+			// and the same counts.
+			cb, ca := chunkSnaps(t, tc.before, tc.after)
+			viaChunks, ok := verify(t, s, nil, cb, ca)
+			assert.Equal(t, tc.want, ok, "%+v", viaChunks)
+			assert.Equal(t, checks, viaChunks)
 		})
 	}
 	t.Run("min_near counts around where the player ends", func(t *testing.T) {

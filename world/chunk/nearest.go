@@ -74,6 +74,8 @@ type nearestQuery struct {
 	npat       int // patterns in use; 0 = test every block of a row
 	collected  int // candidates gathered, to clear their section pointers on release
 	cache      *stateCache
+	counting   bool // CountWithin: add counts a hit instead of keeping it
+	count      int
 }
 
 // maxPatterns is how many wanted palette indices a row is tested against
@@ -128,6 +130,7 @@ func (q *nearestQuery) reset(c *Chunks, center game.BlockPos, radius, k int, mat
 	q.cands = q.cands[:0]
 	q.hits = q.hits[:0]
 	q.cache.reset()
+	q.counting, q.count = false, 0
 }
 
 func (q *nearestQuery) release() {
@@ -449,6 +452,10 @@ func cmpInt(a, b int) int {
 
 // add offers a block within the bound to the results.
 func (q *nearestQuery) add(d int, p game.BlockPos, st StateID) {
+	if q.counting {
+		q.count++
+		return
+	}
 	h := rawHit{d: d, pos: p, st: st}
 	if q.k <= 0 {
 		q.hits = append(q.hits, h)
