@@ -82,7 +82,7 @@ func (c *Client) Execute(ctx context.Context, a action.Action) ipc.Result {
 	}
 	start := c.ticks.Load()
 	c.mu.Lock()
-	deaths := c.stats.Deaths
+	deaths, told := c.stats.Deaths, c.deathMsgs
 	c.mu.Unlock()
 	actx, cancel := context.WithTimeout(ctx, c.cfg.timeoutOf(a))
 	defer cancel()
@@ -91,16 +91,23 @@ func (c *Client) Execute(ctx context.Context, a action.Action) ipc.Result {
 	res.Ticks = c.ticks.Load() - start
 	c.mu.Lock()
 	died, at := c.stats.Deaths > deaths, c.diedAt
+	msg, hasMsg := c.deathMsg, c.deathMsgs > told
 	c.mu.Unlock()
 	if died {
 		// As in the simulator: a death ends the action, and the result
-		// says where the inventory fell.
+		// says where the inventory fell and, as the server told it in
+		// chat (1.7.10 sends the message before the health of 0), why.
 		if res.Details == nil {
 			res.Details = map[string]any{}
 		}
 		res.Details["died"], res.Details["died_at"] = true, at
+		why := ""
+		if hasMsg {
+			res.Details["death_cause"], res.Details["death_message"] = msg.Text, msg.Key
+			why = ": " + msg.Text
+		}
 		if res.Code == ipc.OK {
-			res.Code, res.Error = ipc.Rejected, fmt.Sprintf("the player died at %v during the %s", at.Block(), a.Kind())
+			res.Code, res.Error = ipc.Rejected, fmt.Sprintf("the player died at %v during the %s%s", at.Block(), a.Kind(), why)
 		}
 	}
 	if res.Code != ipc.OK {

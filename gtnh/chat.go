@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
@@ -13,6 +14,13 @@ import (
 func (c *Client) onChat(s *session, p *proto17.Chat) {
 	m := parseChat(p.JSON)
 	m.Time = time.Now()
+	if d, ok := ParseDeathMessage(p.JSON); ok && strings.EqualFold(d.Victim, c.cfg.Username) {
+		c.mu.Lock()
+		c.deathMsg = d
+		c.deathMsgs++
+		c.mu.Unlock()
+		c.log.Warn().Str("cause", d.Text).Str("key", d.Key).Msg("death message")
+	}
 	if m.Sender != "" {
 		m.SenderUUID = c.uuidOf(s, m.Sender)
 	}

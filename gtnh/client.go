@@ -83,6 +83,10 @@ type Client struct {
 	worldAge int64
 	// diedAt is where the player's health last reached 0 (guarded by mu).
 	diedAt world.Vec3
+	// deathMsg is the last death message of this player the server sent,
+	// deathMsgs how many it sent (both guarded by mu).
+	deathMsg  DeathMessage
+	deathMsgs int
 
 	// unknownMore counts unknown marks that did not fit in unknown.
 	unknownMore int

@@ -165,7 +165,8 @@ func waitTicks(t *testing.T, srv *fakeserver.Server, n int64) {
 }
 
 // TestDeathEndsTheActionLive: the player dies during a wait; the action's
-// result says so, with where, as the simulator's does.
+// result says so, with where, as the simulator's does, and why, as the
+// server's death message in chat tells it (death.attack.mob).
 func TestDeathEndsTheActionLive(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := nightServer(t, 18000)
@@ -176,6 +177,9 @@ func TestDeathEndsTheActionLive(t *testing.T) {
 		assert.Contains(t, res.Error, "the player died at (8, 64, 8) during the wait")
 		assert.Equal(t, true, res.Details["died"])
 		assert.Equal(t, srv.Deaths()[0].Pos, res.Details["died_at"])
+		assert.Equal(t, "Bot was slain by Zombie", res.Details["death_cause"], "the server's death message")
+		assert.Equal(t, "death.attack.mob", res.Details["death_message"])
+		assert.Contains(t, res.Error, "during the wait: Bot was slain by Zombie")
 
 		res = c.Execute(context.Background(), action.Wait{Ticks: 5})
 		assert.Equal(t, ipc.OK, res.Code, "no death, no mark")

@@ -111,7 +111,7 @@ func (c *Conn) Execute(ctx context.Context, a action.Action) (ipc.Result, error)
 		if !ok {
 			return res, nil
 		}
-		d := Death{Pos: at.Block(), Cause: res.Error, Tick: look.tick + res.Ticks, Items: look.items}
+		d := Death{Pos: at.Block(), Cause: deathCause(res), Tick: look.tick + res.Ticks, Items: look.items}
 		if look.worldAge > 0 {
 			d.WorldAge = look.worldAge + res.Ticks
 		}
@@ -120,6 +120,16 @@ func (c *Conn) Execute(ctx context.Context, a action.Action) (ipc.Result, error)
 		}
 	}
 	return res, nil
+}
+
+// deathCause is why the bot died as the body tells it: the game's own
+// death message ("death_cause": a server's chat, the simulator's words),
+// else the step's error.
+func deathCause(res ipc.Result) string {
+	if c, ok := res.Details["death_cause"].(string); ok && c != "" {
+		return c
+	}
+	return res.Error
 }
 
 // LastDeath is the latest death remembered of the world of the last look

@@ -86,7 +86,7 @@ func TestDeathsAndSheltersAreRemembered(t *testing.T) {
 	require.Len(t, got.Deaths, 1)
 	d := got.Deaths[0]
 	assert.Equal(t, world.Pos(12, 61, 8), d.Pos)
-	assert.Contains(t, d.Cause, "drowned")
+	assert.Equal(t, "the player drowned", d.Cause, "the death's cause, not the step's error")
 	assert.Equal(t, 5, d.Items, "the dirt it held")
 	assert.Zero(t, d.WorldAge, "the simulator knows no world age")
 	require.Len(t, got.Shelters, 1, "%+v", got.Shelters)

@@ -145,4 +145,7 @@ func (s *Sim) die(tx *world.Tx, res *ipc.Result, cause string, dropAt *world.Vec
 	res.Error = fmt.Sprintf("the player %s and died; respawned at %v with an empty inventory", cause, s.spawnPoint().Block())
 	res.Details["died"] = true
 	res.Details["died_at"] = where
+	// The death's cause in the game's words, as a server's death message
+	// gives it on a live body.
+	res.Details["death_cause"] = "the player " + cause
 }

@@ -543,7 +543,9 @@ func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 		// Death ends the action as a fall's does (see die).
 		res.Code, res.Error = ipc.Rejected, s.danger.diedIn
 		res.Details["died"] = true
-		res.Details["died_at"] = s.danger.deaths[len(s.danger.deaths)-1].Pos
+		last := s.danger.deaths[len(s.danger.deaths)-1]
+		res.Details["died_at"] = last.Pos
+		res.Details["death_cause"] = "the player " + last.Cause
 	}
 	return res
 }

@@ -87,14 +87,26 @@ func TestEscapeFromWaterLive(t *testing.T) {
 }
 
 // TestDrowningLive: the same minute under water with the escape reflex
-// off drowns the bot on the test server.
+// off drowns the bot on the test server; the trace gives the cause as the
+// server's death message told it.
 func TestDrowningLive(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := poolServer(t)
-		runWaiting(t, srv, "survival:\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  escape: {enabled: false}\n")
+		recs := runWaiting(t, srv, "survival:\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  escape: {enabled: false}\n")
 		d := srv.Deaths()
 		require.NotEmpty(t, d, "drowned")
 		assert.Equal(t, "drowning", d[0].Cause)
+		var causes []any
+		for _, r := range recs {
+			for _, res := range r.Results {
+				if died, _ := res.Details["died"].(bool); died {
+					causes = append(causes, res.Details["death_cause"])
+					assert.Contains(t, r.Error, "Bot drowned", "the step's error says why")
+				}
+			}
+		}
+		require.NotEmpty(t, causes, "a step that died: %+v", recs)
+		assert.Equal(t, "Bot drowned", causes[0], "death.attack.drown, as the server said it")
 	})
 }
 

@@ -128,8 +128,9 @@ func TestNoRecoverAfterDeathLive(t *testing.T) {
 }
 
 // TestRecoverAfterARestartLive: the bot drowns and the run ends there (its
-// last step); the memory file keeps the death, with the items it held and
-// the server's world age, and agent memory show lists it. A new run with
+// last step); the memory file keeps the death, with the items it held, the
+// server's world age and its cause as the server's death message told it,
+// and agent memory show lists it. A new run with
 // the same file goes back for the items at once: the recover reflex
 // learns of the death from memory. A new run without the file leaves them.
 func TestRecoverAfterARestartLive(t *testing.T) {
@@ -148,7 +149,7 @@ func TestRecoverAfterARestartLive(t *testing.T) {
 				require.Equal(t, exitOK, code, errOut)
 				assert.Contains(t, out, "1 deaths")
 				assert.Contains(t, out, "death at (13, 61, 8)")
-				assert.Contains(t, out, "holding 17 items")
+				assert.Contains(t, out, "holding 17 items: Bot drowned", "the cause as the server's death message said it")
 
 				second := file
 				if !remember {

@@ -48,12 +48,12 @@ func (s *Server) liquidTickLocked(out *outbox, c *conn, t int) {
 	}
 	if c.fire > 0 {
 		if c.fire%r.FirePeriod == 0 {
-			s.hurtPlayerLocked(out, c, r.FireDamage, "fire", t)
+			s.hurtPlayerLocked(out, c, r.FireDamage, damageSource{typ: "onFire", by: "fire"}, t)
 		}
 		c.fire--
 	}
 	if feet == "lava" || upper == "lava" {
-		s.hurtPlayerLocked(out, c, r.LavaDamage, "lava", t)
+		s.hurtPlayerLocked(out, c, r.LavaDamage, damageSource{typ: "lava", by: "lava"}, t)
 		c.fire = max(c.fire, r.LavaBurnTicks)
 	}
 	if c.dead {
@@ -73,6 +73,6 @@ func (s *Server) liquidTickLocked(out *outbox, c *conn, t int) {
 		out.to(c, StageNone, &proto17.EntityMetadata{EntityID: c.eid, Metadata: proto17.Metadata{{Key: 1, Type: proto17.MetaShort, Int: int32(air)}}})
 	}
 	if drown {
-		s.hurtPlayerLocked(out, c, r.DrownDamage, "drowning", t)
+		s.hurtPlayerLocked(out, c, r.DrownDamage, damageSource{typ: "drown", by: "drowning"}, t)
 	}
 }

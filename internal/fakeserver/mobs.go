@@ -1,9 +1,11 @@
 package fakeserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
@@ -206,7 +208,8 @@ func (s *Server) mobTickLocked(out *outbox, m *mob, day bool, t int) {
 	s.sendMoveLocked(out, m)
 	if m.kind.Attack.Kind == rules.AttackMelee && dist <= reach && m.cooldown == 0 {
 		m.cooldown = m.kind.Attack.Interval
-		s.hurtPlayerLocked(out, target, m.kind.Attack.Damage, fmt.Sprintf("a %s (entity %d)", m.kind.Name, m.eid), t)
+		src := damageSource{typ: "mob", killer: entityName(m.kind.Name), by: fmt.Sprintf("a %s (entity %d)", m.kind.Name, m.eid)}
+		s.hurtPlayerLocked(out, target, m.kind.Attack.Damage, src, t)
 	}
 }
 
@@ -262,7 +265,8 @@ func (s *Server) sendMoveLocked(out *outbox, m *mob) {
 // it is, no armour, no knockback): the player's health, Update Health to
 // the player and Entity Status 2 (hurt) to every player. At 0 health the
 // player dies.
-func (s *Server) hurtPlayerLocked(out *outbox, c *conn, dmg float64, by string, t int) {
+func (s *Server) hurtPlayerLocked(out *outbox, c *conn, dmg float64, src damageSource, t int) {
+	by := src.by
 	if c.dead {
 		return
 	}
@@ -276,6 +280,12 @@ func (s *Server) hurtPlayerLocked(out *outbox, c *conn, dmg float64, by string, 
 	}
 	c.health = math.Max(0, c.health-dmg)
 	s.hits = append(s.hits, Hit{Tick: t, Attacker: by, Target: c.name, Damage: dmg, HealthAfter: c.health})
+	if c.health <= 0 {
+		// EntityPlayerMP.onDeath tells every player at once
+		// (ServerConfigurationManager.sendChatMsg); the health goes out
+		// later in the tick (onUpdateEntity), so the message comes first.
+		out.all(s, StageNone, &proto17.Chat{JSON: deathChatJSON(c.name, src)})
+	}
 	out.to(c, StageNone, &proto17.UpdateHealth{Health: float32(c.health), Food: int16(c.food), Saturation: float32(c.saturation)})
 	out.all(s, StageNone, &proto17.EntityStatus{EntityID: c.eid, Status: proto17.StatusHurt})
 	s.logf("conn %d: hit by %s for %g, health %g", c.id, by, dmg, c.health)
@@ -283,6 +293,50 @@ func (s *Server) hurtPlayerLocked(out *outbox, c *conn, dmg float64, by string, 
 		s.killPlayerLocked(out, c, by)
 	}
 	s.notifyLocked()
+}
+
+// damageSource is a 1.7.10 DamageSource as this server deals it: its damage
+// type, which names the death message ("death.attack." + typ:
+// DamageSource.func_151519_b), the mob that dealt it ("" for none) and how
+// the hits and deaths are logged. The sources: a mob's hit "mob"
+// (DamageSource.causeMobDamage), lava "lava", burning "onFire", drowning
+// "drown" (DamageSource's constants).
+type damageSource struct {
+	typ, killer, by string
+}
+
+// entityName is a mob's name as a death message carries it: its EntityList
+// name ("Zombie", "Skeleton", "Spider", "Creeper"), which a server turns
+// into the same English words (Entity.func_145748_c_ →
+// getCommandSenderName → StatCollector "entity.Zombie.name").
+func entityName(kind string) string {
+	if kind == "" {
+		return ""
+	}
+	return strings.ToUpper(kind[:1]) + kind[1:]
+}
+
+// deathChatJSON is the death message of a player as 1.7.10 sends it in
+// chat: CombatTracker.func_151521_b's ChatComponentTranslation
+// "death.attack.<type>" (DamageSource.func_151519_b; EntityDamageSource's
+// adds the mob), with the player's name as EntityPlayer.func_145748_c_
+// makes it (a text with a "/msg <name> " click event) and the mob's name as
+// a plain string (a component with no style serializes as its text).
+func deathChatJSON(player string, src damageSource) string {
+	type click struct {
+		Action string `json:"action"`
+		Value  string `json:"value"`
+	}
+	type name struct {
+		Text       string `json:"text"`
+		ClickEvent click  `json:"clickEvent"`
+	}
+	with := []any{name{Text: player, ClickEvent: click{Action: "suggest_command", Value: "/msg " + player + " "}}}
+	if src.killer != "" {
+		with = append(with, src.killer)
+	}
+	b, _ := json.Marshal(map[string]any{"translate": "death.attack." + src.typ, "with": with})
+	return string(b)
 }
 
 // killPlayerLocked kills a player: Entity Status 3 (dead) to every player,
