@@ -133,7 +133,10 @@ type MobDrop struct {
 
 // MobKind is one hostile mob's numbers.
 type MobKind struct {
-	Name            string
+	Name string
+	// EntityName is the name EntityList gives the mob ("Pig"), which a
+	// quest's hunt task names.
+	EntityName      string
 	EntityType      int
 	Health          float64
 	Width, Height   float64
@@ -183,7 +186,7 @@ var (
 	spawningKeys  = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance"}
 	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks", "max_air", "drown_at", "drown_damage", "lava_damage", "lava_burn_ticks"}
 	combatKeys    = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
-	mobKeys       = []string{"name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
+	mobKeys       = []string{"name", "entity_name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
 	attackKeys    = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}, AttackNone: {"kind"}}
 	attackAllKeys = []string{"kind", "damage", "interval", "reach", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty", "swell_distance", "cancel_distance", "fuse", "explosion_power"}
 )
@@ -325,7 +328,7 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 		}
 	}
 	if n, ok := top["mobs"]; ok {
-		names, types := map[string]string{}, map[int]string{}
+		names, types, entityNames := map[string]string{}, map[int]string{}, map[string]string{}
 		for i, c := range d.Sequence(n.Value, "mobs") {
 			path := strictyaml.Index("mobs", i)
 			f := d.Mapping(c, path, mobKeys)
@@ -341,6 +344,19 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 						names[s] = path
 					}
 					k.Name = s
+				}
+			}
+			if v, ok := f["entity_name"]; ok {
+				if s, ok := d.String(v.Value, path+".entity_name"); ok {
+					switch first, dup := entityNames[s]; {
+					case s == "":
+						d.Errorf(v.Value, path+".entity_name", "must not be empty")
+					case dup:
+						d.Errorf(v.Value, path+".entity_name", "%s is listed twice (first at %s)", s, first)
+					default:
+						entityNames[s] = path
+					}
+					k.EntityName = s
 				}
 			}
 			k.EntityType = integer(f, path, "entity_type", 1, 255)
@@ -472,6 +488,16 @@ func (m *Mobs) Kinds() []MobKind { return append([]MobKind(nil), m.kinds...) }
 func (m *Mobs) Kind(name string) (MobKind, bool) {
 	for _, k := range m.kinds {
 		if k.Name == name {
+			return k, true
+		}
+	}
+	return MobKind{}, false
+}
+
+// KindOfEntity returns the mob kind EntityList names so ("Pig").
+func (m *Mobs) KindOfEntity(name string) (MobKind, bool) {
+	for _, k := range m.kinds {
+		if k.EntityName == name {
 			return k, true
 		}
 	}

@@ -43,7 +43,7 @@ func TestShippedMobs(t *testing.T) {
 	sp, _ := m.Kind("spider")
 	assert.Equal(t, 11, sp.HostileLightMax)
 	assert.False(t, sp.BurnsInDaylight)
-	assert.Len(t, m.Kinds(), 5)
+	assert.Len(t, m.Kinds(), 8)
 	sh, _ := m.Kind("sheep")
 	assert.True(t, sh.Passive())
 	assert.False(t, sp.Passive())
@@ -54,6 +54,34 @@ func TestShippedMobs(t *testing.T) {
 	assert.Equal(t, [2]int{1, 1}, [2]int{sh.Drops[0].Min, sh.Drops[0].Max}, "always one wool")
 	_, ok := m.Kind("enderman")
 	assert.False(t, ok)
+	// The farm animals: EntityPig, EntityCow, EntityChicken.
+	for _, c := range []struct {
+		name, entity string
+		typ          int
+		health       float64
+		drops        [][3]any // item, min, max
+	}{
+		{"pig", "Pig", 90, 10, [][3]any{{"minecraft:porkchop", 1, 3}}},
+		{"cow", "Cow", 92, 10, [][3]any{{"minecraft:leather", 0, 2}, {"minecraft:beef", 1, 3}}},
+		{"chicken", "Chicken", 93, 4, [][3]any{{"minecraft:feather", 0, 2}, {"minecraft:chicken", 1, 1}}},
+		{"sheep", "Sheep", 91, 8, [][3]any{{"minecraft:wool:0", 1, 1}}},
+	} {
+		k, ok := m.KindOfEntity(c.entity)
+		require.True(t, ok, c.entity)
+		assert.Equal(t, c.name, k.Name)
+		assert.True(t, k.Passive(), c.name)
+		assert.Equal(t, c.typ, k.EntityType, c.name)
+		assert.Equal(t, c.health, k.Health, c.name)
+		require.Len(t, k.Drops, len(c.drops), c.name)
+		for i, d := range c.drops {
+			assert.Equal(t, d, [3]any{k.Drops[i].Item.String(), k.Drops[i].Min, k.Drops[i].Max}, c.name)
+		}
+	}
+	z2, ok := m.KindOfEntity("Zombie")
+	require.True(t, ok)
+	assert.Equal(t, "zombie", z2.Name)
+	_, ok = m.KindOfEntity("zombie")
+	assert.False(t, ok, "EntityList's names are case-sensitive")
 }
 
 // TestSkyDarkness checks World.calculateSkylightSubtracted at the day's
@@ -106,9 +134,12 @@ func TestParseMobsErrors(t *testing.T) {
 		{"unknown spawning key", "pack_spread: 6", "pack_spread: 6\n  pack_size: 4", "pack_size"},
 		{"duplicate mob", "name: skeleton", "name: zombie", "zombie is listed twice"},
 		{"duplicate type", "entity_type: 51", "entity_type: 54", "54 is listed twice"},
+		{"duplicate entity name", "entity_name: Cow", "entity_name: Pig", "mobs[6].entity_name: Pig is listed twice (first at mobs[5])"},
+		{"empty entity name", "entity_name: Chicken", `entity_name: ""`, "mobs[7].entity_name: must not be empty"},
+		{"no entity name", "    entity_name: Chicken\n", "", "mobs[7].entity_name: required field is missing"},
 		{"bad ai", "ai: legacy", "ai: smart", `mobs[2].ai: must be tasks or legacy, got "smart"`},
 		{"bad attack kind", "kind: explode", "kind: laser", "must be melee, ranged, explode or none"},
-		{"a field on a passive mob", "attack: {kind: none}", "attack: {kind: none, damage: 1}", "mobs[4].attack.damage: is not a field of a none attack"},
+		{"a field on a passive mob", "attack: {kind: none}", "attack: {kind: none, damage: 1}", "mobs[7].attack.damage: is not a field of a none attack"},
 		{"melee field on a creeper", "fuse: 30,", "fuse: 30, damage: 3,", "mobs[3].attack.damage: is not a field of a explode attack"},
 		{"missing reach", ", reach: 1.43}", "}", "mobs[0].attack.reach: required field is missing"},
 		{"interval order", "interval_min: 20, interval_max: 60", "interval_min: 60, interval_max: 20", "interval_max: must not be below interval_min"},

@@ -145,17 +145,88 @@ func TestAnimalsErrors(t *testing.T) {
 	require.NoError(t, err)
 	_, err = sim.New(sc, sim.Options{})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `animals[0].kind: "zombie" is not a passive mob (they are [sheep])`)
+	assert.Contains(t, err.Error(), `animals[0].kind: "zombie" is not a passive mob (they are [sheep pig cow chicken])`)
 }
 
-// TestFreshStartHasSheep: the embedded fresh_start world has its ten
-// sheep on the grass.
-func TestFreshStartHasSheep(t *testing.T) {
+// TestFreshStartHasItsAnimals: the embedded fresh_start world has its
+// farm animals on the grass, in the creature list's shares: ten sheep,
+// eight pigs, eight chickens, seven cows.
+func TestFreshStartHasItsAnimals(t *testing.T) {
 	sc, err := sim.Embedded("fresh_start")
 	require.NoError(t, err)
 	s, err := sim.New(sc, sim.Options{})
 	require.NoError(t, err)
-	assert.Len(t, sheep(look(t, s)), 10)
+	snap := look(t, s)
+	n := map[string]int{}
+	for _, e := range mobs(snap) {
+		n[e.Name]++
+		assert.Equal(t, "minecraft:grass", snap.BlockAt(e.Pos.Block().Down()).ID, "%s at %v", e.Name, e.Pos)
+	}
+	assert.Equal(t, map[string]int{"sheep": 10, "pig": 8, "chicken": 8, "cow": 7}, n)
+}
+
+// TestKillingFarmAnimals: each farm animal dies from the hits its health
+// asks for (a wooden sword's 5 against a pig's and a cow's 10, a
+// chicken's 4) and drops what its class drops: 1 to 3 porkchops; 0 to 2
+// leather and 1 to 3 beef; 0 to 2 feathers and one raw chicken. Over
+// many seeds every count of the ranges comes up and none outside them.
+func TestKillingFarmAnimals(t *testing.T) {
+	for _, c := range []struct {
+		kind  string
+		hits  int
+		drops map[string][2]int
+	}{
+		{"pig", 2, map[string][2]int{"minecraft:porkchop": {1, 3}}},
+		{"cow", 2, map[string][2]int{"minecraft:leather": {0, 2}, "minecraft:beef": {1, 3}}},
+		{"chicken", 1, map[string][2]int{"minecraft:feather": {0, 2}, "minecraft:chicken": {1, 1}}},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			seen := map[string]map[int]bool{}
+			for seed := int64(1); seed <= 40; seed++ {
+				s := pasture(t, seed, false, fmt.Sprintf("  - {kind: %s, count: 1, area: [[17, 16], [17, 16]]}\n", c.kind),
+					`{item: minecraft:wooden_sword, count: 1, durability: 59, max_durability: 59}`)
+				var prey []world.Entity
+				for _, e := range mobs(look(t, s)) {
+					if e.Name == c.kind {
+						prey = append(prey, e)
+					}
+				}
+				require.Len(t, prey, 1)
+				for h := 1; h <= c.hits; h++ {
+					r := s.Execute(context.Background(), action.Attack{Entity: prey[0].ID})
+					require.True(t, r.OK(), r.Error)
+					assert.Equal(t, h == c.hits, r.Details["killed"] == true, "hit %d of %d", h, c.hits)
+				}
+				// What lies where it died, and what the player standing by it
+				// picked up.
+				wait(t, s, 20)
+				snap := look(t, s)
+				got := map[string]int{}
+				for _, e := range snap.EntitiesOfKind(world.EntityItem) {
+					got[e.Item.ID] += e.Item.Count
+				}
+				for _, st := range snap.Inventory.Slots {
+					if !st.Empty() && st.ID != "minecraft:wooden_sword" {
+						got[st.ID] += st.Count
+					}
+				}
+				for item, rng := range c.drops {
+					if seen[item] == nil {
+						seen[item] = map[int]bool{}
+					}
+					seen[item][got[item]] = true
+					assert.True(t, got[item] >= rng[0] && got[item] <= rng[1], "seed %d: %d %s", seed, got[item], item)
+					delete(got, item)
+				}
+				assert.Empty(t, got, "nothing else drops")
+			}
+			for item, rng := range c.drops {
+				for n := rng[0]; n <= rng[1]; n++ {
+					assert.True(t, seen[item][n], "%d %s never dropped in 40 kills", n, item)
+				}
+			}
+		})
+	}
 }
 
 // TestSheepNeitherDespawnNorSpawnAtNight: sheep 60 blocks from the player

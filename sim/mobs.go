@@ -765,7 +765,7 @@ func weaponKind(id string) (string, bool) {
 }
 
 // Summon puts a mob of a kind (config/mobs.yaml: zombie, skeleton,
-// spider, creeper, sheep) with its feet at pos, as the /summon command does, and
+// spider, creeper, and the passive sheep, pig, cow, chicken) with its feet at pos, as the /summon command does, and
 // returns its entity id. It works in any scenario; the mob acts when the
 // scenario has mobs: true.
 func (s *Sim) Summon(kind string, pos world.Vec3) (int, error) {

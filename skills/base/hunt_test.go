@@ -94,7 +94,7 @@ func TestHuntFailures(t *testing.T) {
 	_, err = run(t, Hunt{}, pastureSnap(inv, sheepAt(4.5, 0.5, 8)), map[string]any{"target": "sheep", "item": "minecraft:string"})
 	f = requireFailure(t, err, skills.CodeInvalidParams)
 	assert.Contains(t, f.Error(), "a sheep does not drop minecraft:string")
-	_, err = run(t, Hunt{}, pastureSnap(inv, sheepAt(4.5, 0.5, 8)), map[string]any{"target": "cow", "item": "minecraft:leather"})
+	_, err = run(t, Hunt{}, pastureSnap(inv, sheepAt(4.5, 0.5, 8)), map[string]any{"target": "enderman", "item": "minecraft:ender_pearl"})
 	f = requireFailure(t, err, skills.CodeInvalidParams)
-	assert.Contains(t, f.Error(), `no mob "cow"`)
+	assert.Contains(t, f.Error(), `no mob "enderman"`)
 }
