@@ -77,7 +77,7 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	best := math.Inf(1)
 	for _, e := range w.Entities {
 		k, ok := mobs.Kind(e.Name)
-		if e.Kind != world.EntityMob || !ok || day && k.HostileLightMax < mobs.Light.Max {
+		if e.Kind != world.EntityMob || !ok || k.Passive() || day && k.HostileLightMax < mobs.Light.Max {
 			continue
 		}
 		if d := math.Sqrt(e.Pos.DistSq(w.Player.Pos)); d <= r.Range && d < best {

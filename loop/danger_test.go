@@ -55,6 +55,7 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 		{"a spider at night is fought", mobAt("spider", 3, 20, sword), "fight"},
 		{"a zombie by day is still fought", func() *world.Snapshot { w := mobAt("zombie", 3, 20, sword); w.TimeOfDay = 6000; return w }(), "fight"},
 		{"a pig is no danger", mobAt("pig", 3, 20, sword), ""},
+		{"nor a cow at night (a passive mob of the table)", mobAt("cow", 2, 20, sword), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			inv, why, ok := r.Fire(c.w)

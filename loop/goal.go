@@ -63,6 +63,16 @@ func (ig ItemGoal) Target() int {
 	return ig.Count
 }
 
+// KillGoal asks for Count kills of a mob kind (config/mobs.yaml's name:
+// "pig") that the loop saw during the run: a mob the bot hit that then
+// left the world model near the bot (a killed mob's death; see
+// killWatch). Seen is the kills seen so far, kept by the loop.
+type KillGoal struct {
+	Mob   string `json:"mob"`
+	Count int    `json:"count"`
+	Seen  int    `json:"seen,omitempty"`
+}
+
 // BuildGoal asks for a structure of a blueprint that the bot built: a
 // formed machine of the blueprint's kind that was not formed at the start
 // of the run (Start lists where the formed ones were, set by Goal.Anchor).
@@ -102,6 +112,14 @@ func (g Goal) Anchor(w *world.Snapshot) Goal {
 		}
 		out.Builds[i] = bg
 	}
+	if len(g.Kills) > 0 {
+		// Kills count from the run's start; the loop's copy is its own.
+		out.Kills = make([]KillGoal, len(g.Kills))
+		for i, kg := range g.Kills {
+			kg.Seen = 0
+			out.Kills[i] = kg
+		}
+	}
 	out.Items = make([]ItemGoal, len(g.Items))
 	for i, ig := range g.Items {
 		if ig.Gain {
@@ -126,6 +144,9 @@ type Goal struct {
 	// Builds: structures of config/blueprints.yaml the bot builds ("build
 	// coke_oven": a coke oven formed during the run).
 	Builds []BuildGoal `json:"builds,omitempty"`
+	// Kills: mobs the bot kills during the run ("kill 5 pig"), counted
+	// from the deaths the loop sees after the bot's hits.
+	Kills []KillGoal `json:"kills,omitempty"`
 	// Skill: run this skill successfully once ("run mine_block target=minecraft:gravel");
 	// template skills are resolved by name this way, as in seed 001.
 	Skill *Invocation `json:"skill,omitempty"`
@@ -200,6 +221,9 @@ type GoalParser struct {
 	// Quests resolves quest and line clauses (nil: the clauses are
 	// refused, naming --quests).
 	Quests QuestSource
+	// Mobs are the mob kinds a kill clause may name (nil = the shipped
+	// config/mobs.yaml).
+	Mobs *rules.Mobs
 }
 
 // ParseGoal parses a goal written on the command line against a tier table,
@@ -215,6 +239,7 @@ func ParseGoal(text string, tiers *rules.Tiers) (Goal, error) {
 //	have 4 ore:plankWood         at least 4 matching items in the inventory
 //	reach steam_age              the inferred tier is at least steam_age
 //	build coke_oven              a structure of that blueprint, formed during the run
+//	kill 5 pig                   5 mobs of that kind killed by the bot during the run
 //	run mine_block target=minecraft:gravel radius=24
 //	                             run a skill once, successfully
 //	quest "Where's the Flint?"   a quest of the quest book, after its prerequisites
@@ -254,6 +279,18 @@ func (p GoalParser) Parse(text string) (Goal, error) {
 				return Goal{}, fmt.Errorf("%q: %v", clause, err)
 			}
 			g.Items = append(g.Items, ItemGoal{Item: f[2], Count: n, Gain: f[0] == "collect"})
+		case "kill":
+			if len(f) != 3 {
+				return Goal{}, fmt.Errorf("%q: write kill COUNT MOB, e.g. kill 5 pig", clause)
+			}
+			n, err := strconv.Atoi(f[1])
+			if err != nil || n < 1 {
+				return Goal{}, fmt.Errorf("%q: count must be a positive integer", clause)
+			}
+			if err := p.mob(f[2]); err != nil {
+				return Goal{}, fmt.Errorf("%q: %v", clause, err)
+			}
+			g.Kills = append(g.Kills, KillGoal{Mob: f[2], Count: n})
 		case "reach":
 			if len(f) != 2 {
 				return Goal{}, fmt.Errorf("%q: write reach TIER, e.g. reach steam_age", clause)
@@ -299,10 +336,10 @@ func (p GoalParser) Parse(text string) (Goal, error) {
 			}
 			g.Skill = inv
 		default:
-			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, reach, build, run, quest or line", clause)
+			return Goal{}, fmt.Errorf("%q: a goal clause starts with collect, have, kill, reach, build, run, quest or line", clause)
 		}
 	}
-	if len(g.Quests) > 0 && (len(g.Items) > 0 || g.Tier != "" || len(g.Builds) > 0 || g.Skill != nil) {
+	if len(g.Quests) > 0 && (len(g.Items) > 0 || g.Tier != "" || len(g.Builds) > 0 || len(g.Kills) > 0 || g.Skill != nil) {
 		return Goal{}, fmt.Errorf("goal %q: quest and line clauses go only with other quest and line clauses", text)
 	}
 	return g, nil
@@ -333,6 +370,22 @@ func (p GoalParser) build(name string) (BuildGoal, error) {
 		return BuildGoal{}, fmt.Errorf("no blueprint %q%s (known: %s)", name, suggest.DidYouMean(name, bps.Names()), strings.Join(bps.Names(), ", "))
 	}
 	return BuildGoal{Name: bp.Name, Machine: bp.Machine}, nil
+}
+
+// mob checks that a kill clause names a mob kind.
+func (p GoalParser) mob(name string) error {
+	mobs := p.Mobs
+	if mobs == nil {
+		mobs = rules.Default().Mobs
+	}
+	if _, ok := mobs.Kind(name); ok {
+		return nil
+	}
+	var names []string
+	for _, k := range mobs.Kinds() {
+		names = append(names, k.Name)
+	}
+	return fmt.Errorf("no mob %q%s (known: %s)", name, suggest.DidYouMean(name, names), strings.Join(names, ", "))
 }
 
 // item checks an item matcher's syntax and, with Names, that it is known.
@@ -494,6 +547,11 @@ func (g Goal) Check(w *world.Snapshot, tiers *rules.Tiers, skillDone bool) Progr
 	for _, bg := range g.Builds {
 		if !bg.built(w) {
 			unmet = append(unmet, "build "+bg.Name)
+		}
+	}
+	for _, kg := range g.Kills {
+		if kg.Seen < kg.Count {
+			unmet = append(unmet, fmt.Sprintf("killed %d/%d %s", kg.Seen, kg.Count, kg.Mob))
 		}
 	}
 	if g.Skill != nil && !skillDone {

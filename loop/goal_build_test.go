@@ -22,7 +22,7 @@ func TestParseBuildGoal(t *testing.T) {
 		{"build coke_ovn", `"build coke_ovn": no blueprint "coke_ovn" (did you mean "coke_oven"?) (known: coke_oven)`},
 		{"build", "write build NAME, e.g. build coke_oven"},
 		{"build coke_oven twice", "write build NAME"},
-		{"bild coke_oven", "starts with collect, have, reach, build, run, quest or line"},
+		{"bild coke_oven", "starts with collect, have, kill, reach, build, run, quest or line"},
 	} {
 		_, err := loop.ParseGoal(c.text, tiers)
 		require.Error(t, err, c.text)

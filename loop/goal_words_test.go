@@ -42,5 +42,5 @@ func TestWordsGoal(t *testing.T) {
 	assert.Contains(t, err.Error(), "write build NAME, e.g. build coke_oven")
 	_, err = loop.ParseGoal("make a coke oven", rules.Default().Tiers)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "a goal clause starts with collect, have, reach, build, run, quest or line")
+	assert.Contains(t, err.Error(), "a goal clause starts with collect, have, kill, reach, build, run, quest or line")
 }

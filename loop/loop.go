@@ -157,6 +157,9 @@ type StepRecord struct {
 	// Reflex names the reflex that ran this step instead of the planner,
 	// and why (nil for a planned step).
 	Reflex *ReflexTrace `json:"reflex,omitempty"`
+	// Kills are the mobs seen killed by the bot during the step, by kind:
+	// hit by its attacks, then gone from the world near it.
+	Kills map[string]int `json:"kills,omitempty"`
 }
 
 // Stats counts one skill's steps in a run.
@@ -226,6 +229,9 @@ type Loop struct {
 	// outcome is the step's outcome for its skill's metrics, held until
 	// emit has written the step's trace line (see record).
 	outcome func()
+	// kills are the mobs the bot hit and the kills seen, for the goal's
+	// kill clauses.
+	kills *killWatch
 }
 
 // New checks the configuration and the body: every action kind the enabled
@@ -258,7 +264,7 @@ func New(ctx context.Context, cfg Config) (*Loop, error) {
 	if err := CheckSupport(cfg.Registry, packs, info); err != nil {
 		return nil, err
 	}
-	l := &Loop{cfg: cfg, info: info, packs: packs}
+	l := &Loop{cfg: cfg, info: info, packs: packs, kills: newKillWatch()}
 	if cfg.Trace != nil {
 		l.enc = json.NewEncoder(cfg.Trace)
 		l.enc.SetEscapeHTML(false)
@@ -341,6 +347,9 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 			startTick = snap.Tick
 			l.goal = cfg.Goal.Anchor(snap) // collect N: N more than now
 		}
+		// A body may take a killed mob away a while after the step that
+		// killed it (a server lets the body lie 20 ticks).
+		l.seeKills(snap)
 		out.Ticks = snap.Tick - startTick
 		out.Progress = l.goal.Check(snap, tiers, st.skillDone)
 		switch {
@@ -692,6 +701,8 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 	}
 	s := Summarize(after)
 	rec.After = &s
+	l.kills.hits(rec.Actions, rec.Results, snap)
+	rec.Kills = l.seeKills(after)
 	if !ok {
 		rec.Verdict = ActionFailed
 		rec.Progressed = l.progressed(sk.Spec(), sug.Params, snap, after)

@@ -20,6 +20,9 @@ type QuestStage struct {
 	// Items are the inventory goals of its tasks (a retrieval task: have;
 	// crafting and block breaking: collect, counted from the quest's start).
 	Items []ItemGoal `json:"items,omitempty"`
+	// Kills are the kill goals of its hunt tasks (counted from the
+	// quest's start).
+	Kills []KillGoal `json:"kills,omitempty"`
 	// Prereqs are the ids of the stages that must be completed first.
 	Prereqs []string `json:"prereqs,omitempty"`
 	// AnyPrereq: one completed prerequisite is enough.
@@ -214,7 +217,7 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 			res.Status, res.Reason, res.Blockers = QuestSkipped, blocked, causes
 		default:
 			sub := cfg
-			sub.Goal = Goal{Text: "quest " + strconvQuote(st.Name), Items: st.Items}
+			sub.Goal = Goal{Text: "quest " + strconvQuote(st.Name), Items: st.Items, Kills: st.Kills}
 			l, err := New(ctx, sub)
 			if err != nil {
 				return out, err

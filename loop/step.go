@@ -40,6 +40,7 @@ func (l *Loop) observe(ctx context.Context, st *stepper) (*world.Snapshot, error
 		st.anchored = true
 		l.goal = l.cfg.Goal.Anchor(snap) // collect N: N more than at the first observation
 	}
+	l.seeKills(snap)
 	st.unblock(snap)
 	return snap, nil
 }

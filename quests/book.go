@@ -114,6 +114,9 @@ type Task struct {
 	Target string `json:"target,omitempty"`
 	// Count: how many a hunt task wants, or the levels of an XP task.
 	Count int `json:"count,omitempty"`
+	// DamageType: a hunt task that counts only kills by this kind of
+	// damage ("arrow"); empty for any.
+	DamageType string `json:"damage_type,omitempty"`
 }
 
 // Optional reports whether the task does not count towards the quest
@@ -266,6 +269,7 @@ func decodeTask(c compound) Task {
 		}
 	case TaskHunt:
 		t.Target, t.Count = c.str("target"), c.int("required", 1)
+		t.DamageType = c.str("damageType")
 	case TaskLocation:
 		t.Target = c.str("name")
 	case TaskXP:

@@ -2,9 +2,11 @@ package quests
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // Judge turns quests into stages for the goal parser: what the agent can
@@ -18,6 +20,9 @@ type Judge struct {
 	// Checkbox: the user allows the agent to tick checkbox tasks
 	// (--quests-checkbox); otherwise a quest with one is skipped.
 	Checkbox bool
+	// Mobs names the mob kinds the agent knows by their EntityList names,
+	// which hunt tasks give as their target (nil: hunt tasks are skipped).
+	Mobs *rules.Mobs
 }
 
 var _ loop.QuestSource = Judge{}
@@ -65,6 +70,8 @@ func containsStr(ss []string, s string) bool {
 type Verdict struct {
 	// Items are the task's item goals (none for a task that holds at once).
 	Items []loop.ItemGoal
+	// Kills are a hunt task's kill goals.
+	Kills []loop.KillGoal
 	// Skip says why the agent cannot do the task ("" when it can).
 	Skip string
 	// Blockers are the causes, one key each.
@@ -75,8 +82,9 @@ type Verdict struct {
 
 // Task judges one task: retrieval (have the items; collect them when the
 // task consumes them), crafting and block breaking (collect them from the
-// quest's start), a checkbox when allowed;
-// every other type cannot be checked from the world model.
+// quest's start), hunting (kill the mobs from the quest's start), a
+// checkbox when allowed; every other type cannot be checked from the
+// world model.
 func (j Judge) Task(t Task) Verdict {
 	switch t.Type {
 	case TaskRetrieval, TaskCrafting, TaskBlockBreak:
@@ -107,6 +115,8 @@ func (j Judge) Task(t Task) Verdict {
 			v.Items = nil
 		}
 		return v
+	case TaskHunt:
+		return j.hunt(t)
 	case TaskCheckbox:
 		if j.Checkbox {
 			return Verdict{Checkbox: true}
@@ -114,6 +124,31 @@ func (j Judge) Task(t Task) Verdict {
 		return Verdict{Skip: "a checkbox task: a person ticks it (allow the agent with --quests-checkbox)", Blockers: []string{"checkbox task (needs --quests-checkbox)"}}
 	}
 	return Verdict{Skip: fmt.Sprintf("task type %s: not checked from the world model", t.Type), Blockers: []string{"task type " + t.Type}}
+}
+
+// hunt judges a hunt task: BetterQuesting counts a mob a player killed
+// whose EntityList name is the target (or, with subtypes, whose class is
+// the target's or extends it), from the quest's start
+// (GTNewHorizons/BetterQuesting, src/main/java/bq_standard/tasks/
+// TaskHunt.java: onKilledByPlayer). The agent counts the kills of the
+// mob kind of that name that it saw (loop.KillGoal); a subtype of it (a
+// mooshroom for a cow) it does not know, so it hunts the kind itself.
+func (j Judge) hunt(t Task) Verdict {
+	if j.Mobs == nil {
+		return Verdict{Skip: "a hunt task: the agent has no mob table to judge it", Blockers: []string{"task type " + t.Type}}
+	}
+	if t.DamageType != "" {
+		return Verdict{Skip: fmt.Sprintf("a hunt task counting only kills by %s damage: not checked from the world model", t.DamageType),
+			Blockers: []string{"hunt task by damage type " + t.DamageType}}
+	}
+	k, ok := j.Mobs.KindOfEntity(t.Target)
+	if !ok {
+		return Verdict{Skip: fmt.Sprintf("a hunt task for %q: the agent knows no such mob", t.Target), Blockers: []string{"unknown mob: " + t.Target}}
+	}
+	if t.Count < 1 {
+		return Verdict{} // BetterQuesting: progress 0 already meets required 0
+	}
+	return Verdict{Kills: []loop.KillGoal{{Mob: k.Name, Count: t.Count}}}
 }
 
 func trimPrefixes(ss []string, p string) []string {
@@ -164,6 +199,7 @@ func (j Judge) Stage(q *Quest) loop.QuestStage {
 			st.Checkboxes++
 		}
 		st.Items = mergeItems(st.Items, v.Items)
+		st.Kills = mergeKills(st.Kills, v.Kills)
 	}
 	return st
 }
@@ -175,6 +211,21 @@ func appendNew(ss []string, more ...string) []string {
 		}
 	}
 	return ss
+}
+
+// mergeKills adds kill goals; of two for the same mob the larger count
+// stands (every hunt task of a quest counts each kill of its target, so
+// one kill moves both: TaskHunt.onKilledByPlayer runs for each task).
+func mergeKills(have, more []loop.KillGoal) []loop.KillGoal {
+	for _, m := range more {
+		i := slices.IndexFunc(have, func(k loop.KillGoal) bool { return k.Mob == m.Mob })
+		if i < 0 {
+			have = append(have, m)
+			continue
+		}
+		have[i].Count = max(have[i].Count, m.Count)
+	}
+	return have
 }
 
 // mergeItems adds goals, summing the counts of the same item and kind.

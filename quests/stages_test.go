@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/quests"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // knownItems accepts the items of the fixtures the agent would know.
@@ -46,11 +47,37 @@ func TestJudgeTasks(t *testing.T) {
 			quests.Verdict{Skip: "the agent does not know ore:cropRaspberry", Blockers: []string{"unknown item: ore:cropRaspberry"}}},
 		{"checkbox", quests.Task{Type: quests.TaskCheckbox},
 			quests.Verdict{Skip: "a checkbox task: a person ticks it (allow the agent with --quests-checkbox)", Blockers: []string{"checkbox task (needs --quests-checkbox)"}}},
-		{"hunt", quests.Task{Type: quests.TaskHunt, Target: "Zombie"},
-			quests.Verdict{Skip: "task type bq_standard:hunt: not checked from the world model", Blockers: []string{"task type bq_standard:hunt"}}},
+		{"hunt without a mob table", quests.Task{Type: quests.TaskHunt, Target: "Zombie", Count: 3},
+			quests.Verdict{Skip: "a hunt task: the agent has no mob table to judge it", Blockers: []string{"task type bq_standard:hunt"}}},
 	} {
 		assert.Equal(t, c.want, j.Task(c.task), c.name)
 	}
+	// With the mob table: the target is EntityList's name of a kind.
+	j.Mobs = rules.Default().Mobs
+	for _, c := range []struct {
+		name string
+		task quests.Task
+		want quests.Verdict
+	}{
+		{"hunt pigs", quests.Task{Type: quests.TaskHunt, Target: "Pig", Count: 5}, quests.Verdict{Kills: []loop.KillGoal{{Mob: "pig", Count: 5}}}},
+		{"hunt zombies", quests.Task{Type: quests.TaskHunt, Target: "Zombie", Count: 3}, quests.Verdict{Kills: []loop.KillGoal{{Mob: "zombie", Count: 3}}}},
+		{"none required", quests.Task{Type: quests.TaskHunt, Target: "Cow", Count: 0}, quests.Verdict{}},
+		{"an unknown mob", quests.Task{Type: quests.TaskHunt, Target: "Enderman", Count: 1},
+			quests.Verdict{Skip: `a hunt task for "Enderman": the agent knows no such mob`, Blockers: []string{"unknown mob: Enderman"}}},
+		{"the kind's name is not EntityList's", quests.Task{Type: quests.TaskHunt, Target: "pig", Count: 1},
+			quests.Verdict{Skip: `a hunt task for "pig": the agent knows no such mob`, Blockers: []string{"unknown mob: pig"}}},
+		{"by a damage type", quests.Task{Type: quests.TaskHunt, Target: "Pig", Count: 1, DamageType: "arrow"},
+			quests.Verdict{Skip: "a hunt task counting only kills by arrow damage: not checked from the world model", Blockers: []string{"hunt task by damage type arrow"}}},
+	} {
+		assert.Equal(t, c.want, j.Task(c.task), c.name)
+	}
+	// Two hunt tasks for pigs: each counts every kill, so the larger count
+	// stands; a cow's task adds its own goal.
+	st := j.Stage(&quests.Quest{Name: "Hunter", Tasks: []quests.Task{
+		{Type: quests.TaskHunt, Target: "Pig", Count: 2}, {Type: quests.TaskHunt, Target: "Pig", Count: 5}, {Type: quests.TaskHunt, Target: "Cow", Count: 1},
+	}})
+	assert.Empty(t, st.Skip)
+	assert.Equal(t, []loop.KillGoal{{Mob: "pig", Count: 5}, {Mob: "cow", Count: 1}}, st.Kills)
 	j.Checkbox = true
 	assert.Equal(t, quests.Verdict{Checkbox: true}, j.Task(quests.Task{Type: quests.TaskCheckbox}))
 }
@@ -79,8 +106,14 @@ func TestJudgeStages(t *testing.T) {
 		order = append(order, s.Name)
 	}
 	assert.Equal(t, []string{"Get Some Logs", "Planks and Sticks", "Read the Manual", "Monster Hunter"}, order)
-	assert.Equal(t, "task type bq_standard:hunt: not checked from the world model; task type somemod:dance: not checked from the world model", stages[3].Skip)
+	assert.Equal(t, "a hunt task: the agent has no mob table to judge it; task type somemod:dance: not checked from the world model", stages[3].Skip)
 	assert.Equal(t, []string{"task type bq_standard:hunt", "task type somemod:dance"}, stages[3].Blockers)
+	// With the mob table the zombies can be hunted; the dance still cannot.
+	j.Mobs = rules.Default().Mobs
+	_, stages, err = j.LineStages("first steps")
+	require.NoError(t, err)
+	assert.Equal(t, "task type somemod:dance: not checked from the world model", stages[3].Skip)
+	assert.Equal(t, []string{"task type somemod:dance"}, stages[3].Blockers)
 
 	_, err = j.QuestStages("nothing like it")
 	assert.Error(t, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/quests"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 )
 
@@ -69,7 +70,7 @@ func (q *questFlags) load(e *env, cmd string) (*quests.Book, error) {
 // questJudge judges quests against the simulated world's names: an item
 // the agent has never heard of cannot be planned for.
 func (q *questFlags) judge(b *quests.Book, item func(string) error) quests.Judge {
-	return quests.Judge{Book: b, Item: item, Checkbox: q.checkbox}
+	return quests.Judge{Book: b, Item: item, Checkbox: q.checkbox, Mobs: rules.Default().Mobs}
 }
 
 func simItem(s string) error { return sim.Names().CheckItem(s) }
@@ -326,17 +327,20 @@ func printStage(w io.Writer, st loop.QuestStage) {
 		fmt.Fprintf(w, "  the agent cannot do it: %s\n", st.Skip)
 		return
 	}
-	if len(st.Items) == 0 {
+	if len(st.Items) == 0 && len(st.Kills) == 0 {
 		fmt.Fprintln(w, "  the agent can do it: nothing to gather")
 		return
 	}
-	goals := make([]string, len(st.Items))
-	for i, ig := range st.Items {
+	goals := make([]string, 0, len(st.Items)+len(st.Kills))
+	for _, ig := range st.Items {
 		verb := "have"
 		if ig.Gain {
 			verb = "collect"
 		}
-		goals[i] = fmt.Sprintf("%s %d %s", verb, ig.Count, ig.Item)
+		goals = append(goals, fmt.Sprintf("%s %d %s", verb, ig.Count, ig.Item))
+	}
+	for _, kg := range st.Kills {
+		goals = append(goals, fmt.Sprintf("kill %d %s", kg.Count, kg.Mob))
 	}
 	fmt.Fprintf(w, "  the agent can do it: %s\n", strings.Join(goals, " and "))
 }

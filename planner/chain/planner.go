@@ -155,6 +155,10 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 	for i, bg := range goal.Builds {
 		buildParts[i] = part("build "+bg.Name, !containsUnmet(obs.Progress, "build "+bg.Name))
 	}
+	killParts := make([]*loop.PlanNode, len(goal.Kills))
+	for i, kg := range goal.Kills {
+		killParts[i] = part(fmt.Sprintf("kill %d %s", kg.Count, kg.Mob), kg.Seen >= kg.Count)
+	}
 	itemParts := make([]*loop.PlanNode, len(goal.Items))
 	for i, ig := range goal.Items {
 		verb := "have"
@@ -225,6 +229,20 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 			continue
 		}
 		return chose(buildParts[i], loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name})
+	}
+	// Kills next: the mobs stand in sight now (the planner hunts only
+	// what the world model shows), and their drops may serve the items.
+	for i, kg := range goal.Kills {
+		if killParts[i].State == loop.PlanMet {
+			continue
+		}
+		s.node = killParts[i]
+		inv, err := s.kill(kg.Mob, kg.Count-kg.Seen)
+		if err != nil {
+			whyNot = append(whyNot, stuck(killParts[i], err).Error())
+			continue
+		}
+		return chose(killParts[i], loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards killing %d %s (%d seen killed)", kg.Count, kg.Mob, kg.Seen)})
 	}
 	if dec, i, ok := s.storeWhenFull(goal, itemParts); ok {
 		return chose(itemParts[i], dec)
@@ -716,15 +734,7 @@ func (s *search) producers(item string) []producer {
 // within the skill's default radius: the nearest kind's, the kinds in
 // config/mobs.yaml's order.
 func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
-	param := ""
-	for key, ch := range d.Effects.InventoryDelta {
-		if ch.MinIncrease == nil || !strings.HasPrefix(key, "{") || !strings.HasSuffix(key, "}") {
-			continue
-		}
-		if pd, ok := d.Params[key[1:len(key)-1]]; ok && pd.Type == action.TypeItemID {
-			param = key[1 : len(key)-1]
-		}
-	}
+	param := huntItemParam(d)
 	if param == "" {
 		return producer{}, false
 	}
@@ -754,6 +764,94 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 		}
 	}
 	return best, best.desc != nil
+}
+
+// huntItemParam is a hunting skill's item_id parameter its gain is keyed
+// by ("item" for hunt), or "".
+func huntItemParam(d *registry.Description) string {
+	for key, ch := range d.Effects.InventoryDelta {
+		if ch.MinIncrease == nil || !strings.HasPrefix(key, "{") || !strings.HasSuffix(key, "}") {
+			continue
+		}
+		if pd, ok := d.Params[key[1:len(key)-1]]; ok && pd.Type == action.TypeItemID {
+			return key[1 : len(key)-1]
+		}
+	}
+	return ""
+}
+
+// kill plans killing n mobs of a kind with a hunting skill (effects
+// tagged hunts_mobs): its tools first (a sword), then the skill asked for
+// the kind's surest drop, as many as n kills give (hunt kills count ÷ the
+// least a kill drops, or count when a kill may drop nothing), within a
+// radius that reaches the nearest mob of the kind in the world model (up
+// to the skill's largest).
+func (s *search) kill(mob string, n int) (*loop.Invocation, error) {
+	k, ok := s.Mobs.Kind(mob)
+	if !ok {
+		return nil, fmt.Errorf("no mob %q in the mob table", mob)
+	}
+	var drop rules.MobDrop
+	found := false
+	for _, d := range k.Drops {
+		if d.Max > 0 && (!found || d.Min > drop.Min) {
+			drop, found = d, true
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("a %s drops nothing, and a hunting skill is asked for a drop", mob)
+	}
+	var whyNot []string
+	for _, d := range s.ranked(s.catalog) {
+		param := huntItemParam(d)
+		if !slices.Contains(d.Effects.Tags, "hunts_mobs") || param == "" {
+			continue
+		}
+		reach, dflt := 32.0, 32.0
+		if pd, ok := d.Params["radius"]; ok {
+			if v, ok := number(pd.Default); ok {
+				reach, dflt = float64(v), float64(v)
+			}
+			if pd.Max != nil {
+				reach = *pd.Max
+			}
+		}
+		nearest := math.Inf(1)
+		for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
+			if e.Name == mob {
+				nearest = min(nearest, math.Hypot(e.Pos.X-s.w.Player.Pos.X, e.Pos.Z-s.w.Player.Pos.Z))
+			}
+		}
+		if nearest > reach {
+			whyNot = append(whyNot, fmt.Sprintf("%s: no %s within %g blocks", d.Name, mob, reach))
+			continue
+		}
+		sub, err := s.tools(d, 0)
+		if err != nil {
+			whyNot = append(whyNot, fmt.Sprintf("%s: %v", d.Name, err))
+			continue
+		}
+		if sub != nil {
+			return sub, nil
+		}
+		count := n * max(drop.Min, 1)
+		if pd, ok := d.Params["count"]; ok && pd.Max != nil {
+			count = min(count, int(*pd.Max))
+		}
+		inv := &loop.Invocation{Skill: d.Name, Params: map[string]any{"target": mob, param: drop.Item.String(), "count": count}}
+		if nearest > dflt {
+			inv.Params["radius"] = int(math.Ceil(nearest))
+		}
+		if s.blocked[inv.String()] {
+			whyNot = append(whyNot, inv.String()+" is blocked until the world changes")
+			continue
+		}
+		return inv, nil
+	}
+	if len(whyNot) == 0 {
+		return nil, fmt.Errorf("no available skill hunts mobs (a %s)", mob)
+	}
+	return nil, fmt.Errorf("cannot kill a %s: %s", mob, strings.Join(whyNot, "; "))
 }
 
 // dropOf returns the drop of a mob kind that gives an item matching want.

@@ -25,8 +25,8 @@ func HostileNear(w *world.Snapshot, mobs *rules.Mobs, radius float64) (world.Ent
 		if e.Kind != world.EntityMob {
 			continue
 		}
-		if _, ok := mobs.Kind(e.Name); !ok {
-			continue
+		if k, ok := mobs.Kind(e.Name); !ok || k.Passive() {
+			continue // not a mob of the table, or a farm animal
 		}
 		if d := e.Pos.DistSq(w.Player.Pos); d <= bestD {
 			best, bestD, found = e, d, true

@@ -40,6 +40,12 @@ func TestFight(t *testing.T) {
 
 	_, err = Fight{}.SuggestActions(w, skills.Params{"entity": 99})
 	requireFailure(t, err, skills.CodeNoTarget)
+
+	// A farm animal nearer than the zombie is no hostile to fight.
+	withMob(w, 11, "cow", 1.5, 0.5)
+	acts, err = Fight{}.SuggestActions(w, skills.Params{})
+	require.NoError(t, err)
+	assert.Equal(t, action.Attack{Entity: 9}, acts[len(acts)-1], "the zombie, not the cow")
 }
 
 func TestFleeGoesAway(t *testing.T) {
