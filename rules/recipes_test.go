@@ -16,7 +16,16 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 40)
+	assert.Len(t, book.All(), 42)
+
+	// Vanilla's stairs, which GTNH keeps: six blocks in steps make four.
+	for item, block := range map[string]string{"minecraft:oak_stairs": "minecraft:planks:0", "minecraft:stone_stairs": "minecraft:cobblestone"} {
+		r := book.For(item)
+		require.Len(t, r, 1, item)
+		assert.Equal(t, 4, r[0].Count, item)
+		assert.True(t, r[0].NeedsTable(), item)
+		assert.Equal(t, []Ingredient{{Item: game.MustItem(block), Count: 6}}, r[0].Ingredients, item)
+	}
 
 	furnace := book.For("minecraft:furnace")
 	require.Len(t, furnace, 1)
