@@ -13,8 +13,9 @@ import (
 // hours need within a walk of the start, as a 1.7.10 overworld plain beside
 // a lake has it. Grass over three blocks of dirt over stone, gentle hills;
 // a lake of still water with sand beaches, clay in its shallows and gravel
-// on its floor; gravel patches in the grass; a small outcrop of bare stone.
-// Trees come from the scenario's trees entries, as in every world.
+// on its floor; gravel patches in the grass; a small outcrop of bare stone;
+// gravel pockets in the stone below (pockets.go). Trees come from the
+// scenario's trees entries, as in every world.
 //
 // Everything is drawn from the scenario's seed (its own stream, so that the
 // flat and hills worlds are unchanged), and laid out around the player's
@@ -131,6 +132,9 @@ func (s *Sim) natural(ctx context.Context, tx *world.Tx) ([]int, error) {
 				}
 			}
 		}
+	}
+	if err := s.gravelPockets(ctx, tx); err != nil {
+		return nil, err
 	}
 	return ground, nil
 }

@@ -53,21 +53,26 @@ func nearestTagged(w *world.Snapshot, tag string, radius int) (world.BlockPos, b
 // weighs to prefer one it can reach from the surface.
 const surfaceLook = 512
 
+// OpenToAir reports whether a block has a face on air: a player reaches it
+// without digging to it.
+func OpenToAir(w *world.Snapshot, p world.BlockPos) bool {
+	for _, d := range [][3]int{{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}} {
+		if w.BlockAt(p.Add(d[0], d[1], d[2])).IsAir() {
+			return true
+		}
+	}
+	return false
+}
+
 // surfaceFirst orders the nearest hits so that a block open to the air
 // (a face a player can reach without digging to it) and no lower than
 // floor, the block the player stands on, comes first, then any open one,
 // then the rest, each group nearest first: mining a buried block or
 // digging downwards makes a pit the player may walk into and not climb
-// out of.
+// out of. Of the buried ones (a gravel pocket in the stone) the one under
+// the least cover comes first, as a player digs down to the shallowest.
 func surfaceFirst(w *world.Snapshot, hits []world.BlockHit, floor int) []world.BlockHit {
-	open := func(p world.BlockPos) bool {
-		for _, d := range [][3]int{{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}} {
-			if w.BlockAt(p.Add(d[0], d[1], d[2])).IsAir() {
-				return true
-			}
-		}
-		return false
-	}
+	open := func(p world.BlockPos) bool { return OpenToAir(w, p) }
 	rank := func(h world.BlockHit) int {
 		switch {
 		case open(h.Pos) && h.Pos.Y >= floor:
@@ -75,11 +80,28 @@ func surfaceFirst(w *world.Snapshot, hits []world.BlockHit, floor int) []world.B
 		case open(h.Pos):
 			return 1
 		}
-		return 2
+		return 2 + Cover(w, h.Pos)
 	}
 	out := slices.Clone(hits)
-	slices.SortStableFunc(out, func(a, b world.BlockHit) int { return rank(a) - rank(b) })
+	ranks := make(map[world.BlockPos]int, len(out))
+	for _, h := range out {
+		ranks[h.Pos] = rank(h)
+	}
+	slices.SortStableFunc(out, func(a, b world.BlockHit) int { return ranks[a.Pos] - ranks[b.Pos] })
 	return out
+}
+
+// maxCover bounds Cover's count.
+const maxCover = 64
+
+// Cover is how many blocks lie between a block and the air above it, up
+// to maxCover: what digging straight down to it breaks.
+func Cover(w *world.Snapshot, p world.BlockPos) int {
+	n := 0
+	for q := p.Add(0, 1, 0); n < maxCover && !w.BlockAt(q).IsAir(); q = q.Add(0, 1, 0) {
+		n++
+	}
+	return n
 }
 
 var derivedTable = map[string]derived{

@@ -473,3 +473,29 @@ func TestTemplateTargetPrefersTheSurface(t *testing.T) {
 		})
 	}
 }
+
+// TestTemplateTargetDigsToTheShallowest: of buried blocks the one under
+// the least cover is taken, even farther off: a pocket two blocks down
+// before one nearer but five down.
+func TestTemplateTargetDigsToTheShallowest(t *testing.T) {
+	spec := loadFixture(t, "mine_block.yml")
+	b := world.NewSparseBlocks()
+	// A slab of stone from y = 55 to 63 under x 0..9, z -2..2.
+	for x := 0; x <= 9; x++ {
+		for z := -2; z <= 2; z++ {
+			for y := 55; y <= 63; y++ {
+				b.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+			}
+		}
+	}
+	deep, shallow := world.Pos(2, 58, 0), world.Pos(7, 61, 0) // 5 and 2 blocks of cover
+	b.SetID(deep, "minecraft:gravel", 0)
+	b.SetID(shallow, "minecraft:gravel", 0)
+	w := snapshot(b)
+	assert.Equal(t, 5, Cover(w, deep))
+	assert.Equal(t, 2, Cover(w, shallow))
+	require.Less(t, deep.DistSq(w.Feet()), shallow.DistSq(w.Feet()), "the deep one is nearer")
+	acts, err := suggest(t, spec, w, map[string]any{"target": "minecraft:gravel"})
+	require.NoError(t, err)
+	assert.Equal(t, action.BreakBlock{Pos: shallow}, acts[2])
+}

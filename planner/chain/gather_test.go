@@ -101,3 +101,30 @@ func TestCollectKeepsGoingInTheSimulator(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, end.Inventory.CountID("minecraft:log"), logs, "the forest's logs, and those of trees grown from its saplings")
 }
+
+// TestMinePrefersOpenSources: a gravel pocket buried in stone 5 blocks
+// away does not keep the bot from the open gravel 20 blocks off (the
+// radius reaches the open one, which the mining skill takes first); with
+// no open gravel in reach the buried pocket is mined.
+func TestMinePrefersOpenSources(t *testing.T) {
+	reg := shipped(t)
+	pick := world.NewStack("minecraft:wooden_pickaxe", 0, 1)
+	pick.MaxDamage = 59
+	buried := func(b *world.SparseBlocks) *world.SparseBlocks {
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				for dz := -1; dz <= 1; dz++ {
+					b.SetID(world.Pos(5+dx, 58+dy, dz), "minecraft:stone", 0)
+				}
+			}
+		}
+		return b.SetID(world.Pos(5, 58, 0), "minecraft:gravel", 0)
+	}
+	both := buried(world.NewSparseBlocks()).SetID(world.Pos(20, 63, 0), "minecraft:gravel", 0)
+	dec, err := plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", both, pick))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel", "radius": 21}}, dec.Invocation, "20 east and one down")
+	dec, err = plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", buried(world.NewSparseBlocks()), pick))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}, dec.Invocation, "the pocket, within the default radius")
+}

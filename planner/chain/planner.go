@@ -938,18 +938,38 @@ func (s *search) mineable(d *registry.Description, item string) (block string, r
 			limit = max(limit, int(*rp.Max))
 		}
 	}
-	hits := s.w.Blocks.Nearest(s.w.Feet(), limit, 1, func(b world.Block) bool { return slices.Contains(sources, b.ID) })
+	hits := s.w.Blocks.Nearest(s.w.Feet(), limit, openLook, func(b world.Block) bool { return slices.Contains(sources, b.ID) })
 	if len(hits) == 0 {
 		if b, ok := s.rememberedSource(sources); ok {
 			return b, 0, true, true
 		}
 		return "", 0, false, false
 	}
-	if hits[0].DistSq > def*def {
-		radius = int(math.Ceil(math.Sqrt(float64(hits[0].DistSq))))
+	// The nearest one open to the air, as the mining skill picks (a
+	// buried one, a gravel pocket in the stone, only when none is open,
+	// and then the one under the least cover): the radius reaches it
+	// rather than a buried one nearer.
+	best := hits[0]
+	if i := slices.IndexFunc(hits, func(h world.BlockHit) bool { return skills.OpenToAir(s.w, h.Pos) }); i >= 0 {
+		best = hits[i]
+	} else {
+		least := skills.Cover(s.w, best.Pos)
+		for _, h := range hits[1:] {
+			if c := skills.Cover(s.w, h.Pos); c < least {
+				best, least = h, c
+			}
+		}
 	}
-	return hits[0].Block.ID, radius, false, true
+	if best.DistSq > def*def {
+		radius = int(math.Ceil(math.Sqrt(float64(best.DistSq))))
+	}
+	return best.Block.ID, radius, false, true
 }
+
+// openLook is how many of the nearest source blocks mineable weighs to
+// find one open to the air (the mining skill's target_location weighs
+// as many).
+const openLook = 512
 
 // walkSkill walks to a remembered block (skills/base).
 const walkSkill = "walk_to_remembered"
