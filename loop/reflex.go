@@ -199,8 +199,8 @@ const walkTicksPerBlock = 1 / 0.2159
 // age reaches item_lifespan (6000 ticks, config/mobs.yaml). The reflex
 // runs recover_drops to walk there as long as the walk, at the player's
 // walking speed with half again for the way, ends before they are gone;
-// on arriving (within 1.5 blocks), or once they are gone, it lets the
-// death go. It counts from the tick the fatal step started, the earliest
+// on arriving (within 1.5 blocks), once they are gone, or when the world
+// shows lava where they fell (they burned), it lets the death go. It counts from the tick the fatal step started, the earliest
 // the items can have fallen.
 //
 // A RecoverReflex remembers the last death between steps: use one per
@@ -304,11 +304,31 @@ func (r *RecoverReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	case age+walk >= life:
 		r.death = nil // gone, or gone before the bot could get there
 		return Invocation{}, "", false
+	case inLava(w, d.at):
+		r.death = nil // burned where they fell
+		return Invocation{}, "", false
 	}
 	at := d.at.Block()
 	why := fmt.Sprintf("died at %v %d ticks ago holding %d items; they lie there until tick %d (item_lifespan %d), %.0f blocks away",
 		at, age, d.items, d.tick+life, life, dist)
 	return Invocation{Skill: "recover_drops", Params: map[string]any{"x": at.X, "y": at.Y, "z": at.Z}}, why, true
+}
+
+// inLava reports whether the world shows lava where items fell at p (the
+// block of p or the one above, where a body in lava touches it): dropped
+// items burn there within two ticks (EntityItem's 5 health against lava's
+// 4 a tick, config/mobs.yaml's item_health), so nothing is left to go
+// back for.
+func inLava(w *world.Snapshot, p world.Vec3) bool {
+	at := p.Block()
+	for _, b := range []world.BlockPos{at, at.Up()} {
+		if w.Known(b) {
+			if id := w.BlockAt(b).ID; id == "minecraft:lava" || id == "minecraft:flowing_lava" || w.BlockAt(b).HasTag("lava") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cookRadius is how near a furnace must be for the cook reflex: smelt's

@@ -437,4 +437,22 @@ func TestRecoverReflexWhileTheItemsLast(t *testing.T) {
 	r.Stepped(died(0, cobble, map[string]any{"died": false, "died_at": at}))
 	_, _, ok = r.Fire(here(10))
 	assert.False(t, ok, "not a death")
+
+	// Lava where the items fell: they burned there.
+	for _, c := range []struct {
+		name  string
+		lava  world.BlockPos
+		chase bool
+	}{
+		{"lava at the feet", world.Pos(40, 64, 0), false},
+		{"lava at the head", world.Pos(40, 65, 0), false},
+		{"lava beside", world.Pos(41, 64, 0), true},
+	} {
+		r = &loop.RecoverReflex{}
+		r.Stepped(died(0, cobble, map[string]any{"died": true, "died_at": at}))
+		w := snap(nil, map[world.BlockPos]string{c.lava: "minecraft:lava"})
+		w.Tick = 10
+		_, _, ok = r.Fire(w)
+		assert.Equal(t, c.chase, ok, c.name)
+	}
 }

@@ -55,9 +55,12 @@ type SpawnRules struct {
 
 // DeathRules are what a death costs and what fire does.
 type DeathRules struct {
-	RespawnHealth   float64
-	RespawnFood     int
-	ItemLifespan    int
+	RespawnHealth float64
+	RespawnFood   int
+	ItemLifespan  int
+	// ItemHealth is a dropped item's health (EntityItem: 5): lava, at
+	// LavaDamage a tick, burns it in its second tick there.
+	ItemHealth      float64
 	DropPickupDelay int
 	PickupRange     float64
 	FireDamage      float64
@@ -184,7 +187,7 @@ var (
 	mobsTopKeys   = []string{"day", "light", "spawning", "player", "combat", "mobs"}
 	dayKeys       = []string{"length", "max_sky_darkness", "daytime_below"}
 	spawningKeys  = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance"}
-	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks", "max_air", "drown_at", "drown_damage", "lava_damage", "lava_burn_ticks"}
+	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "item_health", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks", "max_air", "drown_at", "drown_damage", "lava_damage", "lava_burn_ticks"}
 	combatKeys    = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
 	mobKeys       = []string{"name", "entity_name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
 	attackKeys    = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}, AttackNone: {"kind"}}
@@ -282,6 +285,7 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 		p.RespawnHealth = num(f, "player", "respawn_health", 1, 1000)
 		p.RespawnFood = integer(f, "player", "respawn_food", 0, 1000)
 		p.ItemLifespan = integer(f, "player", "item_lifespan", 1, 1<<30)
+		p.ItemHealth = num(f, "player", "item_health", 1, 1000)
 		p.DropPickupDelay = integer(f, "player", "drop_pickup_delay", 0, 1<<20)
 		p.PickupRange = num(f, "player", "pickup_range", 0, 64)
 		p.FireDamage = num(f, "player", "fire_damage", 0, 1000)

@@ -208,3 +208,26 @@ func TestLiquidHitsAndHunger(t *testing.T) {
 	require.Less(t, body(t, s).Health, 14.0, "the fire burned on")
 	assert.InDelta(t, walked, s.Exhaustion(), 1e-9, "burning costs no hunger")
 }
+
+// TestItemsBurnInLava: what a player who dies in lava drops lies in the
+// lava and burns there: an item has 5 health (EntityItem.health), lava
+// deals 4 a tick with no hurt resistance for items, so the stack is there
+// after its first tick in the lava and gone after its second. A death in
+// water leaves the items lying.
+func TestItemsBurnInLava(t *testing.T) {
+	items := func(s *sim.Sim) []world.Entity { return look(t, s).EntitiesOfKind(world.EntityItem) }
+	s := inLava(t)
+	r := waitFor(t, s, 41)
+	require.Equal(t, true, r.Details["died"], r.Error)
+	require.Len(t, items(s), 1, "the cobblestone dropped in the lava")
+	run(t, s, action.Wait{Ticks: 1})
+	require.Len(t, items(s), 1, "4 of its 5 health gone")
+	run(t, s, action.Wait{Ticks: 1})
+	assert.Empty(t, items(s), "burned in its second tick in lava")
+
+	s = underWater(t)
+	r = waitFor(t, s, 500)
+	require.Equal(t, true, r.Details["died"], r.Error)
+	run(t, s, action.Wait{Ticks: 20}) // the pickup delay is 40: the respawned player is on them
+	assert.Len(t, items(s), 1, "the dirt lies at the bottom of the pool")
+}

@@ -51,6 +51,9 @@ type droppedItem struct {
 	stack world.ItemStack
 	age   int
 	delay int // ticks before it can be picked up
+	// hurt is the damage it took (EntityItem.health falls from
+	// item_health): lava burns it.
+	hurt float64
 }
 
 // Death is one death of the player in the simulated world.
@@ -235,8 +238,10 @@ func (s *Sim) dropItem(pos world.Vec3, st world.ItemStack, delay int) {
 	s.danger.drops = append(s.danger.drops, &droppedItem{id: s.danger.nextID, pos: pos, stack: st, delay: delay})
 }
 
-// dropsTick ages the dropped items (gone at item_lifespan) and lets the
-// player pick up those its box, grown by pickup_range, touches.
+// dropsTick ages the dropped items (gone at item_lifespan), burns those in
+// lava (with liquids on: Entity.setOnFireFromLava's lava_damage every
+// tick, so an item of item_health 5 is gone in its second tick there), and
+// lets the player pick up those its box, grown by pickup_range, touches.
 func (s *Sim) dropsTick(tx *world.Tx) {
 	if len(s.danger.drops) == 0 {
 		return
@@ -253,6 +258,11 @@ func (s *Sim) dropsTick(tx *world.Tx) {
 		}
 		if it.age >= rule.ItemLifespan {
 			continue
+		}
+		if s.sc.Liquids && isLava(tx.BlockAt(it.pos.Block())) {
+			if it.hurt += rule.LavaDamage; it.hurt >= rule.ItemHealth {
+				continue // burned
+			}
 		}
 		reach := bodyHalf + rule.PickupRange + 0.125 // the item's box is 0.25 wide
 		if it.delay == 0 && math.Abs(it.pos.X-p.Pos.X) <= reach && math.Abs(it.pos.Z-p.Pos.Z) <= reach &&

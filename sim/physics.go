@@ -125,6 +125,12 @@ func (s *Sim) gravity(tx *world.Tx, res *ipc.Result) {
 		if ok && land.liquid != "lava" {
 			at = &p.Pos // the items lie where the fall ended
 		}
+		if land.liquid == "lava" {
+			// The player dies in the lava, and its items burn there:
+			// the death is where they would lie (died_at), in lava.
+			p.Pos.Y = land.y
+			tx.SetPlayer(p)
+		}
 		s.die(tx, res, cause, at)
 	}
 }

@@ -95,6 +95,9 @@ func TestDeathByFalling(t *testing.T) {
 	r = exec(t, lava, action.BreakBlock{Pos: world.Pos(8, 63, 8)})
 	assert.Equal(t, ipc.Rejected, r.Code)
 	assert.Contains(t, r.Error, "into lava")
+	died, ok := r.Details["died_at"].(world.Vec3)
+	require.True(t, ok)
+	assert.Equal(t, "minecraft:lava", snap(t, lava).BlockAt(died.Block()).ID, "died in the lava, where the items burned")
 }
 
 // TestStandOnPartialBlocks: the simulated player stands at a block's real

@@ -124,7 +124,8 @@ func lavaServer(t *testing.T) *fakeserver.Server {
 // TestEscapeFromLavaLive: in lava on the test server (4 every 10 ticks
 // and 15 s of fire after, by Update Health), the escape reflex steps out
 // at once, before the plan's first wait, into the puddle that puts the
-// fire out, and the bot lives; with it off the lava kills the bot.
+// fire out, and the bot lives; with it off the lava kills the bot, and
+// what it held burns in the lava: the recover reflex leaves it.
 func TestEscapeFromLavaLive(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := lavaServer(t)
@@ -139,9 +140,20 @@ func TestEscapeFromLavaLive(t *testing.T) {
 		assert.Equal(t, world.Pos(11, 63, 8), player(t, srv).Pos.Block(), "in the puddle")
 
 		srv = lavaServer(t)
-		runWaiting(t, srv, "survival:\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  escape: {enabled: false}\n")
+		recs = runWaiting(t, srv, "survival:\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  escape: {enabled: false}\n")
 		d := srv.Deaths()
 		require.NotEmpty(t, d, "burned")
 		assert.Equal(t, "lava", d[0].Cause)
+		// What it held fell into the lava and burned there (EntityItem in
+		// lava): nothing lies there, and the recover reflex does not walk
+		// back into the lava for it.
+		require.NotEmpty(t, srv.BurnedItems(), "the axe burned")
+		assert.Equal(t, "minecraft:iron_axe", srv.BurnedItems()[0].Item.Name)
+		assert.Empty(t, srv.DroppedItems())
+		for _, r := range recs {
+			if r.Reflex != nil {
+				assert.NotEqual(t, "recover", r.Reflex.Name, "no walk back for burned items: %+v", r)
+			}
+		}
 	})
 }

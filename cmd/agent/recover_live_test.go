@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // recoverScript walks the bot to the bottom of the pool, holds it there
@@ -170,4 +172,47 @@ func TestRecoverAfterARestartLive(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestNoRecoverFromLavaLive: the bot walks five blocks east of the spawn
+// (recover_drops there) and, as it waits, lava flows in where it stands;
+// with the escape reflex off it burns there, and what it held falls into
+// the lava and burns (the test server's EntityItem in lava: gone in its
+// second tick). Respawned on dry ground, the bot does not walk back into
+// the lava: the recover reflex sees lava where the items fell and lets
+// them go.
+func TestNoRecoverFromLavaLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: steamTick, Trees: []fakeserver.Tree{},
+			Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:iron_axe", Count: 1}, {Slot: 37, Name: "minecraft:cobblestone", Count: 16}}}))
+		require.NoError(t, err)
+		t.Cleanup(srv.Close)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		flooded := make(chan error, 1)
+		go func() {
+			err := srv.WaitFor(ctx, func() bool {
+				p, ok := srv.Player("Bot")
+				return ok && p.Pos.Block() == world.Pos(13, 64, 8)
+			})
+			if err == nil {
+				err = srv.SetBlocks(fakeserver.Block{X: 13, Y: 64, Z: 8, Name: "minecraft:lava"}, fakeserver.Block{X: 13, Y: 65, Z: 8, Name: "minecraft:lava"})
+			}
+			flooded <- err
+		}()
+		script := strings.Replace(recoverScript, "{x: 13, y: 61, z: 8}", "{x: 13, y: 64, z: 8}", 1)
+		recs := runScript(t, srv, script, quietNights+"  escape: {enabled: false}\n", 10)
+		cancel()
+		require.NoError(t, <-flooded, "the lava flowed in: %+v", recs)
+		require.Len(t, srv.Deaths(), 1, "burned once: %+v", recs)
+		assert.Equal(t, "lava", srv.Deaths()[0].Cause)
+		assert.Len(t, srv.BurnedItems(), 2, "the axe and the cobblestone burned")
+		assert.Empty(t, srv.DroppedItems())
+		for _, r := range recs {
+			if r.Reflex != nil {
+				assert.NotEqual(t, "recover", r.Reflex.Name, "no walk back into the lava: %+v", r)
+			}
+		}
+		assert.Less(t, player(t, srv).Pos.X, 12.0, "still on dry ground, west of the lava")
+	})
 }

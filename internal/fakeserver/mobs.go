@@ -109,7 +109,19 @@ func (s *Server) runWorldLocked(out *outbox) {
 		}
 		for eid, it := range s.items {
 			// Forge's EntityItem: removed when its age reaches lifespan.
-			if t-it.born >= mobs.Player.ItemLifespan {
+			gone := t-it.born >= mobs.Player.ItemLifespan
+			if !gone && s.liquidAtLocked(it.pos.Block()) == "lava" {
+				// Entity.onEntityUpdate → setOnFireFromLava: lava_damage
+				// a tick, and EntityItem.attackEntityFrom has no hurt
+				// resistance: an item of item_health 5 burns in its
+				// second tick in lava.
+				it.hurt += mobs.Player.LavaDamage
+				if gone = it.hurt >= mobs.Player.ItemHealth; gone {
+					s.burned = append(s.burned, DroppedItem{EntityID: it.eid, Pos: it.pos, Item: s.itemOf(0, it.stack)})
+					s.logf("item %d (%v) burned in lava at %v", eid, s.itemOf(0, it.stack), it.pos)
+				}
+			}
+			if gone {
 				delete(s.items, eid)
 				out.all(s, StageNone, &proto17.DestroyEntities{IDs: []int32{eid}})
 				s.notifyLocked()

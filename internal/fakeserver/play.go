@@ -22,6 +22,9 @@ type droppedItem struct {
 	stack proto17.Slot
 	born  int // server tick
 	delay int // ticks before it can be picked up (0: Options.PickupDelayTicks)
+	// hurt is the damage it took (EntityItem.health falls from
+	// item_health): lava burns it.
+	hurt float64
 }
 
 // play runs the play state: a ticker for keep-alives and pickups, and the
@@ -499,17 +502,19 @@ func (s *Server) itemPackets(c *conn, it *droppedItem) []outgoing {
 
 // settleItemsLocked lets items fall onto the block below them (at once; a
 // real server moves them over a few ticks) and tells the players where they
-// landed.
+// landed. Lava holds no item up: an item falls into it (and burns there,
+// runWorldLocked).
 func (s *Server) settleItemsLocked() []outgoing {
 	var out outbox
+	holds := func(p world.BlockPos) bool { return !s.stateAt(p).IsAir() && s.liquidAtLocked(p) != "lava" }
 	for _, it := range s.items {
 		y := int(math.Floor(it.pos.Y))
-		if it.pos.Y == float64(y) && !s.stateAt(world.Pos(int(math.Floor(it.pos.X)), y-1, int(math.Floor(it.pos.Z)))).IsAir() {
+		if it.pos.Y == float64(y) && holds(world.Pos(int(math.Floor(it.pos.X)), y-1, int(math.Floor(it.pos.Z)))) {
 			continue // resting on a block
 		}
 		ground := 0
 		for yy := y - 1; yy >= 0; yy-- {
-			if !s.stateAt(world.Pos(int(math.Floor(it.pos.X)), yy, int(math.Floor(it.pos.Z)))).IsAir() {
+			if holds(world.Pos(int(math.Floor(it.pos.X)), yy, int(math.Floor(it.pos.Z)))) {
 				ground = yy + 1
 				break
 			}

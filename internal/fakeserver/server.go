@@ -153,6 +153,7 @@ type Server struct {
 	nextConn int
 	nextEID  int32
 	items    map[int32]*droppedItem
+	burned   []DroppedItem // the items lava burned, in order
 	// mobs are the hostile mobs in the world, pendingMobs those waiting
 	// for the night (Options.Mobs), firstMob the lowest mob entity id;
 	// clockTick is the server tick the world's clock has run up to.
@@ -544,6 +545,13 @@ func (s *Server) DroppedItems() []DroppedItem {
 	}
 	slices.SortFunc(out, func(a, b DroppedItem) int { return int(a.EntityID - b.EntityID) })
 	return out
+}
+
+// BurnedItems returns the item entities lava burned, in order.
+func (s *Server) BurnedItems() []DroppedItem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]DroppedItem(nil), s.burned...)
 }
 
 // BlockAt returns the block at a position: its registry name and metadata
