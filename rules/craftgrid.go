@@ -109,8 +109,12 @@ func (s Pattern) String() string {
 // given width: the cells (row-major indexes) and what goes in each (an
 // ingredient index, or len(Ingredients)+k for tool k). A shaped recipe
 // takes its pattern at the top left; a shapeless one fills the grid in
-// order. ok is false when it does not fit.
+// order. ok is false when it does not fit, and for a station recipe, which
+// no crafting grid takes.
 func (r Recipe) Layout(width int) (cells []int, what []int, ok bool) {
+	if r.AtStation() {
+		return nil, nil, false
+	}
 	if len(r.Shape) > 0 {
 		if len(r.Shape) > width || r.Shape.Width() > width {
 			return nil, nil, false
@@ -143,9 +147,9 @@ func (r Recipe) Layout(width int) (cells []int, what []int, ok bool) {
 // empty stacks for empty cells) holds one operation of the recipe, as
 // 1.7.10's ShapedRecipes.matches (every offset, plain and mirrored) and
 // ShapelessRecipes.matches do. A recipe for the 3×3 grid matches only a
-// 3×3 grid.
+// 3×3 grid; a station recipe matches no crafting grid.
 func (r Recipe) Matches(grid []game.ItemStack, width int) bool {
-	if width < 1 || len(grid) != width*width || (r.NeedsTable() && width < 3) {
+	if r.AtStation() || width < 1 || len(grid) != width*width || (r.NeedsTable() && width < 3) {
 		return false
 	}
 	match := func(v int, st game.ItemStack) bool {

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/game"
 )
@@ -47,7 +48,14 @@ func checkRecipe(r Recipe) error {
 	if r.Count < 1 || r.Count > 64 {
 		return fmt.Errorf("count must be 1..64, got %d", r.Count)
 	}
-	if r.Grid != "2x2" && r.Grid != "3x3" {
+	if r.Station != "" {
+		if _, _, err := game.SplitID(r.Station); err != nil || strings.HasPrefix(r.Station, "ore:") || strings.HasPrefix(r.Station, "tool:") {
+			return fmt.Errorf("station %q: not a block id", r.Station)
+		}
+		if r.Grid != "" || len(r.Shape) > 0 {
+			return errors.New("a recipe made at a station has no grid and no shape")
+		}
+	} else if r.Grid != "2x2" && r.Grid != "3x3" {
 		return fmt.Errorf("grid must be 2x2 or 3x3, got %q", r.Grid)
 	}
 	if len(r.Ingredients) == 0 {
@@ -63,7 +71,11 @@ func checkRecipe(r Recipe) error {
 		}
 		slots += in.Count
 	}
-	if max := gridSlots(r.Grid); slots > max {
+	if r.Station != "" {
+		if slots > maxStationInputs {
+			return fmt.Errorf("%d ingredients and tools: a station takes at most %d", slots, maxStationInputs)
+		}
+	} else if max := gridSlots(r.Grid); slots > max {
 		return fmt.Errorf("%d ingredients and tools do not fit a %s grid", slots, r.Grid)
 	}
 	return nil

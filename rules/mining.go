@@ -27,11 +27,14 @@ type BlockRule struct {
 	Level     int
 }
 
-// ToolMaterial is a vanilla tool material, matched by item-id prefix: its
+// ToolMaterial is a vanilla tool material, matched by item-id prefix, or
+// one tool matched by its exact item id (ID: a Tinkers' Construct tool,
+// whose id "TConstruct:pickaxe" is also the start of its head's): its
 // mining speed, durability and harvest level (Item.ToolMaterial: wood 0,
 // stone 1, iron 2, diamond 3, gold 0).
 type ToolMaterial struct {
 	Prefix     string
+	ID         string
 	Speed      float64
 	Durability int
 	Level      int
@@ -102,11 +105,25 @@ func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
 	if f, ok := top["tools"]; ok {
 		for i, n := range d.Sequence(f.Value, "tools") {
 			path := strictyaml.Index("tools", i)
-			tf := d.Mapping(n, path, []string{"prefix", "speed", "durability", "harvest_level"})
-			d.Require(n, path, tf, "prefix", "speed", "durability")
+			tf := d.Mapping(n, path, []string{"prefix", "id", "speed", "durability", "harvest_level"})
+			d.Require(n, path, tf, "speed", "durability")
 			var m ToolMaterial
 			if v, ok := tf["prefix"]; ok {
 				m.Prefix, _ = d.String(v.Value, path+".prefix")
+			}
+			if v, ok := tf["id"]; ok {
+				if s, ok := d.String(v.Value, path+".id"); ok {
+					if _, _, err := game.SplitID(s); err != nil {
+						d.Errorf(v.Value, path+".id", "%v", err)
+					}
+					m.ID = s
+				}
+			}
+			switch _, hasPrefix := tf["prefix"]; {
+			case hasPrefix && m.ID != "":
+				d.Errorf(n, path, "give prefix or id, not both")
+			case !hasPrefix && tf["id"].Value == nil:
+				d.Errorf(n, path, "prefix or id is required")
 			}
 			if v, ok := tf["speed"]; ok {
 				if s, ok := d.Float(v.Value, path+".speed"); ok {
@@ -168,10 +185,16 @@ func (r *MiningRules) Block(id string) (BlockRule, bool) {
 	return rule, ok
 }
 
-// Material returns the vanilla material of an item id, if any.
+// Material returns the tool material of an item id, if any: an entry
+// naming the id itself, else the first whose prefix it starts with.
 func (r *MiningRules) Material(id string) (ToolMaterial, bool) {
 	for _, m := range r.materials {
-		if strings.HasPrefix(id, m.Prefix) {
+		if m.ID != "" && m.ID == id {
+			return m, true
+		}
+	}
+	for _, m := range r.materials {
+		if m.ID == "" && strings.HasPrefix(id, m.Prefix) {
 			return m, true
 		}
 	}

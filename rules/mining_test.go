@@ -81,6 +81,33 @@ func TestHarvestLevels(t *testing.T) {
 	assert.Equal(t, -1, r.ToolLevel(gt, "axe", 2), "not a tool of the class")
 }
 
+// TestTinkersFlintTools: a flint head's numbers (config/mining.yaml names
+// the sources), matched by the tool's exact id and not by its head's.
+func TestTinkersFlintTools(t *testing.T) {
+	r := loadMiningRules()
+	tags := loadTags()
+	stone, _ := r.Block("minecraft:stone")
+	cobble, _ := r.Block("minecraft:cobblestone")
+	iron, _ := r.Block("minecraft:iron_ore")
+	pick := tags.Stack("TConstruct:pickaxe", 0, 1)
+	assert.Equal(t, 0, r.ToolLevel(pick, "pickaxe", 2), "a new flint pickaxe mines a level lower until boosted")
+	assert.Equal(t, 4.0, r.ToolSpeed(pick, "pickaxe", 6))
+	assert.True(t, r.Harvests(stone, pick, 2))
+	assert.True(t, r.Harvests(cobble, pick, 2))
+	assert.False(t, r.Harvests(iron, pick, 2), "no iron ore with a stone-level pickaxe")
+	shovel := tags.Stack("TConstruct:shovel", 0, 1)
+	assert.Equal(t, 1, r.ToolLevel(shovel, "shovel", 2))
+	hatchet := tags.Stack("TConstruct:hatchet", 0, 1)
+	assert.Equal(t, 1, r.ToolLevel(hatchet, "axe", 2))
+	m, ok := r.Material("TConstruct:pickaxe")
+	require.True(t, ok)
+	assert.Equal(t, 113, m.Durability, "151 × IguanaTweaks' 75 %")
+	_, ok = r.Material("TConstruct:pickaxeHead")
+	assert.False(t, ok, "the head is no pickaxe")
+	head := tags.Stack("TConstruct:pickaxeHead", 3, 1)
+	assert.Equal(t, 1.0, r.ToolSpeed(head, "pickaxe", 6))
+}
+
 // TestWear: ItemTool and ItemSword.onBlockDestroyed, and
 // ItemStack.attemptDamageItem's "damage above the maximum breaks".
 func TestWear(t *testing.T) {
@@ -176,6 +203,16 @@ func TestParseMiningRulesErrors(t *testing.T) {
 	assert.Contains(t, got, `m.yaml:9:42: tools[0].speed: must be at least 1 (the hand)`)
 	assert.Contains(t, got, `m.yaml:9:59: tools[0].durability: must be at least 1`)
 	assert.Contains(t, got, `m.yaml:9:77: tools[0].harvest_level: must be at least 0`)
+
+	_, err = ParseMiningRules("m.yaml", []byte("tools:\n  - {prefix: \"a:b\", id: \"a:b\", speed: 2, durability: 1}\n  - {speed: 2, durability: 1}\n  - {id: \"nope\", speed: 2, durability: 1}\n"))
+	require.True(t, errors.As(err, &list))
+	got = nil
+	for _, e := range list {
+		got = append(got, e.Error())
+	}
+	assert.Contains(t, got, `m.yaml:2:5: tools[0]: give prefix or id, not both`)
+	assert.Contains(t, got, `m.yaml:3:5: tools[1]: prefix or id is required`)
+	assert.Contains(t, got, `m.yaml:4:10: tools[2].id: "nope" is not an id of the form modid:name or modid:name:meta`)
 }
 
 func FuzzParseMiningRules(f *testing.F) {

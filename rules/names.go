@@ -141,6 +141,9 @@ func (n *Names) AddSmelting(t *Smelting) {
 func (n *Names) AddRecipes(r *Recipes) {
 	for _, rc := range r.list {
 		n.AddItem(rc.Output)
+		if rc.Station != "" {
+			n.AddBlock(rc.Station)
+		}
 		for _, in := range rc.Ingredients {
 			n.addMatcher(in.Item)
 		}

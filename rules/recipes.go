@@ -17,16 +17,22 @@ type Ingredient struct {
 	Count int              `json:"count"`
 }
 
-// Recipe is a crafting-grid recipe. Grid is "2x2" (inventory) or "3x3"
-// (crafting table). Tools are needed in the grid but not consumed. Shape,
-// when set, is the pattern of a shaped recipe (see ParsePattern); without it
-// the recipe is shapeless. Returns are the containers an operation gives
-// back (the empty bucket of a water bucket used up), one of each per
-// operation.
+// Recipe is a crafting recipe. Grid is "2x2" (inventory) or "3x3"
+// (crafting table) for a crafting-grid recipe; a station recipe has no grid
+// and names in Station the block it is made at instead (a Tinkers'
+// Construct stencil table, part builder or tool station, whose own
+// windows take the ingredients: such a recipe never matches a crafting
+// grid). Tools are needed in the grid (or at the station: a Tinkers'
+// pattern in the part builder) but not consumed. Shape, when set, is the
+// pattern of a shaped recipe (see ParsePattern); without it the recipe is
+// shapeless. Returns are the containers an operation gives back (the empty
+// bucket of a water bucket used up), one of each per operation.
 type Recipe struct {
 	Output      string             `json:"output"` // modid:name[:meta]
 	Count       int                `json:"count"`
-	Grid        string             `json:"grid"`
+	Grid        string             `json:"grid,omitempty"`
+	Station     string             `json:"station,omitempty"` // modid:name[:meta] of the block
+
 	Ingredients []Ingredient       `json:"ingredients"`
 	Tools       []game.ItemMatcher `json:"tools,omitempty"`
 	Shape       Pattern            `json:"shape,omitempty"`
@@ -34,7 +40,16 @@ type Recipe struct {
 }
 
 // NeedsTable reports whether the recipe needs a crafting table.
-func (r Recipe) NeedsTable() bool { return r.Grid == "3x3" }
+func (r Recipe) NeedsTable() bool { return r.Station == "" && r.Grid == "3x3" }
+
+// AtStation reports whether the recipe is made at a station block (see
+// Recipe.Station) rather than in a crafting grid.
+func (r Recipe) AtStation() bool { return r.Station != "" }
+
+// maxStationInputs bounds a station recipe's ingredients and tools: the
+// Tinkers' tool forge, the largest station, takes four parts and a
+// pattern-less build; nine keeps a typo from passing.
+const maxStationInputs = 9
 
 // Recipes is a recipe book indexed by output item.
 type Recipes struct {
@@ -55,7 +70,7 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 	if f, ok := top["recipes"]; ok {
 		for i, n := range d.Sequence(f.Value, "recipes") {
 			path := strictyaml.Index("recipes", i)
-			fs := d.Mapping(n, path, []string{"output", "count", "grid", "ingredients", "tools", "shape", "returns"})
+			fs := d.Mapping(n, path, []string{"output", "count", "grid", "station", "ingredients", "tools", "shape", "returns"})
 			d.Require(n, path, fs, "output", "ingredients")
 			r := Recipe{Count: 1, Grid: "3x3"}
 			valid := true
@@ -84,6 +99,22 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 					r.Grid = s
 				}
 			}
+			if f, ok := fs["station"]; ok {
+				if s, ok := d.String(f.Value, path+".station"); ok {
+					switch _, _, err := game.SplitID(s); {
+					case err != nil:
+						d.Errorf(f.Value, path+".station", "%v", err)
+						valid = false
+					case strings.HasPrefix(s, "ore:") || strings.HasPrefix(s, "tool:"):
+						d.Errorf(f.Value, path+".station", "%q: a station is one block, not a class of items", s)
+						valid = false
+					case fs["grid"].Value != nil:
+						d.Errorf(f.Value, path+".station", "a recipe made at a station has no grid (grid %s given)", r.Grid)
+						valid = false
+					}
+					r.Station, r.Grid = s, ""
+				}
+			}
 			if f, ok := fs["ingredients"]; ok {
 				slots := 0
 				for j, in := range d.Sequence(f.Value, path+".ingredients") {
@@ -109,8 +140,10 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 					slots += ing.Count
 					r.Ingredients = append(r.Ingredients, ing)
 				}
-				if max := gridSlots(r.Grid); slots > max {
+				if max := gridSlots(r.Grid); r.Station == "" && slots > max {
 					d.Errorf(f.Value, path+".ingredients", "%d ingredients do not fit a %s grid", slots, r.Grid)
+				} else if r.Station != "" && slots > maxStationInputs {
+					d.Errorf(f.Value, path+".ingredients", "%d ingredients: a station takes at most %d", slots, maxStationInputs)
 				}
 			}
 			if f, ok := fs["tools"]; ok {
@@ -123,7 +156,10 @@ func ParseRecipes(file string, data []byte) (*Recipes, error) {
 					r.Tools = append(r.Tools, m)
 				}
 			}
-			if f, ok := fs["shape"]; ok {
+			if f, ok := fs["shape"]; ok && r.Station != "" {
+				d.Errorf(f.Value, path+".shape", "a recipe made at a station has no shape: the station's window takes the ingredients")
+				valid = false
+			} else if ok {
 				rows := d.StringList(f.Value, path+".shape")
 				sh, err := ParsePattern(rows, r)
 				if err != nil {
@@ -191,6 +227,21 @@ func (b *Recipes) For(output string) []Recipe {
 		out[i] = b.list[j]
 	}
 	return out
+}
+
+// IsStation reports whether a block (id and metadata) is where some recipe
+// is made (Recipe.Station): a station block placed from the inventory is
+// that block.
+func (b *Recipes) IsStation(id string, meta int) bool {
+	for _, r := range b.list {
+		if r.Station == "" {
+			continue
+		}
+		if sid, smeta, err := game.SplitID(r.Station); err == nil && sid == id && max(smeta, 0) == meta {
+			return true
+		}
+	}
+	return false
 }
 
 // All returns every recipe in file order.

@@ -16,7 +16,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 42)
+	assert.Len(t, book.All(), 54)
 
 	// Vanilla's stairs, which GTNH keeps: six blocks in steps make four.
 	for item, block := range map[string]string{"minecraft:oak_stairs": "minecraft:planks:0", "minecraft:stone_stairs": "minecraft:cobblestone"} {
@@ -158,6 +158,27 @@ func TestParseRecipes(t *testing.T) {
 		assert.True(t, rs[0].NeedsTable())
 		assert.Equal(t, 1, rs[0].Ingredients[0].Count)
 	})
+	t.Run("station", func(t *testing.T) {
+		book, err := ParseRecipes("r.yaml", []byte("recipes:\n  - output: a:b\n    station: c:table:10\n    ingredients: [{item: c:d}]\n    tools: [\"c:pattern:2\"]\n"))
+		require.NoError(t, err)
+		rs := book.For("a:b")
+		require.Len(t, rs, 1)
+		assert.Equal(t, "c:table:10", rs[0].Station)
+		assert.Empty(t, rs[0].Grid, "a station recipe has no grid")
+		assert.True(t, rs[0].AtStation())
+		assert.False(t, rs[0].NeedsTable(), "made at its station, not at a crafting table")
+		assert.True(t, book.IsStation("c:table", 10))
+		assert.False(t, book.IsStation("c:table", 0), "the station's metadata counts")
+		assert.False(t, book.IsStation("c:d", 0))
+		_, _, fits := rs[0].Layout(3)
+		assert.False(t, fits, "no crafting grid takes a station recipe")
+		grid := make([]game.ItemStack, 9)
+		grid[0] = game.ItemStack{ID: "c:d", Count: 1}
+		grid[1] = game.ItemStack{ID: "c:pattern", Meta: 2, Count: 1}
+		assert.False(t, rs[0].Matches(grid, 3), "a crafting table does not make a station recipe")
+		_, ok := book.Match(grid, 3)
+		assert.False(t, ok)
+	})
 	t.Run("empty", func(t *testing.T) {
 		for _, src := range []string{"", "recipes: []\n", "recipes:\n"} {
 			book, err := ParseRecipes("r.yaml", []byte(src))
@@ -207,6 +228,16 @@ func TestParseRecipes(t *testing.T) {
 				{4, 14, "recipes[0].returns[0]", `"bucket" is not an id`},
 				{4, 14, "recipes[0].returns[1]", "one item, not a class of items"},
 			}},
+		{"station and grid", "recipes:\n  - output: a:b\n    grid: 2x2\n    station: c:e\n    ingredients: [{item: c:d}]\n",
+			[]wantErr{{4, 14, "recipes[0].station", "a recipe made at a station has no grid (grid 2x2 given)"}}},
+		{"station not a block", "recipes:\n  - output: a:b\n    station: ore:workbench\n    ingredients: [{item: c:d}]\n",
+			[]wantErr{{3, 14, "recipes[0].station", "a station is one block, not a class of items"}}},
+		{"station bad id", "recipes:\n  - output: a:b\n    station: table\n    ingredients: [{item: c:d}]\n",
+			[]wantErr{{3, 14, "recipes[0].station", `"table" is not an id`}}},
+		{"station with shape", "recipes:\n  - output: a:b\n    station: c:e\n    ingredients: [{item: c:d}]\n    shape: [A]\n",
+			[]wantErr{{5, 12, "recipes[0].shape", "a recipe made at a station has no shape"}}},
+		{"station inputs", "recipes:\n  - output: a:b\n    station: c:e\n    ingredients:\n      - {item: c:d, count: 9}\n      - {item: e:f, count: 1}\n",
+			[]wantErr{{5, 7, "recipes[0].ingredients", "10 ingredients: a station takes at most 9"}}},
 		{"ingredient missing item", "recipes:\n  - output: a:b\n    ingredients:\n      - count: 2\n",
 			[]wantErr{{4, 9, "recipes[0].ingredients[0].item", "required field is missing"}}},
 	}
@@ -285,4 +316,55 @@ func TestDefaultRecipesQuestGates(t *testing.T) {
 	require.Len(t, carpets, 2)
 	assert.Equal(t, "1 minecraft:carpet 2x2: 2 minecraft:wool:0; tools ; shape AA", oneLine(carpets[0]))
 	assert.Equal(t, "3 minecraft:carpet 3x3: 2 minecraft:wool:0; tools ore:craftingToolSaw; shape AAB", oneLine(carpets[1]))
+}
+
+// TestDefaultRecipesTinkersTools pins the flint tools' chain to its GTNH
+// 2.8.4 sources (TinkersConstruct 1.13.57-GTNH, IguanaTweaksTConstruct
+// 2.6.6; config/recipes.yaml names the files): the station each is made
+// at, what it uses up and the pattern that stays.
+func TestDefaultRecipesTinkersTools(t *testing.T) {
+	book := loadRecipes()
+	const stencil, parts, tools = "TConstruct:ToolStationBlock:10", "TConstruct:ToolStationBlock:1", "TConstruct:ToolStationBlock"
+	type ing = Ingredient
+	item := game.MustItem
+	for _, c := range []struct {
+		output, station string
+		ingredients     []Ingredient
+		tools           []string
+	}{
+		{"TConstruct:woodPattern:1", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
+		{"TConstruct:woodPattern:2", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
+		{"TConstruct:woodPattern:3", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
+		{"TConstruct:woodPattern:4", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
+		{"TConstruct:woodPattern:9", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
+		{"TConstruct:pickaxeHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:2"}},
+		{"TConstruct:shovelHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:3"}},
+		{"TConstruct:hatchetHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:4"}},
+		{"TConstruct:binding", parts, []ing{{item("minecraft:stick"), 1}}, []string{"TConstruct:woodPattern:9"}},
+		{"TConstruct:pickaxe", tools, []ing{{item("TConstruct:pickaxeHead:3"), 1}, {item("ore:stickWood"), 1}, {item("TConstruct:binding"), 1}}, nil},
+		{"TConstruct:hatchet", tools, []ing{{item("TConstruct:hatchetHead:3"), 1}, {item("ore:stickWood"), 1}}, nil},
+		{"TConstruct:shovel", tools, []ing{{item("TConstruct:shovelHead:3"), 1}, {item("ore:stickWood"), 1}}, nil},
+	} {
+		rs := book.For(c.output)
+		require.Len(t, rs, 1, c.output)
+		r := rs[0]
+		assert.Equal(t, c.station, r.Station, c.output)
+		assert.Equal(t, 1, r.Count, c.output)
+		assert.Equal(t, c.ingredients, r.Ingredients, c.output)
+		var ts []string
+		for _, m := range r.Tools {
+			ts = append(ts, m.String())
+		}
+		assert.Equal(t, c.tools, ts, c.output)
+		assert.False(t, r.NeedsTable(), c.output)
+	}
+	// Each station is a block some recipe makes (Tinker-Time's tables).
+	for _, st := range []string{stencil, parts, tools} {
+		require.Len(t, book.For(st), 1, st)
+	}
+	assert.True(t, book.IsStation("TConstruct:ToolStationBlock", 0))
+	assert.True(t, book.IsStation("TConstruct:ToolStationBlock", 1))
+	assert.True(t, book.IsStation("TConstruct:ToolStationBlock", 10))
+	assert.False(t, book.IsStation("TConstruct:ToolStationBlock", 5), "the pattern chest makes nothing")
+	assert.False(t, book.IsStation("minecraft:crafting_table", 0), "the crafting table is a grid")
 }
