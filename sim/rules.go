@@ -336,8 +336,9 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 		return ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", a.Item)
 	}
 	block, meta, ok := blockForItem(inv.Slots[slot])
-	if held := inv.Slots[slot]; !ok && len(s.rules.Builds.Using(held.ID, held.Meta)) > 0 {
-		// A blueprint's block (a coke oven block) places itself.
+	if held := inv.Slots[slot]; !ok && (len(s.rules.Builds.Using(held.ID, held.Meta)) > 0 || s.rules.Recipes.IsStation(held.ID, held.Meta)) {
+		// A blueprint's block (a coke oven block) and a station some
+		// recipe is made at (a Tinkers' part builder) place themselves.
 		block, meta, ok = held.ID, held.Meta, true
 	}
 	if !ok {
@@ -688,6 +689,21 @@ func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
 			}
 			if tx.BlockAt(*a.Table).ID != "minecraft:crafting_table" {
 				return ipc.Failf(ipc.InvalidParams, 0, "no crafting table at %v", *a.Table)
+			}
+			if res, ok := s.reachable(tx, *a.Table); !ok {
+				return res
+			}
+		}
+		if r.AtStation() {
+			// Made in the station's own window (a Tinkers' stencil
+			// table, part builder or tool station): the block must be
+			// there and within reach.
+			if a.Table == nil {
+				continue
+			}
+			id, meta, _ := world.SplitID(r.Station)
+			if b := tx.BlockAt(*a.Table); b.ID != id || b.Meta != max(meta, 0) {
+				return ipc.Failf(ipc.InvalidParams, 0, "%s is made at %s, and %v holds %s", r.Output, r.Station, *a.Table, describeBlock(b))
 			}
 			if res, ok := s.reachable(tx, *a.Table); !ok {
 				return res

@@ -149,8 +149,8 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 	return s, nil
 }
 
-// idsFor extends the vanilla id map with the modded blocks a scenario uses
-// and those the blueprints build with, numbering them from 4096 up in name
+// idsFor extends the vanilla id map with the modded blocks a scenario uses,
+// those the blueprints build with and the stations recipes are made at, numbering them from 4096 up in name
 // order (NotEnoughIds-sized ids).
 func idsFor(sc *Scenario, set *rules.Set) (*rules.IDMap, error) {
 	ids := set.IDs.Clone()
@@ -158,6 +158,13 @@ func idsFor(sc *Scenario, set *rules.Set) (*rules.IDMap, error) {
 	for _, bp := range set.Builds.All() {
 		for _, bc := range bp.Blocks() {
 			names[bc.Block.ID] = true
+		}
+	}
+	for _, r := range set.Recipes.All() {
+		// A station (a Tinkers' part builder) is placed to be used.
+		if r.AtStation() {
+			id, _, _ := world.SplitID(r.Station)
+			names[id] = true
 		}
 	}
 	for _, b := range sc.Blocks {
@@ -555,4 +562,14 @@ func describeStack(st world.ItemStack) string {
 		return fmt.Sprintf("%s:%d", st.ID, st.Meta)
 	}
 	return st.ID
+}
+
+func describeBlock(b world.Block) string {
+	if b.IsAir() {
+		return "air"
+	}
+	if b.Meta != 0 {
+		return fmt.Sprintf("%s:%d", b.ID, b.Meta)
+	}
+	return b.ID
 }

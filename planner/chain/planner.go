@@ -1132,7 +1132,23 @@ func (s *search) craftableWithTag(tag string) []string {
 		consider(r.Output) // ore:stone from smelted cobblestone
 	}
 	sort.Strings(out)
+	// Items made only at a station (a Tinkers' pickaxe: patterns, parts
+	// and three tables) come after those a crafting grid or a furnace
+	// makes (the wooden pickaxe): the cheap way first.
+	sort.SliceStable(out, func(i, j int) bool { return !s.stationOnly(out[i]) && s.stationOnly(out[j]) })
 	return out
+}
+
+// stationOnly reports whether every recipe for an item is made at a
+// station (config/recipes.yaml's station), none in a grid.
+func (s *search) stationOnly(item string) bool {
+	rs := s.Recipes.For(item)
+	for _, r := range rs {
+		if !r.AtStation() {
+			return false
+		}
+	}
+	return len(rs) > 0
 }
 
 // via plans getting missing items through one producer: its sub-goals
@@ -1395,7 +1411,11 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 				continue
 			}
 			if sub, err = s.obtain(t.String(), s.w.Inventory.Count(t)+1, depth+1); err != nil {
-				err = fmt.Errorf("needs %s in the grid: %w", t, err)
+				if r.AtStation() {
+					err = fmt.Errorf("needs %s at %s: %w", t, r.Station, err)
+				} else {
+					err = fmt.Errorf("needs %s in the grid: %w", t, err)
+				}
 			}
 			break
 		}
@@ -1477,7 +1497,25 @@ func (s *search) recipeInputs(r rules.Recipe, missing, depth int) (*loop.Invocat
 	if r.NeedsTable() && len(s.w.NearestBlocks(tableRadius, 1, "crafting_table")) == 0 {
 		return s.obtain("minecraft:crafting_table", 1, depth+1)
 	}
+	if r.AtStation() && !s.stationAtHand(r.Station) {
+		return s.obtain(r.Station, 1, depth+1)
+	}
 	return nil, nil
+}
+
+// stationAtHand reports whether a station block (a Tinkers' part builder:
+// a recipe's Station) is within the crafting skill's reach in the world
+// model, or one is in the inventory to be placed.
+func (s *search) stationAtHand(station string) bool {
+	id, meta, err := world.SplitID(station)
+	if err != nil {
+		return false
+	}
+	meta = max(meta, 0)
+	if s.w.Inventory.Count(world.MustItem(fmt.Sprintf("%s:%d", id, meta))) > 0 {
+		return true
+	}
+	return s.w.Blocks != nil && len(s.w.Blocks.Nearest(s.w.Feet(), tableRadius, 1, func(b world.Block) bool { return b.ID == id && b.Meta == meta })) > 0
 }
 
 // gathering is what a gathering skill would find (see gatherable).

@@ -34,6 +34,12 @@ const tableSearchRadius = 16
 // missing_items failure listing what is short; an item with no recipe is
 // invalid_params.
 //
+// A recipe made at a station (Tinkers' Construct's stencil table, part
+// builder and tool station: config/recipes.yaml's station) is made there:
+// the nearest such block within 16 blocks, else one placed from the
+// inventory, else a missing_items failure naming the station; its
+// pattern, a tool, stays in the inventory.
+//
 // A 3x3 recipe needs a crafting table: the nearest block tagged
 // crafting_table within 16 blocks (move_to it, radius 3, then craft there),
 // else a crafting table from the inventory placed on a free spot next to the
@@ -135,6 +141,9 @@ func (b BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]act
 	}
 
 	craft := action.Craft{Item: chosen.Output, Count: ops}
+	if chosen.AtStation() {
+		return atStation(w, *chosen, craft)
+	}
 	if !chosen.NeedsTable() {
 		return []action.Action{craft}, nil
 	}
@@ -159,6 +168,41 @@ func (b BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]act
 	return nil, skills.Failf(skills.CodeMissingItems,
 		"crafting table: %s needs the 3x3 grid and there is no crafting table within %d blocks nor in the inventory; craft one first (basic_crafting item=minecraft:crafting_table: 2 flint and 2 logs in GTNH)",
 		chosen.Output, tableSearchRadius)
+}
+
+// atStation crafts a station recipe (a Tinkers' Construct part at the part
+// builder): at the nearest station block within tableSearchRadius, else at
+// one placed from the inventory next to the player, else a missing_items
+// failure naming the station to make first.
+func atStation(w *world.Snapshot, r rules.Recipe, craft action.Craft) ([]action.Action, error) {
+	id, meta, err := world.SplitID(r.Station)
+	if err != nil {
+		return nil, skills.Failf(skills.CodeInvalidParams, "the recipe for %s names a bad station: %v", r.Output, err)
+	}
+	meta = max(meta, 0)
+	if w.Blocks != nil {
+		if hits := w.Blocks.Nearest(w.Feet(), tableSearchRadius, 1, func(b world.Block) bool { return b.ID == id && b.Meta == meta }); len(hits) > 0 {
+			p := hits[0].Pos
+			craft.Table = ptr(p)
+			return []action.Action{action.MoveTo{Pos: p, Radius: workRadius}, craft}, nil
+		}
+	}
+	station := world.MustItem(fmt.Sprintf("%s:%d", id, meta))
+	if slot := w.Inventory.Find(station); slot >= 0 {
+		spot, walk, ok := placeSpot(w)
+		if !ok {
+			return nil, skills.Failf(skills.CodeNoTarget,
+				"%s is made at %s and there is no free spot with solid ground within %d blocks of %s to place the one in the inventory", r.Output, r.Station, spotSearch, w.Feet())
+		}
+		craft.Table = ptr(spot)
+		return append(walk,
+			action.PlaceBlock{Pos: spot, Item: itemRef(w.Inventory, w.Inventory.Slots[slot]), Face: "up"},
+			craft,
+		), nil
+	}
+	return nil, skills.Failf(skills.CodeMissingItems,
+		"%s is made at %s and there is none within %d blocks nor in the inventory; craft one first (basic_crafting item=%s)",
+		r.Output, r.Station, tableSearchRadius, r.Station)
 }
 
 // missingTools lists the recipe's tools the inventory lacks (or has worn out).
@@ -195,13 +239,18 @@ func missingIngredients(inv world.Inventory, r rules.Recipe, ops int) []string {
 	return out
 }
 
-// describeRecipe writes a recipe compactly: "2x2: 1 ore:logWood -> 2".
+// describeRecipe writes a recipe compactly: "2x2: 1 ore:logWood -> 2",
+// "at TConstruct:ToolStationBlock:1: 1 minecraft:flint -> 1".
 func describeRecipe(r rules.Recipe) string {
 	parts := make([]string, len(r.Ingredients))
 	for i, ing := range r.Ingredients {
 		parts[i] = fmt.Sprintf("%d %s", ing.Count, ing.Item)
 	}
-	s := fmt.Sprintf("%s: %s -> %d", r.Grid, strings.Join(parts, " + "), r.Count)
+	where := r.Grid
+	if r.AtStation() {
+		where = "at " + r.Station
+	}
+	s := fmt.Sprintf("%s: %s -> %d", where, strings.Join(parts, " + "), r.Count)
 	if len(r.Tools) > 0 {
 		tools := make([]string, len(r.Tools))
 		for i, t := range r.Tools {
