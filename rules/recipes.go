@@ -30,9 +30,8 @@ type Ingredient struct {
 type Recipe struct {
 	Output      string             `json:"output"` // modid:name[:meta]
 	Count       int                `json:"count"`
-	Grid        string             `json:"grid,omitempty"`
+	Grid        string             `json:"grid"`
 	Station     string             `json:"station,omitempty"` // modid:name[:meta] of the block
-
 	Ingredients []Ingredient       `json:"ingredients"`
 	Tools       []game.ItemMatcher `json:"tools,omitempty"`
 	Shape       Pattern            `json:"shape,omitempty"`

@@ -42,11 +42,11 @@ func TestRequiredToolsComeFirst(t *testing.T) {
 		{"a worn-out pickaxe is replaced", snapshot("stone_age", table(), pickaxe(0), stack("minecraft:planks", 3), stack("minecraft:stick", 2)),
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_pickaxe", "count": 1}}, ""},
 		{"no table and no flint", snapshot("stone_age", forest(20), stack("minecraft:planks", 3), stack("minecraft:stick", 2)), nil,
-			"stuck: the goal runs mine_ore, which needs tool:pickaxe: cannot get 1 tool:pickaxe: cannot get 1 minecraft:wooden_pickaxe: basic_crafting: cannot get 1 minecraft:crafting_table: basic_crafting: cannot get 2 minecraft:flint: basic_crafting: no available skill produces minecraft:gravel; "+
+			"stuck: the goal runs mine_ore, which needs tool:pickaxe: cannot get 1 tool:pickaxe: cannot get 1 minecraft:wooden_pickaxe: basic_crafting: cannot get 1 minecraft:crafting_table: basic_crafting: cannot get 2 minecraft:flint: basic_crafting: no available skill produces minecraft:gravel; " +
 				// The Tinkers' pickaxe, made at stations, is tried after the wooden one.
-				"cannot get 1 TConstruct:pickaxe: basic_crafting: cannot get 1 TConstruct:pickaxeHead:3: basic_crafting: needs TConstruct:woodPattern:2 at TConstruct:ToolStationBlock:1: "+
-				"cannot get 1 TConstruct:woodPattern:2: basic_crafting: cannot get 1 TConstruct:blankPattern:0: basic_crafting: cannot get 4 ore:platePaper: cannot get 4 minecraft:paper: "+
-				"basic_crafting: cannot get 8 ore:dustWood: cannot get 8 gregtech:gt.metaitem.01:2809: basic_crafting: needs ore:craftingToolMortar in the grid: cannot get 1 ore:craftingToolMortar: "+
+				"cannot get 1 TConstruct:pickaxe: basic_crafting: cannot get 1 TConstruct:pickaxeHead:3: basic_crafting: needs TConstruct:woodPattern:2 at TConstruct:ToolStationBlock:1: " +
+				"cannot get 1 TConstruct:woodPattern:2: basic_crafting: cannot get 1 TConstruct:blankPattern:0: basic_crafting: cannot get 4 ore:platePaper: cannot get 4 minecraft:paper: " +
+				"basic_crafting: cannot get 8 ore:dustWood: cannot get 8 gregtech:gt.metaitem.01:2809: basic_crafting: needs ore:craftingToolMortar in the grid: cannot get 1 ore:craftingToolMortar: " +
 				"cannot get 1 gregtech:gt.metatool.01:24: basic_crafting: cannot get 2 minecraft:flint: basic_crafting: no available skill produces minecraft:gravel"},
 	}
 	for _, tc := range tests {
