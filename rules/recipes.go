@@ -38,8 +38,9 @@ type Recipe struct {
 	Returns     []string           `json:"returns,omitempty"`
 }
 
-// NeedsTable reports whether the recipe needs a crafting table.
-func (r Recipe) NeedsTable() bool { return r.Station == "" && r.Grid == "3x3" }
+// NeedsTable reports whether the recipe needs a crafting table (a station
+// recipe has no grid).
+func (r Recipe) NeedsTable() bool { return r.Grid == "3x3" }
 
 // AtStation reports whether the recipe is made at a station block (see
 // Recipe.Station) rather than in a crafting grid.
