@@ -28,6 +28,10 @@ const maxDepth = 24
 // basic_crafting skill uses the same distance).
 const tableRadius = 16
 
+// stationRadius is how far a station (a Tinkers' part builder) may be for
+// the recipes made at it (basic_crafting walks as far).
+const stationRadius = 64
+
 // Planner is the goal-driven planner. For each unmet item goal it finds a skill
 // whose declared effects produce the item (an inventory_delta min_increase
 // on the item, on an ore-dictionary name or tool class the item carries, or
@@ -1515,7 +1519,7 @@ func (s *search) stationAtHand(station string) bool {
 	if s.w.Inventory.Count(world.MustItem(fmt.Sprintf("%s:%d", id, meta))) > 0 {
 		return true
 	}
-	return s.w.Blocks != nil && len(s.w.Blocks.Nearest(s.w.Feet(), tableRadius, 1, func(b world.Block) bool { return b.ID == id && b.Meta == meta })) > 0
+	return s.w.Blocks != nil && len(s.w.Blocks.Nearest(s.w.Feet(), stationRadius, 1, func(b world.Block) bool { return b.ID == id && b.Meta == meta })) > 0
 }
 
 // gathering is what a gathering skill would find (see gatherable).

@@ -76,3 +76,19 @@ func TestWoodenPickaxeBeforeTheTinkersOne(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "TConstruct:pickaxe", "count": 1}}, dec.Invocation)
 }
+
+// TestAFarStationIsWalkedTo: a part builder 40 blocks off is used (the
+// crafting step walks there); none within 64 blocks means making one (wood for its sticks first).
+func TestAFarStationIsWalkedTo(t *testing.T) {
+	reg := shipped(t)
+	inv := []world.ItemStack{stack("minecraft:flint", 1), world.NewStack("TConstruct:woodPattern", 2, 1)}
+	near := forest(20).SetID(world.Pos(40, 64, 0), "TConstruct:ToolStationBlock", 1)
+	dec, err := plan(t, reg, "have 1 TConstruct:pickaxeHead:3", snapshot("stone_age", near, inv...))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "TConstruct:pickaxeHead:3", "count": 1}}, dec.Invocation)
+
+	far := forest(20).SetID(world.Pos(70, 64, 0), "TConstruct:ToolStationBlock", 1)
+	dec, err = plan(t, reg, "have 1 TConstruct:pickaxeHead:3", snapshot("stone_age", far, inv...))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 3}}, dec.Invocation, "wood towards a new part builder")
+}

@@ -17,6 +17,12 @@ func init() { registry.Provide(BasicCrafting{}) }
 // tableSearchRadius is how far basic_crafting looks for a crafting table.
 const tableSearchRadius = 16
 
+// stationSearchRadius is how far basic_crafting looks for a station (a
+// Tinkers' part builder): farther than for a crafting table, since a
+// station, unlike a table, is dear to make again (the part builder's
+// barricades take string).
+const stationSearchRadius = 64
+
 // BasicCrafting crafts an item by hand (2x2 inventory grid) or at a crafting
 // table (3x3), from the shipped recipe book (config/recipes.yaml).
 //
@@ -36,7 +42,7 @@ const tableSearchRadius = 16
 //
 // A recipe made at a station (Tinkers' Construct's stencil table, part
 // builder and tool station: config/recipes.yaml's station) is made there:
-// the nearest such block within 16 blocks, else one placed from the
+// the nearest such block within 64 blocks, else one placed from the
 // inventory, else a missing_items failure naming the station; its
 // pattern, a tool, stays in the inventory.
 //
@@ -171,7 +177,7 @@ func (b BasicCrafting) SuggestActions(w *world.Snapshot, p skills.Params) ([]act
 }
 
 // atStation crafts a station recipe (a Tinkers' Construct part at the part
-// builder): at the nearest station block within tableSearchRadius, else at
+// builder): at the nearest station block within stationSearchRadius, else at
 // one placed from the inventory next to the player, else a missing_items
 // failure naming the station to make first.
 func atStation(w *world.Snapshot, r rules.Recipe, craft action.Craft) ([]action.Action, error) {
@@ -181,7 +187,7 @@ func atStation(w *world.Snapshot, r rules.Recipe, craft action.Craft) ([]action.
 	}
 	meta = max(meta, 0)
 	if w.Blocks != nil {
-		if hits := w.Blocks.Nearest(w.Feet(), tableSearchRadius, 1, func(b world.Block) bool { return b.ID == id && b.Meta == meta }); len(hits) > 0 {
+		if hits := w.Blocks.Nearest(w.Feet(), stationSearchRadius, 1, func(b world.Block) bool { return b.ID == id && b.Meta == meta }); len(hits) > 0 {
 			p := hits[0].Pos
 			craft.Table = ptr(p)
 			return []action.Action{action.MoveTo{Pos: p, Radius: workRadius}, craft}, nil
@@ -202,7 +208,7 @@ func atStation(w *world.Snapshot, r rules.Recipe, craft action.Craft) ([]action.
 	}
 	return nil, skills.Failf(skills.CodeMissingItems,
 		"%s is made at %s and there is none within %d blocks nor in the inventory; craft one first (basic_crafting item=%s)",
-		r.Output, r.Station, tableSearchRadius, r.Station)
+		r.Output, r.Station, stationSearchRadius, r.Station)
 }
 
 // missingTools lists the recipe's tools the inventory lacks (or has worn out).

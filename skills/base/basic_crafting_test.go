@@ -90,6 +90,26 @@ func TestBasicCrafting(t *testing.T) {
 			want: []action.Action{action.Craft{Item: "minecraft:torch", Count: 1}},
 		},
 		{
+			name: "a Tinkers' part at its part builder, 40 blocks off: walked to, not a crafting table",
+			w: snap(at(0, 64, 0), floor().SetID(world.Pos(2, 64, 1), "minecraft:crafting_table", 0).
+				SetID(world.Pos(40, 64, 0), "TConstruct:ToolStationBlock", 10).SetID(world.Pos(-40, 64, 0), "TConstruct:ToolStationBlock", 1),
+				world.NewInventory(flint, stack("TConstruct:woodPattern", 2, 1))),
+			raw: map[string]any{"item": "TConstruct:pickaxeHead:3"},
+			want: []action.Action{
+				action.MoveTo{Pos: world.Pos(-40, 64, 0), Radius: 3},
+				action.Craft{Item: "TConstruct:pickaxeHead:3", Count: 1, Table: pos(-40, 64, 0)},
+			},
+		},
+		{
+			name: "a Tinkers' station from the inventory placed next to the player",
+			w:    snap(at(0, 64, 0), floor(), world.NewInventory(stack("TConstruct:blankPattern", 0, 1), stack("TConstruct:ToolStationBlock", 10, 1), stack("TConstruct:ToolStationBlock", 1, 1))),
+			raw:  map[string]any{"item": "TConstruct:woodPattern:9"},
+			want: []action.Action{
+				action.PlaceBlock{Pos: world.Pos(0, 64, -1), Item: "TConstruct:ToolStationBlock:10", Face: "up"},
+				action.Craft{Item: "TConstruct:woodPattern:9", Count: 1, Table: pos(0, 64, -1)},
+			},
+		},
+		{
 			name: "3x3 at the nearest crafting table",
 			w: snap(at(0, 64, 0), floor().
 				SetID(world.Pos(6, 64, 0), "minecraft:crafting_table", 0).
@@ -198,6 +218,21 @@ func TestBasicCraftingFailures(t *testing.T) {
 			raw:  map[string]any{"item": "minecraft:chest"},
 			code: skills.CodeMissingItems,
 			msg:  []string{"crafting table"},
+		},
+		{
+			name: "a Tinkers' part and no part builder",
+			w: snap(at(0, 64, 0), world.NewSparseBlocks().SetID(world.Pos(70, 64, 0), "TConstruct:ToolStationBlock", 1),
+				world.NewInventory(stack("minecraft:stick", 0, 2), stack("TConstruct:woodPattern", 9, 1), stack("TConstruct:ToolStationBlock", 0, 1))),
+			raw:  map[string]any{"item": "TConstruct:binding"},
+			code: skills.CodeMissingItems,
+			msg:  []string{"TConstruct:binding is made at TConstruct:ToolStationBlock:1 and there is none within 64 blocks nor in the inventory", "basic_crafting item=TConstruct:ToolStationBlock:1"},
+		},
+		{
+			name: "a Tinkers' part without its pattern",
+			w:    snap(at(0, 64, 0), nil, world.NewInventory(stack("minecraft:flint", 0, 2), stack("TConstruct:ToolStationBlock", 1, 1))),
+			raw:  map[string]any{"item": "TConstruct:shovelHead:3"},
+			code: skills.CodeMissingTool,
+			msg:  []string{"TConstruct:woodPattern:3"},
 		},
 		{
 			name: "a table in the inventory but nowhere to put it",
