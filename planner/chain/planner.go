@@ -1502,7 +1502,11 @@ func (s *search) recipeInputs(r rules.Recipe, missing, depth int) (*loop.Invocat
 		return s.obtain("minecraft:crafting_table", 1, depth+1)
 	}
 	if r.AtStation() && !s.stationAtHand(r.Station) {
-		return s.obtain(r.Station, 1, depth+1)
+		// The station's exact metadata: the tool station is
+		// TConstruct:ToolStationBlock:0, and a part builder or pattern
+		// chest held (the same id, other metadata) is not one.
+		id, meta, _ := world.SplitID(r.Station)
+		return s.obtain(fmt.Sprintf("%s:%d", id, max(meta, 0)), 1, depth+1)
 	}
 	return nil, nil
 }

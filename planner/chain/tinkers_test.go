@@ -92,3 +92,14 @@ func TestAFarStationIsWalkedTo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 3}}, dec.Invocation, "wood towards a new part builder")
 }
+
+// TestAnotherTableIsNoToolStation: the Tinkers' tables share one id; a
+// pattern chest held (metadata 5) is no tool station (metadata 0), so the
+// tool is not asked for at a station the bot does not have.
+func TestAnotherTableIsNoToolStation(t *testing.T) {
+	reg := shipped(t)
+	inv := []world.ItemStack{world.NewStack("TConstruct:ToolStationBlock", 5, 1), world.NewStack("TConstruct:hatchetHead", 3, 1), stack("minecraft:stick", 1)}
+	dec, err := plan(t, reg, "have 1 TConstruct:hatchet", snapshot("stone_age", forest(20), inv...))
+	require.NoError(t, err)
+	assert.NotEqual(t, "TConstruct:hatchet", dec.Invocation.Params["item"], "no tool station yet: %s", dec.Invocation)
+}
