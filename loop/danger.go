@@ -147,14 +147,38 @@ func (r ShelterReflex) nearestHostile(w *world.Snapshot) (world.Entity, float64,
 // mob hostile by day within 32 blocks keeps it in (mining and waiting)
 // while the sun burns the zombies and skeletons. Where the time of day is
 // not known (a snapshot's time 0 is sunrise) it never fires.
+//
+// Used by pointer, it follows the plan (PlanWatcher): when the planner's
+// last step was to wait walled in (the shelter skill with a wait: the
+// plan waits for the night's spiders), a bot walled in by day stays, and
+// the planner says when it goes out.
 type ShelterReflex struct {
 	From, Until int64
 	// Mobs is the mob table (nil = the shipped one): a mob hostile by day
 	// within 32 blocks keeps the bot in its shelter a minute longer.
 	Mobs *rules.Mobs
+
+	// planWaits: the planner's last decision waits walled in.
+	planWaits bool
 }
 
-var _ Reflex = ShelterReflex{}
+var (
+	_ Reflex      = ShelterReflex{}
+	_ PlanWatcher = (*ShelterReflex)(nil)
+)
+
+// Planned implements PlanWatcher.
+func (r *ShelterReflex) Planned(_ *world.Snapshot, dec Decision) {
+	r.planWaits = false
+	if inv := dec.Invocation; inv != nil && inv.Skill == "shelter" {
+		switch n := inv.Params["wait"].(type) {
+		case int:
+			r.planWaits = n > 0
+		case float64:
+			r.planWaits = n > 0
+		}
+	}
+}
 
 // Name implements Reflex.
 func (ShelterReflex) Name() string { return "shelter" }
@@ -171,7 +195,7 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		left = (r.Until - t + 24000) % 24000
 	}
 	if !night {
-		if !path.Enclosed(w, w.Feet()) {
+		if r.planWaits || !path.Enclosed(w, w.Feet()) {
 			return Invocation{}, "", false
 		}
 		// The night is over and the bot is still in its shelter: it

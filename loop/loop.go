@@ -84,7 +84,11 @@ const (
 
 // Summary is a compact view of the world for traces: no block data.
 type Summary struct {
-	Tick      int64          `json:"tick"`
+	Tick int64 `json:"tick"`
+	// TimeOfDay is the world's time of day (0 sunrise, 12000 sunset): a
+	// step that took ticks and left it where it was says the day does not
+	// turn in this world.
+	TimeOfDay int64          `json:"time_of_day,omitempty"`
 	Pos       world.BlockPos `json:"pos"`
 	Dimension string         `json:"dimension"`
 	TechState string         `json:"tech_state"`
@@ -106,7 +110,7 @@ func Summarize(w *world.Snapshot) Summary {
 		}
 		inv[key] += s.Count
 	}
-	return Summary{Tick: w.Tick, Pos: w.Feet(), Dimension: w.Player.Dimension, TechState: w.TechState,
+	return Summary{Tick: w.Tick, TimeOfDay: w.TimeOfDay, Pos: w.Feet(), Dimension: w.Player.Dimension, TechState: w.TechState,
 		Health: w.Player.Health, Food: w.Player.Food, Inventory: inv}
 }
 
@@ -401,6 +405,9 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		obs := Observation{Step: out.Steps, Snapshot: snap, Progress: out.Progress, Last: st.last, Blocked: blockedList(st.blocked)}
 		dec, err := l.plan(ctx, obs, catalog)
 		rec.Planner = dec.Trace
+		if err == nil {
+			l.planned(snap, dec)
+		}
 		switch {
 		case err != nil && ctx.Err() != nil:
 			out.Steps--
@@ -467,6 +474,16 @@ func (l *Loop) watch(rec StepRecord) {
 	for _, r := range l.cfg.Reflexes {
 		if w, ok := r.(StepWatcher); ok {
 			w.Stepped(rec)
+		}
+	}
+}
+
+// planned tells the reflexes that follow the plan (PlanWatcher) what the
+// planner decided.
+func (l *Loop) planned(snap *world.Snapshot, dec Decision) {
+	for _, r := range l.cfg.Reflexes {
+		if w, ok := r.(PlanWatcher); ok {
+			w.Planned(snap, dec)
 		}
 	}
 }

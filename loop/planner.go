@@ -33,6 +33,12 @@ type Decision struct {
 	// reasons in sub-goals (the goal planner): the goal, its parts and the
 	// chain of sub-goals down to the step chosen. The web view draws it.
 	Tree *PlanNode `json:"tree,omitempty"`
+	// Awaits is a step the plan wants and waits for the world to allow,
+	// when it has one: a hunt for a mob that spawns only in the dark,
+	// while the step chosen waits for the night (or does other work
+	// meanwhile). A reflex that acts at night (HuntReflex) runs it when
+	// the mob comes.
+	Awaits *Invocation `json:"awaits,omitempty"`
 	// Trace is what the planner did to decide (a model planner: the model,
 	// its calls, tokens, latency, the skills it loaded). The loop copies it
 	// into the step's record, also when Plan returns an error with it.

@@ -558,6 +558,24 @@ func (m *Mobs) IsDaytime(worldTime int64) bool {
 	return m.SkyDarkness(worldTime) < m.Day.DaytimeBelow
 }
 
+// SpawnDark reports whether hostile mobs may spawn under the open sky at
+// a world time: the sky's light less the night's darkness is below
+// light_random (EntityMob.isValidLightLevel: no spawn at light 8 or more).
+func (m *Mobs) SpawnDark(worldTime int64) bool {
+	return m.Light.Max-m.SkyDarkness(worldTime) < m.Spawning.LightRandom
+}
+
+// TicksToDark is how many ticks from a world time until SpawnDark (0 when
+// it is dark now, or never is).
+func (m *Mobs) TicksToDark(worldTime int64) int {
+	for t := 0; t < m.Day.Length; t++ {
+		if m.SpawnDark(worldTime + int64(t)) {
+			return t
+		}
+	}
+	return 0
+}
+
 // LightOf returns the light a block gives (0 for most blocks).
 func (m *Mobs) LightOf(block string) int {
 	for _, s := range m.Light.Sources {

@@ -106,6 +106,22 @@ func TestSkyDarkness(t *testing.T) {
 	assert.Equal(t, 23000, m.TimeOfDay(-1000))
 }
 
+// TestSpawnDark: hostile mobs may spawn under the open sky where its light
+// less the night's darkness is under light_random (8): from darkness 8,
+// 13188 to 22812 (the wiki's figures); TicksToDark counts to the next.
+func TestSpawnDark(t *testing.T) {
+	m := loadMobs()
+	for _, c := range []struct {
+		time int64
+		dark bool
+		to   int
+	}{{0, false, 13188}, {6000, false, 7188}, {13000, false, 188}, {13187, false, 1}, {13188, true, 0}, {18000, true, 0},
+		{22812, true, 0}, {22813, false, 24000 - 22813 + 13188}, {24000 + 13000, false, 188}} {
+		assert.Equal(t, c.dark, m.SpawnDark(c.time), "time %d", c.time)
+		assert.Equal(t, c.to, m.TicksToDark(c.time), "time %d", c.time)
+	}
+}
+
 func TestCombatNumbers(t *testing.T) {
 	m := loadMobs()
 	assert.Equal(t, 1.0, m.WeaponDamage(newStack("", 0, 0)), "an empty hand")

@@ -387,7 +387,7 @@ func nightRun(t *testing.T, reflexes []loop.Reflex) (*sim.Sim, []loop.StepRecord
 func TestTheBotSurvivesTheNight(t *testing.T) {
 	s, steps, most := nightRun(t, []loop.Reflex{
 		loop.DefendReflex{Range: loop.DefaultDefendRange, FleeHealth: loop.DefaultFleeHealth, MinWeaponDamage: loop.DefaultMinWeaponDamage},
-		loop.ShelterReflex{From: loop.DefaultShelterFrom, Until: loop.DefaultShelterUntil},
+		&loop.ShelterReflex{From: loop.DefaultShelterFrom, Until: loop.DefaultShelterUntil},
 	})
 	assert.Empty(t, s.Deaths())
 	assert.Greater(t, most, 0, "no mob came out: the night was not dangerous")

@@ -131,7 +131,7 @@ func TestUnattendedNights(t *testing.T) {
 			reflexes := []loop.Reflex{
 				loop.EatReflex{Threshold: loop.DefaultEatThreshold},
 				loop.DefendReflex{Range: loop.DefaultDefendRange, FleeHealth: loop.DefaultFleeHealth, MinWeaponDamage: loop.DefaultMinWeaponDamage},
-				loop.ShelterReflex{From: loop.DefaultShelterFrom, Until: loop.DefaultShelterUntil},
+				&loop.ShelterReflex{From: loop.DefaultShelterFrom, Until: loop.DefaultShelterUntil},
 				&loop.UnstuckReflex{Seconds: loop.DefaultUnstuckSeconds, Distance: loop.DefaultUnstuckDistance},
 			}
 			steps, met := 0, 0

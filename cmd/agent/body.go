@@ -21,7 +21,7 @@ const reconnectUse = "retry with backoff when the server is down or the connecti
 type bodyFlags struct {
 	scenario, server, username, addr, tokenFile, configFile *string
 	seed                                                    *int64
-	reconnect                                               *bool
+	reconnect, survival                                     *bool
 
 	// Set by choose.
 	set          map[string]bool // the flags the command line gave
@@ -37,6 +37,7 @@ type bodyFlags struct {
 func (b *bodyFlags) register(fs *flag.FlagSet, reconnectHelp, tokenHelp string) {
 	b.scenario = fs.String("scenario", "", "scenario: an embedded one by name (forest_base, fresh_start) or a YAML file (default: forest_base)")
 	b.seed = fs.Int64("seed", 0, "override the scenario's seed")
+	b.survival = fs.Bool("survival", false, "play the simulated world as a survival game, as GTNH does: the day turns to night, hostile mobs spawn in the dark and the food bar drains (the scenario's night, mobs and hunger turned on)")
 	b.server = fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	b.username = fs.String("username", "", "player name on the server")
 	b.reconnect = fs.Bool("reconnect", false, reconnectHelp)
@@ -47,8 +48,8 @@ func (b *bodyFlags) register(fs *flag.FlagSet, reconnectHelp, tokenHelp string) 
 
 // choose loads the config file (--config-file) once fs is parsed, and
 // decides the body: the body at --body; else a server with --server, or with
-// server.address in the config file unless --scenario or --seed ask for the
-// simulated world; else the simulated world. A bad config file is a
+// server.address in the config file unless --scenario, --seed or --survival
+// ask for the simulated world; else the simulated world. A bad config file is a
 // configuration error (exit 2).
 func (b *bodyFlags) choose(e *env, fs *flag.FlagSet) (*agentConfig, error) {
 	acfg, err := loadAgentConfig(*b.configFile)
@@ -58,25 +59,37 @@ func (b *bodyFlags) choose(e *env, fs *flag.FlagSet) (*agentConfig, error) {
 	b.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { b.set[f.Name] = true })
 	b.remote = *b.addr != ""
-	b.live = !b.remote && (*b.server != "" || (acfg.Server.Address != "" && !b.set["scenario"] && !b.set["seed"]))
+	b.live = !b.remote && (*b.server != "" || (acfg.Server.Address != "" && !b.set["scenario"] && !b.set["seed"] && !b.set["survival"]))
 	return acfg, nil
 }
 
 // checkRemote refuses, with --body, the flags that choose a body: they are
 // agent serve's.
 func (b *bodyFlags) checkRemote(cmd string) error {
-	if b.remote && (b.set["scenario"] || b.set["seed"] || b.set["server"] || b.set["reconnect"]) {
-		return usagef("%s: --scenario, --seed, --server and --reconnect belong to the body; with --body give them to agent serve", cmd)
+	if b.remote && (b.set["scenario"] || b.set["seed"] || b.set["survival"] || b.set["server"] || b.set["reconnect"]) {
+		return usagef("%s: --scenario, --seed, --survival, --server and --reconnect belong to the body; with --body give them to agent serve", cmd)
 	}
 	return nil
 }
 
 // checkLive refuses the simulated world's flags on a server.
 func (b *bodyFlags) checkLive(cmd string) error {
-	if b.live && (b.set["scenario"] || b.set["seed"]) {
-		return usagef("%s: --scenario and --seed are for the simulated world, not with --server", cmd)
+	if b.live && (b.set["scenario"] || b.set["seed"] || b.set["survival"]) {
+		return usagef("%s: --scenario, --seed and --survival are for the simulated world, not with --server", cmd)
 	}
 	return nil
+}
+
+// loadScenario loads the scenario of --scenario, with --survival's dangers
+// turned on: a copy, so an embedded scenario stays as it ships.
+func (b *bodyFlags) loadScenario() (*sim.Scenario, error) {
+	sc, err := loadScenario(*b.scenario)
+	if err != nil || !*b.survival {
+		return sc, err
+	}
+	wild := *sc
+	wild.Night, wild.Mobs, wild.Hunger = true, true, true
+	return &wild, nil
 }
 
 // openedBody is the body a command drives: exactly one of remote, client

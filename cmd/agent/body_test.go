@@ -33,8 +33,8 @@ func parseBodyFlags(t *testing.T, cfgServer string, args ...string) *bodyFlags {
 }
 
 // TestBodyFlagsChoose: --body wins, then --server or the config file's
-// server unless --scenario or --seed ask for the simulated world; the checks
-// name the command.
+// server unless --scenario, --seed or --survival ask for the simulated
+// world; the checks name the command.
 func TestBodyFlagsChoose(t *testing.T) {
 	for _, c := range []struct {
 		cfg          string
@@ -50,11 +50,14 @@ func TestBodyFlagsChoose(t *testing.T) {
 		{cfg: "h:1", args: []string{"--scenario", "s.yaml"}},
 		{cfg: "h:1", args: []string{"--seed", "3"}},
 		{cfg: "h:1", args: []string{"--body", "unix:///b"}, remote: true},
-		{args: []string{"--body", "unix:///b", "--scenario", "s"}, remote: true, remoteErr: "cmd: --scenario, --seed, --server and --reconnect belong to the body"},
+		{args: []string{"--body", "unix:///b", "--scenario", "s"}, remote: true, remoteErr: "cmd: --scenario, --seed, --survival, --server and --reconnect belong to the body"},
+		{args: []string{"--body", "unix:///b", "--survival"}, remote: true, remoteErr: "belong to the body"},
 		{args: []string{"--body", "unix:///b", "--seed", "1"}, remote: true, remoteErr: "belong to the body"},
 		{args: []string{"--body", "unix:///b", "--server", "h:1"}, remote: true, remoteErr: "belong to the body"},
 		{args: []string{"--body", "unix:///b", "--reconnect"}, remote: true, remoteErr: "belong to the body"},
-		{args: []string{"--server", "h:1", "--scenario", "s"}, live: true, liveErr: "cmd: --scenario and --seed are for the simulated world, not with --server"},
+		{args: []string{"--server", "h:1", "--scenario", "s"}, live: true, liveErr: "cmd: --scenario, --seed and --survival are for the simulated world, not with --server"},
+		{args: []string{"--server", "h:1", "--survival"}, live: true, liveErr: "are for the simulated world"},
+		{cfg: "h:1", args: []string{"--survival"}},
 		{args: []string{"--server", "h:1", "--seed", "2"}, live: true, liveErr: "are for the simulated world"},
 	} {
 		bf := parseBodyFlags(t, c.cfg, c.args...)
@@ -112,4 +115,23 @@ func TestBodyFlagsOpen(t *testing.T) {
 	var ue *usageError
 	require.ErrorAs(t, err, &ue)
 	assert.Contains(t, err.Error(), "--body")
+}
+
+// TestSurvivalFlag: --survival turns on the scenario's night, mobs and
+// hunger, on a copy: the embedded scenario stays as it ships.
+func TestSurvivalFlag(t *testing.T) {
+	plain := parseBodyFlags(t, "", "--scenario", "fresh_start")
+	sc, err := plain.loadScenario()
+	require.NoError(t, err)
+	assert.False(t, sc.Night || sc.Mobs || sc.Hunger, "fresh_start as it ships: no night, mobs or hunger")
+	wild := parseBodyFlags(t, "", "--scenario", "fresh_start", "--survival")
+	sc, err = wild.loadScenario()
+	require.NoError(t, err)
+	assert.True(t, sc.Night && sc.Mobs && sc.Hunger, "--survival: the day turns, mobs spawn, the food bar drains")
+	assert.Equal(t, "fresh_start", sc.Name)
+	again, err := plain.loadScenario()
+	require.NoError(t, err)
+	assert.False(t, again.Night || again.Mobs || again.Hunger, "the embedded scenario is not changed")
+	_, err = parseBodyFlags(t, "", "--scenario", "no_such_world", "--survival").loadScenario()
+	assert.Error(t, err)
 }

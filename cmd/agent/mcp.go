@@ -24,7 +24,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 )
 
-const mcpUsage = `mcp [--scenario NAME|FILE] [--seed N] [--goal "..."] [--packs a,b] [--trace FILE] [--config DIR] [--skills-config FILE]
+const mcpUsage = `mcp [--scenario NAME|FILE] [--survival] [--seed N] [--goal "..."] [--packs a,b] [--trace FILE] [--config DIR] [--skills-config FILE]
        mcp --server HOST:PORT --username NAME [--reconnect] [--config-file FILE] ...
        mcp --body ADDR [--token-file FILE] ...
        mcp --listen HOST:PORT [--token-file FILE] [--max-sessions N] ...
@@ -211,7 +211,7 @@ func (c *mcpCommand) prepare(e *env) (*mcpPlan, error) {
 	}
 	names := rules.Default().Names
 	if !c.bf.live && !c.bf.remote {
-		if p.sc, err = loadScenario(*c.bf.scenario); err != nil {
+		if p.sc, err = c.bf.loadScenario(); err != nil {
 			return nil, configError(e, err)
 		}
 		names = sim.Names()

@@ -40,7 +40,7 @@ import (
 // planks need logs, logs need trees.
 const defaultGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 
-const runUsage = `run [--scenario NAME|FILE] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
+const runUsage = `run [--scenario NAME|FILE] [--survival] [--goal "..."] [--goal-file FILE] [--seed N] [--trace FILE]
           [--max-steps N] [--max-ticks N] [--planner goal|script|llm|ADDR] [--script FILE] [--json]
           [--planner-cmd "COMMAND ARGS"] [--planner-timeout D] [--config DIR] [--state FILE]
        run --planner llm --llm-url URL --llm-model NAME [--llm-key-env VAR] [--llm-mode auto|tools|json] [--llm-context N] [--llm-system FILE]
@@ -304,7 +304,7 @@ func (c *runCommand) prepare(e *env) (*runPlan, error) {
 	}
 	names := set.Names
 	if !c.bf.live && !c.bf.remote {
-		if p.sc, err = loadScenario(*c.bf.scenario); err != nil {
+		if p.sc, err = c.bf.loadScenario(); err != nil {
 			return nil, configError(e, err)
 		}
 		if c.recipesFile == "" {

@@ -16,6 +16,7 @@ import (
 //	  recover: {enabled: true}
 //	  escape: {enabled: true, air: 150}
 //	  cook: {enabled: true}
+//	  hunt: {enabled: true, radius: 32, min_health: 16}
 type survivalConfig struct {
 	Escape  escapeReflexConfig
 	Eat     eatReflexConfig
@@ -26,6 +27,14 @@ type survivalConfig struct {
 	RecoverOff bool
 	// CookOff turns the cook reflex off.
 	CookOff bool
+	Hunt    huntReflexConfig
+}
+
+// huntReflexConfig: Off turns the hunt reflex off; Radius and MinHealth,
+// when set, replace loop.DefaultHuntRadius and DefaultHuntHealth.
+type huntReflexConfig struct {
+	Off               bool
+	Radius, MinHealth *int
 }
 
 // defendReflexConfig: Off turns the defend reflex off; the others, when
@@ -70,7 +79,7 @@ type unstuckReflexConfig struct {
 
 // decodeSurvival reads the survival section.
 func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConfig) {
-	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck", "recover", "escape", "cook"})
+	s := d.Mapping(f.Value, "survival", []string{"eat", "defend", "shelter", "unstuck", "recover", "escape", "cook", "hunt"})
 	enabled := func(m map[string]strictyaml.Field, path string, off *bool) {
 		if b, ok := m["enabled"]; ok {
 			if on, ok := d.Bool(b.Value, path+".enabled"); ok {
@@ -127,6 +136,12 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 	if v, ok := s["recover"]; ok {
 		enabled(d.Mapping(v.Value, "survival.recover", []string{"enabled"}), "survival.recover", &cfg.RecoverOff)
 	}
+	if v, ok := s["hunt"]; ok {
+		m := d.Mapping(v.Value, "survival.hunt", []string{"enabled", "radius", "min_health"})
+		enabled(m, "survival.hunt", &cfg.Hunt.Off)
+		opt(m, "survival.hunt", "radius", 1, 64, &cfg.Hunt.Radius)
+		opt(m, "survival.hunt", "min_health", 1, 20, &cfg.Hunt.MinHealth)
+	}
 }
 
 // reflexes are the loop's reflexes as the section sets them, in the order
@@ -135,8 +150,9 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 // then eating (it takes 32 ticks and fixes what it
 // fires for), then dealing with a mob near (before walling in: a pit dug
 // beside a zombie is no shelter), then going back for what a death dropped
-// (the items last five minutes, less than a night), then the night's
-// shelter, then getting unstuck. The recover and unstuck reflexes remember
+// (the items last five minutes, less than a night), then the night's hunt
+// the plan waits for (before walling in: the mob is out there), then the
+// night's shelter, then getting unstuck. The recover and unstuck reflexes remember
 // between steps, so each call makes new ones: call it once per run.
 func (s survivalConfig) reflexes() []loop.Reflex {
 	var out []loop.Reflex
@@ -173,8 +189,14 @@ func (s survivalConfig) reflexes() []loop.Reflex {
 	if !s.RecoverOff {
 		out = append(out, &loop.RecoverReflex{})
 	}
+	if !s.Hunt.Off {
+		out = append(out, &loop.HuntReflex{
+			Radius:    float64(val(s.Hunt.Radius, loop.DefaultHuntRadius)),
+			MinHealth: float64(val(s.Hunt.MinHealth, loop.DefaultHuntHealth)),
+		})
+	}
 	if !s.Shelter.Off {
-		out = append(out, loop.ShelterReflex{From: int64(val(s.Shelter.From, loop.DefaultShelterFrom)), Until: int64(val(s.Shelter.Until, loop.DefaultShelterUntil))})
+		out = append(out, &loop.ShelterReflex{From: int64(val(s.Shelter.From, loop.DefaultShelterFrom)), Until: int64(val(s.Shelter.Until, loop.DefaultShelterUntil))})
 	}
 	if !s.Unstuck.Off {
 		u := &loop.UnstuckReflex{Seconds: loop.DefaultUnstuckSeconds, Distance: loop.DefaultUnstuckDistance}

@@ -19,32 +19,35 @@ func TestSurvivalSection(t *testing.T) {
 	}
 	def := unstuck(30, 5)
 	defend := loop.DefendReflex{Range: 8, FleeHealth: 8, MinWeaponDamage: 4}
-	shelter := loop.ShelterReflex{From: 12000, Until: 23500}
+	shelter := &loop.ShelterReflex{From: 12000, Until: 23500}
 	rec := &loop.RecoverReflex{}
 	esc := loop.EscapeReflex{Air: 150}
 	cook := loop.CookReflex{Threshold: 6}
+	hunt := &loop.HuntReflex{Radius: 32, MinHealth: 16}
 	for _, c := range []struct {
 		name, file string
 		want       []loop.Reflex
 	}{
-		{"no file section: on", "run: {max_steps: 5}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, def}},
-		{"empty section: on", "survival: {}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, def}},
-		{"threshold", "survival:\n  eat: {threshold: 10}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 10}, ten, defend, rec, shelter, def}},
-		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 0}, loop.EatReflex{Threshold: 0}, defend, rec, shelter, def}},
-		{"eat off", "survival:\n  eat: {enabled: false}\n", []loop.Reflex{esc, cook, defend, rec, shelter, def}},
-		{"cook off", "survival:\n  cook: {enabled: false}\n", []loop.Reflex{esc, six, defend, rec, shelter, def}},
-		{"eat on", "survival:\n  eat: {enabled: true}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, def}},
-		{"unstuck tuned", "survival:\n  unstuck: {seconds: 60, distance: 8}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, unstuck(60, 8)}},
-		{"unstuck seconds", "survival:\n  unstuck: {seconds: 1}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, unstuck(1, 5)}},
-		{"unstuck off", "survival:\n  unstuck: {enabled: false, seconds: 90}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter}},
-		{"defend tuned", "survival:\n  defend: {range: 12, flee_health: 0, min_weapon_damage: 1}\n", []loop.Reflex{esc, cook, six, loop.DefendReflex{Range: 12, FleeHealth: 0, MinWeaponDamage: 1}, rec, shelter, def}},
-		{"defend off", "survival:\n  defend: {enabled: false}\n", []loop.Reflex{esc, cook, six, rec, shelter, def}},
-		{"shelter tuned", "survival:\n  shelter: {from: 13000, until: 500}\n", []loop.Reflex{esc, cook, six, defend, rec, loop.ShelterReflex{From: 13000, Until: 500}, def}},
-		{"shelter off", "survival:\n  shelter: {enabled: false, from: 1}\n", []loop.Reflex{esc, cook, six, defend, rec, def}},
-		{"recover off", "survival:\n  recover: {enabled: false}\n", []loop.Reflex{esc, cook, six, defend, shelter, def}},
-		{"all off", "survival:\n  eat: {enabled: false}\n  defend: {enabled: false}\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  recover: {enabled: false}\n  cook: {enabled: false}\n", []loop.Reflex{esc}},
-		{"escape tuned", "survival:\n  escape: {air: 300}\n", []loop.Reflex{loop.EscapeReflex{Air: 300}, cook, six, defend, rec, shelter, def}},
-		{"escape off", "survival:\n  escape: {enabled: false, air: 10}\n", []loop.Reflex{cook, six, defend, rec, shelter, def}},
+		{"no file section: on", "run: {max_steps: 5}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, def}},
+		{"empty section: on", "survival: {}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, def}},
+		{"threshold", "survival:\n  eat: {threshold: 10}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 10}, ten, defend, rec, hunt, shelter, def}},
+		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 0}, loop.EatReflex{Threshold: 0}, defend, rec, hunt, shelter, def}},
+		{"eat off", "survival:\n  eat: {enabled: false}\n", []loop.Reflex{esc, cook, defend, rec, hunt, shelter, def}},
+		{"cook off", "survival:\n  cook: {enabled: false}\n", []loop.Reflex{esc, six, defend, rec, hunt, shelter, def}},
+		{"eat on", "survival:\n  eat: {enabled: true}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, def}},
+		{"unstuck tuned", "survival:\n  unstuck: {seconds: 60, distance: 8}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, unstuck(60, 8)}},
+		{"unstuck seconds", "survival:\n  unstuck: {seconds: 1}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, unstuck(1, 5)}},
+		{"unstuck off", "survival:\n  unstuck: {enabled: false, seconds: 90}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter}},
+		{"defend tuned", "survival:\n  defend: {range: 12, flee_health: 0, min_weapon_damage: 1}\n", []loop.Reflex{esc, cook, six, loop.DefendReflex{Range: 12, FleeHealth: 0, MinWeaponDamage: 1}, rec, hunt, shelter, def}},
+		{"defend off", "survival:\n  defend: {enabled: false}\n", []loop.Reflex{esc, cook, six, rec, hunt, shelter, def}},
+		{"shelter tuned", "survival:\n  shelter: {from: 13000, until: 500}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, &loop.ShelterReflex{From: 13000, Until: 500}, def}},
+		{"shelter off", "survival:\n  shelter: {enabled: false, from: 1}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, def}},
+		{"recover off", "survival:\n  recover: {enabled: false}\n", []loop.Reflex{esc, cook, six, defend, hunt, shelter, def}},
+		{"all off", "survival:\n  eat: {enabled: false}\n  defend: {enabled: false}\n  shelter: {enabled: false}\n  unstuck: {enabled: false}\n  recover: {enabled: false}\n  cook: {enabled: false}\n  hunt: {enabled: false}\n", []loop.Reflex{esc}},
+		{"escape tuned", "survival:\n  escape: {air: 300}\n", []loop.Reflex{loop.EscapeReflex{Air: 300}, cook, six, defend, rec, hunt, shelter, def}},
+		{"escape off", "survival:\n  escape: {enabled: false, air: 10}\n", []loop.Reflex{cook, six, defend, rec, hunt, shelter, def}},
+		{"hunt tuned", "survival:\n  hunt: {radius: 16, min_health: 20}\n", []loop.Reflex{esc, cook, six, defend, rec, &loop.HuntReflex{Radius: 16, MinHealth: 20}, shelter, def}},
+		{"hunt off", "survival:\n  hunt: {enabled: false, radius: 8}\n", []loop.Reflex{esc, cook, six, defend, rec, shelter, def}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, err := parseAgentConfig("agent.yaml", []byte(c.file))
@@ -52,10 +55,12 @@ func TestSurvivalSection(t *testing.T) {
 			assert.Equal(t, c.want, cfg.Survival.reflexes())
 		})
 	}
-	assert.Equal(t, []loop.Reflex{esc, cook, six, defend, rec, shelter, def}, (&agentConfig{}).Survival.reflexes(), "no config file: every reflex is on")
+	assert.Equal(t, []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, def}, (&agentConfig{}).Survival.reflexes(), "no config file: every reflex is on")
 	var cfg agentConfig
 	assert.NotSame(t, cfg.Survival.reflexes()[4], cfg.Survival.reflexes()[4], "each run gets its own recover reflex")
-	assert.NotSame(t, cfg.Survival.reflexes()[6], cfg.Survival.reflexes()[6], "each run gets its own unstuck reflex")
+	assert.NotSame(t, cfg.Survival.reflexes()[5], cfg.Survival.reflexes()[5], "each run gets its own hunt reflex")
+	assert.NotSame(t, cfg.Survival.reflexes()[6], cfg.Survival.reflexes()[6], "each run gets its own shelter reflex")
+	assert.NotSame(t, cfg.Survival.reflexes()[7], cfg.Survival.reflexes()[7], "each run gets its own unstuck reflex")
 	for _, c := range []struct{ file, want string }{
 		{"survival:\n  eat: {threshold: 20}\n", "agent.yaml:2:20: survival.eat.threshold: must be within 0..19, got 20"},
 		{"survival:\n  eat: {enabled: maybe}\n", "survival.eat.enabled"},
@@ -78,6 +83,12 @@ func TestSurvivalSection(t *testing.T) {
 		{"survival:\n  escape: {air: -1}\n", "survival.escape.air: must be within 0..300, got -1"},
 		{"survival:\n  escape: {breath: 3}\n", "breath"},
 		{"survival:\n  cook: {enabled: sometimes}\n", "survival.cook.enabled"},
+		{"survival:\n  hunt: {radius: 0}\n", "agent.yaml:2:18: survival.hunt.radius: must be within 1..64, got 0"},
+		{"survival:\n  hunt: {radius: 65}\n", "survival.hunt.radius: must be within 1..64, got 65"},
+		{"survival:\n  hunt: {min_health: 0}\n", "survival.hunt.min_health: must be within 1..20, got 0"},
+		{"survival:\n  hunt: {min_health: 21}\n", "survival.hunt.min_health: must be within 1..20, got 21"},
+		{"survival:\n  hunt: {enabled: often}\n", "survival.hunt.enabled"},
+		{"survival:\n  hunt: {prey: spider}\n", "prey"},
 		{"survival:\n  cook: {threshold: 3}\n", "threshold"},
 	} {
 		_, err := parseAgentConfig("agent.yaml", []byte(c.file))

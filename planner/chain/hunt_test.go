@@ -30,8 +30,10 @@ func mobAt(name string, x, z float64) world.Entity {
 
 // TestWoolFromSheep: wool (the bed's carpet and the first line's "Fluffy
 // and Red") is hunted from a sheep in the world model, with a sword made
-// first; with no sheep within the hunt's radius, only string could make it,
-// and nothing produces string; a carpet is crafted from the wool held.
+// first; with no sheep within the hunt's radius, only string can make it
+// (five a wool), and string waits for the night's spiders: the step is a
+// wait walled in, for the hunt it names; a carpet is crafted from the wool
+// held.
 func TestWoolFromSheep(t *testing.T) {
 	reg := shipped(t)
 	sword := world.NewStack("minecraft:wooden_sword", 0, 1)
@@ -50,10 +52,10 @@ func TestWoolFromSheep(t *testing.T) {
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_sword", "count": 1}}, ""},
 		{"the nearest kind that drops it", "have 1 minecraft:string", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 2.5, 0.5), mobAt("spider", 20.5, 0.5)),
 			&loop.Invocation{Skill: "hunt", Params: map[string]any{"target": "spider", "item": "minecraft:string", "count": 1}}, ""},
-		{"no sheep in range", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 40.5, 0.5)), nil,
-			"no available skill produces minecraft:string"},
-		{"a zombie gives no wool", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("zombie", 4.5, 0.5)), nil,
-			"no available skill produces minecraft:string"},
+		{"no sheep in range", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 40.5, 0.5)),
+			&loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, ""},
+		{"a zombie gives no wool", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("zombie", 4.5, 0.5)),
+			&loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, ""},
 		{"carpet from the wool held", "have 1 minecraft:carpet:0", snapshot("stone_age", nil, world.NewStack("minecraft:wool", 0, 2)),
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:carpet", "count": 1}}, ""},
 	}
@@ -68,6 +70,12 @@ func TestWoolFromSheep(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, dec.Invocation)
 			assert.Equal(t, tc.want.String(), dec.Invocation.String())
+			if tc.want.Skill == "shelter" {
+				require.NotNil(t, dec.Awaits, "the wait names the hunt it is for")
+				assert.Equal(t, "hunt count=5 item=minecraft:string target=spider", dec.Awaits.String())
+			} else {
+				assert.Nil(t, dec.Awaits)
+			}
 		})
 	}
 }

@@ -116,7 +116,7 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	if g.Mobs == nil {
 		g.Mobs = rules.Default().Mobs
 	}
-	s := &search{Planner: g, w: obs.Snapshot, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
+	s := &search{Planner: g, w: obs.Snapshot, last: obs.Last, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
 		s.blocked[b.String()] = true
 	}
@@ -134,6 +134,10 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 		root.State = loop.PlanActive
 	}
 	dec.Tree = root
+	if err == nil && !dec.Done {
+		// A hunt the plan waits for the night to run (night.go).
+		dec.Awaits = s.awaits
+	}
 	return dec, err
 }
 
@@ -402,10 +406,11 @@ func (s *search) chestWithRoom(m world.ItemMatcher) bool {
 }
 
 // passesTime reports whether an invocation's skill only lets time pass
-// (wait_for): a step that does no work of its own.
+// (wait_for, or shelter waiting walled in): a step that does no work
+// towards the goal.
 func (s *search) passesTime(inv *loop.Invocation) bool {
 	d := s.find(inv.Skill)
-	return d != nil && slices.Contains(d.Effects.Tags, "passes_time")
+	return d != nil && slices.Contains(d.Effects.Tags, "passes_time") || s.waitsWalledIn(inv)
 }
 
 // builds reports whether a skill builds structures from blueprints.
@@ -524,6 +529,7 @@ func containsUnmetPrefix(p loop.Progress, prefix string) bool {
 type search struct {
 	Planner
 	w        *world.Snapshot
+	last     *loop.StepRecord // the previous step (nil at the first)
 	catalog  []*registry.Description
 	blocked  map[string]bool
 	visiting map[string]bool
@@ -533,6 +539,8 @@ type search struct {
 	// node is the plan tree's node the search is under: sub-goals found
 	// are added to it as children.
 	node *loop.PlanNode
+	// awaits is the hunt a wait for the night is for (night.go).
+	awaits *loop.Invocation
 }
 
 // mark is where the current node's children end: rollback drops the
@@ -627,6 +635,11 @@ type producer struct {
 	// hunt is the mob to kill for the item (a skill tagged hunts_mobs:
 	// hunt's target).
 	hunt string
+	// night: no such mob is in the world model, and the kind spawns in
+	// the dark; or guard says why the ones in range are left alone for
+	// now: the hunt waits, walled in (night.go).
+	night bool
+	guard string
 }
 
 // itemTags returns the tags of an exact item id ("modid:name[:meta]").
@@ -736,7 +749,9 @@ func (s *search) producers(item string) []producer {
 // parameter its gain is keyed by, a string target) as the producer of an
 // item some mob drops, when a mob of that kind is in the world model
 // within the skill's default radius: the nearest kind's, the kinds in
-// config/mobs.yaml's order.
+// config/mobs.yaml's order. With none in range, a hostile kind that drops
+// it (one that spawns in the dark: string from spiders) is the producer
+// still, its hunt waiting for the night.
 func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 	param := huntItemParam(d)
 	if param == "" {
@@ -753,6 +768,8 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 		}
 	}
 	best, bestDist := producer{}, math.Inf(1)
+	guarded := "" // why the nearest prey in range is left alone
+	guardedDist := math.Inf(1)
 	for _, k := range s.Mobs.Kinds() {
 		if _, ok := s.dropOf(k, want); !ok {
 			continue
@@ -762,8 +779,30 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 				continue
 			}
 			dist := math.Hypot(e.Pos.X-s.w.Player.Pos.X, e.Pos.Z-s.w.Player.Pos.Z)
-			if dist <= radius && dist < bestDist {
+			if dist > radius {
+				continue
+			}
+			if why := s.guard(e); why != "" {
+				if dist < guardedDist {
+					guarded, guardedDist = why, dist
+				}
+				continue
+			}
+			if dist < bestDist {
 				best, bestDist = producer{desc: d, param: param, hunt: k.Name}, dist
+			}
+		}
+	}
+	if best.desc == nil {
+		for _, k := range s.Mobs.Kinds() {
+			if _, ok := s.dropOf(k, want); !ok {
+				continue
+			}
+			if guarded != "" {
+				return producer{desc: d, param: param, hunt: k.Name, night: true, guard: guarded}, true
+			}
+			if !k.Passive() && k.Weight > 0 {
+				return producer{desc: d, param: param, hunt: k.Name, night: true}, true
 			}
 		}
 	}
@@ -779,6 +818,27 @@ func huntItemParam(d *registry.Description) string {
 		}
 		if pd, ok := d.Params[key[1:len(key)-1]]; ok && pd.Type == action.TypeItemID {
 			return key[1 : len(key)-1]
+		}
+	}
+	return ""
+}
+
+// huntGuard is how near (in blocks) a hostile mob of another kind makes a
+// hunt wait: the follow range of a skeleton or spider, and twice a
+// creeper's reach for the flee it forces.
+const huntGuard = 16
+
+// guard says why a mob is not to be hunted now: a hostile mob of another
+// kind within huntGuard blocks of the way to it, from the bot to the
+// mob ("" when none).
+func (s *search) guard(prey world.Entity) string {
+	for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
+		k, ok := s.Mobs.Kind(e.Name)
+		if !ok || k.Passive() || e.Name == prey.Name {
+			continue
+		}
+		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= huntGuard {
+			return fmt.Sprintf("a %s (entity %d) is %.0f blocks from the way to the %s (entity %d)", e.Name, e.ID, d, prey.Name, prey.ID)
 		}
 	}
 	return ""
@@ -1048,6 +1108,7 @@ func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatche
 		return s.obtain(id, s.w.Inventory.Count(plain)+missing, depth+1)
 	}
 	var reasons []string
+	var waiting *producer // the first way that waits for a hunt
 	for _, p := range s.producers(item) {
 		mark := s.mark()
 		n.Note = fmt.Sprintf("have %d; via %s", have, p.desc.Name)
@@ -1064,10 +1125,21 @@ func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatche
 			}
 			s.rollback(mark)
 		}
+		awaits := s.awaits
 		inv, err := s.via(p, item, missing, depth)
 		if err != nil {
 			s.rollback(mark)
 			reasons = append(reasons, fmt.Sprintf("%s: %v", p.desc.Name, err))
+			continue
+		}
+		if inv != nil && s.awaits != awaits && s.passesTime(inv) {
+			// A way that waits for the night's hunt (wool from string)
+			// comes after every way that works now (wool from a sheep).
+			s.rollback(mark)
+			s.awaits = awaits
+			if waiting == nil {
+				waiting = &p
+			}
 			continue
 		}
 		if inv != nil && s.blocked[inv.String()] {
@@ -1109,6 +1181,10 @@ func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatche
 			}
 			s.rollback(mark)
 		}
+	}
+	if waiting != nil {
+		n.Note = fmt.Sprintf("have %d; via %s", have, waiting.desc.Name)
+		return s.via(*waiting, item, missing, depth)
 	}
 	if len(reasons) == 0 {
 		return nil, fmt.Errorf("no available skill produces %s", item)
@@ -1181,17 +1257,16 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		}
 		return inv, nil
 	}
+	if p.night {
+		return s.awaitNight(p, item, missing)
+	}
 	if p.hunt != "" {
-		// As many items as there are mobs of the kind in range would give
-		// is the hunting skill's to find out; ask for what is missing,
-		// within its count's maximum.
-		n := missing
-		if pd, ok := p.desc.Params["count"]; ok && pd.Max != nil {
-			n = int(math.Min(float64(n), *pd.Max))
+		inv := s.huntStep(p, item, missing)
+		if s.blocked[inv.String()] {
+			// The mobs in sight gave nothing twice (a spider drops no
+			// string one time in three): the night brings others.
+			return s.awaitNight(p, item, missing)
 		}
-		inv.Params["target"] = p.hunt
-		inv.Params[p.param] = item
-		inv.Params["count"] = n
 		return inv, nil
 	}
 	limit := -1 // the most items the step can make (grid tools wear out)

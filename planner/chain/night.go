@@ -1,0 +1,122 @@
+package chain
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+)
+
+// The night's hunt: string comes from spiders (config/mobs.yaml: 0 to 2
+// a kill), and spiders, like every hostile mob, spawn only in the dark.
+// When the goal wants an item that only such a mob drops and none is in
+// the world model, the planner waits for the night as a player does —
+// with a wait (a skill tagged passes_time: wait_for), which the goal's
+// other work goes before (plan: a wait comes when nothing else has work)
+// — and says in the decision which hunt the wait is for
+// (loop.Decision.Awaits): the hunt reflex runs it at night when a mob
+// comes near the shelter, and by day a mob left in sight is hunted as
+// planned. Where the day does not turn (a world whose time of day stays
+// put), the wait would be for ever: the item cannot be had.
+
+// nightWait bounds one wait for the night, in ticks (30 s, as one wait in
+// the shelter): the loop looks between two, so the defend and eat
+// reflexes act and the night's reflexes take over at dusk.
+const nightWait = 600
+
+// huntStep is the hunting skill asked for the missing items from the
+// producer's kind: as many items as the mobs in range give is the
+// skill's to find out; it is asked for what is missing, within its
+// count's maximum.
+func (s *search) huntStep(p producer, item string, missing int) *loop.Invocation {
+	n := missing
+	if pd, ok := p.desc.Params["count"]; ok && pd.Max != nil {
+		n = int(math.Min(float64(n), *pd.Max))
+	}
+	return &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{"target": p.hunt, p.param: item, "count": n}}
+}
+
+// awaitNight plans the wait for the night (or, with mobs of the kind in
+// range but others near them, for those to go) for a hunt: a wait of up
+// to nightWait ticks, to the dark when it is day; the hunt it is for goes
+// into s.awaits.
+func (s *search) awaitNight(p producer, item string, missing int) (*loop.Invocation, error) {
+	radius := 32
+	if pd, ok := p.desc.Params["radius"]; ok {
+		if v, ok := number(pd.Default); ok {
+			radius = v
+		}
+	}
+	none := fmt.Sprintf("no %s within %d blocks", p.hunt, radius)
+	ticks, why := nightWait, ""
+	switch until := s.Mobs.TicksToDark(s.w.TimeOfDay); {
+	case p.guard != "":
+		none = fmt.Sprintf("the %ss within %d blocks are guarded: %s", p.hunt, radius, p.guard)
+		why = "waiting for it to go"
+	case until > 0:
+		ticks = min(ticks, until)
+		why = fmt.Sprintf("a %s spawns only in the dark: waiting for the night (in %d ticks)", p.hunt, until)
+	default:
+		why = fmt.Sprintf("night: waiting for a %s to spawn in the dark", p.hunt)
+	}
+	if l := s.last; p.guard == "" && l != nil && l.After != nil && l.After.Tick > l.Before.Tick && l.After.TimeOfDay == l.Before.TimeOfDay {
+		return nil, fmt.Errorf("%s, and the day does not turn here (the time of day stayed at %d over the last step's %d ticks): a %s spawns only in the dark",
+			none, l.After.TimeOfDay, l.After.Tick-l.Before.Tick, p.hunt)
+	}
+	var waits []*loop.Invocation // walled in first, where no mob reaches or sees the bot (a creeper walks up to one waiting in the open)
+	if sh := s.shelterWaiter(); sh != nil {
+		waits = append(waits, &loop.Invocation{Skill: sh.Name, Params: map[string]any{shelterWaitParam: ticks}})
+	}
+	if waiter := s.tagged("passes_time"); waiter != nil {
+		inv := &loop.Invocation{Skill: waiter.Name}
+		if param := durationParam(waiter); param != "" {
+			inv.Params = map[string]any{param: ticks}
+		}
+		waits = append(waits, inv)
+	}
+	if len(waits) == 0 {
+		return nil, fmt.Errorf("%s, and no available skill passes time until the night brings one", none)
+	}
+	i := slices.IndexFunc(waits, func(inv *loop.Invocation) bool { return !s.blocked[inv.String()] })
+	if i < 0 {
+		return nil, fmt.Errorf("%s, and the wait, %s, is blocked", none, waits[len(waits)-1])
+	}
+	inv := waits[i]
+	if s.waitsWalledIn(inv) {
+		why += ", walled in"
+	}
+	s.awaits = s.huntStep(p, item, missing)
+	if s.node != nil {
+		s.node.Note += "; " + none + ": " + why
+	}
+	return inv, nil
+}
+
+// shelterWaitParam is the int parameter of a sheltering skill (tagged
+// shelters: shelter) that makes it wait walled in.
+const shelterWaitParam = "wait"
+
+// shelterWaiter is the best-ranked available skill tagged shelters that
+// waits walled in (an int wait parameter), or nil.
+func (s *search) shelterWaiter() *registry.Description {
+	for _, d := range s.ranked(s.catalog) {
+		if pd, ok := d.Params[shelterWaitParam]; ok && pd.Type == action.TypeInt && slices.Contains(d.Effects.Tags, "shelters") {
+			return d
+		}
+	}
+	return nil
+}
+
+// waitsWalledIn reports whether an invocation is a sheltering skill asked
+// to wait walled in: a step that passes time, as wait_for's.
+func (s *search) waitsWalledIn(inv *loop.Invocation) bool {
+	d := s.find(inv.Skill)
+	if d == nil || !slices.Contains(d.Effects.Tags, "shelters") {
+		return false
+	}
+	n, ok := number(inv.Params[shelterWaitParam])
+	return ok && n > 0
+}
