@@ -169,15 +169,22 @@ var (
 
 // Planned implements PlanWatcher.
 func (r *ShelterReflex) Planned(_ *world.Snapshot, dec Decision) {
-	r.planWaits = false
-	if inv := dec.Invocation; inv != nil && inv.Skill == "shelter" {
-		switch n := inv.Params["wait"].(type) {
-		case int:
-			r.planWaits = n > 0
-		case float64:
-			r.planWaits = n > 0
-		}
+	r.planWaits = waitsWalledIn(dec.Invocation)
+}
+
+// waitsWalledIn reports whether an invocation is the shelter skill asked
+// to wait walled in.
+func waitsWalledIn(inv *Invocation) bool {
+	if inv == nil || inv.Skill != "shelter" {
+		return false
 	}
+	switch n := inv.Params["wait"].(type) {
+	case int:
+		return n > 0
+	case float64:
+		return n > 0
+	}
+	return false
 }
 
 // Name implements Reflex.

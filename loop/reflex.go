@@ -124,9 +124,22 @@ type UnstuckReflex struct {
 	since    int64
 	started  bool
 	attempts int
+	// waiting: the planner's last decision waits on purpose for a step
+	// the world does not allow yet (Decision.Awaits: the night's hunt).
+	waiting bool
 }
 
-var _ Reflex = (*UnstuckReflex)(nil)
+var (
+	_ Reflex      = (*UnstuckReflex)(nil)
+	_ PlanWatcher = (*UnstuckReflex)(nil)
+)
+
+// Planned implements PlanWatcher: a plan that waits on purpose for a step
+// it names (walled in, or with wait_for) is not stuck while it waits.
+func (r *UnstuckReflex) Planned(_ *world.Snapshot, dec Decision) {
+	inv := dec.Invocation
+	r.waiting = dec.Awaits != nil && inv != nil && (inv.Skill == "wait_for" || waitsWalledIn(inv))
+}
 
 // Name implements Reflex.
 func (*UnstuckReflex) Name() string { return "unstuck" }
@@ -134,7 +147,7 @@ func (*UnstuckReflex) Name() string { return "unstuck" }
 // Fire implements Reflex.
 func (r *UnstuckReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	m := markOf(w)
-	if !r.started || m.progressed(r.mark) {
+	if !r.started || r.waiting || m.progressed(r.mark) {
 		r.mark, r.since, r.started = m, w.Tick, true
 		return Invocation{}, "", false
 	}

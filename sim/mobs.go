@@ -346,7 +346,16 @@ func (s *Sim) spawnTick(tx *world.Tx, tod int64) {
 	feet := p.Pos.Block()
 	inner, count := s.eligibleChunks(feet)
 	limit := sp.MonsterCap * count / sp.CapChunks
-	if len(s.danger.mobs) > limit {
+	// The cap counts monsters only (SpawnerAnimals.findChunksForSpawning:
+	// worldServer.countEntities(EnumCreatureType.monster's IMob class)):
+	// a field of sheep leaves room for the night's spiders.
+	monsters := 0
+	for _, mb := range s.danger.mobs {
+		if !mb.kind.Passive() {
+			monsters++
+		}
+	}
+	if monsters > limit {
 		return
 	}
 	darkness := m.SkyDarkness(tod)

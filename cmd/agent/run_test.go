@@ -143,8 +143,8 @@ func TestRunValidate(t *testing.T) {
 		{[]string{"--token-file", "x"}, "run: --token-file needs --body or --planner ADDR"},
 		{[]string{"--record", "x.rec"}, errNoRecording.Error()},
 		{[]string{"--server", "h:1", "--record-max-mb", "-1"}, "run: --record-max-mb must not be negative"},
-		{[]string{"--server", "h:1", "--scenario", "x"}, "run: --scenario and --seed are for the simulated world, not with --server"},
-		{[]string{"--body", "tcp://127.0.0.1:1", "--seed", "1"}, "run: --scenario, --seed, --server and --reconnect belong to the body; with --body give them to agent serve"},
+		{[]string{"--server", "h:1", "--scenario", "x"}, "run: --scenario, --seed and --survival are for the simulated world, not with --server"},
+		{[]string{"--body", "tcp://127.0.0.1:1", "--seed", "1"}, "run: --scenario, --seed, --survival, --server and --reconnect belong to the body; with --body give them to agent serve"},
 		{[]string{"--llm-url", "http://x"}, "run: --llm-url is for --planner llm"},
 	} {
 		code, out, errOut := runAgent(t, append([]string{"run"}, c.args...)...)

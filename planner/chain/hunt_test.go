@@ -30,7 +30,8 @@ func mobAt(name string, x, z float64) world.Entity {
 
 // TestWoolFromSheep: wool (the bed's carpet and the first line's "Fluffy
 // and Red") is hunted from a sheep in the world model, with a sword made
-// first; with no sheep within the hunt's radius, only string can make it
+// first (one past the hunt's default radius with the radius that reaches
+// it); with no sheep within the hunt's largest radius, only string can make it
 // (five a wool), and string waits for the night's spiders: the step is a
 // wait walled in, for the hunt it names; a carpet is crafted from the wool
 // held.
@@ -52,7 +53,9 @@ func TestWoolFromSheep(t *testing.T) {
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_sword", "count": 1}}, ""},
 		{"the nearest kind that drops it", "have 1 minecraft:string", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 2.5, 0.5), mobAt("spider", 20.5, 0.5)),
 			&loop.Invocation{Skill: "hunt", Params: map[string]any{"target": "spider", "item": "minecraft:string", "count": 1}}, ""},
-		{"no sheep in range", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 40.5, 0.5)),
+		{"a sheep past the default radius: the radius that reaches it", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 40.5, 0.5)),
+			&loop.Invocation{Skill: "hunt", Params: map[string]any{"target": "sheep", "item": "minecraft:wool", "count": 1, "radius": 40}}, ""},
+		{"no sheep in range", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 64.6, 0.5)),
 			&loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, ""},
 		{"a zombie gives no wool", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("zombie", 4.5, 0.5)),
 			&loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, ""},

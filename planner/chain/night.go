@@ -36,7 +36,11 @@ func (s *search) huntStep(p producer, item string, missing int) *loop.Invocation
 	if pd, ok := p.desc.Params["count"]; ok && pd.Max != nil {
 		n = int(math.Min(float64(n), *pd.Max))
 	}
-	return &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{"target": p.hunt, p.param: item, "count": n}}
+	inv := &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{"target": p.hunt, p.param: item, "count": n}}
+	if p.radius > 0 {
+		inv.Params["radius"] = p.radius
+	}
+	return inv
 }
 
 // awaitNight plans the wait for the night (or, with mobs of the kind in

@@ -748,7 +748,8 @@ func (s *search) producers(item string) []producer {
 // hunter is a hunting skill (effects tagged hunts_mobs, an item_id
 // parameter its gain is keyed by, a string target) as the producer of an
 // item some mob drops, when a mob of that kind is in the world model
-// within the skill's default radius: the nearest kind's, the kinds in
+// within the skill's radius (up to the parameter's maximum, asked for
+// when it is past the default): the nearest kind's, the kinds in
 // config/mobs.yaml's order. With none in range, a hostile kind that drops
 // it (one that spawns in the dark: string from spiders) is the producer
 // still, its hunt waiting for the night.
@@ -761,10 +762,13 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 	if err != nil {
 		return producer{}, false
 	}
-	radius := 32.0
+	radius, limit := 32.0, 32.0
 	if pd, ok := d.Params["radius"]; ok {
 		if v, ok := number(pd.Default); ok {
-			radius = float64(v)
+			radius, limit = float64(v), float64(v)
+		}
+		if pd.Max != nil {
+			limit = max(limit, *pd.Max)
 		}
 	}
 	best, bestDist := producer{}, math.Inf(1)
@@ -779,7 +783,7 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 				continue
 			}
 			dist := math.Hypot(e.Pos.X-s.w.Player.Pos.X, e.Pos.Z-s.w.Player.Pos.Z)
-			if dist > radius {
+			if dist > limit {
 				continue
 			}
 			if why := s.guard(e); why != "" {
@@ -790,6 +794,11 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 			}
 			if dist < bestDist {
 				best, bestDist = producer{desc: d, param: param, hunt: k.Name}, dist
+				if dist > radius {
+					// Beyond the skill's default: ask for the radius
+					// that reaches it.
+					best.radius = int(math.Ceil(dist))
+				}
 			}
 		}
 	}
