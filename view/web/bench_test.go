@@ -26,15 +26,22 @@ const benchGoal = "have 8 minecraft:stick and collect 8 minecraft:log"
 // Views of a benchmarked run.
 const (
 	noView    = iota // no view
+	hooksOnly        // the view's hooks on the loop, the planner and the body, nothing served
 	unwatched        // the view served, nobody watching
 	watched          // the view served, one page open: the event stream read, the map fetched
+	modes
 )
+
+var modeNames = [modes]string{"without", "hooks", "unwatched", "watched"}
 
 // benchCPU is the process's CPU time one benchmarked run took: around the
 // run, the view's server started and stopped (and, watched, the page's
 // first requests); during it, the loop (and the page's requests while it
-// plays).
-type benchCPU struct{ around, during time.Duration }
+// plays). steps counts the run's steps.
+type benchCPU struct {
+	around, during time.Duration
+	steps          int
+}
 
 func (c benchCPU) total() time.Duration { return c.around + c.during }
 
@@ -72,7 +79,12 @@ func benchPlay(b *testing.B, reg *registry.Registry, mode int, scenario, goalTex
 	start := processCPU(b)
 	cfg := loop.Config{Registry: reg, Conn: ipc.InProcess(w), Planner: chain.Planner{}, Goal: goal, MaxSteps: 1000}
 	stop := func() {}
-	if mode != noView {
+	if mode == hooksOnly {
+		v := web.New(web.Options{Title: "bench", Goal: goalText, World: w})
+		cfg.Conn, cfg.Planner, cfg.OnStep = v.Conn(cfg.Conn), v.Planner(cfg.Planner), v.OnStep
+		stop = func() { v.Ended(loop.Outcome{}) }
+	}
+	if mode >= unwatched {
 		v := web.New(web.Options{Title: "bench", Goal: goalText, World: w})
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(b, err)
@@ -128,34 +140,68 @@ func benchPlay(b *testing.B, reg *registry.Registry, mode int, scenario, goalTex
 	ran := processCPU(b)
 	stop()
 	end := processCPU(b)
-	return benchCPU{around: started - start + end - ran, during: ran - started}
+	return benchCPU{around: started - start + end - ran, during: ran - started, steps: out.Steps}
 }
 
 // viewOverhead alternates the same simulated run without the view, with
-// the view served and nobody watching, and with one page open, so that
-// the machine's changing load falls on all alike, and reports the process
-// CPU of each (the world's building left out): in all, and of the run
-// alone (the loop; watched, with the page's requests while it plays),
-// and the share the view adds, in all and to the run alone.
+// the view's hooks alone (nothing served: what the loop pays per step),
+// with the view served and nobody watching, and with one page open, in
+// turn and each round starting with the next, so that the machine's
+// changing load falls on all alike, and reports the
+// process CPU of each (the world's building left out): in all, and of the
+// run alone (the loop; watched, with the page's requests while it plays),
+// the share the view adds in all and to the run alone, and, for the
+// hooks, their CPU per step. The listener's own fixed cost, apart from
+// any run, is BenchmarkServeIdle's.
 func viewOverhead(b *testing.B, play func(mode int) benchCPU) {
-	var cpu [3]benchCPU
-	for b.Loop() {
-		for _, mode := range []int{noView, unwatched, watched} {
+	var cpu [modes]benchCPU
+	for i := 0; b.Loop(); i++ {
+		// Each round starts with another mode: what one run leaves
+		// behind (a server's connections closing, garbage) falls on
+		// every mode alike.
+		for k := range modes {
+			mode := (i + k) % modes
 			c := play(mode)
 			cpu[mode].around += c.around
 			cpu[mode].during += c.during
+			cpu[mode].steps += c.steps
 		}
 	}
 	n := float64(b.N)
 	without := float64(cpu[noView].total())
 	b.ReportMetric(without/n, "cpu-ns/run-without")
-	for mode, name := range map[int]string{unwatched: "unwatched", watched: "watched"} {
-		c := cpu[mode]
+	for mode := hooksOnly; mode < modes; mode++ {
+		c, name := cpu[mode], modeNames[mode]
 		b.ReportMetric(float64(c.total())/n, "cpu-ns/run-"+name)
-		b.ReportMetric(float64(c.around)/n, "cpu-ns/serving-"+name)
+		if mode != hooksOnly {
+			b.ReportMetric(float64(c.around)/n, "cpu-ns/serving-"+name)
+		}
 		b.ReportMetric(100*(float64(c.total())-without)/without, "%-more-cpu-"+name)
 		b.ReportMetric(100*float64(c.during-cpu[noView].during)/float64(cpu[noView].during), "%-more-loop-cpu-"+name)
 	}
+	if steps := cpu[hooksOnly].steps; steps > 0 {
+		b.ReportMetric(float64(cpu[hooksOnly].during-cpu[noView].during)/float64(steps), "cpu-ns/step-hooks")
+	}
+}
+
+// BenchmarkServeIdle is the listener's fixed cost, apart from any run:
+// the process CPU of opening a loopback listener, serving the view to
+// nobody and closing it, as agent run --ui does around a run.
+func BenchmarkServeIdle(b *testing.B) {
+	v := web.New(web.Options{Title: "bench"})
+	var cpu time.Duration
+	for b.Loop() {
+		start := processCPU(b)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(b, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- v.Serve(ctx, ln, web.ServeOptions{}) }()
+		cancel()
+		require.NoError(b, <-done)
+		cpu += processCPU(b) - start
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/open-serve-close")
 }
 
 // BenchmarkRunViewOverhead is viewOverhead for agent run's default goal
@@ -179,16 +225,6 @@ func processCPU(b *testing.B) time.Duration {
 func BenchmarkStoneAgeViewOverhead(b *testing.B) {
 	reg := loadRegistry(b)
 	viewOverhead(b, func(mode int) benchCPU { return benchPlay(b, reg, mode, "fresh_start", stoneAgeGoal) })
-}
-
-// BenchmarkStepHooks is what the view adds to the agent's path for one
-// step: the step logged and one action recorded before and after it.
-func BenchmarkStepHooks(b *testing.B) {
-	v := web.New(web.Options{})
-	rec := step(1)
-	for b.Loop() {
-		v.OnStep(rec)
-	}
 }
 
 // BenchmarkMap is one map request's work: mapview's extraction of the

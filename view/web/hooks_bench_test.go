@@ -80,12 +80,12 @@ func (c hookConn) Execute(ctx context.Context, a action.Action) (ipc.Result, err
 	return c.execute(ctx, a)
 }
 
-// BenchmarkRealStepHooks is what the view's hooks cost the agent for one
+// BenchmarkStepHooks is what the view's hooks cost the agent for one
 // step of agent run's default goal with nobody watching (the steps
 // recorded once from a real run with the chain planner (its plan trees)): the decision, the
 // observations before and after, each action before and after it runs,
 // the step logged. The body and the planner answer at once.
-func BenchmarkRealStepHooks(b *testing.B) {
+func BenchmarkStepHooks(b *testing.B) {
 	reg := loadRegistry(b)
 	steps := captureRun(b, reg)
 	v := web.New(web.Options{Title: "bench"})
