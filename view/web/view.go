@@ -473,7 +473,7 @@ func (v *View) observe(s *world.Snapshot) {
 }
 
 // acting records an action as it starts.
-func (v *View) acting(a action.Action, feet func() (world.BlockPos, bool)) (seq int) {
+func (v *View) acting(a action.Action) (seq int) {
 	var ev Event
 	switch a := a.(type) {
 	case action.BreakBlock:
@@ -487,10 +487,10 @@ func (v *View) acting(a action.Action, feet func() (world.BlockPos, bool)) (seq 
 	}
 	var from world.BlockPos
 	var known bool
-	if ev.Kind == EventMove && feet != nil && v.pub.watching.Load() > 0 {
+	if ev.Kind == EventMove && v.pub.watching.Load() > 0 {
 		// Where the move starts, for its route: read from the world while
 		// a browser watches, else the last observation's.
-		from, known = feet()
+		from, known = v.worldFeet()
 	}
 	var routeBase uint64
 	if ev.Kind == EventMove && v.routes != nil {
@@ -557,7 +557,7 @@ func (c viewConn) Observe(ctx context.Context) (*world.Snapshot, error) {
 }
 
 func (c viewConn) Execute(ctx context.Context, a action.Action) (ipc.Result, error) {
-	seq := c.v.acting(a, c.v.worldFeet)
+	seq := c.v.acting(a)
 	res, err := c.Conn.Execute(ctx, a)
 	if err != nil {
 		res = ipc.Result{Code: ipc.IOError, Error: err.Error()}
@@ -590,7 +590,7 @@ func (b viewBody) Observe(ctx context.Context) (*world.Snapshot, error) {
 }
 
 func (b viewBody) Execute(ctx context.Context, a action.Action) ipc.Result {
-	seq := b.v.acting(a, b.v.worldFeet)
+	seq := b.v.acting(a)
 	res := b.Body.Execute(ctx, a)
 	b.v.acted(seq, res)
 	return res
