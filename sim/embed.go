@@ -22,6 +22,7 @@ const DefaultName = "forest_base"
 var embeddedFiles = map[string]string{
 	"forest_base": "scenarios/default.yaml",
 	"fresh_start": "scenarios/fresh_start.yaml",
+	"survival":    "scenarios/survival.yaml",
 }
 
 // DefaultScenario returns the embedded default scenario: a forest beside a

@@ -141,11 +141,11 @@ func TestResolveScenario(t *testing.T) {
 	sc, err = Resolve("forest_base")
 	require.NoError(t, err)
 	assert.Equal(t, "forest_base", sc.Name)
-	assert.Equal(t, []string{"forest_base", "fresh_start"}, EmbeddedNames())
+	assert.Equal(t, []string{"forest_base", "fresh_start", "survival"}, EmbeddedNames())
 
 	_, err = Resolve("fresh_strat")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `scenario "fresh_strat": no such file, and no embedded scenario of that name (did you mean "fresh_start"?) (embedded: forest_base, fresh_start)`)
+	assert.Contains(t, err.Error(), `scenario "fresh_strat": no such file, and no embedded scenario of that name (did you mean "fresh_start"?) (embedded: forest_base, fresh_start, survival)`)
 	_, err = Resolve("testdata/none.yaml")
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "embedded", "a path is a file")

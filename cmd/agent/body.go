@@ -35,7 +35,7 @@ type bodyFlags struct {
 // register adds the flags to fs, with the command's help for --reconnect
 // and --token-file.
 func (b *bodyFlags) register(fs *flag.FlagSet, reconnectHelp, tokenHelp string) {
-	b.scenario = fs.String("scenario", "", "scenario: an embedded one by name (forest_base, fresh_start) or a YAML file (default: forest_base)")
+	b.scenario = fs.String("scenario", "", "scenario: an embedded one by name (forest_base, fresh_start, survival) or a YAML file (default: forest_base)")
 	b.seed = fs.Int64("seed", 0, "override the scenario's seed")
 	b.survival = fs.Bool("survival", false, "play the simulated world as a survival game, as GTNH does: the day turns to night, hostile mobs spawn in the dark and the food bar drains (the scenario's night, mobs and hunger turned on)")
 	b.server = fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")

@@ -81,7 +81,7 @@ func (c *serveCommand) parse(e *env, args []string) error {
 	c.fs = fs
 	c.cf.register(fs)
 	fs.StringVar(&c.bodyName, "body", "sim", "the body to expose: sim (the simulated world) or server (a GTNH server)")
-	fs.StringVar(&c.scenarioFile, "scenario", "", "scenario for --body sim: an embedded one by name (forest_base, fresh_start) or a YAML file (default: forest_base)")
+	fs.StringVar(&c.scenarioFile, "scenario", "", "scenario for --body sim: an embedded one by name (forest_base, fresh_start, survival) or a YAML file (default: forest_base)")
 	fs.Int64Var(&c.seed, "seed", 0, "override the scenario's seed")
 	fs.StringVar(&c.listen, "listen", "", "address to listen on: unix:///path, tcp://127.0.0.1:PORT or stdio")
 	fs.StringVar(&c.tokenFile, "token-file", "", "file holding the token every connection must present")
