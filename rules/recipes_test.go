@@ -16,7 +16,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 54)
+	assert.Len(t, book.All(), 57)
 
 	// Vanilla's stairs, which GTNH keeps: six blocks in steps make four.
 	for item, block := range map[string]string{"minecraft:oak_stairs": "minecraft:planks:0", "minecraft:stone_stairs": "minecraft:cobblestone"} {
@@ -344,6 +344,9 @@ func TestDefaultRecipesTinkersTools(t *testing.T) {
 		{"TConstruct:pickaxe", tools, []ing{{item("TConstruct:pickaxeHead:3"), 1}, {item("ore:stickWood"), 1}, {item("TConstruct:binding"), 1}}, nil},
 		{"TConstruct:hatchet", tools, []ing{{item("TConstruct:hatchetHead:3"), 1}, {item("ore:stickWood"), 1}}, nil},
 		{"TConstruct:shovel", tools, []ing{{item("TConstruct:shovelHead:3"), 1}, {item("ore:stickWood"), 1}}, nil},
+		{"TConstruct:woodPattern:12", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
+		{"TConstruct:knifeBlade:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:12"}},
+		{"TConstruct:ThrowingKnife", tools, []ing{{item("TConstruct:knifeBlade:3"), 1}, {item("ore:stickWood"), 1}}, nil},
 	} {
 		rs := book.For(c.output)
 		require.Len(t, rs, 1, c.output)
@@ -358,6 +361,7 @@ func TestDefaultRecipesTinkersTools(t *testing.T) {
 		assert.Equal(t, c.tools, ts, c.output)
 		assert.False(t, r.NeedsTable(), c.output)
 	}
+	assert.Equal(t, []string{"TConstruct:toolShard:3"}, book.For("TConstruct:knifeBlade:3")[0].Returns, "an odd cost gives a flint shard back")
 	// Each station is a block some recipe makes (Tinker-Time's tables).
 	for _, st := range []string{stencil, parts, tools} {
 		require.Len(t, book.For(st), 1, st)

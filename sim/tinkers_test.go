@@ -70,3 +70,19 @@ func TestTinkersFlintPickaxeMinesStoneNotIron(t *testing.T) {
 }
 
 func withoutTags(b world.Block) world.Block { b.Tags = nil; return b }
+
+// TestTinkersKnifeBladeGivesAShard: a knife blade costs half a flint; the
+// part builder gives the other half back as a flint shard.
+func TestTinkersKnifeBladeGivesAShard(t *testing.T) {
+	s := small(t, "  inventory:\n    - {item: \"TConstruct:woodPattern:12\", count: 1}\n    - {item: minecraft:flint, count: 1}\n    - {item: minecraft:stick, count: 1}\n"+
+		"blocks:\n  - {block: \"TConstruct:ToolStationBlock:1\", pos: [7, 64, 9]}\n  - {block: \"TConstruct:ToolStationBlock\", pos: [9, 64, 9]}\n")
+	parts, tools := world.Pos(7, 64, 9), world.Pos(9, 64, 9)
+	r := exec(t, s, action.Craft{Item: "TConstruct:knifeBlade:3", Count: 1, Table: &parts})
+	require.True(t, r.OK(), r.Error)
+	r = exec(t, s, action.Craft{Item: "TConstruct:ThrowingKnife", Count: 1, Table: &tools})
+	require.True(t, r.OK(), r.Error)
+	inv := snap(t, s).Inventory
+	assert.Equal(t, 1, inv.Count(world.MustItem("TConstruct:toolShard:3")))
+	assert.Equal(t, 1, inv.CountID("TConstruct:ThrowingKnife"))
+	assert.Zero(t, inv.CountID("minecraft:flint")+inv.CountID("minecraft:stick")+inv.CountID("TConstruct:knifeBlade"))
+}
