@@ -80,6 +80,9 @@ type Planner struct {
 	// Mobs says what a killed mob drops (nil = the shipped
 	// config/mobs.yaml): a hunting skill is asked for wool where sheep are.
 	Mobs *rules.Mobs
+	// Food says what is food (nil = the shipped config/food.yaml): a
+	// full inventory keeps its food when the rest goes into a chest.
+	Food *rules.Food
 }
 
 var _ loop.Planner = Planner{}
@@ -115,6 +118,9 @@ func (g Planner) Plan(_ context.Context, goal loop.Goal, obs loop.Observation, c
 	}
 	if g.Mobs == nil {
 		g.Mobs = rules.Default().Mobs
+	}
+	if g.Food == nil {
+		g.Food = rules.Default().Food
 	}
 	s := &search{Planner: g, w: obs.Snapshot, last: obs.Last, catalog: catalog, blocked: map[string]bool{}, visiting: map[string]bool{}}
 	for _, b := range obs.Blocked {
@@ -252,8 +258,8 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 		return chose(killParts[i], loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards killing %d %s (%d seen killed)", kg.Count, kg.Mob, kg.Seen)})
 	}
-	if dec, i, ok := s.storeWhenFull(goal, itemParts); ok {
-		return chose(itemParts[i], dec)
+	if dec, n, ok := s.storeWhenFull(goal, parts, itemParts); ok {
+		return chose(n, dec)
 	}
 	// While the machines work on one item (the step is a wait), the next
 	// item's work goes first, as a player mines while the oven bakes; the
@@ -314,95 +320,6 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 	}
 	return loop.Decision{Done: true, Reason: "nothing left to do"}, nil
-}
-
-// storeSkill puts items away in a chest (skills/base).
-const storeSkill = "store_items"
-
-// storeFreeSlots: with this many free inventory slots or fewer, a
-// gathering goal's haul is put away before more is gathered (a slot or
-// two stay free for the logs and planks of a chest, or a tool).
-const storeFreeSlots = 2
-
-// chestFreeSlots: with this many free inventory slots or fewer and no
-// chest with room in sight, a gathering goal gets a chest ready (its logs,
-// planks and flint need room too).
-const chestFreeSlots = 6
-
-// storeWhenFull plans putting a "collect" goal's items away when the
-// inventory is all but full, as a player empties it into a chest: store
-// them in a chest with room in sight, or in one placed from the
-// inventory; and a chest is made ready (crafted) when the inventory is
-// filling up and there is none. ok is false when nothing needs storing
-// or it cannot be planned (the goal's own steps then say why).
-func (s *search) storeWhenFull(goal loop.Goal, parts []*loop.PlanNode) (loop.Decision, int, bool) {
-	free := 0
-	for _, st := range s.w.Inventory.Slots {
-		if st.Empty() {
-			free++
-		}
-	}
-	if free > chestFreeSlots || s.find(storeSkill) == nil {
-		return loop.Decision{}, 0, false
-	}
-	for i, ig := range goal.Items {
-		m, err := world.ParseItemMatcher(ig.Item)
-		if !ig.Gain || err != nil || s.w.Inventory.Count(m) < fullStack {
-			continue
-		}
-		if ig.Gathered(s.w, m) >= ig.Target() {
-			continue
-		}
-		why := fmt.Sprintf("the inventory is filling up (%d free slots): %s goes into a chest", free, ig.Item)
-		s.node = parts[i]
-		if !s.chestWithRoom(m) && s.w.Inventory.CountID(chestItem) == 0 {
-			inv, err := s.obtain(chestItem, 1, 0)
-			if err != nil || inv == nil {
-				return loop.Decision{}, 0, false
-			}
-			return loop.Decision{Invocation: inv, Reason: why + " (a chest first)"}, i, true
-		}
-		if free > storeFreeSlots {
-			return loop.Decision{}, 0, false
-		}
-		inv := &loop.Invocation{Skill: storeSkill, Params: map[string]any{"item": ig.Item}}
-		if s.blocked[inv.String()] {
-			return loop.Decision{}, 0, false
-		}
-		return loop.Decision{Invocation: inv, Reason: why}, i, true
-	}
-	return loop.Decision{}, 0, false
-}
-
-// chestItem is the chest, as an item.
-const chestItem = "minecraft:chest"
-
-// fullStack is a stack of bulk items (cobblestone, dirt, logs): the goal's
-// items are put away only when a stack of them is held.
-const fullStack = 64
-
-// chestWithRoom reports whether a chest in sight within the storing
-// skill's default reach has a free slot or a stack of m that is not full.
-func (s *search) chestWithRoom(m world.ItemMatcher) bool {
-	for _, c := range s.w.Machines {
-		if c.Kind != world.MachineChest || c.ContentsUnknown || c.Pos.DistSq(s.w.Feet()) > 32*32 {
-			continue
-		}
-		used := 0
-		for _, st := range c.Slots {
-			if st.Empty() {
-				continue
-			}
-			used++
-			if m.Matches(st) && st.Count < fullStack {
-				return true
-			}
-		}
-		if used < 27 {
-			return true
-		}
-	}
-	return false
 }
 
 // passesTime reports whether an invocation's skill only lets time pass

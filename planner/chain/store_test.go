@@ -1,11 +1,14 @@
 package chain
 
 import (
+	"slices"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -50,4 +53,86 @@ func TestAFillingInventoryGetsAChestReady(t *testing.T) {
 	dec, err = plan(t, reg, "have 3000 minecraft:cobblestone", held(30, stack("minecraft:chest", 1)))
 	require.NoError(t, err)
 	assert.NotEqual(t, "store_items", dec.Invocation.Skill)
+}
+
+// full is an inventory of the given stacks filled up with dirt to two free
+// slots (34 taken), a crafting table and stone in sight.
+func full(t *testing.T, stacks ...world.ItemStack) *world.Snapshot {
+	t.Helper()
+	for len(stacks) < 34 {
+		stacks = append(stacks, stack("minecraft:dirt", 64))
+	}
+	require.Len(t, stacks, 34)
+	return snapshot("stone_age", stone(3).SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), stacks...)
+}
+
+// TestAFullInventoryStoresWhatTheGoalDoesNotNeed: with two slots left and
+// no stack of the goal's haul, what the goal has no use for goes into a
+// chest, the kind most held first; tools, food, fuel and the goal's
+// inputs stay (a stack of each that may be used), and what is beyond that
+// stack goes too.
+func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
+	reg := shipped(t)
+	pick := world.NewTool("minecraft:stone_pickaxe", 0, 131, 131)
+	kept := []world.ItemStack{pick, world.NewTool("minecraft:wooden_axe", 0, 59, 59), stack("minecraft:bread", 64), stack("minecraft:chest", 1),
+		stack("minecraft:log", 8), stack("minecraft:flint", 2), stack("minecraft:coal", 30), stack("minecraft:cobblestone", 20)}
+
+	dec, err := plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, append(kept, stack("minecraft:gravel", 64), stack("minecraft:gravel", 10))...))
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	assert.Equal(t, "store_items", dec.Invocation.Skill, dec.Reason)
+	assert.Equal(t, "minecraft:dirt:0", dec.Invocation.Params["item"], "24 stacks of dirt go first: %s", dec.Reason)
+	assert.NotContains(t, dec.Invocation.Params, "keep", "the goal has no use for dirt")
+	assert.Contains(t, dec.Reason, "has no use for")
+
+	// The goal's inputs: a stack of logs is kept, the rest goes.
+	inputs := append([]world.ItemStack{pick, stack("minecraft:bread", 10), stack("minecraft:chest", 1)}, slices.Repeat([]world.ItemStack{stack("minecraft:log", 64)}, 31)...)
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, inputs...))
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	assert.Equal(t, "store_items", dec.Invocation.Skill, dec.Reason)
+	assert.Equal(t, "minecraft:log:0", dec.Invocation.Params["item"])
+	assert.Equal(t, 64, dec.Invocation.Params["keep"], "a stack of logs stays: fuel, and a chest's makings")
+
+	// Only tools, food and a stack of each input: nothing to store, the
+	// goal goes on.
+	tools := []world.ItemStack{pick, stack("minecraft:log", 64), stack("minecraft:coal", 64), stack("minecraft:flint", 64), stack("minecraft:chest", 1)}
+	for len(tools) < 34 {
+		tools = append(tools, stack("minecraft:bread", 64))
+	}
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, tools...))
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	assert.Equal(t, "mine_ore", dec.Invocation.Skill, "%v: %s", dec.Invocation, dec.Reason)
+
+	// A store of one kind that failed twice (blocked) gives way to the
+	// next kind.
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, append(kept, stack("minecraft:gravel", 64), stack("minecraft:gravel", 10))...),
+		loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}})
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	assert.Equal(t, "minecraft:gravel:0", dec.Invocation.Params["item"], dec.Reason)
+}
+
+// TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed: no chest in
+// sight and none held, six slots left and nothing of the goal's haul: a
+// chest is made first.
+func TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed(t *testing.T) {
+	reg := shipped(t)
+	stacks := []world.ItemStack{world.NewTool("minecraft:stone_pickaxe", 0, 131, 131), stack("minecraft:log", 8), stack("minecraft:flint", 2)}
+	for len(stacks) < 30 {
+		stacks = append(stacks, stack("minecraft:dirt", 64))
+	}
+	w := snapshot("stone_age", stone(3).SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), stacks...)
+	dec, err := plan(t, reg, "collect 3000 minecraft:cobblestone", w)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	assert.Contains(t, dec.Reason, "a chest first")
+	assert.Contains(t, dec.Reason, "minecraft:dirt")
+
+	// Seven free: not yet.
+	w.Inventory.Slots[29] = world.ItemStack{}
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w)
+	require.NoError(t, err)
+	assert.Equal(t, "mine_ore", dec.Invocation.Skill, dec.Reason)
 }

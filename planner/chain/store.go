@@ -1,0 +1,274 @@
+package chain
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// storeSkill puts items away in a chest (skills/base).
+const storeSkill = "store_items"
+
+// storeFreeSlots: with this many free inventory slots or fewer, what the
+// goal does not need is put away before more is gathered (a slot or two
+// stay free for the logs and planks of a chest, or a tool).
+const storeFreeSlots = 2
+
+// chestFreeSlots: with this many free inventory slots or fewer and no
+// chest with room in sight, a chest is made ready (its logs, planks and
+// flint need room too).
+const chestFreeSlots = 6
+
+// chestItem is the chest, as an item.
+const chestItem = "minecraft:chest"
+
+// fullStack is a stack of bulk items (cobblestone, dirt, logs): a collect
+// goal's items are put away only when a stack of them is held, and of
+// what the goal may still use (its inputs, fuel) a stack is kept.
+const fullStack = 64
+
+// inputDepth bounds how many recipe levels below the goal's items count
+// as the goal's inputs.
+const inputDepth = 8
+
+// storable is a kind of item the inventory holds more of than the goal
+// needs: Item (id:meta) beyond Keep goes into a chest.
+type storable struct {
+	Item  string
+	Keep  int
+	Extra int
+	Goal  bool // an item a collect goal gathers (its haul)
+	node  *loop.PlanNode
+}
+
+// storeWhenFull plans emptying an all-but-full inventory into a chest as a
+// player does: a collect goal's haul first (a stack of it held), then
+// what the goal has no use for (dirt from a tunnel, gravel, seeds), then
+// the surplus of what it may use beyond a stack; tools and food are
+// always kept. It stores in a chest with room in sight, or in one placed
+// from the inventory, and makes a chest ready (crafted) when the
+// inventory is filling up and there is none. ok is false when nothing
+// needs storing or it cannot be planned (the goal's own steps then say
+// why).
+func (s *search) storeWhenFull(goal loop.Goal, parts, itemParts []*loop.PlanNode) (loop.Decision, *loop.PlanNode, bool) {
+	free := 0
+	for _, st := range s.w.Inventory.Slots {
+		if st.Empty() {
+			free++
+		}
+	}
+	if free > chestFreeSlots || s.find(storeSkill) == nil {
+		return loop.Decision{}, nil, false
+	}
+	cands := s.storables(goal, parts, itemParts)
+	if len(cands) == 0 {
+		return loop.Decision{}, nil, false
+	}
+	first := cands[0]
+	s.node = first.node
+	why := fmt.Sprintf("the inventory is filling up (%d free slots): %s goes into a chest", free, first.Item)
+	if !first.Goal {
+		why = fmt.Sprintf("the inventory is filling up (%d free slots) and the goal has no use for %d %s: into a chest", free, first.Extra, first.Item)
+	}
+	m, _ := world.ParseItemMatcher(first.Item)
+	if !s.chestWithRoom(m) && s.w.Inventory.CountID(chestItem) == 0 {
+		inv, err := s.obtain(chestItem, 1, 0)
+		if err == nil && inv != nil && !s.blocked[inv.String()] {
+			return loop.Decision{Invocation: inv, Reason: why + " (a chest first)"}, first.node, true
+		}
+	}
+	if free > storeFreeSlots {
+		return loop.Decision{}, nil, false
+	}
+	for _, c := range cands {
+		inv := &loop.Invocation{Skill: storeSkill, Params: map[string]any{"item": c.Item}}
+		if c.Keep > 0 {
+			inv.Params["keep"] = c.Keep
+		}
+		if s.blocked[inv.String()] {
+			continue
+		}
+		if c != first {
+			why = fmt.Sprintf("the inventory is filling up (%d free slots): %d %s goes into a chest", free, c.Extra, c.Item)
+		}
+		return loop.Decision{Invocation: inv, Reason: why}, c.node, true
+	}
+	return loop.Decision{}, nil, false
+}
+
+// storables lists what could go into a chest, in the order it goes: the
+// haul of the collect goals (a stack or more held, the goal not met yet),
+// then the other kinds by how many would go, most first. Of every kind
+// that is not a tool or food, what the goal does not need goes: all of it
+// when the goal has no use for it, what is beyond a stack when it may
+// (an item of the goal, an input of one down its recipes, fuel, the
+// makings of a chest).
+func (s *search) storables(goal loop.Goal, parts, itemParts []*loop.PlanNode) []storable {
+	var out []storable
+	hauled := map[string]bool{}
+	for i, ig := range goal.Items {
+		m, err := world.ParseItemMatcher(ig.Item)
+		if !ig.Gain || err != nil {
+			continue
+		}
+		if s.w.Inventory.Count(m) < fullStack || ig.Gathered(s.w, m) >= ig.Target() {
+			continue
+		}
+		out = append(out, storable{Item: ig.Item, Extra: s.w.Inventory.Count(m), Goal: true, node: itemParts[i]})
+		hauled[ig.Item] = true
+	}
+	var node *loop.PlanNode
+	for _, n := range parts {
+		if n.State != loop.PlanMet {
+			node = n
+			break
+		}
+	}
+	if node == nil {
+		return out
+	}
+	needed := s.inputs(goal)
+	counts := map[string]int{}
+	first := map[string]world.ItemStack{} // a stack of each kind, for its tags
+	var kinds []string
+	for _, st := range s.w.Inventory.Slots {
+		if st.Empty() || st.MaxDamage > 0 || hasToolClass(st) {
+			continue // a tool, worn or not
+		}
+		if _, ok := s.Food.Of(st); ok {
+			continue
+		}
+		k := fmt.Sprintf("%s:%d", st.ID, st.Meta)
+		if _, ok := first[k]; !ok {
+			kinds = append(kinds, k)
+			first[k] = st
+		}
+		counts[k] += st.Count
+	}
+	var rest []storable
+	for _, k := range kinds {
+		if hauled[k] {
+			continue
+		}
+		st, keep := first[k], 0
+		if s.Smelt.BurnTicks(st) > 0 || needed.matches(st) {
+			keep = fullStack
+		}
+		for _, ig := range goal.Items {
+			// What a "have" goal wants held stays held.
+			if m, err := world.ParseItemMatcher(ig.Item); err == nil && !ig.Gain && m.Matches(st) {
+				keep = max(keep, ig.Target())
+			}
+		}
+		if counts[k] > keep {
+			rest = append(rest, storable{Item: k, Keep: keep, Extra: counts[k] - keep, node: node})
+		}
+	}
+	sort.SliceStable(rest, func(i, j int) bool {
+		if rest[i].Extra != rest[j].Extra {
+			return rest[i].Extra > rest[j].Extra
+		}
+		return rest[i].Item < rest[j].Item
+	})
+	return append(out, rest...)
+}
+
+// hasToolClass reports whether a stack carries a tool class (tool:pickaxe).
+func hasToolClass(st world.ItemStack) bool {
+	for _, t := range st.Tags {
+		if strings.HasPrefix(t, "tool:") {
+			return true
+		}
+	}
+	return false
+}
+
+// matchers is a set of item matchers.
+type matchers []world.ItemMatcher
+
+func (ms matchers) matches(st world.ItemStack) bool {
+	for _, m := range ms {
+		if m.Matches(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// inputs lists what the goal may use: its items and its structures'
+// blocks, a chest's makings, and what they are crafted, smelted or baked
+// from, inputDepth recipe levels down (an ore-dictionary name stands for
+// the items carrying it).
+func (s *search) inputs(goal loop.Goal) matchers {
+	var out matchers
+	seen := map[string]bool{}
+	var walk func(item string, depth int)
+	walk = func(item string, depth int) {
+		if seen[item] || depth > inputDepth {
+			return
+		}
+		seen[item] = true
+		m, err := world.ParseItemMatcher(item)
+		if err != nil {
+			return
+		}
+		out = append(out, m)
+		if m.IsTag() {
+			for _, exact := range s.craftableWithTag(item) {
+				walk(exact, depth+1)
+			}
+		}
+		for _, r := range s.Recipes.For(item) {
+			for _, in := range r.Ingredients {
+				walk(in.Item.String(), depth+1)
+			}
+		}
+		for _, r := range s.Smelt.For(item) {
+			walk(r.Input.String(), depth+1)
+		}
+		for _, r := range s.Coke.All() {
+			if r.Output == item {
+				walk(r.Input.String(), depth+1)
+			}
+		}
+	}
+	for _, ig := range goal.Items {
+		walk(ig.Item, 0)
+	}
+	for _, bg := range goal.Builds {
+		if bp, ok := s.Builds.Get(bg.Name); ok {
+			for _, bc := range bp.Blocks() {
+				walk(bc.Block.Item(), 0)
+			}
+		}
+	}
+	walk(chestItem, 0)
+	return out
+}
+
+// chestWithRoom reports whether a chest in sight within the storing
+// skill's default reach has a free slot or a stack of m that is not full.
+func (s *search) chestWithRoom(m world.ItemMatcher) bool {
+	for _, c := range s.w.Machines {
+		if c.Kind != world.MachineChest || c.ContentsUnknown || c.Pos.DistSq(s.w.Feet()) > 32*32 {
+			continue
+		}
+		used := 0
+		for _, st := range c.Slots {
+			if st.Empty() {
+				continue
+			}
+			used++
+			if m.Matches(st) && st.Count < fullStack {
+				return true
+			}
+		}
+		if used < 27 {
+			return true
+		}
+	}
+	return false
+}
