@@ -1239,6 +1239,9 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 				}
 				return nil, err
 			}
+			if walk := s.walkFirst(g.nearest); walk != nil {
+				return walk, nil
+			}
 			// Ask for what the world in range holds, not for more than
 			// one visit can give: the step then promises what it can keep.
 			n = min(n, g.inRange)
@@ -1532,6 +1535,7 @@ type gathering struct {
 	radius  int // the radius to ask for; 0 = the skill's default
 	inRange int // matching blocks within that radius
 	limit   int // the largest radius the skill takes
+	nearest world.BlockHit
 }
 
 // gatherResult is a memoized gatherable answer.
@@ -1584,6 +1588,7 @@ func (s *search) gatherableNow(d *registry.Description, item string) (g gatherin
 	if len(hits) == 0 {
 		return g, true
 	}
+	g.nearest = hits[0]
 	if hits[0].DistSq > def*def {
 		g.radius = int(math.Ceil(math.Sqrt(float64(hits[0].DistSq))))
 		def = g.radius

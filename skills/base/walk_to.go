@@ -1,0 +1,49 @@
+package base
+
+import (
+	"math"
+
+	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/skills"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+func init() { registry.Provide(WalkTo{}) }
+
+// WalkTo walks towards the nearest block of an id in sight, and only part
+// of the way: it stops once the block is within near blocks. A long walk
+// (out of a mine to the last trees) is then a step of its own, or several,
+// each showing its progress when it ends, rather than the first minute of
+// the step that works at the end of the way. It emits one move_to; a block
+// already within near needs no walk (no actions), and none within radius
+// is no_target.
+type WalkTo struct{}
+
+// Name implements skills.Implementation.
+func (WalkTo) Name() string { return "walk_to" }
+
+// SuggestActions implements skills.Implementation.
+func (WalkTo) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Action, error) {
+	target := p.String("target")
+	near := intParam(p, "near", 8)
+	radius := intParam(p, "radius", 64)
+	m, err := skills.ParseBlockMatcher(target)
+	if err != nil {
+		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"target\": %v", err)
+	}
+	if w.Blocks == nil {
+		return nil, skills.Failf(skills.CodeNoTarget, "no blocks observed")
+	}
+	hits := w.Blocks.Nearest(w.Feet(), radius, 1, m.Matches)
+	if len(hits) == 0 {
+		return nil, skills.Failf(skills.CodeNoTarget, "no %s within %d blocks", target, radius)
+	}
+	if hits[0].DistSq <= near*near {
+		return nil, nil // near enough
+	}
+	// A block short of near, so the block is within near where the walk
+	// ends wherever the body stops inside the move's radius.
+	stop := math.Max(1, float64(near)-1)
+	return []action.Action{action.MoveTo{Pos: hits[0].Pos, Radius: stop}}, nil
+}
