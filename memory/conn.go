@@ -179,6 +179,21 @@ func (r recaller) RecallBlocks(id string, meta int, from world.BlockPos, maxDist
 	return out
 }
 
+var _ world.ShelterRecaller = recaller{}
+
+func (r recaller) RecallShelters(from world.BlockPos, maxDist, k int) []world.BlockPos {
+	got, err := r.s.Shelters(r.p, from, maxDist, k)
+	if err != nil {
+		r.log.Warn().Err(err).Msg("memory: recall of shelters failed")
+		return nil
+	}
+	out := make([]world.BlockPos, len(got))
+	for i, g := range got {
+		out[i] = g.Pos
+	}
+	return out
+}
+
 // Body records every snapshot observed from a served body, as Conn does
 // for a connection (agent serve --memory FILE): a planner that asks the
 // body server to recall gets its answer from the file.

@@ -1007,6 +1007,43 @@ func (s *Store) LastDeath(p Place) (d Death, ok bool, err error) {
 	return d, ok, err
 }
 
+// Shelters returns up to k (0: all) remembered shelters of a world within
+// maxDist of from (0: anywhere), nearest first.
+func (s *Store) Shelters(p Place, from game.BlockPos, maxDist, k int) ([]Shelter, error) {
+	var out []Shelter
+	err := s.db.View(func(tx *bolt.Tx) error {
+		pb, err := s.place(tx, p, false)
+		if err != nil || pb == nil {
+			return err
+		}
+		b := pb.Bucket(bShelters)
+		if b == nil {
+			return nil // a file from before shelters were kept
+		}
+		return b.ForEach(func(_, v []byte) error {
+			var x Shelter
+			if err := decodeJSON("shelter", v, &x); err != nil {
+				return corrupt(p, err)
+			}
+			if maxDist <= 0 || x.Pos.DistSq(from) <= maxDist*maxDist {
+				out = append(out, x)
+			}
+			return nil
+		})
+	})
+	sort.Slice(out, func(i, j int) bool {
+		di, dj := out[i].Pos.DistSq(from), out[j].Pos.DistSq(from)
+		if di != dj {
+			return di < dj
+		}
+		return out[i].Pos.Less(out[j].Pos)
+	})
+	if k > 0 && len(out) > k {
+		out = out[:k]
+	}
+	return out, err
+}
+
 // RecordShelter remembers a place where the bot was walled in; one it
 // already remembers is left as it is (false). Past the bound the oldest
 // is forgotten.

@@ -159,3 +159,35 @@ func TestRecoverReflexRemembersADeath(t *testing.T) {
 		})
 	}
 }
+
+// TestSheltersAreRecalledNearestFirst: the shelters within the distance,
+// nearest first, up to k.
+func TestSheltersAreRecalledNearestFirst(t *testing.T) {
+	st, err := memory.Open(filepath.Join(t.TempDir(), "memory.db"), memory.Options{})
+	require.NoError(t, err)
+	defer st.Close()
+	p := memory.Place{Server: "s", Dimension: "overworld"}
+	none, err := st.Shelters(p, world.Pos(0, 64, 0), 16, 0)
+	require.NoError(t, err)
+	assert.Empty(t, none, "an unknown world remembers none")
+	for _, x := range []int{30, 10, -5, 17} {
+		_, err := st.RecordShelter(p, memory.Shelter{Pos: world.Pos(x, 64, 0)})
+		require.NoError(t, err)
+	}
+	pos := func(shs []memory.Shelter) []world.BlockPos {
+		var out []world.BlockPos
+		for _, sh := range shs {
+			out = append(out, sh.Pos)
+		}
+		return out
+	}
+	got, err := st.Shelters(p, world.Pos(0, 64, 0), 16, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []world.BlockPos{world.Pos(-5, 64, 0), world.Pos(10, 64, 0)}, pos(got))
+	got, err = st.Shelters(p, world.Pos(0, 64, 0), 17, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []world.BlockPos{world.Pos(-5, 64, 0)}, pos(got))
+	got, err = st.Shelters(p, world.Pos(0, 64, 0), 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, got, 4, "no bound on the distance")
+}

@@ -146,6 +146,14 @@ type Recaller interface {
 	RecallBlocks(id string, meta int, from BlockPos, maxDist, k int) []BlockPos
 }
 
+// ShelterRecaller is a Recaller that also remembers where the bot was
+// walled in for a night (package memory's does).
+type ShelterRecaller interface {
+	// RecallShelters returns up to k remembered shelters (the position of
+	// the feet walled in) within maxDist of from, nearest first.
+	RecallShelters(from BlockPos, maxDist, k int) []BlockPos
+}
+
 // BlockAt returns the block at p (air without a block source).
 func (s *Snapshot) BlockAt(p BlockPos) Block {
 	if s.Blocks == nil {

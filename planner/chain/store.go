@@ -83,12 +83,19 @@ func (s *search) storeWhenFull(goal loop.Goal, parts, itemParts []*loop.PlanNode
 	if free > storeFreeSlots {
 		return loop.Decision{}, nil, false
 	}
+	placing := !s.chestWithRoom(world.ItemMatcher{})
 	for _, c := range cands {
 		inv := &loop.Invocation{Skill: storeSkill, Params: map[string]any{"item": c.Item}}
 		if c.Keep > 0 {
 			inv.Params["keep"] = c.Keep
 		}
 		if s.blocked[inv.String()] {
+			if placing {
+				// With no chest with room in sight every kind goes into
+				// the chest to be placed here: where one could not be
+				// placed, the next kind fails the same way.
+				break
+			}
 			continue
 		}
 		if c != first {
@@ -108,7 +115,7 @@ func (s *search) storeWhenFull(goal loop.Goal, parts, itemParts []*loop.PlanNode
 // makings of a chest).
 func (s *search) storables(goal loop.Goal, parts, itemParts []*loop.PlanNode) []storable {
 	var out []storable
-	hauled := map[string]bool{}
+	var hauled matchers
 	for i, ig := range goal.Items {
 		m, err := world.ParseItemMatcher(ig.Item)
 		if !ig.Gain || err != nil {
@@ -118,7 +125,7 @@ func (s *search) storables(goal loop.Goal, parts, itemParts []*loop.PlanNode) []
 			continue
 		}
 		out = append(out, storable{Item: ig.Item, Extra: s.w.Inventory.Count(m), Goal: true, node: itemParts[i]})
-		hauled[ig.Item] = true
+		hauled = append(hauled, m)
 	}
 	var node *loop.PlanNode
 	for _, n := range parts {
@@ -150,10 +157,10 @@ func (s *search) storables(goal loop.Goal, parts, itemParts []*loop.PlanNode) []
 	}
 	var rest []storable
 	for _, k := range kinds {
-		if hauled[k] {
-			continue
-		}
 		st, keep := first[k], 0
+		if hauled.matches(st) {
+			continue // stored as the goal's haul
+		}
 		if s.Smelt.BurnTicks(st) > 0 || needed.matches(st) {
 			keep = fullStack
 		}
@@ -250,7 +257,8 @@ func (s *search) inputs(goal loop.Goal) matchers {
 }
 
 // chestWithRoom reports whether a chest in sight within the storing
-// skill's default reach has a free slot or a stack of m that is not full.
+// skill's default reach has a free slot or a stack of m that is not full
+// (a free slot, for the zero matcher).
 func (s *search) chestWithRoom(m world.ItemMatcher) bool {
 	for _, c := range s.w.Machines {
 		if c.Kind != world.MachineChest || c.ContentsUnknown || c.Pos.DistSq(s.w.Feet()) > 32*32 {

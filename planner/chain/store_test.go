@@ -85,6 +85,17 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	assert.NotContains(t, dec.Invocation.Params, "keep", "the goal has no use for dirt")
 	assert.Contains(t, dec.Reason, "has no use for")
 
+	// A stack of the haul goes first, and only as the haul (not again as
+	// an item beyond what the goal needs) when its store is blocked.
+	haul := full(t, append(kept, stack("minecraft:cobblestone", 64))...)
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", haul)
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:cobblestone"}}, dec.Invocation, dec.Reason)
+	haul.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", haul, *dec.Invocation)
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}, dec.Invocation, dec.Reason)
+
 	// The goal's inputs: a stack of logs is kept, the rest goes.
 	inputs := append([]world.ItemStack{pick, stack("minecraft:bread", 10), stack("minecraft:chest", 1)}, slices.Repeat([]world.ItemStack{stack("minecraft:log", 64)}, 31)...)
 	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, inputs...))
@@ -106,9 +117,17 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	assert.Equal(t, "mine_ore", dec.Invocation.Skill, "%v: %s", dec.Invocation, dec.Reason)
 
 	// A store of one kind that failed twice (blocked) gives way to the
-	// next kind.
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, append(kept, stack("minecraft:gravel", 64), stack("minecraft:gravel", 10))...),
-		loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}})
+	// next kind where a chest with room is in sight; with none, the chest
+	// held could not be placed here, and every kind would fail the same
+	// way: the goal goes on.
+	blockedDirt := loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}
+	w := full(t, append(kept, stack("minecraft:gravel", 64), stack("minecraft:gravel", 10))...)
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, blockedDirt)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	assert.Equal(t, "mine_ore", dec.Invocation.Skill, dec.Reason)
+	w.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, blockedDirt)
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Equal(t, "minecraft:gravel:0", dec.Invocation.Params["item"], dec.Reason)

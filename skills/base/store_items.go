@@ -77,7 +77,14 @@ func (StoreItems) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 	}
 	at, ok := chestSpot(w, feet)
 	if !ok {
-		return nil, skills.Failf(skills.CodeNoTarget, "no free cell beside %v to place a chest in", feet)
+		// In a tunnel a player digs a nook for the chest.
+		if at, ok = chestNook(w, feet); !ok {
+			return nil, skills.Failf(skills.CodeNoTarget, "no free cell beside %v to place a chest in, and no block beside the feet to dig a nook in", feet)
+		}
+		if w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1) >= 0 {
+			acts = append(acts, action.Equip{Item: "tool:pickaxe"})
+		}
+		acts = append(acts, action.BreakBlock{Pos: at})
 	}
 	fresh := world.Machine{Kind: world.MachineChest, Pos: at, Formed: true}
 	acts = append(acts, action.PlaceBlock{Pos: at, Item: chestItem, Face: "auto"}, action.OpenContainer{Pos: at})
@@ -171,6 +178,36 @@ func besideChest(w *world.Snapshot, p world.BlockPos) bool {
 		}
 	}
 	return false
+}
+
+// chestNook finds a block beside the feet (the four sides at the feet's
+// level) to dig out and put a chest in: a solid block with a solid block
+// under it to place the chest against, that is not bedrock, does not fall
+// (sand, gravel), is beside no chest and has no liquid or unknown cell
+// around it, so digging it lets nothing in.
+func chestNook(w *world.Snapshot, feet world.BlockPos) (world.BlockPos, bool) {
+	cell := func(p world.BlockPos) path.Cell {
+		if !w.Known(p) {
+			return path.Unknown
+		}
+		return path.ClassifyByTags(w.BlockAt(p))
+	}
+	for _, at := range []world.BlockPos{feet.Add(0, 0, -1), feet.Add(1, 0, 0), feet.Add(0, 0, 1), feet.Add(-1, 0, 0)} {
+		b := w.BlockAt(at)
+		if cell(at) != path.Solid || b.ID == "minecraft:bedrock" || fallingBlocks[b.ID] || hasMachine(w, at) || cell(at.Down()) != path.Solid || besideChest(w, at) {
+			continue
+		}
+		sealed := true
+		for _, d := range [6][3]int{{0, -1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, 1, 0}} {
+			if c := cell(at.Add(d[0], d[1], d[2])); c == path.Unknown || c == path.Water || c == path.Danger {
+				sealed = false
+			}
+		}
+		if sealed {
+			return at, true
+		}
+	}
+	return world.BlockPos{}, false
 }
 
 func hasMachine(w *world.Snapshot, p world.BlockPos) bool {

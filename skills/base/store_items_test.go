@@ -70,3 +70,42 @@ func TestStoreItemsFillsTheNearestChestWithRoom(t *testing.T) {
 	_, err = StoreItems{}.SuggestActions(w, skills.Params{"item": "not an item"})
 	requireFailure(t, err, skills.CodeInvalidParams)
 }
+
+// TestStoreItemsDigsANookInATunnel: in a tunnel with no free cell beside
+// the feet, the chest goes into a block dug out beside them; not beside
+// lava, and not with nothing to dig.
+func TestStoreItemsDigsANookInATunnel(t *testing.T) {
+	bs := world.NewSparseBlocks()
+	for x := -3; x <= 3; x++ {
+		for y := 60; y <= 68; y++ {
+			for z := -3; z <= 3; z++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+			}
+		}
+	}
+	bs.Set(world.Pos(0, 64, 0), world.Air).Set(world.Pos(0, 65, 0), world.Air)
+	w := snap(at(0, 64, 0), bs, world.NewInventory(world.NewTool("minecraft:stone_pickaxe", 0, 131, 131),
+		world.NewStack("minecraft:chest", 0, 1), world.NewStack("minecraft:dirt", 0, 20)))
+	acts, err := StoreItems{}.SuggestActions(w, skills.Params{"item": "minecraft:dirt"})
+	require.NoError(t, err)
+	north := world.Pos(0, 64, -1)
+	assert.Equal(t, []action.Action{
+		action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: north},
+		action.PlaceBlock{Pos: north, Item: chestItem, Face: "auto"}, action.OpenContainer{Pos: north},
+		action.TransferItems{Pos: north, Item: "minecraft:dirt", Count: 20, Direction: action.Deposit, Slot: "0"},
+		action.CloseContainer{},
+	}, acts)
+
+	// Lava behind the north block: the east one is dug instead.
+	bs.SetID(world.Pos(0, 64, -2), "minecraft:lava", 0)
+	acts, err = StoreItems{}.SuggestActions(w, skills.Params{"item": "minecraft:dirt"})
+	require.NoError(t, err)
+	assert.Equal(t, action.BreakBlock{Pos: world.Pos(1, 64, 0)}, acts[1])
+
+	// Bedrock all around: nowhere to put the chest.
+	for _, p := range []world.BlockPos{world.Pos(0, 64, -1), world.Pos(1, 64, 0), world.Pos(0, 64, 1), world.Pos(-1, 64, 0), world.Pos(0, 66, 0)} {
+		bs.SetID(p, "minecraft:bedrock", 0)
+	}
+	_, err = StoreItems{}.SuggestActions(w, skills.Params{"item": "minecraft:dirt"})
+	requireFailure(t, err, skills.CodeNoTarget)
+}
