@@ -13,10 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/memory"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -71,7 +74,8 @@ func goalScore(g loop.Goal, w *world.Snapshot) int {
 // TestUnattendedNights measures the bot left alone: fresh_start with
 // hunger, nights and mobs on, a stack of bread to eat, every reflex at its
 // default (eat, defend, shelter, unstuck); the goal planner pursues the
-// Stone Age milestone, with a long gathering goal after it, until
+// Stone Age milestone, with a long gathering goal after it, with a memory
+// file (in the test's temporary directory) as on a server, until
 // GTNH_NIGHTS_DAYS game days (3 unless set) have passed, for the seeds of
 // GTNH_NIGHTS_SEEDS (1,2,3,4,5 unless set). For each seed it logs the
 // deaths, the lowest food level, when the milestone was met, and three
@@ -113,6 +117,12 @@ func TestUnattendedNights(t *testing.T) {
 			wild.Player.Inventory = append([]sim.StackSpec{{Item: "minecraft:bread", Count: 64}}, sc.Player.Inventory...)
 			s, err := sim.New(&wild, sim.Options{Seed: seed})
 			require.NoError(t, err)
+			// Memory on, as on a server: the bot remembers where it was
+			// walled in and goes back there.
+			mem, err := memory.Open(filepath.Join(t.TempDir(), "memory.db"), memory.Options{})
+			require.NoError(t, err)
+			defer mem.Close()
+			conn := memory.Wrap(ipc.InProcess(s), mem, fmt.Sprintf("sim/fresh_start/%d", seed), zerolog.Nop())
 			reg := shipped(t)
 			end := int64(days) * 24000
 			var trace *json.Encoder
@@ -135,6 +145,7 @@ func TestUnattendedNights(t *testing.T) {
 				&loop.UnstuckReflex{Seconds: loop.DefaultUnstuckSeconds, Distance: loop.DefaultUnstuckDistance},
 			}
 			steps, met := 0, 0
+			walled, reused := 0, 0
 			day := int64(0)
 			for _, goal := range append([]string{stoneAgeGoal + " and " + gatheringGoal}, slices.Repeat([]string{gatheringGoal}, 100)...) {
 				if look(t, s).Tick >= end {
@@ -146,6 +157,14 @@ func TestUnattendedNights(t *testing.T) {
 				best := goalScore(anchored, look(t, s))
 				ctx, cancel := context.WithCancel(context.Background())
 				onStep := func(r loop.StepRecord) {
+					if inv := r.Invocation; inv != nil && inv.Skill == "shelter" && inv.Params["wait"] == nil && r.Verdict == loop.Success {
+						// Walled in for the night: in a new pit, or back in
+						// a remembered one (no block dug).
+						walled++
+						if !slices.ContainsFunc(r.Actions, func(e action.Envelope) bool { _, dig := e.Action.(action.BreakBlock); return dig }) {
+							reused++
+						}
+					}
 					if trace != nil {
 						r.Actions, r.Results = nil, nil
 						_ = trace.Encode(r)
@@ -184,7 +203,7 @@ func TestUnattendedNights(t *testing.T) {
 							seed, day, now, len(s.Deaths()), minFood, noGoal, noWork, neither, time.Since(began).Round(time.Second))
 					}
 				}
-				l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: chain.Planner{}, Goal: g,
+				l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: conn, Planner: chain.Planner{}, Goal: g,
 					MaxSteps: 1_000_000, Reflexes: reflexes, OnStep: onStep})
 				require.NoError(t, err)
 				out, err := l.Run(ctx)
@@ -206,8 +225,9 @@ func TestUnattendedNights(t *testing.T) {
 			}
 			t.Logf("seed %d: %.1f game days (%d ticks), %d steps, %d goals met, Stone Age %s: %d deaths %v; lowest food %g; longest without goal progress %s, without a step that did work %s, with neither %s; wall %s",
 				seed, float64(snap.Tick)/24000, snap.Tick, steps, met, milestone, len(s.Deaths()), s.Deaths(), minFood, noGoal, noWork, neither, time.Since(began).Round(time.Second))
-			t.Logf("| %d | %.1f | %d | %g | %s | %.1f s | %.1f s | %.1f s | %d | %s |", seed, float64(snap.Tick)/24000, len(s.Deaths()), minFood, milestone,
-				float64(neither.longest)/20, float64(noWork.longest)/20, float64(noGoal.longest)/20, met, time.Since(began).Round(time.Second))
+			t.Logf("seed %d: walled in %d times, %d of them in a remembered shelter", seed, walled, reused)
+			t.Logf("| %d | %.1f | %d | %g | %s | %.1f s | %.1f s | %.1f s | %d | %d of %d | %s |", seed, float64(snap.Tick)/24000, len(s.Deaths()), minFood, milestone,
+				float64(neither.longest)/20, float64(noWork.longest)/20, float64(noGoal.longest)/20, met, reused, walled, time.Since(began).Round(time.Second))
 		})
 	}
 }

@@ -33,7 +33,9 @@ const shelterSearch = 3
 // roof is a block from the inventory (dirt, cobblestone, stone, planks,
 // logs) or the dirt the dig gives (grass and dirt drop dirt). A bot
 // already walled in (path.Enclosed) waits there for the given ticks
-// instead; with none given that is no_target.
+// instead; with none given that is no_target. A shelter the memory
+// remembers within 16 blocks that is still whole enough to close again
+// comes before a new pit (see reuse).
 type Shelter struct {
 	Rules *rules.Set
 }
@@ -62,6 +64,9 @@ func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 			return []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}}, nil
 		}
 		return []action.Action{action.Wait{Ticks: action.Ticks(wait)}}, nil
+	}
+	if acts, ok := sk.reuse(w, feet); ok {
+		return acts, nil
 	}
 	var sites []world.BlockPos
 	for dz := -shelterSearch; dz <= shelterSearch; dz++ {
@@ -160,6 +165,13 @@ func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.Block
 					closed = false
 				}
 			}
+			if !closed && !fallingBlocks[w.BlockAt(at.Up()).ID] {
+				// Behind it a pocket of an earlier night's room (a
+				// remembered shelter closed again): mined, the room
+				// joins the pocket, which is fine if the whole stays
+				// a closed room.
+				closed = path.Enclosed(withAir(w, at), feet)
+			}
 			dist := math.Sqrt(eye.DistSq(at.Center()))
 			if !closed || dist > reach {
 				continue
@@ -172,6 +184,41 @@ func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.Block
 		}
 	}
 	return best, found
+}
+
+// withBlocks is w with the blocks at some positions changed, for asking
+// what mining or placing them would leave.
+func withBlocks(w *world.Snapshot, set map[world.BlockPos]world.Block) *world.Snapshot {
+	c := *w
+	c.Blocks = overlay{BlockSource: w.Blocks, set: set}
+	return &c
+}
+
+// withAir is w with the block at p mined (air).
+func withAir(w *world.Snapshot, p world.BlockPos) *world.Snapshot {
+	return withBlocks(w, map[world.BlockPos]world.Block{p: world.Air})
+}
+
+// overlay is a block source with a few blocks changed; BlockAt and Known
+// see them (what path.Room reads), Nearest does not.
+type overlay struct {
+	world.BlockSource
+	set map[world.BlockPos]world.Block
+}
+
+func (o overlay) BlockAt(p world.BlockPos) world.Block {
+	if b, ok := o.set[p]; ok {
+		return b
+	}
+	return o.BlockSource.BlockAt(p)
+}
+
+// Known is the source's (see world.Snapshot.Known).
+func (o overlay) Known(p world.BlockPos) bool {
+	if k, ok := o.BlockSource.(interface{ Known(world.BlockPos) bool }); ok {
+		return k.Known(p)
+	}
+	return true
 }
 
 // fallingBlocks fall into a room mined under them (BlockFalling in 1.7.10).
