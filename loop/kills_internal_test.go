@@ -68,11 +68,18 @@ func TestKillWatch(t *testing.T) {
 		k.hits(envs, res, field(beast(7, "chicken", c.x)))
 		assert.Equal(t, c.want, k.see(field())["chicken"], "x %g", c.x)
 	}
-	// A dropped item or a player with the id is no mob to kill.
+	// A dropped item with the id is no mob to kill, nor an entity the
+	// world did not show.
 	k = newKillWatch()
 	envs, res = attacks(9)
-	k.hits(envs, res, field(world.Entity{ID: 9, Kind: world.EntityItem, Name: "minecraft:porkchop"}))
+	item := world.Entity{ID: 9, Kind: world.EntityItem, Name: "minecraft:porkchop", Pos: world.Vec3{X: 1, Y: 64, Z: 0.5}}
+	k.hits(envs, res, field(item))
 	assert.Nil(t, k.see(field()))
+	k = newKillWatch()
+	envs, res = attacks(10)
+	k.hits(envs, res, field())
+	assert.Nil(t, k.see(&world.Snapshot{}), "entity 10 was never seen, so never hit")
+	assert.Empty(t, k.hit)
 }
 
 // TestKillGoalCounts: the loop's goal holds when the kills seen reach the

@@ -81,6 +81,7 @@ func TestLoadSingleFile(t *testing.T) {
 	sticks, err := b.FindQuest("Sticks")
 	require.NoError(t, err)
 	assert.True(t, sticks.AnyTask)
+	assert.Equal(t, quests.Task{Type: quests.TaskHunt, Target: "Pig", Count: 1, DamageType: "arrow"}, sticks.Tasks[0], "a hunt by arrows")
 	assert.True(t, sticks.Tasks[1].Consume)
 	assert.Equal(t, "minecraft:stick", sticks.Tasks[1].Items[0].Matcher(), "wildcard damage: any metadata")
 }

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -54,10 +55,11 @@ func nearestTagged(w *world.Snapshot, tag string, radius int) (world.BlockPos, b
 const surfaceLook = 512
 
 // OpenToAir reports whether a block has a face on air: a player reaches it
-// without digging to it.
+// without digging to it. Air read where nothing is known (past the edge
+// of the loaded world) is not taken for air.
 func OpenToAir(w *world.Snapshot, p world.BlockPos) bool {
 	for _, d := range [][3]int{{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}} {
-		if w.BlockAt(p.Add(d[0], d[1], d[2])).IsAir() {
+		if q := p.Add(d[0], d[1], d[2]); w.BlockAt(q).IsAir() && w.Known(q) {
 			return true
 		}
 	}
@@ -69,8 +71,9 @@ func OpenToAir(w *world.Snapshot, p world.BlockPos) bool {
 // floor, the block the player stands on, comes first, then any open one,
 // then the rest, each group nearest first: mining a buried block or
 // digging downwards makes a pit the player may walk into and not climb
-// out of. Of the buried ones (a gravel pocket in the stone) the one under
-// the least cover comes first, as a player digs down to the shallowest.
+// out of. Of the buried ones (a gravel pocket in the stone) the one that
+// is least work to reach comes first (DigWork), as a player digs down to
+// a shallow pocket near by.
 func surfaceFirst(w *world.Snapshot, hits []world.BlockHit, floor int) []world.BlockHit {
 	open := func(p world.BlockPos) bool { return OpenToAir(w, p) }
 	rank := func(h world.BlockHit) int {
@@ -80,7 +83,7 @@ func surfaceFirst(w *world.Snapshot, hits []world.BlockHit, floor int) []world.B
 		case open(h.Pos):
 			return 1
 		}
-		return 2 + Cover(w, h.Pos)
+		return 2 + DigWork(w, h.Pos)
 	}
 	out := slices.Clone(hits)
 	ranks := make(map[world.BlockPos]int, len(out))
@@ -91,15 +94,36 @@ func surfaceFirst(w *world.Snapshot, hits []world.BlockHit, floor int) []world.B
 	return out
 }
 
+// digWalks is how many blocks of walking take as long as digging one:
+// stone with a wooden pickaxe (23 ticks) against a block walked (4.6;
+// path.DefaultCosts).
+const digWalks = 5
+
+// DigWork is the work of reaching a buried block from the player, in
+// blocks walked: its cover dug through (digWalks each) and the way there
+// across the ground.
+func DigWork(w *world.Snapshot, p world.BlockPos) int {
+	feet := w.Feet()
+	dx, dz := float64(p.X-feet.X), float64(p.Z-feet.Z)
+	return Cover(w, p)*digWalks + int(math.Round(math.Hypot(dx, dz)))
+}
+
 // maxCover bounds Cover's count.
 const maxCover = 64
 
 // Cover is how many blocks lie between a block and the air above it, up
-// to maxCover: what digging straight down to it breaks.
+// to maxCover: what digging straight down to it breaks. Water is not
+// cover (a player swims down to the gravel of a lake's floor).
 func Cover(w *world.Snapshot, p world.BlockPos) int {
 	n := 0
-	for q := p.Add(0, 1, 0); n < maxCover && !w.BlockAt(q).IsAir(); q = q.Add(0, 1, 0) {
-		n++
+	for q, i := p.Add(0, 1, 0), 0; i < maxCover; q, i = q.Add(0, 1, 0), i+1 {
+		b := w.BlockAt(q)
+		if b.IsAir() {
+			break
+		}
+		if b.ID != "minecraft:water" && b.ID != "minecraft:flowing_water" {
+			n++
+		}
 	}
 	return n
 }

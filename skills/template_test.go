@@ -475,8 +475,9 @@ func TestTemplateTargetPrefersTheSurface(t *testing.T) {
 }
 
 // TestTemplateTargetDigsToTheShallowest: of buried blocks the one under
-// the least cover is taken, even farther off: a pocket two blocks down
-// before one nearer but five down.
+// the least cover is taken, even farther off: the gravel of a lake's
+// floor (water is no cover), then a pocket two blocks down before one
+// nearer but five down.
 func TestTemplateTargetDigsToTheShallowest(t *testing.T) {
 	spec := loadFixture(t, "mine_block.yml")
 	b := world.NewSparseBlocks()
@@ -491,11 +492,51 @@ func TestTemplateTargetDigsToTheShallowest(t *testing.T) {
 	deep, shallow := world.Pos(2, 58, 0), world.Pos(7, 61, 0) // 5 and 2 blocks of cover
 	b.SetID(deep, "minecraft:gravel", 0)
 	b.SetID(shallow, "minecraft:gravel", 0)
+	// A lake's floor: gravel under three blocks of water, no cover.
+	lake := world.Pos(-6, 60, 0)
+	b.SetID(lake, "minecraft:gravel", 0)
+	b.SetID(lake.Down(), "minecraft:stone", 0)
+	for dy := 1; dy <= 3; dy++ {
+		b.SetID(lake.Add(0, dy, 0), "minecraft:water", 0)
+	}
 	w := snapshot(b)
 	assert.Equal(t, 5, Cover(w, deep))
 	assert.Equal(t, 2, Cover(w, shallow))
+	assert.Equal(t, 0, Cover(w, lake), "water is no cover")
+	// The work: five blocks walked for each dug, and the walk there.
+	assert.Equal(t, 5*5+2, DigWork(w, deep))
+	assert.Equal(t, 2*5+7, DigWork(w, shallow))
+	assert.Equal(t, 6, DigWork(w, lake))
 	require.Less(t, deep.DistSq(w.Feet()), shallow.DistSq(w.Feet()), "the deep one is nearer")
 	acts, err := suggest(t, spec, w, map[string]any{"target": "minecraft:gravel"})
 	require.NoError(t, err)
-	assert.Equal(t, action.BreakBlock{Pos: shallow}, acts[2])
+	assert.Equal(t, action.BreakBlock{Pos: lake}, acts[2], "the lake's floor first")
+	b.SetID(lake, "minecraft:stone", 0)
+	acts, err = suggest(t, spec, snapshot(b), map[string]any{"target": "minecraft:gravel"})
+	require.NoError(t, err)
+	assert.Equal(t, action.BreakBlock{Pos: shallow}, acts[2], "then the shallow pocket")
+}
+
+// edged is a world that ends past x = 9: nothing is known beyond it.
+type edged struct{ *world.SparseBlocks }
+
+func (edged) Known(p world.BlockPos) bool { return p.X <= 9 }
+
+// TestOpenToAirAtTheWorldsEdge: a block whose only air is past the edge
+// of the loaded world is not open (the air read there is not known), so
+// a gravel pocket at the simulated world's edge is not taken for an open
+// block; inside the world the same block is open.
+func TestOpenToAirAtTheWorldsEdge(t *testing.T) {
+	b := world.NewSparseBlocks()
+	for y := 60; y <= 64; y++ {
+		for z := -1; z <= 1; z++ {
+			for x := 7; x <= 9; x++ {
+				b.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+			}
+		}
+	}
+	edge := world.Pos(9, 62, 0)
+	b.SetID(edge, "minecraft:gravel", 0)
+	assert.True(t, OpenToAir(snapshot(b), edge), "without an edge, x = 10 is air")
+	assert.False(t, OpenToAir(snapshot(edged{b}), edge), "past the edge nothing is known")
 }

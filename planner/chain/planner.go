@@ -937,15 +937,15 @@ func (s *search) mineable(d *registry.Description, item string) (block string, r
 	}
 	// The nearest one open to the air, as the mining skill picks (a
 	// buried one, a gravel pocket in the stone, only when none is open,
-	// and then the one under the least cover): the radius reaches it
+	// and then the one least work to dig to): the radius reaches it
 	// rather than a buried one nearer.
 	best := hits[0]
 	if i := slices.IndexFunc(hits, func(h world.BlockHit) bool { return skills.OpenToAir(s.w, h.Pos) }); i >= 0 {
 		best = hits[i]
 	} else {
-		least := skills.Cover(s.w, best.Pos)
+		least := skills.DigWork(s.w, best.Pos)
 		for _, h := range hits[1:] {
-			if c := skills.Cover(s.w, h.Pos); c < least {
+			if c := skills.DigWork(s.w, h.Pos); c < least {
 				best, least = h, c
 			}
 		}
