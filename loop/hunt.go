@@ -30,9 +30,15 @@ const (
 	DefaultHuntHealth = 16
 	// huntDanger: a hostile mob of another kind within 16 blocks of the
 	// way from the bot to its prey (the spider's, skeleton's and
-	// creeper's follow range) keeps the bot in.
+	// creeper's follow range), or within its own follow range when that
+	// is farther (a zombie's 40), keeps the bot in.
 	huntDanger = 16
 )
+
+// GuardRange is how near the way to a hunt's prey a hostile mob of another
+// kind makes the hunt wait: its follow range (config/mobs.yaml: it sees
+// and chases a player that near), and at least 16 blocks.
+func GuardRange(k rules.MobKind) float64 { return max(huntDanger, k.FollowRange) }
 
 // HuntReflex hunts, in the dark, the mobs the plan waits for: when the
 // planner's last decision awaited a hunt (Decision.Awaits: string from
@@ -41,8 +47,8 @@ const (
 // there — the bot leaves its shelter with its sword, kills it, picks up
 // the drop, and the shelter reflex walls it in again. It acts only while
 // it is safe: health at MinHealth or more, a sword in the inventory, and
-// no hostile mob of another kind within 16 blocks of the way from the bot
-// to the prey. A drop of the item lying within Radius (a spider the defend
+// no hostile mob of another kind within GuardRange of the way from the
+// bot to the prey. A drop of the item lying within Radius (a spider the defend
 // reflex killed) is picked up first (recover_drops). By day it leaves the
 // hunt to the planner, which plans it when the mob is in sight.
 //
@@ -127,7 +133,7 @@ func (r *HuntReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 			if !ok || k.Passive() || e.Name == h.kind {
 				continue
 			}
-			if FromWay(e.Pos, feet, at) <= huntDanger {
+			if FromWay(e.Pos, feet, at) <= GuardRange(k) {
 				return false
 			}
 		}
@@ -158,8 +164,8 @@ func (r *HuntReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		return Invocation{}, "", false
 	}
 	return Invocation{Skill: h.skill, Params: map[string]any{"target": h.kind, "item": h.item, "count": 1, "radius": int(math.Ceil(r.Radius))}},
-		fmt.Sprintf("night, and a %s (entity %d) is %.1f blocks away: hunting it for %s the plan waits for (%d of %d held), health %g, no other hostile mob within %d blocks",
-			h.kind, prey.ID, preyAt, h.item, have, h.until, w.Player.Health, huntDanger), true
+		fmt.Sprintf("night, and a %s (entity %d) is %.1f blocks away: hunting it for %s the plan waits for (%d of %d held), health %g, no other hostile mob near the way",
+			h.kind, prey.ID, preyAt, h.item, have, h.until, w.Player.Health), true
 }
 
 // standsOnKnownGround reports whether the block under a position is one

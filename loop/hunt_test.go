@@ -45,7 +45,7 @@ func awaiting(n int) loop.Decision {
 // TestHuntReflexHuntsWhatThePlanAwaits: at night, a spider within the
 // radius is hunted (one at a time) when the plan waits for string, the bot
 // holds a sword, its health is at the minimum or more and no hostile mob
-// of another kind is within 16 blocks of its way; by day, without an
+// of another kind is within its follow range (16 at least) of its way; by day, without an
 // awaited hunt, at low health, without a sword, with a zombie by the way,
 // beyond the radius or over ground the bot does not know, it stays put.
 func TestHuntReflexHuntsWhatThePlanAwaits(t *testing.T) {
@@ -68,7 +68,10 @@ func TestHuntReflexHuntsWhatThePlanAwaits(t *testing.T) {
 		{"no sword", ptr(awaiting(2)), huntWorld(night, stacks("minecraft:wooden_pickaxe", 1), beast("spider", 20.5, 0.5)), false},
 		{"no spider", ptr(awaiting(2)), huntWorld(night, armed, beast("zombie", 60.5, 0.5)), false},
 		{"a zombie by the way", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("zombie", 15.5, 15.5)), false},
-		{"a zombie off the way", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("zombie", 15.5, 16.6)), true},
+		{"a zombie that sees the way (its follow range is 40)", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("zombie", 15.5, 40.5)), false},
+		{"a zombie off the way", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("zombie", 15.5, 40.6)), true},
+		{"a skeleton by the way (16)", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("skeleton", 15.5, 16.5)), false},
+		{"a skeleton off the way", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("skeleton", 15.5, 16.6)), true},
 		{"a creeper near the bot", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("creeper", -10.5, 0.5)), false},
 		{"another spider is prey, not danger", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("spider", 5.5, 0.5)), true},
 		{"a pig is no danger", ptr(awaiting(2)), huntWorld(night, armed, beast("spider", 30.5, 0.5), beast("pig", 5.5, 0.5)), true},

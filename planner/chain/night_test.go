@@ -110,8 +110,8 @@ func TestStringOtherWorkFirst(t *testing.T) {
 }
 
 // TestStringGuardedSpider: a spider with a hostile mob of another kind
-// within 16 blocks of the way to it is left for now (wait walled in); one
-// farther off does not stop the hunt.
+// within its follow range (16, a zombie's 40) of the way to it is left for
+// now (wait walled in); one farther off does not stop the hunt.
 func TestStringGuardedSpider(t *testing.T) {
 	reg := shipped(t)
 	dec, err := planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("creeper", 10.5, 12.5)), nil, nil)
@@ -122,6 +122,9 @@ func TestStringGuardedSpider(t *testing.T) {
 	dec, err = planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("creeper", 10.5, 17)), nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "hunt count=1 item=minecraft:string target=spider", dec.Invocation.String())
+	dec, err = planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("zombie", 10.5, 35)), nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "shelter wait=600", dec.Invocation.String(), "a zombie sees 40 blocks")
 	dec, err = planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("sheep", 10.5, 2)), nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "hunt count=1 item=minecraft:string target=spider", dec.Invocation.String(), "a sheep guards nothing")

@@ -749,21 +749,17 @@ func huntItemParam(d *registry.Description) string {
 	return ""
 }
 
-// huntGuard is how near (in blocks) a hostile mob of another kind makes a
-// hunt wait: the follow range of a skeleton or spider, and twice a
-// creeper's reach for the flee it forces.
-const huntGuard = 16
-
 // guard says why a mob is not to be hunted now: a hostile mob of another
-// kind within huntGuard blocks of the way to it, from the bot to the
-// mob ("" when none).
+// kind that would see the bot on its way, from the bot to the mob (within
+// loop.GuardRange: its follow range, 40 blocks for a zombie, and at least
+// 16) ("" when none).
 func (s *search) guard(prey world.Entity) string {
 	for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
 		k, ok := s.Mobs.Kind(e.Name)
 		if !ok || k.Passive() || e.Name == prey.Name {
 			continue
 		}
-		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= huntGuard {
+		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= loop.GuardRange(k) {
 			return fmt.Sprintf("a %s (entity %d) is %.0f blocks from the way to the %s (entity %d)", e.Name, e.ID, d, prey.Name, prey.ID)
 		}
 	}
