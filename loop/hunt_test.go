@@ -221,3 +221,29 @@ func TestPlanWatcherSeesEveryDecision(t *testing.T) {
 	assert.Equal(t, 2, out.Steps)
 	assert.Equal(t, []string{"wait_for duration=5", "wait_for duration=7", "done"}, seer.seen)
 }
+
+// TestUnstuckReflexQuietWhileThePlanWaits: a plan that waits on purpose
+// for a hunt it names (walled in, or with wait_for) is not stuck; the same
+// stillness after any other decision is.
+func TestUnstuckReflexQuietWhileThePlanWaits(t *testing.T) {
+	at := func(tick int64) *world.Snapshot { w := snap(nil, nil); w.Tick = tick; return w }
+	for _, c := range []struct {
+		name string
+		dec  loop.Decision
+		fire bool
+	}{
+		{"waiting walled in for a hunt", awaiting(2), false},
+		{"wait_for for a hunt", loop.Decision{Invocation: &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 600}}, Awaits: awaiting(2).Awaits}, false},
+		{"other work while a hunt waits", loop.Decision{Invocation: &loop.Invocation{Skill: "chop_tree"}, Awaits: awaiting(2).Awaits}, true},
+		{"a wait for nothing named", loop.Decision{Invocation: &loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 600}}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &loop.UnstuckReflex{Seconds: 30}
+			_, _, ok := r.Fire(at(0))
+			require.False(t, ok)
+			r.Planned(at(0), c.dec)
+			_, _, ok = r.Fire(at(700))
+			assert.Equal(t, c.fire, ok)
+		})
+	}
+}
