@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"time"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -87,7 +89,7 @@ func (c *mapCommand) run(e *env) error {
 		err     error
 	)
 	if c.recording != "" {
-		snap, err = c.replayed(ctx, e)
+		snap, tracker, err = c.replayed(ctx, e)
 	} else {
 		snap, tracker, err = c.resimulated(ctx, e)
 	}
@@ -105,22 +107,28 @@ func (c *mapCommand) run(e *env) error {
 	return nil
 }
 
-// replayed is the world at the end of the recording (or at --at).
-func (c *mapCommand) replayed(ctx context.Context, e *env) (*world.Snapshot, error) {
+// replayed is the world at the end of the recording (or at --at), and the
+// way the bot last looked in it (its position and look records).
+func (c *mapCommand) replayed(ctx context.Context, e *env) (*world.Snapshot, *mapTracker, error) {
 	f, err := os.Open(c.recording)
 	if err != nil {
-		return nil, usagef("map: %v", err)
+		return nil, nil, usagef("map: %v", err)
 	}
 	defer f.Close()
-	res, err := record.Replay(ctx, f, record.ReplayOptions{Until: msDuration(c.at), Log: e.log.With().Logger()})
+	t := &mapTracker{}
+	res, err := record.Replay(ctx, f, record.ReplayOptions{Until: msDuration(c.at), Log: e.log.With().Logger(),
+		Look: func(_ time.Duration, l record.Look) {
+			yaw := math.Mod(math.Mod(float64(l.Yaw), 360)+360, 360)
+			t.yaw = &yaw
+		}})
 	if res == nil {
-		return nil, fmt.Errorf("map: replay %s: %w", c.recording, err)
+		return nil, nil, fmt.Errorf("map: replay %s: %w", c.recording, err)
 	}
 	if err != nil {
 		// What was whole is drawn; the file is still reported bad.
 		e.log.Warn().Str("recording", c.recording).Err(err).Msg("the recording is damaged: the map shows the world up to there")
 	}
-	return res.World, nil
+	return res.World, t, nil
 }
 
 // resimulated plays the trace's actions again in its scenario and returns

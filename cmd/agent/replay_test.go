@@ -125,29 +125,7 @@ func replayShowsTheRun(t *testing.T, file string, trace []string) {
 		steps = append(steps, r)
 	}
 	// The way the bot faced at the end: its last look in the recording.
-	f, err := os.Open(file)
-	require.NoError(t, err)
-	defer f.Close()
-	rd, err := record.NewReader(f)
-	require.NoError(t, err)
-	var look *record.Look
-	for {
-		r, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		require.NoError(t, err)
-		switch r.Kind {
-		case record.KindLook:
-			l, err := r.Look()
-			require.NoError(t, err)
-			look = &l
-		case record.KindPosition:
-			p, err := r.Position()
-			require.NoError(t, err)
-			look = &record.Look{Yaw: p.Yaw, Pitch: p.Pitch}
-		}
-	}
+	look := lastLook(t, file)
 	require.NotNil(t, look, "the bot looked")
 
 	var stdout, stderr bytes.Buffer
@@ -176,6 +154,35 @@ func replayShowsTheRun(t *testing.T, file string, trace []string) {
 	assert.True(t, end.Replay.Notes)
 	assert.Equal(t, look.Heading(), end.Heading, "the way the bot last looked")
 	assert.Less(t, len(first.Steps), len(end.Steps), "the first moment comes before the steps")
+}
+
+// lastLook is the bot's last look in a recording: its last look record or
+// the look of its last position record, whichever came later.
+func lastLook(t *testing.T, file string) *record.Look {
+	t.Helper()
+	f, err := os.Open(file)
+	require.NoError(t, err)
+	defer f.Close()
+	rd, err := record.NewReader(f)
+	require.NoError(t, err)
+	var look *record.Look
+	for {
+		r, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return look
+		}
+		require.NoError(t, err)
+		switch r.Kind {
+		case record.KindLook:
+			l, err := r.Look()
+			require.NoError(t, err)
+			look = &l
+		case record.KindPosition:
+			p, err := r.Position()
+			require.NoError(t, err)
+			look = &record.Look{Yaw: p.Yaw, Pitch: p.Pitch}
+		}
+	}
 }
 
 // TestReplayRefusesBadInput: usage errors exit 2, a broken file exits 1
