@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -91,7 +92,11 @@ func benchPlay(b *testing.B, reg *registry.Registry, mode int, scenario, goalTex
 		base := "http://" + ln.Addr().String()
 		sctx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
-		go func() { done <- v.Serve(sctx, ln, web.ServeOptions{}) }()
+		accepting := make(chan struct{})
+		go func() { done <- v.Serve(sctx, acceptingListener{ln, accepting, &sync.Once{}}, web.ServeOptions{}) }()
+		// The server waits for browsers before the run starts: its
+		// starting is the listener's fixed cost, not the run's.
+		<-accepting
 		read := make(chan struct{})
 		if mode == watched {
 			resp, err := http.Get(base + "/api/events")
@@ -185,8 +190,9 @@ func viewOverhead(b *testing.B, play func(mode int) benchCPU) {
 }
 
 // BenchmarkServeIdle is the listener's fixed cost, apart from any run:
-// the process CPU of opening a loopback listener, serving the view to
-// nobody and closing it, as agent run --ui does around a run.
+// the process CPU of opening a loopback listener, serving the view until
+// the server waits for browsers, and closing it, as agent run --ui does
+// around a run.
 func BenchmarkServeIdle(b *testing.B) {
 	v := web.New(web.Options{Title: "bench"})
 	var cpu time.Duration
@@ -196,12 +202,27 @@ func BenchmarkServeIdle(b *testing.B) {
 		require.NoError(b, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- v.Serve(ctx, ln, web.ServeOptions{}) }()
+		accepting := make(chan struct{})
+		go func() { done <- v.Serve(ctx, acceptingListener{ln, accepting, &sync.Once{}}, web.ServeOptions{}) }()
+		<-accepting
 		cancel()
 		require.NoError(b, <-done)
 		cpu += processCPU(b) - start
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/open-serve-close")
+}
+
+// acceptingListener closes accepting when the server first waits for a
+// connection.
+type acceptingListener struct {
+	net.Listener
+	accepting chan struct{}
+	once      *sync.Once
+}
+
+func (l acceptingListener) Accept() (net.Conn, error) {
+	l.once.Do(func() { close(l.accepting) })
+	return l.Listener.Accept()
 }
 
 // BenchmarkRunViewOverhead is viewOverhead for agent run's default goal
