@@ -80,10 +80,14 @@ func BestTool(inv world.Inventory, rule rules.BlockRule, t Tooling) (slot int, t
 }
 
 // KeepKind reports whether a digging route must leave a block of this kind
-// standing wherever it is: containers, liquids, crafting tables and a
-// blueprint's blocks are the player's own or not the route's to move.
+// standing wherever it is: containers, liquids, crafting tables, a
+// blueprint's blocks and the stations recipes are made at (a Tinkers' part
+// builder) are the player's own or not the route's to move.
 func KeepKind(set *rules.Set, b world.Block) bool {
 	if b.HasTag("container") || b.HasTag("liquid") || b.ID == "minecraft:crafting_table" {
+		return true
+	}
+	if set != nil && set.Recipes != nil && set.Recipes.IsStation(b.ID, b.Meta) {
 		return true
 	}
 	return set != nil && set.Builds != nil && len(set.Builds.Using(b.ID, b.Meta)) > 0
@@ -132,7 +136,7 @@ type Planner struct {
 	// Keep reports blocks a route must leave standing by position (a
 	// machine, the player's furnace), beyond KeepKind's and the goal's.
 	Keep func(p world.BlockPos) bool
-	// Rules are the game's rules (KeepKind's blueprints); nil keeps
+	// Rules are the game's rules (KeepKind's blueprints and stations); nil keeps
 	// containers, liquids and crafting tables only.
 	Rules     *rules.Set
 	Tools     Tooling

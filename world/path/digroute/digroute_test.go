@@ -81,8 +81,8 @@ func TestRouteOutOfAPit(t *testing.T) {
 	}
 }
 
-// TestKeepKind: containers, liquids, crafting tables and a blueprint's
-// blocks stay standing; stone does not.
+// TestKeepKind: containers, liquids, crafting tables, a blueprint's
+// blocks and the Tinkers' stations stay standing; stone does not.
 func TestKeepKind(t *testing.T) {
 	set := rules.Default()
 	for _, tc := range []struct {
@@ -93,6 +93,8 @@ func TestKeepKind(t *testing.T) {
 		{world.Block{ID: "minecraft:lava", Tags: []string{"liquid"}}, true},
 		{world.Block{ID: "minecraft:crafting_table"}, true},
 		{world.Block{ID: "Railcraft:machine.alpha", Meta: 7}, true},
+		{world.Block{ID: "TConstruct:ToolStationBlock", Meta: 1}, true},
+		{world.Block{ID: "TConstruct:ToolStationBlock", Meta: 0}, true},
 		{stone, false},
 	} {
 		assert.Equal(t, tc.keep, digroute.KeepKind(set, tc.b), tc.b.ID)
