@@ -37,7 +37,7 @@ type bodyFlags struct {
 func (b *bodyFlags) register(fs *flag.FlagSet, reconnectHelp, tokenHelp string) {
 	b.scenario = fs.String("scenario", "", "scenario: an embedded one by name (forest_base, fresh_start, survival) or a YAML file (default: forest_base)")
 	b.seed = fs.Int64("seed", 0, "override the scenario's seed")
-	b.survival = fs.Bool("survival", false, "play the simulated world as a survival game, as GTNH does: the day turns to night, hostile mobs spawn in the dark and the food bar drains (the scenario's night, mobs and hunger turned on)")
+	b.survival = fs.Bool("survival", false, "play the simulated world as a survival game, as GTNH does: the day turns to night, hostile mobs spawn in the dark, the food bar drains, water drowns and lava burns (the scenario's night, mobs, hunger and liquids turned on)")
 	b.server = fs.String("server", "", "play on this GTNH server (host:port) instead of the simulated world")
 	b.username = fs.String("username", "", "player name on the server")
 	b.reconnect = fs.Bool("reconnect", false, reconnectHelp)
@@ -88,7 +88,7 @@ func (b *bodyFlags) loadScenario() (*sim.Scenario, error) {
 		return sc, err
 	}
 	wild := *sc
-	wild.Night, wild.Mobs, wild.Hunger = true, true, true
+	wild.Night, wild.Mobs, wild.Hunger, wild.Liquids = true, true, true, true
 	return &wild, nil
 }
 

@@ -117,21 +117,21 @@ func TestBodyFlagsOpen(t *testing.T) {
 	assert.Contains(t, err.Error(), "--body")
 }
 
-// TestSurvivalFlag: --survival turns on the scenario's night, mobs and
-// hunger, on a copy: the embedded scenario stays as it ships.
+// TestSurvivalFlag: --survival turns on the scenario's night, mobs,
+// hunger and liquids, on a copy: the embedded scenario stays as it ships.
 func TestSurvivalFlag(t *testing.T) {
 	plain := parseBodyFlags(t, "", "--scenario", "fresh_start")
 	sc, err := plain.loadScenario()
 	require.NoError(t, err)
-	assert.False(t, sc.Night || sc.Mobs || sc.Hunger, "fresh_start as it ships: no night, mobs or hunger")
+	assert.False(t, sc.Night || sc.Mobs || sc.Hunger || sc.Liquids, "fresh_start as it ships: no night, mobs, hunger or liquids")
 	wild := parseBodyFlags(t, "", "--scenario", "fresh_start", "--survival")
 	sc, err = wild.loadScenario()
 	require.NoError(t, err)
-	assert.True(t, sc.Night && sc.Mobs && sc.Hunger, "--survival: the day turns, mobs spawn, the food bar drains")
+	assert.True(t, sc.Night && sc.Mobs && sc.Hunger && sc.Liquids, "--survival: the day turns, mobs spawn, the food bar drains, water drowns")
 	assert.Equal(t, "fresh_start", sc.Name)
 	again, err := plain.loadScenario()
 	require.NoError(t, err)
-	assert.False(t, again.Night || again.Mobs || again.Hunger, "the embedded scenario is not changed")
+	assert.False(t, again.Night || again.Mobs || again.Hunger || again.Liquids, "the embedded scenario is not changed")
 	_, err = parseBodyFlags(t, "", "--scenario", "no_such_world", "--survival").loadScenario()
 	assert.Error(t, err)
 }
