@@ -10,11 +10,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/view/web"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+// The bodies that tell their routes: the simulator and the game client.
+var (
+	_ web.RouteSource = (*sim.Sim)(nil)
+	_ web.RouteSource = (*gtnh.Client)(nil)
 )
 
 // stateOf is the view's /api/state.
