@@ -127,4 +127,18 @@ func TestMinePrefersOpenSources(t *testing.T) {
 	dec, err = plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", buried(world.NewSparseBlocks()), pick))
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}, dec.Invocation, "the pocket, within the default radius")
+
+	// Pockets only: one 5 blocks off under 5 of stone (25 + 5 walks of
+	// work), one 20 off under 1 (5 + 20): the radius reaches the shallow one.
+	pockets := buried(world.NewSparseBlocks())
+	for y := 59; y <= 63; y++ {
+		pockets.SetID(world.Pos(5, y, 0), "minecraft:stone", 0)
+	}
+	pockets.SetID(world.Pos(20, 62, 0), "minecraft:gravel", 0).SetID(world.Pos(20, 63, 0), "minecraft:stone", 0)
+	for _, d := range [][3]int{{1, 0, 0}, {-1, 0, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}} {
+		pockets.SetID(world.Pos(20+d[0], 62+d[1], d[2]), "minecraft:stone", 0)
+	}
+	dec, err = plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", pockets, pick))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel", "radius": 21}}, dec.Invocation, "the shallow pocket")
 }
