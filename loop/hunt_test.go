@@ -247,3 +247,42 @@ func TestUnstuckReflexQuietWhileThePlanWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestEatReflexEatsToHeal: hurt under HealBelow, the bot eats while its
+// food level is under the 18 a player needs to heal at all; not when the
+// food level already heals it, not unhurt, not with HealBelow 0.
+func TestEatReflexEatsToHeal(t *testing.T) {
+	bread := world.NewStack("minecraft:bread", 0, 2)
+	hurt := func(health, food float64, inv ...world.ItemStack) *world.Snapshot {
+		w := fed(food, inv...)
+		w.Player.Health = health
+		return w
+	}
+	r := loop.EatReflex{Threshold: loop.DefaultEatThreshold, HealBelow: loop.DefaultEatHealBelow}
+	for _, c := range []struct {
+		name string
+		w    *world.Snapshot
+		want bool
+	}{
+		{"hurt, food under 18", hurt(10, 10, bread), true},
+		{"hurt, food 17", hurt(13, 17, bread), true},
+		{"hurt, food 18 heals already", hurt(10, 18, bread), false},
+		{"at the heal line", hurt(14, 10, bread), false},
+		{"hurt without food", hurt(10, 10), false},
+		{"health unknown", hurt(0, 10, bread), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			inv, why, ok := r.Fire(c.w)
+			require.Equal(t, c.want, ok, why)
+			if ok {
+				assert.Equal(t, loop.Invocation{Skill: "eat"}, inv)
+				assert.Contains(t, why, "eating to heal")
+			}
+		})
+	}
+	_, _, ok := loop.EatReflex{Threshold: 6}.Fire(hurt(5, 10, bread))
+	assert.False(t, ok, "HealBelow 0: only the threshold")
+	_, why, ok := r.Fire(hurt(5, 6, bread))
+	assert.True(t, ok)
+	assert.Contains(t, why, "at or below 6", "hungry and hurt: the hunger reason")
+}

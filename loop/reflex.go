@@ -45,12 +45,23 @@ type ReflexTrace struct {
 // needs foodLevel > 6 to sprint; config/food.yaml, sprint_min_food).
 const DefaultEatThreshold = 6
 
-// EatReflex eats when the food bar is at or below Threshold and the
-// inventory holds a food of the food table: it invokes the eat skill,
-// which picks the food.
+// DefaultEatHealBelow: hurt below 14 health (three zombie hits from
+// full), the bot eats to heal when its food level is under the 18 a
+// 1.7.10 player needs to heal at all (FoodStats.onUpdate:
+// foodLevel >= 18; config/food.yaml, regen_min_food).
+const DefaultEatHealBelow = 14
+
+// EatReflex eats when the food bar is at or below Threshold, or when the
+// bot is hurt (health under HealBelow) and the food level is under the
+// one healing needs, and the inventory holds a food of the food table: it
+// invokes the eat skill, which picks the food.
 type EatReflex struct {
 	// Threshold: the reflex fires at this food level or below (0..19).
 	Threshold int
+	// HealBelow: under this health the reflex also fires while the food
+	// level is under regen_min_food (18), where a player stops healing
+	// (0 = never for healing).
+	HealBelow float64
 	// Food is the food table (nil = the shipped one).
 	Food *rules.Food
 }
@@ -67,15 +78,20 @@ func (r EatReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		food = rules.Default().Food
 	}
 	level := int(w.Player.Food)
-	if level > r.Threshold || level >= food.Stats.MaxFood {
+	hurt := w.Player.Health > 0 && w.Player.Health < r.HealBelow && level < food.Stats.RegenMinFood
+	if level > r.Threshold && !hurt || level >= food.Stats.MaxFood {
 		return Invocation{}, "", false
+	}
+	why := fmt.Sprintf("food %d is at or below %d and the inventory holds food", level, r.Threshold)
+	if level > r.Threshold {
+		why = fmt.Sprintf("health %g is under %g and food %d is under the %d healing needs: eating to heal", w.Player.Health, r.HealBelow, level, food.Stats.RegenMinFood)
 	}
 	for _, st := range w.Inventory.Slots {
 		if st.Count <= 0 {
 			continue
 		}
 		if _, ok := food.Of(st); ok {
-			return Invocation{Skill: "eat"}, fmt.Sprintf("food %d is at or below %d and the inventory holds food", level, r.Threshold), true
+			return Invocation{Skill: "eat"}, why, true
 		}
 	}
 	return Invocation{}, "", false

@@ -9,7 +9,7 @@ import (
 // that preempt the plan (docs/survival.md). Each is on by default.
 //
 //	survival:
-//	  eat: {enabled: true, threshold: 6}   # eat at food 6 or less
+//	  eat: {enabled: true, threshold: 6, heal_below: 14}   # eat at food 6 or less, or hurt under 14 and food under 18
 //	  defend: {enabled: true, range: 8, flee_health: 8, min_weapon_damage: 4}
 //	  shelter: {enabled: true, from: 12000, until: 23500}
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
@@ -62,10 +62,11 @@ type escapeReflexConfig struct {
 
 // eatReflexConfig: Off turns the eat reflex off; Threshold, when set, is
 // the food level at or below which it eats (loop.DefaultEatThreshold
-// otherwise).
+// otherwise); HealBelow, when set, the health under which it eats to heal
+// (loop.DefaultEatHealBelow otherwise).
 type eatReflexConfig struct {
-	Off       bool
-	Threshold *int
+	Off                  bool
+	Threshold, HealBelow *int
 }
 
 // unstuckReflexConfig: Off turns the unstuck reflex off; Seconds and
@@ -88,12 +89,17 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 		}
 	}
 	if v, ok := s["eat"]; ok {
-		e := d.Mapping(v.Value, "survival.eat", []string{"enabled", "threshold"})
+		e := d.Mapping(v.Value, "survival.eat", []string{"enabled", "threshold", "heal_below"})
 		enabled(e, "survival.eat", &cfg.Eat.Off)
 		var n int
 		intIn(d, e, "survival.eat", "threshold", 0, 19, &n)
 		if _, ok := e["threshold"]; ok {
 			cfg.Eat.Threshold = &n
+		}
+		var h int
+		intIn(d, e, "survival.eat", "heal_below", 0, 20, &h)
+		if _, ok := e["heal_below"]; ok {
+			cfg.Eat.HealBelow = &h
 		}
 	}
 	opt := func(m map[string]strictyaml.Field, path, key string, lo, hi int, dst **int) {
@@ -171,7 +177,11 @@ func (s survivalConfig) reflexes() []loop.Reflex {
 		out = append(out, loop.CookReflex{Threshold: eatAt})
 	}
 	if !s.Eat.Off {
-		out = append(out, loop.EatReflex{Threshold: eatAt})
+		healBelow := loop.DefaultEatHealBelow
+		if s.Eat.HealBelow != nil {
+			healBelow = *s.Eat.HealBelow
+		}
+		out = append(out, loop.EatReflex{Threshold: eatAt, HealBelow: float64(healBelow)})
 	}
 	val := func(p *int, def int) int {
 		if p != nil {

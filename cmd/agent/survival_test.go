@@ -13,7 +13,7 @@ import (
 )
 
 func TestSurvivalSection(t *testing.T) {
-	six, ten := loop.EatReflex{Threshold: 6}, loop.EatReflex{Threshold: 10}
+	six, ten := loop.EatReflex{Threshold: 6, HealBelow: 14}, loop.EatReflex{Threshold: 10, HealBelow: 14}
 	unstuck := func(seconds, distance int) *loop.UnstuckReflex {
 		return &loop.UnstuckReflex{Seconds: seconds, Distance: distance}
 	}
@@ -31,10 +31,11 @@ func TestSurvivalSection(t *testing.T) {
 		{"no file section: on", "run: {max_steps: 5}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, def}},
 		{"empty section: on", "survival: {}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, def}},
 		{"threshold", "survival:\n  eat: {threshold: 10}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 10}, ten, defend, rec, hunt, shelter, def}},
-		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 0}, loop.EatReflex{Threshold: 0}, defend, rec, hunt, shelter, def}},
+		{"threshold 0", "survival:\n  eat: {threshold: 0}\n", []loop.Reflex{esc, loop.CookReflex{Threshold: 0}, loop.EatReflex{Threshold: 0, HealBelow: 14}, defend, rec, hunt, shelter, def}},
 		{"eat off", "survival:\n  eat: {enabled: false}\n", []loop.Reflex{esc, cook, defend, rec, hunt, shelter, def}},
 		{"cook off", "survival:\n  cook: {enabled: false}\n", []loop.Reflex{esc, six, defend, rec, hunt, shelter, def}},
 		{"eat on", "survival:\n  eat: {enabled: true}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, def}},
+		{"heal below", "survival:\n  eat: {heal_below: 0}\n", []loop.Reflex{esc, cook, loop.EatReflex{Threshold: 6}, defend, rec, hunt, shelter, def}},
 		{"unstuck tuned", "survival:\n  unstuck: {seconds: 60, distance: 8}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, unstuck(60, 8)}},
 		{"unstuck seconds", "survival:\n  unstuck: {seconds: 1}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter, unstuck(1, 5)}},
 		{"unstuck off", "survival:\n  unstuck: {enabled: false, seconds: 90}\n", []loop.Reflex{esc, cook, six, defend, rec, hunt, shelter}},
@@ -64,6 +65,7 @@ func TestSurvivalSection(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"survival:\n  eat: {threshold: 20}\n", "agent.yaml:2:20: survival.eat.threshold: must be within 0..19, got 20"},
 		{"survival:\n  eat: {enabled: maybe}\n", "survival.eat.enabled"},
+		{"survival:\n  eat: {heal_below: 21}\n", "survival.eat.heal_below: must be within 0..20, got 21"},
 		{"survival:\n  flee: {enabled: true}\n", "flee"},
 		{"survival:\n  unstuck: {seconds: 0}\n", "agent.yaml:2:22: survival.unstuck.seconds: must be within 1..3600, got 0"},
 		{"survival:\n  unstuck: {seconds: 3601}\n", "survival.unstuck.seconds: must be within 1..3600, got 3601"},
