@@ -53,6 +53,7 @@ func FuzzParseTags(f *testing.F) {
 func FuzzParseRecipes(f *testing.F) {
 	f.Add([]byte("recipes:\n  - output: minecraft:planks\n    count: 2\n    grid: 2x2\n    ingredients:\n      - {item: \"ore:logWood\", count: 1}\n"))
 	f.Add([]byte("recipes:\n  - output: x\n"))
+	f.Add([]byte("recipes:\n  - output: TConstruct:pickaxeHead:3\n    station: TConstruct:ToolStationBlock:1\n    ingredients: [{item: minecraft:flint}]\n    tools: [\"TConstruct:woodPattern:2\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		book, err := ParseRecipes("r.yaml", data)
 		if err != nil {
@@ -62,6 +63,12 @@ func FuzzParseRecipes(f *testing.F) {
 		for _, r := range book.All() {
 			if r.Output == "" || r.Count < 1 || len(book.For(r.Output)) == 0 {
 				t.Fatalf("accepted a broken recipe: %+v", r)
+			}
+			if r.AtStation() {
+				// A station recipe names one block and takes no grid.
+				if _, _, err := game.SplitID(r.Station); err != nil || r.Grid != "" || r.Shape != nil || r.NeedsTable() {
+					t.Fatalf("accepted a broken station recipe: %+v", r)
+				}
 			}
 			if r.Shape != nil {
 				// An accepted pattern lays out within its grid.

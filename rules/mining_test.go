@@ -218,6 +218,7 @@ func TestParseMiningRulesErrors(t *testing.T) {
 func FuzzParseMiningRules(f *testing.F) {
 	f.Add([]byte("blocks:\n  minecraft:log: {hardness: 2, tool: axe}\ntools:\n  - {prefix: \"minecraft:iron_\", speed: 6, durability: 250}\n"))
 	f.Add([]byte("blocks: {minecraft:x: {hardness: -1}}\n"))
+	f.Add([]byte("tools:\n  - {id: \"TConstruct:pickaxe\", speed: 4, durability: 113, harvest_level: 0}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseMiningRules("m.yaml", data)
 		if err != nil {
@@ -228,7 +229,7 @@ func FuzzParseMiningRules(f *testing.F) {
 			return
 		}
 		for _, m := range r.materials {
-			if m.Speed < 1 || m.Durability < 1 || m.Level < 0 {
+			if m.Speed < 1 || m.Durability < 1 || m.Level < 0 || m.ID != "" && m.Prefix != "" {
 				t.Fatalf("accepted a bad material %+v", m)
 			}
 		}
