@@ -73,13 +73,13 @@ func figuresOf(recs []loop.StepRecord) survivalFigures {
 
 // TestSurvivalScenario: in the shipped survival scenario the goal planner
 // with every reflex at its default reaches the Stone Age milestone through
-// three nights without dying: the shelter reflex walls it in every night,
+// three nights or more without dying: the shelter reflex walls it in every night,
 // and (seed 1) the escape reflex takes it out of the lake, where it digs
 // sand under water, before it drowns.
 func TestSurvivalScenario(t *testing.T) {
 	race.SkipOneGoroutine(t, "a simulated run of three game days in process")
 	if testing.Short() {
-		t.Skip("a run of three game days (about 3 s): not under -short")
+		t.Skip("a run of three game days (4 to 7 s): not under -short")
 	}
 	f := figuresOf(survivalRun(t, "1"))
 	assert.Zero(t, f.deaths, "%+v", f)
