@@ -150,6 +150,10 @@ func TestVerifyBlocks(t *testing.T) {
 			map[world.BlockPos]string{ore.Add(1, 0, 0): "minecraft:sapling"}, map[world.BlockPos]string{ore: "minecraft:sapling"}, true, "(placed 1)"},
 		{"a removal is no placement", `  blocks: {"tag:sapling": {min_placed: 1, radius: 8}}`,
 			map[world.BlockPos]string{ore: "minecraft:sapling"}, nil, false, "(placed 0)"},
+		{"a log turned into another log is no placement", `  blocks: {"tag:log": {min_placed: 1, radius: 8}}`,
+			map[world.BlockPos]string{ore: "minecraft:log"}, map[world.BlockPos]string{ore: "minecraft:log2"}, false, "(placed 0)"},
+		{"a log turned into another log is no removal", `  blocks: {"tag:log": {min_removed: 1, radius: 8}}`,
+			map[world.BlockPos]string{ore: "minecraft:log"}, map[world.BlockPos]string{ore: "minecraft:log2"}, false, "(removed 0)"},
 		{"a placement is no removal", `  blocks: {"tag:sapling": {min_removed: 1, radius: 8}}`,
 			nil, map[world.BlockPos]string{ore: "minecraft:sapling"}, false, "(removed 0)"},
 	}

@@ -95,6 +95,12 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", haul, *dec.Invocation)
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}, dec.Invocation, dec.Reason)
+	cobble := full(t, append(slices.Clone(kept), slices.Repeat([]world.ItemStack{stack("minecraft:cobblestone", 64)}, 25)...)...)
+	cobble.Machines = haul.Machines
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", cobble, loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:cobblestone"}})
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}, dec.Invocation,
+		"25 stacks of the haul, its store blocked: not stored again as a kind beyond what the goal needs: %s", dec.Reason)
 
 	// The goal's inputs: a stack of logs is kept, the rest goes.
 	inputs := append([]world.ItemStack{pick, stack("minecraft:bread", 10), stack("minecraft:chest", 1)}, slices.Repeat([]world.ItemStack{stack("minecraft:log", 64)}, 31)...)
