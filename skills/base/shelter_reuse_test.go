@@ -97,6 +97,13 @@ func TestShelterGoesBackToARememberedOne(t *testing.T) {
 	assert.Contains(t, acts, action.BreakBlock{Pos: world.Pos(0, 64, 0)}, "the pit under the feet")
 	bs.SetID(world.Pos(5, 63, 1), "minecraft:dirt", 0)
 
+	// Gravel over the roof's cell would fall into it: a new pit.
+	bs.SetID(world.Pos(5, 65, 0), "minecraft:gravel", 0)
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{})
+	require.NoError(t, err)
+	assert.NotEqual(t, action.MoveTo{Pos: old}, acts[0], "%v", acts)
+	bs.Set(world.Pos(5, 65, 0), world.Air)
+
 	// Filled in since: a new pit.
 	bs.SetID(old, "minecraft:dirt", 0)
 	acts, err = Shelter{}.SuggestActions(w, skills.Params{})
