@@ -45,8 +45,8 @@ func TestGatherersAskForWhatIsInRange(t *testing.T) {
 			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1, "radius": 17}}, ""},
 		{"at the default radius", trunk(world.NewSparseBlocks(), 16, 0, 1),
 			&loop.Invocation{Skill: "chop_tree", Params: map[string]any{"min_logs": 1}}, ""},
-		{"at the largest radius: 12 blocks nearer first", trunk(world.NewSparseBlocks(), 64, 0, 1),
-			&loop.Invocation{Skill: "walk_to", Params: map[string]any{"target": "minecraft:log", "near": 52}}, ""},
+		{"at the largest radius: walked to first", trunk(world.NewSparseBlocks(), 64, 0, 1),
+			&loop.Invocation{Skill: "walk_to", Params: map[string]any{"target": "minecraft:log", "near": 63, "leg": 200}}, ""},
 		{"beyond the largest radius", trunk(world.NewSparseBlocks(), 65, 0, 1), nil,
 			"stuck: no plan: cannot get 3000 minecraft:log: chop_tree: no block it gathers minecraft:log from (tagged tree) within 64 blocks, and no tree farm: 0 saplings planted within 64 blocks, 0 held; no leaves within 64 blocks for gather_saplings"},
 	}

@@ -12,21 +12,20 @@ const walkToSkill = "walk_to"
 
 // Bounds of a gathering step's walk: a source farther than walkLeg blocks,
 // or more than walkClimb blocks above the feet (the way out of a mine is
-// longer than the line to the tree), is walked towards first, walkStep
-// blocks nearer a step, so no step spends long walking before its work
-// shows, and between two steps the reflexes look around (a creeper met on
-// the way out of a mine is fought or fled, not walked past). When the
-// last leg would end within walkNear blocks, the gathering skill walks it.
+// longer than the line to the tree), is walked towards first, walkTicks
+// of walking a step, so no step spends long walking before its work
+// shows, and between two steps the reflexes look around (a creeper at the
+// mouth of the mine is fought or fled, not walked into).
 const (
 	walkLeg   = 32
 	walkClimb = 8
-	walkStep  = 12
-	walkNear  = 8
+	walkTicks = 200
 )
 
 // walkFirst plans the walk towards a gathering skill's nearest source
-// when it is far: walk_to the block until it is walkStep blocks nearer.
-// It is nil when the source is near, or no walking skill is available.
+// when it is far: walk_to the block for walkTicks, checked by the block
+// being nearer at the end than at the start. It is nil when the source is
+// near, or no walking skill is available.
 func (s *search) walkFirst(src world.BlockHit) *loop.Invocation {
 	if src.Block.ID == "" || s.find(walkToSkill) == nil {
 		return nil
@@ -36,11 +35,7 @@ func (s *search) walkFirst(src world.BlockHit) *loop.Invocation {
 	if dist <= walkLeg && src.Pos.Y-feet.Y <= walkClimb {
 		return nil
 	}
-	near := int(math.Ceil(dist)) - walkStep
-	if near < walkNear {
-		return nil
-	}
-	inv := &loop.Invocation{Skill: walkToSkill, Params: map[string]any{"target": src.Block.ID, "near": near}}
+	inv := &loop.Invocation{Skill: walkToSkill, Params: map[string]any{"target": src.Block.ID, "near": int(math.Ceil(dist)) - 1, "leg": walkTicks}}
 	if s.blocked[inv.String()] {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 func init() { registry.Provide(WalkTo{}) }
@@ -15,7 +16,10 @@ func init() { registry.Provide(WalkTo{}) }
 // of the way: it stops once the block is within near blocks. A long walk
 // (out of a mine to the last trees) is then a step of its own, or several,
 // each showing its progress when it ends, rather than the first minute of
-// the step that works at the end of the way. It emits one move_to; a block
+// the step that works at the end of the way. With leg set it walks no more
+// of the way than leg ticks a step (the way found by the pathfinder, cut
+// there), so between the legs the reflexes look around (a creeper at the
+// mouth of the mine). It emits one move_to; a block
 // already within near needs no walk (no actions), and none within radius
 // is no_target.
 type WalkTo struct{}
@@ -45,5 +49,21 @@ func (WalkTo) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Actio
 	// A block short of near, so the block is within near where the walk
 	// ends wherever the body stops inside the move's radius.
 	stop := math.Max(1, float64(near)-1)
+	if leg := intParam(p, "leg", 0); leg > 0 {
+		// No more of the way than leg ticks of walking: the way to the
+		// block found now, cut where its cost passes leg (the whole way
+		// when it is shorter).
+		res, err := path.Find(path.NewBlockGrid(w.Blocks, nil), w.Feet(), path.Near(hits[0].Pos, workRadius), path.Options{MaxNodes: walkNodes})
+		if err == nil && res.Complete && len(res.Steps) > 1 {
+			cut := 1
+			for i := 1; i < len(res.Steps) && res.Steps[i].Cost <= float64(leg); i++ {
+				cut = i
+			}
+			return []action.Action{action.MoveTo{Pos: res.Steps[cut].Pos}}, nil
+		}
+	}
 	return []action.Action{action.MoveTo{Pos: hits[0].Pos, Radius: stop}}, nil
 }
+
+// walkNodes bounds the search for the way a leg is cut from.
+const walkNodes = 20000

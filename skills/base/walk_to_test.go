@@ -31,3 +31,38 @@ func TestWalkTo(t *testing.T) {
 	assert.Equal(t, skills.CodeNoTarget, f.Code)
 	assert.Contains(t, f.Error(), "no minecraft:log within 39 blocks")
 }
+
+// TestWalkToWalksALeg: with leg set, the walk ends where the way found
+// passes leg ticks of walking, on the way to the block.
+func TestWalkToWalksALeg(t *testing.T) {
+	bs := world.NewSparseBlocks()
+	for x := -2; x <= 60; x++ {
+		for z := -2; z <= 2; z++ {
+			bs.SetID(world.Pos(x, 63, z), "minecraft:stone", 0)
+		}
+	}
+	bs.SetID(world.Pos(50, 64, 0), "minecraft:log", 0)
+	w := snap(at(0, 64, 0), bs, world.NewInventory())
+	acts, err := run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 49, "leg": 40})
+	require.NoError(t, err)
+	require.Len(t, acts, 1)
+	mv, ok := acts[0].(action.MoveTo)
+	require.True(t, ok, "%v", acts)
+	assert.Zero(t, mv.Radius, "a cell of the way")
+	assert.Equal(t, 64, mv.Pos.Y)
+	assert.Greater(t, mv.Pos.X, 3, "walked on: %v", mv.Pos)
+	assert.Less(t, mv.Pos.X, 15, "no more than 40 ticks of walking: %v", mv.Pos)
+
+	// A leg longer than the way: the whole way, to within reach of it.
+	acts, err = run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 49, "leg": 1200})
+	require.NoError(t, err)
+	require.Len(t, acts, 1)
+	mv, ok = acts[0].(action.MoveTo)
+	require.True(t, ok, "%v", acts)
+	assert.LessOrEqual(t, mv.Pos.DistSq(world.Pos(50, 64, 0)), 9, "%v", mv.Pos)
+
+	// No leg: one move to within near, the way left to the body.
+	acts, err = run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 20})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 19}}, acts)
+}
