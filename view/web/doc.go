@@ -10,7 +10,10 @@
 // browser: OnStep (for loop.Config.OnStep), Planner (wraps the planner),
 // Conn and Body (wrap the body, to see each observation and each action as
 // it happens). Each hook takes one short lock, appends to a bounded log and
-// signals a channel without blocking.
+// signals a channel without blocking; steps and decisions are kept as the
+// loop gave them and put in words only when a page asks. The route drawn
+// for a move_to is the body's own when the world source tells it
+// (RouteSource: the simulator and the game client do).
 //
 // Serve answers HTTP on a listener: the page and its assets, /api/state
 // (the whole state as JSON), /api/map (the column grid around a point, to a
@@ -24,5 +27,8 @@
 // once as ?token= and then holds in a cookie.
 //
 // A recording replayed offline is a Replay: the frames it holds (the world
-// at moments of the recording) are chosen with a time slider on the page.
+// at moments of the recording, with the steps, the decision and the bot's
+// look then, when the recording holds them) are chosen with a time slider
+// on the page. StepNote and PlanNotes give a recording the steps and
+// decisions in the form the page shows.
 package web

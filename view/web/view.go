@@ -106,8 +106,8 @@ type DecisionView struct {
 }
 
 // rawDecision is the planner's latest answer as the hook got it: made into
-// a DecisionView only when a page shows it, so that nobody watching costs
-// the agent no formatting and no copy of the tree.
+// a DecisionView only when a page shows it, so that while nobody watches
+// the agent pays for no formatting and no copy of the tree.
 type rawDecision struct {
 	step   int
 	inv    *loop.Invocation
