@@ -98,11 +98,18 @@ func (s *Server) runWorldLocked(out *outbox) {
 		}
 		wt := s.worldTimeLocked(t)
 		day := mobs.IsDaytime(wt)
-		if !day && len(s.pendingMobs) > 0 {
+		if len(s.pendingMobs) > 0 {
+			// Hostile mobs come when night falls; animals are there from
+			// the world's making (SpawnerAnimals.performWorldGenSpawning).
+			kept := s.pendingMobs[:0]
 			for _, pm := range s.pendingMobs {
-				s.spawnMobLocked(out, pm)
+				if kind, _ := mobs.Kind(pm.Kind); !day || kind.Passive() {
+					s.spawnMobLocked(out, pm)
+				} else {
+					kept = append(kept, pm)
+				}
 			}
-			s.pendingMobs = nil
+			s.pendingMobs = kept
 		}
 		for _, m := range s.sortedMobsLocked() {
 			s.mobTickLocked(out, m, day, t)
@@ -189,6 +196,9 @@ func (s *Server) mobTickLocked(out *outbox, m *mob, day bool, t int) {
 	}
 	if m.cooldown > 0 {
 		m.cooldown--
+	}
+	if m.kind.Passive() {
+		return // an animal stands where it is and attacks nobody
 	}
 	if m.kind.BurnsInDaylight && day && s.openSkyLocked(m.pos) {
 		m.fire = max(m.fire, mobs.Player.BurnTicks)

@@ -247,9 +247,11 @@ type Options struct {
 	// The time runs a tick a server tick, and every player is sent a Time
 	// Update every 20 ticks.
 	StartTime int64
-	// Mobs are hostile mobs (kinds of config/mobs.yaml) that appear at
-	// their places when night falls (World.isDaytime turns false), or at
-	// once in a server started at night. Each walks at the nearest living
+	// Mobs are mobs (kinds of config/mobs.yaml) that appear at their
+	// places: a hostile one when night falls (World.isDaytime turns
+	// false), or at once in a server started at night; an animal (sheep,
+	// pig, cow, chicken) at once, standing where it is and attacking
+	// nobody, as the simulator's do. Each hostile one walks at the nearest living
 	// player within its follow range and hits it within reach every
 	// attack interval; zombies and skeletons burn under the open sky by
 	// day. A player's Use Entity attack hurts them by the held item
