@@ -197,9 +197,6 @@ func (s *Server) mobTickLocked(out *outbox, m *mob, day bool, t int) {
 	if m.cooldown > 0 {
 		m.cooldown--
 	}
-	if m.kind.Passive() {
-		return // an animal stands where it is and attacks nobody
-	}
 	if m.kind.BurnsInDaylight && day && s.openSkyLocked(m.pos) {
 		m.fire = max(m.fire, mobs.Player.BurnTicks)
 	}

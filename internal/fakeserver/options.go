@@ -251,7 +251,7 @@ type Options struct {
 	// places: a hostile one when night falls (World.isDaytime turns
 	// false), or at once in a server started at night; an animal (sheep,
 	// pig, cow, chicken) at once, standing where it is and attacking
-	// nobody, as the simulator's do. Each hostile one walks at the nearest living
+	// nobody, as the simulator's do (its follow range is 0). Each hostile one walks at the nearest living
 	// player within its follow range and hits it within reach every
 	// attack interval; zombies and skeletons burn under the open sky by
 	// day. A player's Use Entity attack hurts them by the held item
