@@ -63,3 +63,20 @@ func TestKillSeenAfterTheStep(t *testing.T) {
 	require.Len(t, steps, 2)
 	assert.Empty(t, steps[1].Kills, "the look after the step still showed the body")
 }
+
+// TestKillSeenAfterTheStepWhenStepped: the same with the loop driven by
+// Step and Observe (a client of the agent choosing the steps).
+func TestKillSeenAfterTheStepWhenStepped(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(&dyingPig{}), Goal: goal(t, reg, "kill 1 pig")})
+	require.NoError(t, err)
+	fight := loop.Invocation{Skill: "fight", Params: map[string]any{"entity": 42}}
+	for range 2 {
+		rec, err := l.Step(context.Background(), fight)
+		require.NoError(t, err)
+		assert.Empty(t, rec.Kills)
+	}
+	obs, err := l.Observe(context.Background())
+	require.NoError(t, err)
+	assert.True(t, obs.Progress.Met, "%v", obs.Progress.Unmet)
+}
