@@ -62,6 +62,8 @@ type Client struct {
 	guard *guard
 	// route is move_to's latest route (PlannedRoute).
 	route lastRoute
+	// look is the look last sent to the server (Facing).
+	look lastLook
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -200,7 +200,11 @@ func uvarint(b []byte) (uint32, int) {
 }
 
 func (c *Client) send(s *session, p proto17.Packet) error {
-	return s.c.write(p)
+	if err := s.c.write(p); err != nil {
+		return err
+	}
+	c.look.sent(p)
+	return nil
 }
 
 func (c *Client) sendPlugin(s *session, out []pluginOut) error {

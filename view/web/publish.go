@@ -120,6 +120,17 @@ type RouteSource interface {
 	PlannedRoute() (seq uint64, steps []path.Step)
 }
 
+// LookSource is a body that tells the way it faces (gtnh.Client does: the
+// look it last told the server): the view draws the bot's heading from
+// its yaw. Of a body that does not (the simulator, which keeps no look,
+// or one across the IPC), the heading is the direction it last moved.
+type LookSource interface {
+	// Facing is Minecraft's yaw and pitch in degrees (yaw 0 facing
+	// south, growing clockwise seen from above); ok is false before the
+	// body has any.
+	Facing() (yaw, pitch float32, ok bool)
+}
+
 // fillRoute draws the current move's route: the body's, when it tells it
 // (the latest one it planned since the move started), else the path
 // planner's search from where the move started to its target over the

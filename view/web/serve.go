@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gtnh-agent/gtnh-agent/gtnh/record"
 	"github.com/gtnh-agent/gtnh-agent/internal/authguard"
 	"github.com/gtnh-agent/gtnh-agent/internal/httpserve"
 )
@@ -312,6 +313,11 @@ func (v *View) status() Status {
 	st.Outcome = v.outcome
 	if snap != nil {
 		st.Heading = v.pub.heading(snap.Player.Pos)
+	}
+	if v.looks != nil {
+		if yaw, _, ok := v.looks.Facing(); ok {
+			st.Heading = record.Look{Yaw: yaw}.Heading()
+		}
 	}
 	if v.replay != nil {
 		st.Mode = "replay"

@@ -254,6 +254,8 @@ type View struct {
 	outcome  string
 	// routes is the body's planned routes, when it tells them.
 	routes RouteSource
+	// looks is the way the body faces, when it tells it.
+	looks LookSource
 
 	// changed wakes the publisher (capacity 1, never waited on by a hook).
 	changed chan struct{}
@@ -271,6 +273,7 @@ func New(opts Options) *View {
 	}
 	v := &View{opts: opts, changed: make(chan struct{}, 1)}
 	v.routes, _ = opts.World.(RouteSource)
+	v.looks, _ = opts.World.(LookSource)
 	v.pub.init()
 	return v
 }
