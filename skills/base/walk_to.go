@@ -61,9 +61,18 @@ func (WalkTo) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Actio
 			}
 			return []action.Action{action.MoveTo{Pos: res.Steps[cut].Pos}}, nil
 		}
+		// No way found by walking alone (the body digs where it must):
+		// towards the block as far as leg ticks of walking go in a
+		// straight line.
+		far := math.Sqrt(float64(hits[0].DistSq)) - float64(leg)/walkTicksPerBlock
+		stop = math.Max(stop, math.Floor(far))
 	}
 	return []action.Action{action.MoveTo{Pos: hits[0].Pos, Radius: stop}}, nil
 }
+
+// walkTicksPerBlock is walking's pace: 4.317 blocks a second, 20 ticks a
+// second (EntityPlayer's base speed 0.1; SharedMonsterAttributes).
+const walkTicksPerBlock = 20 / 4.317
 
 // walkNodes bounds the search for the way a leg is cut from.
 const walkNodes = 20000

@@ -66,3 +66,29 @@ func TestWalkToWalksALeg(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 19}}, acts)
 }
+
+// TestWalkToWithoutAWay: with leg set and no way found by walking (a wall
+// of bedrock across), the move goes towards the block as far as leg ticks
+// of walking reach in a straight line, not only to within near.
+func TestWalkToWithoutAWay(t *testing.T) {
+	bs := world.NewSparseBlocks()
+	for x := -2; x <= 60; x++ {
+		for z := -2; z <= 2; z++ {
+			bs.SetID(world.Pos(x, 63, z), "minecraft:stone", 0)
+		}
+	}
+	for y := 60; y <= 80; y++ {
+		for z := -40; z <= 40; z++ {
+			bs.SetID(world.Pos(20, y, z), "minecraft:bedrock", 0)
+		}
+	}
+	bs.SetID(world.Pos(50, 64, 0), "minecraft:log", 0)
+	w := snap(at(0, 64, 0), bs, world.NewInventory())
+	acts, err := run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 49, "leg": 100})
+	require.NoError(t, err)
+	// 100 ticks walk 21.6 blocks: from 50 away to within 28.
+	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 48}}, acts, "near is nearer still")
+	acts, err = run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 10, "leg": 100})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 28}}, acts)
+}
