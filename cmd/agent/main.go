@@ -128,8 +128,9 @@ commands:
 With no command, agent runs the embedded scenario (a forest beside a small
 steam-age base) with the goal "` + defaultGoal + `".
 Goals: "collect N ITEM" (N more than at the start), "have N ITEM" (at
-least N), "reach TIER", "run SKILL name=value ...", joined with "and"; every
-name is checked before the run (a typo is exit 2 with a did-you-mean).
+least N), "kill N MOB" (kills seen during the run), "reach TIER", "build
+NAME", "run SKILL name=value ...", joined with "and"; every name is checked
+before the run (a typo is exit 2 with a did-you-mean).
 Exit codes: 0 success (goal met); 1 failure (goal not met, the server ended
 the run, skills validate or lint found problems); 2 the command cannot start
 (usage, unknown names, unreadable or invalid files, a missing or invalid
