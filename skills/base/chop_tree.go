@@ -153,7 +153,15 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 	}
 	grounded := func(p world.BlockPos) bool { return isSolid(w.BlockAt(p.Down())) && !broken[p.Down()] }
 
-	stand := pickStand(approachSpots(base, from), func(c world.BlockPos) int {
+	// Beside the trunk at its base's level first; then a block lower, for
+	// a tree on a step of the ground whose side at the base's level is
+	// leaves, a table or air over a drop: a player stands on the lower
+	// ground and reaches up.
+	spots := approachSpots(base, from)
+	for _, c := range approachSpots(base, from) {
+		spots = append(spots, c.Down())
+	}
+	stand := pickStand(spots, func(c world.BlockPos) int {
 		switch {
 		case !clear(c):
 			return 0

@@ -246,3 +246,32 @@ func TestChopTreeBoundsTheFloodFill(t *testing.T) {
 	acts := checkActions(t, ChopTree{}, w, map[string]any{"radius": 64})
 	assert.Len(t, breaks(acts), treeMaxLogs)
 }
+
+// TestChopTreeFromTheGroundBelowAStep: a tree on a step of the ground
+// whose sides at its base's level are leaves, a table or air over a drop
+// (a felled neighbour's hole) is chopped from the lower ground beside the
+// step, where a player stands and reaches up, not from a spot the body
+// cannot get to (it was asked to stand over the drop with leaves at its
+// head: no route, and the skill stayed blocked).
+func TestChopTreeFromTheGroundBelowAStep(t *testing.T) {
+	b := ground(world.NewSparseBlocks(), 63, -12, -12, 12, 12)
+	b.SetID(world.Pos(3, 64, 0), "minecraft:dirt", 0) // the step the tree stands on
+	trunk(b, 3, 65, 68, 0)
+	// Around the base, at its level: leaves, a crafting table, and to the
+	// west nothing under the feet, leaves at the head.
+	b.SetID(world.Pos(3, 65, -1), "minecraft:leaves", 0)
+	b.SetID(world.Pos(3, 65, 1), "minecraft:crafting_table", 0)
+	b.SetID(world.Pos(4, 65, 0), "minecraft:leaves", 0)
+	b.SetID(world.Pos(2, 66, 0), "minecraft:leaves", 0)
+	for _, o := range horizontal[4:] {
+		b.SetID(world.Pos(3+o[0], 65, o[1]), "minecraft:leaves", 0)
+	}
+	w := snap(at(0, 64, 0), b, world.Inventory{})
+	acts := checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 1})
+	require.NotEmpty(t, acts)
+	mv, ok := acts[0].(action.MoveTo)
+	require.True(t, ok, "%v", acts)
+	assert.Equal(t, world.Pos(2, 64, 0), mv.Pos, "on the ground west of the step, facing the player")
+	assert.Len(t, breaks(acts), 4)
+	requireReachable(t, acts)
+}
