@@ -64,8 +64,8 @@ func (WalkTo) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Actio
 		// No way found by walking alone (the body digs where it must):
 		// towards the block as far as leg ticks of walking go in a
 		// straight line.
-		far := math.Sqrt(float64(hits[0].DistSq)) - float64(leg)/walkTicksPerBlock
-		stop = math.Max(stop, math.Floor(far))
+		left := math.Sqrt(float64(hits[0].DistSq)) - float64(leg)/walkTicksPerBlock
+		stop = math.Min(stop, math.Max(workRadius, math.Ceil(left)))
 	}
 	return []action.Action{action.MoveTo{Pos: hits[0].Pos, Radius: stop}}, nil
 }

@@ -69,7 +69,7 @@ func TestWalkToWalksALeg(t *testing.T) {
 
 // TestWalkToWithoutAWay: with leg set and no way found by walking (a wall
 // of bedrock across), the move goes towards the block as far as leg ticks
-// of walking reach in a straight line, not only to within near.
+// of walking reach in a straight line, and at least to within near.
 func TestWalkToWithoutAWay(t *testing.T) {
 	bs := world.NewSparseBlocks()
 	for x := -2; x <= 60; x++ {
@@ -86,9 +86,12 @@ func TestWalkToWithoutAWay(t *testing.T) {
 	w := snap(at(0, 64, 0), bs, world.NewInventory())
 	acts, err := run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 49, "leg": 100})
 	require.NoError(t, err)
-	// 100 ticks walk 21.6 blocks: from 50 away to within 28.
-	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 48}}, acts, "near is nearer still")
-	acts, err = run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 10, "leg": 100})
+	// 100 ticks walk 21.6 blocks: from 50 away to within 29.
+	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 29}}, acts, "as far as the leg goes, past near")
+	acts, err = run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 40, "leg": 1000})
 	require.NoError(t, err)
-	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 28}}, acts)
+	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: workRadius}}, acts, "a leg long enough for the whole way")
+	acts, err = run(t, WalkTo{}, w, map[string]any{"target": "minecraft:log", "near": 40, "leg": 20})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 39}}, acts, "a short leg still ends within near")
 }
