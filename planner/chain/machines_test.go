@@ -68,9 +68,9 @@ func TestMachineOutputNeedsTheMachineToWork(t *testing.T) {
 		{"waiting blocked too", oven(true, 4), []loop.Invocation{maintain, {Skill: "wait_for"}, *wait}, nil,
 			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens has nothing to collect (the machines are working and no skill passes time)"},
 		{"no oven", snapshot("steam_age", nil), []loop.Invocation{maintain}, nil,
-			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked; build coke_oven: cannot get 26 Railcraft:machine.alpha:7: basic_crafting: cannot get 104 dreamcraft:item.CokeOvenBrick: smelt: cannot get 1 minecraft:furnace: basic_crafting: no available skill produces ore:cobblestone"},
 		{"an unformed oven does not work", func() *world.Snapshot { w := oven(true, 4); w.Machines[0].Formed = false; return w }(), []loop.Invocation{maintain}, nil,
-			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked"},
+			"stuck: no plan: cannot get 4 ore:fuelCoke: maintain_coke_ovens is blocked; build coke_oven: cannot get 26 Railcraft:machine.alpha:7: basic_crafting: cannot get 104 dreamcraft:item.CokeOvenBrick: smelt: cannot get 1 minecraft:furnace: basic_crafting: no available skill produces ore:cobblestone"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,6 +37,12 @@ type milestoneRun struct {
 //
 // does: the shipped skills and the goal planner, world generation included.
 func playMilestone(tb testing.TB, seed int64) milestoneRun {
+	return playGoal(tb, seed, milestoneGoal)
+}
+
+// playGoal plays a goal in fresh_start grown from seed, with at most
+// milestoneMaxSteps steps, as agent run does.
+func playGoal(tb testing.TB, seed int64, goalText string) milestoneRun {
 	reg, err := registry.LoadConfig(config.FS, registry.Options{})
 	if err != nil {
 		tb.Fatal(err)
@@ -55,7 +61,7 @@ func playMilestone(tb testing.TB, seed int64) milestoneRun {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	goal, err := loop.ParseGoal(milestoneGoal, reg.Tiers())
+	goal, err := loop.ParseGoal(goalText, reg.Tiers())
 	if err != nil {
 		tb.Fatal(err)
 	}

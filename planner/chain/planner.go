@@ -237,7 +237,7 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 			continue
 		}
 		s.node = buildParts[i]
-		inv, err := s.build(bg.Name)
+		inv, err := s.build(bg.Name, 0)
 		if err != nil {
 			whyNot = append(whyNot, stuck(buildParts[i], err).Error())
 			continue
@@ -335,10 +335,42 @@ func builds(d *registry.Description) bool {
 	return slices.Contains(d.Effects.Tags, "builds_structures")
 }
 
+// buildFor plans building a structure whose machine makes the item (the
+// coke oven's table: charcoal from logs) when no formed machine of that
+// kind stands in the world model: one that stands is used, not built
+// again (its collecting skill is a producer; when none is available the
+// reason says so). ok is false when no blueprint's machine makes the item
+// or the build cannot be planned; why then names the reason, if any.
+// When ok, why names the blueprint.
+func (s *search) buildFor(item string, depth int) (inv *loop.Invocation, why string, ok bool) {
+	var reasons []string
+	for _, bp := range s.Builds.All() {
+		if len(s.cokeRecipesFor(item, map[string]bool{bp.Machine: true})) == 0 {
+			continue
+		}
+		if slices.ContainsFunc(s.w.Machines, func(m world.Machine) bool { return m.Kind == bp.Machine && m.Formed }) {
+			if slices.ContainsFunc(s.catalog, func(d *registry.Description) bool { _, _, ok := collectsOutput(d, s, item); return ok }) {
+				continue // the collector above says why it cannot
+			}
+			reasons = append(reasons, fmt.Sprintf("a formed %s stands, but no available skill collects %s from it", bp.Machine, item))
+			continue
+		}
+		mark := s.mark()
+		next, err := s.build(bp.Name, depth+1)
+		if err != nil {
+			s.rollback(mark)
+			reasons = append(reasons, err.Error())
+			continue
+		}
+		return next, bp.Name, true
+	}
+	return nil, strings.Join(reasons, "; "), false
+}
+
 // build plans the next step towards a structure of a blueprint: the
 // blueprint's blocks first (each an item goal), then the first available
 // skill that builds structures, asked for the blueprint by name.
-func (s *search) build(name string) (*loop.Invocation, error) {
+func (s *search) build(name string, depth int) (*loop.Invocation, error) {
 	bp, ok := s.Builds.Get(name)
 	if !ok {
 		return nil, fmt.Errorf("build %s: no such blueprint", name)
@@ -354,7 +386,7 @@ func (s *search) build(name string) (*loop.Invocation, error) {
 		return nil, fmt.Errorf("build %s: no available skill builds structures", name)
 	}
 	for _, bc := range bp.Blocks() {
-		inv, err := s.obtain(bc.Block.Item(), bc.Count, 0)
+		inv, err := s.obtain(bc.Block.Item(), bc.Count, depth)
 		if err != nil {
 			return nil, fmt.Errorf("build %s: %v", name, err)
 		}
@@ -1103,6 +1135,15 @@ func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatche
 			}
 			s.rollback(mark)
 		}
+	}
+	// A machine the bot can build makes it (charcoal: only the coke oven
+	// cokes logs in GTNH): build one first, as a player does; feeding
+	// and waiting follow once it stands.
+	if inv, why, ok := s.buildFor(item, depth); ok {
+		n.Note = fmt.Sprintf("have %d; from a %s the bot builds", have, why)
+		return inv, nil
+	} else if why != "" {
+		reasons = append(reasons, why)
 	}
 	if waiting != nil {
 		n.Note = fmt.Sprintf("have %d; via %s", have, waiting.desc.Name)
