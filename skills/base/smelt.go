@@ -36,6 +36,10 @@ var fuelPreference = []string{"ore:plankWood", "minecraft:coal", "ore:logWood", 
 // the input for ceil(count / yield) items and enough fuel to cook them
 // (CookTicks each; the fuel parameter, or planks, coal, logs, sticks and
 // saplings in that order), waits the cooking time and takes the output.
+// Fuel left in an existing furnace's fuel slot counts towards the cooking,
+// and more of the same kind goes on it; when the inventory has too little
+// of that kind, the slot is emptied first and the fuel picked goes in (the
+// slot takes one kind at a time).
 // A furnace whose input slot holds another item, or whose output slot
 // holds another item, is a no_target failure naming it.
 type Smelt struct {
@@ -85,16 +89,15 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 	if have := inv.Count(r.Input); have < ops {
 		return nil, skills.Failf(skills.CodeMissingItems, "smelting %d %s needs %d %s (have %d)", count, item, ops, r.Input, have)
 	}
-	fuel, fuels, err := pickFuel(inv, sm, p.String("fuel"), ops*sm.CookTicks, r.Input)
-	if err != nil {
-		return nil, err
-	}
+	named, ticks := p.String("fuel"), ops*sm.CookTicks
 
 	var acts []action.Action
 	var at world.BlockPos
+	var left world.ItemStack // the fuel an existing furnace holds
 	if fs := w.MachinesOfKind(world.MachineFurnace, radius); len(fs) > 0 {
 		f := fs[0]
 		at = f.Pos
+		left = f.Slots["fuel"]
 		if in := withTags(f.Slots["input"]); !in.Empty() && !r.Input.Matches(in) {
 			return nil, skills.Failf(skills.CodeNoTarget, "the furnace at %v is smelting %s", at, in.ID)
 		}
@@ -118,12 +121,44 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 		action.MoveTo{Pos: at, Radius: workRadius},
 		action.OpenContainer{Pos: at},
 		action.TransferItems{Pos: at, Item: input, Count: ops, Direction: action.Deposit, Slot: "input"},
-		action.TransferItems{Pos: at, Item: fuel, Count: fuels, Direction: action.Deposit, Slot: "fuel"},
+	)
+	if !left.Empty() && (named == "" || namedMatches(named, left)) {
+		// The fuel slot takes only more of what it holds (planks left
+		// from the last batch refuse the coal picked now), and what it
+		// holds burns too.
+		rest := ticks - left.Count*sm.BurnTicks(left)
+		if rest <= 0 {
+			ticks = 0
+		} else if fuel, fuels, err := pickFuel(inv, sm, plainRef(left)+metaSuffixOf(left), rest, r.Input); err == nil {
+			acts = append(acts, action.TransferItems{Pos: at, Item: fuel, Count: fuels, Direction: action.Deposit, Slot: "fuel"})
+			ticks = 0
+		}
+	}
+	if ticks > 0 {
+		fuel, fuels, err := pickFuel(inv, sm, named, ticks, r.Input)
+		if err != nil {
+			return nil, err
+		}
+		if !left.Empty() {
+			// Another fuel, or too little of the one there: what the
+			// slot holds comes out first.
+			acts = append(acts, action.TransferItems{Pos: at, Item: plainRef(left) + metaSuffixOf(left), Count: left.Count, Direction: action.Withdraw, Slot: "fuel"})
+		}
+		acts = append(acts, action.TransferItems{Pos: at, Item: fuel, Count: fuels, Direction: action.Deposit, Slot: "fuel"})
+	}
+	acts = append(acts,
 		action.Wait{Ticks: action.Ticks(ops * sm.CookTicks)},
 		action.TransferItems{Pos: at, Item: r.Output, Count: ops * r.Count, Direction: action.Withdraw, Slot: "output"},
 		action.CloseContainer{},
 	)
 	return acts, nil
+}
+
+// namedMatches reports whether a fuel parameter names the stack's item
+// (false when it does not parse: pickFuel says why).
+func namedMatches(named string, st world.ItemStack) bool {
+	m, err := world.ParseItemMatcher(named)
+	return err == nil && m.Matches(st)
 }
 
 // pickFuel chooses the fuel and how many items burn ticks take: the named

@@ -1,6 +1,7 @@
 package base
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,6 +58,22 @@ func TestSmelt(t *testing.T) {
 			map[string]any{"item": "minecraft:stone", "count": 1},
 			append([]action.Action{action.PlaceBlock{Pos: world.Pos(0, 64, -1), Item: "minecraft:furnace", Face: "up"}},
 				smeltAt(world.Pos(0, 64, -1), "minecraft:cobblestone", 1, "minecraft:planks", 1)...)}, // the first free side (north)
+		{"planks left in the fuel slot burn too, and more planks go on them (not the coal)",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:planks", 0, 4), stack("minecraft:coal", 1, 1)),
+				furnaceAt(3, 64, 0, map[string]world.ItemStack{"fuel": stack("minecraft:planks", 0, 2)})),
+			map[string]any{"item": "minecraft:stone", "count": 8},
+			smeltAt(f, "minecraft:cobblestone", 8, "minecraft:planks", 4)},
+		{"enough fuel left in the slot: none added",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:planks", 0, 4)),
+				furnaceAt(3, 64, 0, map[string]world.ItemStack{"fuel": stack("minecraft:planks", 0, 8)})),
+			map[string]any{"item": "minecraft:stone", "count": 3},
+			slices.Delete(smeltAt(f, "minecraft:cobblestone", 3, "", 0), 3, 4)},
+		{"too few of the slot's fuel at hand: it comes out, the charcoal goes in",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:coal", 1, 1)),
+				furnaceAt(3, 64, 0, map[string]world.ItemStack{"fuel": stack("minecraft:planks", 0, 1)})),
+			map[string]any{"item": "minecraft:stone", "count": 8},
+			slices.Insert(smeltAt(f, "minecraft:cobblestone", 8, "minecraft:coal:1", 1), 3,
+				action.Action(action.TransferItems{Pos: f, Item: "minecraft:planks:0", Count: 1, Direction: action.Withdraw, Slot: "fuel"}))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
