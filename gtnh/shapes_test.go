@@ -181,7 +181,7 @@ func TestBreakWithoutHarvestSaysSo(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: 2 * time.Millisecond, Trees: []fakeserver.Tree{},
 			Blocks:    []fakeserver.Block{{X: 10, Y: 64, Z: 8, Name: "minecraft:iron_ore"}, {X: 10, Y: 65, Z: 8, Name: "minecraft:iron_ore"}},
-			Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}, {Slot: 37, Name: "minecraft:stone_pickaxe", Count: 1}}}))
+			Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}, {Slot: 37, Name: "minecraft:iron_pickaxe", Count: 1}}}))
 		require.NoError(t, err)
 		defer srv.Close()
 		c, err := New(Config{Address: srv.Addr(), Dial: srv.Dial, Username: "Bot", Tick: 2 * time.Millisecond, NoCollectDrops: true,
@@ -193,8 +193,8 @@ func TestBreakWithoutHarvestSaysSo(t *testing.T) {
 		require.Equal(t, ipc.OK, c.Execute(ctx, action.Equip{Item: "minecraft:wooden_pickaxe"}).Code)
 		res := c.Execute(ctx, action.BreakBlock{Pos: world.Pos(10, 64, 8)})
 		require.Equal(t, ipc.OK, res.Code, res.Error)
-		assert.Equal(t, false, res.Details["harvested"], "iron ore needs a stone pickaxe")
-		require.Equal(t, ipc.OK, c.Execute(ctx, action.Equip{Item: "minecraft:stone_pickaxe"}).Code)
+		assert.Equal(t, false, res.Details["harvested"], "iron ore needs a pickaxe of GTNH's level 2")
+		require.Equal(t, ipc.OK, c.Execute(ctx, action.Equip{Item: "minecraft:iron_pickaxe"}).Code)
 		res = c.Execute(ctx, action.BreakBlock{Pos: world.Pos(10, 65, 8)})
 		require.Equal(t, ipc.OK, res.Code, res.Error)
 		assert.NotContains(t, res.Details, "harvested")

@@ -39,8 +39,9 @@ func TestShippedMiningRules(t *testing.T) {
 	assert.True(t, r.Harvests(log, game.ItemStack{}, 0))
 }
 
-// TestHarvestLevels: Forge's ForgeHooks.initTools levels against
-// Item.ToolMaterial's.
+// TestHarvestLevels: GTNH's levels (IguanaTinkerTweaks' HarvestLevelTweaks
+// over Forge's ForgeHooks.initTools) against its re-tiered vanilla tools:
+// stone drops to wood's 0, iron rises to 3, diamond to 5.
 func TestHarvestLevels(t *testing.T) {
 	r := loadMiningRules()
 	pick := func(material string) game.ItemStack {
@@ -55,19 +56,26 @@ func TestHarvestLevels(t *testing.T) {
 	}{
 		{"minecraft:diamond_ore", pick("wooden"), false},
 		{"minecraft:diamond_ore", pick("stone"), false},
-		{"minecraft:diamond_ore", pick("iron"), true},
+		{"minecraft:diamond_ore", pick("iron"), false},
+		{"minecraft:diamond_ore", pick("diamond"), true},
 		{"minecraft:diamond_ore", pick("golden"), false},
 		{"minecraft:iron_ore", pick("wooden"), false},
-		{"minecraft:iron_ore", pick("stone"), true},
-		{"minecraft:lapis_ore", pick("stone"), true},
-		{"minecraft:gold_ore", pick("stone"), false},
+		{"minecraft:iron_ore", pick("stone"), false},
+		{"minecraft:iron_ore", pick("iron"), true},
+		{"minecraft:lapis_ore", pick("stone"), false},
+		{"minecraft:lapis_ore", pick("iron"), true},
+		{"minecraft:gold_ore", pick("iron"), true},
 		{"minecraft:redstone_ore", pick("iron"), true},
-		{"minecraft:emerald_ore", pick("stone"), false},
+		{"minecraft:emerald_ore", pick("iron"), false},
 		{"minecraft:gold_block", game.ItemStack{}, false},
 		{"minecraft:gold_block", pick("iron"), true},
 		{"minecraft:obsidian", pick("iron"), false},
 		{"minecraft:obsidian", pick("diamond"), true},
-		{"minecraft:coal_ore", pick("wooden"), true},
+		{"minecraft:coal_ore", pick("wooden"), false},
+		{"minecraft:coal_ore", pick("stone"), false},
+		{"minecraft:coal_ore", pick("iron"), true},
+		{"minecraft:stone", pick("wooden"), true},
+		{"minecraft:cobblestone", pick("stone"), true},
 	} {
 		rule, ok := r.Block(c.block)
 		require.True(t, ok, c.block)
@@ -76,8 +84,8 @@ func TestHarvestLevels(t *testing.T) {
 	gt := newStack("gregtech:gt.metatool.01", 2, 1)
 	diamond, _ := r.Block("minecraft:diamond_ore")
 	assert.Equal(t, 2, r.ToolLevel(gt, "pickaxe", 2), "unknown materials take the caller's level")
-	assert.True(t, r.Harvests(diamond, gt, 2))
-	assert.False(t, r.Harvests(diamond, gt, 1))
+	assert.True(t, r.Harvests(diamond, gt, 4))
+	assert.False(t, r.Harvests(diamond, gt, 3))
 	assert.Equal(t, -1, r.ToolLevel(gt, "axe", 2), "not a tool of the class")
 }
 
@@ -145,19 +153,22 @@ func TestWearByToolClass(t *testing.T) {
 }
 
 // TestShippedLevelsMatchForge pins every harvest level in mining.yaml to
-// Forge 1.7.10's ForgeHooks.initTools and every tool material to
-// Item.ToolMaterial (WOOD 0/59/2, STONE 1/131/4, IRON 2/250/6, EMERALD
-// 3/1561/8, GOLD 0/32/12), with GTNH's wooden maximum damage of 64
-// (GT5-Unofficial GTPostLoad.changeWoodenVanillaTools).
+// GTNH's: Forge 1.7.10's ForgeHooks.initTools as IguanaTinkerTweaks'
+// HarvestLevelTweaks re-tiers it (modifyVanillaBlocks, the ore
+// dictionary's Coal at 1), and every tool material to Item.ToolMaterial
+// (WOOD 2/59, STONE 4/131, IRON 6/250, EMERALD 8/1561, GOLD 12/32) with
+// the levels getUpdatedHarvestLevel gives (0, 0, 3, 5, 0) and GTNH's
+// wooden maximum damage of 64 (GT5-Unofficial
+// GTPostLoad.changeWoodenVanillaTools).
 func TestShippedLevelsMatchForge(t *testing.T) {
 	r := loadMiningRules()
 	for id, level := range map[string]int{
-		"minecraft:obsidian":    3,
-		"minecraft:emerald_ore": 2, "minecraft:emerald_block": 2, "minecraft:diamond_ore": 2,
-		"minecraft:diamond_block": 2, "minecraft:gold_ore": 2, "minecraft:gold_block": 2,
-		"minecraft:redstone_ore": 2, "minecraft:lit_redstone_ore": 2,
-		"minecraft:iron_ore": 1, "minecraft:iron_block": 1, "minecraft:lapis_ore": 1, "minecraft:lapis_block": 1,
-		"minecraft:coal_ore": 0, "minecraft:stone": 0, "minecraft:cobblestone": 0,
+		"minecraft:obsidian":    5,
+		"minecraft:emerald_ore": 4, "minecraft:emerald_block": 4, "minecraft:diamond_ore": 4,
+		"minecraft:diamond_block": 4, "minecraft:gold_ore": 3, "minecraft:gold_block": 3,
+		"minecraft:redstone_ore": 3, "minecraft:lit_redstone_ore": 3,
+		"minecraft:iron_ore": 2, "minecraft:iron_block": 2, "minecraft:lapis_ore": 2, "minecraft:lapis_block": 2,
+		"minecraft:coal_ore": 1, "minecraft:stone": 0, "minecraft:cobblestone": 0,
 	} {
 		rule, ok := r.Block(id)
 		require.True(t, ok, id)
@@ -167,9 +178,9 @@ func TestShippedLevelsMatchForge(t *testing.T) {
 	}
 	for prefix, want := range map[string]ToolMaterial{
 		"minecraft:wooden_":  {Prefix: "minecraft:wooden_", Speed: 2, Durability: 64, Level: 0},
-		"minecraft:stone_":   {Prefix: "minecraft:stone_", Speed: 4, Durability: 131, Level: 1},
-		"minecraft:iron_":    {Prefix: "minecraft:iron_", Speed: 6, Durability: 250, Level: 2},
-		"minecraft:diamond_": {Prefix: "minecraft:diamond_", Speed: 8, Durability: 1561, Level: 3},
+		"minecraft:stone_":   {Prefix: "minecraft:stone_", Speed: 4, Durability: 131, Level: 0},
+		"minecraft:iron_":    {Prefix: "minecraft:iron_", Speed: 6, Durability: 250, Level: 3},
+		"minecraft:diamond_": {Prefix: "minecraft:diamond_", Speed: 8, Durability: 1561, Level: 5},
 		"minecraft:golden_":  {Prefix: "minecraft:golden_", Speed: 12, Durability: 32, Level: 0},
 	} {
 		m, ok := r.Material(prefix + "pickaxe")

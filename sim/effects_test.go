@@ -32,11 +32,11 @@ func oreScenarioOf(t *testing.T, held, ore string) *sim.Sim {
 
 // TestMiningWithoutTheHarvestLevelIsNotASuccess: iron ore mined by hand
 // breaks but drops nothing (Forge 1.7.10 ForgeHooks.initTools gives
-// Blocks.iron_ore harvest level 1 for "pickaxe", and
+// Blocks.iron_ore harvest level 2 for "pickaxe" in GTNH, and
 // ForgeHooks.canHarvestBlock fails for a rock block without that tool), so
 // mine_block's declared effects (the block gone and its drop gained) do not
 // all hold: the step is effects_unmet and a "run mine_block" goal is not
-// met. With a stone pickaxe (harvest level 1) the same step succeeds.
+// met. With an iron pickaxe (GTNH's level 3) the same step succeeds.
 func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	const goal = "run mine_block target=minecraft:iron_ore"
 	inv := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:iron_ore"}}
@@ -56,14 +56,15 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	}
 	assert.True(t, removed, "the removal was observed: %+v", steps[0].Effects)
 
-	out, steps, trace = runGoal(t, oreScenario(t, "minecraft:stone_pickaxe"), goal, script.New(inv))
+	out, steps, trace = runGoal(t, oreScenario(t, "minecraft:iron_pickaxe"), goal, script.New(inv))
 	require.NotEmpty(t, steps, trace)
 	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.Equal(t, 1, steps[0].After.Inventory["minecraft:iron_ore"])
 	assert.True(t, out.GoalMet, trace)
 
-	// Diamond ore needs harvest level 2 (iron): a wooden pickaxe (level 0,
-	// Item.ToolMaterial.WOOD) breaks it and gets nothing.
+	// Diamond ore needs harvest level 4 in GTNH (IguanaTinkerTweaks'
+	// HarvestLevelTweaks): a wooden pickaxe (level 0) and an iron one
+	// (level 3) break it and get nothing; a diamond one (5) gets it.
 	diamond := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:diamond_ore"}}
 	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:wooden_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", script.New(diamond))
 	require.Len(t, steps, 1, trace)
@@ -71,6 +72,10 @@ func TestMiningWithoutTheHarvestLevelIsNotASuccess(t *testing.T) {
 	assert.Zero(t, steps[0].After.Inventory["minecraft:diamond"], "no diamond")
 	assert.False(t, out.GoalMet, trace)
 	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:iron_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", script.New(diamond))
+	require.Len(t, steps, 1, trace)
+	assert.Equal(t, loop.EffectsUnmet, steps[0].Verdict, steps[0].Error)
+	assert.False(t, out.GoalMet, trace)
+	out, steps, trace = runGoal(t, oreScenarioOf(t, "minecraft:diamond_pickaxe", "minecraft:diamond_ore"), "run mine_block target=minecraft:diamond_ore", script.New(diamond))
 	require.NotEmpty(t, steps, trace)
 	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.True(t, out.GoalMet, trace)

@@ -21,9 +21,9 @@ func buriedIron(t *testing.T, inv string) *sim.Sim {
 
 // TestMineWithATooWeakToolFailsItsEffect: mine_ore's effect is the
 // target's drop, not any item. With a wooden pickaxe (harvest level 0) the
-// tunnel down to an iron ore (level 1) fills the inventory with dirt and
+// tunnel down to an iron ore (GTNH's level 2) fills the inventory with dirt and
 // cobblestone and the ore breaks, but it drops nothing: the step's effects
-// are not met. With a stone pickaxe the same step drops the ore and
+// are not met. With an iron pickaxe (level 3) the same step drops the ore and
 // succeeds.
 func TestMineWithATooWeakToolFailsItsEffect(t *testing.T) {
 	inv := loop.Invocation{Skill: "mine_ore", Params: map[string]any{"target": "minecraft:iron_ore"}}
@@ -41,8 +41,8 @@ func TestMineWithATooWeakToolFailsItsEffect(t *testing.T) {
 		}
 		assert.True(t, unmet, "the drop's check failed: %+v", st.Effects)
 	})
-	t.Run("stone pickaxe", func(t *testing.T) {
-		out, steps, trace := runGoal(t, buriedIron(t, `[{item: "minecraft:stone_pickaxe", count: 1, max_durability: 132}]`),
+	t.Run("iron pickaxe", func(t *testing.T) {
+		out, steps, trace := runGoal(t, buriedIron(t, `[{item: "minecraft:iron_pickaxe", count: 1, max_durability: 250}]`),
 			"have 1 minecraft:iron_ore", script.New(inv))
 		require.NotEmpty(t, steps, trace)
 		assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)

@@ -203,10 +203,10 @@ func TestChatSince(t *testing.T) {
 }
 
 // TestHarvestLevelAndWear: a wooden pickaxe breaks diamond ore at the slow
-// rate and gets nothing, an iron one gets the diamond; a bare hand gets
+// rate and gets nothing, a diamond one (GTNH's level 5) gets the diamond; a bare hand gets
 // nothing from a gold block; every block with hardness wears the tool.
 func TestHarvestLevelAndWear(t *testing.T) {
-	s := small(t, "  inventory:\n    - {item: minecraft:wooden_pickaxe, max_durability: 59}\n    - {item: minecraft:iron_pickaxe, max_durability: 250}\n"+
+	s := small(t, "  inventory:\n    - {item: minecraft:wooden_pickaxe, max_durability: 59}\n    - {item: minecraft:diamond_pickaxe, max_durability: 1561}\n"+
 		"blocks:\n  - {block: minecraft:diamond_ore, pos: [9, 64, 8]}\n  - {block: minecraft:diamond_ore, pos: [9, 65, 8]}\n  - {block: minecraft:gold_block, pos: [7, 64, 8]}\n  - {block: minecraft:dirt, pos: [8, 64, 9]}\n  - {block: minecraft:sapling, pos: [8, 64, 7]}\n")
 	require.True(t, exec(t, s, action.Equip{Item: "minecraft:wooden_pickaxe"}).OK())
 	r := exec(t, s, action.BreakBlock{Pos: world.Pos(9, 64, 8)})
@@ -224,10 +224,10 @@ func TestHarvestLevelAndWear(t *testing.T) {
 	require.True(t, r.OK(), r.Error)
 	assert.Equal(t, 57, snap(t, s).Inventory.HeldStack().Durability(), "a sapling breaks at once: no wear")
 
-	require.True(t, exec(t, s, action.Equip{Item: "minecraft:iron_pickaxe"}).OK())
+	require.True(t, exec(t, s, action.Equip{Item: "minecraft:diamond_pickaxe"}).OK())
 	r = exec(t, s, action.BreakBlock{Pos: world.Pos(9, 65, 8)})
 	require.True(t, r.OK(), r.Error)
-	assert.Equal(t, int64(15), r.Ticks, "3 × 30 / iron speed 6")
+	assert.Equal(t, int64(12), r.Ticks, "3 × 30 / diamond speed 8 = 11.25, a whole tick more")
 	assert.NotContains(t, r.Details, "harvested", "harvested: only said when false")
 	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:diamond"))
 

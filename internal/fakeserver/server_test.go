@@ -902,7 +902,8 @@ func TestVanillaBreakTicks(t *testing.T) {
 		{"minecraft:tallgrass", "", 0},
 		{"minecraft:bedrock", "minecraft:diamond_pickaxe", -1},
 		{"minecraft:diamond_ore", "minecraft:wooden_pickaxe", 150},
-		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", 15},
+		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", 50}, // GTNH: diamond ore is level 4, iron 3
+		{"minecraft:diamond_ore", "minecraft:diamond_pickaxe", 12},
 	} {
 		assert.Equal(t, tc.want, VanillaBreakTicks(tc.block, tc.held), "%s with %q", tc.block, tc.held)
 	}
@@ -914,8 +915,12 @@ func TestVanillaBreakTicks(t *testing.T) {
 	}{
 		{"minecraft:diamond_ore", "minecraft:wooden_pickaxe", false},
 		{"minecraft:diamond_ore", "minecraft:stone_pickaxe", false},
-		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", true},
-		{"minecraft:iron_ore", "minecraft:stone_pickaxe", true},
+		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", false},
+		{"minecraft:diamond_ore", "minecraft:diamond_pickaxe", true},
+		{"minecraft:iron_ore", "minecraft:stone_pickaxe", false},
+		{"minecraft:iron_ore", "minecraft:iron_pickaxe", true},
+		{"minecraft:coal_ore", "minecraft:wooden_pickaxe", false},
+		{"minecraft:stone", "minecraft:wooden_pickaxe", true},
 		{"minecraft:iron_ore", "minecraft:golden_pickaxe", false},
 		{"minecraft:gold_block", "", false},
 		{"minecraft:obsidian", "minecraft:iron_pickaxe", false},

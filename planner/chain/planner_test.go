@@ -134,7 +134,7 @@ func TestGoalPlannerChains(t *testing.T) {
 		{"a recipe's missing tool is made first (the knife for the brick form)", "have 1 dreamcraft:item.WoodenBrickForm", snapshot("stone_age", nil, stack("minecraft:flint", 1), stack("minecraft:stick", 1), stack("TConstruct:blankPattern", 1)),
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "gregtech:gt.metatool.01:34", "count": 1}}, false, ""},
 		{"iron ore wants more than a wooden pickaxe", "have 1 minecraft:iron_ore", snapshot("stone_age", world.NewSparseBlocks().SetID(world.Pos(3, 63, 0), "minecraft:iron_ore", 0), pickaxe(59)),
-			nil, false, "minecraft:iron_ore drops nothing without a pickaxe of harvest level 1 or more, and the best in the inventory is level 0"},
+			nil, false, "minecraft:iron_ore drops nothing without a pickaxe of harvest level 2 or more, and the best in the inventory is level 0"},
 		{"goal met", "have 2 minecraft:log", snapshot("stone_age", nil, stack("minecraft:log", 2)), nil, true, ""},
 		{"template skills by name", "run mine_block target=minecraft:gravel", snapshot("stone_age", nil),
 			&loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}, false, ""},

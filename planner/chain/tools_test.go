@@ -90,10 +90,11 @@ func TestProducersGetTheirToolsFirst(t *testing.T) {
 }
 
 // TestMiningOreStartsWithAPickaxe: in the simulator an empty-handed
-// player told to mine coal ore fells a tree, crafts planks, sticks and a
-// wooden pickaxe at the table, and then mines the ore with it.
+// player told to mine stone fells a tree, crafts planks, sticks and a
+// wooden pickaxe at the table, and then mines the stone with it (coal ore
+// would want a level-1 pickaxe in GTNH).
 func TestMiningOreStartsWithAPickaxe(t *testing.T) {
-	out, steps := runTier(t, simOf(t, "testdata/quarry.yaml"), Planner{}, "run mine_ore target=minecraft:coal_ore")
+	out, steps := runTier(t, simOf(t, "testdata/quarry.yaml"), Planner{}, "run mine_ore target=minecraft:stone")
 	var chain []string
 	for _, st := range steps {
 		chain = append(chain, st.Invocation.String())
@@ -106,7 +107,7 @@ func TestMiningOreStartsWithAPickaxe(t *testing.T) {
 		"basic_crafting count=2 item=minecraft:stick",
 		"basic_crafting count=1 item=minecraft:planks", // the sticks ate two
 		"basic_crafting count=1 item=minecraft:wooden_pickaxe",
-		"mine_ore target=minecraft:coal_ore",
+		"mine_ore target=minecraft:stone",
 	}, chain)
 	last := steps[len(steps)-1]
 	assert.Equal(t, 1, last.Before.Inventory["minecraft:wooden_pickaxe"])
