@@ -152,6 +152,35 @@ type MobKind struct {
 	PackMax         int
 	Attack          MobAttack
 	Drops           []MobDrop
+	// Wander is how the mob walks about with no target; zero (no wander:
+	// in the file) stands still.
+	Wander MobWander
+}
+
+// MobWander is a mob's idle walk (EntityAIWander for task mobs,
+// EntityCreature.updateWanderPath for legacy ones): while its despawn age
+// is below MaxAge, one tick in Chance it picks the darkest of Tries random
+// cells within Horizontal blocks in x and z and Vertical in y, and walks
+// there at Speed times its chasing speed's multiplier.
+type MobWander struct {
+	Chance     int
+	Tries      int
+	Horizontal int
+	Vertical   int
+	Speed      float64
+	MaxAge     int
+}
+
+// WanderSpeed is how many blocks a tick the mob walks when it wanders:
+// a task mob's move helper takes the attribute times the task's speed
+// for both the forward input and the AI move speed, so the push scales
+// with its square; a legacy mob wanders at its chasing speed.
+func (k MobKind) WanderSpeed() float64 {
+	if k.AI == "legacy" {
+		return k.WalkSpeed() * k.Wander.Speed
+	}
+	v := k.MovementSpeed * k.Wander.Speed
+	return v * v / (1 - groundKeep)
 }
 
 // groundKeep is the share of its speed an entity on ordinary ground keeps
@@ -184,14 +213,18 @@ type Mobs struct {
 }
 
 var (
-	mobsTopKeys   = []string{"day", "light", "spawning", "player", "combat", "mobs"}
-	dayKeys       = []string{"length", "max_sky_darkness", "daytime_below"}
-	spawningKeys  = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance"}
-	deathKeys     = []string{"respawn_health", "respawn_food", "item_lifespan", "item_health", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks", "max_air", "drown_at", "drown_damage", "lava_damage", "lava_burn_ticks"}
-	combatKeys    = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
-	mobKeys       = []string{"name", "entity_name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
-	attackKeys    = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}, AttackNone: {"kind"}}
-	attackAllKeys = []string{"kind", "damage", "interval", "reach", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty", "swell_distance", "cancel_distance", "fuse", "explosion_power"}
+	mobsTopKeys  = []string{"day", "light", "spawning", "player", "combat", "mobs"}
+	dayKeys      = []string{"length", "max_sky_darkness", "daytime_below"}
+	spawningKeys = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance"}
+	deathKeys    = []string{"respawn_health", "respawn_food", "item_lifespan", "item_health", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks", "max_air", "drown_at", "drown_damage", "lava_damage", "lava_burn_ticks"}
+	combatKeys   = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
+	mobKeys      = []string{"name", "entity_name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
+	// mobOptionalKeys may be left out: a mob without wander stands still.
+	mobOptionalKeys = []string{"wander"}
+	allMobKeys      = append(slices.Clip(mobKeys), mobOptionalKeys...)
+	wanderKeys      = []string{"chance", "tries", "horizontal", "vertical", "speed", "max_age"}
+	attackKeys      = map[string][]string{AttackMelee: {"kind", "damage", "interval", "reach"}, AttackRanged: {"kind", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty"}, AttackExplode: {"kind", "swell_distance", "cancel_distance", "fuse", "explosion_power"}, AttackNone: {"kind"}}
+	attackAllKeys   = []string{"kind", "damage", "interval", "reach", "range", "interval_min", "interval_max", "arrow_velocity", "arrow_difficulty", "swell_distance", "cancel_distance", "fuse", "explosion_power"}
 )
 
 // ParseMobs reads a mobs data file (see config/mobs.yaml). Every field is
@@ -335,7 +368,7 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 		names, types, entityNames := map[string]string{}, map[int]string{}, map[string]string{}
 		for i, c := range d.Sequence(n.Value, "mobs") {
 			path := strictyaml.Index("mobs", i)
-			f := d.Mapping(c, path, mobKeys)
+			f := d.Mapping(c, path, allMobKeys)
 			d.Require(c, path, f, mobKeys...)
 			k := MobKind{}
 			if v, ok := f["name"]; ok {
@@ -391,6 +424,19 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 			k.PackMax = integer(f, path, "pack_max", 1, 64)
 			if v, ok := f["attack"]; ok {
 				k.Attack = decodeAttack(d, v.Value, path+".attack", num, integer)
+			}
+			if v, ok := f["wander"]; ok {
+				wp := path + ".wander"
+				wf := d.Mapping(v.Value, wp, wanderKeys)
+				d.Require(v.Value, wp, wf, wanderKeys...)
+				k.Wander = MobWander{
+					Chance:     integer(wf, wp, "chance", 1, 1<<20),
+					Tries:      integer(wf, wp, "tries", 1, 100),
+					Horizontal: integer(wf, wp, "horizontal", 0, 64),
+					Vertical:   integer(wf, wp, "vertical", 0, 64),
+					Speed:      num(wf, wp, "speed", 0, 4),
+					MaxAge:     integer(wf, wp, "max_age", 0, 1<<20),
+				}
 			}
 			if v, ok := f["drops"]; ok {
 				for j, dn := range d.Sequence(v.Value, path+".drops") {

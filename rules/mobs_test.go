@@ -43,6 +43,17 @@ func TestShippedMobs(t *testing.T) {
 	sp, _ := m.Kind("spider")
 	assert.Equal(t, 11, sp.HostileLightMax)
 	assert.False(t, sp.BurnsInDaylight)
+	// EntityAIWander(this, 1.0D) and findRandomTarget(entity, 10, 7);
+	// the spider's updateWanderPath: nextInt(13) − 6, nextInt(7) − 3.
+	assert.Equal(t, MobWander{Chance: 120, Tries: 10, Horizontal: 10, Vertical: 7, Speed: 1, MaxAge: 100}, z.Wander)
+	assert.Equal(t, MobWander{Chance: 120, Tries: 10, Horizontal: 6, Vertical: 3, Speed: 1, MaxAge: 100}, sp.Wander)
+	assert.InDelta(t, sp.WalkSpeed(), sp.WanderSpeed(), 1e-12, "a legacy mob wanders at its chasing pace")
+	assert.InDelta(t, z.WalkSpeed(), z.WanderSpeed(), 1e-12)
+	cr, _ := m.Kind("creeper")
+	assert.InDelta(t, 0.64*cr.WalkSpeed(), cr.WanderSpeed(), 1e-12, "EntityAIWander(this, 0.8D): 0.8² of its pace")
+	for _, k := range m.Kinds() {
+		assert.Equal(t, k.Passive(), k.Wander.Chance == 0, "%s: the monsters wander, the animals stand", k.Name)
+	}
 	assert.Len(t, m.Kinds(), 8)
 	sh, _ := m.Kind("sheep")
 	assert.True(t, sh.Passive())
@@ -164,6 +175,9 @@ func TestParseMobsErrors(t *testing.T) {
 		{"negative health", "health: 16", "health: -1", "mobs[2].health: must be within 1..10000"},
 		{"weapon twice", `{item: "minecraft:golden_sword", damage: 5}`, `{item: "minecraft:wooden_sword", damage: 5}`, "minecraft:wooden_sword is listed twice"},
 		{"no mobs", "mobs:\n", "beasts:\n", "beasts"},
+		{"wander zero chance", "{chance: 120, tries: 10, horizontal: 10, vertical: 7, speed: 0.8", "{chance: 0, tries: 10, horizontal: 10, vertical: 7, speed: 0.8", "mobs[3].wander.chance: must be within 1.."},
+		{"wander missing speed", "vertical: 3, speed: 1.0, max_age: 100}", "vertical: 3, max_age: 100}", "mobs[2].wander.speed: required field is missing"},
+		{"wander unknown key", "vertical: 3, speed: 1.0, max_age: 100}", "vertical: 3, speed: 1.0, max_age: 100, home: 5}", "home"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			require.Contains(t, shipped, c.old, "the case must change the shipped file")

@@ -42,6 +42,9 @@ type mob struct {
 	chase    int // ticks it goes on chasing without seeing the player
 	hurt     int // ticks of hurt resistance left
 	lastHurt float64
+	// wanderTo is where it walks with no target, while wandering.
+	wanderTo  world.Vec3
+	wandering bool
 }
 
 // droppedItem is an item entity lying in the world.
@@ -502,6 +505,7 @@ func (s *Sim) mobTick(tx *world.Tx, mb *mob, p world.Player, darkness int, day b
 	hostile := mb.kind.HostileLightMax >= 15 || s.lightAt(tx, cell, darkness) <= mb.kind.HostileLightMax
 	if !hostile || dist > mb.kind.FollowRange || p.Health <= 0 {
 		mb.chase, mb.fuse = 0, max(mb.fuse-1, 0)
+		s.wander(tx, mb, darkness)
 		return true
 	}
 	seen := s.sees(tx, mobEye, eye)
@@ -512,8 +516,10 @@ func (s *Sim) mobTick(tx *world.Tx, mb *mob, p world.Player, darkness int, day b
 	}
 	if mb.chase == 0 {
 		mb.fuse = max(mb.fuse-1, 0)
+		s.wander(tx, mb, darkness)
 		return true
 	}
+	mb.wandering = false
 	a := mb.kind.Attack
 	switch a.Kind {
 	case rules.AttackMelee:
@@ -561,6 +567,43 @@ func (s *Sim) mobTick(tx *world.Tx, mb *mob, p world.Player, darkness int, day b
 	return true
 }
 
+// wander is one tick of a mob with no target (EntityAIWander,
+// EntityCreature.updateWanderPath; config/mobs.yaml's wander): while its
+// despawn age is young, one tick in chance it picks the darkest of a few
+// random cells near it, then walks there until it arrives or is stopped.
+func (s *Sim) wander(tx *world.Tx, mb *mob, darkness int) {
+	w := mb.kind.Wander
+	if !mb.wandering {
+		if w.Chance == 0 || mb.age >= w.MaxAge || s.rng.IntN(w.Chance) != 0 {
+			return
+		}
+		// RandomPositionGenerator.findRandomTargetBlock: the highest
+		// getBlockPathWeight, for a monster 0.5 − brightness.
+		c := mb.pos.Block()
+		best, found := -99999.0, false
+		var to world.BlockPos
+		for range w.Tries {
+			q := c.Add(s.rng.IntN(2*w.Horizontal+1)-w.Horizontal, s.rng.IntN(2*w.Vertical+1)-w.Vertical, s.rng.IntN(2*w.Horizontal+1)-w.Horizontal)
+			if q.X < 0 || q.Z < 0 || q.X >= s.sc.SizeX || q.Z >= s.sc.SizeZ || q.Y < 1 || q.Y > 255 {
+				continue // beyond the world the simulator holds
+			}
+			if v := 0.5 - brightness(s.lightAt(tx, q, darkness)); v > best {
+				best, to, found = v, q, true
+			}
+		}
+		if !found {
+			return
+		}
+		mb.wanderTo = world.Vec3{X: float64(to.X) + 0.5, Y: float64(to.Y), Z: float64(to.Z) + 0.5}
+		mb.wandering = true
+	}
+	before := mb.pos
+	s.walkAt(tx, mb, mb.wanderTo, mb.kind.WanderSpeed(), 0)
+	if mb.pos == before {
+		mb.wandering = false // there, or stopped on the way
+	}
+}
+
 // brightness is the overworld's brightness of a light level
 // (WorldProvider.generateLightBrightnessTable).
 func brightness(light int) float64 {
@@ -568,20 +611,53 @@ func brightness(light int) float64 {
 	return (1 - f) / (f*3 + 1)
 }
 
-// sees reports whether nothing opaque stands between two points (the
-// cells along the line, sampled every quarter block); kept per pair of
+// sees reports whether nothing opaque stands between two points: every
+// cell the segment passes through, found by stepping from cell face to
+// cell face (World.rayTraceBlocks walks the line the same way), so a
+// line that grazes a block's corner is stopped by it; kept per pair of
 // cells for an action's time.
 func (s *Sim) sees(tx *world.Tx, from, to world.Vec3) bool {
 	key := [2]world.BlockPos{from.Block(), to.Block()}
 	if v, ok := s.danger.los[key]; ok {
 		return v
 	}
-	d := math.Sqrt(from.DistSq(to))
-	n := int(d*4) + 1
 	ok := true
-	for i := 1; i < n; i++ {
-		f := float64(i) / float64(n)
-		q := world.Vec3{X: from.X + (to.X-from.X)*f, Y: from.Y + (to.Y-from.Y)*f, Z: from.Z + (to.Z-from.Z)*f}.Block()
+	cell, end := key[0], key[1]
+	p := [3]float64{from.X, from.Y, from.Z}
+	d := [3]float64{to.X - from.X, to.Y - from.Y, to.Z - from.Z}
+	c := [3]int{cell.X, cell.Y, cell.Z}
+	var step [3]int
+	var tMax, tDelta [3]float64
+	for i := range 3 {
+		switch {
+		case d[i] > 0:
+			step[i], tDelta[i] = 1, 1/d[i]
+			tMax[i] = (float64(c[i]+1) - p[i]) / d[i]
+		case d[i] < 0:
+			step[i], tDelta[i] = -1, -1/d[i]
+			tMax[i] = (float64(c[i]) - p[i]) / d[i]
+		default:
+			tMax[i], tDelta[i] = math.Inf(1), math.Inf(1)
+		}
+	}
+	// At most one step a cell boundary crossed on each axis.
+	for n := abs(end.X-cell.X) + abs(end.Y-cell.Y) + abs(end.Z-cell.Z); n > 0; n-- {
+		i := 0
+		if tMax[1] < tMax[i] {
+			i = 1
+		}
+		if tMax[2] < tMax[i] {
+			i = 2
+		}
+		if tMax[i] > 1 {
+			break
+		}
+		c[i] += step[i]
+		tMax[i] += tDelta[i]
+		q := world.Pos(c[0], c[1], c[2])
+		if q == end {
+			break
+		}
 		if s.opaque(tx, q) {
 			ok = false
 			break
@@ -596,11 +672,17 @@ func (s *Sim) sees(tx *world.Tx, from, to world.Vec3) bool {
 // solid block stops it; it steps up one block, and a spider climbs); it
 // falls to the ground below and stops short of the player's body.
 func (s *Sim) walkTowards(tx *world.Tx, mb *mob, target world.Vec3) {
+	s.walkAt(tx, mb, target, mb.kind.WalkSpeed(), min(mb.kind.Width/2, 0.5)+bodyHalf)
+}
+
+// walkAt is walkTowards at a given speed, stopping short of the target by
+// stop.
+func (s *Sim) walkAt(tx *world.Tx, mb *mob, target world.Vec3, speed, stop float64) {
 	dx, dz := target.X-mb.pos.X, target.Z-mb.pos.Z
 	hd := math.Hypot(dx, dz)
 	half := min(mb.kind.Width/2, 0.5)
-	if gap := hd - (half + bodyHalf); gap > 0 {
-		step := min(mb.kind.WalkSpeed(), gap)
+	if gap := hd - stop; gap > 0 {
+		step := min(speed, gap)
 		s.slide(tx, mb, dx/hd*step, 0, half, target.Y)
 		s.slide(tx, mb, 0, dz/hd*step, half, target.Y)
 	}

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -287,18 +288,143 @@ func TestZombieBurnsByDay(t *testing.T) {
 	s := dangerWorld(t, 1, 1000, "")
 	_, err := s.Summon("zombie", world.Vec3{X: 10.5, Y: 65, Z: 10.5})
 	require.NoError(t, err)
-	wait(t, s, 1200)
+	wait(t, s, 200)
+	z := mobs(look(t, s))
+	require.Len(t, z, 1)
+	assert.Less(t, z[0].Health, 20.0, "burning")
+	wait(t, s, 1000)
 	assert.Empty(t, mobs(look(t, s)), "the zombie burned")
-	// One plank over its head: bright enough to burn (14), but no sky.
-	roofed := dangerWorld(t, 1, 1000, `blocks:
-  - {block: "minecraft:planks", pos: [10, 67, 10]}
-`)
-	_, err = roofed.Summon("zombie", world.Vec3{X: 10.5, Y: 65, Z: 10.5})
+	// One plank over its head: bright enough to burn (14), but no sky
+	// (glass around keeps it from wandering out into the sun; within 32
+	// of the player it does not despawn).
+	var box strings.Builder
+	box.WriteString("blocks:\n  - {block: \"minecraft:planks\", pos: [30, 67, 30]}\n")
+	for _, c := range [][2]int{{29, 30}, {31, 30}, {30, 29}, {30, 31}} {
+		for y := 65; y <= 66; y++ {
+			fmt.Fprintf(&box, "  - {block: \"minecraft:glass\", pos: [%d, %d, %d]}\n", c[0], y, c[1])
+		}
+	}
+	roofed := dangerWorld(t, 1, 1000, box.String())
+	_, err = roofed.Summon("zombie", world.Vec3{X: 30.5, Y: 65, Z: 30.5})
 	require.NoError(t, err)
 	wait(t, roofed, 1200)
-	z := mobs(look(t, roofed))
+	z = mobs(look(t, roofed))
 	require.Len(t, z, 1)
 	assert.Equal(t, 20.0, z[0].Health)
+}
+
+// TestMobsWander: a mob with no target walks about (EntityAIWander): a
+// creeper out of its follow range, in the daylight, moves; one farther
+// than despawn_near from the player wanders only in its first 100 ticks
+// (getAge() >= 100 stops it), so it stands from then on until the
+// despawn rules take it; an animal stands still.
+func TestMobsWander(t *testing.T) {
+	s := dangerWorld(t, 1, 1000, "")
+	id, err := s.Summon("creeper", world.Vec3{X: 48.5, Y: 65, Z: 26.5}) // 21.5 away: beyond its 16
+	require.NoError(t, err)
+	sheep, err := s.Summon("sheep", world.Vec3{X: 60.5, Y: 65, Z: 48.5})
+	require.NoError(t, err)
+	start := map[int]world.Vec3{}
+	for _, m := range mobs(look(t, s)) {
+		start[m.ID] = m.Pos
+	}
+	far := 0.0
+	for range 20 {
+		wait(t, s, 100)
+		for _, m := range mobs(look(t, s)) {
+			if m.ID == id {
+				far = max(far, math.Hypot(m.Pos.X-start[id].X, m.Pos.Z-start[id].Z))
+				assert.Equal(t, 65.0, m.Pos.Y, "on the flat ground")
+			}
+		}
+	}
+	assert.Greater(t, far, 2.0, "the creeper wandered")
+	for _, m := range mobs(look(t, s)) {
+		if m.ID == sheep {
+			assert.Equal(t, start[sheep], m.Pos, "the sheep stands")
+		}
+	}
+
+	// Beyond despawn_near (32): after its first 100 ticks it stands.
+	old := dangerWorld(t, 1, 1000, "")
+	id, err = old.Summon("creeper", world.Vec3{X: 48.5, Y: 65, Z: 8.5}) // 39.5 away
+	require.NoError(t, err)
+	wait(t, old, 100)
+	var at world.Vec3
+	for _, m := range mobs(look(t, old)) {
+		if m.ID == id {
+			at = m.Pos
+		}
+	}
+	require.NotZero(t, at)
+	wait(t, old, 60) // a wander started before 100 ends within 10/0.07 ticks
+	for _, m := range mobs(look(t, old)) {
+		if m.ID == id {
+			at = m.Pos
+		}
+	}
+	wait(t, old, 400)
+	for _, m := range mobs(look(t, old)) {
+		if m.ID == id {
+			assert.Equal(t, at, m.Pos, "too old to wander")
+		}
+	}
+}
+
+// TestWanderSeeksTheDark: of its random cells a monster walks to the
+// darkest (getBlockPathWeight: 0.5 − brightness), so a creeper on a glass
+// floor in the daylight, beside a roofed hall, ends up under the roof.
+// (The floor is high above the ground so that no cell it tries is in the
+// ground, whose light 0 would win.)
+func TestWanderSeeksTheDark(t *testing.T) {
+	var sc strings.Builder
+	sc.WriteString(`name: dark
+seed: 1
+size: {x: 96, z: 96}
+generator: flat
+ground_y: 40
+mobs: true
+night: true
+time: 1000
+player:
+  pos: [44, 61, 30]
+blocks:
+`)
+	for x := 0; x <= 70; x++ {
+		for z := 0; z <= 60; z++ {
+			fmt.Fprintf(&sc, "  - {block: \"minecraft:glass\", pos: [%d, 60, %d]}\n", x, z)
+			if x <= 30 {
+				fmt.Fprintf(&sc, "  - {block: \"minecraft:planks\", pos: [%d, 64, %d]}\n", x, z)
+			}
+		}
+	}
+	// The player stands walled in stone, unseen: the creeper never
+	// chases, and within 32 of it the creeper stays young enough to
+	// wander.
+	for dx := -1; dx <= 1; dx++ {
+		for dz := -1; dz <= 1; dz++ {
+			for y := 61; y <= 63; y++ {
+				if dx != 0 || dz != 0 || y == 63 {
+					fmt.Fprintf(&sc, "  - {block: \"minecraft:stone\", pos: [%d, %d, %d]}\n", 44+dx, y, 30+dz)
+				}
+			}
+		}
+	}
+	parsed, err := sim.ParseScenario("dark.yaml", []byte(sc.String()))
+	require.NoError(t, err)
+	s, err := sim.New(parsed, sim.Options{})
+	require.NoError(t, err)
+	id, err := s.Summon("creeper", world.Vec3{X: 38.5, Y: 61, Z: 30.5}) // the player, walled in, is never seen
+	require.NoError(t, err)
+	wait(t, s, 600) // it would despawn once deeper in than 32 from the player
+	var cr *world.Entity
+	for _, m := range mobs(look(t, s)) {
+		if m.ID == id {
+			cr = &m
+		}
+	}
+	require.NotNil(t, cr)
+	assert.Less(t, cr.Pos.X, 28.0, "it went in under the roof, away from the light of its edge")
 }
 
 // TestAttack: the fist hits for 1, a wooden sword for 5 (it wears by 1);
@@ -361,8 +487,10 @@ func nightRun(t *testing.T, reflexes []loop.Reflex) (*sim.Sim, []loop.StepRecord
     - {item: "minecraft:stone_sword", count: 1, durability: 131, max_durability: 131}
 `)
 	var plan []loop.Invocation
-	for i := 0; i < 40; i++ {
-		plan = append(plan, loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": "30s"}})
+	// Waits of 5 s: the reflexes look between steps, and since the
+	// mobs wander, one comes by in the morning before the sun burns it.
+	for i := 0; i < 240; i++ {
+		plan = append(plan, loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": "5s"}})
 	}
 	reg := shipped(t)
 	g, err := loop.ParseGoal("collect 1 minecraft:diamond", reg.Tiers())
@@ -370,7 +498,7 @@ func nightRun(t *testing.T, reflexes []loop.Reflex) (*sim.Sim, []loop.StepRecord
 	var steps []loop.StepRecord
 	most := 0
 	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: script.New(plan...), Goal: g,
-		MaxSteps: 200, Reflexes: reflexes, OnStep: func(r loop.StepRecord) {
+		MaxSteps: 400, Reflexes: reflexes, OnStep: func(r loop.StepRecord) {
 			steps = append(steps, r)
 			most = max(most, len(mobs(look(t, s))))
 		}})
