@@ -1757,6 +1757,14 @@ func (s *search) machineCycle(collector *registry.Description, item string, miss
 				if pd := d.Params[param]; pd.Max != nil {
 					ticks = min(ticks, int(*pd.Max))
 				}
+				// Where the day turns, a wait ends at dusk: hostile mobs
+				// wander up to a bot standing in the open at night, and
+				// the loop's night reflexes act only between steps.
+				if l := s.last; l != nil && l.After != nil && l.After.TimeOfDay != l.Before.TimeOfDay {
+					if dark := s.Mobs.TicksToDark(s.w.TimeOfDay); dark > 0 {
+						ticks = min(ticks, dark)
+					}
+				}
 				inv.Params = map[string]any{param: ticks}
 				if s.blocked[inv.String()] {
 					inv.Params = nil
