@@ -345,7 +345,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 				return ipc.Failf(ipc.Unreachable, 0, "no path from %v to within %.1f of %v, walking or digging (%s after %d nodes)%s",
 					start, a.Radius, a.Pos, dr.Reason, dr.Expanded, digWhy)
 			}
-			x.c.route.set(dr.Steps)
+			x.c.route.Set(dr.Steps)
 			d, p, err := x.followDig(dr.Steps)
 			dug, placed = dug+d, placed+p
 			steps += len(dr.Steps) - 1
@@ -390,7 +390,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			}
 		}
 		steps += len(rt.Steps) - 1
-		x.c.route.set(rt.Steps)
+		x.c.route.Set(rt.Steps)
 		err = x.walk(route(rt.Steps, snapshotStandY(snap)))
 		switch {
 		case err == nil:

@@ -17,6 +17,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/proto17"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // Stats are the client's counters.
@@ -61,7 +62,7 @@ type Client struct {
 	rules *rules.Set // the game's rules the client plays by
 	guard *guard
 	// route is move_to's latest route (PlannedRoute).
-	route lastRoute
+	route path.RouteLog
 	// look is the look last sent to the server (Facing).
 	look lastLook
 

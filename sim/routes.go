@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"sync/atomic"
-
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
@@ -62,31 +60,10 @@ func (s *Sim) routerFor(tx *world.Tx, maxNodes int) (*path.Router, error) {
 	return rc.router, nil
 }
 
-// plannedRoute is the route of a move_to, numbered.
-type plannedRoute struct {
-	seq   uint64
-	steps []path.Step
-}
-
-// lastRoute holds the route of the latest move_to (its walking path, or
-// the digging route when it dug one), for PlannedRoute.
-type lastRoute struct {
-	count atomic.Uint64
-	route atomic.Pointer[plannedRoute]
-}
-
-func (l *lastRoute) set(steps []path.Step) {
-	l.route.Store(&plannedRoute{seq: l.count.Add(1), steps: steps})
-}
-
 // PlannedRoute is the route the latest move_to planned and walked: the
 // cells the feet pass from where the player stood (the path's own slice:
 // not to be changed), numbered by seq from 1 (0: no move_to planned one
 // yet). The web view draws it. Safe to call while actions run.
 func (s *Sim) PlannedRoute() (seq uint64, steps []path.Step) {
-	r := s.route.route.Load()
-	if r == nil {
-		return 0, nil
-	}
-	return r.seq, r.steps
+	return s.route.Last()
 }

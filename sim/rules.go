@@ -144,7 +144,7 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	if len(res.Steps) > 0 {
 		end = res.Steps[len(res.Steps)-1].Pos
 	}
-	s.route.set(res.Steps)
+	s.route.Set(res.Steps)
 	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: standHeight(tx, end), Z: float64(end.Z) + 0.5})
 	s.exhaust(s.walkExhaustion(start, res.Steps) + float64(dug)*s.rules.Food.Exhaustion.BreakBlock)
 	details["steps"], details["to"] = len(res.Steps), end

@@ -42,7 +42,7 @@ type Sim struct {
 	// (nil until a route needs it).
 	routes *routeCache
 	// route is the latest move_to's route (PlannedRoute).
-	route lastRoute
+	route path.RouteLog
 	// boilers and ovens hold the machines' hidden tile-entity state.
 	boilers map[world.BlockPos]*boilerCore
 	ovens   map[world.BlockPos]*ovenCore
