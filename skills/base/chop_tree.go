@@ -161,6 +161,19 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 	for _, c := range approachSpots(base, from) {
 		spots = append(spots, c.Down())
 	}
+	// Last, two blocks out (the base still in reach), when nothing beside
+	// the trunk is clear ground: leaves all round a trunk on a rise.
+	for dz := -2; dz <= 2; dz++ {
+		for dx := -2; dx <= 2; dx++ {
+			if max(abs(dx), abs(dz)) == 2 {
+				for _, dy := range []int{0, -1} {
+					if c := base.Add(dx, dy, dz); canReach(c, base) {
+						spots = append(spots, c)
+					}
+				}
+			}
+		}
+	}
 	stand := pickStand(spots, func(c world.BlockPos) int {
 		switch {
 		case !clear(c):

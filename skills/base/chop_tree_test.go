@@ -275,3 +275,31 @@ func TestChopTreeFromTheGroundBelowAStep(t *testing.T) {
 	assert.Len(t, breaks(acts), 4)
 	requireReachable(t, acts)
 }
+
+// TestChopTreeFromTwoBlocksOut: a short oak on a rise whose leaves reach
+// down to its base, all round: no spot beside the trunk is clear, at its
+// level or below. The tree is chopped from clear ground two blocks out,
+// whence the base and the logs above are within reach (the body was sent
+// into the leaves: no route, and chop_tree stayed blocked).
+func TestChopTreeFromTwoBlocksOut(t *testing.T) {
+	b := ground(world.NewSparseBlocks(), 63, -12, -12, 12, 12)
+	for dz := -1; dz <= 1; dz++ {
+		for dx := -1; dx <= 1; dx++ {
+			b.SetID(world.Pos(3+dx, 64, dz), "minecraft:dirt", 0) // the rise
+			if dx != 0 || dz != 0 {
+				b.SetID(world.Pos(3+dx, 65, dz), "minecraft:leaves", 0)
+				b.SetID(world.Pos(3+dx, 66, dz), "minecraft:leaves", 0)
+			}
+		}
+	}
+	trunk(b, 3, 65, 68, 0)
+	w := snap(at(-2, 64, 0), b, world.Inventory{})
+	acts := checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 1})
+	require.NotEmpty(t, acts)
+	mv, ok := acts[0].(action.MoveTo)
+	require.True(t, ok, "%v", acts)
+	assert.Equal(t, 2, max(abs(mv.Pos.X-3), abs(mv.Pos.Z)), "two blocks out: %v", mv.Pos)
+	assert.Equal(t, 64, mv.Pos.Y, "on the ground beside the rise")
+	assert.Len(t, breaks(acts), 4)
+	requireReachable(t, acts)
+}
