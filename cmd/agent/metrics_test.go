@@ -218,8 +218,9 @@ func TestServeMetricsOnAServer(t *testing.T) {
 	srv := startAgent(t, 0, "serve", "--body", "server", "--server", gs.Addr(), "--username", "Bot",
 		"--config-file", agentYAML(t, tick), "--listen", "unix://"+filepath.Join(dir, "gtnh.sock"), "--metrics", "127.0.0.1:0")
 	addr := waitServing(t, srv)
-	m := metricsURLRE.FindStringSubmatch(srv.stderrText())
-	require.NotNil(t, m, "the metrics address on standard error:\n%s", srv.stderrText())
+	// The address is on standard error, read apart from the "serving" line
+	// on standard output: wait for it there.
+	m := srv.waitStderr(t, metricsURLRE)
 	trace := filepath.Join(dir, "trace.jsonl")
 	code, out, errOut := runAgent(t, "run", "--body", addr, "--goal", "collect 4 minecraft:log", "--trace", trace, "--max-steps", "10")
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
