@@ -229,6 +229,14 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 		return chose(skillPart, loop.Decision{Invocation: &inv, Reason: "the goal names this skill"})
 	}
+	// The food reserve before the goal's work: a standing need (food.go).
+	reserve := &loop.PlanNode{Label: "keep a food reserve", State: loop.PlanPending}
+	s.node = reserve
+	if inv, why, ok := s.reserveFood(); ok {
+		root.Children = append([]*loop.PlanNode{reserve}, root.Children...)
+		reserve.Note = why
+		return chose(reserve, loop.Decision{Invocation: inv, Reason: why})
+	}
 	var whyNot []string
 	// Structures first: what the goal collects may come out of them (the
 	// charcoal of the coke oven the bot builds).

@@ -1,0 +1,128 @@
+package chain
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// The food reserve: a player who eats keeps food in the inventory, and
+// when it runs low hunts the farm animals around for meat (pigs, cows and
+// chickens drop porkchops, beef and raw chicken: config/mobs.yaml), as
+// the first hours of GTNH go. It is a standing need of any goal, as a
+// full inventory is: the planner hunts before the goal's next step while
+// the food bar is not full (a world with hunger) and the food held
+// restores fewer than foodReserve points (config/food.yaml's values), and
+// an animal that drops food stands near enough. With none in reach the
+// goal goes on; the eat and cook reflexes eat and cook what is held.
+
+// foodReserve is the food held, in the food points it restores, below
+// which the planner hunts: enough to fill the bar from the eat reflex's
+// default threshold (20 − 6 = 14: five raw porkchops, three loaves).
+const foodReserve = 20 - loop.DefaultEatThreshold
+
+// animalRise is how far above or below the feet (in blocks) an animal may
+// be for the reserve's hunt: as a tree for walk_to, farther up than that
+// is another level of the world (a pig on the grass over a mine), which
+// the walk to it would have to dig through.
+const animalRise = 8
+
+// heldFood is the food points the inventory's food restores, each item
+// as it is (raw meat at its raw value).
+func (s *search) heldFood() int {
+	n := 0
+	for _, st := range s.w.Inventory.Slots {
+		if fi, ok := s.Food.Of(st); ok && st.Count > 0 {
+			n += fi.Hunger * st.Count
+		}
+	}
+	return n
+}
+
+// foodAnimals are the passive mob kinds that drop a food, in the mob
+// table's order.
+func (s *search) foodAnimals() []string {
+	var out []string
+	for _, k := range s.Mobs.Kinds() {
+		if !k.Passive() {
+			continue
+		}
+		for _, d := range k.Drops {
+			id, meta := d.Item.ID()
+			if _, ok := s.Food.Of(world.NewStack(id, max(meta, 0), 1)); ok && d.Max > 0 {
+				out = append(out, k.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// reserveFood plans the hunt that tops up the food reserve: the animal
+// kind whose nearest one (horizontally, the one a hunt goes for) is
+// nearest, within animalRise blocks of the feet's height and with no
+// hostile mob near the way there, killed once for its food (its tools
+// first: a sword). ok is false when the reserve needs nothing or no
+// animal can be hunted for it; why says which.
+func (s *search) reserveFood() (inv *loop.Invocation, why string, ok bool) {
+	if s.w.Player.Food >= float64(s.Food.Stats.MaxFood) {
+		return nil, "", false // a full bar: no hunger here, or just fed
+	}
+	held := s.heldFood()
+	if held >= foodReserve {
+		return nil, "", false
+	}
+	feet := s.w.Player.Pos
+	type prey struct {
+		kind string
+		e    world.Entity
+		dist float64
+	}
+	var cands []prey
+	for _, kind := range s.foodAnimals() {
+		best := prey{dist: math.Inf(1)}
+		for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
+			if e.Name != kind {
+				continue
+			}
+			if d := math.Hypot(e.Pos.X-feet.X, e.Pos.Z-feet.Z); d < best.dist || d == best.dist && e.ID < best.e.ID {
+				best = prey{kind: kind, e: e, dist: d}
+			}
+		}
+		if math.IsInf(best.dist, 1) || math.Abs(best.e.Pos.Y-feet.Y) > animalRise || s.guard(best.e) != "" {
+			continue
+		}
+		cands = append(cands, best)
+	}
+	var whyNot []string
+	for len(cands) > 0 {
+		i := 0
+		for j, c := range cands {
+			if c.dist < cands[i].dist {
+				i = j
+			}
+		}
+		c := cands[i]
+		cands = append(cands[:i], cands[i+1:]...)
+		mark := s.mark()
+		step, err := s.kill(c.kind, 1)
+		if err != nil {
+			s.rollback(mark)
+			whyNot = append(whyNot, err.Error())
+			continue
+		}
+		if s.blocked[step.String()] {
+			s.rollback(mark)
+			whyNot = append(whyNot, step.String()+" is blocked")
+			continue
+		}
+		return step, fmt.Sprintf("the food held restores %d points, under the reserve of %d, with the food bar at %g: hunting a %s (entity %d) %.0f blocks away for its meat",
+			held, foodReserve, s.w.Player.Food, c.kind, c.e.ID, c.dist), true
+	}
+	if len(whyNot) > 0 {
+		return nil, fmt.Sprintf("the food held restores %d points, under the reserve of %d, but %v", held, foodReserve, whyNot), false
+	}
+	return nil, "", false
+}

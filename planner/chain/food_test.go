@@ -1,0 +1,70 @@
+package chain
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// TestFoodReserve: with the food bar below full and the food held
+// restoring fewer than 14 points, the planner hunts the nearest farm
+// animal in reach for its meat before the goal's next step (a sword
+// first); with enough held, a full bar, no food animal near, one on
+// another level of the world or a zombie by the way, the goal goes on.
+func TestFoodReserve(t *testing.T) {
+	reg := shipped(t)
+	sword := world.NewStack("minecraft:wooden_sword", 0, 1)
+	sword.MaxDamage = 59
+	hungry := func(food float64, mobs []world.Entity, stacks ...world.ItemStack) *world.Snapshot {
+		w := withMobs(snapshot("stone_age", nil, stacks...), mobs...)
+		w.Player.Food = food
+		return w
+	}
+	at := func(name string, x, y, z float64) world.Entity {
+		return world.Entity{Name: name, Pos: world.Vec3{X: x, Y: y, Z: z}}
+	}
+	pig := []world.Entity{mobAt("pig", 10.5, 3.5)}
+	huntPig := "hunt count=1 item=minecraft:porkchop target=pig"
+	tests := []struct {
+		name string
+		w    *world.Snapshot
+		want string // "" = the goal's step, not the reserve's
+	}{
+		{"nothing held", hungry(15, pig, sword), huntPig},
+		{"13 points held (two loaves and a porkchop)", hungry(15, pig, sword, stack("minecraft:bread", 2), stack("minecraft:porkchop", 1)), huntPig},
+		{"14 points held (two loaves, two raw chickens)", hungry(15, pig, sword, stack("minecraft:bread", 2), stack("minecraft:chicken", 2)), ""},
+		{"a full bar", hungry(20, pig, sword), ""},
+		{"the bar one below full", hungry(19, pig, sword), huntPig},
+		{"a sword first", hungry(15, pig, stack("minecraft:planks", 2), stack("minecraft:stick", 1), stack("minecraft:crafting_table", 1)),
+			"basic_crafting count=1 item=minecraft:wooden_sword"},
+		{"the nearest kind: a cow for beef", hungry(15, []world.Entity{mobAt("pig", 10.5, 3.5), mobAt("cow", 5.5, 0.5)}, sword), "hunt count=1 item=minecraft:beef target=cow"},
+		{"a chicken", hungry(15, []world.Entity{mobAt("chicken", 3.5, 3.5)}, sword), "hunt count=1 item=minecraft:chicken target=chicken"},
+		{"a sheep is no food", hungry(15, []world.Entity{mobAt("sheep", 3.5, 3.5)}, sword), ""},
+		{"a zombie is no food to hunt", hungry(15, []world.Entity{mobAt("zombie", 30.5, 3.5)}, sword), ""},
+		{"a pig 8 blocks up", hungry(15, []world.Entity{at("pig", 10.5, 72, 3.5)}, sword), huntPig},
+		{"a pig 9 blocks up: another level", hungry(15, []world.Entity{at("pig", 10.5, 73, 3.5)}, sword), ""},
+		{"a pig 9 blocks down", hungry(15, []world.Entity{at("pig", 10.5, 55, 3.5)}, sword), ""},
+		{"a pig past the hunt's reach", hungry(15, []world.Entity{mobAt("pig", 70.5, 0.5)}, sword), ""},
+		{"a pig past the default radius", hungry(15, []world.Entity{mobAt("pig", 40.5, 0.5)}, sword), "hunt count=1 item=minecraft:porkchop radius=40 target=pig"},
+		{"a zombie by the way", hungry(15, []world.Entity{mobAt("pig", 10.5, 0.5), mobAt("zombie", 5.5, 6.5)}, sword), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dec, err := plan(t, reg, "collect 1 minecraft:log", tc.w)
+			require.NoError(t, err)
+			require.NotNil(t, dec.Invocation)
+			require.NotNil(t, dec.Tree)
+			if tc.want == "" {
+				assert.NotEqual(t, "hunt", dec.Invocation.Skill)
+				assert.NotEqual(t, "keep a food reserve", dec.Tree.Children[0].Label)
+				return
+			}
+			assert.Equal(t, tc.want, dec.Invocation.String())
+			assert.Equal(t, "keep a food reserve", dec.Tree.Children[0].Label, "the reserve is a part of the plan")
+			assert.Contains(t, dec.Reason, "under the reserve of 14")
+		})
+	}
+}
