@@ -1,7 +1,10 @@
 package base
 
 import (
+	"math"
+
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -32,7 +35,27 @@ const standDrop = 8
 // player stands on (a player on a crown would fall out of reach). How many saplings that
 // gives is chance: 60 leaves give 3 on average and none 1 time in 22.
 // No leaves within radius is no_target.
+//
+// A step is bounded by time as well: it stops taking leaves once the
+// walks and the breaking would pass `ticks` of game time (600 unless
+// given: 30 s), each walk reckoned at walking pace over half again the
+// straight way (the way around a trunk or up a rise), each leaf at the
+// six ticks a hand breaks it in. The first leaf is always taken. A long
+// gathering is then several steps, each ending with what it gathered,
+// and the reflexes look around between them.
 type GatherSaplings struct{}
+
+// leafBreakTicks is how long a hand breaks a leaf block: hardness 0.2,
+// harvested without a tool (1.7.10 Block.getPlayerRelativeBlockHardness:
+// 1 / 0.2 / 30 a tick).
+var leafBreakTicks = rules.BreakTicks(0.2, 1, true)
+
+// wayAround is how much longer than the straight line a walk between two
+// standing spots is reckoned.
+const wayAround = 1.5
+
+// gatherTicks is the default bound of one step's work, in ticks.
+const gatherTicks = 600
 
 // Name implements skills.Implementation.
 func (GatherSaplings) Name() string { return "gather_saplings" }
@@ -44,6 +67,7 @@ func (GatherSaplings) SuggestActions(w *world.Snapshot, p skills.Params) ([]acti
 	if want < 1 {
 		return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"leaves\": must be at least 1, got %d", want)
 	}
+	budget := float64(intParam(p, "ticks", gatherTicks)) // at least 1 (the spec's minimum)
 	hits := w.NearestBlocks(radius, 0, "leaves")
 	if len(hits) == 0 {
 		return nil, skills.Failf(skills.CodeNoTarget, "no leaves within %d blocks of %s", radius, w.Feet())
@@ -58,6 +82,7 @@ func (GatherSaplings) SuggestActions(w *world.Snapshot, p skills.Params) ([]acti
 	}
 	stand := w.Feet()
 	var acts []action.Action
+	spent := 0.0 // the ticks reckoned for the actions so far
 	for _, h := range hits {
 		if len(broken) == want {
 			break
@@ -66,11 +91,20 @@ func (GatherSaplings) SuggestActions(w *world.Snapshot, p skills.Params) ([]acti
 		if leaf == stand.Down() {
 			continue // the player stands on it: breaking it drops the player out of reach of the rest
 		}
+		cost := leafBreakTicks
+		next := stand
 		if !canReach(stand, leaf) {
-			next, ok := leafStand(leaf, standable)
-			if !ok {
+			var ok bool
+			if next, ok = leafStand(leaf, standable); !ok {
 				continue
 			}
+			cost += math.Sqrt(float64(next.DistSq(stand))) * walkTicksPerBlock * wayAround
+		}
+		if len(broken) > 0 && spent+cost > budget {
+			break // the rest is the next step's
+		}
+		spent += cost
+		if next != stand {
 			stand = next
 			acts = append(acts, action.MoveTo{Pos: stand, Radius: 0})
 		}

@@ -86,3 +86,64 @@ func TestGatherSaplingsFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestGatherSaplingsBoundedByTime: a step takes leaves until its walks
+// (at walking pace, half again the straight way) and its breaking (six
+// ticks a leaf) would pass its ticks, 600 unless given; the first leaf
+// always.
+func TestGatherSaplingsBoundedByTime(t *testing.T) {
+	empty := world.NewInventory()
+	// Five felled oaks' crowns in a row, 10 blocks apart: the player walks
+	// 9 blocks to the first (62.5 ticks reckoned) and 10 to each next
+	// (69.5), and breaks nine leaves under each at six ticks a leaf: the
+	// crowns are done at 116.5, 240.0, 363.5 and 487.0 ticks, and the walk
+	// to the fifth ends at 556.5.
+	b := ground(world.NewSparseBlocks(), 63, -6, -6, 56, 6)
+	for x := 10; x <= 50; x += 10 {
+		crown(b, x, 67, 0)
+	}
+	count := func(acts []action.Action) (moves, breaks int) {
+		for _, a := range acts {
+			switch a.(type) {
+			case action.MoveTo:
+				moves++
+			case action.BreakBlock:
+				breaks++
+			}
+		}
+		return
+	}
+	w := snap(at(0, 64, 0), b, empty)
+	for _, tc := range []struct {
+		ticks         any
+		moves, breaks int
+	}{
+		{nil, 5, 43},   // 600: seven leaves of the fifth crown (598.5)
+		{611, 5, 45},   // the whole fifth crown at 610.5
+		{610, 5, 44},   // one short
+		{488, 4, 36},   // four crowns (487.0 and a hair)
+		{487, 4, 35},   // one short
+		{556, 4, 36},   // the walk to the fifth and its first leaf (562.5) do not fit
+		{563, 5, 37},   // they do
+		{12000, 5, 45}, // the leaves run out first
+	} {
+		raw := map[string]any{"radius": 64}
+		if tc.ticks != nil {
+			raw["ticks"] = tc.ticks
+		}
+		moves, breaks := count(checkActions(t, GatherSaplings{}, w, raw))
+		assert.Equal(t, tc.moves, moves, "ticks %v: walks", tc.ticks)
+		assert.Equal(t, tc.breaks, breaks, "ticks %v: leaves", tc.ticks)
+	}
+
+	// Leaves over the head: six ticks each.
+	over := snap(at(0, 64, 0), crown(ground(world.NewSparseBlocks(), 63, -6, -6, 6, 6), 0, 67, 0), empty)
+	_, breaks := count(checkActions(t, GatherSaplings{}, over, map[string]any{"ticks": 18}))
+	assert.Equal(t, 3, breaks, "18 ticks: three leaves")
+	_, breaks = count(checkActions(t, GatherSaplings{}, over, map[string]any{"ticks": 17}))
+	assert.Equal(t, 2, breaks, "17 ticks: two")
+	_, breaks = count(checkActions(t, GatherSaplings{}, over, map[string]any{"ticks": 1}))
+	assert.Equal(t, 1, breaks, "the first leaf always")
+	_, err := spec(t, "gather_saplings").ResolveParams(map[string]any{"ticks": 0})
+	require.Error(t, err, "at least a tick")
+}
