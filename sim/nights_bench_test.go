@@ -72,10 +72,11 @@ func goalScore(g loop.Goal, w *world.Snapshot) int {
 }
 
 // TestUnattendedNights measures the bot left alone: fresh_start with
-// hunger, nights and mobs on, a stack of bread to eat, every reflex at its
-// default (eat, defend, shelter, unstuck); the goal planner pursues the
-// Stone Age milestone, with a long gathering goal after it, with a memory
-// file (in the test's temporary directory) as on a server, until
+// hunger, nights and mobs on, a stack of bread to eat, every reflex on by
+// default (escape, cook, eat, defend, recover, hunt, shelter, unstuck);
+// the goal planner pursues the Stone Age milestone, with a long gathering
+// goal after it, with a memory file (in the test's temporary directory)
+// as on a server, until
 // GTNH_NIGHTS_DAYS game days (3 unless set) have passed, for the seeds of
 // GTNH_NIGHTS_SEEDS (1,2,3,4,5 unless set). For each seed it logs the
 // deaths, the lowest food level, when the milestone was met, and three
@@ -138,9 +139,14 @@ func TestUnattendedNights(t *testing.T) {
 			stoneAgeAt := int64(-1)
 			minFood := 20.0
 			var noGoal, noWork, neither stretch
+			// The reflexes agent.yaml turns on by default, in its order.
 			reflexes := []loop.Reflex{
-				loop.EatReflex{Threshold: loop.DefaultEatThreshold},
+				loop.EscapeReflex{Air: loop.DefaultEscapeAir},
+				loop.CookReflex{Threshold: loop.DefaultEatThreshold},
+				loop.EatReflex{Threshold: loop.DefaultEatThreshold, HealBelow: loop.DefaultEatHealBelow},
 				loop.DefendReflex{Range: loop.DefaultDefendRange, FleeHealth: loop.DefaultFleeHealth, MinWeaponDamage: loop.DefaultMinWeaponDamage},
+				&loop.RecoverReflex{},
+				&loop.HuntReflex{Radius: loop.DefaultHuntRadius, MinHealth: loop.DefaultHuntHealth},
 				&loop.ShelterReflex{From: loop.DefaultShelterFrom, Until: loop.DefaultShelterUntil},
 				&loop.UnstuckReflex{Seconds: loop.DefaultUnstuckSeconds, Distance: loop.DefaultUnstuckDistance},
 			}
