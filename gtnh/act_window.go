@@ -557,17 +557,17 @@ func (x *act) craft(a action.Craft) ipc.Result {
 		return ipc.Failf(ipc.InvalidParams, 0, "no recipe makes %s", a.Item)
 	}
 	// The stencil table, part builder and tool station have windows of
-	// their own (a pattern chosen by a button, parts laid in named slots),
-	// which the client does not work yet: a station recipe is refused.
-	station := ""
+	// their own (act_station.go): a recipe made only at a station is made
+	// there.
+	var stations []rules.Recipe
 	recipes = slices.DeleteFunc(recipes, func(r rules.Recipe) bool {
-		if r.AtStation() && station == "" {
-			station = r.Station
+		if r.AtStation() {
+			stations = append(stations, r)
 		}
 		return r.AtStation()
 	})
 	if len(recipes) == 0 {
-		return ipc.Failf(ipc.Rejected, 0, "%s is made at %s, a station whose window the client does not work yet", a.Item, station)
+		return x.stationCraft(a, stations)
 	}
 	inv := x.c.state.Snapshot().Inventory
 	var chosen *rules.Recipe

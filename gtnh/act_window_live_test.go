@@ -266,16 +266,17 @@ func TestFurnaceOutputAfterItsInput(t *testing.T) {
 	})
 }
 
-// TestStationCraftIsRefusedClearly: a recipe made at a Tinkers' station
-// (config/recipes.yaml's station) is not clicked into a crafting grid: the
-// client refuses it, naming the station, and the server saw no click.
-func TestStationCraftIsRefusedClearly(t *testing.T) {
+// TestStationCraftElsewhereIsRefusedClearly: a recipe made at a Tinkers'
+// station (config/recipes.yaml's station) asked at a block that is not that
+// station is refused, naming the station and the block, and the server saw
+// no click.
+func TestStationCraftElsewhereIsRefusedClearly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv, c := stoneAgeClient(t, fakeserver.Item{Slot: 36, Name: "minecraft:stick", Count: 2})
 		table := world.Pos(10, 64, 8)
 		res := c.Execute(context.Background(), action.Craft{Item: "TConstruct:binding", Count: 1, Table: &table})
-		require.Equal(t, ipc.Rejected, res.Code, res.Error)
-		assert.Contains(t, res.Error, "TConstruct:binding is made at TConstruct:ToolStationBlock:1, a station whose window the client does not work yet")
+		require.Equal(t, ipc.InvalidParams, res.Code, res.Error)
+		assert.Contains(t, res.Error, "TConstruct:binding is made at TConstruct:ToolStationBlock:1, and (10, 64, 8) holds air")
 		assert.Empty(t, srv.Crafts())
 		assert.Equal(t, 2, serverCount(t, srv, "minecraft:stick"))
 	})

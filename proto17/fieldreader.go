@@ -88,3 +88,7 @@ func TooLargef(format string, args ...any) error { return tooLargef(format, args
 
 // TrailingBytes is an ErrTrailing cause for n bytes left over, for Fail.
 func TrailingBytes(n int) error { return &trailingErr{n: n} }
+
+// Slot reads one item stack in the given wire formats (a mod message that
+// carries a stack written with ByteBufUtils.writeItemStack).
+func (f *FieldReader) Slot(field string, fm Formats) Slot { return f.r.slot(field, fm) }

@@ -160,6 +160,8 @@ type box struct {
 	finishedAt int64
 	// furnace is a vanilla furnace's tile state (nil for other boxes).
 	furnace *furnace
+	// station is a Tinkers' station's tile state (nil for other boxes).
+	station *station
 }
 
 // modWorld is the mod state of the fake world; guarded by Server.mu.
@@ -502,6 +504,7 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 		pos = master // TileCokeOven.openGui opens at the master
 	}
 	s.placedChestLocked(pos)
+	s.placedStationLocked(pos)
 	b, ok := m.boxes[pos]
 	if !ok {
 		return false
@@ -542,6 +545,9 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 		out.to(c, StageNone, &proto17.PluginMessage{Channel: modnet.FMLChannel, Data: OpenGui(int32(w.id), open.Mod, moduiGuiID, pos.X, pos.Y, pos.Z)})
 	}
 	out.to(c, StageNone, c.windowItemsLocked(w))
+	if b.station != nil {
+		w.sentSlots = append([]proto17.Slot(nil), b.slots[:ownSlots(b)]...)
+	}
 	// A ModularUI window's bars wait for the client's SYNC_INIT
 	// (onModularUILocked).
 	w.modui = b.layout.Kind == layoutBoiler
@@ -634,6 +640,10 @@ var takesOnly = map[string]map[string]bool{
 	layoutBoiler:    {"fluid_out": true, "ash": true},
 	layoutFurnace:   {"output": true}, // SlotFurnace
 	layoutWorkbench: {"result": true},
+	// SlotOnlyTake and SlotTool.
+	layoutStencil:     {"pattern": true},
+	layoutPartBuilder: {"part": true, "shard": true, "part_bottom": true, "shard_bottom": true},
+	layoutToolStation: {"tool": true},
 }
 
 // slotName is the layout's name of a box slot ("" for none).
@@ -680,9 +690,17 @@ func (c *conn) clickLocked(p *proto17.ClickWindow) bool {
 		c.takeResultLocked(grid)
 		return true
 	}
+	if w := c.window; w != nil && w.box.station != nil && stationOutput(w.box, int(p.Slot)) {
+		c.takeStationLocked(w.box, int(p.Slot))
+		c.clickedFurnaceLocked()
+		return true
+	}
 	defer func() {
 		if isGrid {
 			c.s.updateResultLocked(grid) // onCraftMatrixChanged
+		}
+		if w := c.window; w != nil && w.box.station != nil {
+			c.s.stationChangedLocked(w.box, int(p.Slot))
 		}
 		c.clickedFurnaceLocked()
 	}()
@@ -759,6 +777,9 @@ func (c *conn) swapClickLocked(p *proto17.ClickWindow) bool {
 	*sl, *hb = *hb, *sl
 	if g, ok := c.gridLocked(p.WindowID); ok {
 		c.s.updateResultLocked(g)
+	}
+	if w := c.window; w != nil && w.box.station != nil {
+		c.s.stationChangedLocked(w.box, int(p.Slot))
 	}
 	c.clickedFurnaceLocked()
 	return true

@@ -141,8 +141,11 @@ func (c *conn) handle(r Record) error {
 	case *proto17.ServerboundCloseWindow:
 		c.closeWindowLocked(&out)
 	case *proto17.ServerboundPluginMessage:
-		if p.Channel == modnet.ModularUIChannel {
+		switch p.Channel {
+		case modnet.ModularUIChannel:
 			c.onModularUILocked(&out, p.Data)
+		case modnet.TConstructChannel:
+			c.onTConstructLocked(p.Data)
 		}
 	}
 	if kick == "" {
@@ -194,6 +197,7 @@ func (c *conn) ticker() {
 		c.moduiSyncLocked(&out)
 		s.tickFurnacesLocked(&out)
 		c.furnaceSyncLocked(&out)
+		c.stationSyncLocked(&out)
 		c.eatTickLocked(&out)
 		s.runWorldLocked(&out)
 		s.mu.Unlock()

@@ -479,6 +479,10 @@ func (c *conn) furnaceSyncLocked(out *outbox) {
 // slots as sent: the client predicted it (processClickWindow sends no Set
 // Slot for the clicker's own change).
 func (c *conn) clickedFurnaceLocked() {
+	if w := c.window; w != nil && w.box.station != nil && w.sentSlots != nil {
+		copy(w.sentSlots, w.box.slots) // a Tinkers' station's own slots
+		return
+	}
 	if w := c.window; w != nil && w.box.furnace != nil && w.sentSlots != nil {
 		copy(w.sentSlots, w.box.slots[:3])
 		w.outHeld = false

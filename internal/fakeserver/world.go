@@ -104,9 +104,9 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *rules.ID
 			}
 		}
 	}
-	ore, ore2, machine, cokeOven, ironChest := oreIDVanilla, ore2IDVanilla, machineIDVanilla, machineIDVanilla+1, machineIDVanilla+2
+	ore, ore2, machine, cokeOven, ironChest, stationID := oreIDVanilla, ore2IDVanilla, machineIDVanilla, machineIDVanilla+1, machineIDVanilla+2, stationIDVanilla
 	if f.NEID {
-		ore, ore2, machine, cokeOven, ironChest = oreIDNEID, ore2IDNEID, machineIDNEID, machineIDNEID+1, machineIDNEID+2
+		ore, ore2, machine, cokeOven, ironChest, stationID = oreIDNEID, ore2IDNEID, machineIDNEID, machineIDNEID+1, machineIDNEID+2, stationIDNEID
 	}
 	machineBeta := machine + 3
 	for _, e := range []struct {
@@ -123,12 +123,13 @@ func buildRegistry(f proto17.Formats, filler int) (*proto17.ModIDData, *rules.ID
 		{"block", machineBeta, MetalTankBlock}, {"item", machineBeta, MetalTankBlock},
 		{"item", cokeItemID, CokeItem},
 		{"item", emptyCellID, EmptyCell},
+		{"block", stationID, StationBlock}, {"item", stationID, StationBlock},
 	} {
 		if err := add(e.kind, e.id, e.name); err != nil {
 			return nil, nil, err
 		}
 	}
-	for i, name := range stoneAgeItems {
+	for i, name := range append(append([]string(nil), stoneAgeItems...), tinkersItems...) {
 		if err := add("item", stoneAgeItemID+i, name); err != nil {
 			return nil, nil, err
 		}
