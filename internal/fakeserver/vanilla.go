@@ -475,8 +475,8 @@ func (c *conn) furnaceSyncLocked(out *outbox) {
 	}
 }
 
-// clickedFurnaceLocked records a click's change of an open furnace's
-// slots as sent: the client predicted it (processClickWindow sends no Set
+// clickedFurnaceLocked records a click's change of an open furnace's (or
+// Tinkers' station's) slots as sent: the client predicted it (processClickWindow sends no Set
 // Slot for the clicker's own change).
 func (c *conn) clickedFurnaceLocked() {
 	if w := c.window; w != nil && w.box.station != nil && w.sentSlots != nil {
