@@ -148,4 +148,15 @@ func TestToolStationNeedsEveryPart(t *testing.T) {
 	assert.Equal(t, int32(1), b.slots[2].Count)
 	assert.True(t, b.slots[3].Empty())
 	assert.True(t, b.slots[0].Empty())
+
+	// A hatchet is a head and a handle: with a binding beside them
+	// (ToolBuilder.getMatchingRecipe looks for a three-part tool) nothing
+	// shows.
+	b.slots[1] = s.testStack(t, "TConstruct:hatchetHead:3", 1)
+	b.slots[3] = s.testStack(t, "TConstruct:binding", 1)
+	s.stationChangedLocked(b, 3)
+	assert.True(t, b.slots[0].Empty(), "no hatchet with a binding in the accessory slot")
+	b.slots[3] = proto17.Slot{}
+	s.stationChangedLocked(b, 3)
+	assert.Equal(t, "TConstruct:hatchet", s.itemOf(0, b.slots[0]).Name)
 }
