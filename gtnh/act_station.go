@@ -155,10 +155,11 @@ func (x *act) stationOnce(pos world.BlockPos, r rules.Recipe, kind string) error
 		return nil
 	}
 	var err2 error
+	shown := false // the server's Set Slot showed the stencil table's pattern
 	switch kind {
 	case kindStencil:
 		if err2 = put(r.Ingredients[0].Item, r.Ingredients[0].Count, "blank"); err2 == nil {
-			err2 = x.choosePattern(o, pos, r.Output)
+			shown, err2 = x.choosePattern(o, pos, r.Output)
 		}
 	case kindPartBuilder:
 		if len(r.Tools) != 1 || len(r.Ingredients) != 1 {
@@ -182,19 +183,22 @@ func (x *act) stationOnce(pos world.BlockPos, r rules.Recipe, kind string) error
 		_, _ = x.clearStation(pos, kind) // take back what went in
 		return err2
 	}
-	// Read what the server made of the inputs.
-	if o, err = x.openStation(pos, kind); err != nil {
-		return err
+	// Read what the server made of the inputs (the stencil table's
+	// pattern, chosen outside a click, came in its own Set Slot).
+	if !shown {
+		if o, err = x.openStation(pos, kind); err != nil {
+			return err
+		}
 	}
 	outs := stationOutputs[kind]
 	x.c.mu.Lock()
-	shown := o.slots[o.layout.Slots[outs[0]].First]
+	out := o.slots[o.layout.Slots[outs[0]].First]
 	ids := x.c.state.Resolver().IDs()
-	st := toStack(shown, ids, x.c.rules)
+	st := toStack(out, ids, x.c.rules)
 	x.c.mu.Unlock()
-	if shown.Empty() || !outputMatcher(r.Output).Matches(st) || st.Count < r.Count {
+	if out.Empty() || !outputMatcher(r.Output).Matches(st) || st.Count < r.Count {
 		what := "nothing"
-		if !shown.Empty() {
+		if !out.Empty() {
 			what = st.String()
 		}
 		_, _ = x.clearStation(pos, kind)
@@ -298,32 +302,28 @@ func (x *act) clearStation(pos world.BlockPos, kind string) (*container, error) 
 
 // choosePattern sends the stencil table the pattern to cut
 // (PatternTablePacket) and waits for the server to show it in the pattern
-// slot; a server that changed the slot to what it already held sends no Set
-// Slot, so when none comes the window is read again.
-func (x *act) choosePattern(o *container, pos world.BlockPos, output string) error {
+// slot (shown). A server that changed the slot to what it already held
+// sends no Set Slot; with none, the caller reads the window again.
+func (x *act) choosePattern(o *container, pos world.BlockPos, output string) (shown bool, err error) {
 	id, meta, _ := world.SplitID(output)
 	x.c.mu.Lock()
 	num, ok := x.c.state.Resolver().IDs().ItemID(id)
 	x.c.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("%w: the server's registry has no item %s", errRejected, id)
+		return false, fmt.Errorf("%w: the server's registry has no item %s", errRejected, id)
 	}
 	want := proto17.Slot{ID: int16(num), Count: 1, Damage: int16(max(meta, 0))}
 	data, err := modnet.EncodePatternTable(modnet.PatternTable{X: int32(pos.X), Y: int32(pos.Y), Z: int32(pos.Z), Pattern: want}, x.s.c.Formats())
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := x.c.send(x.s, &proto17.ServerboundPluginMessage{Channel: modnet.TConstructChannel, Data: data}); err != nil {
-		return err
+		return false, err
 	}
 	at := o.layout.Slots["pattern"].First
 	shows := func() bool {
 		p := x.s.inv.slot(o.id, at)
 		return p != nil && p.ID == want.ID && p.Damage == want.Damage
 	}
-	got, err := x.answer(shows)
-	if err != nil || got {
-		return err
-	}
-	return nil // stationOnce reads the window again before taking anything
+	return x.answer(shows)
 }

@@ -42,6 +42,12 @@ func TestFlintPickaxeAtTheStationsLive(t *testing.T) {
 			runSkill(t, c, craft, skills.Params{"item": item})
 		}
 		assert.Empty(t, srv.Refusals())
+		// Windows opened: the stencil table twice a pattern (to clear it,
+		// and to see it empty after; the chosen pattern came in a Set
+		// Slot), the part builder four times a part (clear, read the part,
+		// take the pattern back, see it empty), the tool station three
+		// times (clear, read the tool, see it empty).
+		assert.Equal(t, 2*2+2*4+3, srv.WindowsOpened())
 		assert.Equal(t, 1, serverCount(t, srv, "TConstruct:pickaxe"))
 		assert.Equal(t, 1, serverCount(t, srv, "TConstruct:blankPattern"))
 		assert.Equal(t, 2, serverCount(t, srv, "TConstruct:woodPattern"), "the patterns stay: they are the part builder's tools")

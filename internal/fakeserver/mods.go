@@ -533,6 +533,7 @@ func (c *conn) useBlockLocked(out *outbox, clicked world.BlockPos) bool {
 		}
 	}
 	m.window = m.window%100 + 1 // EntityPlayerMP.getNextWindowId
+	s.opened++
 	w := &openWindow{id: m.window, box: b}
 	c.window = w
 	open := b.layout.Open

@@ -174,6 +174,8 @@ type Server struct {
 	// worldTick is the server tick the furnaces have run up to.
 	worldTick int
 	crafted   []Crafted
+	// opened counts the container windows opened (WindowsOpened).
+	opened int
 	smelted   []Crafted
 	coked     []Crafted // what the coke ovens made
 	falls     []Fall    // the sand and gravel that fell

@@ -386,6 +386,13 @@ func (c *conn) onTConstructLocked(data []byte) {
 	s.logf("conn %d: possible packet-cheating with the stencil table: %s is no stencil", c.id, want.ID)
 }
 
+// WindowsOpened returns how many container windows the server has opened.
+func (s *Server) WindowsOpened() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opened
+}
+
 // stationSyncLocked sends an open station window's own slots that changed
 // since they were last sent, as the tick's detectAndSendChanges does.
 func (c *conn) stationSyncLocked(out *outbox) {

@@ -308,6 +308,7 @@ func (c *conn) openVanillaLocked(out *outbox, pos world.BlockPos) bool {
 		return true // out of reach: nothing opens
 	}
 	s.mods.window = s.mods.window%100 + 1 // EntityPlayerMP.getNextWindowId
+	s.opened++
 	w := &openWindow{id: s.mods.window, box: b}
 	c.window = w
 	slots := 9 // displayGUIWorkbench sends 9
