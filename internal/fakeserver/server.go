@@ -175,12 +175,12 @@ type Server struct {
 	worldTick int
 	crafted   []Crafted
 	// opened counts the container windows opened (WindowsOpened).
-	opened int
-	smelted   []Crafted
-	coked     []Crafted // what the coke ovens made
-	falls     []Fall    // the sand and gravel that fell
-	refusals  []Refusal
-	formed    []world.BlockPos // masters of the coke ovens players built
+	opened   int
+	smelted  []Crafted
+	coked    []Crafted // what the coke ovens made
+	falls    []Fall    // the sand and gravel that fell
+	refusals []Refusal
+	formed   []world.BlockPos // masters of the coke ovens players built
 
 	wg sync.WaitGroup
 }
