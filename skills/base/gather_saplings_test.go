@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -146,4 +147,16 @@ func TestGatherSaplingsBoundedByTime(t *testing.T) {
 	assert.Equal(t, 1, breaks, "the first leaf always")
 	_, err := spec(t, "gather_saplings").ResolveParams(map[string]any{"ticks": 0})
 	require.Error(t, err, "at least a tick")
+}
+
+// TestGatherSaplingsLooksAsFarAsItsRadius: leaves 40 blocks away (past
+// the default tag radius of 32) pass the preconditions, so a step asked
+// with the radius that reaches them runs.
+func TestGatherSaplingsLooksAsFarAsItsRadius(t *testing.T) {
+	w := snap(at(0, 64, 0), crown(ground(world.NewSparseBlocks(), 63, -6, -6, 46, 6), 40, 67, 0), world.NewInventory())
+	require.NoError(t, skills.CheckPreconditions(spec(t, "gather_saplings"), w, rules.Default().Tiers))
+	acts := checkActions(t, GatherSaplings{}, w, map[string]any{"radius": 41})
+	require.NotEmpty(t, acts)
+	far := snap(at(0, 64, 0), crown(ground(world.NewSparseBlocks(), 63, -6, -6, 76, 6), 70, 67, 0), world.NewInventory())
+	assert.Error(t, skills.CheckPreconditions(spec(t, "gather_saplings"), far, rules.Default().Tiers), "70 blocks: past its largest radius")
 }
