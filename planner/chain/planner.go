@@ -238,6 +238,12 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		return chose(reserve, loop.Decision{Invocation: inv, Reason: why})
 	}
 	var whyNot []string
+	// While the machines work on one item or the saplings grow for a
+	// structure (the step is a wait), the other parts' work goes first, as
+	// a player mines while the oven bakes; the wait comes when nothing
+	// else has work.
+	var wait *loop.Decision
+	var waitPart *loop.PlanNode
 	// Structures first: what the goal collects may come out of them (the
 	// charcoal of the coke oven the bot builds).
 	for i, bg := range goal.Builds {
@@ -250,7 +256,14 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 			whyNot = append(whyNot, stuck(buildParts[i], err).Error())
 			continue
 		}
-		return chose(buildParts[i], loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name})
+		dec := loop.Decision{Invocation: inv, Reason: "towards building " + bg.Name}
+		if s.passesTime(inv) {
+			if wait == nil {
+				wait, waitPart = &dec, buildParts[i]
+			}
+			continue
+		}
+		return chose(buildParts[i], dec)
 	}
 	// Kills next: the mobs stand in sight now (the planner hunts only
 	// what the world model shows), and their drops may serve the items.
@@ -269,11 +282,6 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 	if dec, n, ok := s.storeWhenFull(goal, parts, itemParts); ok {
 		return chose(n, dec)
 	}
-	// While the machines work on one item (the step is a wait), the next
-	// item's work goes first, as a player mines while the oven bakes; the
-	// wait comes when nothing else has work.
-	var wait *loop.Decision
-	var waitPart *loop.PlanNode
 	for i, ig := range goal.Items {
 		s.node = itemParts[i]
 		target := ig.Target()
