@@ -489,10 +489,58 @@ func TestInvalidInput(t *testing.T) {
 		"goal too high":     {ok, At(world.Pos(0, 5000, 0)), Options{}},
 		"NaN radius":        {ok, Near(ok, math.NaN()), Options{}},
 		"negative radius":   {ok, Near(ok, -1), Options{}},
+		"weight under one":  {ok, At(ok), Options{Weight: 0.5}},
+		"weight too large":  {ok, At(ok), Options{Weight: 101}},
+		"NaN weight":        {ok, At(ok), Options{Weight: math.NaN()}},
+		"infinite weight":   {ok, At(ok), Options{Weight: math.Inf(1)}},
 	} {
 		_, err := Find(g, c.start, c.goal, c.opt)
 		assert.Error(t, err, name)
 	}
+}
+
+// TestWeightedWithinBound: a weighted search (Options.Weight) reaches
+// every goal plain A* reaches, at a cost within the weight times the
+// cheapest, and over all the pairs expands fewer nodes; weight 1 is plain
+// A* to the node.
+func TestWeightedWithinBound(t *testing.T) {
+	f := NewFinder()
+	var plainNodes, weightedNodes int
+	dearer := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		g := randomWorld(seed, 10, 8)
+		spots := g.standable()
+		for _, o := range optionSets {
+			for si := 0; si < len(spots); si += 5 {
+				for gi := 1; gi < len(spots); gi += 7 {
+					start, goal := spots[si], spots[(si+gi)%len(spots)]
+					best, err := f.Find(g, start, At(goal), o.opt)
+					require.NoError(t, err)
+					one := o.opt
+					one.Weight = 1
+					same, err := f.Find(g, start, At(goal), one)
+					require.NoError(t, err)
+					require.Equal(t, best.Expanded, same.Expanded, "weight 1 is plain A*")
+					w := o.opt
+					w.Weight = 3
+					res, err := f.Find(g, start, At(goal), w)
+					require.NoError(t, err)
+					require.Equal(t, best.Complete, res.Complete, "%s %v→%v", o.name, start, goal)
+					if !best.Complete {
+						continue
+					}
+					require.LessOrEqual(t, milliCost(res), 3*milliCost(best), "%s %v→%v", o.name, start, goal)
+					if milliCost(res) > milliCost(best) {
+						dearer++
+					}
+					plainNodes += best.Expanded
+					weightedNodes += res.Expanded
+				}
+			}
+		}
+	}
+	t.Logf("expanded: plain %d, weighted %d; %d routes dearer than the cheapest", plainNodes, weightedNodes, dearer)
+	assert.Less(t, weightedNodes, plainNodes)
 }
 
 func TestPhysics(t *testing.T) {

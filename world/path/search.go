@@ -43,6 +43,7 @@ type Finder struct {
 	digTicks func(x, y, z int) float64
 	goal     Target
 	r2       float64
+	weight   float64 // Options.Weight
 	// onPlaced: the node being expanded was reached by placing the block
 	// under its feet (a pillar or a bridge), which the grid does not show.
 	onPlaced bool
@@ -74,7 +75,7 @@ func (f *Finder) Find(g Grid, start world.BlockPos, goal Target, opt Options) (R
 	}
 	f.grid, f.maxDrop, f.dig, f.place, f.digTicks = g, opt.MaxDrop, opt.Dig, opt.Place, opt.DigTicks
 	f.ct = compileCosts(opt.Costs, opt.MaxDrop, opt.Dig, opt.Place)
-	f.goal, f.r2 = goal, goal.Radius*goal.Radius
+	f.goal, f.r2, f.weight = goal, goal.Radius*goal.Radius, opt.Weight
 	defer func() { f.grid, f.digTicks = nil, nil }()
 
 	f.nodes = f.nodes[:0]
@@ -86,7 +87,7 @@ func (f *Finder) Find(g Grid, start world.BlockPos, goal Target, opt Options) (R
 	f.nodes = append(f.nodes, node{x: int32(sx), y: int32(sy), z: int32(sz), parent: -1, h: h0,
 		move: MoveStart, feet: g.Cell(sx, sy, sz)})
 	f.tab.insert(pack(sx, sy, sz), 0)
-	f.open.push(entry{f: h0, h: h0, n: 0})
+	f.open.push(entry{f: f.weighted(h0), h: h0, n: 0})
 
 	res := Result{Reason: Unreachable}
 	best := int32(0)
@@ -185,7 +186,7 @@ func (f *Finder) relax(m nbr, parent int32, pg int64) {
 		f.nodes = append(f.nodes, node{x: int32(m.x), y: int32(m.y), z: int32(m.z), parent: parent,
 			g: g, h: h, move: m.move, feet: m.feet})
 		f.tab.set(slot, pack(m.x, m.y, m.z), idx)
-		f.open.push(entry{f: g + h, h: h, n: idx})
+		f.open.push(entry{f: g + f.weighted(h), h: h, n: idx})
 		return
 	}
 	idx := f.tab.vals[slot]
@@ -194,7 +195,15 @@ func (f *Finder) relax(m nbr, parent int32, pg int64) {
 		return
 	}
 	n.g, n.parent, n.move = g, parent, m.move
-	f.open.push(entry{f: g + n.h, h: n.h, n: idx})
+	f.open.push(entry{f: g + f.weighted(n.h), h: n.h, n: idx})
+}
+
+// weighted is the heuristic as the priority counts it (Options.Weight).
+func (f *Finder) weighted(h int64) int64 {
+	if f.weight == 1 {
+		return h
+	}
+	return int64(f.weight * float64(h))
 }
 
 // steps rebuilds the path ending at node idx.

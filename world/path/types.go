@@ -101,7 +101,19 @@ type Options struct {
 	Place bool
 	// Costs is the cost model; zero fields take DefaultCosts.
 	Costs Costs
+	// Weight inflates the heuristic (weighted A*: a node's priority is
+	// g + Weight·h; 0 means 1, plain A*). A weight w > 1 finds a path
+	// costing at most w times the cheapest in far fewer nodes when the
+	// heuristic is much below the true cost, as it is for a route that
+	// digs: the heuristic prices every block as walked, the route pays
+	// for breaking it. Baritone's searches weight theirs the same way
+	// (AbstractNodeCostSearch's COEFFICIENTS, 1.5 to 10).
+	Weight float64
 }
+
+// maxWeight caps Options.Weight: beyond it the search is greedy in all but
+// name, and the weighted priority of a far node could overflow.
+const maxWeight = 100
 
 // Reason says why a search stopped.
 type Reason string
@@ -185,6 +197,12 @@ func (o Options) normalize() (Options, error) {
 	}
 	if o.MaxDrop < 0 || o.MaxDrop > maxDropLimit {
 		return o, fmt.Errorf("path: Options.MaxDrop = %d: want 0..%d", o.MaxDrop, maxDropLimit)
+	}
+	if math.IsNaN(o.Weight) || math.IsInf(o.Weight, 0) || (o.Weight != 0 && o.Weight < 1) || o.Weight > maxWeight {
+		return o, fmt.Errorf("path: Options.Weight = %v: want 0 (plain A*) or 1..%d", o.Weight, maxWeight)
+	}
+	if o.Weight == 0 {
+		o.Weight = 1
 	}
 	if o.MaxNodes == 0 {
 		o.MaxNodes = DefaultMaxNodes

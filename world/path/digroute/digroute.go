@@ -120,6 +120,17 @@ func (d Blockers) String() string {
 // countryside's soil in its head.
 const MaxNodes = 20000
 
+// Weight is the heuristic weight of a digging search (path.Options.Weight).
+// The heuristic prices a block as walked (4.6 ticks) while a route through
+// stone breaks two a block (23 ticks each with a wooden pickaxe), so plain
+// A* to a gravel pocket 16 blocks down floods the whole surface within
+// the route's cost before it tunnels, and runs out of MaxNodes: seed 0's
+// quest run failed so 12 times on one pocket, which a player reaches with
+// a short staircase. Weighted 3, that search finds a route 0.6 % dearer
+// than the cheapest in 7,305 nodes (plain A* needs 37,050); a route costs
+// at most 3 times the cheapest.
+const Weight = 3
+
 // Planner plans digging routes over one world.
 type Planner struct {
 	// Finder searches; Grid is the world as the search sees it.
@@ -184,6 +195,7 @@ func (p *Planner) Options(dest world.BlockPos, place bool, blocked Blockers) pat
 	byState := map[chunk.StateID]float64{}
 	return path.Options{
 		MaxNodes: MaxNodes,
+		Weight:   Weight,
 		Dig:      true,
 		Place:    place,
 		DigTicks: func(x, y, z int) float64 {
