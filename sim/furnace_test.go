@@ -101,3 +101,17 @@ func TestFurnaceSlots(t *testing.T) {
 	assert.False(t, machine(t, s, at).Active, "fuel is not lit with nothing to smelt")
 	assert.Equal(t, 1, machine(t, s, at).Slots["fuel"].Count)
 }
+
+// TestFurnaceOutputTakenByExactRef: what a batch left in the output comes
+// out by the reference smelt gives it (the item and its metadata, as it
+// withdraws a stale output before another batch), and the slot is empty
+// after.
+func TestFurnaceOutputTakenByExactRef(t *testing.T) {
+	s, at := furnaceWorld(t, "minecraft:cobblestone", 1, "minecraft:planks", 1)
+	wait(t, s, 250)
+	require.Equal(t, 1, machine(t, s, at).Slots["output"].Count)
+	r := exec(t, s, action.TransferItems{Pos: at, Item: "minecraft:stone:0", Count: 1, Direction: action.Withdraw, Slot: "output"})
+	require.True(t, r.OK(), r.Error)
+	assert.Empty(t, machine(t, s, at).Slots["output"].ID)
+	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:stone"))
+}

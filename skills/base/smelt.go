@@ -40,8 +40,9 @@ var fuelPreference = []string{"ore:plankWood", "minecraft:coal", "ore:logWood", 
 // and more of the same kind goes on it; when the inventory has too little
 // of that kind, the slot is emptied first and the fuel picked goes in (the
 // slot takes one kind at a time).
-// A furnace whose input slot holds another item, or whose output slot
-// holds another item, is a no_target failure naming it.
+// Another item left in the output slot (a batch whose step was cut short)
+// is taken out first. A furnace whose input slot holds another item is a
+// no_target failure naming it.
 type Smelt struct {
 	// Rules holds the furnace's table (nil = the shipped set).
 	Rules *rules.Set
@@ -93,7 +94,8 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 
 	var acts []action.Action
 	var at world.BlockPos
-	var left world.ItemStack // the fuel an existing furnace holds
+	var left world.ItemStack  // the fuel an existing furnace holds
+	var stale world.ItemStack // another item in its output
 	if fs := w.MachinesOfKind(world.MachineFurnace, radius); len(fs) > 0 {
 		f := fs[0]
 		at = f.Pos
@@ -102,7 +104,11 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 			return nil, skills.Failf(skills.CodeNoTarget, "the furnace at %v is smelting %s", at, in.ID)
 		}
 		if out := f.Slots["output"]; !out.Empty() && plainRef(out) != item && out.ID != item {
-			return nil, skills.Failf(skills.CodeNoTarget, "the furnace at %v holds %d %s in its output; take it out first", at, out.Count, plainRef(out))
+			// What an earlier batch left in the output (a step cut
+			// short before its withdrawal): the furnace stops with
+			// its output full of another item, so it comes out first,
+			// as a player takes it.
+			stale = out
 		}
 	} else if slot := inv.Find(world.MustItem("minecraft:furnace")); slot >= 0 {
 		spot, walk, ok := placeSpot(w)
@@ -120,6 +126,11 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 	acts = append(acts,
 		action.MoveTo{Pos: at, Radius: workRadius},
 		action.OpenContainer{Pos: at},
+	)
+	if !stale.Empty() {
+		acts = append(acts, action.TransferItems{Pos: at, Item: plainRef(stale) + metaSuffixOf(stale), Count: stale.Count, Direction: action.Withdraw, Slot: "output"})
+	}
+	acts = append(acts,
 		action.TransferItems{Pos: at, Item: input, Count: ops, Direction: action.Deposit, Slot: "input"},
 	)
 	if !left.Empty() && (named == "" || namedMatches(named, left)) {

@@ -74,6 +74,12 @@ func TestSmelt(t *testing.T) {
 			map[string]any{"item": "minecraft:stone", "count": 8},
 			slices.Insert(smeltAt(f, "minecraft:cobblestone", 8, "minecraft:coal:1", 1), 3,
 				action.Action(action.TransferItems{Pos: f, Item: "minecraft:planks:0", Count: 1, Direction: action.Withdraw, Slot: "fuel"}))},
+		{"another item left in the output comes out first",
+			snap(at(0, 64, 0), floor(), world.NewInventory(cobble, stack("minecraft:planks", 0, 4)),
+				furnaceAt(3, 64, 0, map[string]world.ItemStack{"output": stack("IguanaTweaksTConstruct:clayBucketFired", 0, 1)})),
+			map[string]any{"item": "minecraft:stone", "count": 3},
+			slices.Insert(smeltAt(f, "minecraft:cobblestone", 3, "minecraft:planks", 2), 2,
+				action.Action(action.TransferItems{Pos: f, Item: "IguanaTweaksTConstruct:clayBucketFired:0", Count: 1, Direction: action.Withdraw, Slot: "output"}))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
