@@ -152,6 +152,17 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 		return true
 	}
 	grounded := func(p world.BlockPos) bool { return isSolid(w.BlockAt(p.Down())) && !broken[p.Down()] }
+	// leafy reports whether only leaves stand where the feet and head go:
+	// a player breaks them (the body's route digs through them).
+	leafy := func(p world.BlockPos) bool {
+		for _, q := range []world.BlockPos{p, p.Up()} {
+			b := w.BlockAt(q)
+			if !(b.IsAir() || b.HasTag("replaceable") || b.HasTag("leaves") || broken[q]) {
+				return false
+			}
+		}
+		return true
+	}
 
 	// Beside the trunk at its base's level first; then a block lower, for
 	// a tree on a step of the ground whose side at the base's level is
@@ -160,6 +171,11 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 	spots := approachSpots(base, from)
 	for _, c := range approachSpots(base, from) {
 		spots = append(spots, c.Down())
+	}
+	// A block higher: a trunk in a dip, the ground beside it level with
+	// its base log.
+	for _, c := range approachSpots(base, from) {
+		spots = append(spots, c.Up())
 	}
 	// Last, two blocks out (the base still in reach), when nothing beside
 	// the trunk is clear ground: leaves all round a trunk on a rise.
@@ -174,14 +190,19 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 			}
 		}
 	}
+	// Clear ground first; then clear air (the body pillars up); last,
+	// ground whose feet and head cells hold leaves, the tree's own down to
+	// the ground all round (the body breaks them on its way in).
 	stand := pickStand(spots, func(c world.BlockPos) int {
 		switch {
-		case !clear(c):
-			return 0
-		case !grounded(c):
+		case clear(c) && grounded(c):
+			return 3
+		case clear(c):
+			return 2
+		case leafy(c) && grounded(c):
 			return 1
 		}
-		return 2
+		return 0
 	})
 	// A trunk whose lowest logs are gone (a tree half felled before a
 	// reconnect) floats, its base maybe among the leaves: stand on the

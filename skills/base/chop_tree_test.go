@@ -303,3 +303,35 @@ func TestChopTreeFromTwoBlocksOut(t *testing.T) {
 	assert.Len(t, breaks(acts), 4)
 	requireReachable(t, acts)
 }
+
+// TestChopTreeInADip: a trunk whose base log sits level with the ground
+// around it (a tree in a dip), its leaves down to the ground two blocks
+// all round. No spot beside the trunk is clear: at the base's level is
+// the ground itself, a block up the leaves. The tree is felled from the
+// ground beside the trunk, a block up, through its leaves (the body
+// breaks them); before, the bot was sent into the ground beside the
+// base, which no route reaches (seed 2's quest run: chop_tree blocked
+// on the last logs of Tinker-Time's barricades).
+func TestChopTreeInADip(t *testing.T) {
+	b := ground(world.NewSparseBlocks(), 64, -12, -12, 12, 12)
+	b.SetID(world.Pos(3, 63, 0), "minecraft:dirt", 0)
+	for dz := -2; dz <= 2; dz++ {
+		for dx := -2; dx <= 2; dx++ {
+			if dx != 0 || dz != 0 {
+				b.SetID(world.Pos(3+dx, 65, dz), "minecraft:leaves", 0)
+				b.SetID(world.Pos(3+dx, 66, dz), "minecraft:leaves", 0)
+			}
+		}
+	}
+	trunk(b, 3, 64, 67, 0)
+	w := snap(at(-3, 65, 0), b, world.Inventory{})
+	acts := checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 1})
+	require.NotEmpty(t, acts)
+	mv, ok := acts[0].(action.MoveTo)
+	require.True(t, ok, "%v", acts)
+	assert.Equal(t, 65, mv.Pos.Y, "on the ground beside the trunk: %v", mv.Pos)
+	assert.Equal(t, 1, max(abs(mv.Pos.X-3), abs(mv.Pos.Z)), "beside the trunk: %v", mv.Pos)
+	assert.Equal(t, "minecraft:leaves", w.BlockAt(mv.Pos).ID, "through the leaves")
+	assert.Len(t, breaks(acts), 4)
+	requireReachable(t, acts)
+}

@@ -188,11 +188,16 @@ func (p *Planner) dropsColumn(q world.BlockPos) bool {
 	return rules.FallsThrough(below.ID) || below.IsAir()
 }
 
-// Options are the search options of a route that may break blocks (each
-// costed by the fastest harvesting tool and the block's hardness) and,
-// when place is set, place scaffold blocks.
-func (p *Planner) Options(dest world.BlockPos, place bool, blocked Blockers) path.Options {
+// Options are the search options of a route to goal that may break
+// blocks (each costed by the fastest harvesting tool and the block's
+// hardness) and, when place is set, place scaffold blocks. A goal with a
+// radius is a block to come near (the gravel to mine), which the route
+// leaves standing; a goal without one is where the feet go (the spot
+// beside a trunk a tree is felled from), which the route clears like any
+// other cell (the leaves a tree grows down to the ground).
+func (p *Planner) Options(goal path.Target, place bool, blocked Blockers) path.Options {
 	byState := map[chunk.StateID]float64{}
+	keepGoal := goal.Radius > 0
 	return path.Options{
 		MaxNodes: MaxNodes,
 		Weight:   Weight,
@@ -200,7 +205,7 @@ func (p *Planner) Options(dest world.BlockPos, place bool, blocked Blockers) pat
 		Place:    place,
 		DigTicks: func(x, y, z int) float64 {
 			q := world.Pos(x, y, z)
-			if q == dest || (p.Keep != nil && p.Keep(q)) || p.dropsColumn(q) {
+			if (keepGoal && q == goal.Pos) || (p.Keep != nil && p.Keep(q)) || p.dropsColumn(q) {
 				return -1
 			}
 			st := p.State(q)
@@ -225,7 +230,7 @@ func (p *Planner) Route(start world.BlockPos, goal path.Target) (res path.Result
 		if place && have == 0 {
 			continue
 		}
-		r, err := p.Finder.Find(p.Grid, start, goal, p.Options(goal.Pos, place, blocked))
+		r, err := p.Finder.Find(p.Grid, start, goal, p.Options(goal, place, blocked))
 		if err != nil {
 			return r, "", err
 		}

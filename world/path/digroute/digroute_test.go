@@ -189,7 +189,7 @@ func TestRouteLeavesTheGravelsRoof(t *testing.T) {
 			},
 			Inventory: world.NewInventory(),
 		}
-		opt := p.Options(world.Pos(9, 99, 9), false, digroute.Blockers{})
+		opt := p.Options(path.At(world.Pos(9, 99, 9)), false, digroute.Blockers{})
 		broken := opt.DigTicks(roof.X, roof.Y, roof.Z) < 0
 		assert.Equal(t, tc.keep, broken, "the roof under %s over %s", tc.top.ID, tc.under.ID)
 		if !tc.keep {
@@ -253,7 +253,7 @@ func TestRouteDownToABuriedPocket(t *testing.T) {
 	assert.Less(t, res.Expanded, digroute.MaxNodes/2)
 
 	// The same search unweighted: out of nodes before it digs.
-	opt := p.Options(pocket, false, digroute.Blockers{})
+	opt := p.Options(goal, false, digroute.Blockers{})
 	require.Equal(t, float64(digroute.Weight), opt.Weight)
 	opt.Weight = 1
 	plainRes, err := p.Finder.Find(p.Grid, start, goal, opt)
@@ -268,4 +268,62 @@ func TestRouteDownToABuriedPocket(t *testing.T) {
 	require.True(t, best.Complete)
 	assert.LessOrEqual(t, res.Cost, digroute.Weight*best.Cost+1e-6)
 	assert.Greater(t, res.Cost, 16*rules.BreakTicks(1.5, 2, true), "the route digs through the stone")
+}
+
+// leafy is open ground (stone to y 63) with leaves at (3, 64..65, 0):
+// where a tree's leaves come down to the ground beside its trunk.
+type leafy struct{}
+
+func (leafy) Block(p world.BlockPos) world.Block {
+	switch {
+	case p.Y <= 63:
+		return stone
+	case p.X == 3 && p.Z == 0 && p.Y <= 65:
+		return world.Block{ID: "minecraft:leaves", Tags: []string{"leaves"}}
+	}
+	return world.Block{ID: "minecraft:air"}
+}
+
+func (l leafy) Cell(x, y, z int) path.Cell {
+	if b := l.Block(world.Pos(x, y, z)); !b.IsAir() {
+		return path.Solid
+	}
+	return path.Passable
+}
+
+// TestRouteClearsTheFeetsGoal: a goal the feet go to (no radius) inside
+// leaves is reached by breaking them; a goal with a radius (a block to
+// come near, such as the gravel to mine) is left standing.
+func TestRouteClearsTheFeetsGoal(t *testing.T) {
+	w := leafy{}
+	p := &digroute.Planner{
+		Finder: path.NewFinder(), Grid: w,
+		State: func(q world.BlockPos) chunk.StateID { return chunk.StateID(len(w.Block(q).ID)) },
+		Block: w.Block,
+		Rule: func(b world.Block) rules.BlockRule {
+			if b.HasTag("leaves") {
+				return rules.BlockRule{Hardness: 0.2, Tool: "axe"}
+			}
+			return rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
+		},
+		Tools: digroute.Tooling{
+			Harvests: func(r rules.BlockRule, _ world.ItemStack) bool { return !r.NeedsTool },
+			Speed:    func(int, world.ItemStack, string) float64 { return 1 },
+		},
+		Inventory: world.NewInventory(),
+	}
+	spot := world.Pos(3, 64, 0)
+	res, why, err := p.Route(world.Pos(0, 64, 0), path.At(spot))
+	require.NoError(t, err)
+	require.True(t, res.Complete, "%s%s", res.Reason, why)
+	assert.Equal(t, spot, res.Steps[len(res.Steps)-1].Pos)
+	var broken []world.BlockPos
+	for _, st := range res.Steps {
+		broken = append(broken, st.Break...)
+	}
+	assert.ElementsMatch(t, []world.BlockPos{spot, spot.Up()}, broken)
+
+	near := p.Options(path.Near(spot, 3), false, digroute.Blockers{})
+	assert.Negative(t, near.DigTicks(spot.X, spot.Y, spot.Z), "the block come near to stays")
+	assert.Positive(t, near.DigTicks(spot.X, spot.Y+1, spot.Z))
 }
