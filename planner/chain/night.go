@@ -70,6 +70,13 @@ func (s *search) awaitNight(p producer, item string, missing int) (*loop.Invocat
 		return nil, fmt.Errorf("%s, and the day does not turn here (the time of day stayed at %d over the last step's %d ticks): a %s spawns only in the dark",
 			none, l.After.TimeOfDay, l.After.Tick-l.Before.Tick, p.hunt)
 	}
+	if inv, why := s.leaveGuard(p); inv != nil {
+		s.awaits = s.huntStep(p, item, missing)
+		if s.node != nil {
+			s.node.Note += "; " + none + ": " + why
+		}
+		return inv, nil
+	}
 	var waits []*loop.Invocation // walled in first, where no mob reaches or sees the bot (a creeper walks up to one waiting in the open)
 	if sh := s.shelterWaiter(); sh != nil {
 		waits = append(waits, &loop.Invocation{Skill: sh.Name, Params: map[string]any{shelterWaitParam: ticks}})
@@ -123,4 +130,53 @@ func (s *search) waitsWalledIn(inv *loop.Invocation) bool {
 	}
 	n, ok := number(inv.Params[shelterWaitParam])
 	return ok && n > 0
+}
+
+// leaveMargin is how many blocks past despawn_near a move away from a
+// guard ends: the mobs beside it, a few blocks nearer, are past it too.
+const leaveMargin = 8
+
+// leaveGuard plans, by day, the move away from the hostile mob that
+// guards the prey when it is within despawn_near of the bot: a mob that
+// near never despawns (1.7.10 EntityLiving.despawnEntity, config/mobs.yaml
+// despawn_near), and one still there by day keeps to the dark (a cave: a
+// zombie or skeleton under the sky burns), where the night's mobs gather
+// round it. Such a den guards every hunt near it, and its mobs fill the
+// monster cap (SpawnerAnimals counts them all), so the night spawns no
+// other spider: a player moves the camp away, the den despawns, and the
+// nights bring new mobs. The move is a skill that travels from a mob by an
+// entity and a distance (flee), as far as passes despawn_near by
+// leaveMargin; nil when none applies (night, a far guard, no such skill or
+// it is blocked), and the wait walled in follows.
+func (s *search) leaveGuard(p producer) (*loop.Invocation, string) {
+	g := p.guardedBy
+	near := float64(s.Mobs.Spawning.DespawnNear)
+	if p.guard == "" || near <= 0 || !s.Mobs.IsDaytime(s.w.TimeOfDay) {
+		return nil, ""
+	}
+	d := math.Sqrt(g.Pos.DistSq(s.w.Player.Pos))
+	if d > near {
+		return nil, ""
+	}
+	for _, sk := range s.ranked(s.catalog) {
+		ent, okE := sk.Params["entity"]
+		dist, okD := sk.Params["distance"]
+		if !okE || !okD || ent.Type != action.TypeInt || dist.Type != action.TypeInt || !slices.Contains(sk.Effects.Tags, "travels") {
+			continue
+		}
+		n := int(math.Ceil(near-d)) + leaveMargin
+		if dist.Min != nil {
+			n = max(n, int(*dist.Min))
+		}
+		if dist.Max != nil {
+			n = min(n, int(*dist.Max))
+		}
+		inv := &loop.Invocation{Skill: sk.Name, Params: map[string]any{"entity": g.ID, "distance": n}}
+		if s.blocked[inv.String()] {
+			continue
+		}
+		return inv, fmt.Sprintf("the %s is %.0f blocks away by day, within %.0f, where a mob never despawns: a den whose mobs fill the night's monster cap; moving %d blocks away from it so they despawn and the night brings others",
+			g.Name, d, near, n)
+	}
+	return nil, ""
 }

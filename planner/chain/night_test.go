@@ -2,6 +2,8 @@ package chain
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -111,23 +113,60 @@ func TestStringOtherWorkFirst(t *testing.T) {
 
 // TestStringGuardedSpider: a spider with a hostile mob of another kind
 // within its follow range (16, a zombie's 40) of the way to it is left for
-// now (wait walled in); one farther off does not stop the hunt.
+// now (wait walled in at night); one farther off does not stop the hunt.
 func TestStringGuardedSpider(t *testing.T) {
 	reg := shipped(t)
-	dec, err := planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("creeper", 10.5, 12.5)), nil, nil)
+	dec, err := planAt(t, reg, "have 1 minecraft:string", withMobs(armed(18000), mobAt("spider", 20.5, 0.5), mobAt("creeper", 10.5, 12.5)), nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "shelter wait=600", dec.Invocation.String())
 	assert.Contains(t, dec.Tree.String(), "guarded: a creeper (entity 101) is 12 blocks from the way to the spider (entity 100)")
 	require.NotNil(t, dec.Awaits)
-	dec, err = planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("creeper", 10.5, 17)), nil, nil)
+	dec, err = planAt(t, reg, "have 1 minecraft:string", withMobs(armed(18000), mobAt("spider", 20.5, 0.5), mobAt("creeper", 10.5, 17)), nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "hunt count=1 item=minecraft:string target=spider", dec.Invocation.String())
 	dec, err = planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("zombie", 10.5, 35)), nil, nil)
 	require.NoError(t, err)
-	assert.Equal(t, "shelter wait=600", dec.Invocation.String(), "a zombie sees 40 blocks")
+	assert.Equal(t, "shelter wait=600", dec.Invocation.String(), "a zombie sees 40 blocks (and one beyond 32 despawns: no move away)")
 	dec, err = planAt(t, reg, "have 1 minecraft:string", withMobs(armed(1000), mobAt("spider", 20.5, 0.5), mobAt("sheep", 10.5, 2)), nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "hunt count=1 item=minecraft:string target=spider", dec.Invocation.String(), "a sheep guards nothing")
+}
+
+// TestStringLeavesTheDen: by day, a hostile mob that guards the spiders
+// within 32 blocks (despawn_near) of the bot never despawns, and with the
+// night's mobs round it fills the monster cap: the plan moves away from
+// it, past 32 blocks by 8, and still names the hunt it waits for. At
+// night the bot waits walled in; a guard beyond 32 blocks despawns in
+// its time, and with the move blocked the plan waits too.
+func TestStringLeavesTheDen(t *testing.T) {
+	reg := shipped(t)
+	den := func(tod int64, zx float64) *world.Snapshot {
+		return withMobs(armed(tod), mobAt("spider", 22.5, 0.5), mobAt("zombie", zx, 0.5), mobAt("skeleton", zx+1, 1.5))
+	}
+	w := den(6000, 20.5)
+	dec, err := planAt(t, reg, "have 1 minecraft:string", w, nil, nil)
+	require.NoError(t, err)
+	d := math.Sqrt(w.Entities[1].Pos.DistSq(w.Player.Pos))
+	want := fmt.Sprintf("flee distance=%d entity=101", int(math.Ceil(32-d))+8)
+	assert.Equal(t, want, dec.Invocation.String())
+	require.NotNil(t, dec.Awaits)
+	assert.Equal(t, "hunt count=1 item=minecraft:string target=spider", dec.Awaits.String())
+	assert.Contains(t, dec.Tree.String(), "where a mob never despawns")
+
+	dec, err = planAt(t, reg, "have 1 minecraft:string", den(18000, 20.5), nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "shelter wait=600", dec.Invocation.String(), "at night the bot stays walled in")
+
+	far := withMobs(armed(6000), mobAt("spider", 36.5, 0.5), mobAt("zombie", 33.5, 0.5))
+	dec, err = planAt(t, reg, "have 1 minecraft:string", far, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "shelter wait=600", dec.Invocation.String(), "a guard beyond 32 blocks despawns")
+	assert.Contains(t, dec.Tree.String(), "guarded: a zombie (entity 101)")
+
+	blocked := loop.Invocation{Skill: "flee", Params: map[string]any{"entity": 101, "distance": int(math.Ceil(32-d)) + 8}}
+	dec, err = planAt(t, reg, "have 1 minecraft:string", den(6000, 20.5), nil, nil, blocked)
+	require.NoError(t, err)
+	assert.Equal(t, "shelter wait=600", dec.Invocation.String(), "the move is blocked: wait")
 }
 
 // TestStringBlockedHuntWaits: a hunt that gave nothing twice (a spider

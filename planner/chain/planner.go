@@ -605,6 +605,9 @@ type producer struct {
 	// now: the hunt waits, walled in (night.go).
 	night bool
 	guard string
+	// guardedBy is the hostile mob that guards the nearest prey (with
+	// guard).
+	guardedBy world.Entity
 }
 
 // itemTags returns the tags of an exact item id ("modid:name[:meta]").
@@ -739,6 +742,7 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 	best, bestDist := producer{}, math.Inf(1)
 	guarded := "" // why the nearest prey in range is left alone
 	guardedDist := math.Inf(1)
+	var guardedBy world.Entity // the mob that guards it
 	for _, k := range s.Mobs.Kinds() {
 		if _, ok := s.dropOf(k, want); !ok {
 			continue
@@ -751,9 +755,9 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 			if dist > limit {
 				continue
 			}
-			if why := s.guard(e); why != "" {
+			if why, by := s.guard(e); why != "" {
 				if dist < guardedDist {
-					guarded, guardedDist = why, dist
+					guarded, guardedDist, guardedBy = why, dist, by
 				}
 				continue
 			}
@@ -773,7 +777,7 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 				continue
 			}
 			if guarded != "" {
-				return producer{desc: d, param: param, hunt: k.Name, night: true, guard: guarded}, true
+				return producer{desc: d, param: param, hunt: k.Name, night: true, guard: guarded, guardedBy: guardedBy}, true
 			}
 			if !k.Passive() && k.Weight > 0 {
 				return producer{desc: d, param: param, hunt: k.Name, night: true}, true
@@ -800,18 +804,18 @@ func huntItemParam(d *registry.Description) string {
 // guard says why a mob is not to be hunted now: a hostile mob of another
 // kind that would see the bot on its way, from the bot to the mob (within
 // loop.GuardRange: its follow range, 40 blocks for a zombie, and at least
-// 16) ("" when none).
-func (s *search) guard(prey world.Entity) string {
+// 16) ("" when none), and that mob.
+func (s *search) guard(prey world.Entity) (string, world.Entity) {
 	for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
 		k, ok := s.Mobs.Kind(e.Name)
 		if !ok || k.Passive() || e.Name == prey.Name {
 			continue
 		}
 		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= loop.GuardRange(k) {
-			return fmt.Sprintf("a %s (entity %d) is %.0f blocks from the way to the %s (entity %d)", e.Name, e.ID, d, prey.Name, prey.ID)
+			return fmt.Sprintf("a %s (entity %d) is %.0f blocks from the way to the %s (entity %d)", e.Name, e.ID, d, prey.Name, prey.ID), e
 		}
 	}
-	return ""
+	return "", world.Entity{}
 }
 
 // kill plans killing n mobs of a kind with a hunting skill (effects
