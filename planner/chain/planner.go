@@ -755,7 +755,7 @@ func (s *search) hunter(d *registry.Description, item string) (producer, bool) {
 			if dist > limit {
 				continue
 			}
-			if why, by := s.guard(e); why != "" {
+			if why, by := s.guardMob(e); why != "" {
 				if dist < guardedDist {
 					guarded, guardedDist, guardedBy = why, dist, by
 				}
@@ -804,8 +804,14 @@ func huntItemParam(d *registry.Description) string {
 // guard says why a mob is not to be hunted now: a hostile mob of another
 // kind that would see the bot on its way, from the bot to the mob (within
 // loop.GuardRange: its follow range, 40 blocks for a zombie, and at least
-// 16) ("" when none), and that mob.
-func (s *search) guard(prey world.Entity) (string, world.Entity) {
+// 16) ("" when none).
+func (s *search) guard(prey world.Entity) string {
+	why, _ := s.guardMob(prey)
+	return why
+}
+
+// guardMob is guard's reason and the mob that guards.
+func (s *search) guardMob(prey world.Entity) (string, world.Entity) {
 	for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
 		k, ok := s.Mobs.Kind(e.Name)
 		if !ok || k.Passive() || e.Name == prey.Name {
