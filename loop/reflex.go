@@ -229,8 +229,15 @@ const walkTicksPerBlock = 1 / 0.2159
 // runs recover_drops to walk there as long as the walk, at the player's
 // walking speed with half again for the way, ends before they are gone;
 // on arriving (within 1.5 blocks), once they are gone, or when the world
-// shows lava where they fell (they burned), it lets the death go. It counts from the tick the fatal step started, the earliest
-// the items can have fallen.
+// shows lava where they fell (they burned), it lets the death go. It
+// counts from the tick the fatal step started, the earliest the items can
+// have fallen.
+//
+// It does not walk into what killed the bot: while a hostile mob is
+// within GuardRange of the way from the bot to the items (its follow
+// range: it would see the bot and chase it), the reflex holds back and
+// the plan goes on; it goes once the way is clear, if the items still
+// last.
 //
 // A RecoverReflex remembers the last death between steps: use one per
 // run, by pointer.
@@ -238,6 +245,9 @@ type RecoverReflex struct {
 	// Lifespan is how long dropped items last, in ticks (0: the shipped
 	// rules' item_lifespan).
 	Lifespan int64
+	// Mobs is the mob table (nil = the shipped one): which mobs are
+	// hostile, and how far they see.
+	Mobs *rules.Mobs
 	// Remembered is a death from before the run (the memory file's last):
 	// at the first look it is a death to go back to when the server's
 	// world age tells how long ago it was (both known) and the items may
@@ -337,8 +347,17 @@ func (r *RecoverReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		r.death = nil // burned where they fell
 		return Invocation{}, "", false
 	}
+	mobs := r.Mobs
+	if mobs == nil {
+		mobs = rules.Default().Mobs
+	}
+	for _, e := range w.EntitiesOfKind(world.EntityMob) {
+		if k, ok := mobs.Kind(e.Name); ok && !k.Passive() && FromWay(e.Pos, w.Player.Pos, d.at) <= GuardRange(k) {
+			return Invocation{}, "", false // it would meet the bot on the way, or by the items
+		}
+	}
 	at := d.at.Block()
-	why := fmt.Sprintf("died at %v %d ticks ago holding %d items; they lie there until tick %d (item_lifespan %d), %.0f blocks away",
+	why := fmt.Sprintf("died at %v %d ticks ago holding %d items; they lie there until tick %d (item_lifespan %d), %.0f blocks away, no hostile mob near the way",
 		at, age, d.items, d.tick+life, life, dist)
 	return Invocation{Skill: "recover_drops", Params: map[string]any{"x": at.X, "y": at.Y, "z": at.Z}}, why, true
 }
