@@ -58,12 +58,31 @@ if [ -z "$targets" ]; then
 fi
 
 # Each package's test binary is built once with the fuzzing instrumentation
-# (go test -c -fuzz) and every target of the package runs from it: go test
-# -fuzz would link a new binary for each target, and that link, not the
-# fuzzing, was most of a 500x smoke (3.3 s against 0.3 s for a target).
+# and every target of the package runs from it: go test -fuzz would link a
+# new binary for each target, and that link, not the fuzzing, was most of a
+# 500x smoke (3.3 s against 0.3 s for a target).
+#
+# FUZZ_INSTRUMENT says what the instrumentation covers:
+# - all (the default): what go test -fuzz instruments, the package and
+#   everything it imports, the standard library too. go test -fuzz takes
+#   one package, so each package is built by its own go test -c -fuzz,
+#   FUZZ_JOBS at once; with an empty build cache each of them compiles the
+#   standard library and the dependencies again with the instrumentation.
+# - module: only this module's packages (the compiler's -d=libfuzzer, which
+#   is what go test -fuzz passes), every package's binary built by one go
+#   test -c: the standard library and the dependencies are the ones the
+#   tests compiled, found in the build cache. Coverage guides the inputs
+#   through this module's code only, which a short smoke does not need
+#   more of: the smoke proves that each target fuzzes.
 bindir=$(mktemp -d "${TMPDIR:-/tmp}/gtnh-fuzzbin.XXXXXX")
 trap 'rm -rf "$bindir"' EXIT
 cachedir=${FUZZ_CACHE_DIR:-$(go env GOCACHE)/fuzz}
+instrument=${FUZZ_INSTRUMENT:-all}
+case "$instrument" in
+  all|module) ;;
+  *) echo "fuzz.sh: FUZZ_INSTRUMENT must be all or module, got $instrument" >&2; exit 2 ;;
+esac
+module=$(go list -m)
 
 # run_one PKG FN N BIN IMPORTPATH: fuzzes one target with the package's
 # binary BIN and writes its line (and, when it failed, the reasons) to
@@ -116,34 +135,69 @@ run_one() {
   } >"$logdir/$n.result"
 }
 
-# run_pkg PKG N FN...: builds PKG's fuzzing binary, then fuzzes its targets
-# in turn, numbered from N.
-run_pkg() {
-  local pkg=$1 n=$2 bin importpath
-  shift 2
-  bin="$bindir/$(echo "$pkg" | tr '/.' '__').test"
-  importpath=$(go list "$pkg")
-  go test -c -fuzz=. -o "$bin" "$pkg" >"$bin.log" 2>&1 || rm -f "$bin"
-  for fn in "$@"; do
-    run_one "$pkg" "$fn" "$n" "$bin" "$importpath"
-    n=$((n + 1))
+# pkg_key PKG: a file name for the package directory PKG.
+pkg_key() { echo "$1" | tr '/.' '__'; }
+
+# build_pkg PKG: builds PKG's fuzzing binary as go test -fuzz would
+# (FUZZ_INSTRUMENT=all); its log is kept beside it.
+build_pkg() {
+  local bin
+  bin="$bindir/$(pkg_key "$1").test"
+  go test -c -fuzz=. -o "$bin" "$1" >"$bin.log" 2>&1 || rm -f "$bin"
+}
+
+# build_module PKG...: builds the binaries of every PKG with this module's
+# packages instrumented (FUZZ_INSTRUMENT=module), in one go test -c per
+# group of packages whose binaries' names differ (go test -c -o DIR/ names
+# a binary after the last element of its import path).
+build_module() {
+  local groups g dir pkg elem
+  # Package directory<TAB>group number: a package joins the first group
+  # that has no binary of its name yet.
+  groups=$(printf '%s\n' "$@" | awk '{
+      n = split($0, parts, "/"); elem = parts[n]; if ($0 == ".") elem = "."
+      g = 1; while ((g, elem) in used) g++
+      used[g, elem] = 1; print $0 "\t" g }')
+  for g in $(cut -f2 <<<"$groups" | sort -un); do
+    dir="$bindir/group$g"
+    mkdir -p "$dir"
+    # shellcheck disable=SC2046 # package directories have no spaces
+    go test -c -o "$dir/" -gcflags="$module/...=-d=libfuzzer" \
+      $(awk -F'\t' -v g="$g" '$2 == g {print $1}' <<<"$groups") >"$dir/build.log" 2>&1
+    while IFS=$'\t' read -r pkg _; do
+      elem=${pkg##*/}
+      [ "$pkg" = . ] && elem=${module##*/}
+      if [ -x "$dir/$elem.test" ]; then
+        mv "$dir/$elem.test" "$bindir/$(pkg_key "$pkg").test"
+      else
+        cp "$dir/build.log" "$bindir/$(pkg_key "$pkg").test.log"
+      fi
+    done < <(awk -F'\t' -v g="$g" '$2 == g' <<<"$groups")
   done
 }
 
-# FUZZ_JOBS packages run at once (default 1): building a binary is mostly
-# one core's work, so two at a time shorten a smoke of many targets on two
-# cores.
 jobs_max=${FUZZ_JOBS:-1}
-count=0
 # Targets grouped by package, in the order they are listed.
 pkgs=$(cut -f1 <<<"$targets" | uniq)
-while read -r pkg; do
-  fns=$(awk -F'\t' -v p="$pkg" '$1 == p {print $2}' <<<"$targets")
+if [ "$instrument" = module ]; then
+  # shellcheck disable=SC2086 # package directories have no spaces
+  build_module $pkgs
+else
+  while read -r pkg; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+    build_pkg "$pkg" &
+  done <<<"$pkgs"
+  wait
+fi
+
+# FUZZ_JOBS targets fuzz at once (default 1): a one-worker target for a
+# short budget is mostly one core's work starting up.
+count=0
+while IFS=$'\t' read -r pkg fn; do
+  count=$((count + 1))
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
-  # shellcheck disable=SC2086 # target names have no spaces
-  run_pkg "$pkg" $((count + 1)) $fns &
-  count=$((count + $(wc -l <<<"$fns")))
-done <<<"$pkgs"
+  run_one "$pkg" "$fn" "$count" "$bindir/$(pkg_key "$pkg").test" "$module${pkg#.}" &
+done <<<"$targets"
 wait
 failed=0
 for n in $(seq 1 "$count"); do
