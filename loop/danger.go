@@ -43,13 +43,23 @@ const (
 	shelterWaitMax = 600
 )
 
+// DefaultFleeDistance is how far the defend reflex runs: 16 blocks, more
+// than twice a creeper's 7 (beyond which its fuse stops, 1.7.10
+// EntityAICreeperSwell.updateTask: getDistanceSqToEntity > 49), and a
+// zombie (2.3 blocks a second) is 7 s behind a player walking 4.3.
+const DefaultFleeDistance = 16
+
 // DefendReflex deals with a hostile mob (a kind of config/mobs.yaml)
-// within Range blocks: it flees (the flee skill) from a creeper, and from
-// any mob when health is at or below FleeHealth or the best weapon held
-// hits for less than MinWeaponDamage; otherwise it fights (the fight
-// skill, one hit a step). A bot walled in (path.Enclosed) is left alone:
-// nothing reaches it there. By day a spider is left alone too (it attacks
-// only in the dark).
+// within Range blocks. It fights (the fight skill, one hit a step) when
+// the bot is healthy and armed; otherwise — a creeper always, any mob at
+// FleeHealth health or less or with no weapon of MinWeaponDamage — it
+// runs DefaultFleeDistance blocks farther from it (the flee skill) when a
+// walk leads that far (path.RunFrom); cornered (a tunnel the mob blocks, a
+// pit), it walls itself in (the wall_in skill, path.Seal), out of the
+// mob's reach and sight, or, where it cannot (no blocks, a mob in the
+// way), fights back with whatever it holds. A bot walled in (path.Enclosed) is left
+// alone: nothing reaches it there. By day a spider in the open is left
+// alone (it attacks only in the dark); one under a roof is not.
 type DefendReflex struct {
 	Range           float64
 	FleeHealth      float64
@@ -58,10 +68,16 @@ type DefendReflex struct {
 	Mobs *rules.Mobs
 }
 
-var _ Reflex = DefendReflex{}
+var (
+	_ Reflex      = DefendReflex{}
+	_ GuardExempt = DefendReflex{}
+)
 
 // Name implements Reflex.
 func (DefendReflex) Name() string { return "defend" }
+
+// GuardExempt implements GuardExempt: its steps face the mob.
+func (DefendReflex) GuardExempt() {}
 
 // Fire implements Reflex.
 func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
@@ -77,7 +93,13 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	best := math.Inf(1)
 	for _, e := range w.Entities {
 		k, ok := mobs.Kind(e.Name)
-		if e.Kind != world.EntityMob || !ok || k.Passive() || day && k.HostileLightMax < mobs.Light.Max {
+		if e.Kind != world.EntityMob || !ok || k.Passive() {
+			continue
+		}
+		if day && k.HostileLightMax < mobs.Light.Max && !underRoof(w, e.Pos) {
+			// A spider by day in the open: 1.7.10
+			// EntitySpider.findPlayerToAttack attacks only below half
+			// brightness. Under a roof (a tunnel, a cave) it may be dark.
 			continue
 		}
 		if d := math.Sqrt(e.Pos.DistSq(w.Player.Pos)); d <= r.Range && d < best {
@@ -95,15 +117,48 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 			weapon = max(weapon, mobs.WeaponDamage(st))
 		}
 	}
+	what := fmt.Sprintf("a %s (entity %d) is %.1f blocks away", near.Name, near.ID, best)
+	var why string
 	switch {
 	case k.Attack.Kind == rules.AttackExplode:
-		return Invocation{Skill: "flee", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away: out of its fuse range", near.Name, near.ID, best), true
+		why = fmt.Sprintf("%s: out of its fuse range (it swells within %g blocks and stops beyond %g)", what, k.Attack.SwellDistance, k.Attack.CancelDistance)
 	case w.Player.Health <= r.FleeHealth:
-		return Invocation{Skill: "flee", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away and health %g is at or below %g", near.Name, near.ID, best, w.Player.Health, r.FleeHealth), true
+		why = fmt.Sprintf("%s and health %g is at or below %g", what, w.Player.Health, r.FleeHealth)
 	case weapon < r.MinWeaponDamage:
-		return Invocation{Skill: "flee", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away and the best weapon hits for %g, under %g", near.Name, near.ID, best, weapon, r.MinWeaponDamage), true
+		why = fmt.Sprintf("%s and the best weapon hits for %g, under %g", what, weapon, r.MinWeaponDamage)
+	default:
+		return Invocation{Skill: "fight", Params: params}, fmt.Sprintf("%s; health %g and a weapon that hits for %g", what, w.Player.Health, weapon), true
 	}
-	return Invocation{Skill: "fight", Params: params}, fmt.Sprintf("a %s (entity %d) is %.1f blocks away; health %g and a weapon that hits for %g", near.Name, near.ID, best, w.Player.Health, weapon), true
+	if _, ok := path.RunFrom(w, w.Feet(), near.Pos, best+DefaultFleeDistance); ok {
+		params["distance"] = DefaultFleeDistance
+		return Invocation{Skill: "flee", Params: params}, why, true
+	}
+	// Cornered: no walk leads away without passing the mob.
+	if seal, ok := path.Seal(w, w.Feet()); ok {
+		if cover, ok := path.SealWith(w.Inventory, len(seal)); ok {
+			return Invocation{Skill: "wall_in"}, fmt.Sprintf("%s; cornered (no walk leads %d blocks farther from it): walling in with %d %s", why, DefaultFleeDistance, len(seal), cover), true
+		}
+	}
+	return Invocation{Skill: "fight", Params: params},
+		fmt.Sprintf("%s; cornered (no walk leads %d blocks farther from it) and no wall to put up: fighting back with a weapon that hits for %g", why, DefaultFleeDistance, weapon), true
+}
+
+// roofSearch is how far above a mob the defend reflex looks for a roof.
+const roofSearch = 32
+
+// underRoof reports whether a known solid block stands within roofSearch
+// blocks above a mob's head: under it, the light may be low enough by day
+// for a spider to attack (a tunnel, a cave, a forest's dark floor is not
+// counted).
+func underRoof(w *world.Snapshot, pos world.Vec3) bool {
+	b := pos.Block()
+	for y := b.Y + 2; y <= b.Y+roofSearch; y++ {
+		p := world.Pos(b.X, y, b.Z)
+		if w.Known(p) && path.ClassifyByTags(w.BlockAt(p)) == path.Solid {
+			return true
+		}
+	}
+	return false
 }
 
 // shelterPeek is how near (in blocks) a hostile mob keeps the bot in its
@@ -120,10 +175,7 @@ const shelterLinger = 1200
 // nearestHostile is the nearest mob of the mob table within shelterPeek
 // blocks that is hostile by day (a spider is not), and how far it is.
 func (r ShelterReflex) nearestHostile(w *world.Snapshot) (world.Entity, float64, bool) {
-	mobs := r.Mobs
-	if mobs == nil {
-		mobs = rules.Default().Mobs
-	}
+	mobs := r.mobs()
 	var near world.Entity
 	best := math.Inf(1)
 	for _, e := range w.Entities {
@@ -190,6 +242,13 @@ func waitsWalledIn(inv *Invocation) bool {
 // Name implements Reflex.
 func (ShelterReflex) Name() string { return "shelter" }
 
+func (r ShelterReflex) mobs() *rules.Mobs {
+	if r.Mobs == nil {
+		return rules.Default().Mobs
+	}
+	return r.Mobs
+}
+
 // Fire implements Reflex.
 func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	t := w.TimeOfDay
@@ -214,6 +273,16 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		if e, d, ok := r.nearestHostile(w); ok && (t-r.Until+24000)%24000 < shelterLinger {
 			return Invocation{Skill: "shelter", Params: map[string]any{"wait": shelterWaitMax}},
 				fmt.Sprintf("day (time of day %d), but a %s (entity %d) is %.1f blocks away: staying walled in, mining its walls where it can and waiting %d ticks", t, e.Name, e.ID, d, shelterWaitMax), true
+		}
+		// Walled in by day with a mob near (the defend reflex walled it in
+		// a tunnel), hurt under DefaultEatHealBelow and healing (food at
+		// 18 or more: a point every 80 ticks, FoodStats.onUpdate; the eat
+		// reflex sees to the food): it heals behind its wall first rather
+		// than dig out to the mob half dead. Not healing, it would wait
+		// for nothing.
+		if e, d, ok := r.nearestHostile(w); ok && w.Player.Health < DefaultEatHealBelow && int(w.Player.Food) >= rules.Default().Food.Stats.RegenMinFood {
+			return Invocation{Skill: "shelter", Params: map[string]any{"wait": shelterWaitMax}},
+				fmt.Sprintf("day (time of day %d), walled in with health %g and a %s (entity %d) %.1f blocks away: healing behind the walls, mining them where it can and waiting %d ticks", t, w.Player.Health, e.Name, e.ID, d, shelterWaitMax), true
 		}
 		return Invocation{Skill: "unstuck", Params: map[string]any{"attempt": 0, "distance": DefaultUnstuckDistance}},
 			fmt.Sprintf("day (time of day %d, night from %d to %d) and the bot is walled in: climbing out", t, r.From, r.Until), true

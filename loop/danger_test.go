@@ -31,11 +31,49 @@ func walledIn(w *world.Snapshot) *world.Snapshot {
 	return w
 }
 
+// onField lays a stone floor under the player, 25 blocks every way, with
+// air above it: room to run.
+func onField(w *world.Snapshot) *world.Snapshot {
+	bs := world.NewSparseBlocks()
+	for x := -25; x <= 25; x++ {
+		for z := -25; z <= 25; z++ {
+			bs.SetID(world.Pos(x, 63, z), "minecraft:stone", 0)
+			for y := 64; y <= 67; y++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:air", 0)
+			}
+		}
+	}
+	w.Blocks = bs
+	return w
+}
+
+// inTunnel puts the player in a tunnel of stone running along x from
+// x = back to x = 12 (feet at y 64, head at 65), the mob's side; the
+// stone around it known.
+func inTunnel(w *world.Snapshot, back int) *world.Snapshot {
+	bs := world.NewSparseBlocks()
+	for x := back - 2; x <= 14; x++ {
+		for y := 62; y <= 67; y++ {
+			for z := -2; z <= 2; z++ {
+				id := "minecraft:stone"
+				if x >= back && x <= 12 && z == 0 && (y == 64 || y == 65) {
+					id = "minecraft:air"
+				}
+				bs.SetID(world.Pos(x, y, z), id, 0)
+			}
+		}
+	}
+	w.Blocks = bs
+	return w
+}
+
 func TestDefendReflexFightsOrFlees(t *testing.T) {
 	sword := world.NewStack("minecraft:stone_sword", 0, 1)   // hits for 6
 	pick := world.NewStack("minecraft:wooden_pickaxe", 0, 1) // 3
 	axe := world.NewStack("minecraft:wooden_axe", 0, 1)      // 4
+	dirt := world.NewStack("minecraft:dirt", 0, 8)
 	r := loop.DefendReflex{Range: loop.DefaultDefendRange, FleeHealth: loop.DefaultFleeHealth, MinWeaponDamage: loop.DefaultMinWeaponDamage}
+	byDay := func(w *world.Snapshot) *world.Snapshot { w.TimeOfDay = 6000; return w }
 	for _, c := range []struct {
 		name  string
 		w     *world.Snapshot
@@ -44,16 +82,23 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 		{"an armed healthy bot fights a zombie", mobAt("zombie", 5, 20, sword), "fight"},
 		{"at the range", mobAt("zombie", 8, 20, sword), "fight"},
 		{"beyond the range", mobAt("zombie", 8.1, 20, sword), ""},
-		{"a creeper is fled, armed or not", mobAt("creeper", 5, 20, sword), "flee"},
-		{"at the flee health", mobAt("zombie", 5, 8, sword), "flee"},
-		{"above the flee health", mobAt("zombie", 5, 9, sword), "fight"},
-		{"unarmed", mobAt("skeleton", 5, 20), "flee"},
-		{"a weapon under the minimum", mobAt("zombie", 5, 20, pick), "flee"},
-		{"a weapon at the minimum", mobAt("zombie", 5, 20, axe), "fight"},
+		{"a creeper is fled, armed or not", onField(mobAt("creeper", 5, 20, sword)), "flee"},
+		{"at the flee health", onField(mobAt("zombie", 5, 8, sword)), "flee"},
+		{"above the flee health", onField(mobAt("zombie", 5, 9, sword)), "fight"},
+		{"unarmed", onField(mobAt("skeleton", 5, 20)), "flee"},
+		{"a weapon under the minimum", onField(mobAt("zombie", 5, 20, pick)), "flee"},
+		{"a weapon at the minimum", onField(mobAt("zombie", 5, 20, axe)), "fight"},
+		{"cornered in a tunnel by a creeper: walls in", inTunnel(mobAt("creeper", 5, 20, sword, dirt), -3), "wall_in"},
+		{"cornered and weak: walls in", inTunnel(mobAt("zombie", 5, 20, pick, dirt), -3), "wall_in"},
+		{"cornered, weak and no blocks: fights back", inTunnel(mobAt("zombie", 5, 20, pick), -3), "fight"},
+		{"cornered and hurt, no blocks: fights back with the fist", inTunnel(mobAt("zombie", 5, 6), -3), "fight"},
+		{"a tunnel long enough behind: runs back along it", inTunnel(mobAt("zombie", 5, 20, pick, dirt), -24), "flee"},
+		{"armed in a tunnel: fights", inTunnel(mobAt("zombie", 5, 20, sword, dirt), -3), "fight"},
 		{"walled in: nothing reaches it", walledIn(mobAt("zombie", 2, 20, sword)), ""},
-		{"a spider by day is left alone", func() *world.Snapshot { w := mobAt("spider", 3, 20, sword); w.TimeOfDay = 6000; return w }(), ""},
+		{"a spider by day in the open is left alone", byDay(mobAt("spider", 3, 20, sword)), ""},
+		{"a spider by day in a tunnel is fought", byDay(inTunnel(mobAt("spider", 3, 20, sword), -3)), "fight"},
 		{"a spider at night is fought", mobAt("spider", 3, 20, sword), "fight"},
-		{"a zombie by day is still fought", func() *world.Snapshot { w := mobAt("zombie", 3, 20, sword); w.TimeOfDay = 6000; return w }(), "fight"},
+		{"a zombie by day is still fought", byDay(mobAt("zombie", 3, 20, sword)), "fight"},
 		{"a pig is no danger", mobAt("pig", 3, 20, sword), ""},
 		{"nor a cow at night (a passive mob of the table)", mobAt("cow", 2, 20, sword), ""},
 	} {
@@ -61,9 +106,17 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 			inv, why, ok := r.Fire(c.w)
 			assert.Equal(t, c.skill != "", ok, why)
 			if ok {
-				assert.Equal(t, c.skill, inv.Skill)
-				assert.Equal(t, map[string]any{"entity": 42}, inv.Params)
+				assert.Equal(t, c.skill, inv.Skill, why)
 				assert.Contains(t, why, "(entity 42)")
+				switch c.skill {
+				case "flee":
+					assert.Equal(t, map[string]any{"entity": 42, "distance": loop.DefaultFleeDistance}, inv.Params)
+				case "wall_in":
+					assert.Empty(t, inv.Params)
+					assert.Contains(t, why, "cornered")
+				default:
+					assert.Equal(t, map[string]any{"entity": 42}, inv.Params)
+				}
 			}
 		})
 	}
@@ -132,9 +185,16 @@ func TestShelterReflexAtNight(t *testing.T) {
 		dist float64
 		tod  int64
 		stay bool
-	}{{"creeper", 6, 23500, true}, {"zombie", 32, 600, true}, {"zombie", 32.5, 600, false}, {"spider", 6, 600, false},
-		{"creeper", 6, 699, true}, {"creeper", 6, 700, false}} {
-		w := walledIn(mobAt(c.kind, c.dist, 20))
+		health, food float64
+	}{{"creeper", 6, 23500, true, 20, 20}, {"zombie", 32, 600, true, 20, 20}, {"zombie", 32.5, 600, false, 20, 20}, {"spider", 6, 600, false, 20, 20},
+		{"creeper", 6, 699, true, 20, 20}, {"creeper", 6, 700, false, 20, 20},
+		// Later in the day, hurt and healing (food 18 or more) with a mob
+		// near: it heals behind its walls; not hurt enough, or not
+		// healing, or the mob gone, it climbs out.
+		{"zombie", 3, 6000, true, 13, 18}, {"zombie", 3, 6000, false, 14, 18}, {"zombie", 3, 6000, false, 13, 17},
+		{"zombie", 32.5, 6000, false, 13, 18}} {
+		w := walledIn(mobAt(c.kind, c.dist, c.health))
+		w.Player.Food = c.food
 		w.TimeOfDay = c.tod
 		inv, why, ok = r.Fire(w)
 		assert.True(t, ok)

@@ -20,6 +20,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // Verdict is how a step ended.
@@ -57,10 +58,20 @@ const (
 	// It is neither a success nor a failure of the skill: the metrics are
 	// not touched, and the run ends with StopReason Interrupted.
 	StepInterrupted Verdict = "interrupted"
+	// Threatened: the body ended the step early because a hostile mob
+	// came near (Config.Guard; the result names it: "interrupted: a
+	// zombie (entity 12) 5.0 blocks away"). Like a player who stops
+	// digging to face a zombie, the loop deals with the mob (the
+	// reflexes run next) and the plan resumes; the step is neither a
+	// success nor a failure of the skill: the learned metrics, the
+	// failures in a row and the blocks are not touched.
+	Threatened Verdict = "threatened"
 )
 
 // failed reports whether a verdict counts as a failure for the retry policy.
-func (v Verdict) failed() bool { return v != Success && v != Noop && v != Looked }
+func (v Verdict) failed() bool {
+	return v != Success && v != Noop && v != Looked && v != Threatened
+}
 
 // CodeContentsUnread is the code of a step that opened a machine whose
 // contents were unknown, every action succeeding, and whose window still
@@ -172,6 +183,8 @@ type Stats struct {
 	Successes int `json:"successes"`
 	// Looks are its Looked steps, which are not attempts.
 	Looks int `json:"looks,omitempty"`
+	// Threatened are its steps a mob cut short, which are not attempts.
+	Threatened int `json:"threatened,omitempty"`
 }
 
 // Outcome is the end of a run.
@@ -211,7 +224,16 @@ type Config struct {
 	// Reflexes preempt the plan, in order (see Reflex); nil = none. Run
 	// asks them before every planned step; Step does not.
 	Reflexes []Reflex
-	Log      zerolog.Logger
+	// Guard, with a Range, has the body end a step's action early when a
+	// hostile mob comes within Range blocks (ipc.Guard; the step's
+	// verdict is Threatened), so the reflexes deal with it rather than
+	// the bot digging on while a zombie hits it. Run guards its planned
+	// steps and the reflex steps of reflexes that are not
+	// GuardExempt, except when the bot is walled in (nothing reaches
+	// it); Step guards nothing. A body in another process does not see
+	// the guard.
+	Guard ipc.Guard
+	Log   zerolog.Logger
 	// Now is the wall clock for MaxWall (default time.Now); the trace never
 	// contains wall-clock time, so simulated runs stay byte-identical.
 	Now func() time.Time
@@ -383,9 +405,10 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		if err != nil {
 			return out, fmt.Errorf("loop: skill catalog for %s: %w", snap.TechState, err)
 		}
-		if inv, rt, ok := l.reflex(snap, catalog, st); ok {
+		if inv, r, rt, ok := l.reflex(snap, catalog, st); ok {
 			rec.Invocation, rec.Reflex = &inv, rt
-			fp, kinds = l.invoke(ctx, &rec, snap, catalog, st.blocked)
+			_, exempt := r.(GuardExempt)
+			fp, kinds = l.invoke(l.guarded(ctx, snap, inv, !exempt), &rec, snap, catalog, st.blocked)
 			if rec.Verdict == StepInterrupted {
 				out.Reason = Interrupted
 				return out, l.emit(rec)
@@ -428,7 +451,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		default:
 			inv := *dec.Invocation
 			rec.Invocation = &inv
-			fp, kinds = l.invoke(ctx, &rec, snap, catalog, st.blocked)
+			fp, kinds = l.invoke(l.guarded(ctx, snap, inv, true), &rec, snap, catalog, st.blocked)
 		}
 		if rec.Verdict == StepInterrupted {
 			out.Reason = Interrupted
@@ -448,7 +471,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 // reflex asks the configured reflexes, in order, whether one preempts the
 // plan now: the first that fires with a skill offered in the catalog, an
 // invocation not blocked, and no failed step since the last planned one.
-func (l *Loop) reflex(snap *world.Snapshot, catalog []*registry.Description, st *runState) (Invocation, *ReflexTrace, bool) {
+func (l *Loop) reflex(snap *world.Snapshot, catalog []*registry.Description, st *runState) (Invocation, Reflex, *ReflexTrace, bool) {
 	for _, r := range l.cfg.Reflexes {
 		if st.reflexFailed[r.Name()] {
 			continue
@@ -463,9 +486,22 @@ func (l *Loop) reflex(snap *world.Snapshot, catalog []*registry.Description, st 
 		if !slices.ContainsFunc(catalog, func(d *registry.Description) bool { return d.Name == inv.Skill }) {
 			continue
 		}
-		return inv, &ReflexTrace{Name: r.Name(), Reason: why}, true
+		return inv, r, &ReflexTrace{Name: r.Name(), Reason: why}, true
 	}
-	return Invocation{}, nil, false
+	return Invocation{}, nil, nil, false
+}
+
+// guarded is the context a step of Run executes under: with the guard
+// (Config.Guard) when on is set and the guard has a range, unless the step
+// is a wait walled in (the shelter skill with a wait, path.Enclosed): no
+// mob reaches the bot there, and one passing outside the walls must not
+// cut its night's wait short. Climbing out of the same shelter is
+// guarded.
+func (l *Loop) guarded(ctx context.Context, snap *world.Snapshot, inv Invocation, on bool) context.Context {
+	if !on || l.cfg.Guard.Range <= 0 || waitsWalledIn(&inv) && path.Enclosed(snap, snap.Feet()) {
+		return ctx
+	}
+	return ipc.WithGuard(ctx, l.cfg.Guard)
 }
 
 // watch tells the reflexes that learn from steps (StepWatcher) how a step
@@ -538,6 +574,8 @@ func (l *Loop) settle(st *runState, stats map[string]Stats, rec StepRecord, fp u
 		case Rejected:
 		case Looked:
 			s.Looks++
+		case Threatened:
+			s.Threatened++
 		default:
 			s.Attempts++
 		}
@@ -550,6 +588,10 @@ func (l *Loop) settle(st *runState, stats map[string]Stats, rec StepRecord, fp u
 		}
 	}
 	switch {
+	case rec.Verdict == Threatened:
+		// Cut short by a mob: it says nothing about the skill or the
+		// invocation (the reflexes deal with the mob, then the plan may
+		// ask for the same step again).
 	case rec.Verdict.failed() && rec.Progressed:
 		// Short of its promise, but the world moved the way the skill
 		// intends (or towards the goal): doing it again is worth it, and
@@ -686,6 +728,7 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 		return nil
 	}
 	ok := true
+	var threat *ipc.Threat
 	for _, a := range sug.Actions {
 		rec.Actions = append(rec.Actions, action.Envelope{Action: a})
 		res, err := cfg.Conn.Execute(ctx, a)
@@ -700,6 +743,13 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 			rec.Verdict, rec.Code = StepInterrupted, string(ipc.Interrupted)
 			rec.Error = fmt.Sprintf("%s: interrupted (%v)", a.Kind(), ctx.Err())
 			return nil
+		}
+		if th, seen := ipc.ThreatOf(res); seen && res.Code != ipc.Internal && res.Code != ipc.IOError {
+			// A mob came near: the step ends here, whether the body
+			// stopped the action half-way or finished it first.
+			threat = &th
+			rec.Code, rec.Error = string(res.Code), fmt.Sprintf("%s: interrupted: %s", a.Kind(), th)
+			break
 		}
 		if !res.OK() {
 			ok = false
@@ -720,6 +770,12 @@ func (l *Loop) step(ctx context.Context, rec *StepRecord, snap *world.Snapshot, 
 	rec.After = &s
 	l.kills.hits(rec.Actions, rec.Results, snap)
 	rec.Kills = l.seeKills(after)
+	if threat != nil {
+		// Neither a success nor a failure of the skill: its metrics are
+		// not touched.
+		rec.Verdict = Threatened
+		return after
+	}
 	if !ok {
 		rec.Verdict = ActionFailed
 		rec.Progressed = l.progressed(sk.Spec(), sug.Params, snap, after)

@@ -33,6 +33,15 @@ type Reflex interface {
 	Fire(w *world.Snapshot) (inv Invocation, reason string, ok bool)
 }
 
+// GuardExempt is implemented by a reflex whose steps face the mobs
+// themselves (the defend reflex's fight, flee and wall_in): Run
+// executes them without Config.Guard, which would end them for the very
+// mob they deal with.
+type GuardExempt interface {
+	Reflex
+	GuardExempt()
+}
+
 // ReflexTrace is a reflex step's part of the trace: which reflex fired and
 // why.
 type ReflexTrace struct {

@@ -56,62 +56,72 @@ func (s *Sim) digRoute(tx *world.Tx, start world.BlockPos, goal path.Target) (pa
 // walking, and what was broken and placed.
 func (s *Sim) followDigRoute(tx *world.Tx, r path.Result) (dug, placed int, err error) {
 	for _, st := range r.Steps {
-		breaks := append([]world.BlockPos(nil), st.Break...)
-		for _, cell := range []world.BlockPos{st.Pos, st.Pos.Add(0, 1, 0)} {
-			// Sand or gravel that fell into the body's way since the
-			// route was planned (the refill of a dug cell): dig it out
-			// too, as a player digs up through a gravel column.
-			if rules.Falls(tx.BlockAt(cell).ID) && !slices.Contains(breaks, cell) {
-				breaks = append(breaks, cell)
+		d, p, err := s.digStep(tx, st)
+		dug, placed = dug+d, placed+p
+		if err != nil {
+			return dug, placed, err
+		}
+	}
+	return dug, placed, nil
+}
+
+// digStep breaks and places what one step of a dig route needs.
+func (s *Sim) digStep(tx *world.Tx, st path.Step) (dug, placed int, err error) {
+	breaks := append([]world.BlockPos(nil), st.Break...)
+	for _, cell := range []world.BlockPos{st.Pos, st.Pos.Add(0, 1, 0)} {
+		// Sand or gravel that fell into the body's way since the
+		// route was planned (the refill of a dug cell): dig it out
+		// too, as a player digs up through a gravel column.
+		if rules.Falls(tx.BlockAt(cell).ID) && !slices.Contains(breaks, cell) {
+			breaks = append(breaks, cell)
+		}
+	}
+	for i := 0; i < len(breaks); i++ {
+		p := breaks[i]
+		b := tx.BlockAt(p)
+		if b.IsAir() {
+			continue
+		}
+		if rules.Falls(tx.BlockAt(p.Add(0, 1, 0)).ID) && len(breaks) < maxRefills+len(st.Break)+2 {
+			breaks = append(breaks, p) // what falls in is dug next
+		}
+		inv := tx.Inventory()
+		rule := s.ruleOf(b)
+		slot, _, ok := digroute.BestTool(inv, rule, s.tooling())
+		if !ok {
+			return dug, placed, fmt.Errorf("cannot break %s at %v with anything in the inventory", b.ID, p)
+		}
+		if err := tx.SetBlock(p, "minecraft:air", 0); err != nil {
+			return dug, placed, err
+		}
+		s.blockChanged(tx, p)
+		if slot >= 0 {
+			inv.Slots[slot] = rules.Worn(inv.Slots[slot], rules.Wear(inv.Slots[slot], rule.Hardness))
+		}
+		for _, d := range s.drops(b) {
+			s.give(&inv, d)
+		}
+		tx.SetInventory(inv)
+		dug++
+	}
+	for _, p := range st.Place {
+		inv := tx.Inventory()
+		var block string
+		for _, id := range digroute.ScaffoldItems {
+			if _, ok := take(&inv, world.MustItem(id), 1); ok {
+				block = id
+				break
 			}
 		}
-		for i := 0; i < len(breaks); i++ {
-			p := breaks[i]
-			b := tx.BlockAt(p)
-			if b.IsAir() {
-				continue
-			}
-			if rules.Falls(tx.BlockAt(p.Add(0, 1, 0)).ID) && len(breaks) < maxRefills+len(st.Break)+2 {
-				breaks = append(breaks, p) // what falls in is dug next
-			}
-			inv := tx.Inventory()
-			rule := s.ruleOf(b)
-			slot, _, ok := digroute.BestTool(inv, rule, s.tooling())
-			if !ok {
-				return dug, placed, fmt.Errorf("cannot break %s at %v with anything in the inventory", b.ID, p)
-			}
-			if err := tx.SetBlock(p, "minecraft:air", 0); err != nil {
-				return dug, placed, err
-			}
-			s.blockChanged(tx, p)
-			if slot >= 0 {
-				inv.Slots[slot] = rules.Worn(inv.Slots[slot], rules.Wear(inv.Slots[slot], rule.Hardness))
-			}
-			for _, d := range s.drops(b) {
-				s.give(&inv, d)
-			}
-			tx.SetInventory(inv)
-			dug++
+		if block == "" {
+			return dug, placed, fmt.Errorf("no dirt or cobblestone left to place at %v", p)
 		}
-		for _, p := range st.Place {
-			inv := tx.Inventory()
-			var block string
-			for _, id := range digroute.ScaffoldItems {
-				if _, ok := take(&inv, world.MustItem(id), 1); ok {
-					block = id
-					break
-				}
-			}
-			if block == "" {
-				return dug, placed, fmt.Errorf("no dirt or cobblestone left to place at %v", p)
-			}
-			if err := tx.SetBlock(p, block, 0); err != nil {
-				return dug, placed, err
-			}
-			tx.SetInventory(inv)
-			s.blockChanged(tx, p)
-			placed++
+		if err := tx.SetBlock(p, block, 0); err != nil {
+			return dug, placed, err
 		}
+		tx.SetInventory(inv)
+		s.blockChanged(tx, p)
+		placed++
 	}
 	return dug, placed, nil
 }

@@ -210,7 +210,7 @@ func TestUnattendedNights(t *testing.T) {
 					}
 				}
 				l, err := loop.New(ctx, loop.Config{Registry: reg, Conn: conn, Planner: chain.Planner{}, Goal: g,
-					MaxSteps: 1_000_000, Reflexes: reflexes, OnStep: onStep})
+					MaxSteps: 1_000_000, Reflexes: reflexes, OnStep: onStep, Guard: ipc.Guard{Range: loop.DefaultDefendRange}})
 				require.NoError(t, err)
 				out, err := l.Run(ctx)
 				cancel()

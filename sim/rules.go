@@ -132,19 +132,29 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 		if !dr.Complete {
 			return digFailure(a, start, dr, why)
 		}
-		var placed int
-		dug, placed, err = s.followDigRoute(tx, dr)
-		if err != nil {
-			return ipc.Failf(ipc.Internal, 0, "move_to %v: %v", a.Pos, err)
+		if !s.guarded {
+			var placed int
+			dug, placed, err = s.followDigRoute(tx, dr)
+			if err != nil {
+				return ipc.Failf(ipc.Internal, 0, "move_to %v: %v", a.Pos, err)
+			}
+			details["dug"], details["placed"] = dug, placed
 		}
 		res = dr
-		details["dug"], details["placed"] = dug, placed
 	}
 	end := start
 	if len(res.Steps) > 0 {
 		end = res.Steps[len(res.Steps)-1].Pos
 	}
 	s.route.Set(res.Steps)
+	if s.guarded {
+		// Guarded: the way is taken as its time passes (guardedAdvance),
+		// so a mob that comes near stops the walk part way.
+		s.walk = &walk{steps: res.Steps}
+		s.exhaust(s.walkExhaustion(start, res.Steps))
+		details["steps"] = len(res.Steps)
+		return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: details}
+	}
 	tx.MovePlayer(world.Vec3{X: float64(end.X) + 0.5, Y: standHeight(tx, end), Z: float64(end.Z) + 0.5})
 	s.exhaust(s.walkExhaustion(start, res.Steps) + float64(dug)*s.rules.Food.Exhaustion.BreakBlock)
 	details["steps"], details["to"] = len(res.Steps), end

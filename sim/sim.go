@@ -58,7 +58,11 @@ type Sim struct {
 	// (mobs.go); light what an action's time has computed of the light
 	// (light.go); mobKinds the hostile mobs; spawnTop bounds the height
 	// a spawn is tried at (the top filled section + 15).
-	danger   dangers
+	danger dangers
+	// guarded: the action being applied runs under an ipc.Guard (a walk
+	// is then taken as its time passes: walk).
+	guarded  bool
+	walk     *walk
 	light    lightCache
 	mobKinds []rules.MobKind
 	spawnTop int
@@ -525,12 +529,23 @@ func (s *Sim) Execute(ctx context.Context, a action.Action) ipc.Result {
 	var res ipc.Result
 	s.lightReset()
 	s.danger.los, s.danger.diedIn = map[[2]world.BlockPos]bool{}, ""
+	g, guarded := ipc.GuardOf(ctx)
+	// Only a world with mobs has any to guard against.
+	s.guarded, s.walk = guarded && s.sc.Mobs, nil
+	var watch *guardWatch
 	s.state.Update(func(tx *world.Tx) {
 		res = s.apply(tx, a)
 		s.gravity(tx, &res)
+		if s.guarded {
+			watch = s.guardStart(tx, g)
+		}
 	})
+	s.guarded = false
 	var events []string
-	for done := int64(0); done < res.Ticks; {
+	if watch != nil {
+		events = s.guardedAdvance(a, &res, watch, ctx.Err)
+	}
+	for done := int64(0); watch == nil && done < res.Ticks; {
 		if done > 0 && ctx.Err() != nil {
 			res.Code, res.Ticks = ipc.Interrupted, done
 			res.Error = fmt.Sprintf("%s interrupted after %d of %d ticks: %v", a.Kind(), done, res.Ticks, ctx.Err())

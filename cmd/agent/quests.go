@@ -351,7 +351,7 @@ func printStage(w io.Writer, st loop.QuestStage) {
 // completed, 130 when interrupted, 1 otherwise.
 func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
 	cfg := loop.Config{Registry: p.reg, Conn: s.conn, Planner: p.pl, Goal: p.goal, Trace: s.trace,
-		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log, Reflexes: c.acfg.Survival.reflexes()}
+		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log, Reflexes: c.acfg.Survival.reflexes(), Guard: c.acfg.Survival.guard()}
 	onStep := s.onStep
 	if p.llmPl != nil {
 		onStep = append(onStep, p.llmPl.StepDone)

@@ -579,7 +579,7 @@ func (c *runCommand) header(o *openedBody, p *runPlan) string {
 // or the loop failed.
 func (c *runCommand) play(e *env, p *runPlan, s *runSession) (loop.Outcome, error) {
 	cfg := loop.Config{Registry: p.reg, Conn: s.conn, Planner: p.pl, Goal: p.goal, Trace: s.trace,
-		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log, Reflexes: rememberDeath(e, c.acfg.Survival.reflexes(), s.mem)}
+		MaxSteps: c.maxSteps, MaxTicks: c.maxTicks, Log: e.log, Reflexes: rememberDeath(e, c.acfg.Survival.reflexes(), s.mem), Guard: c.acfg.Survival.guard()}
 	onStep := s.onStep
 	if p.llmPl != nil {
 		onStep = append(onStep, p.llmPl.StepDone) // credits the knowledge that informed the step

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
@@ -10,7 +11,7 @@ import (
 //
 //	survival:
 //	  eat: {enabled: true, threshold: 6, heal_below: 14}   # eat at food 6 or less, or hurt under 14 and food under 18
-//	  defend: {enabled: true, range: 8, flee_health: 8, min_weapon_damage: 4}
+//	  defend: {enabled: true, range: 8, flee_health: 8, min_weapon_damage: 4, interrupt: true}
 //	  shelter: {enabled: true, from: 12000, until: 23500}
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
 //	  recover: {enabled: true}
@@ -39,9 +40,10 @@ type huntReflexConfig struct {
 
 // defendReflexConfig: Off turns the defend reflex off; the others, when
 // set, replace loop.DefaultDefendRange, DefaultFleeHealth and
-// DefaultMinWeaponDamage.
+// DefaultMinWeaponDamage. NoInterrupt lets steps run to their end
+// whatever mob comes near (the loop's Guard off).
 type defendReflexConfig struct {
-	Off                             bool
+	Off, NoInterrupt                bool
 	Range, FleeHealth, MinWeaponDmg *int
 }
 
@@ -110,8 +112,13 @@ func decodeSurvival(d *strictyaml.Decoder, f strictyaml.Field, cfg *survivalConf
 		}
 	}
 	if v, ok := s["defend"]; ok {
-		m := d.Mapping(v.Value, "survival.defend", []string{"enabled", "range", "flee_health", "min_weapon_damage"})
+		m := d.Mapping(v.Value, "survival.defend", []string{"enabled", "range", "flee_health", "min_weapon_damage", "interrupt"})
 		enabled(m, "survival.defend", &cfg.Defend.Off)
+		if b, ok := m["interrupt"]; ok {
+			if on, ok := d.Bool(b.Value, "survival.defend.interrupt"); ok {
+				cfg.Defend.NoInterrupt = !on
+			}
+		}
 		opt(m, "survival.defend", "range", 1, 32, &cfg.Defend.Range)
 		opt(m, "survival.defend", "flee_health", 0, 20, &cfg.Defend.FleeHealth)
 		opt(m, "survival.defend", "min_weapon_damage", 0, 100, &cfg.Defend.MinWeaponDmg)
@@ -219,4 +226,18 @@ func (s survivalConfig) reflexes() []loop.Reflex {
 		out = append(out, u)
 	}
 	return out
+}
+
+// guard is the loop's guard: with the defend reflex on and its interrupt
+// not turned off, a hostile mob within the defend range ends a step early
+// (loop.Config.Guard), so the reflex deals with it; otherwise none.
+func (s survivalConfig) guard() ipc.Guard {
+	if s.Defend.Off || s.Defend.NoInterrupt {
+		return ipc.Guard{}
+	}
+	r := loop.DefaultDefendRange
+	if s.Defend.Range != nil {
+		r = *s.Defend.Range
+	}
+	return ipc.Guard{Range: float64(r)}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 )
 
@@ -62,7 +63,23 @@ func TestSurvivalSection(t *testing.T) {
 	assert.NotSame(t, cfg.Survival.reflexes()[5], cfg.Survival.reflexes()[5], "each run gets its own hunt reflex")
 	assert.NotSame(t, cfg.Survival.reflexes()[6], cfg.Survival.reflexes()[6], "each run gets its own shelter reflex")
 	assert.NotSame(t, cfg.Survival.reflexes()[7], cfg.Survival.reflexes()[7], "each run gets its own unstuck reflex")
+	for _, c := range []struct {
+		file string
+		want ipc.Guard
+	}{
+		{"run: {max_steps: 5}\n", ipc.Guard{Range: 8}},
+		{"survival:\n  defend: {range: 12}\n", ipc.Guard{Range: 12}},
+		{"survival:\n  defend: {interrupt: false}\n", ipc.Guard{}},
+		{"survival:\n  defend: {interrupt: true, range: 5}\n", ipc.Guard{Range: 5}},
+		{"survival:\n  defend: {enabled: false}\n", ipc.Guard{}},
+	} {
+		cfg, err := parseAgentConfig("agent.yaml", []byte(c.file))
+		require.NoError(t, err)
+		assert.Equal(t, c.want, cfg.Survival.guard(), "the guard of %q", c.file)
+	}
+	assert.Equal(t, ipc.Guard{Range: 8}, (&agentConfig{}).Survival.guard(), "no config file: steps are guarded at the defend range")
 	for _, c := range []struct{ file, want string }{
+		{"survival:\n  defend: {interrupt: sometimes}\n", "survival.defend.interrupt"},
 		{"survival:\n  eat: {threshold: 20}\n", "agent.yaml:2:20: survival.eat.threshold: must be within 0..19, got 20"},
 		{"survival:\n  eat: {enabled: maybe}\n", "survival.eat.enabled"},
 		{"survival:\n  eat: {heal_below: 21}\n", "survival.eat.heal_below: must be within 0..20, got 21"},

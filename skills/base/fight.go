@@ -8,6 +8,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 func init() {
@@ -121,9 +122,12 @@ func (sk Fight) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 	return append(acts, action.Attack{Entity: e.ID}), nil
 }
 
-// Flee runs from a mob: to a place to stand about distance blocks from
-// here, straight away from the mob, or turned by 45°, 90° or 135° when
-// that way has no place; a walk (the body digs only where no walking path
+// Flee runs from a mob: to the place to stand nearest by a walk that is
+// distance blocks farther from the mob than the bot is now, never passing
+// within 3 blocks of it (path.RunFrom: across a field, or back along a
+// tunnel); with no such walk, to a place to stand about distance blocks
+// from here, straight away from the mob, or turned by 45°, 90° or 135°
+// when that way has no place (the body digs only where no walking path
 // leads).
 type Flee struct {
 	Rules *rules.Set
@@ -145,6 +149,11 @@ func (sk Flee) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Acti
 		return nil, err
 	}
 	dist := float64(intParam(p, "distance", 16))
+	// A walk that leads that much farther from the mob first (a field,
+	// the bot's own tunnel back), never past it.
+	if at, ok := path.RunFrom(w, w.Feet(), e.Pos, math.Sqrt(e.Pos.DistSq(w.Player.Pos))+dist); ok {
+		return []action.Action{action.MoveTo{Pos: at, Radius: 1}}, nil
+	}
 	away := math.Atan2(w.Player.Pos.Z-e.Pos.Z, w.Player.Pos.X-e.Pos.X)
 	feet := w.Feet()
 	for _, turn := range []float64{0, 45, -45, 90, -90, 135, -135} {

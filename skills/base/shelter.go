@@ -17,7 +17,7 @@ func init() { registry.Provide(Shelter{}) }
 // coverBlocks are the blocks the shelter's roof may be made of, in the
 // order they are taken: full blocks that do not fall (sand and gravel
 // would fall on the head).
-var coverBlocks = []string{"minecraft:dirt", "minecraft:cobblestone", "minecraft:stone", "minecraft:planks", "minecraft:log", "minecraft:netherrack"}
+var coverBlocks = path.SealBlocks
 
 // shelterSearch is how far from the feet (in blocks, each way) the
 // shelter looks for ground to dig into.

@@ -59,66 +59,13 @@ func (sk Shelter) reuse(w *world.Snapshot, feet world.BlockPos) ([]action.Action
 }
 
 // closeAt checks the shelter whose feet are at: it returns the cells to
-// fill to wall the bot in there (sides of the feet, sides of the head, then
-// above the head: each has a solid block, or one filled before it, to be
-// placed against) and the block to fill them with.
+// fill to wall the bot in there (path.Seal) and the block to fill them
+// with.
 func closeAt(w *world.Snapshot, at world.BlockPos) ([]world.BlockPos, string, bool) {
-	cell := func(p world.BlockPos) path.Cell {
-		if !w.Known(p) {
-			return path.Unknown
-		}
-		return path.ClassifyByTags(w.BlockAt(p))
-	}
-	head := at.Up()
-	if cell(at) != path.Passable || cell(head) != path.Passable || cell(at.Down()) != path.Solid {
+	seal, ok := path.Seal(w, at)
+	if !ok {
 		return nil, "", false
 	}
-	if !w.BlockAt(at).IsAir() || !w.BlockAt(head).IsAir() || hasMachine(w, at) || hasMachine(w, head) {
-		return nil, "", false
-	}
-	var around []world.BlockPos
-	for _, y := range []int{0, 1} {
-		for _, d := range [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}} {
-			around = append(around, at.Add(d[0], y, d[1]))
-		}
-	}
-	around = append(around, head.Up())
-	filled := map[world.BlockPos]bool{}
-	var seal []world.BlockPos
-	for _, p := range around {
-		switch cell(p) {
-		case path.Solid:
-			continue
-		case path.Passable:
-			if !w.BlockAt(p).IsAir() {
-				return nil, "", false // a torch, a flower: not replaced by a block
-			}
-		default:
-			return nil, "", false // water, lava or the unknown beside the bed
-		}
-		if fallingBlocks[w.BlockAt(p.Up()).ID] {
-			return nil, "", false
-		}
-		against := false
-		for _, d := range [6][3]int{{0, -1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, 1, 0}} {
-			n := p.Add(d[0], d[1], d[2])
-			if n != at && n != head && (cell(n) == path.Solid || filled[n]) {
-				against = true
-			}
-		}
-		if !against {
-			return nil, "", false
-		}
-		filled[p] = true
-		seal = append(seal, p)
-	}
-	if fallingBlocks[w.BlockAt(head.Up()).ID] {
-		return nil, "", false
-	}
-	for _, id := range coverBlocks {
-		if w.Inventory.CountID(id) >= len(seal) {
-			return seal, id, true
-		}
-	}
-	return nil, "", false
+	cover, ok := path.SealWith(w.Inventory, len(seal))
+	return seal, cover, ok
 }

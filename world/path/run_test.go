@@ -1,0 +1,107 @@
+package path_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
+)
+
+// tunnel digs a 1×2 tunnel along x at feet y 60, z 0, from x from to x to.
+func tunnel(from, to int) []world.BlockPos {
+	var open []world.BlockPos
+	for x := from; x <= to; x++ {
+		open = append(open, world.Pos(x, 60, 0), world.Pos(x, 61, 0))
+	}
+	return open
+}
+
+func mobAt(x float64) world.Vec3 { return world.Vec3{X: x, Y: 60, Z: 0.5} }
+
+func TestRunFromAlongATunnel(t *testing.T) {
+	w := stoneBox(tunnel(-8, 8)...)
+	feet := world.Pos(0, 60, 0)
+	// The mob east at 4.5: the way runs west, to the first cell 8 blocks
+	// from it.
+	at, ok := path.RunFrom(w, feet, mobAt(4.5), 8)
+	require.True(t, ok)
+	assert.Equal(t, world.Pos(-4, 60, 0), at)
+	// The tunnel's last cell (x -8, its centre at -7.5) is 12 blocks from
+	// the mob.
+	_, ok = path.RunFrom(w, feet, mobAt(4.5), 12.1)
+	assert.False(t, ok, "the tunnel ends 12 blocks from the mob")
+	at, ok = path.RunFrom(w, feet, mobAt(4.5), 12)
+	assert.True(t, ok)
+	assert.Equal(t, world.Pos(-8, 60, 0), at)
+	// Never past the mob: with the mob west at -2, the way east is open.
+	at, ok = path.RunFrom(w, feet, mobAt(-1.5), 6)
+	require.True(t, ok)
+	assert.Equal(t, world.Pos(4, 60, 0), at)
+	// The mob in the tunnel beside the bot, the tunnel's other end shut:
+	// cornered.
+	short := stoneBox(tunnel(-1, 8)...)
+	_, ok = path.RunFrom(short, feet, mobAt(3.5), 8)
+	assert.False(t, ok)
+	// A cell within 3 blocks of the mob is not passed: a mob in the only
+	// way out blocks it even when the far side is open.
+	_, ok = path.RunFrom(stoneBox(tunnel(0, 8)...), feet, mobAt(2.2), 9)
+	assert.False(t, ok, "the way out passes the mob")
+}
+
+func TestRunFromClimbsAStep(t *testing.T) {
+	// The tunnel goes up a block at x = -3 (room over the head to step up).
+	open := tunnel(-2, 4)
+	open = append(open, world.Pos(-2, 62, 0))
+	for x := -8; x <= -3; x++ {
+		open = append(open, world.Pos(x, 61, 0), world.Pos(x, 62, 0))
+	}
+	w := stoneBox(open...)
+	at, ok := path.RunFrom(w, world.Pos(0, 60, 0), mobAt(3.5), 8)
+	require.True(t, ok)
+	assert.Equal(t, world.Pos(-5, 61, 0), at)
+	// Without the room over the head where it starts, no step up.
+	w = stoneBox(append(tunnel(-2, 4), open[len(tunnel(-2, 4))+1:]...)...)
+	_, ok = path.RunFrom(w, world.Pos(0, 60, 0), mobAt(3.5), 8)
+	assert.False(t, ok)
+}
+
+func TestSeal(t *testing.T) {
+	w := stoneBox(tunnel(-3, 3)...)
+	feet := world.Pos(0, 60, 0)
+	seal, ok := path.Seal(w, feet)
+	require.True(t, ok)
+	assert.Equal(t, []world.BlockPos{world.Pos(1, 60, 0), world.Pos(-1, 60, 0), world.Pos(1, 61, 0), world.Pos(-1, 61, 0)}, seal, "both ends of the tunnel, feet first")
+	// A mob standing in a cell to fill: no wall there.
+	w.Entities = []world.Entity{{ID: 1, Kind: world.EntityMob, Name: "zombie", Pos: world.Vec3{X: 1.5, Y: 60, Z: 0.5}}}
+	_, ok = path.Seal(w, feet)
+	assert.False(t, ok)
+	// An item on the floor there is no body.
+	w.Entities = []world.Entity{{ID: 1, Kind: world.EntityItem, Pos: world.Vec3{X: 1.5, Y: 60, Z: 0.5}}}
+	_, ok = path.Seal(w, feet)
+	assert.True(t, ok)
+	// Water beside the head: not sealed.
+	bs := w.Blocks.(*world.SparseBlocks)
+	bs.SetID(world.Pos(-1, 61, 0), "minecraft:water", 0)
+	_, ok = path.Seal(w, feet)
+	assert.False(t, ok)
+	// Gravel over a cell to fill would fall in.
+	w = stoneBox(tunnel(-3, 3)...)
+	w.Blocks.(*world.SparseBlocks).SetID(world.Pos(1, 62, 0), "minecraft:gravel", 0)
+	_, ok = path.Seal(w, feet)
+	assert.False(t, ok)
+}
+
+func TestSealWith(t *testing.T) {
+	inv := world.NewInventory(world.NewStack("minecraft:dirt", 0, 3), world.NewStack("minecraft:cobblestone", 0, 9))
+	id, ok := path.SealWith(inv, 3)
+	assert.True(t, ok)
+	assert.Equal(t, "minecraft:dirt", id, "dirt first")
+	id, ok = path.SealWith(inv, 4)
+	assert.True(t, ok)
+	assert.Equal(t, "minecraft:cobblestone", id, "one kind that suffices")
+	_, ok = path.SealWith(inv, 10)
+	assert.False(t, ok)
+}
