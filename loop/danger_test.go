@@ -181,10 +181,10 @@ func TestShelterReflexAtNight(t *testing.T) {
 	// keeps the bot in, mining and waiting; one farther off, a spider (not
 	// hostile by day), or a later hour does not.
 	for _, c := range []struct {
-		kind string
-		dist float64
-		tod  int64
-		stay bool
+		kind         string
+		dist         float64
+		tod          int64
+		stay         bool
 		health, food float64
 	}{{"creeper", 6, 23500, true, 20, 20}, {"zombie", 32, 600, true, 20, 20}, {"zombie", 32.5, 600, false, 20, 20}, {"spider", 6, 600, false, 20, 20},
 		{"creeper", 6, 699, true, 20, 20}, {"creeper", 6, 700, false, 20, 20},
