@@ -86,8 +86,23 @@ func (c *Client) Execute(ctx context.Context, a action.Action) ipc.Result {
 	c.mu.Unlock()
 	actx, cancel := context.WithTimeout(ctx, c.cfg.timeoutOf(a))
 	defer cancel()
+	stopGuard := func() (ipc.Threat, bool) { return ipc.Threat{}, false }
+	if g, ok := ipc.GuardOf(ctx); ok {
+		// A mob coming near ends the action where it is (ipc.Guard): a
+		// walk stops, a dig is left, a wait ends.
+		actx, stopGuard = c.watchMobs(actx, s, newGuardWatch(g, c.rules.Mobs, c.state.Snapshot()))
+	}
 	x := &act{c: c, s: s, ctx: actx, parent: ctx}
 	res := x.run(a)
+	if th, ok := stopGuard(); ok {
+		if res.Details == nil {
+			res.Details = map[string]any{}
+		}
+		res.Details[ipc.DetailThreat] = th.Detail()
+		if res.Code != ipc.OK {
+			res.Code, res.Error = ipc.Interrupted, fmt.Sprintf("%s interrupted: %s", a.Kind(), th)
+		}
+	}
 	res.Ticks = c.ticks.Load() - start
 	c.mu.Lock()
 	died, at := c.stats.Deaths > deaths, c.diedAt
