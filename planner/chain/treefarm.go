@@ -93,7 +93,8 @@ func (s *search) regrow(d *registry.Description, limit int) (inv *loop.Invocatio
 }
 
 // leavesStep is the gathering of saplings from the nearest leaves, with
-// the radius that reaches them, or why there is none.
+// the radius that reaches them (first the walk towards them when they are
+// far or far above), or why there is none.
 func (s *search) leavesStep(g *registry.Description) (*loop.Invocation, string) {
 	def, limit := 16, 16
 	if rp, has := g.Params["radius"]; has {
@@ -107,6 +108,11 @@ func (s *search) leavesStep(g *registry.Description) (*loop.Invocation, string) 
 	hits := s.w.NearestBlocks(limit, 1, "leaves")
 	if len(hits) == 0 {
 		return nil, fmt.Sprintf("no leaves within %d blocks for %s", limit, g.Name)
+	}
+	if walk := s.walkFirst(hits[0]); walk != nil {
+		// Far, or far above (the bottom of a mine): walked to a leg a
+		// step, as trees are.
+		return walk, ""
 	}
 	inv := &loop.Invocation{Skill: g.Name}
 	if hits[0].DistSq > def*def {

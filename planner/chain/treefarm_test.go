@@ -48,6 +48,12 @@ func TestTreeFarm(t *testing.T) {
 			&loop.Invocation{Skill: "gather_saplings"}, ""},
 		{"leaves past gather_saplings' default radius", world.NewSparseBlocks().SetID(world.Pos(30, 67, 0), "minecraft:leaves", 0), 0,
 			&loop.Invocation{Skill: "gather_saplings", Params: map[string]any{"radius": 31}}, ""}, // √(30²+3²) = 30.15
+		{"leaves far above (from the bottom of a mine): walked to first", world.NewSparseBlocks().SetID(world.Pos(20, 80, 0), "minecraft:leaves", 0), 0,
+			&loop.Invocation{Skill: "walk_to", Params: map[string]any{"target": "minecraft:leaves", "near": 25, "leg": 200}}, ""}, // √(20²+16²) = 25.6
+		{"leaves 8 above: gathered from here", world.NewSparseBlocks().SetID(world.Pos(20, 72, 0), "minecraft:leaves", 0), 0,
+			&loop.Invocation{Skill: "gather_saplings", Params: map[string]any{"radius": 22}}, ""}, // √(20²+8²) = 21.5
+		{"leaves 40 away: walked to first", world.NewSparseBlocks().SetID(world.Pos(40, 64, 0), "minecraft:leaves", 0), 0,
+			&loop.Invocation{Skill: "walk_to", Params: map[string]any{"target": "minecraft:leaves", "near": 39, "leg": 200}}, ""},
 		{"16 saplings in the ground: wait for them", leaves(saplingsAt(world.NewSparseBlocks(), 16)), 0,
 			&loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 1200}}, ""},
 		{"saplings planted and no leaves: wait", saplingsAt(world.NewSparseBlocks(), 1), 0,

@@ -19,7 +19,9 @@ func init() { registry.Provide(WalkTo{}) }
 // the step that works at the end of the way. With leg set it walks no more
 // of the way than leg ticks a step (the way found by the pathfinder, cut
 // there), so between the legs the reflexes look around (a creeper at the
-// mouth of the mine). It emits one move_to; a block
+// mouth of the mine). Where no walking way leads to a block more than two
+// above the feet (trees over the tunnels of a mine), a leg digs a
+// staircase towards it instead (stairs). Otherwise it emits one move_to; a block
 // already within near needs no walk (no actions), and none within radius
 // is no_target.
 type WalkTo struct{}
@@ -61,9 +63,13 @@ func (WalkTo) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Actio
 			}
 			return []action.Action{action.MoveTo{Pos: res.Steps[cut].Pos}}, nil
 		}
-		// No way found by walking alone (the body digs where it must):
-		// towards the block as far as leg ticks of walking go in a
-		// straight line.
+		// No way found by walking alone, and the block far above (trees
+		// over a mine): a staircase towards it, as far as leg ticks go.
+		if climb := stairs(w, hits[0].Pos, leg); climb != nil {
+			return climb, nil
+		}
+		// Otherwise (the body digs where it must): towards the block as
+		// far as leg ticks of walking go in a straight line.
 		left := math.Sqrt(float64(hits[0].DistSq)) - float64(leg)/walkTicksPerBlock
 		stop = math.Min(stop, math.Max(workRadius, math.Ceil(left)))
 	}

@@ -95,3 +95,66 @@ func TestWalkToWithoutAWay(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []action.Action{action.MoveTo{Pos: world.Pos(50, 64, 0), Radius: 39}}, acts, "a short leg still ends within near")
 }
+
+// TestWalkToDigsStairsUp: from a pocket in solid stone, with no walking
+// way to a log 20 blocks up and 10 east, a leg digs a staircase towards
+// it: the block over the head and the two above the next tread, then the
+// step up, as many stairs as the leg's ticks reckon (three blocks at 23
+// ticks and the step at 10: 79 a stair), at least one; short of water,
+// gravel and the unknown.
+func TestWalkToDigsStairsUp(t *testing.T) {
+	rock := func() *world.SparseBlocks {
+		bs := world.NewSparseBlocks()
+		for x := -3; x <= 14; x++ {
+			for z := -3; z <= 3; z++ {
+				for y := 40; y <= 70; y++ {
+					bs.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+				}
+			}
+		}
+		bs.SetID(world.Pos(0, 50, 0), "minecraft:air", 0).SetID(world.Pos(0, 51, 0), "minecraft:air", 0)
+		return bs.SetID(world.Pos(10, 70, 0), "minecraft:log", 0)
+	}
+	pick := world.NewStack("minecraft:wooden_pickaxe", 0, 1)
+	pick.MaxDamage = 59
+	leg := func(bs *world.SparseBlocks, ticks int) []action.Action {
+		t.Helper()
+		return checkActions(t, WalkTo{}, snap(at(0, 50, 0), bs, world.NewInventory(pick)), map[string]any{"target": "minecraft:log", "near": 21, "leg": ticks})
+	}
+	stair := func(x, y int) []action.Action {
+		// From feet (x-1, y-1): over the head, then the next feet and head.
+		return []action.Action{action.BreakBlock{Pos: world.Pos(x-1, y+1, 0)}, action.BreakBlock{Pos: world.Pos(x, y, 0)},
+			action.BreakBlock{Pos: world.Pos(x, y+1, 0)}, action.MoveTo{Pos: world.Pos(x, y, 0)}}
+	}
+	want := append(append([]action.Action{action.Equip{Item: "tool:pickaxe"}}, stair(1, 51)...), stair(2, 52)...)
+	assert.Equal(t, want, leg(rock(), 200), "two stairs in 200 ticks (158)")
+	assert.Equal(t, append(want, stair(3, 53)...), leg(rock(), 237), "three in 237")
+	assert.Equal(t, want, leg(rock(), 236), "not in 236")
+	assert.Equal(t, want[:5], leg(rock(), 1), "the first stair always")
+
+	// Water beside the second stair: one stair.
+	wet := rock().SetID(world.Pos(2, 52, 1), "minecraft:water", 0)
+	assert.Equal(t, want[:5], leg(wet, 200))
+	// Gravel over the second stair's head: one stair.
+	loose := rock().SetID(world.Pos(2, 54, 0), "minecraft:gravel", 0)
+	assert.Equal(t, want[:5], leg(loose, 200))
+	// A cave under the second stair's tread: one stair.
+	cave := rock().SetID(world.Pos(2, 51, 0), "minecraft:air", 0)
+	assert.Equal(t, want[:5], leg(cave, 200))
+	// Lava by the first stair: no staircase; the straight walk, which
+	// the body digs as it can.
+	hot := rock().SetID(world.Pos(1, 51, 1), "minecraft:lava", 0)
+	acts := leg(hot, 200)
+	require.Len(t, acts, 1)
+	_, walk := acts[0].(action.MoveTo)
+	assert.True(t, walk, "%v", acts)
+	// No pickaxe: the stairs all the same, by hand.
+	bare := checkActions(t, WalkTo{}, snap(at(0, 50, 0), rock(), world.NewInventory()), map[string]any{"target": "minecraft:log", "near": 21, "leg": 200})
+	assert.Equal(t, want[1:], bare)
+	// A log two blocks up is no climb.
+	low := rock().SetID(world.Pos(10, 70, 0), "minecraft:stone", 0).SetID(world.Pos(10, 52, 0), "minecraft:log", 0)
+	acts = checkActions(t, WalkTo{}, snap(at(0, 50, 0), low, world.NewInventory(pick)), map[string]any{"target": "minecraft:log", "near": 9, "leg": 200})
+	require.Len(t, acts, 1)
+	_, walk = acts[0].(action.MoveTo)
+	assert.True(t, walk, "%v", acts)
+}
