@@ -38,6 +38,10 @@ type ToolMaterial struct {
 	Speed      float64
 	Durability int
 	Level      int
+	// MinesNothing marks a tool that digs at speed 0 whatever the block
+	// while held (IguanaTinkerTweaks' disableRegularTools:
+	// VanillaToolNerfHandler.breakSpeed); it harvests nothing.
+	MinesNothing bool
 }
 
 // MiningRules is the table of block hardness and tool materials
@@ -105,7 +109,7 @@ func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
 	if f, ok := top["tools"]; ok {
 		for i, n := range d.Sequence(f.Value, "tools") {
 			path := strictyaml.Index("tools", i)
-			tf := d.Mapping(n, path, []string{"prefix", "id", "speed", "durability", "harvest_level"})
+			tf := d.Mapping(n, path, []string{"prefix", "id", "speed", "durability", "harvest_level", "mines_nothing"})
 			d.Require(n, path, tf, "speed", "durability")
 			var m ToolMaterial
 			if v, ok := tf["prefix"]; ok {
@@ -148,6 +152,9 @@ func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
 					}
 					m.Level = n
 				}
+			}
+			if v, ok := tf["mines_nothing"]; ok {
+				m.MinesNothing, _ = d.Bool(v.Value, path+".mines_nothing")
 			}
 			r.materials = append(r.materials, m)
 		}
@@ -201,11 +208,16 @@ func (r *MiningRules) Material(id string) (ToolMaterial, bool) {
 	return ToolMaterial{}, false
 }
 
-// ToolSpeed is the mining speed of the held stack against a tool class: 1
-// when the stack is not a tool of that class (the hand), the material's
-// speed for vanilla tools, and other for tools of the class the table does
-// not know (GregTech's, Tinkers') — callers pick how to guess.
+// ToolSpeed is the mining speed of the held stack against a tool class: 0
+// for a tool that mines nothing (MinesNothing: whatever the block, the hand
+// holding it does not dig), 1 when the stack is not a tool of that class
+// (the hand), the material's speed for vanilla tools, and other for tools of
+// the class the table does not know (GregTech's, Tinkers') — callers pick
+// how to guess.
 func (r *MiningRules) ToolSpeed(held game.ItemStack, class string, other float64) float64 {
+	if r.MinesNothing(held.ID) {
+		return 0
+	}
 	if class == "" || held.Empty() || !held.HasTag("tool:"+class) {
 		return 1
 	}
@@ -216,17 +228,28 @@ func (r *MiningRules) ToolSpeed(held game.ItemStack, class string, other float64
 }
 
 // ToolLevel is the harvest level of the held stack for a tool class: -1
-// when the stack is not a tool of that class (the hand), the material's
-// level for vanilla tools, and other for tools of the class the table does
-// not know (GregTech's, Tinkers') — callers pick how to guess.
+// when the stack is not a tool of that class (the hand) or mines nothing,
+// the material's level for vanilla tools, and other for tools of the class
+// the table does not know (GregTech's, Tinkers') — callers pick how to
+// guess.
 func (r *MiningRules) ToolLevel(held game.ItemStack, class string, other int) int {
-	if class == "" || held.Empty() || !held.HasTag("tool:"+class) {
+	if class == "" || held.Empty() || !held.HasTag("tool:"+class) || r.MinesNothing(held.ID) {
 		return -1
 	}
 	if m, ok := r.Material(held.ID); ok {
 		return m.Level
 	}
 	return other
+}
+
+// MinesNothing reports whether an item id is a tool that digs nothing
+// while held (see ToolMaterial.MinesNothing).
+func (r *MiningRules) MinesNothing(id string) bool {
+	if id == "" {
+		return false
+	}
+	m, ok := r.Material(id)
+	return ok && m.MinesNothing
 }
 
 // Harvests reports whether the held stack makes the block drop, as

@@ -32,7 +32,7 @@ func TestShippedMiningRules(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, 1561, m.Durability)
 
-	assert.True(t, r.Harvests(stone, newTool("minecraft:stone_pickaxe", 0, 131, 131), 0))
+	assert.False(t, r.Harvests(stone, newTool("minecraft:stone_pickaxe", 0, 131, 131), 0), "GTNH's stone pickaxe mines nothing")
 	assert.True(t, r.Harvests(stone, newTool("minecraft:wooden_pickaxe", 0, 59, 59), 0))
 	assert.False(t, r.Harvests(stone, game.ItemStack{}, 3))
 	assert.False(t, r.Harvests(stone, newTool("minecraft:iron_axe", 0, 250, 250), 3), "the wrong class")
@@ -41,17 +41,23 @@ func TestShippedMiningRules(t *testing.T) {
 
 // TestHarvestLevels: GTNH's levels (IguanaTinkerTweaks' HarvestLevelTweaks
 // over Forge's ForgeHooks.initTools) against its re-tiered vanilla tools:
-// stone drops to wood's 0, iron rises to 3, diamond to 5.
+// stone drops to wood's 0, iron rises to 3, diamond to 5. The levels are
+// the tools' own (the table's want); only the wooden pickaxe digs in GTNH
+// 2.8.4, and the others harvest nothing (TestToolsThatMineNothing).
 func TestHarvestLevels(t *testing.T) {
 	r := loadMiningRules()
-	pick := func(material string) game.ItemStack {
+	type pickaxe struct {
+		id    string
+		level int
+	}
+	pick := func(material string) pickaxe {
 		m, ok := r.Material("minecraft:" + material + "_pickaxe")
 		require.True(t, ok, material)
-		return newTool("minecraft:"+material+"_pickaxe", 0, m.Durability, m.Durability)
+		return pickaxe{"minecraft:" + material + "_pickaxe", m.Level}
 	}
 	for _, c := range []struct {
 		block string
-		held  game.ItemStack
+		held  pickaxe
 		want  bool
 	}{
 		{"minecraft:diamond_ore", pick("wooden"), false},
@@ -67,7 +73,7 @@ func TestHarvestLevels(t *testing.T) {
 		{"minecraft:gold_ore", pick("iron"), true},
 		{"minecraft:redstone_ore", pick("iron"), true},
 		{"minecraft:emerald_ore", pick("iron"), false},
-		{"minecraft:gold_block", game.ItemStack{}, false},
+		{"minecraft:gold_block", pickaxe{"", -1}, false},
 		{"minecraft:gold_block", pick("iron"), true},
 		{"minecraft:obsidian", pick("iron"), false},
 		{"minecraft:obsidian", pick("diamond"), true},
@@ -79,7 +85,14 @@ func TestHarvestLevels(t *testing.T) {
 	} {
 		rule, ok := r.Block(c.block)
 		require.True(t, ok, c.block)
-		assert.Equal(t, c.want, r.Harvests(rule, c.held, 0), "%s with %s", c.block, c.held.ID)
+		assert.Equal(t, c.want, c.held.level >= rule.Level, "%s with %s", c.block, c.held.id)
+		if c.held.id == "minecraft:wooden_pickaxe" || c.held.id == "" {
+			held := game.ItemStack{}
+			if c.held.id != "" {
+				held = newTool(c.held.id, 0, 64, 64)
+			}
+			assert.Equal(t, c.want, r.Harvests(rule, held, 0), "%s with %s", c.block, c.held.id)
+		}
 	}
 	gt := newStack("gregtech:gt.metatool.01", 2, 1)
 	diamond, _ := r.Block("minecraft:diamond_ore")
@@ -87,6 +100,38 @@ func TestHarvestLevels(t *testing.T) {
 	assert.True(t, r.Harvests(diamond, gt, 4))
 	assert.False(t, r.Harvests(diamond, gt, 3))
 	assert.Equal(t, -1, r.ToolLevel(gt, "axe", 2), "not a tool of the class")
+}
+
+// TestToolsThatMineNothing: GTNH 2.8.4's stone, iron, golden and diamond
+// pickaxes and shovels dig nothing while held (IguanaTinkerTweaks'
+// VanillaToolNerfHandler: speed 0 whatever the block), so they harvest
+// nothing and break nothing, not even dirt or a sapling; the wooden ones,
+// the axes and the hoes dig.
+func TestToolsThatMineNothing(t *testing.T) {
+	r := loadMiningRules()
+	tags := loadTags()
+	stone, _ := r.Block("minecraft:stone")
+	dirt, _ := r.Block("minecraft:dirt")
+	for _, id := range []string{
+		"minecraft:stone_pickaxe", "minecraft:stone_shovel", "minecraft:iron_pickaxe", "minecraft:iron_shovel",
+		"minecraft:golden_pickaxe", "minecraft:golden_shovel", "minecraft:diamond_pickaxe", "minecraft:diamond_shovel",
+	} {
+		held := tags.Stack(id, 0, 1)
+		assert.True(t, r.MinesNothing(id), id)
+		for _, class := range []string{"pickaxe", "shovel", "axe", ""} {
+			assert.Zero(t, r.ToolSpeed(held, class, 4), "%s against %q", id, class)
+		}
+		assert.False(t, r.Harvests(stone, held, 9), id)
+		assert.Equal(t, -1, r.ToolLevel(held, "pickaxe", 9), id)
+		assert.True(t, math.IsInf(BreakTicks(dirt.Hardness, r.ToolSpeed(held, dirt.Tool, 4), true), 1), "%s breaks no dirt", id)
+		assert.True(t, math.IsInf(BreakTicks(0, r.ToolSpeed(held, "", 4), true), 1), "%s breaks no sapling", id)
+	}
+	for _, id := range []string{"minecraft:wooden_pickaxe", "minecraft:wooden_shovel", "minecraft:stone_axe", "minecraft:iron_axe", "minecraft:diamond_axe", "minecraft:iron_hoe", "minecraft:iron_sword"} {
+		assert.False(t, r.MinesNothing(id), id)
+	}
+	assert.Equal(t, 2.0, r.ToolSpeed(tags.Stack("minecraft:wooden_pickaxe", 0, 1), "pickaxe", 4))
+	assert.Equal(t, 6.0, r.ToolSpeed(tags.Stack("minecraft:iron_axe", 0, 1), "axe", 4))
+	assert.True(t, r.Harvests(stone, tags.Stack("minecraft:wooden_pickaxe", 0, 1), 0))
 }
 
 // TestTinkersFlintTools: a flint head's numbers (config/mining.yaml names
@@ -145,7 +190,7 @@ func TestWear(t *testing.T) {
 // shovels alike; a tool whose durability is unknown (MaxDamage 0) is not
 // worn, and no wear (n <= 0) leaves a stack as it is.
 func TestWearByToolClass(t *testing.T) {
-	assert.Equal(t, 1, Wear(newTool("minecraft:stone_shovel", 0, 131, 131), 0.5))
+	assert.Equal(t, 1, Wear(newTool("minecraft:wooden_shovel", 0, 64, 64), 0.5))
 	assert.Equal(t, 1, Wear(newTool("minecraft:stone_axe", 0, 131, 131), 2))
 	assert.Equal(t, 0, Wear(newStack("minecraft:iron_pickaxe", 0, 1), 1.5), "no maximum damage known")
 	pick := newTool("minecraft:iron_pickaxe", 0, 100, 250)
@@ -183,9 +228,14 @@ func TestShippedLevelsMatchForge(t *testing.T) {
 		"minecraft:diamond_": {Prefix: "minecraft:diamond_", Speed: 8, Durability: 1561, Level: 5},
 		"minecraft:golden_":  {Prefix: "minecraft:golden_", Speed: 12, Durability: 32, Level: 0},
 	} {
-		m, ok := r.Material(prefix + "pickaxe")
+		m, ok := r.Material(prefix + "axe")
 		require.True(t, ok, prefix)
 		assert.Equal(t, want, m)
+		// The pickaxe (which mines nothing but the wooden one) keeps the
+		// material's numbers.
+		p, ok := r.Material(prefix + "pickaxe")
+		require.True(t, ok, prefix)
+		assert.Equal(t, []any{want.Speed, want.Durability, want.Level}, []any{p.Speed, p.Durability, p.Level}, prefix)
 	}
 }
 

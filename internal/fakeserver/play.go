@@ -379,6 +379,8 @@ func (c *conn) digLocked(out *outbox, p *proto17.PlayerDigging) {
 			d.Reason = "finish without a start at this block"
 		case !c.inDigReach(pos):
 			d.Reason = "out of reach"
+		case rel == 0 && rules.Default().Mining.MinesNothing(held):
+			d.Reason = held + " digs nothing (IguanaTinkerTweaks' disableRegularTools)"
 		case rel == 0:
 			d.Reason = "unbreakable"
 		default:

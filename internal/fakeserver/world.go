@@ -235,6 +235,12 @@ func relativeHardness(block, held string, onGround bool) (perTick float64, harve
 		return 0, false
 	}
 	speed, level := 1.0, -1
+	if rules.Default().Mining.MinesNothing(held) {
+		// IguanaTinkerTweaks' VanillaToolNerfHandler.breakSpeed: speed 0
+		// whatever the block (getPlayerRelativeBlockHardness 0, or NaN
+		// for a block of hardness 0: never broken).
+		return 0, false
+	}
 	if r.Tool != "" && toolClass(held) == r.Tool {
 		speed = toolSpeed(held)
 		if m, ok := rules.Default().Mining.Material(held); ok {
