@@ -62,6 +62,11 @@ func (x *act) breakBlock(a action.BreakBlock) ipc.Result {
 	if blockInfoOf(x.c.rules.Mining, b).Hardness < 0 {
 		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
 	}
+	if held := x.c.state.Snapshot().Inventory.HeldStack(); x.c.rules.Mining.MinesNothing(held.ID) {
+		// The server would dig at speed 0 for ever (IguanaTinkerTweaks'
+		// VanillaToolNerfHandler): nothing is sent.
+		return ipc.Failf(ipc.Rejected, 0, "the held %s digs nothing in GTNH (IguanaTinkerTweaks' disableRegularTools: dig speed 0 whatever the block): hold another tool or none to break %s at %v", held.ID, b.ID, a.Pos)
+	}
 	vanilla, instant, harvest := x.breakTicks(b)
 	wait := int64(math.Ceil(vanilla * x.c.cfg.BreakFactor))
 	before := x.itemEntities()

@@ -26,8 +26,9 @@ func buriedOre(t *testing.T, inv string) *sim.Sim {
 func TestMineOreTunnelsToABuriedOre(t *testing.T) {
 	const goal = "have 1 minecraft:coal"
 	inv := loop.Invocation{Skill: "mine_ore", Params: map[string]any{"target": "minecraft:coal_ore"}}
-	// Coal ore needs a level-1 pickaxe in GTNH: an iron one (level 3).
-	out, steps, trace := runGoal(t, buriedOre(t, `[{item: "minecraft:iron_pickaxe", count: 1, max_durability: 250}]`), goal, script.New(inv))
+	// Coal ore needs a level-1 pickaxe in GTNH, and the vanilla iron one
+	// digs nothing there: a GregTech pickaxe (the simulator's iron grade).
+	out, steps, trace := runGoal(t, buriedOre(t, `[{item: "gregtech:gt.metatool.01:2", count: 1}]`), goal, script.New(inv))
 	require.NotEmpty(t, steps, trace)
 	assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)
 	assert.True(t, out.GoalMet, trace)

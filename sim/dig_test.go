@@ -36,7 +36,7 @@ func inPit(t *testing.T, wall, inv string) *Sim {
 // (here a shovel through dirt), and that staircase is one a player walks:
 // back down and up again without breaking anything more.
 func TestClimbOutOfAPit(t *testing.T) {
-	s := inPit(t, "minecraft:dirt", `{item: minecraft:wooden_pickaxe, max_durability: 64}, {item: minecraft:iron_shovel, max_durability: 250}`)
+	s := inPit(t, "minecraft:dirt", `{item: minecraft:wooden_pickaxe, max_durability: 64}, {item: minecraft:wooden_shovel, max_durability: 64}`)
 	out := world.Pos(3, 64, 8)
 	r := exec(t, s, action.MoveTo{Pos: out})
 	require.True(t, r.OK(), r.Error)
@@ -45,7 +45,7 @@ func TestClimbOutOfAPit(t *testing.T) {
 	assert.Positive(t, dug, "the way out is dug")
 	assert.Zero(t, r.Details["placed"], "dirt digs faster than a pillar builds")
 	w := snap(t, s)
-	shovel := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:iron_shovel"))]
+	shovel := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:wooden_shovel"))]
 	assert.Equal(t, dug, shovel.Damage, "the shovel wore once a block")
 	pick := w.Inventory.Slots[w.Inventory.Find(world.MustItem("minecraft:wooden_pickaxe"))]
 	assert.Zero(t, pick.Damage, "a pickaxe digs dirt no faster than a hand and is not used")

@@ -41,8 +41,10 @@ func TestMineWithATooWeakToolFailsItsEffect(t *testing.T) {
 		}
 		assert.True(t, unmet, "the drop's check failed: %+v", st.Effects)
 	})
-	t.Run("iron pickaxe", func(t *testing.T) {
-		out, steps, trace := runGoal(t, buriedIron(t, `[{item: "minecraft:iron_pickaxe", count: 1, max_durability: 250}]`),
+	// GTNH's vanilla iron pickaxe digs nothing: a GregTech pickaxe (the
+	// simulator's iron grade, level 2).
+	t.Run("gregtech pickaxe", func(t *testing.T) {
+		out, steps, trace := runGoal(t, buriedIron(t, `[{item: "gregtech:gt.metatool.01:2", count: 1}]`),
 			"have 1 minecraft:iron_ore", script.New(inv))
 		require.NotEmpty(t, steps, trace)
 		assert.Equal(t, loop.Success, steps[0].Verdict, steps[0].Error)

@@ -16,7 +16,7 @@ import (
 // with the given block at its bottom (y bottom−1 stays stone).
 func pit(t *testing.T, bottom int, floor string) *Sim {
 	t.Helper()
-	extra := fmt.Sprintf("  inventory:\n    - {item: minecraft:iron_shovel, max_durability: 250}\n    - {item: minecraft:dirt, count: 5}\n"+
+	extra := fmt.Sprintf("  inventory:\n    - {item: minecraft:wooden_shovel, max_durability: 64}\n    - {item: minecraft:dirt, count: 5}\n"+
 		"blocks:\n  - {block: minecraft:air, from: [8, %d, 8], to: [8, 62, 8]}\n", bottom)
 	if floor != "" {
 		extra += fmt.Sprintf("  - {block: %s, pos: [8, %d, 8]}\n", floor, bottom)

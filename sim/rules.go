@@ -192,6 +192,9 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	}
 	inv := tx.Inventory()
 	held := inv.HeldStack()
+	if s.rules.Mining.MinesNothing(held.ID) {
+		return ipc.Failf(ipc.Rejected, 0, "the held %s digs nothing in GTNH (IguanaTinkerTweaks' disableRegularTools: dig speed 0 whatever the block): hold another tool or none to break %s at %v", held.ID, b.ID, a.Pos)
+	}
 	speed := s.toolSpeed(held, info.Tool)
 	harvest := s.canHarvest(info, held)
 	ticks := int64(0)

@@ -203,11 +203,14 @@ func TestChatSince(t *testing.T) {
 }
 
 // TestHarvestLevelAndWear: a wooden pickaxe breaks diamond ore at the slow
-// rate and gets nothing, a diamond one (GTNH's level 5) gets the diamond; a bare hand gets
-// nothing from a gold block; every block with hardness wears the tool.
+// rate and gets nothing; a diamond one digs nothing in GTNH
+// (IguanaTinkerTweaks' disableRegularTools) and is refused, the ore left
+// standing; a GregTech pickaxe (the simulator's iron grade) gets iron ore;
+// a bare hand gets nothing from a gold block; every block with hardness
+// wears the tool.
 func TestHarvestLevelAndWear(t *testing.T) {
-	s := small(t, "  inventory:\n    - {item: minecraft:wooden_pickaxe, max_durability: 59}\n    - {item: minecraft:diamond_pickaxe, max_durability: 1561}\n"+
-		"blocks:\n  - {block: minecraft:diamond_ore, pos: [9, 64, 8]}\n  - {block: minecraft:diamond_ore, pos: [9, 65, 8]}\n  - {block: minecraft:gold_block, pos: [7, 64, 8]}\n  - {block: minecraft:dirt, pos: [8, 64, 9]}\n  - {block: minecraft:sapling, pos: [8, 64, 7]}\n")
+	s := small(t, "  inventory:\n    - {item: minecraft:wooden_pickaxe, max_durability: 59}\n    - {item: minecraft:diamond_pickaxe, max_durability: 1561}\n    - {item: \"gregtech:gt.metatool.01:2\"}\n"+
+		"blocks:\n  - {block: minecraft:diamond_ore, pos: [9, 64, 8]}\n  - {block: minecraft:diamond_ore, pos: [9, 65, 8]}\n  - {block: minecraft:iron_ore, pos: [7, 65, 8]}\n  - {block: minecraft:gold_block, pos: [7, 64, 8]}\n  - {block: minecraft:dirt, pos: [8, 64, 9]}\n  - {block: minecraft:sapling, pos: [8, 64, 7]}\n")
 	require.True(t, exec(t, s, action.Equip{Item: "minecraft:wooden_pickaxe"}).OK())
 	r := exec(t, s, action.BreakBlock{Pos: world.Pos(9, 64, 8)})
 	require.True(t, r.OK(), r.Error)
@@ -226,10 +229,17 @@ func TestHarvestLevelAndWear(t *testing.T) {
 
 	require.True(t, exec(t, s, action.Equip{Item: "minecraft:diamond_pickaxe"}).OK())
 	r = exec(t, s, action.BreakBlock{Pos: world.Pos(9, 65, 8)})
+	require.Equal(t, ipc.Rejected, r.Code, r.Error)
+	assert.Contains(t, r.Error, "the held minecraft:diamond_pickaxe digs nothing in GTNH")
+	assert.Equal(t, "minecraft:diamond_ore", snap(t, s).BlockAt(world.Pos(9, 65, 8)).ID, "the ore stands")
+	assert.Equal(t, 1561, snap(t, s).Inventory.HeldStack().Durability(), "nor did it wear")
+
+	require.True(t, exec(t, s, action.Equip{Item: "gregtech:gt.metatool.01:2"}).OK())
+	r = exec(t, s, action.BreakBlock{Pos: world.Pos(7, 65, 8)})
 	require.True(t, r.OK(), r.Error)
-	assert.Equal(t, int64(12), r.Ticks, "3 × 30 / diamond speed 8 = 11.25, a whole tick more")
+	assert.Equal(t, int64(15), r.Ticks, "3 × 30 / the GregTech pickaxe's assumed speed 6")
 	assert.NotContains(t, r.Details, "harvested", "harvested: only said when false")
-	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:diamond"))
+	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:iron_ore"))
 
 	s2 := small(t, "blocks:\n  - {block: minecraft:gold_block, pos: [7, 64, 8]}\n")
 	r = exec(t, s2, action.BreakBlock{Pos: world.Pos(7, 64, 8)})

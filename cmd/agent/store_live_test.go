@@ -13,13 +13,13 @@ import (
 )
 
 // TestFullInventoryIntoAChestLive: on the test server, a bot gathering
-// cobblestone with 34 of its 36 slots full (a stone pickaxe, a chest and
+// cobblestone with 34 of its 36 slots full (a wooden pickaxe, a chest and
 // 32 stacks of cobblestone) puts its haul into the chest it holds, placed
 // beside it as a vanilla chest of 27 slots, and goes on to mine the 8 the
 // goal asks for; the server's chest holds the 27 stacks.
 func TestFullInventoryIntoAChestLive(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		inv := []fakeserver.Item{{Slot: 36, Name: "minecraft:stone_pickaxe", Count: 1}, {Slot: 37, Name: "minecraft:chest", Count: 1}}
+		inv := []fakeserver.Item{{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}, {Slot: 37, Name: "minecraft:chest", Count: 1}}
 		for slot := 9; slot < 36; slot++ {
 			inv = append(inv, fakeserver.Item{Slot: slot, Name: "minecraft:cobblestone", Count: 64})
 		}

@@ -42,7 +42,7 @@ func stoneBox() []fakeserver.Block {
 func TestUnstuckLive(t *testing.T) {
 	run := func(t *testing.T, extraConfig string) (*fakeserver.Server, []loop.StepRecord, string) {
 		srv, err := fakeserver.New(inMemory(fakeserver.Options{TickDuration: steamTick, Trees: []fakeserver.Tree{},
-			Blocks: stoneBox(), Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:stone_pickaxe", Count: 1}}}))
+			Blocks: stoneBox(), Inventory: []fakeserver.Item{{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}}}))
 		require.NoError(t, err)
 		t.Cleanup(srv.Close)
 		dir := t.TempDir()

@@ -894,7 +894,10 @@ func TestVanillaBreakTicks(t *testing.T) {
 		{"minecraft:log", "", 60},
 		{"minecraft:log", "minecraft:iron_axe", 10},
 		{"minecraft:log", "minecraft:wooden_axe", 30},
-		{"minecraft:log", "minecraft:iron_pickaxe", 60},
+		{"minecraft:log", "minecraft:iron_pickaxe", -1}, // GTNH: it digs nothing, not even a log
+		{"minecraft:tallgrass", "minecraft:stone_shovel", -1},
+		{"minecraft:log", "minecraft:iron_shovel", -1},
+		{"minecraft:log", "minecraft:stone_axe", 15},
 		{"minecraft:leaves", "", 6},
 		{"minecraft:grass", "", 18},
 		{"minecraft:stone", "", 150},
@@ -902,8 +905,10 @@ func TestVanillaBreakTicks(t *testing.T) {
 		{"minecraft:tallgrass", "", 0},
 		{"minecraft:bedrock", "minecraft:diamond_pickaxe", -1},
 		{"minecraft:diamond_ore", "minecraft:wooden_pickaxe", 150},
-		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", 50}, // GTNH: diamond ore is level 4, iron 3
-		{"minecraft:diamond_ore", "minecraft:diamond_pickaxe", 12},
+		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", -1},
+		{"minecraft:diamond_ore", "minecraft:diamond_pickaxe", -1},
+		{"minecraft:dirt", "minecraft:golden_shovel", -1},
+		{"minecraft:dirt", "minecraft:wooden_shovel", 8},
 	} {
 		assert.Equal(t, tc.want, VanillaBreakTicks(tc.block, tc.held), "%s with %q", tc.block, tc.held)
 	}
@@ -916,21 +921,22 @@ func TestVanillaBreakTicks(t *testing.T) {
 		{"minecraft:diamond_ore", "minecraft:wooden_pickaxe", false},
 		{"minecraft:diamond_ore", "minecraft:stone_pickaxe", false},
 		{"minecraft:diamond_ore", "minecraft:iron_pickaxe", false},
-		{"minecraft:diamond_ore", "minecraft:diamond_pickaxe", true},
+		{"minecraft:diamond_ore", "minecraft:diamond_pickaxe", false},
 		{"minecraft:iron_ore", "minecraft:stone_pickaxe", false},
-		{"minecraft:iron_ore", "minecraft:iron_pickaxe", true},
+		{"minecraft:iron_ore", "minecraft:iron_pickaxe", false},
+		{"minecraft:stone", "minecraft:stone_pickaxe", false},
 		{"minecraft:coal_ore", "minecraft:wooden_pickaxe", false},
 		{"minecraft:stone", "minecraft:wooden_pickaxe", true},
 		{"minecraft:iron_ore", "minecraft:golden_pickaxe", false},
 		{"minecraft:gold_block", "", false},
 		{"minecraft:obsidian", "minecraft:iron_pickaxe", false},
-		{"minecraft:obsidian", "minecraft:diamond_pickaxe", true},
+		{"minecraft:obsidian", "minecraft:diamond_pickaxe", false}, // GTNH: it digs nothing
 	} {
 		_, harvest := relativeHardness(tc.block, tc.held, true)
 		assert.Equal(t, tc.want, harvest, "%s with %q: harvest level", tc.block, tc.held)
 	}
 	assert.Equal(t, 2, wearOf("minecraft:iron_sword", 2), "ItemSword wears by two")
-	assert.Equal(t, 1, wearOf("minecraft:iron_pickaxe", 0.5))
+	assert.Equal(t, 1, wearOf("minecraft:wooden_pickaxe", 0.5))
 	assert.Equal(t, 0, wearOf("minecraft:iron_hoe", 2), "ItemHoe does not wear on blocks")
 	assert.Equal(t, 0, wearOf("minecraft:iron_axe", 0), "instant blocks do not wear")
 	rel, _ := relativeHardness("minecraft:log", "", false)

@@ -73,7 +73,7 @@ func full(t *testing.T, stacks ...world.ItemStack) *world.Snapshot {
 // stack goes too.
 func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	reg := shipped(t)
-	pick := world.NewTool("minecraft:stone_pickaxe", 0, 131, 131)
+	pick := world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64)
 	kept := []world.ItemStack{pick, world.NewTool("minecraft:wooden_axe", 0, 59, 59), stack("minecraft:bread", 64), stack("minecraft:chest", 1),
 		stack("minecraft:log", 8), stack("minecraft:flint", 2), stack("minecraft:coal", 30), stack("minecraft:cobblestone", 20)}
 
@@ -144,7 +144,7 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 // chest is made first.
 func TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed(t *testing.T) {
 	reg := shipped(t)
-	stacks := []world.ItemStack{world.NewTool("minecraft:stone_pickaxe", 0, 131, 131), stack("minecraft:log", 8), stack("minecraft:flint", 2)}
+	stacks := []world.ItemStack{world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64), stack("minecraft:log", 8), stack("minecraft:flint", 2)}
 	for len(stacks) < 30 {
 		stacks = append(stacks, stack("minecraft:dirt", 64))
 	}

@@ -62,7 +62,7 @@ func TestShelterGoesBackToARememberedOne(t *testing.T) {
 
 	// With a pickaxe, only a shelter with walls left to mine while the
 	// bot waits: this one, closed, has its dirt.
-	pick := world.NewTool("minecraft:stone_pickaxe", 0, 131, 131)
+	pick := world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64)
 	w.Inventory = world.NewInventory(world.NewStack("minecraft:cobblestone", 0, 10), pick)
 	acts, err = Shelter{}.SuggestActions(w, skills.Params{})
 	require.NoError(t, err)
@@ -129,7 +129,7 @@ func TestShelterMinesIntoAClosedPocket(t *testing.T) {
 	bs.Set(feet, world.Air).Set(feet.Up(), world.Air)
 	bs.SetID(world.Pos(1, 62, 0), "minecraft:cobblestone", 0) // placed to close it
 	bs.Set(world.Pos(2, 62, 0), world.Air)                    // the pocket behind
-	w.Inventory = world.NewInventory(world.NewTool("minecraft:stone_pickaxe", 0, 131, 131))
+	w.Inventory = world.NewInventory(world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64))
 	acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
 	require.NoError(t, err)
 	assert.Equal(t, []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: world.Pos(1, 62, 0)}, action.Wait{Ticks: 600}}, acts)

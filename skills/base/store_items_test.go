@@ -84,7 +84,7 @@ func TestStoreItemsDigsANookInATunnel(t *testing.T) {
 		}
 	}
 	bs.Set(world.Pos(0, 64, 0), world.Air).Set(world.Pos(0, 65, 0), world.Air)
-	w := snap(at(0, 64, 0), bs, world.NewInventory(world.NewTool("minecraft:stone_pickaxe", 0, 131, 131),
+	w := snap(at(0, 64, 0), bs, world.NewInventory(world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64),
 		world.NewStack("minecraft:chest", 0, 1), world.NewStack("minecraft:dirt", 0, 20)))
 	acts, err := StoreItems{}.SuggestActions(w, skills.Params{"item": "minecraft:dirt"})
 	require.NoError(t, err)
