@@ -123,13 +123,20 @@ run_one() {
       : >"$logdir/$n.failed"
     fi
   fi
+  # A binary without coverage counters fuzzes blind: go says so in a
+  # warning and goes on; here it is a failure, so that a build that lost
+  # its instrumentation (FUZZ_INSTRUMENT=module's -gcflags) cannot pass.
+  if [ "$result" != FAIL ] && grep -q 'not built with coverage instrumentation' "$log"; then
+    result=FAIL
+    : >"$logdir/$n.failed"
+  fi
   {
     printf '%-20s %-24s %-24s execs=%-10s new=%-5s corpus=%s\n' "$pkg" "$fn" "$result" "${execs:-?}" "${newi:-?}" "$size"
     if [ "$result" = FAIL ]; then
       if [ -n "$crashers" ]; then
         while read -r c; do echo "    crasher: $corpus/$c"; done <<<"$crashers"
       fi
-      grep -E -m 8 'Error|panic|FAIL|--- |failed|\.go:[0-9]+' "$log" | sed 's/^/    /'
+      grep -E -m 8 'Error|panic|FAIL|--- |failed|\.go:[0-9]+|coverage instrumentation' "$log" | sed 's/^/    /'
       echo "    log: $log"
     fi
   } >"$logdir/$n.result"
