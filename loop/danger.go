@@ -102,7 +102,14 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 			// brightness. Under a roof (a tunnel, a cave) it may be dark.
 			continue
 		}
-		if d := math.Sqrt(e.Pos.DistSq(w.Player.Pos)); d <= r.Range && d < best {
+		reach := r.Range
+		if k.Attack.Kind == rules.AttackRanged {
+			// A skeleton shoots from its attack range (15 blocks,
+			// EntitySkeleton's EntityAIArrowAttack): beyond the
+			// defend range it still hits.
+			reach = max(reach, k.Attack.Range)
+		}
+		if d := math.Sqrt(e.Pos.DistSq(w.Player.Pos)); d <= reach && d < best {
 			near, best = e, d
 		}
 	}
@@ -111,6 +118,11 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	}
 	params := map[string]any{"entity": near.ID}
 	k, _ := mobs.Kind(near.Name)
+	// A mob that comes to the bot is met where the bot stands: a walk
+	// towards one farther than fightNear is a walk nothing guards, so the
+	// bot lets it come (a step under way is interrupted when it does).
+	// One that shoots is gone after.
+	comes := k.Attack.Kind != rules.AttackRanged
 	weapon := mobs.Combat.FistDamage
 	for _, st := range w.Inventory.Slots {
 		if st.Count > 0 {
@@ -127,6 +139,9 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	case weapon < r.MinWeaponDamage:
 		why = fmt.Sprintf("%s and the best weapon hits for %g, under %g", what, weapon, r.MinWeaponDamage)
 	default:
+		if comes && best > fightNear {
+			return Invocation{}, "", false
+		}
 		return Invocation{Skill: "fight", Params: params}, fmt.Sprintf("%s; health %g and a weapon that hits for %g", what, w.Player.Health, weapon), true
 	}
 	if _, ok := path.RunFrom(w, w.Feet(), near.Pos, best+DefaultFleeDistance); ok {
@@ -139,9 +154,31 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 			return Invocation{Skill: "wall_in"}, fmt.Sprintf("%s; cornered (no walk leads %d blocks farther from it): walling in with %d %s", why, DefaultFleeDistance, len(seal), cover), true
 		}
 	}
+	if k.Attack.Kind == rules.AttackExplode {
+		// No room for the full run and no wall: back off at least out of
+		// its cancel distance (beyond 7 blocks its fuse stops,
+		// EntityAICreeperSwell.updateTask), as far as the tunnel goes.
+		back := max(minFleeDistance, math.Ceil(k.Attack.CancelDistance+1-best))
+		if _, ok := path.RunFrom(w, w.Feet(), near.Pos, best+back); ok {
+			params["distance"] = int(back)
+			return Invocation{Skill: "flee", Params: params}, fmt.Sprintf("%s; cornered (no walk leads %d blocks farther from it) and no wall to put up: backing off %g blocks", why, DefaultFleeDistance, back), true
+		}
+	}
+	if comes && best > fightNear {
+		return Invocation{}, "", false // cornered: it is met when it comes
+	}
 	return Invocation{Skill: "fight", Params: params},
 		fmt.Sprintf("%s; cornered (no walk leads %d blocks farther from it) and no wall to put up: fighting back with a weapon that hits for %g", why, DefaultFleeDistance, weapon), true
 }
+
+// fightNear is how near a mob that walks to the bot must be for the
+// defend reflex to fight it: 4 blocks, a step or two beyond the 3 of a
+// player's reach (config/mobs.yaml combat.reach), inside the guard's
+// second line (3 blocks), so a zombie coming is hit where it arrives.
+const fightNear = 4
+
+// minFleeDistance is the flee skill's least distance (config/skills/flee.yaml).
+const minFleeDistance = 4
 
 // roofSearch is how far above a mob the defend reflex looks for a roof.
 const roofSearch = 32

@@ -1,6 +1,7 @@
 package loop_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,21 +80,29 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 		w     *world.Snapshot
 		skill string // "" = does not fire
 	}{
-		{"an armed healthy bot fights a zombie", mobAt("zombie", 5, 20, sword), "fight"},
-		{"at the range", mobAt("zombie", 8, 20, sword), "fight"},
-		{"beyond the range", mobAt("zombie", 8.1, 20, sword), ""},
+		{"an armed healthy bot fights a zombie that came near", mobAt("zombie", 4, 20, sword), "fight"},
+		{"and lets one farther off come", mobAt("zombie", 4.1, 20, sword), ""},
+		{"a skeleton shoots: it is fought at the range", mobAt("skeleton", 8, 20, sword), "fight"},
+		{"and at its own range beyond", mobAt("skeleton", 15, 20, sword), "fight"},
+		{"but not beyond that", mobAt("skeleton", 15.1, 20, sword), ""},
+		{"a creeper beyond the range", onField(mobAt("creeper", 8.1, 20, sword)), ""},
+		{"a creeper at the range", onField(mobAt("creeper", 8, 20, sword)), "flee"},
 		{"a creeper is fled, armed or not", onField(mobAt("creeper", 5, 20, sword)), "flee"},
 		{"at the flee health", onField(mobAt("zombie", 5, 8, sword)), "flee"},
-		{"above the flee health", onField(mobAt("zombie", 5, 9, sword)), "fight"},
+		{"above the flee health", onField(mobAt("zombie", 4, 9, sword)), "fight"},
 		{"unarmed", onField(mobAt("skeleton", 5, 20)), "flee"},
 		{"a weapon under the minimum", onField(mobAt("zombie", 5, 20, pick)), "flee"},
-		{"a weapon at the minimum", onField(mobAt("zombie", 5, 20, axe)), "fight"},
+		{"a weapon at the minimum", onField(mobAt("zombie", 4, 20, axe)), "fight"},
 		{"cornered in a tunnel by a creeper: walls in", inTunnel(mobAt("creeper", 5, 20, sword, dirt), -3), "wall_in"},
+		{"a creeper, no blocks: backs off beyond its 7 blocks along the tunnel", inTunnel(mobAt("creeper", 5, 20, sword), -4), "flee"},
+		{"a creeper, no blocks, no room to back off out of its range: lets it come", inTunnel(mobAt("creeper", 5, 20, sword), -2), ""},
+		{"a creeper at 3, no blocks, no room: hit back", inTunnel(mobAt("creeper", 3, 20, sword), -2), "fight"},
 		{"cornered and weak: walls in", inTunnel(mobAt("zombie", 5, 20, pick, dirt), -3), "wall_in"},
-		{"cornered, weak and no blocks: fights back", inTunnel(mobAt("zombie", 5, 20, pick), -3), "fight"},
-		{"cornered and hurt, no blocks: fights back with the fist", inTunnel(mobAt("zombie", 5, 6), -3), "fight"},
+		{"cornered, weak and no blocks: fights back", inTunnel(mobAt("zombie", 4, 20, pick), -3), "fight"},
+		{"cornered and hurt, no blocks: fights back with the fist", inTunnel(mobAt("zombie", 3, 6), -3), "fight"},
+		{"cornered, no blocks: lets one farther off come", inTunnel(mobAt("zombie", 4.1, 6), -3), ""},
 		{"a tunnel long enough behind: runs back along it", inTunnel(mobAt("zombie", 5, 20, pick, dirt), -24), "flee"},
-		{"armed in a tunnel: fights", inTunnel(mobAt("zombie", 5, 20, sword, dirt), -3), "fight"},
+		{"armed in a tunnel: fights", inTunnel(mobAt("zombie", 4, 20, sword, dirt), -3), "fight"},
 		{"walled in: nothing reaches it", walledIn(mobAt("zombie", 2, 20, sword)), ""},
 		{"a spider by day in the open is left alone", byDay(mobAt("spider", 3, 20, sword)), ""},
 		{"a spider by day in a tunnel is fought", byDay(inTunnel(mobAt("spider", 3, 20, sword), -3)), "fight"},
@@ -110,6 +119,10 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 				assert.Contains(t, why, "(entity 42)")
 				switch c.skill {
 				case "flee":
+					if strings.Contains(why, "backing off") {
+						assert.Equal(t, map[string]any{"entity": 42, "distance": 4}, inv.Params, "5 + 4 blocks: beyond 8")
+						break
+					}
 					assert.Equal(t, map[string]any{"entity": 42, "distance": loop.DefaultFleeDistance}, inv.Params)
 				case "wall_in":
 					assert.Empty(t, inv.Params)

@@ -408,7 +408,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		if inv, r, rt, ok := l.reflex(snap, catalog, st); ok {
 			rec.Invocation, rec.Reflex = &inv, rt
 			_, exempt := r.(GuardExempt)
-			fp, kinds = l.invoke(l.guarded(ctx, snap, inv, !exempt), &rec, snap, catalog, st.blocked)
+			fp, kinds = l.invoke(l.guarded(ctx, snap, !exempt), &rec, snap, catalog, st.blocked)
 			if rec.Verdict == StepInterrupted {
 				out.Reason = Interrupted
 				return out, l.emit(rec)
@@ -451,7 +451,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		default:
 			inv := *dec.Invocation
 			rec.Invocation = &inv
-			fp, kinds = l.invoke(l.guarded(ctx, snap, inv, true), &rec, snap, catalog, st.blocked)
+			fp, kinds = l.invoke(l.guarded(ctx, snap, true), &rec, snap, catalog, st.blocked)
 		}
 		if rec.Verdict == StepInterrupted {
 			out.Reason = Interrupted
@@ -492,13 +492,14 @@ func (l *Loop) reflex(snap *world.Snapshot, catalog []*registry.Description, st 
 }
 
 // guarded is the context a step of Run executes under: with the guard
-// (Config.Guard) when on is set and the guard has a range, unless the step
-// is a wait walled in (the shelter skill with a wait, path.Enclosed): no
-// mob reaches the bot there, and one passing outside the walls must not
-// cut its night's wait short. Climbing out of the same shelter is
-// guarded.
-func (l *Loop) guarded(ctx context.Context, snap *world.Snapshot, inv Invocation, on bool) context.Context {
-	if !on || l.cfg.Guard.Range <= 0 || waitsWalledIn(&inv) && path.Enclosed(snap, snap.Feet()) {
+// (Config.Guard) when on is set and the guard has a range, unless the bot
+// is walled in as the step begins (path.Enclosed): a mob passing outside
+// the walls must not cut a night's wait short, and the defend reflex,
+// which leaves a bot walled in alone, could do nothing about one that
+// hits through a wall but let it cut the climb out short again and
+// again. The step after the climb out is guarded.
+func (l *Loop) guarded(ctx context.Context, snap *world.Snapshot, on bool) context.Context {
+	if !on || l.cfg.Guard.Range <= 0 || path.Enclosed(snap, snap.Feet()) {
 		return ctx
 	}
 	return ipc.WithGuard(ctx, l.cfg.Guard)

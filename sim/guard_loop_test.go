@@ -16,7 +16,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// guardRun plays a plan of four 20 s waits in s with the defend reflex,
+// guardRun plays a plan of five 20 s waits in s with the defend reflex,
 // the loop guarding at guard blocks (0: not at all), and returns the
 // steps.
 func guardRun(t *testing.T, s *sim.Sim, guard float64) ([]loop.StepRecord, loop.Outcome) {
@@ -26,7 +26,7 @@ func guardRun(t *testing.T, s *sim.Sim, guard float64) ([]loop.StepRecord, loop.
 	require.NoError(t, err)
 	wait := loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": "20s"}}
 	var steps []loop.StepRecord
-	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: script.New(wait, wait, wait, wait), Goal: g,
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(s), Planner: script.New(wait, wait, wait, wait, wait), Goal: g,
 		MaxSteps: 40, Guard: ipc.Guard{Range: guard},
 		Reflexes: []loop.Reflex{loop.DefendReflex{Range: loop.DefaultDefendRange, FleeHealth: loop.DefaultFleeHealth, MinWeaponDamage: loop.DefaultMinWeaponDamage}},
 		OnStep:   func(r loop.StepRecord) { steps = append(steps, r) }})
@@ -39,9 +39,10 @@ func guardRun(t *testing.T, s *sim.Sim, guard float64) ([]loop.StepRecord, loop.
 // TestAZombieInterruptsAWaitAndIsFought: a zombie walks at a bot waiting
 // with a stone sword. Guarded, the wait ends when it comes within 8
 // blocks ("interrupted: a zombie ..."), a step that is neither a success
-// nor a failure; the defend reflex fights it hit by hit, and the plan's
-// waits go on after it. Unguarded, the wait runs on while the zombie
-// hits, and only the step after it fights back.
+// nor a failure; the defend reflex lets it come (it fights a zombie within
+// 4 blocks), so the next wait ends when it crosses 3 blocks; the reflex
+// fights it hit by hit, and the plan's waits go on after it. Unguarded,
+// the wait runs on while the zombie hits, to the bot's death.
 func TestAZombieInterruptsAWaitAndIsFought(t *testing.T) {
 	sword := `  inventory:
     - {item: "minecraft:stone_sword", count: 1, durability: 131, max_durability: 131}
@@ -56,11 +57,17 @@ func TestAZombieInterruptsAWaitAndIsFought(t *testing.T) {
 	assert.Contains(t, first.Error, "wait: interrupted: a zombie (entity")
 	assert.Less(t, first.Ticks, int64(400))
 	assert.Nil(t, first.Reflex)
-	require.Greater(t, len(steps), 1)
-	assert.Equal(t, "defend", steps[1].Reflex.Name, "%+v", steps[1])
-	assert.Equal(t, "fight", steps[1].Invocation.Skill)
+	require.Greater(t, len(steps), 2)
+	second := steps[1]
+	assert.Nil(t, second.Reflex, "a zombie 7.6 blocks off is let come")
+	assert.Equal(t, loop.Threatened, second.Verdict, "%+v", second)
+	assert.Contains(t, second.Error, "wait: interrupted: a zombie (entity")
+	require.NotNil(t, steps[2].Reflex, "%+v", steps[2])
+	assert.Equal(t, "defend", steps[2].Reflex.Name)
+	assert.Equal(t, "fight", steps[2].Invocation.Skill)
+	assert.Equal(t, 20.0, steps[2].Before.Health, "met before it hit")
 	var fought, resumed int
-	for _, st := range steps[1:] {
+	for _, st := range steps[2:] {
 		switch {
 		case st.Reflex != nil && st.Invocation.Skill == "fight":
 			fought++
@@ -71,7 +78,7 @@ func TestAZombieInterruptsAWaitAndIsFought(t *testing.T) {
 	assert.GreaterOrEqual(t, fought, 3, "a zombie's 20 health takes three or four hits of 6 (the sun burns it too)")
 	assert.Equal(t, 3, resumed, "the plan's other three waits ran to their end after the fight")
 	assert.Empty(t, s.Deaths())
-	assert.Equal(t, 1, out.Skills["wait_for"].Threatened)
+	assert.Equal(t, 2, out.Skills["wait_for"].Threatened)
 	assert.Equal(t, 3, out.Skills["wait_for"].Attempts, "the threatened wait is not an attempt")
 	assert.Equal(t, 3, out.Skills["wait_for"].Successes)
 

@@ -6,9 +6,10 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// RunNodes bounds the places RunFrom looks at: a field's worth of ground
-// (a 24-block square) or a few hundred blocks of tunnel.
-const RunNodes = 600
+// RunNodes bounds the places RunFrom looks at: open ground 38 blocks every
+// way (a run of 16 blocks farther from a mob 8 away takes 24), or a few
+// thousand blocks of tunnel.
+const RunNodes = 3000
 
 // runMargin is how near a hostile mob's feet the way out may not pass: a
 // zombie's arm reaches about 2 blocks, so running past a mob in a tunnel
