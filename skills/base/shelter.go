@@ -35,7 +35,9 @@ const shelterSearch = 3
 // already walled in (path.Enclosed) waits there for the given ticks
 // instead; with none given that is no_target. A shelter the memory
 // remembers within 16 blocks that is still whole enough to close again
-// comes before a new pit (see reuse).
+// comes before a new pit (see reuse). While it waits walled in it mines
+// a block of its walls where that leaves the room closed (wallToMine), or
+// else the floor under its feet (floorToMine), so a night is work.
 type Shelter struct {
 	Rules *rules.Set
 }
@@ -61,6 +63,9 @@ func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 			return nil, skills.Failf(skills.CodeNoTarget, "already walled in at %v", feet)
 		}
 		if at, ok := sk.wallToMine(w, set, feet); ok {
+			return []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}}, nil
+		}
+		if at, ok := sk.floorToMine(w, set, feet); ok {
 			return []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}}, nil
 		}
 		return []action.Action{action.Wait{Ticks: action.Ticks(wait)}}, nil
@@ -184,6 +189,62 @@ func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.Block
 		}
 	}
 	return best, found
+}
+
+// shaftDepth bounds how far below the top of its room the bot digs its
+// floor while it waits: its feet at most this many blocks under the
+// room's highest cell (the pit's head cell at first), so three blocks
+// deeper than the pit it dug, which a climb out in the morning still
+// makes.
+const shaftDepth = 4
+
+// floorToMine picks the floor under the feet for the bot to mine while it
+// waits when no wall can be (a pit dug beside its own tunnels, whose every
+// wall opens into one): a block the pickaxe harvests with a sure drop, not
+// a machine, over solid ground, and only where the room stays closed once
+// the bot has dropped into it — and no deeper than shaftDepth under the
+// room's top. A level lower, the walls are another layer of rock, away
+// from the tunnels, for the next waits to mine.
+func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) (world.BlockPos, bool) {
+	slot := w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1)
+	if slot < 0 {
+		return world.BlockPos{}, false
+	}
+	room, ok := path.Room(w, feet)
+	if !ok || len(room) >= path.RoomCells {
+		return world.BlockPos{}, false
+	}
+	top := feet.Y
+	for _, c := range room {
+		top = max(top, c.Y)
+	}
+	floor := feet.Down()
+	if top-floor.Y > shaftDepth {
+		return world.BlockPos{}, false
+	}
+	solid := func(p world.BlockPos) bool {
+		return w.Known(p) && path.ClassifyByTags(w.BlockAt(p)) == path.Solid
+	}
+	for _, m := range w.Machines {
+		if m.Pos == floor || m.Pos == floor.Down() {
+			return world.BlockPos{}, false
+		}
+	}
+	if !solid(floor) || !solid(floor.Down()) {
+		return world.BlockPos{}, false
+	}
+	b := w.BlockAt(floor)
+	rule, known := set.Mining.Block(b.ID)
+	if !known || rule.Hardness < 0 || fallingBlocks[b.ID] || !set.Mining.Harvests(rule, w.Inventory.Slots[slot], 0) {
+		return world.BlockPos{}, false
+	}
+	if drop, random := set.Drops.Of(b); random || drop.Item == "" {
+		return world.BlockPos{}, false
+	}
+	if !path.Enclosed(withAir(w, floor), floor) {
+		return world.BlockPos{}, false
+	}
+	return floor, true
 }
 
 // withBlocks is w with the blocks at some positions changed, for asking

@@ -188,3 +188,77 @@ func TestShelterMinesItsWallsWhileItWaits(t *testing.T) {
 		assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts)
 	}
 }
+
+// TestShelterDigsItsFloorWhenNoWallCanBeMined: a pit dug beside the bot's
+// own tunnels (every wall opens into one) has no wall to mine while it
+// waits: it mines the floor under its feet instead, where the room stays
+// closed with the bot a block lower, down to four blocks under the room's
+// top; not over lava, nor without a pickaxe.
+func TestShelterDigsItsFloorWhenNoWallCanBeMined(t *testing.T) {
+	pick := world.NewStack("minecraft:wooden_pickaxe", 0, 1)
+	pick.MaxDamage = 59
+	// Stone from y 50 to 62 out to 4 blocks each way; the room from the
+	// feet up to y 61, the roof at 62; tunnels from two blocks off on
+	// every side out into the open, at the room's levels.
+	tunnels := func(bs *world.SparseBlocks, y int) {
+		for n := 2; n <= 4; n++ {
+			for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				bs.SetID(world.Pos(n*d[0], y, n*d[1]), "minecraft:air", 0)
+			}
+		}
+	}
+	pit := func(feetY int) *world.Snapshot {
+		bs := world.NewSparseBlocks()
+		for x := -4; x <= 4; x++ {
+			for z := -4; z <= 4; z++ {
+				for y := 50; y <= 62; y++ {
+					bs.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+				}
+			}
+		}
+		for y := feetY; y <= 61; y++ {
+			bs.SetID(world.Pos(0, y, 0), "minecraft:air", 0)
+		}
+		for y := 60; y <= 61; y++ {
+			tunnels(bs, y)
+		}
+		return snap(at(0, feetY, 0), bs, world.NewInventory(pick))
+	}
+	dig := func(y int) []action.Action {
+		return []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: world.Pos(0, y, 0)}, action.Wait{Ticks: 600}}
+	}
+	wait := []action.Action{action.Wait{Ticks: 600}}
+	run := func(w *world.Snapshot) []action.Action {
+		t.Helper()
+		acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+		require.NoError(t, err)
+		return acts
+	}
+	assert.Equal(t, dig(59), run(pit(60)), "the floor of a pit with no wall to mine")
+	low := pit(59)
+	acts := run(low)
+	require.Len(t, acts, 3)
+	assert.NotEqual(t, world.Pos(0, 58, 0), acts[1].(action.BreakBlock).Pos, "a level lower, a wall away from the tunnels comes first")
+	// Tunnels at every level of the room: the floor only, four under
+	// the top and no deeper.
+	deep := pit(58)
+	for y := 58; y <= 59; y++ {
+		tunnels(deep.Blocks.(*world.SparseBlocks), y)
+	}
+	assert.Equal(t, dig(57), run(deep), "four under the room's top")
+	deeper := pit(57)
+	for y := 57; y <= 59; y++ {
+		tunnels(deeper.Blocks.(*world.SparseBlocks), y)
+	}
+	assert.Equal(t, wait, run(deeper), "five under the room's top: no deeper")
+
+	hot := pit(60)
+	hot.Blocks.(*world.SparseBlocks).SetID(world.Pos(0, 58, 0), "minecraft:lava", 0)
+	assert.Equal(t, wait, run(hot), "lava under the floor")
+	beside := pit(60)
+	beside.Blocks.(*world.SparseBlocks).SetID(world.Pos(1, 59, 0), "minecraft:lava", 0)
+	assert.Equal(t, wait, run(beside), "lava beside it")
+	bare := pit(60)
+	bare.Inventory = world.NewInventory()
+	assert.Equal(t, wait, run(bare), "no pickaxe")
+}
