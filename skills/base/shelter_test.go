@@ -162,8 +162,9 @@ func TestShelterMinesItsWallsWhileItWaits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 62, acts[1].(action.BreakBlock).Pos.Y, "not under the gravel")
 
-	// The floor under the feet and blocks out of the room's bounds are
-	// never mined: a room already at its bounds only waits.
+	// Blocks out of the room's bounds are never mined, and the floor under
+	// the feet only when no wall can be: a room already at its bounds
+	// mines its floor.
 	w, bs = stonePit(pick)
 	for x := -roomSide; x <= roomSide; x++ {
 		for z := -roomSide; z <= roomSide; z++ {
@@ -177,7 +178,7 @@ func TestShelterMinesItsWallsWhileItWaits(t *testing.T) {
 	bs.SetID(world.Pos(0, 61, 0), "minecraft:stone", 0)
 	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
 	require.NoError(t, err)
-	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts)
+	assert.Equal(t, []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: world.Pos(0, 61, 0)}, action.Wait{Ticks: 600}}, acts)
 
 	// Without a pickaxe (or a worn-out one) it only waits: stone by hand
 	// drops nothing.
