@@ -191,20 +191,16 @@ func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.Block
 	return best, found
 }
 
-// shaftDepth bounds how far below the top of its room the bot digs its
-// floor while it waits: its feet at most this many blocks under the
-// room's highest cell (the pit's head cell at first), so three blocks
-// deeper than the pit it dug, which a climb out in the morning still
-// makes.
-const shaftDepth = 4
-
 // floorToMine picks the floor under the feet for the bot to mine while it
 // waits when no wall can be (a pit dug beside its own tunnels, whose every
 // wall opens into one): a block the pickaxe harvests with a sure drop, not
 // a machine, over solid ground, and only where the room stays closed once
-// the bot has dropped into it — and no deeper than shaftDepth under the
-// room's top. A level lower, the walls are another layer of rock, away
-// from the tunnels, for the next waits to mine.
+// the bot has dropped into it. That bounds the depth too: a room counts as
+// closed only within path.RoomReach (4) blocks of the feet, so the feet go
+// at most four blocks under the room's top — three under the pit's
+// bottom, a climb out in the morning still makes. A level lower, the
+// walls are another layer of rock, away from the tunnels, for the next
+// waits to mine.
 func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) (world.BlockPos, bool) {
 	slot := w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1)
 	if slot < 0 {
@@ -214,14 +210,7 @@ func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.Bloc
 	if !ok || len(room) >= path.RoomCells {
 		return world.BlockPos{}, false
 	}
-	top := feet.Y
-	for _, c := range room {
-		top = max(top, c.Y)
-	}
 	floor := feet.Down()
-	if top-floor.Y > shaftDepth {
-		return world.BlockPos{}, false
-	}
 	solid := func(p world.BlockPos) bool {
 		return w.Known(p) && path.ClassifyByTags(w.BlockAt(p)) == path.Solid
 	}

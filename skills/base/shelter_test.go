@@ -253,6 +253,9 @@ func TestShelterDigsItsFloorWhenNoWallCanBeMined(t *testing.T) {
 	}
 	assert.Equal(t, wait, run(deeper), "five under the room's top: no deeper")
 
+	hollow := pit(60)
+	hollow.Blocks.(*world.SparseBlocks).SetID(world.Pos(0, 58, 0), "minecraft:air", 0)
+	assert.Equal(t, wait, run(hollow), "a hollow under the floor: the bot would fall in")
 	hot := pit(60)
 	hot.Blocks.(*world.SparseBlocks).SetID(world.Pos(0, 58, 0), "minecraft:lava", 0)
 	assert.Equal(t, wait, run(hot), "lava under the floor")
