@@ -169,6 +169,12 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 	// leaves, a table or air over a drop: a player stands on the lower
 	// ground and reaches up.
 	spots := approachSpots(base, from)
+	if canReach(from, base) {
+		// Where the bot stands, when the base is within reach from
+		// there: a tree grown on the pillar beside the one it stands
+		// on, the ground around both far below.
+		spots = append([]world.BlockPos{from}, spots...)
+	}
 	for _, c := range approachSpots(base, from) {
 		spots = append(spots, c.Down())
 	}
