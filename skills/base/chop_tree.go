@@ -169,12 +169,6 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 	// leaves, a table or air over a drop: a player stands on the lower
 	// ground and reaches up.
 	spots := approachSpots(base, from)
-	if canReach(from, base) {
-		// Where the bot stands, when the base is within reach from
-		// there: a tree grown on the pillar beside the one it stands
-		// on, the ground around both far below.
-		spots = append([]world.BlockPos{from}, spots...)
-	}
 	for _, c := range approachSpots(base, from) {
 		spots = append(spots, c.Down())
 	}
@@ -199,7 +193,7 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 	// Clear ground first; then clear air (the body pillars up); last,
 	// ground whose feet and head cells hold leaves, the tree's own down to
 	// the ground all round (the body breaks them on its way in).
-	stand := pickStand(spots, func(c world.BlockPos) int {
+	score := func(c world.BlockPos) int {
 		switch {
 		case clear(c) && grounded(c):
 			return 3
@@ -209,7 +203,15 @@ func fellTree(w *world.Snapshot, logs []world.BlockPos, from world.BlockPos) ([]
 			return 1
 		}
 		return 0
-	})
+	}
+	stand := pickStand(spots, score)
+	// Where the bot stands, when the base is within reach from there and
+	// no spot is clear ground (or the one found stands on leaves, which
+	// no walk may lead to): a tree grown on the pillar beside the one it
+	// stands on, the ground around both far below.
+	if canReach(from, base) && score(from) == 3 && (score(stand) < 3 || w.BlockAt(stand.Down()).HasTag("leaves")) {
+		stand = from
+	}
 	// A trunk whose lowest logs are gone (a tree half felled before a
 	// reconnect) floats, its base maybe among the leaves: stand on the
 	// ground under it, beside the trunk column or in it, when that reaches

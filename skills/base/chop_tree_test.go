@@ -266,7 +266,7 @@ func TestChopTreeFromTheGroundBelowAStep(t *testing.T) {
 	for _, o := range horizontal[4:] {
 		b.SetID(world.Pos(3+o[0], 65, o[1]), "minecraft:leaves", 0)
 	}
-	w := snap(at(-3, 64, 0), b, world.Inventory{}) // out of reach of the base
+	w := snap(at(0, 64, 0), b, world.Inventory{})
 	acts := checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 1})
 	require.NotEmpty(t, acts)
 	mv, ok := acts[0].(action.MoveTo)
@@ -340,33 +340,37 @@ func TestChopTreeInADip(t *testing.T) {
 // one the bot stands on, the ground four blocks below; no dirt to pillar
 // with. The base and the logs above are within reach from where the bot
 // stands, and it fells the tree from there; before, it was sent into the
-// air beside the trunk (a pillar, with no dirt for one) or onto the
-// leaves two blocks out, which no route reaches (seed 0's quest run:
-// chop_tree blocked in Tinker-Time).
+// air beside the trunk (a pillar, with no dirt for one) or onto leaves
+// beside it, which no walk leads to (seed 0's quest run: chop_tree
+// blocked in Tinker-Time).
 func TestChopTreeFromWhereItStands(t *testing.T) {
-	b := ground(world.NewSparseBlocks(), 63, -12, -12, 12, 12)
-	for y := 64; y <= 67; y++ {
-		b.SetID(world.Pos(-1, y, -2), "minecraft:dirt", 0) // the bot's pillar
-	}
-	for y := 64; y <= 68; y++ {
-		b.SetID(world.Pos(0, y, 1), "minecraft:dirt", 0) // the tree's
-	}
-	trunk(b, 0, 69, 72, 1)
-	for dz := 1; dz <= 4; dz++ {
-		for dx := -2; dx <= 2; dx++ {
-			if dx != 0 || dz != 1 {
-				b.SetID(world.Pos(dx, 70, dz), "minecraft:leaves", 0)
-				b.SetID(world.Pos(dx, 71, dz), "minecraft:leaves", 0)
+	for _, leavesBelow := range []bool{false, true} {
+		b := ground(world.NewSparseBlocks(), 63, -12, -12, 12, 12)
+		for y := 64; y <= 67; y++ {
+			b.SetID(world.Pos(-1, y, -2), "minecraft:dirt", 0) // the bot's pillar
+		}
+		for y := 64; y <= 68; y++ {
+			b.SetID(world.Pos(0, y, 1), "minecraft:dirt", 0) // the tree's
+		}
+		trunk(b, 0, 69, 72, 1)
+		for dz := 1; dz <= 4; dz++ {
+			for dx := -2; dx <= 2; dx++ {
+				if dx != 0 || dz != 1 {
+					b.SetID(world.Pos(dx, 70, dz), "minecraft:leaves", 0)
+					b.SetID(world.Pos(dx, 71, dz), "minecraft:leaves", 0)
+				}
 			}
 		}
+		if leavesBelow {
+			b.SetID(world.Pos(0, 68, 0), "minecraft:leaves", 0) // the spot beside the trunk stands on leaves
+		}
+		w := snap(at(-1, 68, -2), b, world.Inventory{})
+		acts := checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 1})
+		require.NotEmpty(t, acts)
+		mv, ok := acts[0].(action.MoveTo)
+		require.True(t, ok, "%v", acts)
+		assert.Equal(t, world.Pos(-1, 68, -2), mv.Pos, "where it stands (leaves below the spot beside the trunk: %v)", leavesBelow)
+		assert.Len(t, breaks(acts), 4)
+		requireReachable(t, acts)
 	}
-	b.SetID(world.Pos(1, 68, 3), "minecraft:leaves", 0) // leaves a block lower, two out
-	w := snap(at(-1, 68, -2), b, world.Inventory{})
-	acts := checkActions(t, ChopTree{}, w, map[string]any{"min_logs": 1})
-	require.NotEmpty(t, acts)
-	mv, ok := acts[0].(action.MoveTo)
-	require.True(t, ok, "%v", acts)
-	assert.Equal(t, world.Pos(-1, 68, -2), mv.Pos, "where it stands")
-	assert.Len(t, breaks(acts), 4)
-	requireReachable(t, acts)
 }
