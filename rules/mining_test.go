@@ -123,6 +123,13 @@ func TestToolsThatMineNothing(t *testing.T) {
 		}
 		assert.False(t, r.Harvests(stone, held, 9), id)
 		assert.Equal(t, -1, r.ToolLevel(held, "pickaxe", 9), id)
+		// Even carrying its class's tag (a tag table that still names it a
+		// pickaxe or shovel), it digs nothing.
+		tagged := held
+		tagged.Tags = []string{"tool:pickaxe", "tool:shovel"}
+		assert.Equal(t, -1, r.ToolLevel(tagged, "pickaxe", 9), id)
+		assert.False(t, r.Harvests(stone, tagged, 9), id)
+		assert.Zero(t, r.ToolSpeed(tagged, "pickaxe", 4), id)
 		assert.True(t, math.IsInf(BreakTicks(dirt.Hardness, r.ToolSpeed(held, dirt.Tool, 4), true), 1), "%s breaks no dirt", id)
 		assert.True(t, math.IsInf(BreakTicks(0, r.ToolSpeed(held, "", 4), true), 1), "%s breaks no sapling", id)
 	}
