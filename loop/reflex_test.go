@@ -181,7 +181,7 @@ generator: flat
 ground_y: 63
 player:
   pos: [8, 64, 8]
-  inventory: [{item: "minecraft:stone_pickaxe", count: 1}]
+  inventory: [{item: "minecraft:wooden_pickaxe", count: 1}]
 blocks:
   - {block: "minecraft:cobblestone", from: [7, 64, 7], to: [9, 65, 7]}
   - {block: "minecraft:cobblestone", from: [7, 64, 9], to: [9, 65, 9]}
