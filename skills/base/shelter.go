@@ -62,11 +62,15 @@ func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 		if wait <= 0 {
 			return nil, skills.Failf(skills.CodeNoTarget, "already walled in at %v", feet)
 		}
+		var equip []action.Action
+		if w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1) >= 0 {
+			equip = []action.Action{action.Equip{Item: "tool:pickaxe"}}
+		}
 		if at, ok := sk.wallToMine(w, set, feet); ok {
-			return []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}}, nil
+			return append(equip, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}), nil
 		}
 		if at, ok := sk.floorToMine(w, set, feet); ok {
-			return []action.Action{action.Equip{Item: "tool:pickaxe"}, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}}, nil
+			return append(equip, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}), nil
 		}
 		return []action.Action{action.Wait{Ticks: action.Ticks(wait)}}, nil
 	}
@@ -124,11 +128,7 @@ const (
 // gravel) above it, no machine. Blocks that need the pickaxe come first
 // (ore and stone over dirt), then the nearest to the eyes.
 func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) (world.BlockPos, bool) {
-	slot := w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1)
-	if slot < 0 {
-		return world.BlockPos{}, false
-	}
-	pick := w.Inventory.Slots[slot]
+	pick := digger(w)
 	room, ok := path.Room(w, feet)
 	if !ok || len(room) >= path.RoomCells {
 		return world.BlockPos{}, false
@@ -202,10 +202,6 @@ func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.Block
 // walls are another layer of rock, away from the tunnels, for the next
 // waits to mine.
 func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) (world.BlockPos, bool) {
-	slot := w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1)
-	if slot < 0 {
-		return world.BlockPos{}, false
-	}
 	room, ok := path.Room(w, feet)
 	if !ok || len(room) >= path.RoomCells {
 		return world.BlockPos{}, false
@@ -224,7 +220,7 @@ func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.Bloc
 	}
 	b := w.BlockAt(floor)
 	rule, known := set.Mining.Block(b.ID)
-	if !known || rule.Hardness < 0 || fallingBlocks[b.ID] || !set.Mining.Harvests(rule, w.Inventory.Slots[slot], 0) {
+	if !known || rule.Hardness < 0 || fallingBlocks[b.ID] || !set.Mining.Harvests(rule, digger(w), 0) {
 		return world.BlockPos{}, false
 	}
 	if drop, random := set.Drops.Of(b); random || drop.Item == "" {
@@ -234,6 +230,16 @@ func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.Bloc
 		return world.BlockPos{}, false
 	}
 	return floor, true
+}
+
+// digger is what the bot mines its shelter's walls with: the best
+// pickaxe held, or the hand (empty) without one — dirt drops for a hand,
+// stone and ore do not (config/mining.yaml).
+func digger(w *world.Snapshot) world.ItemStack {
+	if slot := w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1); slot >= 0 {
+		return w.Inventory.Slots[slot]
+	}
+	return world.ItemStack{}
 }
 
 // withBlocks is w with the blocks at some positions changed, for asking

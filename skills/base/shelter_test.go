@@ -67,7 +67,13 @@ func TestShelterWaitsWhenWalledIn(t *testing.T) {
 	bs.SetID(world.Pos(0, 63, 0), "minecraft:air", 0)
 	acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
 	require.NoError(t, err)
-	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts)
+	// No pickaxe: the hand digs a dirt wall (dirt drops for a hand), then
+	// the wait.
+	require.Len(t, acts, 2, "%v", acts)
+	dug, ok := acts[0].(action.BreakBlock)
+	require.True(t, ok, "%v", acts)
+	assert.Equal(t, "minecraft:dirt", w.BlockAt(dug.Pos).ID)
+	assert.Equal(t, action.Wait{Ticks: 600}, acts[1])
 	_, err = Shelter{}.SuggestActions(w, skills.Params{})
 	requireFailure(t, err, skills.CodeNoTarget)
 }
