@@ -73,6 +73,7 @@ func TestShelterWaitsWhenWalledIn(t *testing.T) {
 	dug, ok := acts[0].(action.BreakBlock)
 	require.True(t, ok, "%v", acts)
 	assert.Equal(t, "minecraft:dirt", w.BlockAt(dug.Pos).ID)
+	assert.NotEqual(t, world.Pos(0, 61, 0), dug.Pos, "a wall, not the floor")
 	assert.Equal(t, action.Wait{Ticks: 600}, acts[1])
 	_, err = Shelter{}.SuggestActions(w, skills.Params{})
 	requireFailure(t, err, skills.CodeNoTarget)
