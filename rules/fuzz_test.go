@@ -142,3 +142,30 @@ func FuzzParseTech(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseOres(f *testing.F) {
+	f.Add([]byte("block: gregtech:gt.blockores\nraw_ore: {item: gregtech:gt.metaitem.03, offset: 5000}\nsmall_ore_tag: oreSmall\n" +
+		"veins: {grid: 3, percentage: 100, attempts: 64, placement_attempts: 8, small_ores_multiplier: 2}\n" +
+		"materials:\n  Copper: {id: 35, tool_quality: 1, smelts_into: \"gregtech:gt.metaitem.01:11035\"}\nunplaced: [Gold]\n" +
+		"mixes:\n  - {name: a, min_y: 5, max_y: 60, weight: 1, density: 3, size: 24, primary: Copper, secondary: Copper, between: Gold, sporadic: Copper}\n"))
+	f.Add([]byte("block: x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := ParseOres("o.yaml", data)
+		if err != nil {
+			located(t, err)
+			return
+		}
+		for _, m := range o.Materials() {
+			if l := m.HarvestLevel(false); l < 0 || l > 7 {
+				t.Fatalf("%s: harvest level %d", m.Name, l)
+			}
+			_ = o.Tag(m, true)
+		}
+		for _, mix := range o.Mixes() {
+			if mix.MaxY < mix.MinY+9 || mix.Density < 1 || mix.Size < 1 {
+				t.Fatalf("accepted a mix the generator cannot place: %+v", mix)
+			}
+		}
+		_ = o.SmeltRecipes()
+	})
+}

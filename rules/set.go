@@ -26,6 +26,7 @@ type Set struct {
 	Tiers   *Tiers         // the GTNH tech tiers, in order
 	Tech    *TechRules     // the evidence that shows each tier
 	Builds  *Blueprints    // the structures the agent builds block by block
+	Ores    *Ores          // GregTech's ore veins, ore blocks and raw ores
 	Names   *Names         // every name the tables know; Clone before adding
 }
 
@@ -53,6 +54,7 @@ func Default() *Set {
 			Tiers:   loadTiers(),
 			Tech:    loadTech(),
 			Builds:  loadBlueprints(),
+			Ores:    loadOres(),
 			Names:   loadNames(),
 		}
 	})
