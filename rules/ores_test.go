@@ -10,7 +10,7 @@ import (
 
 // TestShippedOreMaterials: the harvest levels GregTech gives the ores of
 // the Stone Age's metals (tool quality: Copper, Tin, Chalcopyrite, Pyrite,
-// Cassiterite and Brown Limonite 1; Iron, Magnetite, Banded Iron and Gold
+// Cassiterite, Cassiterite Sand and Brown Limonite 1; Iron, Magnetite, Banded Iron and Gold
 // 2; a small ore one less) and the raw ore items the quest book names.
 func TestShippedOreMaterials(t *testing.T) {
 	o := Default().Ores
@@ -26,6 +26,7 @@ func TestShippedOreMaterials(t *testing.T) {
 		{"Chalcopyrite", 855, 1, 5855, "gregtech:gt.metaitem.01:11035", 1, 0},
 		{"Tin", 57, 1, 5057, "gregtech:gt.metaitem.01:11057", 1, 0},
 		{"Cassiterite", 824, 1, 5824, "gregtech:gt.metaitem.01:11057", 2, 0},
+		{"CassiteriteSand", 937, 1, 5937, "gregtech:gt.metaitem.01:11057", 2, 0},
 		{"Iron", 32, 2, 5032, "minecraft:iron_ingot", 1, 1},
 		{"Magnetite", 870, 2, 5870, "minecraft:iron_ingot", 1, 1},
 		{"BandedIron", 917, 2, 5917, "minecraft:iron_ingot", 1, 1},

@@ -12,6 +12,9 @@ import (
 var unknownBlock = rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
 
 func (s *Sim) ruleOf(b world.Block) rules.BlockRule {
+	if o := s.rules.Ores; o != nil && b.ID == o.Block {
+		return o.BlockRule(b.Meta) // the metadata is the harvest level
+	}
 	if r, ok := s.rules.Mining.Block(b.ID); ok {
 		return r
 	}

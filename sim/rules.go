@@ -186,6 +186,9 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 	if b.IsAir() {
 		return ipc.Failf(ipc.Rejected, 0, "nothing to break at %v", a.Pos)
 	}
+	if o := s.rules.Ores; o != nil && b.ID == o.Block {
+		b.Tags = append(b.Tags, tx.PositionTags(a.Pos)...) // the ore's material
+	}
 	info := s.ruleOf(b)
 	if info.Hardness < 0 {
 		return ipc.Failf(ipc.Rejected, 0, "%s at %v cannot be broken", b.ID, a.Pos)
@@ -231,6 +234,9 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 // (config/drops.yaml), and the rolled drops of leaves and tall grass with
 // vanilla's chances.
 func (s *Sim) drops(b world.Block) []world.ItemStack {
+	if o := s.rules.Ores; o != nil && b.ID == o.Block {
+		return s.oreDrops(o, b)
+	}
 	d, random := s.rules.Drops.Of(b)
 	if !random {
 		return []world.ItemStack{s.rules.Stack(d.Item, d.Meta, d.Count)}

@@ -58,7 +58,13 @@ type Scenario struct {
 	// Animals are the passive mobs placed when the world is made, as
 	// SpawnerAnimals.performWorldGenSpawning places a new chunk's.
 	Animals []AnimalSpec
-	File    string
+	// OreVeins lays GregTech's ore veins in a natural world's stone, as
+	// a GTNH 2.8 overworld has them (sim/veins.go, config/ores.yaml), 0
+	// for none: each of the world's own vein seeds stands for this many
+	// seeds of the overworld a player explores, and gets the first of
+	// their veins whose ores the simulator places.
+	OreVeins int
+	File     string
 }
 
 // AnimalSpec places Count passive mobs of a kind (config/mobs.yaml, attack
@@ -131,7 +137,7 @@ type MachineSpec struct {
 // generators are the terrains a scenario can ask for.
 var generators = []string{"flat", "hills", "natural"}
 
-var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger", "night", "time", "mobs", "liquids", "animals"}
+var scenarioKeys = []string{"name", "description", "seed", "size", "generator", "ground_y", "player", "blocks", "trees", "machines", "hunger", "night", "time", "mobs", "liquids", "animals", "ore_veins"}
 
 // machineBlocks is the block each machine kind stands on in the world.
 var machineBlocks = map[string]string{
@@ -229,6 +235,17 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 	}
 	if n, ok := f["liquids"]; ok {
 		sc.Liquids, _ = d.Bool(n.Value, "liquids")
+	}
+	if n, ok := f["ore_veins"]; ok {
+		if v, ok := d.Int(n.Value, "ore_veins"); ok {
+			if v < 0 || v > 64 {
+				d.Errorf(n.Value, "ore_veins", "must be within 0..64 (the seeds of the explored overworld each of the world's vein seeds stands for; 0: no veins), got %d", v)
+			}
+			sc.OreVeins = v
+		}
+		if sc.OreVeins > 0 && sc.Generator != "natural" {
+			d.Errorf(n.Value, "ore_veins", "ore veins are laid in a natural world's stone (generator: natural), got generator %q", sc.Generator)
+		}
 	}
 	if n, ok := f["time"]; ok {
 		if v, ok := d.Int(n.Value, "time"); ok {

@@ -179,6 +179,9 @@ func idsFor(sc *Scenario, set *rules.Set) (*rules.IDMap, error) {
 		id, _, _ := world.SplitID(machineBlocks[m.Kind])
 		names[id] = true
 	}
+	if sc.OreVeins > 0 {
+		names[set.Ores.Block] = true
+	}
 	var extra []string
 	for n := range names {
 		if _, ok := ids.BlockID(n); !ok {

@@ -136,6 +136,13 @@ func (s *Sim) natural(ctx context.Context, tx *world.Tx) ([]int, error) {
 	if err := s.gravelPockets(ctx, tx); err != nil {
 		return nil, err
 	}
+	if sc.OreVeins > 0 {
+		// GregTech generates last (its GameRegistryMixin puts
+		// GTWorldgenerator at the end), after the vanilla decoration.
+		if err := s.oreVeins(ctx, tx); err != nil {
+			return nil, err
+		}
+	}
 	return ground, nil
 }
 

@@ -158,3 +158,14 @@ func ChunksOf(src BlockSource) (*chunk.Chunks, bool) {
 	}
 	return nil, false
 }
+
+// PositionTags returns the position tags of the block now at p (nil when
+// it has none or its state changed since they were set).
+func (tx *Tx) PositionTags(p BlockPos) []string {
+	s := tx.st()
+	t, ok := s.posTags[p]
+	if !ok || s.chunks.StateAt(p.X, p.Y, p.Z) != t.state {
+		return nil
+	}
+	return slices.Clone(t.tags)
+}
