@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -129,4 +132,29 @@ func TestOreVeinsOnlyInNaturalWorlds(t *testing.T) {
 	_, err := sim.ParseScenario("s.yaml", []byte("name: s\ngenerator: flat\nore_veins: 9\n"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "generator: natural")
+}
+
+// TestCopperAndIronIngotsFromTheVeins: with a pickaxe of harvest level 1 or
+// more, a furnace and planks, the goal planner gets copper and iron ingots
+// in fresh_start as a player does: mine_gt_ore digs down to the nearest ore
+// of a material whose raw ore smelts into the ingot, and the furnace makes
+// the ingots. (The Stone Age chain itself has no such pickaxe:
+// docs/stone-age.md says why.)
+func TestCopperAndIronIngotsFromTheVeins(t *testing.T) {
+	data, err := os.ReadFile("../examples/ores_with_a_pickaxe.yaml")
+	require.NoError(t, err)
+	c2, err := sim.ParseScenario("ores_with_a_pickaxe.yaml", data)
+	require.NoError(t, err)
+	s, err := sim.New(c2, sim.Options{})
+	require.NoError(t, err)
+	out, steps, trace := runGoal(t, s, "have 3 gregtech:gt.metaitem.01:11035 and have 2 minecraft:iron_ingot", chain.Planner{})
+	require.True(t, out.GoalMet, trace)
+	mined := 0
+	for _, st := range steps {
+		if st.Invocation.Skill == "mine_gt_ore" {
+			mined++
+			assert.Equal(t, loop.Success, st.Verdict, st.Error)
+		}
+	}
+	assert.GreaterOrEqual(t, mined, 5, "three raw copper ores and two raw iron ores")
 }

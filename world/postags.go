@@ -169,3 +169,16 @@ func (tx *Tx) PositionTags(p BlockPos) []string {
 	}
 	return slices.Clone(t.tags)
 }
+
+// Chunks returns the chunk store a snapshot reads, under the position tags
+// it adds (false for a snapshot of another block source).
+func (s *Snapshot) Chunks() (*chunk.Chunks, bool) {
+	switch b := s.Blocks.(type) {
+	case *chunk.Chunks:
+		return b, true
+	case *taggedView:
+		c, ok := b.base.(*chunk.Chunks)
+		return c, ok
+	}
+	return nil, false
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/sim"
-	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
 
 // freshStartServer is the test server playing in the fresh_start
@@ -25,7 +24,9 @@ func freshStartServer(t *testing.T, seed int64) fakeserver.Options {
 	require.NoError(t, err)
 	snap := s.State().Snapshot()
 	feet := snap.Player.Pos
-	return fakeserver.Options{TickDuration: steamTick, Terrain: snap.Blocks.(*chunk.Chunks),
+	terrain, ok := snap.Chunks() // under the ores' position tags
+	require.True(t, ok)
+	return fakeserver.Options{TickDuration: steamTick, Terrain: terrain,
 		Spawn:     [3]float64{feet.X, feet.Y, feet.Z},
 		Inventory: []fakeserver.Item{}, Blocks: []fakeserver.Block{}}
 }

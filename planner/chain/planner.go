@@ -83,6 +83,9 @@ type Planner struct {
 	// Food says what is food (nil = the shipped config/food.yaml): a
 	// full inventory keeps its food when the rest goes into a chest.
 	Food *rules.Food
+	// Ores says which GregTech ore gives a raw ore and what pickaxe it
+	// asks for (nil = the shipped config/ores.yaml; ores.go).
+	Ores *rules.Ores
 }
 
 var _ loop.Planner = Planner{}
@@ -600,6 +603,11 @@ type producer struct {
 	// hunt is the mob to kill for the item (a skill tagged hunts_mobs:
 	// hunt's target).
 	hunt string
+	// ore is the tag of the GregTech ore to mine for a raw ore (a skill
+	// tagged mines_gt_ore), oreLevel the pickaxe level it asks for
+	// (ores.go).
+	ore      string
+	oreLevel int
 	// night: no such mob is in the world model, and the kind spawns in
 	// the dark; or guard says why the ones in range are left alone for
 	// now: the hunt waits, walled in (night.go).
@@ -652,6 +660,12 @@ func (s *search) producers(item string) []producer {
 	var out, miners []producer
 	gatherer := false
 	for _, d := range s.ranked(s.catalog) {
+		if slices.Contains(d.Effects.Tags, oreMinerTag) {
+			if p, ok := s.oreMiner(d, item); ok {
+				miners = append(miners, p)
+			}
+			continue
+		}
 		if param := minerParam(d); param != "" {
 			if block, radius, remembered, ok := s.mineable(d, item); ok && s.minerFits(d, block) {
 				miners = append(miners, producer{desc: d, mine: block, blockParam: param, radius: radius, remembered: remembered})
@@ -1223,6 +1237,9 @@ func (s *search) stationOnly(item string) bool {
 // via plans getting missing items through one producer: its sub-goals
 // first, then the producer itself.
 func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocation, error) {
+	if p.ore != "" {
+		return s.oreStep(p, item, depth)
+	}
 	if sub, err := s.tools(p.desc, depth); err != nil || sub != nil {
 		return sub, err
 	}
@@ -1421,7 +1438,7 @@ func (s *search) smeltInputs(item string, missing, depth int) (*loop.Invocation,
 	if len(rs) == 0 {
 		return nil, fmt.Errorf("no furnace recipe for %s", item)
 	}
-	r := rs[0]
+	r := s.pickSmelt(rs)
 	ops := (missing + r.Count - 1) / r.Count
 	furnace := world.MustItem("minecraft:furnace")
 	if len(s.w.MachinesOfKind(world.MachineFurnace, furnaceRadius)) == 0 && s.w.Inventory.Find(furnace) < 0 {

@@ -1,0 +1,73 @@
+package chain
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// gtOre is a GregTech ore block as the world model holds it: its harvest
+// level as metadata, its material as an ore dictionary tag.
+func gtOre(level int, tag string) world.Block {
+	return world.Block{ID: "gregtech:gt.blockores", Meta: level, Tags: []string{tag}}
+}
+
+// oreField is a buried chalcopyrite ore (level 1) and, farther, a
+// magnetite ore (level 2), with a standing furnace in reach.
+func oreField() *world.SparseBlocks {
+	return forest(20).
+		Set(world.Pos(3, 50, 3), gtOre(1, "ore:oreChalcopyrite")).
+		Set(world.Pos(-6, 45, 2), gtOre(2, "ore:oreMagnetite"))
+}
+
+func ironPickaxe() world.ItemStack {
+	st := world.NewStack("minecraft:iron_pickaxe", 0, 1)
+	st.MaxDamage = 250
+	return st
+}
+
+// TestRawOreFromGregTechOre: a raw ore comes from the nearest regular ore of
+// its material (mine_gt_ore, by the ore's tag), with a pickaxe of the
+// material's harvest level; a weaker pickaxe is a clear failure naming the
+// level; an ingot is smelted from the raw ore whose ore is in sight.
+func TestRawOreFromGregTechOre(t *testing.T) {
+	reg := shipped(t)
+	t.Run("level 3 pickaxe", func(t *testing.T) {
+		dec, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5855", snapshot("stone_age", oreField(), ironPickaxe()))
+		require.NoError(t, err)
+		require.NotNil(t, dec.Invocation)
+		assert.Equal(t, loop.Invocation{Skill: "mine_gt_ore", Params: map[string]any{"target": "ore:oreChalcopyrite", "drop": "gregtech:gt.metaitem.03:5855"}}, *dec.Invocation)
+	})
+	t.Run("wooden pickaxe", func(t *testing.T) {
+		_, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5870", snapshot("stone_age", oreField(), pickaxe(59)))
+		require.ErrorIs(t, err, loop.ErrStuck)
+		assert.Contains(t, err.Error(), "ore:oreMagnetite drops nothing without a pickaxe of harvest level 2 or more, and the best in the inventory is level 0")
+	})
+	t.Run("no ore in sight", func(t *testing.T) {
+		_, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5917", snapshot("stone_age", oreField(), ironPickaxe()))
+		require.ErrorIs(t, err, loop.ErrStuck)
+		assert.Contains(t, err.Error(), "no available skill produces gregtech:gt.metaitem.03:5917")
+	})
+	t.Run("ingot from the ore in sight", func(t *testing.T) {
+		// Iron ingots smelt from five raw ores; magnetite's ore is the one
+		// in sight, so the plan smelts raw magnetite: a furnace first.
+		w := snapshot("stone_age", oreField(), ironPickaxe(), stack("minecraft:furnace", 1), stack("minecraft:planks", 8))
+		dec, err := plan(t, reg, "have 1 minecraft:iron_ingot", w)
+		require.NoError(t, err)
+		require.NotNil(t, dec.Invocation)
+		assert.Equal(t, loop.Invocation{Skill: "mine_gt_ore", Params: map[string]any{"target": "ore:oreMagnetite", "drop": "gregtech:gt.metaitem.03:5870"}}, *dec.Invocation)
+	})
+	t.Run("a raw ore at hand is smelted", func(t *testing.T) {
+		w := snapshot("stone_age", oreField(), ironPickaxe(), stack("minecraft:furnace", 1), stack("minecraft:planks", 8),
+			world.NewStack("gregtech:gt.metaitem.03", 5930, 1))
+		dec, err := plan(t, reg, "have 1 minecraft:iron_ingot", w)
+		require.NoError(t, err)
+		require.NotNil(t, dec.Invocation)
+		assert.Equal(t, "smelt", dec.Invocation.Skill)
+		assert.Equal(t, "minecraft:iron_ingot", dec.Invocation.Params["item"])
+	})
+}
