@@ -67,7 +67,7 @@ func TestFreshStartOreVeins(t *testing.T) {
 	counts := map[int64]map[string]int{}
 	seeds := []int64{0, 1, 2, 3}
 	if testing.Short() {
-		seeds = seeds[:2] // 1.5 s a world: two show what four do
+		seeds = seeds[:1] // 1.5 s a world: the scenario's own seed shows what four do
 	}
 	for _, seed := range seeds {
 		s, err := sim.New(sc, sim.Options{Seed: seed})
@@ -93,6 +93,18 @@ func TestFreshStartOreVeins(t *testing.T) {
 					}
 				}
 				assert.True(t, ok, "%s at y %d lies in no mix's layers", c.tag, c.p.Y)
+			}
+		}
+		for x := 0; x < sc.SizeX; x++ {
+			for z := 0; z < sc.SizeZ; z++ {
+				// GregTech replaces stone only: no ore lies open to the
+				// sky at the top of a column.
+				for y := 255; y > 0; y-- {
+					if b := snap.BlockAt(world.Pos(x, y, z)); !b.IsAir() {
+						require.NotEqual(t, "gregtech:gt.blockores", b.ID, "an ore tops the column at %d %d %d", x, y, z)
+						break
+					}
+				}
 			}
 		}
 		for x := 0; x < sc.SizeX; x += 3 {
