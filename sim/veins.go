@@ -71,8 +71,27 @@ func (s *Sim) oreVeins(ctx context.Context, tx *world.Tx) error {
 	if o == nil || len(o.Mixes()) == 0 {
 		return nil
 	}
-	sc := s.sc
 	rng := rand.New(rand.NewPCG(uint64(s.seed), veinStream))
+	veins := s.drawVeins(tx, rng)
+	maxCX, maxCZ := (s.sc.SizeX-1)/16, (s.sc.SizeZ-1)/16
+	for _, v := range veins {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("generating the ore veins: %w", err)
+		}
+		for cz := 0; cz <= maxCZ; cz++ {
+			for cx := 0; cx <= maxCX; cx++ {
+				if err := s.veinChunk(tx, rng, v, cx, cz); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// drawVeins draws the veins of every seed chunk that reaches the world.
+func (s *Sim) drawVeins(tx *world.Tx, rng *rand.Rand) []vein {
+	o, sc := s.rules.Ores, s.sc
 	grid := o.Veins.Grid
 	maxCX, maxCZ := (sc.SizeX-1)/16, (sc.SizeZ-1)/16
 	var veins []vein
@@ -100,19 +119,7 @@ func (s *Sim) oreVeins(ctx context.Context, tx *world.Tx) error {
 			}
 		}
 	}
-	for _, v := range veins {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("generating the ore veins: %w", err)
-		}
-		for cz := 0; cz <= maxCZ; cz++ {
-			for cx := 0; cx <= maxCX; cx++ {
-				if err := s.veinChunk(tx, rng, v, cx, cz); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+	return veins
 }
 
 func mod(a, m int) int { return ((a % m) + m) % m }

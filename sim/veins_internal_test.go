@@ -169,6 +169,18 @@ func TestVeinLayers(t *testing.T) {
 	for tag := range layers {
 		assert.Positive(t, found[tag], tag)
 	}
+	// A cell's chance falls with its distance to the far edges: at the
+	// vein's west edge (x 10, 30 blocks from its east edge) about 1 in 10
+	// per roll, so far from every cell of the column's 54 holds ore.
+	edge := 0
+	for z := 12; z < 18; z++ {
+		for y := 19; y <= 27; y++ {
+			if w.BlockAt(world.Pos(10, y, z)).ID == o.Block {
+				edge++
+			}
+		}
+	}
+	assert.Less(t, edge, 30, "ores at the vein's west edge")
 	// The primary's chances: its four layers over 8 × 6 cells.
 	assert.Greater(t, found["ore:oreChalcopyrite"], found["ore:oreCopper"], "the sporadic is rarer")
 	// (18-10) × (18-12) × density 3 / 10 × 2 = 28 rounds of four small
@@ -181,4 +193,41 @@ func TestVeinLayers(t *testing.T) {
 	// Each lands in y 10 to 40 with odds 31 in 160 (the sporadic's 31 in
 	// 190): about 21 of the 112.
 	assert.True(t, total >= 8 && total <= 40, "%d small ores in the test's stone, want about 21", total)
+}
+
+// TestDrawVeins: every vein drawn has stone at 5 or more of the 9 cells
+// from its bottom up at its seed chunk's centre (GregTech's placement
+// test) and a material the simulator places; its bottom lies within its
+// mix's heights, its extent around its seed chunk within the mix's size.
+func TestDrawVeins(t *testing.T) {
+	s := oreWorld(t, "")
+	o := s.rules.Ores
+	var veins []vein
+	for seed := range uint64(20) {
+		s.state.Update(func(tx *world.Tx) {
+			veins = append(veins, s.drawVeins(tx, rand.New(rand.NewPCG(seed, 7)))...)
+		})
+	}
+	require.NotEmpty(t, veins)
+	w := snap(t, s)
+	for _, v := range veins {
+		placed := false
+		for _, name := range []string{v.mix.Primary, v.mix.Secondary, v.mix.Between, v.mix.Sporadic} {
+			for _, m := range o.Materials() {
+				placed = placed || m.Name == name
+			}
+		}
+		assert.True(t, placed, "%s has no material the simulator places", v.mix.Name)
+		x, z := min(max(v.seedX+7, 0), 31), min(max(v.seedZ+9, 0), 31)
+		stone := 0
+		for i := range 9 {
+			b := w.BlockAt(world.Pos(x, v.bottom+i, z))
+			if b.ID == "minecraft:stone" || b.ID == o.Block {
+				stone++
+			}
+		}
+		assert.GreaterOrEqual(t, stone, 5, "%s at bottom %d", v.mix.Name, v.bottom)
+		assert.True(t, v.bottom >= v.mix.MinY && v.bottom < v.mix.MaxY-5, "%s bottom %d", v.mix.Name, v.bottom)
+		assert.True(t, v.west > v.seedX-v.mix.Size && v.west <= v.seedX && v.east >= v.seedX+16 && v.east < v.seedX+16+v.mix.Size, "%s x %d..%d", v.mix.Name, v.west, v.east)
+	}
 }

@@ -47,6 +47,11 @@ func TestRawOreFromGregTechOre(t *testing.T) {
 		require.ErrorIs(t, err, loop.ErrStuck)
 		assert.Contains(t, err.Error(), "ore:oreMagnetite drops nothing without a pickaxe of harvest level 2 or more, and the best in the inventory is level 0")
 	})
+	t.Run("wooden pickaxe, level 1 ore", func(t *testing.T) {
+		_, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5855", snapshot("stone_age", oreField(), pickaxe(59)))
+		require.ErrorIs(t, err, loop.ErrStuck)
+		assert.Contains(t, err.Error(), "ore:oreChalcopyrite drops nothing without a pickaxe of harvest level 1 or more, and the best in the inventory is level 0")
+	})
 	t.Run("no ore in sight", func(t *testing.T) {
 		_, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5917", snapshot("stone_age", oreField(), ironPickaxe()))
 		require.ErrorIs(t, err, loop.ErrStuck)
