@@ -9,6 +9,11 @@ func CountBlocks(src BlockSource, center BlockPos, radius int, match func(Block)
 	if c, ok := src.(*chunk.Chunks); ok && c != nil {
 		return c.CountWithin(center, radius, match)
 	}
+	if v, ok := src.(*taggedView); ok && v != nil {
+		if c, ok := v.base.(*chunk.Chunks); ok && c != nil {
+			return v.countWithin(c, center, radius, match)
+		}
+	}
 	return len(src.Nearest(center, radius, 0, match))
 }
 

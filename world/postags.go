@@ -2,6 +2,7 @@ package world
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -15,10 +16,14 @@ import (
 // A position tag holds only while the block keeps the state it had when it
 // was tagged: a mined ore (air now) or a block placed there loses it.
 
-// posTag is the tags of one position and the state they belong to.
+// posTag is the tags of one position and the state they belong to, with
+// the block of that state without and with them (made once: a snapshot's
+// searches read them for every tagged position).
 type posTag struct {
-	state chunk.StateID
-	tags  []string
+	state    chunk.StateID
+	tags     []string
+	untagged Block
+	tagged   Block
 }
 
 // SetBlockTags adds tags to the block now at p, for as long as the block
@@ -32,7 +37,9 @@ func (tx *Tx) SetBlockTags(p BlockPos, tags []string) {
 	if tags == nil {
 		delete(s.posTags, p)
 	} else {
-		s.posTags[p] = posTag{state: s.chunks.StateAt(p.X, p.Y, p.Z), tags: slices.Clone(tags)}
+		st := s.chunks.StateAt(p.X, p.Y, p.Z)
+		b := s.chunks.Resolver().Block(st)
+		s.posTags[p] = posTag{state: st, tags: slices.Clone(tags), untagged: b, tagged: withTags(b, tags)}
 	}
 	tx.changed()
 }
@@ -50,6 +57,34 @@ type taggedView struct {
 	base BlockSource
 	st   func(p BlockPos) chunk.StateID
 	tags map[BlockPos]posTag // read-only
+	// tagged are the blocks at the tagged positions whose state still
+	// holds, with their tags, made once per view: a planner asks a
+	// snapshot for the nearest blocks many times, and a world's ores are
+	// thousands of tagged positions.
+	taggedOnce sync.Once
+	tagged     []BlockHit
+	untagged   []Block  // tagged[i]'s block without its position tags
+	taggedIDs  []string // the block ids at tagged positions
+}
+
+// taggedBlocks returns the blocks at the view's tagged positions whose
+// state still holds (DistSq unset), gathered on first use.
+func (v *taggedView) taggedBlocks() []BlockHit {
+	v.taggedOnce.Do(func() {
+		v.tagged = make([]BlockHit, 0, len(v.tags))
+		v.untagged = make([]Block, 0, len(v.tags))
+		for p, t := range v.tags {
+			if t.untagged.IsAir() || v.st(p) != t.state {
+				continue
+			}
+			v.tagged = append(v.tagged, BlockHit{Pos: p, Block: t.tagged})
+			v.untagged = append(v.untagged, t.untagged)
+			if !slices.Contains(v.taggedIDs, t.untagged.ID) {
+				v.taggedIDs = append(v.taggedIDs, t.untagged.ID)
+			}
+		}
+	})
+	return v.tagged
 }
 
 // Known is the base's (see Snapshot.Known).
@@ -76,7 +111,7 @@ func withTags(b Block, extra []string) Block {
 			tags = append(tags, t)
 		}
 	}
-	b.Tags = tags
+	b.Tags = slices.Clip(tags) // hits share it: an append copies
 	return b
 }
 
@@ -95,37 +130,33 @@ func (v *taggedView) Nearest(center BlockPos, radius, k int, match func(Block) b
 	if match == nil {
 		return v.base.Nearest(center, radius, k, nil)
 	}
+	tagged := v.taggedBlocks()
 	hits := v.base.Nearest(center, radius, k, func(b Block) bool { return match(b) })
-	seen := make(map[BlockPos]bool, len(hits))
+	var seen map[BlockPos]bool // the tagged positions among the base's hits
 	out := hits[:0:0]
 	for _, h := range hits {
-		seen[h.Pos] = true
-		if extra, ok := v.extra(h.Pos); ok {
-			h.Block = withTags(h.Block, extra)
+		if slices.Contains(v.taggedIDs, h.Block.ID) {
+			if extra, ok := v.extra(h.Pos); ok {
+				h.Block = withTags(h.Block, extra)
+				if seen == nil {
+					seen = map[BlockPos]bool{}
+				}
+				seen[h.Pos] = true
+			}
 		}
 		out = append(out, h)
 	}
 	// Position tags only add, so every hit of the base view still matches;
 	// the tagged positions it did not return are checked one by one.
 	r2 := radius * radius
-	for p := range v.tags {
-		if seen[p] {
+	for _, h := range tagged {
+		d := h.Pos.DistSq(center)
+		if d > r2 || seen[h.Pos] {
 			continue
 		}
-		d := p.DistSq(center)
-		if d > r2 {
-			continue
-		}
-		extra, ok := v.extra(p)
-		if !ok {
-			continue
-		}
-		b := v.base.BlockAt(p)
-		if b.IsAir() {
-			continue
-		}
-		if b = withTags(b, extra); match(b) {
-			out = append(out, BlockHit{Pos: p, Block: b, DistSq: d})
+		if match(h.Block) {
+			h.DistSq = d
+			out = append(out, h)
 		}
 	}
 	slices.SortFunc(out, func(a, b BlockHit) int {
@@ -181,4 +212,26 @@ func (s *Snapshot) Chunks() (*chunk.Chunks, bool) {
 		return c, ok
 	}
 	return nil, false
+}
+
+// countWithin counts the blocks within radius of center that match: the
+// base's count, corrected at the tagged positions (a block that matches
+// only with its tags, or only without them).
+func (v *taggedView) countWithin(c *chunk.Chunks, center BlockPos, radius int, match func(Block) bool) int {
+	n := c.CountWithin(center, radius, match)
+	tagged := v.taggedBlocks()
+	r2 := radius * radius
+	for i, h := range tagged {
+		if h.Pos.DistSq(center) > r2 {
+			continue
+		}
+		with, without := match(h.Block), match(v.untagged[i])
+		switch {
+		case with && !without:
+			n++
+		case without && !with:
+			n--
+		}
+	}
+	return n
 }

@@ -55,3 +55,37 @@ func TestChunksOf(t *testing.T) {
 	_, ok = ChunksOf(&SparseBlocks{})
 	assert.False(t, ok)
 }
+
+// TestCountBlocksWithPositionTags: counting over a snapshot with position
+// tags agrees with counting its blocks one by one: a tag-only match
+// counts at the tagged positions, and a block whose state changed since
+// it was tagged is counted without its tags.
+func TestCountBlocksWithPositionTags(t *testing.T) {
+	s := NewState(StateOptions{Rules: rules.Default()})
+	s.Update(func(tx *Tx) {
+		for x := 0; x < 8; x++ {
+			require.NoError(t, tx.SetBlock(Pos(x, 64, 0), "minecraft:stone", 0))
+		}
+		tx.SetBlockTags(Pos(1, 64, 0), []string{"ore:oreCopper"})
+		tx.SetBlockTags(Pos(2, 64, 0), []string{"ore:oreCopper"})
+		tx.SetBlockTags(Pos(3, 64, 0), []string{"ore:oreTin"})
+		require.NoError(t, tx.SetBlock(Pos(2, 64, 0), "minecraft:cobblestone", 0)) // no longer tagged
+	})
+	snap := s.Snapshot()
+	center := Pos(0, 64, 0)
+	for name, match := range map[string]func(Block) bool{
+		"copper":            func(b Block) bool { return b.HasTag("ore:oreCopper") },
+		"stone":             func(b Block) bool { return b.ID == "minecraft:stone" },
+		"stone, not ore":    func(b Block) bool { return b.ID == "minecraft:stone" && !b.HasTag("ore:oreTin") },
+		"any tag or cobble": func(b Block) bool { return len(b.Tags) > 0 || b.ID == "minecraft:cobblestone" },
+	} {
+		want := 0
+		for x := -4; x < 12; x++ {
+			p := Pos(x, 64, 0)
+			if p.DistSq(center) <= 25 && !snap.BlockAt(p).IsAir() && match(snap.BlockAt(p)) {
+				want++
+			}
+		}
+		assert.Equal(t, want, CountBlocks(snap.Blocks, center, 5, match), name)
+	}
+}
