@@ -267,6 +267,7 @@ func TestRouteDownToABuriedPocket(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, best.Complete)
 	assert.LessOrEqual(t, res.Cost, digroute.Weight*best.Cost+1e-6)
+	t.Logf("weighted: %d nodes, %.1f ticks; plain A*: %d nodes, %.1f ticks", res.Expanded, res.Cost, best.Expanded, best.Cost)
 	assert.Greater(t, res.Cost, 16*rules.BreakTicks(1.5, 2, true), "the route digs through the stone")
 }
 
