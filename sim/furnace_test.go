@@ -115,3 +115,13 @@ func TestFurnaceOutputTakenByExactRef(t *testing.T) {
 	assert.Empty(t, machine(t, s, at).Slots["output"].ID)
 	assert.Equal(t, 1, snap(t, s).Inventory.CountID("minecraft:stone"))
 }
+
+// TestFurnaceInputTakenBack: another batch's input comes out of the input
+// slot by the reference smelt gives it, before it is cooked.
+func TestFurnaceInputTakenBack(t *testing.T) {
+	s, at := furnaceWorld(t, "minecraft:cobblestone", 3, "", 0)
+	r := exec(t, s, action.TransferItems{Pos: at, Item: "minecraft:cobblestone:0", Count: 3, Direction: action.Withdraw, Slot: "input"})
+	require.True(t, r.OK(), r.Error)
+	assert.Empty(t, machine(t, s, at).Slots["input"].ID)
+	assert.Equal(t, 8, snap(t, s).Inventory.CountID("minecraft:cobblestone"))
+}

@@ -40,9 +40,8 @@ var fuelPreference = []string{"ore:plankWood", "minecraft:coal", "ore:logWood", 
 // and more of the same kind goes on it; when the inventory has too little
 // of that kind, the slot is emptied first and the fuel picked goes in (the
 // slot takes one kind at a time).
-// Another item left in the output slot (a batch whose step was cut short)
-// is taken out first. A furnace whose input slot holds another item is a
-// no_target failure naming it.
+// Another item left in the output or the input slot (a batch whose step
+// was cut short) is taken out first.
 type Smelt struct {
 	// Rules holds the furnace's table (nil = the shipped set).
 	Rules *rules.Set
@@ -94,14 +93,18 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 
 	var acts []action.Action
 	var at world.BlockPos
-	var left world.ItemStack  // the fuel an existing furnace holds
-	var stale world.ItemStack // another item in its output
+	var left world.ItemStack    // the fuel an existing furnace holds
+	var stale world.ItemStack   // another item in its output
+	var staleIn world.ItemStack // another item in its input
 	if fs := w.MachinesOfKind(world.MachineFurnace, radius); len(fs) > 0 {
 		f := fs[0]
 		at = f.Pos
 		left = f.Slots["fuel"]
 		if in := withTags(f.Slots["input"]); !in.Empty() && !r.Input.Matches(in) {
-			return nil, skills.Failf(skills.CodeNoTarget, "the furnace at %v is smelting %s", at, in.ID)
+			// Another batch's input (its step cut short by a mob or
+			// the night): a player takes it out and smelts it again
+			// when it is wanted.
+			staleIn = f.Slots["input"]
 		}
 		if out := f.Slots["output"]; !out.Empty() && plainRef(out) != item && out.ID != item {
 			// What an earlier batch left in the output (a step cut
@@ -129,6 +132,9 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 	)
 	if !stale.Empty() {
 		acts = append(acts, action.TransferItems{Pos: at, Item: plainRef(stale) + metaSuffixOf(stale), Count: stale.Count, Direction: action.Withdraw, Slot: "output"})
+	}
+	if !staleIn.Empty() {
+		acts = append(acts, action.TransferItems{Pos: at, Item: plainRef(staleIn) + metaSuffixOf(staleIn), Count: staleIn.Count, Direction: action.Withdraw, Slot: "input"})
 	}
 	acts = append(acts,
 		action.TransferItems{Pos: at, Item: input, Count: ops, Direction: action.Deposit, Slot: "input"},
