@@ -97,6 +97,8 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 		{"a creeper, no blocks: backs off beyond its 7 blocks along the tunnel", inTunnel(mobAt("creeper", 5, 20, sword), -4), "flee"},
 		{"a creeper, no blocks, no room to back off out of its range: lets it come", inTunnel(mobAt("creeper", 5, 20, sword), -2), ""},
 		{"a creeper at 3, no blocks, no room: hit back", inTunnel(mobAt("creeper", 3, 20, sword), -2), "fight"},
+		{"a creeper at 2, no blocks: backs off 6, to 8 blocks from it", inTunnel(mobAt("creeper", 2, 20, sword), -12), "flee"},
+		{"a run 16 blocks farther, not 16 from the mob", inTunnel(mobAt("zombie", 5, 20, pick, dirt), -13), "wall_in"},
 		{"cornered and weak: walls in", inTunnel(mobAt("zombie", 5, 20, pick, dirt), -3), "wall_in"},
 		{"cornered, weak and no blocks: fights back", inTunnel(mobAt("zombie", 4, 20, pick), -3), "fight"},
 		{"cornered and hurt, no blocks: fights back with the fist", inTunnel(mobAt("zombie", 3, 6), -3), "fight"},
@@ -120,7 +122,11 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 				switch c.skill {
 				case "flee":
 					if strings.Contains(why, "backing off") {
-						assert.Equal(t, map[string]any{"entity": 42, "distance": 4}, inv.Params, "5 + 4 blocks: beyond 8")
+						want := 4 // 5 + 4 blocks: beyond 8
+						if strings.Contains(why, "2.0 blocks away") {
+							want = 6
+						}
+						assert.Equal(t, map[string]any{"entity": 42, "distance": want}, inv.Params)
 						break
 					}
 					assert.Equal(t, map[string]any{"entity": 42, "distance": loop.DefaultFleeDistance}, inv.Params)
