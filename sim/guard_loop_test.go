@@ -184,3 +184,35 @@ func TestThreatenedStepsNeitherFailNorBlock(t *testing.T) {
 	assert.Equal(t, 3, out.Skills["wait_for"].Threatened)
 	assert.Zero(t, out.Skills["wait_for"].Attempts)
 }
+
+// waitReflex always fires: a 20 s wait.
+type waitReflex struct{}
+
+func (waitReflex) Name() string { return "waiter" }
+func (waitReflex) Fire(*world.Snapshot) (loop.Invocation, string, bool) {
+	return loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": "20s"}}, "always", true
+}
+
+// TestAThreatenedReflexStepIsNoFailure: a reflex whose step a mob cut short
+// has not failed, so it fires again on the next step (a reflex that failed
+// waits for a planned step).
+func TestAThreatenedReflexStepIsNoFailure(t *testing.T) {
+	s := dangerWorld(t, 1, 6000, "")
+	_, err := s.Summon("zombie", world.Vec3{X: 34.5, Y: 65, Z: 48.5})
+	require.NoError(t, err)
+	reg := shipped(t)
+	g, err := loop.ParseGoal("collect 1 minecraft:diamond", reg.Tiers())
+	require.NoError(t, err)
+	var steps []loop.StepRecord
+	l, err := loop.New(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(s),
+		Planner: script.New(loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": "1s"}}), Goal: g,
+		MaxSteps: 2, Guard: ipc.Guard{Range: 8}, Reflexes: []loop.Reflex{waitReflex{}},
+		OnStep: func(r loop.StepRecord) { steps = append(steps, r) }})
+	require.NoError(t, err)
+	_, err = l.Run(context.Background())
+	require.NoError(t, err)
+	require.Len(t, steps, 2)
+	assert.Equal(t, loop.Threatened, steps[0].Verdict)
+	require.NotNil(t, steps[1].Reflex, "the reflex fires again: %+v", steps[1])
+	assert.Equal(t, "waiter", steps[1].Reflex.Name)
+}
