@@ -52,6 +52,17 @@ func TestGuardedDigLive(t *testing.T) {
 		assert.Equal(t, 20.0, c.State().Snapshot().Player.Health)
 		assert.Empty(t, srv.Hits())
 
+		// The zombie, within 8 blocks now, ends the next guarded dig when
+		// it comes within 3, before it hits.
+		res = c.Execute(ctx, action.BreakBlock{Pos: world.Pos(7, 64, 8)})
+		require.Equal(t, ipc.Interrupted, res.Code, "%+v", res)
+		th, ok = ipc.ThreatOf(res)
+		require.True(t, ok, "%+v", res)
+		assert.LessOrEqual(t, th.Dist, 3.0)
+		assert.Greater(t, th.Dist, 1.5, "before its arm reaches")
+		assert.False(t, th.Hurt)
+		assert.Empty(t, srv.Hits())
+
 		// Unguarded, the same dig runs on and the zombie hits.
 		srv2 := zombieFar(t)
 		c2 := joinLive(t, srv2)

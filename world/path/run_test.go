@@ -49,6 +49,14 @@ func TestRunFromAlongATunnel(t *testing.T) {
 	// way out blocks it even when the far side is open.
 	_, ok = path.RunFrom(stoneBox(tunnel(0, 8)...), feet, mobAt(2.2), 9)
 	assert.False(t, ok, "the way out passes the mob")
+	// A mob in the rock beside the tunnel, 2.5 blocks from its nearest
+	// cell: the way past it comes within 3 blocks.
+	_, ok = path.RunFrom(stoneBox(tunnel(0, 8)...), feet, world.Vec3{X: 3.5, Y: 60, Z: 3}, 5.5)
+	assert.False(t, ok, "the way passes within 3 blocks of the mob")
+	at, ok = path.RunFrom(stoneBox(tunnel(0, 8)...), feet, world.Vec3{X: 3.5, Y: 60, Z: 6}, 5.5)
+	require.True(t, ok, "5.5 blocks off the tunnel it is passed")
+	assert.Equal(t, world.Pos(0, 60, 0), feet)
+	assert.NotEqual(t, feet, at)
 }
 
 func TestRunFromClimbsAStep(t *testing.T) {
