@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -14,8 +15,9 @@ import (
 // the first hours of GTNH go. It is a standing need of any goal, as a
 // full inventory is: the planner hunts before the goal's next step while
 // the food bar is not full (a world with hunger) and the food held
-// restores fewer than foodReserve points (config/food.yaml's values), and
-// an animal that drops food stands near enough. With none in reach the
+// restores fewer than foodReserve points (config/food.yaml's values), an
+// animal that drops food stands near enough, and a slot is free for its
+// meat. With none in reach the
 // goal goes on; the eat and cook reflexes eat and cook what is held.
 
 // foodReserve is the food held, in the food points it restores, below
@@ -73,6 +75,11 @@ func (s *search) reserveFood() (inv *loop.Invocation, why string, ok bool) {
 	held := s.heldFood()
 	if held >= foodReserve {
 		return nil, "", false
+	}
+	if !slices.ContainsFunc(s.w.Inventory.Slots, func(st world.ItemStack) bool { return st.Empty() }) {
+		// No slot for the meat: it would lie where the animal died, and
+		// the animals are few. The full inventory is storing's to solve.
+		return nil, fmt.Sprintf("the food held restores %d points, under the reserve of %d, but the inventory has no free slot for meat", held, foodReserve), false
 	}
 	feet := s.w.Player.Pos
 	type prey struct {

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,6 +50,8 @@ func TestFoodReserve(t *testing.T) {
 		{"a pig 9 blocks down", hungry(15, []world.Entity{at("pig", 10.5, 55, 3.5)}, sword), ""},
 		{"a pig past the hunt's reach", hungry(15, []world.Entity{mobAt("pig", 70.5, 0.5)}, sword), ""},
 		{"a pig past the default radius", hungry(15, []world.Entity{mobAt("pig", 40.5, 0.5)}, sword), "hunt count=1 item=minecraft:porkchop radius=40 target=pig"},
+		{"no free slot for the meat", hungry(15, pig, append([]world.ItemStack{sword}, slices.Repeat([]world.ItemStack{stack("minecraft:cobblestone", 64)}, 35)...)...), ""},
+		{"one free slot", hungry(15, pig, append([]world.ItemStack{sword}, slices.Repeat([]world.ItemStack{stack("minecraft:cobblestone", 64)}, 34)...)...), huntPig},
 		{"a zombie by the way", hungry(15, []world.Entity{mobAt("pig", 10.5, 0.5), mobAt("zombie", 5.5, 6.5)}, sword), ""},
 	}
 	for _, tc := range tests {
