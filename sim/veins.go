@@ -24,8 +24,8 @@ import (
 // each mix is as common relative to the others.
 //
 // The scaling: a 96-block world (6 × 6 chunks) has four seeds of its own,
-// and as a piece of the overworld it would hold a copper vein about half
-// the time; a player walks out until one turns up. So each of the world's
+// and as a piece of the overworld it often holds no copper vein (80 of
+// the mixes' 1,520 weight); a player walks out until one turns up. So each of the world's
 // own seeds stands for Scenario.OreVeins seeds of the overworld the player
 // explores: it draws that many veins and keeps the first whose ores the
 // simulator places (a coal or lapis vein, whose materials the ore table
