@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -15,6 +16,7 @@ import (
 // is in band 1 and one within 3 blocks in band 2; a cow is in none, nor is
 // a spider in the daylight; at night the spider is.
 func TestGuardBands(t *testing.T) {
+	race.SkipOneGoroutine(t, "six 96×96 worlds on one goroutine")
 	for _, c := range []struct {
 		time   int
 		kind   string

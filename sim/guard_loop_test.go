@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/script"
@@ -44,6 +45,7 @@ func guardRun(t *testing.T, s *sim.Sim, guard float64) ([]loop.StepRecord, loop.
 // fights it hit by hit, and the plan's waits go on after it. Unguarded,
 // the wait runs on while the zombie hits, to the bot's death.
 func TestAZombieInterruptsAWaitAndIsFought(t *testing.T) {
+	race.SkipOneGoroutine(t, "two runs of the loop in 96×96 worlds on one goroutine")
 	sword := `  inventory:
     - {item: "minecraft:stone_sword", count: 1, durability: 131, max_durability: 131}
 `
@@ -109,6 +111,7 @@ func (b *guardSpy) Execute(ctx context.Context, a action.Action) ipc.Result {
 // end them; a wait walled in does not (a mob outside the walls must not
 // cut the night short); a guard of no range guards nothing.
 func TestWhichStepsAreGuarded(t *testing.T) {
+	race.SkipOneGoroutine(t, "three runs of the loop in 96×96 worlds on one goroutine")
 	s := dangerWorld(t, 1, 6000, `  inventory:
     - {item: "minecraft:stone_sword", count: 1, durability: 131, max_durability: 131}
 `)
@@ -197,6 +200,7 @@ func (waitReflex) Fire(*world.Snapshot) (loop.Invocation, string, bool) {
 // has not failed, so it fires again on the next step (a reflex that failed
 // waits for a planned step).
 func TestAThreatenedReflexStepIsNoFailure(t *testing.T) {
+	race.SkipOneGoroutine(t, "a run of the loop in a 96×96 world on one goroutine")
 	s := dangerWorld(t, 1, 6000, "")
 	_, err := s.Summon("zombie", world.Vec3{X: 34.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -23,6 +24,7 @@ func guarded(r float64) context.Context {
 // the part waited. Unguarded, the wait runs its 400 ticks and the zombie
 // hits.
 func TestGuardEndsAWaitWhenAZombieComesNear(t *testing.T) {
+	race.SkipOneGoroutine(t, "a zombie walking at a waiting bot, twice, in two 96×96 worlds on one goroutine")
 	s := dangerWorld(t, 1, 6000, "")
 	id, err := s.Summon("zombie", world.Vec3{X: 34.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)
@@ -63,6 +65,7 @@ func TestGuardEndsAWaitWhenAZombieComesNear(t *testing.T) {
 // TestGuardRangeIsTheGuards: a guard of 4 blocks lets the zombie come
 // nearer before the wait ends than one of 8.
 func TestGuardRangeIsTheGuards(t *testing.T) {
+	race.SkipOneGoroutine(t, "a zombie walking at a waiting bot in a 96×96 world on one goroutine")
 	s := dangerWorld(t, 1, 6000, "")
 	_, err := s.Summon("zombie", world.Vec3{X: 34.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)
@@ -77,6 +80,7 @@ func TestGuardRangeIsTheGuards(t *testing.T) {
 // spider in the daylight never end a guarded wait; with no mobs in the
 // world's rules nothing is watched.
 func TestGuardLeavesPassiveMobsAndCalmSpiders(t *testing.T) {
+	race.SkipOneGoroutine(t, "a wait of 200 ticks in a 96×96 world on one goroutine")
 	s := dangerWorld(t, 1, 6000, "")
 	_, err := s.Summon("spider", world.Vec3{X: 44.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)
@@ -92,6 +96,7 @@ func TestGuardLeavesPassiveMobsAndCalmSpiders(t *testing.T) {
 // the zombie came within 8 blocks: short of the goal, on the way; the
 // time is what it walked. Unguarded, the same walk ends at the goal.
 func TestGuardedWalkStopsPartWay(t *testing.T) {
+	race.SkipOneGoroutine(t, "two walks of 30 blocks in two 96×96 worlds on one goroutine")
 	s := dangerWorld(t, 1, 6000, "")
 	_, err := s.Summon("zombie", world.Vec3{X: 90.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)
@@ -123,6 +128,7 @@ func TestGuardedWalkStopsPartWay(t *testing.T) {
 // the threat is told (a block half broken is no block); the result is OK
 // with the threat in its details.
 func TestGuardedDigFinishesTheBlock(t *testing.T) {
+	race.SkipOneGoroutine(t, "a dig of 150 ticks in a 96×96 world on one goroutine")
 	s := dangerWorld(t, 1, 6000, `blocks:
   - {block: "minecraft:stone", from: [49, 65, 48], to: [49, 65, 48]}
 `)
@@ -139,6 +145,7 @@ func TestGuardedDigFinishesTheBlock(t *testing.T) {
 // TestGuardedWalkDigsOnlyWhereItGot: a guarded walk through a wall it must
 // dig, cut short before the wall, leaves the wall standing.
 func TestGuardedWalkDigsOnlyWhereItGot(t *testing.T) {
+	race.SkipOneGoroutine(t, "a walk through a wall in a 96×96 world on one goroutine")
 	s := dangerWorld(t, 1, 6000, `  inventory:
     - {item: "minecraft:dirt", count: 16}
 blocks:
