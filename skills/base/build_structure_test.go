@@ -132,14 +132,35 @@ func TestBuildStructureLooksSixteenBlocks(t *testing.T) {
 }
 
 // TestBuildStructureFromTheBottomOfAPit: a player six blocks down (a
-// shelter dug into a quarry's floor) builds on the ground above.
+// shelter dug into a quarry's floor) builds on the ground above, on a site
+// whose ground and ring lie beyond the way up: a staircase out of the pit
+// comes up within six blocks of the pit's column (and the block beside
+// it), and digs the ground it comes up through.
 func TestBuildStructureFromTheBottomOfAPit(t *testing.T) {
-	w := snap(at(0, 58, 0), ground(world.NewSparseBlocks(), 63, -10, -10, 10, 10), ovenBlocks(26))
+	w := snap(at(0, 58, 0), ground(world.NewSparseBlocks(), 63, -16, -16, 16, 16), ovenBlocks(26))
 	acts := checkActions(t, BuildStructure{}, w, map[string]any{"name": "coke_oven"})
-	origin, found := findSite(w, mustBlueprint(t), buildSearchRadius)
+	bp := mustBlueprint(t)
+	origin, found := findSite(w, bp, buildSearchRadius)
 	require.True(t, found)
 	assert.Equal(t, 64, origin.Y, "on the ground, six above the feet")
 	checkBuild(t, w, acts, origin)
+	near := 99
+	for z := -1; z <= bp.SizeZ; z++ {
+		for x := -1; x <= bp.SizeX; x++ {
+			c := origin.Add(x, 0, z)
+			near = min(near, max(abs(c.X), abs(c.Z)))
+		}
+	}
+	assert.Equal(t, 8, near, "the ring's nearest cell just beyond the climb's reach (6 up, 7 across)")
+
+	// A step below the site's ground is walked up: the nearest site.
+	w = snap(at(0, 63, 0), ground(world.NewSparseBlocks(), 63, -16, -16, 16, 16), ovenBlocks(26))
+	w.Blocks = w.Blocks.(*world.SparseBlocks).SetID(world.Pos(0, 63, 0), "minecraft:air", 0)
+	o, found := findSite(w, bp, buildSearchRadius)
+	require.True(t, found)
+	assert.False(t, climbsUnder(w.Feet(), bp, o))
+	assert.False(t, climbsUnder(world.Pos(0, 63, 0), bp, world.Pos(1, 64, 1)), "a block up, beside the feet: walked up")
+	assert.True(t, climbsUnder(world.Pos(0, 62, 0), bp, o), "two below: the way up is dug")
 }
 
 func mustBlueprint(t *testing.T) *rules.Blueprint {
