@@ -543,11 +543,12 @@ func (x *act) useItem(a action.UseItem) ipc.Result {
 	foodBefore := x.s.food
 	if a.Target == nil {
 		// Eating takes the item's use duration before the server takes
-		// one and raises the food level (ItemFood: 32 ticks); the bite is
-		// both packets, the slot and the food level.
+		// one and raises the food level (Hunger Overhaul: hunger × 8 + 8
+		// ticks); the bite is both packets, the slot and the food level.
 		held := toStack(before, x.c.state.Resolver().IDs(), x.c.rules)
-		if _, eating = x.c.rules.Food.Of(held); eating {
-			wait += int64(x.c.rules.Food.Stats.EatTicks)
+		var fi rules.FoodItem
+		if fi, eating = x.c.rules.Food.Of(held); eating {
+			wait += int64(x.c.rules.Food.EatTicksOf(fi))
 		}
 	}
 	x.c.mu.Unlock()

@@ -14,8 +14,8 @@ import (
 )
 
 // TestEatOnTheTestServer: a hungry player uses bread in the air; the
-// server eats it over the food's use duration (32 ticks, longer than an
-// ordinary use is waited for), takes one and raises the food level, and
+// server eats it over the food's use duration (hunger × 8 + 8: 32 ticks
+// for bread, longer than an ordinary use is waited for), takes one and raises the food level, and
 // the client waits for that and sees both. A full player eats nothing.
 func TestEatOnTheTestServer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -32,7 +32,7 @@ func TestEatOnTheTestServer(t *testing.T) {
 		require.Equal(t, ipc.OK, res.Code, res.Error)
 		assert.Equal(t, true, res.Details["held_changed"], "the client waited for the bite")
 		snap := c.State().Snapshot()
-		assert.Equal(t, 15.0, snap.Player.Food, "bread gives 5")
+		assert.Equal(t, 13.0, snap.Player.Food, "bread gives 3")
 		assert.Equal(t, 2, serverCount(t, srv, "minecraft:bread"))
 		assert.Empty(t, srv.Refusals())
 	})

@@ -313,8 +313,8 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		}
 		// Walled in by day with a mob near (the defend reflex walled it in
 		// a tunnel), hurt under DefaultEatHealBelow and healing (food at
-		// 18 or more: a point every 80 ticks, FoodStats.onUpdate; the eat
-		// reflex sees to the food): it heals behind its wall first rather
+		// regen_min_food, 8, or more: a point every 86 to 218 ticks by the
+		// health missing, config/food.yaml; the eat reflex sees to the food): it heals behind its wall first rather
 		// than dig out to the mob half dead. Not healing, it would wait
 		// for nothing.
 		if e, d, ok := r.nearestHostile(w); ok && w.Player.Health < DefaultEatHealBelow && int(w.Player.Food) >= rules.Default().Food.Stats.RegenMinFood {

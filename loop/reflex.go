@@ -55,9 +55,9 @@ type ReflexTrace struct {
 const DefaultEatThreshold = 6
 
 // DefaultEatHealBelow: hurt below 14 health (three zombie hits from
-// full), the bot eats to heal when its food level is under the 18 a
-// 1.7.10 player needs to heal at all (FoodStats.onUpdate:
-// foodLevel >= 18; config/food.yaml, regen_min_food).
+// full), the bot eats to heal when its food level is under the 8 a GTNH
+// player needs to heal at all (Hunger Overhaul's minHungerToHeal = 8;
+// config/food.yaml, regen_min_food).
 const DefaultEatHealBelow = 14
 
 // EatReflex eats when the food bar is at or below Threshold, or when the
@@ -68,7 +68,7 @@ type EatReflex struct {
 	// Threshold: the reflex fires at this food level or below (0..19).
 	Threshold int
 	// HealBelow: under this health the reflex also fires while the food
-	// level is under regen_min_food (18), where a player stops healing
+	// level is under regen_min_food (8 in GTNH), where a player stops healing
 	// (0 = never for healing).
 	HealBelow float64
 	// Food is the food table (nil = the shipped one).

@@ -1,21 +1,37 @@
 package rules
 
 import (
+	"math"
+
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
 
-// FoodStats are the constants of the food bar (FoodStats in 1.7.10; each
-// is cited in config/food.yaml).
+// FoodStats are the constants of the food bar (FoodStats in 1.7.10 with
+// Hunger Overhaul's rules as GTNH configures them; each is cited in
+// config/food.yaml).
 type FoodStats struct {
 	MaxFood            int
 	StartSaturation    float64
 	ExhaustionPerPoint float64
 	TickPeriod         int
 	RegenMinFood       int
-	RegenHealth        float64
-	RegenExhaustion    float64
-	StarveDamage       float64
+	// RegenLowHealth and RegenLowHealthPower make the regeneration
+	// period grow with the health missing: TickPeriod × (missing ×
+	// RegenLowHealth + 1)^RegenLowHealthPower.
+	RegenLowHealth      float64
+	RegenLowHealthPower float64
+	// Eating gives the Well Fed effect for (hunger ×
+	// WellFedPerHunger)^WellFedPower ticks when that reaches
+	// WellFedMinTicks; while it lasts the regeneration period is
+	// multiplied by WellFedRegen.
+	WellFedPerHunger float64
+	WellFedPower     float64
+	WellFedMinTicks  int
+	WellFedRegen     float64
+	RegenHealth      float64
+	RegenExhaustion  float64
+	StarveDamage     float64
 	// StarveMinHealth: starvation stops hurting at this health (normal
 	// difficulty).
 	StarveMinHealth float64
@@ -23,7 +39,10 @@ type FoodStats struct {
 	// sprint.
 	SprintMinFood int
 	MaxHealth     float64
-	EatTicks      int
+	// Eating one item takes its hunger × EatTicksPerHunger + EatTicks
+	// ticks (see EatTicksOf).
+	EatTicks          int
+	EatTicksPerHunger int
 }
 
 // Exhaustion is what each action adds to the exhaustion level.
@@ -54,8 +73,10 @@ type Food struct {
 
 var (
 	foodStatsKeys = []string{"max_food", "start_saturation", "exhaustion_per_point", "tick_period",
-		"regen_min_food", "regen_health", "regen_exhaustion", "starve_damage", "starve_min_health",
-		"sprint_min_food", "max_health", "eat_ticks"}
+		"regen_min_food", "regen_low_health", "regen_low_health_power", "well_fed_per_hunger",
+		"well_fed_power", "well_fed_min_ticks", "well_fed_regen", "regen_health", "regen_exhaustion",
+		"starve_damage", "starve_min_health", "sprint_min_food", "max_health", "eat_ticks",
+		"eat_ticks_per_hunger"}
 	exhaustionKeys = []string{"walk_per_metre", "sprint_per_metre", "swim_per_metre", "jump",
 		"sprint_jump", "break_block", "attack", "damage", "unblockable_damage"}
 )
@@ -88,6 +109,12 @@ func ParseFood(file string, data []byte) (*Food, error) {
 		s.ExhaustionPerPoint = num(sf, "stats", "exhaustion_per_point", 0.001, 1000)
 		s.TickPeriod = integer(sf, "stats", "tick_period", 1, 1<<20)
 		s.RegenMinFood = integer(sf, "stats", "regen_min_food", 0, 1000)
+		s.RegenLowHealth = num(sf, "stats", "regen_low_health", 0, 1)
+		s.RegenLowHealthPower = num(sf, "stats", "regen_low_health_power", 0, 3)
+		s.WellFedPerHunger = num(sf, "stats", "well_fed_per_hunger", 0, 1000)
+		s.WellFedPower = num(sf, "stats", "well_fed_power", 0, 2)
+		s.WellFedMinTicks = integer(sf, "stats", "well_fed_min_ticks", 0, 1<<20)
+		s.WellFedRegen = num(sf, "stats", "well_fed_regen", 0.01, 100)
 		s.RegenHealth = num(sf, "stats", "regen_health", 0, 1000)
 		s.RegenExhaustion = num(sf, "stats", "regen_exhaustion", 0, 1000)
 		s.StarveDamage = num(sf, "stats", "starve_damage", 0, 1000)
@@ -95,6 +122,7 @@ func ParseFood(file string, data []byte) (*Food, error) {
 		s.SprintMinFood = integer(sf, "stats", "sprint_min_food", 0, 1000)
 		s.MaxHealth = num(sf, "stats", "max_health", 1, 1000)
 		s.EatTicks = integer(sf, "stats", "eat_ticks", 1, 1<<20)
+		s.EatTicksPerHunger = integer(sf, "stats", "eat_ticks_per_hunger", 0, 1<<10)
 		if _, ok := sf["start_saturation"]; ok && s.MaxFood > 0 && s.StartSaturation > float64(s.MaxFood) {
 			d.Errorf(sf["start_saturation"].Value, "stats.start_saturation", "must not exceed max_food (%d), got %g", s.MaxFood, s.StartSaturation)
 		}
@@ -168,6 +196,38 @@ func (f *Food) Of(st game.ItemStack) (FoodItem, bool) {
 // All returns every food, in file order.
 func (f *Food) All() []FoodItem { return append([]FoodItem(nil), f.foods...) }
 
+// EatTicksOf is how long eating one item takes (Hunger Overhaul's
+// modifyFoodEatingSpeed: hunger × 8 + 8 ticks).
+func (f *Food) EatTicksOf(fi FoodItem) int {
+	return fi.Hunger*f.Stats.EatTicksPerHunger + f.Stats.EatTicks
+}
+
+// WellFedTicks is how long eating fi gives the Well Fed effect (0: none):
+// (int)(hunger × 100)^1.2, when that is at least 30.
+func (f *Food) WellFedTicks(fi FoodItem) int64 {
+	d := int64(math.Pow(float64(fi.Hunger)*f.Stats.WellFedPerHunger, f.Stats.WellFedPower))
+	if d < int64(f.Stats.WellFedMinTicks) {
+		return 0
+	}
+	return d
+}
+
+// RegenPeriod is the ticks between two regenerated points of health for a
+// player at health with the Well Fed effect or not (Hunger Overhaul's
+// onHealthRegenTick on normal difficulty: round(80 × wellFed × (missing ×
+// 0.05 + 1)^1.5), computed in float as Java does).
+func (f *Food) RegenPeriod(health float64, wellFed bool) int {
+	s := f.Stats
+	low := float32(s.MaxHealth-health) * float32(s.RegenLowHealth)
+	low = float32(math.Pow(float64(low+1), s.RegenLowHealthPower))
+	wf := float32(1)
+	if wellFed {
+		wf = float32(s.WellFedRegen)
+	}
+	// Math.round(float) is floor(x + 0.5).
+	return int(math.Floor(float64(float32(s.TickPeriod)*wf*low) + 0.5))
+}
+
 // Eat is FoodStats.addStats: the food level and saturation after eating
 // one item.
 func (f *Food) Eat(food int, saturation float64, fi FoodItem) (int, float64) {
@@ -187,6 +247,8 @@ type Hunger struct {
 	Saturation float64
 	Exhaustion float64
 	Health     float64
+	// WellFed is the ticks left of the Well Fed effect.
+	WellFed int64
 	// regen and starve count ticks towards the next regeneration and the
 	// next starvation hurt (AppleCore keeps the two timers apart).
 	regen, starve int
@@ -206,19 +268,28 @@ func (f *Food) Exhaust(h *Hunger, x float64) {
 	}
 }
 
-// Feed applies one eaten food item (FoodStats.addStats).
+// Feed applies one eaten food item (FoodStats.addStats) and adds its Well
+// Fed time to what is left of the effect.
 func (f *Food) Feed(h *Hunger, fi FoodItem) {
 	h.Food, h.Saturation = f.Eat(h.Food, h.Saturation, fi)
+	if d := f.WellFedTicks(fi); d > 0 {
+		h.WellFed += d
+	}
 }
 
 // Tick runs n ticks of FoodStats.onUpdate over h: exhaustion turns into
-// lost saturation and then lost food, a well-fed hurt player heals, a
-// starving one is hurt down to StarveMinHealth. It returns the health lost
-// to starvation. A bar that can no longer change stops the loop early, so
-// a long wait costs little.
+// lost saturation and then lost food, a hurt player with food enough heals
+// (faster while Well Fed), a starving one is hurt while above
+// StarveMinHealth. It returns the health lost to starvation. A bar that can
+// no longer change stops the loop early, so a long wait costs little.
 func (f *Food) Tick(h *Hunger, n int64) (starved float64) {
 	s := f.Stats
 	for ; n > 0; n-- {
+		// Potions count down before FoodStats.onUpdate runs
+		// (EntityLivingBase.updatePotionEffects in super.onUpdate), and an
+		// effect counted down to 0 is gone.
+		h.WellFed = max(h.WellFed-1, 0)
+		wellFed := h.WellFed > 0
 		if h.Exhaustion >= s.ExhaustionPerPoint {
 			h.Exhaustion -= s.ExhaustionPerPoint
 			if h.Saturation > 0 {
@@ -230,7 +301,7 @@ func (f *Food) Tick(h *Hunger, n int64) (starved float64) {
 		canHeal := h.Food >= s.RegenMinFood && h.Health > 0 && h.Health < s.MaxHealth
 		if canHeal {
 			h.regen++
-			if h.regen >= s.TickPeriod {
+			if h.regen >= f.RegenPeriod(h.Health, wellFed) {
 				h.Health = min(h.Health+s.RegenHealth, s.MaxHealth)
 				f.Exhaust(h, s.RegenExhaustion)
 				h.regen = 0
@@ -253,8 +324,10 @@ func (f *Food) Tick(h *Hunger, n int64) (starved float64) {
 			h.starve = 0
 		}
 		if !canHeal && !canStarve && h.Exhaustion < s.ExhaustionPerPoint {
-			// Nothing can change any more until the player acts or eats.
+			// Nothing can change any more until the player acts or eats;
+			// the Well Fed effect runs out all the same.
 			h.regen, h.starve = 0, 0
+			h.WellFed = max(h.WellFed-(n-1), 0)
 			break
 		}
 	}

@@ -70,15 +70,23 @@ func (s *Sim) tickHunger(tx *world.Tx, n int64) []string {
 	}
 	s.syncBody(tx)
 	if starved > 0 {
-		return []string{fmt.Sprintf("starving: lost %g health (food 0, health %g)", starved, s.hunger.Health)}
+		ev := []string{fmt.Sprintf("starving: lost %g health (food 0, health %g)", starved, s.hunger.Health)}
+		if s.hunger.Health <= 0 {
+			// Starving hurts by 2 (Hunger Overhaul's damageOnStarve) while
+			// health is above 1 on normal difficulty: from 2 or 1.5 it
+			// kills.
+			s.danger.died = s.dieHere(tx, "starved to death")
+		}
+		return ev
 	}
 	return nil
 }
 
 // eat is ItemFood in 1.7.10: right-clicking the air with a food starts
 // eating when the bar is not full (EntityPlayer.canEat(false)); after
-// eat_ticks (32) one item is gone and its hunger and saturation are added
-// (FoodStats.addStats). A full bar eats nothing.
+// its eating time (Hunger Overhaul's hunger × 8 + 8 ticks: rules.Food.
+// EatTicksOf) one item is gone and its hunger and saturation are added
+// (FoodStats.addStats), with its Well Fed time. A full bar eats nothing.
 func (s *Sim) eat(tx *world.Tx, inv world.Inventory, slot int) (ipc.Result, bool) {
 	st := inv.Slots[slot]
 	fi, ok := s.rules.Food.Of(st)
@@ -98,7 +106,7 @@ func (s *Sim) eat(tx *world.Tx, inv world.Inventory, slot int) (ipc.Result, bool
 	tx.SetInventory(inv)
 	s.rules.Food.Feed(&s.hunger, fi)
 	s.syncBody(tx)
-	return ipc.Result{Code: ipc.OK, Ticks: int64(s.rules.Food.Stats.EatTicks), Details: map[string]any{
+	return ipc.Result{Code: ipc.OK, Ticks: int64(s.rules.Food.EatTicksOf(fi)), Details: map[string]any{
 		"ate": fi.Item.String(), "food": s.hunger.Food, "restored": s.hunger.Food - before,
 		"saturation": math.Round(s.hunger.Saturation*100) / 100,
 	}}, true

@@ -12,6 +12,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/script"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -64,13 +65,14 @@ func walkBackAndForth(t *testing.T, s *sim.Sim, times int) {
 
 func TestHungerWalkingCostsFood(t *testing.T) {
 	s := hungryWorld(t, true, 20, 20, "[]")
-	// 2,600 m at 0.01 a metre: 26.0 exhaustion, six whole 4.0 points:
-	// the 5 of saturation and one food point.
-	walkBackAndForth(t, s, 26)
-	assert.Equal(t, 19.0, body(t, s).Food, "2,600 m of walking cost the saturation and one food point")
+	// 2,000 m at 0.01 a metre: 20.0 exhaustion, six whole 3.0 points
+	// (GTNH's level on normal difficulty): the 5 of saturation and one
+	// food point.
+	walkBackAndForth(t, s, 20)
+	assert.Equal(t, 19.0, body(t, s).Food, "2,000 m of walking cost the saturation and one food point")
 
 	off := hungryWorld(t, false, 20, 20, "[]")
-	walkBackAndForth(t, off, 26)
+	walkBackAndForth(t, off, 20)
 	assert.Equal(t, 20.0, body(t, off).Food, "without hunger the bar stays full")
 }
 
@@ -96,43 +98,59 @@ func digDown(t *testing.T, s *sim.Sim, n int) {
 }
 
 func TestHungerBreakingBlocksCostsFood(t *testing.T) {
-	// 2,200 m of walking (22.0 exhaustion) leave the saturation at 0 and
-	// the food level at 20; 120 harvested blocks at 0.025 (3.0) take the
-	// exhaustion past the next 4.0.
+	// 1,700 m of walking (17.0 exhaustion) leave the saturation at 0,
+	// the food level at 20 and 2.0 of exhaustion; 60 harvested blocks at
+	// 0.025 (1.5) take it past the next 3.0.
 	pick := `[{item: "gregtech:gt.metatool.01:2", count: 1}]` // GTNH's vanilla diamond pickaxe digs nothing
 	s := hungryWorld(t, true, 20, 20, pick)
-	walkBackAndForth(t, s, 22)
+	walkBackAndForth(t, s, 17)
 	require.Equal(t, 20.0, body(t, s).Food)
-	digDown(t, s, 120)
+	digDown(t, s, 60)
 	run(t, s, action.Wait{Ticks: 1})
 	assert.Equal(t, 19.0, body(t, s).Food, "harvesting blocks costs exhaustion")
 }
 
 func TestHungerStarvesDownToOneHealth(t *testing.T) {
-	s := hungryWorld(t, true, 0, 6, "[]")
+	s := hungryWorld(t, true, 0, 5, "[]")
 	r := run(t, s, action.Wait{Ticks: 80})
-	assert.Equal(t, 5.0, body(t, s).Health, "one point lost on the 80th tick at food 0")
+	assert.Equal(t, 3.0, body(t, s).Health, "two points lost on the 80th tick at food 0")
 	require.Contains(t, r.Details, "events")
 	assert.Contains(t, fmt.Sprint(r.Details["events"]), "starving")
 	run(t, s, action.Wait{Ticks: 20 * 60 * 20})
 	assert.Equal(t, 1.0, body(t, s).Health, "normal difficulty: starving stops at one point")
 }
 
-func TestHungerRegeneratesWhenFed(t *testing.T) {
-	s := hungryWorld(t, true, 20, 10, "[]")
-	run(t, s, action.Wait{Ticks: 400})
-	assert.Equal(t, 15.0, body(t, s).Health, "one point every 80 ticks at food 18 or more")
+// TestHungerStarvesToDeath: starving hurts by 2 while health is above 1,
+// so from an even health it kills; the player respawns with the food
+// level Hunger Overhaul gives on normal difficulty.
+func TestHungerStarvesToDeath(t *testing.T) {
+	s := hungryWorld(t, true, 0, 6, "[]")
+	r := s.Execute(context.Background(), action.Wait{Ticks: 240})
+	assert.Contains(t, fmt.Sprint(r.Details["events"], r.Error), "starved to death")
+	b := body(t, s)
+	assert.Equal(t, 20.0, b.Health, "respawned")
+	assert.Equal(t, 16.0, b.Food, "respawn_food on normal difficulty")
+}
 
-	low := hungryWorld(t, true, 17, 10, "[]")
+func TestHungerRegeneratesWhenFed(t *testing.T) {
+	// 10 points missing: a point after 147 ticks, the next 140 later.
+	s := hungryWorld(t, true, 8, 10, "[]")
+	run(t, s, action.Wait{Ticks: 286})
+	assert.Equal(t, 11.0, body(t, s).Health)
+	run(t, s, action.Wait{Ticks: 1})
+	assert.Equal(t, 12.0, body(t, s).Health, "healing slows with the health missing, at food 8 or more")
+	assert.Equal(t, 8.0, body(t, s).Food, "healing costs no food")
+
+	low := hungryWorld(t, true, 7, 10, "[]")
 	run(t, low, action.Wait{Ticks: 400})
-	assert.Equal(t, 10.0, body(t, low).Health, "no regeneration below food 18")
+	assert.Equal(t, 10.0, body(t, low).Health, "no regeneration below food 8")
 }
 
 func TestEatAFood(t *testing.T) {
-	s := hungryWorld(t, false, 10, 20, `[{item: "minecraft:bread", count: 3}]`)
+	s := hungryWorld(t, false, 14, 20, `[{item: "minecraft:bread", count: 3}]`)
 	r := run(t, s, action.UseItem{Item: "minecraft:bread"})
-	assert.Equal(t, int64(32), r.Ticks, "eating takes 32 ticks")
-	assert.Equal(t, 15.0, body(t, s).Food, "bread restores 5")
+	assert.Equal(t, int64(32), r.Ticks, "eating bread takes 3 × 8 + 8 ticks")
+	assert.Equal(t, 17.0, body(t, s).Food, "bread restores 3")
 	snap, _ := s.Observe(context.Background())
 	assert.Equal(t, 2, snap.Inventory.Count(world.MustItem("minecraft:bread")))
 	run(t, s, action.UseItem{Item: "minecraft:bread"})
@@ -142,6 +160,11 @@ func TestEatAFood(t *testing.T) {
 	assert.Contains(t, r.Error, "not hungry")
 	snap, _ = s.Observe(context.Background())
 	assert.Equal(t, 1, snap.Inventory.Count(world.MustItem("minecraft:bread")), "nothing eaten when full")
+
+	s = hungryWorld(t, false, 10, 20, `[{item: "minecraft:cooked_porkchop", count: 1}]`)
+	r = run(t, s, action.UseItem{Item: "minecraft:cooked_porkchop"})
+	assert.Equal(t, int64(24), r.Ticks, "a cooked porkchop in 2 × 8 + 8 ticks")
+	assert.Equal(t, 12.0, body(t, s).Food, "and restores 2")
 }
 
 func TestHungerHealsFromTheHealthAFallLeft(t *testing.T) {
@@ -164,7 +187,10 @@ blocks:
 	require.Contains(t, r.Details, "fall_damage")
 	hurt := body(t, s).Health
 	require.Less(t, hurt, 20.0)
-	run(t, s, action.Wait{Ticks: 80})
+	// One point in the period of the health missing (config/food.yaml),
+	// which grows with it.
+	period := rules.Default().Food.RegenPeriod(hurt, false)
+	run(t, s, action.Wait{Ticks: action.Ticks(period)})
 	assert.Equal(t, hurt+1, body(t, s).Health, "regeneration starts from the health the fall left")
 }
 
@@ -186,6 +212,6 @@ func TestEatSkillThroughTheLoop(t *testing.T) {
 	require.True(t, out.GoalMet, trace)
 	require.Len(t, steps, 1)
 	assert.Equal(t, loop.Success, steps[0].Verdict)
-	assert.Contains(t, trace, `"food level increases by >= 1","before":8,"after":13`)
-	assert.Equal(t, 13.0, body(t, s).Food)
+	assert.Contains(t, trace, `"food level increases by >= 1","before":8,"after":11`)
+	assert.Equal(t, 11.0, body(t, s).Food)
 }

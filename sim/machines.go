@@ -119,6 +119,10 @@ func (s *Sim) advance(tx *world.Tx, n int64) []string {
 		events = s.dangerTicks(tx, start, n)
 	} else {
 		events = s.tickHunger(tx, n)
+		if s.danger.died != "" {
+			events = append(events, s.danger.died)
+			s.danger.diedIn, s.danger.died = s.danger.died, ""
+		}
 	}
 	tx.SetTimeOfDay(s.timeAt(start + n))
 	s.growSaplings(tx, start, n)

@@ -207,8 +207,9 @@ func (s *Sim) dieHere(tx *world.Tx, cause string) string {
 		cause, where, s.rules.Mobs.Player.ItemLifespan, s.spawnPoint())
 }
 
-// respawn puts the player back at the start with full health and food and
-// an empty inventory (EntityPlayerMP.clonePlayer keeps none of them).
+// respawn puts the player back at the start with full health, the food
+// level of respawn_food (Hunger Overhaul: 16 on normal difficulty) and an
+// empty inventory (EntityPlayerMP.clonePlayer keeps none of them).
 func (s *Sim) respawn(tx *world.Tx) {
 	d := s.rules.Mobs.Player
 	p := tx.Player()

@@ -22,10 +22,12 @@ func (c *conn) startEatingLocked() {
 	if name == "" || c.food >= food.Stats.MaxFood {
 		return
 	}
-	if _, ok := food.Of(world.NewStack(name, int(sl.Damage), int(sl.Count))); !ok {
+	fi, ok := food.Of(world.NewStack(name, int(sl.Damage), int(sl.Count)))
+	if !ok {
 		return
 	}
-	c.eating = &eatState{held: c.held, left: food.Stats.EatTicks}
+	// Hunger Overhaul's eating time: hunger × 8 + 8 ticks.
+	c.eating = &eatState{held: c.held, left: food.EatTicksOf(fi)}
 }
 
 // eatTickLocked counts an item being eaten down by one tick; on the last

@@ -397,7 +397,8 @@ func (c *conn) respawn() error {
 		return nil
 	}
 	c.dead, c.hurt, c.lastHurt, c.fire, c.air = false, 0, 0, 0, mobs.Player.MaxAir
-	c.health, c.food, c.saturation = mobs.Player.RespawnHealth, mobs.Player.RespawnFood, rules.Default().Food.Stats.StartSaturation
+	c.health, c.food = mobs.Player.RespawnHealth, mobs.Player.RespawnFood
+	c.saturation = min(rules.Default().Food.Stats.StartSaturation, float64(c.food))
 	c.pos = s.Spawn()
 	pos := c.pos
 	c.awaitTeleport = &pos

@@ -236,7 +236,7 @@ type Options struct {
 	Inventory []Item
 	// Food is the player's starting food level (0: a full bar of 20). A
 	// player below 20 can eat: using a food item in the air eats it over
-	// the shipped rules' eat_ticks (ItemFood.onItemRightClick starts it
+	// the shipped rules' eating time (ItemFood.onItemRightClick starts it
 	// only when the player needs food).
 	Food int
 	// Chunks says which packets carry the initial chunks.

@@ -22,7 +22,9 @@ import (
 
 // foodReserve is the food held, in the food points it restores, below
 // which the planner hunts: enough to fill the bar from the eat reflex's
-// default threshold (20 − 6 = 14: five raw porkchops, three loaves).
+// default threshold (20 − 6 = 14). Under GTNH's food values (Hunger
+// Overhaul) that is fourteen raw porkchops, seven cooked ones or five
+// loaves: several animals' drops.
 const foodReserve = 20 - loop.DefaultEatThreshold
 
 // animalRise is how far above or below the feet (in blocks) an animal may
