@@ -54,7 +54,7 @@ func TestCookReflexFires(t *testing.T) {
 
 // TestCookReflexCooksThenEats: hungry with raw beef, planks and a furnace,
 // the bot cooks the beef first (smelt, placing the furnace), then the eat
-// reflex eats a cooked one (8 points, not a raw one's 3), then the plan
+// reflex eats a cooked one (2 points in GTNH, not a raw one's 1), then the plan
 // goes on.
 func TestCookReflexCooksThenEats(t *testing.T) {
 	s := forest(t, 5, `[{item: "minecraft:beef", count: 2}, {item: "minecraft:planks", count: 4}, {item: "minecraft:furnace", count: 1}]`)
@@ -68,11 +68,11 @@ func TestCookReflexCooksThenEats(t *testing.T) {
 	assert.Equal(t, 2, recs[0].After.Inventory["minecraft:cooked_beef"])
 	require.NotNil(t, recs[1].Reflex, trace)
 	assert.Equal(t, "eat", recs[1].Reflex.Name)
-	assert.Equal(t, 13.0, recs[1].After.Food, "5 + a cooked beef's 8")
+	assert.Equal(t, 7.0, recs[1].After.Food, "5 + a cooked beef's 2")
 	assert.Equal(t, "chop_tree", recs[2].Invocation.Skill)
 
 	s = forest(t, 5, `[{item: "minecraft:beef", count: 2}, {item: "minecraft:planks", count: 4}, {item: "minecraft:furnace", count: 1}]`)
 	_, recs, trace = runWithReflexes(t, s, "collect 2 minecraft:log", nil, []loop.Reflex{loop.EatReflex{Threshold: 6}}, chop)
 	require.NotEmpty(t, recs)
-	assert.Equal(t, 8.0, recs[0].After.Food, "without cooking: a raw beef's 3, %s", trace)
+	assert.Equal(t, 6.0, recs[0].After.Food, "without cooking: a raw beef's 1, %s", trace)
 }

@@ -207,11 +207,11 @@ func TestShelterReflexAtNight(t *testing.T) {
 		health, food float64
 	}{{"creeper", 6, 23500, true, 20, 20}, {"zombie", 32, 600, true, 20, 20}, {"zombie", 32.5, 600, false, 20, 20}, {"spider", 6, 600, false, 20, 20},
 		{"creeper", 6, 699, true, 20, 20}, {"creeper", 6, 700, false, 20, 20},
-		// Later in the day, hurt and healing (food 18 or more) with a mob
-		// near: it heals behind its walls; not hurt enough, or not
-		// healing, or the mob gone, it climbs out.
-		{"zombie", 3, 6000, true, 13, 18}, {"zombie", 3, 6000, false, 14, 18}, {"zombie", 3, 6000, false, 13, 17},
-		{"zombie", 32.5, 6000, false, 13, 18}} {
+		// Later in the day, hurt and healing (food 8 or more in GTNH)
+		// with a mob near: it heals behind its walls; not hurt enough, or
+		// not healing, or the mob gone, it climbs out.
+		{"zombie", 3, 6000, true, 13, 8}, {"zombie", 3, 6000, false, 14, 8}, {"zombie", 3, 6000, false, 13, 7},
+		{"zombie", 32.5, 6000, false, 13, 8}} {
 		w := walledIn(mobAt(c.kind, c.dist, c.health))
 		w.Player.Food = c.food
 		w.TimeOfDay = c.tod

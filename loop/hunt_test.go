@@ -249,7 +249,7 @@ func TestUnstuckReflexQuietWhileThePlanWaits(t *testing.T) {
 }
 
 // TestEatReflexEatsToHeal: hurt under HealBelow, the bot eats while its
-// food level is under the 18 a player needs to heal at all; not when the
+// food level is under the 8 a GTNH player needs to heal at all; not when the
 // food level already heals it, not unhurt, not with HealBelow 0.
 func TestEatReflexEatsToHeal(t *testing.T) {
 	bread := world.NewStack("minecraft:bread", 0, 2)
@@ -264,12 +264,12 @@ func TestEatReflexEatsToHeal(t *testing.T) {
 		w    *world.Snapshot
 		want bool
 	}{
-		{"hurt, food under 18", hurt(10, 10, bread), true},
-		{"hurt, food 17", hurt(13, 17, bread), true},
-		{"hurt, food 18 heals already", hurt(10, 18, bread), false},
-		{"at the heal line", hurt(14, 10, bread), false},
-		{"hurt without food", hurt(10, 10), false},
-		{"health unknown", hurt(0, 10, bread), false},
+		{"hurt, food 7", hurt(13, 7, bread), true},
+		{"hurt, food 8 heals already", hurt(10, 8, bread), false},
+		{"hurt, food 10 heals already", hurt(10, 10, bread), false},
+		{"at the heal line", hurt(14, 7, bread), false},
+		{"hurt without food", hurt(10, 7), false},
+		{"health unknown", hurt(0, 7, bread), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			inv, why, ok := r.Fire(c.w)

@@ -112,12 +112,12 @@ func TestEatReflexPreemptsThePlan(t *testing.T) {
 	assert.Equal(t, loop.Success, recs[0].Verdict, recs[0].Error)
 	require.NotNil(t, recs[0].Reflex)
 	assert.Equal(t, "eat", recs[0].Reflex.Name)
-	assert.Equal(t, 10.0, recs[0].After.Food, "bread: 5 + 5")
+	assert.Equal(t, 8.0, recs[0].After.Food, "bread: 5 + 3")
 	assert.Equal(t, "chop_tree", recs[1].Invocation.Skill)
 	assert.Nil(t, recs[1].Reflex)
 	first := strings.SplitN(trace, "\n", 2)[0]
 	assert.Contains(t, first, `"reflex":{"name":"eat","reason":"food 5 is at or below 6 and the inventory holds food"}`)
-	assert.Contains(t, first, `"food level increases by >= 1","before":5,"after":10,"ok":true`)
+	assert.Contains(t, first, `"food level increases by >= 1","before":5,"after":8,"ok":true`)
 	assert.Equal(t, loop.Stats{Attempts: 1, Successes: 1}, out.Skills["eat"])
 }
 
