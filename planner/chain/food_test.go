@@ -35,8 +35,8 @@ func TestFoodReserve(t *testing.T) {
 		want string // "" = the goal's step, not the reserve's
 	}{
 		{"nothing held", hungry(15, pig, sword), huntPig},
-		{"13 points held (two loaves and a porkchop)", hungry(15, pig, sword, stack("minecraft:bread", 2), stack("minecraft:porkchop", 1)), huntPig},
-		{"14 points held (two loaves, two raw chickens)", hungry(15, pig, sword, stack("minecraft:bread", 2), stack("minecraft:chicken", 2)), ""},
+		{"13 points held (four loaves and a porkchop)", hungry(15, pig, sword, stack("minecraft:bread", 4), stack("minecraft:porkchop", 1)), huntPig},
+		{"14 points held (four loaves, two raw chickens)", hungry(15, pig, sword, stack("minecraft:bread", 4), stack("minecraft:chicken", 2)), ""},
 		{"a full bar", hungry(20, pig, sword), ""},
 		{"the bar one below full", hungry(19, pig, sword), huntPig},
 		{"a sword first", hungry(15, pig, stack("minecraft:planks", 2), stack("minecraft:stick", 1), stack("minecraft:crafting_table", 1)),

@@ -21,8 +21,8 @@ const lastResortFood = "minecraft:rotten_flesh"
 // Eat eats one food item from the inventory (config/food.yaml): the one
 // named by the food parameter, or the best fit: the food restoring the
 // most that still fits under a full bar, else the smallest one; rotten
-// flesh last. It emits one use_item in the air (the body eats for 32
-// ticks). A full bar is no_target (a full player cannot eat), no food in
+// flesh last. It emits one use_item in the air (the body eats for hunger
+// × 8 + 8 ticks in GTNH). A full bar is no_target (a full player cannot eat), no food in
 // the inventory missing_items.
 type Eat struct {
 	// Rules holds the food table (nil = the shipped set).

@@ -24,9 +24,10 @@ func TestEatPicksTheBestFit(t *testing.T) {
 		param string
 		want  string
 	}{
-		{"the most that fits", 10, []world.ItemStack{stack("minecraft:apple", 0, 3), stack("minecraft:cooked_beef", 0, 2), stack("minecraft:bread", 0, 1)}, "", "minecraft:cooked_beef:0"},
-		{"nothing larger than the gap", 14, []world.ItemStack{stack("minecraft:apple", 0, 3), stack("minecraft:cooked_beef", 0, 2), stack("minecraft:bread", 0, 1)}, "", "minecraft:bread:0"},
-		{"the smallest when all overfill", 18, []world.ItemStack{stack("minecraft:cooked_beef", 0, 2), stack("minecraft:apple", 0, 1)}, "", "minecraft:apple:0"},
+		// GTNH's values: an apple 1, cooked beef 2, bread 3.
+		{"the most that fits", 18, []world.ItemStack{stack("minecraft:apple", 0, 3), stack("minecraft:cooked_beef", 0, 2), stack("minecraft:bread", 0, 1)}, "", "minecraft:cooked_beef:0"},
+		{"nothing larger than the gap", 19, []world.ItemStack{stack("minecraft:cooked_beef", 0, 2), stack("minecraft:bread", 0, 1), stack("minecraft:apple", 0, 3)}, "", "minecraft:apple:0"},
+		{"the smallest when all overfill", 19, []world.ItemStack{stack("minecraft:bread", 0, 2), stack("minecraft:cooked_beef", 0, 1)}, "", "minecraft:cooked_beef:0"},
 		{"rotten flesh last", 4, []world.ItemStack{stack("minecraft:rotten_flesh", 0, 9), stack("minecraft:potato", 0, 1)}, "", "minecraft:potato:0"},
 		{"rotten flesh when nothing else", 4, []world.ItemStack{stack("minecraft:dirt", 0, 9), stack("minecraft:rotten_flesh", 0, 1)}, "", "minecraft:rotten_flesh:0"},
 		{"the food named", 10, []world.ItemStack{stack("minecraft:apple", 0, 3), stack("minecraft:cooked_beef", 0, 2)}, "minecraft:apple", "minecraft:apple:0"},
