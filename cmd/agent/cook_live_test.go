@@ -29,7 +29,7 @@ func TestCookBeforeEatingLive(t *testing.T) {
 		assert.Equal(t, loop.Success, recs[0].Verdict, recs[0].Error)
 		require.NotNil(t, recs[1].Reflex)
 		assert.Equal(t, "eat", recs[1].Reflex.Name)
-		assert.Equal(t, 13.0, recs[1].After.Food, "5 + a cooked beef's 8")
+		assert.Equal(t, 7.0, recs[1].After.Food, "5 + a cooked beef's 2 (GTNH)")
 		p := player(t, srv)
 		assert.Equal(t, 1, p.Count("minecraft:cooked_beef"), "one cooked beef left, on the server")
 		assert.Zero(t, p.Count("minecraft:beef"))

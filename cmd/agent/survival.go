@@ -10,7 +10,7 @@ import (
 // that preempt the plan (docs/survival.md). Each is on by default.
 //
 //	survival:
-//	  eat: {enabled: true, threshold: 6, heal_below: 14}   # eat at food 6 or less, or hurt under 14 and food under 18
+//	  eat: {enabled: true, threshold: 6, heal_below: 14}   # eat at food 6 or less, or hurt under 14 and food under 8
 //	  defend: {enabled: true, range: 8, flee_health: 8, min_weapon_damage: 4, interrupt: true}
 //	  shelter: {enabled: true, from: 12000, until: 23500}
 //	  unstuck: {enabled: true, seconds: 30, distance: 5}
