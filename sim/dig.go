@@ -37,6 +37,7 @@ func (s *Sim) digPlanner(tx *world.Tx) *digroute.Planner {
 		Rules:     s.rules,
 		Tools:     s.tooling(),
 		Inventory: tx.Inventory(),
+		Weight:    digroute.Weight,
 	}
 }
 

@@ -176,7 +176,9 @@ func TestDiggingLeavesThePlayersThingsStanding(t *testing.T) {
 	require.True(t, r.OK(), r.Error)
 	dest := world.Pos(6, 64, 3)
 	s.state.Update(func(tx *world.Tx) {
-		ticks := s.digPlanner(tx).Options(path.Near(dest, 3), false, digroute.Blockers{}).DigTicks
+		opt := s.digPlanner(tx).Options(path.Near(dest, 3), false, digroute.Blockers{})
+		assert.Equal(t, float64(digroute.Weight), opt.Weight, "the simulator's digging searches are weighted")
+		ticks := opt.DigTicks
 		for _, p := range []world.BlockPos{{X: 3, Y: 64, Z: 3}, {X: 4, Y: 64, Z: 3}, {X: 5, Y: 64, Z: 3}, {X: 9, Y: 64, Z: 8}, dest} {
 			assert.Negative(t, ticks(p.X, p.Y, p.Z), "%s at %v stays", tx.BlockAt(p).ID, p)
 		}

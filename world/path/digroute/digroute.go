@@ -120,7 +120,8 @@ func (d Blockers) String() string {
 // countryside's soil in its head.
 const MaxNodes = 20000
 
-// Weight is the heuristic weight of a digging search (path.Options.Weight).
+// Weight is the heuristic weight of the simulator's digging searches
+// (Planner.Weight, path.Options.Weight).
 // The heuristic prices a block as walked (4.6 ticks) while a route through
 // stone breaks two a block (23 ticks each with a wooden pickaxe), so plain
 // A* to a gravel pocket 16 blocks down floods the whole surface within
@@ -152,6 +153,10 @@ type Planner struct {
 	Rules     *rules.Set
 	Tools     Tooling
 	Inventory world.Inventory
+	// Weight is the search's heuristic weight (path.Options.Weight; 0:
+	// plain A*). The simulator's routes use the package's Weight; the
+	// live client's digging keeps plain A*, whose routes its tests pin.
+	Weight float64
 }
 
 // digTicks is the time to break a block (of any position) with the
@@ -200,7 +205,7 @@ func (p *Planner) Options(goal path.Target, place bool, blocked Blockers) path.O
 	keepGoal := goal.Radius > 0
 	return path.Options{
 		MaxNodes: MaxNodes,
-		Weight:   Weight,
+		Weight:   p.Weight,
 		Dig:      true,
 		Place:    place,
 		DigTicks: func(x, y, z int) float64 {

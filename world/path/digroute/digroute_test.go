@@ -243,6 +243,7 @@ func TestRouteDownToABuriedPocket(t *testing.T) {
 			},
 		},
 		Inventory: world.NewInventory(world.ItemStack{ID: "minecraft:wooden_pickaxe", Count: 1}),
+		Weight:    digroute.Weight,
 	}
 	start, pocket := world.Pos(0, 64, 0), world.Pos(6, 48, 8)
 	goal := path.Near(pocket, 3)
