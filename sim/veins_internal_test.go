@@ -19,7 +19,9 @@ func oreWorld(t *testing.T, inv string) *Sim {
 	sc, err := ParseScenario("t.yaml", []byte("name: t\nseed: 5\nsize: {x: 32, z: 32}\ngenerator: natural\nore_veins: 1\nground_y: 64\n"+
 		"player:\n  pos: [16, 70, 16]\n  inventory: ["+inv+"]\n"))
 	require.NoError(t, err)
-	s, err := New(sc, Options{})
+	set, err := rules.WithTestPickaxe()
+	require.NoError(t, err)
+	s, err := New(sc, Options{Rules: set})
 	require.NoError(t, err)
 	return s
 }
@@ -41,7 +43,7 @@ func putOre(t *testing.T, s *Sim, p world.BlockPos, material string, small bool)
 // (TileEntityOres: the tool quality, a small ore one less): a wooden
 // pickaxe (level 0) gets nothing from chalcopyrite (1) but a small copper
 // ore (0) gives a crushed copper ore or an impure copper dust; a pickaxe of
-// level 3 gets the raw chalcopyrite ore and the raw magnetite (2), which
+// level 3 (the test's GregTech pickaxe) gets the raw chalcopyrite ore and the raw magnetite (2), which
 // the furnace makes a copper and an iron ingot.
 func TestMiningGregTechOres(t *testing.T) {
 	t.Run("wooden pickaxe", func(t *testing.T) {
@@ -67,7 +69,7 @@ func TestMiningGregTechOres(t *testing.T) {
 		assert.Equal(t, 1, crushed+impure, "a small copper ore gives one crushed ore or one impure dust")
 	})
 	t.Run("level 3 pickaxe", func(t *testing.T) {
-		s := oreWorld(t, `{item: minecraft:iron_pickaxe, max_durability: 250}`)
+		s := oreWorld(t, `{item: "gregtech:gt.metatool.01:2", max_durability: 250}`)
 		p := snap(t, s).Feet().Down().Add(1, 0, 0)
 		require.True(t, exec(t, s, action.Equip{Item: "tool:pickaxe"}).OK())
 		for _, c := range []struct {

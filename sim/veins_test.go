@@ -159,9 +159,11 @@ func TestCopperAndIronIngotsFromTheVeins(t *testing.T) {
 	require.NoError(t, err)
 	c2, err := sim.ParseScenario("ores_with_a_pickaxe.yaml", data)
 	require.NoError(t, err)
-	s, err := sim.New(c2, sim.Options{})
+	set, err := rules.WithTestPickaxe()
 	require.NoError(t, err)
-	out, steps, trace := runGoal(t, s, "have 3 gregtech:gt.metaitem.01:11035 and have 2 minecraft:iron_ingot", chain.Planner{})
+	s, err := sim.New(c2, sim.Options{Rules: set})
+	require.NoError(t, err)
+	out, steps, trace := runGoal(t, s, "have 3 gregtech:gt.metaitem.01:11035 and have 2 minecraft:iron_ingot", chain.Planner{Mining: set.Mining})
 	require.True(t, out.GoalMet, trace)
 	mined := 0
 	for _, st := range steps {

@@ -36,7 +36,7 @@ func TestSkillsList(t *testing.T) {
 			names = append(names, d["name"].(string))
 		}
 	}
-	assert.Equal(t, []string{"chop_tree", "plant_sapling", "gather_saplings", "basic_crafting", "mine_block", "hunt", "mine_ore", "smelt", "fill_clay_bucket", "build_structure", "walk_to_remembered", "store_items", "walk_to",
+	assert.Equal(t, []string{"chop_tree", "plant_sapling", "gather_saplings", "basic_crafting", "mine_block", "hunt", "mine_ore", "mine_gt_ore", "smelt", "fill_clay_bucket", "build_structure", "walk_to_remembered", "store_items", "walk_to",
 		"feed_coke_ovens", "feed_steam_boiler", "maintain_coke_ovens", "refill_water_tanks", "fill_bucket"}, names,
 		"dependencies (stone_age) first, then the pack's own skills")
 
@@ -150,7 +150,7 @@ func TestSkillsValidateReportsEveryError(t *testing.T) {
 	writeFiles(t, root, map[string]string{"skill_packs/p.yaml": "name: p\nrequires_tech_state: \">= steam_age\"\nskills: [good]\n"})
 	code, out, errOut = runAgent(t, "skills", "validate", root)
 	assert.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, "ok (31 skills, 31 spec versions, 6 packs, the shipped ones included)", "three skills and a pack added to the shipped 28 and 5")
+	assert.Contains(t, out, "ok (32 skills, 32 spec versions, 6 packs, the shipped ones included)", "three skills and a pack added to the shipped 29 and 5")
 }
 
 func TestSkillsValidatePlainSpecDir(t *testing.T) {

@@ -1,12 +1,15 @@
 package chain
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -24,10 +27,24 @@ func oreField() *world.SparseBlocks {
 		Set(world.Pos(-6, 45, 2), gtOre(2, "ore:oreMagnetite"))
 }
 
+// ironPickaxe is GregTech's pickaxe, level 3 in the test's mining table
+// (rules.WithTestPickaxe).
 func ironPickaxe() world.ItemStack {
-	st := world.NewStack("minecraft:iron_pickaxe", 0, 1)
+	st := world.NewStack("gregtech:gt.metatool.01", 2, 1)
 	st.MaxDamage = 250
 	return st
+}
+
+func planOre(t *testing.T, reg *registry.Registry, goalText string, w *world.Snapshot) (loop.Decision, error) {
+	t.Helper()
+	set, err := rules.WithTestPickaxe()
+	require.NoError(t, err)
+	goal, err := loop.ParseGoal(goalText, reg.Tiers())
+	require.NoError(t, err)
+	catalog, err := reg.DescribeForTechState(w.TechState, reg.Packs().Names())
+	require.NoError(t, err)
+	obs := loop.Observation{Snapshot: w, Progress: goal.Check(w, reg.Tiers(), false)}
+	return Planner{Mining: set.Mining}.Plan(context.Background(), goal, obs, catalog)
 }
 
 // TestRawOreFromGregTechOre: a raw ore comes from the nearest regular ore of
@@ -37,23 +54,23 @@ func ironPickaxe() world.ItemStack {
 func TestRawOreFromGregTechOre(t *testing.T) {
 	reg := shipped(t)
 	t.Run("level 3 pickaxe", func(t *testing.T) {
-		dec, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5855", snapshot("stone_age", oreField(), ironPickaxe()))
+		dec, err := planOre(t, reg, "have 1 gregtech:gt.metaitem.03:5855", snapshot("stone_age", oreField(), ironPickaxe()))
 		require.NoError(t, err)
 		require.NotNil(t, dec.Invocation)
 		assert.Equal(t, loop.Invocation{Skill: "mine_gt_ore", Params: map[string]any{"target": "ore:oreChalcopyrite", "drop": "gregtech:gt.metaitem.03:5855"}}, *dec.Invocation)
 	})
 	t.Run("wooden pickaxe", func(t *testing.T) {
-		_, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5870", snapshot("stone_age", oreField(), pickaxe(59)))
+		_, err := planOre(t, reg, "have 1 gregtech:gt.metaitem.03:5870", snapshot("stone_age", oreField(), pickaxe(59)))
 		require.ErrorIs(t, err, loop.ErrStuck)
 		assert.Contains(t, err.Error(), "ore:oreMagnetite drops nothing without a pickaxe of harvest level 2 or more, and the best in the inventory is level 0")
 	})
 	t.Run("wooden pickaxe, level 1 ore", func(t *testing.T) {
-		_, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5855", snapshot("stone_age", oreField(), pickaxe(59)))
+		_, err := planOre(t, reg, "have 1 gregtech:gt.metaitem.03:5855", snapshot("stone_age", oreField(), pickaxe(59)))
 		require.ErrorIs(t, err, loop.ErrStuck)
 		assert.Contains(t, err.Error(), "ore:oreChalcopyrite drops nothing without a pickaxe of harvest level 1 or more, and the best in the inventory is level 0")
 	})
 	t.Run("no ore in sight", func(t *testing.T) {
-		_, err := plan(t, reg, "have 1 gregtech:gt.metaitem.03:5917", snapshot("stone_age", oreField(), ironPickaxe()))
+		_, err := planOre(t, reg, "have 1 gregtech:gt.metaitem.03:5917", snapshot("stone_age", oreField(), ironPickaxe()))
 		require.ErrorIs(t, err, loop.ErrStuck)
 		assert.Contains(t, err.Error(), "no available skill produces gregtech:gt.metaitem.03:5917")
 	})
@@ -61,7 +78,7 @@ func TestRawOreFromGregTechOre(t *testing.T) {
 		// Iron ingots smelt from five raw ores; magnetite's ore is the one
 		// in sight, so the plan smelts raw magnetite: a furnace first.
 		w := snapshot("stone_age", oreField(), ironPickaxe(), stack("minecraft:furnace", 1), stack("minecraft:planks", 8))
-		dec, err := plan(t, reg, "have 1 minecraft:iron_ingot", w)
+		dec, err := planOre(t, reg, "have 1 minecraft:iron_ingot", w)
 		require.NoError(t, err)
 		require.NotNil(t, dec.Invocation)
 		assert.Equal(t, loop.Invocation{Skill: "mine_gt_ore", Params: map[string]any{"target": "ore:oreMagnetite", "drop": "gregtech:gt.metaitem.03:5870"}}, *dec.Invocation)
@@ -69,7 +86,7 @@ func TestRawOreFromGregTechOre(t *testing.T) {
 	t.Run("a raw ore at hand is smelted", func(t *testing.T) {
 		w := snapshot("stone_age", oreField(), ironPickaxe(), stack("minecraft:furnace", 1), stack("minecraft:planks", 8),
 			world.NewStack("gregtech:gt.metaitem.03", 5930, 1))
-		dec, err := plan(t, reg, "have 1 minecraft:iron_ingot", w)
+		dec, err := planOre(t, reg, "have 1 minecraft:iron_ingot", w)
 		require.NoError(t, err)
 		require.NotNil(t, dec.Invocation)
 		assert.Equal(t, "smelt", dec.Invocation.Skill)
