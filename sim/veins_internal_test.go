@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/internal/rulestest"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -19,7 +20,7 @@ func oreWorld(t *testing.T, inv string) *Sim {
 	sc, err := ParseScenario("t.yaml", []byte("name: t\nseed: 5\nsize: {x: 32, z: 32}\ngenerator: natural\nore_veins: 1\nground_y: 64\n"+
 		"player:\n  pos: [16, 70, 16]\n  inventory: ["+inv+"]\n"))
 	require.NoError(t, err)
-	set, err := rules.WithTestPickaxe()
+	set, err := rulestest.WithTestPickaxe()
 	require.NoError(t, err)
 	s, err := New(sc, Options{Rules: set})
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/rulestest"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/chain"
 	"github.com/gtnh-agent/gtnh-agent/rules"
@@ -159,7 +160,7 @@ func TestCopperAndIronIngotsFromTheVeins(t *testing.T) {
 	require.NoError(t, err)
 	c2, err := sim.ParseScenario("ores_with_a_pickaxe.yaml", data)
 	require.NoError(t, err)
-	set, err := rules.WithTestPickaxe()
+	set, err := rulestest.WithTestPickaxe()
 	require.NoError(t, err)
 	s, err := sim.New(c2, sim.Options{Rules: set})
 	require.NoError(t, err)

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/rulestest"
 	"github.com/gtnh-agent/gtnh-agent/loop"
-	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -28,7 +28,7 @@ func oreField() *world.SparseBlocks {
 }
 
 // ironPickaxe is GregTech's pickaxe, level 3 in the test's mining table
-// (rules.WithTestPickaxe).
+// (rulestest.WithTestPickaxe).
 func ironPickaxe() world.ItemStack {
 	st := world.NewStack("gregtech:gt.metatool.01", 2, 1)
 	st.MaxDamage = 250
@@ -37,7 +37,7 @@ func ironPickaxe() world.ItemStack {
 
 func planOre(t *testing.T, reg *registry.Registry, goalText string, w *world.Snapshot) (loop.Decision, error) {
 	t.Helper()
-	set, err := rules.WithTestPickaxe()
+	set, err := rulestest.WithTestPickaxe()
 	require.NoError(t, err)
 	goal, err := loop.ParseGoal(goalText, reg.Tiers())
 	require.NoError(t, err)
