@@ -96,8 +96,9 @@ type Client struct {
 
 	// inventoryApplied, for tests only (nil otherwise), is called on the
 	// reading goroutine once a server's inventory packet (Set Slot, Window
-	// Items, Held Item Change) has been applied and c.mu released: the
-	// first moment another goroutine can look at the change.
+	// Items, Held Item Change) or an open window's reading (a boiler's
+	// ModularUI bar) has been applied and c.mu released: the first moment
+	// another goroutine can look at the change.
 	inventoryApplied func()
 }
 

@@ -209,7 +209,8 @@ func (c *Client) onModularUI(s *session, data []byte) {
 	var pos world.BlockPos
 	g, boiler := gtMachine{}, false
 	var spec boilerSpec
-	if w := s.inv.open; w != nil && w.pos != nil && w.layout != nil {
+	w := s.inv.open
+	if w != nil && w.pos != nil && w.layout != nil {
 		pos = *w.pos
 		if g, boiler = s.mods.gtm[pos]; boiler {
 			spec, boiler = coalBoilers[g.meta]
@@ -236,16 +237,30 @@ func (c *Client) onModularUI(s *session, data []byte) {
 		g.waterFloor, g.floorTick = int(math.Round(v*float64(spec.capacity))), now
 		g.readTick = now
 		g.waterKnown = true
-		s.inv.open.waterSeen = true
 	case widgetBoilerTemp:
 		g.temp, g.tempKnown, g.tempTick = int(math.Round(v*float64(spec.tempScale))), true, now
 	}
 	s.mods.gtm[pos] = g
 	c.mu.Unlock()
+	c.inventoryAppliedHook()
 	if md := modData(); md.d != nil {
 		info, _ := md.d.Machine(g.meta)
 		c.putGTMachine(pos, info.Kind, g)
 	}
+	if u.Widget == widgetBoilerWater {
+		// The window counts the water as seen only once the world model
+		// holds it (above), as the tanks' amounts do: an open_container
+		// that waited for the water (act_window.go) ends, and the loop
+		// observes the world, right after this. Seen before the world
+		// was written, the loop could plan from the estimate the reading
+		// replaces (a full boiler taken for a nearly empty one, and two
+		// buckets poured into it).
+		c.mu.Lock()
+		w.waterSeen = true
+		c.notifyLocked()
+		c.mu.Unlock()
+	}
+	c.inventoryAppliedHook()
 }
 
 // modState is a session's mod state; guarded by Client.mu.
