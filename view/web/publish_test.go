@@ -62,7 +62,7 @@ func TestAStuckBrowserNeverBlocksTheAgent(t *testing.T) {
 		var steps []int
 		for _, u := range us {
 			for _, s := range u.Steps {
-				steps = append(steps, s.Step)
+				steps = append(steps, s.Step.Step)
 			}
 		}
 		require.Len(t, steps, 1000, "every step once")

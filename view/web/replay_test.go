@@ -101,7 +101,7 @@ func TestReplayShowsTheAgentsAccount(t *testing.T) {
 
 	mid := state("?frame=1")
 	require.Len(t, mid.Steps, 1)
-	assert.Equal(t, web.StepView{Seq: 1, Step: 1, Skill: "chop_tree", Verdict: "ok", Change: "+2 minecraft:log"}, mid.Steps[0])
+	assert.Equal(t, web.StepView{Seq: 1, Step: record.Step{Step: 1, Skill: "chop_tree", Verdict: "ok", Change: "+2 minecraft:log"}}, mid.Steps[0])
 	require.NotNil(t, mid.Decision)
 	assert.Equal(t, "logs first", mid.Decision.Reason)
 	require.NotNil(t, mid.Decision.Tree)
@@ -140,5 +140,5 @@ func TestReplayStepsAreBounded(t *testing.T) {
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st))
 	require.Len(t, st.Steps, 3)
 	assert.Equal(t, web.MaxReplaySteps+1, st.Steps[2].Seq)
-	assert.Equal(t, web.MaxReplaySteps+1, st.Steps[2].Step)
+	assert.Equal(t, web.MaxReplaySteps+1, st.Steps[2].Step.Step)
 }

@@ -255,5 +255,5 @@ func TestTheLogIsBounded(t *testing.T) {
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st))
 	assert.LessOrEqual(t, len(st.Steps), 100)
 	assert.GreaterOrEqual(t, len(st.Steps), 75)
-	assert.Equal(t, 600, st.Steps[len(st.Steps)-1].Step)
+	assert.Equal(t, 600, st.Steps[len(st.Steps)-1].Step.Step)
 }

@@ -46,31 +46,19 @@ type Options struct {
 	MaxSteps, MaxEvents int
 }
 
-// StepView is one step of the log as the page shows it (a recording keeps
-// the same, record.Step, without Seq).
+// StepView is one step of the log as the page shows it: the step as a
+// recording keeps it (record.Step, its fields inline in the JSON) and its
+// number in the view.
 type StepView struct {
 	// Seq numbers the steps the view was given: 1, 2, 3, … (Step restarts
 	// with each loop a run plays).
-	Seq     int    `json:"seq"`
-	Step    int    `json:"step"`
-	Skill   string `json:"skill"`
-	Params  string `json:"params,omitempty"`
-	Verdict string `json:"verdict"`
-	Code    string `json:"code,omitempty"`
-	Error   string `json:"error,omitempty"`
-	// Failed lists the declared effects that did not hold and the
-	// actions that failed, in words.
-	Failed []string `json:"failed,omitempty"`
-	// Change is what the step did to the inventory.
-	Change string `json:"change,omitempty"`
-	Ticks  int64  `json:"ticks"`
-	Reflex string `json:"reflex,omitempty"`
+	Seq int `json:"seq"`
+	record.Step
 }
 
 // stepViewOf is a step as a recording keeps it, numbered seq.
 func stepViewOf(seq int, s record.Step) StepView {
-	return StepView{Seq: seq, Step: s.Step, Skill: s.Skill, Params: s.Params, Verdict: s.Verdict, Code: s.Code, Error: s.Error,
-		Failed: s.Failed, Change: s.Change, Ticks: s.Ticks, Reflex: s.Reflex}
+	return StepView{Seq: seq, Step: s}
 }
 
 // Event kinds.
