@@ -2,12 +2,9 @@ package web_test
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,41 +59,11 @@ func TestReplayInABrowser(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-dev-shm-usage", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	var mu sync.Mutex
-	var consoleErrors []string
-	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				consoleErrors = append(consoleErrors, fmt.Sprint(ev.Args))
-			}
-		case *runtime.EventExceptionThrown:
-			consoleErrors = append(consoleErrors, ev.ExceptionDetails.Text)
-		}
-	}))
+	b := startBrowser(t, ctx, chromium)
+	bctx := b.ctx
 	waitFor := func(what string, cond func(replayPage) bool) replayPage {
 		t.Helper()
-		for {
-			p, err := chromedp.Run(bctx, chromedp.Evaluate[replayPage](readReplay))
-			require.NoError(t, err)
-			if cond(p) {
-				return p
-			}
-			select {
-			case <-bctx.Done():
-				t.Fatalf("waiting for %s: %v; the page: %+v", what, bctx.Err(), p)
-			case <-time.After(50 * time.Millisecond): // a poll, not a floor
-			}
-		}
+		return waitPage(t, b, readReplay, what, cond)
 	}
 	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(base+"/")))
 	end := waitFor("the end of the recording", func(p replayPage) bool { return p.Rows == 2 && p.StepText != "" })
@@ -111,7 +78,5 @@ func TestReplayInABrowser(t *testing.T) {
 	start := waitFor("the start of the recording", func(p replayPage) bool { return p.Rows == 0 && p.StepText == "" })
 	assert.Contains(t, start.Plan, "no decision yet")
 	assert.Contains(t, start.Frame, "0.0 s of 2.0 s")
-	mu.Lock()
-	assert.Empty(t, consoleErrors, "console errors")
-	mu.Unlock()
+	assert.Empty(t, b.consoleErrors(), "console errors")
 }

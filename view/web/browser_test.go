@@ -37,6 +37,78 @@ func chromiumPath() (string, error) {
 	return "", errors.New("no chromium binary found on PATH (Debian: apt-get install chromium; or set CHROMIUM)")
 }
 
+// browser is a headless Chromium the test drives, with the console errors
+// and exceptions the page raised.
+type browser struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+// startBrowser starts chromium under ctx (closed at the test's end) and
+// listens to its console.
+func startBrowser(t *testing.T, ctx context.Context, chromium string) *browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(cancelBrowser)
+	b := &browser{ctx: bctx}
+	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				b.errors = append(b.errors, fmt.Sprint(args))
+			}
+		case *runtime.EventExceptionThrown:
+			b.errors = append(b.errors, fmt.Sprintf("%s at %d:%d", ev.ExceptionDetails.Text, ev.ExceptionDetails.LineNumber, ev.ExceptionDetails.ColumnNumber))
+		}
+	}))
+	return b
+}
+
+// consoleErrors are the page's console errors so far.
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.errors...)
+}
+
+// readAs evaluates js on the page into a T.
+func readAs[T any](t *testing.T, b *browser, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](js))
+	require.NoError(t, err)
+	return v
+}
+
+// waitPage polls the page (js read into a T) until cond holds; the
+// browser context's deadline is the only bound: no wall-time floor
+// decides the outcome.
+func waitPage[T any](t *testing.T, b *browser, js, what string, cond func(T) bool) T {
+	t.Helper()
+	for {
+		v := readAs[T](t, b, js)
+		if cond(v) {
+			return v
+		}
+		select {
+		case <-b.ctx.Done():
+			t.Fatalf("waiting for %s: %v; the page: %+v", what, b.ctx.Err(), v)
+		case <-time.After(50 * time.Millisecond): // a poll, not a floor
+		}
+	}
+}
+
 // gatedConn holds each observation (the start of a step) until the test
 // lets it go: the run goes as fast as the test says.
 type gatedConn struct {
@@ -143,55 +215,13 @@ func TestInABrowser(t *testing.T) {
 	}
 	release() // the first observation
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-dev-shm-usage", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-
-	var mu sync.Mutex
-	var consoleErrors []string
-	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
-				var args []string
-				for _, a := range ev.Args {
-					args = append(args, string(a.Value)+a.Description)
-				}
-				consoleErrors = append(consoleErrors, fmt.Sprint(args))
-			}
-		case *runtime.EventExceptionThrown:
-			consoleErrors = append(consoleErrors, fmt.Sprintf("%s at %d:%d", ev.ExceptionDetails.Text, ev.ExceptionDetails.LineNumber, ev.ExceptionDetails.ColumnNumber))
-		}
-	}))
-
+	b := startBrowser(t, ctx, chromium)
+	bctx := b.ctx
 	var p pageView
-	read := func() pageView {
-		t.Helper()
-		pv, err := chromedp.Run(bctx, chromedp.Evaluate[pageView](readPage))
-		require.NoError(t, err)
-		return pv
-	}
-	// waitFor polls the page until cond holds (the context's deadline is
-	// the only bound: no wall-time floor decides the outcome).
+	read := func() pageView { t.Helper(); return readAs[pageView](t, b, readPage) }
 	waitFor := func(what string, cond func(pageView) bool) pageView {
 		t.Helper()
-		for {
-			pv := read()
-			if cond(pv) {
-				return pv
-			}
-			select {
-			case <-bctx.Done():
-				t.Fatalf("waiting for %s: %v; the page: %+v", what, bctx.Err(), pv)
-			case <-time.After(50 * time.Millisecond): // a poll, not a floor
-			}
-		}
+		return waitPage(t, b, readPage, what, cond)
 	}
 	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(base+"/")))
 	p = waitFor("the map and the live stream", func(pv pageView) bool { return pv.HasGrid && pv.Drawn > 0 && pv.Conn == "live" && len(pv.Bot) == 2 })
@@ -238,7 +268,5 @@ func TestInABrowser(t *testing.T) {
 	require.NoError(t, runErr)
 	assert.True(t, out.GoalMet)
 	p = waitFor("the outcome", func(pv pageView) bool { return pv.Steps == out.Steps })
-	mu.Lock()
-	assert.Empty(t, consoleErrors, "console errors")
-	mu.Unlock()
+	assert.Empty(t, b.consoleErrors(), "console errors")
 }
