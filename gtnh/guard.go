@@ -34,10 +34,12 @@ type guardWatch struct {
 	mobs   *rules.Mobs
 	band   map[int]int
 	health float64
+	// g is the guard: its Facing mobs are left out.
+	g ipc.Guard
 }
 
 func newGuardWatch(g ipc.Guard, mobs *rules.Mobs, snap *world.Snapshot) *guardWatch {
-	w := &guardWatch{rng: g.Range, mobs: mobs, band: map[int]int{}, health: snap.Player.Health}
+	w := &guardWatch{rng: g.Range, mobs: mobs, band: map[int]int{}, health: snap.Player.Health, g: g}
 	w.look(snap)
 	return w
 }
@@ -45,7 +47,10 @@ func newGuardWatch(g ipc.Guard, mobs *rules.Mobs, snap *world.Snapshot) *guardWa
 // look notes where the mobs stand now and returns the nearest that came
 // into a nearer band; or, when the health fell, the nearest hostile mob
 // within its follow range (the hit came from a mob the client cannot tell
-// apart from the others: 1.7.10 sends only the new health).
+// apart from the others: 1.7.10 sends only the new health). The mobs the
+// guard faces (ipc.Guard.Facing) are left out, and with one faced a hurt
+// counts only while another is within the guard's range: the faced mob's
+// hits are the action's own.
 func (w *guardWatch) look(snap *world.Snapshot) (ipc.Threat, bool) {
 	day := w.mobs.IsDaytime(snap.TimeOfDay)
 	var th ipc.Threat
@@ -54,11 +59,15 @@ func (w *guardWatch) look(snap *world.Snapshot) (ipc.Threat, bool) {
 	seen := map[int]bool{}
 	for _, e := range snap.Entities {
 		k, ok := w.mobs.Kind(e.Name)
-		if e.Kind != world.EntityMob || !ok || k.Passive() {
+		if e.Kind != world.EntityMob || !ok || k.Passive() || w.g.Faces(e.ID) {
 			continue
 		}
 		d := math.Sqrt(e.Pos.DistSq(snap.Player.Pos))
-		if d <= k.FollowRange && d < nearD {
+		reach := k.FollowRange
+		if len(w.g.Facing) > 0 {
+			reach = w.rng
+		}
+		if d <= reach && d < nearD {
 			near, nearD = e, d
 		}
 		if day && k.HostileLightMax < w.mobs.Light.Max {

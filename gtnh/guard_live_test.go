@@ -73,3 +73,22 @@ func TestGuardedDigLive(t *testing.T) {
 		assert.NotEmpty(t, srv2.Hits(), "the zombie hit while the bot dug")
 	})
 }
+
+// TestGuardFacingLive: the same long dig guarded with the zombie faced
+// (ipc.Guard.Facing, a fight's own mob) is not ended by it, though it
+// comes near and hits: no other mob is within the guard's range.
+func TestGuardFacingLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := zombieFar(t)
+		c := joinLive(t, srv)
+		gtnh.Eventually(t, "the zombie", func() bool { return len(zombies(c)) == 1 })
+		ctx := ipc.WithGuard(context.Background(), ipc.Guard{Range: 8, Facing: []int{zombies(c)[0].ID}})
+		res := c.Execute(ctx, action.BreakBlock{Pos: world.Pos(7, 64, 8)})
+		require.Equal(t, ipc.OK, res.Code, "%+v", res)
+		_, ok := ipc.ThreatOf(res)
+		assert.False(t, ok, "%+v", res)
+		name, _ := srv.BlockAt(7, 64, 8)
+		assert.Equal(t, "minecraft:air", name, "the dig ran to its end")
+		assert.NotEmpty(t, srv.Hits(), "while the faced zombie hit")
+	})
+}

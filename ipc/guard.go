@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Guard asks a body to watch for hostile mobs while it executes an action,
@@ -24,7 +25,15 @@ type Guard struct {
 	// Range is how near, in blocks from the player's feet, a hostile mob
 	// ends the action; 0 or less guards nothing.
 	Range float64
+	// Facing are the entity ids of the mobs the action deals with (a
+	// fight's target, walked up to): their coming near ends nothing, and
+	// a hurt ends the action only while another hostile mob is within
+	// Range (the faced mob's own hits and arrows are the fight's).
+	Facing []int
 }
+
+// Faces reports whether the guard leaves the entity id out (Facing).
+func (g Guard) Faces(id int) bool { return slices.Contains(g.Facing, id) }
 
 type guardKey struct{}
 

@@ -76,8 +76,23 @@ var (
 // Name implements Reflex.
 func (DefendReflex) Name() string { return "defend" }
 
-// GuardExempt implements GuardExempt: its steps face the mob.
-func (DefendReflex) GuardExempt() {}
+// GuardFacing implements GuardExempt: a fight runs guarded with its mob
+// left out, so a second mob coming near (a zombie met on the walk up to
+// a skeleton) ends it and the reflex looks again; a flight and a wall
+// put up run unguarded (a step cut short by the mob it runs from, or
+// walls in against, would only start again).
+func (DefendReflex) GuardFacing(inv Invocation) ([]int, bool) {
+	if inv.Skill != "fight" {
+		return nil, false
+	}
+	switch id := inv.Params["entity"].(type) {
+	case int:
+		return []int{id}, true
+	case float64:
+		return []int{int(id)}, true
+	}
+	return nil, true
+}
 
 // Fire implements Reflex.
 func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {

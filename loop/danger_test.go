@@ -227,3 +227,23 @@ func TestShelterReflexAtNight(t *testing.T) {
 	_, _, ok = r.Fire(at(6000))
 	assert.False(t, ok)
 }
+
+// TestDefendGuardFacing: the defend reflex's fight runs guarded with its
+// mob left out; its flight and its wall put up run unguarded.
+func TestDefendGuardFacing(t *testing.T) {
+	r := loop.DefendReflex{}
+	for _, c := range []struct {
+		inv     loop.Invocation
+		facing  []int
+		guarded bool
+	}{
+		{loop.Invocation{Skill: "fight", Params: map[string]any{"entity": 7}}, []int{7}, true},
+		{loop.Invocation{Skill: "fight", Params: map[string]any{"entity": 7.0}}, []int{7}, true},
+		{loop.Invocation{Skill: "flee", Params: map[string]any{"entity": 7, "distance": 16}}, nil, false},
+		{loop.Invocation{Skill: "wall_in"}, nil, false},
+	} {
+		facing, guarded := r.GuardFacing(c.inv)
+		assert.Equal(t, c.facing, facing, "%+v", c.inv)
+		assert.Equal(t, c.guarded, guarded, "%+v", c.inv)
+	}
+}

@@ -407,8 +407,11 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		}
 		if inv, r, rt, ok := l.reflex(snap, catalog, st); ok {
 			rec.Invocation, rec.Reflex = &inv, rt
-			_, exempt := r.(GuardExempt)
-			fp, kinds = l.invoke(l.guarded(ctx, snap, !exempt), &rec, snap, catalog, st.blocked)
+			on, facing := true, []int(nil)
+			if ex, ok := r.(GuardExempt); ok {
+				facing, on = ex.GuardFacing(inv)
+			}
+			fp, kinds = l.invoke(l.guarded(ctx, snap, on, facing), &rec, snap, catalog, st.blocked)
 			if rec.Verdict == StepInterrupted {
 				out.Reason = Interrupted
 				return out, l.emit(rec)
@@ -451,7 +454,7 @@ func (l *Loop) Run(ctx context.Context) (Outcome, error) {
 		default:
 			inv := *dec.Invocation
 			rec.Invocation = &inv
-			fp, kinds = l.invoke(l.guarded(ctx, snap, true), &rec, snap, catalog, st.blocked)
+			fp, kinds = l.invoke(l.guarded(ctx, snap, true, nil), &rec, snap, catalog, st.blocked)
 		}
 		if rec.Verdict == StepInterrupted {
 			out.Reason = Interrupted
@@ -497,12 +500,17 @@ func (l *Loop) reflex(snap *world.Snapshot, catalog []*registry.Description, st 
 // the walls must not cut a night's wait short, and the defend reflex,
 // which leaves a bot walled in alone, could do nothing about one that
 // hits through a wall but let it cut the climb out short again and
-// again. The step after the climb out is guarded.
-func (l *Loop) guarded(ctx context.Context, snap *world.Snapshot, on bool) context.Context {
+// again. The step after the climb out is guarded. facing are the mobs
+// the step deals with (ipc.Guard.Facing), left out of the watch.
+func (l *Loop) guarded(ctx context.Context, snap *world.Snapshot, on bool, facing []int) context.Context {
 	if !on || l.cfg.Guard.Range <= 0 || path.Enclosed(snap, snap.Feet()) {
 		return ctx
 	}
-	return ipc.WithGuard(ctx, l.cfg.Guard)
+	g := l.cfg.Guard
+	if len(facing) > 0 {
+		g.Facing = append(slices.Clip(g.Facing), facing...)
+	}
+	return ipc.WithGuard(ctx, g)
 }
 
 // watch tells the reflexes that learn from steps (StepWatcher) how a step

@@ -34,12 +34,16 @@ type Reflex interface {
 }
 
 // GuardExempt is implemented by a reflex whose steps face the mobs
-// themselves (the defend reflex's fight, flee and wall_in): Run
-// executes them without Config.Guard, which would end them for the very
-// mob they deal with.
+// themselves (the defend reflex's fight, flee and wall_in). GuardFacing
+// says, for one of its invocations, which mobs the step faces and whether
+// it runs guarded at all: a guarded step runs under Config.Guard with
+// those mobs left out (ipc.Guard.Facing), so another mob coming near ends
+// it (a fight's walk up to a skeleton meets a zombie on the way); an
+// unguarded one (a flight, a wall put up) runs without the guard, which
+// would end it for the very mob it deals with.
 type GuardExempt interface {
 	Reflex
-	GuardExempt()
+	GuardFacing(inv Invocation) (facing []int, guarded bool)
 }
 
 // ReflexTrace is a reflex step's part of the trace: which reflex fired and

@@ -31,11 +31,13 @@ const guardClose = 3
 type guardWatch struct {
 	rng  float64
 	band map[int]int
+	// g is the guard: its Facing mobs are left out.
+	g ipc.Guard
 }
 
 // guardStart notes where the hostile mobs stand as a guarded action begins.
 func (s *Sim) guardStart(tx *world.Tx, g ipc.Guard) *guardWatch {
-	w := &guardWatch{rng: g.Range, band: map[int]int{}}
+	w := &guardWatch{rng: g.Range, band: map[int]int{}, g: g}
 	darkness := s.rules.Mobs.SkyDarkness(s.timeAt(tx.Tick()))
 	for _, mb := range s.danger.mobs {
 		if b, _ := w.bandOf(s, tx, mb, darkness); b > 0 {
@@ -50,7 +52,7 @@ func (s *Sim) guardStart(tx *world.Tx, g ipc.Guard) *guardWatch {
 // EntitySpider.findPlayerToAttack: only below half brightness; the
 // simulator's rule is mobs.yaml's hostile_light_max, as for its attacks).
 func (w *guardWatch) bandOf(s *Sim, tx *world.Tx, mb *mob, darkness int) (int, float64) {
-	if mb.kind.Passive() {
+	if mb.kind.Passive() || w.g.Faces(mb.id) {
 		return 0, 0
 	}
 	if mb.kind.HostileLightMax < 15 && s.lightAt(tx, mb.pos.Block(), darkness) > mb.kind.HostileLightMax {
@@ -69,7 +71,9 @@ func (w *guardWatch) bandOf(s *Sim, tx *world.Tx, mb *mob, darkness int) (int, f
 // threatened looks around after a slice of a guarded action: the nearest
 // mob that came into a nearer band, or, when a mob hurt the player in the
 // slice (s.danger.hurtBy names the mob), the nearest hostile mob within
-// its follow range.
+// its follow range — with mobs faced (ipc.Guard.Facing), the nearest other
+// one within the guard's range, for the faced mob's hits are the
+// action's own.
 func (s *Sim) threatened(tx *world.Tx, w *guardWatch) (ipc.Threat, bool) {
 	darkness := s.rules.Mobs.SkyDarkness(s.timeAt(tx.Tick()))
 	var th ipc.Threat
@@ -87,7 +91,11 @@ func (s *Sim) threatened(tx *world.Tx, w *guardWatch) (ipc.Threat, bool) {
 		} else {
 			w.band[mb.id] = b
 		}
-		if !mb.kind.Passive() && d < nearestD && d <= mb.kind.FollowRange {
+		reach := mb.kind.FollowRange
+		if len(w.g.Facing) > 0 {
+			reach = w.rng
+		}
+		if d = math.Sqrt(mb.pos.DistSq(tx.Player().Pos)); !mb.kind.Passive() && !w.g.Faces(mb.id) && d < nearestD && d <= reach {
 			nearest, nearestD = mb, d
 		}
 	}

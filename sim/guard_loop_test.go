@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,21 +102,26 @@ type guardSpy struct {
 }
 
 func (b *guardSpy) Execute(ctx context.Context, a action.Action) ipc.Result {
-	_, g := ipc.GuardOf(ctx)
-	b.seen = append(b.seen, fmt.Sprintf("%s guarded=%v", a.Kind(), g))
+	g, on := ipc.GuardOf(ctx)
+	seen := fmt.Sprintf("%s guarded=%v", a.Kind(), on)
+	if len(g.Facing) > 0 {
+		seen += fmt.Sprintf(" facing=%v", g.Facing)
+	}
+	b.seen = append(b.seen, seen)
 	return b.Body.Execute(ctx, a)
 }
 
 // TestWhichStepsAreGuarded: the plan's steps run guarded; the defend
-// reflex's own steps (its fight here) do not, for the mob they face would
-// end them; a wait walled in does not (a mob outside the walls must not
-// cut the night short); a guard of no range guards nothing.
+// reflex's fight runs guarded with the mob it fights left out (it would
+// end the fight's own walk; a second mob coming near does); a wait walled
+// in does not (a mob outside the walls must not cut the night short); a
+// guard of no range guards nothing.
 func TestWhichStepsAreGuarded(t *testing.T) {
 	race.SkipOneGoroutine(t, "three runs of the loop in 96×96 worlds on one goroutine")
 	s := dangerWorld(t, 1, 6000, `  inventory:
     - {item: "minecraft:stone_sword", count: 1, durability: 131, max_durability: 131}
 `)
-	_, err := s.Summon("zombie", world.Vec3{X: 42.5, Y: 65, Z: 48.5})
+	zombie, err := s.Summon("zombie", world.Vec3{X: 42.5, Y: 65, Z: 48.5})
 	require.NoError(t, err)
 	spy := &guardSpy{Body: s}
 	reg := shipped(t)
@@ -128,8 +134,13 @@ func TestWhichStepsAreGuarded(t *testing.T) {
 	require.NoError(t, err)
 	_, err = l.Run(context.Background())
 	require.NoError(t, err)
-	assert.Contains(t, spy.seen, "attack guarded=false", "%v", spy.seen)
-	assert.NotContains(t, spy.seen, "attack guarded=true", "%v", spy.seen)
+	facing := fmt.Sprintf("attack guarded=true facing=[%d]", zombie)
+	assert.Contains(t, spy.seen, facing, "%v", spy.seen)
+	for _, seen := range spy.seen {
+		if strings.HasPrefix(seen, "attack") {
+			assert.Equal(t, facing, seen)
+		}
+	}
 	assert.Contains(t, spy.seen, "wait guarded=true", "%v", spy.seen)
 
 	// Walled in at night, the shelter's wait runs unguarded.

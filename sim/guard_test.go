@@ -162,3 +162,39 @@ blocks:
 	}
 	assert.False(t, strings.Contains(r.Error, "move_to:"), r.Error)
 }
+
+// TestGuardFacingLeavesTheFacedMob: a walk up to a skeleton (a fight's
+// walk) guarded with the skeleton faced is not ended by it, nor by its
+// arrows; a zombie coming from the side ends it. Not faced, the skeleton
+// itself ends the walk as it comes within 8 blocks.
+func TestGuardFacingLeavesTheFacedMob(t *testing.T) {
+	race.SkipOneGoroutine(t, "three walks in three 96×96 worlds on one goroutine")
+	walk := func(facing, zombie bool) (ipc.Result, int) {
+		s := dangerWorld(t, 1, 18000, "")
+		sk, err := s.Summon("skeleton", world.Vec3{X: 48.5, Y: 65, Z: 62.5})
+		require.NoError(t, err)
+		if zombie {
+			_, err = s.Summon("zombie", world.Vec3{X: 38.5, Y: 65, Z: 56.5})
+			require.NoError(t, err)
+		}
+		g := ipc.Guard{Range: 8}
+		if facing {
+			g.Facing = []int{sk}
+		}
+		return s.Execute(ipc.WithGuard(context.Background(), g), action.MoveTo{Pos: world.Pos(48, 65, 60), Radius: 2}), sk
+	}
+	r, _ := walk(true, false)
+	assert.Equal(t, ipc.OK, r.Code, "the faced skeleton ends nothing: %+v", r)
+	_, ok := ipc.ThreatOf(r)
+	assert.False(t, ok, "%+v", r)
+
+	r, sk := walk(false, false)
+	require.Equal(t, ipc.Interrupted, r.Code, "%+v", r)
+	th, _ := ipc.ThreatOf(r)
+	assert.Equal(t, sk, th.Entity)
+
+	r, _ = walk(true, true)
+	require.Equal(t, ipc.Interrupted, r.Code, "%+v", r)
+	th, _ = ipc.ThreatOf(r)
+	assert.Equal(t, "zombie", th.Mob, "%+v", th)
+}
