@@ -528,8 +528,7 @@ func (s *Sim) mobTick(tx *world.Tx, mb *mob, p world.Player, darkness int, day b
 		if mb.cooldown > 0 {
 			mb.cooldown--
 		}
-		d := math.Sqrt(mb.pos.DistSq(p.Pos))
-		if d <= a.Reach && mb.cooldown <= 0 && math.Abs(mb.pos.Y-p.Pos.Y) < playerHeight {
+		if mb.cooldown <= 0 && s.meleeReaches(mb, p, seen) {
 			mb.cooldown = a.Interval
 			s.hurtPlayer(tx, a.Damage, mb.kind.Name)
 		}
@@ -566,6 +565,49 @@ func (s *Sim) mobTick(tx *world.Tx, mb *mob, p world.Player, darkness int, day b
 		}
 	}
 	return true
+}
+
+// mobIn returns a mob whose body is in a block's cell, or nil: a block is
+// not placed there (1.7.10 ItemBlock.onItemUse asks
+// World.canPlaceEntityOnSide, which refuses a block whose collision box
+// meets an entity's that blocks placing, checkNoEntityCollision; every
+// living mob does). The body is the mob's box on its feet, its height
+// by its width up to a block (the width the simulator walks it with, so a
+// spider standing against a wall is not in it); touching a face is not
+// meeting it.
+func (s *Sim) mobIn(c world.BlockPos) *mob {
+	for _, mb := range s.danger.mobs {
+		half := min(mb.kind.Width/2, 0.5)
+		if mb.pos.X+half > float64(c.X) && mb.pos.X-half < float64(c.X+1) &&
+			mb.pos.Z+half > float64(c.Z) && mb.pos.Z-half < float64(c.Z+1) &&
+			mb.pos.Y+mb.kind.Height > float64(c.Y) && mb.pos.Y < float64(c.Y+1) {
+			return mb
+		}
+	}
+	return nil
+}
+
+// meleeReaches reports whether a melee mob's hit reaches the player this
+// tick, by 1.7.10's two AIs:
+//   - a mob of AI tasks (the zombie): EntityAIAttackOnCollide.updateTask
+//     hits when the squared distance from the mob's position to the
+//     player's (posX, boundingBox.minY, posZ) is at most (2·width)² +
+//     the player's width (reach, 1.43 blocks for a zombie); it does not
+//     look for a line of sight there, so through a corner it hits, but a
+//     one-block wall between the two keeps them 1.6 blocks apart or more;
+//   - a legacy mob (the spider): EntityCreature.updateEntityActionState
+//     calls attackEntity only when canEntityBeSeen (a ray from eye to
+//     eye, seen here), and EntityMob.attackEntity hits when
+//     getDistanceToEntity is under 2.0 (reach) and the two boxes overlap
+//     in height (the player's maxY above the mob's minY and its minY
+//     below the mob's maxY): a spider beside a one-block wall, 1.8 blocks
+//     away, does not hit through it.
+func (s *Sim) meleeReaches(mb *mob, p world.Player, seen bool) bool {
+	d := math.Sqrt(mb.pos.DistSq(p.Pos))
+	if mb.kind.AI != "legacy" {
+		return d <= mb.kind.Attack.Reach
+	}
+	return seen && d < mb.kind.Attack.Reach && p.Pos.Y+playerHeight > mb.pos.Y && p.Pos.Y < mb.pos.Y+mb.kind.Height
 }
 
 // wander is one tick of a mob with no target (EntityAIWander,

@@ -41,3 +41,47 @@ blocks:
 		assert.False(t, s.sees(tx, world.Vec3{X: 11.5, Y: 80.5, Z: 10.5}, world.Vec3{X: 11.5, Y: 66.5, Z: 10.5}), "straight down through it")
 	})
 }
+
+// TestMeleeReachesByTheAI: a zombie (AI tasks) hits within its reach of
+// 1.43 blocks, unseen too (EntityAIAttackOnCollide looks for no line of
+// sight at the hit), and not beyond; a spider (legacy AI) hits within 2.0
+// blocks only when it sees the player (EntityCreature's
+// canEntityBeSeen) and when the two boxes overlap in height.
+func TestMeleeReachesByTheAI(t *testing.T) {
+	sc, err := ParseScenario("reach.yaml", []byte(`name: reach
+seed: 1
+size: {x: 16, z: 16}
+generator: flat
+ground_y: 64
+player:
+  pos: [2, 65, 2]
+`))
+	require.NoError(t, err)
+	s, err := New(sc, Options{})
+	require.NoError(t, err)
+	zombie, _ := s.rules.Mobs.Kind("zombie")
+	spider, _ := s.rules.Mobs.Kind("spider")
+	p := world.Player{Pos: world.Vec3{X: 2.5, Y: 65, Z: 2.5}}
+	at := func(k world.Vec3) world.Vec3 { return world.Vec3{X: p.Pos.X + k.X, Y: p.Pos.Y + k.Y, Z: p.Pos.Z + k.Z} }
+	z := &mob{kind: zombie, pos: at(world.Vec3{X: 1.4})}
+	assert.True(t, s.meleeReaches(z, p, true))
+	assert.True(t, s.meleeReaches(z, p, false), "a zombie's hit needs no sight")
+	z.pos = at(world.Vec3{X: 1.5})
+	assert.False(t, s.meleeReaches(z, p, true), "beyond 1.43")
+	z.pos = at(world.Vec3{X: 0.8, Y: 1.2})
+	assert.False(t, s.meleeReaches(z, p, true), "1.44 blocks, in three dimensions")
+
+	sp := &mob{kind: spider, pos: at(world.Vec3{X: 1.9})}
+	assert.True(t, s.meleeReaches(sp, p, true))
+	assert.False(t, s.meleeReaches(sp, p, false), "a spider hits only what it sees")
+	sp.pos = at(world.Vec3{X: 2.0})
+	assert.False(t, s.meleeReaches(sp, p, true), "f < 2.0")
+	sp.pos = at(world.Vec3{X: 0.5, Y: -0.95})
+	assert.False(t, s.meleeReaches(sp, p, true), "its box (0.9 high) ends below the player's feet")
+	sp.pos = at(world.Vec3{X: 0.5, Y: -0.85})
+	assert.True(t, s.meleeReaches(sp, p, true))
+	sp.pos = at(world.Vec3{X: 0.5, Y: 1.8})
+	assert.False(t, s.meleeReaches(sp, p, true), "it stands above the player's head")
+	sp.pos = at(world.Vec3{X: 0.5, Y: 1.7})
+	assert.True(t, s.meleeReaches(sp, p, true))
+}

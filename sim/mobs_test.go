@@ -539,3 +539,23 @@ func TestTheBotSurvivesTheNight(t *testing.T) {
 	bare, _, _ := nightRun(t, nil)
 	assert.NotEmpty(t, bare.Deaths(), "without reflexes the night should kill the bot")
 }
+
+// TestNoBlockIsPlacedInAMob: a block is not placed where a mob's body is
+// (its feet's cell and, for a zombie 1.8 high, its head's), as 1.7.10's
+// World.canPlaceEntityOnSide refuses it; beside the mob it is. Placed
+// into the zombie, the wall would have it stand 1 block from the player,
+// inside the wall, hitting through it.
+func TestNoBlockIsPlacedInAMob(t *testing.T) {
+	s := dangerWorld(t, 1, 6000, `  inventory:
+    - {item: "minecraft:cobblestone", count: 8}
+`)
+	id, err := s.Summon("zombie", world.Vec3{X: 49.5, Y: 65, Z: 48.5})
+	require.NoError(t, err)
+	for _, y := range []int{65, 66} {
+		r := s.Execute(context.Background(), action.PlaceBlock{Pos: world.Pos(49, y, 48), Item: "minecraft:cobblestone", Face: "auto"})
+		assert.Equal(t, ipc.Rejected, r.Code, "%+v", r)
+		assert.Contains(t, r.Error, fmt.Sprintf("a zombie (entity %d) stands in", id))
+	}
+	r := s.Execute(context.Background(), action.PlaceBlock{Pos: world.Pos(48, 65, 49), Item: "minecraft:cobblestone", Face: "auto"})
+	assert.Equal(t, ipc.OK, r.Code, "%+v", r)
+}

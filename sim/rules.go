@@ -370,6 +370,9 @@ func (s *Sim) placeBlock(tx *world.Tx, a action.PlaceBlock) ipc.Result {
 	if s.feet(tx) == a.Pos || s.feet(tx).Up() == a.Pos {
 		return ipc.Failf(ipc.Rejected, 0, "the player stands at %v", a.Pos)
 	}
+	if mb := s.mobIn(a.Pos); mb != nil {
+		return ipc.Failf(ipc.Rejected, 0, "a %s (entity %d) stands in %v", mb.kind.Name, mb.id, a.Pos)
+	}
 	support := false
 	for _, d := range [][3]int{{0, -1, 0}, {0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}} {
 		nb := tx.BlockAt(a.Pos.Add(d[0], d[1], d[2]))

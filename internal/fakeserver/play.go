@@ -322,6 +322,20 @@ func boxHitsBlock(p world.Vec3, b world.BlockPos) bool {
 		p.Y+playerHeight-eps > float64(b.Y) && p.Y+eps < float64(b.Y+1)
 }
 
+// mobInLocked returns a mob whose box (its width by its height, on its
+// feet) meets block b, or nil.
+func (s *Server) mobInLocked(b world.BlockPos) *mob {
+	for _, m := range s.mobs {
+		half := m.kind.Width / 2
+		if m.pos.X+half > float64(b.X) && m.pos.X-half < float64(b.X+1) &&
+			m.pos.Z+half > float64(b.Z) && m.pos.Z-half < float64(b.Z+1) &&
+			m.pos.Y+m.kind.Height > float64(b.Y) && m.pos.Y < float64(b.Y+1) {
+			return m
+		}
+	}
+	return nil
+}
+
 // heldLocked is the held stack and its item name ("" for an empty hand).
 func (c *conn) heldLocked() (proto17.Slot, string) {
 	sl := c.inv[hotbarFirst+c.held]
@@ -669,6 +683,11 @@ func (c *conn) placeLocked(out *outbox, p *proto17.PlayerBlockPlacement) {
 		return
 	case boxHitsBlock(c.pos, target):
 		refuse("the block would be inside the player")
+		return
+	case s.mobInLocked(target) != nil:
+		// World.canPlaceEntityOnSide: no block where a living entity's
+		// box is (checkNoEntityCollision).
+		refuse("a " + s.mobInLocked(target).kind.Name + " stands there")
 		return
 	}
 	meta := int(sl.Damage)

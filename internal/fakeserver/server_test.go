@@ -594,6 +594,32 @@ func TestPlacingABlock(t *testing.T) {
 	assert.Contains(t, s.Refusals()[0].Reason, "inside the player")
 }
 
+// TestNoBlockIsPlacedInAMob: a block where a zombie's box is (it stands
+// beside the player, in reach) is refused, as World.canPlaceEntityOnSide
+// refuses it; the block beside it is placed.
+func TestNoBlockIsPlacedInAMob(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newServer(t, Options{StartTime: 18000, Mobs: []Mob{{Kind: "zombie", X: 10.5, Y: 64, Z: 8.5}},
+			Inventory: []Item{{Slot: 37, Name: "minecraft:log", Count: 3}}})
+		c, _ := enter(t, s, "bot")
+		require.NoError(t, s.WaitFor(t.Context(), func() bool { return len(s.Mobs()) == 1 }))
+		c.write(&proto17.ServerboundHeldItemChange{Slot: 1})
+		logID, _ := s.IDs().ItemID("minecraft:log")
+		held := proto17.Slot{ID: int16(logID), Count: 3}
+		c.write(&proto17.PlayerBlockPlacement{X: 10, Y: 63, Z: 8, Face: proto17.FaceTop, Held: held})
+		require.NoError(t, s.WaitFor(t.Context(), func() bool { return len(s.Refusals()) == 1 }))
+		assert.Contains(t, s.Refusals()[0].Reason, "a zombie stands there")
+		c.write(&proto17.PlayerBlockPlacement{X: 8, Y: 63, Z: 10, Face: proto17.FaceTop, Held: held})
+		for {
+			if bc := untilType[*proto17.BlockChange](c); bc.X == 8 && bc.Z == 10 && bc.Y == 64 {
+				assert.Equal(t, int32(logID), bc.BlockID)
+				break
+			}
+		}
+		assert.Len(t, s.Refusals(), 1)
+	})
+}
+
 // TestPlacingAgainstAFurnace: a right-click on a furnace opens it and
 // places nothing, unless the player sneaks with an item in hand (Forge's
 // ItemInWorldManager.activateBlockOrUseItem); the crouch lasts from the
