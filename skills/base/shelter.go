@@ -37,7 +37,9 @@ const shelterSearch = 3
 // remembers within 16 blocks that is still whole enough to close again
 // comes before a new pit (see reuse). While it waits walled in it mines
 // a block of its walls where that leaves the room closed (wallToMine), or
-// else the floor under its feet (floorToMine), so a night is work.
+// else the floor under its feet (floorToMine), or else it drives a strip
+// tunnel on from its room, walling off what lies behind (tunnelToMine),
+// so a night is work.
 type Shelter struct {
 	Rules *rules.Set
 }
@@ -71,6 +73,9 @@ func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 		}
 		if at, ok := sk.floorToMine(w, set, feet); ok {
 			return append(equip, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}), nil
+		}
+		if acts, ok := sk.tunnelToMine(w, set, feet); ok {
+			return append(append(equip, acts...), action.Wait{Ticks: action.Ticks(wait)}), nil
 		}
 		return []action.Action{action.Wait{Ticks: action.Ticks(wait)}}, nil
 	}
@@ -325,4 +330,131 @@ func (sk Shelter) pit(w *world.Snapshot, set *rules.Set, top world.BlockPos) (st
 		}
 	}
 	return "", false
+}
+
+// tunnelToMine drives a strip-mine tunnel on from the room the bot is
+// walled into when neither a wall nor the floor can be mined (a room mined
+// out to its bounds, a pit beside the bot's own tunnels), as a player
+// spends a night underground: from a cell of the room it can stand in
+// (the floor solid, the head's cell in the room), it mines the two blocks
+// ahead (feet and head; the pickaxe harvests both with a sure drop, none
+// falls, no machine) and steps in. The two are dug only where they open
+// into nothing but the cell it stands in and the one above (every other
+// block around them known and solid, nothing that falls above), so the
+// tunnel never opens the room to a cave or a mob. Where the room with the
+// tunnel would no longer be a closed room (path.Enclosed: within
+// path.RoomReach blocks of the feet, at most path.RoomCells cells), it
+// walls off the way it came — a block where it stood and one above, of
+// the blocks it walls in with (path.SealWith, dirt first) — so the new
+// room is the tunnel's two cells: 2 blocks placed every 5 blocks of
+// tunnel, 8 mined. The straight way on comes first, then the cells
+// nearest the feet, then the block that needs the pickaxe (stone over
+// dirt).
+func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) ([]action.Action, bool) {
+	room, ok := path.Room(w, feet)
+	if !ok {
+		return nil, false
+	}
+	pick := digger(w)
+	if pick.Empty() {
+		return nil, false // stone by hand drops nothing
+	}
+	inRoom := map[world.BlockPos]bool{}
+	for _, c := range room {
+		inRoom[c] = true
+	}
+	machines := map[world.BlockPos]bool{}
+	for _, m := range w.Machines {
+		machines[m.Pos] = true
+	}
+	solid := func(p world.BlockPos) bool {
+		return w.Known(p) && path.ClassifyByTags(w.BlockAt(p)) == path.Solid
+	}
+	mineable := func(p world.BlockPos) (needsTool, ok bool) {
+		if !solid(p) || machines[p] || fallingBlocks[w.BlockAt(p).ID] {
+			return false, false
+		}
+		b := w.BlockAt(p)
+		rule, known := set.Mining.Block(b.ID)
+		if !known || rule.Hardness < 0 || !set.Mining.Harvests(rule, pick, 0) {
+			return false, false
+		}
+		if drop, random := set.Drops.Of(b); random || drop.Item == "" {
+			return false, false
+		}
+		return rule.NeedsTool, true
+	}
+	type way struct {
+		stand, ahead world.BlockPos
+		straight     bool
+		tool         bool
+		dist         int
+	}
+	var ways []way
+	dirs := [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	for _, s := range room {
+		if !inRoom[s.Up()] || !solid(s.Down()) {
+			continue
+		}
+		for _, d := range dirs {
+			a := s.Add(d[0], 0, d[1])
+			h := a.Up()
+			t1, ok1 := mineable(a)
+			t2, ok2 := mineable(h)
+			if !ok1 || !ok2 || !solid(a.Down()) || fallingBlocks[w.BlockAt(h.Up()).ID] {
+				continue
+			}
+			closed := true
+			for _, c := range []world.BlockPos{a, h} {
+				for _, e := range [6][3]int{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}} {
+					n := c.Add(e[0], e[1], e[2])
+					if n != a && n != h && n != s && n != s.Up() && !solid(n) {
+						closed = false
+					}
+				}
+			}
+			if !closed {
+				continue
+			}
+			back := s.Add(-d[0], 0, -d[1])
+			ways = append(ways, way{stand: s, ahead: a, straight: inRoom[back] && inRoom[back.Up()], tool: t1 || t2,
+				dist: abs(s.X-feet.X) + abs(s.Y-feet.Y) + abs(s.Z-feet.Z)})
+		}
+	}
+	sort.SliceStable(ways, func(i, j int) bool {
+		a, b := ways[i], ways[j]
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		if a.straight != b.straight {
+			return a.straight
+		}
+		if a.tool != b.tool {
+			return a.tool
+		}
+		return a.ahead.Less(b.ahead)
+	})
+	for _, wy := range ways {
+		a, h := wy.ahead, wy.ahead.Up()
+		var acts []action.Action
+		if wy.stand != feet {
+			acts = append(acts, action.MoveTo{Pos: wy.stand})
+		}
+		acts = append(acts, action.BreakBlock{Pos: a}, action.BreakBlock{Pos: h}, action.MoveTo{Pos: a})
+		dug := withBlocks(w, map[world.BlockPos]world.Block{a: world.Air, h: world.Air})
+		if path.Enclosed(dug, a) {
+			return acts, true
+		}
+		cover, ok := path.SealWith(w.Inventory, 2)
+		if !ok {
+			continue
+		}
+		b := set.Tags.Block(cover, 0)
+		walled := withBlocks(w, map[world.BlockPos]world.Block{a: world.Air, h: world.Air, wy.stand: b, wy.stand.Up(): b})
+		if !path.Enclosed(walled, a) {
+			continue
+		}
+		return append(acts, action.PlaceBlock{Pos: wy.stand, Item: cover, Face: "auto"}, action.PlaceBlock{Pos: wy.stand.Up(), Item: cover, Face: "auto"}), true
+	}
+	return nil, false
 }

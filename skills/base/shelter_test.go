@@ -273,3 +273,93 @@ func TestShelterDigsItsFloorWhenNoWallCanBeMined(t *testing.T) {
 	bare.Inventory = world.NewInventory()
 	assert.Equal(t, wait, run(bare), "no pickaxe")
 }
+
+// TestShelterDrivesATunnelWhenTheRoomIsMinedOut: a room mined out to its
+// bounds (5 × 5, two high) over bedrock has no wall and no floor left to
+// mine; the bot steps to the room's edge, mines the two blocks ahead,
+// steps in and walls off the room behind it (the room with the tunnel
+// would reach 5 blocks back, no closed room): the new room is the
+// tunnel's two cells. From a room of the tunnel's two cells in stone it
+// mines straight on and needs no wall. Without blocks to wall off with,
+// or where the way ahead opens into a cave, it only waits.
+func TestShelterDrivesATunnelWhenTheRoomIsMinedOut(t *testing.T) {
+	pick := world.NewTool("minecraft:wooden_pickaxe", 0, 59, 59)
+	cobble := world.NewStack("minecraft:cobblestone", 0, 10)
+	minedOut := func(inv ...world.ItemStack) (*world.Snapshot, *world.SparseBlocks) {
+		w, bs := stonePit(inv...)
+		for x := -6; x <= 6; x++ {
+			for z := -6; z <= 6; z++ {
+				bs.SetID(world.Pos(x, 61, z), "minecraft:bedrock", 0)
+			}
+		}
+		for x := -roomSide; x <= roomSide; x++ {
+			for z := -roomSide; z <= roomSide; z++ {
+				for y := 62; y <= 63; y++ {
+					bs.SetID(world.Pos(x, y, z), "minecraft:air", 0)
+				}
+			}
+		}
+		return w, bs
+	}
+	w, _ := minedOut(pick, cobble)
+	acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	require.Len(t, acts, 8, "%v", acts)
+	assert.Equal(t, action.Equip{Item: "tool:pickaxe"}, acts[0])
+	stand := acts[1].(action.MoveTo).Pos
+	assert.Equal(t, 2, abs(stand.X)+abs(stand.Z), "to the room's edge: %v", stand)
+	assert.Equal(t, 62, stand.Y)
+	ahead := acts[2].(action.BreakBlock).Pos
+	assert.Equal(t, 3, abs(ahead.X)+abs(ahead.Z), "the block beyond the edge, straight on: %v", ahead)
+	assert.Equal(t, []action.Action{
+		action.BreakBlock{Pos: ahead.Up()}, action.MoveTo{Pos: ahead},
+		action.PlaceBlock{Pos: stand, Item: "minecraft:cobblestone", Face: "auto"},
+		action.PlaceBlock{Pos: stand.Up(), Item: "minecraft:cobblestone", Face: "auto"},
+		action.Wait{Ticks: 600},
+	}, acts[3:])
+
+	none, _ := minedOut(pick)
+	acts, err = Shelter{}.SuggestActions(none, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts, "no blocks to wall off the room with")
+
+	caves, bs := minedOut(pick, cobble)
+	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		for x := -6; x <= 6; x++ {
+			// A cave beyond every side of the room, a block past its edge.
+			bs.SetID(world.Pos(4*d[0]+x*abs(d[1]), 62, 4*d[1]+x*abs(d[0])), "minecraft:air", 0)
+		}
+	}
+	acts, err = Shelter{}.SuggestActions(caves, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts, "every way on opens into a cave")
+
+	// A tunnel three long in bedrock with stone ahead, the feet at its
+	// far end: the block ahead is beyond the walls the shelter mines from
+	// where it stands; it steps to the tunnel's end and drives on, and
+	// the tunnel with its new block is still a closed room: no wall.
+	tun, bs := stonePit(pick)
+	for x := -6; x <= 6; x++ {
+		for z := -6; z <= 6; z++ {
+			for y := 61; y <= 64; y++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:bedrock", 0)
+			}
+		}
+	}
+	for x := 0; x <= 6; x++ {
+		for y := 62; y <= 63; y++ {
+			id := "minecraft:stone"
+			if x <= 2 {
+				id = "minecraft:air"
+			}
+			bs.SetID(world.Pos(x, y, 0), id, 0)
+		}
+	}
+	acts, err = Shelter{}.SuggestActions(tun, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{
+		action.Equip{Item: "tool:pickaxe"}, action.MoveTo{Pos: world.Pos(2, 62, 0)},
+		action.BreakBlock{Pos: world.Pos(3, 62, 0)}, action.BreakBlock{Pos: world.Pos(3, 63, 0)}, action.MoveTo{Pos: world.Pos(3, 62, 0)},
+		action.Wait{Ticks: 600},
+	}, acts)
+}
