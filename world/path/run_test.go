@@ -113,3 +113,33 @@ func TestSealWith(t *testing.T) {
 	_, ok = path.SealWith(inv, 10)
 	assert.False(t, ok)
 }
+
+// TestSealBuildsUnderACellOverADrop: the bot at a tunnel's mouth over a
+// drop (the cell beside the feet has air below and around, the cave):
+// the cell under it is filled first, against the ground under the feet,
+// and then the cell itself. Above the head with nothing around, no block
+// goes under (that is the head) and there is no seal.
+func TestSealBuildsUnderACellOverADrop(t *testing.T) {
+	open := tunnel(-3, 0)
+	// East of the feet the tunnel opens into a cave three high, its
+	// floor a block under the tunnel's.
+	for x := 1; x <= 4; x++ {
+		for z := -2; z <= 2; z++ {
+			for y := 59; y <= 62; y++ {
+				open = append(open, world.Pos(x, y, z))
+			}
+		}
+	}
+	open = append(open, world.Pos(0, 62, 0))
+	w := stoneBox(open...)
+	feet := world.Pos(0, 60, 0)
+	seal, ok := path.Seal(w, feet)
+	require.True(t, ok)
+	assert.Equal(t, []world.BlockPos{world.Pos(1, 59, 0), world.Pos(1, 60, 0), world.Pos(-1, 60, 0), world.Pos(1, 61, 0), world.Pos(-1, 61, 0), world.Pos(0, 62, 0)}, seal)
+
+	// Open all round above the head: the cell there has nothing to be
+	// placed against, and the cell under it is the head's.
+	w = stoneBox(append(open, world.Pos(-1, 62, 0), world.Pos(0, 62, 1), world.Pos(0, 62, -1), world.Pos(0, 63, 0))...)
+	_, ok = path.Seal(w, feet)
+	assert.False(t, ok)
+}

@@ -12,7 +12,9 @@ var SealBlocks = []string{"minecraft:dirt", "minecraft:cobblestone", "minecraft:
 // Seal returns the cells to fill to wall in a body whose feet are at at:
 // the open cells beside the feet, beside the head, then above the head,
 // in an order where each has a solid block, or one filled before it, to
-// be placed against. ok is false where it cannot be done: the body
+// be placed against; a cell with none (the edge of a drop in a cave) gets
+// a block under it first, where that one has. ok is false where it
+// cannot be done: the body
 // could not stand there (the feet's and the head's cells empty air, the
 // floor solid), a cell to fill holds something a block does not replace
 // (a torch, a flower), a liquid or the unknown, something that falls
@@ -72,15 +74,27 @@ func Seal(w *world.Snapshot, at world.BlockPos) ([]world.BlockPos, bool) {
 		if rules.Falls(w.BlockAt(p.Up()).ID) || bodies[p] {
 			return nil, false
 		}
-		against := false
-		for _, d := range [6][3]int{{0, -1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, 1, 0}} {
-			n := p.Add(d[0], d[1], d[2])
-			if n != at && n != head && (cell(n) == Solid || filled[n]) {
-				against = true
+		against := func(p world.BlockPos) bool {
+			for _, d := range [6][3]int{{0, -1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, 1, 0}} {
+				n := p.Add(d[0], d[1], d[2])
+				if n != at && n != head && (cell(n) == Solid || filled[n]) {
+					return true
+				}
 			}
+			return false
 		}
-		if !against {
-			return nil, false
+		if !against(p) {
+			// Nothing to place it against (the edge of a drop in a
+			// cave: air below and around): a block under it first,
+			// against the ground beside it, as a player builds out
+			// over a drop. 1.7.10 places a block only against a
+			// block's face (ItemBlock.onItemUse).
+			q := p.Down()
+			if q == head || cell(q) != Passable || !w.BlockAt(q).IsAir() || bodies[q] || !against(q) {
+				return nil, false
+			}
+			filled[q] = true
+			seal = append(seal, q)
 		}
 		filled[p] = true
 		seal = append(seal, p)
