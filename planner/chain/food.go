@@ -17,8 +17,12 @@ import (
 // the food bar is not full (a world with hunger) and the food held
 // restores fewer than foodReserve points (config/food.yaml's values), an
 // animal that drops food stands near enough, and a slot is free for its
-// meat. With none in reach the
-// goal goes on; the eat and cook reflexes eat and cook what is held.
+// meat. Before it hunts, it cooks the raw meat held when a furnace
+// stands near (or is held) and fuel is held (cookFood): a cooked meat
+// restores twice a raw one under GTNH's values. A hostile mob guards a
+// hunt's way only when it could come for the bot (guard.go). With no
+// animal in reach the goal goes on; the eat and cook reflexes eat and
+// cook what is held.
 
 // foodReserve is the food held, in the food points it restores, below
 // which the planner hunts: enough to fill the bar from the eat reflex's
@@ -70,11 +74,14 @@ func (s *search) foodAnimals() []string {
 // hostile mob near the way there, killed once for its food (its tools
 // first: a sword). ok is false when the reserve needs nothing or no
 // animal can be hunted for it; why says which.
-func (s *search) reserveFood() (inv *loop.Invocation, why string, ok bool) {
+func (s *search) reserveFood(goal loop.Goal) (inv *loop.Invocation, why string, ok bool) {
 	if s.w.Player.Food >= float64(s.Food.Stats.MaxFood) {
 		return nil, "", false // a full bar: no hunger here, or just fed
 	}
 	held := s.heldFood()
+	if inv, why, ok := s.cookFood(held, goal); ok {
+		return inv, why, true
+	}
 	if held >= foodReserve {
 		return nil, "", false
 	}
@@ -134,4 +141,74 @@ func (s *search) reserveFood() (inv *loop.Invocation, why string, ok bool) {
 		return nil, fmt.Sprintf("the food held restores %d points, under the reserve of %d, but %v", held, foodReserve, whyNot), false
 	}
 	return nil, "", false
+}
+
+// cookFood plans cooking the raw food held when a furnace stands within
+// furnaceRadius blocks or is held and fuel is held: under GTNH's food values
+// a cooked meat restores twice a raw one (config/food.yaml: 2 against 1),
+// and the farm animals are few, so a player cooks every piece. The food a
+// goal asks for as it is (a quest's raw meat) stays raw. The cooking is the
+// planner's chain for the cooked item (smelt, with its fuel).
+func (s *search) cookFood(held int, goal loop.Goal) (*loop.Invocation, string, bool) {
+	furnace := false
+	fuel := false
+	for _, st := range s.w.Inventory.Slots {
+		if st.Count > 0 {
+			furnace = furnace || st.ID == "minecraft:furnace"
+			fuel = fuel || s.Smelt.BurnTicks(st) > 0
+		}
+	}
+	for _, m := range s.w.Machines {
+		if m.Kind == world.MachineFurnace && m.Pos.Center().DistSq(s.w.Player.Pos) <= furnaceRadius*furnaceRadius {
+			furnace = true
+		}
+	}
+	if !furnace || !fuel {
+		return nil, "", false
+	}
+	for _, st := range s.w.Inventory.Slots {
+		raw, ok := s.Food.Of(st)
+		if !ok || st.Count <= 0 || goalWants(goal, st) {
+			continue
+		}
+		rec, cooks := s.Smelt.Recipe(st)
+		if !cooks {
+			continue
+		}
+		id, meta, err := world.SplitID(rec.Output)
+		if err != nil {
+			id, meta = rec.Output, 0
+		}
+		cooked, isFood := s.Food.Of(world.NewStack(id, meta, 1))
+		if !isFood || cooked.Hunger <= raw.Hunger {
+			continue
+		}
+		m, err := world.ParseItemMatcher(rec.Output)
+		if err != nil {
+			continue
+		}
+		n := min(st.Count, 64)
+		mark := s.mark()
+		inv, err := s.obtain(rec.Output, s.w.Inventory.Count(m)+n, 0)
+		if err != nil || inv == nil || inv.Skill != "smelt" || s.blocked[inv.String()] {
+			// Only the furnace's own step: a chain that would first
+			// gather or craft is the goal's business, not the meal's.
+			s.rollback(mark)
+			continue
+		}
+		return inv, fmt.Sprintf("the food held restores %d points; the %d %s held cooked into %s restore %d more (%d a piece instead of %d)",
+			held, n, st.ID, rec.Output, n*(cooked.Hunger-raw.Hunger), cooked.Hunger, raw.Hunger), true
+	}
+	return nil, "", false
+}
+
+// goalWants reports whether a goal asks for the item
+// as it is (a quest's raw meat): the reserve does not cook it away.
+func goalWants(goal loop.Goal, st world.ItemStack) bool {
+	for _, ig := range goal.Items {
+		if m, err := world.ParseItemMatcher(ig.Item); err == nil && m.Matches(st) {
+			return true
+		}
+	}
+	return false
 }

@@ -71,3 +71,55 @@ func TestFoodReserve(t *testing.T) {
 		})
 	}
 }
+
+// TestReserveCooks: with raw meat held, fuel held and a furnace within 16
+// blocks (or in the inventory), the reserve cooks the meat before it hunts
+// more: a cooked porkchop restores 2 points under GTNH's values, a raw one
+// 1. With no fuel, no furnace near, a full bar, or a goal that asks for
+// the raw meat itself, it does not.
+func TestReserveCooks(t *testing.T) {
+	reg := shipped(t)
+	sword := world.NewStack("minecraft:wooden_sword", 0, 1)
+	sword.MaxDamage = 59
+	pig := []world.Entity{mobAt("pig", 10.5, 3.5)}
+	near := world.Machine{Kind: world.MachineFurnace, Pos: world.Pos(6, 64, 6)}
+	far := world.Machine{Kind: world.MachineFurnace, Pos: world.Pos(20, 64, 0)}
+	hungry := func(food float64, furnace *world.Machine, stacks ...world.ItemStack) *world.Snapshot {
+		w := withMobs(snapshot("stone_age", nil, append([]world.ItemStack{sword}, stacks...)...), pig...)
+		w.Player.Food = food
+		if furnace != nil {
+			w.Machines = []world.Machine{*furnace}
+		}
+		return w
+	}
+	cook := "smelt count=4 item=minecraft:cooked_porkchop" // four a step (smeltStepTicks)
+	huntPig := "hunt count=1 item=minecraft:porkchop target=pig"
+	tests := []struct {
+		name, goal string
+		w          *world.Snapshot
+		want       string // "" = neither the reserve's cooking nor its hunt
+	}{
+		{"raw meat, planks, a furnace near", "collect 1 minecraft:log", hungry(15, &near, stack("minecraft:porkchop", 5), stack("minecraft:planks", 8)), cook},
+		{"a furnace held", "collect 1 minecraft:log", hungry(15, nil, stack("minecraft:porkchop", 5), stack("minecraft:planks", 8), stack("minecraft:furnace", 1)), cook},
+		{"enough raw meat held still cooks", "collect 1 minecraft:log", hungry(15, &near, stack("minecraft:porkchop", 5), stack("minecraft:beef", 14), stack("minecraft:planks", 8)),
+			cook},
+		{"no fuel: the hunt", "collect 1 minecraft:log", hungry(15, &near, stack("minecraft:porkchop", 5)), huntPig},
+		{"the furnace 20 blocks away: the hunt", "collect 1 minecraft:log", hungry(15, &far, stack("minecraft:porkchop", 5), stack("minecraft:planks", 8)), huntPig},
+		{"a full bar", "collect 1 minecraft:log", hungry(20, &near, stack("minecraft:porkchop", 5), stack("minecraft:planks", 8)), ""},
+		{"cooked meat is not cooked again", "collect 1 minecraft:log", hungry(15, &near, stack("minecraft:cooked_porkchop", 5), stack("minecraft:planks", 8)), huntPig},
+		{"the goal asks for the raw meat", "have 5 minecraft:porkchop and collect 1 minecraft:log", hungry(15, &near, stack("minecraft:porkchop", 5), stack("minecraft:planks", 8)), huntPig},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dec, err := plan(t, reg, tc.goal, tc.w)
+			require.NoError(t, err)
+			require.NotNil(t, dec.Invocation)
+			if tc.want == "" {
+				assert.NotEqual(t, "keep a food reserve", dec.Tree.Children[0].Label, dec.Reason)
+				return
+			}
+			assert.Equal(t, tc.want, dec.Invocation.String(), dec.Reason)
+			assert.Equal(t, "keep a food reserve", dec.Tree.Children[0].Label, "the cooking is the reserve's")
+		})
+	}
+}

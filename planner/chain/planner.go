@@ -235,7 +235,7 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 	// The food reserve before the goal's work: a standing need (food.go).
 	reserve := &loop.PlanNode{Label: "keep a food reserve", State: loop.PlanPending}
 	s.node = reserve
-	if inv, why, ok := s.reserveFood(); ok {
+	if inv, why, ok := s.reserveFood(goal); ok {
 		root.Children = append([]*loop.PlanNode{reserve}, root.Children...)
 		reserve.Note = why
 		return chose(reserve, loop.Decision{Invocation: inv, Reason: why})
@@ -509,6 +509,8 @@ type search struct {
 	node *loop.PlanNode
 	// awaits is the hunt a wait for the night is for (night.go).
 	awaits *loop.Invocation
+	// traps memoizes trapped by entity (guard.go).
+	traps map[int]bool
 }
 
 // mark is where the current node's children end: rollback drops the
@@ -831,7 +833,7 @@ func (s *search) guardMob(prey world.Entity) (string, world.Entity) {
 		if !ok || k.Passive() || e.Name == prey.Name {
 			continue
 		}
-		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= loop.GuardRange(k) {
+		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= loop.GuardRange(k) && s.comes(e, k) {
 			return fmt.Sprintf("a %s (entity %d) is %.0f blocks from the way to the %s (entity %d)", e.Name, e.ID, d, prey.Name, prey.ID), e
 		}
 	}

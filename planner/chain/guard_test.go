@@ -1,0 +1,109 @@
+package chain
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gtnh-agent/gtnh-agent/rules"
+	"github.com/gtnh-agent/gtnh-agent/world"
+)
+
+// field is stone ground six blocks deep (y 58 to 63, the feet at 64)
+// from x −6 to 30 and z −8 to 16, with a pit dug where the feet of a mob
+// in it stand: depth blocks deep at (x, z) (0: no pit), a tree for the
+// goal, and a stone roof over (rx, rz) at y 66 when roof is set.
+func field(pitX, pitZ, depth int, roof bool, rx, rz int) *world.SparseBlocks {
+	b := world.NewSparseBlocks()
+	for x := -6; x <= 30; x++ {
+		for z := -8; z <= 16; z++ {
+			for y := 58; y <= 63; y++ {
+				if x == pitX && z == pitZ && y > 63-depth {
+					continue
+				}
+				b.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+			}
+		}
+	}
+	for y := 64; y < 70; y++ {
+		b.SetID(world.Pos(-4, y, -6), "minecraft:log", 0) // a tree for the goal
+	}
+	if roof {
+		b.SetID(world.Pos(rx, 66, rz), "minecraft:stone", 0)
+	}
+	return b
+}
+
+// TestGuardComes: a hostile mob by the way to the food reserve's prey
+// keeps the hunt back only when it could come for the bot. A zombie in a
+// pit two blocks deep or more (a zombie steps up one block) or a spider in the
+// open by day (it attacks only in the dark) lets the bot hunt; a zombie in
+// a hollow one block deep, a spider at night, a spider under a roof by
+// day, and a zombie on the unknown edge of the world keep it back.
+func TestGuardComes(t *testing.T) {
+	reg := shipped(t)
+	sword := world.NewStack("minecraft:wooden_sword", 0, 1)
+	sword.MaxDamage = 59
+	const noon, midnight = 6000, 18000
+	pig := world.Entity{Name: "pig", Pos: world.Vec3{X: 16.5, Y: 64, Z: 0.5}}
+	huntPig := "hunt count=1 item=minecraft:porkchop target=pig"
+	tests := []struct {
+		name   string
+		blocks *world.SparseBlocks
+		mob    world.Entity
+		tod    int64
+		want   string // "" = no hunt
+	}{
+		{"a zombie in a pit three deep", field(8, 4, 3, false, 0, 0),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 61, Z: 4.5}}, noon, huntPig},
+		{"a zombie in a pit four deep", field(8, 4, 4, false, 0, 0),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 60, Z: 4.5}}, noon, huntPig},
+		{"a zombie in a hollow one deep steps out", field(8, 4, 1, false, 0, 0),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 63, Z: 4.5}}, noon, ""},
+		{"a zombie in a pit two deep at night", field(8, 4, 2, false, 0, 0),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 62, Z: 4.5}}, midnight, huntPig},
+		{"a zombie on the field", field(0, 0, 0, false, 0, 0),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 64, Z: 4.5}}, noon, ""},
+		{"a zombie in the air (no floor to judge)", field(0, 0, 0, false, 0, 0),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 70, Z: 4.5}}, noon, ""},
+		{"a spider in the open by day", field(0, 0, 0, false, 0, 0),
+			world.Entity{Name: "spider", Pos: world.Vec3{X: 8.5, Y: 64, Z: 4.5}}, noon, huntPig},
+		{"a spider at night", field(0, 0, 0, false, 0, 0),
+			world.Entity{Name: "spider", Pos: world.Vec3{X: 8.5, Y: 64, Z: 4.5}}, midnight, ""},
+		{"a spider under a roof by day", field(0, 0, 0, true, 8, 4),
+			world.Entity{Name: "spider", Pos: world.Vec3{X: 8.5, Y: 64, Z: 4.5}}, noon, ""},
+		{"a spider in a pit three deep at night climbs out", field(8, 4, 3, false, 0, 0),
+			world.Entity{Name: "spider", Pos: world.Vec3{X: 8.5, Y: 61, Z: 4.5}}, midnight, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := withMobs(snapshot("stone_age", tc.blocks, sword), pig, tc.mob)
+			w.Player.Food = 15
+			w.TimeOfDay = tc.tod
+			dec, err := plan(t, reg, "collect 1 minecraft:log", w)
+			require.NoError(t, err)
+			require.NotNil(t, dec.Invocation)
+			if tc.want == "" {
+				assert.NotEqual(t, "hunt", dec.Invocation.Skill, dec.Reason)
+				return
+			}
+			assert.Equal(t, tc.want, dec.Invocation.String(), dec.Reason)
+		})
+	}
+}
+
+// TestTrappedEdge: a walking mob whose way leads to blocks the bot does
+// not know, or into water, may come: only a way judged to its end traps.
+func TestTrappedEdge(t *testing.T) {
+	b := field(8, 4, 3, false, 0, 0)
+	b.SetID(world.Pos(9, 61, 4), "minecraft:water", 0) // a pit with water at its side
+	w := snapshot("stone_age", b)
+	s := &search{Planner: Planner{Mobs: rules.Default().Mobs}, w: w}
+	zombie := world.Entity{ID: 1, Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 61, Z: 4.5}, Kind: world.EntityMob}
+	k, ok := s.Mobs.Kind("zombie")
+	require.True(t, ok)
+	assert.False(t, s.trapped(zombie, k), "water at the side is a way out")
+	dry := &search{Planner: s.Planner, w: snapshot("stone_age", field(8, 4, 3, false, 0, 0))}
+	assert.True(t, dry.trapped(zombie, k))
+}
