@@ -190,7 +190,7 @@ func (s *search) cookFood(held int, goal loop.Goal) (*loop.Invocation, string, b
 		n := min(st.Count, 64)
 		mark := s.mark()
 		inv, err := s.obtain(rec.Output, s.w.Inventory.Count(m)+n, 0)
-		if err != nil || inv == nil || inv.Skill != "smelt" || s.blocked[inv.String()] {
+		if err != nil || inv == nil || inv.Skill != "smelt" {
 			// Only the furnace's own step: a chain that would first
 			// gather or craft is the goal's business, not the meal's.
 			s.rollback(mark)

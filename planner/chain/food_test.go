@@ -1,12 +1,18 @@
 package chain
 
 import (
+	"context"
+	"io/fs"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -122,4 +128,49 @@ func TestReserveCooks(t *testing.T) {
 			assert.Equal(t, "keep a food reserve", dec.Tree.Children[0].Label, "the cooking is the reserve's")
 		})
 	}
+}
+
+// TestReserveCooksOnlyBetter: a food whose cooked kind restores no more
+// than it does stays as it is (here a food table where a cooked porkchop
+// restores 1, as a raw one).
+func TestReserveCooksOnlyBetter(t *testing.T) {
+	reg := shipped(t)
+	data, err := fs.ReadFile(config.FS, "food.yaml")
+	require.NoError(t, err)
+	same := strings.Replace(string(data), `{item: "minecraft:cooked_porkchop", hunger: 2,`, `{item: "minecraft:cooked_porkchop", hunger: 1,`, 1)
+	require.NotEqual(t, string(data), same)
+	food, err := rules.ParseFood("food.yaml", []byte(same))
+	require.NoError(t, err)
+	sword := world.NewStack("minecraft:wooden_sword", 0, 1)
+	sword.MaxDamage = 59
+	w := withMobs(snapshot("stone_age", nil, sword, stack("minecraft:porkchop", 5), stack("minecraft:planks", 8)), mobAt("pig", 10.5, 3.5))
+	w.Player.Food = 15
+	w.Machines = []world.Machine{{Kind: world.MachineFurnace, Pos: world.Pos(6, 64, 6)}}
+	goal, err := loop.ParseGoal("collect 1 minecraft:log", reg.Tiers())
+	require.NoError(t, err)
+	catalog, err := reg.DescribeForTechState(w.TechState, reg.Packs().Names())
+	require.NoError(t, err)
+	obs := loop.Observation{Snapshot: w, Progress: goal.Check(w, reg.Tiers(), false)}
+	dec, err := Planner{Food: food}.Plan(context.Background(), goal, obs, catalog)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation)
+	assert.Equal(t, "hunt count=1 item=minecraft:porkchop target=pig", dec.Invocation.String(), dec.Reason)
+}
+
+// TestReserveCookBlocked: a cooking step that failed twice here (blocked
+// until the world changes) gives way to the hunt.
+func TestReserveCookBlocked(t *testing.T) {
+	reg := shipped(t)
+	sword := world.NewStack("minecraft:wooden_sword", 0, 1)
+	sword.MaxDamage = 59
+	w := withMobs(snapshot("stone_age", nil, sword, stack("minecraft:porkchop", 5), stack("minecraft:planks", 8)), mobAt("pig", 10.5, 3.5))
+	w.Player.Food = 15
+	w.Machines = []world.Machine{{Kind: world.MachineFurnace, Pos: world.Pos(6, 64, 6)}}
+	cook := loop.Invocation{Skill: "smelt", Params: map[string]any{"item": "minecraft:cooked_porkchop", "count": 4}}
+	dec, err := plan(t, reg, "collect 1 minecraft:log", w)
+	require.NoError(t, err)
+	require.Equal(t, cook.String(), dec.Invocation.String(), "unblocked, it cooks")
+	dec, err = plan(t, reg, "collect 1 minecraft:log", w, cook)
+	require.NoError(t, err)
+	assert.Equal(t, "hunt count=1 item=minecraft:porkchop target=pig", dec.Invocation.String(), dec.Reason)
 }

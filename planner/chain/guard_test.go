@@ -35,6 +35,26 @@ func field(pitX, pitZ, depth int, roof bool, rx, rz int) *world.SparseBlocks {
 	return b
 }
 
+// pillar stands a stone pillar h blocks high on the ground at (x, z).
+func pillar(b *world.SparseBlocks, x, z, h int) *world.SparseBlocks {
+	for y := 64; y < 64+h; y++ {
+		b.SetID(world.Pos(x, y, z), "minecraft:stone", 0)
+	}
+	return b
+}
+
+// room digs a pit n by n blocks wide and depth deep from (x, z) on.
+func room(b *world.SparseBlocks, x, depth, z, n int) *world.SparseBlocks {
+	for dx := range n {
+		for dz := range n {
+			for y := 64 - depth; y < 64; y++ {
+				b.Set(world.Pos(x+dx, y, z+dz), world.Block{})
+			}
+		}
+	}
+	return b
+}
+
 // TestGuardComes: a hostile mob by the way to the food reserve's prey
 // keeps the hunt back only when it could come for the bot. A zombie in a
 // pit two blocks deep or more (a zombie steps up one block) or a spider in the
@@ -59,6 +79,16 @@ func TestGuardComes(t *testing.T) {
 			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 61, Z: 4.5}}, noon, huntPig},
 		{"a zombie in a pit four deep", field(8, 4, 4, false, 0, 0),
 			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 60, Z: 4.5}}, noon, huntPig},
+		{"a zombie on a pillar five high (a mob's path drops at most 3)", pillar(field(0, 0, 0, false, 0, 0), 8, 4, 5),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 69, Z: 4.5}}, noon, huntPig},
+		{"a zombie on a pillar three high steps down", pillar(field(0, 0, 0, false, 0, 0), 8, 4, 3),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 67, Z: 4.5}}, noon, ""},
+		{"a zombie in a room of 36 places two deep", room(field(0, 0, 0, false, 0, 0), 4, 2, 0, 6),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 6.5, Y: 62, Z: 2.5}}, noon, huntPig},
+		{"a zombie in a hollow one deep with a block over its head", func() *world.SparseBlocks {
+			return field(8, 4, 1, false, 0, 0).SetID(world.Pos(8, 65, 4), "minecraft:stone", 0)
+		}(),
+			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 63, Z: 4.5}}, noon, huntPig},
 		{"a zombie in a hollow one deep steps out", field(8, 4, 1, false, 0, 0),
 			world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 63, Z: 4.5}}, noon, ""},
 		{"a zombie in a pit two deep at night", field(8, 4, 2, false, 0, 0),
