@@ -231,8 +231,8 @@ func (s *Sim) breakBlock(tx *world.Tx, a action.BreakBlock) ipc.Result {
 }
 
 // drops are the items a broken block yields: the shipped drop table
-// (config/drops.yaml), and the rolled drops of leaves and tall grass with
-// vanilla's chances.
+// (config/drops.yaml), and the rolled drops of leaves with vanilla's
+// chances (tall grass gives nothing in GTNH).
 func (s *Sim) drops(b world.Block) []world.ItemStack {
 	if o := s.rules.Ores; o != nil && b.ID == o.Block {
 		return s.oreDrops(o, b)
@@ -253,10 +253,12 @@ func (s *Sim) drops(b world.Block) []world.ItemStack {
 		}
 		return out
 	case "minecraft:tallgrass":
-		// vanilla 1.7.10 BlockTallGrass: wheat seeds 1 in 8
-		if s.rng.IntN(8) == 0 {
-			return []world.ItemStack{s.rules.Stack("minecraft:wheat_seeds", 0, 1)}
-		}
+		// Vanilla 1.7.10 BlockTallGrass drops wheat seeds 1 in 8; GTNH's
+		// Hunger Overhaul takes them out (GTNewHorizons/GT-New-Horizons-Modpack
+		// config/HungerOverhaul.cfg at 275bedc2897179a04b30f9b31c4cf13dca3e48a8:
+		// removeTallGrassSeeds=true; seeds come from a hoe on grass near
+		// water, seedChance=25), so tall grass broken by hand gives nothing.
+		return nil
 	}
 	return nil
 }
