@@ -117,8 +117,8 @@ func TestSealWith(t *testing.T) {
 // TestSealBuildsUnderACellOverADrop: the bot at a tunnel's mouth over a
 // drop (the cell beside the feet has air below and around, the cave):
 // the cell under it is filled first, against the ground under the feet,
-// and then the cell itself. Above the head with nothing around, no block
-// goes under (that is the head) and there is no seal.
+// and then the cell itself. Above the head with nothing around, a block
+// goes beside it (under it is the head).
 func TestSealBuildsUnderACellOverADrop(t *testing.T) {
 	open := tunnel(-3, 0)
 	// East of the feet the tunnel opens into a cave three high, its
@@ -138,8 +138,16 @@ func TestSealBuildsUnderACellOverADrop(t *testing.T) {
 	assert.Equal(t, []world.BlockPos{world.Pos(1, 59, 0), world.Pos(1, 60, 0), world.Pos(-1, 60, 0), world.Pos(1, 61, 0), world.Pos(-1, 61, 0), world.Pos(0, 62, 0)}, seal)
 
 	// Open all round above the head: the cell there has nothing to be
-	// placed against, and the cell under it is the head's.
+	// placed against and the cell under it is the head's; a block
+	// beside it first, on the one put beside the head.
 	w = stoneBox(append(open, world.Pos(-1, 62, 0), world.Pos(0, 62, 1), world.Pos(0, 62, -1), world.Pos(0, 63, 0))...)
+	seal, ok = path.Seal(w, feet)
+	require.True(t, ok)
+	assert.Equal(t, []world.BlockPos{world.Pos(1, 59, 0), world.Pos(1, 60, 0), world.Pos(-1, 60, 0), world.Pos(1, 61, 0), world.Pos(-1, 61, 0), world.Pos(1, 62, 0), world.Pos(0, 62, 0)}, seal)
+	// A mob in each cell a block could go under or beside it: none.
+	for _, p := range []world.BlockPos{world.Pos(1, 61, 0), world.Pos(-1, 61, 0), world.Pos(0, 61, 1), world.Pos(0, 61, -1)} {
+		w.Entities = append(w.Entities, world.Entity{ID: len(w.Entities) + 1, Kind: world.EntityMob, Name: "zombie", Pos: world.Vec3{X: float64(p.X) + 0.5, Y: float64(p.Y), Z: float64(p.Z) + 0.5}})
+	}
 	_, ok = path.Seal(w, feet)
 	assert.False(t, ok)
 }

@@ -12,8 +12,9 @@ var SealBlocks = []string{"minecraft:dirt", "minecraft:cobblestone", "minecraft:
 // Seal returns the cells to fill to wall in a body whose feet are at at:
 // the open cells beside the feet, beside the head, then above the head,
 // in an order where each has a solid block, or one filled before it, to
-// be placed against; a cell with none (the edge of a drop in a cave) gets
-// a block under it first, where that one has. ok is false where it
+// be placed against; a cell with none (the edge of a drop in a cave, a
+// pillar in a mined-out hall) gets a block under it or beside it first,
+// where that one has. ok is false where it
 // cannot be done: the body
 // could not stand there (the feet's and the head's cells empty air, the
 // floor solid), a cell to fill holds something a block does not replace
@@ -85,16 +86,25 @@ func Seal(w *world.Snapshot, at world.BlockPos) ([]world.BlockPos, bool) {
 		}
 		if !against(p) {
 			// Nothing to place it against (the edge of a drop in a
-			// cave: air below and around): a block under it first,
-			// against the ground beside it, as a player builds out
-			// over a drop. 1.7.10 places a block only against a
+			// cave, a pillar in a mined-out hall: air below and
+			// around): a block under it first, or else beside it,
+			// against one there or placed before, as a player builds
+			// out over a drop. 1.7.10 places a block only against a
 			// block's face (ItemBlock.onItemUse).
-			q := p.Down()
-			if q == head || cell(q) != Passable || !w.BlockAt(q).IsAir() || bodies[q] || !against(q) {
+			found := false
+			for _, d := range [5][3]int{{0, -1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}} {
+				q := p.Add(d[0], d[1], d[2])
+				if q == at || q == head || filled[q] || cell(q) != Passable || !w.BlockAt(q).IsAir() || bodies[q] || !against(q) {
+					continue
+				}
+				filled[q] = true
+				seal = append(seal, q)
+				found = true
+				break
+			}
+			if !found {
 				return nil, false
 			}
-			filled[q] = true
-			seal = append(seal, q)
 		}
 		filled[p] = true
 		seal = append(seal, p)
