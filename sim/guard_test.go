@@ -169,7 +169,11 @@ blocks:
 // itself ends the walk as it comes within 8 blocks.
 func TestGuardFacingLeavesTheFacedMob(t *testing.T) {
 	race.SkipOneGoroutine(t, "three walks in three 96×96 worlds on one goroutine")
-	walk := func(facing, zombie bool) (ipc.Result, int) {
+	walk := func(facing, zombie bool, far ...bool) (ipc.Result, int) {
+		var a action.Action = action.MoveTo{Pos: world.Pos(48, 65, 60), Radius: 2}
+		if len(far) > 0 {
+			a = action.Wait{Ticks: 100} // the skeleton shoots meanwhile
+		}
 		s := dangerWorld(t, 1, 18000, "")
 		sk, err := s.Summon("skeleton", world.Vec3{X: 48.5, Y: 65, Z: 62.5})
 		require.NoError(t, err)
@@ -177,16 +181,27 @@ func TestGuardFacingLeavesTheFacedMob(t *testing.T) {
 			_, err = s.Summon("zombie", world.Vec3{X: 38.5, Y: 65, Z: 56.5})
 			require.NoError(t, err)
 		}
+		if len(far) > 0 {
+			// Within its follow range (40), far beyond the guard's 8.
+			_, err = s.Summon("zombie", world.Vec3{X: 48.5, Y: 65, Z: 20.5})
+			require.NoError(t, err)
+		}
 		g := ipc.Guard{Range: 8}
 		if facing {
 			g.Facing = []int{sk}
 		}
-		return s.Execute(ipc.WithGuard(context.Background(), g), action.MoveTo{Pos: world.Pos(48, 65, 60), Radius: 2}), sk
+		return s.Execute(ipc.WithGuard(context.Background(), g), a), sk
 	}
 	r, _ := walk(true, false)
 	assert.Equal(t, ipc.OK, r.Code, "the faced skeleton ends nothing: %+v", r)
 	_, ok := ipc.ThreatOf(r)
 	assert.False(t, ok, "%+v", r)
+
+	// A zombie 28 blocks behind, the skeleton shooting through a wait:
+	// its arrows (the fight's own) do not end it for the zombie.
+	r, _ = walk(true, false, true)
+	assert.Equal(t, ipc.OK, r.Code, "%+v", r)
+	assert.Contains(t, events(r), "skeleton's arrow", "it was hit: %+v", r)
 
 	r, sk := walk(false, false)
 	require.Equal(t, ipc.Interrupted, r.Code, "%+v", r)
