@@ -203,6 +203,15 @@ func TestGuardFacingLeavesTheFacedMob(t *testing.T) {
 	assert.Equal(t, ipc.OK, r.Code, "%+v", r)
 	assert.Contains(t, events(r), "skeleton's arrow", "it was hit: %+v", r)
 
+	// The faced skeleton 6 blocks off, within the guard's range,
+	// shooting through a wait: its own hits end nothing.
+	near := dangerWorld(t, 1, 18000, "")
+	sk6, err := near.Summon("skeleton", world.Vec3{X: 48.5, Y: 65, Z: 54.5})
+	require.NoError(t, err)
+	r = near.Execute(ipc.WithGuard(context.Background(), ipc.Guard{Range: 8, Facing: []int{sk6}}), action.Wait{Ticks: 100})
+	assert.Equal(t, ipc.OK, r.Code, "%+v", r)
+	assert.Contains(t, events(r), "skeleton's arrow", "it was hit: %+v", r)
+
 	r, sk := walk(false, false)
 	require.Equal(t, ipc.Interrupted, r.Code, "%+v", r)
 	th, _ := ipc.ThreatOf(r)
