@@ -56,10 +56,13 @@ func (x *act) tooling() digroute.Tooling {
 // client's world, with the planner the simulator uses (package digroute):
 // blocks in columns the server has not sent and the machines the client
 // knows stay standing.
-func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world.BlockPos, goal path.Target) (path.Result, string, error) {
+//
+// byHand reports a route that breaks by hand what nothing held harvests
+// (digroute.Planner.Route's last way out).
+func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world.BlockPos, goal path.Target) (r path.Result, why string, byHand bool, err error) {
 	chunks, _ := world.ChunksOf(snap.Blocks)
 	if chunks == nil {
-		return path.Result{Reason: path.Unreachable}, "; no terrain known", nil
+		return path.Result{Reason: path.Unreachable}, "; no terrain known", false, nil
 	}
 	machines := map[world.BlockPos]bool{}
 	for _, m := range snap.Machines {
@@ -78,7 +81,8 @@ func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world
 		Tools:     x.tooling(),
 		Inventory: snap.Inventory,
 	}
-	return p.Route(start, goal)
+	r, why, err = p.Route(start, goal)
+	return r, why, p.ByHand, err
 }
 
 // followDig carries out a digging route move by move over the protocol.
@@ -88,9 +92,11 @@ func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world
 // a block to place is a scaffold block placed against a face, and a pillar
 // is placed under the feet at the top of a jump; then the player steps.
 // Drops of the broken blocks are collected by walking only (no digging
-// inside a dig). It returns the blocks broken and placed; errReplan (or
-// errCorrected, errStuck) when the server disagreed with the route.
-func (x *act) followDig(steps []path.Step) (dug, placed int, err error) {
+// inside a dig). On a route planned by hand, a block nothing held
+// harvests is broken by hand (digroute.BreakTool). It returns the blocks
+// broken and placed; errReplan (or errCorrected, errStuck) when the server
+// disagreed with the route.
+func (x *act) followDig(steps []path.Step, byHand bool) (dug, placed int, err error) {
 	x.walkOnly = true
 	defer func() { x.walkOnly = false }()
 	corr := x.corrections()
@@ -114,7 +120,7 @@ func (x *act) followDig(steps []path.Step) (dug, placed int, err error) {
 			return dug, placed, err
 		}
 		for _, p := range st.Break {
-			if err := x.digOut(p); err != nil {
+			if err := x.digOut(p, byHand); err != nil {
 				return dug, placed, err
 			}
 			dug++
@@ -182,14 +188,15 @@ func (x *act) feetCell() world.BlockPos {
 }
 
 // digOut breaks one block of a route with the inventory's best harvesting
-// tool, equipped first (nothing is equipped when the hand is as good).
-func (x *act) digOut(p world.BlockPos) error {
+// tool, equipped first (nothing is equipped when the hand is as good), or
+// by hand on a route planned so.
+func (x *act) digOut(p world.BlockPos, byHand bool) error {
 	b := x.blockAt(p)
 	if b.IsAir() || path.ClassifyByTags(b) != path.Solid {
 		return nil // gone already (a neighbour's drop, the server)
 	}
 	inv := x.c.state.Snapshot().Inventory
-	slot, _, ok := digroute.BestTool(inv, blockInfoOf(x.c.rules.Mining, b), x.tooling())
+	slot, ok := digroute.BreakTool(inv, blockInfoOf(x.c.rules.Mining, b), x.tooling(), byHand)
 	if !ok {
 		return replan("nothing in the inventory harvests %s at %v", b.ID, p)
 	}

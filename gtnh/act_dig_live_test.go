@@ -69,27 +69,57 @@ func TestMoveOutOfAPitLive(t *testing.T) {
 	})
 }
 
-// TestMoveOutOfAPitWithoutBlocksLive: the same pit with nothing to pillar
-// with and nothing that breaks stone: move_to fails saying what is missing
-// and the server saw no placement.
-func TestMoveOutOfAPitWithoutBlocksLive(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var blocks []fakeserver.Block
-		for y := 61; y <= 63; y++ {
-			blocks = append(blocks, fakeserver.Block{X: 8, Y: y, Z: 8, Name: "minecraft:air"})
-			for dx := -1; dx <= 1; dx++ {
-				for dz := -1; dz <= 1; dz++ {
-					if dx != 0 || dz != 0 {
-						blocks = append(blocks, fakeserver.Block{X: 8 + dx, Y: y, Z: 8 + dz, Name: "minecraft:stone"})
-					}
+// pitWalls are a pit at (8, 61..63, 8) whose walls and floor (from
+// y floor up) are of block wall.
+func pitWalls(wall string, floor int) []fakeserver.Block {
+	var blocks []fakeserver.Block
+	for y := floor; y <= 60; y++ {
+		for dx := -1; dx <= 1; dx++ {
+			for dz := -1; dz <= 1; dz++ {
+				blocks = append(blocks, fakeserver.Block{X: 8 + dx, Y: y, Z: 8 + dz, Name: wall})
+			}
+		}
+	}
+	for y := 61; y <= 63; y++ {
+		blocks = append(blocks, fakeserver.Block{X: 8, Y: y, Z: 8, Name: "minecraft:air"})
+		for dx := -1; dx <= 1; dx++ {
+			for dz := -1; dz <= 1; dz++ {
+				if dx != 0 || dz != 0 {
+					blocks = append(blocks, fakeserver.Block{X: 8 + dx, Y: y, Z: 8 + dz, Name: wall})
 				}
 			}
 		}
-		srv := digServer(t, world.Pos(8, 61, 8), blocks, fakeserver.Item{Slot: 36, Name: "minecraft:stick", Count: 1})
+	}
+	return blocks
+}
+
+// TestMoveOutOfAPitByHandLive: the same pit with nothing to pillar with
+// and nothing that harvests stone: move_to breaks its way out by hand at
+// the slow rate, every dig accepted by the server at its time.
+func TestMoveOutOfAPitByHandLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := digServer(t, world.Pos(8, 61, 8), pitWalls("minecraft:stone", 61), fakeserver.Item{Slot: 36, Name: "minecraft:stick", Count: 1})
 		c := joinLive(t, srv)
 		res := c.Execute(context.Background(), action.MoveTo{Pos: world.Pos(12, 64, 8)})
-		require.Equal(t, ipc.Unreachable, res.Code, res.Error)
-		assert.Contains(t, res.Error, "minecraft:stone needs a pickaxe")
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, true, res.Details["by_hand"])
+		assert.Positive(t, res.Details["dug"])
+		assert.Empty(t, srv.Refusals(), "every dig by hand accepted at its time")
+		require.Len(t, srv.Players(), 1)
+		assert.Zero(t, srv.Players()[0].Count("minecraft:cobblestone"), "stone drops nothing to the hand")
+	})
+}
+
+// TestMoveOutOfAnObsidianPitLive: walls and floor the hand would take
+// 5,000 ticks a block to break: move_to fails saying what is missing, and the server
+// saw no dig or placement.
+func TestMoveOutOfAnObsidianPitLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := digServer(t, world.Pos(8, 61, 8), pitWalls("minecraft:obsidian", 58), fakeserver.Item{Slot: 36, Name: "minecraft:stick", Count: 1})
+		c := joinLive(t, srv)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: world.Pos(12, 64, 8)})
+		require.Equal(t, ipc.Unreachable, res.Code, "%s %v", res.Error, res.Details)
+		assert.Contains(t, res.Error, "minecraft:obsidian needs a pickaxe of harvest level 5")
 		assert.Contains(t, res.Error, "no dirt or cobblestone")
 		assert.Empty(t, srv.Refusals())
 	})

@@ -282,6 +282,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 	defer func() { x.putRoutes(rc) }()
 	steps, replans, rounds, segments, stalls := 0, 0, 0, 0, 0
 	dug, placed := 0, 0                 // blocks broken and placed by digging routes
+	handDug := false                    // a digging route broke by hand what nothing held harvests
 	var reasons []string                // why each re-plan was made
 	var planning, longest time.Duration // spent planning routes, in all and the longest
 	bestDist := math.Inf(1)
@@ -319,6 +320,9 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			if len(reasons) > 0 {
 				details["replanned_because"] = reasons
 			}
+			if handDug {
+				details["by_hand"] = true
+			}
 			return ipc.Result{Code: ipc.OK, Details: details}
 		}
 		if replans > maxReplans || rounds-segments > 2*maxReplans {
@@ -337,7 +341,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			// No walking path: dig one (a buried target, the way out of
 			// a pit), as the simulator does, and check each dig and
 			// placement by the server's answer.
-			dr, digWhy, err := x.digRoute(snap, loaded, start, goal)
+			dr, digWhy, byHand, err := x.digRoute(snap, loaded, start, goal)
 			if err != nil {
 				return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 			}
@@ -346,7 +350,8 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 					start, a.Radius, a.Pos, dr.Reason, dr.Expanded, digWhy)
 			}
 			x.c.route.Set(dr.Steps)
-			d, p, err := x.followDig(dr.Steps)
+			handDug = handDug || byHand
+			d, p, err := x.followDig(dr.Steps, byHand)
 			dug, placed = dug+d, placed+p
 			steps += len(dr.Steps) - 1
 			var re *replanError

@@ -45,19 +45,24 @@ func (s *Sim) digPlanner(tx *world.Tx) *digroute.Planner {
 // inventory has enough for the whole route): the fallback of move_to when
 // no walking path exists, which is how a player reaches a buried block or
 // climbs out of a pit (a staircase cut into its wall, or a pillar).
-func (s *Sim) digRoute(tx *world.Tx, start world.BlockPos, goal path.Target) (path.Result, string, error) {
-	return s.digPlanner(tx).Route(start, goal)
+// byHand reports a route that breaks by hand what nothing held harvests
+// (digroute.Planner.Route's last way out).
+func (s *Sim) digRoute(tx *world.Tx, start world.BlockPos, goal path.Target) (r path.Result, why string, byHand bool, err error) {
+	p := s.digPlanner(tx)
+	r, why, err = p.Route(start, goal)
+	return r, why, p.ByHand, err
 }
 
 // followDigRoute carries out a digging route step by step: every block
 // listed to break is broken with the inventory's fastest harvesting tool
 // (which wears as break_block wears it) and its drops go to the
-// inventory; every block listed to place is a scaffold block from the
-// inventory. It returns the ticks the breaks and placements took beyond
+// inventory (by hand, on a route planned so, a block nothing held
+// harvests: it drops nothing); every block listed to place is a scaffold
+// block from the inventory. It returns the ticks the breaks and placements took beyond
 // walking, and what was broken and placed.
-func (s *Sim) followDigRoute(tx *world.Tx, r path.Result) (dug, placed int, err error) {
+func (s *Sim) followDigRoute(tx *world.Tx, r path.Result, byHand bool) (dug, placed int, err error) {
 	for _, st := range r.Steps {
-		d, p, err := s.digStep(tx, st)
+		d, p, err := s.digStep(tx, st, byHand)
 		dug, placed = dug+d, placed+p
 		if err != nil {
 			return dug, placed, err
@@ -67,7 +72,7 @@ func (s *Sim) followDigRoute(tx *world.Tx, r path.Result) (dug, placed int, err 
 }
 
 // digStep breaks and places what one step of a dig route needs.
-func (s *Sim) digStep(tx *world.Tx, st path.Step) (dug, placed int, err error) {
+func (s *Sim) digStep(tx *world.Tx, st path.Step, byHand bool) (dug, placed int, err error) {
 	breaks := append([]world.BlockPos(nil), st.Break...)
 	for _, cell := range []world.BlockPos{st.Pos, st.Pos.Add(0, 1, 0)} {
 		// Sand or gravel that fell into the body's way since the
@@ -88,7 +93,7 @@ func (s *Sim) digStep(tx *world.Tx, st path.Step) (dug, placed int, err error) {
 		}
 		inv := tx.Inventory()
 		rule := s.ruleOf(b)
-		slot, _, ok := digroute.BestTool(inv, rule, s.tooling())
+		slot, ok := digroute.BreakTool(inv, rule, s.tooling(), byHand)
 		if !ok {
 			return dug, placed, fmt.Errorf("cannot break %s at %v with anything in the inventory", b.ID, p)
 		}
@@ -99,8 +104,10 @@ func (s *Sim) digStep(tx *world.Tx, st path.Step) (dug, placed int, err error) {
 		if slot >= 0 {
 			inv.Slots[slot] = rules.Worn(inv.Slots[slot], rules.Wear(inv.Slots[slot], rule.Hardness))
 		}
-		for _, d := range s.drops(b) {
-			s.give(&inv, d)
+		if slot >= 0 || s.canHarvest(rule, world.ItemStack{}) {
+			for _, d := range s.drops(b) {
+				s.give(&inv, d)
+			}
 		}
 		tx.SetInventory(inv)
 		dug++

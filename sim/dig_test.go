@@ -78,26 +78,43 @@ func TestPillarOutOfAStonePit(t *testing.T) {
 	assert.True(t, w.BlockAt(world.Pos(8, 63, 8)).IsAir())
 }
 
-// TestNoWayOutIsAClearFailure: a stone pit, no pickaxe and too little to
-// pillar with (none, or one block where two are needed): move_to fails
-// at once, naming what it lacks, and changes nothing.
+// TestNoWayOutIsAClearFailure: an obsidian pit, no pickaxe and too little
+// to pillar with (none, or one block where two are needed): move_to fails
+// at once, naming what it lacks, and changes nothing; the hand would take
+// 5,000 ticks a block, past what a route breaks by hand.
 func TestNoWayOutIsAClearFailure(t *testing.T) {
 	for _, c := range []struct {
 		inv    string
 		cobble int
 	}{{"", 0}, {`{item: minecraft:cobblestone, count: 1}`, 1}} {
 		t.Run(fmt.Sprintf("%d cobblestone", c.cobble), func(t *testing.T) {
-			s := inPit(t, "minecraft:stone", c.inv)
+			s := inPit(t, "minecraft:obsidian", c.inv)
 			r := exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8)})
 			require.Equal(t, ipc.Unreachable, r.Code, r.Error)
 			assert.Contains(t, r.Error, "walking or digging")
-			assert.Contains(t, r.Error, "minecraft:stone needs a pickaxe")
+			assert.Contains(t, r.Error, "minecraft:obsidian needs a pickaxe of harvest level 5")
 			w := snap(t, s)
 			assert.Equal(t, world.Pos(8, 61, 8), w.Feet(), "nothing moved")
 			assert.Equal(t, c.cobble, w.Inventory.CountID("minecraft:cobblestone"), "nothing placed")
 			assert.True(t, w.BlockAt(world.Pos(8, 62, 8)).IsAir())
 		})
 	}
+}
+
+// TestPunchOutOfAStonePit: a stone pit, no pickaxe and nothing to pillar
+// with: move_to breaks a staircase out by hand, each block at the hand's
+// 150 ticks, and gets nothing from it (stone drops only to a pickaxe).
+func TestPunchOutOfAStonePit(t *testing.T) {
+	s := inPit(t, "minecraft:stone", "")
+	r := exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Equal(t, true, r.Details["by_hand"])
+	dug, _ := r.Details["dug"].(int)
+	require.Positive(t, dug)
+	assert.GreaterOrEqual(t, r.Ticks, int64(dug)*150, "%d blocks by hand", dug)
+	w := snap(t, s)
+	assert.Equal(t, world.Pos(3, 64, 8), w.Feet())
+	assert.Zero(t, w.Inventory.CountID("minecraft:cobblestone"), "nothing drops to the hand")
 }
 
 // buried: the flat world (grass, three blocks of dirt, stone below) with a

@@ -126,6 +126,7 @@ type walk struct {
 	steps       []path.Step
 	next        int // the first step not taken yet
 	dug, placed int
+	byHand      bool // the route breaks by hand what nothing held harvests
 }
 
 // walkTo takes the walk's steps whose cost (ticks from the start) is done
@@ -134,7 +135,7 @@ func (s *Sim) walkTo(tx *world.Tx, at float64) error {
 	wk := s.walk
 	moved := false
 	for wk.next < len(wk.steps) && wk.steps[wk.next].Cost <= at {
-		dug, placed, err := s.digStep(tx, wk.steps[wk.next])
+		dug, placed, err := s.digStep(tx, wk.steps[wk.next], wk.byHand)
 		wk.dug, wk.placed = wk.dug+dug, wk.placed+placed
 		s.exhaust(float64(dug) * s.rules.Food.Exhaustion.BreakBlock)
 		if err != nil {

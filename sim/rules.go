@@ -123,9 +123,12 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	}
 	details := map[string]any{}
 	dug := 0
+	byHand := false
 	if !res.Complete {
 		// No walking path: dig (a buried target, the way out of a pit).
-		dr, why, err := s.digRoute(tx, start, goal)
+		var dr path.Result
+		var why string
+		dr, why, byHand, err = s.digRoute(tx, start, goal)
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}
@@ -134,11 +137,14 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 		}
 		if !s.guarded {
 			var placed int
-			dug, placed, err = s.followDigRoute(tx, dr)
+			dug, placed, err = s.followDigRoute(tx, dr, byHand)
 			if err != nil {
 				return ipc.Failf(ipc.Internal, 0, "move_to %v: %v", a.Pos, err)
 			}
 			details["dug"], details["placed"] = dug, placed
+		}
+		if byHand {
+			details["by_hand"] = true
 		}
 		res = dr
 	}
@@ -150,7 +156,7 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 	if s.guarded {
 		// Guarded: the way is taken as its time passes (guardedAdvance),
 		// so a mob that comes near stops the walk part way.
-		s.walk = &walk{steps: res.Steps}
+		s.walk = &walk{steps: res.Steps, byHand: byHand}
 		s.exhaust(s.walkExhaustion(start, res.Steps))
 		details["steps"] = len(res.Steps)
 		return ipc.Result{Code: ipc.OK, Ticks: int64(math.Ceil(res.Cost)), Details: details}

@@ -232,6 +232,15 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		}
 		return chose(skillPart, loop.Decision{Invocation: &inv, Reason: "the goal names this skill"})
 	}
+	// Out of the walls first: a walled-in bot with nothing that breaks
+	// them makes the tool that does (digout.go).
+	out := &loop.PlanNode{Label: "dig out of the walls", State: loop.PlanPending}
+	s.node = out
+	if inv, why, ok := s.digOut(); ok {
+		root.Children = append([]*loop.PlanNode{out}, root.Children...)
+		out.Note = why
+		return chose(out, loop.Decision{Invocation: inv, Reason: why})
+	}
 	// The food reserve before the goal's work: a standing need (food.go).
 	reserve := &loop.PlanNode{Label: "keep a food reserve", State: loop.PlanPending}
 	s.node = reserve
@@ -511,6 +520,10 @@ type search struct {
 	awaits *loop.Invocation
 	// traps memoizes trapped by entity (guard.go).
 	traps map[int]bool
+	// inPlace: the bot is walled in and the plan takes only steps that
+	// do not walk, in the room's cells (digout.go).
+	inPlace bool
+	room    []world.BlockPos
 }
 
 // mark is where the current node's children end: rollback drops the
@@ -1106,6 +1119,10 @@ func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatche
 	var reasons []string
 	var waiting *producer // the first way that waits for a hunt
 	for _, p := range s.producers(item) {
+		if s.inPlace && !s.runsInPlace(p) {
+			reasons = append(reasons, fmt.Sprintf("%s walks, and the bot is walled in", p.desc.Name))
+			continue
+		}
 		mark := s.mark()
 		n.Note = fmt.Sprintf("have %d; via %s", have, p.desc.Name)
 		if slot, kind, ok := collectsOutput(p.desc, s, item); ok && !s.outputToCollect(kind, slot, item) {
@@ -1181,6 +1198,12 @@ func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatche
 	// A machine the bot can build makes it (charcoal: only the coke oven
 	// cokes logs in GTNH): build one first, as a player does; feeding
 	// and waiting follow once it stands.
+	if s.inPlace {
+		if len(reasons) == 0 {
+			return nil, fmt.Errorf("no available skill makes %s where the bot stands", item)
+		}
+		return nil, fmt.Errorf("cannot get %d %s where the bot stands: %s", missing, item, strings.Join(reasons, "; "))
+	}
 	if inv, why, ok := s.buildFor(item, depth); ok {
 		n.Note = fmt.Sprintf("have %d; from a %s the bot builds", have, why)
 		return inv, nil
@@ -1584,7 +1607,10 @@ func (s *search) recipeInputs(r rules.Recipe, missing, depth int) (*loop.Invocat
 			return sub, err
 		}
 	}
-	if r.NeedsTable() && len(s.w.NearestBlocks(tableRadius, 1, "crafting_table")) == 0 {
+	if r.NeedsTable() && !s.tableAtHand() {
+		if s.inPlace && !s.roomForTable() {
+			return nil, fmt.Errorf("%s needs a crafting table, and the room the bot is walled into has no place for one", r.Output)
+		}
 		return s.obtain("minecraft:crafting_table", 1, depth+1)
 	}
 	if r.AtStation() && !s.stationAtHand(r.Station) {

@@ -132,6 +132,17 @@ const MaxNodes = 20000
 // at most 3 times the cheapest.
 const Weight = 3
 
+// TrapNodes bounds the cells a walled-in bot's search goes through (its
+// room, a pit's floor, the soil it may dig by hand around them): a search
+// that ends with no more than these searched is a trap that Route breaks
+// out of by hand.
+const TrapNodes = 256
+
+// MaxHandTicks bounds a route broken by hand: two minutes of game time,
+// sixteen blocks of stone at 150 ticks, a staircase out of a deep pit; a
+// player does not punch through obsidian (5,000 ticks a block).
+const MaxHandTicks = 2400
+
 // Planner plans digging routes over one world.
 type Planner struct {
 	// Finder searches; Grid is the world as the search sees it.
@@ -157,16 +168,52 @@ type Planner struct {
 	// plain A*). The simulator's routes use the package's Weight; the
 	// live client's digging keeps plain A*, whose routes its tests pin.
 	Weight float64
+	// ByHand is set by Route when the route it returned breaks blocks
+	// by hand that need a tool nothing held has (its last way out).
+	ByHand bool
+}
+
+// HandTicks is the time the hand takes to break a block that needs a tool
+// nothing held has: 1.7.10 lets a player break it all the same at the slow
+// rate, hardness × 100 ticks at the hand's speed instead of × 30 (Forge
+// 1.7.10 ForgeHooks.blockStrength; config/mining.yaml), and it drops
+// nothing. ok is false for an unbreakable block.
+func HandTicks(rule rules.BlockRule, t Tooling) (ticks float64, ok bool) {
+	if rule.Hardness < 0 {
+		return 0, false
+	}
+	return rules.BreakTicks(rule.Hardness, t.Speed(-1, world.ItemStack{}, rule.Tool), false), true
+}
+
+// BreakTool is the slot a route's block is broken with (-1: the hand, or
+// whatever is held): the best harvesting tool, or, on a route planned by
+// hand (Planner.ByHand), the hand for a block nothing held harvests. ok is
+// false when neither may break it.
+func BreakTool(inv world.Inventory, rule rules.BlockRule, t Tooling, byHand bool) (slot int, ok bool) {
+	if slot, _, ok := BestTool(inv, rule, t); ok {
+		return slot, true
+	}
+	if _, ok := HandTicks(rule, t); ok && byHand {
+		return -1, true
+	}
+	return -1, false
 }
 
 // digTicks is the time to break a block (of any position) with the
 // inventory's best harvesting tool, -1 when a route must not break it.
-func (p *Planner) digTicks(b world.Block, blocked Blockers) float64 {
+// On the search by hand (Route's last way out) a block nothing held
+// harvests takes the hand's slow time.
+func (p *Planner) digTicks(b world.Block, blocked Blockers, byHand bool) float64 {
 	if KeepKind(p.Rules, b) {
 		return -1
 	}
 	rule := p.Rule(b)
 	_, t, ok := BestTool(p.Inventory, rule, p.Tools)
+	if !ok && byHand {
+		if t, ok := HandTicks(rule, p.Tools); ok {
+			return t
+		}
+	}
 	if !ok {
 		if rule.Hardness >= 0 {
 			blocked[b.ID] = "a " + rule.Tool
@@ -201,6 +248,11 @@ func (p *Planner) dropsColumn(q world.BlockPos) bool {
 // beside a trunk a tree is felled from), which the route clears like any
 // other cell (the leaves a tree grows down to the ground).
 func (p *Planner) Options(goal path.Target, place bool, blocked Blockers) path.Options {
+	return p.options(goal, place, blocked, false)
+}
+
+// options are Options, by hand or not (see Route).
+func (p *Planner) options(goal path.Target, place bool, blocked Blockers, byHand bool) path.Options {
 	byState := map[chunk.StateID]float64{}
 	keepGoal := goal.Radius > 0
 	return path.Options{
@@ -217,7 +269,7 @@ func (p *Planner) Options(goal path.Target, place bool, blocked Blockers) path.O
 			if t, ok := byState[st]; ok {
 				return t
 			}
-			t := p.digTicks(p.Block(q), blocked)
+			t := p.digTicks(p.Block(q), blocked, byHand)
 			byState[st] = t
 			return t
 		},
@@ -228,28 +280,61 @@ func (p *Planner) Options(goal path.Target, place bool, blocked Blockers) path.O
 // blocks while the inventory holds enough for the whole route (a route
 // without placements is tried next). When no route is found, why says
 // what was missing: the tools some blocks need, the scaffold blocks.
+//
+// The last way out is the hand. When the search went through every cell
+// it could reach with the tools held, TrapNodes or fewer, and none is the
+// goal (the bot is walled in: a pit or a room of stone and no pickaxe,
+// which the wooden one's wearing out leaves), and some of the walls were
+// left standing for want of a tool, the route is planned again breaking
+// those by hand at the slow rate (HandTicks), as a player punches out of
+// stone, when it costs at most MaxHandTicks; ByHand is then set, and the
+// route's followers break with BreakTool. A bot on open ground never
+// comes to this: its search has far more cells to go through.
 func (p *Planner) Route(start world.BlockPos, goal path.Target) (res path.Result, why string, err error) {
+	p.ByHand = false
 	blocked := Blockers{}
+	res, exhausted, err := p.route(start, goal, blocked, false)
+	if err != nil || res.Complete {
+		return res, "", err
+	}
+	if exhausted && res.Expanded <= TrapNodes && len(blocked) > 0 {
+		hand, _, err := p.route(start, goal, Blockers{}, true)
+		if err != nil {
+			return hand, "", err
+		}
+		if hand.Complete && hand.Cost <= MaxHandTicks {
+			p.ByHand = true
+			return hand, "", nil
+		}
+	}
+	why = blocked.String()
+	if ScaffoldCount(p.Inventory) == 0 {
+		why += "; no dirt or cobblestone to pillar or bridge with"
+	}
+	res.Complete = false
+	return res, why, nil
+}
+
+// route is one round of Route's searches, with and then without
+// placements; exhausted reports that the last search stopped with every
+// reachable cell searched (path.Unreachable).
+func (p *Planner) route(start world.BlockPos, goal path.Target, blocked Blockers, byHand bool) (res path.Result, exhausted bool, err error) {
 	have := ScaffoldCount(p.Inventory)
 	for _, place := range []bool{true, false} {
 		if place && have == 0 {
 			continue
 		}
-		r, err := p.Finder.Find(p.Grid, start, goal, p.Options(goal, place, blocked))
+		r, err := p.Finder.Find(p.Grid, start, goal, p.options(goal, place, blocked, byHand))
 		if err != nil {
-			return r, "", err
+			return r, false, err
 		}
 		res = r
 		if r.Complete && Placements(r) <= have {
-			return r, "", nil
+			return r, false, nil
 		}
 	}
-	why = blocked.String()
-	if have == 0 {
-		why += "; no dirt or cobblestone to pillar or bridge with"
-	}
 	res.Complete = false
-	return res, why, nil
+	return res, res.Reason == path.Unreachable, nil
 }
 
 // Placements is the number of blocks a route places.

@@ -13,9 +13,9 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world/path/digroute"
 )
 
-// pit is a world of ground at y 0..9 (stone, which nothing in these tests
-// breaks) with a shaft dug at (0, 10..12, 0): the feet at its bottom stand
-// three blocks under the ground's top, where walking starts at y 13.
+// pit is a world of ground at y 0..9 with a shaft dug at (0, 10..12, 0):
+// the feet at its bottom stand three blocks under the ground's top, where
+// walking starts at y 13.
 type pit struct{}
 
 func (pit) Cell(x, y, z int) path.Cell {
@@ -32,24 +32,40 @@ func (pit) Cell(x, y, z int) path.Cell {
 
 var stone = world.Block{ID: "minecraft:stone"}
 
-func pitPlanner(inv world.Inventory) *digroute.Planner {
+// rock is stone's rule (config/mining.yaml); bedrock's cannot be broken.
+var (
+	rock    = rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
+	bedrock = rules.BlockRule{Hardness: -1}
+)
+
+// woodenPick harvests what needs no tool, and stone with a wooden pickaxe
+// (speed 2); the hand's speed is 1.
+var woodenPick = digroute.Tooling{
+	Harvests: func(r rules.BlockRule, st world.ItemStack) bool {
+		return !r.NeedsTool || st.ID == "minecraft:wooden_pickaxe"
+	},
+	Speed: func(_ int, st world.ItemStack, class string) float64 {
+		if st.ID == "minecraft:wooden_pickaxe" && class == "pickaxe" {
+			return 2
+		}
+		return 1
+	},
+}
+
+// pitPlanner plans in the pit whose ground is of the rule given.
+func pitPlanner(inv world.Inventory, ground rules.BlockRule) *digroute.Planner {
 	return &digroute.Planner{
-		Finder: path.NewFinder(),
-		Grid:   pit{},
-		State:  func(world.BlockPos) chunk.StateID { return 1 },
-		Block:  func(world.BlockPos) world.Block { return stone },
-		Rule: func(world.Block) rules.BlockRule {
-			return rules.BlockRule{Hardness: 1.5, Tool: "pickaxe", NeedsTool: true}
-		},
-		Tools: digroute.Tooling{
-			Harvests: func(r rules.BlockRule, st world.ItemStack) bool { return !r.NeedsTool },
-			Speed:    func(int, world.ItemStack, string) float64 { return 1 },
-		},
+		Finder:    path.NewFinder(),
+		Grid:      pit{},
+		State:     func(world.BlockPos) chunk.StateID { return 1 },
+		Block:     func(world.BlockPos) world.Block { return stone },
+		Rule:      func(world.Block) rules.BlockRule { return ground },
+		Tools:     woodenPick,
 		Inventory: inv,
 	}
 }
 
-// TestRouteOutOfAPit: with the stone unbreakable, the way out of the pit
+// TestRouteOutOfAPit: with ground nothing breaks, the way out of the pit
 // is a pillar of two blocks and a jump onto the rim; it is planned only
 // when the inventory holds the two blocks, and a planner that has none
 // says what it lacks.
@@ -63,15 +79,17 @@ func TestRouteOutOfAPit(t *testing.T) {
 	}{
 		{dirt: 2, complete: true},
 		{dirt: 1, complete: false},
-		{dirt: 0, complete: false, why: "minecraft:stone needs a pickaxe; no dirt or cobblestone to pillar or bridge with"},
+		{dirt: 0, complete: false, why: "no dirt or cobblestone to pillar or bridge with"},
 	} {
 		inv := world.NewInventory()
 		if tc.dirt > 0 {
 			inv = world.NewInventory(world.ItemStack{ID: "minecraft:dirt", Count: tc.dirt})
 		}
-		res, why, err := pitPlanner(inv).Route(start, goal)
+		p := pitPlanner(inv, bedrock)
+		res, why, err := p.Route(start, goal)
 		require.NoError(t, err)
 		assert.Equal(t, tc.complete, res.Complete, "%d dirt", tc.dirt)
+		assert.False(t, p.ByHand, "nothing breaks the ground, not even the hand")
 		if tc.complete {
 			assert.Equal(t, 2, digroute.Placements(res))
 		}
@@ -79,6 +97,88 @@ func TestRouteOutOfAPit(t *testing.T) {
 			assert.Equal(t, "; "+tc.why, why)
 		}
 	}
+}
+
+// TestRouteOutOfAPitByHand: the pit's ground is stone and the wooden
+// pickaxe is worn out. The search with what is held goes through the
+// pit's three cells and stops (the bot is walled in), so the route breaks
+// the stone by hand at its slow rate, a staircase up the wall, and says
+// so. With two dirt to pillar with, or a pickaxe, no hand is needed.
+func TestRouteOutOfAPitByHand(t *testing.T) {
+	goal := path.At(world.Pos(3, 13, 0))
+	start := world.Pos(0, 10, 0)
+	p := pitPlanner(world.NewInventory(), rock)
+	res, why, err := p.Route(start, goal)
+	require.NoError(t, err)
+	require.True(t, res.Complete, "%s after %d nodes%s", res.Reason, res.Expanded, why)
+	assert.True(t, p.ByHand)
+	breaks := 0
+	for _, st := range res.Steps {
+		breaks += len(st.Break)
+	}
+	assert.Positive(t, breaks, "a staircase cut by hand")
+	hand := rules.BreakTicks(1.5, 1, false)
+	assert.Equal(t, 150.0, hand, "stone by hand: 1.5 × 100 ticks")
+	assert.GreaterOrEqual(t, res.Cost, float64(breaks)*hand, "each block at the hand's slow rate")
+	again, _, err := p.Route(start, goal)
+	require.NoError(t, err)
+	assert.Equal(t, res.Steps, again.Steps, "the same route on a second planning")
+
+	p = pitPlanner(world.NewInventory(world.ItemStack{ID: "minecraft:dirt", Count: 2}), rock)
+	res, _, err = p.Route(start, goal)
+	require.NoError(t, err)
+	assert.True(t, res.Complete)
+	assert.False(t, p.ByHand, "a pillar of dirt, no hand")
+
+	p = pitPlanner(world.NewInventory(world.ItemStack{ID: "minecraft:wooden_pickaxe", Count: 1}), rock)
+	res, _, err = p.Route(start, goal)
+	require.NoError(t, err)
+	assert.True(t, res.Complete)
+	assert.False(t, p.ByHand, "the pickaxe digs the staircase")
+}
+
+// TestNoHandOnOpenGround: on open ground a target buried in stone with no
+// pickaxe is no trap: the search runs out of nodes, not of cells, and the
+// route does not tunnel by hand.
+func TestNoHandOnOpenGround(t *testing.T) {
+	p := &digroute.Planner{
+		Finder: path.NewFinder(),
+		Grid:   plain{},
+		State:  func(world.BlockPos) chunk.StateID { return 1 },
+		Block:  func(world.BlockPos) world.Block { return stone },
+		Rule:   func(world.Block) rules.BlockRule { return rock },
+		Tools:  woodenPick,
+		Weight: digroute.Weight,
+	}
+	res, why, err := p.Route(world.Pos(0, 64, 0), path.Near(world.Pos(6, 48, 8), 3))
+	require.NoError(t, err)
+	assert.False(t, res.Complete)
+	assert.Equal(t, path.NodeBudget, res.Reason)
+	assert.False(t, p.ByHand)
+	assert.Contains(t, why, "minecraft:stone needs a pickaxe")
+}
+
+// TestBreakTool: the best harvesting tool; the hand for a block nothing
+// held harvests only on a route planned by hand; never for what cannot
+// be broken.
+func TestBreakTool(t *testing.T) {
+	inv := world.NewInventory(world.ItemStack{ID: "minecraft:stick", Count: 1})
+	_, ok := digroute.BreakTool(inv, rock, woodenPick, false)
+	assert.False(t, ok)
+	slot, ok := digroute.BreakTool(inv, rock, woodenPick, true)
+	assert.True(t, ok)
+	assert.Equal(t, -1, slot)
+	_, ok = digroute.BreakTool(inv, bedrock, woodenPick, true)
+	assert.False(t, ok)
+	pick := world.NewInventory(world.ItemStack{ID: "minecraft:stick", Count: 1}, world.ItemStack{ID: "minecraft:wooden_pickaxe", Count: 1})
+	slot, ok = digroute.BreakTool(pick, rock, woodenPick, true)
+	assert.True(t, ok)
+	assert.Equal(t, 1, slot, "the pickaxe, not the hand")
+	ticks, ok := digroute.HandTicks(rock, woodenPick)
+	assert.True(t, ok)
+	assert.Equal(t, 150.0, ticks)
+	_, ok = digroute.HandTicks(bedrock, woodenPick)
+	assert.False(t, ok)
 }
 
 // TestKeepKind: containers, liquids, crafting tables, a blueprint's
