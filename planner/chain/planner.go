@@ -1421,13 +1421,18 @@ func (s *search) bestLevel(class string) int {
 // tools returns the sub-goal towards the first of a skill's required tools
 // (preconditions.required_tools) that the inventory lacks, nil when every
 // one is there, or an error saying which tool cannot be obtained and why.
+// A tool held that is about to wear out is replaced first when it can be
+// (spare).
 func (s *search) tools(d *registry.Description, depth int) (*loop.Invocation, error) {
 	for _, tool := range d.Preconditions.RequiredTools {
 		tm, err := world.ParseItemMatcher(tool.ItemID)
 		if err != nil {
 			return nil, err
 		}
-		if s.w.Inventory.BestTool(tm, tool.MinDurability) >= 0 {
+		if slot := s.w.Inventory.BestTool(tm, tool.MinDurability); slot >= 0 {
+			if sub := s.spare(tool.ItemID, tm, slot, depth); sub != nil {
+				return sub, nil
+			}
 			continue
 		}
 		sub, err := s.obtain(tool.ItemID, s.w.Inventory.Count(tm)+1, depth+1)
