@@ -12,10 +12,10 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// room walls the player (feet at (0, 64, 0)) into a room of width cells
+// walledRoom walls the player (feet at (0, 64, 0)) into a room of width cells
 // along x, two high, in wall blocks (floor and roof too), with sand
 // outside at (6, 64, 0).
-func room(width int, wall string) *world.SparseBlocks {
+func walledRoom(width int, wall string) *world.SparseBlocks {
 	b := world.NewSparseBlocks()
 	for x := -1; x <= width; x++ {
 		for y := 63; y <= 66; y++ {
@@ -43,7 +43,7 @@ func pick(damage int) world.ItemStack {
 // (sand outside) waits.
 func TestWalledInPlansThePickaxeFirst(t *testing.T) {
 	reg := shipped(t)
-	w := snapshot("stone_age", room(2, "minecraft:stone"), stack("minecraft:log", 5), stack("minecraft:gravel", 6))
+	w := snapshot("stone_age", walledRoom(2, "minecraft:stone"), stack("minecraft:log", 5), stack("minecraft:gravel", 6))
 	dec, err := plan(t, reg, "collect 1 minecraft:sand", w)
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation)
@@ -58,7 +58,7 @@ func TestWalledInPlansThePickaxeFirst(t *testing.T) {
 // in the room: the step is the pickaxe itself.
 func TestWalledInAtTheLastCraft(t *testing.T) {
 	reg := shipped(t)
-	blocks := room(2, "minecraft:stone").SetID(world.Pos(1, 64, 0), "minecraft:crafting_table", 0)
+	blocks := walledRoom(2, "minecraft:stone").SetID(world.Pos(1, 64, 0), "minecraft:crafting_table", 0)
 	w := snapshot("stone_age", blocks, stack("minecraft:planks", 3), stack("minecraft:stick", 2))
 	dec, err := plan(t, reg, "collect 1 minecraft:sand", w)
 	require.NoError(t, err)
@@ -72,7 +72,7 @@ func TestWalledInAtTheLastCraft(t *testing.T) {
 // failed twice here) is no way out: the plan goes on without it.
 func TestWalledInBlockedCraft(t *testing.T) {
 	reg := shipped(t)
-	blocks := room(2, "minecraft:stone").SetID(world.Pos(1, 64, 0), "minecraft:crafting_table", 0)
+	blocks := walledRoom(2, "minecraft:stone").SetID(world.Pos(1, 64, 0), "minecraft:crafting_table", 0)
 	w := snapshot("stone_age", blocks, stack("minecraft:planks", 3), stack("minecraft:stick", 2))
 	craft := loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_pickaxe", "count": 1}}
 	dec, err := plan(t, reg, "collect 1 minecraft:sand", w, craft)
@@ -87,15 +87,15 @@ func TestWalledInBlockedCraft(t *testing.T) {
 func TestWalledInNoRule(t *testing.T) {
 	reg := shipped(t)
 	for name, w := range map[string]any{
-		"a pickaxe held": snapshot("stone_age", room(2, "minecraft:stone"), pick(0),
+		"a pickaxe held": snapshot("stone_age", walledRoom(2, "minecraft:stone"), pick(0),
 			stack("minecraft:log", 5), stack("minecraft:gravel", 6)),
-		"dirt walls":           snapshot("stone_age", room(2, "minecraft:dirt"), stack("minecraft:log", 5), stack("minecraft:gravel", 6)),
-		"nothing to make from": snapshot("stone_age", room(2, "minecraft:stone"), stack("minecraft:log", 1)),
-		"no place for a table": snapshot("stone_age", room(1, "minecraft:stone"), stack("minecraft:planks", 3), stack("minecraft:stick", 2),
+		"dirt walls":           snapshot("stone_age", walledRoom(2, "minecraft:dirt"), stack("minecraft:log", 5), stack("minecraft:gravel", 6)),
+		"nothing to make from": snapshot("stone_age", walledRoom(2, "minecraft:stone"), stack("minecraft:log", 1)),
+		"no place for a table": snapshot("stone_age", walledRoom(1, "minecraft:stone"), stack("minecraft:planks", 3), stack("minecraft:stick", 2),
 			stack("minecraft:crafting_table", 1)),
-		"the table outside the walls": snapshot("stone_age", room(2, "minecraft:stone").SetID(world.Pos(0, 64, 5), "minecraft:crafting_table", 0),
+		"the table outside the walls": snapshot("stone_age", walledRoom(2, "minecraft:stone").SetID(world.Pos(0, 64, 5), "minecraft:crafting_table", 0),
 			stack("minecraft:planks", 3), stack("minecraft:stick", 2)),
-		"not walled in": snapshot("stone_age", room(2, "minecraft:stone").SetID(world.Pos(0, 65, 1), "minecraft:air", 0),
+		"not walled in": snapshot("stone_age", walledRoom(2, "minecraft:stone").SetID(world.Pos(0, 65, 1), "minecraft:air", 0),
 			stack("minecraft:log", 5), stack("minecraft:gravel", 6)),
 	} {
 		dec, err := plan(t, reg, "collect 1 minecraft:sand", w.(*world.Snapshot))
@@ -126,7 +126,7 @@ func TestWallTool(t *testing.T) {
 		{"a pickaxe", "minecraft:stone", []world.ItemStack{pick(0)}, ""},
 		{"a worn-out pickaxe", "minecraft:stone", []world.ItemStack{pick(64)}, "pickaxe"},
 	} {
-		s := &search{Planner: Planner{Mining: rules.Default().Mining}, w: snapshot("stone_age", room(2, tc.wall), tc.held...)}
+		s := &search{Planner: Planner{Mining: rules.Default().Mining}, w: snapshot("stone_age", walledRoom(2, tc.wall), tc.held...)}
 		class, _, ok := s.wallTool()
 		assert.Equal(t, tc.class != "", ok, tc.name)
 		assert.Equal(t, tc.class, class, tc.name)
