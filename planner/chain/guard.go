@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"slices"
+
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -23,52 +25,66 @@ const trapFlood = 1024
 // mob's path finding, EntityAIAttackOnCollide's way to its target).
 const trapDrop = 3
 
-// comes reports whether a hostile mob could come for the bot now: not a
-// spider in the open by day (it attacks only in the dark: 1.7.10
-// EntitySpider.findPlayerToAttack, below half brightness; the defend
-// reflex leaves it alone the same way), and not a mob trapped where it
-// stands (trapped).
-func (s *search) comes(e world.Entity, k rules.MobKind) bool {
+// comes reports whether a hostile mob could come for the bot on its hunt
+// for prey: not a spider in the open by day (it attacks only in the dark:
+// 1.7.10 EntitySpider.findPlayerToAttack, below half brightness; the
+// defend reflex leaves it alone the same way), and not a mob trapped away
+// from both the bot and the prey (trapped). A mob shut in with the prey
+// (a den in a closed cave) guards it: the hunt would open the way.
+func (s *search) comes(e world.Entity, k rules.MobKind, prey world.Entity) bool {
 	if loop.Neutral(s.Mobs, s.w, e) {
 		return false
 	}
-	return !s.trapped(e, k)
+	return !s.trapped(e, k, prey)
 }
 
-// trapped reports whether a hostile mob has no way out of where it
-// stands: a spider (it climbs walls) walled in on every side
-// (path.Enclosed); a walking mob whose walk — steps up of one block,
-// drops of up to trapDrop — ends within trapFlood places without coming
-// within two blocks of the bot's feet, over known blocks only. A way
-// that reaches unknown blocks, water or lava, or runs past trapFlood
-// places, counts as a way out: the mob may come.
-func (s *search) trapped(e world.Entity, k rules.MobKind) bool {
+// trapped reports whether a hostile mob has no way to the bot nor to the
+// prey from where it stands: a spider (it climbs walls) walled in on
+// every side (path.Room) away from both; a walking mob whose walk —
+// steps up of one block, drops of up to trapDrop — ends within trapFlood
+// places without coming within two blocks of the bot's feet or the
+// prey's, over known blocks only. A way that reaches unknown blocks,
+// water or lava, or runs past trapFlood places, counts as a way out: the
+// mob may come.
+func (s *search) trapped(e world.Entity, k rules.MobKind, prey world.Entity) bool {
 	if s.w.Blocks == nil {
 		return false
 	}
-	if t, ok := s.traps[e.ID]; ok {
+	key := [2]int{e.ID, prey.ID}
+	if t, ok := s.traps[key]; ok {
 		return t
 	}
+	ends := []world.BlockPos{s.w.Feet(), prey.Pos.Block()}
 	var t bool
 	if k.Name == "spider" {
-		t = path.Enclosed(s.w, e.Pos.Block())
+		room, closed := path.Room(s.w, e.Pos.Block())
+		t = closed && !slices.ContainsFunc(room, func(p world.BlockPos) bool { return nearAny(p, ends) })
 	} else {
-		t = s.walkTrapped(e.Pos.Block())
+		t = s.walkTrapped(e.Pos.Block(), ends)
 	}
 	if s.traps == nil {
-		s.traps = map[int]bool{}
+		s.traps = map[[2]int]bool{}
 	}
-	s.traps[e.ID] = t
+	s.traps[key] = t
 	return t
 }
 
+// nearAny reports whether p is within two blocks of any of ends.
+func nearAny(p world.BlockPos, ends []world.BlockPos) bool {
+	for _, q := range ends {
+		if abs(p.X-q.X) <= 2 && abs(p.Z-q.Z) <= 2 && abs(p.Y-q.Y) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // walkTrapped floods the places a walking mob with its feet in from can
-// stand on (see trapped). Only air and full walls are judged: any other
+// stand on, until it comes near one of ends (see trapped). Only air and full walls are judged: any other
 // block on the way (a liquid, a slab, a carpet, the unknown) ends the
 // flood as a possible way out.
-func (s *search) walkTrapped(from world.BlockPos) bool {
+func (s *search) walkTrapped(from world.BlockPos, ends []world.BlockPos) bool {
 	w := s.w
-	bot := w.Feet()
 	cell := func(p world.BlockPos) path.Cell {
 		if !w.Known(p) {
 			return path.Unknown
@@ -87,8 +103,8 @@ func (s *search) walkTrapped(from world.BlockPos) bool {
 			return false
 		}
 		p := queue[i]
-		if abs(p.X-bot.X) <= 2 && abs(p.Z-bot.Z) <= 2 && abs(p.Y-bot.Y) <= 2 {
-			return false // it reaches the bot
+		if nearAny(p, ends) {
+			return false // it reaches the bot, or the prey
 		}
 		over := cell(p.Add(0, 2, 0))
 		if !judged(over) {

@@ -133,7 +133,35 @@ func TestTrappedEdge(t *testing.T) {
 	zombie := world.Entity{ID: 1, Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 61, Z: 4.5}, Kind: world.EntityMob}
 	k, ok := s.Mobs.Kind("zombie")
 	require.True(t, ok)
-	assert.False(t, s.trapped(zombie, k), "water at the side is a way out")
+	assert.False(t, s.trapped(zombie, k, world.Entity{ID: 2, Name: "pig", Pos: world.Vec3{X: 20.5, Y: 64, Z: 10.5}}), "water at the side is a way out")
+	pig := world.Entity{ID: 2, Name: "pig", Pos: world.Vec3{X: 20.5, Y: 64, Z: 10.5}}
 	dry := &search{Planner: s.Planner, w: snapshot("stone_age", field(8, 4, 3, false, 0, 0))}
-	assert.True(t, dry.trapped(zombie, k))
+	assert.True(t, dry.trapped(zombie, k, pig))
+}
+
+// TestTrappedWithThePrey: a mob shut in with the prey (a den in a closed
+// cave, a pit the prey stands in) is not trapped for that hunt: the hunt
+// opens the way to it. The same mob is trapped for a prey outside.
+func TestTrappedWithThePrey(t *testing.T) {
+	mobs := rules.Default().Mobs
+	zk, _ := mobs.Kind("zombie")
+	sk, _ := mobs.Kind("spider")
+	inside := world.Entity{ID: 2, Name: "pig", Pos: world.Vec3{X: 9.5, Y: 62, Z: 5.5}}
+	outside := world.Entity{ID: 3, Name: "pig", Pos: world.Vec3{X: 20.5, Y: 64, Z: 10.5}}
+	zombie := world.Entity{ID: 1, Name: "zombie", Pos: world.Vec3{X: 4.5, Y: 62, Z: 0.5}}
+	pit := &search{Planner: Planner{Mobs: mobs}, w: snapshot("stone_age", room(field(0, 0, 0, false, 0, 0), 4, 2, 0, 6))}
+	assert.True(t, pit.trapped(zombie, zk, outside), "a pit two deep, the prey outside")
+	assert.False(t, pit.trapped(zombie, zk, inside), "the prey in the same pit")
+	// A closed cave: a room four by four, two deep, under a stone lid.
+	cave := room(field(0, 0, 0, false, 0, 0), 4, 2, 0, 4)
+	for x := 3; x <= 10; x++ {
+		for z := -1; z <= 6; z++ {
+			cave.SetID(world.Pos(x, 64, z), "minecraft:stone", 0)
+		}
+	}
+	den := &search{Planner: Planner{Mobs: mobs}, w: snapshot("stone_age", cave)}
+	spider := world.Entity{ID: 4, Name: "spider", Pos: world.Vec3{X: 4.5, Y: 62, Z: 0.5}}
+	withIt := world.Entity{ID: 5, Name: "pig", Pos: world.Vec3{X: 7.5, Y: 62, Z: 3.5}}
+	assert.True(t, den.trapped(spider, sk, outside), "a spider shut in a cave, the prey outside")
+	assert.False(t, den.trapped(spider, sk, withIt), "the prey in the spider's cave")
 }

@@ -518,8 +518,8 @@ type search struct {
 	node *loop.PlanNode
 	// awaits is the hunt a wait for the night is for (night.go).
 	awaits *loop.Invocation
-	// traps memoizes trapped by entity (guard.go).
-	traps map[int]bool
+	// traps memoizes trapped by mob and prey (guard.go).
+	traps map[[2]int]bool
 	// inPlace: the bot is walled in and the plan takes only steps that
 	// do not walk, in the room's cells (digout.go).
 	inPlace bool
@@ -846,7 +846,7 @@ func (s *search) guardMob(prey world.Entity) (string, world.Entity) {
 		if !ok || k.Passive() || e.Name == prey.Name {
 			continue
 		}
-		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= loop.GuardRange(k) && s.comes(e, k) {
+		if d := loop.FromWay(e.Pos, s.w.Player.Pos, prey.Pos); d <= loop.GuardRange(k) && s.comes(e, k, prey) {
 			return fmt.Sprintf("a %s (entity %d) is %.0f blocks from the way to the %s (entity %d)", e.Name, e.ID, d, prey.Name, prey.ID), e
 		}
 	}
