@@ -137,6 +137,11 @@ func TestTrappedEdge(t *testing.T) {
 	pig := world.Entity{ID: 2, Name: "pig", Pos: world.Vec3{X: 20.5, Y: 64, Z: 10.5}}
 	dry := &search{Planner: s.Planner, w: snapshot("stone_age", field(8, 4, 3, false, 0, 0))}
 	assert.True(t, dry.trapped(zombie, k, pig))
+	// The bot at the rim of the pit, the zombie three blocks under its
+	// feet: it cannot climb to it.
+	rim := &search{Planner: s.Planner, w: snapshot("stone_age", field(1, 1, 3, false, 0, 0))}
+	below := world.Entity{ID: 6, Name: "zombie", Pos: world.Vec3{X: 1.5, Y: 61, Z: 1.5}}
+	assert.True(t, rim.trapped(below, k, pig), "three blocks under the bot")
 }
 
 // TestTrappedWithThePrey: a mob shut in with the prey (a den in a closed
