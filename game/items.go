@@ -11,14 +11,30 @@ import (
 // wear (MaxDamage 0 = not damageable). Vanilla 1.7.10 sends a damageable
 // item's wear in the metadata field: bodies move it into Damage and leave
 // Meta 0, so "minecraft:iron_axe:0" still matches a worn axe. Tags are filled
-// from the tag table by NewStack or by the body.
+// from the tag table by NewStack or by the body. Tinker is set on a Tinkers'
+// Construct tool whose parts are known (nil otherwise); it is never changed
+// in place, so copies may share it.
 type ItemStack struct {
-	ID        string   `json:"id"`
-	Meta      int      `json:"meta,omitempty"`
-	Count     int      `json:"count"`
-	Damage    int      `json:"damage,omitempty"`
-	MaxDamage int      `json:"max_damage,omitempty"`
-	Tags      []string `json:"tags,omitempty"`
+	ID        string      `json:"id"`
+	Meta      int         `json:"meta,omitempty"`
+	Count     int         `json:"count"`
+	Damage    int         `json:"damage,omitempty"`
+	MaxDamage int         `json:"max_damage,omitempty"`
+	Tags      []string    `json:"tags,omitempty"`
+	Tinker    *TinkerTool `json:"tinker,omitempty"`
+}
+
+// TinkerTool is what a Tinkers' Construct tool carries in its NBT (the
+// InfiTool compound, TinkersConstruct library/crafting/ToolBuilder
+// .buildTool) as far as the agent uses it: the head's material and the
+// harvest level the tool mines at now.
+type TinkerTool struct {
+	// Head is the head's material id (InfiTool.Head: TConstruct's
+	// material ids, 2 iron, 3 flint).
+	Head int `json:"head"`
+	// HarvestLevel is InfiTool.HarvestLevel: the head material's level,
+	// one lower on a pickaxe until its mining boost (IguanaTinkerTweaks).
+	HarvestLevel int `json:"harvest_level"`
 }
 
 // Empty reports whether the slot holds nothing.

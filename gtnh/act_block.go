@@ -319,7 +319,7 @@ func (x *act) findItem(item string, best bool) (int, world.ItemStack, ipc.Result
 	inv := x.c.state.Snapshot().Inventory
 	slot := inv.Find(m)
 	if best {
-		slot = inv.BestTool(m, 0)
+		slot = x.c.rules.Mining.BestTool(inv, m, 0)
 	}
 	if slot < 0 {
 		return 0, world.ItemStack{}, ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", item), false

@@ -35,7 +35,19 @@ type QuestStage struct {
 	// Checkboxes is how many checkbox tasks the quest has that the user
 	// allowed the agent to tick.
 	Checkboxes int `json:"checkboxes,omitempty"`
+	// Rewards are the items the agent claims when the quest is completed
+	// (none: it leaves the quest unclaimed).
+	Rewards []RewardItem `json:"rewards,omitempty"`
 }
+
+// RewardItem is an item a quest gives when claimed: an exact item
+// ("modid:name" or "modid:name:meta") and how many.
+type RewardItem struct {
+	Item  string `json:"item"`
+	Count int    `json:"count"`
+}
+
+func (r RewardItem) String() string { return fmt.Sprintf("%d %s", r.Count, r.Item) }
 
 // QuestSource turns the names of quest and line clauses into stages: a
 // quest after its prerequisites, a line's quests in prerequisite order.
@@ -130,6 +142,10 @@ type QuestResult struct {
 	Blockers []string `json:"blockers,omitempty"`
 	Steps    int      `json:"steps,omitempty"`
 	Ticks    int64    `json:"ticks,omitempty"`
+	// Claimed are the rewards the body was given for the quest.
+	Claimed []RewardItem `json:"claimed,omitempty"`
+	// Unclaimed says why rewards the agent claimed did not all arrive.
+	Unclaimed string `json:"unclaimed,omitempty"`
 }
 
 // Blocker is one cause and the quests it keeps from completion.
@@ -172,6 +188,12 @@ type QuestOptions struct {
 	// completed without running it, whatever its tasks, and the result
 	// says so. known is false when the server said nothing of the quest.
 	ServerDone func(id string) (done, known bool)
+	// Claim, when set, hands a completed quest's rewards (QuestStage
+	// .Rewards) to the body, as the quest book does when the player claims
+	// the quest; an error says what did not arrive. It is not called for a
+	// quest the server's book reports completed: there the server gives
+	// the rewards and the world model sees the inventory change.
+	Claim func(ctx context.Context, rewards []RewardItem) error
 }
 
 // CompletedOnServer is the reason of a stage completed because the
@@ -258,6 +280,12 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 		}
 		if res.Status == QuestCompleted {
 			out.Completed++
+			if opts.Claim != nil && !serverDone && len(st.Rewards) > 0 {
+				res.Claimed = st.Rewards
+				if err := opts.Claim(ctx, st.Rewards); err != nil {
+					res.Unclaimed = err.Error()
+				}
+			}
 		}
 		r := res
 		results[st.ID] = &r

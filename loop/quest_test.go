@@ -213,3 +213,51 @@ func TestRunQuestsServerDone(t *testing.T) {
 	assert.Equal(t, loop.QuestSkipped, out.Results[2].Status, "known to the server as not completed: judged as before")
 	assert.Equal(t, 2, out.Completed)
 }
+
+// TestRunQuestsClaim: a completed quest's rewards are handed to Claim and
+// recorded; a failed or skipped quest and one the server's book completed
+// claim nothing; a claim that does not all arrive is said.
+func TestRunQuestsClaim(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	pl := loop.PlannerFunc(func(_ context.Context, g loop.Goal, _ loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+		for _, ig := range g.Items {
+			if ig.Item == "minecraft:log" {
+				return loop.Decision{Invocation: &loop.Invocation{Skill: "chop_tree"}}, nil
+			}
+		}
+		return loop.Decision{}, fmt.Errorf("%w: nothing to do", loop.ErrStuck)
+	})
+	head := []loop.RewardItem{{Item: "TConstruct:pickaxeHead:2", Count: 1}}
+	stages := []loop.QuestStage{
+		{ID: "A", Name: "Logs", Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 1}}, Rewards: head},
+		{ID: "B", Name: "Diamonds", Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 1}}, Rewards: head},
+		{ID: "C", Name: "Tick Me", Skip: "a checkbox task", Rewards: head},
+		{ID: "D", Name: "On the server", Skip: "a checkbox task", Rewards: head},
+		{ID: "E", Name: "Full", Rewards: []loop.RewardItem{{Item: "minecraft:apple", Count: 1}}},
+	}
+	var claimed []string
+	out, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: loop.Goal{Quests: stages}},
+		loop.QuestOptions{
+			ServerDone: func(id string) (bool, bool) { return id == "D", id == "D" },
+			Claim: func(_ context.Context, rs []loop.RewardItem) error {
+				for _, r := range rs {
+					claimed = append(claimed, r.String())
+				}
+				if rs[0].Item == "minecraft:apple" {
+					return fmt.Errorf("no room for the apple")
+				}
+				return nil
+			},
+		})
+	require.NoError(t, err)
+	require.Len(t, out.Results, 5)
+	assert.Equal(t, []string{"1 TConstruct:pickaxeHead:2", "1 minecraft:apple"}, claimed)
+	assert.Equal(t, head, out.Results[0].Claimed)
+	assert.Empty(t, out.Results[0].Unclaimed)
+	for _, r := range out.Results[1:4] {
+		assert.Empty(t, r.Claimed, r.Name)
+	}
+	assert.Equal(t, loop.QuestCompleted, out.Results[4].Status)
+	assert.Equal(t, "no room for the apple", out.Results[4].Unclaimed)
+}

@@ -119,6 +119,28 @@ type Task struct {
 	DamageType string `json:"damage_type,omitempty"`
 }
 
+// Reward types of BetterQuesting's standard set (bq_standard) that give
+// items.
+const (
+	RewardItem   = "bq_standard:item"
+	RewardChoice = "bq_standard:choice"
+)
+
+// Reward is one reward of a quest: items given when the player claims the
+// quest in the book (GTNewHorizons/BetterQuesting, src/main/java/
+// bq_standard/rewards/RewardItem.java: every item; RewardChoice.java: the
+// one item the player picked). Other reward types (experience, commands,
+// loot chests) give nothing the agent models and keep only their type.
+type Reward struct {
+	// Type is the reward's id ("bq_standard:item").
+	Type string `json:"type"`
+	// Items: what an item reward gives, or the options of a choice.
+	Items []Item `json:"items,omitempty"`
+}
+
+// Choice reports whether the player picks one of the items.
+func (r Reward) Choice() bool { return r.Type == RewardChoice }
+
 // Optional reports whether the task does not count towards the quest
 // (BetterQuesting's optional retrieval is ignored when the quest is
 // judged complete).
@@ -136,6 +158,8 @@ type Quest struct {
 	// AnyTask: the task logic is OR (one task is enough).
 	AnyTask bool   `json:"any_task,omitempty"`
 	Tasks   []Task `json:"tasks,omitempty"`
+	// Rewards are what the quest gives when claimed.
+	Rewards []Reward `json:"rewards,omitempty"`
 	// Lines are the names of the lines that place the quest.
 	Lines []string `json:"lines,omitempty"`
 	// File is where the quest was read.
@@ -229,7 +253,27 @@ func decodeQuest(c compound) (*Quest, bool) {
 	for _, t := range c.list("tasks") {
 		q.Tasks = append(q.Tasks, decodeTask(t))
 	}
+	for _, r := range c.list("rewards") {
+		q.Rewards = append(q.Rewards, decodeReward(r))
+	}
 	return q, true
+}
+
+// decodeReward reads one reward compound: the items of an item reward
+// ("rewards") or of a choice ("choices"); a reward of another type keeps
+// its type and nothing else.
+func decodeReward(c compound) Reward {
+	r := Reward{Type: c.str("rewardID")}
+	switch r.Type {
+	case "":
+		c.errorf("", "a reward needs a rewardID")
+		r.Type = "(none)"
+	case RewardItem:
+		r.Items = decodeItems(c, "rewards")
+	case RewardChoice:
+		r.Items = decodeItems(c, "choices")
+	}
+	return r
 }
 
 func isIntArray(v any) bool {

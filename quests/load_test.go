@@ -186,3 +186,23 @@ func TestParseID(t *testing.T) {
 		assert.False(t, ok, s)
 	}
 }
+
+// TestLoadRewards: item rewards and choices keep their items; a reward of
+// another type keeps its type; one without a rewardID is a problem.
+func TestLoadRewards(t *testing.T) {
+	b, err := quests.Load(filepath.Join("testdata", "perquest"))
+	require.NoError(t, err)
+	planks, err := b.FindQuest("Planks and Sticks")
+	require.NoError(t, err)
+	assert.Equal(t, []quests.Reward{
+		{Type: quests.RewardItem, Items: []quests.Item{{ID: "TConstruct:pickaxeHead", Damage: 2, Count: 1}, {ID: "minecraft:flint", Count: 2}}},
+		{Type: quests.RewardChoice, Items: []quests.Item{{ID: "enhancedlootbags:lootbag", Damage: 1, Count: 1}, {ID: "TConstruct:hatchetHead", Damage: 2, Count: 1}}},
+		{Type: "bq_standard:xp"},
+	}, planks.Rewards)
+	assert.True(t, planks.Rewards[1].Choice())
+	assert.False(t, planks.Rewards[0].Choice())
+	hunt, err := b.FindQuest("Monster Hunter")
+	require.NoError(t, err)
+	assert.Equal(t, []quests.Reward{{Type: "(none)"}}, hunt.Rewards)
+	assert.Contains(t, problems(b), `Hunt-AAAAAAAAAAAAAAAAAAAABA==.json: rewards:9.0:10: a reward needs a rewardID`)
+}

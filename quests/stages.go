@@ -194,6 +194,7 @@ func (j Judge) Stage(q *Quest) loop.QuestStage {
 		return st
 	}
 	st.Blockers = nil
+	st.Rewards = j.claims(q)
 	for _, v := range chosen {
 		if v.Checkbox {
 			st.Checkboxes++
@@ -244,4 +245,45 @@ func mergeItems(have, more []loop.ItemGoal) []loop.ItemGoal {
 		}
 	}
 	return have
+}
+
+// claims are the rewards the agent claims for a quest. BetterQuesting
+// gives every item of a quest's item rewards and, of each choice, the
+// option the player picked (RewardChoice cannot be claimed before one is
+// picked). The agent claims a quest only when it knows every item it would
+// get (Judge.Item: items its rules use), picking the first option it knows
+// of a choice; a quest that would give coins, loot bags or other items the
+// agent cannot use is left unclaimed in the book, as a player may leave it,
+// since those items would only fill the inventory. Rewards of other types
+// (experience, commands) are not modelled and do not stop a claim.
+func (j Judge) claims(q *Quest) []loop.RewardItem {
+	known := func(it Item) bool {
+		return it.ID != "" && (j.Item == nil || j.Item(it.StackMatcher()) == nil)
+	}
+	var out []loop.RewardItem
+	add := func(it Item) {
+		m := it.StackMatcher()
+		if it.Damage == Wildcard {
+			m = it.ID
+		}
+		out = append(out, loop.RewardItem{Item: m, Count: it.Count})
+	}
+	for _, r := range q.Rewards {
+		switch {
+		case r.Type == RewardItem:
+			for _, it := range r.Items {
+				if !known(it) {
+					return nil
+				}
+				add(it)
+			}
+		case r.Choice() && len(r.Items) > 0:
+			i := slices.IndexFunc(r.Items, known)
+			if i < 0 {
+				return nil
+			}
+			add(r.Items[i])
+		}
+	}
+	return out
 }

@@ -135,3 +135,34 @@ func TestJudgeStages(t *testing.T) {
 	assert.True(t, st.AnyPrereq)
 	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:stone", Count: 5, Gain: true}, {Item: "minecraft:dye:4", Count: 1}}, st.Items, "AND: both tasks")
 }
+
+// TestJudgeClaims: a quest is claimed when the agent knows every item it
+// would give, with the first known option of a choice; a quest giving an
+// item it does not know (coins) is left unclaimed.
+func TestJudgeClaims(t *testing.T) {
+	known := func(s string) error {
+		if strings.HasPrefix(s, "minecraft:") || strings.HasPrefix(s, "TConstruct:") {
+			return nil
+		}
+		return errors.New("unknown")
+	}
+	b, err := quests.Load(filepath.Join("testdata", "perquest"))
+	require.NoError(t, err)
+	j := quests.Judge{Book: b, Item: known}
+	stage := func(name string) loop.QuestStage {
+		q, err := b.FindQuest(name)
+		require.NoError(t, err)
+		return j.Stage(q)
+	}
+	assert.Equal(t, []loop.RewardItem{{Item: "TConstruct:pickaxeHead:2", Count: 1}, {Item: "minecraft:flint", Count: 2}, {Item: "TConstruct:hatchetHead:2", Count: 1}},
+		stage("Planks and Sticks").Rewards, "the items, the known option of the choice, nothing for experience")
+	assert.Empty(t, stage("Get Some Logs").Rewards, "coins: left unclaimed")
+	assert.Empty(t, stage("Read the Manual").Rewards, "no rewards")
+
+	// A choice with no option the agent knows is not claimed either.
+	q := &quests.Quest{Name: "q", Rewards: []quests.Reward{{Type: quests.RewardChoice, Items: []quests.Item{{ID: "somemod:coin", Count: 1}}}}}
+	assert.Empty(t, j.Stage(q).Rewards)
+	// A wildcard damage gives the item itself.
+	q.Rewards = []quests.Reward{{Type: quests.RewardItem, Items: []quests.Item{{ID: "minecraft:log", Damage: quests.Wildcard, Count: 3}}}}
+	assert.Equal(t, []loop.RewardItem{{Item: "minecraft:log", Count: 3}}, j.Stage(q).Rewards)
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/config"
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
+	"gopkg.in/yaml.v3"
 )
 
 // BlockRule is how a block breaks in 1.7.10: its hardness (negative =
@@ -51,6 +52,28 @@ type ToolMaterial struct {
 type MiningRules struct {
 	blocks    map[string]BlockRule
 	materials []ToolMaterial
+	tinker    TinkerRules
+}
+
+// TinkerMaterial is a Tinkers' Construct tool material as a tool's head
+// makes it: its harvest level, mining speed and the durability of a tool
+// with that head on a wooden handle.
+type TinkerMaterial struct {
+	ID         int
+	Name       string
+	Level      int
+	Speed      float64
+	Durability int
+}
+
+// TinkerRules is how a Tinkers' tool takes its numbers from its head
+// (config/mining.yaml's tinkers): the materials by id, the head items
+// (whose metadata is the material id), and the tools that mine one level
+// lower until their mining boost.
+type TinkerRules struct {
+	Materials map[int]TinkerMaterial
+	Heads     []string
+	Boosted   []string
 }
 
 // ParseMiningRules reads a mining table; every problem is reported with
@@ -62,7 +85,7 @@ func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
 	}
 	d := strictyaml.NewDecoder(file)
 	r := &MiningRules{blocks: map[string]BlockRule{}}
-	top := d.Mapping(root, "", []string{"blocks", "tools"})
+	top := d.Mapping(root, "", []string{"blocks", "tools", "tinkers"})
 	if f, ok := top["blocks"]; ok {
 		for id, fld := range d.Mapping(f.Value, "blocks", nil) {
 			path := strictyaml.Join("blocks", id)
@@ -159,11 +182,125 @@ func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
 			r.materials = append(r.materials, m)
 		}
 	}
+	if f, ok := top["tinkers"]; ok {
+		r.tinker = parseTinkers(d, f.Value)
+	}
 	if err := d.Err(); err != nil {
 		d.Errs.Sort()
 		return nil, d.Errs
 	}
 	return r, nil
+}
+
+// parseTinkers reads the tinkers section: materials (id, name,
+// harvest_level, speed, durability), heads and boosted (item ids without
+// metadata).
+func parseTinkers(d *strictyaml.Decoder, n *yaml.Node) TinkerRules {
+	t := TinkerRules{Materials: map[int]TinkerMaterial{}}
+	f := d.Mapping(n, "tinkers", []string{"materials", "heads", "boosted"})
+	if v, ok := f["materials"]; ok {
+		for i, mn := range d.Sequence(v.Value, "tinkers.materials") {
+			path := strictyaml.Index("tinkers.materials", i)
+			mf := d.Mapping(mn, path, []string{"id", "name", "harvest_level", "speed", "durability"})
+			d.Require(mn, path, mf, "id", "name", "harvest_level", "speed", "durability")
+			var m TinkerMaterial
+			if v, ok := mf["id"]; ok {
+				if id, ok := d.Int(v.Value, path+".id"); ok {
+					if _, dup := t.Materials[id]; dup {
+						d.Errorf(v.Value, path+".id", "material %d is listed twice", id)
+					}
+					if id < 0 {
+						d.Errorf(v.Value, path+".id", "must be at least 0")
+					}
+					m.ID = id
+				}
+			}
+			if v, ok := mf["name"]; ok {
+				m.Name, _ = d.String(v.Value, path+".name")
+			}
+			if v, ok := mf["harvest_level"]; ok {
+				if lv, ok := d.Int(v.Value, path+".harvest_level"); ok {
+					if lv < 0 {
+						d.Errorf(v.Value, path+".harvest_level", "must be at least 0")
+					}
+					m.Level = lv
+				}
+			}
+			if v, ok := mf["speed"]; ok {
+				if sp, ok := d.Float(v.Value, path+".speed"); ok {
+					if sp < 1 {
+						d.Errorf(v.Value, path+".speed", "must be at least 1 (the hand)")
+					}
+					m.Speed = sp
+				}
+			}
+			if v, ok := mf["durability"]; ok {
+				if du, ok := d.Int(v.Value, path+".durability"); ok {
+					if du < 1 {
+						d.Errorf(v.Value, path+".durability", "must be at least 1")
+					}
+					m.Durability = du
+				}
+			}
+			t.Materials[m.ID] = m
+		}
+	}
+	ids := func(key string) []string {
+		v, ok := f[key]
+		if !ok {
+			return nil
+		}
+		var out []string
+		for i, in := range d.Sequence(v.Value, "tinkers."+key) {
+			path := strictyaml.Index("tinkers."+key, i)
+			s, ok := d.String(in, path)
+			if !ok {
+				continue
+			}
+			if id, meta, err := game.SplitID(s); err != nil || meta >= 0 || strings.HasPrefix(s, "ore:") || strings.HasPrefix(s, "tool:") || id != s {
+				d.Errorf(in, path, "%q: an item id without metadata expected (modid:name)", s)
+				continue
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	t.Heads, t.Boosted = ids("heads"), ids("boosted")
+	return t
+}
+
+// TinkerHead is the material of a Tinkers' head item ("TConstruct:
+// pickaxeHead" at the material's id as metadata); false for any other
+// item or a material the table does not know.
+func (r *MiningRules) TinkerHead(st game.ItemStack) (TinkerMaterial, bool) {
+	if st.Empty() || !slices.Contains(r.tinker.Heads, st.ID) {
+		return TinkerMaterial{}, false
+	}
+	m, ok := r.tinker.Materials[st.Meta]
+	return m, ok
+}
+
+// TinkerTool is the NBT a tool station gives a tool (toolID) built on
+// the head: the head's material and harvest level, one lower for a tool
+// that needs its mining boost (IguanaTinkerTweaks' LevelingLogic
+// .addBoostTags: a pickaxe whose head is above level 0). False when the
+// stack is not a head the table knows.
+func (r *MiningRules) TinkerTool(toolID string, head game.ItemStack) (*game.TinkerTool, bool) {
+	m, ok := r.TinkerHead(head)
+	if !ok {
+		return nil, false
+	}
+	lv := m.Level
+	if lv > 0 && slices.Contains(r.tinker.Boosted, toolID) {
+		lv--
+	}
+	return &game.TinkerTool{Head: m.ID, HarvestLevel: lv}, true
+}
+
+// TinkerMaterial returns a Tinkers' material by id.
+func (r *MiningRules) TinkerMaterial(id int) (TinkerMaterial, bool) {
+	m, ok := r.tinker.Materials[id]
+	return m, ok
 }
 
 var (
@@ -221,6 +358,11 @@ func (r *MiningRules) ToolSpeed(held game.ItemStack, class string, other float64
 	if class == "" || held.Empty() || !held.HasTag("tool:"+class) {
 		return 1
 	}
+	if held.Tinker != nil {
+		if m, ok := r.tinker.Materials[held.Tinker.Head]; ok {
+			return m.Speed
+		}
+	}
 	if m, ok := r.Material(held.ID); ok {
 		return m.Speed
 	}
@@ -235,6 +377,10 @@ func (r *MiningRules) ToolSpeed(held game.ItemStack, class string, other float64
 func (r *MiningRules) ToolLevel(held game.ItemStack, class string, other int) int {
 	if class == "" || held.Empty() || !held.HasTag("tool:"+class) || r.MinesNothing(held.ID) {
 		return -1
+	}
+	if held.Tinker != nil {
+		// A Tinkers' tool mines at the level its NBT carries.
+		return held.Tinker.HarvestLevel
 	}
 	if m, ok := r.Material(held.ID); ok {
 		return m.Level
@@ -319,4 +465,34 @@ func BreakTicks(hardness, speed float64, harvest bool) float64 {
 // Blocks lists the block ids the table knows, sorted.
 func (r *MiningRules) Blocks() []string {
 	return slices.Sorted(maps.Keys(r.blocks))
+}
+
+// BestTool is the slot of the tool to hold for a matcher: for a tool
+// class ("tool:pickaxe"), the one of the highest harvest level (a
+// Tinkers' iron pickaxe over a flint one), then the most uses left; for
+// any other matcher the one with the most uses left
+// (game.Inventory.BestTool). -1 when none has minDurability uses left.
+func (r *MiningRules) BestTool(inv game.Inventory, m game.ItemMatcher, minDurability int) int {
+	class, ok := strings.CutPrefix(m.String(), "tool:")
+	if !ok {
+		return inv.BestTool(m, minDurability)
+	}
+	best, bestLevel, bestDur := -1, -2, -2
+	for i, s := range inv.Slots {
+		if !m.Matches(s) {
+			continue
+		}
+		d := s.Durability()
+		if d < 0 {
+			d = math.MaxInt
+		}
+		if d < minDurability {
+			continue
+		}
+		lv := r.ToolLevel(s, class, 0)
+		if lv > bestLevel || lv == bestLevel && d > bestDur {
+			best, bestLevel, bestDur = i, lv, d
+		}
+	}
+	return best
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -287,6 +289,7 @@ func FuzzParseMiningRules(f *testing.F) {
 	f.Add([]byte("blocks:\n  minecraft:log: {hardness: 2, tool: axe}\ntools:\n  - {prefix: \"minecraft:iron_\", speed: 6, durability: 250}\n"))
 	f.Add([]byte("blocks: {minecraft:x: {hardness: -1}}\n"))
 	f.Add([]byte("tools:\n  - {id: \"TConstruct:pickaxe\", speed: 4, durability: 113, harvest_level: 0}\n"))
+	f.Add([]byte("tinkers:\n  materials:\n    - {id: 2, name: Iron, harvest_level: 3, speed: 6, durability: 188}\n  heads: [\"TConstruct:pickaxeHead\"]\n  boosted: [\"TConstruct:pickaxe\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseMiningRules("m.yaml", data)
 		if err != nil {
@@ -301,5 +304,95 @@ func FuzzParseMiningRules(f *testing.F) {
 				t.Fatalf("accepted a bad material %+v", m)
 			}
 		}
+		for id, m := range r.tinker.Materials {
+			if id != m.ID || id < 0 || m.Speed < 1 || m.Durability < 1 || m.Level < 0 {
+				t.Fatalf("accepted a bad Tinkers' material %+v", m)
+			}
+		}
+		for _, h := range append(append([]string(nil), r.tinker.Heads...), r.tinker.Boosted...) {
+			if _, meta, err := game.SplitID(h); err != nil || meta >= 0 {
+				t.Fatalf("accepted a bad item id %q", h)
+			}
+		}
 	})
+}
+
+// TestTinkerTools: a Tinkers' tool takes its level and speed from the
+// head in its NBT; a pickaxe is one level lower until its boost, a
+// hatchet or shovel is not; a level-0 head stays 0.
+func TestTinkerTools(t *testing.T) {
+	r := loadMiningRules()
+	head := func(id string, meta int) game.ItemStack { return game.ItemStack{ID: id, Meta: meta, Count: 1} }
+	for _, c := range []struct {
+		tool string
+		head game.ItemStack
+		want int
+	}{
+		{"TConstruct:pickaxe", head("TConstruct:pickaxeHead", 2), 2}, // iron 3, boost pending
+		{"TConstruct:pickaxe", head("TConstruct:pickaxeHead", 3), 0}, // flint 1
+		{"TConstruct:hatchet", head("TConstruct:hatchetHead", 2), 3},
+		{"TConstruct:shovel", head("TConstruct:shovelHead", 3), 1},
+	} {
+		got, ok := r.TinkerTool(c.tool, c.head)
+		require.True(t, ok, "%s on %v", c.tool, c.head)
+		assert.Equal(t, game.TinkerTool{Head: c.head.Meta, HarvestLevel: c.want}, *got, "%s on %v", c.tool, c.head)
+	}
+	for _, h := range []game.ItemStack{head("TConstruct:pickaxeHead", 14), head("TConstruct:binding", 3), head("minecraft:flint", 0), {}} {
+		_, ok := r.TinkerTool("TConstruct:pickaxe", h)
+		assert.False(t, ok, "%v", h)
+	}
+
+	// A level-0 material is not lowered (addBoostTags: hlvl == 0 returns).
+	r0, err := ParseMiningRules("m.yaml", []byte("tinkers:\n  materials:\n    - {id: 0, name: Wood, harvest_level: 0, speed: 2, durability: 50}\n  heads: [\"TConstruct:pickaxeHead\"]\n  boosted: [\"TConstruct:pickaxe\"]\n"))
+	require.NoError(t, err)
+	got, ok := r0.TinkerTool("TConstruct:pickaxe", head("TConstruct:pickaxeHead", 0))
+	require.True(t, ok)
+	assert.Equal(t, 0, got.HarvestLevel)
+
+	tagged := func(tinker *game.TinkerTool) game.ItemStack {
+		return game.ItemStack{ID: "TConstruct:pickaxe", Count: 1, Tags: []string{"tool:pickaxe"}, Tinker: tinker}
+	}
+	iron := tagged(&game.TinkerTool{Head: 2, HarvestLevel: 2})
+	assert.Equal(t, 2, r.ToolLevel(iron, "pickaxe", -1))
+	assert.Equal(t, 6.0, r.ToolSpeed(iron, "pickaxe", 1))
+	assert.Equal(t, 0, r.ToolLevel(tagged(nil), "pickaxe", -1), "no NBT shown: the table's flint numbers")
+	assert.Equal(t, 4.0, r.ToolSpeed(tagged(nil), "pickaxe", 1))
+	assert.True(t, r.Harvests(BlockRule{Tool: "pickaxe", NeedsTool: true, Level: 2}, iron, -1))
+	assert.False(t, r.Harvests(BlockRule{Tool: "pickaxe", NeedsTool: true, Level: 3}, iron, -1))
+	m, ok := r.TinkerMaterial(2)
+	require.True(t, ok)
+	assert.Equal(t, TinkerMaterial{ID: 2, Name: "Iron", Level: 3, Speed: 6, Durability: 188}, m)
+}
+
+// TestParseTinkersErrors: the tinkers section's mistakes, each located.
+func TestParseTinkersErrors(t *testing.T) {
+	_, err := ParseMiningRules("m.yaml", []byte(`tinkers:
+  materials:
+    - {id: 2, name: Iron, harvest_level: 3, speed: 6, durability: 188}
+    - {id: 2, name: Again, harvest_level: -1, speed: 0, durability: 0}
+    - {id: 5, name: Short}
+  heads: ["TConstruct:pickaxeHead:2", "ore:x", "nope"]
+  boosted: [1]
+  other: 1
+`))
+	var list strictyaml.Errors
+	require.True(t, errors.As(err, &list))
+	var got []string
+	for _, e := range list {
+		got = append(got, e.Error())
+	}
+	for _, want := range []string{
+		`m.yaml:4:12: tinkers.materials[1].id: material 2 is listed twice`,
+		`m.yaml:4:43: tinkers.materials[1].harvest_level: must be at least 0`,
+		`m.yaml:4:54: tinkers.materials[1].speed: must be at least 1 (the hand)`,
+		`tinkers.materials[1].durability: must be at least 1`,
+		`m.yaml:5:7: tinkers.materials[2].harvest_level: required field is missing`,
+		`m.yaml:6:11: tinkers.heads[0]: "TConstruct:pickaxeHead:2": an item id without metadata expected (modid:name)`,
+		`tinkers.heads[1]: "ore:x": an item id without metadata expected`,
+		`tinkers.heads[2]: "nope": an item id without metadata expected`,
+		`tinkers.boosted[0]`,
+		`other`,
+	} {
+		assert.True(t, slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, want) }), "want %q in\n%s", want, strings.Join(got, "\n"))
+	}
 }

@@ -16,7 +16,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 57)
+	assert.Len(t, book.All(), 60)
 
 	// Vanilla's stairs, which GTNH keeps: six blocks in steps make four.
 	for item, block := range map[string]string{"minecraft:oak_stairs": "minecraft:planks:0", "minecraft:stone_stairs": "minecraft:cobblestone"} {
@@ -331,26 +331,36 @@ func TestDefaultRecipesTinkersTools(t *testing.T) {
 		output, station string
 		ingredients     []Ingredient
 		tools           []string
+		// before: the ingredients of the recipes listed first (the
+		// iron heads "Upgrade 2.0" gives), each at the same station.
+		before [][]Ingredient
 	}{
-		{"TConstruct:woodPattern:1", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
-		{"TConstruct:woodPattern:2", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
-		{"TConstruct:woodPattern:3", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
-		{"TConstruct:woodPattern:4", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
-		{"TConstruct:woodPattern:9", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
-		{"TConstruct:pickaxeHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:2"}},
-		{"TConstruct:shovelHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:3"}},
-		{"TConstruct:hatchetHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:4"}},
-		{"TConstruct:binding", parts, []ing{{item("minecraft:stick"), 1}}, []string{"TConstruct:woodPattern:9"}},
-		{"TConstruct:pickaxe", tools, []ing{{item("TConstruct:pickaxeHead:3"), 1}, {item("ore:stickWood"), 1}, {item("TConstruct:binding"), 1}}, nil},
-		{"TConstruct:hatchet", tools, []ing{{item("TConstruct:hatchetHead:3"), 1}, {item("ore:stickWood"), 1}}, nil},
-		{"TConstruct:shovel", tools, []ing{{item("TConstruct:shovelHead:3"), 1}, {item("ore:stickWood"), 1}}, nil},
-		{"TConstruct:woodPattern:12", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil},
-		{"TConstruct:knifeBlade:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:12"}},
-		{"TConstruct:ThrowingKnife", tools, []ing{{item("TConstruct:knifeBlade:3"), 1}, {item("ore:stickWood"), 1}}, nil},
+		{"TConstruct:woodPattern:1", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil, nil},
+		{"TConstruct:woodPattern:2", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil, nil},
+		{"TConstruct:woodPattern:3", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil, nil},
+		{"TConstruct:woodPattern:4", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil, nil},
+		{"TConstruct:woodPattern:9", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil, nil},
+		{"TConstruct:pickaxeHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:2"}, nil},
+		{"TConstruct:shovelHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:3"}, nil},
+		{"TConstruct:hatchetHead:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:4"}, nil},
+		{"TConstruct:binding", parts, []ing{{item("minecraft:stick"), 1}}, []string{"TConstruct:woodPattern:9"}, nil},
+		{"TConstruct:pickaxe", tools, []ing{{item("TConstruct:pickaxeHead:3"), 1}, {item("ore:stickWood"), 1}, {item("TConstruct:binding"), 1}}, nil,
+			[][]ing{{{item("TConstruct:pickaxeHead:2"), 1}, {item("ore:stickWood"), 1}, {item("TConstruct:binding"), 1}}}},
+		{"TConstruct:hatchet", tools, []ing{{item("TConstruct:hatchetHead:3"), 1}, {item("ore:stickWood"), 1}}, nil,
+			[][]ing{{{item("TConstruct:hatchetHead:2"), 1}, {item("ore:stickWood"), 1}}}},
+		{"TConstruct:shovel", tools, []ing{{item("TConstruct:shovelHead:3"), 1}, {item("ore:stickWood"), 1}}, nil,
+			[][]ing{{{item("TConstruct:shovelHead:2"), 1}, {item("ore:stickWood"), 1}}}},
+		{"TConstruct:woodPattern:12", stencil, []ing{{item("TConstruct:blankPattern:0"), 1}}, nil, nil},
+		{"TConstruct:knifeBlade:3", parts, []ing{{item("minecraft:flint"), 1}}, []string{"TConstruct:woodPattern:12"}, nil},
+		{"TConstruct:ThrowingKnife", tools, []ing{{item("TConstruct:knifeBlade:3"), 1}, {item("ore:stickWood"), 1}}, nil, nil},
 	} {
 		rs := book.For(c.output)
-		require.Len(t, rs, 1, c.output)
-		r := rs[0]
+		require.Len(t, rs, 1+len(c.before), c.output)
+		for i, want := range c.before {
+			assert.Equal(t, want, rs[i].Ingredients, c.output)
+			assert.Equal(t, c.station, rs[i].Station, c.output)
+		}
+		r := rs[len(c.before)]
 		assert.Equal(t, c.station, r.Station, c.output)
 		assert.Equal(t, 1, r.Count, c.output)
 		assert.Equal(t, c.ingredients, r.Ingredients, c.output)

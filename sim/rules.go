@@ -287,7 +287,8 @@ func stackLimit(st world.ItemStack) int {
 }
 
 func sameItem(a, b world.ItemStack) bool {
-	return a.ID == b.ID && a.Meta == b.Meta && a.MaxDamage == 0 && b.MaxDamage == 0
+	// A Tinkers' tool never stacks (its NBT differs from tool to tool).
+	return a.ID == b.ID && a.Meta == b.Meta && a.MaxDamage == 0 && b.MaxDamage == 0 && a.Tinker == nil && b.Tinker == nil
 }
 
 // give puts a stack into the inventory (merging first); it reports false
@@ -436,7 +437,7 @@ func (s *Sim) equip(tx *world.Tx, a action.Equip) ipc.Result {
 		return ipc.Failf(ipc.InvalidParams, 0, "%v", err)
 	}
 	inv := tx.Inventory()
-	slot := inv.BestTool(m, 0)
+	slot := s.rules.Mining.BestTool(inv, m, 0)
 	if slot < 0 {
 		return ipc.Failf(ipc.InvalidParams, 0, "no %s in the inventory", a.Item)
 	}
@@ -745,8 +746,14 @@ func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
 		if !ok {
 			continue
 		}
+		var tinker *world.TinkerTool
 		for _, in := range r.Ingredients {
-			take(&inv, in.Item, in.Count*a.Count)
+			got, _ := take(&inv, in.Item, in.Count*a.Count)
+			if t, ok := s.rules.Mining.TinkerTool(r.Output, got); ok && r.AtStation() {
+				// The tool station writes the head's material into
+				// the tool's NBT (config/mining.yaml's tinkers).
+				tinker = t
+			}
 		}
 		for _, tool := range r.Tools {
 			for range a.Count {
@@ -758,6 +765,7 @@ func (s *Sim) craft(tx *world.Tx, a action.Craft) ipc.Result {
 			meta = 0
 		}
 		made := s.rules.Stack(id, meta, r.Count*a.Count)
+		made.Tinker = tinker
 		if _, ok := s.rules.Grid.Get(made); ok {
 			// Grid tools do not stack: each is a new one.
 			for range made.Count {
@@ -809,4 +817,31 @@ func (s *Sim) wearGridTool(inv *world.Inventory, tool world.ItemMatcher) {
 		inv.Slots[i] = s.rules.Grid.AfterCraft(st)
 		return
 	}
+}
+
+// Give puts count of an item ("modid:name" or "modid:name:meta") into the
+// player's inventory as a server does when the player claims a quest's
+// rewards (BetterQuesting's RewardItem: what does not fit is dropped at
+// the player's feet; here it is lost, and the error says how many). It
+// waits for an action under way to end.
+func (s *Sim) Give(item string, count int) error {
+	id, meta, err := world.SplitID(item)
+	if err != nil || strings.HasPrefix(item, "ore:") || strings.HasPrefix(item, "tool:") {
+		return fmt.Errorf("give %q: an item id expected (modid:name or modid:name:meta)", item)
+	}
+	if count < 1 {
+		return fmt.Errorf("give %d %s: the count must be at least 1", count, item)
+	}
+	s.acting <- struct{}{}
+	defer func() { <-s.acting }()
+	fit := true
+	s.state.Update(func(tx *world.Tx) {
+		inv := tx.Inventory()
+		fit = s.give(&inv, s.rules.Grid.New(s.rules.Stack(id, max(meta, 0), count)))
+		tx.SetInventory(inv)
+	})
+	if !fit {
+		return fmt.Errorf("%d %s: the inventory had no room for all of them", count, item)
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ type (
 	Block       = game.Block
 	BlockHit    = game.BlockHit
 	ItemStack   = game.ItemStack
+	TinkerTool  = game.TinkerTool
 	ItemMatcher = game.ItemMatcher
 	Inventory   = game.Inventory
 	Machine     = game.Machine

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -256,6 +258,22 @@ func taskText(t quests.Task) string {
 	return kind
 }
 
+// rewardText sums up one reward: its items, or the options of a choice.
+func rewardText(r quests.Reward) string {
+	kind := strings.TrimPrefix(r.Type, "bq_standard:")
+	if len(r.Items) == 0 {
+		return kind + " (nothing the agent models)"
+	}
+	items := make([]string, len(r.Items))
+	for i, it := range r.Items {
+		items[i] = fmt.Sprintf("%d %s", it.Count, it.StackMatcher())
+	}
+	if r.Choice() {
+		return "choice of one: " + strings.Join(items, ", ")
+	}
+	return kind + " " + strings.Join(items, ", ")
+}
+
 // questsShowCommand is `agent quests show NAME|ID`: one quest's
 // prerequisites, tasks and verdict.
 type questsShowCommand struct{ questsCommand }
@@ -315,6 +333,21 @@ func (c *questsShowCommand) run(e *env) error {
 		fmt.Fprintf(w, "    %s -- %s\n", taskText(t), verdict)
 	}
 	st := j.Stage(q)
+	if len(q.Rewards) > 0 {
+		fmt.Fprintln(w, "  rewards:")
+		for _, r := range q.Rewards {
+			fmt.Fprintf(w, "    %s\n", rewardText(r))
+		}
+		if len(st.Rewards) > 0 {
+			claimed := make([]string, len(st.Rewards))
+			for i, r := range st.Rewards {
+				claimed[i] = r.String()
+			}
+			fmt.Fprintf(w, "  the agent claims: %s\n", strings.Join(claimed, ", "))
+		} else {
+			fmt.Fprintln(w, "  the agent leaves it unclaimed: it knows none of the items")
+		}
+	}
 	order, _ := b.Order([]quests.ID{q.ID})
 	fmt.Fprintf(w, "  as a goal: %d quests, this one last\n", len(order))
 	printStage(w, st)
@@ -378,6 +411,12 @@ func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
 	opts := loop.QuestOptions{Unlocked: c.qf.unlocked, OnQuest: onQuest}
 	if client := s.opened.client; client != nil {
 		opts.ServerDone = serverQuestDone(client.QuestProgress)
+	}
+	if w := s.opened.world; w != nil && c.qf.checkbox {
+		// Claiming is a click in the quest book, like a checkbox: the
+		// simulator hands a completed quest's rewards over only when the
+		// user allows the agent the book's clicks.
+		opts.Claim = simClaim(w)
 	}
 	out, err := loop.RunQuests(s.ctx, cfg, opts)
 	s.stopPro()
@@ -447,5 +486,21 @@ func serverQuestDone(progress func() gtnh.QuestProgress) func(id string) (done, 
 			return false, false
 		}
 		return qp.Completed[[2]int64{qid.High, qid.Low}], true
+	}
+}
+
+// simClaim gives a quest's rewards into the simulated player's inventory.
+func simClaim(w *sim.Sim) func(context.Context, []loop.RewardItem) error {
+	return func(_ context.Context, rewards []loop.RewardItem) error {
+		var lost []string
+		for _, r := range rewards {
+			if err := w.Give(r.Item, r.Count); err != nil {
+				lost = append(lost, err.Error())
+			}
+		}
+		if len(lost) > 0 {
+			return errors.New(strings.Join(lost, "; "))
+		}
+		return nil
 	}
 }

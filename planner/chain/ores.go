@@ -83,7 +83,11 @@ func (s *search) oreStep(p producer, item string, depth int) (*loop.Invocation, 
 		return sub, err
 	}
 	if best := s.bestLevel("pickaxe"); best < p.oreLevel {
-		return nil, fmt.Errorf("%s drops nothing without a pickaxe of harvest level %d or more, and the best in the inventory is level %d", p.ore, p.oreLevel, best)
+		sub, err := s.betterPickaxe(p.oreLevel, depth)
+		if err != nil {
+			return nil, fmt.Errorf("%s drops nothing without a pickaxe of harvest level %d or more, and the best in the inventory is level %d: %w", p.ore, p.oreLevel, best, err)
+		}
+		return sub, nil
 	}
 	inv := &loop.Invocation{Skill: p.desc.Name, Params: map[string]any{"target": p.ore, "drop": item}}
 	if p.radius > 0 {
@@ -109,4 +113,61 @@ func (s *search) pickSmelt(rs []rules.SmeltRecipe) rules.SmeltRecipe {
 		}
 	}
 	return rs[0]
+}
+
+// betterPickaxe plans a pickaxe of at least a harvest level: the first
+// recipe for a pickaxe that makes one of that level (a Tinkers' pickaxe
+// on a head good enough, config/mining.yaml's tinkers) and whose parts can
+// be had, its parts first, then the tool; an error saying what the
+// candidates lack when none can be made.
+func (s *search) betterPickaxe(level, depth int) (*loop.Invocation, error) {
+	var firstErr error
+	for _, item := range s.craftableWithTag("tool:pickaxe") {
+		for _, r := range s.Recipes.For(item) {
+			if s.craftedLevel(r) < level {
+				continue
+			}
+			mark := s.mark()
+			sub, err := s.recipeInputs(r, 1, depth)
+			if err == nil && sub == nil {
+				// Every part is there: the crafting step takes the first
+				// recipe whose parts are held, and the better heads'
+				// recipes come first (config/recipes.yaml).
+				sub, err = s.obtain(item, s.w.Inventory.CountID(item)+1, depth+1)
+			}
+			if err != nil {
+				s.rollback(mark)
+				if firstErr == nil {
+					firstErr = fmt.Errorf("a %s of level %d: %w", item, level, err)
+				}
+				continue
+			}
+			return sub, nil
+		}
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("no recipe makes a pickaxe of harvest level %d or more", level)
+	}
+	return nil, firstErr
+}
+
+// craftedLevel is the harvest level of the tool a recipe makes: a
+// Tinkers' tool's from the head among its ingredients, else the tool
+// table's for its id (-1 for a tool that mines nothing or one the table
+// does not know).
+func (s *search) craftedLevel(r rules.Recipe) int {
+	id, _, _ := world.SplitID(r.Output)
+	for _, in := range r.Ingredients {
+		exact, meta := in.Item.ID()
+		if exact == "" {
+			continue
+		}
+		if t, ok := s.Mining.TinkerTool(id, world.ItemStack{ID: exact, Meta: max(meta, 0), Count: 1}); ok {
+			return t.HarvestLevel
+		}
+	}
+	if m, ok := s.Mining.Material(id); ok && !m.MinesNothing {
+		return m.Level
+	}
+	return -1
 }

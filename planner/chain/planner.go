@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -1215,9 +1216,23 @@ func (s *search) obtainMissing(n *loop.PlanNode, item string, m world.ItemMatche
 		return s.via(*waiting, item, missing, depth)
 	}
 	if len(reasons) == 0 {
-		return nil, fmt.Errorf("no available skill produces %s", item)
+		return nil, fmt.Errorf("%w %s", errNoProducer, item)
 	}
 	return nil, fmt.Errorf("cannot get %d %s: %s", missing, item, strings.Join(reasons, "; "))
+}
+
+// errNoProducer is obtain's error for an item nothing makes (its text is
+// what loop's list of blockers reads).
+var errNoProducer = errors.New("no available skill produces")
+
+// preferErr keeps the first error of the recipes tried, unless it is only
+// that an ingredient has no producer at all (an iron head only a quest
+// gives) and a later recipe says more.
+func preferErr(first, err error) error {
+	if first == nil || errors.Is(first, errNoProducer) && !errors.Is(err, errNoProducer) {
+		return err
+	}
+	return first
 }
 
 // craftableWithTag lists crafting and smelting outputs carrying a tag, sorted.
@@ -1513,9 +1528,7 @@ func (s *search) craftInputs(item string, missing, depth int) (*loop.Invocation,
 		sub, err := s.recipeInputs(r, missing, depth)
 		if err != nil {
 			s.rollback(mark)
-			if firstErr == nil {
-				firstErr = err
-			}
+			firstErr = preferErr(firstErr, err)
 			continue
 		}
 		return sub, &r, nil
