@@ -445,7 +445,18 @@ func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
 func questLine(r loop.QuestResult) string {
 	switch r.Status {
 	case loop.QuestCompleted:
-		return fmt.Sprintf("quest completed: %s (%d steps, %d ticks)", r.Name, r.Steps, r.Ticks)
+		s := fmt.Sprintf("quest completed: %s (%d steps, %d ticks)", r.Name, r.Steps, r.Ticks)
+		if len(r.Claimed) > 0 {
+			got := make([]string, len(r.Claimed))
+			for i, c := range r.Claimed {
+				got[i] = c.String()
+			}
+			s += "; rewards claimed: " + strings.Join(got, ", ")
+			if r.Unclaimed != "" {
+				s += " (" + r.Unclaimed + ")"
+			}
+		}
+		return s
 	case loop.QuestSkipped:
 		return fmt.Sprintf("quest skipped: %s: %s", r.Name, r.Reason)
 	}

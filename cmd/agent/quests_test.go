@@ -58,6 +58,10 @@ func TestQuestsShow(t *testing.T) {
 	assert.Contains(t, out, "crafting 4 minecraft:planks -- can do")
 	assert.Contains(t, out, "as a goal: 2 quests, this one last")
 	assert.Contains(t, out, "the agent can do it: collect 4 minecraft:planks")
+	assert.Contains(t, out, "  rewards:\n    item 4 minecraft:stick\n    choice of one: 1 examplemod:coin, 2 minecraft:apple\n  the agent claims: 4 minecraft:stick, 2 minecraft:apple\n")
+	code, out, _ = runAgent(t, "quests", "show", "--quests", questBook, "Wood Start")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "  rewards:\n    item 5 examplemod:coin, 1 minecraft:apple\n  the agent leaves it unclaimed: it knows none of the items\n")
 	code, out, _ = runAgent(t, "quests", "show", "--quests", questBook, "AAAAAAAAAAAAAAAAAAAAAw==")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, "Read the Book")
@@ -82,6 +86,7 @@ func TestRunQuestLine(t *testing.T) {
 	require.Equal(t, exitFail, code, stderr)
 	assert.Contains(t, out, "quest completed: Wood Start")
 	assert.Contains(t, out, "quest completed: Planks")
+	assert.NotContains(t, out, "rewards claimed", "the book's clicks are not allowed")
 	assert.Contains(t, out, "quest skipped: Crafting Table: prerequisite not completed: Read the Book")
 	assert.Contains(t, out, "quest completed: Kill a Pig")
 	assert.Contains(t, out, "\n3 of 7 quests")
@@ -98,6 +103,13 @@ func TestRunQuestLine(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	assert.Equal(t, 4, res.Completed)
 	assert.Equal(t, 4, res.Total)
+	// Claiming is the book's click, allowed with the checkboxes: Planks'
+	// sticks and the apples picked of its choice; Wood Start's coins are
+	// left in the book.
+	require.Len(t, res.Results, 4)
+	assert.Empty(t, res.Results[0].Claimed, res.Results[0].Name)
+	assert.Equal(t, []loop.RewardItem{{Item: "minecraft:stick", Count: 4}, {Item: "minecraft:apple", Count: 2}}, res.Results[1].Claimed, res.Results[1].Name)
+	assert.Empty(t, res.Results[1].Unclaimed)
 
 	// Unlocked: the crafting table is tried although the book was not
 	// ticked, and only the checkbox itself is blocked by it.

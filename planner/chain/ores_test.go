@@ -93,3 +93,56 @@ func TestRawOreFromGregTechOre(t *testing.T) {
 		assert.Equal(t, "minecraft:iron_ingot", dec.Invocation.Params["item"])
 	})
 }
+
+// TestPickaxeForTheOre: a pickaxe below the ore's level makes the plan
+// build one that reaches it from a head the inventory holds (the iron head
+// of "Upgrade 2.0": iron 3, one lower until its boost); without such a
+// head the failure names the level and the head nothing makes; a Tinkers'
+// pickaxe that carries its level in its NBT mines at that level.
+func TestPickaxeForTheOre(t *testing.T) {
+	reg := shipped(t)
+	flint := world.NewStack("TConstruct:pickaxe", 0, 1)
+	flint.Tinker = &world.TinkerTool{Head: 3, HarvestLevel: 0}
+	tables := []world.ItemStack{flint, stack("TConstruct:ToolStationBlock", 1), stack("minecraft:stick", 2), stack("TConstruct:binding", 1)}
+	t.Run("iron head held", func(t *testing.T) {
+		w := snapshot("stone_age", oreField(), append(tables, world.NewStack("TConstruct:pickaxeHead", 2, 1))...)
+		dec, err := planOre(t, reg, "have 1 gregtech:gt.metaitem.03:5870", w)
+		require.NoError(t, err)
+		require.NotNil(t, dec.Invocation)
+		assert.Equal(t, "basic_crafting", dec.Invocation.Skill)
+		assert.Equal(t, "TConstruct:pickaxe", dec.Invocation.Params["item"])
+	})
+	t.Run("only a flint head", func(t *testing.T) {
+		w := snapshot("stone_age", oreField(), append(tables, world.NewStack("TConstruct:pickaxeHead", 3, 1))...)
+		_, err := planOre(t, reg, "have 1 gregtech:gt.metaitem.03:5855", w)
+		require.ErrorIs(t, err, loop.ErrStuck)
+		assert.Contains(t, err.Error(), "ore:oreChalcopyrite drops nothing without a pickaxe of harvest level 1 or more, and the best in the inventory is level 0: a TConstruct:pickaxe of level 1: no available skill produces TConstruct:pickaxeHead:2")
+	})
+	t.Run("iron pickaxe built", func(t *testing.T) {
+		iron := world.NewStack("TConstruct:pickaxe", 0, 1)
+		iron.Tinker = &world.TinkerTool{Head: 2, HarvestLevel: 2}
+		dec, err := planOre(t, reg, "have 1 gregtech:gt.metaitem.03:5870", snapshot("stone_age", oreField(), flint, iron))
+		require.NoError(t, err)
+		require.NotNil(t, dec.Invocation)
+		assert.Equal(t, "mine_gt_ore", dec.Invocation.Skill)
+	})
+}
+
+// TestToolFromTheHeadNothingMakes: a tool whose better recipe needs a head
+// nothing makes (the quest's iron head) is planned by the next recipe, and
+// when that one fails too the failure is its own, not the missing head's.
+func TestToolFromTheHeadNothingMakes(t *testing.T) {
+	reg := shipped(t)
+	dec, err := planOre(t, reg, "have 1 TConstruct:pickaxe", snapshot("stone_age", oreField(),
+		stack("TConstruct:ToolStationBlock", 1), world.NewStack("TConstruct:pickaxeHead", 3, 1), stack("minecraft:stick", 2), stack("TConstruct:binding", 1)))
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation)
+	assert.Equal(t, "TConstruct:pickaxe", dec.Invocation.Params["item"])
+
+	// No flint head, no part builder, no tree: the flint recipe's own
+	// failure is the one said.
+	_, err = planOre(t, reg, "have 1 TConstruct:pickaxe", snapshot("stone_age", world.NewSparseBlocks()))
+	require.ErrorIs(t, err, loop.ErrStuck)
+	assert.Contains(t, err.Error(), "TConstruct:pickaxeHead:3")
+	assert.NotContains(t, err.Error(), "no available skill produces TConstruct:pickaxeHead:2")
+}
