@@ -9,6 +9,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/base"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 // TestFlintPickaxeAtTheStationsLive: Tinkers' Construct's first pickaxe,
@@ -63,5 +64,32 @@ func TestFlintPickaxeAtTheStationsLive(t *testing.T) {
 			made = append(made, cr.String())
 		}
 		assert.Equal(t, []string{"1 TConstruct:woodPattern:2", "1 TConstruct:woodPattern:9", "1 TConstruct:pickaxeHead:3", "1 TConstruct:binding", "1 TConstruct:pickaxe"}, made)
+	})
+}
+
+// TestIronPickaxeAtTheToolStationLive: the iron pickaxe head "Upgrade 2.0"
+// gives, a stick and a binding make the iron pickaxe at the tool station;
+// the server's tag carries the head and its level (iron's 3, one lower
+// until the boost), and the client's stack has them, so it mines at 2.
+func TestIronPickaxeAtTheToolStationLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := stoneAgeClient(t,
+			fakeserver.Item{Slot: 36, Name: "TConstruct:ToolStationBlock", Count: 1, Damage: 0},
+			fakeserver.Item{Slot: 37, Name: "TConstruct:pickaxeHead", Count: 1, Damage: 2},
+			fakeserver.Item{Slot: 38, Name: "TConstruct:binding", Count: 1},
+			fakeserver.Item{Slot: 39, Name: "minecraft:stick", Count: 1})
+		runSkill(t, c, base.BasicCrafting{}, skills.Params{"item": "TConstruct:pickaxe"})
+		assert.Empty(t, srv.Refusals())
+		assert.Equal(t, 1, serverCount(t, srv, "TConstruct:pickaxe"))
+		inv := c.State().Snapshot().Inventory
+		var tinker *world.TinkerTool
+		for _, st := range inv.Slots {
+			if st.ID == "TConstruct:pickaxe" {
+				tinker = st.Tinker
+			}
+		}
+		if assert.NotNil(t, tinker, "the pickaxe's tag read") {
+			assert.Equal(t, world.TinkerTool{Head: 2, HarvestLevel: 2}, *tinker)
+		}
 	})
 }

@@ -2,6 +2,7 @@ package gtnh
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
@@ -513,6 +514,11 @@ func toStack(s proto17.Slot, ids *rules.IDMap, set *rules.Set) world.ItemStack {
 		// damage by one).
 		st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, ct.MaxDamage
 	}
+	if len(s.NBT) > 0 && strings.HasPrefix(st.ID, "TConstruct:") {
+		if v, ok := readItemNBT(s.NBT); ok {
+			st.Tinker = v.tinker
+		}
+	}
 	return st
 }
 
@@ -524,6 +530,11 @@ type itemNBT struct {
 	hasWear           bool
 	// ench maps enchantment ids to levels (ench: a list of {id, lvl}).
 	ench map[int16]int16
+	// tinker is a Tinkers' Construct tool's head material and harvest
+	// level (InfiTool: Head and HarvestLevel, ints; TinkersConstruct
+	// library/crafting/ToolBuilder.buildTool, lowered by IguanaTinkerTweaks'
+	// LevelingLogic until the mining boost); nil without both.
+	tinker *world.TinkerTool
 }
 
 // readItemNBT decodes an item's gzipped NBT with proto17's bounded decoder:
@@ -542,6 +553,13 @@ func readItemNBT(gz []byte) (v itemNBT, ok bool) {
 		maxDmg, okMax := nbtInt(gt["MaxDamage"])
 		if okMax && maxDmg > 0 {
 			v.damage, v.maxDamage, v.hasWear = dmg, maxDmg, true
+		}
+	}
+	if it, ok := n.Root["InfiTool"].(proto17.Compound); ok {
+		head, okHead := nbtInt(it["Head"])
+		lv, okLv := nbtInt(it["HarvestLevel"])
+		if okHead && okLv && head == int64(int32(head)) && lv == int64(int32(lv)) {
+			v.tinker = &world.TinkerTool{Head: int(head), HarvestLevel: int(lv)}
 		}
 	}
 	if l, ok := n.Root["ench"].(proto17.List); ok && l.Type == proto17.TagCompound {

@@ -107,6 +107,9 @@ func FuzzItemNBT(f *testing.F) {
 	f.Add(append([]byte{0}, raw...))
 	f.Add(append([]byte{0}, enchListBomb()...))
 	f.Add(append([]byte{1}, gzipBytes(f, enchListBomb())...))
+	infi, err := (&proto17.NBT{Root: proto17.Compound{"InfiTool": proto17.Compound{"Head": int32(2), "HarvestLevel": int32(2)}}}).Bytes()
+	require.NoError(f, err)
+	f.Add(append([]byte{0}, infi...))
 	ids := rules.Default().IDs
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
@@ -126,6 +129,9 @@ func FuzzItemNBT(f *testing.F) {
 		}
 		if st.MaxDamage != 0 && (!v.hasWear || st.MaxDamage <= 0) {
 			t.Fatalf("wear %d/%d without GT.ToolStats MaxDamage > 0", st.Damage, st.MaxDamage)
+		}
+		if v.tinker != nil && (!ok || v.tinker.Head != int(int32(v.tinker.Head)) || v.tinker.HarvestLevel != int(int32(v.tinker.HarvestLevel))) {
+			t.Fatalf("a Tinkers' tool %+v out of an int's range", *v.tinker)
 		}
 		if e != int(v.ench[32]) {
 			t.Fatalf("efficiency %d, ench map %v", e, v.ench)
@@ -159,4 +165,30 @@ func TestClientFollowsItsRules(t *testing.T) {
 	cfg.State.Update(func(tx *world.Tx) { require.NoError(t, tx.SetBlock(world.Pos(0, 64, 0), "minecraft:log", 0)) })
 	assert.Equal(t, []string{"other_log"}, cfg.State.Snapshot().BlockAt(world.Pos(0, 64, 0)).Tags, "the world is built with the same rules")
 	assert.Same(t, shipped, Config{}.withDefaults().Rules, "the shipped set by default")
+}
+
+// TestItemNBTReadsTinkersTool: a Tinkers' tool's InfiTool tag gives the
+// stack its head and harvest level (an iron-headed pickaxe before its
+// boost: 2), which the mining table then uses; a tag without both, or an
+// item of another mod, gives none.
+func TestItemNBTReadsTinkersTool(t *testing.T) {
+	ids := rules.Default().IDs.Clone()
+	require.NoError(t, ids.SetItem(4001, "TConstruct:pickaxe"))
+	set := *rules.Default()
+	set.IDs = ids
+	slot := func(id int16, tag proto17.Compound) proto17.Slot {
+		gz, err := (&proto17.NBT{Root: tag}).Gzip()
+		require.NoError(t, err)
+		return proto17.Slot{ID: id, Count: 1, NBT: gz}
+	}
+	infi := proto17.Compound{"InfiTool": proto17.Compound{"Head": int32(2), "Handle": int32(0), "HarvestLevel": int32(2), "MiningSpeed": int32(600)}}
+	st := toStack(slot(4001, infi), ids, &set)
+	require.NotNil(t, st.Tinker)
+	assert.Equal(t, world.TinkerTool{Head: 2, HarvestLevel: 2}, *st.Tinker)
+	assert.Equal(t, 2, set.Mining.ToolLevel(st, "pickaxe", -1))
+
+	assert.Nil(t, toStack(slot(4001, proto17.Compound{"InfiTool": proto17.Compound{"Head": int32(2)}}), ids, &set).Tinker, "no HarvestLevel")
+	assert.Nil(t, toStack(slot(4001, proto17.Compound{"InfiTool": proto17.Compound{"Head": "iron", "HarvestLevel": int32(2)}}), ids, &set).Tinker, "not an integer")
+	assert.Nil(t, toStack(slot(gtToolID, infi), ids, &set).Tinker, "not a Tinkers' item")
+	assert.Nil(t, toStack(proto17.Slot{ID: 4001, Count: 1, NBT: []byte{1, 2, 3}}, ids, &set).Tinker, "NBT that does not decode")
 }

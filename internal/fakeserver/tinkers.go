@@ -317,7 +317,14 @@ func (s *Server) buildToolLocked(b *box) {
 // client must take the tool with the tag the server shows, whatever it is.
 func tinkersToolNBT(r rules.Recipe, parts []game.ItemStack) []byte {
 	id, _, _ := game.SplitID(r.Output)
-	tm, _ := rules.Default().Mining.Material(id)
+	mining := rules.Default().Mining
+	tm, _ := mining.Material(id)
+	if t, ok := mining.TinkerTool(id, parts[0]); ok {
+		// The head's material decides (config/mining.yaml's tinkers): an
+		// iron head's pickaxe mines at 2 until its boost.
+		m, _ := mining.TinkerMaterial(t.Head)
+		tm.Level, tm.Speed, tm.Durability = t.HarvestLevel, m.Speed, m.Durability
+	}
 	mat := func(p game.ItemStack) int32 {
 		if p.ID == "minecraft:stick" {
 			return 0

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
@@ -91,6 +92,19 @@ func (s *Server) stackOf(sl proto17.Slot) game.ItemStack {
 			}
 		} else {
 			st.Damage, st.Meta, st.MaxDamage = st.Meta, 0, ct.MaxDamage
+		}
+	}
+	if len(sl.NBT) > 0 && strings.HasPrefix(name, "TConstruct:") {
+		// A Tinkers' tool mines at the level its InfiTool tag carries
+		// (tinkersToolNBT).
+		if n, err := proto17.DecodeGzipNBT(sl.NBT); err == nil {
+			if it, ok := n.Root["InfiTool"].(proto17.Compound); ok {
+				head, okHead := it["Head"].(int32)
+				lv, okLv := it["HarvestLevel"].(int32)
+				if okHead && okLv {
+					st.Tinker = &game.TinkerTool{Head: int(head), HarvestLevel: int(lv)}
+				}
+			}
 		}
 	}
 	return st
