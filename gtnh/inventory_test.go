@@ -189,6 +189,7 @@ func TestItemNBTReadsTinkersTool(t *testing.T) {
 
 	assert.Nil(t, toStack(slot(4001, proto17.Compound{"InfiTool": proto17.Compound{"Head": int32(2)}}), ids, &set).Tinker, "no HarvestLevel")
 	assert.Nil(t, toStack(slot(4001, proto17.Compound{"InfiTool": proto17.Compound{"Head": "iron", "HarvestLevel": int32(2)}}), ids, &set).Tinker, "not an integer")
+	assert.Nil(t, toStack(slot(4001, proto17.Compound{"InfiTool": proto17.Compound{"Head": int64(1 << 40), "HarvestLevel": int32(2)}}), ids, &set).Tinker, "beyond an int")
 	assert.Nil(t, toStack(slot(gtToolID, infi), ids, &set).Tinker, "not a Tinkers' item")
 	assert.Nil(t, toStack(proto17.Slot{ID: 4001, Count: 1, NBT: []byte{1, 2, 3}}, ids, &set).Tinker, "NBT that does not decode")
 }
