@@ -262,11 +262,7 @@ func (j Judge) claims(q *Quest) []loop.RewardItem {
 	}
 	var out []loop.RewardItem
 	add := func(it Item) {
-		m := it.StackMatcher()
-		if it.Damage == Wildcard {
-			m = it.ID
-		}
-		out = append(out, loop.RewardItem{Item: m, Count: it.Count})
+		out = append(out, loop.RewardItem{Item: it.StackMatcher(), Count: it.Count})
 	}
 	for _, r := range q.Rewards {
 		switch {

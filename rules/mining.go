@@ -257,7 +257,7 @@ func parseTinkers(d *strictyaml.Decoder, n *yaml.Node) TinkerRules {
 			if !ok {
 				continue
 			}
-			if id, meta, err := game.SplitID(s); err != nil || meta >= 0 || strings.HasPrefix(s, "ore:") || strings.HasPrefix(s, "tool:") || id != s {
+			if id, _, err := game.SplitID(s); err != nil || strings.HasPrefix(s, "ore:") || strings.HasPrefix(s, "tool:") || id != s {
 				d.Errorf(in, path, "%q: an item id without metadata expected (modid:name)", s)
 				continue
 			}
