@@ -6,8 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/gtnh/modnet"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
 )
@@ -159,4 +161,31 @@ func TestToolStationNeedsEveryPart(t *testing.T) {
 	b.slots[3] = proto17.Slot{}
 	s.stationChangedLocked(b, 3)
 	assert.Equal(t, "TConstruct:hatchet", s.itemOf(0, b.slots[0]).Name)
+}
+
+// TestToolStationIronHead: the iron head "Upgrade 2.0" gives makes a
+// pickaxe whose tag says iron (material 2) and level 2 (iron's 3, one
+// lower until its boost), speed 600 and 188 uses; the server reads that
+// level back from the tag when the tool is held (stackOf).
+func TestToolStationIronHead(t *testing.T) {
+	s, _, b := stationServer(t, 0)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b.slots[1] = s.testStack(t, "TConstruct:pickaxeHead:2", 1)
+	b.slots[2] = s.testStack(t, "minecraft:stick", 1)
+	b.slots[3] = s.testStack(t, "TConstruct:binding", 1)
+	s.stationChangedLocked(b, 3)
+	require.False(t, b.slots[0].Empty())
+	tag, err := b.slots[0].Tag()
+	require.NoError(t, err)
+	infi, ok := tag.Root["InfiTool"].(proto17.Compound)
+	require.True(t, ok)
+	assert.Equal(t, int32(2), infi["Head"])
+	assert.Equal(t, int32(2), infi["HarvestLevel"])
+	assert.Equal(t, int32(600), infi["MiningSpeed"])
+	assert.Equal(t, int32(188), infi["TotalDurability"])
+	st := s.stackOf(b.slots[0])
+	require.NotNil(t, st.Tinker)
+	assert.Equal(t, game.TinkerTool{Head: 2, HarvestLevel: 2}, *st.Tinker)
+	assert.Equal(t, 2, rules.Default().Mining.ToolLevel(st, "pickaxe", -1))
 }
