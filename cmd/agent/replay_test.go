@@ -143,7 +143,7 @@ func replayShowsTheRun(t *testing.T, file string, trace []string) {
 	assert.Contains(t, stdout.String(), fmt.Sprintf("agent: %d steps, ", len(steps)))
 	require.Len(t, end.Steps, len(steps), "every step of the run")
 	for i, s := range steps {
-		assert.Equal(t, s.Step, end.Steps[i].Step)
+		assert.Equal(t, s.Step, end.Steps[i].Step.Step)
 		assert.Equal(t, s.Invocation.Skill, end.Steps[i].Skill, "step %d", i)
 		assert.Equal(t, string(s.Verdict), end.Steps[i].Verdict, "step %d", i)
 		assert.Equal(t, loop.InventoryChange(s.Before.Inventory, s.After.Inventory), end.Steps[i].Change, "step %d", i)
