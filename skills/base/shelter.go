@@ -338,16 +338,15 @@ func (sk Shelter) pit(w *world.Snapshot, set *rules.Set, top world.BlockPos) (st
 // spends a night underground: from a cell of the room it can stand in
 // (the floor solid, the head's cell in the room), it mines the two blocks
 // ahead (feet and head; the pickaxe harvests both with a sure drop, none
-// falls, no machine) and steps in. The two are dug only where they open
-// into nothing but the cell it stands in and the one above (every other
-// block around them known and solid, nothing that falls above), so the
-// tunnel never opens the room to a cave or a mob. Where the room with the
-// tunnel would no longer be a closed room (path.Enclosed: within
-// path.RoomReach blocks of the feet, at most path.RoomCells cells), it
-// walls off the way it came — a block where it stood and one above, of
-// the blocks it walls in with (path.SealWith, dirt first) — so the new
-// room is the tunnel's two cells: 2 blocks placed every 5 blocks of
-// tunnel, 8 mined. The straight way on comes first, then the cells
+// falls, nothing that falls above, no machine, solid ground under them)
+// and steps in, only where the bot ends in a closed room (path.Enclosed:
+// every cell it reaches within path.RoomReach blocks of the feet, at most
+// path.RoomCells, solid and seen all round), so the tunnel never opens
+// the room to a cave or a mob. Where the room with the tunnel would no
+// longer be one, it walls off the way it came — a block where it stood
+// and one above, of the blocks it walls in with (path.SealWith, dirt
+// first) — where that leaves one: the new room is the tunnel's two
+// cells, 2 blocks placed every 5 blocks of tunnel, 8 mined. The straight way on comes first, then the cells
 // nearest the feet, then the block that needs the pickaxe (stone over
 // dirt).
 func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) ([]action.Action, bool) {
@@ -402,18 +401,6 @@ func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.Blo
 			t1, ok1 := mineable(a)
 			t2, ok2 := mineable(h)
 			if !ok1 || !ok2 || !solid(a.Down()) || fallingBlocks[w.BlockAt(h.Up()).ID] {
-				continue
-			}
-			closed := true
-			for _, c := range []world.BlockPos{a, h} {
-				for _, e := range [6][3]int{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}} {
-					n := c.Add(e[0], e[1], e[2])
-					if n != a && n != h && n != s && n != s.Up() && !solid(n) {
-						closed = false
-					}
-				}
-			}
-			if !closed {
 				continue
 			}
 			back := s.Add(-d[0], 0, -d[1])

@@ -318,6 +318,16 @@ func TestShelterDrivesATunnelWhenTheRoomIsMinedOut(t *testing.T) {
 		action.Wait{Ticks: 600},
 	}, acts[3:])
 
+	// A hole under that cell: no standing there; another edge.
+	holed, bs := minedOut(pick, cobble)
+	bs.SetID(stand.Down(), "minecraft:air", 0)
+	acts, err = Shelter{}.SuggestActions(holed, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	require.Len(t, acts, 8, "%v", acts)
+	other := acts[1].(action.MoveTo).Pos
+	assert.NotEqual(t, stand, other)
+	assert.Equal(t, 2, abs(other.X)+abs(other.Z), "%v", other)
+
 	none, _ := minedOut(pick)
 	acts, err = Shelter{}.SuggestActions(none, skills.Params{"wait": 600})
 	require.NoError(t, err)
