@@ -144,8 +144,9 @@ func TestSealBuildsUnderACellOverADrop(t *testing.T) {
 	seal, ok = path.Seal(w, feet)
 	require.True(t, ok)
 	assert.Equal(t, []world.BlockPos{world.Pos(1, 59, 0), world.Pos(1, 60, 0), world.Pos(-1, 60, 0), world.Pos(1, 61, 0), world.Pos(-1, 61, 0), world.Pos(1, 62, 0), world.Pos(0, 62, 0)}, seal)
-	// A mob in each cell a block could go under or beside it: none.
-	for _, p := range []world.BlockPos{world.Pos(1, 61, 0), world.Pos(-1, 61, 0), world.Pos(0, 61, 1), world.Pos(0, 61, -1)} {
+	// A mob in each cell a block could go beside it (a spider on the
+	// wall): none.
+	for _, p := range []world.BlockPos{world.Pos(1, 62, 0), world.Pos(-1, 62, 0), world.Pos(0, 62, 1), world.Pos(0, 62, -1)} {
 		w.Entities = append(w.Entities, world.Entity{ID: len(w.Entities) + 1, Kind: world.EntityMob, Name: "zombie", Pos: world.Vec3{X: float64(p.X) + 0.5, Y: float64(p.Y), Z: float64(p.Z) + 0.5}})
 	}
 	_, ok = path.Seal(w, feet)
