@@ -3,6 +3,7 @@ package chain
 import (
 	"slices"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -30,12 +31,32 @@ const trapDrop = 3
 // 1.7.10 EntitySpider.findPlayerToAttack, below half brightness; the
 // defend reflex leaves it alone the same way), and not a mob trapped away
 // from both the bot and the prey (trapped). A mob shut in with the prey
-// (a den in a closed cave) guards it: the hunt would open the way.
+// (a den in a closed cave) guards it: the hunt would open the way. A mob
+// that ended the last step (its result names it as the threat) comes,
+// whatever the rules above judge: the guard and the defend reflex met it,
+// and a hunt past it would be ended and sent fleeing again.
 func (s *search) comes(e world.Entity, k rules.MobKind, prey world.Entity) bool {
+	if s.lastThreat(e) {
+		return true
+	}
 	if loop.Neutral(s.Mobs, s.w, e) {
 		return false
 	}
 	return !s.trapped(e, k, prey)
+}
+
+// lastThreat reports whether the last step's result names e as the mob
+// that ended it (ipc.DetailThreat).
+func (s *search) lastThreat(e world.Entity) bool {
+	if s.last == nil {
+		return false
+	}
+	for _, r := range s.last.Results {
+		if th, ok := ipc.ThreatOf(r); ok && th.Entity == e.ID {
+			return true
+		}
+	}
+	return false
 }
 
 // trapped reports whether a hostile mob has no way to the bot nor to the

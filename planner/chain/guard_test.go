@@ -1,11 +1,14 @@
 package chain
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -169,4 +172,44 @@ func TestTrappedWithThePrey(t *testing.T) {
 	withIt := world.Entity{ID: 5, Name: "pig", Pos: world.Vec3{X: 7.5, Y: 62, Z: 3.5}}
 	assert.True(t, den.trapped(spider, sk, outside), "a spider shut in a cave, the prey outside")
 	assert.False(t, den.trapped(spider, sk, withIt), "the prey in the spider's cave")
+}
+
+// TestGuardLastThreat: a zombie the planner judges trapped still keeps the
+// hunt back right after it ended the bot's step (the step's result names
+// it as the threat); another mob's threat does not.
+func TestGuardLastThreat(t *testing.T) {
+	reg := shipped(t)
+	sword := world.NewStack("minecraft:wooden_sword", 0, 1)
+	sword.MaxDamage = 59
+	pig := world.Entity{Name: "pig", Pos: world.Vec3{X: 16.5, Y: 64, Z: 0.5}}
+	zombie := world.Entity{Name: "zombie", Pos: world.Vec3{X: 8.5, Y: 61, Z: 4.5}}
+	w := withMobs(snapshot("stone_age", field(8, 4, 3, false, 0, 0), sword), pig, zombie)
+	w.Player.Food = 15
+	w.TimeOfDay = 6000
+	zombieID := w.Entities[len(w.Entities)-1].ID
+	goal, err := loop.ParseGoal("collect 1 minecraft:log", reg.Tiers())
+	require.NoError(t, err)
+	catalog, err := reg.DescribeForTechState(w.TechState, reg.Packs().Names())
+	require.NoError(t, err)
+	after := func(entity int) *loop.StepRecord {
+		th := ipc.Threat{Entity: entity, Mob: "zombie", Dist: 7.5}
+		return &loop.StepRecord{Verdict: loop.Threatened, Results: []ipc.Result{{Code: ipc.OK, Details: map[string]any{ipc.DetailThreat: th.Detail()}}}}
+	}
+	for _, tc := range []struct {
+		name string
+		last *loop.StepRecord
+		hunt bool
+	}{
+		{"no step before", nil, true},
+		{"the zombie ended the last step", after(zombieID), false},
+		{"another mob ended it", after(zombieID + 50), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obs := loop.Observation{Snapshot: w, Progress: goal.Check(w, reg.Tiers(), false), Last: tc.last}
+			dec, err := Planner{}.Plan(context.Background(), goal, obs, catalog)
+			require.NoError(t, err)
+			require.NotNil(t, dec.Invocation)
+			assert.Equal(t, tc.hunt, dec.Invocation.Skill == "hunt", dec.Reason)
+		})
+	}
 }
