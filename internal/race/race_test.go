@@ -15,3 +15,17 @@ func TestSkipOneGoroutine(t *testing.T) {
 	})
 	assert.Equal(t, Enabled, skipped)
 }
+
+// TestSkipCovered: a test skips itself exactly when the detector is on,
+// and a skip that names no covering test is refused.
+func TestSkipCovered(t *testing.T) {
+	var skipped bool
+	t.Run("inner", func(t *testing.T) {
+		defer func() { skipped = t.Skipped() }()
+		SkipCovered(t, "the inner test", "TestSkipCovered")
+	})
+	assert.Equal(t, Enabled, skipped)
+	assert.PanicsWithValue(t, `race.SkipCovered("the inner test"): name the test that covers it under the detector`, func() {
+		SkipCovered(t, "the inner test", "")
+	})
+}
