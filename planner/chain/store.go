@@ -232,14 +232,24 @@ func (s *search) inputs(goal loop.Goal) matchers {
 			for _, in := range r.Ingredients {
 				walk(in.Item.String(), depth+1)
 			}
+			if r.AtStation() {
+				walk(r.Station, depth+1) // the Tinkers' table it is made at
+			}
 		}
 		for _, r := range s.Smelt.For(item) {
 			walk(r.Input.String(), depth+1)
+			walk("minecraft:furnace", depth+1) // what it is smelted in
 		}
 		for _, r := range s.Coke.All() {
 			if r.Output == item {
 				walk(r.Input.String(), depth+1)
 			}
+		}
+		if _, ok := s.rawOreMaterial(item); ok {
+			// A raw ore is mined with a pickaxe of its level: the parts
+			// of one the plan builds (Upgrade 2.0's head, the binding)
+			// stay at hand.
+			walk("tool:pickaxe", depth)
 		}
 	}
 	for _, ig := range goal.Items {
