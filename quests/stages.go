@@ -23,6 +23,10 @@ type Judge struct {
 	// Mobs names the mob kinds the agent knows by their EntityList names,
 	// which hunt tasks give as their target (nil: hunt tasks are skipped).
 	Mobs *rules.Mobs
+	// Needs says whether a reward item ("modid:name[:meta]") is one the
+	// agent claims a quest for: one its recipes take that nothing it can
+	// do makes (an iron pickaxe head); nil claims for any known item.
+	Needs func(item string) bool
 }
 
 var _ loop.QuestSource = Judge{}
@@ -250,18 +254,23 @@ func mergeItems(have, more []loop.ItemGoal) []loop.ItemGoal {
 // claims are the rewards the agent claims for a quest. BetterQuesting
 // gives every item of a quest's item rewards and, of each choice, the
 // option the player picked (RewardChoice cannot be claimed before one is
-// picked). The agent claims a quest only when it knows every item it would
-// get (Judge.Item: items its rules use), picking the first option it knows
-// of a choice; a quest that would give coins, loot bags or other items the
-// agent cannot use is left unclaimed in the book, as a player may leave it,
-// since those items would only fill the inventory. Rewards of other types
-// (experience, commands) are not modelled and do not stop a claim.
+// picked). The agent claims a quest when one of its items is one it needs
+// (Judge.Needs: an item its recipes take that nothing it can do makes, as
+// "Upgrade 2.0"'s iron pickaxe head) and it knows every item it would get
+// (Judge.Item), picking the first option it needs, else the first it
+// knows, of a choice. Other quests are left unclaimed in the book, as a
+// player may leave them: coins, loot bags and what the agent makes itself
+// would only fill the inventory. Rewards of other types (experience,
+// commands) are not modelled and do not stop a claim.
 func (j Judge) claims(q *Quest) []loop.RewardItem {
 	known := func(it Item) bool {
 		return it.ID != "" && (j.Item == nil || j.Item(it.StackMatcher()) == nil)
 	}
+	needed := func(it Item) bool { return known(it) && (j.Needs == nil || j.Needs(it.StackMatcher())) }
 	var out []loop.RewardItem
+	need := false
 	add := func(it Item) {
+		need = need || needed(it)
 		out = append(out, loop.RewardItem{Item: it.StackMatcher(), Count: it.Count})
 	}
 	for _, r := range q.Rewards {
@@ -274,12 +283,18 @@ func (j Judge) claims(q *Quest) []loop.RewardItem {
 				add(it)
 			}
 		case r.Choice() && len(r.Items) > 0:
-			i := slices.IndexFunc(r.Items, known)
+			i := slices.IndexFunc(r.Items, needed)
+			if i < 0 {
+				i = slices.IndexFunc(r.Items, known)
+			}
 			if i < 0 {
 				return nil
 			}
 			add(r.Items[i])
 		}
+	}
+	if !need {
+		return nil
 	}
 	return out
 }

@@ -136,9 +136,10 @@ func TestJudgeStages(t *testing.T) {
 	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:stone", Count: 5, Gain: true}, {Item: "minecraft:dye:4", Count: 1}}, st.Items, "AND: both tasks")
 }
 
-// TestJudgeClaims: a quest is claimed when the agent knows every item it
-// would give, with the first known option of a choice; a quest giving an
-// item it does not know (coins) is left unclaimed.
+// TestJudgeClaims: a quest is claimed when it gives an item the agent
+// needs and it knows every item it gives, with the needed (else the first
+// known) option of a choice; a quest giving only what the agent makes, or
+// an item it does not know (coins), is left unclaimed.
 func TestJudgeClaims(t *testing.T) {
 	known := func(s string) error {
 		if strings.HasPrefix(s, "minecraft:") || strings.HasPrefix(s, "TConstruct:") {
@@ -146,23 +147,32 @@ func TestJudgeClaims(t *testing.T) {
 		}
 		return errors.New("unknown")
 	}
+	needs := func(s string) bool { return strings.HasPrefix(s, "TConstruct:") }
 	b, err := quests.Load(filepath.Join("testdata", "perquest"))
 	require.NoError(t, err)
-	j := quests.Judge{Book: b, Item: known}
+	j := quests.Judge{Book: b, Item: known, Needs: needs}
 	stage := func(name string) loop.QuestStage {
 		q, err := b.FindQuest(name)
 		require.NoError(t, err)
 		return j.Stage(q)
 	}
 	assert.Equal(t, []loop.RewardItem{{Item: "TConstruct:pickaxeHead:2", Count: 1}, {Item: "minecraft:flint", Count: 2}, {Item: "TConstruct:hatchetHead:2", Count: 1}},
-		stage("Planks and Sticks").Rewards, "the items, the known option of the choice, nothing for experience")
+		stage("Planks and Sticks").Rewards, "the items, the needed option of the choice, nothing for experience")
 	assert.Empty(t, stage("Get Some Logs").Rewards, "coins: left unclaimed")
 	assert.Empty(t, stage("Read the Manual").Rewards, "no rewards")
 
-	// A choice with no option the agent knows is not claimed either.
-	q := &quests.Quest{Name: "q", Rewards: []quests.Reward{{Type: quests.RewardChoice, Items: []quests.Item{{ID: "somemod:coin", Count: 1}}}}}
+	choice := func(items ...quests.Item) *quests.Quest {
+		return &quests.Quest{Name: "q", Rewards: []quests.Reward{{Type: quests.RewardChoice, Items: items}}}
+	}
+	assert.Empty(t, j.Stage(choice(quests.Item{ID: "somemod:coin", Count: 1})).Rewards, "no option known")
+	assert.Equal(t, []loop.RewardItem{{Item: "TConstruct:binding", Count: 1}},
+		j.Stage(choice(quests.Item{ID: "minecraft:apple", Count: 1}, quests.Item{ID: "TConstruct:binding", Count: 1})).Rewards, "the needed option, not the first known")
+	// Only what the agent makes itself: not claimed.
+	q := &quests.Quest{Name: "q", Rewards: []quests.Reward{{Type: quests.RewardItem, Items: []quests.Item{{ID: "minecraft:log", Damage: quests.Wildcard, Count: 3}}}}}
 	assert.Empty(t, j.Stage(q).Rewards)
-	// A wildcard damage gives the item itself.
-	q.Rewards = []quests.Reward{{Type: quests.RewardItem, Items: []quests.Item{{ID: "minecraft:log", Damage: quests.Wildcard, Count: 3}}}}
+	// Without a Needs every known item is claimed; a wildcard gives the item.
+	j.Needs = nil
 	assert.Equal(t, []loop.RewardItem{{Item: "minecraft:log", Count: 3}}, j.Stage(q).Rewards)
+	assert.Equal(t, []loop.RewardItem{{Item: "minecraft:apple", Count: 1}},
+		j.Stage(choice(quests.Item{ID: "somemod:coin", Count: 1}, quests.Item{ID: "minecraft:apple", Count: 1})).Rewards, "the first known option")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/quests"
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
+	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
 const (
@@ -72,7 +73,33 @@ func (q *questFlags) load(e *env, cmd string) (*quests.Book, error) {
 // questJudge judges quests against the simulated world's names: an item
 // the agent has never heard of cannot be planned for.
 func (q *questFlags) judge(b *quests.Book, item func(string) error) quests.Judge {
-	return quests.Judge{Book: b, Item: item, Checkbox: q.checkbox, Mobs: rules.Default().Mobs}
+	return quests.Judge{Book: b, Item: item, Checkbox: q.checkbox, Mobs: rules.Default().Mobs, Needs: rewardNeeded(rules.Default())}
+}
+
+// rewardNeeded says whether a reward item is one the agent claims a quest
+// for: a recipe of the rules takes it (as an ingredient or a tool) and no
+// recipe or smelting makes it ("Upgrade 2.0"'s iron pickaxe head).
+func rewardNeeded(set *rules.Set) func(item string) bool {
+	return func(item string) bool {
+		id, meta, err := world.SplitID(item)
+		if err != nil || len(set.Recipes.For(item)) > 0 || len(set.Smelt.For(item)) > 0 {
+			return false
+		}
+		st := set.Stack(id, max(meta, 0), 1)
+		for _, r := range set.Recipes.All() {
+			for _, in := range r.Ingredients {
+				if in.Item.Matches(st) {
+					return true
+				}
+			}
+			for _, t := range r.Tools {
+				if t.Matches(st) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 }
 
 func simItem(s string) error { return sim.Names().CheckItem(s) }
@@ -345,7 +372,7 @@ func (c *questsShowCommand) run(e *env) error {
 			}
 			fmt.Fprintf(w, "  the agent claims: %s\n", strings.Join(claimed, ", "))
 		} else {
-			fmt.Fprintln(w, "  the agent leaves it unclaimed: it knows none of the items")
+			fmt.Fprintln(w, "  the agent leaves it unclaimed: it needs none of its items, or does not know them all")
 		}
 	}
 	order, _ := b.Order([]quests.ID{q.ID})

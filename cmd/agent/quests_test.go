@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/loop"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 )
 
 // questBook is the example quest book (single-file layout): a line of
@@ -58,10 +59,10 @@ func TestQuestsShow(t *testing.T) {
 	assert.Contains(t, out, "crafting 4 minecraft:planks -- can do")
 	assert.Contains(t, out, "as a goal: 2 quests, this one last")
 	assert.Contains(t, out, "the agent can do it: collect 4 minecraft:planks")
-	assert.Contains(t, out, "  rewards:\n    item 4 minecraft:stick\n    choice of one: 1 examplemod:coin, 2 minecraft:apple\n  the agent claims: 4 minecraft:stick, 2 minecraft:apple\n")
+	assert.Contains(t, out, "  rewards:\n    item 1 TConstruct:pickaxeHead:2, 4 minecraft:stick\n    choice of one: 1 examplemod:coin, 2 minecraft:apple\n  the agent claims: 1 TConstruct:pickaxeHead:2, 4 minecraft:stick, 2 minecraft:apple\n")
 	code, out, _ = runAgent(t, "quests", "show", "--quests", questBook, "Wood Start")
 	require.Equal(t, exitOK, code)
-	assert.Contains(t, out, "  rewards:\n    item 5 examplemod:coin, 1 minecraft:apple\n  the agent leaves it unclaimed: it knows none of the items\n")
+	assert.Contains(t, out, "  rewards:\n    item 5 examplemod:coin, 1 minecraft:apple\n  the agent leaves it unclaimed: it needs none of its items, or does not know them all\n")
 	code, out, _ = runAgent(t, "quests", "show", "--quests", questBook, "AAAAAAAAAAAAAAAAAAAAAw==")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, "Read the Book")
@@ -103,12 +104,13 @@ func TestRunQuestLine(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	assert.Equal(t, 4, res.Completed)
 	assert.Equal(t, 4, res.Total)
-	// Claiming is the book's click, allowed with the checkboxes: Planks'
-	// sticks and the apples picked of its choice; Wood Start's coins are
-	// left in the book.
+	// Claiming is the book's click, allowed with the checkboxes: Planks
+	// gives an iron pickaxe head, which nothing the agent does makes (with
+	// its sticks, and the apples picked of its choice); Wood Start's coins
+	// and apple are left in the book.
 	require.Len(t, res.Results, 4)
 	assert.Empty(t, res.Results[0].Claimed, res.Results[0].Name)
-	assert.Equal(t, []loop.RewardItem{{Item: "minecraft:stick", Count: 4}, {Item: "minecraft:apple", Count: 2}}, res.Results[1].Claimed, res.Results[1].Name)
+	assert.Equal(t, []loop.RewardItem{{Item: "TConstruct:pickaxeHead:2", Count: 1}, {Item: "minecraft:stick", Count: 4}, {Item: "minecraft:apple", Count: 2}}, res.Results[1].Claimed, res.Results[1].Name)
 	assert.Empty(t, res.Results[1].Unclaimed)
 
 	// Unlocked: the crafting table is tried although the book was not
@@ -166,4 +168,16 @@ func TestServerQuestDone(t *testing.T) {
 	assert.True(t, !d && known, "synced and not completed")
 	d, known = done("not an id")
 	assert.False(t, d || known)
+}
+
+// TestRewardNeeded: a reward is needed when a recipe takes it and nothing
+// makes it: the iron pickaxe head, not flint (from gravel), smelted stone,
+// an apple no recipe takes, or an unknown id.
+func TestRewardNeeded(t *testing.T) {
+	needs := rewardNeeded(rules.Default())
+	assert.True(t, needs("TConstruct:pickaxeHead:2"))
+	assert.True(t, needs("TConstruct:hatchetHead:2"))
+	for _, item := range []string{"minecraft:flint", "minecraft:stone", "minecraft:apple", "TConstruct:pickaxeHead:3", "nope"} {
+		assert.False(t, needs(item), item)
+	}
 }
