@@ -72,6 +72,7 @@ var specs = []Spec{
 	{KindMoveTo, "Walk (pathfinding) until the feet are within radius blocks of pos.", []Param{
 		{Name: "pos", Type: TypeBlockPos, Required: true, Doc: "Destination block position (feet)."},
 		{Name: "radius", Type: TypeFloat, Default: 0.0, Doc: "Arrive when within this many blocks of pos."},
+		{Name: "keep", Type: TypeBlockPosList, Doc: "Blocks a route that digs must leave standing (the ground of a site to build on)."},
 	}},
 	{KindBreakBlock, "Mine the block at pos with the held item; needs reach (4.5 blocks).", []Param{
 		{Name: "pos", Type: TypeBlockPos, Required: true, Doc: "Block to break."},
@@ -165,9 +166,14 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // MoveTo walks to within Radius blocks of Pos.
+//
+// Where no walking path leads, the body digs one; it never breaks a block
+// listed in Keep (at most MaxPosList), nor what it keeps anyway (the
+// target with a radius, machines, containers, crafting tables).
 type MoveTo struct {
-	Pos    world.BlockPos `json:"pos"`
-	Radius float64        `json:"radius"`
+	Pos    world.BlockPos   `json:"pos"`
+	Radius float64          `json:"radius"`
+	Keep   []world.BlockPos `json:"keep,omitempty"`
 }
 
 // BreakBlock mines the block at Pos.
@@ -292,6 +298,9 @@ func checkItem(field, s string) error {
 func (a MoveTo) Validate() error {
 	if a.Radius < 0 || a.Radius > 256 {
 		return fmt.Errorf("radius: must be within 0..256, got %v", a.Radius)
+	}
+	if len(a.Keep) > MaxPosList {
+		return fmt.Errorf("keep: at most %d block positions, got %d", MaxPosList, len(a.Keep))
 	}
 	return nil
 }
@@ -433,7 +442,11 @@ func build(k Kind, v map[string]any) Action {
 	switch k {
 	case KindMoveTo:
 		r, _ := v["radius"].(float64)
-		return MoveTo{Pos: pos("pos"), Radius: r}
+		keep, _ := v["keep"].([]world.BlockPos)
+		if len(keep) == 0 {
+			keep = nil // an empty list keeps nothing, as none does
+		}
+		return MoveTo{Pos: pos("pos"), Radius: r, Keep: keep}
 	case KindBreakBlock:
 		return BreakBlock{Pos: pos("pos")}
 	case KindPlaceBlock:

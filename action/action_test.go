@@ -172,6 +172,8 @@ func TestValidate(t *testing.T) {
 	}{
 		{"move_to ok", MoveTo{Radius: 256}, ""},
 		{"move_to radius", MoveTo{Radius: 256.5}, "radius"},
+		{"move_to keep", MoveTo{Keep: make([]world.BlockPos, MaxPosList)}, ""},
+		{"move_to keep too long", MoveTo{Keep: make([]world.BlockPos, MaxPosList+1)}, "keep: at most 4096 block positions, got 4097"},
 		{"break_block", BreakBlock{}, ""},
 		{"open_container", OpenContainer{}, ""},
 		{"close_container", CloseContainer{}, ""},
@@ -215,7 +217,8 @@ func TestValidate(t *testing.T) {
 // samples has one canonical action of every kind, as FromParams builds them.
 func samples() map[Kind][]Action {
 	return map[Kind][]Action{
-		KindMoveTo:         {MoveTo{Pos: world.Pos(1, 64, -2), Radius: 1.5}, MoveTo{Pos: world.Pos(-100, 5, 30000000)}},
+		KindMoveTo: {MoveTo{Pos: world.Pos(1, 64, -2), Radius: 1.5}, MoveTo{Pos: world.Pos(-100, 5, 30000000)},
+			MoveTo{Pos: world.Pos(3, 64, 2), Keep: []world.BlockPos{world.Pos(2, 63, 2), world.Pos(3, 63, 2)}}},
 		KindBreakBlock:     {BreakBlock{Pos: world.Pos(0, 0, 0)}},
 		KindPlaceBlock:     {PlaceBlock{Pos: world.Pos(1, 2, 3), Item: "minecraft:sapling:2", Face: "down"}},
 		KindUseItem:        {UseItem{Item: "minecraft:bucket"}, UseItem{Item: "ore:bucketEmpty", Target: ptrPos(4, 62, 4)}},

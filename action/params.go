@@ -23,10 +23,18 @@ const (
 	TypeBlockID  ParamType = "block_id"  // string: modid:name[:meta]
 	TypeBlockPos ParamType = "block_pos" // world.BlockPos
 	TypeDuration ParamType = "duration"  // Ticks
+	// TypeBlockPosList is a list of block positions: []world.BlockPos, at
+	// most MaxPosList of them.
+	TypeBlockPosList ParamType = "block_pos_list"
 )
 
+// MaxPosList bounds a block position list (TypeBlockPosList): a move's
+// keep list is a site's ground, tens of blocks; a message with more is
+// refused rather than held.
+const MaxPosList = 4096
+
 // ParamTypes lists every parameter type, for documentation and validation.
-var ParamTypes = []ParamType{TypeInt, TypeFloat, TypeBool, TypeString, TypeItemID, TypeBlockID, TypeBlockPos, TypeDuration}
+var ParamTypes = []ParamType{TypeInt, TypeFloat, TypeBool, TypeString, TypeItemID, TypeBlockID, TypeBlockPos, TypeDuration, TypeBlockPosList}
 
 // Valid reports whether t is a known parameter type.
 func (t ParamType) Valid() bool {
@@ -123,6 +131,8 @@ func (t ParamType) Coerce(v any) (any, error) {
 		return s, nil
 	case TypeBlockPos:
 		return toBlockPos(v)
+	case TypeBlockPosList:
+		return toBlockPosList(v)
 	case TypeDuration:
 		switch x := v.(type) {
 		case Ticks:
@@ -201,6 +211,35 @@ func toFloat(v any) (any, error) {
 		return nil, fmt.Errorf("expected a finite number, got %v", f)
 	}
 	return f, nil
+}
+
+// toBlockPosList reads a list of block positions, each as toBlockPos
+// reads one, at most MaxPosList of them.
+func toBlockPosList(v any) (any, error) {
+	var items []any
+	switch x := v.(type) {
+	case []world.BlockPos:
+		if len(x) > MaxPosList {
+			return nil, fmt.Errorf("expected at most %d block positions, got %d", MaxPosList, len(x))
+		}
+		return append([]world.BlockPos(nil), x...), nil
+	case []any:
+		items = x
+	default:
+		return nil, fmt.Errorf("expected a list of block positions, got %s", show(v))
+	}
+	if len(items) > MaxPosList {
+		return nil, fmt.Errorf("expected at most %d block positions, got %d", MaxPosList, len(items))
+	}
+	out := make([]world.BlockPos, 0, len(items))
+	for i, e := range items {
+		p, err := toBlockPos(e)
+		if err != nil {
+			return nil, fmt.Errorf("position %d: %w", i, err)
+		}
+		out = append(out, p.(world.BlockPos))
+	}
+	return out, nil
 }
 
 func toBlockPos(v any) (any, error) {

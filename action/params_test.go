@@ -15,7 +15,7 @@ func TestParamTypes(t *testing.T) {
 	for _, pt := range ParamTypes {
 		assert.True(t, pt.Valid(), pt)
 	}
-	assert.Len(t, ParamTypes, 8)
+	assert.Len(t, ParamTypes, 9)
 	assert.False(t, ParamType("integer").Valid())
 	assert.False(t, ParamType("").Valid())
 
@@ -169,6 +169,15 @@ func TestCoerce(t *testing.T) {
 		{"pos string float", TypeBlockPos, "1.5,2,3", nil, "expected a block position"},
 		{"pos int", TypeBlockPos, 5, nil, "expected a block position"},
 		// duration
+		// block_pos_list
+		{"pos list", TypeBlockPosList, []any{[]any{1.0, 64.0, -3.0}, map[string]any{"x": 2.0, "y": 63.0, "z": 0.0}, "0,0,0"},
+			[]world.BlockPos{p, world.Pos(2, 63, 0), world.Pos(0, 0, 0)}, ""},
+		{"pos list empty", TypeBlockPosList, []any{}, []world.BlockPos{}, ""},
+		{"pos list native", TypeBlockPosList, []world.BlockPos{p}, []world.BlockPos{p}, ""},
+		{"pos list bad entry", TypeBlockPosList, []any{"1,2,3", "x"}, nil, `position 1: expected a block position`},
+		{"pos list not a list", TypeBlockPosList, "1,2,3", nil, `expected a list of block positions, got "1,2,3"`},
+		{"pos list too long", TypeBlockPosList, make([]any, MaxPosList+1), nil, "expected at most 4096 block positions, got 4097"},
+		{"pos list native too long", TypeBlockPosList, make([]world.BlockPos, MaxPosList+1), nil, "expected at most 4096 block positions, got 4097"},
 		{"duration ticks", TypeDuration, Ticks(5), Ticks(5), ""},
 		{"duration int", TypeDuration, 40, Ticks(40), ""},
 		{"duration whole float", TypeDuration, 40.0, Ticks(40), ""},

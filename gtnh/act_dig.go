@@ -54,19 +54,22 @@ func (x *act) tooling() digroute.Tooling {
 
 // digRoute plans a route that digs and places over a snapshot of the
 // client's world, with the planner the simulator uses (package digroute):
-// blocks in columns the server has not sent and the machines the client
-// knows stay standing.
+// blocks in columns the server has not sent, the machines the client
+// knows and the move's keep list stay standing.
 //
 // byHand reports a route that breaks by hand what nothing held harvests
 // (digroute.Planner.Route's last way out).
-func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world.BlockPos, goal path.Target) (r path.Result, why string, byHand bool, err error) {
+func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world.BlockPos, goal path.Target, keep []world.BlockPos) (r path.Result, why string, byHand bool, err error) {
 	chunks, _ := world.ChunksOf(snap.Blocks)
 	if chunks == nil {
 		return path.Result{Reason: path.Unreachable}, "; no terrain known", false, nil
 	}
-	machines := map[world.BlockPos]bool{}
+	machines := map[world.BlockPos]bool{} // and the move's keep list
 	for _, m := range snap.Machines {
 		machines[m.Pos] = true
+	}
+	for _, q := range keep {
+		machines[q] = true
 	}
 	p := &digroute.Planner{
 		Finder: path.NewFinder(),

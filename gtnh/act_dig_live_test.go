@@ -110,6 +110,32 @@ func TestMoveOutOfAPitByHandLive(t *testing.T) {
 	})
 }
 
+// TestMoveToKeepsItsKeepListLive: out of the stone pit with a wooden
+// pickaxe and five dirt, told to keep the walls beside the pit's column,
+// move_to pillars up live rather than cut a staircase through them, and
+// the server still holds every one of them.
+func TestMoveToKeepsItsKeepListLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var walls []world.BlockPos
+		for y := 61; y <= 63; y++ {
+			for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				walls = append(walls, world.Pos(8+d[0], y, 8+d[1]))
+			}
+		}
+		srv := digServer(t, world.Pos(8, 61, 8), pitWalls("minecraft:stone", 61),
+			fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1}, fakeserver.Item{Slot: 37, Name: "minecraft:dirt", Count: 5})
+		c := joinLive(t, srv)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: world.Pos(12, 64, 8), Keep: walls})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Positive(t, res.Details["placed"], "pillared up")
+		for _, p := range walls {
+			name, _ := srv.BlockAt(p.X, p.Y, p.Z)
+			assert.Equal(t, "minecraft:stone", name, "%v kept", p)
+		}
+		assert.Empty(t, srv.Refusals())
+	})
+}
+
 // TestMoveOutOfAnObsidianPitLive: walls and floor the hand would take
 // 5,000 ticks a block to break: move_to fails saying what is missing, and the server
 // saw no dig or placement.

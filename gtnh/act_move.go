@@ -341,7 +341,7 @@ func (x *act) moveTo(a action.MoveTo) ipc.Result {
 			// No walking path: dig one (a buried target, the way out of
 			// a pit), as the simulator does, and check each dig and
 			// placement by the server's answer.
-			dr, digWhy, byHand, err := x.digRoute(snap, loaded, start, goal)
+			dr, digWhy, byHand, err := x.digRoute(snap, loaded, start, goal, a.Keep)
 			if err != nil {
 				return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 			}

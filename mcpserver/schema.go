@@ -74,6 +74,8 @@ func typeSchema(t action.ParamType) map[string]any {
 			"required":             []any{"x", "y", "z"},
 			"additionalProperties": false,
 		}
+	case action.TypeBlockPosList:
+		return map[string]any{"type": "array", "items": typeSchema(action.TypeBlockPos), "maxItems": action.MaxPosList}
 	}
 	return map[string]any{"type": "string"} // string, item_id, block_id
 }
@@ -90,6 +92,8 @@ func typeHint(t action.ParamType) string {
 		return `game ticks, or a number with a unit: "2s", "500ms", "1m"`
 	case action.TypeBlockPos:
 		return "block position"
+	case action.TypeBlockPosList:
+		return "list of block positions"
 	}
 	return ""
 }

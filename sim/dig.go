@@ -22,8 +22,13 @@ func (s *Sim) tooling() digroute.Tooling {
 }
 
 // digPlanner plans digging routes over the simulated world: machines (the
-// furnace the player placed among them) stay standing by position.
-func (s *Sim) digPlanner(tx *world.Tx) *digroute.Planner {
+// furnace the player placed among them) and the blocks in keep (a move's
+// keep list) stay standing by position.
+func (s *Sim) digPlanner(tx *world.Tx, keep ...world.BlockPos) *digroute.Planner {
+	kept := make(map[world.BlockPos]bool, len(keep))
+	for _, p := range keep {
+		kept[p] = true
+	}
 	return &digroute.Planner{
 		Finder: s.finder,
 		Grid:   grid{s, tx},
@@ -32,7 +37,7 @@ func (s *Sim) digPlanner(tx *world.Tx) *digroute.Planner {
 		Rule:   s.ruleOf,
 		Keep: func(p world.BlockPos) bool {
 			_, ok := tx.Machine(p)
-			return ok
+			return ok || kept[p]
 		},
 		Rules:     s.rules,
 		Tools:     s.tooling(),
@@ -47,8 +52,8 @@ func (s *Sim) digPlanner(tx *world.Tx) *digroute.Planner {
 // climbs out of a pit (a staircase cut into its wall, or a pillar).
 // byHand reports a route that breaks by hand what nothing held harvests
 // (digroute.Planner.Route's last way out).
-func (s *Sim) digRoute(tx *world.Tx, start world.BlockPos, goal path.Target) (r path.Result, why string, byHand bool, err error) {
-	p := s.digPlanner(tx)
+func (s *Sim) digRoute(tx *world.Tx, start world.BlockPos, goal path.Target, keep []world.BlockPos) (r path.Result, why string, byHand bool, err error) {
+	p := s.digPlanner(tx, keep...)
 	r, why, err = p.Route(start, goal)
 	return r, why, p.ByHand, err
 }

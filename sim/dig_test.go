@@ -203,3 +203,41 @@ func TestDiggingLeavesThePlayersThingsStanding(t *testing.T) {
 		assert.Equal(t, rules.BreakTicks(0.5, 1, true), ticks(7, 62, 3), "dirt by hand: the pickaxe is no faster")
 	})
 }
+
+// TestMoveToKeepsItsKeepList: out of a stone pit with a pickaxe, the way
+// cut through the walls is the cheap one; told to keep the walls beside
+// the pit's column (a site's ground, say), move_to pillars up with the
+// cobblestone held instead and leaves them standing, and with nothing to
+// pillar with it digs down and round under them.
+func TestMoveToKeepsItsKeepList(t *testing.T) {
+	var walls []world.BlockPos
+	for y := 61; y <= 63; y++ {
+		for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			walls = append(walls, world.Pos(8+d[0], y, 8+d[1]))
+		}
+	}
+	const pick = `{item: minecraft:wooden_pickaxe, max_durability: 64}`
+	s := inPit(t, "minecraft:stone", pick+`, {item: minecraft:cobblestone, count: 3}`)
+	r := exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8), Keep: walls})
+	require.True(t, r.OK(), r.Error)
+	w := snap(t, s)
+	assert.Equal(t, world.Pos(3, 64, 8), w.Feet())
+	for _, p := range walls {
+		assert.Equal(t, "minecraft:stone", w.BlockAt(p).ID, "%v kept", p)
+	}
+	assert.Positive(t, r.Details["placed"], "pillared up")
+
+	s = inPit(t, "minecraft:stone", pick)
+	r = exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8), Keep: walls})
+	require.True(t, r.OK(), r.Error)
+	w = snap(t, s)
+	assert.NotEqual(t, world.Pos(8, 61, 8), w.Feet(), "out of the pit, down and round under the kept walls")
+	for _, p := range walls {
+		assert.Equal(t, "minecraft:stone", w.BlockAt(p).ID, "%v kept", p)
+	}
+
+	s = inPit(t, "minecraft:stone", pick)
+	r = exec(t, s, action.MoveTo{Pos: world.Pos(3, 64, 8)})
+	require.True(t, r.OK(), r.Error)
+	assert.Positive(t, r.Details["dug"], "without the list, the staircase through the wall")
+}

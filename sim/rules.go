@@ -128,7 +128,7 @@ func (s *Sim) moveTo(tx *world.Tx, a action.MoveTo) ipc.Result {
 		// No walking path: dig (a buried target, the way out of a pit).
 		var dr path.Result
 		var why string
-		dr, why, byHand, err = s.digRoute(tx, start, goal)
+		dr, why, byHand, err = s.digRoute(tx, start, goal, a.Keep)
 		if err != nil {
 			return ipc.Failf(ipc.InvalidParams, 0, "move_to %v: %v", a.Pos, err)
 		}

@@ -184,7 +184,7 @@ func TestParseSpecErrors(t *testing.T) {
 			want: []wantErr{{7, "type", 0, "params.radius.description", "required field is missing"}}},
 		{name: "unknown parameter type",
 			src:  goHdr + "params:\n  radius:\n    type: integer\n    description: r\n",
-			want: []wantErr{{7, "integer", 0, "params.radius.type", `unknown type "integer" (known: int, float, bool, string, item_id, block_id, block_pos, duration)`}}},
+			want: []wantErr{{7, "integer", 0, "params.radius.type", `unknown type "integer" (known: int, float, bool, string, item_id, block_id, block_pos, duration, block_pos_list)`}}},
 		{name: "bad parameter name",
 			src:  goHdr + "params:\n  Radius:\n    type: int\n    description: r\n",
 			want: []wantErr{{6, "Radius", 0, "params.Radius", `parameter name "Radius" must be lowercase letters, digits and underscores`}}},
@@ -355,7 +355,7 @@ func TestParseSpecErrors(t *testing.T) {
 			}},
 		{name: "unknown action parameter",
 			src:  hdr + "action_sequence:\n  - type: move_to\n    pos: [1, 2, 3]\n    speed: 2\n",
-			want: []wantErr{{7, "speed", 0, "action_sequence[0].speed", `move_to has no parameter "speed" (parameters: pos, radius)`}}},
+			want: []wantErr{{7, "speed", 0, "action_sequence[0].speed", `move_to has no parameter "speed" (parameters: pos, radius, keep)`}}},
 		{name: "missing required action parameter",
 			src: hdr + "action_sequence:\n  - type: chat\n    message: hi\n  - type: transfer_items\n    pos: [1, 2, 3]\n    item: minecraft:coal\n",
 			want: []wantErr{

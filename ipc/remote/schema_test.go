@@ -97,7 +97,7 @@ func TestEveryMessageHasASchema(t *testing.T) {
 	// Every action kind, in the form execute carries.
 	p := world.Pos(1, 2, 3)
 	e := 4
-	for _, a := range []action.Action{action.MoveTo{Pos: p, Radius: 1.5}, action.BreakBlock{Pos: p}, action.PlaceBlock{Pos: p, Item: "minecraft:dirt", Face: "up"},
+	for _, a := range []action.Action{action.MoveTo{Pos: p, Radius: 1.5}, action.MoveTo{Pos: p, Keep: []world.BlockPos{p, p.Up()}}, action.BreakBlock{Pos: p}, action.PlaceBlock{Pos: p, Item: "minecraft:dirt", Face: "up"},
 		action.UseItem{Item: "minecraft:bucket", Target: &p}, action.Interact{Entity: &e}, action.Interact{Pos: &p}, action.Equip{Item: "minecraft:stone_axe"},
 		action.OpenContainer{Pos: p}, action.CloseContainer{}, action.TransferItems{Pos: p, Item: "minecraft:coal", Count: 3, Direction: "deposit", Slot: "fuel"},
 		action.Craft{Item: "minecraft:stick", Count: 2, Table: &p}, action.Wait{Ticks: 20}, action.Chat{Message: "hi"}, action.Attack{Entity: 7}} {

@@ -190,9 +190,6 @@ func findSite(w *world.Snapshot, bp *rules.Blueprint, radius int) (world.BlockPo
 				if d >= bestD {
 					continue
 				}
-				if climbsUnder(feet, bp, o) {
-					continue
-				}
 				if siteProblem(w, bp, o) == "" {
 					best, bestD = o, d
 				}
@@ -200,31 +197,6 @@ func findSite(w *world.Snapshot, bp *rules.Blueprint, radius int) (world.BlockPo
 		}
 	}
 	return best, bestD != math.MaxInt
-}
-
-// climbsUnder reports whether the way up from the feet to a site whose
-// floor is above them (a bot at the bottom of a pit or a night's shelter)
-// may be dug through the site's ground: a staircase rises a block for each
-// block across, so it comes out within that rise of the feet's column, and
-// a route digs the ground it comes up through. A site whose ground or
-// ring lies within the rise and a block of the column is left for one
-// farther off: built there, the climb to the ring took the ground from
-// under the oven's first layer, and the placements found no face.
-func climbsUnder(feet world.BlockPos, bp *rules.Blueprint, origin world.BlockPos) bool {
-	rise := origin.Y - feet.Y
-	if rise <= 1 {
-		return false // on the site's level or a step below: walked up
-	}
-	near := rise + 1
-	for z := -1; z <= bp.SizeZ; z++ {
-		for x := -1; x <= bp.SizeX; x++ {
-			c := origin.Add(x, 0, z)
-			if max(abs(c.X-feet.X), abs(c.Z-feet.Z)) <= near {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // unplaced lists the pattern's block cells not placed yet.
@@ -269,6 +241,15 @@ func placements(w *world.Snapshot, bp *rules.Blueprint, origin world.BlockPos) (
 			}
 		}
 	}
+	// The walks to the ring leave the site's ground standing: from the
+	// bottom of a pit, a digging route up could come out through it and
+	// take the ground from under the first layer (no face to place on).
+	var keep []world.BlockPos
+	for z := -1; z <= bp.SizeZ; z++ {
+		for x := -1; x <= bp.SizeX; x++ {
+			keep = append(keep, origin.Add(x, -1, z))
+		}
+	}
 	var acts []action.Action
 	stand, standing := world.BlockPos{}, false
 	for _, r := range ring {
@@ -303,7 +284,7 @@ func placements(w *world.Snapshot, bp *rules.Blueprint, origin world.BlockPos) (
 						return nil, skills.Failf(skills.CodeNoTarget, "no spot around %s reaches %v", bp.Name, p)
 					}
 					stand, standing = spot, true
-					acts = append(acts, action.MoveTo{Pos: spot, Radius: 0})
+					acts = append(acts, action.MoveTo{Pos: spot, Radius: 0, Keep: keep})
 				}
 				acts = append(acts, action.PlaceBlock{Pos: p, Item: bp.Cell(o).Block.String(), Face: face})
 				placed[p] = true
