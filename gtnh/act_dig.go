@@ -83,6 +83,7 @@ func (x *act) digRoute(snap *world.Snapshot, loaded map[[2]int]bool, start world
 		Rules:     x.c.rules,
 		Tools:     x.tooling(),
 		Inventory: snap.Inventory,
+		Weight:    digroute.Weight,
 	}
 	r, why, err = p.Route(start, goal)
 	return r, why, p.ByHand, err

@@ -151,6 +151,25 @@ func TestMoveOutOfAnObsidianPitLive(t *testing.T) {
 	})
 }
 
+// TestDigDownToADeepPocketLive: a gravel pocket 16 blocks under open
+// ground, reached with a wooden pickaxe: the live client's digging search
+// is weighted as the simulator's (digroute.Weight), so it digs down
+// instead of searching the whole loaded surface within the route's cost
+// and running out of its nodes; every dig accepted by the server.
+func TestDigDownToADeepPocketLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pocket := world.Pos(14, 47, 16)
+		srv := digServer(t, world.Pos(8, 64, 8), []fakeserver.Block{{X: pocket.X, Y: pocket.Y, Z: pocket.Z, Name: "minecraft:gravel"}},
+			fakeserver.Item{Slot: 36, Name: "minecraft:wooden_pickaxe", Count: 1})
+		c := joinLive(t, srv)
+		res := c.Execute(context.Background(), action.MoveTo{Pos: pocket, Radius: 3})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		name, _ := srv.BlockAt(pocket.X, pocket.Y, pocket.Z)
+		assert.Equal(t, "minecraft:gravel", name, "the pocket itself is left to mine")
+		assert.Empty(t, srv.Refusals())
+	})
+}
+
 // TestTunnelToABuriedBlockLive: coal ore buried in the stone under a
 // bedrock cover, no way down but digging beside the cover: move_to within
 // 2 of it digs a shaft and a tunnel under the cover live with the wooden

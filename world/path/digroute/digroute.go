@@ -120,8 +120,8 @@ func (d Blockers) String() string {
 // countryside's soil in its head.
 const MaxNodes = 20000
 
-// Weight is the heuristic weight of the simulator's digging searches
-// (Planner.Weight, path.Options.Weight).
+// Weight is the heuristic weight of the digging searches, the simulator's
+// and the live client's (Planner.Weight, path.Options.Weight).
 // The heuristic prices a block as walked (4.6 ticks) while a route through
 // stone breaks two a block (23 ticks each with a wooden pickaxe), so plain
 // A* to a gravel pocket 16 blocks down floods the whole surface within
@@ -165,8 +165,7 @@ type Planner struct {
 	Tools     Tooling
 	Inventory world.Inventory
 	// Weight is the search's heuristic weight (path.Options.Weight; 0:
-	// plain A*). The simulator's routes use the package's Weight; the
-	// live client's digging keeps plain A*, whose routes its tests pin.
+	// plain A*). Both bodies use the package's Weight.
 	Weight float64
 	// ByHand is set by Route when the route it returned breaks blocks
 	// by hand that need a tool nothing held has (its last way out).
