@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm"
@@ -83,6 +84,9 @@ func invocations(recs []loop.StepRecord) []string {
 // scripted model's run makes the same decisions as with a context large
 // enough for everything.
 func TestSteamAgePromptFitsBudget(t *testing.T) {
+	// Sizes counted on the planner's goroutine; the model server's round
+	// trips are a whole run's.
+	race.SkipCovered(t, "measuring the steam-age prompt, a recorded run twice", "TestRunMeetsDefaultGoalThroughToolCalls")
 	large := newFixture(t, llm.Config{Context: 32768}, llm.PlannerOptions{Advisor: &advisor{names: []string{"sustainable-wood"}}, Catalog: shippedCatalog(t)},
 		llmtest.Files(t, recordedRun...)...)
 	outLarge, recsLarge := playRecorded(t, large)
@@ -129,6 +133,9 @@ func requestMessagesOf(t *testing.T, r llmtest.Request) []map[string]any {
 // and that refuses longer prompts, the recorded run meets its goal when
 // the agent is told the context; told a larger one, a request is refused.
 func TestRunInA4096Context(t *testing.T) {
+	// Sizes counted on the planner's goroutine; the model server's round
+	// trips are a whole run's.
+	race.SkipCovered(t, "a recorded run in a 4096-token context, twice", "TestRunMeetsDefaultGoalThroughToolCalls")
 	f := newFixture(t, llm.Config{Context: 4096}, llm.PlannerOptions{Advisor: &advisor{names: []string{"sustainable-wood"}}, Catalog: shippedCatalog(t)},
 		llmtest.Files(t, recordedRun...)...)
 	f.srv.SetContext(4096, llmtest.Refuse)
@@ -201,6 +208,9 @@ func TestSmallContextNamesWhatItLeavesOut(t *testing.T) {
 // TestToolResultsFitTheContext: what load_skill and read_skill_resource
 // return is cut to the room left in the context, and the trace says so.
 func TestToolResultsFitTheContext(t *testing.T) {
+	// Sizes counted on the planner's goroutine; the model server's round
+	// trips are a whole run's.
+	race.SkipCovered(t, "fitting tool results into a 4096-token context", "TestRunMeetsDefaultGoalThroughToolCalls")
 	f := newFixture(t, llm.Config{Context: 4096}, llm.PlannerOptions{Catalog: bigSkillCatalog(t)},
 		llmtest.ToolCall("load_skill", `{"name":"big-notes"}`),
 		llmtest.ToolCall("read_skill_resource", `{"name":"big-notes","path":"references/long.md"}`),

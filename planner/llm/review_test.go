@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm"
 	"github.com/gtnh-agent/gtnh-agent/planner/llm/llmtest"
@@ -99,6 +100,9 @@ func bigSkillCatalog(t *testing.T) *catalog.Catalog {
 }
 
 func TestToolResultsAreBounded(t *testing.T) {
+	// Sizes counted on the planner's goroutine; the model server's round
+	// trips are a whole run's.
+	race.SkipCovered(t, "cutting megabyte tool results", "TestRunMeetsDefaultGoalThroughToolCalls")
 	f := newFixture(t, llm.Config{Context: 65536}, llm.PlannerOptions{Catalog: bigSkillCatalog(t)},
 		llmtest.ToolCall("load_skill", `{"name":"big-notes"}`),
 		llmtest.ToolCall("read_skill_resource", `{"name":"big-notes","path":"references/long.md"}`),
