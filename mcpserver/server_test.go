@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/config"
+	"github.com/gtnh-agent/gtnh-agent/internal/race"
 	"github.com/gtnh-agent/gtnh-agent/internal/syncbuf"
 	"github.com/gtnh-agent/gtnh-agent/internal/testdeadline"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
@@ -565,6 +566,9 @@ func TestSkillToolArguments(t *testing.T) {
 // TestEnabledPacks: only the enabled packs (and the packs they depend on)
 // give skill tools.
 func TestEnabledPacks(t *testing.T) {
+	// Which tools a pack choice gives is decided once, at the server's
+	// start; changing packs while a session runs is the other test's.
+	race.SkipCovered(t, "the tool lists of its pack choices", "TestSetPacksFollowsTheToolList")
 	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
 	require.NoError(t, err)
 	w, err := sim.New(sc, sim.Options{})
@@ -680,6 +684,8 @@ func TestSetPacksFollowsTheToolList(t *testing.T) {
 // 64 KiB before decoding them, the same way: a short error naming the size,
 // the parameter neither echoed nor traced, nothing run.
 func TestArgumentsBound(t *testing.T) {
+	// A size checked before decoding, on the tool call's goroutine.
+	race.SkipCovered(t, "refusing 64 KiB arguments", "TestInvokeErrors")
 	sc, err := sim.LoadScenario("testdata/coke_kit.yaml")
 	require.NoError(t, err)
 	w, err := sim.New(sc, sim.Options{})
