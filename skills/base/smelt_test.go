@@ -140,3 +140,22 @@ func TestSmeltByLoadedRules(t *testing.T) {
 	_, err = run(t, Smelt{}, w, raw)
 	assert.Error(t, err, "GTNH's furnace makes no glass")
 }
+
+// TestSmeltTheHeldInput: of the furnace recipes for an item, the one whose
+// input is held: tin from raw cassiterite sand (two ingots a raw ore) when
+// no raw tin ore is held.
+func TestSmeltTheHeldInput(t *testing.T) {
+	floor := ground(world.NewSparseBlocks(), 63, -2, -2, 2, 2)
+	w := snap(at(0, 64, 0), floor, world.NewInventory(stack("gregtech:gt.metaitem.03", 5937, 2), stack("minecraft:planks", 0, 4)), furnaceAt(3, 64, 0, nil))
+	acts, err := Smelt{}.SuggestActions(w, skills.Params{"item": "gregtech:gt.metaitem.01:11057", "count": 4})
+	require.NoError(t, err)
+	var in *action.TransferItems
+	for _, a := range acts {
+		if tr, ok := a.(action.TransferItems); ok && tr.Slot == "input" {
+			in = &tr
+		}
+	}
+	require.NotNil(t, in, "%v", acts)
+	assert.Equal(t, "gregtech:gt.metaitem.03:5937", in.Item)
+	assert.Equal(t, 2, in.Count)
+}
