@@ -84,7 +84,15 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 		return nil, skills.Failf(skills.CodeInvalidParams, "no known furnace recipe makes %s (smelt knows: %s; GTNH makes charcoal in the coke oven, not the furnace)", item, strings.Join(known, ", "))
 	}
 	inv := w.Inventory
+	// The first recipe whose input is held for the whole count (tin from
+	// raw cassiterite sand, not raw tin ore), else the first.
 	r := recipes[0]
+	for _, c := range recipes {
+		if inv.Count(c.Input) >= ceilDiv(count, c.Count) {
+			r = c
+			break
+		}
+	}
 	ops := ceilDiv(count, r.Count)
 	if have := inv.Count(r.Input); have < ops {
 		return nil, skills.Failf(skills.CodeMissingItems, "smelting %d %s needs %d %s (have %d)", count, item, ops, r.Input, have)
