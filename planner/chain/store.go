@@ -238,7 +238,6 @@ func (s *search) inputs(goal loop.Goal) matchers {
 		}
 		for _, r := range s.Smelt.For(item) {
 			walk(r.Input.String(), depth+1)
-			walk("minecraft:furnace", depth+1) // what it is smelted in
 		}
 		for _, r := range s.Coke.All() {
 			if r.Output == item {

@@ -165,17 +165,17 @@ func TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed(t *testing.T) {
 // TestAFullInventoryKeepsThePickaxesParts: a metal goal mines raw ores
 // with a pickaxe of their level, so the parts of one (Upgrade 2.0's iron
 // head, a binding) are not stored away with what the goal has no use
-// for, nor the tool station they are built at, nor the furnace; the dirt
-// goes.
+// for, nor the tool station they are built at; the dirt goes.
 func TestAFullInventoryKeepsThePickaxesParts(t *testing.T) {
 	reg := shipped(t)
 	stacks := []world.ItemStack{stack("TConstruct:binding", 1), world.NewStack("TConstruct:pickaxeHead", 2, 1), stack("minecraft:chest", 1),
-		stack("TConstruct:ToolStationBlock", 1), stack("minecraft:stick", 1), stack("minecraft:furnace", 1), stack("minecraft:planks", 16)}
+		stack("TConstruct:ToolStationBlock", 1), stack("minecraft:stick", 1), stack("minecraft:planks", 16)}
 	for len(stacks) < 34 {
 		stacks = append(stacks, stack("minecraft:dirt", 64))
 	}
 	w := snapshot("stone_age", oreField(), stacks...)
-	w.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
+	w.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}},
+		{Kind: world.MachineFurnace, Pos: world.Pos(-3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
 	blockedDirt := loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}
 	dec, err := plan(t, reg, "have 2 minecraft:iron_ingot", w, blockedDirt)
 	require.NoError(t, err)
