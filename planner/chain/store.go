@@ -138,6 +138,7 @@ func (s *search) storables(goal loop.Goal, parts, itemParts []*loop.PlanNode) []
 		return out
 	}
 	needed := s.inputs(goal)
+	amounts := s.inputAmounts(goal)
 	counts := map[string]int{}
 	first := map[string]world.ItemStack{} // a stack of each kind, for its tags
 	var kinds []string
@@ -163,6 +164,13 @@ func (s *search) storables(goal loop.Goal, parts, itemParts []*loop.PlanNode) []
 		}
 		if s.Smelt.BurnTicks(st) > 0 || needed.matches(st) {
 			keep = fullStack
+		}
+		if needed.matches(st) {
+			// An input the goal takes more than a stack of (the coke
+			// oven's 175 sand) stays held as a whole: stored beyond a
+			// stack, it was gathered again and stored again, turn by
+			// turn, until the steps ran out.
+			keep = max(keep, amounts.of(st))
 		}
 		for _, ig := range goal.Items {
 			// What a "have" goal wants held stays held.
@@ -262,6 +270,87 @@ func (s *search) inputs(goal loop.Goal) matchers {
 		}
 	}
 	walk(chestItem, 0)
+	return out
+}
+
+// amountList is how much of each item a goal takes in all, down its
+// recipes.
+type amountList []struct {
+	m world.ItemMatcher
+	n int
+}
+
+// of is the most any entry matching st asks for.
+func (a amountList) of(st world.ItemStack) int {
+	n := 0
+	for _, e := range a {
+		if e.m.Matches(st) {
+			n = max(n, e.n)
+		}
+	}
+	return n
+}
+
+// maxAmount bounds what inputAmounts counts of one item: four stacks, so
+// that a long gathering goal (a thousand charcoal) keeps no more than four
+// slots of its logs from the chest, and the inventory still fills with
+// what is worth storing.
+const maxAmount = 4 * fullStack
+
+// inputAmounts is how many of each item the goal's items and structures
+// take in all, down their crafting and smelting recipes (inputDepth
+// levels; of an item's recipes, the one that takes most): the whole
+// amount a player gathers before crafting, where inputs only says which
+// items count.
+func (s *search) inputAmounts(goal loop.Goal) amountList {
+	total := map[string]int{}
+	var walk func(item string, n, depth int)
+	walk = func(item string, n, depth int) {
+		if n <= 0 || depth > inputDepth {
+			return
+		}
+		n = min(n, maxAmount)
+		total[item] = min(total[item]+n, maxAmount)
+		if m, err := world.ParseItemMatcher(item); err == nil && m.IsTag() {
+			return
+		}
+		takes := map[string]int{}
+		for _, r := range s.Recipes.For(item) {
+			crafts := (n + max(r.Count, 1) - 1) / max(r.Count, 1)
+			for _, in := range r.Ingredients {
+				takes[in.Item.String()] = max(takes[in.Item.String()], crafts*max(in.Count, 1))
+			}
+		}
+		for _, r := range s.Smelt.For(item) {
+			takes[r.Input.String()] = max(takes[r.Input.String()], (n+max(r.Count, 1)-1)/max(r.Count, 1))
+		}
+		for in, k := range takes {
+			walk(in, k, depth+1)
+		}
+	}
+	for _, ig := range goal.Items {
+		walk(ig.Item, ig.Target(), 0)
+	}
+	for _, bg := range goal.Builds {
+		if bp, ok := s.Builds.Get(bg.Name); ok {
+			per := map[string]int{}
+			for _, bc := range bp.Blocks() {
+				per[bc.Block.Item()]++
+			}
+			for it, n := range per {
+				walk(it, n, 0)
+			}
+		}
+	}
+	var out amountList
+	for it, n := range total {
+		if m, err := world.ParseItemMatcher(it); err == nil {
+			out = append(out, struct {
+				m world.ItemMatcher
+				n int
+			}{m, n})
+		}
+	}
 	return out
 }
 

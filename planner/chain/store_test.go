@@ -187,3 +187,36 @@ func TestAFullInventoryKeepsThePickaxesParts(t *testing.T) {
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Equal(t, "store_items", dec.Invocation.Skill, dec.Reason)
 }
+
+// TestAFullInventoryKeepsTheOvensSand: the coke oven's 26 blocks take 175
+// sand and 105 clay in all (26 blocks of 4 bricks, 3 unfired bricks from 5
+// sand and 3 clay). Held, they stay held when the inventory fills: of an
+// input only a stack was kept, and the rest went into a chest, was
+// gathered again and stored again until the steps ran out.
+func TestAFullInventoryKeepsTheOvensSand(t *testing.T) {
+	reg := shipped(t)
+	stacks := []world.ItemStack{world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64), stack("minecraft:chest", 1),
+		stack("minecraft:sand", 64), stack("minecraft:sand", 64), stack("minecraft:sand", 47),
+		stack("minecraft:clay_ball", 64), stack("minecraft:clay_ball", 41)}
+	for len(stacks) < 34 {
+		stacks = append(stacks, stack("minecraft:dirt", 64))
+	}
+	w := full(t, stacks...)
+	w.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
+	blockedDirt := loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}
+	dec, err := plan(t, reg, "have 26 Railcraft:machine.alpha:7", w, blockedDirt)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	if dec.Invocation.Skill == "store_items" {
+		item := dec.Invocation.Params["item"]
+		assert.NotEqual(t, "minecraft:sand:0", item, "the oven's sand stays held: %s", dec.Reason)
+		assert.NotEqual(t, "minecraft:clay_ball:0", item, "the oven's clay stays held: %s", dec.Reason)
+	}
+	// Beyond what the oven takes, the sand goes (and what it takes stays).
+	w = full(t, append(stacks[:2:2], slices.Repeat([]world.ItemStack{stack("minecraft:sand", 64)}, 32)...)...)
+	w.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
+	dec, err = plan(t, reg, "have 26 Railcraft:machine.alpha:7", w)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation, dec.Reason)
+	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:sand:0", "keep": 175}}, dec.Invocation, dec.Reason)
+}
