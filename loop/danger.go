@@ -103,7 +103,6 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	if path.Enclosed(w, w.Feet()) {
 		return Invocation{}, "", false
 	}
-	day := mobs.IsDaytime(w.TimeOfDay)
 	var near world.Entity
 	best := math.Inf(1)
 	for _, e := range w.Entities {
@@ -111,11 +110,8 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		if e.Kind != world.EntityMob || !ok || k.Passive() {
 			continue
 		}
-		if day && k.HostileLightMax < mobs.Light.Max && !underRoof(w, e.Pos) {
-			// A spider by day in the open: 1.7.10
-			// EntitySpider.findPlayerToAttack attacks only below half
-			// brightness. Under a roof (a tunnel, a cave) it may be dark.
-			continue
+		if Neutral(mobs, w, e) {
+			continue // a spider by day in the open (Neutral)
 		}
 		reach := r.Range
 		if k.Attack.Kind == rules.AttackRanged {
