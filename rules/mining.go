@@ -152,30 +152,7 @@ func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
 			case !hasPrefix && tf["id"].Value == nil:
 				d.Errorf(n, path, "prefix or id is required")
 			}
-			if v, ok := tf["speed"]; ok {
-				if s, ok := d.Float(v.Value, path+".speed"); ok {
-					if s < 1 {
-						d.Errorf(v.Value, path+".speed", "must be at least 1 (the hand)")
-					}
-					m.Speed = s
-				}
-			}
-			if v, ok := tf["durability"]; ok {
-				if n, ok := d.Int(v.Value, path+".durability"); ok {
-					if n < 1 {
-						d.Errorf(v.Value, path+".durability", "must be at least 1")
-					}
-					m.Durability = n
-				}
-			}
-			if v, ok := tf["harvest_level"]; ok {
-				if n, ok := d.Int(v.Value, path+".harvest_level"); ok {
-					if n < 0 {
-						d.Errorf(v.Value, path+".harvest_level", "must be at least 0")
-					}
-					m.Level = n
-				}
-			}
+			toolStats(d, tf, path, &m.Level, &m.Speed, &m.Durability)
 			if v, ok := tf["mines_nothing"]; ok {
 				m.MinesNothing, _ = d.Bool(v.Value, path+".mines_nothing")
 			}
@@ -190,6 +167,36 @@ func ParseMiningRules(file string, data []byte) (*MiningRules, error) {
 		return nil, d.Errs
 	}
 	return r, nil
+}
+
+// toolStats reads what a vanilla tool entry and a Tinkers' material both
+// give, each where present: harvest_level (at least 0), speed (at least 1,
+// the hand's) and durability (at least 1).
+func toolStats(d *strictyaml.Decoder, f map[string]strictyaml.Field, path string, level *int, speed *float64, durability *int) {
+	if v, ok := f["harvest_level"]; ok {
+		if n, ok := d.Int(v.Value, path+".harvest_level"); ok {
+			if n < 0 {
+				d.Errorf(v.Value, path+".harvest_level", "must be at least 0")
+			}
+			*level = n
+		}
+	}
+	if v, ok := f["speed"]; ok {
+		if x, ok := d.Float(v.Value, path+".speed"); ok {
+			if x < 1 {
+				d.Errorf(v.Value, path+".speed", "must be at least 1 (the hand)")
+			}
+			*speed = x
+		}
+	}
+	if v, ok := f["durability"]; ok {
+		if n, ok := d.Int(v.Value, path+".durability"); ok {
+			if n < 1 {
+				d.Errorf(v.Value, path+".durability", "must be at least 1")
+			}
+			*durability = n
+		}
+	}
 }
 
 // parseTinkers reads the tinkers section: materials (id, name,
@@ -218,30 +225,7 @@ func parseTinkers(d *strictyaml.Decoder, n *yaml.Node) TinkerRules {
 			if v, ok := mf["name"]; ok {
 				m.Name, _ = d.String(v.Value, path+".name")
 			}
-			if v, ok := mf["harvest_level"]; ok {
-				if lv, ok := d.Int(v.Value, path+".harvest_level"); ok {
-					if lv < 0 {
-						d.Errorf(v.Value, path+".harvest_level", "must be at least 0")
-					}
-					m.Level = lv
-				}
-			}
-			if v, ok := mf["speed"]; ok {
-				if sp, ok := d.Float(v.Value, path+".speed"); ok {
-					if sp < 1 {
-						d.Errorf(v.Value, path+".speed", "must be at least 1 (the hand)")
-					}
-					m.Speed = sp
-				}
-			}
-			if v, ok := mf["durability"]; ok {
-				if du, ok := d.Int(v.Value, path+".durability"); ok {
-					if du < 1 {
-						d.Errorf(v.Value, path+".durability", "must be at least 1")
-					}
-					m.Durability = du
-				}
-			}
+			toolStats(d, mf, path, &m.Level, &m.Speed, &m.Durability)
 			t.Materials[m.ID] = m
 		}
 	}
