@@ -29,6 +29,7 @@ const (
 	KindWait           Kind = "wait"
 	KindChat           Kind = "chat"
 	KindAttack         Kind = "attack"
+	KindDropItem       Kind = "drop_item"
 )
 
 // Action is one low-level step for a body to execute.
@@ -117,6 +118,10 @@ var specs = []Spec{
 	}},
 	{KindAttack, "Hit an entity (left-click) with the held item; it must be within reach (3 blocks).", []Param{
 		{Name: "entity", Type: TypeInt, Required: true, Doc: "Entity id to hit (a snapshot's entities[].id)."},
+	}},
+	{KindDropItem, "Throw items out of the inventory (Q in the game): they lie as item entities a few blocks ahead until picked up or gone after 6000 ticks.", []Param{
+		{Name: "item", Type: TypeItemID, Required: true, Doc: "Items to throw away."},
+		{Name: "count", Type: TypeInt, Required: true, Doc: "How many to throw away."},
 	}},
 }
 
@@ -257,6 +262,18 @@ type Attack struct {
 	Entity int `json:"entity"`
 }
 
+// DropItem throws Count items matching Item out of the inventory, as a
+// player does with Q: each lands a few blocks ahead as an item entity that
+// can be picked up again and is gone after 6000 ticks.
+type DropItem struct {
+	Item  string `json:"item"`
+	Count int    `json:"count"`
+}
+
+// MaxDropCount bounds one drop: what the 36 slots of the inventory hold
+// at 64 a stack.
+const MaxDropCount = 36 * 64
+
 // Kind implementations.
 func (MoveTo) Kind() Kind         { return KindMoveTo }
 func (BreakBlock) Kind() Kind     { return KindBreakBlock }
@@ -271,6 +288,7 @@ func (Craft) Kind() Kind          { return KindCraft }
 func (Wait) Kind() Kind           { return KindWait }
 func (Chat) Kind() Kind           { return KindChat }
 func (Attack) Kind() Kind         { return KindAttack }
+func (DropItem) Kind() Kind       { return KindDropItem }
 
 var (
 	_ Action = MoveTo{}
@@ -285,6 +303,8 @@ var (
 	_ Action = Craft{}
 	_ Action = Wait{}
 	_ Action = Chat{}
+	_ Action = Attack{}
+	_ Action = DropItem{}
 )
 
 func checkItem(field, s string) error {
@@ -374,6 +394,16 @@ func (a Chat) Validate() error {
 func (a Attack) Validate() error {
 	if a.Entity < 0 {
 		return fmt.Errorf("entity: must be an entity id (0 or more), got %d", a.Entity)
+	}
+	return nil
+}
+
+func (a DropItem) Validate() error {
+	if err := checkItem("item", a.Item); err != nil {
+		return err
+	}
+	if a.Count < 1 || a.Count > MaxDropCount {
+		return fmt.Errorf("count: must be within 1..%d (36 slots of 64), got %d", MaxDropCount, a.Count)
 	}
 	return nil
 }
@@ -476,6 +506,8 @@ func build(k Kind, v map[string]any) Action {
 		return Chat{Message: str("message")}
 	case KindAttack:
 		return Attack{Entity: num("entity")}
+	case KindDropItem:
+		return DropItem{Item: str("item"), Count: num("count")}
 	}
 	panic(fmt.Sprintf("action: kind %q has a spec but no constructor", k))
 }

@@ -19,7 +19,7 @@ func TestKindsAndSpecs(t *testing.T) {
 	kinds := Kinds()
 	assert.Equal(t, []Kind{
 		KindMoveTo, KindBreakBlock, KindPlaceBlock, KindUseItem, KindInteract, KindEquip,
-		KindOpenContainer, KindCloseContainer, KindTransferItems, KindCraft, KindWait, KindChat, KindAttack,
+		KindOpenContainer, KindCloseContainer, KindTransferItems, KindCraft, KindWait, KindChat, KindAttack, KindDropItem,
 	}, kinds)
 	specs := Specs()
 	require.Len(t, specs, len(kinds))
@@ -144,6 +144,11 @@ func TestFromParams(t *testing.T) {
 		{"chat newline", KindChat, map[string]any{"message": "a\nb"}, nil, "must not contain newlines or formatting codes"},
 		{"chat formatting code", KindChat, map[string]any{"message": "§cred"}, nil, "must not contain newlines or formatting codes"},
 		{"chat not a string", KindChat, map[string]any{"message": 5}, nil, `chat: parameter "message": expected a string, got 5 (int)`},
+		// drop_item
+		{"drop_item", KindDropItem, map[string]any{"item": "minecraft:dirt", "count": 64}, DropItem{Item: "minecraft:dirt", Count: 64}, ""},
+		{"drop_item missing count", KindDropItem, map[string]any{"item": "minecraft:dirt"}, nil, `drop_item: missing parameter "count"`},
+		{"drop_item count 0", KindDropItem, map[string]any{"item": "minecraft:dirt", "count": 0}, nil, "drop_item: count: must be within 1..2304 (36 slots of 64), got 0"},
+		{"drop_item not an id", KindDropItem, map[string]any{"item": "dirt", "count": 1}, nil, `drop_item: parameter "item"`},
 		// unknown kind
 		{"unknown kind", Kind("fly"), nil, nil, `unknown action type "fly"`},
 	}
@@ -193,6 +198,10 @@ func TestValidate(t *testing.T) {
 		{"transfer ok", TransferItems{Item: "a:b", Count: 1, Direction: Withdraw}, ""},
 		{"craft bad item", Craft{Item: "planks", Count: 1}, "item:"},
 		{"craft count", Craft{Item: "a:b", Count: -1}, "count: must be at least 1, got -1"},
+		{"drop_item ok", DropItem{Item: "minecraft:dirt", Count: MaxDropCount}, ""},
+		{"drop_item too many", DropItem{Item: "minecraft:dirt", Count: MaxDropCount + 1}, "count: must be within 1..2304 (36 slots of 64), got 2305"},
+		{"drop_item none", DropItem{Item: "minecraft:dirt"}, "count: must be within 1..2304"},
+		{"drop_item bad item", DropItem{Item: "dirt", Count: 1}, "item:"},
 		{"wait 0", Wait{}, "ticks: must be at least 1, got 0"},
 		{"wait 1", Wait{Ticks: 1}, ""},
 		{"wait an hour", Wait{Ticks: MaxWaitTicks}, ""},
@@ -230,10 +239,11 @@ func samples() map[Kind][]Action {
 			TransferItems{Pos: world.Pos(1, 2, 3), Item: "minecraft:coal:0", Count: 64, Direction: Deposit, Slot: "fuel"},
 			TransferItems{Pos: world.Pos(1, 2, 3), Item: "Railcraft:fuel.coke", Count: 1, Direction: Withdraw},
 		},
-		KindCraft:  {Craft{Item: "minecraft:planks", Count: 1}, Craft{Item: "minecraft:chest", Count: 3, Table: ptrPos(0, 64, 1)}},
-		KindWait:   {Wait{Ticks: 1}, Wait{Ticks: 72000}},
-		KindChat:   {Chat{Message: `quotes " and <tags> & ünïcödé \ backslash`}},
-		KindAttack: {Attack{Entity: 0}, Attack{Entity: 2147483647}},
+		KindCraft:    {Craft{Item: "minecraft:planks", Count: 1}, Craft{Item: "minecraft:chest", Count: 3, Table: ptrPos(0, 64, 1)}},
+		KindWait:     {Wait{Ticks: 1}, Wait{Ticks: 72000}},
+		KindChat:     {Chat{Message: `quotes " and <tags> & ünïcödé \ backslash`}},
+		KindAttack:   {Attack{Entity: 0}, Attack{Entity: 2147483647}},
+		KindDropItem: {DropItem{Item: "minecraft:dirt", Count: 1}, DropItem{Item: "ore:treeSapling", Count: MaxDropCount}},
 	}
 }
 

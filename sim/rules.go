@@ -55,6 +55,8 @@ func (s *Sim) apply(tx *world.Tx, a action.Action) ipc.Result {
 		return ipc.Result{Code: ipc.OK, Ticks: 1}
 	case action.Attack:
 		return s.attack(tx, x)
+	case action.DropItem:
+		return s.throwItems(tx, x)
 	}
 	return ipc.Failf(ipc.UnsupportedAction, 0, "the simulator has no rule for %s", a.Kind())
 }

@@ -1011,7 +1011,7 @@ func TestLoadDirMapFS(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		`skills/b.yaml:2:10: version: expected an integer, got the string "1"`,
-		`skills/b.yaml:4:15: emits[1]: unknown action type "fly" (known: move_to, break_block, place_block, use_item, interact, equip, open_container, close_container, transfer_items, craft, wait, chat, attack)`,
+		`skills/b.yaml:4:15: emits[1]: unknown action type "fly" (known: move_to, break_block, place_block, use_item, interact, equip, open_container, close_container, transfer_items, craft, wait, chat, attack, drop_item)`,
 		`skills/c.yaml:3:1: invalid YAML: mapping values are not allowed in this context`,
 		`skills/d.yaml:1:1: version: d@1 is also defined in skills/d.v1.yaml`,
 		`skills/f.yaml: empty document: a skill spec needs at least name, version and description`,

@@ -251,6 +251,7 @@ func samples(snap *world.Snapshot) map[action.Kind]action.Action {
 		action.KindWait:           action.Wait{Ticks: 1},
 		action.KindChat:           action.Chat{Message: "ipctest"},
 		action.KindAttack:         action.Attack{Entity: 1},
+		action.KindDropItem:       action.DropItem{Item: "minecraft:dirt", Count: 1},
 	}
 }
 
@@ -267,6 +268,7 @@ func invalid() map[action.Kind]action.Action {
 		action.KindWait:          action.Wait{Ticks: 0},
 		action.KindChat:          action.Chat{Message: ""},
 		action.KindAttack:        action.Attack{Entity: -1},
+		action.KindDropItem:      action.DropItem{Item: "minecraft:dirt", Count: 0},
 	}
 }
 

@@ -100,12 +100,12 @@ func TestEveryMessageHasASchema(t *testing.T) {
 	for _, a := range []action.Action{action.MoveTo{Pos: p, Radius: 1.5}, action.MoveTo{Pos: p, Keep: []world.BlockPos{p, p.Up()}}, action.BreakBlock{Pos: p}, action.PlaceBlock{Pos: p, Item: "minecraft:dirt", Face: "up"},
 		action.UseItem{Item: "minecraft:bucket", Target: &p}, action.Interact{Entity: &e}, action.Interact{Pos: &p}, action.Equip{Item: "minecraft:stone_axe"},
 		action.OpenContainer{Pos: p}, action.CloseContainer{}, action.TransferItems{Pos: p, Item: "minecraft:coal", Count: 3, Direction: "deposit", Slot: "fuel"},
-		action.Craft{Item: "minecraft:stick", Count: 2, Table: &p}, action.Wait{Ticks: 20}, action.Chat{Message: "hi"}, action.Attack{Entity: 7}} {
+		action.Craft{Item: "minecraft:stick", Count: 2, Table: &p}, action.Wait{Ticks: 20}, action.Chat{Message: "hi"}, action.Attack{Entity: 7}, action.DropItem{Item: "minecraft:dirt", Count: 3}} {
 		b, err := action.Marshal(a)
 		require.NoError(t, err)
 		validate(t, s, "execute", b, string(a.Kind()))
 	}
-	require.Len(t, action.Kinds(), 13, "a new action kind needs its place in execute.json")
+	require.Len(t, action.Kinds(), 14, "a new action kind needs its place in execute.json")
 }
 
 // docLines returns the JSON lines of the ```json blocks of docs/ipc.md, by
