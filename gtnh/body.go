@@ -173,6 +173,8 @@ func (x *act) run(a action.Action) ipc.Result {
 		return x.chat(a)
 	case action.Attack:
 		return x.attack(a)
+	case action.DropItem:
+		return x.dropItem(a)
 	}
 	return ipc.Failf(ipc.UnsupportedAction, 0, "the GTNH client has no rule for %s", a.Kind())
 }

@@ -58,7 +58,10 @@
 //     3), drops its inventory (picked up after 40 ticks) and is respawned
 //     at the spawn on Client Status 0 (Respawn, position, health, window,
 //     chunks, items and mobs again); dropped items despawn after 6000
-//     ticks.
+//     ticks. Player Digging's drop statuses (3 the held stack, 4 one item)
+//     throw from the held slot along the player's yaw (Set Slot for that
+//     slot; the item where path.Throw brings it to rest, picked up after
+//     40 ticks; Tossed lists them).
 //
 // Options turn on faults for failure tests: a wrong FML handshake order, a
 // packet cut short (inside its frame, or the frame itself), a kick and a

@@ -13,6 +13,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/chunk"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // droppedItem is an item entity in the world.
@@ -376,6 +377,8 @@ func (c *conn) digLocked(out *outbox, p *proto17.PlayerDigging) {
 		c.dig = &digState{pos: pos, start: s.tick()}
 	case proto17.DigCancel:
 		c.dig = nil
+	case proto17.DigDropStack, proto17.DigDropItem:
+		c.tossLocked(out, p.Status == proto17.DigDropStack)
 	case proto17.DigFinish:
 		st := s.stateAt(pos)
 		if st.IsAir() {
@@ -491,11 +494,54 @@ func (s *Server) dropOf(block string, meta int) (proto17.Slot, bool) {
 	return proto17.Slot{ID: int16(id), Count: int32(d.Count), Damage: int16(d.Meta)}, true
 }
 
+// tossLocked drops the held stack (whole) or one item of it, as
+// NetHandlerPlayServer.processPlayerDigging does for statuses 3 and 4
+// (EntityPlayer.dropOneItem; MCP-Decompiled/1.7.10-12 at 1b1a78f): the
+// item flies ahead along the player's yaw and comes to rest where
+// path.Throw says, can be picked up after drop_pickup_delay
+// (EntityPlayer.func_146097_a: 40 ticks), and the player gets a Set Slot
+// for the held slot (the server's next detectAndSendChanges).
+func (c *conn) tossLocked(out *outbox, whole bool) {
+	s := c.s
+	slot := hotbarFirst + c.held
+	sl := c.inv[slot]
+	if sl.Empty() {
+		return
+	}
+	thrown := sl
+	if !whole {
+		thrown.Count = 1
+	}
+	sl.Count -= thrown.Count
+	if sl.Count <= 0 {
+		sl = proto17.Slot{}
+	}
+	c.inv[slot] = sl
+	at := func(p world.BlockPos) world.Block {
+		st := s.stateAt(p)
+		return world.Block{ID: s.blockName(st), Meta: st.Meta()}
+	}
+	rest, ok := path.Throw(at, c.pos, float64(c.yaw))
+	if ok {
+		out.add(s.spawnItemAtLocked(rest, thrown)...)
+		s.items[s.nextEID].delay = rules.Default().Mobs.Player.DropPickupDelay
+		s.tossed = append(s.tossed, DroppedItem{EntityID: s.nextEID, Pos: rest, Item: s.itemOf(0, thrown)})
+	}
+	out.to(c, StageNone, &proto17.SetSlot{WindowID: 0, Slot: int16(slot), Item: sl})
+	s.notifyLocked()
+	s.logf("conn %d: tossed %v", c.id, s.itemOf(0, thrown))
+}
+
 // spawnItemLocked puts a dropped item in the middle of the block and tells
 // every player (Spawn Object of type 2, then its metadata with the stack).
 func (s *Server) spawnItemLocked(pos world.BlockPos, stack proto17.Slot) []outgoing {
+	return s.spawnItemAtLocked(pos.Center(), stack)
+}
+
+// spawnItemAtLocked puts a dropped item at pos and tells every player.
+func (s *Server) spawnItemAtLocked(pos world.Vec3, stack proto17.Slot) []outgoing {
 	s.nextEID++
-	it := &droppedItem{eid: s.nextEID, pos: pos.Center(), stack: stack, born: s.tick()}
+	it := &droppedItem{eid: s.nextEID, pos: pos, stack: stack, born: s.tick()}
 	s.items[it.eid] = it
 	var out outbox
 	for _, c := range s.conns {

@@ -154,6 +154,7 @@ type Server struct {
 	nextEID  int32
 	items    map[int32]*droppedItem
 	burned   []DroppedItem // the items lava burned, in order
+	tossed   []DroppedItem // the items players threw away, in order
 	// mobs are the hostile mobs in the world, pendingMobs those waiting
 	// for the night (Options.Mobs), firstMob the lowest mob entity id;
 	// clockTick is the server tick the world's clock has run up to.
@@ -547,6 +548,14 @@ func (s *Server) DroppedItems() []DroppedItem {
 	}
 	slices.SortFunc(out, func(a, b DroppedItem) int { return int(a.EntityID - b.EntityID) })
 	return out
+}
+
+// Tossed returns the items players threw away (Player Digging's drop
+// statuses), in order, where each came to rest.
+func (s *Server) Tossed() []DroppedItem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]DroppedItem(nil), s.tossed...)
 }
 
 // BurnedItems returns the item entities lava burned, in order.
