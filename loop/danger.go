@@ -57,8 +57,9 @@ const DefaultFleeDistance = 16
 // walk leads that far (path.RunFrom); cornered (a tunnel the mob blocks, a
 // pit), it walls itself in (the wall_in skill, path.Seal), out of the
 // mob's reach and sight, or, where it cannot (no blocks, a mob in the
-// way), fights back with whatever it holds. A bot walled in (path.Enclosed) is left
-// alone: nothing reaches it there. By day a spider in the open is left
+// way), fights back with whatever it holds. A bot walled in with no mob
+// inside the walls (path.Sheltered) is left alone: nothing reaches it
+// there; a mob shut in a pocket of the room is fought like one outside. By day a spider in the open is left
 // alone (it attacks only in the dark); one under a roof is not.
 type DefendReflex struct {
 	Range           float64
@@ -100,7 +101,7 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	if mobs == nil {
 		mobs = rules.Default().Mobs
 	}
-	if path.Enclosed(w, w.Feet()) {
+	if path.Sheltered(w, w.Feet(), mobs) {
 		return Invocation{}, "", false
 	}
 	var near world.Entity

@@ -32,6 +32,23 @@ func walledIn(w *world.Snapshot) *world.Snapshot {
 	return w
 }
 
+// walledInWith walls the player in a closed room of the open cells
+// given (the feet's and head's cells with them): stone on every face.
+func walledInWith(w *world.Snapshot, open ...world.BlockPos) *world.Snapshot {
+	open = append(open, world.Pos(0, 64, 0), world.Pos(0, 65, 0))
+	bs := world.NewSparseBlocks()
+	for _, c := range open {
+		for _, d := range []world.BlockPos{{X: 1}, {X: -1}, {Y: 1}, {Y: -1}, {Z: 1}, {Z: -1}} {
+			bs.SetID(c.Add(d.X, d.Y, d.Z), "minecraft:stone", 0)
+		}
+	}
+	for _, c := range open {
+		bs.SetID(c, "minecraft:air", 0)
+	}
+	w.Blocks = bs
+	return w
+}
+
 // onField lays a stone floor under the player, 25 blocks every way, with
 // air above it: room to run.
 func onField(w *world.Snapshot) *world.Snapshot {
@@ -106,6 +123,8 @@ func TestDefendReflexFightsOrFlees(t *testing.T) {
 		{"a tunnel long enough behind: runs back along it", inTunnel(mobAt("zombie", 5, 20, pick, dirt), -24), "flee"},
 		{"armed in a tunnel: fights", inTunnel(mobAt("zombie", 4, 20, sword, dirt), -3), "fight"},
 		{"walled in: nothing reaches it", walledIn(mobAt("zombie", 2, 20, sword)), ""},
+		{"walled in with a skeleton shut in a pocket of the room: fought", walledInWith(mobAt("skeleton", 2, 20, sword), world.Pos(1, 65, 0), world.Pos(2, 65, 0), world.Pos(2, 64, 0)), "fight"},
+		{"walled in with a skeleton behind the room's wall: left alone", walledInWith(mobAt("skeleton", 2, 20, sword), world.Pos(1, 65, 0)), ""},
 		{"a spider by day in the open is left alone", byDay(mobAt("spider", 3, 20, sword)), ""},
 		{"a spider by day in a tunnel is fought", byDay(inTunnel(mobAt("spider", 3, 20, sword), -3)), "fight"},
 		{"a spider at night is fought", mobAt("spider", 3, 20, sword), "fight"},

@@ -179,8 +179,9 @@ func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.Block
 				// Behind it a pocket of an earlier night's room (a
 				// remembered shelter closed again): mined, the room
 				// joins the pocket, which is fine if the whole stays
-				// a closed room.
-				closed = path.Enclosed(withAir(w, at), feet)
+				// a closed room, with no mob shut in the pocket
+				// (path.Sheltered).
+				closed = path.Sheltered(withAir(w, at), feet, set.Mobs)
 			}
 			dist := math.Sqrt(eye.DistSq(at.Center()))
 			if !closed || dist > reach {
@@ -231,7 +232,7 @@ func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.Bloc
 	if drop, random := set.Drops.Of(b); random || drop.Item == "" {
 		return world.BlockPos{}, false
 	}
-	if !path.Enclosed(withAir(w, floor), floor) {
+	if !path.Sheltered(withAir(w, floor), floor, set.Mobs) {
 		return world.BlockPos{}, false
 	}
 	return floor, true
@@ -429,7 +430,7 @@ func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.Blo
 		}
 		acts = append(acts, action.BreakBlock{Pos: a}, action.BreakBlock{Pos: h}, action.MoveTo{Pos: a})
 		dug := withBlocks(w, map[world.BlockPos]world.Block{a: world.Air, h: world.Air})
-		if path.Enclosed(dug, a) {
+		if path.Sheltered(dug, a, set.Mobs) {
 			return acts, true
 		}
 		cover, ok := path.SealWith(w.Inventory, 2)
@@ -438,7 +439,7 @@ func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.Blo
 		}
 		b := set.Tags.Block(cover, 0)
 		walled := withBlocks(w, map[world.BlockPos]world.Block{a: world.Air, h: world.Air, wy.stand: b, wy.stand.Up(): b})
-		if !path.Enclosed(walled, a) {
+		if !path.Sheltered(walled, a, set.Mobs) {
 			continue
 		}
 		return append(acts, action.PlaceBlock{Pos: wy.stand, Item: cover, Face: "auto"}, action.PlaceBlock{Pos: wy.stand.Up(), Item: cover, Face: "auto"}), true

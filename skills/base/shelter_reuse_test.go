@@ -140,3 +140,26 @@ func TestShelterMinesIntoAClosedPocket(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, acts, action.BreakBlock{Pos: world.Pos(1, 62, 0)})
 }
+
+// TestShelterLeavesAPocketWithAMobShut: a closed pocket behind the wall
+// with a skeleton in it (one that fell into an old shaft) is not mined
+// into: the skeleton would shoot the bot in its own room.
+func TestShelterLeavesAPocketWithAMobShut(t *testing.T) {
+	w, bs := grassland()
+	feet := world.Pos(0, 62, 0)
+	w.Player.Pos = world.Vec3{X: 0.5, Y: 62, Z: 0.5}
+	bs.Set(feet, world.Air).Set(feet.Up(), world.Air)
+	bs.SetID(world.Pos(1, 62, 0), "minecraft:cobblestone", 0)
+	bs.Set(world.Pos(2, 62, 0), world.Air).Set(world.Pos(2, 63, 0), world.Air)
+	w.Inventory = world.NewInventory(world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64))
+	w.Entities = []world.Entity{{ID: 757, Kind: world.EntityMob, Name: "skeleton", Pos: world.Vec3{X: 2.7, Y: 62, Z: 0.3}}}
+	acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.NotContains(t, acts, action.BreakBlock{Pos: world.Pos(1, 62, 0)})
+
+	// The skeleton gone (shot, despawned), the pocket is mined into.
+	w.Entities = nil
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Contains(t, acts, action.BreakBlock{Pos: world.Pos(1, 62, 0)})
+}

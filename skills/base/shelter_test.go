@@ -272,6 +272,15 @@ func TestShelterDigsItsFloorWhenNoWallCanBeMined(t *testing.T) {
 	bare := pit(60)
 	bare.Inventory = world.NewInventory()
 	assert.Equal(t, wait, run(bare), "no pickaxe")
+
+	// A closed pocket beside the floor: mined, the room joins it; not
+	// while a zombie is shut in it.
+	pocket := pit(60)
+	pocket.Blocks.(*world.SparseBlocks).SetID(world.Pos(1, 59, 0), "minecraft:air", 0)
+	pocket.Blocks.(*world.SparseBlocks).SetID(world.Pos(1, 58, 0), "minecraft:air", 0)
+	assert.Equal(t, dig(59), run(pocket), "an empty pocket beside the floor")
+	pocket.Entities = []world.Entity{{ID: 5, Kind: world.EntityMob, Name: "zombie", Pos: world.Vec3{X: 1.5, Y: 58, Z: 0.5}}}
+	assert.Equal(t, wait, run(pocket), "a zombie in the pocket beside the floor")
 }
 
 // TestShelterDrivesATunnelWhenTheRoomIsMinedOut: a room mined out to its
@@ -372,4 +381,17 @@ func TestShelterDrivesATunnelWhenTheRoomIsMinedOut(t *testing.T) {
 		action.BreakBlock{Pos: world.Pos(3, 62, 0)}, action.BreakBlock{Pos: world.Pos(3, 63, 0)}, action.MoveTo{Pos: world.Pos(3, 62, 0)},
 		action.Wait{Ticks: 600},
 	}, acts)
+
+	// Beyond the block ahead a closed pocket: the tunnel joins it, and
+	// is still a closed room; not with a skeleton shut in the pocket,
+	// walled off behind or not.
+	bs.SetID(world.Pos(4, 62, 0), "minecraft:air", 0)
+	tun.Inventory = world.NewInventory(pick, cobble)
+	acts, err = Shelter{}.SuggestActions(tun, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Contains(t, acts, action.BreakBlock{Pos: world.Pos(3, 62, 0)}, "an empty pocket")
+	tun.Entities = []world.Entity{{ID: 757, Kind: world.EntityMob, Name: "skeleton", Pos: world.Vec3{X: 4.5, Y: 62, Z: 0.5}}}
+	acts, err = Shelter{}.SuggestActions(tun, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts, "a skeleton in the pocket")
 }

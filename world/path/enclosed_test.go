@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
@@ -101,4 +103,43 @@ func row(x0, x1 int) []world.BlockPos {
 		out = append(out, world.Pos(x, 60, 0))
 	}
 	return out
+}
+
+// TestShelteredWithAMobShutIn: a room with a hostile mob inside its walls
+// (a skeleton that fell into an old shaft the room was mined into) is
+// closed (Enclosed) but no shelter (Sheltered): the skeleton shoots what
+// it sees. A mob outside the walls, or a farm animal inside, leaves it
+// one.
+func TestShelteredWithAMobShutIn(t *testing.T) {
+	mobs := rules.Default().Mobs
+	feet := world.Pos(0, 60, 0)
+	pocket := []world.BlockPos{feet, feet.Up(), world.Pos(1, 61, 0), world.Pos(1, 62, 0), world.Pos(1, 63, 0)}
+	w := stoneBox(pocket...)
+	require.True(t, path.Enclosed(w, feet))
+	assert.True(t, path.Sheltered(w, feet, mobs), "an empty room")
+
+	mob := func(name string, x, y, z float64) world.Entity {
+		return world.Entity{ID: 9, Kind: world.EntityMob, Name: name, Pos: world.Vec3{X: x, Y: y, Z: z}}
+	}
+	cases := []struct {
+		name    string
+		e       world.Entity
+		shelter bool
+	}{
+		{"a skeleton standing in the pocket", mob("skeleton", 1.7, 62, 0.3), false},
+		{"a zombie whose head is in the pocket's lowest cell", mob("zombie", 1.5, 60.2, 0.5), false},
+		{"a spider's wide body reaching in from the wall", mob("spider", 2.4, 62, 0.5), false},
+		{"a skeleton beyond the wall", mob("skeleton", 2.5, 62, 0.5), true},
+		{"a skeleton touching the wall's face", mob("skeleton", 2.3, 62, 0.5), true},
+		{"a skeleton on the roof", mob("skeleton", 1.5, 64, 0.5), true},
+		{"a pig in the pocket", mob("pig", 1.5, 62, 0.5), true},
+		{"an item in the pocket", world.Entity{ID: 3, Kind: world.EntityItem, Name: "skeleton", Pos: world.Vec3{X: 1.5, Y: 62, Z: 0.5}}, true},
+	}
+	for _, c := range cases {
+		w.Entities = []world.Entity{c.e}
+		assert.True(t, path.Enclosed(w, feet), c.name)
+		assert.Equal(t, c.shelter, path.Sheltered(w, feet, mobs), c.name)
+	}
+	w.Entities = []world.Entity{mob("skeleton", 1.7, 62, 0.3)}
+	assert.False(t, path.Sheltered(stoneBox(append(pocket, column(1, 64, 71)...)...), feet, mobs), "open to the sky")
 }
