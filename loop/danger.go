@@ -192,24 +192,6 @@ const fightNear = 4
 // minFleeDistance is the flee skill's least distance (config/skills/flee.yaml).
 const minFleeDistance = 4
 
-// roofSearch is how far above a mob the defend reflex looks for a roof.
-const roofSearch = 32
-
-// underRoof reports whether a known solid block stands within roofSearch
-// blocks above a mob's head: under it, the light may be low enough by day
-// for a spider to attack (a tunnel, a cave, a forest's dark floor is not
-// counted).
-func underRoof(w *world.Snapshot, pos world.Vec3) bool {
-	b := pos.Block()
-	for y := b.Y + 2; y <= b.Y+roofSearch; y++ {
-		p := world.Pos(b.X, y, b.Z)
-		if w.Known(p) && path.ClassifyByTags(w.BlockAt(p)) == path.Solid {
-			return true
-		}
-	}
-	return false
-}
-
 // shelterPeek is how near (in blocks) a hostile mob keeps the bot in its
 // shelter by day: four times the defend reflex's default range (a zombie
 // walks it in 14 s; the sun burns one in about 20).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // PlanWatcher is a Reflex that follows what the planner decides: Run
@@ -178,11 +179,4 @@ func standsOnKnownGround(w *world.Snapshot, at world.Vec3) bool {
 // FromWay is how far a point is from the way between two others (the
 // segment from a to b), horizontally: what a walk from a to b passes
 // nearest it.
-func FromWay(p, a, b world.Vec3) float64 {
-	dx, dz := b.X-a.X, b.Z-a.Z
-	t := 0.0
-	if l := dx*dx + dz*dz; l > 0 {
-		t = min(max(((p.X-a.X)*dx+(p.Z-a.Z)*dz)/l, 0), 1)
-	}
-	return math.Hypot(p.X-(a.X+t*dx), p.Z-(a.Z+t*dz))
-}
+func FromWay(p, a, b world.Vec3) float64 { return path.FromWay(p, a, b) }

@@ -3,6 +3,7 @@ package loop
 import (
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // Neutral reports whether a hostile mob leaves the bot alone where it
@@ -12,9 +13,5 @@ import (
 // with no roof over it (a tunnel or a cave may be dark). The defend
 // reflex leaves such a spider alone; the planner lets it guard no hunt.
 func Neutral(mobs *rules.Mobs, w *world.Snapshot, e world.Entity) bool {
-	k, ok := mobs.Kind(e.Name)
-	if !ok || k.Passive() {
-		return ok
-	}
-	return k.HostileLightMax < mobs.Light.Max && mobs.IsDaytime(w.TimeOfDay) && !underRoof(w, e.Pos)
+	return path.Neutral(mobs, w, e)
 }

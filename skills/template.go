@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -139,7 +140,7 @@ var derivedTable = map[string]derived{
 	},
 	"target_location": {
 		produces: action.TypeBlockPos,
-		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32); for a block id, never the block under the player's feet, and among the 512 nearest, first one open to the air and no lower than the block the player stands on, then one open to the air",
+		doc:      "the nearest block matching the target parameter (a block id, or a semantic tag / machine kind for string targets) within the radius parameter (default 32); for a block id, never the block under the player's feet, and among the 512 nearest, first one open to the air and no lower than the block the player stands on, then one open to the air; a block a hostile mob guards (it, or the way to it, within the mob's follow range) comes after every other",
 		check: func(_ string, s *Spec) error {
 			ps, ok := s.Params["target"]
 			if !ok {
@@ -169,7 +170,7 @@ var derivedTable = map[string]derived{
 						return b.ID == id && (meta < 0 || b.Meta == meta)
 					})
 					hits = slices.DeleteFunc(hits, func(h world.BlockHit) bool { return h.Pos == below })
-					hits = surfaceFirst(w, hits, below.Y)
+					hits = awayFromMobs(w, rules.Default().Mobs, surfaceFirst(w, hits, below.Y))
 				}
 				if len(hits) > 0 {
 					return hits[0].Pos, nil

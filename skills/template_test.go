@@ -540,3 +540,47 @@ func TestOpenToAirAtTheWorldsEdge(t *testing.T) {
 	assert.True(t, OpenToAir(snapshot(b), edge), "without an edge, x = 10 is air")
 	assert.False(t, OpenToAir(snapshot(edged{b}), edge), "past the edge nothing is known")
 }
+
+// TestTemplateTargetAwayFromMobs: {target_location} leaves a block a
+// hostile mob guards (the block, or the way to it, within the mob's follow
+// range) for one no mob guards, even farther off: the bot that fled a
+// creeper beside the gravel goes to other gravel instead of walking back
+// into it. A spider by day in the open guards nothing; with every block
+// guarded, the one farthest from the mob is taken.
+func TestTemplateTargetAwayFromMobs(t *testing.T) {
+	spec := loadFixture(t, "mine_block.yml")
+	near, far := world.Pos(10, 63, 0), world.Pos(-25, 63, 0)
+	b := world.NewSparseBlocks()
+	for _, p := range []world.BlockPos{near, far} {
+		b.SetID(p, "minecraft:gravel", 0)
+		b.SetID(p.Up(), "minecraft:air", 0)
+	}
+	mob := func(name string, x float64) world.Entity {
+		return world.Entity{ID: 887, Kind: world.EntityMob, Name: name, Pos: world.Vec3{X: x, Y: 64, Z: 0.5}, Health: 20}
+	}
+	for _, c := range []struct {
+		name string
+		mobs []world.Entity
+		tod  int64
+		want world.BlockPos
+	}{
+		{"no mob: the nearest", nil, 6000, near},
+		{"a creeper beside the near gravel: the far one", []world.Entity{mob("creeper", 14.5)}, 6000, far},
+		{"a creeper 16 blocks past it (its follow range): still guarded", []world.Entity{mob("creeper", 10.5+16)}, 6000, far},
+		{"a creeper beyond its follow range: the nearest", []world.Entity{mob("creeper", 10.5+16.5)}, 6000, near},
+		{"a zombie sees 40 blocks", []world.Entity{mob("zombie", 10.5+39)}, 6000, far},
+		{"a spider by day in the open guards nothing", []world.Entity{mob("spider", 14.5)}, 6000, near},
+		{"a spider at night does", []world.Entity{mob("spider", 14.5)}, 18000, far},
+		{"a cow guards nothing", []world.Entity{mob("cow", 14.5)}, 6000, near},
+		{"on the way to both: the one farther from it", []world.Entity{mob("creeper", 3.5)}, 6000, far},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := snapshot(b)
+			w.TimeOfDay = c.tod
+			w.Entities = c.mobs
+			acts, err := suggest(t, spec, w, map[string]any{"target": "minecraft:gravel"})
+			require.NoError(t, err)
+			assert.Contains(t, acts, action.BreakBlock{Pos: c.want})
+		})
+	}
+}
