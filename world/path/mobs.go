@@ -79,7 +79,7 @@ func Guarded(w *world.Snapshot, mobs *rules.Mobs, to world.BlockPos) (Guard, boo
 			continue
 		}
 		k, ok := mobs.Kind(e.Name)
-		if !ok || k.Passive() || k.FollowRange <= 0 || Neutral(mobs, w, e) {
+		if !ok || Neutral(mobs, w, e) { // Neutral: a farm animal too
 			continue
 		}
 		if d := FromWay(e.Pos, w.Player.Pos, at); d <= k.FollowRange && (!found || d < g.Dist) {
