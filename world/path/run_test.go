@@ -152,3 +152,24 @@ func TestSealBuildsUnderACellOverADrop(t *testing.T) {
 	_, ok = path.Seal(w, feet)
 	assert.False(t, ok)
 }
+
+// TestRunFromAMobAtTheElbow: a mob within reach is backed away from, on
+// a field and along a tunnel, every step farther from it; a way that
+// passes it is still shut.
+func TestRunFromAMobAtTheElbow(t *testing.T) {
+	feet := world.Pos(0, 60, 0)
+	var field []world.BlockPos
+	for x := -8; x <= 8; x++ {
+		for z := -8; z <= 8; z++ {
+			field = append(field, world.Pos(x, 60, z), world.Pos(x, 61, z))
+		}
+	}
+	at, ok := path.RunFrom(stoneBox(field...), feet, mobAt(1.7), 9)
+	require.True(t, ok, "a zombie 1.2 blocks away on a field: the bot backs off")
+	assert.GreaterOrEqual(t, world.Vec3{X: float64(at.X) + 0.5, Y: 60, Z: float64(at.Z) + 0.5}.DistSq(mobAt(1.7)), 81.0)
+	at, ok = path.RunFrom(stoneBox(tunnel(-8, 8)...), feet, mobAt(1.7), 9)
+	require.True(t, ok, "and along a tunnel")
+	assert.Equal(t, world.Pos(-8, 60, 0), at)
+	_, ok = path.RunFrom(stoneBox(tunnel(-1, 8)...), world.Pos(-1, 60, 0), mobAt(0.7), 8)
+	assert.False(t, ok, "the only way out passes it")
+}
