@@ -168,3 +168,71 @@ func TestNoBetterQuestingNoRequest(t *testing.T) {
 		}
 	})
 }
+
+// TestQuestBookButtonsLive: the quest book's buttons on a server with
+// BetterQuesting — a checkbox ticked by its task id, a submit the server
+// answers by completing the quest (taking the items a consuming retrieval
+// asks for), a claim with a choice picked that puts the rewards in the
+// inventory — each call returning once the server's progress says so; a
+// submit the server does not complete fails after QuestAnswerTicks.
+func TestQuestBookButtonsLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		readme, coal, diamond := [2]int64{0, 1}, [2]int64{0, 2}, [2]int64{0, 3}
+		srv, c := steamAgeServer(t, true, func(o *fakeserver.Options) {
+			o.Mods = append(fakeserver.DefaultMods(), proto17.ModInfo{ModID: "betterquesting", Version: "3.7.15-GTNH"})
+			o.Quests = []fakeserver.Quest{
+				{ID: readme, Checkboxes: []int32{2}},
+				{ID: coal, Items: []fakeserver.Item{{Name: "minecraft:coal", Count: 4}}, Consume: true,
+					Reward: []fakeserver.Item{{Name: "minecraft:flint", Count: 2}},
+					Choice: []fakeserver.Item{{Name: "minecraft:stick", Count: 1}, {Name: "minecraft:apple", Count: 3}}},
+				{ID: diamond, Items: []fakeserver.Item{{Name: "minecraft:diamond", Count: 1}}},
+			}
+		})
+		ctx := context.Background()
+		eventually(t, "the inventory", func() bool { return c.State().Snapshot().Inventory.CountID("minecraft:coal") == 32 })
+
+		require.NoError(t, c.TickQuestCheckboxes(ctx, readme, []int{2}))
+		require.NoError(t, c.SubmitQuest(ctx, readme))
+		// The tick completes it on the server (its passive check); the
+		// submit may come before or after the news of it.
+		got := srv.QuestState("Bot", readme)
+		assert.True(t, got.Completed)
+		assert.Equal(t, []int32{2}, got.Ticked)
+		assert.True(t, c.QuestProgress().Completed[readme], "the server's progress")
+
+		require.NoError(t, c.SubmitQuest(ctx, coal))
+		eventually(t, "the coal taken", func() bool { return c.State().Snapshot().Inventory.CountID("minecraft:coal") == 28 })
+		require.NoError(t, c.ClaimQuest(ctx, coal, [][2]int{{1, 1}}))
+		inv := c.State().Snapshot().Inventory
+		assert.Equal(t, 2, inv.CountID("minecraft:flint"))
+		assert.Equal(t, 3, inv.CountID("minecraft:apple"), "the option picked")
+		assert.Zero(t, inv.CountID("minecraft:stick"))
+		// Claimed once: a second claim presses nothing.
+		require.NoError(t, c.ClaimQuest(ctx, coal, [][2]int{{1, 1}}))
+		assert.Equal(t, 1, srv.QuestState("Bot", coal).Claims)
+
+		// No diamond: the server does not complete the quest, and the
+		// submit says so once the server has had its time.
+		start := c.Ticks()
+		err := c.SubmitQuest(ctx, diamond)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "did not report the quest completed within 200 ticks")
+		assert.GreaterOrEqual(t, c.Ticks()-start, int64(QuestAnswerTicks))
+		assert.False(t, srv.QuestState("Bot", diamond).Completed)
+		// A claim of a quest not completed is refused the same way.
+		err = c.ClaimQuest(ctx, diamond, nil)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "did not report the quest claimed")
+	})
+}
+
+// TestQuestBookButtonsNeedTheMod: a server without BetterQuesting has no
+// quest book to press.
+func TestQuestBookButtonsNeedTheMod(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, c := steamAgeServer(t, true, nil)
+		assert.ErrorIs(t, c.SubmitQuest(context.Background(), [2]int64{0, 1}), ErrNoQuestBook)
+		assert.ErrorIs(t, c.TickQuestCheckboxes(context.Background(), [2]int64{0, 1}, []int{0}), ErrNoQuestBook)
+		assert.ErrorIs(t, c.ClaimQuest(context.Background(), [2]int64{0, 1}, nil), ErrNoQuestBook)
+	})
+}

@@ -32,12 +32,22 @@ type QuestStage struct {
 	// Blockers name what stops it, one key each (a task type, an item),
 	// for the list of blockers.
 	Blockers []string `json:"blockers,omitempty"`
-	// Checkboxes is how many checkbox tasks the quest has that the user
-	// allowed the agent to tick.
-	Checkboxes int `json:"checkboxes,omitempty"`
+	// Checkboxes are the ids (in the quest) of its checkbox tasks, which
+	// the user allowed the agent to tick.
+	Checkboxes []int `json:"checkboxes,omitempty"`
 	// Rewards are the items the agent claims when the quest is completed
 	// (none: it leaves the quest unclaimed).
 	Rewards []RewardItem `json:"rewards,omitempty"`
+	// Choices are the options picked of the quest's choice rewards, as
+	// the book's buttons name them; Rewards holds the items.
+	Choices []RewardChoice `json:"choices,omitempty"`
+}
+
+// RewardChoice is the option picked of a choice reward: the reward's id
+// in its quest and the option's place among its items.
+type RewardChoice struct {
+	Reward int `json:"reward"`
+	Option int `json:"option"`
 }
 
 // RewardItem is an item a quest gives when claimed: an exact item
@@ -194,6 +204,27 @@ type QuestOptions struct {
 	// quest the server's book reports completed: there the server gives
 	// the rewards and the world model sees the inventory change.
 	Claim func(ctx context.Context, rewards []RewardItem) error
+	// Book, when set, is the server's quest book, whose buttons the agent
+	// presses as the player would (the user allowed it the book's clicks):
+	// it ticks a stage's checkbox tasks before the stage runs, submits a
+	// stage whose goal the world model shows met, which counts as
+	// completed only once the server's book reports it so, and claims the
+	// rewards the agent needs there (Claim is then not called).
+	Book QuestBook
+}
+
+// QuestBook is a server's quest book: each call presses a button and
+// returns once the server has answered, or says why it did not.
+type QuestBook interface {
+	// Tick ticks the quest's checkbox tasks, by their ids in the quest.
+	Tick(ctx context.Context, quest string, tasks []int) error
+	// Submit presses the quest's submit button (the server checks its
+	// tasks, taking the items of those that consume them) and waits
+	// until the server reports the quest completed.
+	Submit(ctx context.Context, quest string) error
+	// Claim picks the options of the quest's choice rewards, presses its
+	// claim button and waits until the server reports it claimed.
+	Claim(ctx context.Context, quest string, choices []RewardChoice) error
 }
 
 // CompletedOnServer is the reason of a stage completed because the
@@ -238,6 +269,17 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 		case blocked != "":
 			res.Status, res.Reason, res.Blockers = QuestSkipped, blocked, causes
 		default:
+			if opts.Book != nil && len(st.Checkboxes) > 0 {
+				if err := opts.Book.Tick(ctx, st.ID, st.Checkboxes); err != nil {
+					if ctx.Err() != nil {
+						out.Interrupted = true
+						res.Status, res.Reason = QuestFailed, "interrupted"
+						break
+					}
+					res.Status, res.Reason, res.Blockers = QuestFailed, "the server's quest book: "+err.Error(), []string{"the server's quest book"}
+					break
+				}
+			}
 			sub := cfg
 			sub.Goal = Goal{Text: "quest " + strconvQuote(st.Name), Items: st.Items, Kills: st.Kills}
 			l, err := New(ctx, sub)
@@ -259,6 +301,15 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 				return out, err
 			}
 			switch {
+			case o.GoalMet && opts.Book != nil:
+				res.Status = QuestCompleted
+				if err := opts.Book.Submit(ctx, st.ID); err != nil {
+					res.Status, res.Reason, res.Blockers = QuestFailed, "the server's quest book: "+err.Error(), []string{"the server's quest book"}
+					if ctx.Err() != nil {
+						out.Interrupted = true
+						res.Reason = "interrupted"
+					}
+				}
 			case o.GoalMet:
 				res.Status = QuestCompleted
 			case o.Reason == Interrupted:
@@ -280,7 +331,14 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 		}
 		if res.Status == QuestCompleted {
 			out.Completed++
-			if opts.Claim != nil && !serverDone && len(st.Rewards) > 0 {
+			switch {
+			case len(st.Rewards) == 0:
+			case opts.Book != nil:
+				res.Claimed = st.Rewards
+				if err := opts.Book.Claim(ctx, st.ID, st.Choices); err != nil {
+					res.Unclaimed = err.Error()
+				}
+			case opts.Claim != nil && !serverDone:
 				res.Claimed = st.Rewards
 				if err := opts.Claim(ctx, st.Rewards); err != nil {
 					res.Unclaimed = err.Error()

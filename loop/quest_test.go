@@ -261,3 +261,74 @@ func TestRunQuestsClaim(t *testing.T) {
 	assert.Equal(t, loop.QuestCompleted, out.Results[4].Status)
 	assert.Equal(t, "no room for the apple", out.Results[4].Unclaimed)
 }
+
+// fakeBook is a server's quest book: it records the presses, and refuses
+// the submit of the quests in refuse.
+type fakeBook struct {
+	presses []string
+	refuse  map[string]bool
+}
+
+func (b *fakeBook) Tick(_ context.Context, quest string, tasks []int) error {
+	b.presses = append(b.presses, fmt.Sprintf("tick %s %v", quest, tasks))
+	return nil
+}
+
+func (b *fakeBook) Submit(_ context.Context, quest string) error {
+	b.presses = append(b.presses, "submit "+quest)
+	if b.refuse[quest] {
+		return fmt.Errorf("the server did not report the quest completed within 200 ticks")
+	}
+	return nil
+}
+
+func (b *fakeBook) Claim(_ context.Context, quest string, choices []loop.RewardChoice) error {
+	b.presses = append(b.presses, fmt.Sprintf("claim %s %v", quest, choices))
+	return nil
+}
+
+// TestRunQuestsBook: with the server's quest book, a quest's checkboxes
+// are ticked before it runs, a quest whose goal is met is submitted and
+// counts only when the server completes it (what needs a refused one is
+// skipped), a quest the server already completed is not submitted, and the
+// rewards go through the book's claim with the choices picked (never
+// through Claim).
+func TestRunQuestsBook(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2))
+	pl := loop.PlannerFunc(func(_ context.Context, g loop.Goal, _ loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+		return loop.Decision{Invocation: &loop.Invocation{Skill: "chop_tree"}}, nil
+	})
+	head := []loop.RewardItem{{Item: "TConstruct:pickaxeHead:2", Count: 1}}
+	pick := []loop.RewardChoice{{Reward: 1, Option: 0}}
+	stages := []loop.QuestStage{
+		{ID: "R", Name: "Read Me", Checkboxes: []int{0, 2}},
+		{ID: "L", Name: "Logs", Prereqs: []string{"R"}, Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 1}}, Rewards: head, Choices: pick},
+		{ID: "S", Name: "Done on the server", Rewards: head},
+		{ID: "X", Name: "Refused", Checkboxes: []int{1}},
+		{ID: "Y", Name: "After the refused", Prereqs: []string{"X"}},
+	}
+	book := &fakeBook{refuse: map[string]bool{"X": true}}
+	out, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: loop.Goal{Quests: stages}},
+		loop.QuestOptions{
+			Book:       book,
+			ServerDone: func(id string) (bool, bool) { return id == "S", true },
+			Claim:      func(context.Context, []loop.RewardItem) error { t.Error("Claim called beside the book"); return nil },
+		})
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"tick R [0 2]", "submit R",
+		"submit L", "claim L [{1 0}]",
+		"claim S []",
+		"tick X [1]", "submit X",
+	}, book.presses)
+	require.Len(t, out.Results, 5)
+	for _, r := range out.Results[:3] {
+		assert.Equal(t, loop.QuestCompleted, r.Status, r.Name)
+	}
+	assert.Equal(t, head, out.Results[1].Claimed)
+	assert.Equal(t, loop.QuestFailed, out.Results[3].Status)
+	assert.Equal(t, "the server's quest book: the server did not report the quest completed within 200 ticks", out.Results[3].Reason)
+	assert.Equal(t, loop.QuestSkipped, out.Results[4].Status)
+	assert.Equal(t, 3, out.Completed)
+}

@@ -104,6 +104,9 @@ func (it Item) StackMatcher() string {
 type Task struct {
 	// Type is the task's type id ("bq_standard:retrieval").
 	Type string `json:"type"`
+	// Index is the task's id in its quest, as the server's BetterQuesting
+	// names it in its messages (a checkbox click names the task by it).
+	Index int `json:"index"`
 	// Items: the items of a retrieval, crafting or block-breaking task (for
 	// block breaking, the blocks).
 	Items []Item `json:"items,omitempty"`
@@ -134,6 +137,9 @@ const (
 type Reward struct {
 	// Type is the reward's id ("bq_standard:item").
 	Type string `json:"type"`
+	// Index is the reward's id in its quest, as BetterQuesting's messages
+	// name it (a choice is made by it).
+	Index int `json:"index"`
 	// Items: what an item reward gives, or the options of a choice.
 	Items []Item `json:"items,omitempty"`
 }
@@ -250,13 +256,57 @@ func decodeQuest(c compound) (*Quest, bool) {
 			}
 		}
 	}
-	for _, t := range c.list("tasks") {
+	tasks := c.list("tasks")
+	for _, t := range tasks {
 		q.Tasks = append(q.Tasks, decodeTask(t))
 	}
-	for _, r := range c.list("rewards") {
+	for i, n := range entryIDs(tasks) {
+		q.Tasks[i].Index = n
+	}
+	rewards := c.list("rewards")
+	for _, r := range rewards {
 		q.Rewards = append(q.Rewards, decodeReward(r))
 	}
+	for i, n := range entryIDs(rewards) {
+		q.Rewards[i].Index = n
+	}
 	return q, true
+}
+
+// entryIDs are the ids BetterQuesting gives a quest's tasks or rewards as
+// it reads them (GTNewHorizons/BetterQuesting at 479fd81,
+// src/main/java/betterquesting/questing/tasks/TaskStorage.java and
+// rewards/RewardStorage.java readFromNBT): an entry's own "index" when it
+// has one (the first of a repeated id wins), and the entries without one,
+// in order, the lowest ids still free (SimpleDatabase.nextID:
+// idMap.nextClearBit(0)). An id already taken is -1: no message can name
+// that entry.
+func entryIDs(cs []compound) []int {
+	own := make([]int, len(cs))
+	out := make([]int, len(cs))
+	used := map[int]bool{}
+	for i, e := range cs {
+		own[i], out[i] = -1, -1
+		if e.has("index") {
+			own[i] = e.int("index", -1)
+		}
+		if n := own[i]; n >= 0 && !used[n] {
+			used[n] = true
+			out[i] = n
+		}
+	}
+	next := 0
+	for i := range cs {
+		if own[i] >= 0 {
+			continue
+		}
+		for used[next] {
+			next++
+		}
+		used[next] = true
+		out[i] = next
+	}
+	return out
 }
 
 // decodeReward reads one reward compound: the items of an item reward

@@ -46,7 +46,9 @@ func TestGTNHBook(t *testing.T) {
 	q, err := b.FindQuest("Where's the Flint?")
 	require.NoError(t, err)
 	assert.Equal(t, "AAAAAAAAAAAAAAAAAAAAAQ==", q.ID.String())
-	assert.Equal(t, []quests.Task{{Type: quests.TaskCrafting, Items: []quests.Item{{ID: "minecraft:flint", Count: 3}}}}, q.Tasks)
+	// The book's task has id 1 (its file: "index:3": 1), which the server's
+	// messages name it by.
+	assert.Equal(t, []quests.Task{{Type: quests.TaskCrafting, Index: 1, Items: []quests.Item{{ID: "minecraft:flint", Count: 3}}}}, q.Tasks)
 	l, err := b.FindLine("And So It Begins")
 	require.NoError(t, err)
 	order, probs := b.Order(l.Quests)

@@ -57,7 +57,7 @@ func TestLoadPerQuestLayout(t *testing.T) {
 	assert.Contains(t, p, `Hunt-AAAAAAAAAAAAAAAAAAAABA==.json: tasks:9.1:10.taskID:8: unknown task type "somemod:dance"`)
 	hunt, err := b.FindQuest("Monster Hunter")
 	require.NoError(t, err)
-	assert.Equal(t, []quests.Task{{Type: quests.TaskHunt, Target: "Zombie", Count: 3}, {Type: "somemod:dance"}}, hunt.Tasks)
+	assert.Equal(t, []quests.Task{{Type: quests.TaskHunt, Target: "Zombie", Count: 3}, {Type: "somemod:dance", Index: 1}}, hunt.Tasks)
 }
 
 // TestLoadSingleFile: an older pack's DefaultQuests.json, numeric ids, int
@@ -196,8 +196,8 @@ func TestLoadRewards(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []quests.Reward{
 		{Type: quests.RewardItem, Items: []quests.Item{{ID: "TConstruct:pickaxeHead", Damage: 2, Count: 1}, {ID: "minecraft:flint", Count: 2}}},
-		{Type: quests.RewardChoice, Items: []quests.Item{{ID: "enhancedlootbags:lootbag", Damage: 1, Count: 1}, {ID: "TConstruct:hatchetHead", Damage: 2, Count: 1}}},
-		{Type: "bq_standard:xp"},
+		{Type: quests.RewardChoice, Index: 1, Items: []quests.Item{{ID: "enhancedlootbags:lootbag", Damage: 1, Count: 1}, {ID: "TConstruct:hatchetHead", Damage: 2, Count: 1}}},
+		{Type: "bq_standard:xp", Index: 2},
 	}, planks.Rewards)
 	assert.True(t, planks.Rewards[1].Choice())
 	assert.False(t, planks.Rewards[0].Choice())

@@ -175,6 +175,7 @@ func (j Judge) Stage(q *Quest) loop.QuestStage {
 	}
 	var skips []string
 	var chosen []Verdict
+	var boxes []int
 	for _, t := range q.Tasks {
 		if t.Optional() {
 			continue
@@ -186,6 +187,9 @@ func (j Judge) Stage(q *Quest) loop.QuestStage {
 			continue
 		}
 		chosen = append(chosen, v)
+		if v.Checkbox && t.Index >= 0 {
+			boxes = append(boxes, t.Index)
+		}
 		if q.AnyTask {
 			break
 		}
@@ -198,11 +202,9 @@ func (j Judge) Stage(q *Quest) loop.QuestStage {
 		return st
 	}
 	st.Blockers = nil
-	st.Rewards = j.claims(q)
+	st.Rewards, st.Choices = j.claims(q)
+	st.Checkboxes = boxes
 	for _, v := range chosen {
-		if v.Checkbox {
-			st.Checkboxes++
-		}
 		st.Items = mergeItems(st.Items, v.Items)
 		st.Kills = mergeKills(st.Kills, v.Kills)
 	}
@@ -262,12 +264,13 @@ func mergeItems(have, more []loop.ItemGoal) []loop.ItemGoal {
 // player may leave them: coins, loot bags and what the agent makes itself
 // would only fill the inventory. Rewards of other types (experience,
 // commands) are not modelled and do not stop a claim.
-func (j Judge) claims(q *Quest) []loop.RewardItem {
+func (j Judge) claims(q *Quest) ([]loop.RewardItem, []loop.RewardChoice) {
 	known := func(it Item) bool {
 		return it.ID != "" && (j.Item == nil || j.Item(it.StackMatcher()) == nil)
 	}
 	needed := func(it Item) bool { return known(it) && (j.Needs == nil || j.Needs(it.StackMatcher())) }
 	var out []loop.RewardItem
+	var picks []loop.RewardChoice
 	need := false
 	add := func(it Item) {
 		need = need || needed(it)
@@ -278,7 +281,7 @@ func (j Judge) claims(q *Quest) []loop.RewardItem {
 		case r.Type == RewardItem:
 			for _, it := range r.Items {
 				if !known(it) {
-					return nil
+					return nil, nil
 				}
 				add(it)
 			}
@@ -287,14 +290,15 @@ func (j Judge) claims(q *Quest) []loop.RewardItem {
 			if i < 0 {
 				i = slices.IndexFunc(r.Items, known)
 			}
-			if i < 0 {
-				return nil
+			if i < 0 || r.Index < 0 {
+				return nil, nil
 			}
 			add(r.Items[i])
+			picks = append(picks, loop.RewardChoice{Reward: r.Index, Option: i})
 		}
 	}
 	if !need {
-		return nil
+		return nil, nil
 	}
-	return out
+	return out, picks
 }

@@ -438,6 +438,11 @@ func (c *runCommand) playQuests(e *env, p *runPlan, s *runSession) error {
 	opts := loop.QuestOptions{Unlocked: c.qf.unlocked, OnQuest: onQuest}
 	if client := s.opened.client; client != nil {
 		opts.ServerDone = serverQuestDone(client.QuestProgress)
+		if c.qf.checkbox && client.HasQuestBook() {
+			// The user allows the agent the book's clicks: it ticks,
+			// submits and claims on the server's book, whose answer counts.
+			opts.Book = liveBook{client}
+		}
 	}
 	if w := s.opened.world; w != nil && c.qf.checkbox {
 		// Claiming is a click in the quest book, like a checkbox: the
@@ -525,6 +530,46 @@ func serverQuestDone(progress func() gtnh.QuestProgress) func(id string) (done, 
 		}
 		return qp.Completed[[2]int64{qid.High, qid.Low}], true
 	}
+}
+
+// liveBook presses the buttons of the server's quest book through the
+// live client.
+type liveBook struct{ c *gtnh.Client }
+
+func bookID(quest string) ([2]int64, error) {
+	id, ok := quests.ParseID(quest)
+	if !ok {
+		return [2]int64{}, fmt.Errorf("%q is not a quest id", quest)
+	}
+	return [2]int64{id.High, id.Low}, nil
+}
+
+func (b liveBook) Tick(ctx context.Context, quest string, tasks []int) error {
+	id, err := bookID(quest)
+	if err != nil {
+		return err
+	}
+	return b.c.TickQuestCheckboxes(ctx, id, tasks)
+}
+
+func (b liveBook) Submit(ctx context.Context, quest string) error {
+	id, err := bookID(quest)
+	if err != nil {
+		return err
+	}
+	return b.c.SubmitQuest(ctx, id)
+}
+
+func (b liveBook) Claim(ctx context.Context, quest string, choices []loop.RewardChoice) error {
+	id, err := bookID(quest)
+	if err != nil {
+		return err
+	}
+	picks := make([][2]int, len(choices))
+	for i, ch := range choices {
+		picks[i] = [2]int{ch.Reward, ch.Option}
+	}
+	return b.c.ClaimQuest(ctx, id, picks)
 }
 
 // simClaim gives a quest's rewards into the simulated player's inventory.

@@ -193,11 +193,13 @@ func DecodeBQMessage(gz []byte) (string, proto17.Compound, error) {
 }
 
 // BQQuestProgress is one quest of a quest_sync: its id and, when the
-// message carries its progress, the UUIDs of the players who completed it.
+// message carries its progress, the UUIDs of the players who completed it
+// and of those who claimed its rewards.
 type BQQuestProgress struct {
 	High, Low   int64
 	HasProgress bool
 	Completed   []string // lower-case UUIDs, as UUID.toString writes them
+	Claimed     []string // of Completed, those whose entry says claimed
 }
 
 // BQQuestSyncMsg is a quest_sync message (network/handlers/NetQuestSync
@@ -246,6 +248,9 @@ func DecodeBQQuestSync(msg proto17.Compound) (BQQuestSyncMsg, error) {
 				}
 				if u, ok := c["uuid"].(string); ok {
 					p.Completed = append(p.Completed, strings.ToLower(u))
+					if bqBool(c, "claimed") {
+						p.Claimed = append(p.Claimed, strings.ToLower(u))
+					}
 				}
 			}
 		}
@@ -266,6 +271,56 @@ func BQQuestSyncRequest(config, progress bool) proto17.Compound {
 		return 0
 	}
 	return proto17.Compound{"ID": BQQuestSync, "getConfig": b(config), "getProgress": b(progress)}
+}
+
+// The messages of the quest book's buttons, client to server:
+//
+//   - betterquesting:quest_action (network/handlers/NetQuestAction.java):
+//     action (an int: 0 claim, 1 detect — the submit button, 2 claim with
+//     a choice forced) and questIDs, a list of compounds with questIDHigh
+//     and questIDLow (NBTConverter.UuidValueType.QUEST.writeIds). The
+//     server claims a quest the player may claim (completed, not claimed,
+//     every choice picked: QuestInstance.canClaim) and, on detect, checks
+//     the quest's tasks for the player (QuestInstance.detect: a retrieval
+//     task that consumes takes its items then).
+//   - bq_standard:task_checkbox (bq_standard/network/handlers/
+//     NetTaskCheckbox.java): questIDHigh, questIDLow and taskID, the
+//     task's id in the quest; the server ticks it when it is a checkbox.
+//   - bq_standard:choice_reward (bq_standard/network/handlers/
+//     NetRewardChoice.java): questIDHigh, questIDLow, rewardID (the
+//     reward's id in the quest) and selection (the option's place); the
+//     server records the pick and echoes the message.
+//
+// The server checks a quest's completion every 60 ticks and sends the
+// progress of the quests that changed every 20 (handlers/EventHandler
+// .onLivingUpdate: NetQuestSync.sendSync of the dirty quests).
+const (
+	BQQuestAction        = "betterquesting:quest_action"
+	BQTaskCheckbox       = "bq_standard:task_checkbox"
+	BQRewardChoice       = "bq_standard:choice_reward"
+	BQActionClaim  int32 = 0
+	BQActionDetect int32 = 1
+)
+
+// BQQuestActionMsg is a quest_action message: action (BQActionClaim,
+// BQActionDetect) on the quests.
+func BQQuestActionMsg(action int32, quests ...[2]int64) proto17.Compound {
+	ids := proto17.List{Type: proto17.TagCompound}
+	for _, q := range quests {
+		ids.Values = append(ids.Values, proto17.Compound{"questIDHigh": q[0], "questIDLow": q[1]})
+	}
+	return proto17.Compound{"ID": BQQuestAction, "action": action, "questIDs": ids}
+}
+
+// BQTaskCheckboxMsg is a task_checkbox message: tick task of quest.
+func BQTaskCheckboxMsg(quest [2]int64, task int32) proto17.Compound {
+	return proto17.Compound{"ID": BQTaskCheckbox, "questIDHigh": quest[0], "questIDLow": quest[1], "taskID": task}
+}
+
+// BQRewardChoiceMsg is a choice_reward message: pick option selection of
+// the quest's reward.
+func BQRewardChoiceMsg(quest [2]int64, reward, selection int32) proto17.Compound {
+	return proto17.Compound{"ID": BQRewardChoice, "questIDHigh": quest[0], "questIDLow": quest[1], "rewardID": reward, "selection": selection}
 }
 
 // bqBool reads an NBT boolean (a byte; absent is false, as getBoolean).

@@ -55,6 +55,7 @@ type conn struct {
 	// Guarded by s.mu.
 	playing       bool
 	name, uuid    string
+	bqAsm         modnet.BQAssembler // the BetterQuesting message being read
 	eid           int32
 	pos           world.Vec3 // feet
 	onGround      bool

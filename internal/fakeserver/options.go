@@ -234,6 +234,8 @@ type Options struct {
 	// Inventory is the player's starting inventory; nil means
 	// DefaultInventory, an empty slice an empty inventory.
 	Inventory []Item
+	// Quests are the quest book's quests (with betterquesting in Mods).
+	Quests []Quest
 	// Food is the player's starting food level (0: a full bar of 20). A
 	// player below 20 can eat: using a food item in the air eats it over
 	// the shipped rules' eating time (ItemFood.onItemRightClick starts it

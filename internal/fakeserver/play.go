@@ -147,6 +147,8 @@ func (c *conn) handle(r Record) error {
 			c.onModularUILocked(&out, p.Data)
 		case modnet.TConstructChannel:
 			c.onTConstructLocked(p.Data)
+		case modnet.BetterQuestingChannel:
+			c.onBetterQuestingLocked(&out, p.Data)
 		}
 	}
 	if kick == "" {

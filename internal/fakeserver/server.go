@@ -153,8 +153,9 @@ type Server struct {
 	nextConn int
 	nextEID  int32
 	items    map[int32]*droppedItem
-	burned   []DroppedItem // the items lava burned, in order
-	tossed   []DroppedItem // the items players threw away, in order
+	quests   map[questKey]*questProgress // the players' quest progress
+	burned   []DroppedItem               // the items lava burned, in order
+	tossed   []DroppedItem               // the items players threw away, in order
 	// mobs are the hostile mobs in the world, pendingMobs those waiting
 	// for the night (Options.Mobs), firstMob the lowest mob entity id;
 	// clockTick is the server tick the world's clock has run up to.
@@ -215,6 +216,13 @@ func New(o Options) (*Server, error) {
 	for i, it := range o.Inventory {
 		if _, ok := ids.ItemID(it.Name); !ok {
 			return nil, fmt.Errorf("fakeserver: options: Inventory[%d]: item %q is not in the registry", i, it.Name)
+		}
+	}
+	for i, q := range o.Quests {
+		for _, it := range slices.Concat(q.Items, q.Reward, q.Choice) {
+			if _, ok := ids.ItemID(it.Name); !ok {
+				return nil, fmt.Errorf("fakeserver: options: Quests[%d]: item %q is not in the registry", i, it.Name)
+			}
 		}
 	}
 	mods, err := newModWorld(o, ids)
