@@ -223,6 +223,7 @@ func TestQuestBookButtonsLive(t *testing.T) {
 		err = c.ClaimQuest(ctx, diamond, nil)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "did not report the quest claimed")
+		assert.False(t, srv.QuestState("Bot", diamond).Claimed, "the server gives nothing for it")
 	})
 }
 

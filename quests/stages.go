@@ -263,7 +263,9 @@ func mergeItems(have, more []loop.ItemGoal) []loop.ItemGoal {
 // knows, of a choice. Other quests are left unclaimed in the book, as a
 // player may leave them: coins, loot bags and what the agent makes itself
 // would only fill the inventory. Rewards of other types (experience,
-// commands) are not modelled and do not stop a claim.
+// commands) are not modelled and do not stop a claim. The choices made
+// are returned too, by reward id and option, as a server's book takes
+// them.
 func (j Judge) claims(q *Quest) ([]loop.RewardItem, []loop.RewardChoice) {
 	known := func(it Item) bool {
 		return it.ID != "" && (j.Item == nil || j.Item(it.StackMatcher()) == nil)

@@ -35,7 +35,7 @@ type questFlags struct {
 
 func (q *questFlags) register(fs *flag.FlagSet, withConfig bool) {
 	fs.StringVar(&q.path, "quests", "", "the quest book: a DefaultQuests directory, a DefaultQuests.json, or the config/betterquesting directory holding one (default: quests.path of the config file)")
-	fs.BoolVar(&q.checkbox, "quests-checkbox", false, "let the agent tick checkbox tasks (they need a person otherwise, and their quests are skipped)")
+	fs.BoolVar(&q.checkbox, "quests-checkbox", false, "let the agent click in the quest book: tick checkbox tasks (they need a person otherwise, and their quests are skipped) and claim rewards; on a server with BetterQuesting it also submits quests there, and a quest counts once the server completes it")
 	if !withConfig { // run's flag: the other commands do not run quests
 		fs.BoolVar(&q.unlocked, "quests-unlocked", false, "run a quest even when a prerequisite was not completed (what the agent can do quest by quest; the quest book would keep it locked)")
 	}
