@@ -31,7 +31,9 @@ const shelterSearch = 3
 // diggable (no bedrock, no liquid), so it looks for such a column within 3
 // blocks, nearest first, and walks there first when it is not here. The
 // roof is a block from the inventory (dirt, cobblestone, stone, planks,
-// logs) or the dirt the dig gives (grass and dirt drop dirt). A bot
+// logs) or the dirt the dig gives (grass and dirt drop dirt). Where no
+// ground within reach holds a pit, it builds its walls where it stands
+// from the blocks it holds (sealHere, as wall_in does). A bot
 // already walled in (path.Enclosed) waits there for the given ticks
 // instead; with none given that is no_target. A shelter the memory
 // remembers within 16 blocks that is still whole enough to close again
@@ -65,8 +67,18 @@ func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 			return nil, skills.Failf(skills.CodeNoTarget, "already walled in at %v", feet)
 		}
 		var equip []action.Action
-		if w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1) >= 0 {
-			equip = []action.Action{action.Equip{Item: "tool:pickaxe"}}
+		if slot, ok := shelterPick(w, set); ok {
+			// The pickaxe a hand takes for "tool:pickaxe" (the highest
+			// level), or, when that one is worn, this one by its id.
+			item := "tool:pickaxe"
+			if set.Mining.BestTool(w.Inventory, world.MustItem(item), 0) != slot {
+				item = w.Inventory.Slots[slot].ID
+			}
+			equip = []action.Action{action.Equip{Item: item}}
+		} else if w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1) >= 0 {
+			// Only pickaxes near their end: the hand could be one of
+			// them, and what it mines would wear it. It waits.
+			return []action.Action{action.Wait{Ticks: action.Ticks(wait)}}, nil
 		}
 		if at, ok := sk.wallToMine(w, set, feet); ok {
 			return append(equip, action.BreakBlock{Pos: at}, action.Wait{Ticks: action.Ticks(wait)}), nil
@@ -111,7 +123,32 @@ func (sk Shelter) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.A
 		}
 		return append(acts, action.PlaceBlock{Pos: top.Down(), Item: cover, Face: "auto"}), nil
 	}
-	return nil, skills.Failf(skills.CodeNoTarget, "no ground to dig a shelter into within %d blocks of %v (or no block for its roof)", shelterSearch, feet)
+	// No ground to dig into (a pillar in a mined-out hall, a floor one
+	// block thick over a cave, sand): it builds its walls where it stands
+	// from the blocks it holds, as the defend reflex walls in.
+	if acts, ok := sealHere(w, feet); ok {
+		return acts, nil
+	}
+	return nil, skills.Failf(skills.CodeNoTarget, "no ground to dig a shelter into within %d blocks of %v (or no block for its roof), and no wall to build there: a cell around the feet and the head is liquid, unknown or holds a mob, has nothing to place against, or the inventory holds too few blocks of one kind (dirt, cobblestone, stone, planks, logs)", shelterSearch, feet)
+}
+
+// sealHere walls the bot in where it stands with blocks from the
+// inventory (path.Seal, path.SealWith): a block in every open cell beside
+// the feet and the head and above the head.
+func sealHere(w *world.Snapshot, feet world.BlockPos) ([]action.Action, bool) {
+	seal, ok := path.Seal(w, feet)
+	if !ok {
+		return nil, false
+	}
+	cover, ok := path.SealWith(w.Inventory, len(seal))
+	if !ok {
+		return nil, false
+	}
+	acts := make([]action.Action, 0, len(seal))
+	for _, c := range seal {
+		acts = append(acts, action.PlaceBlock{Pos: c, Item: cover, Face: "auto"})
+	}
+	return acts, true
 }
 
 // Bounds of the room the bot mines out of its walls while it waits (each
@@ -133,7 +170,7 @@ const (
 // gravel) above it, no machine. Blocks that need the pickaxe come first
 // (ore and stone over dirt), then the nearest to the eyes.
 func (sk Shelter) wallToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) (world.BlockPos, bool) {
-	pick := digger(w)
+	pick := digger(w, set)
 	room, ok := path.Room(w, feet)
 	if !ok || len(room) >= path.RoomCells {
 		return world.BlockPos{}, false
@@ -226,7 +263,7 @@ func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.Bloc
 	}
 	b := w.BlockAt(floor)
 	rule, known := set.Mining.Block(b.ID)
-	if !known || rule.Hardness < 0 || fallingBlocks[b.ID] || !set.Mining.Harvests(rule, digger(w), 0) {
+	if !known || rule.Hardness < 0 || fallingBlocks[b.ID] || !set.Mining.Harvests(rule, digger(w, set), 0) {
 		return world.BlockPos{}, false
 	}
 	if drop, random := set.Drops.Of(b); random || drop.Item == "" {
@@ -238,11 +275,29 @@ func (sk Shelter) floorToMine(w *world.Snapshot, set *rules.Set, feet world.Bloc
 	return floor, true
 }
 
-// digger is what the bot mines its shelter's walls with: the best
-// pickaxe held, or the hand (empty) without one — dirt drops for a hand,
+// shelterKeepUses is how many uses a pickaxe keeps from the shelter's
+// mining: the night's walls (a block every half minute, about 18) would
+// otherwise wear the last pickaxe out, and with it the climb out in the
+// morning and the goal's next mining (a Tinkers' iron pickaxe lost in a
+// pit leaves the ores of harvest level 2 out of reach). It is the uses
+// left at which the goal planner makes a spare before a step that needs
+// the pickaxe, so a worn one is replaced by day, not in the pit.
+const shelterKeepUses = 8
+
+// shelterPick is the pickaxe the shelter mines with while it waits: of
+// those held with more than shelterKeepUses uses left (or unbreakable),
+// the highest harvest level, then the most uses left. ok is false when
+// there is none.
+func shelterPick(w *world.Snapshot, set *rules.Set) (int, bool) {
+	slot := set.Mining.BestTool(w.Inventory, world.MustItem("tool:pickaxe"), shelterKeepUses+1)
+	return slot, slot >= 0
+}
+
+// digger is what the bot mines its shelter's walls with: its pickaxe
+// (shelterPick), or the hand (empty) without one — dirt drops for a hand,
 // stone and ore do not (config/mining.yaml).
-func digger(w *world.Snapshot) world.ItemStack {
-	if slot := w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1); slot >= 0 {
+func digger(w *world.Snapshot, set *rules.Set) world.ItemStack {
+	if slot, ok := shelterPick(w, set); ok {
 		return w.Inventory.Slots[slot]
 	}
 	return world.ItemStack{}
@@ -355,7 +410,7 @@ func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.Blo
 	if !ok {
 		return nil, false
 	}
-	pick := digger(w)
+	pick := digger(w, set)
 	if pick.Empty() {
 		return nil, false // stone by hand drops nothing
 	}

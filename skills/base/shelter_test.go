@@ -9,6 +9,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/world"
+	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
 // grassland is grass at y 64 over dirt down to 60 for |x|, |z| <= 6, the
@@ -394,4 +395,90 @@ func TestShelterDrivesATunnelWhenTheRoomIsMinedOut(t *testing.T) {
 	acts, err = Shelter{}.SuggestActions(tun, skills.Params{"wait": 600})
 	require.NoError(t, err)
 	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts, "a skeleton in the pocket")
+}
+
+// TestShelterBuildsWallsWhereNoGroundHolds: on a floor one block thick
+// over a cave no pit can be dug; with blocks held the bot builds its walls
+// where it stands (every open cell beside the feet and the head, and the
+// roof with a block to hold it), and ends walled in. Too few blocks of
+// one kind: no_target.
+func TestShelterBuildsWallsWhereNoGroundHolds(t *testing.T) {
+	bs := world.NewSparseBlocks()
+	for x := -6; x <= 6; x++ {
+		for z := -6; z <= 6; z++ {
+			bs.SetID(world.Pos(x, 64, z), "minecraft:stone", 0)
+			for y := 58; y < 64; y++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:air", 0)
+			}
+			for y := 65; y < 70; y++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:air", 0)
+			}
+		}
+	}
+	w := &world.Snapshot{Player: world.Player{Pos: world.Vec3{X: 0.5, Y: 65, Z: 0.5}}, Blocks: bs,
+		Inventory: world.NewInventory(world.NewStack("minecraft:cobblestone", 0, 10), world.NewStack("minecraft:dirt", 0, 9))}
+	acts, err := Shelter{}.SuggestActions(w, skills.Params{})
+	require.NoError(t, err)
+	require.Len(t, acts, 10, "%v", acts)
+	walled := map[world.BlockPos]world.Block{}
+	for _, a := range acts {
+		pl, ok := a.(action.PlaceBlock)
+		require.True(t, ok, "%v", a)
+		assert.Equal(t, "minecraft:cobblestone", pl.Item, "ten of one kind: the cobblestone")
+		walled[pl.Pos] = world.Block{ID: "minecraft:cobblestone"}
+	}
+	assert.True(t, path.Enclosed(withBlocks(w, walled), w.Feet()), "walled in")
+
+	w.Inventory = world.NewInventory(world.NewStack("minecraft:cobblestone", 0, 9), world.NewStack("minecraft:dirt", 0, 9))
+	_, err = Shelter{}.SuggestActions(w, skills.Params{})
+	requireFailure(t, err, skills.CodeNoTarget)
+}
+
+// TestShelterKeepsTheLastUsesOfItsPickaxe: walled in, the bot mines its
+// walls only with a pickaxe that has more than shelterKeepUses uses left;
+// a worn Tinkers' iron pickaxe (harvest level 2, what the iron ores need)
+// is kept and a wooden one with uses to spare mines (equipped by its id,
+// since a hand asked for any pickaxe takes the iron one, of a higher
+// level); with only worn pickaxes it waits.
+func TestShelterKeepsTheLastUsesOfItsPickaxe(t *testing.T) {
+	run := func(held ...world.ItemStack) []action.Action {
+		t.Helper()
+		w, _ := stonePit(held...)
+		acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+		require.NoError(t, err)
+		return acts
+	}
+	wait := []action.Action{action.Wait{Ticks: 600}}
+	assert.Equal(t, wait, run(world.NewTool("minecraft:wooden_pickaxe", 0, shelterKeepUses, 59)), "a pickaxe at its last uses")
+	acts := run(world.NewTool("minecraft:wooden_pickaxe", 0, shelterKeepUses+1, 59))
+	require.Len(t, acts, 3, "%v", acts)
+	assert.Equal(t, action.Equip{Item: "tool:pickaxe"}, acts[0], "one use to spare")
+
+	tinkers := func(left int) world.ItemStack {
+		st := world.NewTool("TConstruct:pickaxe", 0, left, 188)
+		st.Tinker = &world.TinkerTool{Head: 2, HarvestLevel: 2} // an iron head
+		return st
+	}
+	worn := tinkers(3)
+	acts = run(worn, world.NewTool("minecraft:wooden_pickaxe", 0, 40, 59))
+	require.Len(t, acts, 3, "%v", acts)
+	assert.Equal(t, action.Equip{Item: "minecraft:wooden_pickaxe"}, acts[0], "the wooden one, not the worn iron one")
+	assert.Equal(t, wait, run(worn, world.NewTool("minecraft:wooden_pickaxe", 0, 2, 59)), "both worn")
+	acts = run(tinkers(100), world.NewTool("minecraft:wooden_pickaxe", 0, 40, 59))
+	assert.Equal(t, action.Equip{Item: "tool:pickaxe"}, acts[0], "the iron one with uses to spare")
+
+	// In dirt a hand digs, but the hand may hold the worn pickaxe, which
+	// the dirt would wear: it waits. Without a pickaxe the hand digs.
+	w, bs := grassland()
+	w.Player.Pos = world.Vec3{X: 0.5, Y: 62, Z: 0.5}
+	bs.Set(world.Pos(0, 62, 0), world.Air).Set(world.Pos(0, 63, 0), world.Air)
+	w.Inventory = world.NewInventory(world.NewTool("minecraft:wooden_pickaxe", 0, 2, 59))
+	acts, err := Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, wait, acts, "a worn pickaxe, walls of dirt")
+	w.Inventory = world.NewInventory()
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	require.Len(t, acts, 2, "%v", acts)
+	assert.IsType(t, action.BreakBlock{}, acts[0], "no pickaxe: the hand digs the dirt")
 }
