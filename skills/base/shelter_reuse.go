@@ -20,7 +20,8 @@ const shelterReuse = 16
 // and head cells free of blocks and liquids) and safe to close: no
 // water, lava or unknown cell around it, nothing that falls above the
 // head, each block placed against one already there, and blocks enough
-// in the inventory, and, with a pickaxe held, a wall left to mine while
+// in the inventory, and, with a pickaxe held that the shelter mines with
+// (shelterPick), a wall left to mine while
 // the bot waits there (see wallToMine). ok is false when there is no memory or no such
 // shelter.
 func (sk Shelter) reuse(w *world.Snapshot, feet world.BlockPos) ([]action.Action, bool) {
@@ -34,7 +35,7 @@ func (sk Shelter) reuse(w *world.Snapshot, feet world.BlockPos) ([]action.Action
 	}
 	for _, at := range rec.RecallShelters(feet, shelterReuse, 4) {
 		seal, cover, ok := closeAt(w, at)
-		if ok && w.Inventory.BestTool(world.MustItem("tool:pickaxe"), 1) >= 0 {
+		if _, mines := shelterPick(w, set); ok && mines {
 			// Closed again, the bot with a pickaxe must have walls to
 			// mine while it waits, as in a new pit: an earlier night's
 			// room open to the outside (the way it climbed out) leaves
