@@ -83,6 +83,12 @@ func TestShelterGoesBackToARememberedOne(t *testing.T) {
 	acts, err = Shelter{}.SuggestActions(w, skills.Params{})
 	require.NoError(t, err)
 	assert.NotEqual(t, action.MoveTo{Pos: old}, acts[0], "%v", acts)
+	// With only a worn pickaxe, which the night's mining leaves alone,
+	// nothing would be mined anywhere: the remembered shelter serves.
+	w.Inventory = world.NewInventory(world.NewStack("minecraft:cobblestone", 0, 10), world.NewTool("minecraft:wooden_pickaxe", 0, shelterKeepUses, 64))
+	acts, err = Shelter{}.SuggestActions(w, skills.Params{})
+	require.NoError(t, err)
+	assert.Equal(t, action.MoveTo{Pos: old}, acts[0], "%v", acts)
 	w, bs = grassland()
 	bs.Set(old, world.Air).Set(old.Up(), world.Air).Set(old.Up().Up(), world.Air)
 	w.Inventory = world.NewInventory(world.NewStack("minecraft:cobblestone", 0, 10))
