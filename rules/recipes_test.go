@@ -16,7 +16,7 @@ import (
 func TestDefaultRecipes(t *testing.T) {
 	book := loadRecipes()
 	assert.Same(t, book, loadRecipes())
-	assert.Len(t, book.All(), 60)
+	assert.Len(t, book.All(), 68)
 
 	// Vanilla's stairs, which GTNH keeps: six blocks in steps make four.
 	for item, block := range map[string]string{"minecraft:oak_stairs": "minecraft:planks:0", "minecraft:stone_stairs": "minecraft:cobblestone"} {

@@ -186,7 +186,7 @@ func TestMCPUsage(t *testing.T) {
 		{[]string{"mcp", "--goal", "collect 3 minecraft:lgo"}, `did you mean "minecraft:log"?`},
 		// In the simulated world every name comes from the configuration: a
 		// mod's unknown item is an error there (on a server, a warning).
-		{[]string{"mcp", "--goal", "have 1 gregtech:gt.metaitem.02"}, `unknown item "gregtech:gt.metaitem.02"`},
+		{[]string{"mcp", "--goal", "have 1 gregtech:gt.metaitem.99"}, `unknown item "gregtech:gt.metaitem.99"`},
 		{[]string{"mcp", "--scenario", "missing.yaml"}, "missing.yaml"},
 		{[]string{"mcp", "--body", "ftp://x"}, "--body"},
 		{[]string{"mcp", "--packs", "stone_age,steam_ag"}, `unknown pack "steam_ag" (did you mean "steam_age"?)`},

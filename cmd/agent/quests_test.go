@@ -177,7 +177,8 @@ func TestRewardNeeded(t *testing.T) {
 	needs := rewardNeeded(rules.Default())
 	assert.True(t, needs("TConstruct:pickaxeHead:2"))
 	assert.True(t, needs("TConstruct:hatchetHead:2"))
-	assert.True(t, needs("gregtech:gt.metatool.01:10"), "a saw: a tool of the planks and sticks recipes, which nothing makes here")
+	assert.True(t, needs("minecraft:string"), "string: the wool recipe takes it, nothing makes it here")
+	assert.False(t, needs("gregtech:gt.metatool.01:10"), "a saw: a tool of the planks and sticks recipes, made here from iron")
 	for _, item := range []string{"minecraft:flint", "minecraft:stone", "minecraft:apple", "TConstruct:pickaxeHead:3", "nope"} {
 		assert.False(t, needs(item), item)
 	}
