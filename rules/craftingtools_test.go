@@ -12,7 +12,9 @@ import (
 // TestShippedCraftingTools: GTNH 2.8.4's grid tools: a flint mortar does 32
 // crafts, a flint knife 128 (12,800 damage at 400 and 100 a craft), a
 // wooden brick form 301 (300 damage, one a craft, used up past its
-// maximum).
+// maximum); GregTech's iron tools hold 25,600: the hard hammer, file and
+// screwdriver 64 crafts (400 a craft), the wrench 32 (800), the saw 128
+// (200).
 func TestShippedCraftingTools(t *testing.T) {
 	g := Default().Grid
 	for _, c := range []struct {
@@ -23,6 +25,11 @@ func TestShippedCraftingTools(t *testing.T) {
 		{"gregtech:gt.metatool.01", 24, 32},
 		{"gregtech:gt.metatool.01", 34, 128},
 		{"dreamcraft:item.WoodenBrickForm", 0, 301},
+		{"gregtech:gt.metatool.01", 12, 64},
+		{"gregtech:gt.metatool.01", 18, 64},
+		{"gregtech:gt.metatool.01", 22, 64},
+		{"gregtech:gt.metatool.01", 16, 32},
+		{"gregtech:gt.metatool.01", 10, 128},
 	} {
 		st := g.New(newStack(c.id, c.meta, 1))
 		require.Positive(t, st.MaxDamage, c.id)

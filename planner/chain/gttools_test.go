@@ -21,7 +21,7 @@ import (
 // crafts (4 plates, screwdriver, wrench, blade) at 400 damage, the file 4
 // (2 rods, screwdriver, blade) at 400.
 func TestImportantToolsFromIron(t *testing.T) {
-	s := simOf(t, "testdata/iron_tools.yaml")
+	s := simOf(t, "../../examples/important_tools.yaml")
 	out, steps := runTier(t, s, Planner{}, "have 1 gregtech:gt.metatool.01:12 and have 1 gregtech:gt.metatool.01:16 and have 1 gregtech:gt.metatool.01:18 and have 1 gregtech:gt.metatool.01:22 and have 1 gregtech:gt.metatool.01:10")
 	require.True(t, out.GoalMet, "%+v", out)
 	var did []string
