@@ -41,6 +41,15 @@ func TestShippedCraftingTools(t *testing.T) {
 		}
 		assert.Equal(t, c.uses, n, "%s:%d crafts until it is gone", c.id, c.meta)
 	}
+	// The materials a GregTech tool's NBT names, as the quest book's
+	// "Important Tools" shows them: an iron head on a wooden handle, the
+	// wrench all iron.
+	for meta, want := range map[int]GTMaterials{12: {"Iron", "Wood"}, 18: {"Iron", "Wood"}, 22: {"Iron", "Wood"}, 10: {"Iron", "Wood"}, 16: {"Iron", "Iron"}, 24: {"Flint", "Stone"}, 34: {"Flint", "Wood"}} {
+		ct, ok := g.Get(newStack("gregtech:gt.metatool.01", meta, 1))
+		require.True(t, ok, meta)
+		require.NotNil(t, ct.GregTech, meta)
+		assert.Equal(t, want, *ct.GregTech, "gt.metatool.01:%d", meta)
+	}
 	assert.Equal(t, -1, g.Uses(newStack("minecraft:flint", 0, 1)), "flint does not wear in the grid")
 	assert.Equal(t, -1, g.Uses(newStack("gregtech:gt.metatool.01", 24, 1)), "a stack without a wear limit says nothing")
 	worn := g.New(newStack("gregtech:gt.metatool.01", 24, 1))
