@@ -130,7 +130,7 @@ func Example_registry() {
 	}
 	fmt.Printf("success rate %.0f%%, average cost %.0f ticks\n", *m.SuccessRate*100, *m.AvgCost)
 	// Output:
-	// 19 skills, first chop_tree
+	// 20 skills, first chop_tree
 	// move_to
 	// break_block
 	// success rate 100%, average cost 45 ticks

@@ -154,6 +154,10 @@ type Goal struct {
 	// prerequisites (RunQuests works through them; a goal with quests has
 	// no other part).
 	Quests []QuestStage `json:"quests,omitempty"`
+	// Keep are items a planner must not throw away, at least Count of
+	// each: what the quests after this one in a quest run ask for. They
+	// are not part of the goal: Check ignores them.
+	Keep []ItemGoal `json:"keep,omitempty"`
 	// QuestLines are the lines the goal's line clauses named, for the
 	// figures per line.
 	QuestLines []string `json:"quest_lines,omitempty"`

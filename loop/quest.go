@@ -246,7 +246,7 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 		enc = json.NewEncoder(cfg.Trace)
 		enc.SetEscapeHTML(false)
 	}
-	for _, st := range stages {
+	for i, st := range stages {
 		if ctx.Err() != nil {
 			out.Interrupted = true
 			break
@@ -281,7 +281,7 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 				}
 			}
 			sub := cfg
-			sub.Goal = Goal{Text: "quest " + strconvQuote(st.Name), Items: st.Items, Kills: st.Kills}
+			sub.Goal = Goal{Text: "quest " + strconvQuote(st.Name), Items: st.Items, Kills: st.Kills, Keep: laterItems(stages[i+1:])}
 			l, err := New(ctx, sub)
 			if err != nil {
 				return out, err
@@ -375,6 +375,30 @@ func RunQuests(ctx context.Context, cfg Config, opts QuestOptions) (QuestOutcome
 		out.Lines = append(out.Lines, f)
 	}
 	return out, nil
+}
+
+// laterItems are the items the stages ask for, as counts to keep held
+// (the most any stage asks of an item): what a quest run must not throw
+// away before the quest that takes it.
+func laterItems(stages []QuestStage) []ItemGoal {
+	most := map[string]int{}
+	var order []string
+	for _, st := range stages {
+		if st.Skip != "" {
+			continue
+		}
+		for _, ig := range st.Items {
+			if _, ok := most[ig.Item]; !ok {
+				order = append(order, ig.Item)
+			}
+			most[ig.Item] = max(most[ig.Item], ig.Count)
+		}
+	}
+	out := make([]ItemGoal, 0, len(order))
+	for _, it := range order {
+		out = append(out, ItemGoal{Item: it, Count: most[it]})
+	}
+	return out
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

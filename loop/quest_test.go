@@ -183,6 +183,32 @@ func TestRunQuestsUnlocked(t *testing.T) {
 	}
 }
 
+// TestRunQuestsKeepsLaterQuestsItems: each quest's goal carries what the
+// quests after it ask for (the most of each item), so a planner throws
+// none of it away; a quest the agent cannot do asks for nothing.
+func TestRunQuestsKeepsLaterQuestsItems(t *testing.T) {
+	reg := shipped(t, registry.Options{})
+	body := newToy(world.Pos(3, 64, 2), world.Pos(-4, 64, 5))
+	keeps := map[string][]loop.ItemGoal{}
+	pl := loop.PlannerFunc(func(_ context.Context, g loop.Goal, _ loop.Observation, _ []*registry.Description) (loop.Decision, error) {
+		keeps[g.Text] = g.Keep
+		return loop.Decision{}, fmt.Errorf("%w: nothing to do", loop.ErrStuck)
+	})
+	stages := []loop.QuestStage{
+		{ID: "A", Name: "Logs", Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 1}}},
+		{ID: "B", Name: "Stone", Items: []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 64}}},
+		{ID: "C", Name: "More stone", Items: []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 256}, {Item: "minecraft:dirt", Count: 8}}},
+		{ID: "D", Name: "Diamonds", Skip: "no producer", Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 5}}},
+	}
+	_, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: loop.Goal{Quests: stages}},
+		loop.QuestOptions{Unlocked: true})
+	require.NoError(t, err)
+	later := []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 256}, {Item: "minecraft:dirt", Count: 8}}
+	assert.Equal(t, later, keeps[`quest "Logs"`])
+	assert.Equal(t, later, keeps[`quest "Stone"`])
+	assert.Empty(t, keeps[`quest "More stone"`])
+}
+
 // TestRunQuestsServerDone: a quest the server's quest book has completed
 // is completed without running (a checkbox the player ticked on the
 // server), and what needs it runs; a quest the server knows as not

@@ -36,7 +36,7 @@ func TestSkillsList(t *testing.T) {
 			names = append(names, d["name"].(string))
 		}
 	}
-	assert.Equal(t, []string{"chop_tree", "plant_sapling", "gather_saplings", "basic_crafting", "mine_block", "hunt", "mine_ore", "mine_gt_ore", "smelt", "fill_clay_bucket", "build_structure", "walk_to_remembered", "store_items", "walk_to",
+	assert.Equal(t, []string{"chop_tree", "plant_sapling", "gather_saplings", "basic_crafting", "mine_block", "hunt", "mine_ore", "mine_gt_ore", "smelt", "fill_clay_bucket", "build_structure", "walk_to_remembered", "store_items", "drop_items", "walk_to",
 		"feed_coke_ovens", "feed_steam_boiler", "maintain_coke_ovens", "refill_water_tanks", "fill_bucket"}, names,
 		"dependencies (stone_age) first, then the pack's own skills")
 

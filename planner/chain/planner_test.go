@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,6 +52,19 @@ func plan(t *testing.T, reg *registry.Registry, goalText string, w *world.Snapsh
 	require.NoError(t, err)
 	catalog, err := reg.DescribeForTechState(w.TechState, reg.Packs().Names())
 	require.NoError(t, err)
+	obs := loop.Observation{Snapshot: w, Progress: goal.Check(w, reg.Tiers(), false), Blocked: blocked}
+	return Planner{}.Plan(context.Background(), goal, obs, catalog)
+}
+
+// planStoring is plan without the skill that throws items away: the
+// planner then puts everything it does not keep into a chest.
+func planStoring(t *testing.T, reg *registry.Registry, goalText string, w *world.Snapshot, blocked ...loop.Invocation) (loop.Decision, error) {
+	t.Helper()
+	goal, err := loop.ParseGoal(goalText, reg.Tiers())
+	require.NoError(t, err)
+	catalog, err := reg.DescribeForTechState(w.TechState, reg.Packs().Names())
+	require.NoError(t, err)
+	catalog = slices.DeleteFunc(slices.Clone(catalog), func(d *registry.Description) bool { return d.Name == dropSkill })
 	obs := loop.Observation{Snapshot: w, Progress: goal.Check(w, reg.Tiers(), false), Blocked: blocked}
 	return Planner{}.Plan(context.Background(), goal, obs, catalog)
 }

@@ -60,7 +60,26 @@ func (s *search) storeWhenFull(goal loop.Goal, parts, itemParts []*loop.PlanNode
 			free++
 		}
 	}
-	if free > chestFreeSlots || s.find(storeSkill) == nil {
+	if free > chestFreeSlots {
+		return loop.Decision{}, nil, false
+	}
+	var next *loop.PlanNode
+	for _, n := range parts {
+		if n.State != loop.PlanMet {
+			next = n
+			break
+		}
+	}
+	if dec, ok := s.dropWhenFull(goal, free); ok {
+		s.node = next
+		return dec, next, true
+	}
+	if s.find(storeSkill) == nil {
+		return loop.Decision{}, nil, false
+	}
+	if free > storeFreeSlots && s.find(dropSkill) != nil && len(s.junkToDrop(goal)) > 0 {
+		// Junk to throw away frees slots when the inventory is full: no
+		// chest is made for it.
 		return loop.Decision{}, nil, false
 	}
 	cands := s.storables(goal, parts, itemParts)

@@ -70,14 +70,15 @@ func full(t *testing.T, stacks ...world.ItemStack) *world.Snapshot {
 // no stack of the goal's haul, what the goal has no use for goes into a
 // chest, the kind most held first; tools, food, fuel and the goal's
 // inputs stay (a stack of each that may be used), and what is beyond that
-// stack goes too.
+// stack goes too. (Without the skill that throws items away: with it, the
+// dirt would be thrown away first, drop_test.go.)
 func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	reg := shipped(t)
 	pick := world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64)
 	kept := []world.ItemStack{pick, world.NewTool("minecraft:wooden_axe", 0, 59, 59), stack("minecraft:bread", 64), stack("minecraft:chest", 1),
 		stack("minecraft:log", 8), stack("minecraft:flint", 2), stack("minecraft:coal", 30), stack("minecraft:cobblestone", 20)}
 
-	dec, err := plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, append(kept, stack("minecraft:gravel", 64), stack("minecraft:gravel", 10))...))
+	dec, err := planStoring(t, reg, "collect 3000 minecraft:cobblestone", full(t, append(kept, stack("minecraft:gravel", 64), stack("minecraft:gravel", 10))...))
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Equal(t, "store_items", dec.Invocation.Skill, dec.Reason)
@@ -88,23 +89,23 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	// A stack of the haul goes first, and only as the haul (not again as
 	// an item beyond what the goal needs) when its store is blocked.
 	haul := full(t, append(kept, stack("minecraft:cobblestone", 64))...)
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", haul)
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", haul)
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:cobblestone"}}, dec.Invocation, dec.Reason)
 	haul.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", haul, *dec.Invocation)
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", haul, *dec.Invocation)
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}, dec.Invocation, dec.Reason)
 	cobble := full(t, append(slices.Clone(kept), slices.Repeat([]world.ItemStack{stack("minecraft:cobblestone", 64)}, 25)...)...)
 	cobble.Machines = haul.Machines
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", cobble, loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:cobblestone"}})
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", cobble, loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:cobblestone"}})
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}, dec.Invocation,
 		"25 stacks of the haul, its store blocked: not stored again as a kind beyond what the goal needs: %s", dec.Reason)
 
 	// The goal's inputs: a stack of logs is kept, the rest goes.
 	inputs := append([]world.ItemStack{pick, stack("minecraft:bread", 10), stack("minecraft:chest", 1)}, slices.Repeat([]world.ItemStack{stack("minecraft:log", 64)}, 31)...)
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, inputs...))
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", full(t, inputs...))
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Equal(t, "store_items", dec.Invocation.Skill, dec.Reason)
@@ -117,7 +118,7 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	for len(tools) < 34 {
 		tools = append(tools, stack("minecraft:bread", 64))
 	}
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, tools...))
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", full(t, tools...))
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Equal(t, "mine_ore", dec.Invocation.Skill, "%v: %s", dec.Invocation, dec.Reason)
@@ -128,12 +129,12 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 	// way: the goal goes on.
 	blockedDirt := loop.Invocation{Skill: "store_items", Params: map[string]any{"item": "minecraft:dirt:0"}}
 	w := full(t, append(kept, stack("minecraft:gravel", 64), stack("minecraft:gravel", 10))...)
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, blockedDirt)
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", w, blockedDirt)
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Equal(t, "mine_ore", dec.Invocation.Skill, dec.Reason)
 	w.Machines = []world.Machine{{Kind: world.MachineChest, Pos: world.Pos(3, 64, 3), Formed: true, Slots: map[string]world.ItemStack{}}}
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, blockedDirt)
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", w, blockedDirt)
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Equal(t, "minecraft:gravel:0", dec.Invocation.Params["item"], dec.Reason)
@@ -141,7 +142,7 @@ func TestAFullInventoryStoresWhatTheGoalDoesNotNeed(t *testing.T) {
 
 // TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed: no chest in
 // sight and none held, six slots left and nothing of the goal's haul: a
-// chest is made first.
+// chest is made first (with nothing to throw away: planStoring).
 func TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed(t *testing.T) {
 	reg := shipped(t)
 	stacks := []world.ItemStack{world.NewTool("minecraft:wooden_pickaxe", 0, 64, 64), stack("minecraft:log", 8), stack("minecraft:flint", 2)}
@@ -149,7 +150,7 @@ func TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed(t *testing.T) {
 		stacks = append(stacks, stack("minecraft:dirt", 64))
 	}
 	w := snapshot("stone_age", stone(3).SetID(world.Pos(2, 64, 2), "minecraft:crafting_table", 0), stacks...)
-	dec, err := plan(t, reg, "collect 3000 minecraft:cobblestone", w)
+	dec, err := planStoring(t, reg, "collect 3000 minecraft:cobblestone", w)
 	require.NoError(t, err)
 	require.NotNil(t, dec.Invocation, dec.Reason)
 	assert.Contains(t, dec.Reason, "a chest first")
@@ -157,7 +158,7 @@ func TestAFullInventoryMakesAChestForWhatTheGoalDoesNotNeed(t *testing.T) {
 
 	// Seven free: not yet.
 	w.Inventory.Slots[29] = world.ItemStack{}
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w)
+	dec, err = planStoring(t, reg, "collect 3000 minecraft:cobblestone", w)
 	require.NoError(t, err)
 	assert.Equal(t, "mine_ore", dec.Invocation.Skill, dec.Reason)
 }
