@@ -125,3 +125,23 @@ func TestDropItemRefusals(t *testing.T) {
 	assert.Equal(t, 128, look(t, s).Inventory.CountID("minecraft:dirt"), "nothing thrown")
 	assert.Empty(t, look(t, s).EntitiesOfKind(world.EntityItem))
 }
+
+// TestThrownInAHoleComesBackAfterTheDelay: walled in on every side, the
+// items fall at the feet and come back only once the pickup delay (40
+// ticks) has passed.
+func TestThrownInAHoleComesBackAfterTheDelay(t *testing.T) {
+	s := dropWorld(t, `blocks:
+  - {block: "minecraft:stone", from: [47, 65, 47], to: [49, 67, 47]}
+  - {block: "minecraft:stone", from: [47, 65, 49], to: [49, 67, 49]}
+  - {block: "minecraft:stone", from: [47, 65, 48], to: [47, 67, 48]}
+  - {block: "minecraft:stone", from: [49, 65, 48], to: [49, 67, 48]}
+`)
+	r := s.Execute(context.Background(), action.DropItem{Item: "minecraft:dirt", Count: 5})
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	assert.Equal(t, 123, look(t, s).Inventory.CountID("minecraft:dirt"))
+	wait(t, s, 38)
+	assert.Equal(t, 123, look(t, s).Inventory.CountID("minecraft:dirt"), "not before the delay")
+	require.Len(t, look(t, s).EntitiesOfKind(world.EntityItem), 1)
+	wait(t, s, 2)
+	assert.Equal(t, 128, look(t, s).Inventory.CountID("minecraft:dirt"), "back at the feet after 40 ticks")
+}
