@@ -90,3 +90,36 @@ func TestBestThrowTakesTheOpenSide(t *testing.T) {
 	assert.Equal(t, 90.0, yaw, "west, the open way")
 	assert.Greater(t, math.Hypot(p.X-feet.X, p.Z-feet.Z), 3.0)
 }
+
+// TestBestThrowNotIntoTheVoid: a way whose item falls out of the world
+// (a shaft to the bottom) is not taken, however far it goes.
+func TestBestThrowNotIntoTheVoid(t *testing.T) {
+	feet := world.Vec3{X: 10.5, Y: 64, Z: 10.5}
+	shaft := map[world.BlockPos]string{}
+	for x := 5; x < 16; x++ {
+		for z := 11; z < 30; z++ {
+			for y := 0; y < 64; y++ {
+				shaft[world.Pos(x, y, z)] = "minecraft:air"
+			}
+		}
+	}
+	_, ok := Throw(floorAt(shaft), feet, 0)
+	require.False(t, ok, "south falls out of the world")
+	yaw, p, ok := BestThrow(floorAt(shaft), feet)
+	require.True(t, ok)
+	assert.NotContains(t, []float64{0, 45, 315}, yaw, "not into the shaft")
+	assert.InDelta(t, 64.0, p.Y, 1e-9)
+}
+
+// TestFallStopsOnlyWhereItReaches: an item a little above a slab's top
+// (64.5) that falls less than the gap this tick does not land yet; one
+// that falls past it lands on it.
+func TestFallStopsOnlyWhereItReaches(t *testing.T) {
+	slab := floorAt(map[world.BlockPos]string{world.Pos(10, 64, 10): "minecraft:stone_slab"})
+	p := world.Vec3{X: 10.5, Y: 64.9, Z: 10.5}
+	_, hit := fall(slab, p, -0.05)
+	assert.False(t, hit, "64.85 is still above the slab")
+	y, hit := fall(slab, p, -0.5)
+	assert.True(t, hit)
+	assert.InDelta(t, 64.5, y, 1e-9)
+}
