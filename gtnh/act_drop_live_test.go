@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/gtnh"
 	"github.com/gtnh-agent/gtnh-agent/internal/fakeserver"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
 	"github.com/gtnh-agent/gtnh-agent/proto17"
@@ -79,5 +80,33 @@ func TestDropItemLiveRefusesMoreThanHeld(t *testing.T) {
 		assert.Contains(t, res.Error, "only 5 minecraft:dirt in the inventory, 6 asked")
 		assert.Empty(t, srv.Tossed())
 		assert.Equal(t, 5, serverCount(t, srv, "minecraft:dirt"))
+	})
+}
+
+// TestDropItemLiveInAHole: walled in on every side, the thrown dirt lands
+// at the feet, and the server gives it back only after the 40-tick
+// pickup delay of a thrown item (not its 10 for a mined block's drop).
+func TestDropItemLiveInAHole(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := stoneAgeClient(t, fakeserver.Item{Slot: 36, Name: "minecraft:dirt", Count: 20})
+		feet := c.State().Snapshot().Feet()
+		var walls []fakeserver.Block
+		for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+			for dy := 0; dy < 3; dy++ {
+				walls = append(walls, fakeserver.Block{X: feet.X + d[0], Y: feet.Y + dy, Z: feet.Z + d[1], Name: "minecraft:stone"})
+			}
+		}
+		require.NoError(t, srv.SetBlocks(walls...))
+		gtnh.Eventually(t, "the walls", func() bool { return c.State().Snapshot().BlockAt(feet.Add(1, 0, 0)).ID == "minecraft:stone" })
+		ctx := context.Background()
+		res := c.Execute(ctx, action.DropItem{Item: "minecraft:dirt", Count: 5})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		require.Len(t, srv.Tossed(), 5)
+		res = c.Execute(ctx, action.Wait{Ticks: 25})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 15, serverCount(t, srv, "minecraft:dirt"), "not before the delay")
+		res = c.Execute(ctx, action.Wait{Ticks: 30})
+		require.Equal(t, ipc.OK, res.Code, res.Error)
+		assert.Equal(t, 20, serverCount(t, srv, "minecraft:dirt"), "back after 40 ticks")
 	})
 }
