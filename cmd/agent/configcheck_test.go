@@ -87,7 +87,7 @@ func TestValidateAndRunAgreeOnTheConfiguration(t *testing.T) {
 	ok := copyShippedConfig(t)
 	code, out, errOut := runAgent(t, "skills", "validate", ok)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, "ok (29 skills")
+	assert.Contains(t, out, "ok (30 skills")
 	code, out, errOut = runAgent(t, "run", "--config", ok, "--goal", "collect 2 minecraft:log", "--max-steps", "5")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "goal met")
@@ -183,7 +183,7 @@ func TestConfigDirAddsToTheShippedOnes(t *testing.T) {
 	})
 	code, out, errOut := runAgent(t, "skills", "validate", dir)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Equal(t, dir+": ok (30 skills, 30 spec versions, 6 packs, the shipped ones included)\n", out)
+	assert.Equal(t, dir+": ok (31 skills, 31 spec versions, 6 packs, the shipped ones included)\n", out)
 	assert.Empty(t, errOut, "nothing replaced, every skill in a pack: no warning")
 
 	code, out, errOut = runAgent(t, "skills", "list", "--config", dir)
@@ -305,7 +305,7 @@ func TestValidateAndRunAgreeOnAnAddedConfiguration(t *testing.T) {
 	want := "skill greet (" + filepath.Join(dir, "skills/greet.yaml") + ") is in no skill pack: planners are never offered it"
 	code, out, errOut := runAgent(t, "skills", "validate", dir)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, "ok (30 skills")
+	assert.Contains(t, out, "ok (31 skills")
 	assert.Contains(t, errOut, want)
 	code, _, errOut = runAgent(t, "skills", "list", "--config", dir)
 	require.Equal(t, exitOK, code)

@@ -198,7 +198,7 @@ func TestSkillsValidateKnowledge(t *testing.T) {
 	}
 	code, out, errOut = runAgent(t, "skills", "validate", root)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Equal(t, root+": ok (29 skills, 29 spec versions, 5 packs, the shipped ones included, 2 knowledge skills)\n", out,
+	assert.Equal(t, root+": ok (30 skills, 30 spec versions, 5 packs, the shipped ones included, 2 knowledge skills)\n", out,
 		"the shipped skills and packs, and the directory's knowledge skills")
 
 	// One skill directory, with its executable spec.
