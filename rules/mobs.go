@@ -36,7 +36,8 @@ type LightRules struct {
 	Sources      []LightSource
 }
 
-// SpawnRules are SpawnerAnimals' and EntityMob's numbers for hostile mobs.
+// SpawnRules are SpawnerAnimals' and EntityMob's numbers for hostile mobs,
+// and for the animals' pass (EnumCreatureType.creature).
 type SpawnRules struct {
 	ChunkRadius       int
 	MonsterCap        int
@@ -51,6 +52,17 @@ type SpawnRules struct {
 	DespawnNear       int
 	DespawnAge        int
 	DespawnChance     int
+	// CreatureCap is the animals' cap per CapChunks eligible chunks
+	// (EnumCreatureType.creature: 10), counted over every animal in the
+	// world; CreatureInterval the ticks between the animals' passes
+	// (WorldServer.tick: getWorldTotalTime() % 400 == 0); an animal
+	// spawns only on CreatureGround with a light above CreatureLightAbove
+	// (EntityAnimal.getCanSpawnHere: grass below, getFullBlockLightValue
+	// > 8).
+	CreatureCap        int
+	CreatureInterval   int
+	CreatureLightAbove int
+	CreatureGround     string
 }
 
 // DeathRules are what a death costs and what fire does.
@@ -215,7 +227,7 @@ type Mobs struct {
 var (
 	mobsTopKeys  = []string{"day", "light", "spawning", "player", "combat", "mobs"}
 	dayKeys      = []string{"length", "max_sky_darkness", "daytime_below"}
-	spawningKeys = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance"}
+	spawningKeys = []string{"chunk_radius", "monster_cap", "cap_chunks", "packs_per_chunk", "pack_tries", "pack_spread", "min_player_distance", "sky_light_random", "light_random", "despawn_far", "despawn_near", "despawn_age", "despawn_chance", "creature_cap", "creature_interval", "creature_light_above", "creature_ground"}
 	deathKeys    = []string{"respawn_health", "respawn_food", "item_lifespan", "item_health", "drop_pickup_delay", "pickup_range", "fire_damage", "fire_period", "burn_ticks", "max_air", "drown_at", "drown_damage", "lava_damage", "lava_burn_ticks"}
 	combatKeys   = []string{"fist_damage", "reach", "knockback", "hurt_cooldown", "weapons"}
 	mobKeys      = []string{"name", "entity_name", "entity_type", "health", "width", "height", "movement_speed", "ai", "follow_range", "hostile_light_max", "burns_in_daylight", "weight", "pack_max", "attack", "drops"}
@@ -307,6 +319,10 @@ func ParseMobs(file string, data []byte) (*Mobs, error) {
 			"despawn_near": &s.DespawnNear, "despawn_age": &s.DespawnAge, "despawn_chance": &s.DespawnChance} {
 			*dst = integer(f, "spawning", key, 1, 1<<20)
 		}
+		s.CreatureCap = integer(f, "spawning", "creature_cap", 0, 1<<20)
+		s.CreatureInterval = integer(f, "spawning", "creature_interval", 1, 1<<20)
+		s.CreatureLightAbove = integer(f, "spawning", "creature_light_above", -1, 255)
+		s.CreatureGround = block(f, "spawning", "creature_ground")
 		if v, ok := f["despawn_near"]; ok && s.DespawnFar > 0 && s.DespawnNear > s.DespawnFar {
 			d.Errorf(v.Value, "spawning.despawn_near", "must not exceed despawn_far (%d), got %d", s.DespawnFar, s.DespawnNear)
 		}

@@ -245,3 +245,48 @@ func TestSheepNeitherDespawnNorSpawnAtNight(t *testing.T) {
 	assert.Equal(t, before, sheep(snap))
 	assert.NotEmpty(t, mobs(snap), "the night brought hostile mobs")
 }
+
+// TestAnimalsSpawnEveryFourHundredTicks: the animals' pass runs on the
+// ticks of world time divisible by 400 (WorldServer.tick), as time passes
+// in actions: a wait of 399 ticks after one brings no animal, the next
+// tick may; a day at noon on an open plain brings some.
+func TestAnimalsSpawnEveryFourHundredTicks(t *testing.T) {
+	sc, err := sim.ParseScenario("plain.yaml", []byte(`name: plain
+seed: 5
+size: {x: 128, z: 128}
+generator: flat
+ground_y: 64
+mobs: true
+time: 6000
+player:
+  pos: [64, 65, 64]
+`))
+	require.NoError(t, err)
+	s, err := sim.New(sc, sim.Options{})
+	require.NoError(t, err)
+	animals := func() int {
+		n := 0
+		for _, e := range mobs(look(t, s)) {
+			if e.Name == "sheep" || e.Name == "pig" || e.Name == "cow" || e.Name == "chicken" {
+				n++
+			}
+		}
+		return n
+	}
+	require.Zero(t, animals())
+	r := wait(t, s, 399)
+	require.Equal(t, ipc.OK, r.Code, r.Error)
+	require.Zero(t, animals(), "no pass before tick 400")
+	came := false
+	for pass := 0; pass < 30 && !came; pass++ {
+		before := animals()
+		r := wait(t, s, 1) // tick 400·(pass+1)
+		require.Equal(t, ipc.OK, r.Code, r.Error)
+		mid := animals()
+		came = mid > before
+		r = wait(t, s, 399)
+		require.Equal(t, ipc.OK, r.Code, r.Error)
+		require.Equal(t, mid, animals(), "no animal between the passes")
+	}
+	assert.True(t, came, "thirty passes over an empty plain bring animals")
+}

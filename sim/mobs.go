@@ -123,6 +123,9 @@ func (s *Sim) dangerTicks(tx *world.Tx, start, n int64) []string {
 		tod := s.timeAt(tick)
 		if s.sc.Mobs {
 			s.spawnTick(tx, tod)
+			if s.animalsDue(tick) {
+				s.spawnAnimals(tx)
+			}
 			s.mobsTick(tx, tod)
 		} else {
 			// Without the dangers the mobs only stand: a hurt one's

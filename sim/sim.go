@@ -66,6 +66,10 @@ type Sim struct {
 	light    lightCache
 	mobKinds []rules.MobKind
 	spawnTop int
+	// animalKinds are the passive mobs the animals' pass draws from, by
+	// weight, and animalRng its generator (animals.go).
+	animalKinds []rules.MobKind
+	animalRng   *rand.Rand
 	// saplings are the saplings standing in the world, which random
 	// ticks grow (saplings.go).
 	saplings map[world.BlockPos]struct{}
@@ -135,6 +139,8 @@ func NewContext(ctx context.Context, sc *Scenario, opts Options) (*Sim, error) {
 	for _, k := range set.Mobs.Kinds() {
 		if !k.Passive() { // passive mobs never spawn in the dark
 			s.mobKinds = append(s.mobKinds, k)
+		} else if k.Weight > 0 {
+			s.animalKinds = append(s.animalKinds, k)
 		}
 	}
 	s.lightReset()
