@@ -22,7 +22,8 @@ import (
 // restores twice a raw one under GTNH's values. A hostile mob guards a
 // hunt's way only when it could come for the bot (guard.go). With no
 // animal in reach the goal goes on; the eat and cook reflexes eat and
-// cook what is held.
+// cook what is held. With none left at all, the reserve thins the other
+// animals while they are too many for new ones to spawn (animals.go).
 
 // foodReserve is the food held, in the food points it restores, below
 // which the planner hunts: enough to fill the bar from the eat reflex's
@@ -97,12 +98,14 @@ func (s *search) reserveFood(goal loop.Goal) (inv *loop.Invocation, why string, 
 		dist float64
 	}
 	var cands []prey
+	known := false // a food animal in the world model, huntable or not
 	for _, kind := range s.foodAnimals() {
 		best := prey{dist: math.Inf(1)}
 		for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
 			if e.Name != kind {
 				continue
 			}
+			known = true
 			if d := math.Hypot(e.Pos.X-feet.X, e.Pos.Z-feet.Z); d < best.dist || d == best.dist && e.ID < best.e.ID {
 				best = prey{kind: kind, e: e, dist: d}
 			}
@@ -139,6 +142,14 @@ func (s *search) reserveFood(goal loop.Goal) (inv *loop.Invocation, why string, 
 	}
 	if len(whyNot) > 0 {
 		return nil, fmt.Sprintf("the food held restores %d points, under the reserve of %d, but %v", held, foodReserve, whyNot), false
+	}
+	if !known {
+		// None left: the animals' pass brings new ones while few remain
+		// (animals.go); over its cap the other animals are thinned. The
+		// goal goes on meanwhile rather than wait.
+		step, why, _, ok := s.animalsBack(s.foodAnimals(), false)
+		why = fmt.Sprintf("the food held restores %d points, under the reserve of %d, and no %s is left: %s", held, foodReserve, kindsText(s.foodAnimals()), why)
+		return step, why, ok
 	}
 	return nil, "", false
 }

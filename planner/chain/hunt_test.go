@@ -24,6 +24,15 @@ func withMobs(w *world.Snapshot, mobs ...world.Entity) *world.Snapshot {
 	return w
 }
 
+// herd is n mobs of a kind in a row along x from x0, 3 blocks south.
+func herd(name string, n int, x0 float64) []world.Entity {
+	var out []world.Entity
+	for i := range n {
+		out = append(out, mobAt(name, x0+float64(i), 3.5))
+	}
+	return out
+}
+
 func mobAt(name string, x, z float64) world.Entity {
 	return world.Entity{Name: name, Pos: world.Vec3{X: x, Y: 64, Z: z}}
 }
@@ -115,7 +124,16 @@ func TestKillGoals(t *testing.T) {
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_sword", "count": 1}}, ""},
 		{"a pig beyond the default radius", "kill 1 pig", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 40.5, 0.5)), hunt("pig", "minecraft:porkchop", 1, 40), ""},
 		{"a pig out of reach", "kill 1 pig", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 70.5, 0.5)), nil, "cannot kill a pig: hunt: no pig within 64 blocks"},
-		{"other mobs only", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 4.5, 0.5), mobAt("sheep", 5.5, 0.5)), nil, "no cow within 64 blocks"},
+		// No cow known: the animals' pass may bring one while the animals
+		// known are within the cap (this world model holds every chunk
+		// round the player: 17×17, a cap of 10 × 289 / 256 = 11); over
+		// it, the nearest other animal is hunted to thin them.
+		{"no cow, animals within the cap", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 4.5, 0.5), mobAt("sheep", 5.5, 0.5)),
+			&loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 400}}, ""},
+		{"no cow, animals over the cap", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), herd("sheep", 12, 20.5)...), hunt("sheep", "minecraft:wool:0", 1), ""},
+		{"no cow, the nearest animal thinned first", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), append(herd("sheep", 12, 20.5), mobAt("chicken", 6.5, 0.5))...), hunt("chicken", "minecraft:chicken", 1), ""},
+		{"a cow known out of reach is no pass's to bring", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("cow", 70.5, 0.5)), nil, "no cow within 64 blocks"},
+		{"no zombie: hostile mobs are not the animals' pass's", "kill 1 zombie", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 4.5, 0.5)), nil, "no zombie within 64 blocks"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -287,8 +287,22 @@ func (s *search) plan(root *loop.PlanNode, goal loop.Goal, obs loop.Observation)
 		s.node = killParts[i]
 		inv, err := s.kill(kg.Mob, kg.Count-kg.Seen)
 		if err != nil {
-			whyNot = append(whyNot, stuck(killParts[i], err).Error())
-			continue
+			back, why, waits, ok := s.killBack(kg.Mob)
+			if !ok {
+				if why != "" {
+					err = fmt.Errorf("%w; %s", err, why)
+				}
+				whyNot = append(whyNot, stuck(killParts[i], err).Error())
+				continue
+			}
+			dec := loop.Decision{Invocation: back, Reason: fmt.Sprintf("towards killing %d %s (%d seen killed): %s", kg.Count, kg.Mob, kg.Seen, why)}
+			if waits {
+				if wait == nil {
+					wait, waitPart = &dec, killParts[i]
+				}
+				continue
+			}
+			return chose(killParts[i], dec)
 		}
 		return chose(killParts[i], loop.Decision{Invocation: inv, Reason: fmt.Sprintf("towards killing %d %s (%d seen killed)", kg.Count, kg.Mob, kg.Seen)})
 	}
