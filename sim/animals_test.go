@@ -265,13 +265,7 @@ player:
 	s, err := sim.New(sc, sim.Options{})
 	require.NoError(t, err)
 	animals := func() int {
-		n := 0
-		for _, e := range mobs(look(t, s)) {
-			if e.Name == "sheep" || e.Name == "pig" || e.Name == "cow" || e.Name == "chicken" {
-				n++
-			}
-		}
-		return n
+		return len(mobs(look(t, s))) - len(monsters(look(t, s)))
 	}
 	require.Zero(t, animals())
 	r := wait(t, s, 399)
