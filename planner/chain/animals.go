@@ -94,9 +94,16 @@ func (s *search) animalsBack(kinds []string, waitOK bool) (inv *loop.Invocation,
 	feet := s.w.Player.Pos
 	var best world.Entity
 	bestDist := math.Inf(1)
+	guarded := "" // why the nearest guarded one is left alone
 	for _, e := range s.w.EntitiesOfKind(world.EntityMob) {
 		k, ok := s.Mobs.Kind(e.Name)
-		if !ok || !spawningAnimal(k) || math.Abs(e.Pos.Y-feet.Y) > animalRise || s.guard(e) != "" {
+		if !ok || !spawningAnimal(k) || math.Abs(e.Pos.Y-feet.Y) > animalRise {
+			continue
+		}
+		if g := s.guard(e); g != "" {
+			if guarded == "" {
+				guarded = g
+			}
 			continue
 		}
 		if d := math.Hypot(e.Pos.X-feet.X, e.Pos.Z-feet.Z); d < bestDist || d == bestDist && e.ID < best.ID {
@@ -105,7 +112,19 @@ func (s *search) animalsBack(kinds []string, waitOK bool) (inv *loop.Invocation,
 	}
 	why = fmt.Sprintf("the %d animals known are over the cap of %d, so none spawns", n, limit)
 	if math.IsInf(bestDist, 1) {
-		return nil, why + ", and none can be hunted to thin them (too high or low, or guarded)", false, false
+		if guarded == "" {
+			return nil, why + ", and none stands on this level of the world to thin them", false, false
+		}
+		why += ", and those that could be hunted to thin them are guarded: " + guarded
+		if !waitOK {
+			return nil, why, false, false
+		}
+		// A guard goes (by day, or away): as the night's hunt waits.
+		inv, err := s.waitTicks(nightWait)
+		if err != nil {
+			return nil, why + ", and " + err.Error(), false, false
+		}
+		return inv, why + "; waiting for it to go", true, true
 	}
 	mark := s.mark()
 	step, err := s.kill(best.Name, 1)
