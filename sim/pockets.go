@@ -9,40 +9,63 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// Gravel pockets in the stone of a natural world, as 1.7.10's
-// BiomeDecorator.generateOres lays them in every overworld chunk:
-// genStandardOre1(10, gravelGen, 0, 256), ten veins a chunk at a random
-// block of the chunk and a height of 0 to 255, each a
-// WorldGenMinable(Blocks.gravel, 32) that replaces stone only (so the
-// veins above the ground or in the air come to nothing). GTNH keeps them:
-// GregTech denies only the vanilla ores' veins (GT5-Unofficial,
-// src/main/java/gregtech/common/GTProxy.java: onOreGenEvent denies
-// PREVENTED_ORES, which are COAL, IRON, GOLD, DIAMOND, REDSTONE, LAPIS and
-// QUARTZ; GRAVEL and DIRT are not among them). A player short of gravel
-// digs for these pockets.
+// Dirt and gravel pockets in the stone of a natural world, as GTNH's world
+// generator lays them in every overworld chunk. GTNH locks the world type
+// to Realistic World Gen (the modpack's config/defaultworldgenerator.cfg:
+// "Lock World Generator"=true, "World Generator"=RWG; GT-New-Horizons-
+// Modpack at 3b492d6), and RWG's ChunkGeneratorRealistic.populate
+// (GTNewHorizons/Realistic-World-Gen, src/main/java/rwg/world/
+// ChunkGeneratorRealistic.java at f066937) lays, each behind Forge's ore
+// event (TerrainGen.generateOre, DIRT then GRAVEL):
+//
+//   - ten WorldGenMinable(Blocks.dirt, 32), each at x + rand(16),
+//     rand(64), z + rand(16);
+//   - then five WorldGenMinable(Blocks.gravel, 32) the same way.
+//
+// So every pocket lies below y 64, and a WorldGenMinable replaces stone
+// only: dirt laid first keeps its cells from the gravel. (RWG's own biomes
+// never run vanilla's BiomeDecorator.generateOres, whose twenty dirt and
+// ten gravel veins a chunk at heights 0 to 255 a vanilla world has, MCP
+// 1.7.10's BiomeDecorator.genStandardOre1 calls; only a modded biome RWG
+// places through its support classes decorates as its mod does.)
+//
+// GregTech lets both through: GTProxy.onOreGenEvent denies only
+// PREVENTED_ORES, the vanilla ores COAL, IRON, GOLD, DIAMOND, REDSTONE,
+// LAPIS and QUARTZ, and adds GRAVEL and DIRT to them only when
+// WorldGeneration.cfg's generateUndergroundGravelGen and
+// generateUndergroundDirtGen are false (default true; GT5-Unofficial,
+// src/main/java/gregtech/common/GTProxy.java at 002bca2). A player short
+// of gravel digs for these pockets.
 const (
-	gravelVeinsPerChunk = 10
-	gravelVeinSize      = 32
-	gravelVeinMaxY      = 256
+	dirtVeinsPerChunk   = 10
+	gravelVeinsPerChunk = 5
+	pocketVeinSize      = 32
+	pocketMaxY          = 64 // rand.nextInt(64): y 0 to 63
 )
 
 // pocketStream seeds the pockets apart from the terrain's generator, so the
 // surface of every seed stays as it was.
 const pocketStream = 0x6AB7E1
 
-// gravelPockets lays the pockets over the whole world, chunk by chunk.
-func (s *Sim) gravelPockets(ctx context.Context, tx *world.Tx) error {
+// pockets lays the dirt and gravel pockets over the whole world, chunk by
+// chunk: a chunk's dirt, then its gravel.
+func (s *Sim) pockets(ctx context.Context, tx *world.Tx) error {
 	sc := s.sc
 	rng := rand.New(rand.NewPCG(uint64(s.seed), pocketStream))
 	for cz := 0; cz*16 < sc.SizeZ; cz++ {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("generating the gravel pockets: %w", err)
+			return fmt.Errorf("generating the dirt and gravel pockets: %w", err)
 		}
 		for cx := 0; cx*16 < sc.SizeX; cx++ {
-			for range gravelVeinsPerChunk {
-				x, y, z := cx*16+rng.IntN(16), rng.IntN(gravelVeinMaxY), cz*16+rng.IntN(16)
-				if err := s.minable(tx, rng, x, y, z, "minecraft:gravel", gravelVeinSize); err != nil {
-					return err
+			for _, gen := range []struct {
+				block string
+				veins int
+			}{{"minecraft:dirt", dirtVeinsPerChunk}, {"minecraft:gravel", gravelVeinsPerChunk}} {
+				for range gen.veins {
+					x, y, z := cx*16+rng.IntN(16), rng.IntN(pocketMaxY), cz*16+rng.IntN(16)
+					if err := s.minable(tx, rng, x, y, z, gen.block, pocketVeinSize); err != nil {
+						return err
+					}
 				}
 			}
 		}

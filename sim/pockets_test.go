@@ -10,12 +10,22 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
-// gravelIn counts the gravel blocks of a world by where they lie: within
-// the top four blocks of their column (the surface patches and the lake's
-// floor) or below them, in the stone; and reports one with air under it.
-func gravelIn(t *testing.T, s *sim.Sim, sizeX, sizeZ int) (surface, buried int, floating []world.BlockPos) {
+// pocketBlocks counts a world's gravel and dirt by where they lie: gravel
+// within the top four blocks of its column (the surface patches, the
+// lake's floor, the stone just under the lake and the outcrop) or below
+// them, and the dirt below them (the terrain's own dirt is the three
+// blocks under the grass); it reports the highest buried block, and any
+// gravel with air under it.
+type pocketBlocks struct {
+	surfaceGravel, buriedGravel, buriedDirt int
+	highest                                 int
+	floating                                []world.BlockPos
+}
+
+func countPockets(t *testing.T, s *sim.Sim, sizeX, sizeZ int) pocketBlocks {
 	t.Helper()
 	snap := look(t, s)
+	var c pocketBlocks
 	for x := 0; x < sizeX; x++ {
 		for z := 0; z < sizeZ; z++ {
 			top := 0
@@ -27,44 +37,54 @@ func gravelIn(t *testing.T, s *sim.Sim, sizeX, sizeZ int) (surface, buried int, 
 			}
 			for y := 1; y <= top; y++ {
 				p := world.Pos(x, y, z)
-				if snap.BlockAt(p).ID != "minecraft:gravel" {
-					continue
+				id := snap.BlockAt(p).ID
+				if id == "minecraft:gravel" && snap.BlockAt(p.Down()).IsAir() {
+					c.floating = append(c.floating, p)
 				}
-				if snap.BlockAt(p.Down()).IsAir() {
-					floating = append(floating, p)
-				}
-				if y > top-4 {
-					surface++
-				} else {
-					buried++
+				switch {
+				case id == "minecraft:gravel" && y > top-4:
+					c.surfaceGravel++
+				case id == "minecraft:gravel":
+					c.buriedGravel++
+					c.highest = max(c.highest, y)
+				case id == "minecraft:dirt" && y <= top-4:
+					c.buriedDirt++
+					c.highest = max(c.highest, y)
 				}
 			}
 		}
 	}
-	return surface, buried, floating
+	return c
 }
 
-// TestGravelPockets: fresh_start's stone holds 1.7.10's gravel pockets
-// (ten WorldGenMinable veins of 32 a chunk, in stone only), hundreds of
-// blocks, none hanging over air; the surface is the same as without them
-// (the pockets have their own random stream), and another seed lays them
-// elsewhere.
-func TestGravelPockets(t *testing.T) {
+// TestPockets: fresh_start's stone holds the dirt and gravel pockets of
+// GTNH's world generator (RWG: ten dirt and five gravel WorldGenMinable
+// veins of 32 a chunk, at heights 0 to 63, in stone only, dirt first):
+// thousands of blocks of each, none buried above the veins' reach (a vein
+// rises up to 2 blocks from its height, a blob up to 2.5 more), no gravel
+// hanging over air; another seed lays them elsewhere.
+func TestPockets(t *testing.T) {
 	sc, err := sim.Embedded("fresh_start")
 	require.NoError(t, err)
 	s, err := sim.New(sc, sim.Options{})
 	require.NoError(t, err)
-	surface, buried, floating := gravelIn(t, s, sc.SizeX, sc.SizeZ)
-	assert.Empty(t, floating, "gravel over air would fall")
-	assert.Equal(t, 102, surface, "the surface patches and the lake's floor, as before the pockets")
-	// 36 chunks, ten veins each, a quarter of them below the ground (y
-	// 0..255 against a surface near 64), a vein of 32 about 100 blocks.
-	assert.True(t, buried > 4000 && buried < 12000, "the pockets of 36 chunks: %d blocks", buried)
-	t.Logf("fresh_start: %d gravel blocks at the surface, %d in pockets", surface, buried)
+	c := countPockets(t, s, sc.SizeX, sc.SizeZ)
+	t.Logf("fresh_start: %d gravel blocks in the top four of their column, %d gravel and %d dirt below, the highest at y %d",
+		c.surfaceGravel, c.buriedGravel, c.buriedDirt, c.highest)
+	assert.Empty(t, c.floating, "gravel over air would fall")
+	// 36 chunks: 180 gravel veins of about 80 blocks where dirt has not
+	// taken the stone, 360 dirt veins.
+	assert.True(t, c.buriedGravel > 11000 && c.buriedGravel < 15500, "the gravel pockets of 36 chunks: %d blocks", c.buriedGravel)
+	assert.True(t, c.buriedDirt > 24000 && c.buriedDirt < 38000, "the dirt pockets of 36 chunks: %d blocks", c.buriedDirt)
+	assert.LessOrEqual(t, c.highest, 67, "no pocket above y 63 + 2 + 2.5")
 
+	if testing.Short() {
+		t.Skip("another seed's world takes 2 s more; the default seed's pockets are checked above")
+	}
 	other, err := sim.New(sc, sim.Options{Seed: 7})
 	require.NoError(t, err)
-	_, buried7, _ := gravelIn(t, other, sc.SizeX, sc.SizeZ)
-	assert.NotEqual(t, buried, buried7, "another seed, other pockets")
-	assert.True(t, buried7 > 4000 && buried7 < 12000, "%d blocks", buried7)
+	c7 := countPockets(t, other, sc.SizeX, sc.SizeZ)
+	t.Logf("seed 7: %d gravel and %d dirt below", c7.buriedGravel, c7.buriedDirt)
+	assert.NotEqual(t, c.buriedGravel, c7.buriedGravel, "another seed, other pockets")
+	assert.True(t, c7.buriedGravel > 11000 && c7.buriedGravel < 15500, "%d blocks", c7.buriedGravel)
 }

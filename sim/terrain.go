@@ -14,7 +14,7 @@ import (
 // a lake has it. Grass over three blocks of dirt over stone, gentle hills;
 // a lake of still water with sand beaches, clay in its shallows and gravel
 // on its floor; gravel patches in the grass; a small outcrop of bare stone;
-// gravel pockets in the stone below (pockets.go). Trees come from the
+// dirt and gravel pockets in the stone below (pockets.go). Trees come from the
 // scenario's trees entries, as in every world.
 //
 // Everything is drawn from the scenario's seed (its own stream, so that the
@@ -133,7 +133,7 @@ func (s *Sim) natural(ctx context.Context, tx *world.Tx) ([]int, error) {
 			}
 		}
 	}
-	if err := s.gravelPockets(ctx, tx); err != nil {
+	if err := s.pockets(ctx, tx); err != nil {
 		return nil, err
 	}
 	if sc.OreVeins > 0 {
