@@ -18,7 +18,7 @@ import (
 // gravel with air under it.
 type pocketBlocks struct {
 	surfaceGravel, buriedGravel, buriedDirt int
-	highest                                 int
+	highest, deep                           int // deep: the buried blocks at y 1 to 4
 	floating                                []world.BlockPos
 }
 
@@ -46,10 +46,16 @@ func countPockets(t *testing.T, s *sim.Sim, sizeX, sizeZ int) pocketBlocks {
 					c.surfaceGravel++
 				case id == "minecraft:gravel":
 					c.buriedGravel++
-					c.highest = max(c.highest, y)
 				case id == "minecraft:dirt" && y <= top-4:
 					c.buriedDirt++
+				default:
+					continue
+				}
+				if y <= top-4 {
 					c.highest = max(c.highest, y)
+					if y <= 4 {
+						c.deep++
+					}
 				}
 			}
 		}
@@ -62,21 +68,23 @@ func countPockets(t *testing.T, s *sim.Sim, sizeX, sizeZ int) pocketBlocks {
 // veins of 32 a chunk, at heights 0 to 63, in stone only, dirt first):
 // thousands of blocks of each, none buried above the veins' reach (a vein
 // rises up to 2 blocks from its height, a blob up to 2.5 more), no gravel
-// hanging over air; another seed lays them elsewhere.
+// hanging over air, the lowest down to the bedrock; another seed lays them elsewhere.
 func TestPockets(t *testing.T) {
 	sc, err := sim.Embedded("fresh_start")
 	require.NoError(t, err)
 	s, err := sim.New(sc, sim.Options{})
 	require.NoError(t, err)
 	c := countPockets(t, s, sc.SizeX, sc.SizeZ)
-	t.Logf("fresh_start: %d gravel blocks in the top four of their column, %d gravel and %d dirt below, the highest at y %d",
-		c.surfaceGravel, c.buriedGravel, c.buriedDirt, c.highest)
+	t.Logf("fresh_start: %d gravel blocks in the top four of their column, %d gravel and %d dirt below, the highest at y %d, %d at y 1 to 4",
+		c.surfaceGravel, c.buriedGravel, c.buriedDirt, c.highest, c.deep)
 	assert.Empty(t, c.floating, "gravel over air would fall")
 	// 36 chunks: 180 gravel veins of about 80 blocks where dirt has not
 	// taken the stone, 360 dirt veins.
 	assert.True(t, c.buriedGravel > 11000 && c.buriedGravel < 15500, "the gravel pockets of 36 chunks: %d blocks", c.buriedGravel)
 	assert.True(t, c.buriedDirt > 24000 && c.buriedDirt < 38000, "the dirt pockets of 36 chunks: %d blocks", c.buriedDirt)
 	assert.LessOrEqual(t, c.highest, 67, "no pocket above y 63 + 2 + 2.5")
+	// Veins from y 0 up: some reach the stone just above the bedrock.
+	assert.Greater(t, c.deep, 1000, "pockets at y 1 to 4")
 
 	if testing.Short() {
 		t.Skip("another seed's world takes 2 s more; the default seed's pockets are checked above")
