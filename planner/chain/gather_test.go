@@ -142,3 +142,40 @@ func TestMinePrefersOpenSources(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel", "radius": 21}}, dec.Invocation, "the shallow pocket")
 }
+
+// TestDigToAPocketTakesAPickaxe: with no gravel open to the air, the
+// pocket buried in stone is dug to with a pickaxe: without one the plan
+// makes one first (a digging route breaks no stone by hand), and says so
+// when it cannot; gravel under dirt only is dug to by hand.
+func TestDigToAPocketTakesAPickaxe(t *testing.T) {
+	reg := shipped(t)
+	pocket := func(cover string) *world.SparseBlocks {
+		b := world.NewSparseBlocks()
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				for dz := -1; dz <= 1; dz++ {
+					b.SetID(world.Pos(5+dx, 58+dy, dz), "minecraft:stone", 0)
+				}
+			}
+		}
+		for y := 59; y <= 63; y++ {
+			b.SetID(world.Pos(5, y, 0), cover, 0)
+		}
+		return b.SetID(world.Pos(5, 58, 0), "minecraft:gravel", 0)
+	}
+	makings := []world.ItemStack{world.NewStack("minecraft:planks", 0, 3), world.NewStack("minecraft:stick", 0, 2), world.NewStack("minecraft:crafting_table", 0, 1)}
+	dec, err := plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", pocket("minecraft:stone"), makings...))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_pickaxe", "count": 1}}, dec.Invocation, "the pickaxe first")
+
+	_, err = plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", pocket("minecraft:stone")))
+	require.ErrorIs(t, err, loop.ErrStuck)
+	assert.Contains(t, err.Error(), "digging down to the minecraft:gravel at (5, 58, 0) through minecraft:stone needs a tool:pickaxe")
+
+	// Under dirt up to the air (an overhang of stone further up is not
+	// dug through).
+	dirt := pocket("minecraft:dirt").SetID(world.Pos(5, 66, 0), "minecraft:stone", 0)
+	dec, err = plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", dirt))
+	require.NoError(t, err)
+	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}, dec.Invocation, "dirt is dug by hand")
+}

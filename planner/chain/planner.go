@@ -627,6 +627,9 @@ type producer struct {
 	// the skill's default).
 	mine, blockParam string
 	radius           int
+	// buried is the block to mine when none is open to the air (a gravel
+	// pocket in the stone): what lies over it is dug through to reach it.
+	buried *world.BlockPos
 	// remembered: no such block is in sight, but the memory of the world
 	// holds one; the bot walks to it first (walk_to_remembered).
 	remembered bool
@@ -697,8 +700,8 @@ func (s *search) producers(item string) []producer {
 			continue
 		}
 		if param := minerParam(d); param != "" {
-			if block, radius, remembered, ok := s.mineable(d, item); ok && s.minerFits(d, block) {
-				miners = append(miners, producer{desc: d, mine: block, blockParam: param, radius: radius, remembered: remembered})
+			if t, ok := s.mineable(d, item); ok && s.minerFits(d, t.block) {
+				miners = append(miners, producer{desc: d, mine: t.block, blockParam: param, radius: t.radius, remembered: t.remembered, buried: t.buried})
 			}
 			continue
 		}
@@ -1005,17 +1008,26 @@ func (s *search) minerFits(d *registry.Description, block string) bool {
 	return slices.ContainsFunc(d.Preconditions.RequiredTools, func(t skills.ToolRequirement) bool { return t.ItemID == "tool:"+rule.Tool })
 }
 
+// mineTarget is the block a mining producer mines: its id, the radius to
+// ask for when it lies past the skill's default (0 otherwise), whether it
+// is only remembered (out of sight), and where it lies when it is buried.
+type mineTarget struct {
+	block      string
+	radius     int
+	remembered bool
+	buried     *world.BlockPos
+}
+
 // mineable finds the nearest block that surely gives the item when mined
 // (the drop table: gravel for gravel, clay for clay balls) within the
-// mining skill's largest radius; radius is the one to ask for when the
-// block lies past the default (0 otherwise).
-func (s *search) mineable(d *registry.Description, item string) (block string, radius int, remembered, ok bool) {
+// mining skill's largest radius.
+func (s *search) mineable(d *registry.Description, item string) (mineTarget, bool) {
 	if s.w.Blocks == nil {
-		return "", 0, false, false
+		return mineTarget{}, false
 	}
 	sources := s.dropSources(item)
 	if len(sources) == 0 {
-		return "", 0, false, false
+		return mineTarget{}, false
 	}
 	def, limit := 16, 16
 	if rp, has := d.Params["radius"]; has {
@@ -1029,14 +1041,15 @@ func (s *search) mineable(d *registry.Description, item string) (block string, r
 	hits := s.w.Blocks.Nearest(s.w.Feet(), limit, openLook, func(b world.Block) bool { return slices.Contains(sources, b.ID) })
 	if len(hits) == 0 {
 		if b, ok := s.rememberedSource(sources); ok {
-			return b, 0, true, true
+			return mineTarget{block: b, remembered: true}, true
 		}
-		return "", 0, false, false
+		return mineTarget{}, false
 	}
 	// The nearest one open to the air, as the mining skill picks (a
 	// buried one, a gravel pocket in the stone, only when none is open,
 	// and then the one least work to dig to): the radius reaches it
 	// rather than a buried one nearer.
+	var t mineTarget
 	best := hits[0]
 	if i := slices.IndexFunc(hits, func(h world.BlockHit) bool { return skills.OpenToAir(s.w, h.Pos) }); i >= 0 {
 		best = hits[i]
@@ -1047,12 +1060,45 @@ func (s *search) mineable(d *registry.Description, item string) (block string, r
 				best, least = h, c
 			}
 		}
+		pos := best.Pos
+		t.buried = &pos
 	}
+	t.block = best.Block.ID
 	if best.DistSq > def*def {
-		radius = int(math.Ceil(math.Sqrt(float64(best.DistSq))))
+		t.radius = int(math.Ceil(math.Sqrt(float64(best.DistSq))))
 	}
-	return best.Block.ID, radius, false, true
+	return t, true
 }
+
+// digTools returns the sub-goal towards the tool that digging down to a
+// buried block takes, nil when the inventory holds it: the first block
+// over it (up to the air, as Cover counts) that drops nothing without a
+// tool the inventory lacks (stone: a pickaxe). A player digs to a gravel
+// pocket in the stone with a pickaxe, and a digging route breaks no stone
+// by hand (digroute.BestTool).
+func (s *search) digTools(buried world.BlockPos, depth int) (*loop.Invocation, error) {
+	for q, i := buried.Add(0, 1, 0), 0; i < maxDigCover; q, i = q.Add(0, 1, 0), i+1 {
+		b := s.w.BlockAt(q)
+		if b.IsAir() {
+			return nil, nil
+		}
+		rule, ok := s.Mining.Block(b.ID)
+		if !ok || !rule.NeedsTool || s.bestLevel(rule.Tool) >= rule.Level {
+			continue
+		}
+		tool := "tool:" + rule.Tool
+		sub, err := s.obtain(tool, s.w.Inventory.Count(world.MustItem(tool))+1, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("digging down to the %s at %s through %s needs a %s: %w", s.w.BlockAt(buried).ID, buried, b.ID, tool, err)
+		}
+		return sub, nil
+	}
+	return nil, nil
+}
+
+// maxDigCover bounds digTools' look up a buried block's column (as
+// skills.Cover counts).
+const maxDigCover = 64
 
 // openLook is how many of the nearest source blocks mineable weighs to
 // find one open to the air (the mining skill's target_location weighs
@@ -1304,6 +1350,11 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		if rule, ok := s.Mining.Block(p.mine); ok && rule.NeedsTool {
 			if best := s.bestLevel(rule.Tool); best < rule.Level {
 				return nil, fmt.Errorf("%s drops nothing without a %s of harvest level %d or more, and the best in the inventory is level %d", p.mine, rule.Tool, rule.Level, best)
+			}
+		}
+		if p.buried != nil {
+			if sub, err := s.digTools(*p.buried, depth); err != nil || sub != nil {
+				return sub, err
 			}
 		}
 		if p.remembered {
