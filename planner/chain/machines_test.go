@@ -170,11 +170,12 @@ func TestCharcoalFromTheOvenTheBotBuilt(t *testing.T) {
 
 // TestMachineSkillsReachTheOven: a player who walked off (to fell a tree)
 // gives the oven skills the radius that reaches the oven; an oven beyond
-// their largest radius is a reason.
+// their largest radius is walked back to, or is a reason when that walk
+// is blocked.
 func TestMachineSkillsReachTheOven(t *testing.T) {
 	reg := shipped(t)
 	at := func(x int, output int) *world.Snapshot {
-		w := snapshot("steam_age", nil, stack("minecraft:log", 8))
+		w := snapshot("steam_age", world.NewSparseBlocks().SetID(world.Pos(x, 64, 0), "Railcraft:machine.alpha", 7), stack("minecraft:log", 8))
 		m := world.Machine{Kind: world.MachineCokeOven, Pos: world.Pos(x, 64, 0), Formed: true, Slots: map[string]world.ItemStack{}}
 		if output > 0 {
 			m.Slots["output"] = world.NewStack("minecraft:coal", 1, output)
@@ -191,9 +192,26 @@ func TestMachineSkillsReachTheOven(t *testing.T) {
 	dec, err = plan(t, reg, "have 8 minecraft:coal:1", at(30, 8))
 	require.NoError(t, err)
 	assert.Equal(t, "maintain_coke_ovens radius=30", dec.Invocation.String())
-	_, err = plan(t, reg, "have 8 minecraft:coal:1", at(70, 0))
+	// Past the skills' reach (a bot chased from its oven) it walks back,
+	// a leg at a time, until the oven is well within reach.
+	dec, err = plan(t, reg, "have 8 minecraft:coal:1", at(70, 0))
+	require.NoError(t, err)
+	assert.Equal(t, "walk_to leg=200 near=32 radius=71 target=Railcraft:machine.alpha", dec.Invocation.String())
+	dec, err = plan(t, reg, "have 8 minecraft:coal:1", at(70, 8))
+	require.NoError(t, err)
+	assert.Equal(t, "walk_to leg=200 near=32 radius=71 target=Railcraft:machine.alpha", dec.Invocation.String(), "to collect the charcoal too")
+	// With that walk blocked, the reason.
+	walk := loop.Invocation{Skill: "walk_to", Params: map[string]any{"target": "Railcraft:machine.alpha", "near": 32, "leg": 200, "radius": 71}}
+	_, err = plan(t, reg, "have 8 minecraft:coal:1", at(70, 0), walk)
 	require.ErrorIs(t, err, loop.ErrStuck)
 	assert.Contains(t, err.Error(), "the nearest coke_oven, at (70, 64, 0), is 70 blocks away, beyond its reach of 64")
+	// So is an oven whose block the world model does not hold (nothing
+	// to walk towards).
+	unseen := at(70, 0)
+	unseen.Blocks = world.NewSparseBlocks()
+	_, err = plan(t, reg, "have 8 minecraft:coal:1", unseen)
+	require.ErrorIs(t, err, loop.ErrStuck)
+	assert.Contains(t, err.Error(), "is 70 blocks away, beyond its reach of 64")
 }
 
 // TestOtherWorkWhileTheOvenWorks: a goal of several items whose first only

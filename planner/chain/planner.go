@@ -1437,8 +1437,8 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		inv.Params[p.amount] = n
 	}
 	if _, kind, ok := collectsOutput(p.desc, s, item); ok {
-		if err := s.reachMachines(p.desc, map[string]bool{kind: true}, inv.Params); err != nil {
-			return nil, err
+		if walk, err := s.reachMachines(p.desc, map[string]bool{kind: true}, inv.Params); err != nil || walk != nil {
+			return walk, err
 		}
 	}
 	if len(inv.Params) == 0 {
@@ -1449,16 +1449,17 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 
 // reachMachines sets a machine skill's int radius parameter so that it
 // reaches the nearest formed machine of the kinds when its default does
-// not (the player may have walked off to fetch logs); a machine beyond
-// the parameter's maximum is an error.
-func (s *search) reachMachines(d *registry.Description, kinds map[string]bool, params map[string]any) error {
+// not (the player may have walked off to fetch logs); for a machine
+// beyond the parameter's maximum it returns the walk back towards it
+// (walkBack), or an error when there is none.
+func (s *search) reachMachines(d *registry.Description, kinds map[string]bool, params map[string]any) (*loop.Invocation, error) {
 	rp, has := d.Params["radius"]
 	if !has || rp.Type != action.TypeInt {
-		return nil
+		return nil, nil
 	}
 	def, isNum := number(rp.Default)
 	if !isNum {
-		return nil
+		return nil, nil
 	}
 	limit := def
 	if rp.Max != nil {
@@ -1475,14 +1476,34 @@ func (s *search) reachMachines(d *registry.Description, kinds map[string]bool, p
 		}
 	}
 	if nearest < 0 || nearest <= def*def {
-		return nil
+		return nil, nil
 	}
 	r := int(math.Ceil(math.Sqrt(float64(nearest))))
 	if r > limit {
-		return fmt.Errorf("the nearest %s, at %s, is %d blocks away, beyond its reach of %d", strings.Join(slices.Sorted(maps.Keys(kinds)), " or "), at, r, limit)
+		// A bot that fled or wandered past the skill's reach (a zombie
+		// chasing it from its oven by day) walks back towards the machine.
+		if walk := s.walkBack(at, r, limit); walk != nil {
+			return walk, nil
+		}
+		return nil, fmt.Errorf("the nearest %s, at %s, is %d blocks away, beyond its reach of %d", strings.Join(slices.Sorted(maps.Keys(kinds)), " or "), at, r, limit)
 	}
 	params["radius"] = r
-	return nil
+	return nil, nil
+}
+
+// walkBack plans a leg of the walk back towards a machine at dist blocks,
+// past a skill's reach of limit: walk_to its block until it is within half
+// the reach; nil without the walking skill, or when that walk is blocked.
+func (s *search) walkBack(at world.BlockPos, dist, limit int) *loop.Invocation {
+	block := s.w.BlockAt(at).ID
+	if block == "" || s.find(walkToSkill) == nil {
+		return nil // the machine's block unseen: nothing to walk towards
+	}
+	inv := &loop.Invocation{Skill: walkToSkill, Params: map[string]any{"target": block, "near": max(2, limit/2), "leg": walkTicks, "radius": dist + 1}}
+	if s.blocked[inv.String()] {
+		return nil
+	}
+	return inv
 }
 
 // bestLevel is the highest harvest level of a tool class among the
@@ -1940,9 +1961,13 @@ func (s *search) machineCycle(collector *registry.Description, item string, miss
 			continue // fed by the recipe above
 		}
 		inv := loop.Invocation{Skill: d.Name, Params: map[string]any{}}
-		if err := s.reachMachines(d, kinds, inv.Params); err != nil {
+		walk, err := s.reachMachines(d, kinds, inv.Params)
+		if err != nil {
 			why = append(why, fmt.Sprintf("%s: %v", d.Name, err))
 			continue
+		}
+		if walk != nil {
+			return walk, ""
 		}
 		if len(inv.Params) == 0 {
 			inv.Params = nil
@@ -2027,9 +2052,13 @@ func (s *search) feedMore(kinds map[string]bool, recipes []rules.CokeRecipe, nee
 				}
 				inv.Params["per_oven"] = n
 			}
-			if err := s.reachMachines(d, kinds, inv.Params); err != nil {
+			walk, err := s.reachMachines(d, kinds, inv.Params)
+			if err != nil {
 				why = append(why, fmt.Sprintf("%s: %v", d.Name, err))
 				break
+			}
+			if walk != nil {
+				return walk, nil
 			}
 			if s.blocked[inv.String()] {
 				why = append(why, inv.String()+" is blocked")
