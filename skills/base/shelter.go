@@ -399,10 +399,15 @@ func (sk Shelter) pit(w *world.Snapshot, set *rules.Set, top world.BlockPos) (st
 // every cell it reaches within path.RoomReach blocks of the feet, at most
 // path.RoomCells, solid and seen all round), so the tunnel never opens
 // the room to a cave or a mob. Where the room with the tunnel would no
-// longer be one, it walls off the way it came — a block where it stood
-// and one above, of the blocks it walls in with (path.SealWith, dirt
-// first) — where that leaves one: the new room is the tunnel's two
-// cells, 2 blocks placed every 5 blocks of tunnel, 8 mined. The straight way on comes first, then the cells
+// longer be one, it walls itself in where it stepped (path.Seal, as
+// wall_in does, with the blocks of path.SealWith, dirt first): the way it
+// came, a block where it stood and one above, and any cave the two
+// blocks opened into, so the new room is the tunnel's two cells; in
+// solid rock that is 2 blocks placed every 5 blocks of tunnel, 8 mined.
+// In ground mined through (a room walled in with placed blocks in a
+// cave, a pillar in a hall) it tunnels through a wall and closes what
+// lies open round the new cells, the fewest blocks first, until the
+// walls are rock again and mining them keeps the room closed. The straight way on comes first, then the cells
 // nearest the feet, then the block that needs the pickaxe (stone over
 // dirt).
 func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.BlockPos) ([]action.Action, bool) {
@@ -477,6 +482,10 @@ func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.Blo
 		}
 		return a.ahead.Less(b.ahead)
 	})
+	// The first way that keeps a closed room with no block placed, else
+	// the one that needs the fewest.
+	var best []action.Action
+	bestPlaced := 0
 	for _, wy := range ways {
 		a, h := wy.ahead, wy.ahead.Up()
 		var acts []action.Action
@@ -488,16 +497,20 @@ func (sk Shelter) tunnelToMine(w *world.Snapshot, set *rules.Set, feet world.Blo
 		if path.Sheltered(dug, a, set.Mobs) {
 			return acts, true
 		}
-		cover, ok := path.SealWith(w.Inventory, 2)
+		seal, ok := path.Seal(dug, a)
+		if !ok || best != nil && len(seal) >= bestPlaced {
+			continue
+		}
+		cover, ok := path.SealWith(w.Inventory, len(seal))
 		if !ok {
 			continue
 		}
-		b := set.Tags.Block(cover, 0)
-		walled := withBlocks(w, map[world.BlockPos]world.Block{a: world.Air, h: world.Air, wy.stand: b, wy.stand.Up(): b})
-		if !path.Sheltered(walled, a, set.Mobs) {
-			continue
+		// Sealed, the room is the tunnel's two cells, which were rock:
+		// no mob is in them.
+		for _, c := range seal {
+			acts = append(acts, action.PlaceBlock{Pos: c, Item: cover, Face: "auto"})
 		}
-		return append(acts, action.PlaceBlock{Pos: wy.stand, Item: cover, Face: "auto"}, action.PlaceBlock{Pos: wy.stand.Up(), Item: cover, Face: "auto"}), true
+		best, bestPlaced = acts, len(seal)
 	}
-	return nil, false
+	return best, best != nil
 }

@@ -352,7 +352,57 @@ func TestShelterDrivesATunnelWhenTheRoomIsMinedOut(t *testing.T) {
 	}
 	acts, err = Shelter{}.SuggestActions(caves, skills.Params{"wait": 600})
 	require.NoError(t, err)
-	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts, "every way on opens into a cave")
+	assert.Equal(t, []action.Action{
+		action.Equip{Item: "tool:pickaxe"}, action.MoveTo{Pos: world.Pos(0, 62, -2)},
+		action.BreakBlock{Pos: world.Pos(0, 62, -3)}, action.BreakBlock{Pos: world.Pos(0, 63, -3)}, action.MoveTo{Pos: world.Pos(0, 62, -3)},
+		action.PlaceBlock{Pos: world.Pos(0, 62, -4), Item: "minecraft:cobblestone", Face: "auto"},
+		action.PlaceBlock{Pos: world.Pos(0, 62, -2), Item: "minecraft:cobblestone", Face: "auto"},
+		action.PlaceBlock{Pos: world.Pos(0, 63, -2), Item: "minecraft:cobblestone", Face: "auto"},
+		action.Wait{Ticks: 600},
+	}, acts, "every way on opens into a cave: it tunnels in and closes the cave's cell ahead with the way back")
+	closedIn := map[world.BlockPos]world.Block{world.Pos(0, 62, -3): world.Air, world.Pos(0, 63, -3): world.Air}
+	for _, p := range []world.BlockPos{world.Pos(0, 62, -4), world.Pos(0, 62, -2), world.Pos(0, 63, -2)} {
+		closedIn[p] = world.NewBlock("minecraft:cobblestone", 0)
+	}
+	assert.True(t, path.Enclosed(withBlocks(caves, closedIn), world.Pos(0, 62, -3)), "walled in where it stepped")
+	caves.Inventory = world.NewInventory(pick, world.NewStack("minecraft:cobblestone", 0, 2))
+	acts, err = Shelter{}.SuggestActions(caves, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	assert.Equal(t, []action.Action{action.Wait{Ticks: 600}}, acts, "two blocks, three to place")
+
+	// Walled in with placed blocks on a cave's floor (wall_in in a hall
+	// mined out): the way through the wall with the fewest blocks to
+	// place, the one against the rock.
+	hall, bs := stonePit(pick, cobble)
+	for x := -6; x <= 6; x++ {
+		for z := -6; z <= 6; z++ {
+			bs.SetID(world.Pos(x, 61, z), "minecraft:bedrock", 0)
+			for y := 62; y <= 63; y++ {
+				bs.SetID(world.Pos(x, y, z), "minecraft:air", 0)
+			}
+		}
+	}
+	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		for y := 62; y <= 63; y++ {
+			bs.SetID(world.Pos(d[0], y, d[1]), "minecraft:cobblestone", 0) // the walls it built
+		}
+	}
+	for z := -6; z <= 6; z++ {
+		for y := 62; y <= 63; y++ {
+			bs.SetID(world.Pos(2, y, z), "minecraft:stone", 0) // rock to the east
+		}
+	}
+	acts, err = Shelter{}.SuggestActions(hall, skills.Params{"wait": 600})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(acts), 4, "%v", acts)
+	assert.Equal(t, action.BreakBlock{Pos: world.Pos(1, 62, 0)}, acts[1], "east, towards the rock: %v", acts)
+	placed := 0
+	for _, a := range acts {
+		if _, ok := a.(action.PlaceBlock); ok {
+			placed++
+		}
+	}
+	assert.Equal(t, 6, placed, "the two cells' open sides and the way back: %v", acts)
 
 	// A tunnel three long in bedrock with stone ahead, the feet at its
 	// far end: the block ahead is beyond the walls the shelter mines from
