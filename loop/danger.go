@@ -228,7 +228,8 @@ func (r ShelterReflex) nearestHostile(w *world.Snapshot) (world.Entity, float64,
 // where it can), until Until. By day, a bot still walled in climbs out
 // (the unstuck skill, first attempt); in the first minute after Until, a
 // mob hostile by day within 32 blocks keeps it in (mining and waiting)
-// while the sun burns the zombies and skeletons. Where the time of day is
+// while the sun burns the zombies and skeletons, and so does one in the
+// last minute before From. Where the time of day is
 // not known (a snapshot's time 0 is sunrise) it never fires.
 //
 // Used by pointer, it follows the plan (PlanWatcher): when the planner's
@@ -304,6 +305,15 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		if e, d, ok := r.nearestHostile(w); ok && (t-r.Until+24000)%24000 < shelterLinger {
 			return Invocation{Skill: "shelter", Params: map[string]any{"wait": shelterWaitMax}},
 				fmt.Sprintf("day (time of day %d), but a %s (entity %d) is %.1f blocks away: staying walled in, mining its walls where it can and waiting %d ticks", t, e.Name, e.ID, d, shelterWaitMax), true
+		}
+		// The last minute before the night, walled in (the defend reflex
+		// walled it in against a mob) with a mob hostile by day near: it
+		// stays, as the night's shelter would put it back behind walls a
+		// minute later; climbing out, it met the mob and walled in again,
+		// over and over until dusk.
+		if e, d, ok := r.nearestHostile(w); ok && (r.From-t+24000)%24000 <= shelterLinger {
+			return Invocation{Skill: "shelter", Params: map[string]any{"wait": shelterWaitMax}},
+				fmt.Sprintf("day (time of day %d), the night %d ticks off and a %s (entity %d) %.1f blocks away: staying walled in, mining its walls where it can and waiting %d ticks", t, (r.From-t+24000)%24000, e.Name, e.ID, d, shelterWaitMax), true
 		}
 		// Walled in by day with a mob near (the defend reflex walled it in
 		// a tunnel), hurt under DefaultEatHealBelow and healing (food at

@@ -226,6 +226,9 @@ func TestShelterReflexAtNight(t *testing.T) {
 		health, food float64
 	}{{"creeper", 6, 23500, true, 20, 20}, {"zombie", 32, 600, true, 20, 20}, {"zombie", 32.5, 600, false, 20, 20}, {"spider", 6, 600, false, 20, 20},
 		{"creeper", 6, 699, true, 20, 20}, {"creeper", 6, 700, false, 20, 20},
+		// The last minute before the night, a mob near: it stays; a
+		// minute and a tick before, it climbs out.
+		{"skeleton", 6, 10800, true, 20, 20}, {"skeleton", 6, 11999, true, 20, 20}, {"skeleton", 6, 10799, false, 20, 20}, {"spider", 6, 11000, false, 20, 20},
 		// Later in the day, hurt and healing (food 8 or more in GTNH)
 		// with a mob near: it heals behind its walls; not hurt enough, or
 		// not healing, or the mob gone, it climbs out.
