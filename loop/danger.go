@@ -1,8 +1,10 @@
 package loop
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -106,6 +108,7 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	}
 	var near world.Entity
 	best := math.Inf(1)
+	var foes []foe // the mobs that would join a fight here
 	for _, e := range w.Entities {
 		k, ok := mobs.Kind(e.Name)
 		if e.Kind != world.EntityMob || !ok || k.Passive() {
@@ -121,7 +124,14 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 			// defend range it still hits.
 			reach = max(reach, k.Attack.Range)
 		}
-		if d := math.Sqrt(e.Pos.DistSq(w.Player.Pos)); d <= reach && d < best {
+		d := math.Sqrt(e.Pos.DistSq(w.Player.Pos))
+		if d > reach {
+			continue
+		}
+		if k.Attack.Kind != rules.AttackExplode {
+			foes = append(foes, foe{e: e, k: k, d: d})
+		}
+		if d < best {
 			near, best = e, d
 		}
 	}
@@ -150,6 +160,9 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		why = fmt.Sprintf("%s and health %g is at or below %g", what, w.Player.Health, r.FleeHealth)
 	case weapon < r.MinWeaponDamage:
 		why = fmt.Sprintf("%s and the best weapon hits for %g, under %g", what, weapon, r.MinWeaponDamage)
+	case len(foes) > 1 && w.Player.Health-fightCost(mobs, near, foes, weapon) <= r.FleeHealth:
+		cost := fightCost(mobs, near, foes, weapon)
+		why = fmt.Sprintf("%s with %d more mobs near: a fight with all of them would cost about %g health (health %g would fall to %g, at or below %g), so it breaks off", what, len(foes)-1, cost, w.Player.Health, w.Player.Health-cost, r.FleeHealth)
 	default:
 		if comes && best > fightNear {
 			return Invocation{}, "", false
@@ -181,6 +194,59 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	}
 	return Invocation{Skill: "fight", Params: params},
 		fmt.Sprintf("%s; cornered (no walk leads %d blocks farther from it) and no wall to put up: fighting back with a weapon that hits for %g", why, DefaultFleeDistance, weapon), true
+}
+
+// foe is a mob that would join a fight where the bot stands, and how far
+// it is.
+type foe struct {
+	e world.Entity
+	k rules.MobKind
+	d float64
+}
+
+// fightCost is the health a fight against several mobs would cost the bot
+// with a weapon that hits for weapon: it kills them one after another,
+// the one it faces first, then the nearest; each takes its health over
+// the weapon's damage in hits (rounded up), one full hit every
+// hurt_cooldown ticks (a hurt mob ignores weaker hits for 10 ticks,
+// EntityLivingBase.attackEntityFrom); meanwhile each mob still alive
+// hurts the bot as config/mobs.yaml says — a zombie or spider for its
+// damage every attack interval (EntityAIAttackOnCollide's attackTick 20,
+// EntityMob.attackEntity's attackTime 20), a skeleton an arrow every shot
+// interval (EntityAIArrowAttack) — from the start of the fight until it
+// dies, its first hit at once. The knockback of each hit, which keeps a
+// zombie off for a few ticks, is left out: the cost is the most the
+// fight takes.
+func fightCost(mobs *rules.Mobs, facing world.Entity, foes []foe, weapon float64) float64 {
+	order := slices.Clone(foes)
+	slices.SortStableFunc(order, func(a, b foe) int {
+		switch {
+		case a.e.ID == facing.ID:
+			return -1
+		case b.e.ID == facing.ID:
+			return 1
+		}
+		return cmp.Compare(a.d, b.d)
+	})
+	cooldown := float64(max(mobs.Combat.HurtCooldown, 1))
+	hits, cost := 0.0, 0.0
+	for _, f := range order {
+		health := f.e.Health
+		if health <= 0 {
+			health = f.k.Health
+		}
+		hits += math.Ceil(health / max(weapon, 0.5))
+		dies := (hits - 1) * cooldown // ticks from the first hit to its death
+		var dmg, every float64
+		switch f.k.Attack.Kind {
+		case rules.AttackRanged:
+			dmg, every = f.k.Attack.ArrowDamage(f.d), float64(f.k.Attack.ShotInterval(f.d))
+		default:
+			dmg, every = f.k.Attack.Damage, float64(f.k.Attack.Interval)
+		}
+		cost += dmg * (math.Floor(dies/max(every, 1)) + 1)
+	}
+	return cost
 }
 
 // fightNear is how near a mob that walks to the bot must be for the

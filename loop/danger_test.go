@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gtnh-agent/gtnh-agent/loop"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -267,5 +268,48 @@ func TestDefendGuardFacing(t *testing.T) {
 		facing, guarded := r.GuardFacing(c.inv)
 		assert.Equal(t, c.facing, facing, "%+v", c.inv)
 		assert.Equal(t, c.guarded, guarded, "%+v", c.inv)
+	}
+}
+
+// TestDefendReflexBreaksOffALostFight: with more than one mob near, the
+// bot fights only when it would end the fight above its flee health by
+// what the mobs deal while it kills them one by one (10 ticks a full hit,
+// a zombie's 3 every 20 ticks, a skeleton's arrow every shot interval);
+// otherwise it breaks off (flees, or walls in when cornered) before the
+// fight, instead of fighting on until it must run hurt with two mobs at
+// its elbow.
+func TestDefendReflexBreaksOffALostFight(t *testing.T) {
+	sword := world.NewStack("minecraft:stone_sword", 0, 1) // 6
+	dirt := world.NewStack("minecraft:dirt", 0, 8)
+	r := loop.DefendReflex{Range: loop.DefaultDefendRange, FleeHealth: loop.DefaultFleeHealth, MinWeaponDamage: loop.DefaultMinWeaponDamage}
+	byDay := func(w *world.Snapshot) *world.Snapshot { w.TimeOfDay = 6000; return w }
+	// with puts a second mob of a kind at x (east of the bot at 0.5) with
+	// the given health; the first (entity 42) gets health first.
+	with := func(w *world.Snapshot, first float64, kind string, x, health float64) *world.Snapshot {
+		w.Entities[0].Health = first
+		w.Entities = append(w.Entities, world.Entity{ID: 7, Kind: world.EntityMob, Name: kind, Pos: world.Vec3{X: x, Y: 64, Z: 0.5}, Health: health})
+		return w
+	}
+	for _, c := range []struct {
+		name  string
+		w     *world.Snapshot
+		skill string
+	}{
+		{"one zombie: fought (4 hits, 2 of its: 14 left)", onField(mobAt("zombie", 3, 20, sword)), "fight"},
+		{"two zombies at full health: 18 to take, broken off", onField(with(mobAt("zombie", 3, 20, sword), 20, "zombie", -3, 20)), "flee"},
+		{"a nearly dead one and a hurt one: 1 and 3 hits, 9 to take: fought at 18", onField(with(mobAt("zombie", 3, 18, sword), 5, "zombie", -3, 15)), "fight"},
+		{"the same at 17: it would end at 8, the flee health", onField(with(mobAt("zombie", 3, 17, sword), 5, "zombie", -3, 15)), "flee"},
+		{"a skeleton shooting from 12 joins a zombie: 12 to take", onField(with(mobAt("zombie", 3, 20, sword), 20, "skeleton", 12.5, 20)), "flee"},
+		{"and at 16 blocks it is out of the fight", onField(with(mobAt("zombie", 3, 20, sword), 20, "skeleton", 16.5, 20)), "fight"},
+		{"a second zombie beyond the defend range does not join", onField(with(mobAt("zombie", 3, 20, sword), 20, "zombie", -8, 20)), "fight"},
+		{"a spider by day does not join", onField(with(byDay(mobAt("zombie", 3, 20, sword)), 20, "spider", -3, 16)), "fight"},
+		{"cornered in a tunnel by two: walls in", inTunnel(with(mobAt("zombie", 3, 20, sword, dirt), 20, "zombie", 5.5, 20), -3), "wall_in"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			inv, why, ok := r.Fire(c.w)
+			require.True(t, ok)
+			assert.Equal(t, c.skill, inv.Skill, why)
+			assert.Equal(t, c.skill == "fight", !strings.Contains(why, "breaks off"), why)
+		})
 	}
 }
