@@ -128,9 +128,7 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		if d > reach {
 			continue
 		}
-		if k.Attack.Kind != rules.AttackExplode {
-			foes = append(foes, foe{e: e, k: k, d: d})
-		}
+		foes = append(foes, foe{e: e, k: k, d: d})
 		if d < best {
 			near, best = e, d
 		}
@@ -160,8 +158,8 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		why = fmt.Sprintf("%s and health %g is at or below %g", what, w.Player.Health, r.FleeHealth)
 	case weapon < r.MinWeaponDamage:
 		why = fmt.Sprintf("%s and the best weapon hits for %g, under %g", what, weapon, r.MinWeaponDamage)
-	case len(foes) > 1 && w.Player.Health-fightCost(mobs, near, foes, weapon) <= r.FleeHealth:
-		cost := fightCost(mobs, near, foes, weapon)
+	case len(foes) > 1 && w.Player.Health-fightCost(mobs, foes, weapon) <= r.FleeHealth:
+		cost := fightCost(mobs, foes, weapon)
 		why = fmt.Sprintf("%s with %d more mobs near: a fight with all of them would cost about %g health (health %g would fall to %g, at or below %g), so it breaks off", what, len(foes)-1, cost, w.Player.Health, w.Player.Health-cost, r.FleeHealth)
 	default:
 		if comes && best > fightNear {
@@ -206,28 +204,22 @@ type foe struct {
 
 // fightCost is the health a fight against several mobs would cost the bot
 // with a weapon that hits for weapon: it kills them one after another,
-// the one it faces first, then the nearest; each takes its health over
-// the weapon's damage in hits (rounded up), one full hit every
+// nearest first (the one it faces is the nearest); each takes its health
+// over the weapon's damage in hits (rounded up), one full hit every
 // hurt_cooldown ticks (a hurt mob ignores weaker hits for 10 ticks,
 // EntityLivingBase.attackEntityFrom); meanwhile each mob still alive
 // hurts the bot as config/mobs.yaml says — a zombie or spider for its
 // damage every attack interval (EntityAIAttackOnCollide's attackTick 20,
 // EntityMob.attackEntity's attackTime 20), a skeleton an arrow every shot
 // interval (EntityAIArrowAttack) — from the start of the fight until it
-// dies, its first hit at once. The knockback of each hit, which keeps a
-// zombie off for a few ticks, is left out: the cost is the most the
-// fight takes.
-func fightCost(mobs *rules.Mobs, facing world.Entity, foes []foe, weapon float64) float64 {
+// dies, its first hit at once; a creeper that walks to its swell distance
+// and burns its fuse (EntityAICreeperSwell, fuse 30 ticks) before its
+// turn comes explodes there (Explosion.doExplosionA: 10 at 3 blocks). The
+// knockback of each hit, which keeps a zombie off for a few ticks, is
+// left out: the cost is the most the fight takes.
+func fightCost(mobs *rules.Mobs, foes []foe, weapon float64) float64 {
 	order := slices.Clone(foes)
-	slices.SortStableFunc(order, func(a, b foe) int {
-		switch {
-		case a.e.ID == facing.ID:
-			return -1
-		case b.e.ID == facing.ID:
-			return 1
-		}
-		return cmp.Compare(a.d, b.d)
-	})
+	slices.SortStableFunc(order, func(a, b foe) int { return cmp.Compare(a.d, b.d) })
 	cooldown := float64(max(mobs.Combat.HurtCooldown, 1))
 	hits, cost := 0.0, 0.0
 	for _, f := range order {
@@ -237,14 +229,18 @@ func fightCost(mobs *rules.Mobs, facing world.Entity, foes []foe, weapon float64
 		}
 		hits += math.Ceil(health / max(weapon, 0.5))
 		dies := (hits - 1) * cooldown // ticks from the first hit to its death
-		var dmg, every float64
-		switch f.k.Attack.Kind {
+		a := f.k.Attack
+		switch a.Kind {
+		case rules.AttackExplode:
+			walk := max(f.d-a.SwellDistance, 0) / max(f.k.WalkSpeed(), 0.01)
+			if dies >= walk+float64(a.Fuse) {
+				cost += rules.ExplosionDamage(a.ExplosionPower, a.SwellDistance)
+			}
 		case rules.AttackRanged:
-			dmg, every = f.k.Attack.ArrowDamage(f.d), float64(f.k.Attack.ShotInterval(f.d))
+			cost += a.ArrowDamage(f.d) * (math.Floor(dies/max(float64(a.ShotInterval(f.d)), 1)) + 1)
 		default:
-			dmg, every = f.k.Attack.Damage, float64(f.k.Attack.Interval)
+			cost += a.Damage * (math.Floor(dies/max(float64(a.Interval), 1)) + 1)
 		}
-		cost += dmg * (math.Floor(dies/max(every, 1)) + 1)
 	}
 	return cost
 }

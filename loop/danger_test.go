@@ -303,6 +303,8 @@ func TestDefendReflexBreaksOffALostFight(t *testing.T) {
 		{"and at 16 blocks it is out of the fight", onField(with(mobAt("zombie", 3, 20, sword), 20, "skeleton", 16.5, 20)), "fight"},
 		{"a second zombie beyond the defend range does not join", onField(with(mobAt("zombie", 3, 20, sword), 20, "zombie", -8, 20)), "fight"},
 		{"a spider by day does not join", onField(with(byDay(mobAt("zombie", 3, 20, sword)), 20, "spider", -3, 16)), "fight"},
+		{"a creeper coming while it fights a zombie: its blast (10) before its turn", onField(with(mobAt("zombie", 3, 20, sword), 20, "creeper", 6.5, 20)), "flee"},
+		{"a creeper whose walk and fuse outlast a zombie nearly dead: the zombie is fought", onField(with(mobAt("zombie", 3, 20, sword), 5, "creeper", -7.5, 20)), "fight"},
 		{"cornered in a tunnel by two: walls in", inTunnel(with(mobAt("zombie", 3, 20, sword, dirt), 20, "zombie", 5.5, 20), -3), "wall_in"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
