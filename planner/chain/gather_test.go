@@ -179,3 +179,19 @@ func TestDigToAPocketTakesAPickaxe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, &loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}, dec.Invocation, "dirt is dug by hand")
 }
+
+// TestMineNotTheBlockUnderfoot: cobblestone is wanted and the bot stands on
+// a cobblestone block, with stone four blocks off. The mining skill never
+// takes the block under the player's feet, so the plan mines the stone,
+// not the block it could not reach (Upgrade 2.0's 256 cobblestone: the
+// bot on its own cobblestone floor planned "mine cobblestone" twice,
+// the skill found none, and the quest was stuck).
+func TestMineNotTheBlockUnderfoot(t *testing.T) {
+	reg := shipped(t)
+	b := world.NewSparseBlocks().SetID(world.Pos(0, 63, 0), "minecraft:cobblestone", 0).SetID(world.Pos(4, 63, 0), "minecraft:stone", 0)
+	w := snapshot("stone_age", b, stack("minecraft:wooden_pickaxe", 1))
+	dec, err := plan(t, reg, "collect 3 minecraft:cobblestone", w)
+	require.NoError(t, err)
+	require.NotNil(t, dec.Invocation)
+	assert.Equal(t, "mine_ore target=minecraft:stone", dec.Invocation.String())
+}

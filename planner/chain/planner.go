@@ -1039,6 +1039,11 @@ func (s *search) mineable(d *registry.Description, item string) (mineTarget, boo
 		}
 	}
 	hits := s.w.Blocks.Nearest(s.w.Feet(), limit, openLook, func(b world.Block) bool { return slices.Contains(sources, b.ID) })
+	// The block the player stands on is never the mining skill's target
+	// ({target_location}): planning for it would name a block the skill
+	// then finds none of.
+	below := s.w.Feet().Down()
+	hits = slices.DeleteFunc(hits, func(h world.BlockHit) bool { return h.Pos == below })
 	if len(hits) == 0 {
 		if b, ok := s.rememberedSource(sources); ok {
 			return mineTarget{block: b, remembered: true}, true
