@@ -196,17 +196,17 @@ func TestRunQuestsKeepsLaterQuestsItems(t *testing.T) {
 	})
 	stages := []loop.QuestStage{
 		{ID: "A", Name: "Logs", Items: []loop.ItemGoal{{Item: "minecraft:log", Count: 1}}},
-		{ID: "B", Name: "Stone", Items: []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 64}}},
-		{ID: "C", Name: "More stone", Items: []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 256}, {Item: "minecraft:dirt", Count: 8}}},
+		{ID: "B", Name: "Much stone", Items: []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 256}, {Item: "minecraft:dirt", Count: 8}}},
+		{ID: "C", Name: "Stone", Items: []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 64}}},
 		{ID: "D", Name: "Diamonds", Skip: "no producer", Items: []loop.ItemGoal{{Item: "minecraft:diamond", Count: 5}}},
 	}
 	_, err := loop.RunQuests(context.Background(), loop.Config{Registry: reg, Conn: ipc.InProcess(body), Planner: pl, Goal: loop.Goal{Quests: stages}},
 		loop.QuestOptions{Unlocked: true})
 	require.NoError(t, err)
-	later := []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 256}, {Item: "minecraft:dirt", Count: 8}}
-	assert.Equal(t, later, keeps[`quest "Logs"`])
-	assert.Equal(t, later, keeps[`quest "Stone"`])
-	assert.Empty(t, keeps[`quest "More stone"`])
+	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 256}, {Item: "minecraft:dirt", Count: 8}}, keeps[`quest "Logs"`],
+		"the most any later quest asks for")
+	assert.Equal(t, []loop.ItemGoal{{Item: "minecraft:cobblestone", Count: 64}}, keeps[`quest "Much stone"`])
+	assert.Empty(t, keeps[`quest "Stone"`])
 }
 
 // TestRunQuestsServerDone: a quest the server's quest book has completed

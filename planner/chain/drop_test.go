@@ -50,7 +50,7 @@ func TestAFullInventoryThrowsJunkAway(t *testing.T) {
 	w := full(t, stacks...) // the rest dirt
 	dec, err := plan(t, reg, "collect 3000 minecraft:cobblestone", w)
 	require.NoError(t, err)
-	assert.Equal(t, drop("minecraft:dirt:0", buildReserve), dec.Invocation, dec.Reason)
+	assert.Equal(t, drop("minecraft:dirt:0", 32), dec.Invocation, dec.Reason)
 	assert.Contains(t, dec.Reason, "thrown away")
 
 	// Six free with dirt to throw: no chest is made, the goal goes on.
@@ -65,7 +65,7 @@ func TestAFullInventoryThrowsJunkAway(t *testing.T) {
 	// The dirt thrown failed twice (blocked): the dirt goes into a chest
 	// as before, one made first.
 	w = full(t, stacks...)
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, *drop("minecraft:dirt:0", buildReserve))
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, *drop("minecraft:dirt:0", 32))
 	require.NoError(t, err)
 	assert.Contains(t, dec.Reason, "a chest first", "%v", dec.Invocation)
 }
@@ -119,7 +119,7 @@ func TestJunkIsOnlyJunk(t *testing.T) {
 	}
 	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", full(t, saplings...))
 	require.NoError(t, err)
-	assert.Equal(t, drop("minecraft:sapling:0", farmSize), dec.Invocation, dec.Reason)
+	assert.Equal(t, drop("minecraft:sapling:0", 16), dec.Invocation, dec.Reason)
 
 	// Tools, food, fuel and gravel (flint's makings) are never junk: a
 	// full inventory of them throws nothing.
