@@ -42,15 +42,15 @@ func kit() []world.ItemStack {
 
 // TestAFullInventoryThrowsJunkAway: a full inventory (two slots free) of
 // a quest run's dirt and saplings throws the dirt away where the bot
-// stands, before any chest: all but the 32 blocks a wall or a pillar
-// takes. With no chest in sight nor held, no chest is made for it.
+// stands, before any chest: all but the stack of blocks walls and pillars
+// take. With no chest in sight nor held, no chest is made for it.
 func TestAFullInventoryThrowsJunkAway(t *testing.T) {
 	reg := shipped(t)
 	stacks := append(kit(), stack("minecraft:sapling", 40))
 	w := full(t, stacks...) // the rest dirt
 	dec, err := plan(t, reg, "collect 3000 minecraft:cobblestone", w)
 	require.NoError(t, err)
-	assert.Equal(t, drop("minecraft:dirt:0", 32), dec.Invocation, dec.Reason)
+	assert.Equal(t, drop("minecraft:dirt:0", 64), dec.Invocation, dec.Reason)
 	assert.Contains(t, dec.Reason, "thrown away")
 
 	// Six free with dirt to throw: no chest is made, the goal goes on.
@@ -65,7 +65,7 @@ func TestAFullInventoryThrowsJunkAway(t *testing.T) {
 	// The dirt thrown failed twice (blocked): the dirt goes into a chest
 	// as before, one made first.
 	w = full(t, stacks...)
-	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, *drop("minecraft:dirt:0", 32))
+	dec, err = plan(t, reg, "collect 3000 minecraft:cobblestone", w, *drop("minecraft:dirt:0", 64))
 	require.NoError(t, err)
 	assert.Contains(t, dec.Reason, "a chest first", "%v", dec.Invocation)
 }
