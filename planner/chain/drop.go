@@ -12,9 +12,12 @@ import (
 const dropSkill = "drop_items"
 
 // buildReserve is how many dirt and cobblestone stay held whatever the
-// goal: the blocks a night's wall, a pillar out of a pit or a digging
-// route places.
-const buildReserve = 32
+// goal, a stack of each: the blocks the nights' walls, a pillar out of a
+// pit or a digging route place. With 32, a quest run spent its dirt on
+// walls over the days and then walled itself in with the cobblestone its
+// furnace was gathered for, mined it back and walled in again until the
+// quest's steps ran out.
+const buildReserve = 64
 
 // junk is what a player whose inventory is full throws away rather than
 // carry to a chest: blocks every tunnel gives again, and saplings beyond a
