@@ -36,7 +36,7 @@ var junk = []struct {
 // its recipes (a stack at least when the goal takes any, as the store
 // keeps) and of what the quests after this one ask for (goal.Keep); the
 // goal's own items are never junk. The kind with most to throw comes first.
-// Tools and food are never junk; neither is anything not in the list.
+// Nothing outside the list is junk (tools, food, fuel, gravel).
 func (s *search) junkToDrop(goal loop.Goal) []storable {
 	needed := s.inputs(goal)
 	amounts := s.inputAmounts(goal)
@@ -44,10 +44,7 @@ func (s *search) junkToDrop(goal loop.Goal) []storable {
 	first := map[string]world.ItemStack{}
 	var kinds []string
 	for _, st := range s.w.Inventory.Slots {
-		if st.Empty() || st.MaxDamage > 0 || hasToolClass(st) {
-			continue
-		}
-		if _, ok := s.Food.Of(st); ok {
+		if st.Empty() {
 			continue
 		}
 		k := fmt.Sprintf("%s:%d", st.ID, st.Meta)
