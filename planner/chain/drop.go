@@ -33,12 +33,11 @@ var junk = []struct {
 
 // junkToDrop lists the junk held beyond what stays: of each kind (item
 // and meta), the most of its reserve, of what the goal takes in all down
-// its recipes (a stack at least when the goal takes any, as the store
-// keeps) and of what the quests after this one ask for (goal.Keep); the
-// goal's own items are never junk. The kind with most to throw comes first.
+// its crafting and smelting recipes (inputAmounts) and of what the quests
+// after this one ask for (goal.Keep); the goal's own items are never
+// junk. The kind with most to throw comes first.
 // Nothing outside the list is junk (tools, food, fuel, gravel).
 func (s *search) junkToDrop(goal loop.Goal) []storable {
-	needed := s.inputs(goal)
 	amounts := s.inputAmounts(goal)
 	counts := map[string]int{}
 	first := map[string]world.ItemStack{}
@@ -65,9 +64,7 @@ func (s *search) junkToDrop(goal loop.Goal) []storable {
 		if !isJunk {
 			continue
 		}
-		if needed.matches(st) {
-			keep = max(keep, fullStack, amounts.of(st))
-		}
+		keep = max(keep, amounts.of(st))
 		if goalItem(goal, st) {
 			continue // the goal's own items (a collect goal's haul) are never junk
 		}

@@ -85,14 +85,18 @@ func TestJunkIsOnlyJunk(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, dropSkill, dec.Invocation.Skill, "%v: %s", dec.Invocation, dec.Reason)
 
-	// A goal that takes cobblestone (a furnace) keeps a stack of it.
+	// A goal that takes cobblestone keeps what it takes in all: twenty
+	// furnaces of 6 cobblestone each, 120; one furnace, the stack.
 	mixed := append(kit(), slices.Repeat([]world.ItemStack{stack("minecraft:cobblestone", 64)}, 14)...)
 	for len(mixed) < 34 {
 		mixed = append(mixed, stack("minecraft:gravel", 64))
 	}
+	dec, err = plan(t, reg, "have 20 minecraft:furnace", full(t, mixed...))
+	require.NoError(t, err)
+	assert.Equal(t, drop("minecraft:cobblestone:0", 120), dec.Invocation, dec.Reason)
 	dec, err = plan(t, reg, "have 1 minecraft:furnace", full(t, mixed...))
 	require.NoError(t, err)
-	assert.Equal(t, drop("minecraft:cobblestone:0", fullStack), dec.Invocation, dec.Reason)
+	assert.Equal(t, drop("minecraft:cobblestone:0", 64), dec.Invocation, dec.Reason)
 
 	// Later quests' items stay: 256 cobblestone and 8 dirt.
 	goal, err := loop.ParseGoal("collect 3000 minecraft:log", reg.Tiers())
