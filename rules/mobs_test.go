@@ -15,6 +15,12 @@ func TestShippedMobs(t *testing.T) {
 	assert.Equal(t, 70, m.Spawning.MonsterCap)
 	assert.Equal(t, 24, m.Spawning.MinPlayerDistance)
 	assert.Equal(t, 8, m.Spawning.LightRandom)
+	// EnumCreatureType.creature's cap, WorldServer.tick's % 400,
+	// EntityAnimal.getCanSpawnHere's grass and light above 8.
+	assert.Equal(t, 10, m.Spawning.CreatureCap)
+	assert.Equal(t, 400, m.Spawning.CreatureInterval)
+	assert.Equal(t, 8, m.Spawning.CreatureLightAbove)
+	assert.Equal(t, "minecraft:grass", m.Spawning.CreatureGround)
 	assert.Equal(t, 6000, m.Player.ItemLifespan)
 	assert.Equal(t, 14, m.LightOf("minecraft:torch"))
 	assert.Equal(t, 15, m.LightOf("minecraft:lava"))
@@ -159,6 +165,10 @@ func TestParseMobsErrors(t *testing.T) {
 		{"source twice", `{block: "minecraft:lava", light: 15}`, `{block: "minecraft:torch", light: 15}`, "minecraft:torch is listed twice"},
 		{"near beyond far", "despawn_near: 32", "despawn_near: 200", "spawning.despawn_near: must not exceed despawn_far"},
 		{"unknown spawning key", "pack_spread: 6", "pack_spread: 6\n  pack_size: 4", "pack_size"},
+		{"animals' interval 0", "creature_interval: 400", "creature_interval: 0", "spawning.creature_interval"},
+		{"animals' cap negative", "creature_cap: 10", "creature_cap: -1", "spawning.creature_cap"},
+		{"animals' ground with meta", `creature_ground: "minecraft:grass"`, `creature_ground: "minecraft:grass:1"`, "spawning.creature_ground: must be a block id"},
+		{"animals' ground missing", "  creature_ground: \"minecraft:grass\"\n", "", "spawning.creature_ground: required field is missing"},
 		{"duplicate mob", "name: skeleton", "name: zombie", "zombie is listed twice"},
 		{"duplicate type", "entity_type: 51", "entity_type: 54", "54 is listed twice"},
 		{"duplicate entity name", "entity_name: Cow", "entity_name: Pig", "mobs[6].entity_name: Pig is listed twice (first at mobs[5])"},

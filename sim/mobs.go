@@ -16,7 +16,8 @@ import (
 // time of day runs with the ticks; with mobs: true zombies, skeletons,
 // spiders and creepers spawn in the dark around the player by
 // SpawnerAnimals' rules, chase it, hit, shoot and explode, burn by day,
-// despawn far away, and drop their items when they die. A player whose
+// despawn far away, and drop their items when they die; animals come by
+// their own pass every 400 ticks (animals.go). A player whose
 // health reaches 0 dies: its inventory lies where it died as item
 // entities, which the player picks up by walking over them and which are
 // gone after 6000 ticks, and it respawns at the scenario's start. Every
