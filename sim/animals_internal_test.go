@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
 
@@ -156,4 +157,46 @@ func TestAnimalsSpawnBySeed(t *testing.T) {
 	require.NotEmpty(t, a)
 	assert.Equal(t, a, record(11))
 	assert.NotEqual(t, a, record(12))
+}
+
+// TestAnimalMayStand: EntityAnimal.getCanSpawnHere and
+// EntityLiving.getCanSpawnHere at places that pass canSpawnAt: open grass
+// at midnight is fine (the light read has nothing taken off); dirt, a
+// place where a sheep's box already reaches, water at a cow's head,
+// and grass under a low roof are not, and a chicken (0.7 high) fits where
+// a cow (1.3) does not.
+func TestAnimalMayStand(t *testing.T) {
+	s := countryside(t, 1, `blocks:
+  - {block: "minecraft:dirt", pos: [40, 64, 40]}
+  - {block: "minecraft:water", pos: [50, 66, 40]}
+  - {block: "minecraft:stone", from: [70, 67, 30], to: [90, 67, 50]}
+`)
+	cow, _ := s.rules.Mobs.Kind("cow")
+	chicken, _ := s.rules.Mobs.Kind("chicken")
+	sheep, _ := s.rules.Mobs.Kind("sheep")
+	s.danger.mobs = append(s.danger.mobs, &mob{id: 99, kind: sheep, pos: world.Vec3{X: 61, Y: 65, Z: 40.5}, health: 8}) // knocked to the cells' edge
+	at := func(x, z int) (world.BlockPos, world.Vec3) {
+		return world.Pos(x, 65, z), world.Vec3{X: float64(x) + 0.5, Y: 65, Z: float64(z) + 0.5}
+	}
+	s.state.Update(func(tx *world.Tx) {
+		for _, c := range []struct {
+			name string
+			kind rules.MobKind
+			x, z int
+			want bool
+		}{
+			{"open grass at midnight", cow, 30, 40, true},
+			{"dirt", cow, 40, 40, false},
+			{"water at the head", cow, 50, 40, false},
+			{"a chicken under the water's cell", chicken, 50, 40, true},
+			{"half a sheep in the cell", cow, 60, 40, false},
+			{"the sheep's other half", cow, 61, 40, false},
+			{"clear of the sheep", cow, 62, 40, true},
+			{"deep under the roof", cow, 80, 40, false},
+			{"at the roof's edge", cow, 71, 40, true},
+		} {
+			p, centre := at(c.x, c.z)
+			assert.Equal(t, c.want, s.animalMayStand(tx, c.kind, p, centre), c.name)
+		}
+	})
 }
