@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtnh-agent/gtnh-agent/action"
 	"github.com/gtnh-agent/gtnh-agent/ipc"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/sim"
 	"github.com/gtnh-agent/gtnh-agent/world"
 )
@@ -283,4 +284,45 @@ player:
 		require.Equal(t, mid, animals(), "no animal between the passes")
 	}
 	assert.True(t, came, "thirty passes over an empty plain bring animals")
+}
+
+// TestAnimalsLeaveTheMonstersAlone: the animals' pass draws its random
+// numbers apart from the world's: on a stone plain, where no animal can
+// spawn but the pass still tries every 400 ticks, the night's monsters
+// are the same, tick by tick, as in a world whose animals' pass never
+// comes.
+func TestAnimalsLeaveTheMonstersAlone(t *testing.T) {
+	build := func(set *rules.Set) *sim.Sim {
+		sc, err := sim.ParseScenario("stone.yaml", []byte(`name: stone
+seed: 9
+size: {x: 96, z: 96}
+generator: flat
+ground_y: 64
+mobs: true
+night: true
+time: 14000
+player:
+  pos: [48, 65, 48]
+blocks:
+  - {block: "minecraft:stone", from: [0, 64, 0], to: [95, 64, 95]}
+`))
+		require.NoError(t, err)
+		s, err := sim.New(sc, sim.Options{Rules: set})
+		require.NoError(t, err)
+		return s
+	}
+	never := *rules.Default()
+	mobRules := *never.Mobs
+	mobRules.Spawning.CreatureInterval = 1 << 20
+	never.Mobs = &mobRules
+	with, without := build(nil), build(&never)
+	seen := 0
+	for range 8 {
+		wait(t, with, 400)
+		wait(t, without, 400)
+		a, b := mobs(look(t, with)), mobs(look(t, without))
+		require.Equal(t, b, a)
+		seen += len(a)
+	}
+	assert.Positive(t, seen, "monsters to compare")
 }
