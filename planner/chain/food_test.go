@@ -54,7 +54,7 @@ func TestFoodReserve(t *testing.T) {
 		{"a pig 8 blocks up", hungry(15, []world.Entity{at("pig", 10.5, 72, 3.5)}, sword), huntPig},
 		{"a pig 9 blocks up: another level", hungry(15, []world.Entity{at("pig", 10.5, 73, 3.5)}, sword), ""},
 		{"a pig 9 blocks down", hungry(15, []world.Entity{at("pig", 10.5, 55, 3.5)}, sword), ""},
-		{"a pig past the hunt's reach", hungry(15, []world.Entity{mobAt("pig", 70.5, 0.5)}, sword), ""},
+		{"a pig past the hunt's reach", hungry(15, []world.Entity{mobAt("pig", 80.6, 0.5)}, sword), ""},
 		{"a pig past the default radius", hungry(15, []world.Entity{mobAt("pig", 40.5, 0.5)}, sword), "hunt count=1 item=minecraft:porkchop radius=40 target=pig"},
 		{"no free slot for the meat", hungry(15, pig, append([]world.ItemStack{sword}, slices.Repeat([]world.ItemStack{stack("minecraft:cobblestone", 64)}, 35)...)...), ""},
 		{"one free slot", hungry(15, pig, append([]world.ItemStack{sword}, slices.Repeat([]world.ItemStack{stack("minecraft:cobblestone", 64)}, 34)...)...), huntPig},

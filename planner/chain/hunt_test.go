@@ -64,7 +64,7 @@ func TestWoolFromSheep(t *testing.T) {
 			&loop.Invocation{Skill: "hunt", Params: map[string]any{"target": "spider", "item": "minecraft:string", "count": 1}}, ""},
 		{"a sheep past the default radius: the radius that reaches it", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 40.5, 0.5)),
 			&loop.Invocation{Skill: "hunt", Params: map[string]any{"target": "sheep", "item": "minecraft:wool", "count": 1, "radius": 40}}, ""},
-		{"no sheep in range", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 64.6, 0.5)),
+		{"no sheep in range", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("sheep", 80.6, 0.5)),
 			&loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, ""},
 		{"a zombie gives no wool", "have 1 minecraft:wool", withMobs(snapshot("stone_age", nil, sword), mobAt("zombie", 4.5, 0.5)),
 			&loop.Invocation{Skill: "shelter", Params: map[string]any{"wait": 600}}, ""},
@@ -123,7 +123,8 @@ func TestKillGoals(t *testing.T) {
 		{"a sword first", "kill 1 pig", 0, withMobs(snapshot("stone_age", nil, stack("minecraft:planks", 2), stack("minecraft:stick", 1), stack("minecraft:crafting_table", 1)), mobAt("pig", 10.5, 3.5)),
 			&loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_sword", "count": 1}}, ""},
 		{"a pig beyond the default radius", "kill 1 pig", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 40.5, 0.5)), hunt("pig", "minecraft:porkchop", 1, 40), ""},
-		{"a pig out of reach", "kill 1 pig", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 70.5, 0.5)), nil, "cannot kill a pig: hunt: no pig within 64 blocks"},
+		{"a pig at 70 blocks: the hunt's largest radius, as far as a server shows an animal", "kill 1 pig", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 70.5, 0.5)), hunt("pig", "minecraft:porkchop", 1, 70), ""},
+		{"a pig out of reach", "kill 1 pig", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 80.6, 0.5)), nil, "cannot kill a pig: hunt: no pig within 80 blocks"},
 		// No cow known: the animals' pass may bring one while the animals
 		// known are within the cap (this world model holds every chunk
 		// round the player: 17×17, a cap of 10 × 289 / 256 = 11); over
@@ -132,8 +133,8 @@ func TestKillGoals(t *testing.T) {
 			&loop.Invocation{Skill: "wait_for", Params: map[string]any{"duration": 400}}, ""},
 		{"no cow, animals over the cap", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), herd("sheep", 12, 20.5)...), hunt("sheep", "minecraft:wool:0", 1), ""},
 		{"no cow, the nearest animal thinned first", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), append(herd("sheep", 12, 20.5), mobAt("chicken", 6.5, 0.5))...), hunt("chicken", "minecraft:chicken", 1), ""},
-		{"a cow known out of reach is no pass's to bring", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("cow", 70.5, 0.5)), nil, "no cow within 64 blocks"},
-		{"no zombie: hostile mobs are not the animals' pass's", "kill 1 zombie", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 4.5, 0.5)), nil, "no zombie within 64 blocks"},
+		{"a cow known out of reach is no pass's to bring", "kill 1 cow", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("cow", 80.6, 0.5)), nil, "no cow within 80 blocks"},
+		{"no zombie: hostile mobs are not the animals' pass's", "kill 1 zombie", 0, withMobs(snapshot("stone_age", nil, sword), mobAt("pig", 4.5, 0.5)), nil, "no zombie within 80 blocks"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
