@@ -543,10 +543,10 @@ func TestOpenToAirAtTheWorldsEdge(t *testing.T) {
 
 // TestTemplateTargetAwayFromMobs: {target_location} leaves a block a
 // hostile mob guards (the block, or the way to it, within the mob's follow
-// range) for one no mob guards, even farther off: the bot that fled a
-// creeper beside the gravel goes to other gravel instead of walking back
-// into it. A spider by day in the open guards nothing; with every block
-// guarded, the one farthest from the mob is taken.
+// range, and nearer to it than the bot is) for one no mob guards, even
+// farther off: the bot that fled a creeper beside the gravel goes to other
+// gravel instead of walking back into it. A spider by day in the open
+// guards nothing; with every block guarded, the nearest is taken.
 func TestTemplateTargetAwayFromMobs(t *testing.T) {
 	spec := loadFixture(t, "mine_block.yml")
 	near, far := world.Pos(10, 63, 0), world.Pos(-25, 63, 0)
@@ -572,7 +572,8 @@ func TestTemplateTargetAwayFromMobs(t *testing.T) {
 		{"a spider by day in the open guards nothing", []world.Entity{mob("spider", 14.5)}, 6000, near},
 		{"a spider at night does", []world.Entity{mob("spider", 14.5)}, 18000, far},
 		{"a cow guards nothing", []world.Entity{mob("cow", 14.5)}, 6000, near},
-		{"on the way to both: the one farther from it", []world.Entity{mob("creeper", 3.5)}, 6000, far},
+		{"at the bot's elbow: the gravel away from it", []world.Entity{mob("creeper", 3.5)}, 6000, far},
+		{"on the way to both: the nearest", []world.Entity{mob("creeper", 3.5), mob("creeper", -4.5)}, 6000, near},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := snapshot(b)

@@ -62,14 +62,16 @@ type Guard struct {
 }
 
 // Guarded returns the hostile mob nearest the straight way from the bot's
-// feet to a place, among those within their follow range of it
-// (config/mobs.yaml follow_range: the followRange attribute, how far a mob
-// sees a player to chase; 1.7.10 EntityAINearestAttackableTarget and
-// EntityAIAttackOnCollide: zombie 40, skeleton, creeper and spider 16), so
-// a walk there would bring it on: a creeper comes and swells, a skeleton
-// shoots, and the defend reflex ends the work to flee or fight. Neutral
-// mobs (a spider by day in the open) and mobs outside the table guard
-// nothing.
+// feet to a place, among those the way leads towards within their follow
+// range (config/mobs.yaml follow_range: the followRange attribute, how
+// far a mob sees a player to chase; 1.7.10 EntityAINearestAttackableTarget
+// and EntityAIAttackOnCollide: zombie 40, skeleton, creeper and spider
+// 16): the way passes within that range of the mob and nearer to it than
+// the bot stands now, so a walk there would bring it on (a creeper comes
+// and swells, a skeleton shoots, and the defend reflex ends the work to
+// flee or fight). A way that leads away from a mob the bot is already
+// within range of is not guarded by it. Neutral mobs (a spider by day in
+// the open, a farm animal) and mobs outside the table guard nothing.
 func Guarded(w *world.Snapshot, mobs *rules.Mobs, to world.BlockPos) (Guard, bool) {
 	at := world.Vec3{X: float64(to.X) + 0.5, Y: float64(to.Y), Z: float64(to.Z) + 0.5}
 	var g Guard
@@ -82,7 +84,8 @@ func Guarded(w *world.Snapshot, mobs *rules.Mobs, to world.BlockPos) (Guard, boo
 		if !ok || Neutral(mobs, w, e) { // Neutral: a farm animal too
 			continue
 		}
-		if d := FromWay(e.Pos, w.Player.Pos, at); d <= k.FollowRange && (!found || d < g.Dist) {
+		now := math.Hypot(e.Pos.X-w.Player.Pos.X, e.Pos.Z-w.Player.Pos.Z)
+		if d := FromWay(e.Pos, w.Player.Pos, at); d <= k.FollowRange && d < now-1e-9 && (!found || d < g.Dist) {
 			g, found = Guard{Mob: e, Dist: d, Range: k.FollowRange}, true
 		}
 	}
