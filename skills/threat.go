@@ -1,8 +1,6 @@
 package skills
 
 import (
-	"slices"
-
 	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/world"
 	"github.com/gtnh-agent/gtnh-agent/world/path"
@@ -18,32 +16,17 @@ import (
 // Where every hit is guarded the order stands (the nearest first): the
 // mob may have gone by the time the bot gets there.
 func awayFromMobs(w *world.Snapshot, mobs *rules.Mobs, hits []world.BlockHit) []world.BlockHit {
-	if len(w.Entities) == 0 || len(hits) == 0 {
+	if len(w.Entities) == 0 {
 		return hits
 	}
-	guard := make(map[world.BlockPos]float64, len(hits))
+	out := make([]world.BlockHit, 0, len(hits))
+	var guarded []world.BlockHit
 	for _, h := range hits {
-		if g, ok := path.Guarded(w, mobs, h.Pos); ok {
-			guard[h.Pos] = g.Dist
+		if _, ok := path.Guarded(w, mobs, h.Pos); ok {
+			guarded = append(guarded, h)
+			continue
 		}
+		out = append(out, h)
 	}
-	if len(guard) == 0 {
-		return hits
-	}
-	if len(guard) == len(hits) {
-		return hits
-	}
-	out := slices.Clone(hits)
-	slices.SortStableFunc(out, func(a, b world.BlockHit) int {
-		_, ga := guard[a.Pos]
-		_, gb := guard[b.Pos]
-		switch {
-		case ga == gb:
-			return 0
-		case ga:
-			return 1
-		}
-		return -1
-	})
-	return out
+	return append(out, guarded...)
 }
