@@ -39,8 +39,19 @@ func noCheck(string, *Spec) error { return nil }
 func nearestTagged(w *world.Snapshot, tag string, radius int) (world.BlockPos, bool) {
 	var best world.BlockPos
 	bestD, found := 0, false
-	if hits := w.NearestBlocks(radius, 1, tag); len(hits) > 0 {
-		best, bestD, found = hits[0].Pos, hits[0].DistSq, true
+	if hits := w.NearestBlocks(radius, surfaceLook, tag); len(hits) > 0 {
+		// One with air over it first: a bucket fills at the first liquid
+		// source the look from the eyes meets (1.7.10 ItemBucket's ray
+		// trace), the top of a lake, not a source under the water or
+		// under the ground beside a bot in a pit below it.
+		h := hits[0]
+		if i := slices.IndexFunc(hits, func(h world.BlockHit) bool {
+			q := h.Pos.Add(0, 1, 0)
+			return w.BlockAt(q).IsAir() && w.Known(q)
+		}); i >= 0 {
+			h = hits[i]
+		}
+		best, bestD, found = h.Pos, h.DistSq, true
 	}
 	if ms := w.MachinesOfKind(tag, radius); len(ms) > 0 {
 		d := ms[0].Pos.DistSq(w.Feet())
@@ -181,7 +192,7 @@ var derivedTable = map[string]derived{
 	},
 	"nearest": {
 		produces: action.TypeBlockPos,
-		doc:      "{nearest:TAG}: the nearest block with semantic tag TAG, or machine of kind TAG, within the radius parameter (default 32)",
+		doc:      "{nearest:TAG}: the nearest block with semantic tag TAG (among the 512 nearest, first one with air over it: the surface of a lake), or machine of kind TAG, within the radius parameter (default 32)",
 		check: func(name string, _ *Spec) error {
 			if _, tag, _ := strings.Cut(name, ":"); tag == "" {
 				return fmt.Errorf("write {nearest:TAG}, e.g. {nearest:water_source}")

@@ -349,6 +349,23 @@ action_sequence:
 	_, err = suggest(t, spec, snapshot(blocks), map[string]any{"radius": 3})
 	f := requireFailure(t, err, CodeNoTarget)
 	assert.Equal(t, "no block tagged water_source within 3 blocks", f.Msg)
+
+	// A source with air over it comes before a nearer one under stone
+	// (a lake's floor over a bot in a pit): a bucket fills at the first
+	// source the look meets.
+	covered := world.NewSparseBlocks().
+		SetID(world.Pos(0, 66, 0), "minecraft:water", 0).
+		SetID(world.Pos(0, 67, 0), "minecraft:stone", 0).
+		SetID(world.Pos(4, 64, 0), "minecraft:water", 0).
+		SetID(world.Pos(0, 64, 4), "minecraft:log", 0)
+	acts, err = suggest(t, spec, snapshot(covered), nil)
+	require.NoError(t, err)
+	assert.Equal(t, action.MoveTo{Pos: world.Pos(4, 64, 0), Radius: 1}, acts[0])
+	// With none open, the nearest.
+	covered.SetID(world.Pos(4, 65, 0), "minecraft:stone", 0)
+	acts, err = suggest(t, spec, snapshot(covered), nil)
+	require.NoError(t, err)
+	assert.Equal(t, action.MoveTo{Pos: world.Pos(0, 66, 0), Radius: 1}, acts[0])
 }
 
 func TestTemplateNilBlocks(t *testing.T) {
