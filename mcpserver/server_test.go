@@ -215,10 +215,10 @@ func TestSessionOnTheDefaultWorld(t *testing.T) {
 	}
 	// The default world is at the steam age: the steam pack's skills are
 	// tools, next to the stone age's.
-	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for", "skill_eat", "skill_unstuck", "skill_fight", "skill_flee", "skill_shelter", "skill_recover_drops", "skill_escape", "skill_wall_in", "skill_mine_gt_ore"} {
+	for _, n := range []string{"skill_chop_tree", "skill_basic_crafting", "skill_feed_steam_boiler", "skill_maintain_coke_ovens", "skill_report_status", "skill_wait_for", "skill_eat", "skill_unstuck", "skill_fight", "skill_flee", "skill_shelter", "skill_recover_drops", "skill_escape", "skill_wall_in", "skill_mine_gt_ore", "skill_drop_items"} {
 		assert.Contains(t, tools, n)
 	}
-	assert.Len(t, tools, len(fixedTools)+29, "%v", tools)
+	assert.Len(t, tools, len(fixedTools)+30, "%v", tools)
 
 	chop := s.tool("skill_chop_tree")
 	require.NotNil(t, chop)
