@@ -181,7 +181,7 @@ var derivedTable = map[string]derived{
 						return b.ID == id && (meta < 0 || b.Meta == meta)
 					})
 					hits = slices.DeleteFunc(hits, func(h world.BlockHit) bool { return h.Pos == below })
-					hits = awayFromMobs(w, rules.Default().Mobs, surfaceFirst(w, hits, below.Y))
+					hits = AwayFromMobs(w, rules.Default().Mobs, surfaceFirst(w, hits, below.Y))
 				}
 				if len(hits) > 0 {
 					return hits[0].Pos, nil

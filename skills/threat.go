@@ -6,7 +6,7 @@ import (
 	"github.com/gtnh-agent/gtnh-agent/world/path"
 )
 
-// awayFromMobs orders a search's hits so that the work goes where no
+// AwayFromMobs orders a search's hits so that the work goes where no
 // hostile mob would come for the bot: the hits no mob guards
 // (path.Guarded: neither the block nor the straight way to it within a
 // hostile mob's follow range) first, then the guarded ones, each group in
@@ -15,7 +15,7 @@ import (
 // would only bring the mob on again and end the step in another flight.
 // Where every hit is guarded the order stands (the nearest first): the
 // mob may have gone by the time the bot gets there.
-func awayFromMobs(w *world.Snapshot, mobs *rules.Mobs, hits []world.BlockHit) []world.BlockHit {
+func AwayFromMobs(w *world.Snapshot, mobs *rules.Mobs, hits []world.BlockHit) []world.BlockHit {
 	if len(w.Entities) == 0 {
 		return hits
 	}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
+	"github.com/gtnh-agent/gtnh-agent/rules"
 	"github.com/gtnh-agent/gtnh-agent/skills"
 	"github.com/gtnh-agent/gtnh-agent/skills/registry"
 	"github.com/gtnh-agent/gtnh-agent/world"
@@ -71,6 +72,9 @@ func (ChopTree) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 	if len(hits) == 0 {
 		return nil, skills.Failf(skills.CodeNoTarget, "no log within %d blocks of %s", radius, w.Feet())
 	}
+	// The trees no hostile mob guards first: not back to the creeper
+	// the bot just fled.
+	hits = skills.AwayFromMobs(w, rules.Default().Mobs, hits)
 
 	feet := w.Feet()
 	bound := (radius + treeMargin) * (radius + treeMargin)

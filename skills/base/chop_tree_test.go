@@ -374,3 +374,19 @@ func TestChopTreeFromWhereItStands(t *testing.T) {
 		requireReachable(t, acts)
 	}
 }
+
+// TestChopTreeAwayFromMobs: of two trees, the one a creeper stands by is
+// left for the one no mob guards, though farther (skills.AwayFromMobs):
+// the bot that fled the creeper does not walk back to it.
+func TestChopTreeAwayFromMobs(t *testing.T) {
+	b := forest([3]int{4, 3, 0}, [3]int{-9, 3, 0})
+	w := snap(at(0, 64, 0), b, world.Inventory{})
+	w.TimeOfDay = 6000
+	acts, err := ChopTree{}.SuggestActions(w, skills.Params{"min_logs": 3})
+	require.NoError(t, err)
+	assert.Equal(t, world.Pos(4, 64, 0), breaks(acts)[0], "no mob: the nearest tree")
+	w.Entities = []world.Entity{{ID: 523, Kind: world.EntityMob, Name: "creeper", Pos: world.Vec3{X: 8.5, Y: 64, Z: 0.5}, Health: 20}}
+	acts, err = ChopTree{}.SuggestActions(w, skills.Params{"min_logs": 3})
+	require.NoError(t, err)
+	assert.Equal(t, world.Pos(-9, 64, 0), breaks(acts)[0], "a creeper by the near tree: the far one")
+}
