@@ -143,7 +143,12 @@ func (r DefendReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 	// bot lets it come (a step under way is interrupted when it does).
 	// One that shoots is gone after.
 	comes := k.Attack.Kind != rules.AttackRanged
-	weapon := bestWeapon(w, mobs)
+	weapon := mobs.Combat.FistDamage
+	for _, st := range w.Inventory.Slots {
+		if st.Count > 0 {
+			weapon = max(weapon, mobs.WeaponDamage(st))
+		}
+	}
 	what := fmt.Sprintf("a %s (entity %d) is %.1f blocks away", near.Name, near.ID, best)
 	var why string
 	switch {
@@ -238,18 +243,6 @@ func fightCost(mobs *rules.Mobs, foes []foe, weapon float64) float64 {
 		}
 	}
 	return cost
-}
-
-// bestWeapon is the damage of the hardest-hitting item held (the fist's
-// without one).
-func bestWeapon(w *world.Snapshot, mobs *rules.Mobs) float64 {
-	weapon := mobs.Combat.FistDamage
-	for _, st := range w.Inventory.Slots {
-		if st.Count > 0 {
-			weapon = max(weapon, mobs.WeaponDamage(st))
-		}
-	}
-	return weapon
 }
 
 // fightNear is how near a mob that walks to the bot must be for the
@@ -393,16 +386,6 @@ func (r ShelterReflex) Fire(w *world.Snapshot) (Invocation, string, bool) {
 		if e, d, ok := r.nearestHostile(w); ok && w.Player.Health < DefaultEatHealBelow && int(w.Player.Food) >= rules.Default().Food.Stats.RegenMinFood {
 			return Invocation{Skill: "shelter", Params: map[string]any{"wait": shelterWaitMax}},
 				fmt.Sprintf("day (time of day %d), walled in with health %g and a %s (entity %d) %.1f blocks away: healing behind the walls, mining them where it can and waiting %d ticks", t, w.Player.Health, e.Name, e.ID, d, shelterWaitMax), true
-		}
-		// Walled in by day against a mob within the defend range (a
-		// zombie in a tunnel, where no sun burns it) with no weapon that
-		// hits DefaultMinWeaponDamage: out of the walls the defend reflex
-		// would only wall it in again, or fight back bare-handed. It
-		// stays, mining its walls (a tunnel away from the mob), until the
-		// mob, which no longer sees it, has wandered off.
-		if e, d, ok := r.nearestHostile(w); ok && d <= DefaultDefendRange && bestWeapon(w, r.mobs()) < DefaultMinWeaponDamage {
-			return Invocation{Skill: "shelter", Params: map[string]any{"wait": shelterWaitMax}},
-				fmt.Sprintf("day (time of day %d), walled in with a %s (entity %d) %.1f blocks away and no weapon that hits for %d: staying in, mining its walls where it can and waiting %d ticks", t, e.Name, e.ID, d, DefaultMinWeaponDamage, shelterWaitMax), true
 		}
 		return Invocation{Skill: "unstuck", Params: map[string]any{"attempt": 0, "distance": DefaultUnstuckDistance}},
 			fmt.Sprintf("day (time of day %d, night from %d to %d) and the bot is walled in: climbing out", t, r.From, r.Until), true

@@ -225,25 +225,17 @@ func TestShelterReflexAtNight(t *testing.T) {
 		tod          int64
 		stay         bool
 		health, food float64
-		bare         bool // no weapon (the others hold a stone sword)
-	}{{"creeper", 6, 23500, true, 20, 20, false}, {"zombie", 32, 600, true, 20, 20, false}, {"zombie", 32.5, 600, false, 20, 20, false}, {"spider", 6, 600, false, 20, 20, false},
-		{"creeper", 6, 699, true, 20, 20, false}, {"creeper", 6, 700, false, 20, 20, false},
+	}{{"creeper", 6, 23500, true, 20, 20}, {"zombie", 32, 600, true, 20, 20}, {"zombie", 32.5, 600, false, 20, 20}, {"spider", 6, 600, false, 20, 20},
+		{"creeper", 6, 699, true, 20, 20}, {"creeper", 6, 700, false, 20, 20},
 		// The last minute before the night, a mob near: it stays; a
 		// minute and a tick before, it climbs out.
-		{"skeleton", 6, 10800, true, 20, 20, false}, {"skeleton", 6, 11999, true, 20, 20, false}, {"skeleton", 6, 10799, false, 20, 20, false}, {"spider", 6, 11000, false, 20, 20, false},
-		// Mid-day, a mob within the defend range and no weapon: it
-		// stays; beyond the range, or with a sword, it climbs out.
-		{"zombie", 8, 3700, true, 20, 20, true}, {"zombie", 8.5, 3700, false, 20, 20, true}, {"zombie", 8, 3700, false, 20, 20, false},
+		{"skeleton", 6, 10800, true, 20, 20}, {"skeleton", 6, 11999, true, 20, 20}, {"skeleton", 6, 10799, false, 20, 20}, {"spider", 6, 11000, false, 20, 20},
 		// Later in the day, hurt and healing (food 8 or more in GTNH)
 		// with a mob near: it heals behind its walls; not hurt enough, or
 		// not healing, or the mob gone, it climbs out.
-		{"zombie", 3, 6000, true, 13, 8, false}, {"zombie", 3, 6000, false, 14, 8, false}, {"zombie", 3, 6000, false, 13, 7, false},
-		{"zombie", 32.5, 6000, false, 13, 8, false}} {
-		var held []world.ItemStack
-		if !c.bare {
-			held = append(held, world.NewStack("minecraft:stone_sword", 0, 1))
-		}
-		w := walledIn(mobAt(c.kind, c.dist, c.health, held...))
+		{"zombie", 3, 6000, true, 13, 8}, {"zombie", 3, 6000, false, 14, 8}, {"zombie", 3, 6000, false, 13, 7},
+		{"zombie", 32.5, 6000, false, 13, 8}} {
+		w := walledIn(mobAt(c.kind, c.dist, c.health))
 		w.Player.Food = c.food
 		w.TimeOfDay = c.tod
 		inv, why, ok = r.Fire(w)
