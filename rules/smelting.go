@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strconv"
+
 	"github.com/gtnh-agent/gtnh-agent/game"
 	"github.com/gtnh-agent/gtnh-agent/internal/strictyaml"
 )
@@ -10,6 +12,29 @@ type SmeltRecipe struct {
 	Input  game.ItemMatcher
 	Output string // "modid:name[:meta]"
 	Count  int
+}
+
+// InFurnace is what a furnace's slots hold of a batch of this recipe
+// making item: its output of the item (made, not taken out) and its input
+// of the recipe's input (cooking on). A batch whose step a mob cut short
+// leaves them there, and a player counts both. Other items count nothing;
+// tags name the stacks' ore-dictionary entries (nil: the shipped table).
+func (r SmeltRecipe) InFurnace(slots map[string]game.ItemStack, item string, tags *TagTable) (done, cooking int) {
+	if tags == nil {
+		tags = Default().Tags
+	}
+	if out := slots["output"]; !out.Empty() && (out.ID == item || out.ID+":"+strconv.Itoa(out.Meta) == item) {
+		done = out.Count
+	}
+	if in := slots["input"]; !in.Empty() {
+		if len(in.Tags) == 0 {
+			in.Tags = tags.ItemTags(in.ID, in.Meta)
+		}
+		if r.Input.Matches(in) {
+			cooking = in.Count
+		}
+	}
+	return done, cooking
 }
 
 // Fuel is how long an item burns in a furnace.

@@ -94,6 +94,38 @@ func TestRawOreFromGregTechOre(t *testing.T) {
 	})
 }
 
+// TestIronLeftInTheFurnace: a smelting step a mob cut short left its raw
+// ores cooking (or their ingots made) in the furnace. The player holds 56
+// raw magnetite and wants 60 ingots more, and no ore is in sight: the 4 in
+// the furnace make up the rest, so the plan smelts instead of asking for
+// raw ore nothing in reach gives (seed 3's quest run stopped "Getting
+// Iron" so, 12 ingots and 4 cooking short of 72).
+func TestIronLeftInTheFurnace(t *testing.T) {
+	reg := shipped(t)
+	raw := func(n int) world.ItemStack { return world.NewStack("gregtech:gt.metaitem.03", 5870, n) }
+	for name, slots := range map[string]map[string]world.ItemStack{
+		"cooking": {"input": raw(4), "fuel": stack("minecraft:planks", 3)},
+		"made":    {"output": stack("minecraft:iron_ingot", 4)},
+		"both":    {"input": raw(2), "output": stack("minecraft:iron_ingot", 2)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := snapshot("stone_age", forest(20), ironPickaxe(), raw(56), stack("minecraft:iron_ingot", 12), stack("minecraft:planks", 64))
+			w.Machines = []world.Machine{{Kind: world.MachineFurnace, Pos: world.Pos(3, 64, 3), Slots: slots}}
+			dec, err := planOre(t, reg, "have 72 minecraft:iron_ingot", w)
+			require.NoError(t, err)
+			require.NotNil(t, dec.Invocation)
+			assert.Equal(t, "smelt", dec.Invocation.Skill)
+		})
+	}
+	t.Run("another item in the furnace counts nothing", func(t *testing.T) {
+		w := snapshot("stone_age", forest(20), ironPickaxe(), raw(56), stack("minecraft:iron_ingot", 12), stack("minecraft:planks", 64))
+		w.Machines = []world.Machine{{Kind: world.MachineFurnace, Pos: world.Pos(3, 64, 3), Slots: map[string]world.ItemStack{"input": stack("minecraft:cobblestone", 4), "output": stack("minecraft:stone", 4)}}}
+		_, err := planOre(t, reg, "have 72 minecraft:iron_ingot", w)
+		require.ErrorIs(t, err, loop.ErrStuck)
+		assert.Contains(t, err.Error(), "no available skill produces gregtech:gt.metaitem.03:5870")
+	})
+}
+
 // TestPickaxeForTheOre: a pickaxe below the ore's level makes the plan
 // build one that reaches it from a head the inventory holds (the iron head
 // of "Upgrade 2.0": iron 3, one lower until its boost); without such a

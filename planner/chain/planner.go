@@ -1575,9 +1575,17 @@ func (s *search) smeltInputs(item string, missing, depth int) (*loop.Invocation,
 		return nil, fmt.Errorf("no furnace recipe for %s", item)
 	}
 	r := s.pickSmelt(rs)
+	fs := s.w.MachinesOfKind(world.MachineFurnace, furnaceRadius)
+	if len(fs) > 0 {
+		// A batch cut short (a mob ended the step before the
+		// withdrawal) left its output made and its input cooking in the
+		// furnace the smelting skill takes: neither is wanted again.
+		done, cooking := r.InFurnace(fs[0].Slots, item, s.Tags)
+		missing = max(0, missing-done-cooking*r.Count)
+	}
 	ops := (missing + r.Count - 1) / r.Count
 	furnace := world.MustItem("minecraft:furnace")
-	if len(s.w.MachinesOfKind(world.MachineFurnace, furnaceRadius)) == 0 && s.w.Inventory.Find(furnace) < 0 {
+	if len(fs) == 0 && s.w.Inventory.Find(furnace) < 0 {
 		if sub, err := s.obtain("minecraft:furnace", 1, depth+1); err != nil || sub != nil {
 			return sub, err
 		}

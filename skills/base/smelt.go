@@ -41,7 +41,8 @@ var fuelPreference = []string{"ore:plankWood", "minecraft:coal", "ore:logWood", 
 // of that kind, the slot is emptied first and the fuel picked goes in (the
 // slot takes one kind at a time).
 // Another item left in the output or the input slot (a batch whose step
-// was cut short) is taken out first.
+// was cut short) is taken out first; the same recipe's output and input
+// left there count towards the items asked for (rules.SmeltRecipe.InFurnace).
 type Smelt struct {
 	// Rules holds the furnace's table (nil = the shipped set).
 	Rules *rules.Set
@@ -93,18 +94,28 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 			break
 		}
 	}
-	ops := ceilDiv(count, r.Count)
+	fs := w.MachinesOfKind(world.MachineFurnace, radius)
+	// What a batch of the same recipe cut short left in the furnace (a
+	// mob ended its step before the withdrawal): its output is made, its
+	// input cooks on, and a player counts both.
+	done, cooking := 0, 0
+	if len(fs) > 0 {
+		done, cooking = r.InFurnace(fs[0].Slots, item, nil)
+	}
+	wanted := max(0, count-done)                            // items still to cook
+	ops := ceilDiv(max(0, wanted-cooking*r.Count), r.Count) // inputs to put in
 	if have := inv.Count(r.Input); have < ops {
 		return nil, skills.Failf(skills.CodeMissingItems, "smelting %d %s needs %d %s (have %d)", count, item, ops, r.Input, have)
 	}
-	named, ticks := p.String("fuel"), ops*sm.CookTicks
+	cooks := ceilDiv(wanted, r.Count)
+	named, ticks := p.String("fuel"), cooks*sm.CookTicks
 
 	var acts []action.Action
 	var at world.BlockPos
 	var left world.ItemStack    // the fuel an existing furnace holds
 	var stale world.ItemStack   // another item in its output
 	var staleIn world.ItemStack // another item in its input
-	if fs := w.MachinesOfKind(world.MachineFurnace, radius); len(fs) > 0 {
+	if len(fs) > 0 {
 		f := fs[0]
 		at = f.Pos
 		left = f.Slots["fuel"]
@@ -133,7 +144,6 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 		return nil, skills.Failf(skills.CodeMissingItems,
 			"furnace: no furnace within %d blocks nor in the inventory; craft one first (basic_crafting item=minecraft:furnace: 6 cobblestone around 3 flint in GTNH)", radius)
 	}
-	input := itemRef(inv, inv.Slots[inv.Find(r.Input)])
 	acts = append(acts,
 		action.MoveTo{Pos: at, Radius: workRadius},
 		action.OpenContainer{Pos: at},
@@ -144,9 +154,12 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 	if !staleIn.Empty() {
 		acts = append(acts, action.TransferItems{Pos: at, Item: plainRef(staleIn) + metaSuffixOf(staleIn), Count: staleIn.Count, Direction: action.Withdraw, Slot: "input"})
 	}
-	acts = append(acts,
-		action.TransferItems{Pos: at, Item: input, Count: ops, Direction: action.Deposit, Slot: "input"},
-	)
+	if ops > 0 {
+		input := itemRef(inv, inv.Slots[inv.Find(r.Input)])
+		acts = append(acts,
+			action.TransferItems{Pos: at, Item: input, Count: ops, Direction: action.Deposit, Slot: "input"},
+		)
+	}
 	if !left.Empty() && (named == "" || namedMatches(named, left)) {
 		// The fuel slot takes only more of what it holds (planks left
 		// from the last batch refuse the coal picked now), and what it
@@ -171,9 +184,11 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 		}
 		acts = append(acts, action.TransferItems{Pos: at, Item: fuel, Count: fuels, Direction: action.Deposit, Slot: "fuel"})
 	}
+	if cooks > 0 {
+		acts = append(acts, action.Wait{Ticks: action.Ticks(cooks * sm.CookTicks)})
+	}
 	acts = append(acts,
-		action.Wait{Ticks: action.Ticks(ops * sm.CookTicks)},
-		action.TransferItems{Pos: at, Item: r.Output, Count: ops * r.Count, Direction: action.Withdraw, Slot: "output"},
+		action.TransferItems{Pos: at, Item: r.Output, Count: done + cooks*r.Count, Direction: action.Withdraw, Slot: "output"},
 		action.CloseContainer{},
 	)
 	return acts, nil
