@@ -115,8 +115,18 @@ func TestIronLeftInTheFurnace(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, dec.Invocation)
 			assert.Equal(t, "smelt", dec.Invocation.Skill)
+			assert.NotContains(t, dec.Invocation.Params, "radius", "the furnace is within the skill's own radius")
 		})
 	}
+	t.Run("driven off 40 blocks: back to that furnace", func(t *testing.T) {
+		w := snapshot("stone_age", forest(20), ironPickaxe(), raw(56), stack("minecraft:iron_ingot", 12), stack("minecraft:planks", 64))
+		w.Machines = []world.Machine{{Kind: world.MachineFurnace, Pos: world.Pos(40, 64, 0), Slots: map[string]world.ItemStack{"input": raw(4)}}}
+		dec, err := planOre(t, reg, "have 72 minecraft:iron_ingot", w)
+		require.NoError(t, err)
+		require.NotNil(t, dec.Invocation)
+		assert.Equal(t, "smelt", dec.Invocation.Skill)
+		assert.Equal(t, 64, dec.Invocation.Params["radius"], "the skill looks as far as the furnace")
+	})
 	t.Run("another item in the furnace counts nothing", func(t *testing.T) {
 		w := snapshot("stone_age", forest(20), ironPickaxe(), raw(56), stack("minecraft:iron_ingot", 12), stack("minecraft:planks", 64))
 		w.Machines = []world.Machine{{Kind: world.MachineFurnace, Pos: world.Pos(3, 64, 3), Slots: map[string]world.ItemStack{"input": stack("minecraft:cobblestone", 4), "output": stack("minecraft:stone", 4)}}}
