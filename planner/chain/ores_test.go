@@ -115,17 +115,20 @@ func TestIronLeftInTheFurnace(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, dec.Invocation)
 			assert.Equal(t, "smelt", dec.Invocation.Skill)
-			assert.NotContains(t, dec.Invocation.Params, "radius", "the furnace is within the skill's own radius")
+			assert.NotContains(t, dec.Invocation.Params, "pos", "the skill takes that furnace by itself")
 		})
 	}
-	t.Run("driven off 40 blocks: back to that furnace", func(t *testing.T) {
+	t.Run("driven off 40 blocks, other furnaces nearer: back to that furnace", func(t *testing.T) {
 		w := snapshot("stone_age", forest(20), ironPickaxe(), raw(56), stack("minecraft:iron_ingot", 12), stack("minecraft:planks", 64))
-		w.Machines = []world.Machine{{Kind: world.MachineFurnace, Pos: world.Pos(40, 64, 0), Slots: map[string]world.ItemStack{"input": raw(4)}}}
+		w.Machines = []world.Machine{
+			{Kind: world.MachineFurnace, Pos: world.Pos(30, 64, 0), Slots: map[string]world.ItemStack{}},
+			{Kind: world.MachineFurnace, Pos: world.Pos(40, 64, 0), Slots: map[string]world.ItemStack{"output": stack("minecraft:iron_ingot", 4)}},
+		}
 		dec, err := planOre(t, reg, "have 72 minecraft:iron_ingot", w)
 		require.NoError(t, err)
 		require.NotNil(t, dec.Invocation)
 		assert.Equal(t, "smelt", dec.Invocation.Skill)
-		assert.Equal(t, 64, dec.Invocation.Params["radius"], "the skill looks as far as the furnace")
+		assert.Equal(t, "40,64,0", dec.Invocation.Params["pos"], "the skill goes to the furnace the batch is in")
 	})
 	t.Run("another item in the furnace counts nothing", func(t *testing.T) {
 		w := snapshot("stone_age", forest(20), ironPickaxe(), raw(56), stack("minecraft:iron_ingot", 12), stack("minecraft:planks", 64))

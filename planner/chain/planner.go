@@ -1387,13 +1387,13 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 	}
 	limit := -1 // the most items the step can make (grid tools wear out)
 	if p.param != "" && smelts(p.desc) {
-		sub, radius, err := s.smeltInputs(item, missing, depth)
+		sub, at, err := s.smeltInputs(item, missing, depth)
 		if err != nil || sub != nil {
 			return sub, err
 		}
 		inv.Params[p.param] = item
-		if radius > 0 {
-			inv.Params["radius"] = radius
+		if at != "" {
+			inv.Params["pos"] = at
 		}
 		// The smelting skill waits by the furnace while it cooks: a few
 		// items a step keep each step's output coming within
@@ -1559,8 +1559,8 @@ func (s *search) tools(d *registry.Description, depth int) (*loop.Invocation, er
 // smelts_items): its item parameter is met by the furnace's table.
 func smelts(d *registry.Description) bool { return slices.Contains(d.Effects.Tags, "smelts_items") }
 
-// smeltMaxRadius is the smelting skill's largest search radius
-// (config/skills/smelt.yaml).
+// smeltMaxRadius is how far the plan looks for a furnace a batch was left
+// in (the smelting skill's largest search radius, config/skills/smelt.yaml).
 const smeltMaxRadius = 64
 
 // furnaceRadius is how far the smelting skill looks for a furnace.
@@ -1575,27 +1575,27 @@ const smeltStepTicks = 900
 // smeltInputs returns the sub-goal that must come before smelting missing
 // items: a furnace when none stands within reach nor is held, then the
 // input, then fuel: planks or coal that alone burn the cooking time (the
-// smelting skill burns one kind; planks first). With none, radius is the
-// smelting skill's search radius when it must go farther than its default
-// (to a furnace a batch was left in), else 0.
-func (s *search) smeltInputs(item string, missing, depth int) (sub *loop.Invocation, radius int, err error) {
+// smelting skill burns one kind; planks first). With none, at is the
+// furnace the smelting skill must use ("x,y,z") when it is not the one it
+// takes by itself (the nearest within its radius), else "".
+func (s *search) smeltInputs(item string, missing, depth int) (sub *loop.Invocation, at string, err error) {
 	rs := s.Smelt.For(item)
 	if len(rs) == 0 {
-		return nil, 0, fmt.Errorf("no furnace recipe for %s", item)
+		return nil, "", fmt.Errorf("no furnace recipe for %s", item)
 	}
 	r := s.pickSmelt(rs)
 	// A batch cut short (a mob ended the step before the withdrawal)
-	// left its output made and its input cooking in the furnace: neither
-	// is wanted again. That is the furnace the smelting skill takes (the
-	// nearest within its radius); when the bot was driven off farther
-	// than the default, it goes back to the nearest furnace within its
-	// largest radius if that one holds the batch.
+	// left its output made and its input cooking in its furnace: neither
+	// is wanted again, and that furnace is the one to go back to, even
+	// when the bot was driven off or another furnace stands nearer.
 	fs := s.w.MachinesOfKind(world.MachineFurnace, furnaceRadius)
-	if len(fs) == 0 {
-		if far := s.w.MachinesOfKind(world.MachineFurnace, smeltMaxRadius); len(far) > 0 {
-			if done, cooking := r.InFurnace(far[0].Slots, item, s.Tags); done+cooking > 0 {
-				fs, radius = far[:1], smeltMaxRadius
+	for _, f := range s.w.MachinesOfKind(world.MachineFurnace, smeltMaxRadius) {
+		if done, cooking := r.InFurnace(f.Slots, item, s.Tags); done+cooking > 0 {
+			if len(fs) == 0 || fs[0].Pos != f.Pos {
+				at = fmt.Sprintf("%d,%d,%d", f.Pos.X, f.Pos.Y, f.Pos.Z)
 			}
+			fs = []world.Machine{f}
+			break
 		}
 	}
 	if len(fs) > 0 {
@@ -1606,26 +1606,26 @@ func (s *search) smeltInputs(item string, missing, depth int) (sub *loop.Invocat
 	furnace := world.MustItem("minecraft:furnace")
 	if len(fs) == 0 && s.w.Inventory.Find(furnace) < 0 {
 		if sub, err := s.obtain("minecraft:furnace", 1, depth+1); err != nil || sub != nil {
-			return sub, 0, err
+			return sub, "", err
 		}
 	}
 	if sub, err := s.obtain(r.Input.String(), ops, depth+1); err != nil || sub != nil {
-		return sub, 0, err
+		return sub, "", err
 	}
 	ticks := ops * s.Smelt.CookTicks
 	for _, f := range []string{"ore:plankWood", "minecraft:coal"} {
 		m := world.MustItem(f)
 		if slot := s.w.Inventory.Find(m); slot >= 0 && s.w.Inventory.Count(m)*s.Smelt.BurnTicks(s.w.Inventory.Slots[slot]) >= ticks {
-			return nil, radius, nil
+			return nil, at, nil
 		}
 	}
 	planks := world.MustItem("ore:plankWood")
 	per := s.Smelt.BurnTicks(world.NewStack("minecraft:planks", 0, 1))
 	if per <= 0 {
-		return nil, 0, fmt.Errorf("planks do not burn in the smelting table: no fuel for %d ticks of cooking", ticks)
+		return nil, "", fmt.Errorf("planks do not burn in the smelting table: no fuel for %d ticks of cooking", ticks)
 	}
 	sub, err = s.obtain("ore:plankWood", max(s.w.Inventory.Count(planks), (ticks+per-1)/per), depth+1)
-	return sub, radius, err
+	return sub, at, err
 }
 
 // craftInputs returns the sub-goal that must come before crafting missing

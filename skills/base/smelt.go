@@ -2,6 +2,7 @@ package base
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -95,6 +96,17 @@ func (sk Smelt) SuggestActions(w *world.Snapshot, p skills.Params) ([]action.Act
 		}
 	}
 	fs := w.MachinesOfKind(world.MachineFurnace, radius)
+	if raw := p.String("pos"); raw != "" {
+		at, err := parsePos(raw)
+		if err != nil {
+			return nil, skills.Failf(skills.CodeInvalidParams, "parameter \"pos\": %v", err)
+		}
+		i := slices.IndexFunc(w.Machines, func(m world.Machine) bool { return m.Kind == world.MachineFurnace && m.Pos == at })
+		if i < 0 {
+			return nil, skills.Failf(skills.CodeNoTarget, "no furnace known at %s", raw)
+		}
+		fs = []world.Machine{w.Machines[i]}
+	}
 	// What a batch of the same recipe cut short left in the furnace (a
 	// mob ended its step before the withdrawal): its output is made, its
 	// input cooks on, and a player counts both.

@@ -112,6 +112,16 @@ func TestSmelt(t *testing.T) {
 				action.TransferItems{Pos: f, Item: "minecraft:stone", Count: 3, Direction: action.Withdraw, Slot: "output"},
 				action.CloseContainer{},
 			}},
+		{"pos names the furnace: a farther one the batch was left in, not the nearest",
+			snap(at(0, 64, 0), floor(), world.NewInventory(stack("minecraft:planks", 0, 4)),
+				furnaceAt(3, 64, 0, nil), furnaceAt(40, 64, 0, map[string]world.ItemStack{"output": stack("minecraft:stone", 0, 4)})),
+			map[string]any{"item": "minecraft:stone", "count": 4, "pos": "40,64,0"},
+			[]action.Action{
+				action.MoveTo{Pos: world.Pos(40, 64, 0), Radius: 3},
+				action.OpenContainer{Pos: world.Pos(40, 64, 0)},
+				action.TransferItems{Pos: world.Pos(40, 64, 0), Item: "minecraft:stone", Count: 4, Direction: action.Withdraw, Slot: "output"},
+				action.CloseContainer{},
+			}},
 		{"all of it made already: nothing goes in, no wait",
 			snap(at(0, 64, 0), floor(), world.NewInventory(stack("minecraft:planks", 0, 4)),
 				furnaceAt(3, 64, 0, map[string]world.ItemStack{"output": stack("minecraft:stone", 0, 4)})),
@@ -152,6 +162,10 @@ func TestSmeltFailures(t *testing.T) {
 			map[string]any{"item": "minecraft:stone", "fuel": "minecraft:dirt"}, skills.CodeInvalidParams, "does not burn"},
 		{"no furnace", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 2), stack("minecraft:planks", 0, 2))),
 			map[string]any{"item": "minecraft:stone"}, skills.CodeMissingItems, "6 cobblestone around 3 flint"},
+		{"pos where no furnace is known", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 2), stack("minecraft:planks", 0, 2)), furnace),
+			map[string]any{"item": "minecraft:stone", "pos": "9,64,9"}, skills.CodeNoTarget, "no furnace known at 9,64,9"},
+		{"pos that is not x,y,z", snap(at(0, 64, 0), floor, world.NewInventory(stack("minecraft:cobblestone", 0, 2), stack("minecraft:planks", 0, 2)), furnace),
+			map[string]any{"item": "minecraft:stone", "pos": "9,64"}, skills.CodeInvalidParams, `parameter "pos": "9,64" is not x,y,z`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := run(t, Smelt{}, c.w, c.raw)
