@@ -118,10 +118,10 @@ func TestIronLeftInTheFurnace(t *testing.T) {
 			assert.NotContains(t, dec.Invocation.Params, "pos", "the skill takes that furnace by itself")
 		})
 	}
-	t.Run("driven off 40 blocks, other furnaces nearer: back to that furnace", func(t *testing.T) {
+	t.Run("driven off 40 blocks, an empty furnace 5 blocks off: back to that furnace", func(t *testing.T) {
 		w := snapshot("stone_age", forest(20), ironPickaxe(), raw(56), stack("minecraft:iron_ingot", 12), stack("minecraft:planks", 64))
 		w.Machines = []world.Machine{
-			{Kind: world.MachineFurnace, Pos: world.Pos(30, 64, 0), Slots: map[string]world.ItemStack{}},
+			{Kind: world.MachineFurnace, Pos: world.Pos(5, 64, 0), Slots: map[string]world.ItemStack{}},
 			{Kind: world.MachineFurnace, Pos: world.Pos(40, 64, 0), Slots: map[string]world.ItemStack{"output": stack("minecraft:iron_ingot", 4)}},
 		}
 		dec, err := planOre(t, reg, "have 72 minecraft:iron_ingot", w)
