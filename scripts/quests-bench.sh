@@ -9,7 +9,8 @@
 # --quests-unlocked (each quest tried even when a prerequisite was not
 # completed: what the agent can do quest by quest). Prints, for each, the figure
 # ("N of M quests", and per line), every quest not completed with its
-# reason, the blockers, the most quests blocked first, and the deaths.
+# reason, the blockers, the most quests blocked first, the deaths, and the
+# steps spent storing items in chests and throwing junk away.
 #
 #   scripts/quests-bench.sh PATH          PATH: your modpack's quest book
 #                                         (config/betterquesting, its
@@ -43,5 +44,8 @@ for mode in "" "--quests-checkbox" "--quests-checkbox --quests-unlocked"; do
   sed -n '/^$/,$p' "$tmp/out" | sed '1d'
   # A death is a step result that says so (the trace's "died": true).
   echo "deaths: $(grep -o '"died":true' "$tmp/trace" | wc -l | tr -d ' ')"
+  # What a full inventory cost: steps putting items into chests, and
+  # steps throwing junk away.
+  echo "storing steps: $(grep -cE '^ +step +[0-9]+ +store_items ' "$tmp/out"), throwing steps: $(grep -cE '^ +step +[0-9]+ +drop_items ' "$tmp/out")"
   echo
 done
