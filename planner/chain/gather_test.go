@@ -195,29 +195,3 @@ func TestMineNotTheBlockUnderfoot(t *testing.T) {
 	require.NotNil(t, dec.Invocation)
 	assert.Equal(t, "mine_ore target=minecraft:stone", dec.Invocation.String())
 }
-
-// TestABlockedMineTakesAPickaxe: gravel open to a cave below, which the
-// mining step could not reach twice with no pickaxe held (the route breaks
-// no stone by hand), is mined after a pickaxe is made; with a pickaxe held
-// the blocked step stays blocked.
-func TestABlockedMineTakesAPickaxe(t *testing.T) {
-	reg := shipped(t)
-	cave := world.NewSparseBlocks().SetID(world.Pos(5, 58, 0), "minecraft:gravel", 0)
-	for y := 59; y <= 63; y++ {
-		cave.SetID(world.Pos(5, y, 0), "minecraft:stone", 0)
-	}
-	mine := loop.Invocation{Skill: "mine_block", Params: map[string]any{"target": "minecraft:gravel"}}
-	makings := []world.ItemStack{world.NewStack("minecraft:planks", 0, 3), world.NewStack("minecraft:stick", 0, 2), world.NewStack("minecraft:crafting_table", 0, 1)}
-	dec, err := plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", cave, makings...))
-	require.NoError(t, err)
-	assert.Equal(t, &mine, dec.Invocation, "open to the cave under it: mined as it is")
-	dec, err = plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", cave, makings...), mine)
-	require.NoError(t, err)
-	assert.Equal(t, &loop.Invocation{Skill: "basic_crafting", Params: map[string]any{"item": "minecraft:wooden_pickaxe", "count": 1}}, dec.Invocation, "blocked: the pickaxe first")
-
-	pick := world.NewStack("minecraft:wooden_pickaxe", 0, 1)
-	pick.MaxDamage = 59
-	_, err = plan(t, reg, "have 1 minecraft:gravel", snapshot("stone_age", cave, pick), mine)
-	require.ErrorIs(t, err, loop.ErrStuck)
-	assert.Contains(t, err.Error(), "mine_block target=minecraft:gravel is blocked")
-}

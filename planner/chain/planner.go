@@ -1371,16 +1371,6 @@ func (s *search) via(p producer, item string, missing, depth int) (*loop.Invocat
 		if p.radius > 0 {
 			inv.Params["radius"] = p.radius
 		}
-		if s.blocked[inv.String()] && s.bestLevel("pickaxe") < 0 {
-			// The way to the block failed twice with no pickaxe held: a
-			// digging route breaks no stone by hand, and a block open to
-			// a cave or an old tunnel below may be walled off by stone.
-			// A pickaxe first; the changed inventory lifts the block.
-			pick := "tool:pickaxe"
-			if sub, err := s.obtain(pick, s.w.Inventory.Count(world.MustItem(pick))+1, depth+1); err == nil && sub != nil {
-				return sub, nil
-			}
-		}
 		return inv, nil
 	}
 	if p.night {
