@@ -39,20 +39,7 @@ var junk = []struct {
 // Nothing outside the list is junk (tools, food, fuel, gravel).
 func (s *search) junkToDrop(goal loop.Goal) []storable {
 	amounts := s.inputAmounts(goal)
-	counts := map[string]int{}
-	first := map[string]world.ItemStack{}
-	var kinds []string
-	for _, st := range s.w.Inventory.Slots {
-		if st.Empty() {
-			continue
-		}
-		k := fmt.Sprintf("%s:%d", st.ID, st.Meta)
-		if _, ok := first[k]; !ok {
-			kinds = append(kinds, k)
-			first[k] = st
-		}
-		counts[k] += st.Count
-	}
+	kinds, first, counts := heldKinds(s.w.Inventory, func(world.ItemStack) bool { return true })
 	var out []storable
 	for _, k := range kinds {
 		st, keep, isJunk := first[k], 0, false

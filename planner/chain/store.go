@@ -158,23 +158,13 @@ func (s *search) storables(goal loop.Goal, parts, itemParts []*loop.PlanNode) []
 	}
 	needed := s.inputs(goal)
 	amounts := s.inputAmounts(goal)
-	counts := map[string]int{}
-	first := map[string]world.ItemStack{} // a stack of each kind, for its tags
-	var kinds []string
-	for _, st := range s.w.Inventory.Slots {
-		if st.Empty() || st.MaxDamage > 0 || hasToolClass(st) {
-			continue // a tool, worn or not
+	kinds, first, counts := heldKinds(s.w.Inventory, func(st world.ItemStack) bool {
+		if st.MaxDamage > 0 || hasToolClass(st) {
+			return false // a tool, worn or not
 		}
-		if _, ok := s.Food.Of(st); ok {
-			continue
-		}
-		k := fmt.Sprintf("%s:%d", st.ID, st.Meta)
-		if _, ok := first[k]; !ok {
-			kinds = append(kinds, k)
-			first[k] = st
-		}
-		counts[k] += st.Count
-	}
+		_, food := s.Food.Of(st)
+		return !food
+	})
 	var rest []storable
 	for _, k := range kinds {
 		st, keep := first[k], 0
@@ -396,4 +386,23 @@ func (s *search) chestWithRoom(m world.ItemMatcher) bool {
 		}
 	}
 	return false
+}
+
+// heldKinds groups the inventory's stacks that pass keep by kind
+// ("modid:name:meta"): the kinds in slot order, a stack of each (for its
+// tags) and how many of each are held.
+func heldKinds(inv world.Inventory, keep func(world.ItemStack) bool) (kinds []string, first map[string]world.ItemStack, counts map[string]int) {
+	first, counts = map[string]world.ItemStack{}, map[string]int{}
+	for _, st := range inv.Slots {
+		if st.Empty() || !keep(st) {
+			continue
+		}
+		k := fmt.Sprintf("%s:%d", st.ID, st.Meta)
+		if _, ok := first[k]; !ok {
+			kinds = append(kinds, k)
+			first[k] = st
+		}
+		counts[k] += st.Count
+	}
+	return kinds, first, counts
 }
