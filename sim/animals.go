@@ -52,7 +52,6 @@ func (s *Sim) animalCap(feet world.BlockPos) int {
 
 // spawnAnimals is one animals' pass; it returns how many it spawned.
 func (s *Sim) spawnAnimals(tx *world.Tx) int {
-	sp := s.rules.Mobs.Spawning
 	kinds := s.animalKinds
 	total := 0
 	for _, k := range kinds {
@@ -77,49 +76,9 @@ func (s *Sim) spawnAnimals(tx *world.Tx) int {
 	inner, _ := s.eligibleChunks(feet)
 	order := append([][2]int(nil), inner...)
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	spawn := s.spawnPoint()
-	minD2 := float64(sp.MinPlayerDistance * sp.MinPlayerDistance)
-	spawned := 0
-	for _, c := range order {
-		x, z := c[0]*16+rng.IntN(16), c[1]*16+rng.IntN(16)
-		y := rng.IntN(max(s.spawnTop, 1))
-		if s.normalCube(tx, world.Pos(x, y, z)) || !tx.BlockAt(world.Pos(x, y, z)).IsAir() {
-			continue
-		}
-		for pack := 0; pack < sp.PacksPerChunk; pack++ {
-			px, pz := x, z
-			var kind *rules.MobKind
-			for try := 0; try < sp.PackTries; try++ {
-				px += rng.IntN(sp.PackSpread) - rng.IntN(sp.PackSpread)
-				pz += rng.IntN(sp.PackSpread) - rng.IntN(sp.PackSpread)
-				at := world.Pos(px, y, pz)
-				if !s.canSpawnAt(tx, at) {
-					continue
-				}
-				centre := world.Vec3{X: float64(px) + 0.5, Y: float64(y), Z: float64(pz) + 0.5}
-				if centre.DistSq(p.Pos) < minD2 || centre.DistSq(spawn) < minD2 {
-					continue
-				}
-				if kind == nil {
-					w := rng.IntN(total)
-					for i := range kinds {
-						if w < kinds[i].Weight {
-							kind = &kinds[i]
-							break
-						}
-						w -= kinds[i].Weight
-					}
-				}
-				if !s.animalMayStand(tx, *kind, at, centre) {
-					continue
-				}
-				s.danger.nextID++
-				s.danger.mobs = append(s.danger.mobs, &mob{id: s.danger.nextID, kind: *kind, pos: centre, health: kind.Health, cooldown: -1})
-				spawned++
-			}
-		}
-	}
-	return spawned
+	return s.packPass(tx, rng, order, kinds, total, max(s.spawnTop, 1), false, func(k rules.MobKind, at world.BlockPos, centre world.Vec3) bool {
+		return s.animalMayStand(tx, k, at, centre)
+	})
 }
 
 // animalMayStand is EntityAnimal.getCanSpawnHere at a place that passed

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 
 	"github.com/gtnh-agent/gtnh-agent/action"
@@ -372,11 +373,30 @@ func (s *Sim) spawnTick(tx *world.Tx, tod int64) {
 	for _, k := range kinds {
 		total += k.Weight
 	}
+	s.packPass(tx, s.rng, inner, kinds, total, s.spawnTop, true, func(_ rules.MobKind, at world.BlockPos, _ world.Vec3) bool {
+		return s.skyLight(tx, at) <= s.rng.IntN(sp.SkyLightRandom) && s.lightAt(tx, at, darkness) <= s.rng.IntN(sp.LightRandom)
+	})
+}
+
+// packPass is the heart of SpawnerAnimals.findChunksForSpawning, shared by
+// the monsters' pass and the animals': in each chunk a random place in
+// open air (the highest y top), then PacksPerChunk packs of PackTries
+// tries, each stepping up to PackSpread blocks from the last; a try where
+// a mob may spawn (canSpawnAt), at least MinPlayerDistance from the
+// player and the world spawn, picks the pack's kind by weight the first
+// time, and spawns it when may (the kind's own getCanSpawnHere) says so.
+// With packMax a pack stops at its kind's pack_max (the monsters'; Forge's
+// check never stops an animal's pack). It returns how many spawned; rng
+// draws in the game's order.
+func (s *Sim) packPass(tx *world.Tx, rng *rand.Rand, chunks [][2]int, kinds []rules.MobKind, total, top int, packMax bool, may func(k rules.MobKind, at world.BlockPos, centre world.Vec3) bool) int {
+	sp := s.rules.Mobs.Spawning
+	p := tx.Player()
 	spawn := s.spawnPoint()
 	minD2 := float64(sp.MinPlayerDistance * sp.MinPlayerDistance)
-	for _, c := range inner {
-		x, z := c[0]*16+s.rng.IntN(16), c[1]*16+s.rng.IntN(16)
-		y := s.rng.IntN(s.spawnTop)
+	all := 0
+	for _, c := range chunks {
+		x, z := c[0]*16+rng.IntN(16), c[1]*16+rng.IntN(16)
+		y := rng.IntN(top)
 		if s.normalCube(tx, world.Pos(x, y, z)) || !tx.BlockAt(world.Pos(x, y, z)).IsAir() {
 			continue
 		}
@@ -385,8 +405,8 @@ func (s *Sim) spawnTick(tx *world.Tx, tod int64) {
 			var kind *rules.MobKind
 			spawned := 0
 			for try := 0; try < sp.PackTries; try++ {
-				px += s.rng.IntN(sp.PackSpread) - s.rng.IntN(sp.PackSpread)
-				pz += s.rng.IntN(sp.PackSpread) - s.rng.IntN(sp.PackSpread)
+				px += rng.IntN(sp.PackSpread) - rng.IntN(sp.PackSpread)
+				pz += rng.IntN(sp.PackSpread) - rng.IntN(sp.PackSpread)
 				at := world.Pos(px, y, pz)
 				if !s.canSpawnAt(tx, at) {
 					continue
@@ -396,7 +416,7 @@ func (s *Sim) spawnTick(tx *world.Tx, tod int64) {
 					continue
 				}
 				if kind == nil {
-					w := s.rng.IntN(total)
+					w := rng.IntN(total)
 					for i := range kinds {
 						if w < kinds[i].Weight {
 							kind = &kinds[i]
@@ -405,21 +425,20 @@ func (s *Sim) spawnTick(tx *world.Tx, tod int64) {
 						w -= kinds[i].Weight
 					}
 				}
-				if s.skyLight(tx, at) > s.rng.IntN(sp.SkyLightRandom) {
-					continue
-				}
-				if s.lightAt(tx, at, darkness) > s.rng.IntN(sp.LightRandom) {
+				if !may(*kind, at, centre) {
 					continue
 				}
 				s.danger.nextID++
 				s.danger.mobs = append(s.danger.mobs, &mob{id: s.danger.nextID, kind: *kind, pos: centre, health: kind.Health, cooldown: -1})
 				spawned++
-				if spawned >= kind.PackMax {
+				all++
+				if packMax && spawned >= kind.PackMax {
 					break
 				}
 			}
 		}
 	}
+	return all
 }
 
 // normalCube reports whether a block is a full solid cube.
