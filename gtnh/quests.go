@@ -234,22 +234,23 @@ func (c *Client) questSession(ctx context.Context) (*session, error) {
 func (c *Client) questState(s *session, quest [2]int64, claimed bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return s.quests.has(quest, claimed)
+}
+
+// has reports whether the quest is completed (or, with claimed, claimed)
+// in the server's progress; the client's lock is held.
+func (b *questBook) has(quest [2]int64, claimed bool) bool {
 	if claimed {
-		return s.quests.claimed[quest]
+		return b.claimed[quest]
 	}
-	return s.quests.done[quest]
+	return b.done[quest]
 }
 
 // awaitQuest waits, at most QuestAnswerTicks, for the server's progress to
 // show the quest completed (or claimed).
 func (c *Client) awaitQuest(ctx context.Context, s *session, quest [2]int64, claimed bool, what string) error {
 	end := c.ticks.Load() + QuestAnswerTicks
-	err := c.waitFor(ctx, s, func() bool {
-		if claimed {
-			return s.quests.claimed[quest] || c.ticks.Load() >= end
-		}
-		return s.quests.done[quest] || c.ticks.Load() >= end
-	})
+	err := c.waitFor(ctx, s, func() bool { return s.quests.has(quest, claimed) || c.ticks.Load() >= end })
 	if err != nil {
 		return err
 	}

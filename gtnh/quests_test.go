@@ -200,7 +200,9 @@ func TestQuestBookButtonsLive(t *testing.T) {
 		assert.Equal(t, []int32{2}, got.Ticked)
 		assert.True(t, c.QuestProgress().Completed[readme], "the server's progress")
 
+		before := c.Ticks()
 		require.NoError(t, c.SubmitQuest(ctx, coal))
+		assert.Less(t, c.Ticks()-before, int64(QuestAnswerTicks), "the submit returns with the server's answer, not at the bound")
 		eventually(t, "the coal taken", func() bool { return c.State().Snapshot().Inventory.CountID("minecraft:coal") == 28 })
 		require.NoError(t, c.ClaimQuest(ctx, coal, [][2]int{{1, 1}}))
 		inv := c.State().Snapshot().Inventory
